@@ -1,0 +1,170 @@
+/* cp.c — problem construction and the independent checker (design.md contracts 1 and 3).
+ * The natural-map residual || z - mid(lo, hi, z - F(z)) ||_inf is zero exactly at solutions of the
+ * box MCP, which covers LCP (lo = 0, hi = inf) and the free rows of a mixed LCP (residual = |F_i|). */
+#include "cp.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct cp_problem *cp_alloc(enum cp_kind kind, int n, int linear)
+{
+  if (n < 0) return NULL;
+  struct cp_problem *p = calloc(1, sizeof *p);
+  if (!p) return NULL;
+  size_t nn = (size_t)n > 0 ? (size_t)n : 1;
+  p->kind = kind;
+  p->n = n;
+  p->scale = 1.0;
+  p->lo = malloc(nn * sizeof *p->lo);
+  p->hi = malloc(nn * sizeof *p->hi);
+  if (linear) {
+    p->M = calloc(nn * nn, sizeof *p->M);
+    p->q = calloc(nn, sizeof *p->q);
+  }
+  if (!p->lo || !p->hi || (linear && (!p->M || !p->q))) {
+    cp_destroy(&p);
+    return NULL;
+  }
+  for (int i = 0; i < n; i++) {
+    p->lo[i] = 0.0;
+    p->hi[i] = INFINITY;
+  }
+  return p;
+}
+
+struct cp_problem *cp_lcp_create(int n) { return cp_alloc(CP_LCP, n, 1); }
+
+struct cp_problem *cp_box_create(int n) { return cp_alloc(CP_BOX_MCP, n, 1); }
+
+struct cp_problem *cp_mlcp_create(int n_eq, int m)
+{
+  if (n_eq < 0 || m < 0) return NULL;
+  struct cp_problem *p = cp_alloc(CP_MLCP, n_eq + m, 1);
+  if (!p) return NULL;
+  p->n_eq = n_eq;
+  for (int i = 0; i < n_eq; i++) p->lo[i] = -INFINITY;
+  return p;
+}
+
+struct cp_problem *cp_ncp_create(int n, cp_function F, cp_jacobian J, void *ctx)
+{
+  struct cp_problem *p = cp_alloc(CP_NCP, n, 0);
+  if (!p) return NULL;
+  p->F = F;
+  p->J = J;
+  p->ctx = ctx;
+  return p;
+}
+
+struct cp_problem *cp_duplicate(const struct cp_problem *src)
+{
+  struct cp_problem *p = cp_alloc(src->kind, src->n, src->M != NULL);
+  if (!p) return NULL;
+  size_t n = (size_t)src->n;
+  p->n_eq = src->n_eq;
+  p->F = src->F;
+  p->J = src->J;
+  p->ctx = src->ctx;
+  p->scale = src->scale;
+  memcpy(p->name, src->name, sizeof p->name);
+  memcpy(p->lo, src->lo, n * sizeof *p->lo);
+  memcpy(p->hi, src->hi, n * sizeof *p->hi);
+  if (src->M) {
+    memcpy(p->M, src->M, n * n * sizeof *p->M);
+    memcpy(p->q, src->q, n * sizeof *p->q);
+  }
+  return p;
+}
+
+void cp_destroy(struct cp_problem **p)
+{
+  if (!p || !*p) return;
+  free((*p)->M);
+  free((*p)->q);
+  free((*p)->lo);
+  free((*p)->hi);
+  free(*p);
+  *p = NULL;
+}
+
+const char *cp_kind_name(enum cp_kind kind)
+{
+  switch (kind) {
+  case CP_LCP: return "lcp";
+  case CP_MLCP: return "mlcp";
+  case CP_BOX_MCP: return "box_mcp";
+  case CP_NCP: return "ncp";
+  }
+  return "unknown";
+}
+
+int cp_is_linear(const struct cp_problem *p) { return p->M != NULL; }
+
+int cp_eval_F(const struct cp_problem *p, const double *z, double *Fz)
+{
+  if (!cp_is_linear(p)) return p->F ? p->F(p->ctx, z, Fz) : 1;
+  int n = p->n;
+  for (int i = 0; i < n; i++) {
+    const double *row = p->M + (size_t)i * n;
+    double s = p->q[i];
+    for (int j = 0; j < n; j++) s += row[j] * z[j];
+    Fz[i] = s;
+  }
+  return 0;
+}
+
+int cp_eval_J(const struct cp_problem *p, const double *z, double *J)
+{
+  if (!cp_is_linear(p)) return p->J ? p->J(p->ctx, z, J) : 1;
+  memcpy(J, p->M, (size_t)p->n * p->n * sizeof *J);
+  return 0;
+}
+
+int cp_check(const struct cp_problem *p, const double *z, double *work, struct cp_check *c)
+{
+  int n = p->n;
+  double *Fz = work ? work : malloc(((size_t)n > 0 ? (size_t)n : 1) * sizeof *Fz);
+  if (!Fz) return 1;
+  c->natural = 0.0;
+  c->equality = 0.0;
+  c->nonfinite = 0;
+  c->scale = 1.0;
+  if (cp_is_linear(p)) {
+    for (int i = 0; i < n; i++) {
+      if (!isfinite(p->q[i])) c->nonfinite = 1;
+      else if (fabs(p->q[i]) > c->scale) c->scale = fabs(p->q[i]);
+    }
+  } else if (p->scale > 0.0) {
+    c->scale = p->scale;
+  }
+  /* A failing callback counts as a non-finite F: such a z is never a solution. */
+  if (cp_eval_F(p, z, Fz) != 0) c->nonfinite = 1;
+  for (int i = 0; i < n && !c->nonfinite; i++) {
+    if (!isfinite(z[i]) || !isfinite(Fz[i])) {
+      c->nonfinite = 1;
+      break;
+    }
+    double r = fabs(z[i] - cp_mid(p->lo[i], p->hi[i], z[i] - Fz[i]));
+    if (r > c->natural) c->natural = r;
+    if (i < p->n_eq && fabs(Fz[i]) > c->equality) c->equality = fabs(Fz[i]);
+  }
+  if (cp_is_linear(p) && !c->nonfinite) {
+    for (size_t k = 0; k < (size_t)n * n; k++)
+      if (!isfinite(p->M[k])) {
+        c->nonfinite = 1;
+        break;
+      }
+  }
+  if (c->nonfinite) {
+    c->natural = INFINITY;
+    c->equality = p->n_eq ? INFINITY : 0.0;
+  }
+  if (!work) free(Fz);
+  return 0;
+}
+
+int cp_check_passes(const struct cp_check *c, double tol)
+{
+  return !c->nonfinite && c->natural <= tol * c->scale && c->equality <= tol * c->scale;
+}

@@ -1,0 +1,64 @@
+/* cp.h — complementarity problem kinds and the independent solution checker.
+ * design.md contracts 1 and 3. Every kind is stored as one mixed complementarity problem
+ *   find z with lo <= z <= hi and, per component, F_i(z) >= 0 at lo, F_i(z) <= 0 at hi, F_i(z) = 0 inside,
+ * with F(z) = M z + q (LCP, mixed LCP, box MCP) or F given by callbacks (NCP/MCP).
+ * LCP: lo = 0, hi = +inf. Mixed LCP (Anitescu-Hart eq. 6): the first n_eq unknowns u are free
+ * (lo = -inf, hi = +inf), so their rows are the equalities A u + C v + a = 0; the rest v are
+ * complementary: 0 <= v  perp  D u + B v + b >= 0. M = [A C; D B], q = [a; b]. */
+#ifndef CB_CP_H
+#define CB_CP_H
+
+#include <stdio.h>
+
+enum cp_kind { CP_LCP = 1, CP_MLCP = 2, CP_BOX_MCP = 4, CP_NCP = 8 };
+
+/* Callbacks for nonlinear problems: return 0 on success, nonzero if F or J cannot be evaluated at z. */
+typedef int (*cp_function)(void *ctx, const double *z, double *Fz);
+typedef int (*cp_jacobian)(void *ctx, const double *z, double *J); /* dense, row-major n x n */
+
+struct cp_problem {
+  enum cp_kind kind;
+  int n;        /* unknowns */
+  int n_eq;     /* mixed LCP: the first n_eq unknowns are free; 0 otherwise */
+  double *M;    /* n x n row-major; NULL for a callback problem */
+  double *q;    /* n; NULL for a callback problem */
+  double *lo;   /* n lower bounds (may be -INFINITY) */
+  double *hi;   /* n upper bounds (may be +INFINITY) */
+  cp_function F;
+  cp_jacobian J;
+  void *ctx;
+  double scale; /* callback problems: the scale of F for the relative tolerance (default 1) */
+  char name[128];
+};
+
+/* The checker's verdict on a candidate z (design.md contract 3: computed the same way for every solver). */
+struct cp_check {
+  double natural;  /* || z - mid(lo, hi, z - F(z)) ||_inf ; for an LCP || min(z, Mz+q) ||_inf */
+  double equality; /* mixed LCP: max |F_i(z)| over the free rows; 0 otherwise */
+  double scale;    /* max(1, ||q||_inf) for linear problems, p->scale for callback problems */
+  int nonfinite;   /* z or F(z) holds NaN or Inf */
+};
+
+struct cp_problem *cp_lcp_create(int n);
+struct cp_problem *cp_mlcp_create(int n_eq, int m);
+struct cp_problem *cp_box_create(int n); /* linear box MCP; bounds start as [0, +inf) */
+struct cp_problem *cp_ncp_create(int n, cp_function F, cp_jacobian J, void *ctx);
+struct cp_problem *cp_duplicate(const struct cp_problem *p);
+void cp_destroy(struct cp_problem **p);
+
+const char *cp_kind_name(enum cp_kind kind);
+int cp_is_linear(const struct cp_problem *p);
+
+/* F(z) and its Jacobian; return 0 on success. */
+int cp_eval_F(const struct cp_problem *p, const double *z, double *Fz);
+int cp_eval_J(const struct cp_problem *p, const double *z, double *J);
+
+/* The independent checker. work: n doubles (may be NULL: allocated inside). Returns 0 on success. */
+int cp_check(const struct cp_problem *p, const double *z, double *work, struct cp_check *c);
+/* Converged iff finite and natural <= tol * scale and equality <= tol * scale. */
+int cp_check_passes(const struct cp_check *c, double tol);
+
+/* Projection of a value onto [lo, hi]. */
+static inline double cp_mid(double lo, double hi, double x) { return x < lo ? lo : (x > hi ? hi : x); }
+
+#endif

@@ -1,0 +1,88 @@
+/* solver.h — the solver type table, the registry and the harness that judges every answer.
+ * design.md contract 2 (type table, registry by name) and 3 (typed result; the harness, not the solver,
+ * decides "converged" from the independent checker in cp.c). Options: -cp_tol, -cp_max_it,
+ * -cp_time_limit, -cp_warm_start, and each solver's own -<name>_... options. */
+#ifndef CB_SOLVER_H
+#define CB_SOLVER_H
+
+#include "cp.h"
+
+#include <stdio.h>
+
+enum solve_status {
+  SOLVE_CONVERGED,
+  SOLVE_MAX_ITERATIONS,
+  SOLVE_RAY_TERMINATION,
+  SOLVE_LINE_SEARCH_FAILURE,
+  SOLVE_NAN_OR_INF,
+  SOLVE_TIME_LIMIT,
+  SOLVE_NOT_APPLICABLE,
+  SOLVE_NUMERICAL_FAILURE,
+  SOLVE_INFEASIBLE, /* the solver proved the problem has no solution (milp, enum) */
+  SOLVE_STATUS_COUNT
+};
+
+struct solve_result {
+  enum solve_status status;
+  int iterations;       /* pivots for pivoting methods */
+  double residual;      /* natural-map residual from cp_check (absolute, not scaled) */
+  double residual_eq;   /* equality residual of mixed problems */
+  double scale;         /* the scale the tolerance was multiplied by */
+  double seconds;       /* wall time of the solve call */
+  int n_solutions;      /* enum: every solution found; row-major n_solutions x n, owned by the solver */
+  const double *solutions;
+  char message[160];    /* detail for failures (e.g. a PETSc error), empty otherwise */
+};
+
+/* Settings every solver honours; a solver ignoring its tolerance or limits is a defect. */
+struct solver_settings {
+  double tol;        /* -cp_tol: converged iff residual <= tol * max(1, ||q||_inf) (default 1e-8) */
+  int max_it;        /* -cp_max_it: iterations / pivots; 0 = the solver's own default */
+  double time_limit; /* -cp_time_limit seconds; 0 = none */
+  int warm_start;    /* -cp_warm_start: z on entry is the initial guess (Lemke: its support is the basis) */
+};
+
+struct solver;
+
+struct solver_type {
+  const char *name;
+  const char *summary;
+  unsigned kinds; /* bit mask of enum cp_kind accepted */
+  int (*create)(struct solver *s);           /* allocate s->data and set defaults; 0 on success */
+  int (*set_from_options)(struct solver *s); /* read -<name>_xxx options; 0 on success */
+  /* Compute z; set r->status to the solver's own reason (the harness overrides it with the checker's
+   * verdict) and r->iterations. Return nonzero only for failures outside the algorithm (allocation). */
+  int (*solve)(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r);
+  void (*destroy)(struct solver *s);
+  void (*view)(const struct solver *s, FILE *out);
+};
+
+struct solver {
+  const struct solver_type *type;
+  struct solver_settings set;
+  double t_start; /* wall clock at the start of the current solve, for solver_out_of_time */
+  void *data;     /* the implementation's state */
+};
+
+/* Registry (registry.c). */
+extern const struct solver_type *const solver_registry[];
+const struct solver_type *solver_find(const char *name);
+void solver_registry_print(FILE *out);
+void solver_registry_names(FILE *out); /* comma-separated valid names */
+
+/* Lifecycle. solver_create fails (returns 1, message on stderr naming the valid ones) for an unknown name. */
+int solver_create(const char *name, struct solver **s);
+int solver_set_from_options(struct solver *s);
+void solver_destroy(struct solver **s);
+void solver_view(const struct solver *s, FILE *out);
+
+/* The harness: checks applicability, times the call, catches PETSc errors, and decides the status from
+ * cp_check against s->set.tol. z has p->n entries (the initial guess when warm_start is set). */
+int solver_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r);
+
+int solver_accepts(const struct solver_type *t, const struct cp_problem *p);
+int solver_out_of_time(const struct solver *s);
+const char *solve_status_name(enum solve_status st);
+double solver_wall_time(void);
+
+#endif
