@@ -22,7 +22,7 @@ PKG_CFLAGS := $(shell pkg-config --cflags PETSc gsl 2>/dev/null | sed -e 's/-I/-
 PKG_LIBS := $(filter-out -lgslcblas,$(shell pkg-config --libs PETSc gsl 2>/dev/null))
 SICONOS := $(wildcard /usr/include/siconos/numerics/LCP_Solvers.h)
 
-ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(CFLAGS) $(WARN) -MMD -MP -I. -Isolvers -Iformulations \
+ALL_CFLAGS = -std=c11 -D_XOPEN_SOURCE=700 $(CFLAGS) $(WARN) -MMD -MP -I. -Isolvers -Iformulations \
   -Ibench $(PKG_CFLAGS)
 LIBS = $(PKG_LIBS) -lglpk -lqhull_r -llapacke -llapack -lopenblas -lm
 ifneq ($(SICONOS),)

@@ -1,0 +1,35 @@
+/* testproblems.h — classic complementarity problems shared by the tests and the solver benchmark
+ * (GSL style: every solver is run against the same known problems). Each returns a new problem owned
+ * by the caller (cp_destroy), or NULL on bad arguments / allocation failure. Random ones are seeded. */
+#ifndef CB_TESTPROBLEMS_H
+#define CB_TESTPROBLEMS_H
+
+#include "cp.h"
+
+/* Random symmetric positive definite LCP: M = A A^T / n + 0.1 I with A uniform in [-1, 1),
+ * q uniform in [-1, 1) (about half the components active at the solution). */
+struct cp_problem *cp_test_spd(int n, unsigned long seed);
+
+/* Murty's matrix: 1 on the diagonal, 2 strictly below, q = -e. Lemke with covering vector e takes
+ * exactly 2^n - 1 pivots (Murty 1978). */
+struct cp_problem *cp_test_murty(int n);
+
+/* Egan-Berard-Trinkle Fig. 3, a point mass (m = 1, h = 2) at a nonconvex corner with two sides.
+ * a1, a2 are the free (p = 0) values of the sides' gap rates a_i (eqs. 10-11): case (a) of the paper is
+ * a1 = -1.5, a2 = 0.5 (no contact), case (b) is a1 = -1.5, a2 = -0.5 (contact).
+ * max formulation, eqs. 13-22, unknowns (c1, c2, d, g1, g2, h1, h2, p, p1n, p2n), constant gamma:
+ * gamma = 100 reproduces B_a = B_b, b_a, b_b of Sec. IV exactly. */
+struct cp_problem *cp_test_egan_max(double a1, double a2, double gamma);
+/* summation formulation, eqs. 25-28, unknowns (c1, c2, p1n, p2n), eps_over_h = epsilon / h:
+ * eps_over_h = 0.01 reproduces B_1 = B_2 of Sec. V; note the paper's b_1 is case (b) and b_2 case (a)
+ * (its z_a solves b_2, its z_b1..z_b3 solve b_1). */
+struct cp_problem *cp_test_egan_sum(double a1, double a2, double eps_over_h);
+
+/* Stewart-Trinkle frictional contact LCP (Egan et al. eqs. 5-7) of `boxes` independent 3D boxes standing
+ * flat on the plane z = 0, each with its 4 bottom corners as contacts and k friction directions
+ * (n = boxes * 4 * (k + 2) unknowns: p_n, p_f, s). Random non-round sizes, masses, yaw angles and small
+ * gaps; sliding != 0 gives each box a horizontal velocity of 1-3 m/s, else it is at rest.
+ * h = 1e-3 unless h > 0 is given; g = 9.81. */
+struct cp_problem *cp_test_box_contact(int boxes, int k, double mu, int sliding, double h, unsigned long seed);
+
+#endif
