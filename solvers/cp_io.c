@@ -1,0 +1,449 @@
+/* cp_io.c — problem files (see cp_io.h).
+ * Plain format (line oriented, '#' starts a comment, blank lines ignored):
+ *   n            (or "n n_eq" for a mixed LCP whose first n_eq unknowns are free)
+ *   n lines, each holding one row of M (n numbers)
+ *   1 line holding q (n numbers)
+ * and nothing else. Siconos .dat formats (see ../shared/data/siconos/README.md): whitespace-separated
+ * tokens; LCP: n, storage (0 dense: rows cols, rows cols again, then M COLUMN BY COLUMN; 1 sparse block:
+ * rows cols then the SparseBlockStructuredMatrix), then q, the rest ignored. MLCP: st1 st2 n m; if st1: the
+ * cumulative block rows ending at n+m, one 0/1 per block, M (as LCP storage) and q; if st2: A, B, C, D row
+ * by row, then a, b; the rest ignored. When both are present the A..b form is used (design.md: the
+ * Anitescu-Hart form A u + C v + a = 0, 0 <= v perp D u + B v + b >= 0). */
+#include "cp_io.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct lexer {
+  const char *text, *name;
+  size_t pos;
+  int line;      /* line of the last token returned */
+  int next_line; /* line at pos */
+  char *err;
+  size_t errlen;
+};
+
+static int lex_error(struct lexer *lx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int lex_error(struct lexer *lx, const char *fmt, ...)
+{
+  int k = snprintf(lx->err, lx->errlen, "%s:%d: ", lx->name, lx->line);
+  if (k < 0 || (size_t)k >= lx->errlen) return 1;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(lx->err + k, lx->errlen - (size_t)k, fmt, ap);
+  va_end(ap);
+  return 1;
+}
+
+/* Next whitespace-separated token; stop_at_newline makes a newline end the search (returns 0 there). */
+static int lex_token(struct lexer *lx, char *tok, size_t toklen, int stop_at_newline)
+{
+  const char *t = lx->text;
+  for (;;) {
+    char c = t[lx->pos];
+    if (c == '\0') return 0;
+    if (c == '\n') {
+      if (stop_at_newline) return 0;
+      lx->next_line++;
+      lx->pos++;
+    } else if (c == '#') {
+      while (t[lx->pos] && t[lx->pos] != '\n') lx->pos++;
+    } else if (isspace((unsigned char)c)) {
+      lx->pos++;
+    } else {
+      break;
+    }
+  }
+  size_t k = 0;
+  lx->line = lx->next_line;
+  while (t[lx->pos] && !isspace((unsigned char)t[lx->pos]) && t[lx->pos] != '#') {
+    if (k + 1 < toklen) tok[k++] = t[lx->pos];
+    lx->pos++;
+  }
+  tok[k] = '\0';
+  return 1;
+}
+
+static int lex_number(struct lexer *lx, double *x, const char *what, int stop_at_newline)
+{
+  char tok[128];
+  if (!lex_token(lx, tok, sizeof tok, stop_at_newline)) {
+    if (!stop_at_newline) lx->line = lx->next_line;
+    return lex_error(lx, "%s: %s", what, stop_at_newline ? "too few numbers on this line" : "file ends early");
+  }
+  char *end;
+  errno = 0;
+  double v = strtod(tok, &end);
+  if (end == tok || *end != '\0') return lex_error(lx, "%s: '%s' is not a number", what, tok);
+  if (!isfinite(v) || errno == ERANGE) return lex_error(lx, "%s: '%s' is not a finite number", what, tok);
+  *x = v;
+  return 0;
+}
+
+static int lex_int(struct lexer *lx, int *v, int lo, int hi, const char *what)
+{
+  char tok[128];
+  if (!lex_token(lx, tok, sizeof tok, 0)) {
+    lx->line = lx->next_line;
+    return lex_error(lx, "%s: file ends early", what);
+  }
+  char *end;
+  errno = 0;
+  long x = strtol(tok, &end, 10);
+  if (end == tok || *end != '\0' || errno) return lex_error(lx, "%s: '%s' is not an integer", what, tok);
+  if (x < lo || x > hi) return lex_error(lx, "%s: %ld is outside [%d, %d]", what, x, lo, hi);
+  *v = (int)x;
+  return 0;
+}
+
+/* Plain format: one record per line. */
+static int skip_to_record(struct lexer *lx)
+{
+  /* Skip blank and comment lines; leave pos at the start of the next record's first token. */
+  const char *t = lx->text;
+  for (;;) {
+    while (t[lx->pos] == ' ' || t[lx->pos] == '\t' || t[lx->pos] == '\r') lx->pos++;
+    if (t[lx->pos] == '#')
+      while (t[lx->pos] && t[lx->pos] != '\n') lx->pos++;
+    if (t[lx->pos] == '\n') {
+      lx->pos++;
+      lx->next_line++;
+      continue;
+    }
+    return t[lx->pos] != '\0';
+  }
+}
+
+static int end_of_record(struct lexer *lx, const char *what)
+{
+  char tok[128];
+  if (lex_token(lx, tok, sizeof tok, 1)) return lex_error(lx, "%s: extra value '%s' on this line", what, tok);
+  return 0;
+}
+
+#define CB_MAX_N 100000
+
+static int read_plain(struct lexer *lx, struct cp_problem **out)
+{
+  int n, n_eq = 0;
+  if (!skip_to_record(lx)) {
+    lx->line = lx->next_line;
+    return lex_error(lx, "empty file: expected the dimension n");
+  }
+  if (lex_int(lx, &n, 1, CB_MAX_N, "dimension n")) return 1;
+  char tok[128];
+  if (lex_token(lx, tok, sizeof tok, 1)) {
+    char *end;
+    long v = strtol(tok, &end, 10);
+    if (end == tok || *end || v < 0 || v > n) return lex_error(lx, "n_eq: '%s' is not an integer in [0, n]", tok);
+    n_eq = (int)v;
+    if (end_of_record(lx, "header")) return 1;
+  }
+  struct cp_problem *p = n_eq ? cp_mlcp_create(n_eq, n - n_eq) : cp_lcp_create(n);
+  if (!p) return lex_error(lx, "out of memory for n = %d", n);
+  char what[64];
+  for (int i = 0; i < n; i++) {
+    snprintf(what, sizeof what, "row %d of M", i + 1);
+    if (!skip_to_record(lx)) {
+      lx->line = lx->next_line;
+      lex_error(lx, "%s: file ends early (expected %d rows of M, then q)", what, n);
+      goto fail;
+    }
+    for (int j = 0; j < n; j++)
+      if (lex_number(lx, &p->M[(size_t)i * n + j], what, 1)) goto fail;
+    if (end_of_record(lx, what)) goto fail;
+  }
+  if (!skip_to_record(lx)) {
+    lx->line = lx->next_line;
+    lex_error(lx, "q: file ends early (expected a line with %d numbers)", n);
+    goto fail;
+  }
+  for (int j = 0; j < n; j++)
+    if (lex_number(lx, &p->q[j], "q", 1)) goto fail;
+  if (end_of_record(lx, "q")) goto fail;
+  if (skip_to_record(lx)) {
+    lex_token(lx, tok, sizeof tok, 1);
+    lex_error(lx, "unexpected content after q ('%s'): expected %d rows of M and one line of q", tok, n);
+    goto fail;
+  }
+  *out = p;
+  return 0;
+fail:
+  cp_destroy(&p);
+  return 1;
+}
+
+/* A Siconos NumericsMatrix (storage 0: dense column-major; 1: sparse block) of the dimensions the file
+ * declares, allocated here into *M (row-major, zero-filled). *rows_out, *cols_out: on entry the expected
+ * size (0 = any), on return the size read. */
+static int read_numerics_matrix(struct lexer *lx, double **Mout, int *rows_out, int *cols_out)
+{
+  int storage, rows, cols, size0, size1;
+  *Mout = NULL;
+  if (lex_int(lx, &storage, 0, 2, "matrix storage type")) return 1;
+  if (storage == 2) return lex_error(lx, "matrix storage type 2 (sparse CSC) is not supported");
+  if (lex_int(lx, &rows, 1, CB_MAX_N, "matrix rows") || lex_int(lx, &cols, 1, CB_MAX_N, "matrix columns")) return 1;
+  if ((*rows_out && rows != *rows_out) || (*cols_out && cols != *cols_out))
+    return lex_error(lx, "M is %d x %d, expected %d x %d", rows, cols, *rows_out, *cols_out);
+  double *M = calloc((size_t)rows * cols, sizeof *M);
+  if (!M) return lex_error(lx, "out of memory for a %d x %d matrix", rows, cols);
+  int ld = cols, rc = 1;
+  int *bs0 = NULL, *bs1 = NULL, *idx1 = NULL, *idx2 = NULL;
+  if (storage == 0) {
+    if (lex_int(lx, &size0, rows, rows, "dense rows") || lex_int(lx, &size1, cols, cols, "dense columns")) goto done;
+    for (int j = 0; j < cols; j++)
+      for (int i = 0; i < rows; i++)
+        if (lex_number(lx, &M[(size_t)i * ld + j], "matrix entry", 0)) goto done;
+    rc = 0;
+    goto done;
+  }
+  int nbblocks, nb0, nb1, filled1, filled2;
+  if (lex_int(lx, &nbblocks, 0, CB_MAX_N, "number of blocks")) goto done;
+  if (nbblocks == 0) {
+    rc = 0;
+    goto done;
+  }
+  if (lex_int(lx, &nb0, 1, rows, "block rows") || lex_int(lx, &nb1, 1, cols, "block columns")) goto done;
+  bs0 = malloc(sizeof(int) * (size_t)nb0);
+  bs1 = malloc(sizeof(int) * (size_t)nb1);
+  if (!bs0 || !bs1) goto done;
+  for (int i = 0; i < nb0; i++)
+    if (lex_int(lx, &bs0[i], i ? bs0[i - 1] + 1 : 1, rows, "cumulative block row size")) goto done;
+  for (int i = 0; i < nb1; i++)
+    if (lex_int(lx, &bs1[i], i ? bs1[i - 1] + 1 : 1, cols, "cumulative block column size")) goto done;
+  if (bs0[nb0 - 1] != rows || bs1[nb1 - 1] != cols) {
+    lex_error(lx, "block sizes end at %d x %d, expected %d x %d", bs0[nb0 - 1], bs1[nb1 - 1], rows, cols);
+    goto done;
+  }
+  if (lex_int(lx, &filled1, nb0 + 1, nb0 + 1, "filled1") || lex_int(lx, &filled2, nbblocks, nbblocks, "filled2"))
+    goto done;
+  idx1 = malloc(sizeof(int) * (size_t)filled1);
+  idx2 = malloc(sizeof(int) * (size_t)filled2);
+  if (!idx1 || !idx2) goto done;
+  for (int i = 0; i < filled1; i++)
+    if (lex_int(lx, &idx1[i], i ? idx1[i - 1] : 0, filled2, "block row pointer")) goto done;
+  for (int i = 0; i < filled2; i++)
+    if (lex_int(lx, &idx2[i], 0, nb1 - 1, "block column index")) goto done;
+  for (int br = 0; br < nb0; br++)
+    for (int k = idx1[br]; k < idx1[br + 1]; k++) {
+      int bc = idx2[k], id;
+      int r0 = br ? bs0[br - 1] : 0, c0 = bc ? bs1[bc - 1] : 0;
+      int nr = bs0[br] - r0, nc = bs1[bc] - c0;
+      if (lex_int(lx, &id, k, k, "block number")) goto done;
+      for (int j = 0; j < nc; j++)
+        for (int i = 0; i < nr; i++)
+          if (lex_number(lx, &M[(size_t)(r0 + i) * ld + c0 + j], "block entry", 0)) goto done;
+    }
+  rc = 0;
+done:
+  free(bs0);
+  free(bs1);
+  free(idx1);
+  free(idx2);
+  if (rc) free(M);
+  else {
+    *Mout = M;
+    *rows_out = rows;
+    *cols_out = cols;
+  }
+  return rc;
+}
+
+static int read_siconos_lcp(struct lexer *lx, struct cp_problem **out)
+{
+  int n;
+  if (lex_int(lx, &n, 1, CB_MAX_N, "dimension n")) return 1;
+  struct cp_problem *p = cp_lcp_create(n);
+  if (!p) return lex_error(lx, "out of memory for n = %d", n);
+  double *M = NULL;
+  int rows = n, cols = n;
+  if (read_numerics_matrix(lx, &M, &rows, &cols)) goto fail;
+  memcpy(p->M, M, sizeof(double) * (size_t)n * n);
+  free(M);
+  for (int i = 0; i < n; i++)
+    if (lex_number(lx, &p->q[i], "q", 0)) goto fail;
+  *out = p;
+  return 0;
+fail:
+  cp_destroy(&p);
+  return 1;
+}
+
+/* rows x cols block, row by row, into M at (r0, c0). */
+static int read_block_rows(struct lexer *lx, struct cp_problem *p, int r0, int c0, int rows, int cols,
+                           const char *what)
+{
+  for (int i = 0; i < rows; i++)
+    for (int j = 0; j < cols; j++)
+      if (lex_number(lx, &p->M[(size_t)(r0 + i) * p->n + c0 + j], what, 0)) return 1;
+  return 0;
+}
+
+static int read_siconos_mlcp(struct lexer *lx, struct cp_problem **out)
+{
+  int st1, st2, n, m;
+  if (lex_int(lx, &st1, 0, 1, "isStorageType1") || lex_int(lx, &st2, 0, 1, "isStorageType2") ||
+      lex_int(lx, &n, 0, CB_MAX_N, "n (equalities)") || lex_int(lx, &m, 0, CB_MAX_N, "m (complementarities)"))
+    return 1;
+  if (n + m < 1) return lex_error(lx, "empty problem (n + m = 0)");
+  if (!st1 && !st2) return lex_error(lx, "neither storage form is present (both flags 0)");
+  struct cp_problem *p = cp_mlcp_create(n, m);
+  if (!p) return lex_error(lx, "out of memory for n + m = %d", n + m);
+  if (st1) {
+    /* Cumulative block rows (first entry 0) up to n + m, then one flag per block. */
+    int nb = 0, v = 0, leading_eq = 1, eq_rows = 0, prev = 0;
+    int flags_ok = 1;
+    int bounds[4096];
+    do {
+      if (nb >= 4096) {
+        lex_error(lx, "too many blocks");
+        goto fail;
+      }
+      if (lex_int(lx, &v, prev, n + m, "blocksRows")) goto fail;
+      bounds[nb++] = prev = v;
+    } while (v < n + m);
+    for (int b = 0; b + 1 < nb; b++) {
+      int comp;
+      if (lex_int(lx, &comp, 0, 1, "blocksIsComp")) goto fail;
+      if (!comp && !leading_eq) flags_ok = 0;
+      if (comp) leading_eq = 0;
+      else eq_rows = bounds[b + 1];
+    }
+    if (st2 == 0 && (!flags_ok || eq_rows != n)) {
+      lex_error(lx, "block flags do not put the %d equality rows first", n);
+      goto fail;
+    }
+    /* The first form may be rectangular (Rectangular_mlcp.dat); it is only used when the second is absent. */
+    double *M1 = NULL;
+    int rows = st2 ? 0 : n + m, cols = rows;
+    if (read_numerics_matrix(lx, &M1, &rows, &cols)) goto fail;
+    int bad = 0;
+    for (int i = 0; !bad && i < n + m; i++)
+      if (lex_number(lx, &p->q[i], "q", 0)) bad = 1;
+    if (!bad && !st2) memcpy(p->M, M1, sizeof(double) * (size_t)(n + m) * (n + m));
+    free(M1);
+    if (bad) goto fail;
+  }
+  if (st2) {
+    if (read_block_rows(lx, p, 0, 0, n, n, "A") || read_block_rows(lx, p, n, n, m, m, "B") ||
+        read_block_rows(lx, p, 0, n, n, m, "C") || read_block_rows(lx, p, n, 0, m, n, "D"))
+      goto fail;
+    for (int i = 0; i < n + m; i++)
+      if (lex_number(lx, &p->q[i], i < n ? "a" : "b", 0)) goto fail;
+  }
+  *out = p;
+  return 0;
+fail:
+  cp_destroy(&p);
+  return 1;
+}
+
+int cp_file_format_parse(const char *name)
+{
+  static const char *const names[] = {"auto", "plain", "siconos_lcp", "siconos_mlcp"};
+  for (int i = 0; i < 4; i++)
+    if (strcmp(name, names[i]) == 0) return i;
+  return -1;
+}
+
+enum cp_file_format cp_file_format_guess(const char *path)
+{
+  size_t len = strlen(path);
+  if (len < 4 || strcmp(path + len - 4, ".dat") != 0) return CP_FILE_PLAIN;
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  return strstr(base, "mlcp") ? CP_FILE_SICONOS_MLCP : CP_FILE_SICONOS_LCP;
+}
+
+int cp_read_text(const char *text, const char *name, enum cp_file_format format, struct cp_problem **p,
+                 char *err, size_t errlen)
+{
+  struct lexer lx = {.text = text, .name = name, .line = 1, .next_line = 1, .err = err, .errlen = errlen};
+  *p = NULL;
+  if (format == CP_FILE_AUTO) format = cp_file_format_guess(name);
+  int rc;
+  switch (format) {
+  case CP_FILE_SICONOS_LCP: rc = read_siconos_lcp(&lx, p); break;
+  case CP_FILE_SICONOS_MLCP: rc = read_siconos_mlcp(&lx, p); break;
+  default: rc = read_plain(&lx, p); break;
+  }
+  if (rc == 0) {
+    const char *base = strrchr(name, '/');
+    snprintf((*p)->name, sizeof (*p)->name, "%s", base ? base + 1 : name);
+  }
+  return rc;
+}
+
+int cp_read_file(const char *path, enum cp_file_format format, struct cp_problem **p, char *err, size_t errlen)
+{
+  *p = NULL;
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    return 1;
+  }
+  size_t cap = 1 << 16, len = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    size_t got = fread(buf + len, 1, cap - len - 1, f);
+    len += got;
+    if (len + 1 < cap) break;
+    char *nb = realloc(buf, cap * 2);
+    if (!nb) {
+      free(buf);
+      buf = NULL;
+      break;
+    }
+    buf = nb;
+    cap *= 2;
+  }
+  int read_error = ferror(f);
+  fclose(f);
+  if (!buf || read_error) {
+    free(buf);
+    snprintf(err, errlen, "%s: cannot read the file", path);
+    return 1;
+  }
+  buf[len] = '\0';
+  if (memchr(buf, '\0', len)) {
+    free(buf);
+    snprintf(err, errlen, "%s: binary data (NUL byte) in a text format", path);
+    return 1;
+  }
+  int rc = cp_read_text(buf, path, format, p, err, errlen);
+  free(buf);
+  return rc;
+}
+
+int cp_write_plain(const char *path, const struct cp_problem *p, char *err, size_t errlen)
+{
+  if (!cp_is_linear(p) || (p->kind != CP_LCP && p->kind != CP_MLCP)) {
+    snprintf(err, errlen, "%s: only LCPs and mixed LCPs have a plain file format", path);
+    return 1;
+  }
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    snprintf(err, errlen, "%s: cannot open for writing: %s", path, strerror(errno));
+    return 1;
+  }
+  int n = p->n;
+  fprintf(f, "# %s written by contactbench: n%s, then M row by row, then q\n", p->name, p->n_eq ? " n_eq" : "");
+  if (p->n_eq) fprintf(f, "%d %d\n", n, p->n_eq);
+  else fprintf(f, "%d\n", n);
+  for (int i = 0; i <= n; i++) {
+    const double *row = i < n ? p->M + (size_t)i * n : p->q;
+    for (int j = 0; j < n; j++) fprintf(f, "%s%.17g", j ? " " : "", row[j]);
+    fputc('\n', f);
+  }
+  int bad = ferror(f);
+  if (fclose(f) != 0 || bad) {
+    snprintf(err, errlen, "%s: write failed", path);
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,26 @@
+/* cp_io.h — reading and writing complementarity problems from files.
+ * Formats: plain text (ours; see cp_io.c), Siconos numerics LCP .dat (dense and sparse-block storage),
+ * Siconos numerics MLCP .dat. Errors are reported in err as "FILE:LINE: what is wrong" and the function
+ * returns nonzero; no partial problem is returned. */
+#ifndef CB_CP_IO_H
+#define CB_CP_IO_H
+
+#include "cp.h"
+
+#include <stddef.h>
+
+enum cp_file_format { CP_FILE_AUTO, CP_FILE_PLAIN, CP_FILE_SICONOS_LCP, CP_FILE_SICONOS_MLCP };
+
+/* Parses "auto", "plain", "siconos_lcp", "siconos_mlcp"; returns -1 for anything else. */
+int cp_file_format_parse(const char *name);
+/* auto: a name ending in ".dat" is Siconos (MLCP if the base name contains "mlcp"), anything else plain. */
+enum cp_file_format cp_file_format_guess(const char *path);
+
+int cp_read_file(const char *path, enum cp_file_format format, struct cp_problem **p, char *err, size_t errlen);
+/* Same, from text in memory; name is used in messages. */
+int cp_read_text(const char *text, const char *name, enum cp_file_format format, struct cp_problem **p,
+                 char *err, size_t errlen);
+/* Writes the plain format (17 significant digits: reading it back gives the same doubles). */
+int cp_write_plain(const char *path, const struct cp_problem *p, char *err, size_t errlen);
+
+#endif

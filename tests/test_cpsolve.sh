@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# test_cpsolve.sh — bin/cpsolve as a user runs it: output rows, exit codes 0 / 1 / 2, messages naming the
+# file and line, -write round trip, unknown solver names listing the valid ones.
+set -u
+bin=${CB_BIN:-bin}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass() { echo "ok - $*"; }
+fail() { echo "not ok - $*"; }
+expect() { # expect RC DESCRIPTION -- command...
+  local want=$1 what=$2; shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+  if [ "$rc" = "$want" ]; then pass "$what (exit $rc)"; else fail "$what: exit $rc, wanted $want: $(head -c 300 "$tmp/err")"; fi
+}
+printf '2\n2 1\n1 2\n-5 -6\n' >"$tmp/good.txt"
+expect 0 "solves a plain LCP" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_solver pgs -format csv
+grep -q '^solver,status,iterations,residual,seconds,n$' "$tmp/out" && pass "csv header" || fail "csv header"
+grep -q '^pgs,converged,[0-9]*,[0-9.e+-]*,[0-9.e+-]*,2$' "$tmp/out" && pass "csv row for pgs" || fail "csv row: $(cat "$tmp/out")"
+expect 0 "-cp_solver all" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_solver all
+rows=$(grep -c -E '^[a-z_]+ +(converged|max_iterations|ray_termination|line_search_failure|nan_or_inf|time_limit|not_applicable|numerical_failure|infeasible) ' "$tmp/out")
+nsolvers=$("$bin/cpsolve" -help | grep -c -E '^  [a-z_]+ +(lcp|mlcp|box_mcp|ncp)')
+[ "$rows" -ge 2 ] && [ "$rows" = "$nsolvers" ] && pass "all: one row per registered solver ($rows)" || fail "all: $rows rows for $nsolvers solvers"
+expect 0 "-print_solution and -write" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_solver pgs -print_solution -write "$tmp/copy.txt" -cp_tol 1e-12
+grep -q '^# pgs z = 1.333333333' "$tmp/out" && pass "solution printed" || fail "solution: $(cat "$tmp/out")"
+expect 0 "written file reads back" -- "$bin/cpsolve" -f "$tmp/copy.txt" -cp_solver pgs
+expect 1 "pgs hits -cp_max_it 1: nothing converged" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_solver pgs -cp_max_it 1 -cp_tol 1e-14
+grep -q 'max_iterations' "$tmp/out" && pass "status max_iterations reported" || fail "status: $(cat "$tmp/out")"
+printf '2\n0 1\n1 0\n-1 -1\n' >"$tmp/zero_diag.txt"
+expect 1 "zero diagonal: pgs not applicable" -- "$bin/cpsolve" -f "$tmp/zero_diag.txt" -cp_solver pgs
+grep -q 'not_applicable' "$tmp/out" && pass "not_applicable reported" || fail "status: $(cat "$tmp/out")"
+expect 2 "missing -f" -- "$bin/cpsolve"
+expect 2 "missing file" -- "$bin/cpsolve" -f "$tmp/nope.txt"
+grep -q "nope.txt: cannot open" "$tmp/err" && pass "message names the missing file" || fail "message: $(cat "$tmp/err")"
+printf '2\n2 1\n1 x\n-5 -6\n' >"$tmp/bad.txt"
+expect 2 "non-number" -- "$bin/cpsolve" -f "$tmp/bad.txt"
+grep -q "bad.txt:3: row 2 of M: 'x' is not a number" "$tmp/err" && pass "message names file, line and problem" || fail "message: $(cat "$tmp/err")"
+printf '3\n1 0 0\n0 1 0\n' >"$tmp/trunc.txt"
+expect 2 "truncated file" -- "$bin/cpsolve" -f "$tmp/trunc.txt"
+printf '2\n2 1\n1 2\n-5 NaN\n' >"$tmp/nan.txt"
+expect 2 "NaN in q" -- "$bin/cpsolve" -f "$tmp/nan.txt"
+printf '3\n2 1\n1 2\n-5 -6\n' >"$tmp/counts.txt"
+expect 2 "wrong counts" -- "$bin/cpsolve" -f "$tmp/counts.txt"
+expect 2 "unknown solver" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_solver pgs,nosuch
+grep -q "nosuch.*valid: .*pgs" "$tmp/err" && pass "unknown solver lists the valid ones" || fail "message: $(cat "$tmp/err")"
+expect 2 "bad -format" -- "$bin/cpsolve" -f "$tmp/good.txt" -format xml
+expect 2 "bad -input_format" -- "$bin/cpsolve" -f "$tmp/good.txt" -input_format foo
+expect 2 "negative tolerance" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_tol -1
+expect 0 "-help" -- "$bin/cpsolve" -help
+grep -q "pgs" "$tmp/out" && pass "-help lists the solver table" || fail "-help output"
