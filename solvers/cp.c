@@ -43,7 +43,8 @@ struct cp_problem *cp_mlcp_create(int n_eq, int m)
   struct cp_problem *p = cp_alloc(CP_MLCP, n_eq + m, 1);
   if (!p) return NULL;
   p->n_eq = n_eq;
-  for (int i = 0; i < n_eq; i++) p->lo[i] = -INFINITY;
+  for (int i = 0; i < n_eq; i++)
+    p->lo[i] = -INFINITY;
   return p;
 }
 
@@ -108,7 +109,8 @@ int cp_eval_F(const struct cp_problem *p, const double *z, double *Fz)
   for (int i = 0; i < n; i++) {
     const double *row = p->M + (size_t)i * n;
     double s = p->q[i];
-    for (int j = 0; j < n; j++) s += row[j] * z[j];
+    for (int j = 0; j < n; j++)
+      s += row[j] * z[j];
     Fz[i] = s;
   }
   return 0;
@@ -132,8 +134,10 @@ int cp_check(const struct cp_problem *p, const double *z, double *work, struct c
   c->scale = 1.0;
   if (cp_is_linear(p)) {
     for (int i = 0; i < n; i++) {
-      if (!isfinite(p->q[i])) c->nonfinite = 1;
-      else if (fabs(p->q[i]) > c->scale) c->scale = fabs(p->q[i]);
+      if (!isfinite(p->q[i]))
+        c->nonfinite = 1;
+      else if (fabs(p->q[i]) > c->scale)
+        c->scale = fabs(p->q[i]);
     }
   } else if (p->scale > 0.0) {
     c->scale = p->scale;

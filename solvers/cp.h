@@ -18,12 +18,12 @@ typedef int (*cp_jacobian)(void *ctx, const double *z, double *J); /* dense, row
 
 struct cp_problem {
   enum cp_kind kind;
-  int n;        /* unknowns */
-  int n_eq;     /* mixed LCP: the first n_eq unknowns are free; 0 otherwise */
-  double *M;    /* n x n row-major; NULL for a callback problem */
-  double *q;    /* n; NULL for a callback problem */
-  double *lo;   /* n lower bounds (may be -INFINITY) */
-  double *hi;   /* n upper bounds (may be +INFINITY) */
+  int n;      /* unknowns */
+  int n_eq;   /* mixed LCP: the first n_eq unknowns are free; 0 otherwise */
+  double *M;  /* n x n row-major; NULL for a callback problem */
+  double *q;  /* n; NULL for a callback problem */
+  double *lo; /* n lower bounds (may be -INFINITY) */
+  double *hi; /* n upper bounds (may be +INFINITY) */
   cp_function F;
   cp_jacobian J;
   void *ctx;

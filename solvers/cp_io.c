@@ -52,7 +52,8 @@ static int lex_token(struct lexer *lx, char *tok, size_t toklen, int stop_at_new
       lx->next_line++;
       lx->pos++;
     } else if (c == '#') {
-      while (t[lx->pos] && t[lx->pos] != '\n') lx->pos++;
+      while (t[lx->pos] && t[lx->pos] != '\n')
+        lx->pos++;
     } else if (isspace((unsigned char)c)) {
       lx->pos++;
     } else {
@@ -74,7 +75,8 @@ static int lex_number(struct lexer *lx, double *x, const char *what, int stop_at
   char tok[128];
   if (!lex_token(lx, tok, sizeof tok, stop_at_newline)) {
     if (!stop_at_newline) lx->line = lx->next_line;
-    return lex_error(lx, "%s: %s", what, stop_at_newline ? "too few numbers on this line" : "file ends early");
+    return lex_error(lx, "%s: %s", what,
+                     stop_at_newline ? "too few numbers on this line" : "file ends early");
   }
   char *end;
   errno = 0;
@@ -107,9 +109,11 @@ static int skip_to_record(struct lexer *lx)
   /* Skip blank and comment lines; leave pos at the start of the next record's first token. */
   const char *t = lx->text;
   for (;;) {
-    while (t[lx->pos] == ' ' || t[lx->pos] == '\t' || t[lx->pos] == '\r') lx->pos++;
+    while (t[lx->pos] == ' ' || t[lx->pos] == '\t' || t[lx->pos] == '\r')
+      lx->pos++;
     if (t[lx->pos] == '#')
-      while (t[lx->pos] && t[lx->pos] != '\n') lx->pos++;
+      while (t[lx->pos] && t[lx->pos] != '\n')
+        lx->pos++;
     if (t[lx->pos] == '\n') {
       lx->pos++;
       lx->next_line++;
@@ -140,7 +144,8 @@ static int read_plain(struct lexer *lx, struct cp_problem **out)
   if (lex_token(lx, tok, sizeof tok, 1)) {
     char *end;
     long v = strtol(tok, &end, 10);
-    if (end == tok || *end || v < 0 || v > n) return lex_error(lx, "n_eq: '%s' is not an integer in [0, n]", tok);
+    if (end == tok || *end || v < 0 || v > n)
+      return lex_error(lx, "n_eq: '%s' is not an integer in [0, n]", tok);
     n_eq = (int)v;
     if (end_of_record(lx, "header")) return 1;
   }
@@ -187,7 +192,8 @@ static int read_numerics_matrix(struct lexer *lx, double **Mout, int *rows_out, 
   *Mout = NULL;
   if (lex_int(lx, &storage, 0, 2, "matrix storage type")) return 1;
   if (storage == 2) return lex_error(lx, "matrix storage type 2 (sparse CSC) is not supported");
-  if (lex_int(lx, &rows, 1, CB_MAX_N, "matrix rows") || lex_int(lx, &cols, 1, CB_MAX_N, "matrix columns")) return 1;
+  if (lex_int(lx, &rows, 1, CB_MAX_N, "matrix rows") || lex_int(lx, &cols, 1, CB_MAX_N, "matrix columns"))
+    return 1;
   if ((*rows_out && rows != *rows_out) || (*cols_out && cols != *cols_out))
     return lex_error(lx, "M is %d x %d, expected %d x %d", rows, cols, *rows_out, *cols_out);
   double *M = calloc((size_t)rows * cols, sizeof *M);
@@ -195,7 +201,8 @@ static int read_numerics_matrix(struct lexer *lx, double **Mout, int *rows_out, 
   int ld = cols, rc = 1;
   int *bs0 = NULL, *bs1 = NULL, *idx1 = NULL, *idx2 = NULL;
   if (storage == 0) {
-    if (lex_int(lx, &size0, rows, rows, "dense rows") || lex_int(lx, &size1, cols, cols, "dense columns")) goto done;
+    if (lex_int(lx, &size0, rows, rows, "dense rows") || lex_int(lx, &size1, cols, cols, "dense columns"))
+      goto done;
     for (int j = 0; j < cols; j++)
       for (int i = 0; i < rows; i++)
         if (lex_number(lx, &M[(size_t)i * ld + j], "matrix entry", 0)) goto done;
@@ -220,7 +227,8 @@ static int read_numerics_matrix(struct lexer *lx, double **Mout, int *rows_out, 
     lex_error(lx, "block sizes end at %d x %d, expected %d x %d", bs0[nb0 - 1], bs1[nb1 - 1], rows, cols);
     goto done;
   }
-  if (lex_int(lx, &filled1, nb0 + 1, nb0 + 1, "filled1") || lex_int(lx, &filled2, nbblocks, nbblocks, "filled2"))
+  if (lex_int(lx, &filled1, nb0 + 1, nb0 + 1, "filled1") ||
+      lex_int(lx, &filled2, nbblocks, nbblocks, "filled2"))
     goto done;
   idx1 = malloc(sizeof(int) * (size_t)filled1);
   idx2 = malloc(sizeof(int) * (size_t)filled2);
@@ -245,7 +253,8 @@ done:
   free(bs1);
   free(idx1);
   free(idx2);
-  if (rc) free(M);
+  if (rc)
+    free(M);
   else {
     *Mout = M;
     *rows_out = rows;
@@ -311,8 +320,10 @@ static int read_siconos_mlcp(struct lexer *lx, struct cp_problem **out)
       int comp;
       if (lex_int(lx, &comp, 0, 1, "blocksIsComp")) goto fail;
       if (!comp && !leading_eq) flags_ok = 0;
-      if (comp) leading_eq = 0;
-      else eq_rows = bounds[b + 1];
+      if (comp)
+        leading_eq = 0;
+      else
+        eq_rows = bounds[b + 1];
     }
     if (st2 == 0 && (!flags_ok || eq_rows != n)) {
       lex_error(lx, "block flags do not put the %d equality rows first", n);
@@ -374,12 +385,13 @@ int cp_read_text(const char *text, const char *name, enum cp_file_format format,
   }
   if (rc == 0) {
     const char *base = strrchr(name, '/');
-    snprintf((*p)->name, sizeof (*p)->name, "%s", base ? base + 1 : name);
+    snprintf((*p)->name, sizeof(*p)->name, "%s", base ? base + 1 : name);
   }
   return rc;
 }
 
-int cp_read_file(const char *path, enum cp_file_format format, struct cp_problem **p, char *err, size_t errlen)
+int cp_read_file(const char *path, enum cp_file_format format, struct cp_problem **p, char *err,
+                 size_t errlen)
 {
   *p = NULL;
   FILE *f = fopen(path, "rb");
@@ -432,12 +444,16 @@ int cp_write_plain(const char *path, const struct cp_problem *p, char *err, size
     return 1;
   }
   int n = p->n;
-  fprintf(f, "# %s written by contactbench: n%s, then M row by row, then q\n", p->name, p->n_eq ? " n_eq" : "");
-  if (p->n_eq) fprintf(f, "%d %d\n", n, p->n_eq);
-  else fprintf(f, "%d\n", n);
+  fprintf(f, "# %s written by contactbench: n%s, then M row by row, then q\n", p->name,
+          p->n_eq ? " n_eq" : "");
+  if (p->n_eq)
+    fprintf(f, "%d %d\n", n, p->n_eq);
+  else
+    fprintf(f, "%d\n", n);
   for (int i = 0; i <= n; i++) {
     const double *row = i < n ? p->M + (size_t)i * n : p->q;
-    for (int j = 0; j < n; j++) fprintf(f, "%s%.17g", j ? " " : "", row[j]);
+    for (int j = 0; j < n; j++)
+      fprintf(f, "%s%.17g", j ? " " : "", row[j]);
     fputc('\n', f);
   }
   int bad = ferror(f);

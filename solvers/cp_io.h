@@ -16,7 +16,8 @@ int cp_file_format_parse(const char *name);
 /* auto: a name ending in ".dat" is Siconos (MLCP if the base name contains "mlcp"), anything else plain. */
 enum cp_file_format cp_file_format_guess(const char *path);
 
-int cp_read_file(const char *path, enum cp_file_format format, struct cp_problem **p, char *err, size_t errlen);
+int cp_read_file(const char *path, enum cp_file_format format, struct cp_problem **p, char *err,
+                 size_t errlen);
 /* Same, from text in memory; name is used in messages. */
 int cp_read_text(const char *text, const char *name, enum cp_file_format format, struct cp_problem **p,
                  char *err, size_t errlen);

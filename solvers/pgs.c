@@ -65,7 +65,8 @@ static int pgs_solve(struct solver *s, const struct cp_problem *p, double *z, st
     for (int i = 0; i < n; i++) {
       const double *row = p->M + (size_t)i * n;
       double Fi = p->q[i];
-      for (int j = 0; j < n; j++) Fi += row[j] * z[j];
+      for (int j = 0; j < n; j++)
+        Fi += row[j] * z[j];
       double ri = fabs(z[i] - cp_mid(p->lo[i], p->hi[i], z[i] - Fi));
       if (ri > res) res = ri;
       z[i] = cp_mid(p->lo[i], p->hi[i], z[i] - d->omega * Fi / row[i]);
@@ -104,23 +105,23 @@ static void pgs_view(const struct solver *s, FILE *out)
 }
 
 const struct solver_type solver_type_pgs = {
-  .name = "pgs",
-  .summary = "projected Gauss-Seidel (-pgs_omega, default 1)",
-  .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP,
-  .create = pgs_create,
-  .set_from_options = pgs_set_from_options,
-  .solve = pgs_solve,
-  .destroy = pgs_destroy,
-  .view = pgs_view,
+    .name = "pgs",
+    .summary = "projected Gauss-Seidel (-pgs_omega, default 1)",
+    .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP,
+    .create = pgs_create,
+    .set_from_options = pgs_set_from_options,
+    .solve = pgs_solve,
+    .destroy = pgs_destroy,
+    .view = pgs_view,
 };
 
 const struct solver_type solver_type_psor = {
-  .name = "psor",
-  .summary = "projected SOR (-psor_omega, default 1.3)",
-  .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP,
-  .create = psor_create,
-  .set_from_options = pgs_set_from_options,
-  .solve = pgs_solve,
-  .destroy = pgs_destroy,
-  .view = pgs_view,
+    .name = "psor",
+    .summary = "projected SOR (-psor_omega, default 1.3)",
+    .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP,
+    .create = psor_create,
+    .set_from_options = pgs_set_from_options,
+    .solve = pgs_solve,
+    .destroy = pgs_destroy,
+    .view = pgs_view,
 };

@@ -6,7 +6,7 @@ extern const struct solver_type solver_type_pgs;
 extern const struct solver_type solver_type_psor;
 
 const struct solver_type *const solver_registry[] = {
-  &solver_type_pgs,
-  &solver_type_psor,
-  NULL,
+    &solver_type_pgs,
+    &solver_type_psor,
+    NULL,
 };

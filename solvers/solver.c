@@ -11,8 +11,8 @@
 #include <time.h>
 
 static const char *const status_names[SOLVE_STATUS_COUNT] = {
-  "converged",          "max_iterations", "ray_termination", "line_search_failure", "nan_or_inf",
-  "time_limit",         "not_applicable", "numerical_failure", "infeasible",
+    "converged",  "max_iterations", "ray_termination",   "line_search_failure", "nan_or_inf",
+    "time_limit", "not_applicable", "numerical_failure", "infeasible",
 };
 
 const char *solve_status_name(enum solve_status st)
@@ -36,7 +36,8 @@ const struct solver_type *solver_find(const char *name)
 
 void solver_registry_names(FILE *out)
 {
-  for (int i = 0; solver_registry[i]; i++) fprintf(out, "%s%s", i ? "," : "", solver_registry[i]->name);
+  for (int i = 0; solver_registry[i]; i++)
+    fprintf(out, "%s%s", i ? "," : "", solver_registry[i]->name);
 }
 
 void solver_registry_print(FILE *out)
@@ -115,7 +116,10 @@ void solver_view(const struct solver *s, FILE *out)
   if (s->type->view) s->type->view(s, out);
 }
 
-int solver_accepts(const struct solver_type *t, const struct cp_problem *p) { return (t->kinds & p->kind) != 0; }
+int solver_accepts(const struct solver_type *t, const struct cp_problem *p)
+{
+  return (t->kinds & p->kind) != 0;
+}
 
 int solver_out_of_time(const struct solver *s)
 {
@@ -124,7 +128,8 @@ int solver_out_of_time(const struct solver *s)
 
 /* PETSc's default handler prints and aborts in some paths; inside a solve we want the code back. */
 static PetscErrorCode solver_petsc_error_quiet(MPI_Comm comm, int line, const char *fun, const char *file,
-                                               PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+                                               PetscErrorCode n, PetscErrorType p, const char *mess,
+                                               void *ctx)
 {
   (void)comm;
   (void)line;
@@ -141,11 +146,13 @@ int solver_solve(struct solver *s, const struct cp_problem *p, double *z, struct
   r->residual = INFINITY;
   if (!solver_accepts(s->type, p)) {
     r->status = SOLVE_NOT_APPLICABLE;
-    snprintf(r->message, sizeof r->message, "%s does not take %s problems", s->type->name, cp_kind_name(p->kind));
+    snprintf(r->message, sizeof r->message, "%s does not take %s problems", s->type->name,
+             cp_kind_name(p->kind));
     return 0;
   }
   if (!s->set.warm_start)
-    for (int i = 0; i < p->n; i++) z[i] = cp_mid(p->lo[i], p->hi[i], 0.0);
+    for (int i = 0; i < p->n; i++)
+      z[i] = cp_mid(p->lo[i], p->hi[i], 0.0);
   r->status = SOLVE_NUMERICAL_FAILURE;
   int pushed = 0;
   PetscBool petsc_up = PETSC_FALSE;
@@ -165,8 +172,10 @@ int solver_solve(struct solver *s, const struct cp_problem *p, double *z, struct
   r->residual = c.natural;
   r->residual_eq = c.equality;
   r->scale = c.scale;
-  if (c.nonfinite) r->status = SOLVE_NAN_OR_INF;
-  else if (cp_check_passes(&c, s->set.tol)) r->status = SOLVE_CONVERGED;
+  if (c.nonfinite)
+    r->status = SOLVE_NAN_OR_INF;
+  else if (cp_check_passes(&c, s->set.tol))
+    r->status = SOLVE_CONVERGED;
   else if (r->status == SOLVE_CONVERGED) {
     r->status = SOLVE_NUMERICAL_FAILURE; /* the solver claimed success the checker does not confirm */
     if (!r->message[0])

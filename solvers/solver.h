@@ -24,14 +24,14 @@ enum solve_status {
 
 struct solve_result {
   enum solve_status status;
-  int iterations;       /* pivots for pivoting methods */
-  double residual;      /* natural-map residual from cp_check (absolute, not scaled) */
-  double residual_eq;   /* equality residual of mixed problems */
-  double scale;         /* the scale the tolerance was multiplied by */
-  double seconds;       /* wall time of the solve call */
-  int n_solutions;      /* enum: every solution found; row-major n_solutions x n, owned by the solver */
+  int iterations;     /* pivots for pivoting methods */
+  double residual;    /* natural-map residual from cp_check (absolute, not scaled) */
+  double residual_eq; /* equality residual of mixed problems */
+  double scale;       /* the scale the tolerance was multiplied by */
+  double seconds;     /* wall time of the solve call */
+  int n_solutions;    /* enum: every solution found; row-major n_solutions x n, owned by the solver */
   const double *solutions;
-  char message[160];    /* detail for failures (e.g. a PETSc error), empty otherwise */
+  char message[160]; /* detail for failures (e.g. a PETSc error), empty otherwise */
 };
 
 /* Settings every solver honours; a solver ignoring its tolerance or limits is a defect. */
@@ -47,7 +47,7 @@ struct solver;
 struct solver_type {
   const char *name;
   const char *summary;
-  unsigned kinds; /* bit mask of enum cp_kind accepted */
+  unsigned kinds;                            /* bit mask of enum cp_kind accepted */
   int (*create)(struct solver *s);           /* allocate s->data and set defaults; 0 on success */
   int (*set_from_options)(struct solver *s); /* read -<name>_xxx options; 0 on success */
   /* Compute z; set r->status to the solver's own reason (the harness overrides it with the checker's

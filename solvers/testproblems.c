@@ -19,12 +19,15 @@ struct cp_problem *cp_test_spd(int n, unsigned long seed)
     return NULL;
   }
   gsl_rng_set(rng, seed);
-  for (size_t k = 0; k < (size_t)n * n; k++) A[k] = 2.0 * gsl_rng_uniform(rng) - 1.0;
-  for (int i = 0; i < n; i++) p->q[i] = 2.0 * gsl_rng_uniform(rng) - 1.0;
+  for (size_t k = 0; k < (size_t)n * n; k++)
+    A[k] = 2.0 * gsl_rng_uniform(rng) - 1.0;
+  for (int i = 0; i < n; i++)
+    p->q[i] = 2.0 * gsl_rng_uniform(rng) - 1.0;
   for (int i = 0; i < n; i++)
     for (int j = 0; j <= i; j++) {
       double s = 0.0;
-      for (int k = 0; k < n; k++) s += A[(size_t)i * n + k] * A[(size_t)j * n + k];
+      for (int k = 0; k < n; k++)
+        s += A[(size_t)i * n + k] * A[(size_t)j * n + k];
       s /= n;
       if (i == j) s += 0.1;
       p->M[(size_t)i * n + j] = p->M[(size_t)j * n + i] = s;
@@ -40,7 +43,8 @@ struct cp_problem *cp_test_murty(int n)
   struct cp_problem *p = n >= 1 ? cp_lcp_create(n) : NULL;
   if (!p) return NULL;
   for (int i = 0; i < n; i++) {
-    for (int j = 0; j < i; j++) p->M[(size_t)i * n + j] = 2.0;
+    for (int j = 0; j < i; j++)
+      p->M[(size_t)i * n + j] = 2.0;
     p->M[(size_t)i * n + i] = 1.0;
     p->q[i] = -1.0;
   }
@@ -50,7 +54,8 @@ struct cp_problem *cp_test_murty(int n)
 
 static void set_row(struct cp_problem *p, int row, const int *cols, const double *vals, int count, double q)
 {
-  for (int k = 0; k < count; k++) p->M[(size_t)row * p->n + cols[k]] = vals[k];
+  for (int k = 0; k < count; k++)
+    p->M[(size_t)row * p->n + cols[k]] = vals[k];
   p->q[row] = q;
 }
 
@@ -61,16 +66,16 @@ struct cp_problem *cp_test_egan_max(double a1, double a2, double gamma)
   struct cp_problem *p = cp_lcp_create(10);
   if (!p) return NULL;
   const double one[2] = {1, 1};
-  set_row(p, 0, (int[]){0, 8}, one, 2, a1 - 1.0);       /* (13) c1 + a1 - 1 */
-  set_row(p, 1, (int[]){1, 9}, one, 2, a2 - 1.0);       /* (14) c2 + a2 - 1 */
-  set_row(p, 2, (int[]){3, 4}, one, 2, -1.0);           /* (15) g1 + g2 - 1 perp d */
-  set_row(p, 3, (int[]){0, 2}, one, 2, -gamma);         /* (16) c1 + d - gamma perp g1 */
-  set_row(p, 4, (int[]){1, 2}, one, 2, -gamma);         /* (17) c2 + d - gamma perp g2 */
-  set_row(p, 5, (int[]){5, 8}, one, 2, a1);             /* (18) h1 + a1 */
-  set_row(p, 6, (int[]){6, 9}, one, 2, a2);             /* (19) h2 + a2 */
-  set_row(p, 7, (int[]){2}, one, 1, 1.0 - gamma);       /* (20) d - gamma + 1 perp p */
-  set_row(p, 8, (int[]){2, 5}, one, 2, 1.0 - gamma);    /* (21) h1 + d - gamma + 1 perp p1n */
-  set_row(p, 9, (int[]){2, 6}, one, 2, 1.0 - gamma);    /* (22) h2 + d - gamma + 1 perp p2n */
+  set_row(p, 0, (int[]){0, 8}, one, 2, a1 - 1.0);    /* (13) c1 + a1 - 1 */
+  set_row(p, 1, (int[]){1, 9}, one, 2, a2 - 1.0);    /* (14) c2 + a2 - 1 */
+  set_row(p, 2, (int[]){3, 4}, one, 2, -1.0);        /* (15) g1 + g2 - 1 perp d */
+  set_row(p, 3, (int[]){0, 2}, one, 2, -gamma);      /* (16) c1 + d - gamma perp g1 */
+  set_row(p, 4, (int[]){1, 2}, one, 2, -gamma);      /* (17) c2 + d - gamma perp g2 */
+  set_row(p, 5, (int[]){5, 8}, one, 2, a1);          /* (18) h1 + a1 */
+  set_row(p, 6, (int[]){6, 9}, one, 2, a2);          /* (19) h2 + a2 */
+  set_row(p, 7, (int[]){2}, one, 1, 1.0 - gamma);    /* (20) d - gamma + 1 perp p */
+  set_row(p, 8, (int[]){2, 5}, one, 2, 1.0 - gamma); /* (21) h1 + d - gamma + 1 perp p1n */
+  set_row(p, 9, (int[]){2, 6}, one, 2, 1.0 - gamma); /* (22) h2 + d - gamma + 1 perp p2n */
   snprintf(p->name, sizeof p->name, "egan_max_a%g_%g_g%g", a1, a2, gamma);
   return p;
 }
@@ -131,7 +136,11 @@ struct cp_problem *cp_test_box_contact(int boxes, int k, double mu, int sliding,
     double a = 0.2 + 0.3 * gsl_rng_uniform(rng), b = 0.2 + 0.3 * gsl_rng_uniform(rng);
     double c = 0.1 + 0.2 * gsl_rng_uniform(rng), m = 0.5 + 2.0 * gsl_rng_uniform(rng);
     double yaw = 2.0 * M_PI * gsl_rng_uniform(rng);
-    double Minv[6] = {1 / m, 1 / m, 1 / m, 3.0 / (m * (b * b + c * c)), 3.0 / (m * (a * a + c * c)),
+    double Minv[6] = {1 / m,
+                      1 / m,
+                      1 / m,
+                      3.0 / (m * (b * b + c * c)),
+                      3.0 / (m * (a * a + c * c)),
                       3.0 / (m * (a * a + b * b))}; /* solid box: I = m (b^2 + c^2) / 3 with half-extents */
     double v[6] = {0};
     if (sliding) {
@@ -146,15 +155,18 @@ struct cp_problem *cp_test_box_contact(int boxes, int k, double mu, int sliding,
       break;
     }
     for (int j = 0; j < nc; j++)
-      for (int r = 0; r < 6; r++) W[6 * j + r] = Wn[6 * j + r];
+      for (int r = 0; r < 6; r++)
+        W[6 * j + r] = Wn[6 * j + r];
     for (int j = 0; j < nc * k; j++)
-      for (int r = 0; r < 6; r++) W[6 * (nc + j) + r] = Wf[6 * j + r];
+      for (int r = 0; r < 6; r++)
+        W[6 * (nc + j) + r] = Wf[6 * j + r];
     int off = bx * per;
     /* (6): the [Wn Wf]^T M^-1 [Wn Wf] block, E and its transpose, U. */
     for (int i = 0; i < ncol; i++)
       for (int j = 0; j < ncol; j++) {
         double s = 0.0;
-        for (int r = 0; r < 6; r++) s += W[6 * i + r] * Minv[r] * W[6 * j + r];
+        for (int r = 0; r < 6; r++)
+          s += W[6 * i + r] * Minv[r] * W[6 * j + r];
         p->M[(size_t)(off + i) * n + off + j] = s;
       }
     for (int ci = 0; ci < nc; ci++) {
@@ -168,18 +180,21 @@ struct cp_problem *cp_test_box_contact(int boxes, int k, double mu, int sliding,
     }
     /* (7): b = W^T (v + M^-1 p_ext) + [psi/h; 0], p_ext = h (0, 0, -m g, 0, 0, 0). */
     double vfree[6];
-    for (int r = 0; r < 6; r++) vfree[r] = v[r];
+    for (int r = 0; r < 6; r++)
+      vfree[r] = v[r];
     vfree[2] -= h * g;
     for (int i = 0; i < ncol; i++) {
       double s = 0.0;
-      for (int r = 0; r < 6; r++) s += W[6 * i + r] * vfree[r];
+      for (int r = 0; r < 6; r++)
+        s += W[6 * i + r] * vfree[r];
       if (i < nc) s += 1e-4 * gsl_rng_uniform(rng) / h; /* small gaps psi >= 0 */
       p->q[off + i] = s;
     }
     free(W);
   }
-  if (p) snprintf(p->name, sizeof p->name, "box_%s_b%d_k%d_mu%g_s%lu", sliding ? "sliding" : "resting", boxes,
-                  k, mu, seed);
+  if (p)
+    snprintf(p->name, sizeof p->name, "box_%s_b%d_k%d_mu%g_s%lu", sliding ? "sliding" : "resting", boxes, k,
+             mu, seed);
   free(Wn);
   free(Wf);
   gsl_rng_free(rng);

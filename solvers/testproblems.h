@@ -30,6 +30,7 @@ struct cp_problem *cp_test_egan_sum(double a1, double a2, double eps_over_h);
  * (n = boxes * 4 * (k + 2) unknowns: p_n, p_f, s). Random non-round sizes, masses, yaw angles and small
  * gaps; sliding != 0 gives each box a horizontal velocity of 1-3 m/s, else it is at rest.
  * h = 1e-3 unless h > 0 is given; g = 9.81. */
-struct cp_problem *cp_test_box_contact(int boxes, int k, double mu, int sliding, double h, unsigned long seed);
+struct cp_problem *cp_test_box_contact(int boxes, int k, double mu, int sliding, double h,
+                                       unsigned long seed);
 
 #endif

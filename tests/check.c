@@ -16,8 +16,10 @@ static void check_vprint(int ok, const char *file, int line, const char *fmt, va
   if (!ok) printf(" (%s:%d)", file, line);
   printf("\n");
   fflush(stdout);
-  if (ok) n_passed++;
-  else n_failed++;
+  if (ok)
+    n_passed++;
+  else
+    n_failed++;
 }
 
 int check_report(int ok, const char *file, int line, const char *fmt, ...)

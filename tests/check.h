@@ -8,9 +8,9 @@
 #define CHECK_CLOSE(a, b, tol, ...) check_close((a), (b), (tol), __FILE__, __LINE__, __VA_ARGS__)
 
 int check_report(int ok, const char *file, int line, const char *fmt, ...)
-  __attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 int check_close(double a, double b, double tol, const char *file, int line, const char *fmt, ...)
-  __attribute__((format(printf, 6, 7)));
+    __attribute__((format(printf, 6, 7)));
 /* Prints a summary comment; returns the process exit code (0 iff nothing failed). */
 int check_finish(void);
 /* The shared data folder (../shared/data relative to the repository) or NULL when it is absent. */

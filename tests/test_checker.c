@@ -13,7 +13,8 @@ static void test_lcp_residual(void)
   /* M = [2 1; 1 2], q = [-5, -6]: solution z = (4/3, 7/3), w = 0. */
   struct cp_problem *p = cp_lcp_create(2);
   double M[4] = {2, 1, 1, 2}, q[2] = {-5, -6};
-  for (int i = 0; i < 4; i++) p->M[i] = M[i];
+  for (int i = 0; i < 4; i++)
+    p->M[i] = M[i];
   p->q[0] = q[0];
   p->q[1] = q[1];
   struct cp_check c;

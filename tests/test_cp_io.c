@@ -45,22 +45,28 @@ static void test_siconos_files(void)
     cp_destroy(&b);
   }
   struct cp_problem *p = load(dir, "lcp/lcp_CPS_1.dat");
-  CHECK(p && p->n == 2 && p->M[0] == 1 && p->M[1] == 1 && p->q[0] == -1, "siconos: lcp_CPS_1 read column-major");
+  CHECK(p && p->n == 2 && p->M[0] == 1 && p->M[1] == 1 && p->q[0] == -1,
+        "siconos: lcp_CPS_1 read column-major");
   cp_destroy(&p);
-  /* Rectangular: A = 1, B = 1, C = -1, D = 1, a = 0, b = -1 after a 3 x 2 first form. RCD: A = [0.1 -0.1; -1.505 0.5], B = 0, C = [-1; 0], D = [0 -1], a = [0, 0.495], b = 0 (the file's
-   * first, column-major form holds the same M: checked by hand). */
+  /* Rectangular: A = 1, B = 1, C = -1, D = 1, a = 0, b = -1 after a 3 x 2 first form. RCD: A = [0.1 -0.1;
+   * -1.505 0.5], B = 0, C = [-1; 0], D = [0 -1], a = [0, 0.495], b = 0 (the file's first, column-major form
+   * holds the same M: checked by hand). */
   p = load(dir, "mlcp/RCD_mlcp.dat");
-  CHECK(p && p->kind == CP_MLCP && p->n == 3 && p->n_eq == 2, "siconos: RCD_mlcp is a mixed LCP, n_eq 2, m 1");
+  CHECK(p && p->kind == CP_MLCP && p->n == 3 && p->n_eq == 2,
+        "siconos: RCD_mlcp is a mixed LCP, n_eq 2, m 1");
   if (p) {
     const double M[9] = {0.1, -0.1, -1, -1.505, 0.5, 0, 0, -1, 0}, q[3] = {0, 0.495, 0};
     int ok = 1;
-    for (int i = 0; i < 9; i++) ok &= p->M[i] == M[i];
-    for (int i = 0; i < 3; i++) ok &= p->q[i] == q[i];
+    for (int i = 0; i < 9; i++)
+      ok &= p->M[i] == M[i];
+    for (int i = 0; i < 3; i++)
+      ok &= p->q[i] == q[i];
     CHECK(ok, "siconos: RCD_mlcp M = [A C; D B], q = [a; b]");
   }
   cp_destroy(&p);
   p = load(dir, "mlcp/Rectangular_mlcp.dat");
-  CHECK(p && p->n == 2 && p->n_eq == 1 && p->M[0] == 1 && p->M[1] == -1 && p->M[2] == 1 && p->M[3] == 1 && p->q[1] == -1,
+  CHECK(p && p->n == 2 && p->n_eq == 1 && p->M[0] == 1 && p->M[1] == -1 && p->M[2] == 1 && p->M[3] == 1 &&
+            p->q[1] == -1,
         "siconos: Rectangular_mlcp (rectangular first form) read through its A..b form");
   cp_destroy(&p);
 }
@@ -68,8 +74,10 @@ static void test_siconos_files(void)
 static void test_round_trip(void)
 {
   struct cp_problem *p = cp_mlcp_create(1, 2);
-  for (int k = 0; k < 9; k++) p->M[k] = 1.0 / (k + 3.0) - 0.1 * k;
-  for (int i = 0; i < 3; i++) p->q[i] = -0.7 + 1.0 / 3.0 * i;
+  for (int k = 0; k < 9; k++)
+    p->M[k] = 1.0 / (k + 3.0) - 0.1 * k;
+  for (int i = 0; i < 3; i++)
+    p->q[i] = -0.7 + 1.0 / 3.0 * i;
   char path[] = "/tmp/cb_test_cp_io_XXXXXX", err[512];
   int fd = mkstemp(path);
   CHECK(fd >= 0, "round trip: temporary file");
@@ -88,7 +96,8 @@ static void expect_error(const char *text, enum cp_file_format fmt, const char *
   struct cp_problem *p = NULL;
   char err[512] = "";
   int rc = cp_read_text(text, "case.txt", fmt, &p, err, sizeof err);
-  CHECK(rc != 0 && p == NULL && strstr(err, needle) != NULL, "bad input refused: %s (message: %s)", what, err);
+  CHECK(rc != 0 && p == NULL && strstr(err, needle) != NULL, "bad input refused: %s (message: %s)", what,
+        err);
   cp_destroy(&p);
 }
 
@@ -96,8 +105,10 @@ static void test_bad_input(void)
 {
   struct cp_problem *p = NULL;
   char err[512];
-  int rc = cp_read_text("# ok\n2\n2 1\n1 2  # comment\n\n-5 -6\n", "good.txt", CP_FILE_PLAIN, &p, err, sizeof err);
-  CHECK(rc == 0 && p && p->n == 2 && p->M[1] == 1 && p->q[1] == -6, "plain: comments and blank lines allowed");
+  int rc =
+      cp_read_text("# ok\n2\n2 1\n1 2  # comment\n\n-5 -6\n", "good.txt", CP_FILE_PLAIN, &p, err, sizeof err);
+  CHECK(rc == 0 && p && p->n == 2 && p->M[1] == 1 && p->q[1] == -6,
+        "plain: comments and blank lines allowed");
   cp_destroy(&p);
   expect_error("", CP_FILE_PLAIN, "empty file", "empty file");
   expect_error("x\n", CP_FILE_PLAIN, ":1: dimension n: 'x' is not an integer", "non-integer n");
@@ -106,7 +117,8 @@ static void test_bad_input(void)
   expect_error("2\n2 1 7\n1 2\n-5 -6\n", CP_FILE_PLAIN, ":2: row 1 of M: extra value '7'", "long row");
   expect_error("2\n2 1\n1 2\n", CP_FILE_PLAIN, "q: file ends early", "truncated before q");
   expect_error("2\n2 1\n1 2\n-5 -6\n1 1\n", CP_FILE_PLAIN, ":5: unexpected content", "extra line");
-  expect_error("2\n2 abc\n1 2\n-5 -6\n", CP_FILE_PLAIN, ":2: row 1 of M: 'abc' is not a number", "non-number");
+  expect_error("2\n2 abc\n1 2\n-5 -6\n", CP_FILE_PLAIN, ":2: row 1 of M: 'abc' is not a number",
+               "non-number");
   expect_error("2\n2 nan\n1 2\n-5 -6\n", CP_FILE_PLAIN, "not a finite number", "NaN in M");
   expect_error("2\n2 1\n1 2\n-5 inf\n", CP_FILE_PLAIN, "not a finite number", "Inf in q");
   expect_error("2\n2 1\n1 2\n-5 1e999\n", CP_FILE_PLAIN, "not a finite number", "overflow in q");
