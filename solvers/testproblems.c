@@ -115,53 +115,32 @@ static void box_wrenches(double a, double b, double c, double yaw, int k, double
   }
 }
 
-struct cp_problem *cp_test_box_contact(int boxes, int k, double mu, int sliding, double h, unsigned long seed)
+struct cp_problem *cp_test_box_lcp(const struct cp_test_box *boxes, int count, int k, double mu, double h)
 {
-  if (boxes < 1 || k < 1 || mu < 0) return NULL;
-  if (!(h > 0)) h = 1e-3;
+  if (count < 1 || k < 1 || mu < 0 || !(h > 0)) return NULL;
   const double g = 9.81;
-  int nc = 4, per = nc * (k + 2), n = boxes * per;
+  const int nc = 4, ncol = nc + nc * k, per = nc * (k + 2);
+  int n = count * per;
   struct cp_problem *p = cp_lcp_create(n);
-  double *Wn = malloc(6 * (size_t)nc * sizeof *Wn), *Wf = malloc(6 * (size_t)nc * k * sizeof *Wf);
-  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-  if (!p || !Wn || !Wf || !rng) {
+  double *W = malloc(6 * (size_t)ncol * sizeof *W); /* [Wn Wf] as column blocks of 6 */
+  if (!p || !W) {
     cp_destroy(&p);
-    free(Wn);
-    free(Wf);
-    if (rng) gsl_rng_free(rng);
+    free(W);
     return NULL;
   }
-  gsl_rng_set(rng, seed);
-  for (int bx = 0; bx < boxes; bx++) {
-    double a = 0.2 + 0.3 * gsl_rng_uniform(rng), b = 0.2 + 0.3 * gsl_rng_uniform(rng);
-    double c = 0.1 + 0.2 * gsl_rng_uniform(rng), m = 0.5 + 2.0 * gsl_rng_uniform(rng);
-    double yaw = 2.0 * M_PI * gsl_rng_uniform(rng);
+  for (int bx = 0; bx < count; bx++) {
+    const struct cp_test_box *B = &boxes[bx];
+    double a = B->a, b = B->b, c = B->c, m = B->mass;
+    /* solid box with half-extents a, b, c: I_xx = m (b^2 + c^2) / 3, ... */
     double Minv[6] = {1 / m,
                       1 / m,
                       1 / m,
                       3.0 / (m * (b * b + c * c)),
                       3.0 / (m * (a * a + c * c)),
-                      3.0 / (m * (a * a + b * b))}; /* solid box: I = m (b^2 + c^2) / 3 with half-extents */
-    double v[6] = {0};
-    if (sliding) {
-      double speed = 1.0 + 2.0 * gsl_rng_uniform(rng), dir = 2.0 * M_PI * gsl_rng_uniform(rng);
-      v[0] = speed * cos(dir), v[1] = speed * sin(dir);
-    }
-    box_wrenches(a, b, c, yaw, k, Wn, Wf);
-    int ncol = nc + nc * k;
-    double *W = malloc(6 * (size_t)ncol * sizeof *W); /* [Wn Wf] column-blocks */
-    if (!W) {
-      cp_destroy(&p);
-      break;
-    }
-    for (int j = 0; j < nc; j++)
-      for (int r = 0; r < 6; r++)
-        W[6 * j + r] = Wn[6 * j + r];
-    for (int j = 0; j < nc * k; j++)
-      for (int r = 0; r < 6; r++)
-        W[6 * (nc + j) + r] = Wf[6 * j + r];
+                      3.0 / (m * (a * a + b * b))};
+    box_wrenches(a, b, c, B->yaw, k, W, W + 6 * nc);
     int off = bx * per;
-    /* (6): the [Wn Wf]^T M^-1 [Wn Wf] block, E and its transpose, U. */
+    /* (6): the [Wn Wf]^T M^-1 [Wn Wf] block, E and -E^T, U. */
     for (int i = 0; i < ncol; i++)
       for (int j = 0; j < ncol; j++) {
         double s = 0.0;
@@ -179,24 +158,48 @@ struct cp_problem *cp_test_box_contact(int boxes, int k, double mu, int sliding,
       p->M[(size_t)srow * n + off + ci] = mu; /* U p_n */
     }
     /* (7): b = W^T (v + M^-1 p_ext) + [psi/h; 0], p_ext = h (0, 0, -m g, 0, 0, 0). */
-    double vfree[6];
-    for (int r = 0; r < 6; r++)
-      vfree[r] = v[r];
-    vfree[2] -= h * g;
+    double vfree[6] = {B->vx, B->vy, -h * g, 0, 0, 0};
     for (int i = 0; i < ncol; i++) {
       double s = 0.0;
       for (int r = 0; r < 6; r++)
         s += W[6 * i + r] * vfree[r];
-      if (i < nc) s += 1e-4 * gsl_rng_uniform(rng) / h; /* small gaps psi >= 0 */
+      if (i < nc) s += B->gap[i] / h;
       p->q[off + i] = s;
     }
-    free(W);
   }
-  if (p)
-    snprintf(p->name, sizeof p->name, "box_%s_b%d_k%d_mu%g_s%lu", sliding ? "sliding" : "resting", boxes, k,
-             mu, seed);
-  free(Wn);
-  free(Wf);
-  gsl_rng_free(rng);
+  snprintf(p->name, sizeof p->name, "box_lcp_b%d_k%d_mu%g", count, k, mu);
+  free(W);
+  return p;
+}
+
+struct cp_problem *cp_test_box_contact(int boxes, int k, double mu, int sliding, double h, unsigned long seed)
+{
+  if (boxes < 1) return NULL;
+  struct cp_test_box *B = calloc((size_t)boxes, sizeof *B);
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  struct cp_problem *p = NULL;
+  if (B && rng) {
+    gsl_rng_set(rng, seed);
+    for (int i = 0; i < boxes; i++) {
+      B[i].a = 0.2 + 0.3 * gsl_rng_uniform(rng);
+      B[i].b = 0.2 + 0.3 * gsl_rng_uniform(rng);
+      B[i].c = 0.1 + 0.2 * gsl_rng_uniform(rng);
+      B[i].mass = 0.5 + 2.0 * gsl_rng_uniform(rng);
+      B[i].yaw = 2.0 * M_PI * gsl_rng_uniform(rng);
+      if (sliding) {
+        double speed = 1.0 + 2.0 * gsl_rng_uniform(rng), dir = 2.0 * M_PI * gsl_rng_uniform(rng);
+        B[i].vx = speed * cos(dir);
+        B[i].vy = speed * sin(dir);
+      }
+      for (int j = 0; j < 4; j++)
+        B[i].gap[j] = 1e-4 * gsl_rng_uniform(rng);
+    }
+    p = cp_test_box_lcp(B, boxes, k, mu, h > 0 ? h : 1e-3);
+    if (p)
+      snprintf(p->name, sizeof p->name, "box_%s_b%d_k%d_mu%g_s%lu", sliding ? "sliding" : "resting", boxes, k,
+               mu, seed);
+  }
+  free(B);
+  if (rng) gsl_rng_free(rng);
   return p;
 }

@@ -25,11 +25,21 @@ struct cp_problem *cp_test_egan_max(double a1, double a2, double gamma);
  * (its z_a solves b_2, its z_b1..z_b3 solve b_1). */
 struct cp_problem *cp_test_egan_sum(double a1, double a2, double eps_over_h);
 
-/* Stewart-Trinkle frictional contact LCP (Egan et al. eqs. 5-7) of `boxes` independent 3D boxes standing
- * flat on the plane z = 0, each with its 4 bottom corners as contacts and k friction directions
- * (n = boxes * 4 * (k + 2) unknowns: p_n, p_f, s). Random non-round sizes, masses, yaw angles and small
- * gaps; sliding != 0 gives each box a horizontal velocity of 1-3 m/s, else it is at rest.
- * h = 1e-3 unless h > 0 is given; g = 9.81. */
+/* One 3D box standing flat on the plane z = 0 (half-extents a, b, c; yaw about z; horizontal velocity;
+ * gaps psi >= 0 of its 4 bottom corners, ordered (-a,-b), (a,-b), (-a,b), (a,b) in the body frame). */
+struct cp_test_box {
+  double a, b, c, mass, yaw, vx, vy;
+  double gap[4];
+};
+
+/* Stewart-Trinkle frictional contact LCP (Egan et al. eqs. 5-7) of independent boxes, each with its 4 bottom
+ * corners as contacts and k friction directions d_j = (cos 2 pi j/k, sin 2 pi j/k, 0) (world frame).
+ * Unknowns per box: p_n (4), p_f (4k, contact-major), s (4): n = boxes * 4 * (k + 2).
+ * Gravity 9.81 along -z acts over the step h. */
+struct cp_problem *cp_test_box_lcp(const struct cp_test_box *boxes, int count, int k, double mu, double h);
+
+/* Random boxes for cp_test_box_lcp: non-round sizes, masses, yaw angles and small gaps; sliding != 0 gives
+ * each a horizontal velocity of 1-3 m/s, else it is at rest. h = 1e-3 unless h > 0 is given. */
 struct cp_problem *cp_test_box_contact(int boxes, int k, double mu, int sliding, double h,
                                        unsigned long seed);
 
