@@ -1,0 +1,209 @@
+/* world.h — the rigid-body world every formulation simulates (design.md contract 5).
+ * Layout: a world holds bodies, shapes (convex parts, each owned by one body, given in that body's frame;
+ * a body with several parts is a union of convex parts) and bilateral joints. The body origin is its
+ * centre of mass. 2D bodies: x[0..1], theta, v[0..1], w[2] (= omega). 3D bodies: x[0..2], unit quaternion
+ * q (scalar first, renormalised each step), v[0..2], w[0..2] — angular velocity in the WORLD frame.
+ * Generalised velocity nu: per dynamic body, 3 entries (vx, vy, omega) in 2D, 6 (v, w) in 3D, at offset
+ * body.dof; static bodies have dof = -1 and take no unknowns.
+ * Contacts (contact detection: world_detect, world_detect.c): normal n points from body b towards body a
+ * (an impulse p_n >= 0 pushes a along +n and b along -n); gap psi = n . (pa - pb) < 0 when penetrating.
+ * 3D narrow phase: contact3d.h (the 3D geometry module); 2D narrow phase: contact2d.c. */
+#ifndef CB_WORLD_H
+#define CB_WORLD_H
+
+#include <stdio.h>
+
+enum shape_kind {
+  SHAPE_DISC = 1,        /* 2D: centre c[0..1], radius */
+  SHAPE_POLYGON = 2,     /* 2D: convex polygon, counter-clockwise vertices (struct polygon) */
+  SHAPE_HALFPLANE = 4,   /* 2D: solid {x : n . x <= d} in the body frame (usually a static body) */
+  SHAPE_SPHERE = 8,      /* 3D: centre c[0..2], radius */
+  SHAPE_POLYHEDRON = 16, /* 3D: convex polyhedron (struct polyhedron) */
+  SHAPE_PLANE = 32,      /* 3D: solid half-space {x : n . x <= d} in the body frame */
+};
+
+/* Convex polygon in its body's frame. Edge i runs from vertex i to vertex (i + 1) % n; en[2i..2i+1] is its
+ * outward unit normal and ed[i] the offset, so the solid is {x : en_i . x <= ed_i for all i}. */
+struct polygon {
+  int n;
+  double *v;  /* 2n */
+  double *en; /* 2n */
+  double *ed; /* n */
+  double area, centroid[2];
+  double second_moment; /* integral of |x|^2 dA about the body origin (unit density) */
+};
+
+/* Convex polyhedron in its body's frame (filled by the 3D geometry module, e.g. from a qhull hull).
+ * Face f has vertices face_vert[face_start[f] .. face_start[f+1]-1], counter-clockwise seen from outside,
+ * outward unit normal fn[3f..3f+2] and offset fd[f] (solid = {x : fn_f . x <= fd_f}). Edge e joins
+ * vertices edge_vert[2e], edge_vert[2e+1] and separates faces edge_face[2e], edge_face[2e+1]. */
+struct polyhedron {
+  int nv, nf, ne;
+  double *v;        /* 3 nv */
+  int *face_start;  /* nf + 1 */
+  int *face_vert;   /* face_start[nf] */
+  double *fn;       /* 3 nf */
+  double *fd;       /* nf */
+  int *edge_vert;   /* 2 ne */
+  int *edge_face;   /* 2 ne */
+  double volume, centroid[3];
+  double inertia[9]; /* about the body origin, unit density, row-major */
+};
+
+struct shape {
+  enum shape_kind kind;
+  int body;            /* owning body */
+  double c[3];         /* disc / sphere centre (body frame) */
+  double radius;       /* disc / sphere radius; for polygons / polyhedra the bounding radius about the origin */
+  double n[3], d;      /* half-plane / plane (body frame) */
+  struct polygon *polygon;       /* owned by the shape */
+  struct polyhedron *polyhedron; /* owned by the shape */
+};
+
+struct body {
+  int is_static;
+  int dof;          /* offset into nu; -1 for static bodies */
+  int group;        /* bodies sharing a nonzero group never collide (e.g. jointed links) */
+  double mass;
+  double inertia;   /* 2D: scalar moment about the origin */
+  double inertia3[9]; /* 3D: body-frame inertia tensor, row-major */
+  double x[3];      /* position of the origin (centre of mass) */
+  double theta;     /* 2D orientation */
+  double q[4];      /* 3D orientation, unit quaternion (w, x, y, z) */
+  double v[3];      /* linear velocity */
+  double w[3];      /* angular velocity (2D: w[2]; 3D: world frame) */
+  double f[3];      /* applied force (world frame), in addition to gravity; kept across steps */
+  double tau[3];    /* applied torque (2D: tau[2]); kept across steps */
+  int shape_begin, shape_count; /* parts: world.shapes[shape_begin .. shape_begin + shape_count - 1] */
+  double bound_radius;          /* bounding sphere about the origin over all bounded parts */
+  int unbounded;                /* has a half-plane / plane part (treated by the broad phase apart) */
+};
+
+enum joint_kind { JOINT_REVOLUTE_2D = 1, JOINT_BALL_3D = 2 };
+
+/* A pin: the point pa (body a's frame) coincides with the point pb (body b's frame; world frame when
+ * b = -1). */
+struct joint {
+  enum joint_kind kind;
+  int a, b;
+  double pa[3], pb[3];
+};
+
+enum feature_kind {
+  FEATURE_NONE = 0,
+  FEATURE_VERTEX,  /* polygon / polyhedron vertex: id = vertex index */
+  FEATURE_EDGE,    /* polygon edge (2D) or polyhedron edge (3D): id = edge index */
+  FEATURE_FACE,    /* polyhedron face: id = face index */
+  FEATURE_SURFACE, /* smooth part: disc / sphere surface, half-plane / plane; id = 0 */
+};
+
+/* A potential contact between shape sa (body a) and shape sb (body b). pa, pb: world-frame points on each
+ * body (the closest points, or for penetration the deepest point of one feature and its projection);
+ * n: unit world normal from b towards a; gap = n . (pa - pb). */
+struct contact {
+  int a, b;
+  int sa, sb;
+  double gap;
+  double n[3];
+  double pa[3], pb[3];
+  enum feature_kind fa, fb;
+  int ida, idb;
+  double mu;
+};
+
+struct contact_set {
+  int n, cap;
+  struct contact *c;
+};
+
+enum broad_phase { BROAD_SWEEP = 0, BROAD_ALL_PAIRS = 1 };
+
+struct world {
+  int dim; /* 2 or 3 */
+  int nb, cap_b;
+  struct body *bodies;
+  int ns, cap_s;
+  struct shape *shapes;
+  int nj, cap_j;
+  struct joint *joints;
+  int ndof;            /* unknowns of nu, valid after world_finalize */
+  double gravity[3];
+  double mu;           /* Coulomb friction coefficient copied into every contact */
+  double threshold;    /* proximity threshold of contact detection (potential contacts) */
+  enum broad_phase broad;
+  double t;
+};
+
+/* Lifecycle. */
+struct world *world_create(int dim);
+void world_destroy(struct world **w);
+
+/* Building. Each returns the new index or -1 on failure (allocation, wrong dimension). Static bodies
+ * ignore mass and inertia. After adding bodies and shapes, call world_finalize (dof offsets, bounds). */
+int world_add_body(struct world *w, int is_static, double mass, double inertia);
+int world_add_disc(struct world *w, int body, double cx, double cy, double radius);
+int world_add_polygon(struct world *w, int body, int n, const double *xy); /* convex, any orientation */
+int world_add_halfplane(struct world *w, int body, double nx, double ny, double d);
+int world_add_sphere(struct world *w, int body, const double c[3], double radius);
+/* Takes ownership of ph (the shape frees it with polyhedron_free). */
+int world_add_polyhedron(struct world *w, int body, struct polyhedron *ph);
+int world_add_plane(struct world *w, int body, const double n[3], double d);
+int world_add_joint(struct world *w, enum joint_kind kind, int a, int b, const double pa[3],
+                    const double pb[3]);
+int world_finalize(struct world *w);
+
+/* Polygon helpers (geom2d.c): builds from points (reorders to counter-clockwise); NULL if degenerate. */
+struct polygon *polygon_create(int n, const double *xy);
+void polygon_free(struct polygon *p);
+/* Frees a polyhedron whose arrays were allocated with malloc (the 3D module's constructors do so). */
+void polyhedron_free(struct polyhedron *p);
+
+/* Kinematics. */
+void world_rotation(const struct world *w, const struct body *b, double R[9]); /* body -> world, row-major */
+void world_point(const struct world *w, const struct body *b, const double local[3], double out[3]);
+void world_vector(const struct world *w, const struct body *b, const double local[3], double out[3]);
+/* Velocity of the world point p rigidly attached to b. */
+void world_point_velocity(const struct world *w, const struct body *b, const double p[3], double out[3]);
+/* World-frame inverse inertia (3D: R J^-1 R^T; 2D: 1/I in out[8], rest 0); zero for static bodies. */
+void world_inverse_inertia(const struct world *w, const struct body *b, double out[9]);
+/* nu <-> body velocities. */
+void world_get_velocity(const struct world *w, double *nu);
+void world_set_velocity(struct world *w, const double *nu);
+/* Semi-implicit Euler position update from the current velocities: x += h v; 2D theta += h omega;
+ * 3D q += h/2 (0, w) * q, renormalised. */
+void world_integrate_positions(struct world *w, double h);
+/* Generalised contact direction: J[0..ndof) = d(n . (pa - pb)) / d nu for a world direction dir applied at
+ * pa on body a and pb on body b (a column of W_n or W_f). */
+void world_contact_jacobian(const struct world *w, const struct contact *c, const double dir[3], double *J);
+/* Generalised force of gravity, applied forces and (3D) the gyroscopic term -w x (I w). */
+void world_external_force(const struct world *w, double *k);
+/* Inverse mass matrix applied to a generalised vector: out = M^-1 in (out may equal in). */
+void world_apply_inverse_mass(const struct world *w, const double *in, double *out);
+/* The mass matrix as a dense ndof x ndof row-major block (zeroed first). */
+void world_mass_matrix(const struct world *w, double *M);
+
+/* Metrics. */
+double world_kinetic_energy(const struct world *w);
+double world_potential_energy(const struct world *w); /* -m g . x summed over dynamic bodies */
+double world_energy(const struct world *w);
+
+/* Contact detection (world_detect.c). Appends to out every potential contact with gap <= threshold
+ * between bodies that may collide (not both static, not in the same nonzero group). 0 on success;
+ * nonzero on allocation failure or a shape pair no narrow phase supports. */
+int world_detect(const struct world *w, double threshold, struct contact_set *out);
+int contact_set_push(struct contact_set *s, const struct contact *c); /* 0 on success */
+void contact_set_clear(struct contact_set *s);
+void contact_set_free(struct contact_set *s);
+/* Largest penetration (max over contacts of -gap, at least 0). */
+double contact_set_max_penetration(const struct contact_set *s);
+/* "vertex-edge", "edge-edge", ... */
+const char *contact_feature_name(const struct contact *c);
+
+/* Exact overlap (accuracy metrics): the intersection area of two world-placed polygon parts (2D). */
+double world_polygon_overlap(const struct world *w, int sa, int sb);
+/* Sum over body pairs (excluding static-static) of the overlap area (2D) of their polygon parts. */
+double world_total_overlap_2d(const struct world *w);
+
+void world_print(const struct world *w, FILE *out);
+
+#endif
