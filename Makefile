@@ -108,8 +108,10 @@ format:
 	clang-format -i $(FORMAT_SRC)
 format-check:
 	clang-format --dry-run --Werror $(FORMAT_SRC)
+# clang-tidy needs the MPI include path mpicc adds implicitly, and no dependency-file flags.
 tidy:
-	clang-tidy $(filter %.c,$(FORMAT_SRC)) -- $(ALL_CFLAGS)
+	clang-tidy --quiet $(filter %.c,$(FORMAT_SRC)) -- $(filter-out -MMD -MP -Werror,$(ALL_CFLAGS)) \
+	  $(shell mpicc --showme:compile 2>/dev/null)
 
 clean:
 	rm -rf build build-asan bin

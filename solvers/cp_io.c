@@ -134,7 +134,7 @@ static int end_of_record(struct lexer *lx, const char *what)
 
 static int read_plain(struct lexer *lx, struct cp_problem **out)
 {
-  int n, n_eq = 0;
+  int n = 0, n_eq = 0;
   if (!skip_to_record(lx)) {
     lx->line = lx->next_line;
     return lex_error(lx, "empty file: expected the dimension n");
@@ -188,7 +188,7 @@ fail:
  * size (0 = any), on return the size read. */
 static int read_numerics_matrix(struct lexer *lx, double **Mout, int *rows_out, int *cols_out)
 {
-  int storage, rows, cols, size0, size1;
+  int storage = 0, rows = 0, cols = 0, size0 = 0, size1 = 0;
   *Mout = NULL;
   if (lex_int(lx, &storage, 0, 2, "matrix storage type")) return 1;
   if (storage == 2) return lex_error(lx, "matrix storage type 2 (sparse CSC) is not supported");
@@ -209,7 +209,7 @@ static int read_numerics_matrix(struct lexer *lx, double **Mout, int *rows_out, 
     rc = 0;
     goto done;
   }
-  int nbblocks, nb0, nb1, filled1, filled2;
+  int nbblocks = 0, nb0 = 0, nb1 = 0, filled1 = 0, filled2 = 0;
   if (lex_int(lx, &nbblocks, 0, CB_MAX_N, "number of blocks")) goto done;
   if (nbblocks == 0) {
     rc = 0;
@@ -239,7 +239,7 @@ static int read_numerics_matrix(struct lexer *lx, double **Mout, int *rows_out, 
     if (lex_int(lx, &idx2[i], 0, nb1 - 1, "block column index")) goto done;
   for (int br = 0; br < nb0; br++)
     for (int k = idx1[br]; k < idx1[br + 1]; k++) {
-      int bc = idx2[k], id;
+      int bc = idx2[k], id = 0;
       int r0 = br ? bs0[br - 1] : 0, c0 = bc ? bs1[bc - 1] : 0;
       int nr = bs0[br] - r0, nc = bs1[bc] - c0;
       if (lex_int(lx, &id, k, k, "block number")) goto done;
@@ -265,7 +265,7 @@ done:
 
 static int read_siconos_lcp(struct lexer *lx, struct cp_problem **out)
 {
-  int n;
+  int n = 0;
   if (lex_int(lx, &n, 1, CB_MAX_N, "dimension n")) return 1;
   struct cp_problem *p = cp_lcp_create(n);
   if (!p) return lex_error(lx, "out of memory for n = %d", n);
@@ -295,7 +295,7 @@ static int read_block_rows(struct lexer *lx, struct cp_problem *p, int r0, int c
 
 static int read_siconos_mlcp(struct lexer *lx, struct cp_problem **out)
 {
-  int st1, st2, n, m;
+  int st1 = 0, st2 = 0, n = 0, m = 0;
   if (lex_int(lx, &st1, 0, 1, "isStorageType1") || lex_int(lx, &st2, 0, 1, "isStorageType2") ||
       lex_int(lx, &n, 0, CB_MAX_N, "n (equalities)") || lex_int(lx, &m, 0, CB_MAX_N, "m (complementarities)"))
     return 1;
@@ -317,7 +317,7 @@ static int read_siconos_mlcp(struct lexer *lx, struct cp_problem **out)
       bounds[nb++] = prev = v;
     } while (v < n + m);
     for (int b = 0; b + 1 < nb; b++) {
-      int comp;
+      int comp = 0;
       if (lex_int(lx, &comp, 0, 1, "blocksIsComp")) goto fail;
       if (!comp && !leading_eq) flags_ok = 0;
       if (comp)
