@@ -4,9 +4,11 @@
 
 extern const struct solver_type solver_type_pgs;
 extern const struct solver_type solver_type_psor;
+extern const struct solver_type solver_type_fb_newton;
 
 const struct solver_type *const solver_registry[] = {
     &solver_type_pgs,
     &solver_type_psor,
+    &solver_type_fb_newton,
     NULL,
 };

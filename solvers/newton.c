@@ -1,0 +1,161 @@
+/* newton.c — the generic semismooth Newton method of newton.h (De Luca-Facchinei-Kanzow 1996, Alg. 3.1).
+ * H is built row-major by the callback; LAPACK, being column-major, then sees H^T, so we factor H^T and
+ * solve with the transposed factors (dgetrs 'T'), which avoids a copy. The gradient H^T Phi is formed
+ * before the factorization overwrites H. */
+#include "newton.h"
+
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void newton_settings_default(struct newton_settings *set)
+{
+  set->max_it = 200;
+  set->sigma = 1e-4;
+  set->beta = 0.5;
+  set->max_backtracks = 40;
+  set->rho = 1e-8;
+  set->p = 2.1;
+  set->tol = 1e-8;
+  set->clock = NULL;
+}
+
+const char *newton_reason_name(enum newton_reason r)
+{
+  switch (r) {
+  case NEWTON_CONVERGED: return "converged";
+  case NEWTON_MAX_ITERATIONS: return "max_iterations";
+  case NEWTON_LINE_SEARCH_FAILURE: return "line_search_failure";
+  case NEWTON_NAN_OR_INF: return "nan_or_inf";
+  case NEWTON_TIME_LIMIT: return "time_limit";
+  case NEWTON_EVAL_FAILURE: return "eval_failure";
+  case NEWTON_ALLOCATION_FAILURE: return "allocation_failure";
+  }
+  return "unknown";
+}
+
+static double newton_merit(const struct newton_problem *prob, const double *phi)
+{
+  if (prob->merit) return prob->merit(prob->ctx, phi);
+  double s = 0.0;
+  for (int i = 0; i < prob->n; i++) s += phi[i] * phi[i];
+  return 0.5 * s;
+}
+
+static int newton_done(const struct newton_problem *prob, const struct newton_settings *set, const double *z,
+                       const double *phi, double psi, double *residual)
+{
+  if (prob->converged) return prob->converged(prob->ctx, z, phi, residual);
+  *residual = sqrt(2.0 * psi);
+  return *residual <= set->tol;
+}
+
+/* Armijo backtracking along d from z; on success z, phi and *psi hold the accepted point. */
+static int newton_line_search(const struct newton_problem *prob, const struct newton_settings *set, double *z,
+                              double *phi, double *psi, const double *d, double gd, double *zt, double *phit)
+{
+  int n = prob->n;
+  double t = 1.0;
+  for (int k = 0; k < set->max_backtracks; k++, t *= set->beta) {
+    for (int i = 0; i < n; i++) zt[i] = z[i] + t * d[i];
+    if (prob->phi(prob->ctx, zt, phit) != 0) continue;
+    double psit = newton_merit(prob, phit);
+    if (isfinite(psit) && psit <= *psi + set->sigma * t * gd) {
+      memcpy(z, zt, (size_t)n * sizeof *z);
+      memcpy(phi, phit, (size_t)n * sizeof *phi);
+      *psi = psit;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+enum newton_reason newton_solve(const struct newton_problem *prob, const struct newton_settings *set, double *z,
+                                struct newton_stats *stats)
+{
+  int n = prob->n;
+  size_t nn = n > 0 ? (size_t)n : 1;
+  memset(stats, 0, sizeof *stats);
+  double *phi = malloc(nn * sizeof *phi), *phit = malloc(nn * sizeof *phit), *zt = malloc(nn * sizeof *zt);
+  double *d = malloc(nn * sizeof *d), *g = malloc(nn * sizeof *g), *H = malloc(nn * nn * sizeof *H);
+  lapack_int *ipiv = malloc(nn * sizeof *ipiv);
+  enum newton_reason reason = NEWTON_MAX_ITERATIONS;
+  if (!phi || !phit || !zt || !d || !g || !H || !ipiv) {
+    reason = NEWTON_ALLOCATION_FAILURE;
+    goto cleanup;
+  }
+  if (prob->phi(prob->ctx, z, phi) != 0) {
+    reason = NEWTON_EVAL_FAILURE;
+    goto cleanup;
+  }
+  double psi = newton_merit(prob, phi);
+  stats->merit = psi;
+  if (!isfinite(psi)) {
+    reason = NEWTON_NAN_OR_INF;
+    goto cleanup;
+  }
+  if (newton_done(prob, set, z, phi, psi, &stats->residual)) {
+    reason = NEWTON_CONVERGED;
+    goto cleanup;
+  }
+  for (int it = 1; it <= set->max_it; it++) {
+    if (set->clock && solver_out_of_time(set->clock)) {
+      reason = NEWTON_TIME_LIMIT;
+      break;
+    }
+    stats->iterations = it;
+    if (prob->jacobian(prob->ctx, z, phi, H) != 0) {
+      reason = NEWTON_EVAL_FAILURE;
+      break;
+    }
+    cblas_dgemv(CblasRowMajor, CblasTrans, n, n, 1.0, H, n, phi, 1, 0.0, g, 1);
+    double gg = cblas_ddot(n, g, 1, g, 1);
+    if (!isfinite(gg)) {
+      reason = NEWTON_NAN_OR_INF;
+      break;
+    }
+    for (int i = 0; i < n; i++) d[i] = -phi[i];
+    int use_gradient = 0;
+    lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, H, n, ipiv);
+    if (info > 0) {
+      stats->singular++;
+      use_gradient = 1;
+    } else if (info < 0 ||
+               LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', n, 1, H, n, ipiv, d, n) != 0) {
+      use_gradient = 1;
+    }
+    double gd = use_gradient ? 0.0 : cblas_ddot(n, g, 1, d, 1);
+    double dn = use_gradient ? 0.0 : cblas_dnrm2(n, d, 1);
+    if (!use_gradient && (!isfinite(gd) || !isfinite(dn) || gd > -set->rho * pow(dn, set->p))) use_gradient = 1;
+    int accepted = !use_gradient && newton_line_search(prob, set, z, phi, &psi, d, gd, zt, phit);
+    /* rounding can defeat Armijo even on a descent direction; steepest descent is the net */
+    if (!accepted) {
+      if (gg == 0.0) {
+        reason = NEWTON_LINE_SEARCH_FAILURE; /* a stationary point of the merit that is not a solution */
+        break;
+      }
+      stats->gradient_steps++;
+      for (int i = 0; i < n; i++) d[i] = -g[i];
+      if (!newton_line_search(prob, set, z, phi, &psi, d, -gg, zt, phit)) {
+        reason = NEWTON_LINE_SEARCH_FAILURE;
+        break;
+      }
+    }
+    stats->merit = psi;
+    if (newton_done(prob, set, z, phi, psi, &stats->residual)) {
+      reason = NEWTON_CONVERGED;
+      break;
+    }
+  }
+cleanup:
+  free(phi);
+  free(phit);
+  free(zt);
+  free(d);
+  free(g);
+  free(H);
+  free(ipiv);
+  return reason;
+}

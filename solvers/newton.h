@@ -1,0 +1,65 @@
+/* newton.h — one semismooth Newton method with a line search, fed by a callback table (the Siconos
+ * functions_LSA idea: one Newton, many problems). De Luca, Facchinei, Kanzow, "A semismooth equation
+ * approach to the solution of nonlinear complementarity problems", Math. Prog. 75 (1996), Algorithm 3.1:
+ *   solve H d = -Phi(z) with H an element of the generalised Jacobian of Phi; if H is singular or d is not
+ *   a sufficient descent direction (grad^T d > -rho ||d||^p) take d = -grad, grad = H^T Phi; then Armijo
+ *   backtracking on the merit Psi = 1/2 ||Phi||^2 (Psi must be C^1 with gradient H^T Phi, as for
+ *   Fischer-Burmeister). Dense LU through LAPACKE; the workspace is allocated once per solve. */
+#ifndef CB_NEWTON_H
+#define CB_NEWTON_H
+
+#include "solver.h"
+
+/* The problem as the Newton method sees it. Callbacks return 0 on success, nonzero when the value cannot
+ * be computed at z (then the method stops with NEWTON_EVAL_FAILURE, or backtracks inside a line search). */
+struct newton_problem {
+  int n;
+  void *ctx;
+  int (*phi)(void *ctx, const double *z, double *phi);
+  /* An element of the generalised Jacobian of Phi at z, dense row-major n x n. The driver guarantees
+   * that jacobian and converged are called at the point of the most recent successful phi call (so a
+   * callback may reuse what phi computed there); phi = Phi(z). */
+  int (*jacobian)(void *ctx, const double *z, const double *phi, double *H);
+  /* Optional merit; NULL means 1/2 ||phi||^2, which the gradient H^T Phi and the Armijo test assume. */
+  double (*merit)(void *ctx, const double *phi);
+  /* Optional stopping test on the problem's own measure (the natural-map residual), called after every
+   * phi evaluation that is accepted; returns 1 to stop. NULL: stop when merit <= tol^2 / 2. */
+  int (*converged)(void *ctx, const double *z, const double *phi, double *residual);
+};
+
+struct newton_settings {
+  int max_it;           /* Newton iterations (default 200) */
+  double sigma;         /* Armijo constant: Psi(z + t d) <= Psi(z) + sigma t grad^T d (default 1e-4) */
+  double beta;          /* backtracking ratio t <- beta t (default 0.5) */
+  int max_backtracks;   /* line-search trials before line_search_failure (default 40) */
+  double rho;           /* descent test constant (default 1e-8) */
+  double p;             /* descent test exponent, > 2 (default 2.1) */
+  double tol;           /* used only when problem->converged is NULL */
+  const struct solver *clock; /* for solver_out_of_time; may be NULL */
+};
+
+enum newton_reason {
+  NEWTON_CONVERGED,
+  NEWTON_MAX_ITERATIONS,
+  NEWTON_LINE_SEARCH_FAILURE,
+  NEWTON_NAN_OR_INF,
+  NEWTON_TIME_LIMIT,
+  NEWTON_EVAL_FAILURE,
+  NEWTON_ALLOCATION_FAILURE
+};
+
+struct newton_stats {
+  int iterations;
+  int gradient_steps; /* iterations that fell back to the steepest-descent direction */
+  int singular;       /* iterations whose Newton matrix had a zero pivot */
+  double merit;       /* final merit */
+  double residual;    /* final value reported by problem->converged (or sqrt(2 merit)) */
+};
+
+void newton_settings_default(struct newton_settings *set);
+const char *newton_reason_name(enum newton_reason r);
+/* Runs the method from z (updated in place). */
+enum newton_reason newton_solve(const struct newton_problem *prob, const struct newton_settings *set, double *z,
+                                struct newton_stats *stats);
+
+#endif
