@@ -1,0 +1,13 @@
+/* contact2d.h — the 2D narrow phase, called by world_detect for each pair of 2D parts of different bodies.
+ * Appends potential contacts (gap <= threshold) to out following world.h's conventions: normal from b
+ * towards a, gap = n . (pa - pb). Features: polygon vertex against the other part's closest feature
+ * (edge -> vertex-edge, vertex -> vertex-vertex), disc / half-plane surfaces as FEATURE_SURFACE.
+ * Returns 0 on success, 1 on allocation failure, 2 for an unsupported pair (half-plane with half-plane). */
+#ifndef CB_CONTACT2D_H
+#define CB_CONTACT2D_H
+
+#include "world.h"
+
+int contact2d_shapes(const struct world *w, int sa, int sb, double threshold, struct contact_set *out);
+
+#endif

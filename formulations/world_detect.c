@@ -1,0 +1,143 @@
+/* world_detect.c — contact detection shared by every formulation (design.md contract 5): a sort-and-sweep
+ * broad phase over body bounding boxes (inflated by the proximity threshold) on the x axis, then the
+ * narrow phase per pair of parts (contact2d.c in 2D; contact3d.h, the 3D geometry module, in 3D).
+ * Bodies with an unbounded part (half-plane / plane) are paired with every other body. Cost: sorting
+ * n log n plus the pairs whose x-intervals overlap, so a pile of n bodies is about linear in n. */
+#include "world.h"
+
+#include "contact2d.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int contact_set_push(struct contact_set *s, const struct contact *c)
+{
+  if (s->n == s->cap) {
+    int nc = s->cap ? 2 * s->cap : 64;
+    struct contact *p = realloc(s->c, (size_t)nc * sizeof *p);
+    if (!p) return 1;
+    s->c = p;
+    s->cap = nc;
+  }
+  s->c[s->n++] = *c;
+  return 0;
+}
+
+void contact_set_clear(struct contact_set *s) { s->n = 0; }
+
+void contact_set_free(struct contact_set *s)
+{
+  free(s->c);
+  s->c = NULL;
+  s->n = s->cap = 0;
+}
+
+double contact_set_max_penetration(const struct contact_set *s)
+{
+  double m = 0.0;
+  for (int i = 0; i < s->n; i++)
+    if (-s->c[i].gap > m) m = -s->c[i].gap;
+  return m;
+}
+
+const char *contact_feature_name(const struct contact *c)
+{
+  static const char *const names[5][5] = {
+    {"none-none", "none-vertex", "none-edge", "none-face", "none-surface"},
+    {"vertex-none", "vertex-vertex", "vertex-edge", "vertex-face", "vertex-surface"},
+    {"edge-none", "edge-vertex", "edge-edge", "edge-face", "edge-surface"},
+    {"face-none", "face-vertex", "face-edge", "face-face", "face-surface"},
+    {"surface-none", "surface-vertex", "surface-edge", "surface-face", "surface-surface"},
+  };
+  int a = (int)c->fa, b = (int)c->fb;
+  if (a < 0 || a > 4 || b < 0 || b > 4) return "unknown";
+  return names[a][b];
+}
+
+static int may_collide(const struct world *w, int i, int j)
+{
+  const struct body *a = &w->bodies[i], *b = &w->bodies[j];
+  if (a->is_static && b->is_static) return 0;
+  if (a->group != 0 && a->group == b->group) return 0;
+  return 1;
+}
+
+/* Parts of two bodies: every pair whose bounding spheres come within the threshold. */
+static int detect_bodies(const struct world *w, int i, int j, double thr, struct contact_set *out)
+{
+  const struct body *a = &w->bodies[i], *b = &w->bodies[j];
+  for (int sa = a->shape_begin; sa < a->shape_begin + a->shape_count; sa++)
+    for (int sb = b->shape_begin; sb < b->shape_begin + b->shape_count; sb++) {
+      const struct shape *A = &w->shapes[sa], *B = &w->shapes[sb];
+      int bounded_a = A->kind != SHAPE_HALFPLANE && A->kind != SHAPE_PLANE;
+      int bounded_b = B->kind != SHAPE_HALFPLANE && B->kind != SHAPE_PLANE;
+      if (!bounded_a && !bounded_b) continue;
+      if (bounded_a && bounded_b) {
+        double ca[3], cb[3], d2 = 0.0;
+        world_point(w, a, A->c, ca);
+        world_point(w, b, B->c, cb);
+        for (int k = 0; k < w->dim; k++) d2 += (ca[k] - cb[k]) * (ca[k] - cb[k]);
+        double reach = A->radius + B->radius + thr;
+        if (d2 > reach * reach) continue;
+      }
+      int first = out->n, rc;
+      /* 3D pairs: the 3D geometry module's contact3d_shapes plugs in here once it is in the tree. */
+      rc = w->dim == 2 ? contact2d_shapes(w, sa, sb, thr, out) : 2;
+      if (rc) return rc;
+      for (int k = first; k < out->n; k++) out->c[k].mu = w->mu;
+    }
+  return 0;
+}
+
+struct sweep_item {
+  double lo, hi;
+  int body;
+};
+
+static int cmp_sweep(const void *pa, const void *pb)
+{
+  const struct sweep_item *a = pa, *b = pb;
+  return (a->lo > b->lo) - (a->lo < b->lo);
+}
+
+static int overlap_other_axes(const struct world *w, int i, int j, double thr)
+{
+  const struct body *a = &w->bodies[i], *b = &w->bodies[j];
+  double reach = a->bound_radius + b->bound_radius + thr;
+  for (int k = 1; k < w->dim; k++)
+    if (fabs(a->x[k] - b->x[k]) > reach) return 0;
+  return 1;
+}
+
+int world_detect(const struct world *w, double thr, struct contact_set *out)
+{
+  int nb = w->nb, rc = 0, m = 0;
+  struct sweep_item *items = malloc(((size_t)nb + 1) * sizeof *items);
+  if (!items) return 1;
+  /* Unbounded bodies meet everyone; bounded ones go through the sweep. */
+  for (int i = 0; i < nb && !rc; i++) {
+    const struct body *b = &w->bodies[i];
+    if (b->unbounded) {
+      for (int j = 0; j < nb && !rc; j++)
+        if (j != i && may_collide(w, i, j) && (!w->bodies[j].unbounded || j > i))
+          rc = detect_bodies(w, i, j, thr, out);
+      continue;
+    }
+    double r = b->bound_radius + 0.5 * thr;
+    items[m].lo = b->x[0] - r;
+    items[m].hi = b->x[0] + r;
+    items[m].body = i;
+    m++;
+  }
+  if (w->broad == BROAD_SWEEP) qsort(items, (size_t)m, sizeof *items, cmp_sweep);
+  for (int p = 0; p < m && !rc; p++)
+    for (int q = p + 1; q < m && !rc; q++) {
+      if (w->broad == BROAD_SWEEP && items[q].lo > items[p].hi) break;
+      int i = items[p].body, j = items[q].body;
+      if (!may_collide(w, i, j) || !overlap_other_axes(w, i, j, thr)) continue;
+      rc = i < j ? detect_bodies(w, i, j, thr, out) : detect_bodies(w, j, i, thr, out);
+    }
+  free(items);
+  return rc;
+}
