@@ -5,10 +5,12 @@
 extern const struct solver_type solver_type_pgs;
 extern const struct solver_type solver_type_psor;
 extern const struct solver_type solver_type_fb_newton;
+extern const struct solver_type solver_type_lemke;
 
 const struct solver_type *const solver_registry[] = {
     &solver_type_pgs,
     &solver_type_psor,
     &solver_type_fb_newton,
+    &solver_type_lemke,
     NULL,
 };

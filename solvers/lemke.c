@@ -1,0 +1,329 @@
+/* lemke.c — Lemke's complementary pivoting method (Lemke 1965; Cottle-Pang-Stone, The LCP, Sec. 4.4)
+ * with lexicographic degeneracy resolution (Sec. 4.9) on the compact blocked tableau of lemke_tableau.c.
+ * Solves w = M z + q + d z0 starting from z0 large enough that w >= 0, then keeps the basis almost
+ * complementary, entering the complement of whatever left, until z0 leaves (converged) or the entering
+ * column has no admissible pivot (ray termination). Mixed LCPs are reduced by mlcp_reduce.
+ * Ties (../shared/notes/lemke.md): basic values |x_i| <= 1e-13 max(||x||, ||q||) are exact zeros; rows
+ * tied in the ratio test are split by the rows of [x, B^-1 B_0] / c_i, whose entries below 1e-11 of their
+ * row's largest are exact zeros; z0 wins every tie it is in. Entries c_i <= pivot_tol * ||c||_inf are
+ * never pivots. */
+#include "lemke.h"
+#include "mlcp_reduce.h"
+#include "solver.h"
+
+#include <math.h>
+#include <petscsys.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum lemke_cover { LEMKE_COVER_E, LEMKE_COVER_QSCALED };
+static const char *const lemke_cover_names[] = {"e", "qscaled"};
+
+struct lemke_data {
+  double pivot_tol;       /* -lemke_pivot_tol */
+  enum lemke_cover cover; /* -lemke_cover */
+  int block;              /* -lemke_block: pivots held back before one dgemm update */
+};
+
+/* Per-solve workspace, allocated up front. */
+struct lemke_work {
+  struct lemke_tableau *t;
+  double *d, *col, *row, *best_row, *cand_row;
+  int *tied, *in_basis;
+};
+
+static const double lemke_zero_x = 1e-13;   /* basic values below this times max(||x||, ||q||) are zero */
+static const double lemke_zero_lex = 1e-11; /* lexicographic entries below this times their row max are zero */
+static const double lemke_lex_equal = 1e-12; /* lexicographic ratios this close (relative) are equal */
+
+static int lemke_create(struct solver *s)
+{
+  struct lemke_data *d = malloc(sizeof *d);
+  if (!d) return 1;
+  d->pivot_tol = 1e-12;
+  d->cover = LEMKE_COVER_E;
+  d->block = 32;
+  s->data = d;
+  return 0;
+}
+
+static int lemke_set_from_options(struct solver *s)
+{
+  struct lemke_data *d = s->data;
+  PetscBool set;
+  PetscReal r;
+  PetscInt i;
+  char name[32];
+  if (PetscOptionsGetReal(NULL, NULL, "-lemke_pivot_tol", &r, &set) == 0 && set) d->pivot_tol = r;
+  if (PetscOptionsGetInt(NULL, NULL, "-lemke_block", &i, &set) == 0 && set) d->block = (int)i;
+  if (PetscOptionsGetString(NULL, NULL, "-lemke_cover", name, sizeof name, &set) == 0 && set) {
+    if (strcmp(name, "e") == 0) d->cover = LEMKE_COVER_E;
+    else if (strcmp(name, "qscaled") == 0) d->cover = LEMKE_COVER_QSCALED;
+    else {
+      fprintf(stderr, "error: -lemke_cover must be e or qscaled (got '%s')\n", name);
+      return 1;
+    }
+  }
+  if (!(d->pivot_tol >= 0.0 && d->pivot_tol < 1.0)) {
+    fprintf(stderr, "error: -lemke_pivot_tol must lie in [0, 1) (got %g)\n", d->pivot_tol);
+    return 1;
+  }
+  if (d->block < 1 || d->block > 4096) {
+    fprintf(stderr, "error: -lemke_block must lie in [1, 4096] (got %d)\n", d->block);
+    return 1;
+  }
+  return 0;
+}
+
+static void lemke_work_free(struct lemke_work *w)
+{
+  lemke_tableau_destroy(&w->t);
+  free(w->d);
+  free(w->col);
+  free(w->row);
+  free(w->best_row);
+  free(w->cand_row);
+  free(w->tied);
+  free(w->in_basis);
+}
+
+static int lemke_work_alloc(struct lemke_work *w, int n, int block)
+{
+  size_t nn = (size_t)n, nc = nn + 1;
+  memset(w, 0, sizeof *w);
+  if (lemke_tableau_create(n, block, &w->t) != 0) return 1;
+  w->d = malloc(nn * sizeof *w->d);
+  w->col = malloc(nn * sizeof *w->col);
+  w->row = malloc(nc * sizeof *w->row);
+  w->best_row = malloc(nc * sizeof *w->best_row);
+  w->cand_row = malloc(nc * sizeof *w->cand_row);
+  w->tied = malloc(nn * sizeof *w->tied);
+  w->in_basis = malloc(nn * sizeof *w->in_basis);
+  if (!w->d || !w->col || !w->row || !w->best_row || !w->cand_row || !w->tied || !w->in_basis) {
+    lemke_work_free(w);
+    return 1;
+  }
+  return 0;
+}
+
+/* Entry k of row i of B^-1 B_0 (the lexicographic row), given trow = T(i, :). */
+static double lemke_lex_entry(const struct lemke_tableau *t, int i, const double *trow, int k)
+{
+  int where = t->where[t->lex_var[k]];
+  return where >= 0 ? (where == i ? 1.0 : 0.0) : trow[-1 - where];
+}
+
+/* Largest |entry| of row i of B^-1 B_0, the scale for its exact zeros. */
+static double lemke_lex_rowmax(const struct lemke_tableau *t, int i, const double *trow)
+{
+  double mx = 0.0;
+  for (int k = 0; k < t->n; k++) {
+    double a = fabs(lemke_lex_entry(t, i, trow, k));
+    if (a > mx) mx = a;
+  }
+  return mx;
+}
+
+/* Lexicographically smaller row of [B^-1 B_0] / c: returns 1 if row a (cand) beats row b (best). */
+static int lemke_lex_less(const struct lemke_tableau *t, int a, const double *ra, double ca, int b,
+                          const double *rb, double cb)
+{
+  double za = lemke_zero_lex * lemke_lex_rowmax(t, a, ra), zb = lemke_zero_lex * lemke_lex_rowmax(t, b, rb);
+  for (int k = 0; k < t->n; k++) {
+    double ea = lemke_lex_entry(t, a, ra, k), eb = lemke_lex_entry(t, b, rb, k);
+    if (fabs(ea) <= za) ea = 0.0;
+    if (fabs(eb) <= zb) eb = 0.0;
+    double va = ea / ca, vb = eb / cb;
+    if (fabs(va - vb) <= lemke_lex_equal * fmax(fabs(va), fabs(vb))) continue;
+    return va < vb;
+  }
+  return a < b; /* rows of a nonsingular B^-1 B_0 differ; reached only through rounding */
+}
+
+/* Ratio test for the entering column c: the leaving row, or -1 for a ray. */
+static int lemke_ratio_test(struct lemke_work *w, const double *c, double ptol, double zx)
+{
+  struct lemke_tableau *t = w->t;
+  int n = t->n, ntied = 0, z0_row = t->where[2 * t->n];
+  double theta = INFINITY;
+  for (int i = 0; i < n; i++)
+    if (c[i] > ptol) {
+      double r = fmax(t->x[i], 0.0) / c[i];
+      if (r < theta) theta = r;
+    }
+  if (theta == INFINITY) return -1;
+  for (int i = 0; i < n; i++)
+    if (c[i] > ptol && fmax(t->x[i], 0.0) - theta * c[i] <= zx) {
+      if (i == z0_row) return i;
+      w->tied[ntied++] = i;
+    }
+  int best = w->tied[0];
+  if (ntied == 1) return best;
+  lemke_tableau_row(t, best, w->best_row);
+  for (int a = 1; a < ntied; a++) {
+    int i = w->tied[a];
+    lemke_tableau_row(t, i, w->cand_row);
+    if (lemke_lex_less(t, i, w->cand_row, c[i], best, w->best_row, c[best])) {
+      double *tmp = w->best_row;
+      w->best_row = w->cand_row;
+      w->cand_row = tmp;
+      best = i;
+    }
+  }
+  return best;
+}
+
+static double lemke_norm_inf(int n, const double *v)
+{
+  double mx = 0.0;
+  for (int i = 0; i < n; i++)
+    if (fabs(v[i]) > mx) mx = fabs(v[i]);
+  return mx;
+}
+
+/* Zero the basic values that are zero up to rounding; return the threshold used. */
+static double lemke_snap(struct lemke_tableau *t, double qnorm)
+{
+  double zx = lemke_zero_x * fmax(lemke_norm_inf(t->n, t->x), qnorm);
+  for (int i = 0; i < t->n; i++)
+    if (fabs(t->x[i]) <= zx) t->x[i] = 0.0;
+  return zx;
+}
+
+/* One run of Lemke's method from the tableau's current basis. Returns the status; *pivots counts. */
+static enum solve_status lemke_run(struct solver *s, struct lemke_work *w, double qnorm, int max_pivots,
+                                   int *pivots)
+{
+  const struct lemke_data *ld = s->data;
+  struct lemke_tableau *t = w->t;
+  int n = t->n;
+  double zx = lemke_snap(t, qnorm);
+  /* First pivot: z0 enters (column n, entries < 0) and replaces the most negative x_i / |c_i|; ties go
+   * to the last row, which keeps every row of [x, B^-1 B_0] lexicographically positive afterwards. */
+  lemke_tableau_column(t, n, w->col);
+  double step = 0.0;
+  int r = -1;
+  for (int i = 0; i < n; i++)
+    if (t->x[i] < 0.0) {
+      if (!(w->col[i] < 0.0)) return SOLVE_NUMERICAL_FAILURE; /* covering vector not positive here */
+      if (t->x[i] / w->col[i] > step) step = t->x[i] / w->col[i];
+    }
+  if (step == 0.0) return SOLVE_CONVERGED; /* x >= 0: the starting basis is a solution */
+  for (int i = 0; i < n; i++)
+    if (w->col[i] < 0.0 && t->x[i] - step * w->col[i] <= zx) r = i;
+  lemke_tableau_row(t, r, w->row);
+  lemke_tableau_pivot(t, r, n, w->col, w->row);
+  (*pivots)++;
+  int entering = t->nonbasic[n] < n ? t->nonbasic[n] + n : t->nonbasic[n] - n;
+  for (;;) {
+    zx = lemke_snap(t, qnorm);
+    if (*pivots >= max_pivots) return SOLVE_MAX_ITERATIONS;
+    if ((*pivots & 15) == 0 && solver_out_of_time(s)) return SOLVE_TIME_LIMIT;
+    int m = -1 - t->where[entering];
+    lemke_tableau_column(t, m, w->col);
+    double cmax = lemke_norm_inf(n, w->col);
+    if (!isfinite(cmax)) return SOLVE_NAN_OR_INF;
+    r = lemke_ratio_test(w, w->col, fmax(ld->pivot_tol * cmax, 0.0), zx);
+    if (r < 0) return SOLVE_RAY_TERMINATION;
+    int leaving = t->basic[r];
+    lemke_tableau_row(t, r, w->row);
+    lemke_tableau_pivot(t, r, m, w->col, w->row);
+    (*pivots)++;
+    if (leaving == 2 * n) return SOLVE_CONVERGED;
+    entering = leaving < n ? leaving + n : leaving - n;
+  }
+}
+
+/* z from the basis: z_i = x of its row if basic, 0 otherwise (tiny negatives from rounding clipped). */
+static void lemke_extract(const struct lemke_tableau *t, double *z)
+{
+  for (int i = 0; i < t->n; i++) {
+    int where = t->where[t->n + i];
+    z[i] = where >= 0 ? fmax(t->x[where], 0.0) : 0.0;
+  }
+}
+
+/* Solve the LCP (M, q) of size n; z holds the warm-start guess on entry when s->set.warm_start. */
+static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, int n, double *z,
+                           struct solve_result *r)
+{
+  const struct lemke_data *ld = s->data;
+  int max_pivots = s->set.max_it > 0 ? s->set.max_it : 50 * n + 1000, pivots = 0, nbasis = 0;
+  r->iterations = 0;
+  double qnorm = lemke_norm_inf(n, q), qmin = 0.0;
+  for (int i = 0; i < n; i++)
+    qmin = fmin(qmin, q[i]);
+  if (!isfinite(qnorm) || qmin >= 0.0) { /* q >= 0: z = 0 solves it */
+    for (int i = 0; i < n; i++)
+      z[i] = 0.0;
+    r->status = isfinite(qnorm) ? SOLVE_CONVERGED : SOLVE_NAN_OR_INF;
+    return 0;
+  }
+  struct lemke_work w;
+  if (lemke_work_alloc(&w, n, ld->block) != 0) return 1;
+  for (int i = 0; i < n; i++) {
+    w.d[i] = ld->cover == LEMKE_COVER_QSCALED ? fmax(1.0, fabs(q[i])) : 1.0;
+    w.in_basis[i] = s->set.warm_start && z[i] > 0.0;
+    nbasis += w.in_basis[i];
+  }
+  enum solve_status st = SOLVE_NUMERICAL_FAILURE;
+  if (nbasis > 0 && lemke_tableau_warm(w.t, M, q, w.in_basis) == 0) {
+    st = lemke_run(s, &w, qnorm, max_pivots, &pivots);
+    if (st == SOLVE_RAY_TERMINATION || st == SOLVE_NUMERICAL_FAILURE || st == SOLVE_NAN_OR_INF) {
+      snprintf(r->message, sizeof r->message, "warm start stopped (%s) after %d pivots; restarted cold",
+               solve_status_name(st), pivots);
+      st = SOLVE_NUMERICAL_FAILURE;
+    }
+  }
+  if (st == SOLVE_NUMERICAL_FAILURE) {
+    lemke_tableau_cold(w.t, M, q, w.d);
+    st = lemke_run(s, &w, qnorm, max_pivots, &pivots);
+  }
+  lemke_extract(w.t, z);
+  r->status = st;
+  r->iterations = pivots;
+  lemke_work_free(&w);
+  return 0;
+}
+
+static int lemke_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
+{
+  if (p->kind == CP_LCP) return lemke_solve_lcp(s, p->M, p->q, p->n, z, r);
+  struct cp_problem *lcp = NULL;
+  struct mlcp_reduction *red = NULL;
+  int err = mlcp_reduce(p, &lcp, &red, r->message, sizeof r->message);
+  if (err == 1) {
+    r->status = SOLVE_NOT_APPLICABLE;
+    return 0;
+  }
+  if (err) return 1;
+  err = lemke_solve_lcp(s, lcp->M, lcp->q, lcp->n, z + p->n_eq, r);
+  if (!err) mlcp_recover(red, z + p->n_eq, z);
+  cp_destroy(&lcp);
+  mlcp_reduction_destroy(&red);
+  return err;
+}
+
+static void lemke_destroy(struct solver *s)
+{
+  free(s->data);
+  s->data = NULL;
+}
+
+static void lemke_view(const struct solver *s, FILE *out)
+{
+  const struct lemke_data *d = s->data;
+  fprintf(out, "  pivot_tol %g (relative to ||column||_inf), cover %s, block %d\n", d->pivot_tol,
+          lemke_cover_names[d->cover], d->block);
+}
+
+const struct solver_type solver_type_lemke = {
+  .name = "lemke",
+  .summary = "lexicographic Lemke, blocked tableau (-lemke_pivot_tol, -lemke_cover, -lemke_block)",
+  .kinds = CP_LCP | CP_MLCP,
+  .create = lemke_create,
+  .set_from_options = lemke_set_from_options,
+  .solve = lemke_solve,
+  .destroy = lemke_destroy,
+  .view = lemke_view,
+};

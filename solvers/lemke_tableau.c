@@ -1,0 +1,213 @@
+/* lemke_tableau.c — the compact, blocked tableau of Lemke's method (see lemke.h for the algebra).
+ * Holding back the rank-1 pivot updates and applying them as one dgemm every bmax pivots replaces
+ * n^2 memory traffic per pivot by cache-friendly level-3 work (../shared/notes/lemke.md); the entering
+ * column and the pivot row cost O(n bmax) each from the held-back factors. Same pivot path as a full
+ * tableau: only the order of the floating-point additions differs. */
+#include "lemke.h"
+
+#include <cblas.h>
+#include <float.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int lemke_tableau_create(int n, int bmax, struct lemke_tableau **out)
+{
+  *out = NULL;
+  if (n < 1 || bmax < 1) return 1;
+  struct lemke_tableau *t = calloc(1, sizeof *t);
+  if (!t) return 1;
+  size_t nn = (size_t)n, nc = nn + 1;
+  t->n = n;
+  t->ncols = n + 1;
+  t->bmax = bmax;
+  t->T0 = malloc(nn * nc * sizeof *t->T0);
+  t->U = malloc(nn * (size_t)bmax * sizeof *t->U);
+  t->V = malloc(nc * (size_t)bmax * sizeof *t->V);
+  t->x = malloc(nn * sizeof *t->x);
+  t->basic = malloc(nn * sizeof *t->basic);
+  t->nonbasic = malloc(nc * sizeof *t->nonbasic);
+  t->where = malloc((2 * nn + 1) * sizeof *t->where);
+  t->lex_var = malloc(nn * sizeof *t->lex_var);
+  if (!t->T0 || !t->U || !t->V || !t->x || !t->basic || !t->nonbasic || !t->where || !t->lex_var) {
+    lemke_tableau_destroy(&t);
+    return 1;
+  }
+  *out = t;
+  return 0;
+}
+
+void lemke_tableau_destroy(struct lemke_tableau **t)
+{
+  if (!t || !*t) return;
+  free((*t)->T0);
+  free((*t)->U);
+  free((*t)->V);
+  free((*t)->x);
+  free((*t)->basic);
+  free((*t)->nonbasic);
+  free((*t)->where);
+  free((*t)->lex_var);
+  free(*t);
+  *t = NULL;
+}
+
+/* Row i holds w_i (or z_i when in_basis[i]), column i its complement, column n holds z0. */
+static void lemke_tableau_label(struct lemke_tableau *t, const int *in_basis)
+{
+  int n = t->n;
+  for (int i = 0; i < n; i++) {
+    int z = in_basis && in_basis[i];
+    t->basic[i] = z ? n + i : i;
+    t->nonbasic[i] = z ? i : n + i;
+    t->lex_var[i] = t->basic[i];
+    t->where[t->basic[i]] = i;
+    t->where[t->nonbasic[i]] = -1 - i;
+  }
+  t->nonbasic[n] = 2 * n;
+  t->where[2 * n] = -1 - n;
+  t->k = 0;
+}
+
+void lemke_tableau_cold(struct lemke_tableau *t, const double *M, const double *q, const double *d)
+{
+  size_t n = (size_t)t->n;
+  for (size_t j = 0; j < n; j++)
+    for (size_t i = 0; i < n; i++)
+      t->T0[i + j * n] = -M[i * n + j];
+  for (size_t i = 0; i < n; i++) {
+    t->T0[i + n * n] = -d[i];
+    t->x[i] = q[i];
+  }
+  lemke_tableau_label(t, NULL);
+}
+
+/* Basic z_S, w_Sbar with P = M_SS^-1 (see lemke.h for the signs, x_B = x - T x_N):
+ *   rows S:    x = -P q_S,              T(:, w_S) = -P,          T(:, z_Sbar) = P M_S,Sbar
+ *   rows Sbar: x = q_Sbar - M_Sbar,S P q_S,  T(:, w_S) = -M_Sbar,S P,
+ *              T(:, z_Sbar) = -(M_Sbar,Sbar - M_Sbar,S P M_S,Sbar);   T(:, z0) = -e. */
+int lemke_tableau_warm(struct lemke_tableau *t, const double *M, const double *q, const int *in_basis)
+{
+  int n = t->n, nc = n + 1, ks = 0, status = 1;
+  size_t nn = (size_t)n;
+  int *S = malloc(nn * sizeof *S), *pos = malloc(nn * sizeof *pos), *ipiv = malloc(nn * sizeof *ipiv);
+  for (int i = 0; S && pos && i < n; i++) {
+    pos[i] = in_basis[i] ? ks : -1;
+    if (in_basis[i]) S[ks++] = i;
+  }
+  size_t kk = (size_t)(ks > 0 ? ks : 1);
+  double *G = malloc(kk * kk * sizeof *G), *X = malloc(kk * (size_t)nc * sizeof *X);
+  if (!S || !pos || !ipiv || !G || !X) goto cleanup;
+  /* G = M_SS and X = [columns m: e_pos(m) for m in S, M_S,m otherwise | q_S], column-major k x ... */
+  for (int b = 0; b < ks; b++)
+    for (int a = 0; a < ks; a++)
+      G[a + (size_t)b * ks] = M[(size_t)S[a] * nn + S[b]];
+  for (int m = 0; m < n; m++)
+    for (int a = 0; a < ks; a++)
+      X[a + (size_t)m * ks] = pos[m] >= 0 ? (pos[m] == a) : M[(size_t)S[a] * nn + m];
+  for (int a = 0; a < ks; a++)
+    X[a + nn * ks] = q[S[a]];
+  if (ks > 0) {
+    double anorm = LAPACKE_dlange(LAPACK_COL_MAJOR, '1', ks, ks, G, ks), rcond = 0.0;
+    if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, ks, ks, G, ks, ipiv) != 0) goto cleanup;
+    if (LAPACKE_dgecon(LAPACK_COL_MAJOR, '1', ks, G, ks, anorm, &rcond) != 0 || !(rcond > 1e3 * DBL_EPSILON))
+      goto cleanup;
+    if (LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', ks, nc, G, ks, ipiv, X, ks) != 0) goto cleanup;
+  }
+  /* Rows S: -X on the w_S columns, +X on the z_Sbar columns. Rows Sbar: 0 and -M, corrected below. */
+  for (int m = 0; m < n; m++)
+    for (int i = 0; i < n; i++) {
+      double *tm = t->T0 + (size_t)m * nn;
+      if (pos[i] >= 0) tm[i] = pos[m] >= 0 ? -X[pos[i] + (size_t)m * ks] : X[pos[i] + (size_t)m * ks];
+      else tm[i] = pos[m] >= 0 ? 0.0 : -M[(size_t)i * nn + m];
+    }
+  for (int i = 0; i < n; i++)
+    t->x[i] = pos[i] >= 0 ? -X[pos[i] + nn * ks] : q[i];
+  /* Rows Sbar: Y = M_Sbar,S X (one dgemm); T(:, w_S) = -Y, T(:, z_Sbar) = -M + Y, x = q_Sbar - Y(:, n). */
+  if (ks > 0 && ks < n) {
+    size_t nb = nn - (size_t)ks;
+    double *A = malloc(nb * kk * sizeof *A), *Y = malloc(nb * (size_t)nc * sizeof *Y);
+    if (!A || !Y) {
+      free(A);
+      free(Y);
+      goto cleanup;
+    }
+    for (int a = 0; a < ks; a++)
+      for (int i = 0, b = 0; i < n; i++)
+        if (pos[i] < 0) A[b++ + (size_t)a * nb] = M[(size_t)i * nn + S[a]];
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)nb, nc, ks, 1.0, A, (int)nb, X, ks, 0.0, Y, (int)nb);
+    for (int m = 0; m <= n; m++)
+      for (int i = 0, b = 0; i < n; i++) {
+        if (pos[i] >= 0) continue;
+        double y = Y[b++ + (size_t)m * nb];
+        if (m == n) t->x[i] -= y;
+        else t->T0[i + (size_t)m * nn] += pos[m] >= 0 ? -y : y;
+      }
+    free(A);
+    free(Y);
+  }
+  for (int i = 0; i < n; i++)
+    t->T0[i + nn * nn] = -1.0;
+  lemke_tableau_label(t, in_basis);
+  status = 0;
+cleanup:
+  free(S);
+  free(pos);
+  free(ipiv);
+  free(G);
+  free(X);
+  return status;
+}
+
+void lemke_tableau_column(const struct lemke_tableau *t, int m, double *col)
+{
+  memcpy(col, t->T0 + (size_t)m * t->n, (size_t)t->n * sizeof *col);
+  if (t->k > 0) cblas_dgemv(CblasColMajor, CblasNoTrans, t->n, t->k, -1.0, t->U, t->n, t->V + m, t->ncols, 1.0, col, 1);
+}
+
+void lemke_tableau_row(const struct lemke_tableau *t, int i, double *row)
+{
+  cblas_dcopy(t->ncols, t->T0 + i, t->n, row, 1);
+  if (t->k > 0)
+    cblas_dgemv(CblasColMajor, CblasNoTrans, t->ncols, t->k, -1.0, t->V, t->ncols, t->U + i, t->n, 1.0, row, 1);
+}
+
+double lemke_tableau_entry(const struct lemke_tableau *t, int i, int m)
+{
+  double s = t->T0[i + (size_t)m * t->n];
+  for (int l = 0; l < t->k; l++)
+    s -= t->U[i + (size_t)l * t->n] * t->V[m + (size_t)l * t->ncols];
+  return s;
+}
+
+void lemke_tableau_flush(struct lemke_tableau *t)
+{
+  if (t->k == 0) return;
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, t->n, t->ncols, t->k, -1.0, t->U, t->n, t->V, t->ncols, 1.0,
+              t->T0, t->n);
+  t->k = 0;
+}
+
+void lemke_tableau_pivot(struct lemke_tableau *t, int r, int m, const double *col, double *row)
+{
+  int n = t->n;
+  double piv = col[r], *u = t->U + (size_t)t->k * n, *v = t->V + (size_t)t->k * t->ncols;
+  /* u = T(:,m) - e_r, v = (T(r,:) + e_m) / piv: afterwards column m is B'^-1 times the leaving column. */
+  memcpy(u, col, (size_t)n * sizeof *u);
+  u[r] -= 1.0;
+  row[m] += 1.0;
+  for (int j = 0; j < t->ncols; j++)
+    v[j] = row[j] / piv;
+  double step = t->x[r] / piv;
+  for (int i = 0; i < n; i++)
+    t->x[i] -= step * u[i];
+  t->x[r] = step; /* exactly x_r / piv, the entering variable's value */
+  t->k++;
+  int entering = t->nonbasic[m], leaving = t->basic[r];
+  t->basic[r] = entering;
+  t->nonbasic[m] = leaving;
+  t->where[entering] = r;
+  t->where[leaving] = -1 - m;
+  if (t->k == t->bmax) lemke_tableau_flush(t);
+}
