@@ -8,7 +8,10 @@
  * Every Phi_i is zero exactly where row i of the MCP holds, and nonsmooth only where Phi_i = 0, so the merit
  * 1/2 ||Phi||^2 is C^1 with gradient H^T Phi (De Luca-Facchinei-Kanzow 1996). Where both arguments of a
  * lower-bound phi vanish we take the B-subdifferential element of DLFK 1996 Procedure 3.1 (direction e_beta);
- * Billups rows use (1 - 1/sqrt 2) for each vanishing pair. Stops on the natural-map residual, never on Phi. */
+ * Billups rows use (1 - 1/sqrt 2) for each vanishing pair. Stops on the natural-map residual, never on Phi.
+ * Options (defaults): -fb_newton_sigma 1e-4 (Armijo), -fb_newton_beta 0.5 (backtracking ratio),
+ * -fb_newton_max_backtracks 40, -fb_newton_rho 1e-8 and -fb_newton_p 2.1 (descent test),
+ * -fb_newton_lm true (Levenberg-Marquardt step before the gradient step), -cp_max_it 200 iterations. */
 #include "newton.h"
 
 #include <math.h>
@@ -158,6 +161,8 @@ static int fb_set_from_options(struct solver *s)
   if (PetscOptionsGetInt(NULL, NULL, "-fb_newton_max_backtracks", &i, &set) == 0 && set) d->ns.max_backtracks = (int)i;
   if (PetscOptionsGetReal(NULL, NULL, "-fb_newton_rho", &r, &set) == 0 && set) d->ns.rho = r;
   if (PetscOptionsGetReal(NULL, NULL, "-fb_newton_p", &r, &set) == 0 && set) d->ns.p = r;
+  PetscBool b;
+  if (PetscOptionsGetBool(NULL, NULL, "-fb_newton_lm", &b, &set) == 0 && set) d->ns.levenberg_marquardt = b;
   if (!(d->ns.sigma > 0.0 && d->ns.sigma < 0.5) || !(d->ns.beta > 0.0 && d->ns.beta < 1.0) ||
       d->ns.max_backtracks < 1 || !(d->ns.rho > 0.0) || !(d->ns.p > 2.0)) {
     fprintf(stderr, "error: fb_newton needs 0 < sigma < 1/2, 0 < beta < 1, max_backtracks >= 1, rho > 0, p > 2\n");
@@ -211,8 +216,8 @@ static int fb_solve(struct solver *s, const struct cp_problem *p, double *z, str
   case NEWTON_ALLOCATION_FAILURE: err = 1; break;
   }
   if (why != NEWTON_CONVERGED)
-    snprintf(r->message, sizeof r->message, "%s after %d iterations (%d gradient steps), merit %.3g",
-             newton_reason_name(why), st.iterations, st.gradient_steps, st.merit);
+    snprintf(r->message, sizeof r->message, "%s after %d iterations (%d Levenberg-Marquardt, %d gradient steps), merit %.3g",
+             newton_reason_name(why), st.iterations, st.lm_steps, st.gradient_steps, st.merit);
 cleanup:
   free(c.F);
   free(c.zF);
@@ -231,8 +236,9 @@ static void fb_view(const struct solver *s, FILE *out)
 {
   const struct fb_data *d = s->data;
   fprintf(out, "  Armijo sigma %g (-fb_newton_sigma), backtracking ratio %g (-fb_newton_beta), max backtracks %d "
-          "(-fb_newton_max_backtracks), descent test rho %g p %g (-fb_newton_rho, -fb_newton_p)\n",
-          d->ns.sigma, d->ns.beta, d->ns.max_backtracks, d->ns.rho, d->ns.p);
+          "(-fb_newton_max_backtracks), descent test rho %g p %g (-fb_newton_rho, -fb_newton_p), "
+          "Levenberg-Marquardt fallback %d (-fb_newton_lm)\n",
+          d->ns.sigma, d->ns.beta, d->ns.max_backtracks, d->ns.rho, d->ns.p, d->ns.levenberg_marquardt);
 }
 
 const struct solver_type solver_type_fb_newton = {

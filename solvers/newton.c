@@ -18,6 +18,7 @@ void newton_settings_default(struct newton_settings *set)
   set->max_backtracks = 40;
   set->rho = 1e-8;
   set->p = 2.1;
+  set->levenberg_marquardt = 1;
   set->tol = 1e-8;
   set->clock = NULL;
 }
@@ -72,6 +73,18 @@ static int newton_line_search(const struct newton_problem *prob, const struct ne
   return 0;
 }
 
+/* Accepts direction d if it passes the descent test (Newton steps only: DLFK's grad^T d <= -rho |d|^p)
+ * and the Armijo line search. */
+static int newton_try(const struct newton_problem *prob, const struct newton_settings *set, double *z, double *phi,
+                      double *psi, const double *d, const double *g, double *zt, double *phit, int descent_test)
+{
+  int n = prob->n;
+  double gd = cblas_ddot(n, g, 1, d, 1), dn = cblas_dnrm2(n, d, 1);
+  if (!isfinite(gd) || !isfinite(dn) || !(gd < 0.0)) return 0;
+  if (descent_test && gd > -set->rho * pow(dn, set->p)) return 0;
+  return newton_line_search(prob, set, z, phi, psi, d, gd, zt, phit);
+}
+
 enum newton_reason newton_solve(const struct newton_problem *prob, const struct newton_settings *set, double *z,
                                 struct newton_stats *stats)
 {
@@ -80,9 +93,10 @@ enum newton_reason newton_solve(const struct newton_problem *prob, const struct 
   memset(stats, 0, sizeof *stats);
   double *phi = malloc(nn * sizeof *phi), *phit = malloc(nn * sizeof *phit), *zt = malloc(nn * sizeof *zt);
   double *d = malloc(nn * sizeof *d), *g = malloc(nn * sizeof *g), *H = malloc(nn * nn * sizeof *H);
+  double *Hc = set->levenberg_marquardt ? malloc(nn * nn * sizeof *Hc) : NULL;
   lapack_int *ipiv = malloc(nn * sizeof *ipiv);
   enum newton_reason reason = NEWTON_MAX_ITERATIONS;
-  if (!phi || !phit || !zt || !d || !g || !H || !ipiv) {
+  if (!phi || !phit || !zt || !d || !g || !H || !ipiv || (set->levenberg_marquardt && !Hc)) {
     reason = NEWTON_ALLOCATION_FAILURE;
     goto cleanup;
   }
@@ -116,32 +130,39 @@ enum newton_reason newton_solve(const struct newton_problem *prob, const struct 
       reason = NEWTON_NAN_OR_INF;
       break;
     }
+    if (set->levenberg_marquardt) memcpy(Hc, H, nn * nn * sizeof *H);
+    /* 1. the semismooth Newton step H d = -Phi */
     for (int i = 0; i < n; i++) d[i] = -phi[i];
-    int use_gradient = 0;
+    int have_d = 1;
     lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, H, n, ipiv);
-    if (info > 0) {
-      stats->singular++;
-      use_gradient = 1;
-    } else if (info < 0 ||
-               LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', n, 1, H, n, ipiv, d, n) != 0) {
-      use_gradient = 1;
+    if (info > 0) stats->singular++;
+    if (info != 0 || LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', n, 1, H, n, ipiv, d, n) != 0) have_d = 0;
+    int accepted = have_d && newton_try(prob, set, z, phi, &psi, d, g, zt, phit, 1);
+    /* 2. Levenberg-Marquardt (H^T H + |Phi| I) d = -H^T Phi: a descent direction even where H is singular,
+     * and fast near nonisolated solutions (Yamashita-Fukushima 2001); H is overwritten by the LU above. */
+    if (!accepted && set->levenberg_marquardt) {
+      double lambda = sqrt(2.0 * psi);
+      cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, n, 1.0, Hc, n, 0.0, H, n);
+      for (int i = 0; i < n; i++) H[(size_t)i * n + i] += lambda;
+      for (int i = 0; i < n; i++) d[i] = -g[i];
+      if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, H, n) == 0 &&
+          LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, H, n, d, n) == 0) {
+        accepted = newton_try(prob, set, z, phi, &psi, d, g, zt, phit, 0);
+        if (accepted) stats->lm_steps++;
+      }
     }
-    double gd = use_gradient ? 0.0 : cblas_ddot(n, g, 1, d, 1);
-    double dn = use_gradient ? 0.0 : cblas_dnrm2(n, d, 1);
-    if (!use_gradient && (!isfinite(gd) || !isfinite(dn) || gd > -set->rho * pow(dn, set->p))) use_gradient = 1;
-    int accepted = !use_gradient && newton_line_search(prob, set, z, phi, &psi, d, gd, zt, phit);
-    /* rounding can defeat Armijo even on a descent direction; steepest descent is the net */
+    /* 3. steepest descent, the globalisation of last resort */
     if (!accepted) {
       if (gg == 0.0) {
         reason = NEWTON_LINE_SEARCH_FAILURE; /* a stationary point of the merit that is not a solution */
         break;
       }
-      stats->gradient_steps++;
       for (int i = 0; i < n; i++) d[i] = -g[i];
       if (!newton_line_search(prob, set, z, phi, &psi, d, -gg, zt, phit)) {
         reason = NEWTON_LINE_SEARCH_FAILURE;
         break;
       }
+      stats->gradient_steps++;
     }
     stats->merit = psi;
     if (newton_done(prob, set, z, phi, psi, &stats->residual)) {
@@ -156,6 +177,7 @@ cleanup:
   free(d);
   free(g);
   free(H);
+  free(Hc);
   free(ipiv);
   return reason;
 }

@@ -1,10 +1,12 @@
 /* newton.h — one semismooth Newton method with a line search, fed by a callback table (the Siconos
  * functions_LSA idea: one Newton, many problems). De Luca, Facchinei, Kanzow, "A semismooth equation
  * approach to the solution of nonlinear complementarity problems", Math. Prog. 75 (1996), Algorithm 3.1:
- *   solve H d = -Phi(z) with H an element of the generalised Jacobian of Phi; if H is singular or d is not
- *   a sufficient descent direction (grad^T d > -rho ||d||^p) take d = -grad, grad = H^T Phi; then Armijo
- *   backtracking on the merit Psi = 1/2 ||Phi||^2 (Psi must be C^1 with gradient H^T Phi, as for
- *   Fischer-Burmeister). Dense LU through LAPACKE; the workspace is allocated once per solve. */
+ *   solve H d = -Phi(z) with H an element of the generalised Jacobian of Phi; if H is singular, d is not
+ *   a sufficient descent direction (grad^T d > -rho ||d||^p) or Armijo fails along it, take the
+ *   Levenberg-Marquardt step (H^T H + ||Phi|| I) d = -grad (Yamashita-Fukushima 2001; needed where
+ *   solutions are nonisolated, e.g. 4 contacts of a rigid box), and if that fails too d = -grad,
+ *   grad = H^T Phi; Armijo backtracking on Psi = 1/2 ||Phi||^2 (C^1 with gradient H^T Phi, as for
+ *   Fischer-Burmeister). Dense LU / Cholesky through LAPACKE; workspace allocated once per solve. */
 #ifndef CB_NEWTON_H
 #define CB_NEWTON_H
 
@@ -34,6 +36,8 @@ struct newton_settings {
   int max_backtracks;   /* line-search trials before line_search_failure (default 40) */
   double rho;           /* descent test constant (default 1e-8) */
   double p;             /* descent test exponent, > 2 (default 2.1) */
+  int levenberg_marquardt; /* on a singular or rejected Newton step try (H^T H + |Phi| I) d = -H^T Phi
+                            * before the gradient step (default 1) */
   double tol;           /* used only when problem->converged is NULL */
   const struct solver *clock; /* for solver_out_of_time; may be NULL */
 };
@@ -50,6 +54,7 @@ enum newton_reason {
 
 struct newton_stats {
   int iterations;
+  int lm_steps;       /* iterations that took the Levenberg-Marquardt step */
   int gradient_steps; /* iterations that fell back to the steepest-descent direction */
   int singular;       /* iterations whose Newton matrix had a zero pivot */
   double merit;       /* final merit */
