@@ -1,0 +1,107 @@
+/* formulation.h — the formulation type table, its registry, and the stepper (design.md contracts 4, 6).
+ * A formulation turns (world, contacts, h) into a complementarity problem (assemble) and a solution z
+ * back into new generalised velocities and contact impulses (recover). Chosen by name: -formulation NAME.
+ * The stepper (stepper.c): detect -> assemble -> solve -> recover -> semi-implicit Euler position update
+ * (q += h nu+, quaternions renormalised), timing each phase. Options: -formulation (default
+ * stewart_trinkle), -friction_dirs (3D, default 4), -contact_threshold (default: world's). */
+#ifndef CB_FORMULATION_H
+#define CB_FORMULATION_H
+
+#include "solver.h"
+#include "world.h"
+
+#include <stdio.h>
+
+enum formulation_dims { FORMULATION_2D = 1, FORMULATION_3D = 2 };
+
+/* Problem rows by the constraint kind they encode. */
+struct row_counts {
+  int normal;   /* unilateral non-penetration rows */
+  int friction; /* friction-direction rows (beta / p_f) */
+  int slack;    /* friction-cone rows (lambda / s) */
+  int joint;    /* bilateral joint rows */
+  int velocity; /* free velocity unknowns of a mixed LCP */
+  int other;    /* auxiliary rows of nonconvex / implicit formulations */
+  int total;
+};
+
+struct formulation;
+
+struct formulation_type {
+  const char *name;
+  const char *summary; /* one line: what it is valid for */
+  const char *paper;   /* paper and equations implemented */
+  unsigned dims;       /* mask of enum formulation_dims */
+  unsigned shapes;     /* mask of enum shape_kind it handles */
+  int joints;          /* 1 if bilateral joints are supported */
+  int (*create)(struct formulation *f);
+  int (*set_from_options)(struct formulation *f);
+  /* Build *p (allocated here, freed by the caller with cp_destroy) from the world and its contacts;
+   * fills f->rows. Return 0 on success. */
+  int (*assemble)(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
+                  struct cp_problem **p);
+  /* From the solution z: nu (w->ndof new generalised velocities) and pn (cs->n normal impulses over the
+   * step, i.e. force * h for force-level formulations). Return 0 on success. */
+  int (*recover)(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
+                 const double *z, double *nu, double *pn);
+  /* Optional: the formulation's own contact detection (NULL: world_detect with f->threshold). */
+  int (*detect)(struct formulation *f, const struct world *w, struct contact_set *cs);
+  void (*destroy)(struct formulation *f);
+  void (*view)(const struct formulation *f, FILE *out);
+};
+
+struct formulation {
+  const struct formulation_type *type;
+  int friction_dirs;   /* friction directions per contact in 3D (2D always uses 2) */
+  double threshold;    /* contact detection threshold; < 0 means the world's */
+  struct row_counts rows;
+  void *data;
+};
+
+/* Registry (formulations/formulation_registry.c). */
+extern const struct formulation_type *const formulation_registry[];
+const struct formulation_type *formulation_find(const char *name);
+void formulation_registry_names(FILE *out);
+void formulation_registry_print(FILE *out);
+
+/* Lifecycle; formulation_create fails (1, message listing the valid names) for an unknown name. */
+int formulation_create(const char *name, struct formulation **f);
+/* Reads -friction_dirs, -contact_threshold and the type's own options. */
+int formulation_set_from_options(struct formulation *f);
+/* Creates the formulation named by -formulation (default def) and reads its options. */
+int formulation_create_from_options(const char *def, struct formulation **f);
+void formulation_destroy(struct formulation **f);
+void formulation_view(const struct formulation *f, FILE *out);
+int formulation_supports(const struct formulation *f, const struct world *w); /* 1 if dims/shapes/joints fit */
+
+/* Friction directions: k unit tangents orthogonal to n (dim 2: k = 2, +t and -t; dim 3: k evenly spaced
+ * about n starting from the world axis least aligned with n, projected). dirs: 3k doubles. */
+void formulation_tangents(int dim, const double n[3], int k, double *dirs);
+
+/* The stepper. */
+struct step_record {
+  double t;                 /* time at the end of the step */
+  int contacts;
+  struct row_counts rows;
+  struct solve_result solve;
+  int failed;               /* the solve did not converge (state advanced only if z was finite) */
+  int advanced;             /* the state was advanced */
+  double max_penetration;   /* max over this step's detected contacts of -gap (state at the step start) */
+  double energy;            /* kinetic + potential after the step */
+  double seconds_detect, seconds_assemble, seconds_solve, seconds_recover;
+  int traps;                /* nonconvex-trap count (formulations that report it) */
+};
+
+struct stepper;
+int stepper_create(struct stepper **st);
+void stepper_destroy(struct stepper **st);
+/* One step of size h: see the header comment. Returns nonzero only for failures outside the solve
+ * (allocation, unsupported geometry); a failed solve is recorded in rec. */
+int stepper_step(struct stepper *st, struct world *w, struct formulation *f, struct solver *s, double h,
+                 struct step_record *rec);
+/* The contacts of the last step (valid until the next step). */
+const struct contact_set *stepper_contacts(const struct stepper *st);
+/* Normal impulses of the last step, one per contact. */
+const double *stepper_impulses(const struct stepper *st);
+
+#endif

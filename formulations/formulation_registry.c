@@ -1,0 +1,10 @@
+/* formulation_registry.c — the one list of formulations (design.md contract 4). Adding a formulation: one file
+ * defining `const struct formulation_type formulation_type_NAME`, one extern line and one entry below. */
+#include "formulation.h"
+
+extern const struct formulation_type formulation_type_stewart_trinkle;
+
+const struct formulation_type *const formulation_registry[] = {
+  &formulation_type_stewart_trinkle,
+  NULL,
+};

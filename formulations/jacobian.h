@@ -1,0 +1,28 @@
+/* jacobian.h — sparse generalised constraint directions shared by the formulations. A column of W_n, W_f
+ * (Egan et al. eq. 3) or of the joint matrix nu~ (Anitescu-Hart eq. 6) touches at most two bodies, so it is
+ * stored as two dof blocks; W^T M^-1 W entries are dot products over the blocks the columns share. */
+#ifndef CB_JACOBIAN_H
+#define CB_JACOBIAN_H
+
+#include "world.h"
+
+struct jcol {
+  int dof[2];     /* dof offset of each block, -1 when that body is static / absent */
+  int bs;         /* block size: 3 (2D) or 6 (3D) */
+  double v[2][6]; /* the column */
+  double m[2][6]; /* M^-1 times the column */
+};
+
+/* The direction dir applied at world point pa on body a and -dir at pb on body b (b = -1: the world). */
+void jcol_make(const struct world *w, int a, const double pa[3], int b, const double pb[3], const double dir[3],
+               struct jcol *c);
+void jcol_contact(const struct world *w, const struct contact *ct, const double dir[3], struct jcol *c);
+double jcol_dot_minv(const struct jcol *x, const struct jcol *y); /* x^T M^-1 y */
+double jcol_dot(const struct jcol *x, const double *nu);          /* x^T nu */
+void jcol_axpy(const struct jcol *x, double s, double *nu);       /* nu += s x */
+void jcol_axpy_minv(const struct jcol *x, double s, double *nu);  /* nu += s M^-1 x */
+
+/* Free-flight velocity nu + h M^-1 k (k: gravity, applied and gyroscopic forces); work: ndof doubles. */
+void jacobian_free_velocity(const struct world *w, double h, double *nu_free, double *work);
+
+#endif

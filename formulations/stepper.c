@@ -1,0 +1,95 @@
+/* stepper.c — one time step (design.md contract 6): detect -> assemble -> solve -> recover -> position
+ * update. Semi-implicit Euler as in the PEG time-stepper: solve for nu+, then q += h nu+ (2D theta +=
+ * h omega; 3D quaternions renormalised). A solve that does not converge is recorded (rec->failed); the
+ * state is still advanced with the solver's z when it is finite, so that the caller decides whether to
+ * stop ("failed at t") or carry on. Each phase is timed for make bench-step. */
+#include "formulation.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct stepper {
+  struct contact_set cs;
+  double *z, *nu, *pn;
+  int cap_z, cap_nu, cap_pn;
+};
+
+int stepper_create(struct stepper **st)
+{
+  *st = calloc(1, sizeof **st);
+  return *st ? 0 : 1;
+}
+
+void stepper_destroy(struct stepper **st)
+{
+  if (!st || !*st) return;
+  contact_set_free(&(*st)->cs);
+  free((*st)->z);
+  free((*st)->nu);
+  free((*st)->pn);
+  free(*st);
+  *st = NULL;
+}
+
+const struct contact_set *stepper_contacts(const struct stepper *st) { return &st->cs; }
+const double *stepper_impulses(const struct stepper *st) { return st->pn; }
+
+static int reserve(double **p, int *cap, int n)
+{
+  if (n <= *cap) return 0;
+  double *q = realloc(*p, (size_t)n * sizeof *q);
+  if (!q) return 1;
+  *p = q;
+  *cap = n;
+  return 0;
+}
+
+int stepper_step(struct stepper *st, struct world *w, struct formulation *f, struct solver *s, double h,
+                 struct step_record *rec)
+{
+  struct cp_problem *p = NULL;
+  int rc = 1;
+  memset(rec, 0, sizeof *rec);
+  double t0 = solver_wall_time();
+  contact_set_clear(&st->cs);
+  if (f->type->detect) {
+    if (f->type->detect(f, w, &st->cs)) goto cleanup;
+  } else if (world_detect(w, f->threshold >= 0.0 ? f->threshold : w->threshold, &st->cs)) {
+    goto cleanup;
+  }
+  double t1 = solver_wall_time();
+  if (f->type->assemble(f, w, &st->cs, h, &p)) goto cleanup;
+  double t2 = solver_wall_time();
+  if (reserve(&st->z, &st->cap_z, p->n) || reserve(&st->nu, &st->cap_nu, w->ndof + 1) ||
+      reserve(&st->pn, &st->cap_pn, st->cs.n + 1))
+    goto cleanup;
+  memset(st->z, 0, (size_t)p->n * sizeof *st->z);
+  if (solver_solve(s, p, st->z, &rec->solve)) goto cleanup;
+  double t3 = solver_wall_time();
+  rec->failed = rec->solve.status != SOLVE_CONVERGED;
+  int finite = 1;
+  for (int i = 0; i < p->n; i++)
+    if (!isfinite(st->z[i])) finite = 0;
+  if (finite) {
+    if (f->type->recover(f, w, &st->cs, h, st->z, st->nu, st->pn)) goto cleanup;
+    world_set_velocity(w, st->nu);
+    world_integrate_positions(w, h);
+    w->t += h;
+    rec->advanced = 1;
+  }
+  double t4 = solver_wall_time();
+  rec->t = w->t;
+  rec->contacts = st->cs.n;
+  rec->rows = f->rows;
+  rec->max_penetration = contact_set_max_penetration(&st->cs);
+  rec->energy = world_energy(w);
+  rec->seconds_detect = t1 - t0;
+  rec->seconds_assemble = t2 - t1;
+  rec->seconds_solve = t3 - t2;
+  rec->seconds_recover = t4 - t3;
+  rc = 0;
+cleanup:
+  cp_destroy(&p);
+  return rc;
+}

@@ -1,0 +1,133 @@
+/* stewart_trinkle.c — the Stewart-Trinkle (1996) LCP as written by Egan, Berard & Trinkle eqs. 5-7:
+ *   z = [p_n; p_f; s],  M = [Wn'M^-1Wn  Wn'M^-1Wf  0; Wf'M^-1Wn  Wf'M^-1Wf  E; U  -E'  0],
+ *   q = [Wn'(nu + M^-1 p_ext) + psi/h; Wf'(nu + M^-1 p_ext); 0],  p_ext = h k,
+ * one normal row per current or potential contact (gap psi within the detection threshold; psi/h is the
+ * constraint stabilisation), k friction directions per contact (2 in 2D: +t, -t; -friction_dirs in 3D)
+ * spanning a polyhedral cone, and the slack s (~ sliding speed). Recovery: eq. 3,
+ * nu+ = nu + M^-1 (Wn p_n + Wf p_f + h k). */
+#include "formulation.h"
+#include "jacobian.h"
+
+#include <stdlib.h>
+
+struct st_data {
+  struct jcol *col; /* nc normal columns, then k friction columns per contact */
+  int cap, nc, k;
+  double *nu_free, *work;
+  int ndof;
+};
+
+static int st_create(struct formulation *f)
+{
+  f->data = calloc(1, sizeof(struct st_data));
+  return f->data ? 0 : 1;
+}
+
+static void st_destroy(struct formulation *f)
+{
+  struct st_data *d = f->data;
+  if (!d) return;
+  free(d->col);
+  free(d->nu_free);
+  free(d->work);
+  free(d);
+  f->data = NULL;
+}
+
+static int st_reserve(struct st_data *d, int ncol, int ndof)
+{
+  if (ncol > d->cap) {
+    struct jcol *c = realloc(d->col, (size_t)ncol * sizeof *c);
+    if (!c) return 1;
+    d->col = c;
+    d->cap = ncol;
+  }
+  if (ndof != d->ndof || !d->nu_free) {
+    free(d->nu_free);
+    free(d->work);
+    d->nu_free = malloc(((size_t)ndof + 1) * sizeof *d->nu_free);
+    d->work = malloc(((size_t)ndof + 1) * sizeof *d->work);
+    if (!d->nu_free || !d->work) return 1;
+    d->ndof = ndof;
+  }
+  return 0;
+}
+
+static int st_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
+                       struct cp_problem **out)
+{
+  struct st_data *d = f->data;
+  int nc = cs->n, k = w->dim == 2 ? 2 : f->friction_dirs;
+  int ncol = nc * (1 + k), n = nc * (k + 2);
+  *out = NULL;
+  if (st_reserve(d, ncol > 0 ? ncol : 1, w->ndof)) return 1;
+  d->nc = nc;
+  d->k = k;
+  jacobian_free_velocity(w, h, d->nu_free, d->work);
+  double dirs[3 * 16];
+  if (k > 16) return 1;
+  for (int i = 0; i < nc; i++) {
+    const struct contact *c = &cs->c[i];
+    jcol_contact(w, c, c->n, &d->col[i]);
+    formulation_tangents(w->dim, c->n, k, dirs);
+    for (int l = 0; l < k; l++) jcol_contact(w, c, dirs + 3 * l, &d->col[nc + i * k + l]);
+  }
+  struct cp_problem *p = cp_lcp_create(n > 0 ? n : 1);
+  if (!p) return 1;
+  if (n == 0) {
+    /* No contacts: a trivial 1x1 LCP (z = 0) keeps the pipeline uniform. */
+    p->M[0] = 1.0;
+    p->q[0] = 0.0;
+  }
+  /* Rows/columns 0..ncol-1 are [p_n; p_f], the W'M^-1W block; then the slack rows. */
+  for (int r = 0; r < ncol; r++) {
+    double *row = p->M + (size_t)r * n;
+    for (int c = 0; c < ncol; c++) row[c] = jcol_dot_minv(&d->col[r], &d->col[c]);
+    p->q[r] = jcol_dot(&d->col[r], d->nu_free);
+    if (r < nc)
+      p->q[r] += cs->c[r].gap / h;
+    else
+      row[ncol + (r - nc) / k] = 1.0; /* E */
+  }
+  for (int i = 0; i < nc; i++) {
+    double *row = p->M + (size_t)(ncol + i) * n;
+    row[i] = cs->c[i].mu;                               /* U */
+    for (int l = 0; l < k; l++) row[nc + i * k + l] = -1.0; /* -E' */
+    p->q[ncol + i] = 0.0;
+  }
+  snprintf(p->name, sizeof p->name, "stewart_trinkle nc=%d k=%d", nc, k);
+  f->rows = (struct row_counts){.normal = nc, .friction = nc * k, .slack = nc, .total = n};
+  *out = p;
+  return 0;
+}
+
+static int st_recover(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
+                      const double *z, double *nu, double *pn)
+{
+  const struct st_data *d = f->data;
+  (void)h;
+  int nc = cs->n, ncol = nc * (1 + d->k);
+  for (int i = 0; i < w->ndof; i++) nu[i] = d->nu_free[i];
+  for (int c = 0; c < ncol; c++) jcol_axpy_minv(&d->col[c], z[c], nu);
+  for (int i = 0; i < nc; i++) pn[i] = z[i];
+  return 0;
+}
+
+static void st_view(const struct formulation *f, FILE *out)
+{
+  fprintf(out, "  friction directions (3D) %d\n", f->friction_dirs);
+}
+
+const struct formulation_type formulation_type_stewart_trinkle = {
+  .name = "stewart_trinkle",
+  .summary = "velocity-level LCP with polyhedral friction cone; any contact mix, no joints",
+  .paper = "Stewart & Trinkle 1996 as in Egan, Berard & Trinkle eqs. 3-7",
+  .dims = FORMULATION_2D | FORMULATION_3D,
+  .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE,
+  .joints = 0,
+  .create = st_create,
+  .assemble = st_assemble,
+  .recover = st_recover,
+  .destroy = st_destroy,
+  .view = st_view,
+};
