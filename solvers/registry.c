@@ -5,6 +5,8 @@
 extern const struct solver_type solver_type_pgs;
 extern const struct solver_type solver_type_psor;
 extern const struct solver_type solver_type_fb_newton;
+extern const struct solver_type solver_type_enum;
+extern const struct solver_type solver_type_milp;
 extern const struct solver_type solver_type_lemke;
 extern const struct solver_type solver_type_tao_ssils;
 extern const struct solver_type solver_type_tao_ssfls;
@@ -26,6 +28,8 @@ const struct solver_type *const solver_registry[] = {
     &solver_type_pgs,
     &solver_type_psor,
     &solver_type_fb_newton,
+    &solver_type_enum,
+    &solver_type_milp,
     &solver_type_lemke,
     &solver_type_tao_ssils,
     &solver_type_tao_ssfls,

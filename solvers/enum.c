@@ -1,0 +1,318 @@
+/* enum.c — solver `enum`: every complementary basic solution of a small (mixed) LCP (Cottle-Pang-Stone,
+ * The LCP, Sec. 1.3). For each of the 2^m subsets of the m complementary unknowns (free unknowns of a mixed
+ * LCP are always basic) it solves M_BB z_B = -q_B with LAPACK and keeps z when the checker's natural
+ * residual is within -cp_tol. Bases whose matrix is singular (reciprocal condition < -enum_rcond) are
+ * skipped, so a continuum of solutions (e.g. z1 + z2 = 1) is reported by its vertices. Only if no regular
+ * basis gives a solution, each singular basis's face {z_B >= 0, w_B = 0, w >= 0} is decided by a GLPK LP,
+ * so "infeasible" is a proof (a solution may exist only on singular faces). Every distinct solution is
+ * returned in r->solutions (owned here, valid until the next solve or destroy); z is the one of least
+ * Euclidean norm. Options: -enum_max_n 20 (larger m: not_applicable), -enum_rcond 1e-12,
+ * -enum_distinct 1e-9 (solutions closer than this times max(1, |z|_inf) are the same). */
+#include "enum.h"
+#include "solver.h"
+
+#include <glpk.h>
+#include <math.h>
+#include <petscsys.h>
+#include <stdlib.h>
+#include <string.h>
+
+int enum_basis_work_create(int n, struct enum_basis_work *w)
+{
+  size_t nn = n > 0 ? (size_t)n : 1;
+  w->n = n;
+  w->A = malloc(nn * nn * sizeof *w->A);
+  w->work = malloc(4 * nn * sizeof *w->work);
+  w->ipiv = malloc(nn * sizeof *w->ipiv);
+  w->iwork = malloc(nn * sizeof *w->iwork);
+  if (!w->A || !w->work || !w->ipiv || !w->iwork) {
+    enum_basis_work_destroy(w);
+    return 1;
+  }
+  return 0;
+}
+
+void enum_basis_work_destroy(struct enum_basis_work *w)
+{
+  free(w->A);
+  free(w->work);
+  free(w->ipiv);
+  free(w->iwork);
+  w->A = w->work = NULL;
+  w->ipiv = w->iwork = NULL;
+}
+
+int enum_basis_solve(const struct cp_problem *p, const int *basic, int k, double rcond_min,
+                     struct enum_basis_work *w, double *z)
+{
+  int n = p->n;
+  for (int i = 0; i < n; i++) z[i] = 0.0;
+  if (k == 0) return 0;
+  double anorm = 0.0;
+  for (int c = 0; c < k; c++) {
+    double col = 0.0;
+    for (int r = 0; r < k; r++) {
+      double a = p->M[(size_t)basic[r] * n + basic[c]];
+      w->A[(size_t)c * k + r] = a;
+      col += fabs(a);
+    }
+    if (col > anorm) anorm = col;
+  }
+  if (LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, k, k, w->A, k, w->ipiv) != 0) return 1;
+  double rcond = 0.0;
+  if (LAPACKE_dgecon_work(LAPACK_COL_MAJOR, '1', k, w->A, k, anorm, &rcond, w->work, w->iwork) != 0 ||
+      !(rcond >= rcond_min))
+    return 1;
+  for (int r = 0; r < k; r++) w->work[r] = -p->q[basic[r]];
+  if (LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', k, 1, w->A, k, w->ipiv, w->work, k) != 0) return 1;
+  for (int r = 0; r < k; r++) z[basic[r]] = w->work[r];
+  return 0;
+}
+
+int enum_is_lcp_form(const struct cp_problem *p)
+{
+  if (!cp_is_linear(p)) return 0;
+  for (int i = 0; i < p->n; i++) {
+    int free_ok = p->lo[i] == -INFINITY && p->hi[i] == INFINITY;
+    int comp_ok = p->lo[i] == 0.0 && p->hi[i] == INFINITY;
+    if (i < p->n_eq ? !free_ok : !comp_ok) return 0;
+  }
+  return 1;
+}
+
+/* Feasibility of the face {z_B >= 0 (free unknowns free), z = 0 off B, w_B = 0, w >= 0} as a GLPK LP, for
+ * singular bases. Returns 0 and a vertex in z if feasible, 1 if GLPK proves it empty, 2 on failure. */
+static int enum_face_lp(const struct cp_problem *p, const int *basic, int k, double *z)
+{
+  int n = p->n, rc = 2;
+  size_t cap = (size_t)n * (size_t)(k > 0 ? k : 1) + 1;
+  int *ia = malloc(cap * sizeof *ia), *ja = malloc(cap * sizeof *ja);
+  double *ar = malloc(cap * sizeof *ar);
+  glp_prob *lp = glp_create_prob();
+  if (!ia || !ja || !ar || !lp) goto cleanup;
+  glp_add_rows(lp, n);
+  if (k > 0) glp_add_cols(lp, k);
+  int in_b = 0, nz = 0;
+  for (int i = 0; i < n; i++) {
+    in_b = 0;
+    for (int c = 0; c < k; c++) in_b |= basic[c] == i;
+    glp_set_row_bnds(lp, i + 1, in_b || i < p->n_eq ? GLP_FX : GLP_LO, -p->q[i], -p->q[i]);
+    for (int c = 0; c < k; c++) {
+      double a = p->M[(size_t)i * n + basic[c]];
+      if (a != 0.0) nz++, ia[nz] = i + 1, ja[nz] = c + 1, ar[nz] = a;
+    }
+  }
+  for (int c = 0; c < k; c++) glp_set_col_bnds(lp, c + 1, basic[c] < p->n_eq ? GLP_FR : GLP_LO, 0.0, 0.0);
+  glp_load_matrix(lp, nz, ia, ja, ar);
+  glp_smcp parm;
+  glp_init_smcp(&parm);
+  parm.msg_lev = GLP_MSG_OFF;
+  parm.presolve = GLP_ON;
+  int old = glp_term_out(GLP_OFF), ret = glp_simplex(lp, &parm);
+  glp_term_out(old);
+  if (ret == GLP_ENOPFS) rc = 1;
+  else if (ret == 0 && (glp_get_status(lp) == GLP_OPT || glp_get_status(lp) == GLP_FEAS)) {
+    for (int i = 0; i < n; i++) z[i] = 0.0;
+    for (int c = 0; c < k; c++) z[basic[c]] = glp_get_col_prim(lp, c + 1);
+    rc = 0;
+  } else if (ret == 0 && glp_get_status(lp) == GLP_NOFEAS) rc = 1;
+cleanup:
+  if (lp) glp_delete_prob(lp);
+  free(ia);
+  free(ja);
+  free(ar);
+  return rc;
+}
+
+struct enum_data {
+  int max_n;
+  double rcond_min;
+  double distinct;
+  double *solutions; /* n_solutions x n */
+  int n_solutions, capacity;
+};
+
+static int enum_create(struct solver *s)
+{
+  struct enum_data *d = calloc(1, sizeof *d);
+  if (!d) return 1;
+  d->max_n = 20;
+  d->rcond_min = 1e-12;
+  d->distinct = 1e-9;
+  s->data = d;
+  return 0;
+}
+
+static int enum_set_from_options(struct solver *s)
+{
+  struct enum_data *d = s->data;
+  PetscBool set;
+  PetscInt i;
+  PetscReal r;
+  if (PetscOptionsGetInt(NULL, NULL, "-enum_max_n", &i, &set) == 0 && set) d->max_n = (int)i;
+  if (PetscOptionsGetReal(NULL, NULL, "-enum_rcond", &r, &set) == 0 && set) d->rcond_min = r;
+  if (PetscOptionsGetReal(NULL, NULL, "-enum_distinct", &r, &set) == 0 && set) d->distinct = r;
+  if (d->max_n < 0 || d->max_n > 30 || !(d->rcond_min >= 0.0) || !(d->distinct >= 0.0)) {
+    fprintf(stderr, "error: enum needs 0 <= -enum_max_n <= 30, -enum_rcond >= 0, -enum_distinct >= 0\n");
+    return 1;
+  }
+  return 0;
+}
+
+/* Appends z unless an equal solution is already stored; returns nonzero on allocation failure. */
+static int enum_add(struct enum_data *d, int n, const double *z)
+{
+  double zmax = 1.0;
+  for (int i = 0; i < n; i++)
+    if (fabs(z[i]) > zmax) zmax = fabs(z[i]);
+  for (int s = 0; s < d->n_solutions; s++) {
+    const double *o = d->solutions + (size_t)s * n;
+    double diff = 0.0;
+    for (int i = 0; i < n; i++)
+      if (fabs(o[i] - z[i]) > diff) diff = fabs(o[i] - z[i]);
+    if (diff <= d->distinct * zmax) return 0;
+  }
+  if (d->n_solutions == d->capacity) {
+    int cap = d->capacity ? 2 * d->capacity : 16;
+    double *grown = realloc(d->solutions, (size_t)cap * ((size_t)n > 0 ? (size_t)n : 1) * sizeof *grown);
+    if (!grown) return 1;
+    d->solutions = grown;
+    d->capacity = cap;
+  }
+  memcpy(d->solutions + (size_t)d->n_solutions * n, z, (size_t)n * sizeof *z);
+  d->n_solutions++;
+  return 0;
+}
+
+static int enum_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
+{
+  struct enum_data *d = s->data;
+  int n = p->n, n_eq = p->n_eq, m = n - n_eq;
+  d->n_solutions = 0;
+  if (!enum_is_lcp_form(p)) {
+    r->status = SOLVE_NOT_APPLICABLE;
+    snprintf(r->message, sizeof r->message, "enum takes (mixed) LCPs with bounds [0, inf) or free only");
+    return 0;
+  }
+  if (m > d->max_n) {
+    r->status = SOLVE_NOT_APPLICABLE;
+    snprintf(r->message, sizeof r->message, "%d complementary unknowns exceed -enum_max_n %d (2^%d bases)", m,
+             d->max_n, m);
+    return 0;
+  }
+  size_t nn = n > 0 ? (size_t)n : 1;
+  struct enum_basis_work w;
+  double *zc = malloc(nn * sizeof *zc), *Fz = malloc(nn * sizeof *Fz);
+  int *basic = malloc(nn * sizeof *basic), err = 0;
+  if (!zc || !Fz || !basic || enum_basis_work_create(n, &w) != 0) {
+    free(zc);
+    free(Fz);
+    free(basic);
+    return 1;
+  }
+  struct cp_check c;
+  cp_check(p, z, Fz, &c); /* only for the scale and a NaN screen */
+  long singular = 0, tried = 0;
+  r->status = SOLVE_INFEASIBLE;
+  if (c.nonfinite) {
+    r->status = SOLVE_NAN_OR_INF;
+    snprintf(r->message, sizeof r->message, "NaN or Inf in M or q");
+    goto cleanup;
+  }
+  for (unsigned long mask = 0; mask < (1UL << m); mask++) {
+    if ((mask & 255UL) == 255UL && solver_out_of_time(s)) {
+      r->status = SOLVE_TIME_LIMIT;
+      break;
+    }
+    int k = 0;
+    for (int i = 0; i < n_eq; i++) basic[k++] = i;
+    for (int j = 0; j < m; j++)
+      if (mask & (1UL << j)) basic[k++] = n_eq + j;
+    tried++;
+    if (enum_basis_solve(p, basic, k, d->rcond_min, &w, zc) != 0) {
+      singular++;
+      continue;
+    }
+    if (cp_check(p, zc, Fz, &c) != 0) {
+      err = 1;
+      break;
+    }
+    if (cp_check_passes(&c, s->set.tol) && enum_add(d, n, zc) != 0) {
+      err = 1;
+      break;
+    }
+  }
+  /* Nothing from the regular bases: decide the singular ones exactly, so "infeasible" is a proof. */
+  long lp_unknown = 0;
+  for (unsigned long mask = 0; !err && d->n_solutions == 0 && singular > 0 && r->status == SOLVE_INFEASIBLE &&
+                               mask < (1UL << m);
+       mask++) {
+    int k = 0;
+    for (int i = 0; i < n_eq; i++) basic[k++] = i;
+    for (int j = 0; j < m; j++)
+      if (mask & (1UL << j)) basic[k++] = n_eq + j;
+    if (enum_basis_solve(p, basic, k, d->rcond_min, &w, zc) == 0) continue; /* regular: already done */
+    int lp = enum_face_lp(p, basic, k, zc);
+    if (lp == 2) lp_unknown++;
+    if (lp == 0 && cp_check(p, zc, Fz, &c) == 0 && cp_check_passes(&c, s->set.tol)) err = enum_add(d, n, zc);
+    else if (lp == 0) lp_unknown++; /* GLPK's vertex misses the tolerance: cannot call it infeasible */
+    if (solver_out_of_time(s)) r->status = SOLVE_TIME_LIMIT;
+  }
+  r->iterations = (int)(tried < 2147483647L ? tried : 2147483647L);
+  if (d->n_solutions > 0) {
+    int best = 0;
+    double best_norm = INFINITY;
+    for (int k = 0; k < d->n_solutions; k++) {
+      double s2 = 0.0;
+      for (int i = 0; i < n; i++) s2 += d->solutions[(size_t)k * n + i] * d->solutions[(size_t)k * n + i];
+      if (s2 < best_norm) best_norm = s2, best = k;
+    }
+    memcpy(z, d->solutions + (size_t)best * n, (size_t)n * sizeof *z);
+    if (r->status != SOLVE_TIME_LIMIT) r->status = SOLVE_CONVERGED;
+    r->n_solutions = d->n_solutions;
+    r->solutions = d->solutions;
+    snprintf(r->message, sizeof r->message, "%d distinct solution%s from %ld bases (%ld singular skipped)%s",
+             d->n_solutions, d->n_solutions == 1 ? "" : "s", tried, singular,
+             r->status == SOLVE_TIME_LIMIT ? ", enumeration incomplete" : "");
+  } else if (r->status == SOLVE_INFEASIBLE && lp_unknown == 0) {
+    snprintf(r->message, sizeof r->message, "no complementary basis solves it (%ld bases, %ld singular ones "
+             "decided by LP): infeasible", tried, singular);
+  } else if (r->status == SOLVE_TIME_LIMIT) {
+    snprintf(r->message, sizeof r->message, "time limit after %ld of 2^%d bases, no solution yet", tried, m);
+  } else if (r->status == SOLVE_INFEASIBLE) {
+    r->status = SOLVE_NUMERICAL_FAILURE;
+    snprintf(r->message, sizeof r->message, "no solution found, but %ld singular bases undecided", lp_unknown);
+  }
+cleanup:
+  free(zc);
+  free(Fz);
+  free(basic);
+  enum_basis_work_destroy(&w);
+  return err;
+}
+
+static void enum_destroy(struct solver *s)
+{
+  struct enum_data *d = s->data;
+  if (d) free(d->solutions);
+  free(d);
+  s->data = NULL;
+}
+
+static void enum_view(const struct solver *s, FILE *out)
+{
+  const struct enum_data *d = s->data;
+  fprintf(out, "  max complementary unknowns %d (-enum_max_n), singular below rcond %g (-enum_rcond), distinct "
+          "beyond %g (-enum_distinct)\n", d->max_n, d->rcond_min, d->distinct);
+}
+
+const struct solver_type solver_type_enum = {
+  .name = "enum",
+  .summary = "all complementary basic solutions of a small LCP (-enum_max_n 20)",
+  .kinds = CP_LCP | CP_MLCP,
+  .create = enum_create,
+  .set_from_options = enum_set_from_options,
+  .solve = enum_solve,
+  .destroy = enum_destroy,
+  .view = enum_view,
+};

@@ -1,0 +1,213 @@
+/* milp.c — solver `milp`: a bounded (mixed) LCP solved exactly as a mixed-integer program with GLPK
+ * (the big-M formulation used for LCPs with nonconvex solution sets, e.g. Egan-Berard-Trinkle Sec. IV):
+ *   0 <= z_i <= U b_i,  0 <= w_i = (M z + q)_i <= U (1 - b_i),  b_i binary   (complementary i)
+ *   (M z + q)_i = 0, z_i free and unbounded                                   (free rows of a mixed LCP)
+ * U is -milp_bound (default 1e3): "infeasible" means no solution with every z_i and w_i <= U.
+ * -milp_objective none|min_sum|max_sum (default none) picks among several solutions by the sum of the
+ * complementary z. GLPK's answer is polished by solving M_BB z_B = -q_B on the basis B it chose (enum.h)
+ * when that basis is regular. glp_intopt with presolve, terminal output off, tm_lim from -cp_time_limit. */
+#include "enum.h"
+#include "solver.h"
+
+#include <glpk.h>
+#include <math.h>
+#include <petscsys.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum milp_objective { MILP_NONE, MILP_MIN_SUM, MILP_MAX_SUM };
+static const char *const milp_objective_names[] = {"none", "min_sum", "max_sum"};
+
+struct milp_data {
+  double bound;
+  enum milp_objective objective;
+};
+
+static int milp_create(struct solver *s)
+{
+  struct milp_data *d = malloc(sizeof *d);
+  if (!d) return 1;
+  d->bound = 1e3;
+  d->objective = MILP_NONE;
+  s->data = d;
+  return 0;
+}
+
+static int milp_set_from_options(struct solver *s)
+{
+  struct milp_data *d = s->data;
+  PetscBool set;
+  PetscReal r;
+  char name[32];
+  if (PetscOptionsGetReal(NULL, NULL, "-milp_bound", &r, &set) == 0 && set) d->bound = r;
+  if (!(d->bound > 0.0 && isfinite(d->bound))) {
+    fprintf(stderr, "error: -milp_bound must be positive and finite (got %g)\n", d->bound);
+    return 1;
+  }
+  if (PetscOptionsGetString(NULL, NULL, "-milp_objective", name, sizeof name, &set) == 0 && set) {
+    int found = 0;
+    for (int k = 0; k < 3; k++)
+      if (strcmp(name, milp_objective_names[k]) == 0) d->objective = (enum milp_objective)k, found = 1;
+    if (!found) {
+      fprintf(stderr, "error: -milp_objective must be none, min_sum or max_sum (got '%s')\n", name);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Counts branch-and-bound subproblems for r->iterations. */
+static void milp_callback(glp_tree *tree, void *info)
+{
+  if (glp_ios_reason(tree) == GLP_ISELECT) ++*(int *)info;
+}
+
+/* Builds the MIP: columns z_1..z_n then b for the m complementary unknowns; rows per complementary i:
+ * w_i >= 0, w_i + U b_i <= U, z_i - U b_i <= 0; per free row i: w_i = 0. */
+static glp_prob *milp_build(const struct cp_problem *p, const struct milp_data *d)
+{
+  int n = p->n, n_eq = p->n_eq, m = n - n_eq;
+  double U = d->bound;
+  size_t cap = (size_t)n * n + 3 * (size_t)m + 1;
+  int *ia = malloc(cap * sizeof *ia), *ja = malloc(cap * sizeof *ja);
+  double *ar = malloc(cap * sizeof *ar);
+  glp_prob *lp = glp_create_prob();
+  if (!ia || !ja || !ar || !lp) {
+    if (lp) glp_delete_prob(lp);
+    lp = NULL;
+    goto cleanup;
+  }
+  glp_add_cols(lp, n + m);
+  glp_add_rows(lp, n + 2 * m);
+  int nz = 0;
+  for (int j = 0; j < n; j++) {
+    if (j < n_eq) glp_set_col_bnds(lp, j + 1, GLP_FR, 0.0, 0.0);
+    else glp_set_col_bnds(lp, j + 1, GLP_DB, 0.0, U);
+    double c = j < n_eq || d->objective == MILP_NONE ? 0.0 : 1.0;
+    glp_set_obj_coef(lp, j + 1, c);
+  }
+  glp_set_obj_dir(lp, d->objective == MILP_MAX_SUM ? GLP_MAX : GLP_MIN);
+  for (int k = 0; k < m; k++) glp_set_col_kind(lp, n + k + 1, GLP_BV);
+  for (int i = 0; i < n; i++) {
+    glp_set_row_bnds(lp, i + 1, i < n_eq ? GLP_FX : GLP_LO, -p->q[i], -p->q[i]); /* w_i = 0 or w_i >= 0 */
+    for (int j = 0; j < n; j++) {
+      double a = p->M[(size_t)i * n + j];
+      if (a != 0.0) nz++, ia[nz] = i + 1, ja[nz] = j + 1, ar[nz] = a;
+    }
+  }
+  for (int k = 0; k < m; k++) {
+    int i = n_eq + k, row_w = n + 2 * k + 1, row_z = row_w + 1, col_b = n + k + 1;
+    glp_set_row_bnds(lp, row_w, GLP_UP, 0.0, U - p->q[i]); /* w_i + U b_i <= U */
+    for (int j = 0; j < n; j++) {
+      double a = p->M[(size_t)i * n + j];
+      if (a != 0.0) nz++, ia[nz] = row_w, ja[nz] = j + 1, ar[nz] = a;
+    }
+    nz++, ia[nz] = row_w, ja[nz] = col_b, ar[nz] = U;
+    glp_set_row_bnds(lp, row_z, GLP_UP, 0.0, 0.0); /* z_i - U b_i <= 0 */
+    nz++, ia[nz] = row_z, ja[nz] = i + 1, ar[nz] = 1.0;
+    nz++, ia[nz] = row_z, ja[nz] = col_b, ar[nz] = -U;
+  }
+  glp_load_matrix(lp, nz, ia, ja, ar);
+cleanup:
+  free(ia);
+  free(ja);
+  free(ar);
+  return lp;
+}
+
+static int milp_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
+{
+  const struct milp_data *d = s->data;
+  int n = p->n, n_eq = p->n_eq, m = n - n_eq;
+  if (!enum_is_lcp_form(p)) {
+    r->status = SOLVE_NOT_APPLICABLE;
+    snprintf(r->message, sizeof r->message, "milp takes (mixed) LCPs with bounds [0, inf) or free only");
+    return 0;
+  }
+  if (n == 0) {
+    r->status = SOLVE_CONVERGED;
+    return 0;
+  }
+  struct cp_check c;
+  if (cp_check(p, z, NULL, &c) != 0) return 1;
+  if (c.nonfinite) { /* GLPK aborts the process on non-finite data: never hand it any */
+    r->status = SOLVE_NAN_OR_INF;
+    snprintf(r->message, sizeof r->message, "NaN or Inf in M or q");
+    return 0;
+  }
+  glp_prob *lp = milp_build(p, d);
+  size_t nn = n > 0 ? (size_t)n : 1;
+  double *zp = malloc(nn * sizeof *zp);
+  int *basic = malloc(nn * sizeof *basic), err = 0, nodes = 0;
+  struct enum_basis_work w = {0};
+  if (!lp || !zp || !basic || enum_basis_work_create(n, &w) != 0) {
+    err = 1;
+    goto cleanup;
+  }
+  glp_iocp parm;
+  glp_init_iocp(&parm);
+  parm.presolve = GLP_ON;
+  parm.msg_lev = GLP_MSG_OFF;
+  parm.cb_func = milp_callback;
+  parm.cb_info = &nodes;
+  if (s->set.time_limit > 0.0) parm.tm_lim = s->set.time_limit * 1e3 < 2e9 ? (int)ceil(s->set.time_limit * 1e3) : 2000000000;
+  int old = glp_term_out(GLP_OFF);
+  int ret = glp_intopt(lp, &parm);
+  glp_term_out(old);
+  int mip = glp_mip_status(lp);
+  r->iterations = nodes;
+  if ((ret == 0 || ret == GLP_ETMLIM) && (mip == GLP_OPT || mip == GLP_FEAS)) {
+    for (int j = 0; j < n; j++) z[j] = glp_mip_col_val(lp, j + 1);
+    /* polish on GLPK's basis: free unknowns plus the complementary ones it allowed to be positive */
+    int k = 0;
+    for (int i = 0; i < n_eq; i++) basic[k++] = i;
+    for (int i = 0; i < m; i++)
+      if (glp_mip_col_val(lp, n + i + 1) > 0.5) basic[k++] = n_eq + i;
+    struct cp_check cz, cpol;
+    if (enum_basis_solve(p, basic, k, 1e-14, &w, zp) == 0 && cp_check(p, zp, NULL, &cpol) == 0 &&
+        cp_check(p, z, NULL, &cz) == 0 && !cpol.nonfinite && (cz.nonfinite || cpol.natural + cpol.equality <= cz.natural + cz.equality))
+      memcpy(z, zp, (size_t)n * sizeof *z);
+    r->status = ret == 0 ? SOLVE_CONVERGED : SOLVE_TIME_LIMIT;
+    if (ret == GLP_ETMLIM) snprintf(r->message, sizeof r->message, "time limit: best incumbent returned");
+  } else if (ret == GLP_ENOPFS || (ret == 0 && mip == GLP_NOFEAS)) {
+    r->status = SOLVE_INFEASIBLE;
+    snprintf(r->message, sizeof r->message, "GLPK proves no solution with every z_i, w_i <= U = %g (-milp_bound)",
+             d->bound);
+  } else if (ret == GLP_ETMLIM) {
+    r->status = SOLVE_TIME_LIMIT;
+    snprintf(r->message, sizeof r->message, "GLPK time limit, no incumbent");
+  } else {
+    r->status = SOLVE_NUMERICAL_FAILURE;
+    snprintf(r->message, sizeof r->message, "glp_intopt returned %d, MIP status %d", ret, mip);
+  }
+cleanup:
+  if (lp) glp_delete_prob(lp);
+  free(zp);
+  free(basic);
+  enum_basis_work_destroy(&w);
+  return err;
+}
+
+static void milp_destroy(struct solver *s)
+{
+  free(s->data);
+  s->data = NULL;
+}
+
+static void milp_view(const struct solver *s, FILE *out)
+{
+  const struct milp_data *d = s->data;
+  fprintf(out, "  bound U %g (-milp_bound), objective %s (-milp_objective none|min_sum|max_sum)\n", d->bound,
+          milp_objective_names[d->objective]);
+}
+
+const struct solver_type solver_type_milp = {
+  .name = "milp",
+  .summary = "LCP as a big-M MILP with GLPK (-milp_bound 1e3, -milp_objective)",
+  .kinds = CP_LCP | CP_MLCP,
+  .create = milp_create,
+  .set_from_options = milp_set_from_options,
+  .solve = milp_solve,
+  .destroy = milp_destroy,
+  .view = milp_view,
+};
