@@ -40,7 +40,7 @@ static int lemke_create(struct solver *s)
 {
   struct lemke_data *d = malloc(sizeof *d);
   if (!d) return 1;
-  d->pivot_tol = 1e-12;
+  d->pivot_tol = 1e-9;
   d->cover = LEMKE_COVER_E;
   d->block = 32;
   s->data = d;
@@ -212,8 +212,7 @@ static enum solve_status lemke_run(struct solver *s, struct lemke_work *w, doubl
   for (int i = 0; i < n; i++)
     if (w->col[i] < 0.0 && t->x[i] - step * w->col[i] <= zx) r = i;
   lemke_tableau_row(t, r, w->row);
-  lemke_tableau_pivot(t, r, n, w->col, w->row);
-  (*pivots)++;
+  lemke_tableau_pivot(t, r, n, w->col, w->row); /* not counted (see lemke_solve_lcp) */
   int entering = t->nonbasic[n] < n ? t->nonbasic[n] + n : t->nonbasic[n] - n;
   for (;;) {
     zx = lemke_snap(t, qnorm);

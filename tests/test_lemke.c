@@ -1,0 +1,284 @@
+/* test_lemke.c — Lemke's method (solvers/lemke.c) and the mixed-LCP reduction (solvers/mlcp_reduce.c):
+ * Murty's exponential example (2^n - 1 pivots, Murty 1978), random SPD LCPs against PGS, Stewart-Trinkle
+ * box contact LCPs, ray termination on infeasible LCPs, the pivot limit, warm starts (fewer pivots;
+ * singular basis falls back), degenerate LCPs (no cycling), the pivot tolerance, and a mixed LCP with a
+ * known solution (and a singular equality block refused). */
+#include "check.h"
+#include "cp.h"
+#include "mlcp_reduce.h"
+#include "solver.h"
+#include "testproblems.h"
+
+#include <math.h>
+#include <petscsys.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct solver *new_solver(const char *name, int max_it)
+{
+  struct solver *s = NULL;
+  if (solver_create(name, &s) != 0 || solver_set_from_options(s) != 0) return NULL;
+  s->set.max_it = max_it;
+  return s;
+}
+
+static struct solve_result run(struct solver *s, const struct cp_problem *p, double *z)
+{
+  struct solve_result r;
+  solver_solve(s, p, z, &r);
+  return r;
+}
+
+static void test_murty(void)
+{
+  struct solver *s = new_solver("lemke", 10000);
+  for (int n = 5; n <= 12; n++) {
+    struct cp_problem *p = cp_test_murty(n);
+    double *z = calloc((size_t)n, sizeof *z);
+    struct solve_result r = run(s, p, z);
+    CHECK(r.status == SOLVE_CONVERGED && r.iterations == (1 << n) - 1,
+          "murty n=%d: %s after %d pivots (expect 2^n - 1 = %d)", n, solve_status_name(r.status), r.iterations,
+          (1 << n) - 1);
+    free(z);
+    cp_destroy(&p);
+  }
+  solver_destroy(&s);
+}
+
+static void test_spd_vs_pgs(void)
+{
+  struct solver *lemke = new_solver("lemke", 0), *pgs = new_solver("pgs", 100000);
+  pgs->set.tol = 1e-12;
+  const int sizes[3] = {10, 100, 500};
+  for (int a = 0; a < 3; a++)
+    for (unsigned long seed = 1; seed <= 3; seed++) {
+      int n = sizes[a];
+      struct cp_problem *p = cp_test_spd(n, seed);
+      double *z = calloc((size_t)n, sizeof *z), *zp = calloc((size_t)n, sizeof *zp), diff = 0.0;
+      struct solve_result r = run(lemke, p, z), rp = run(pgs, p, zp);
+      for (int i = 0; i < n; i++)
+        diff = fmax(diff, fabs(z[i] - zp[i]));
+      CHECK(r.status == SOLVE_CONVERGED && rp.status == SOLVE_CONVERGED && diff <= 1e-6,
+            "spd n=%d seed %lu: lemke %s (%d pivots, residual %.2g), pgs %s, max |z - z_pgs| = %.2g", n, seed,
+            solve_status_name(r.status), r.iterations, r.residual, solve_status_name(rp.status), diff);
+      free(z);
+      free(zp);
+      cp_destroy(&p);
+    }
+  solver_destroy(&lemke);
+  solver_destroy(&pgs);
+}
+
+static void test_box_contact(void)
+{
+  struct solver *s = new_solver("lemke", 0);
+  const int boxes[2] = {1, 10};
+  for (int sliding = 0; sliding <= 1; sliding++)
+    for (int b = 0; b < 2; b++)
+      for (unsigned long seed = 1; seed <= 5; seed++) {
+        struct cp_problem *p = cp_test_box_contact(boxes[b], 4, 0.5, sliding, 0.0, seed);
+        double *z = calloc((size_t)p->n, sizeof *z);
+        struct solve_result r = run(s, p, z);
+        CHECK(r.status == SOLVE_CONVERGED, "%s (n=%d): %s after %d pivots, residual %.2g", p->name, p->n,
+              solve_status_name(r.status), r.iterations, r.residual);
+        free(z);
+        cp_destroy(&p);
+      }
+  solver_destroy(&s);
+}
+
+static struct cp_problem *dense_lcp(int n, const double *M, const double *q)
+{
+  struct cp_problem *p = cp_lcp_create(n);
+  memcpy(p->M, M, (size_t)n * n * sizeof *M);
+  memcpy(p->q, q, (size_t)n * sizeof *q);
+  return p;
+}
+
+static void test_ray_and_limit(void)
+{
+  struct solver *s = new_solver("lemke", 0);
+  /* w = -z - 1 >= 0 has no solution with z >= 0. */
+  const double M1[1] = {-1}, q1[1] = {-1};
+  /* M PSD, w1 + w2 = -2 for every z: infeasible, so Lemke must end on a ray (copositive-plus theory). */
+  const double M2[4] = {1, -1, -1, 1}, q2[2] = {-1, -1};
+  struct cp_problem *p1 = dense_lcp(1, M1, q1), *p2 = dense_lcp(2, M2, q2);
+  double z[2] = {0, 0};
+  struct solve_result r = run(s, p1, z);
+  CHECK(r.status == SOLVE_RAY_TERMINATION, "M = [-1], q = [-1]: %s (expect ray_termination)",
+        solve_status_name(r.status));
+  r = run(s, p2, z);
+  CHECK(r.status == SOLVE_RAY_TERMINATION, "infeasible 2x2 PSD LCP: %s (expect ray_termination)",
+        solve_status_name(r.status));
+  cp_destroy(&p1);
+  cp_destroy(&p2);
+  struct cp_problem *p = cp_test_spd(100, 11);
+  double *zz = calloc(100, sizeof *zz);
+  s->set.max_it = 5;
+  r = run(s, p, zz);
+  CHECK(r.status == SOLVE_MAX_ITERATIONS && r.iterations == 5, "-cp_max_it 5 on spd n=100: %s after %d pivots",
+        solve_status_name(r.status), r.iterations);
+  free(zz);
+  cp_destroy(&p);
+  solver_destroy(&s);
+}
+
+static void test_warm_start(void)
+{
+  struct solver *s = new_solver("lemke", 0);
+  int n = 300;
+  struct cp_problem *p = cp_test_spd(n, 5);
+  double *z = calloc((size_t)n, sizeof *z), *zw = calloc((size_t)n, sizeof *zw);
+  struct solve_result cold = run(s, p, z);
+  /* Perturb q a little: the old support is (nearly) the new solution's. */
+  for (int i = 0; i < n; i++)
+    p->q[i] += 1e-3 * sin(1.7 * i + 0.3);
+  memcpy(zw, z, (size_t)n * sizeof *z);
+  struct solve_result cold2 = run(s, p, z);
+  s->set.warm_start = 1;
+  struct solve_result warm = run(s, p, zw);
+  CHECK(cold.status == SOLVE_CONVERGED && cold2.status == SOLVE_CONVERGED && warm.status == SOLVE_CONVERGED &&
+          warm.iterations < cold2.iterations,
+        "warm start on perturbed spd n=%d: %d pivots vs %d cold (%s)", n, warm.iterations, cold2.iterations,
+        solve_status_name(warm.status));
+  /* A singular starting basis (M_SS = [1 1; 1 1]) falls back to a cold start. */
+  const double M[9] = {1, 1, 0, 1, 1, 0, 0, 0, 1}, q[3] = {-1, -1, -1};
+  struct cp_problem *ps = dense_lcp(3, M, q);
+  double zs[3] = {1, 1, 0};
+  struct solve_result r = run(s, ps, zs);
+  CHECK(r.status == SOLVE_CONVERGED, "warm start from a singular basis falls back cold: %s (%s)",
+        solve_status_name(r.status), r.message);
+  cp_destroy(&ps);
+  free(z);
+  free(zw);
+  cp_destroy(&p);
+  solver_destroy(&s);
+}
+
+static void test_degenerate(void)
+{
+  struct solver *s = new_solver("lemke", 0);
+  /* Half of q exactly zero: every pivot through those rows is degenerate; an SPD M has a solution. */
+  int n = 200;
+  struct cp_problem *p = cp_test_spd(n, 9);
+  for (int i = 0; i < n; i += 2)
+    p->q[i] = 0.0;
+  double *z = calloc((size_t)n, sizeof *z);
+  struct solve_result r = run(s, p, z);
+  CHECK(r.status == SOLVE_CONVERGED, "spd n=%d with q_i = 0 on even i: %s after %d pivots", n,
+        solve_status_name(r.status), r.iterations);
+  /* Murty's matrix with q = 0 except the last row: massively tied ratio tests. */
+  struct cp_problem *pm = cp_test_murty(8);
+  for (int i = 0; i < 7; i++)
+    pm->q[i] = 0.0;
+  r = run(s, pm, z);
+  CHECK(r.status == SOLVE_CONVERGED, "degenerate Murty n=8 (q = -e_8): %s after %d pivots",
+        solve_status_name(r.status), r.iterations);
+  /* Egan et al. Sec. IV, case (b) of the max formulation, gamma = 100: Lemke with covering vector e
+   * stops on a ray there (the paper's point); what matters here is that it terminates. */
+  struct cp_problem *pe = cp_test_egan_max(-1.5, -0.5, 100.0);
+  double ze[10] = {0};
+  r = run(s, pe, ze);
+  printf("# egan max case b (gamma 100): lemke %s after %d pivots, residual %.3g\n", solve_status_name(r.status),
+         r.iterations, r.residual);
+  CHECK(r.iterations < 1000 && r.status != SOLVE_MAX_ITERATIONS, "egan max case b terminates: %s after %d pivots",
+        solve_status_name(r.status), r.iterations);
+  cp_destroy(&pe);
+  cp_destroy(&pm);
+  free(z);
+  cp_destroy(&p);
+  solver_destroy(&s);
+}
+
+/* After the initial pivot (q tied, row 1 taken, w_0 = 0), z_1 enters with column (M11 - M01, M11) =
+ * (2^-50, 1): the tiny entry is at the degenerate row, so it wins any ratio test that accepts it. */
+static void test_pivot_tol(void)
+{
+  const double M[4] = {1, 1 - ldexp(1.0, -50), 0, 1}, q[2] = {-1, -1};
+  struct cp_problem *p = dense_lcp(2, M, q);
+  double z[2] = {0, 0};
+  struct solver *s = new_solver("lemke", 0);
+  struct solve_result r = run(s, p, z);
+  CHECK(r.status == SOLVE_CONVERGED && r.iterations == 1,
+        "default -lemke_pivot_tol rejects a 2^-50 pivot: %s after %d pivots (expect 1)", solve_status_name(r.status),
+        r.iterations);
+  solver_destroy(&s);
+  PetscOptionsSetValue(NULL, "-lemke_pivot_tol", "0");
+  s = new_solver("lemke", 0);
+  r = run(s, p, z);
+  CHECK(r.iterations > 1, "-lemke_pivot_tol 0 takes the tiny pivot: %s after %d pivots",
+        solve_status_name(r.status), r.iterations);
+  PetscOptionsClearValue(NULL, "-lemke_pivot_tol");
+  solver_destroy(&s);
+  cp_destroy(&p);
+}
+
+static void test_mlcp(void)
+{
+  /* u in R^2 free, v in R^3: pick u*, v* >= 0, w* >= 0 with v*'w* = 0 and build a, b from them. */
+  const int ne = 2, m = 3, n = ne + m;
+  const double Mfull[25] = {2.3, 0.7, 1.1, -0.4, 0.2, /* A | C */
+                            0.7, 3.1, 0.3, 0.9, -0.6, /* */
+                            -1.1, -0.3, 2.9, 0.5, 0.4, /* D | B */
+                            0.4, -0.9, 0.5, 3.3, 0.8, /* */
+                            -0.2, 0.6, 0.4, 0.8, 2.7};
+  const double ustar[2] = {0.37, -0.81}, vstar[3] = {1.3, 0.0, 0.45}, wstar[3] = {0.0, 0.62, 0.0};
+  struct cp_problem *p = cp_mlcp_create(ne, m);
+  memcpy(p->M, Mfull, sizeof Mfull);
+  double zstar[5] = {ustar[0], ustar[1], vstar[0], vstar[1], vstar[2]};
+  for (int i = 0; i < n; i++) {
+    double s = 0.0;
+    for (int j = 0; j < n; j++)
+      s += Mfull[i * n + j] * zstar[j];
+    p->q[i] = (i < ne ? 0.0 : wstar[i - ne]) - s;
+  }
+  struct solver *s = new_solver("lemke", 0);
+  double z[5] = {0};
+  struct solve_result r = run(s, p, z);
+  double err = 0.0;
+  for (int i = 0; i < n; i++)
+    err = fmax(err, fabs(z[i] - zstar[i]));
+  CHECK(r.status == SOLVE_CONVERGED && err < 1e-12, "mixed LCP via mlcp_reduce: %s, max |z - z*| = %.2g",
+        solve_status_name(r.status), err);
+  /* The reduction on its own: M' v* + q' = w*. */
+  struct cp_problem *lcp = NULL;
+  struct mlcp_reduction *red = NULL;
+  char msg[128];
+  int err_code = mlcp_reduce(p, &lcp, &red, msg, sizeof msg);
+  double res = 0.0;
+  for (int i = 0; err_code == 0 && i < m; i++) {
+    double w = lcp->q[i];
+    for (int j = 0; j < m; j++)
+      w += lcp->M[i * m + j] * vstar[j];
+    res = fmax(res, fabs(w - wstar[i]));
+  }
+  CHECK(err_code == 0 && lcp->n == m && res < 1e-13, "mlcp_reduce: M' v* + q' = w* (error %.2g)", res);
+  cp_destroy(&lcp);
+  mlcp_reduction_destroy(&red);
+  /* A singular equality block: not applicable, with a message. */
+  p->M[0 * n + 0] = 1.0;
+  p->M[0 * n + 1] = 2.0;
+  p->M[1 * n + 0] = 2.0;
+  p->M[1 * n + 1] = 4.0;
+  r = run(s, p, z);
+  CHECK(r.status == SOLVE_NOT_APPLICABLE && strstr(r.message, "singular"),
+        "mixed LCP with singular A: %s (%s)", solve_status_name(r.status), r.message);
+  solver_destroy(&s);
+  cp_destroy(&p);
+}
+
+int main(int argc, char **argv)
+{
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  test_murty();
+  test_spd_vs_pgs();
+  test_box_contact();
+  test_ray_and_limit();
+  test_warm_start();
+  test_degenerate();
+  test_pivot_tol();
+  test_mlcp();
+  int rc = check_finish();
+  PetscCall(PetscFinalize());
+  return rc;
+}
