@@ -84,7 +84,7 @@ struct step_record {
   int contacts;
   struct row_counts rows;
   struct solve_result solve;
-  int failed;               /* the solve did not converge (state advanced only if z was finite) */
+  int failed;               /* the solve did not converge (see stepper.c for when the state still advances) */
   int advanced;             /* the state was advanced */
   double max_penetration;   /* max over this step's detected contacts of -gap (state at the step start) */
   double energy;            /* kinetic + potential after the step */

@@ -1,8 +1,10 @@
 /* stepper.c — one time step (design.md contract 6): detect -> assemble -> solve -> recover -> position
  * update. Semi-implicit Euler as in the PEG time-stepper: solve for nu+, then q += h nu+ (2D theta +=
- * h omega; 3D quaternions renormalised). A solve that does not converge is recorded (rec->failed); the
- * state is still advanced with the solver's z when it is finite, so that the caller decides whether to
- * stop ("failed at t") or carry on. Each phase is timed for make bench-step. */
+ * h omega; 3D quaternions renormalised). A solve that does not converge is recorded (rec->failed). An
+ * approximate answer (max_iterations, time_limit, line_search_failure with finite z) still advances the
+ * state, as iterative contact solvers are used in practice; no answer (not_applicable, ray_termination,
+ * infeasible, numerical_failure, nan_or_inf) leaves the state untouched (rec->advanced = 0). The caller
+ * decides whether to stop ("failed at t"). Each phase is timed for make bench-step. */
 #include "formulation.h"
 
 #include <math.h>
@@ -68,10 +70,12 @@ int stepper_step(struct stepper *st, struct world *w, struct formulation *f, str
   if (solver_solve(s, p, st->z, &rec->solve)) goto cleanup;
   double t3 = solver_wall_time();
   rec->failed = rec->solve.status != SOLVE_CONVERGED;
-  int finite = 1;
-  for (int i = 0; i < p->n; i++)
-    if (!isfinite(st->z[i])) finite = 0;
-  if (finite) {
+  enum solve_status ss = rec->solve.status;
+  int usable = ss == SOLVE_CONVERGED || ss == SOLVE_MAX_ITERATIONS || ss == SOLVE_TIME_LIMIT ||
+               ss == SOLVE_LINE_SEARCH_FAILURE;
+  for (int i = 0; i < p->n && usable; i++)
+    if (!isfinite(st->z[i])) usable = 0;
+  if (usable) {
     if (f->type->recover(f, w, &st->cs, h, st->z, st->nu, st->pn)) goto cleanup;
     world_set_velocity(w, st->nu);
     world_integrate_positions(w, h);
