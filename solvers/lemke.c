@@ -266,7 +266,9 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
     nbasis += w.in_basis[i];
   }
   enum solve_status st = SOLVE_NUMERICAL_FAILURE;
-  if (nbasis > 0 && lemke_tableau_warm(w.t, M, q, w.in_basis) == 0) {
+  if (nbasis > 0 && lemke_tableau_warm(w.t, M, q, w.in_basis) != 0)
+    snprintf(r->message, sizeof r->message, "warm-start basis (%d z's) singular; started cold", nbasis);
+  else if (nbasis > 0) {
     st = lemke_run(s, &w, qnorm, max_pivots, &pivots);
     if (st == SOLVE_RAY_TERMINATION || st == SOLVE_NUMERICAL_FAILURE || st == SOLVE_NAN_OR_INF) {
       snprintf(r->message, sizeof r->message, "warm start stopped (%s) after %d pivots; restarted cold",
