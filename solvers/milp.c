@@ -68,7 +68,7 @@ static glp_prob *milp_build(const struct cp_problem *p, const struct milp_data *
 {
   int n = p->n, n_eq = p->n_eq, m = n - n_eq;
   double U = d->bound;
-  size_t cap = (size_t)n * n + 3 * (size_t)m + 1;
+  size_t cap = (size_t)n * n + (size_t)m * n + 3 * (size_t)m + 1; /* rows w, rows w + U b, rows z - U b */
   int *ia = malloc(cap * sizeof *ia), *ja = malloc(cap * sizeof *ja);
   double *ar = malloc(cap * sizeof *ar);
   glp_prob *lp = glp_create_prob();
