@@ -10,6 +10,8 @@
 #ifndef CB_CONTACT3D_H
 #define CB_CONTACT3D_H
 
+#include "hull3d.h"
+#include "overlap3d.h"
 #include "world.h"
 
 int contact3d_shapes(const struct world *w, int sa, int sb, double threshold, struct contact_set *out);
@@ -17,5 +19,30 @@ int contact3d_shapes(const struct world *w, int sa, int sb, double threshold, st
 /* Exact intersection volume of two world-placed polyhedron parts (accuracy metric); 0 when disjoint,
  * negative on failure. */
 double contact3d_overlap_volume(const struct world *w, int sa, int sb);
+
+/* Narrow-phase kernels on world-placed geometry (contact3d.c), usable without a world (tests, PEG).
+ * Each appends every potential contact with gap <= threshold to out, with a = b = sa = sb = -1 and
+ * mu = 0 left for the caller, the normal pointing from the SECOND argument (b) towards the FIRST (a),
+ * gap = n . (pa - pb). Planes are solids {x : n . x <= d} in the world frame (n unit).
+ * Polyhedron pairs give vertex-face candidates (a vertex within the threshold of a face plane whose
+ * projection falls inside the face; a vertex inside the other body takes its least-penetrated face),
+ * edge-edge candidates (closest points interior to both segments, normal = the edges' cross product
+ * oriented out of b and lying in both edges' normal cones), and vertex-edge / vertex-vertex candidates
+ * for a separated vertex in the Voronoi region of an edge / vertex; contacts with the same points and
+ * normal are reported once. Return 0, or 1 on allocation failure. */
+int contact3d_sphere_sphere(const double ca[3], double ra, const double cb[3], double rb, double threshold,
+                            struct contact_set *out);
+int contact3d_sphere_plane(const double c[3], double r, const double n[3], double d, double threshold,
+                           struct contact_set *out);
+int contact3d_polyhedron_plane(const struct hull3d_placed *a, const double n[3], double d, double threshold,
+                               struct contact_set *out);
+int contact3d_sphere_polyhedron(const double c[3], double r, const struct hull3d_placed *b, double threshold,
+                                struct contact_set *out);
+int contact3d_polyhedron_polyhedron(const struct hull3d_placed *a, const struct hull3d_placed *b,
+                                    double threshold, struct contact_set *out);
+/* Swaps the roles of the two bodies in a contact (a <-> b, points, features; the normal flips). */
+void contact3d_flip(struct contact *c);
+/* 1 when x (on or near the plane of face f) projects inside face f of the placed polyhedron (up to tol). */
+int contact3d_face_contains(const struct hull3d_placed *p, int f, const double x[3], double tol);
 
 #endif

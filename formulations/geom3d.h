@@ -1,0 +1,48 @@
+/* geom3d.h — small 3D linear algebra for the rigid-body world: vectors (double[3]), 3x3 matrices
+ * (double[9], row-major) and unit quaternions (double[4], scalar first: w, x, y, z).
+ * Conventions: quat_to_matrix gives the body -> world rotation R with x_world = R x_body + position;
+ * angular velocities are in the world frame, so dq/dt = 1/2 (0, w) * q (quaternion product). */
+#ifndef CB_GEOM3D_H
+#define CB_GEOM3D_H
+
+/* Vectors. Output arguments may alias inputs unless noted. */
+double vec3_dot(const double a[3], const double b[3]);
+void vec3_cross(const double a[3], const double b[3], double out[3]); /* out may alias a or b */
+void vec3_add(const double a[3], const double b[3], double out[3]);
+void vec3_sub(const double a[3], const double b[3], double out[3]);
+void vec3_scale(const double a[3], double s, double out[3]);
+void vec3_axpy(double alpha, const double x[3], double y[3]); /* y += alpha x */
+double vec3_norm(const double a[3]);
+/* Scales a to unit length and returns its former length; leaves a zero vector unchanged. */
+double vec3_normalize(double a[3]);
+/* A unit vector orthogonal to the unit vector n, and t2 = n x t1 (so (t1, t2, n) is right-handed). */
+void vec3_basis(const double n[3], double t1[3], double t2[3]);
+
+/* 3x3 matrices, row-major. */
+void mat3_identity(double out[9]);
+void mat3_mul(const double A[9], const double B[9], double out[9]);  /* out must not alias A or B */
+void mat3_vec(const double A[9], const double x[3], double out[3]);  /* A x; out must not alias x */
+void mat3_tvec(const double A[9], const double x[3], double out[3]); /* A^T x; out must not alias x */
+void mat3_transpose(const double A[9], double out[9]);               /* out must not alias A */
+double mat3_det(const double A[9]);
+/* Inverse; returns 1 (out untouched) when |det| <= 1e-300 (singular), else 0. */
+int mat3_inverse(const double A[9], double out[9]);
+/* R A R^T (a tensor from the body frame to the world frame). */
+void mat3_rotate_tensor(const double R[9], const double A[9], double out[9]);
+
+/* Unit quaternions (w, x, y, z). */
+void quat_identity(double q[4]);
+void quat_mul(const double p[4], const double q[4], double out[4]); /* Hamilton product p q; may alias */
+void quat_conj(const double q[4], double out[4]);
+/* Scales to unit length; returns the former length (a zero quaternion becomes the identity). */
+double quat_normalize(double q[4]);
+void quat_rotate(const double q[4], const double v[3], double out[3]); /* q v q*; may alias */
+/* Rotation by angle (radians) about axis (need not be unit; a zero axis gives the identity). */
+void quat_from_axis_angle(const double axis[3], double angle, double q[4]);
+/* One explicit step of dq/dt = 1/2 (0, w) q with world-frame angular velocity w, then renormalised. */
+void quat_integrate(double q[4], const double w[3], double h);
+void quat_to_matrix(const double q[4], double R[9]);
+/* Nearest unit quaternion of a rotation matrix (Shepperd's method: largest of the four pivots), w >= 0. */
+void quat_from_matrix(const double R[9], double q[4]);
+
+#endif
