@@ -6,6 +6,7 @@
 #include "world.h"
 
 #include "contact2d.h"
+#include "contact3d.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -82,8 +83,7 @@ static int detect_bodies(const struct world *w, int i, int j, double thr, struct
         if (d2 > reach * reach) continue;
       }
       int first = out->n, rc;
-      /* 3D pairs: the 3D geometry module's contact3d_shapes plugs in here once it is in the tree. */
-      rc = w->dim == 2 ? contact2d_shapes(w, sa, sb, thr, out) : 2;
+      rc = w->dim == 2 ? contact2d_shapes(w, sa, sb, thr, out) : contact3d_shapes(w, sa, sb, thr, out);
       if (rc) return rc;
       for (int k = first; k < out->n; k++) out->c[k].mu = w->mu;
     }
