@@ -3,8 +3,10 @@
 #include "formulation.h"
 
 extern const struct formulation_type formulation_type_stewart_trinkle;
+extern const struct formulation_type formulation_type_anitescu_potra;
 
 const struct formulation_type *const formulation_registry[] = {
   &formulation_type_stewart_trinkle,
+  &formulation_type_anitescu_potra,
   NULL,
 };
