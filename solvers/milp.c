@@ -137,10 +137,10 @@ static int milp_solve(struct solver *s, const struct cp_problem *p, double *z, s
   }
   glp_prob *lp = milp_build(p, d);
   size_t nn = n > 0 ? (size_t)n : 1;
-  double *zp = malloc(nn * sizeof *zp);
-  int *basic = malloc(nn * sizeof *basic), err = 0, nodes = 0;
+  double *zp = malloc(nn * sizeof *zp), *wz = malloc(nn * sizeof *wz), *zbest = malloc(nn * sizeof *zbest);
+  int *basic = malloc(nn * sizeof *basic), err = 0, nodes = 0, polished = 0;
   struct enum_basis_work w = {0};
-  if (!lp || !zp || !basic || enum_basis_work_create(n, &w) != 0) {
+  if (!lp || !zp || !wz || !zbest || !basic || enum_basis_work_create(n, &w) != 0) {
     err = 1;
     goto cleanup;
   }
@@ -148,6 +148,7 @@ static int milp_solve(struct solver *s, const struct cp_problem *p, double *z, s
   glp_init_iocp(&parm);
   parm.presolve = GLP_ON;
   parm.msg_lev = GLP_MSG_OFF;
+  parm.tol_int = 1e-9; /* GLPK's 1e-5 would let z_i reach U * 1e-5 next to a positive w_i */
   parm.cb_func = milp_callback;
   parm.cb_info = &nodes;
   if (s->set.time_limit > 0.0) parm.tm_lim = s->set.time_limit * 1e3 < 2e9 ? (int)ceil(s->set.time_limit * 1e3) : 2000000000;
@@ -158,15 +159,31 @@ static int milp_solve(struct solver *s, const struct cp_problem *p, double *z, s
   r->iterations = nodes;
   if ((ret == 0 || ret == GLP_ETMLIM) && (mip == GLP_OPT || mip == GLP_FEAS)) {
     for (int j = 0; j < n; j++) z[j] = glp_mip_col_val(lp, j + 1);
-    /* polish on GLPK's basis: free unknowns plus the complementary ones it allowed to be positive */
-    int k = 0;
-    for (int i = 0; i < n_eq; i++) basic[k++] = i;
-    for (int i = 0; i < m; i++)
-      if (glp_mip_col_val(lp, n + i + 1) > 0.5) basic[k++] = n_eq + i;
-    struct cp_check cz, cpol;
-    if (enum_basis_solve(p, basic, k, 1e-14, &w, zp) == 0 && cp_check(p, zp, NULL, &cpol) == 0 &&
-        cp_check(p, z, NULL, &cz) == 0 && !cpol.nonfinite && (cz.nonfinite || cpol.natural + cpol.equality <= cz.natural + cz.equality))
-      memcpy(z, zp, (size_t)n * sizeof *z);
+    /* GLPK accepts b_i within tol_int of an integer, which lets z_i reach U tol_int beside w_i > 0, and its
+     * simplex tolerances are looser than ours: polish on the basis GLPK chose (free unknowns plus the
+     * complementary ones allowed to be positive) and on the pattern z_i > w_i, keeping the best. */
+    struct cp_check cz;
+    if (cp_check(p, z, zp, &cz) != 0) {
+      err = 1;
+      goto cleanup;
+    }
+    double best = cz.nonfinite ? INFINITY : fmax(cz.natural, cz.equality);
+    for (int rule = 0; rule < 2; rule++) {
+      int k = 0;
+      for (int i = 0; i < n_eq; i++) basic[k++] = i;
+      for (int i = 0; i < m; i++) {
+        double Fi = zp[n_eq + i]; /* cp_check left F(z) in zp */
+        if (rule == 0 ? glp_mip_col_val(lp, n + i + 1) > 0.5 : z[n_eq + i] > Fi) basic[k++] = n_eq + i;
+      }
+      if (enum_basis_solve(p, basic, k, 1e-14, &w, wz) != 0) continue;
+      struct cp_check cpol;
+      if (cp_check(p, wz, NULL, &cpol) == 0 && !cpol.nonfinite && fmax(cpol.natural, cpol.equality) < best) {
+        best = fmax(cpol.natural, cpol.equality);
+        memcpy(zbest, wz, (size_t)n * sizeof *z);
+        polished = 1;
+      }
+    }
+    if (polished) memcpy(z, zbest, (size_t)n * sizeof *z);
     r->status = ret == 0 ? SOLVE_CONVERGED : SOLVE_TIME_LIMIT;
     if (ret == GLP_ETMLIM) snprintf(r->message, sizeof r->message, "time limit: best incumbent returned");
   } else if (ret == GLP_ENOPFS || (ret == 0 && mip == GLP_NOFEAS)) {
@@ -183,6 +200,8 @@ static int milp_solve(struct solver *s, const struct cp_problem *p, double *z, s
 cleanup:
   if (lp) glp_delete_prob(lp);
   free(zp);
+  free(wz);
+  free(zbest);
   free(basic);
   enum_basis_work_destroy(&w);
   return err;
