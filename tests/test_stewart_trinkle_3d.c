@@ -1,0 +1,181 @@
+/* test_stewart_trinkle_3d.c — 3D known answers (issue 3) for the Stewart-Trinkle LCP (Egan et al.
+ * eqs. 5-7) through the stepper and the 3D narrow phase (contact3d), solved by Lemke: contact detection
+ * of a box on a plane through world_detect; a ball dropped on a plane comes to rest without penetrating
+ * beyond the stabilisation tolerance; a box on an incline sticks (tan theta <= mu: drift < 1e-9 after
+ * 1 s) or slides with a = g (sin theta - mu cos theta) (1e-6 relative at h = 1e-3) when the slide runs
+ * along one of the k = 4 friction directions (formulation_tangents) — a pyramid cone bounds friction by
+ * mu p_n only along its generators; between two of them friction is weaker along the slope and pulls
+ * sideways, which the last case measures (see test_incline). */
+#include "check.h"
+#include "formulation.h"
+#include "geom3d.h"
+#include "hull3d.h"
+
+#include <math.h>
+#include <petscsys.h>
+
+static const char *solver_name = "lemke";
+
+static int run(struct world *w, double h, int steps, double *max_pen)
+{
+  struct formulation *f = NULL;
+  struct solver *s = NULL;
+  struct stepper *st = NULL;
+  int failed = -1;
+  if (formulation_create("stewart_trinkle", &f) || solver_create(solver_name, &s) || stepper_create(&st))
+    goto cleanup;
+  failed = 0;
+  if (max_pen) *max_pen = 0.0;
+  for (int i = 0; i < steps; i++) {
+    struct step_record rec;
+    if (stepper_step(st, w, f, s, h, &rec)) {
+      failed = -1;
+      break;
+    }
+    failed += rec.failed;
+    if (max_pen && rec.max_penetration > *max_pen) *max_pen = rec.max_penetration;
+  }
+cleanup:
+  stepper_destroy(&st);
+  solver_destroy(&s);
+  formulation_destroy(&f);
+  return failed;
+}
+
+/* Static plane through the origin with unit normal n (body 0) and a box (half extents he, mass m) whose
+ * bottom face rests on it, at rest (body 1). */
+static struct world *box_on_plane(const double n[3], const double he[3], double m, double mu)
+{
+  struct world *w = world_create(3);
+  struct polyhedron *box = hull3d_box(he[0], he[1], he[2]);
+  if (!w || !box) goto fail;
+  /* Parts are appended to the last body added, so each body takes its shapes before the next one. */
+  int ground = world_add_body(w, 1, 0.0, 0.0);
+  if (ground < 0 || world_add_plane(w, ground, n, 0.0) < 0) goto fail;
+  int b = world_add_body(w, 0, m, 1.0);
+  if (b < 0) goto fail;
+  hull3d_central_inertia(box, m, w->bodies[b].inertia3);
+  if (world_add_polyhedron(w, b, box) < 0) {
+    box = NULL; /* owned (and freed) by the world on failure */
+    goto fail;
+  }
+  /* Turn the body's z axis onto n, then lift the centre by the half height. */
+  double z[3] = {0, 0, 1}, axis[3];
+  vec3_cross(z, n, axis);
+  quat_from_axis_angle(axis, acos(fmin(1.0, vec3_dot(z, n))), w->bodies[b].q);
+  vec3_scale(n, he[2], w->bodies[b].x);
+  w->mu = mu;
+  w->threshold = 0.01;
+  if (world_finalize(w)) goto fail;
+  return w;
+fail:
+  polyhedron_free(box);
+  world_destroy(&w);
+  return NULL;
+}
+
+static void test_detect_box(void)
+{
+  double n[3] = {0, 0, 1}, he[3] = {0.2, 0.15, 0.1};
+  struct world *w = box_on_plane(n, he, 2.0, 0.3);
+  struct contact_set cs = {0};
+  if (!w) {
+    CHECK(0, "3D detect: box on a plane built");
+    return;
+  }
+  w->bodies[1].x[2] += 0.004;
+  int rc = world_detect(w, w->threshold, &cs), ok = rc == 0 && cs.n == 4;
+  for (int i = 0; ok && i < cs.n; i++) {
+    const struct contact *c = &cs.c[i];
+    /* The broad phase picks the order; the normal points from b to a either way. */
+    int box_is_a = c->a == 1;
+    ok = fabs(c->gap - 0.004) < 1e-12 && c->n[2] == (box_is_a ? 1.0 : -1.0) && c->mu == 0.3 &&
+         (box_is_a ? c->fa : c->fb) == FEATURE_VERTEX && (box_is_a ? c->fb : c->fa) == FEATURE_SURFACE &&
+         w->shapes[c->sa].body == c->a && w->shapes[c->sb].body == c->b && c->a + c->b == 1;
+  }
+  CHECK(ok, "3D detect: box 0.004 above a plane gives 4 vertex-plane contacts, normal from b to a (%d)",
+        cs.n);
+  contact_set_free(&cs);
+  world_destroy(&w);
+}
+
+static void test_ball_drop(void)
+{
+  struct world *w = world_create(3);
+  double n[3] = {0, 0, 1}, c[3] = {0, 0, 0}, r = 0.5, m = 1.0, pen;
+  world_add_plane(w, world_add_body(w, 1, 0.0, 0.0), n, 0.0);
+  int b = world_add_body(w, 0, m, 0.4 * m * r * r);
+  world_add_sphere(w, b, c, r);
+  w->bodies[b].x[2] = 1.0;
+  w->mu = 0.3;
+  w->threshold = 0.05;
+  world_finalize(w);
+  int failed = run(w, 0.01, 200, &pen);
+  const struct body *ball = &w->bodies[b];
+  CHECK(failed == 0, "ball drop 3D: every solve converged (%d failed)", failed);
+  CHECK_CLOSE(ball->x[2], r, 1e-6, "ball drop 3D: rests on the plane (z = %.12g)", ball->x[2]);
+  CHECK(fabs(ball->v[2]) < 1e-9 && fabs(ball->v[0]) < 1e-12 && fabs(ball->v[1]) < 1e-12,
+        "ball drop 3D: at rest (v = %g %g %g)", ball->v[0], ball->v[1], ball->v[2]);
+  CHECK(pen < 1e-9, "ball drop 3D: no penetration at step starts (max %g)", pen);
+  world_destroy(&w);
+}
+
+/* Box on an incline of angle theta whose downhill direction is turned by yaw about z. yaw = 0: surface
+ * z = x tan(theta), downhill d = (-cos, 0, -sin) = n x t1 with t1 = y (formulation_tangents), a generator
+ * of the pyramid cone, so the slide obeys a = g (sin - mu cos) exactly. yaw = pi/4 puts the downhill
+ * direction between generators: friction then acts along the generator most opposed to the velocity,
+ * weaker along the slope (at least mu p_n cos(pi/k)) and with a sideways part, so the box accelerates
+ * more than the Coulomb (circular-cone) answer and drifts sideways — the pyramid's anisotropy. */
+static void test_incline(double theta_deg, double mu, double yaw)
+{
+  double theta = theta_deg * M_PI / 180.0, h = 1e-3, g = 9.81, cy = cos(yaw), sy = sin(yaw);
+  double n[3] = {-sin(theta) * cy, -sin(theta) * sy, cos(theta)};
+  double down[3] = {-cos(theta) * cy, -cos(theta) * sy, -sin(theta)}, he[3] = {0.2, 0.15, 0.1};
+  struct world *w = box_on_plane(n, he, 2.0, mu);
+  if (!w) {
+    CHECK(0, "incline 3D: scene built");
+    return;
+  }
+  double x0[3];
+  vec3_scale(w->bodies[1].x, 1.0, x0);
+  int failed = run(w, h, 1000, NULL);
+  const struct body *b = &w->bodies[1];
+  double dx[3];
+  vec3_sub(b->x, x0, dx);
+  double ds = vec3_dot(dx, down), vs = vec3_dot(b->v, down), side[3];
+  vec3_cross(n, down, side);
+  double drift = vec3_dot(dx, side), a = vs / (1000 * h), exact = g * (sin(theta) - mu * cos(theta));
+  CHECK(failed == 0, "incline 3D %g deg mu %g yaw %g: every solve converged (%d failed)", theta_deg, mu, yaw,
+        failed);
+  if (tan(theta) <= mu) {
+    CHECK(vec3_norm(dx) < 1e-9, "incline 3D %g deg mu %g yaw %g: sticks (drift %g after 1 s)", theta_deg, mu,
+          yaw, vec3_norm(dx));
+  } else if (yaw == 0.0) {
+    CHECK(fabs(a - exact) <= 1e-6 * exact, "incline 3D %g deg mu %g: a = %.12g vs %.12g (rel %.2e)",
+          theta_deg, mu, a, exact, fabs(a - exact) / exact);
+    CHECK(fabs(drift) < 1e-9 && ds > 0.0, "incline 3D %g deg mu %g: no sideways drift (%g)", theta_deg, mu,
+          drift);
+  } else {
+    double k = 4, weakest = g * (sin(theta) - mu * cos(theta) * cos(M_PI / k));
+    CHECK(a > exact * (1 + 1e-2) && a <= weakest * (1 + 1e-9) && fabs(drift) > 1e-2,
+          "incline 3D %g deg mu %g yaw %g: between generators a = %.6g (Coulomb %.6g, pyramid bound %.6g), "
+          "sideways drift %.3g m",
+          theta_deg, mu, yaw, a, exact, weakest, drift);
+  }
+  world_destroy(&w);
+}
+
+int main(int argc, char **argv)
+{
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  if (!solver_find(solver_name)) solver_name = "pgs";
+  test_detect_box();
+  test_ball_drop();
+  test_incline(20.0, 0.5, 0.0);
+  test_incline(30.0, 0.3, 0.0);
+  test_incline(15.0, 0.1, 0.0);
+  test_incline(30.0, 0.3, M_PI / 4);
+  int rc = check_finish();
+  PetscCall(PetscFinalize());
+  return rc;
+}
