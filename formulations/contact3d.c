@@ -236,3 +236,77 @@ double contact3d_overlap_volume(const struct world *w, int sa, int sb)
   if (overlap3d_compute(A->polyhedron, Ra, xa, B->polyhedron, Rb, xb, &r, NULL)) return -1.0;
   return r.volume;
 }
+
+static int may_collide(const struct world *w, int i, int j)
+{
+  const struct body *a = &w->bodies[i], *b = &w->bodies[j];
+  return !(a->is_static && b->is_static) && !(a->group != 0 && a->group == b->group);
+}
+
+double contact3d_total_overlap(const struct world *w)
+{
+  double total = 0.0;
+  for (int sa = 0; sa < w->ns; sa++)
+    for (int sb = sa + 1; sb < w->ns; sb++) {
+      const struct shape *A = &w->shapes[sa], *B = &w->shapes[sb];
+      if (A->kind != SHAPE_POLYHEDRON || B->kind != SHAPE_POLYHEDRON || A->body == B->body) continue;
+      if (!may_collide(w, A->body, B->body)) continue;
+      double d[3];
+      vec3_sub(w->bodies[A->body].x, w->bodies[B->body].x, d);
+      if (vec3_norm(d) >= A->radius + B->radius) continue; /* bounding spheres apart */
+      double v = contact3d_overlap_volume(w, sa, sb);
+      if (v < 0.0) return -1.0;
+      total += v;
+    }
+  return total;
+}
+
+int contact3d_corrective(const struct world *w, int sa, int sb, struct contact_set *out)
+{
+  const struct shape *A = &w->shapes[sa], *B = &w->shapes[sb];
+  if (A->kind != SHAPE_POLYHEDRON || B->kind != SHAPE_POLYHEDRON) return 1;
+  double Ra[9], xa[3], Rb[9], xb[3];
+  shape_frame(w, sa, Ra, xa);
+  shape_frame(w, sb, Rb, xb);
+  struct overlap3d r;
+  if (overlap3d_compute(A->polyhedron, Ra, xa, B->polyhedron, Rb, xb, &r, NULL)) return 1;
+  if (!(r.volume > 0.0)) return 0;
+  struct hull3d_placed pa = {0}, pb = {0};
+  if (hull3d_place(A->polyhedron, Ra, xa, &pa) || hull3d_place(B->polyhedron, Rb, xb, &pb)) {
+    hull3d_placed_free(&pa);
+    return 1;
+  }
+  /* m lies in both bodies, so every psi is <= 0; the largest is the shallowest way out. A face of b
+   * pushes a along its outward normal; a face of a pushes a against its own. */
+  double best = -HUGE_VAL, n[3] = {0, 0, 1};
+  enum feature_kind fa = FEATURE_NONE, fb = FEATURE_NONE;
+  int ida = 0, idb = 0;
+  for (int f = 0; f < pb.ph->nf; f++) {
+    double psi = vec3_dot(pb.fn + 3 * f, r.vertex_mean) - pb.fd[f];
+    if (psi > best)
+      best = psi, fa = FEATURE_NONE, fb = FEATURE_FACE, ida = 0, idb = f, vec3_scale(pb.fn + 3 * f, 1.0, n);
+  }
+  for (int f = 0; f < pa.ph->nf; f++) {
+    double psi = vec3_dot(pa.fn + 3 * f, r.vertex_mean) - pa.fd[f];
+    if (psi > best)
+      best = psi, fa = FEATURE_FACE, fb = FEATURE_NONE, ida = f, idb = 0, vec3_scale(pa.fn + 3 * f, -1.0, n);
+  }
+  hull3d_placed_free(&pa);
+  hull3d_placed_free(&pb);
+  struct contact c = {.a = A->body,
+                      .b = B->body,
+                      .sa = sa,
+                      .sb = sb,
+                      .gap = 2.0 * best,
+                      .fa = fa,
+                      .fb = fb,
+                      .ida = ida,
+                      .idb = idb,
+                      .mu = w->mu};
+  memcpy(c.n, n, sizeof c.n);
+  memcpy(c.pa, r.vertex_mean, sizeof c.pa);
+  vec3_axpy(best, n, c.pa);
+  memcpy(c.pb, r.vertex_mean, sizeof c.pb);
+  vec3_axpy(-best, n, c.pb);
+  return contact_set_push(out, &c);
+}

@@ -19,6 +19,14 @@ int contact3d_shapes(const struct world *w, int sa, int sb, double threshold, st
 /* Exact intersection volume of two world-placed polyhedron parts (accuracy metric); 0 when disjoint,
  * negative on failure. */
 double contact3d_overlap_volume(const struct world *w, int sa, int sb);
+/* Sum over the body pairs that may collide (not both static, not in the same nonzero group) of the
+ * intersection volumes of their polyhedron parts (the box-of-icosahedra metric); negative on failure. */
+double contact3d_total_overlap(const struct world *w);
+/* The corrective 3D contact of the PEG experiments (../shared/notes/peg-experiments.md): when polyhedron
+ * parts sa, sb overlap, ONE contact at the mean m of the intersection's vertices, on the face plane (of
+ * either part) with the largest signed distance psi at m (the least penetrated face), normal from b to
+ * a, gap 2 psi, pa = m + psi n, pb = m - psi n; nothing when they do not overlap. 0, or 1 on failure. */
+int contact3d_corrective(const struct world *w, int sa, int sb, struct contact_set *out);
 
 /* Narrow-phase kernels on world-placed geometry (contact3d.c), usable without a world (tests, PEG).
  * Each appends every potential contact with gap <= threshold to out, with a = b = sa = sb = -1 and

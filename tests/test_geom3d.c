@@ -324,6 +324,54 @@ static void test_overlap(gsl_rng *rng)
   polyhedron_free(ico);
 }
 
+/* Through a world: the total overlap over body pairs (static-static excluded) and the corrective contact. */
+static void test_world_overlap(void)
+{
+  struct world *w = world_create(3);
+  /* Body 0: static floor block and body 1: a static wall block overlapping it (never measured); bodies
+   * 2 and 3: unit cubes overlapping by a 0.1 x 0.7 x 1 slab, both sunk 0.05 into the floor. */
+  int b0 = world_add_body(w, 1, 0, 0);
+  world_add_polyhedron(w, b0, hull3d_box(2, 2, 0.5));
+  w->bodies[b0].x[2] = -0.5;
+  int b1 = world_add_body(w, 1, 0, 0);
+  world_add_polyhedron(w, b1, hull3d_box(0.25, 2, 1));
+  w->bodies[b1].x[0] = 2;
+  int b2 = world_add_body(w, 0, 1, 1), s2 = w->ns;
+  world_add_polyhedron(w, b2, hull3d_box(0.5, 0.5, 0.5));
+  int b3 = world_add_body(w, 0, 1, 1), s3 = w->ns;
+  world_add_polyhedron(w, b3, hull3d_box(0.5, 0.5, 0.5));
+  w->bodies[b2].x[2] = 0.45;
+  w->bodies[b3].x[0] = 0.9;
+  w->bodies[b3].x[1] = 0.3;
+  w->bodies[b3].x[2] = 0.45;
+  world_finalize(w);
+  CHECK_CLOSE(contact3d_total_overlap(w), 0.1 * 0.7 * 1.0 + 2 * 0.05 * 1.0 * 1.0, 1e-12,
+              "overlap: world total = cube-cube slab + two cube-floor slivers, static pair excluded (%.15g)",
+              contact3d_total_overlap(w));
+  struct contact_set cs = {0};
+  int rc = contact3d_corrective(w, s3, s2, &cs);
+  /* Slab x in [0.4, 0.5]: vertex mean x = 0.45, both x faces 0.05 away; n from body 2 to body 3 is +x. */
+  CHECK(rc == 0 && cs.n == 1 && fabs(cs.c[0].gap + 0.1) < 1e-12 && fabs(cs.c[0].n[0] - 1) < 1e-12 &&
+            fabs(cs.c[0].pa[0] - 0.4) < 1e-12 && fabs(cs.c[0].pb[0] - 0.5) < 1e-12 && cs.c[0].a == b3 &&
+            cs.c[0].b == b2,
+        "corrective: one contact at the overlap's mean, gap = 2 psi = -0.1, normal +x");
+  contact_set_clear(&cs);
+  w->bodies[b3].x[0] = 1.2;
+  rc = contact3d_corrective(w, s3, s2, &cs);
+  CHECK(rc == 0 && cs.n == 0, "corrective: no contact without overlap");
+  /* world_detect through the hook: the sunk cube meets the floor with 4 penetrating vertex-face contacts. */
+  contact_set_clear(&cs);
+  rc = world_detect(w, 0.01, &cs);
+  int floor = 0;
+  for (int i = 0; i < cs.n; i++)
+    floor += (cs.c[i].a == b0 || cs.c[i].b == b0) && (cs.c[i].a == b2 || cs.c[i].b == b2) &&
+             fabs(cs.c[i].gap + 0.05) < 1e-12;
+  CHECK(rc == 0 && floor == 4, "detect: cube sunk 0.05 into a static block, 4 contacts at gap -0.05 (%d)",
+        floor);
+  contact_set_free(&cs);
+  world_destroy(&w);
+}
+
 int main(void)
 {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -334,6 +382,7 @@ int main(void)
   test_random_hulls(rng);
   test_contacts();
   test_overlap(rng);
+  test_world_overlap();
   gsl_rng_free(rng);
   return check_finish();
 }
