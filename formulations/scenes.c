@@ -4,6 +4,7 @@
 #include "scenes.h"
 
 #include "geom2d.h"
+#include "hull3d.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -84,6 +85,28 @@ struct world *scene_incline_2d(double theta, double mu, double wdt, double hgt, 
   int ok = g >= 0 && world_add_halfplane(w, g, -sin(theta), cos(theta), 0.0) >= 0;
   /* the block's centre sits hgt/2 above the incline along its normal */
   ok = ok && add_box(w, -0.5 * hgt * sin(theta), 0.5 * hgt * cos(theta), theta, wdt, hgt, m) >= 0;
+  return finish(w, ok);
+}
+
+struct world *scene_incline_3d(double theta, double mu, double hx, double hy, double hz, double m)
+{
+  struct world *w = world_create(3);
+  if (!w) return NULL;
+  w->mu = mu;
+  const double n[3] = {-sin(theta), 0.0, cos(theta)};
+  int g = world_add_body(w, 1, 0.0, 0.0);
+  int ok = g >= 0 && world_add_plane(w, g, n, 0.0) >= 0;
+  int b = ok ? world_add_body(w, 0, m, 1.0) : -1;
+  struct polyhedron *ph = ok ? hull3d_box(hx, hy, hz) : NULL;
+  ok = ok && b >= 0 && ph && world_add_polyhedron(w, b, ph) >= 0;
+  if (ok) {
+    struct body *bd = &w->bodies[b];
+    hull3d_central_inertia(w->shapes[bd->shape_begin].polyhedron, m, bd->inertia3);
+    /* rotation about y by -theta takes the box's z axis onto n */
+    bd->q[0] = cos(0.5 * theta);
+    bd->q[2] = -sin(0.5 * theta);
+    for (int k = 0; k < 3; k++) bd->x[k] = hz * n[k];
+  }
   return finish(w, ok);
 }
 

@@ -13,6 +13,10 @@ struct world *scene_ngon(int n, double r, double m, double mu, const double nu0[
 /* Block (w x hgt, mass m) resting on an incline of angle theta (static half-plane through the origin,
  * normal (-sin, cos)); body 1 is the block, initially at rest, its bottom face on the incline. */
 struct world *scene_incline_2d(double theta, double mu, double wdt, double hgt, double m);
+/* 3D: a box (half extents hx, hy, hz, mass m) resting on a static plane through the origin tilted by
+ * theta about the y axis (normal (-sin theta, 0, cos theta)); downhill is -x' along (-cos, 0, -sin), which
+ * formulation_tangents makes a friction direction for every even k. Body 1 is the box, at rest. */
+struct world *scene_incline_3d(double theta, double mu, double hx, double hy, double hz, double m);
 /* n boxes (height hgt, mass m; box i has width wdt (1 - 0.1 i)) stacked on the ground, touching, at rest. */
 struct world *scene_box_stack(int n, double wdt, double hgt, double m, double mu);
 /* Anitescu-Hart Sec. 4B cannonball arrangement: `rows` rows of discs of diameter 3 (bottom row `rows`
