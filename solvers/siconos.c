@@ -179,7 +179,10 @@ static int siconos_solve(struct solver *s, const struct cp_problem *p, double *z
     snprintf(r->message, sizeof r->message, "Siconos info %d after %d iterations", info, r->iterations);
   err = 0;
 cleanup:
-  if (o) solver_options_delete(o);
+  if (o) {
+    solver_options_delete(o); /* 4.4 frees the members only (its free(op) is commented out) */
+    free(o);
+  }
   if (M) {
     M->matrix0 = NULL; /* Mc is ours */
     NM_free(M);
