@@ -1,13 +1,11 @@
-/* lemke.c — Lemke's complementary pivoting method (Lemke 1965; Cottle-Pang-Stone, The LCP, Sec. 4.4)
- * with lexicographic degeneracy resolution (Sec. 4.9) on the compact blocked tableau of lemke_tableau.c.
- * Solves w = M z + q + d z0 starting from z0 large enough that w >= 0, then keeps the basis almost
- * complementary, entering the complement of whatever left, until z0 leaves (converged) or the entering
- * column has no admissible pivot (ray termination). Mixed LCPs are reduced by mlcp_reduce.
- * Ties (../shared/notes/lemke.md): basic values |x_i| <= 1e-13 max(||x||, ||q||) are exact zeros; rows
- * tied in the ratio test are split by the rows of [x, B^-1 B_0] / c_i, whose entries below 1e-11 of their
- * row's largest are exact zeros; z0 wins every tie it is in. Entries c_i <= pivot_tol * ||c||_inf are
- * never pivots. */
+/* lemke.c — Lemke's complementary pivoting method (Lemke 1965; Cottle-Pang-Stone, The LCP, Sec. 4.4) with
+ * lexicographic degeneracy resolution (Sec. 4.9) on the compact blocked tableau of lemke_tableau.c: from
+ * w = M z + q + d z0 with z0 just large enough that w >= 0, keep the basis almost complementary, entering the
+ * complement of whatever left, until z0 leaves (converged) or the entering column has no admissible pivot
+ * (ray termination). Ties follow ../shared/notes/lemke.md (see lemke_ratio_test). Mixed LCPs go through
+ * mlcp_reduce. Pivot counts exclude the initial pivot that brings z0 in (Murty's n x n example: 2^n - 1). */
 #include "lemke.h"
+
 #include "mlcp_reduce.h"
 #include "solver.h"
 
@@ -16,6 +14,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Options (defaults in lemke_create):
+ *   -lemke_pivot_tol T   entries c_i <= T * ||c||_inf of the entering column c are never pivots (1e-9;
+ *                        measured: 1e-12 and 1e-10 lose sliding/resting-box contact LCPs, 1e-9..1e-6 solve
+ *                        all tried). 0 accepts any positive entry, as Siconos does.
+ *   -lemke_cover e|qscaled   covering vector d: e = all ones (default; Murty's example takes 2^n - 1
+ *                        pivots), qscaled = max(1, |q_i|) (balances rows of very different scales).
+ *   -lemke_block B       pivots held back before one dgemm update of the tableau (32; 1 = plain rank-1).
+ *   -cp_max_it N         pivot limit (default 50 n + 1000), status max_iterations when reached.
+ *   -cp_time_limit S     checked every 16 pivots, status time_limit.
+ *   -cp_warm_start       the support {i : z_i > 0} of z on entry is the starting basis (z_i basic there,
+ *                        w_i elsewhere), with d = B_0 e; a singular basis (rcond of M_SS below 1e3 eps) or a
+ *                        warm run ending on a ray restarts cold; pivots of both runs are counted. */
 enum lemke_cover { LEMKE_COVER_E, LEMKE_COVER_QSCALED };
 static const char *const lemke_cover_names[] = {"e", "qscaled"};
 
@@ -32,9 +42,12 @@ struct lemke_work {
   int *tied, *in_basis;
 };
 
-static const double lemke_zero_x = 1e-13;   /* basic values below this times max(||x||, ||q||) are zero */
-static const double lemke_zero_lex = 1e-11; /* lexicographic entries below this times their row max are zero */
-static const double lemke_lex_equal = 1e-12; /* lexicographic ratios this close (relative) are equal */
+/* Tie thresholds from ../shared/notes/lemke.md. Basic values below lemke_zero_x * max(||x||, ||q||) are
+ * zero; lexicographic entries below lemke_zero_lex times their row's largest are zero; lexicographic ratios
+ * within lemke_lex_equal (relative) are equal. */
+static const double lemke_zero_x = 1e-13;
+static const double lemke_zero_lex = 1e-11;
+static const double lemke_lex_equal = 1e-12;
 
 static int lemke_create(struct solver *s)
 {
@@ -57,8 +70,10 @@ static int lemke_set_from_options(struct solver *s)
   if (PetscOptionsGetReal(NULL, NULL, "-lemke_pivot_tol", &r, &set) == 0 && set) d->pivot_tol = r;
   if (PetscOptionsGetInt(NULL, NULL, "-lemke_block", &i, &set) == 0 && set) d->block = (int)i;
   if (PetscOptionsGetString(NULL, NULL, "-lemke_cover", name, sizeof name, &set) == 0 && set) {
-    if (strcmp(name, "e") == 0) d->cover = LEMKE_COVER_E;
-    else if (strcmp(name, "qscaled") == 0) d->cover = LEMKE_COVER_QSCALED;
+    if (strcmp(name, "e") == 0)
+      d->cover = LEMKE_COVER_E;
+    else if (strcmp(name, "qscaled") == 0)
+      d->cover = LEMKE_COVER_QSCALED;
     else {
       fprintf(stderr, "error: -lemke_cover must be e or qscaled (got '%s')\n", name);
       return 1;
@@ -140,7 +155,10 @@ static int lemke_lex_less(const struct lemke_tableau *t, int a, const double *ra
   return a < b; /* rows of a nonsingular B^-1 B_0 differ; reached only through rounding */
 }
 
-/* Ratio test for the entering column c: the leaving row, or -1 for a ray. */
+/* Ratio test for the entering column c: the leaving row, or -1 for a ray. Rows with c_i > ptol whose value
+ * x_i - theta c_i at the minimum ratio theta is within zx of zero are tied; the row of z0 wins a tie at once,
+ * other ties go to the lexicographically smallest row of [B^-1 B_0] / c_i (entries below lemke_zero_lex of
+ * their row's largest count as zero). */
 static int lemke_ratio_test(struct lemke_work *w, const double *c, double ptol, double zx)
 {
   struct lemke_tableau *t = w->t;
@@ -173,11 +191,12 @@ static int lemke_ratio_test(struct lemke_work *w, const double *c, double ptol, 
   return best;
 }
 
+/* NaN-propagating, so that a NaN anywhere in M or q is seen. */
 static double lemke_norm_inf(int n, const double *v)
 {
   double mx = 0.0;
   for (int i = 0; i < n; i++)
-    if (fabs(v[i]) > mx) mx = fabs(v[i]);
+    if (!(fabs(v[i]) <= mx)) mx = fabs(v[i]);
   return mx;
 }
 
@@ -217,7 +236,7 @@ static enum solve_status lemke_run(struct solver *s, struct lemke_work *w, doubl
   for (;;) {
     zx = lemke_snap(t, qnorm);
     if (*pivots >= max_pivots) return SOLVE_MAX_ITERATIONS;
-    if ((*pivots & 15) == 0 && solver_out_of_time(s)) return SOLVE_TIME_LIMIT;
+    if (*pivots > 0 && *pivots % 16 == 0 && solver_out_of_time(s)) return SOLVE_TIME_LIMIT;
     int m = -1 - t->where[entering];
     lemke_tableau_column(t, m, w->col);
     double cmax = lemke_norm_inf(n, w->col);
@@ -319,12 +338,12 @@ static void lemke_view(const struct solver *s, FILE *out)
 }
 
 const struct solver_type solver_type_lemke = {
-  .name = "lemke",
-  .summary = "lexicographic Lemke, blocked tableau (-lemke_pivot_tol, -lemke_cover, -lemke_block)",
-  .kinds = CP_LCP | CP_MLCP,
-  .create = lemke_create,
-  .set_from_options = lemke_set_from_options,
-  .solve = lemke_solve,
-  .destroy = lemke_destroy,
-  .view = lemke_view,
+    .name = "lemke",
+    .summary = "lexicographic Lemke, blocked tableau (-lemke_pivot_tol, -lemke_cover, -lemke_block)",
+    .kinds = CP_LCP | CP_MLCP,
+    .create = lemke_create,
+    .set_from_options = lemke_set_from_options,
+    .solve = lemke_solve,
+    .destroy = lemke_destroy,
+    .view = lemke_view,
 };

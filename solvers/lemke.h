@@ -10,15 +10,15 @@
 #define CB_LEMKE_H
 
 struct lemke_tableau {
-  int n, ncols;   /* rows; ncols = n + 1 nonbasic columns */
-  int bmax, k;    /* held-back capacity and count */
-  double *T0;     /* n x ncols, column-major (leading dimension n): T at the last flush */
-  double *U, *V;  /* n x bmax and ncols x bmax, column-major: T = T0 - U V^T */
-  double *x;      /* n basic values B^-1 q after the pivots so far */
-  int *basic;     /* basic[r]: the variable basic in row r */
-  int *nonbasic;  /* nonbasic[m]: the variable in column m */
-  int *where;     /* where[v] = r if v is basic in row r, -1 - m if it is nonbasic in column m */
-  int *lex_var;   /* lex_var[k]: the variable basic in row k of the starting basis (column k of B^-1 B_0) */
+  int n, ncols;  /* rows; ncols = n + 1 nonbasic columns */
+  int bmax, k;   /* held-back capacity and count */
+  double *T0;    /* n x ncols, column-major (leading dimension n): T at the last flush */
+  double *U, *V; /* n x bmax and ncols x bmax, column-major: T = T0 - U V^T */
+  double *x;     /* n basic values B^-1 q after the pivots so far */
+  int *basic;    /* basic[r]: the variable basic in row r */
+  int *nonbasic; /* nonbasic[m]: the variable in column m */
+  int *where;    /* where[v] = r if v is basic in row r, -1 - m if it is nonbasic in column m */
+  int *lex_var;  /* lex_var[k]: the variable basic in row k of the starting basis (column k of B^-1 B_0) */
 };
 
 int lemke_tableau_create(int n, int bmax, struct lemke_tableau **t);

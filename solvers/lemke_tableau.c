@@ -72,10 +72,12 @@ static void lemke_tableau_label(struct lemke_tableau *t, const int *in_basis)
 
 void lemke_tableau_cold(struct lemke_tableau *t, const double *M, const double *q, const double *d)
 {
-  size_t n = (size_t)t->n;
-  for (size_t j = 0; j < n; j++)
-    for (size_t i = 0; i < n; i++)
-      t->T0[i + j * n] = -M[i * n + j];
+  size_t n = (size_t)t->n, tile = 64; /* transpose by tiles: row-major M, column-major T0 */
+  for (size_t i0 = 0; i0 < n; i0 += tile)
+    for (size_t j0 = 0; j0 < n; j0 += tile)
+      for (size_t j = j0; j < j0 + tile && j < n; j++)
+        for (size_t i = i0; i < i0 + tile && i < n; i++)
+          t->T0[i + j * n] = -M[i * n + j];
   for (size_t i = 0; i < n; i++) {
     t->T0[i + n * n] = -d[i];
     t->x[i] = q[i];
@@ -119,8 +121,10 @@ int lemke_tableau_warm(struct lemke_tableau *t, const double *M, const double *q
   for (int m = 0; m < n; m++)
     for (int i = 0; i < n; i++) {
       double *tm = t->T0 + (size_t)m * nn;
-      if (pos[i] >= 0) tm[i] = pos[m] >= 0 ? -X[pos[i] + (size_t)m * ks] : X[pos[i] + (size_t)m * ks];
-      else tm[i] = pos[m] >= 0 ? 0.0 : -M[(size_t)i * nn + m];
+      if (pos[i] >= 0)
+        tm[i] = pos[m] >= 0 ? -X[pos[i] + (size_t)m * ks] : X[pos[i] + (size_t)m * ks];
+      else
+        tm[i] = pos[m] >= 0 ? 0.0 : -M[(size_t)i * nn + m];
     }
   for (int i = 0; i < n; i++)
     t->x[i] = pos[i] >= 0 ? -X[pos[i] + nn * ks] : q[i];
@@ -136,13 +140,16 @@ int lemke_tableau_warm(struct lemke_tableau *t, const double *M, const double *q
     for (int a = 0; a < ks; a++)
       for (int i = 0, b = 0; i < n; i++)
         if (pos[i] < 0) A[b++ + (size_t)a * nb] = M[(size_t)i * nn + S[a]];
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)nb, nc, ks, 1.0, A, (int)nb, X, ks, 0.0, Y, (int)nb);
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)nb, nc, ks, 1.0, A, (int)nb, X, ks, 0.0, Y,
+                (int)nb);
     for (int m = 0; m <= n; m++)
       for (int i = 0, b = 0; i < n; i++) {
         if (pos[i] >= 0) continue;
         double y = Y[b++ + (size_t)m * nb];
-        if (m == n) t->x[i] -= y;
-        else t->T0[i + (size_t)m * nn] += pos[m] >= 0 ? -y : y;
+        if (m == n)
+          t->x[i] -= y;
+        else
+          t->T0[i + (size_t)m * nn] += pos[m] >= 0 ? -y : y;
       }
     free(A);
     free(Y);
@@ -163,14 +170,16 @@ cleanup:
 void lemke_tableau_column(const struct lemke_tableau *t, int m, double *col)
 {
   memcpy(col, t->T0 + (size_t)m * t->n, (size_t)t->n * sizeof *col);
-  if (t->k > 0) cblas_dgemv(CblasColMajor, CblasNoTrans, t->n, t->k, -1.0, t->U, t->n, t->V + m, t->ncols, 1.0, col, 1);
+  if (t->k > 0)
+    cblas_dgemv(CblasColMajor, CblasNoTrans, t->n, t->k, -1.0, t->U, t->n, t->V + m, t->ncols, 1.0, col, 1);
 }
 
 void lemke_tableau_row(const struct lemke_tableau *t, int i, double *row)
 {
   cblas_dcopy(t->ncols, t->T0 + i, t->n, row, 1);
   if (t->k > 0)
-    cblas_dgemv(CblasColMajor, CblasNoTrans, t->ncols, t->k, -1.0, t->V, t->ncols, t->U + i, t->n, 1.0, row, 1);
+    cblas_dgemv(CblasColMajor, CblasNoTrans, t->ncols, t->k, -1.0, t->V, t->ncols, t->U + i, t->n, 1.0, row,
+                1);
 }
 
 double lemke_tableau_entry(const struct lemke_tableau *t, int i, int m)
@@ -184,8 +193,8 @@ double lemke_tableau_entry(const struct lemke_tableau *t, int i, int m)
 void lemke_tableau_flush(struct lemke_tableau *t)
 {
   if (t->k == 0) return;
-  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, t->n, t->ncols, t->k, -1.0, t->U, t->n, t->V, t->ncols, 1.0,
-              t->T0, t->n);
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, t->n, t->ncols, t->k, -1.0, t->U, t->n, t->V, t->ncols,
+              1.0, t->T0, t->n);
   t->k = 0;
 }
 

@@ -56,7 +56,8 @@ int mlcp_reduce(const struct cp_problem *p, struct cp_problem **lcp, struct mlcp
     if (info == 0) info = LAPACKE_dgecon(LAPACK_ROW_MAJOR, '1', ne, A, ne, anorm, &rcond);
     if (info != 0 || !(rcond > 1e3 * DBL_EPSILON)) {
       if (msg && msg_len)
-        snprintf(msg, msg_len, "equality block A (%d x %d) is singular (rcond %.2g)", ne, ne, info ? 0.0 : rcond);
+        snprintf(msg, msg_len, "equality block A (%d x %d) is singular (rcond %.2g)", ne, ne,
+                 info ? 0.0 : rcond);
       status = 1;
       goto cleanup;
     }
@@ -69,8 +70,8 @@ int mlcp_reduce(const struct cp_problem *p, struct cp_problem **lcp, struct mlcp
       Mq[i * w1 + sm] = out->q[i];
     }
     if (m > 0)
-      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, m + 1, ne, -1.0, p->M + sne * nn, n, r->W, m + 1,
-                  1.0, Mq, m + 1);
+      cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, m + 1, ne, -1.0, p->M + sne * nn, n, r->W,
+                  m + 1, 1.0, Mq, m + 1);
     for (size_t i = 0; i < sm; i++) {
       memcpy(out->M + i * sm, Mq + i * w1, sm * sizeof *Mq);
       out->q[i] = Mq[i * w1 + sm];

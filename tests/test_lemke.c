@@ -37,8 +37,8 @@ static void test_murty(void)
     double *z = calloc((size_t)n, sizeof *z);
     struct solve_result r = run(s, p, z);
     CHECK(r.status == SOLVE_CONVERGED && r.iterations == (1 << n) - 1,
-          "murty n=%d: %s after %d pivots (expect 2^n - 1 = %d)", n, solve_status_name(r.status), r.iterations,
-          (1 << n) - 1);
+          "murty n=%d: %s after %d pivots (expect 2^n - 1 = %d)", n, solve_status_name(r.status),
+          r.iterations, (1 << n) - 1);
     free(z);
     cp_destroy(&p);
   }
@@ -116,8 +116,17 @@ static void test_ray_and_limit(void)
   double *zz = calloc(100, sizeof *zz);
   s->set.max_it = 5;
   r = run(s, p, zz);
-  CHECK(r.status == SOLVE_MAX_ITERATIONS && r.iterations == 5, "-cp_max_it 5 on spd n=100: %s after %d pivots",
-        solve_status_name(r.status), r.iterations);
+  CHECK(r.status == SOLVE_MAX_ITERATIONS && r.iterations == 5,
+        "-cp_max_it 5 on spd n=100: %s after %d pivots", solve_status_name(r.status), r.iterations);
+  s->set.max_it = 0;
+  s->set.time_limit = 1e-9;
+  r = run(s, p, zz);
+  CHECK(r.status == SOLVE_TIME_LIMIT && r.iterations == 16,
+        "-cp_time_limit 1e-9 on spd n=100: %s after %d pivots", solve_status_name(r.status), r.iterations);
+  s->set.time_limit = 0.0;
+  p->M[3 * 100 + 7] = NAN;
+  r = run(s, p, zz);
+  CHECK(r.status == SOLVE_NAN_OR_INF, "NaN in M: %s (never converged)", solve_status_name(r.status));
   free(zz);
   cp_destroy(&p);
   solver_destroy(&s);
@@ -138,7 +147,7 @@ static void test_warm_start(void)
   s->set.warm_start = 1;
   struct solve_result warm = run(s, p, zw);
   CHECK(cold.status == SOLVE_CONVERGED && cold2.status == SOLVE_CONVERGED && warm.status == SOLVE_CONVERGED &&
-          warm.iterations > 0 && warm.iterations < cold2.iterations,
+            warm.iterations > 0 && warm.iterations < cold2.iterations,
         "warm start on perturbed spd n=%d: %d pivots vs %d cold (%s)", n, warm.iterations, cold2.iterations,
         solve_status_name(warm.status));
   /* A singular starting basis (M_SS = [1 1; 1 1]) falls back to a cold start. */
@@ -147,8 +156,7 @@ static void test_warm_start(void)
   double zs[3] = {1, 1, 0};
   struct solve_result r = run(s, ps, zs);
   CHECK(r.status == SOLVE_CONVERGED && strstr(r.message, "singular"),
-        "warm start from a singular basis falls back cold: %s (%s)",
-        solve_status_name(r.status), r.message);
+        "warm start from a singular basis falls back cold: %s (%s)", solve_status_name(r.status), r.message);
   cp_destroy(&ps);
   free(z);
   free(zw);
@@ -180,10 +188,10 @@ static void test_degenerate(void)
   struct cp_problem *pe = cp_test_egan_max(-1.5, -0.5, 100.0);
   double ze[10] = {0};
   r = run(s, pe, ze);
-  printf("# egan max case b (gamma 100): lemke %s after %d pivots, residual %.3g\n", solve_status_name(r.status),
-         r.iterations, r.residual);
-  CHECK(r.iterations < 1000 && r.status != SOLVE_MAX_ITERATIONS, "egan max case b terminates: %s after %d pivots",
-        solve_status_name(r.status), r.iterations);
+  printf("# egan max case b (gamma 100): lemke %s after %d pivots, residual %.3g\n",
+         solve_status_name(r.status), r.iterations, r.residual);
+  CHECK(r.iterations < 1000 && r.status != SOLVE_MAX_ITERATIONS,
+        "egan max case b terminates: %s after %d pivots", solve_status_name(r.status), r.iterations);
   cp_destroy(&pe);
   cp_destroy(&pm);
   free(z);
@@ -201,8 +209,8 @@ static void test_pivot_tol(void)
   struct solver *s = new_solver("lemke", 0);
   struct solve_result r = run(s, p, z);
   CHECK(r.status == SOLVE_CONVERGED && r.iterations == 1,
-        "default -lemke_pivot_tol rejects a 2^-50 pivot: %s after %d pivots (expect 1)", solve_status_name(r.status),
-        r.iterations);
+        "default -lemke_pivot_tol rejects a 2^-50 pivot: %s after %d pivots (expect 1)",
+        solve_status_name(r.status), r.iterations);
   solver_destroy(&s);
   PetscOptionsSetValue(NULL, "-lemke_pivot_tol", "0");
   s = new_solver("lemke", 0);
@@ -218,11 +226,11 @@ static void test_mlcp(void)
 {
   /* u in R^2 free, v in R^3: pick u*, v* >= 0, w* >= 0 with v*'w* = 0 and build a, b from them. */
   const int ne = 2, m = 3, n = ne + m;
-  const double Mfull[25] = {2.3, 0.7, 1.1, -0.4, 0.2, /* A | C */
-                            0.7, 3.1, 0.3, 0.9, -0.6, /* */
-                            -1.1, -0.3, 2.9, 0.5, 0.4, /* D | B */
-                            0.4, -0.9, 0.5, 3.3, 0.8, /* */
-                            -0.2, 0.6, 0.4, 0.8, 2.7};
+  const double Mfull[25] = {2.3,  0.7,  1.1, -0.4, 0.2,  /* A | C */
+                            0.7,  3.1,  0.3, 0.9,  -0.6, /* */
+                            -1.1, -0.3, 2.9, 0.5,  0.4,  /* D | B */
+                            0.4,  -0.9, 0.5, 3.3,  0.8,  /* */
+                            -0.2, 0.6,  0.4, 0.8,  2.7};
   const double ustar[2] = {0.37, -0.81}, vstar[3] = {1.3, 0.0, 0.45}, wstar[3] = {0.0, 0.62, 0.0};
   struct cp_problem *p = cp_mlcp_create(ne, m);
   memcpy(p->M, Mfull, sizeof Mfull);
@@ -277,11 +285,12 @@ static void test_cover(void)
   double *z = calloc((size_t)pb->n, sizeof *z);
   struct solve_result r = run(s, p, z), rb = run(s, pb, z);
   CHECK(r.status == SOLVE_CONVERGED && rb.status == SOLVE_CONVERGED,
-        "-lemke_cover qscaled: spd n=100 %s (%d pivots), sliding boxes %s (%d pivots)", solve_status_name(r.status),
-        r.iterations, solve_status_name(rb.status), rb.iterations);
+        "-lemke_cover qscaled: spd n=100 %s (%d pivots), sliding boxes %s (%d pivots)",
+        solve_status_name(r.status), r.iterations, solve_status_name(rb.status), rb.iterations);
   PetscOptionsSetValue(NULL, "-lemke_cover", "nonsense");
   struct solver *bad = NULL;
-  CHECK(solver_create("lemke", &bad) == 0 && solver_set_from_options(bad) != 0, "-lemke_cover nonsense is refused");
+  CHECK(solver_create("lemke", &bad) == 0 && solver_set_from_options(bad) != 0,
+        "-lemke_cover nonsense is refused");
   PetscOptionsClearValue(NULL, "-lemke_cover");
   solver_destroy(&bad);
   free(z);
