@@ -85,7 +85,7 @@ static void order_face(struct polyhedron *p, int f, double *angle)
 
 /* Volume of the tetrahedron spanned by the four most spread points, relative to the spread cubed: a
  * cheap test that the points are not (nearly) coplanar, so qhull never sees a flat input. */
-static int points_degenerate(int n, const double *x)
+int hull3d_points_degenerate(int n, const double *x)
 {
   if (n < 4) return 1;
   int i1 = 0, i2 = 0, i3 = 0;
@@ -171,14 +171,14 @@ fail:
 
 struct polyhedron *hull3d_create(int n, const double *xyz)
 {
-  if (!xyz || points_degenerate(n, xyz)) return NULL;
+  if (!xyz || hull3d_points_degenerate(n, xyz)) return NULL;
   coordT *pts = malloc(3 * (size_t)n * sizeof *pts);
   if (!pts) return NULL;
   memcpy(pts, xyz, 3 * (size_t)n * sizeof *pts);
   qhT qh_qh;
   qhT *qh = &qh_qh;
   qh_zero(qh, stderr);
-  char cmd[] = "qhull";
+  char cmd[] = "qhull Pp"; /* Pp: no precision warnings on stderr (slivers of overlap3d are expected) */
   struct polyhedron *p = NULL;
   if (!qh_new_qhull(qh, 3, n, pts, False, cmd, NULL, stderr)) p = from_qhull(qh, n, xyz);
   qh_freeqhull(qh, !qh_ALL);

@@ -12,6 +12,9 @@
 
 /* Convex hull of n points (xyz interleaved) in the body frame; points inside the hull are dropped. */
 struct polyhedron *hull3d_create(int n, const double *xyz);
+/* 1 when the points are (nearly) coplanar — the case hull3d_create refuses: the four most spread points
+ * span a tetrahedron smaller than 1e-9 of their spread cubed. */
+int hull3d_points_degenerate(int n, const double *xyz);
 /* Box with half extents hx, hy, hz centred at the origin. */
 struct polyhedron *hull3d_box(double hx, double hy, double hz);
 /* Regular icosahedron with the given circumradius centred at the origin, vertices (0, ±1, ±φ) and their

@@ -4,7 +4,8 @@
  *     max r s.t. n_i . x + r <= d_i. r <= 0 (up to round-off) means disjoint or only touching: volume 0.
  *  2. With c_i = d_i - n_i . x0 > 0, the dual points n_i / c_i; their convex hull (qhull, hull3d_create)
  *     has one facet m . p <= o per vertex y = x0 + m / o of the intersection.
- *  3. The hull of those vertices (qhull again) gives the volume, centroid and vertex mean. */
+ *  3. The hull of those vertices (qhull again) gives the volume, centroid and vertex mean; a hull too
+ *     flat for qhull (a wedge thinner than 1e-9 of its extent, e.g. a face resting on a face) counts as 0. */
 #include "overlap3d.h"
 
 #include "geom3d.h"
@@ -111,8 +112,12 @@ int overlap3d_compute(const struct polyhedron *A, const double Ra[9], const doub
     vec3_add(y, o, y);
   }
   cap = hull3d_create(dual->nf, pts);
+  if (!cap && hull3d_points_degenerate(dual->nf, pts)) { /* a sliver flatter than round-off: volume 0 */
+    rc = 0;
+    goto cleanup;
+  }
   if (!cap) goto cleanup;
-  out->volume = cap->volume;
+  out->volume = fmax(0.0, cap->volume); /* a sliver's round-off can flip the sign of a ~1e-17 volume */
   memcpy(out->centroid, cap->centroid, sizeof out->centroid);
   out->nv = cap->nv;
   for (int i = 0; i < cap->nv; i++)
