@@ -320,6 +320,27 @@ static void test_overlap(gsl_rng *rng)
   mc = mc_overlap(rng, cube, 0.5, ico, Rb, xi, 400000, &sigma);
   CHECK(rc == 0 && r.volume > 0.0 && fabs(r.volume - mc) < 4 * sigma,
         "overlap: cube and icosahedron %.5f vs Monte-Carlo %.5f +- %.5f", r.volume, mc, sigma);
+  /* Slivers met in a falling pile: an icosahedron face almost flat on a block (a wedge 6e-7 thick) and two
+   * icosahedra grazing; both volumes are round-off, and must come back as a tiny non-negative number. */
+  struct polyhedron *slab = hull3d_box(5.125, 2.125, 0.125);
+  double xs[3] = {0, 0, -0.125},
+         q1[4] = {0.89526343780548268, -0.072003415639705484, 0.15694681298263119, 0.41071472211197801};
+  double x1[3] = {-1.8963922702450524, -0.78559543376322216, 0.39996201167623696}, R1[9], R2[9];
+  quat_to_matrix(q1, R1);
+  rc = overlap3d_compute(slab, I, xs, ico, R1, x1, &r, NULL);
+  int sliver_ok = rc == 0 && r.volume >= 0.0 && r.volume < 1e-12;
+  double q2[4] = {0.32600847570612146, 0.41521632225042832, 0.73275289096337481, 0.42940316753537844},
+         x2[3] = {4.3293022678327437, 0.22718024731757716, 0.41466156725761633},
+         q3[4] = {-0.31261646065096832, 0.18574596995170317, 0.045221484161742383, 0.93044312053288447},
+         x3[3] = {4.3173528469375029, 1.1274601268730249, 0.40269877538692073};
+  quat_normalize(q2);
+  quat_normalize(q3);
+  quat_to_matrix(q2, R1);
+  quat_to_matrix(q3, R2);
+  rc = overlap3d_compute(ico, R1, x2, ico, R2, x3, &r, NULL);
+  sliver_ok &= rc == 0 && r.volume >= 0.0 && r.volume < 1e-12;
+  CHECK(sliver_ok, "overlap: near-touching slivers give a tiny non-negative volume, not a failure");
+  polyhedron_free(slab);
   polyhedron_free(cube);
   polyhedron_free(ico);
 }
