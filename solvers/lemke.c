@@ -162,19 +162,23 @@ static int lemke_lex_less(const struct lemke_tableau *t, int a, const double *ra
 static int lemke_ratio_test(struct lemke_work *w, const double *c, double ptol, double zx)
 {
   struct lemke_tableau *t = w->t;
-  int n = t->n, ntied = 0, z0_row = t->where[2 * t->n];
+  int n = t->n, ntied = 0, z0_row = t->where[2 * t->n], argmin = -1;
   double theta = INFINITY;
   for (int i = 0; i < n; i++)
     if (c[i] > ptol) {
       double r = fmax(t->x[i], 0.0) / c[i];
-      if (r < theta) theta = r;
+      if (argmin < 0 || r < theta) {
+        theta = r;
+        argmin = i;
+      }
     }
-  if (theta == INFINITY) return -1;
+  if (argmin < 0) return -1;
   for (int i = 0; i < n; i++)
     if (c[i] > ptol && fmax(t->x[i], 0.0) - theta * c[i] <= zx) {
       if (i == z0_row) return i;
       w->tied[ntied++] = i;
     }
+  if (ntied == 0) return argmin; /* rounding put even the minimiser above zx */
   int best = w->tied[0];
   if (ntied == 1) return best;
   lemke_tableau_row(t, best, w->best_row);
