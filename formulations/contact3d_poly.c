@@ -13,6 +13,7 @@
 #include "geom3d.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct pp_ctx {
@@ -172,21 +173,37 @@ static int edges_edges(struct pp_ctx *x)
 {
   const struct hull3d_placed *a = x->a, *b = x->b;
   const struct polyhedron *ap = a->ph, *bp = b->ph;
-  for (int i = 0; i < ap->ne; i++) {
+  /* b's edge midpoints (times 2) and half lengths, for the bounding-sphere reject of every pair. */
+  double *mid = malloc(4 * (size_t)bp->ne * sizeof *mid), *half = mid + 3 * bp->ne;
+  if (!mid) return 1;
+  for (int j = 0; j < bp->ne; j++) {
+    const double *q0 = b->v + 3 * bp->edge_vert[2 * j], *q1 = b->v + 3 * bp->edge_vert[2 * j + 1];
+    double db[3];
+    vec3_add(q0, q1, mid + 3 * j);
+    vec3_sub(q1, q0, db);
+    half[j] = 0.5 * vec3_norm(db);
+  }
+  int rc = 0;
+  for (int i = 0; i < ap->ne && !rc; i++) {
     const double *p0 = a->v + 3 * ap->edge_vert[2 * i], *p1 = a->v + 3 * ap->edge_vert[2 * i + 1];
-    double da[3];
+    double da[3], ma[3];
     vec3_sub(p1, p0, da);
+    vec3_add(p0, p1, ma);
+    double A = vec3_dot(da, da), reach_a = 0.5 * sqrt(A) + x->threshold;
     for (int j = 0; j < bp->ne; j++) {
       const double *q0 = b->v + 3 * bp->edge_vert[2 * j], *q1 = b->v + 3 * bp->edge_vert[2 * j + 1];
-      double db[3], n[3], r[3];
+      double db[3], n[3], r[3], mm[3], reach = reach_a + half[j];
+      vec3_sub(ma, mid + 3 * j, mm);
+      if (vec3_dot(mm, mm) > 4.0 * reach * reach) continue; /* segments' bounding spheres apart */
       vec3_sub(q1, q0, db);
+      double C = vec3_dot(db, db);
       vec3_cross(da, db, n);
-      double len = vec3_norm(n);
-      if (len <= 1e-9 * vec3_norm(da) * vec3_norm(db)) continue; /* parallel: vertex-face covers it */
-      vec3_scale(n, 1.0 / len, n);
+      double len2 = vec3_dot(n, n);
+      if (len2 <= 1e-18 * A * C) continue; /* parallel: vertex-face covers it */
+      vec3_scale(n, 1.0 / sqrt(len2), n);
       vec3_sub(p0, q0, r);
       double gap = vec3_dot(n, r);
-      double A = vec3_dot(da, da), B = vec3_dot(da, db), C = vec3_dot(db, db);
+      double B = vec3_dot(da, db);
       double D = vec3_dot(da, r), E = vec3_dot(db, r), det = A * C - B * B;
       double s = (B * E - C * D) / det, t = (A * E - B * D) / det;
       if (s <= 1e-9 || s >= 1.0 - 1e-9 || t <= 1e-9 || t >= 1.0 - 1e-9) continue;
@@ -205,10 +222,14 @@ static int edges_edges(struct pp_ctx *x)
       /* A penetrating pair must really be inside the other body, else it is a far-side pair. */
       if (gap < 0.0 && (!hull3d_placed_contains(b, pa, x->tol) || !hull3d_placed_contains(a, pb, x->tol)))
         continue;
-      if (pp_push(x, 0, gap, n, pa, pb, FEATURE_EDGE, i, FEATURE_EDGE, j)) return 1;
+      if (pp_push(x, 0, gap, n, pa, pb, FEATURE_EDGE, i, FEATURE_EDGE, j)) {
+        rc = 1;
+        break;
+      }
     }
   }
-  return 0;
+  free(mid);
+  return rc;
 }
 
 int contact3d_polyhedron_polyhedron(const struct hull3d_placed *a, const struct hull3d_placed *b,

@@ -7,44 +7,6 @@
 
 #include <math.h>
 
-double vec3_dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
-void vec3_cross(const double a[3], const double b[3], double out[3])
-{
-  double c0 = a[1] * b[2] - a[2] * b[1];
-  double c1 = a[2] * b[0] - a[0] * b[2];
-  double c2 = a[0] * b[1] - a[1] * b[0];
-  out[0] = c0;
-  out[1] = c1;
-  out[2] = c2;
-}
-
-void vec3_add(const double a[3], const double b[3], double out[3])
-{
-  for (int k = 0; k < 3; k++)
-    out[k] = a[k] + b[k];
-}
-
-void vec3_sub(const double a[3], const double b[3], double out[3])
-{
-  for (int k = 0; k < 3; k++)
-    out[k] = a[k] - b[k];
-}
-
-void vec3_scale(const double a[3], double s, double out[3])
-{
-  for (int k = 0; k < 3; k++)
-    out[k] = s * a[k];
-}
-
-void vec3_axpy(double alpha, const double x[3], double y[3])
-{
-  for (int k = 0; k < 3; k++)
-    y[k] += alpha * x[k];
-}
-
-double vec3_norm(const double a[3]) { return sqrt(vec3_dot(a, a)); }
-
 double vec3_normalize(double a[3])
 {
   double len = vec3_norm(a);
