@@ -113,7 +113,7 @@ int contact3d_sphere_polyhedron(const double c[3], double r, const struct hull3d
     double s = vec3_dot(b->fn + 3 * f, c) - b->fd[f];
     if (s > smax) smax = s, fbest = f;
   }
-  double n[3], pa[3], pb[3], best = HUGE_VAL;
+  double n[3] = {0, 0, 1}, pa[3], pb[3] = {0, 0, 0}, best = HUGE_VAL;
   enum feature_kind fb = FEATURE_FACE;
   int idb = fbest;
   if (smax <= 0.0) { /* centre inside: the least-penetrated face is the nearest boundary point */

@@ -22,10 +22,10 @@ static int run(struct world *w, double h, int steps, double *max_pen)
   struct solver *s = NULL;
   struct stepper *st = NULL;
   int failed = -1;
+  if (max_pen) *max_pen = 0.0;
   if (formulation_create("stewart_trinkle", &f) || solver_create(solver_name, &s) || stepper_create(&st))
     goto cleanup;
   failed = 0;
-  if (max_pen) *max_pen = 0.0;
   for (int i = 0; i < steps; i++) {
     struct step_record rec;
     if (stepper_step(st, w, f, s, h, &rec)) {
