@@ -188,6 +188,40 @@ struct polyhedron *hull3d_create(int n, const double *xyz)
   return p;
 }
 
+struct polyhedron *hull3d_triangulate(const struct polyhedron *src)
+{
+  struct polyhedron *p = calloc(1, sizeof *p);
+  if (!p) return NULL;
+  int nt = src->face_start[src->nf] - 2 * src->nf; /* a face of m vertices fans into m - 2 triangles */
+  p->nv = src->nv, p->nf = nt;
+  p->v = malloc(3 * (size_t)src->nv * sizeof *p->v);
+  p->face_start = malloc((size_t)(nt + 1) * sizeof *p->face_start);
+  p->face_vert = malloc(3 * (size_t)nt * sizeof *p->face_vert);
+  p->fn = malloc(3 * (size_t)nt * sizeof *p->fn);
+  p->fd = malloc((size_t)nt * sizeof *p->fd);
+  if (!p->v || !p->face_start || !p->face_vert || !p->fn || !p->fd) goto fail;
+  memcpy(p->v, src->v, 3 * (size_t)src->nv * sizeof *p->v);
+  int t = 0;
+  for (int f = 0; f < src->nf; f++) {
+    int s = src->face_start[f], m = src->face_start[f + 1] - s;
+    for (int k = 1; k + 1 < m; k++, t++) {
+      p->face_start[t] = 3 * t;
+      p->face_vert[3 * t] = src->face_vert[s];
+      p->face_vert[3 * t + 1] = src->face_vert[s + k];
+      p->face_vert[3 * t + 2] = src->face_vert[s + k + 1];
+      memcpy(p->fn + 3 * t, src->fn + 3 * f, 3 * sizeof *p->fn);
+      p->fd[t] = src->fd[f];
+    }
+  }
+  p->face_start[nt] = 3 * nt;
+  if (build_edges(p)) goto fail;
+  hull3d_mass_properties(p);
+  return p;
+fail:
+  polyhedron_free(p);
+  return NULL;
+}
+
 struct polyhedron *hull3d_box(double hx, double hy, double hz)
 {
   double x[24];

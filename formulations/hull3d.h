@@ -15,6 +15,10 @@ struct polyhedron *hull3d_create(int n, const double *xyz);
 /* 1 when the points are (nearly) coplanar — the case hull3d_create refuses: the four most spread points
  * span a tetrahedron smaller than 1e-9 of their spread cubed. */
 int hull3d_points_degenerate(int n, const double *xyz);
+/* A copy of src with every face fanned into triangles from its first vertex (coplanar triangles keep the
+ * face's plane; the new diagonals are flat edges, dihedral angle pi). The PEG box of icosahedra uses
+ * block meshes with 12 triangles (../shared/notes/peg-experiments.md); NULL on allocation failure. */
+struct polyhedron *hull3d_triangulate(const struct polyhedron *src);
 /* Box with half extents hx, hy, hz centred at the origin. */
 struct polyhedron *hull3d_box(double hx, double hy, double hz);
 /* Regular icosahedron with the given circumradius centred at the origin, vertices (0, ±1, ±φ) and their

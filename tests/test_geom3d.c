@@ -257,6 +257,28 @@ static void test_contacts(void)
   CHECK(ok, "contact: equal stacked boxes, 4 corner contacts with normal +z (%d)", s.n);
   hull3d_placed_free(&a);
 
+  /* The same small box on a triangulated big box (PEG's block meshes): still 4 vertex-face contacts;
+   * where its bottom edges cross the top face's diagonal, edge-edge contacts with the same normal. */
+  struct polyhedron *tri = hull3d_triangulate(big);
+  CHECK(tri && tri->nf == 12 && tri->ne == 18 && fabs(tri->volume - 8.0) < 1e-13,
+        "triangulate: a box becomes 12 triangles, 18 edges, same volume");
+  struct hull3d_placed bt;
+  contact_set_clear(&s);
+  xs[2] = 1.5 + 0.002;
+  place(unit, up, 0.4, xs, &a);
+  place(tri, up, 0.0, zero, &bt);
+  contact3d_polyhedron_polyhedron(&a, &bt, thr, &s);
+  ok = count_features(&s, FEATURE_VERTEX, FEATURE_FACE) == 4 &&
+       count_features(&s, FEATURE_VERTEX, FEATURE_FACE) + count_features(&s, FEATURE_EDGE, FEATURE_EDGE) ==
+           s.n;
+  for (int i = 0; i < s.n; i++)
+    ok &= fabs(s.c[i].n[2] - 1) < 1e-12 && fabs(s.c[i].gap - 0.002) < 1e-12;
+  CHECK(ok, "contact: small box on a triangulated box, 4 vertex-face (+ %d diagonal edge-edge) at gap 0.002",
+        s.n - 4);
+  hull3d_placed_free(&a);
+  hull3d_placed_free(&bt);
+  polyhedron_free(tri);
+
   /* Sphere above a box edge: an edge feature, normal along the diagonal. */
   contact_set_clear(&s);
   double cs[3] = {1 + 0.2 / sqrt(2.0), 0.3, 1 + 0.2 / sqrt(2.0) + 0.001 / sqrt(2.0)};
