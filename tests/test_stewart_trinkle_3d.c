@@ -1,7 +1,8 @@
 /* test_stewart_trinkle_3d.c — 3D known answers (issue 3) for the Stewart-Trinkle LCP (Egan et al.
  * eqs. 5-7) through the stepper and the 3D narrow phase (contact3d), solved by Lemke: contact detection
  * of a box on a plane through world_detect; a ball dropped on a plane comes to rest without penetrating
- * beyond the stabilisation tolerance; a box on an incline sticks (tan theta <= mu: drift < 1e-9 after
+ * beyond the stabilisation tolerance; an icosahedron dropped on a triangulated block settles on a face
+ * (polyhedron pairs throughout); a box on an incline sticks (tan theta <= mu: drift < 1e-9 after
  * 1 s) or slides with a = g (sin theta - mu cos theta) (1e-6 relative at h = 1e-3) when the slide runs
  * along one of the k = 4 friction directions (formulation_tangents) — a pyramid cone bounds friction by
  * mu p_n only along its generators; between two of them friction is weaker along the slope and pulls
@@ -120,6 +121,42 @@ static void test_ball_drop(void)
   world_destroy(&w);
 }
 
+/* An icosahedron (circumradius 0.5, mass 0.5) dropped, slightly turned, on a static block (as the PEG
+ * box-of-icosahedra floor, a triangulated mesh): polyhedron-polyhedron contacts through the whole fall;
+ * it must settle on a face, its centre at the inradius phi^2 a / (2 sqrt 3) above the block. */
+static void test_icosahedron_drop(void)
+{
+  struct world *w = world_create(3);
+  struct polyhedron *block = hull3d_box(2, 2, 0.125), *tri = block ? hull3d_triangulate(block) : NULL;
+  polyhedron_free(block);
+  int floor = world_add_body(w, 1, 0, 0);
+  world_add_polyhedron(w, floor, tri);
+  w->bodies[floor].x[2] = -0.125;
+  int b = world_add_body(w, 0, 0.5, 0.1309017);
+  world_add_polyhedron(w, b, hull3d_icosahedron(0.5));
+  double axis[3] = {1, 2, 3}, pen;
+  quat_from_axis_angle(axis, 0.2, w->bodies[b].q);
+  w->bodies[b].x[2] = 1.0;
+  w->mu = 0.3;
+  w->threshold = 0.05;
+  if (world_finalize(w)) {
+    CHECK(0, "icosahedron drop: scene built");
+    world_destroy(&w);
+    return;
+  }
+  int failed = run(w, 0.01, 300, &pen);
+  const double phi = 0.5 * (1 + sqrt(5.0)), a = 1.0 / sqrt(1 + phi * phi),
+               inradius = phi * phi * a / (2 * sqrt(3.0));
+  const struct body *ico = &w->bodies[b];
+  CHECK(failed == 0, "icosahedron drop: every solve converged (%d failed)", failed);
+  CHECK(fabs(ico->x[2] - inradius) < 1e-6, "icosahedron drop: rests on a face (z = %.9g, inradius %.9g)",
+        ico->x[2], inradius);
+  CHECK(vec3_norm(ico->v) < 1e-6 && vec3_norm(ico->w) < 1e-6, "icosahedron drop: at rest (|v| %g, |w| %g)",
+        vec3_norm(ico->v), vec3_norm(ico->w));
+  CHECK(pen < 1e-6, "icosahedron drop: no penetration at step starts (max %g)", pen);
+  world_destroy(&w);
+}
+
 /* Box on an incline of angle theta whose downhill direction is turned by yaw about z. yaw = 0: surface
  * z = x tan(theta), downhill d = (-cos, 0, -sin) = n x t1 with t1 = y (formulation_tangents), a generator
  * of the pyramid cone, so the slide obeys a = g (sin - mu cos) exactly. yaw = pi/4 puts the downhill
@@ -171,6 +208,7 @@ int main(int argc, char **argv)
   if (!solver_find(solver_name)) solver_name = "pgs";
   test_detect_box();
   test_ball_drop();
+  test_icosahedron_drop();
   test_incline(20.0, 0.5, 0.0);
   test_incline(30.0, 0.3, 0.0);
   test_incline(15.0, 0.1, 0.0);
