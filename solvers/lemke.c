@@ -43,11 +43,11 @@ struct lemke_work {
 };
 
 /* Tie thresholds from ../shared/notes/lemke.md. Basic values below lemke_zero_x * max(||x||, ||q||) are
- * zero; lexicographic entries below lemke_zero_lex times their row's largest are zero; lexicographic ratios
- * within lemke_lex_equal (relative) are equal. */
+ * zero; lexicographic entries below lemke_zero_lex times their row's largest are zero, and two ratios
+ * e_a / c_a, e_b / c_b are equal when they differ by less than the sum of those thresholds over c (a
+ * tolerance relative to the entries themselves let rounding decide ties on Siconos' lcp_tobenna). */
 static const double lemke_zero_x = 1e-13;
 static const double lemke_zero_lex = 1e-11;
-static const double lemke_lex_equal = 1e-12;
 
 static int lemke_create(struct solver *s)
 {
@@ -149,7 +149,7 @@ static int lemke_lex_less(const struct lemke_tableau *t, int a, const double *ra
     if (fabs(ea) <= za) ea = 0.0;
     if (fabs(eb) <= zb) eb = 0.0;
     double va = ea / ca, vb = eb / cb;
-    if (fabs(va - vb) <= lemke_lex_equal * fmax(fabs(va), fabs(vb))) continue;
+    if (fabs(va - vb) <= za / ca + zb / cb) continue; /* equal within the rows' own rounding scale */
     return va < vb;
   }
   return a < b; /* rows of a nonsingular B^-1 B_0 differ; reached only through rounding */

@@ -1,19 +1,24 @@
 /* lemke.h — private to lemke.c / lemke_tableau.c: the compact, blocked Lemke tableau.
  * Lemke's method (Cottle-Pang-Stone, The LCP, Sec. 4.4) on  w - M z - d z0 = q, w, z, z0 >= 0, w'z = 0.
- * With basis B: x_B = B^-1 q - T x_N, T = B^-1 N. Only the n + 1 nonbasic columns are stored (the
- * columns of the initially basic variables, when nonbasic, are the columns of B^-1 B_0 the lexicographic
- * rule needs). A pivot on row r, column m is the rank-1 change T' = T - u v^T with u = T(:,m) - e_r,
- * v = (T(r,:) + e_m^T) / T(r,m) (column m then holds the leaving variable). The rank-1 changes are held
- * back as T = T0 - U V^T and applied every `bmax` pivots as one dgemm; columns, rows and single entries
- * of the current T are formed on demand from T0, U and V. Variables: 0..n-1 are w, n..2n-1 are z, 2n z0. */
+ * With basis B: x_B = B^-1 q - T x_N, T = B^-1 N. Only the n + 1 nonbasic columns are stored (the columns
+ * of the initially basic variables, when nonbasic, are the columns of B^-1 B_0 the lexicographic rule needs).
+ * A pivot on row r, column m (piv = T(r,m), c = T(:,m), c^ = c with c^_r = 0, v = T(r,:) / piv, v_m = 0) is
+ *   T' = S (T - c^ v^T) G + (2 / piv) e_r e_m^T,   S scales row r by 1 / piv, G column m by -1 / piv,
+ * which gives row r = T(r,:) / piv and column m = B'^-1 (leaving column) without the cancellation of the
+ * plain rank-1 form. Held back over up to bmax pivots: T = diag(s) (T0 - U V^T) diag(g) + C (C: the sparse
+ * corrections), applied to T0 by one dgemm; columns and rows of T are formed on demand.
+ * Variables: 0..n-1 are w, n..2n-1 are z, 2n is z0. */
 #ifndef CB_LEMKE_H
 #define CB_LEMKE_H
 
 struct lemke_tableau {
-  int n, ncols;  /* rows; ncols = n + 1 nonbasic columns */
-  int bmax, k;   /* held-back capacity and count */
-  double *T0;    /* n x ncols, column-major (leading dimension n): T at the last flush */
-  double *U, *V; /* n x bmax and ncols x bmax, column-major: T = T0 - U V^T */
+  int n, ncols;         /* rows; ncols = n + 1 nonbasic columns */
+  int bmax, k;          /* held-back capacity and count */
+  double *T0;           /* n x ncols, column-major (leading dimension n): T at the last flush */
+  double *U, *V;        /* n x bmax and ncols x bmax, column-major */
+  double *s, *g;        /* n row and ncols column scale factors */
+  int *corr_i, *corr_m; /* the k corrections: C(corr_i[l], corr_m[l]) += corr_val[l] */
+  double *corr_val;
   double *x;     /* n basic values B^-1 q after the pivots so far */
   int *basic;    /* basic[r]: the variable basic in row r */
   int *nonbasic; /* nonbasic[m]: the variable in column m */
@@ -31,14 +36,13 @@ void lemke_tableau_cold(struct lemke_tableau *t, const double *M, const double *
  * covering vector d = B_0 e. Returns 0, or 1 if M_SS is singular or ill-conditioned (use a cold start). */
 int lemke_tableau_warm(struct lemke_tableau *t, const double *M, const double *q, const int *in_basis);
 
-/* The current T(:, m) into col (n); T(i, :) into row (ncols); one entry T(i, m). */
+/* The current T(:, m) into col (n); T(i, :) into row (ncols). */
 void lemke_tableau_column(const struct lemke_tableau *t, int m, double *col);
 void lemke_tableau_row(const struct lemke_tableau *t, int i, double *row);
-double lemke_tableau_entry(const struct lemke_tableau *t, int i, int m);
 
-/* Pivot on row r and column m, given col = T(:, m) and row = T(r, :) of the current tableau (row is
- * overwritten). Updates x and the variable bookkeeping; flushes the held-back updates when full. */
-void lemke_tableau_pivot(struct lemke_tableau *t, int r, int m, const double *col, double *row);
+/* Pivot on row r and column m, given col = T(:, m) and row = T(r, :) of the current tableau. Updates x and
+ * the variable bookkeeping; flushes the held-back updates when full. */
+void lemke_tableau_pivot(struct lemke_tableau *t, int r, int m, const double *col, const double *row);
 /* Apply the held-back updates to T0 (one dgemm). */
 void lemke_tableau_flush(struct lemke_tableau *t);
 

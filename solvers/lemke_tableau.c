@@ -26,11 +26,17 @@ int lemke_tableau_create(int n, int bmax, struct lemke_tableau **out)
   t->U = malloc(nn * (size_t)bmax * sizeof *t->U);
   t->V = malloc(nc * (size_t)bmax * sizeof *t->V);
   t->x = malloc(nn * sizeof *t->x);
+  t->s = malloc(nn * sizeof *t->s);
+  t->g = malloc(nc * sizeof *t->g);
+  t->corr_i = malloc((size_t)bmax * sizeof *t->corr_i);
+  t->corr_m = malloc((size_t)bmax * sizeof *t->corr_m);
+  t->corr_val = malloc((size_t)bmax * sizeof *t->corr_val);
   t->basic = malloc(nn * sizeof *t->basic);
   t->nonbasic = malloc(nc * sizeof *t->nonbasic);
   t->where = malloc((2 * nn + 1) * sizeof *t->where);
   t->lex_var = malloc(nn * sizeof *t->lex_var);
-  if (!t->T0 || !t->U || !t->V || !t->x || !t->basic || !t->nonbasic || !t->where || !t->lex_var) {
+  if (!t->T0 || !t->U || !t->V || !t->x || !t->s || !t->g || !t->corr_i || !t->corr_m || !t->corr_val ||
+      !t->basic || !t->nonbasic || !t->where || !t->lex_var) {
     lemke_tableau_destroy(&t);
     return 1;
   }
@@ -45,6 +51,11 @@ void lemke_tableau_destroy(struct lemke_tableau **t)
   free((*t)->U);
   free((*t)->V);
   free((*t)->x);
+  free((*t)->s);
+  free((*t)->g);
+  free((*t)->corr_i);
+  free((*t)->corr_m);
+  free((*t)->corr_val);
   free((*t)->basic);
   free((*t)->nonbasic);
   free((*t)->where);
@@ -67,6 +78,10 @@ static void lemke_tableau_label(struct lemke_tableau *t, const int *in_basis)
   }
   t->nonbasic[n] = 2 * n;
   t->where[2 * n] = -1 - n;
+  for (int i = 0; i < n; i++)
+    t->s[i] = 1.0;
+  for (int m = 0; m <= n; m++)
+    t->g[m] = 1.0;
   t->k = 0;
 }
 
@@ -170,49 +185,73 @@ cleanup:
 void lemke_tableau_column(const struct lemke_tableau *t, int m, double *col)
 {
   memcpy(col, t->T0 + (size_t)m * t->n, (size_t)t->n * sizeof *col);
-  if (t->k > 0)
-    cblas_dgemv(CblasColMajor, CblasNoTrans, t->n, t->k, -1.0, t->U, t->n, t->V + m, t->ncols, 1.0, col, 1);
+  if (t->k == 0) return;
+  cblas_dgemv(CblasColMajor, CblasNoTrans, t->n, t->k, -1.0, t->U, t->n, t->V + m, t->ncols, 1.0, col, 1);
+  for (int i = 0; i < t->n; i++)
+    col[i] *= t->s[i] * t->g[m];
+  for (int l = 0; l < t->k; l++)
+    if (t->corr_m[l] == m) col[t->corr_i[l]] += t->corr_val[l];
 }
 
 void lemke_tableau_row(const struct lemke_tableau *t, int i, double *row)
 {
   cblas_dcopy(t->ncols, t->T0 + i, t->n, row, 1);
-  if (t->k > 0)
-    cblas_dgemv(CblasColMajor, CblasNoTrans, t->ncols, t->k, -1.0, t->V, t->ncols, t->U + i, t->n, 1.0, row,
-                1);
-}
-
-double lemke_tableau_entry(const struct lemke_tableau *t, int i, int m)
-{
-  double s = t->T0[i + (size_t)m * t->n];
+  if (t->k == 0) return;
+  cblas_dgemv(CblasColMajor, CblasNoTrans, t->ncols, t->k, -1.0, t->V, t->ncols, t->U + i, t->n, 1.0, row, 1);
+  for (int j = 0; j < t->ncols; j++)
+    row[j] *= t->s[i] * t->g[j];
   for (int l = 0; l < t->k; l++)
-    s -= t->U[i + (size_t)l * t->n] * t->V[m + (size_t)l * t->ncols];
-  return s;
+    if (t->corr_i[l] == i) row[t->corr_m[l]] += t->corr_val[l];
 }
 
+/* T0 <- diag(s) (T0 - U V^T) diag(g) + C; the scale factors differ from 1 only in pivoted rows/columns. */
 void lemke_tableau_flush(struct lemke_tableau *t)
 {
   if (t->k == 0) return;
+  size_t n = (size_t)t->n;
   cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, t->n, t->ncols, t->k, -1.0, t->U, t->n, t->V, t->ncols,
               1.0, t->T0, t->n);
+  for (size_t i = 0; i < n; i++)
+    if (t->s[i] != 1.0) {
+      cblas_dscal(t->ncols, t->s[i], t->T0 + i, t->n);
+      t->s[i] = 1.0;
+    }
+  for (int m = 0; m < t->ncols; m++)
+    if (t->g[m] != 1.0) {
+      cblas_dscal(t->n, t->g[m], t->T0 + (size_t)m * n, 1);
+      t->g[m] = 1.0;
+    }
+  for (int l = 0; l < t->k; l++)
+    t->T0[(size_t)t->corr_i[l] + (size_t)t->corr_m[l] * n] += t->corr_val[l];
   t->k = 0;
 }
 
-void lemke_tableau_pivot(struct lemke_tableau *t, int r, int m, const double *col, double *row)
+void lemke_tableau_pivot(struct lemke_tableau *t, int r, int m, const double *col, const double *row)
 {
-  int n = t->n;
-  double piv = col[r], *u = t->U + (size_t)t->k * n, *v = t->V + (size_t)t->k * t->ncols;
-  /* u = T(:,m) - e_r, v = (T(r,:) + e_m) / piv: afterwards column m is B'^-1 times the leaving column. */
-  memcpy(u, col, (size_t)n * sizeof *u);
-  u[r] -= 1.0;
-  row[m] += 1.0;
+  int n = t->n, k = t->k;
+  double piv = col[r], *u = t->U + (size_t)k * n, *v = t->V + (size_t)k * t->ncols;
+  /* u = diag(s)^-1 c^, v = diag(g)^-1 T(r,:) / piv with u_r = v_m = 0 (see lemke.h). */
+  for (int i = 0; i < n; i++)
+    u[i] = col[i] / t->s[i];
+  u[r] = 0.0;
   for (int j = 0; j < t->ncols; j++)
-    v[j] = row[j] / piv;
+    v[j] = row[j] / piv / t->g[j];
+  v[m] = 0.0;
+  /* Earlier corrections sit in the scaled space: rescale those in row r and column m. */
+  for (int l = 0; l < k; l++) {
+    if (t->corr_i[l] == r) t->corr_val[l] /= piv;
+    if (t->corr_m[l] == m) t->corr_val[l] /= -piv;
+  }
+  t->s[r] /= piv;
+  t->g[m] /= -piv;
+  t->corr_i[k] = r;
+  t->corr_m[k] = m;
+  t->corr_val[k] = 2.0 / piv;
   double step = t->x[r] / piv;
   for (int i = 0; i < n; i++)
-    t->x[i] -= step * u[i];
-  t->x[r] = step; /* exactly x_r / piv, the entering variable's value */
-  t->k++;
+    t->x[i] -= step * col[i];
+  t->x[r] = step; /* the entering variable's value */
+  t->k = k + 1;
   int entering = t->nonbasic[m], leaving = t->basic[r];
   t->basic[r] = entering;
   t->nonbasic[m] = leaving;
