@@ -5,6 +5,7 @@
  * known solution (and a singular equality block refused). */
 #include "check.h"
 #include "cp.h"
+#include "cp_io.h"
 #include "mlcp_reduce.h"
 #include "solver.h"
 #include "testproblems.h"
@@ -299,6 +300,57 @@ static void test_cover(void)
   solver_destroy(&s);
 }
 
+/* The held-back updates only reorder floating-point sums: block sizes 1, 7 and 32 follow one pivot path. */
+static void test_block_sizes(void)
+{
+  struct cp_problem *probs[2] = {cp_test_spd(200, 17), cp_test_box_contact(10, 4, 0.5, 1, 0.0, 8)};
+  const char *blocks[3] = {"1", "7", "32"};
+  for (int a = 0; a < 2; a++) {
+    int n = probs[a]->n, its[3] = {0, 0, 0};
+    double *z[3], diff = 0.0;
+    for (int b = 0; b < 3; b++) {
+      PetscOptionsSetValue(NULL, "-lemke_block", blocks[b]);
+      struct solver *s = new_solver("lemke", 0);
+      z[b] = calloc((size_t)n, sizeof *z[b]);
+      struct solve_result r = run(s, probs[a], z[b]);
+      its[b] = r.status == SOLVE_CONVERGED ? r.iterations : -1;
+      solver_destroy(&s);
+    }
+    PetscOptionsClearValue(NULL, "-lemke_block");
+    for (int i = 0; i < n; i++)
+      diff = fmax(diff, fmax(fabs(z[0][i] - z[1][i]), fabs(z[0][i] - z[2][i])));
+    CHECK(its[0] > 0 && its[0] == its[1] && its[0] == its[2] && diff < 1e-10,
+          "%s: -lemke_block 1/7/32 converge in %d/%d/%d pivots, max |dz| %.2g", probs[a]->name, its[0],
+          its[1], its[2], diff);
+    for (int b = 0; b < 3; b++)
+      free(z[b]);
+    cp_destroy(&probs[a]);
+  }
+}
+
+/* Siconos' lcp_tobenna (40 x 40, integer data, massively degenerate): exact rational arithmetic with the
+ * same lexicographic rule converges after 126 pivots; rounding must not decide its ties. */
+static void test_tobenna(void)
+{
+  const char *dir = check_shared_data();
+  char path[512], err[256];
+  struct cp_problem *p = NULL;
+  if (dir) snprintf(path, sizeof path, "%s/siconos/lcp/lcp_tobenna.dat", dir);
+  if (!dir || cp_read_file(path, CP_FILE_SICONOS_LCP, &p, err, sizeof err) != 0) {
+    printf("ok - skipped: lcp_tobenna.dat (shared data absent)\n");
+    return;
+  }
+  struct solver *s = new_solver("lemke", 0);
+  double *z = calloc((size_t)p->n, sizeof *z);
+  struct solve_result r = run(s, p, z);
+  CHECK(r.status == SOLVE_CONVERGED && r.iterations == 126,
+        "lcp_tobenna: %s after %d pivots (exact lexicographic path: 126), residual %.2g",
+        solve_status_name(r.status), r.iterations, r.residual);
+  free(z);
+  solver_destroy(&s);
+  cp_destroy(&p);
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
@@ -311,6 +363,8 @@ int main(int argc, char **argv)
   test_pivot_tol();
   test_mlcp();
   test_cover();
+  test_block_sizes();
+  test_tobenna();
   int rc = check_finish();
   PetscCall(PetscFinalize());
   return rc;
