@@ -9,6 +9,7 @@
  * Euclidean norm. Options: -enum_max_n 20 (larger m: not_applicable), -enum_rcond 1e-12,
  * -enum_distinct 1e-9 (solutions closer than this times max(1, |z|_inf) are the same). */
 #include "enum.h"
+
 #include "solver.h"
 
 #include <glpk.h>
@@ -46,7 +47,8 @@ int enum_basis_solve(const struct cp_problem *p, const int *basic, int k, double
                      struct enum_basis_work *w, double *z)
 {
   int n = p->n;
-  for (int i = 0; i < n; i++) z[i] = 0.0;
+  for (int i = 0; i < n; i++)
+    z[i] = 0.0;
   if (k == 0) return 0;
   double anorm = 0.0;
   for (int c = 0; c < k; c++) {
@@ -63,9 +65,11 @@ int enum_basis_solve(const struct cp_problem *p, const int *basic, int k, double
   if (LAPACKE_dgecon_work(LAPACK_COL_MAJOR, '1', k, w->A, k, anorm, &rcond, w->work, w->iwork) != 0 ||
       !(rcond >= rcond_min))
     return 1;
-  for (int r = 0; r < k; r++) w->work[r] = -p->q[basic[r]];
+  for (int r = 0; r < k; r++)
+    w->work[r] = -p->q[basic[r]];
   if (LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', k, 1, w->A, k, w->ipiv, w->work, k) != 0) return 1;
-  for (int r = 0; r < k; r++) z[basic[r]] = w->work[r];
+  for (int r = 0; r < k; r++)
+    z[basic[r]] = w->work[r];
   return 0;
 }
 
@@ -95,14 +99,16 @@ static int enum_face_lp(const struct cp_problem *p, const int *basic, int k, dou
   int in_b = 0, nz = 0;
   for (int i = 0; i < n; i++) {
     in_b = 0;
-    for (int c = 0; c < k; c++) in_b |= basic[c] == i;
+    for (int c = 0; c < k; c++)
+      in_b |= basic[c] == i;
     glp_set_row_bnds(lp, i + 1, in_b || i < p->n_eq ? GLP_FX : GLP_LO, -p->q[i], -p->q[i]);
     for (int c = 0; c < k; c++) {
       double a = p->M[(size_t)i * n + basic[c]];
       if (a != 0.0) nz++, ia[nz] = i + 1, ja[nz] = c + 1, ar[nz] = a;
     }
   }
-  for (int c = 0; c < k; c++) glp_set_col_bnds(lp, c + 1, basic[c] < p->n_eq ? GLP_FR : GLP_LO, 0.0, 0.0);
+  for (int c = 0; c < k; c++)
+    glp_set_col_bnds(lp, c + 1, basic[c] < p->n_eq ? GLP_FR : GLP_LO, 0.0, 0.0);
   glp_load_matrix(lp, nz, ia, ja, ar);
   glp_smcp parm;
   glp_init_smcp(&parm);
@@ -110,12 +116,16 @@ static int enum_face_lp(const struct cp_problem *p, const int *basic, int k, dou
   parm.presolve = GLP_ON;
   int old = glp_term_out(GLP_OFF), ret = glp_simplex(lp, &parm);
   glp_term_out(old);
-  if (ret == GLP_ENOPFS) rc = 1;
+  if (ret == GLP_ENOPFS)
+    rc = 1;
   else if (ret == 0 && (glp_get_status(lp) == GLP_OPT || glp_get_status(lp) == GLP_FEAS)) {
-    for (int i = 0; i < n; i++) z[i] = 0.0;
-    for (int c = 0; c < k; c++) z[basic[c]] = glp_get_col_prim(lp, c + 1);
+    for (int i = 0; i < n; i++)
+      z[i] = 0.0;
+    for (int c = 0; c < k; c++)
+      z[basic[c]] = glp_get_col_prim(lp, c + 1);
     rc = 0;
-  } else if (ret == 0 && glp_get_status(lp) == GLP_NOFEAS) rc = 1;
+  } else if (ret == 0 && glp_get_status(lp) == GLP_NOFEAS)
+    rc = 1;
 cleanup:
   if (lp) glp_delete_prob(lp);
   free(ia);
@@ -225,7 +235,8 @@ static int enum_solve(struct solver *s, const struct cp_problem *p, double *z, s
       break;
     }
     int k = 0;
-    for (int i = 0; i < n_eq; i++) basic[k++] = i;
+    for (int i = 0; i < n_eq; i++)
+      basic[k++] = i;
     for (int j = 0; j < m; j++)
       if (mask & (1UL << j)) basic[k++] = n_eq + j;
     tried++;
@@ -244,18 +255,21 @@ static int enum_solve(struct solver *s, const struct cp_problem *p, double *z, s
   }
   /* Nothing from the regular bases: decide the singular ones exactly, so "infeasible" is a proof. */
   long lp_unknown = 0;
-  for (unsigned long mask = 0; !err && d->n_solutions == 0 && singular > 0 && r->status == SOLVE_INFEASIBLE &&
-                               mask < (1UL << m);
+  for (unsigned long mask = 0;
+       !err && d->n_solutions == 0 && singular > 0 && r->status == SOLVE_INFEASIBLE && mask < (1UL << m);
        mask++) {
     int k = 0;
-    for (int i = 0; i < n_eq; i++) basic[k++] = i;
+    for (int i = 0; i < n_eq; i++)
+      basic[k++] = i;
     for (int j = 0; j < m; j++)
       if (mask & (1UL << j)) basic[k++] = n_eq + j;
     if (enum_basis_solve(p, basic, k, d->rcond_min, &w, zc) == 0) continue; /* regular: already done */
     int lp = enum_face_lp(p, basic, k, zc);
     if (lp == 2) lp_unknown++;
-    if (lp == 0 && cp_check(p, zc, Fz, &c) == 0 && cp_check_passes(&c, s->set.tol)) err = enum_add(d, n, zc);
-    else if (lp == 0) lp_unknown++; /* GLPK's vertex misses the tolerance: cannot call it infeasible */
+    if (lp == 0 && cp_check(p, zc, Fz, &c) == 0 && cp_check_passes(&c, s->set.tol))
+      err = enum_add(d, n, zc);
+    else if (lp == 0)
+      lp_unknown++; /* GLPK's vertex misses the tolerance: cannot call it infeasible */
     if (solver_out_of_time(s)) r->status = SOLVE_TIME_LIMIT;
   }
   r->iterations = (int)(tried < 2147483647L ? tried : 2147483647L);
@@ -264,7 +278,8 @@ static int enum_solve(struct solver *s, const struct cp_problem *p, double *z, s
     double best_norm = INFINITY;
     for (int k = 0; k < d->n_solutions; k++) {
       double s2 = 0.0;
-      for (int i = 0; i < n; i++) s2 += d->solutions[(size_t)k * n + i] * d->solutions[(size_t)k * n + i];
+      for (int i = 0; i < n; i++)
+        s2 += d->solutions[(size_t)k * n + i] * d->solutions[(size_t)k * n + i];
       if (s2 < best_norm) best_norm = s2, best = k;
     }
     memcpy(z, d->solutions + (size_t)best * n, (size_t)n * sizeof *z);
@@ -275,13 +290,16 @@ static int enum_solve(struct solver *s, const struct cp_problem *p, double *z, s
              d->n_solutions, d->n_solutions == 1 ? "" : "s", tried, singular,
              r->status == SOLVE_TIME_LIMIT ? ", enumeration incomplete" : "");
   } else if (r->status == SOLVE_INFEASIBLE && lp_unknown == 0) {
-    snprintf(r->message, sizeof r->message, "no complementary basis solves it (%ld bases, %ld singular ones "
-             "decided by LP): infeasible", tried, singular);
+    snprintf(r->message, sizeof r->message,
+             "no complementary basis solves it (%ld bases, %ld singular ones "
+             "decided by LP): infeasible",
+             tried, singular);
   } else if (r->status == SOLVE_TIME_LIMIT) {
     snprintf(r->message, sizeof r->message, "time limit after %ld of 2^%d bases, no solution yet", tried, m);
   } else if (r->status == SOLVE_INFEASIBLE) {
     r->status = SOLVE_NUMERICAL_FAILURE;
-    snprintf(r->message, sizeof r->message, "no solution found, but %ld singular bases undecided", lp_unknown);
+    snprintf(r->message, sizeof r->message, "no solution found, but %ld singular bases undecided",
+             lp_unknown);
   }
 cleanup:
   free(zc);
@@ -302,17 +320,19 @@ static void enum_destroy(struct solver *s)
 static void enum_view(const struct solver *s, FILE *out)
 {
   const struct enum_data *d = s->data;
-  fprintf(out, "  max complementary unknowns %d (-enum_max_n), singular below rcond %g (-enum_rcond), distinct "
-          "beyond %g (-enum_distinct)\n", d->max_n, d->rcond_min, d->distinct);
+  fprintf(out,
+          "  max complementary unknowns %d (-enum_max_n), singular below rcond %g (-enum_rcond), distinct "
+          "beyond %g (-enum_distinct)\n",
+          d->max_n, d->rcond_min, d->distinct);
 }
 
 const struct solver_type solver_type_enum = {
-  .name = "enum",
-  .summary = "all complementary basic solutions of a small LCP (-enum_max_n 20)",
-  .kinds = CP_LCP | CP_MLCP,
-  .create = enum_create,
-  .set_from_options = enum_set_from_options,
-  .solve = enum_solve,
-  .destroy = enum_destroy,
-  .view = enum_view,
+    .name = "enum",
+    .summary = "all complementary basic solutions of a small LCP (-enum_max_n 20)",
+    .kinds = CP_LCP | CP_MLCP,
+    .create = enum_create,
+    .set_from_options = enum_set_from_options,
+    .solve = enum_solve,
+    .destroy = enum_destroy,
+    .view = enum_view,
 };

@@ -11,7 +11,8 @@
  * Billups rows use (1 - 1/sqrt 2) for each vanishing pair. Stops on the natural-map residual, never on Phi.
  * Options (defaults): -fb_newton_sigma 1e-4 (Armijo), -fb_newton_beta 0.5 (backtracking ratio),
  * -fb_newton_max_backtracks 40, -fb_newton_rho 1e-8 and -fb_newton_p 2.1 (descent test),
- * -fb_newton_lm true (Levenberg-Marquardt step before the gradient step), -cp_max_it 200 iterations. */
+ * -fb_newton_lm true (Levenberg-Marquardt step when the Newton matrix is singular, the step is rejected or
+ * Armijo cuts it below -fb_newton_lm_below 0.02), -cp_max_it 200 iterations. */
 #include "newton.h"
 
 #include <math.h>
@@ -26,13 +27,13 @@ struct fb_data {
 /* What one solve needs; allocated once per solve. */
 struct fb_ctx {
   const struct cp_problem *p;
-  double tol_abs;  /* tol * scale of the checker */
-  double *F;       /* F at the most recent successful phi call ... */
-  double *zF;      /* ... and the point it belongs to */
+  double tol_abs; /* tol * scale of the checker */
+  double *F;      /* F at the most recent successful phi call ... */
+  double *zF;     /* ... and the point it belongs to */
   int F_valid;
-  double natural;  /* natural-map residual at zF */
-  double *y;       /* J e_beta for the degenerate rows */
-  int *beta;       /* degenerate rows of the lower-bound kind */
+  double natural; /* natural-map residual at zF */
+  double *y;      /* J e_beta for the degenerate rows */
+  int *beta;      /* degenerate rows of the lower-bound kind */
 };
 
 static double fb_phi(double a, double b) { return a + b - hypot(a, b); }
@@ -48,10 +49,14 @@ static int fb_eval_phi(void *vctx, const double *z, double *phi)
   for (int i = 0; i < n; i++) {
     double l = p->lo[i], u = p->hi[i], Fi = c->F[i];
     int hl = isfinite(l), hu = isfinite(u);
-    if (!hl && !hu) phi[i] = Fi;
-    else if (hl && !hu) phi[i] = fb_phi(z[i] - l, Fi);
-    else if (!hl) phi[i] = fb_phi(u - z[i], -Fi);
-    else phi[i] = fb_phi(z[i] - l, -fb_phi(u - z[i], -Fi));
+    if (!hl && !hu)
+      phi[i] = Fi;
+    else if (hl && !hu)
+      phi[i] = fb_phi(z[i] - l, Fi);
+    else if (!hl)
+      phi[i] = fb_phi(u - z[i], -Fi);
+    else
+      phi[i] = fb_phi(z[i] - l, -fb_phi(u - z[i], -Fi));
     double r = fabs(z[i] - cp_mid(l, u, z[i] - Fi));
     if (!(r <= res)) res = r; /* NaN propagates */
   }
@@ -90,11 +95,13 @@ static int fb_eval_jacobian(void *vctx, const double *z, const double *phi, doub
   /* DLFK Procedure 3.1: degenerate lower-bound rows get the limit along y = e_beta. */
   int nb = 0;
   for (int i = 0; i < n; i++)
-    if (isfinite(p->lo[i]) && !isfinite(p->hi[i]) && z[i] - p->lo[i] == 0.0 && c->F[i] == 0.0) c->beta[nb++] = i;
+    if (isfinite(p->lo[i]) && !isfinite(p->hi[i]) && z[i] - p->lo[i] == 0.0 && c->F[i] == 0.0)
+      c->beta[nb++] = i;
   for (int k = 0; k < nb; k++) {
     const double *row = H + (size_t)c->beta[k] * n;
     double s = 0.0;
-    for (int m = 0; m < nb; m++) s += row[c->beta[m]];
+    for (int m = 0; m < nb; m++)
+      s += row[c->beta[m]];
     c->y[k] = s;
   }
   int k = 0;
@@ -126,7 +133,8 @@ static int fb_eval_jacobian(void *vctx, const double *z, const double *phi, doub
       db = pb * pt;
     }
     double *row = H + (size_t)i * n;
-    for (int j = 0; j < n; j++) row[j] *= db;
+    for (int j = 0; j < n; j++)
+      row[j] *= db;
     row[i] += da;
   }
   return 0;
@@ -158,14 +166,18 @@ static int fb_set_from_options(struct solver *s)
   PetscInt i;
   if (PetscOptionsGetReal(NULL, NULL, "-fb_newton_sigma", &r, &set) == 0 && set) d->ns.sigma = r;
   if (PetscOptionsGetReal(NULL, NULL, "-fb_newton_beta", &r, &set) == 0 && set) d->ns.beta = r;
-  if (PetscOptionsGetInt(NULL, NULL, "-fb_newton_max_backtracks", &i, &set) == 0 && set) d->ns.max_backtracks = (int)i;
+  if (PetscOptionsGetInt(NULL, NULL, "-fb_newton_max_backtracks", &i, &set) == 0 && set)
+    d->ns.max_backtracks = (int)i;
   if (PetscOptionsGetReal(NULL, NULL, "-fb_newton_rho", &r, &set) == 0 && set) d->ns.rho = r;
   if (PetscOptionsGetReal(NULL, NULL, "-fb_newton_p", &r, &set) == 0 && set) d->ns.p = r;
   PetscBool b;
   if (PetscOptionsGetBool(NULL, NULL, "-fb_newton_lm", &b, &set) == 0 && set) d->ns.levenberg_marquardt = b;
+  if (PetscOptionsGetReal(NULL, NULL, "-fb_newton_lm_below", &r, &set) == 0 && set) d->ns.lm_below = r;
   if (!(d->ns.sigma > 0.0 && d->ns.sigma < 0.5) || !(d->ns.beta > 0.0 && d->ns.beta < 1.0) ||
-      d->ns.max_backtracks < 1 || !(d->ns.rho > 0.0) || !(d->ns.p > 2.0)) {
-    fprintf(stderr, "error: fb_newton needs 0 < sigma < 1/2, 0 < beta < 1, max_backtracks >= 1, rho > 0, p > 2\n");
+      d->ns.max_backtracks < 1 || !(d->ns.rho > 0.0) || !(d->ns.p > 2.0) || !(d->ns.lm_below >= 0.0)) {
+    fprintf(stderr,
+            "error: fb_newton needs 0 < sigma < 1/2, 0 < beta < 1, max_backtracks >= 1, rho > 0, p > 2, "
+            "lm_below >= 0\n");
     return 1;
   }
   return 0;
@@ -201,8 +213,8 @@ static int fb_solve(struct solver *s, const struct cp_problem *p, double *z, str
   ns.max_it = s->set.max_it > 0 ? s->set.max_it : d->ns.max_it;
   ns.tol = c.tol_abs;
   ns.clock = s;
-  struct newton_problem prob = {.n = n, .ctx = &c, .phi = fb_eval_phi, .jacobian = fb_eval_jacobian,
-                                .converged = fb_converged};
+  struct newton_problem prob = {
+      .n = n, .ctx = &c, .phi = fb_eval_phi, .jacobian = fb_eval_jacobian, .converged = fb_converged};
   struct newton_stats st;
   enum newton_reason why = newton_solve(&prob, &ns, z, &st);
   r->iterations = st.iterations;
@@ -216,7 +228,8 @@ static int fb_solve(struct solver *s, const struct cp_problem *p, double *z, str
   case NEWTON_ALLOCATION_FAILURE: err = 1; break;
   }
   if (why != NEWTON_CONVERGED)
-    snprintf(r->message, sizeof r->message, "%s after %d iterations (%d Levenberg-Marquardt, %d gradient steps), merit %.3g",
+    snprintf(r->message, sizeof r->message,
+             "%s after %d iterations (%d Levenberg-Marquardt, %d gradient steps), merit %.3g",
              newton_reason_name(why), st.iterations, st.lm_steps, st.gradient_steps, st.merit);
 cleanup:
   free(c.F);
@@ -235,19 +248,21 @@ static void fb_destroy(struct solver *s)
 static void fb_view(const struct solver *s, FILE *out)
 {
   const struct fb_data *d = s->data;
-  fprintf(out, "  Armijo sigma %g (-fb_newton_sigma), backtracking ratio %g (-fb_newton_beta), max backtracks %d "
+  fprintf(out,
+          "  Armijo sigma %g (-fb_newton_sigma), backtracking ratio %g (-fb_newton_beta), max backtracks %d "
           "(-fb_newton_max_backtracks), descent test rho %g p %g (-fb_newton_rho, -fb_newton_p), "
-          "Levenberg-Marquardt fallback %d (-fb_newton_lm)\n",
-          d->ns.sigma, d->ns.beta, d->ns.max_backtracks, d->ns.rho, d->ns.p, d->ns.levenberg_marquardt);
+          "Levenberg-Marquardt fallback %d (-fb_newton_lm) below step %g (-fb_newton_lm_below)\n",
+          d->ns.sigma, d->ns.beta, d->ns.max_backtracks, d->ns.rho, d->ns.p, d->ns.levenberg_marquardt,
+          d->ns.lm_below);
 }
 
 const struct solver_type solver_type_fb_newton = {
-  .name = "fb_newton",
-  .summary = "semismooth Newton on Fischer-Burmeister (Billups for boxes), Armijo + gradient fallback",
-  .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP | CP_NCP,
-  .create = fb_create,
-  .set_from_options = fb_set_from_options,
-  .solve = fb_solve,
-  .destroy = fb_destroy,
-  .view = fb_view,
+    .name = "fb_newton",
+    .summary = "semismooth Newton on Fischer-Burmeister (Billups for boxes), Armijo + gradient fallback",
+    .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP | CP_NCP,
+    .create = fb_create,
+    .set_from_options = fb_set_from_options,
+    .solve = fb_solve,
+    .destroy = fb_destroy,
+    .view = fb_view,
 };

@@ -81,13 +81,16 @@ static glp_prob *milp_build(const struct cp_problem *p, const struct milp_data *
   glp_add_rows(lp, n + 2 * m);
   int nz = 0;
   for (int j = 0; j < n; j++) {
-    if (j < n_eq) glp_set_col_bnds(lp, j + 1, GLP_FR, 0.0, 0.0);
-    else glp_set_col_bnds(lp, j + 1, GLP_DB, 0.0, U);
+    if (j < n_eq)
+      glp_set_col_bnds(lp, j + 1, GLP_FR, 0.0, 0.0);
+    else
+      glp_set_col_bnds(lp, j + 1, GLP_DB, 0.0, U);
     double c = j < n_eq || d->objective == MILP_NONE ? 0.0 : 1.0;
     glp_set_obj_coef(lp, j + 1, c);
   }
   glp_set_obj_dir(lp, d->objective == MILP_MAX_SUM ? GLP_MAX : GLP_MIN);
-  for (int k = 0; k < m; k++) glp_set_col_kind(lp, n + k + 1, GLP_BV);
+  for (int k = 0; k < m; k++)
+    glp_set_col_kind(lp, n + k + 1, GLP_BV);
   for (int i = 0; i < n; i++) {
     glp_set_row_bnds(lp, i + 1, i < n_eq ? GLP_FX : GLP_LO, -p->q[i], -p->q[i]); /* w_i = 0 or w_i >= 0 */
     for (int j = 0; j < n; j++) {
@@ -151,14 +154,16 @@ static int milp_solve(struct solver *s, const struct cp_problem *p, double *z, s
   parm.tol_int = 1e-9; /* GLPK's 1e-5 would let z_i reach U * 1e-5 next to a positive w_i */
   parm.cb_func = milp_callback;
   parm.cb_info = &nodes;
-  if (s->set.time_limit > 0.0) parm.tm_lim = s->set.time_limit * 1e3 < 2e9 ? (int)ceil(s->set.time_limit * 1e3) : 2000000000;
+  if (s->set.time_limit > 0.0)
+    parm.tm_lim = s->set.time_limit * 1e3 < 2e9 ? (int)ceil(s->set.time_limit * 1e3) : 2000000000;
   int old = glp_term_out(GLP_OFF);
   int ret = glp_intopt(lp, &parm);
   glp_term_out(old);
   int mip = glp_mip_status(lp);
   r->iterations = nodes;
   if ((ret == 0 || ret == GLP_ETMLIM) && (mip == GLP_OPT || mip == GLP_FEAS)) {
-    for (int j = 0; j < n; j++) z[j] = glp_mip_col_val(lp, j + 1);
+    for (int j = 0; j < n; j++)
+      z[j] = glp_mip_col_val(lp, j + 1);
     /* GLPK accepts b_i within tol_int of an integer, which lets z_i reach U tol_int beside w_i > 0, and its
      * simplex tolerances are looser than ours: polish on the basis GLPK chose (free unknowns plus the
      * complementary ones allowed to be positive) and on the pattern z_i > w_i, keeping the best. */
@@ -170,7 +175,8 @@ static int milp_solve(struct solver *s, const struct cp_problem *p, double *z, s
     double best = cz.nonfinite ? INFINITY : fmax(cz.natural, cz.equality);
     for (int rule = 0; rule < 2; rule++) {
       int k = 0;
-      for (int i = 0; i < n_eq; i++) basic[k++] = i;
+      for (int i = 0; i < n_eq; i++)
+        basic[k++] = i;
       for (int i = 0; i < m; i++) {
         double Fi = zp[n_eq + i]; /* cp_check left F(z) in zp */
         if (rule == 0 ? glp_mip_col_val(lp, n + i + 1) > 0.5 : z[n_eq + i] > Fi) basic[k++] = n_eq + i;
@@ -188,8 +194,8 @@ static int milp_solve(struct solver *s, const struct cp_problem *p, double *z, s
     if (ret == GLP_ETMLIM) snprintf(r->message, sizeof r->message, "time limit: best incumbent returned");
   } else if (ret == GLP_ENOPFS || (ret == 0 && mip == GLP_NOFEAS)) {
     r->status = SOLVE_INFEASIBLE;
-    snprintf(r->message, sizeof r->message, "GLPK proves no solution with every z_i, w_i <= U = %g (-milp_bound)",
-             d->bound);
+    snprintf(r->message, sizeof r->message,
+             "GLPK proves no solution with every z_i, w_i <= U = %g (-milp_bound)", d->bound);
   } else if (ret == GLP_ETMLIM) {
     r->status = SOLVE_TIME_LIMIT;
     snprintf(r->message, sizeof r->message, "GLPK time limit, no incumbent");
@@ -221,12 +227,12 @@ static void milp_view(const struct solver *s, FILE *out)
 }
 
 const struct solver_type solver_type_milp = {
-  .name = "milp",
-  .summary = "LCP as a big-M MILP with GLPK (-milp_bound 1e3, -milp_objective)",
-  .kinds = CP_LCP | CP_MLCP,
-  .create = milp_create,
-  .set_from_options = milp_set_from_options,
-  .solve = milp_solve,
-  .destroy = milp_destroy,
-  .view = milp_view,
+    .name = "milp",
+    .summary = "LCP as a big-M MILP with GLPK (-milp_bound 1e3, -milp_objective)",
+    .kinds = CP_LCP | CP_MLCP,
+    .create = milp_create,
+    .set_from_options = milp_set_from_options,
+    .solve = milp_solve,
+    .destroy = milp_destroy,
+    .view = milp_view,
 };

@@ -19,6 +19,7 @@ void newton_settings_default(struct newton_settings *set)
   set->rho = 1e-8;
   set->p = 2.1;
   set->levenberg_marquardt = 1;
+  set->lm_below = 0.02;
   set->tol = 1e-8;
   set->clock = NULL;
 }
@@ -41,7 +42,8 @@ static double newton_merit(const struct newton_problem *prob, const double *phi)
 {
   if (prob->merit) return prob->merit(prob->ctx, phi);
   double s = 0.0;
-  for (int i = 0; i < prob->n; i++) s += phi[i] * phi[i];
+  for (int i = 0; i < prob->n; i++)
+    s += phi[i] * phi[i];
   return 0.5 * s;
 }
 
@@ -53,20 +55,24 @@ static int newton_done(const struct newton_problem *prob, const struct newton_se
   return *residual <= set->tol;
 }
 
-/* Armijo backtracking along d from z; on success z, phi and *psi hold the accepted point. */
+/* Armijo backtracking along d from z; on success z, phi and *psi hold the accepted point and *t_out the
+ * step length. */
 static int newton_line_search(const struct newton_problem *prob, const struct newton_settings *set, double *z,
-                              double *phi, double *psi, const double *d, double gd, double *zt, double *phit)
+                              double *phi, double *psi, const double *d, double gd, double *zt, double *phit,
+                              double *t_out)
 {
   int n = prob->n;
   double t = 1.0;
   for (int k = 0; k < set->max_backtracks; k++, t *= set->beta) {
-    for (int i = 0; i < n; i++) zt[i] = z[i] + t * d[i];
+    for (int i = 0; i < n; i++)
+      zt[i] = z[i] + t * d[i];
     if (prob->phi(prob->ctx, zt, phit) != 0) continue;
     double psit = newton_merit(prob, phit);
     if (isfinite(psit) && psit <= *psi + set->sigma * t * gd) {
       memcpy(z, zt, (size_t)n * sizeof *z);
       memcpy(phi, phit, (size_t)n * sizeof *phi);
       *psi = psit;
+      *t_out = t;
       return 1;
     }
   }
@@ -75,28 +81,35 @@ static int newton_line_search(const struct newton_problem *prob, const struct ne
 
 /* Accepts direction d if it passes the descent test (Newton steps only: DLFK's grad^T d <= -rho |d|^p)
  * and the Armijo line search. */
-static int newton_try(const struct newton_problem *prob, const struct newton_settings *set, double *z, double *phi,
-                      double *psi, const double *d, const double *g, double *zt, double *phit, int descent_test)
+static int newton_try(const struct newton_problem *prob, const struct newton_settings *set, double *z,
+                      double *phi, double *psi, const double *d, const double *g, double *zt, double *phit,
+                      int descent_test, double *t_out)
 {
   int n = prob->n;
   double gd = cblas_ddot(n, g, 1, d, 1), dn = cblas_dnrm2(n, d, 1);
   if (!isfinite(gd) || !isfinite(dn) || !(gd < 0.0)) return 0;
   if (descent_test && gd > -set->rho * pow(dn, set->p)) return 0;
-  return newton_line_search(prob, set, z, phi, psi, d, gd, zt, phit);
+  return newton_line_search(prob, set, z, phi, psi, d, gd, zt, phit, t_out);
 }
 
-enum newton_reason newton_solve(const struct newton_problem *prob, const struct newton_settings *set, double *z,
-                                struct newton_stats *stats)
+enum newton_reason newton_solve(const struct newton_problem *prob, const struct newton_settings *set,
+                                double *z, struct newton_stats *stats)
 {
   int n = prob->n;
   size_t nn = n > 0 ? (size_t)n : 1;
   memset(stats, 0, sizeof *stats);
   double *phi = malloc(nn * sizeof *phi), *phit = malloc(nn * sizeof *phit), *zt = malloc(nn * sizeof *zt);
   double *d = malloc(nn * sizeof *d), *g = malloc(nn * sizeof *g), *H = malloc(nn * nn * sizeof *H);
-  double *Hc = set->levenberg_marquardt ? malloc(nn * nn * sizeof *Hc) : NULL;
+  double *Hc = NULL, *z0 = NULL, *phi0 = NULL;
+  if (set->levenberg_marquardt) {
+    Hc = malloc(nn * nn * sizeof *Hc);
+    z0 = malloc(nn * sizeof *z0);
+    phi0 = malloc(nn * sizeof *phi0);
+  }
   lapack_int *ipiv = malloc(nn * sizeof *ipiv);
   enum newton_reason reason = NEWTON_MAX_ITERATIONS;
-  if (!phi || !phit || !zt || !d || !g || !H || !ipiv || (set->levenberg_marquardt && !Hc)) {
+  if (!phi || !phit || !zt || !d || !g || !H || !ipiv ||
+      (set->levenberg_marquardt && (!Hc || !z0 || !phi0))) {
     reason = NEWTON_ALLOCATION_FAILURE;
     goto cleanup;
   }
@@ -132,23 +145,37 @@ enum newton_reason newton_solve(const struct newton_problem *prob, const struct 
     }
     if (set->levenberg_marquardt) memcpy(Hc, H, nn * nn * sizeof *H);
     /* 1. the semismooth Newton step H d = -Phi */
-    for (int i = 0; i < n; i++) d[i] = -phi[i];
+    for (int i = 0; i < n; i++)
+      d[i] = -phi[i];
     int have_d = 1;
     lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, H, n, ipiv);
     if (info > 0) stats->singular++;
     if (info != 0 || LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', n, 1, H, n, ipiv, d, n) != 0) have_d = 0;
-    int accepted = have_d && newton_try(prob, set, z, phi, &psi, d, g, zt, phit, 1);
-    /* 2. Levenberg-Marquardt (H^T H + |Phi| I) d = -H^T Phi: a descent direction even where H is singular,
-     * and fast near nonisolated solutions (Yamashita-Fukushima 2001); H is overwritten by the LU above. */
-    if (!accepted && set->levenberg_marquardt) {
-      double lambda = sqrt(2.0 * psi);
+    double t = 0.0, psi0 = psi;
+    if (set->levenberg_marquardt) {
+      memcpy(z0, z, nn * sizeof *z);
+      memcpy(phi0, phi, nn * sizeof *phi);
+    }
+    int accepted = have_d && newton_try(prob, set, z, phi, &psi, d, g, zt, phit, 1, &t);
+    /* 2. Levenberg-Marquardt (H^T H + |Phi| I) d = -H^T Phi from the same point when the Newton step failed
+     * or had to be cut below lm_below: a descent direction even where H is singular, and well scaled near
+     * nonisolated solutions (Yamashita-Fukushima 2001), where H is nearly singular and the Newton step huge
+     * along its null space. The lower merit wins. (H was overwritten by the LU; Hc is its copy.) */
+    if ((!accepted || t < set->lm_below) && set->levenberg_marquardt) {
+      double lambda = sqrt(2.0 * psi0), psi_lm = psi0, t_lm = 0.0;
       cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, n, 1.0, Hc, n, 0.0, H, n);
-      for (int i = 0; i < n; i++) H[(size_t)i * n + i] += lambda;
-      for (int i = 0; i < n; i++) d[i] = -g[i];
+      for (int i = 0; i < n; i++)
+        H[(size_t)i * n + i] += lambda;
+      for (int i = 0; i < n; i++)
+        d[i] = -g[i];
       if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, H, n) == 0 &&
-          LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, H, n, d, n) == 0) {
-        accepted = newton_try(prob, set, z, phi, &psi, d, g, zt, phit, 0);
-        if (accepted) stats->lm_steps++;
+          LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, H, n, d, n) == 0 &&
+          newton_try(prob, set, z0, phi0, &psi_lm, d, g, zt, phit, 0, &t_lm) && (!accepted || psi_lm < psi)) {
+        memcpy(z, z0, nn * sizeof *z);
+        memcpy(phi, phi0, nn * sizeof *phi);
+        psi = psi_lm;
+        accepted = 1;
+        stats->lm_steps++;
       }
     }
     /* 3. steepest descent, the globalisation of last resort */
@@ -157,8 +184,9 @@ enum newton_reason newton_solve(const struct newton_problem *prob, const struct 
         reason = NEWTON_LINE_SEARCH_FAILURE; /* a stationary point of the merit that is not a solution */
         break;
       }
-      for (int i = 0; i < n; i++) d[i] = -g[i];
-      if (!newton_line_search(prob, set, z, phi, &psi, d, -gg, zt, phit)) {
+      for (int i = 0; i < n; i++)
+        d[i] = -g[i];
+      if (!newton_line_search(prob, set, z, phi, &psi, d, -gg, zt, phit, &t)) {
         reason = NEWTON_LINE_SEARCH_FAILURE;
         break;
       }
@@ -178,6 +206,8 @@ cleanup:
   free(g);
   free(H);
   free(Hc);
+  free(z0);
+  free(phi0);
   free(ipiv);
   return reason;
 }

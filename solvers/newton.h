@@ -1,12 +1,9 @@
-/* newton.h — one semismooth Newton method with a line search, fed by a callback table (the Siconos
- * functions_LSA idea: one Newton, many problems). De Luca, Facchinei, Kanzow, "A semismooth equation
- * approach to the solution of nonlinear complementarity problems", Math. Prog. 75 (1996), Algorithm 3.1:
- *   solve H d = -Phi(z) with H an element of the generalised Jacobian of Phi; if H is singular, d is not
- *   a sufficient descent direction (grad^T d > -rho ||d||^p) or Armijo fails along it, take the
- *   Levenberg-Marquardt step (H^T H + ||Phi|| I) d = -grad (Yamashita-Fukushima 2001; needed where
- *   solutions are nonisolated, e.g. 4 contacts of a rigid box), and if that fails too d = -grad,
- *   grad = H^T Phi; Armijo backtracking on Psi = 1/2 ||Phi||^2 (C^1 with gradient H^T Phi, as for
- *   Fischer-Burmeister). Dense LU / Cholesky through LAPACKE; workspace allocated once per solve. */
+/* newton.h — one semismooth Newton method fed by a callback table (Siconos' functions_LSA idea). De Luca,
+ * Facchinei, Kanzow, Math. Prog. 75 (1996), Alg. 3.1: solve H d = -Phi, H in the generalised Jacobian;
+ * if H is singular, d fails the descent test grad^T d <= -rho ||d||^p, or Armijo rejects it or cuts it
+ * below lm_below, try Levenberg-Marquardt (H^T H + ||Phi|| I) d = -grad (Yamashita-Fukushima 2001: fast
+ * at nonisolated solutions, e.g. 4 contacts of a rigid box), else d = -grad, grad = H^T Phi. Armijo on
+ * Psi = 1/2 ||Phi||^2 (C^1, as for Fischer-Burmeister). LAPACKE LU / Cholesky; workspace once per solve. */
 #ifndef CB_NEWTON_H
 #define CB_NEWTON_H
 
@@ -18,9 +15,8 @@ struct newton_problem {
   int n;
   void *ctx;
   int (*phi)(void *ctx, const double *z, double *phi);
-  /* An element of the generalised Jacobian of Phi at z, dense row-major n x n. The driver guarantees
-   * that jacobian and converged are called at the point of the most recent successful phi call (so a
-   * callback may reuse what phi computed there); phi = Phi(z). */
+  /* An element of the generalised Jacobian of Phi at z, dense row-major n x n; phi = Phi(z). z is usually,
+   * not always, the point of the most recent phi call: a callback reusing what phi computed must check. */
   int (*jacobian)(void *ctx, const double *z, const double *phi, double *H);
   /* Optional merit; NULL means 1/2 ||phi||^2, which the gradient H^T Phi and the Armijo test assume. */
   double (*merit)(void *ctx, const double *phi);
@@ -30,15 +26,17 @@ struct newton_problem {
 };
 
 struct newton_settings {
-  int max_it;           /* Newton iterations (default 200) */
-  double sigma;         /* Armijo constant: Psi(z + t d) <= Psi(z) + sigma t grad^T d (default 1e-4) */
-  double beta;          /* backtracking ratio t <- beta t (default 0.5) */
-  int max_backtracks;   /* line-search trials before line_search_failure (default 40) */
-  double rho;           /* descent test constant (default 1e-8) */
-  double p;             /* descent test exponent, > 2 (default 2.1) */
+  int max_it;              /* Newton iterations (default 200) */
+  double sigma;            /* Armijo constant: Psi(z + t d) <= Psi(z) + sigma t grad^T d (default 1e-4) */
+  double beta;             /* backtracking ratio t <- beta t (default 0.5) */
+  int max_backtracks;      /* line-search trials before line_search_failure (default 40) */
+  double rho;              /* descent test constant (default 1e-8) */
+  double p;                /* descent test exponent, > 2 (default 2.1) */
   int levenberg_marquardt; /* on a singular or rejected Newton step try (H^T H + |Phi| I) d = -H^T Phi
                             * before the gradient step (default 1) */
-  double tol;           /* used only when problem->converged is NULL */
+  double lm_below; /* also try Levenberg-Marquardt when Armijo cut the Newton step below this; the lower
+                    * merit wins (default 0.02, i.e. after 6 halvings) */
+  double tol;      /* used only when problem->converged is NULL */
   const struct solver *clock; /* for solver_out_of_time; may be NULL */
 };
 
@@ -64,7 +62,7 @@ struct newton_stats {
 void newton_settings_default(struct newton_settings *set);
 const char *newton_reason_name(enum newton_reason r);
 /* Runs the method from z (updated in place). */
-enum newton_reason newton_solve(const struct newton_problem *prob, const struct newton_settings *set, double *z,
-                                struct newton_stats *stats);
+enum newton_reason newton_solve(const struct newton_problem *prob, const struct newton_settings *set,
+                                double *z, struct newton_stats *stats);
 
 #endif

@@ -32,7 +32,8 @@ static int has_solution(const struct solve_result *r, int n, const double *want,
 {
   for (int k = 0; k < r->n_solutions; k++) {
     double diff = 0.0;
-    for (int i = 0; i < n; i++) diff = fmax(diff, fabs(r->solutions[(size_t)k * n + i] - want[i]));
+    for (int i = 0; i < n; i++)
+      diff = fmax(diff, fabs(r->solutions[(size_t)k * n + i] - want[i]));
     if (diff <= tol) return 1;
   }
   return 0;
@@ -46,8 +47,8 @@ static void test_enum_small(void)
   /* exactly two solutions: (0, 0) and (0.8, 0) */
   struct cp_problem *p = lcp2(-1.0, 0.5, 0.25, 2.0, 0.8, 0.3);
   solver_solve(e, p, z, &r);
-  CHECK(r.status == SOLVE_CONVERGED && r.n_solutions == 2, "enum: two-solution LCP gives 2 solutions (%s, %d)",
-        solve_status_name(r.status), r.n_solutions);
+  CHECK(r.status == SOLVE_CONVERGED && r.n_solutions == 2,
+        "enum: two-solution LCP gives 2 solutions (%s, %d)", solve_status_name(r.status), r.n_solutions);
   CHECK(has_solution(&r, 2, (double[]){0, 0}, 1e-12) && has_solution(&r, 2, (double[]){0.8, 0}, 1e-12),
         "enum: both known solutions found");
   CHECK(z[0] == 0.0 && z[1] == 0.0, "enum: returns the least-norm solution (%g, %g)", z[0], z[1]);
@@ -69,8 +70,8 @@ static void test_enum_small(void)
   p = lcp2(0, 1, 0, 0, -1, 0);
   solver_solve(e, p, z, &r);
   CHECK(r.status == SOLVE_CONVERGED && z[0] == 0.0 && z[1] >= 1.0 - 1e-12,
-        "enum: a solution only on a singular face is found by the LP (%s, z = %g, %g)", solve_status_name(r.status),
-        z[0], z[1]);
+        "enum: a solution only on a singular face is found by the LP (%s, z = %g, %g)",
+        solve_status_name(r.status), z[0], z[1]);
   cp_destroy(&p);
   /* infeasible: w1 + w2 = -1 whatever z is; M singular, so the LP decides the singular bases */
   p = lcp2(1, -1, -1, 1, 1, -2);
@@ -96,7 +97,8 @@ static void test_enum_spd_and_limits(void)
   solver_solve(e, p, z, &r);
   solver_solve(fb, p, zf, &rf);
   double diff = 0.0;
-  for (int i = 0; i < 12; i++) diff = fmax(diff, fabs(z[i] - zf[i]));
+  for (int i = 0; i < 12; i++)
+    diff = fmax(diff, fabs(z[i] - zf[i]));
   CHECK(r.status == SOLVE_CONVERGED && r.n_solutions == 1, "enum: SPD n=12 has exactly one solution (%d)",
         r.n_solutions);
   CHECK(r.iterations == 4096, "enum: tried all 2^12 bases (%d)", r.iterations);
@@ -105,7 +107,8 @@ static void test_enum_spd_and_limits(void)
   p = cp_test_spd(21, 1);
   solver_solve(e, p, z, &r);
   CHECK(r.status == SOLVE_NOT_APPLICABLE && strstr(r.message, "-enum_max_n"),
-        "enum: m = 21 above the default limit 20 is refused (%s: %s)", solve_status_name(r.status), r.message);
+        "enum: m = 21 above the default limit 20 is refused (%s: %s)", solve_status_name(r.status),
+        r.message);
   cp_destroy(&p);
   solver_destroy(&e);
   PetscOptionsSetValue(NULL, "-enum_max_n", "4");
@@ -113,26 +116,32 @@ static void test_enum_spd_and_limits(void)
   PetscOptionsClearValue(NULL, "-enum_max_n");
   p = cp_test_spd(5, 2);
   solver_solve(e, p, z, &r);
-  CHECK(r.status == SOLVE_NOT_APPLICABLE, "enum: -enum_max_n 4 refuses m = 5 (%s)", solve_status_name(r.status));
+  CHECK(r.status == SOLVE_NOT_APPLICABLE, "enum: -enum_max_n 4 refuses m = 5 (%s)",
+        solve_status_name(r.status));
   cp_destroy(&p);
   /* mixed LCP: the free unknowns are basic in every one of the 2^m sets (here m = 4 <= 4) */
   p = cp_mlcp_create(2, 4);
   const double zs[6] = {0.3, -0.8, 0.0, 1.25, 0.0, 0.5}, ws[6] = {0, 0, 0.7, 0, 0.2, 0};
   for (int i = 0; i < 6; i++)
-    for (int j = 0; j < 6; j++) p->M[i * 6 + j] = (i == j ? 2.5 : 0.0) + 0.3 * sin(1.0 + i + 2.0 * j);
+    for (int j = 0; j < 6; j++)
+      p->M[i * 6 + j] = (i == j ? 2.5 : 0.0) + 0.3 * sin(1.0 + i + 2.0 * j);
   for (int i = 0; i < 6; i++) {
     p->q[i] = ws[i];
-    for (int j = 0; j < 6; j++) p->q[i] -= p->M[i * 6 + j] * zs[j];
+    for (int j = 0; j < 6; j++)
+      p->q[i] -= p->M[i * 6 + j] * zs[j];
   }
   solver_solve(e, p, z, &r);
   diff = 0.0;
-  for (int i = 0; i < 6; i++) diff = fmax(diff, fabs(z[i] - zs[i]));
+  for (int i = 0; i < 6; i++)
+    diff = fmax(diff, fabs(z[i] - zs[i]));
   CHECK(r.status == SOLVE_CONVERGED && diff <= 1e-12 && r.iterations == 16,
-        "enum: mixed LCP known solution (%s, diff %.2e, %d bases)", solve_status_name(r.status), diff, r.iterations);
+        "enum: mixed LCP known solution (%s, diff %.2e, %d bases)", solve_status_name(r.status), diff,
+        r.iterations);
   struct solver *mi = make_solver("milp");
   solver_solve(mi, p, zf, &rf);
   diff = 0.0;
-  for (int i = 0; i < 6; i++) diff = fmax(diff, fabs(zf[i] - zs[i]));
+  for (int i = 0; i < 6; i++)
+    diff = fmax(diff, fabs(zf[i] - zs[i]));
   CHECK(rf.status == SOLVE_CONVERGED && diff <= 1e-10, "milp: mixed LCP known solution (%s, diff %.2e)",
         solve_status_name(rf.status), diff);
   cp_destroy(&p);
@@ -151,20 +160,24 @@ static void test_milp(void)
   solver_solve(mi, p, z, &r);
   solver_solve(fb, p, zf, &rf);
   double diff = 0.0;
-  for (int i = 0; i < 10; i++) diff = fmax(diff, fabs(z[i] - zf[i]));
-  CHECK(r.status == SOLVE_CONVERGED, "milp: SPD n=10 converges (%s: %s)", solve_status_name(r.status), r.message);
+  for (int i = 0; i < 10; i++)
+    diff = fmax(diff, fabs(z[i] - zf[i]));
+  CHECK(r.status == SOLVE_CONVERGED, "milp: SPD n=10 converges (%s: %s)", solve_status_name(r.status),
+        r.message);
   CHECK(r.residual <= 1e-12, "milp: polished SPD solution is exact (residual %.2e)", r.residual);
   CHECK(diff <= 1e-10, "milp: agrees with fb_newton on SPD n=10 (%.2e)", diff);
   cp_destroy(&p);
   p = lcp2(1, -1, -1, 1, 1, -2);
   solver_solve(mi, p, z, &r);
   CHECK(r.status == SOLVE_INFEASIBLE && strstr(r.message, "U = 1000"),
-        "milp: infeasible LCP proved infeasible within the bound (%s: %s)", solve_status_name(r.status), r.message);
+        "milp: infeasible LCP proved infeasible within the bound (%s: %s)", solve_status_name(r.status),
+        r.message);
   cp_destroy(&p);
   /* a solution beyond the bound is out of reach: z = 5000 */
   p = lcp2(1, 0, 0, 1, -5000, 1);
   solver_solve(mi, p, z, &r);
-  CHECK(r.status == SOLVE_INFEASIBLE, "milp: solution beyond -milp_bound is reported infeasible within it (%s)",
+  CHECK(r.status == SOLVE_INFEASIBLE,
+        "milp: solution beyond -milp_bound is reported infeasible within it (%s)",
         solve_status_name(r.status));
   cp_destroy(&p);
   /* the two-solution LCP: max_sum picks (0.8, 0), min_sum (0, 0) */
@@ -173,7 +186,8 @@ static void test_milp(void)
   PetscOptionsSetValue(NULL, "-milp_objective", "max_sum");
   mi = make_solver("milp");
   solver_solve(mi, p, z, &r);
-  CHECK(r.status == SOLVE_CONVERGED && fabs(z[0] - 0.8) <= 1e-12, "milp: max_sum selects (0.8, 0) (z0 = %g)", z[0]);
+  CHECK(r.status == SOLVE_CONVERGED && fabs(z[0] - 0.8) <= 1e-12, "milp: max_sum selects (0.8, 0) (z0 = %g)",
+        z[0]);
   solver_destroy(&mi);
   PetscOptionsSetValue(NULL, "-milp_objective", "min_sum");
   mi = make_solver("milp");

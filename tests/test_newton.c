@@ -40,8 +40,8 @@ static void test_spd(void)
     solver_solve(pgs, p, z2, &r2);
     printf("# fb_newton spd n=%d: %s, %d iterations, residual %.2e, %.4f s (pgs: %d sweeps, %.4f s)\n", n,
            solve_status_name(r1.status), r1.iterations, r1.residual, r1.seconds, r2.iterations, r2.seconds);
-    CHECK(r1.status == SOLVE_CONVERGED, "fb_newton: spd n=%d converges (%s, %s)", n, solve_status_name(r1.status),
-          r1.message);
+    CHECK(r1.status == SOLVE_CONVERGED, "fb_newton: spd n=%d converges (%s, %s)", n,
+          solve_status_name(r1.status), r1.message);
     CHECK(r1.iterations <= 30, "fb_newton: spd n=%d in few Newton steps (%d)", n, r1.iterations);
     CHECK(r2.status == SOLVE_CONVERGED, "pgs: spd n=%d converges (%s)", n, solve_status_name(r2.status));
     CHECK(max_abs_diff(z1, z2, n) <= 1e-6, "fb_newton and pgs agree on spd n=%d (max diff %.2e)", n,
@@ -85,7 +85,8 @@ static void fill_pd(struct cp_problem *p, const double *z_star, const double *w_
     }
   for (int i = 0; i < n; i++) {
     double s = 0.0;
-    for (int j = 0; j < n; j++) s += p->M[(size_t)i * n + j] * z_star[j];
+    for (int j = 0; j < n; j++)
+      s += p->M[(size_t)i * n + j] * z_star[j];
     p->q[i] = w_star[i] - s;
   }
 }
@@ -101,7 +102,8 @@ static void test_mixed_and_box(void)
   struct solve_result r;
   solver_solve(fb, p, z, &r);
   CHECK(r.status == SOLVE_CONVERGED, "fb_newton: mixed LCP converges (%s)", solve_status_name(r.status));
-  CHECK(max_abs_diff(z, zm, 5) <= 1e-8, "fb_newton: mixed LCP known solution (diff %.2e)", max_abs_diff(z, zm, 5));
+  CHECK(max_abs_diff(z, zm, 5) <= 1e-8, "fb_newton: mixed LCP known solution (diff %.2e)",
+        max_abs_diff(z, zm, 5));
   cp_destroy(&p);
   /* box MCP: at a finite lower bound (F > 0), at a finite upper bound (F < 0), inside a two-sided box
    * (F = 0), free, upper bound only (at it), lower bound only (inside), fixed (lo = hi). */
@@ -118,7 +120,8 @@ static void test_mixed_and_box(void)
   solver_solve(fb, p, zz, &r);
   CHECK(r.status == SOLVE_CONVERGED, "fb_newton: box MCP converges (%s, %s)", solve_status_name(r.status),
         r.message);
-  CHECK(max_abs_diff(zz, zb, 7) <= 1e-8, "fb_newton: box MCP known solution (diff %.2e)", max_abs_diff(zz, zb, 7));
+  CHECK(max_abs_diff(zz, zb, 7) <= 1e-8, "fb_newton: box MCP known solution (diff %.2e)",
+        max_abs_diff(zz, zb, 7));
   cp_destroy(&p);
   solver_destroy(&fb);
 }
@@ -132,7 +135,8 @@ static int cubic_F(void *vctx, const double *z, double *Fz)
 {
   const struct cubic_ctx *c = vctx;
   if (cp_eval_F(c->lin, z, Fz) != 0) return 1;
-  for (int i = 0; i < c->lin->n; i++) Fz[i] += z[i] * z[i] * z[i];
+  for (int i = 0; i < c->lin->n; i++)
+    Fz[i] += z[i] * z[i] * z[i];
   return 0;
 }
 
@@ -140,8 +144,10 @@ static int cubic_J(void *vctx, const double *z, double *J)
 {
   const struct cubic_ctx *c = vctx;
   int n = c->lin->n;
-  for (size_t k = 0; k < (size_t)n * n; k++) J[k] = c->lin->M[k];
-  for (int i = 0; i < n; i++) J[(size_t)i * n + i] += 3.0 * z[i] * z[i];
+  for (size_t k = 0; k < (size_t)n * n; k++)
+    J[k] = c->lin->M[k];
+  for (int i = 0; i < n; i++)
+    J[(size_t)i * n + i] += 3.0 * z[i] * z[i];
   return 0;
 }
 
@@ -150,7 +156,8 @@ static void test_ncp(void)
   struct cp_problem *lin = cp_lcp_create(4);
   const double zs[4] = {1.2, 0.0, 0.35, 0.0}, ws[4] = {0.0, 0.6, 0.0, 0.0};
   double w_lin[4];
-  for (int i = 0; i < 4; i++) w_lin[i] = ws[i] - zs[i] * zs[i] * zs[i];
+  for (int i = 0; i < 4; i++)
+    w_lin[i] = ws[i] - zs[i] * zs[i] * zs[i];
   fill_pd(lin, zs, w_lin);
   struct cubic_ctx ctx = {lin};
   struct cp_problem *p = cp_ncp_create(4, cubic_F, cubic_J, &ctx);
@@ -160,7 +167,8 @@ static void test_ncp(void)
   solver_solve(fb, p, z, &r);
   CHECK(r.status == SOLVE_CONVERGED, "fb_newton: cubic callback NCP converges (%s in %d)",
         solve_status_name(r.status), r.iterations);
-  CHECK(max_abs_diff(z, zs, 4) <= 1e-8, "fb_newton: cubic NCP known root (diff %.2e)", max_abs_diff(z, zs, 4));
+  CHECK(max_abs_diff(z, zs, 4) <= 1e-8, "fb_newton: cubic NCP known root (diff %.2e)",
+        max_abs_diff(z, zs, 4));
   solver_destroy(&fb);
   cp_destroy(&p);
   cp_destroy(&lin);
