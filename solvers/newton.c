@@ -143,7 +143,6 @@ enum newton_reason newton_solve(const struct newton_problem *prob, const struct 
       reason = NEWTON_NAN_OR_INF;
       break;
     }
-    if (set->levenberg_marquardt) memcpy(Hc, H, nn * nn * sizeof *H);
     /* 1. the semismooth Newton step H d = -Phi */
     for (int i = 0; i < n; i++)
       d[i] = -phi[i];
@@ -160,9 +159,14 @@ enum newton_reason newton_solve(const struct newton_problem *prob, const struct 
     /* 2. Levenberg-Marquardt (H^T H + |Phi| I) d = -H^T Phi from the same point when the Newton step failed
      * or had to be cut below lm_below: a descent direction even where H is singular, and well scaled near
      * nonisolated solutions (Yamashita-Fukushima 2001), where H is nearly singular and the Newton step huge
-     * along its null space. The lower merit wins. (H was overwritten by the LU; Hc is its copy.) */
+     * along its null space. The lower merit wins. The LU overwrote H, so it is evaluated again into Hc
+     * (cheaper than copying it every iteration: this path is rare). */
     if ((!accepted || t < set->lm_below) && set->levenberg_marquardt) {
       double lambda = sqrt(2.0 * psi0), psi_lm = psi0, t_lm = 0.0;
+      if (prob->jacobian(prob->ctx, z0, phi0, Hc) != 0) {
+        reason = NEWTON_EVAL_FAILURE;
+        break;
+      }
       cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, n, 1.0, Hc, n, 0.0, H, n);
       for (int i = 0; i < n; i++)
         H[(size_t)i * n + i] += lambda;
