@@ -38,7 +38,7 @@ struct lemke_data {
 /* Per-solve workspace, allocated up front. */
 struct lemke_work {
   struct lemke_tableau *t;
-  double *d, *col, *row, *best_row, *cand_row;
+  double *d, *col, *row, *lex_best, *lex_cand;
   int *tied, *in_basis;
 };
 
@@ -96,8 +96,8 @@ static void lemke_work_free(struct lemke_work *w)
   free(w->d);
   free(w->col);
   free(w->row);
-  free(w->best_row);
-  free(w->cand_row);
+  free(w->lex_best);
+  free(w->lex_cand);
   free(w->tied);
   free(w->in_basis);
 }
@@ -110,49 +110,39 @@ static int lemke_work_alloc(struct lemke_work *w, int n, int block)
   w->d = malloc(nn * sizeof *w->d);
   w->col = malloc(nn * sizeof *w->col);
   w->row = malloc(nc * sizeof *w->row);
-  w->best_row = malloc(nc * sizeof *w->best_row);
-  w->cand_row = malloc(nc * sizeof *w->cand_row);
+  w->lex_best = malloc(nn * sizeof *w->lex_best);
+  w->lex_cand = malloc(nn * sizeof *w->lex_cand);
   w->tied = malloc(nn * sizeof *w->tied);
   w->in_basis = malloc(nn * sizeof *w->in_basis);
-  if (!w->d || !w->col || !w->row || !w->best_row || !w->cand_row || !w->tied || !w->in_basis) {
+  if (!w->d || !w->col || !w->row || !w->lex_best || !w->lex_cand || !w->tied || !w->in_basis) {
     lemke_work_free(w);
     return 1;
   }
   return 0;
 }
 
-/* Entry k of row i of B^-1 B_0 (the lexicographic row), given trow = T(i, :). */
-static double lemke_lex_entry(const struct lemke_tableau *t, int i, const double *trow, int k)
-{
-  int where = t->where[t->lex_var[k]];
-  return where >= 0 ? (where == i ? 1.0 : 0.0) : trow[-1 - where];
-}
-
-/* Largest |entry| of row i of B^-1 B_0, the scale for its exact zeros. */
-static double lemke_lex_rowmax(const struct lemke_tableau *t, int i, const double *trow)
+/* Row i of B^-1 B_0 (the lexicographic row) divided by c_i into lex (n entries), with the entries below
+ * lemke_zero_lex of the row's largest set to zero; trow = T(i, :). Returns the rounding scale of lex. */
+static double lemke_lex_row(const struct lemke_tableau *t, int i, const double *trow, double ci, double *lex)
 {
   double mx = 0.0;
   for (int k = 0; k < t->n; k++) {
-    double a = fabs(lemke_lex_entry(t, i, trow, k));
-    if (a > mx) mx = a;
+    int where = t->where[t->lex_var[k]];
+    lex[k] = where >= 0 ? (where == i ? 1.0 : 0.0) : trow[-1 - where];
+    if (fabs(lex[k]) > mx) mx = fabs(lex[k]);
   }
-  return mx;
+  double zero = lemke_zero_lex * mx;
+  for (int k = 0; k < t->n; k++)
+    lex[k] = fabs(lex[k]) <= zero ? 0.0 : lex[k] / ci;
+  return zero / ci;
 }
 
-/* Lexicographically smaller row of [B^-1 B_0] / c: returns 1 if row a (cand) beats row b (best). */
-static int lemke_lex_less(const struct lemke_tableau *t, int a, const double *ra, double ca, int b,
-                          const double *rb, double cb)
+/* 1 if lexicographic row a is smaller than row b; entries within the sum of their scales are equal. */
+static int lemke_lex_less(int n, const double *a, double scale_a, const double *b, double scale_b)
 {
-  double za = lemke_zero_lex * lemke_lex_rowmax(t, a, ra), zb = lemke_zero_lex * lemke_lex_rowmax(t, b, rb);
-  for (int k = 0; k < t->n; k++) {
-    double ea = lemke_lex_entry(t, a, ra, k), eb = lemke_lex_entry(t, b, rb, k);
-    if (fabs(ea) <= za) ea = 0.0;
-    if (fabs(eb) <= zb) eb = 0.0;
-    double va = ea / ca, vb = eb / cb;
-    if (fabs(va - vb) <= za / ca + zb / cb) continue; /* equal within the rows' own rounding scale */
-    return va < vb;
-  }
-  return a < b; /* rows of a nonsingular B^-1 B_0 differ; reached only through rounding */
+  for (int k = 0; k < n; k++)
+    if (fabs(a[k] - b[k]) > scale_a + scale_b) return a[k] < b[k];
+  return 0; /* rows of a nonsingular B^-1 B_0 differ; reached only through rounding: keep the first */
 }
 
 /* Ratio test for the entering column c: the leaving row, or -1 for a ray. Rows with c_i > ptol whose value
@@ -181,14 +171,20 @@ static int lemke_ratio_test(struct lemke_work *w, const double *c, double ptol, 
   if (ntied == 0) return argmin; /* rounding put even the minimiser above zx */
   int best = w->tied[0];
   if (ntied == 1) return best;
-  lemke_tableau_row(t, best, w->best_row);
+  /* Each tied row costs ncols x k from the held-back factors; once the ties are many (degenerate problems
+   * such as Murty's), applying the updates first (n x ncols x k as one dgemm) is cheaper. */
+  if (8 * ntied >= n) lemke_tableau_flush(t);
+  lemke_tableau_row(t, best, w->row);
+  double scale_best = lemke_lex_row(t, best, w->row, c[best], w->lex_best);
   for (int a = 1; a < ntied; a++) {
     int i = w->tied[a];
-    lemke_tableau_row(t, i, w->cand_row);
-    if (lemke_lex_less(t, i, w->cand_row, c[i], best, w->best_row, c[best])) {
-      double *tmp = w->best_row;
-      w->best_row = w->cand_row;
-      w->cand_row = tmp;
+    lemke_tableau_row(t, i, w->row);
+    double scale = lemke_lex_row(t, i, w->row, c[i], w->lex_cand);
+    if (lemke_lex_less(n, w->lex_cand, scale, w->lex_best, scale_best)) {
+      double *tmp = w->lex_best;
+      w->lex_best = w->lex_cand;
+      w->lex_cand = tmp;
+      scale_best = scale;
       best = i;
     }
   }
