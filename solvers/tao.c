@@ -16,15 +16,16 @@ static double tao_petsc_bound(double b)
   return b;
 }
 
-/* AIJ pattern: the nonzeros of M plus the whole diagonal (the semismooth methods add to it). */
+/* AIJ pattern: the nonzeros of M plus the whole diagonal (the semismooth methods add to it); every
+ * entry for a callback Jacobian, whose pattern may change with z. */
 static int tao_build_pattern(struct tao_ctx *c)
 {
   const struct cp_problem *p = c->p;
-  int n = p->n;
+  int n = p->n, full = !cp_is_linear(p);
   size_t nnz = 0;
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)
-      if (i == j || p->M[(size_t)i * n + j] != 0.0) nnz++;
+      if (full || i == j || p->M[(size_t)i * n + j] != 0.0) nnz++;
   c->pattern = malloc(((size_t)n + 1 + nnz) * sizeof *c->pattern);
   c->rowbuf = malloc(((size_t)n > 0 ? (size_t)n : 1) * sizeof *c->rowbuf);
   if (!c->pattern || !c->rowbuf) return 1;
@@ -32,21 +33,26 @@ static int tao_build_pattern(struct tao_ctx *c)
   for (int i = 0; i < n; i++) {
     c->pattern[i] = k;
     for (int j = 0; j < n; j++)
-      if (i == j || p->M[(size_t)i * n + j] != 0.0) cols[k++] = j;
+      if (full || i == j || p->M[(size_t)i * n + j] != 0.0) cols[k++] = j;
   }
   c->pattern[n] = k;
   return 0;
 }
 
+/* auto: AIJ, whose LU shifts zero pivots (tao_default_ksp) and so survives the singular Newton matrices
+ * of degenerate and frictional problems, where LAPACK's dense LU stops with an error; dense only for
+ * large dense matrices, where LAPACK's blocked LU is many times faster. */
 static int tao_choose_aij(const struct tao_ctx *c)
 {
   const struct cp_problem *p = c->p;
-  if (!cp_is_linear(p) || c->d->mat == TAO_MAT_DENSE) return 0;
-  if (c->d->mat == TAO_MAT_AIJ) return 1;
-  size_t nnz = 0, n = (size_t)p->n;
+  if (c->d->mat != TAO_MAT_AUTO) return c->d->mat == TAO_MAT_AIJ;
+  size_t n = (size_t)p->n;
+  if ((int)n < c->d->dense_min_n) return 1;
+  if (!cp_is_linear(p)) return 0;
+  size_t nnz = 0;
   for (size_t k = 0; k < n * n; k++)
     if (p->M[k] != 0.0) nnz++;
-  return n >= 64 && (double)nnz < c->d->aij_density * (double)(n * n);
+  return (double)nnz < c->d->aij_density * (double)(n * n);
 }
 
 PetscErrorCode tao_ctx_setup(struct tao_ctx *c, const double *z)
@@ -188,10 +194,13 @@ PetscErrorCode tao_default_ksp(KSP ksp)
   PC pc;
   PetscFunctionBeginUser;
   /* A direct solve: the semismooth Newton matrices are nonsymmetric and often ill-conditioned, and a
-   * Krylov method without a good preconditioner turns a Newton method into a slow inexact one. */
+   * Krylov method without a good preconditioner turns a Newton method into a slow inexact one. Zero
+   * pivots (exactly singular Newton matrices: degenerate LCPs, friction rows) are shifted, not fatal
+   * (AIJ only; LAPACK's dense LU has no shift and stops with an error). */
   PetscCall(KSPSetType(ksp, KSPPREONLY));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, PCLU));
+  PetscCall(PCFactorSetShiftType(pc, MAT_SHIFT_NONZERO));
   PetscFunctionReturn(0);
 }
 
@@ -362,7 +371,8 @@ int tao_common_create(struct solver *s, enum tao_family family, const char *pets
   d->petsc_type = petsc_type;
   snprintf(d->prefix, sizeof d->prefix, "%s_", s->type->name);
   d->mat = TAO_MAT_AUTO;
-  d->aij_density = 0.1;
+  d->aij_density = 0.3;
+  d->dense_min_n = 256;
   d->sym_tol = 1e-12;
   s->data = d;
   return 0;
@@ -389,6 +399,9 @@ int tao_common_set_from_options(struct solver *s)
   }
   snprintf(opt, sizeof opt, "-%saij_density", d->prefix);
   if (PetscOptionsGetReal(NULL, NULL, opt, &rv, &set) == 0 && set) d->aij_density = rv;
+  PetscInt iv;
+  snprintf(opt, sizeof opt, "-%sdense_min_n", d->prefix);
+  if (PetscOptionsGetInt(NULL, NULL, opt, &iv, &set) == 0 && set) d->dense_min_n = (int)iv;
   snprintf(opt, sizeof opt, "-%ssymmetry_tol", d->prefix);
   if (PetscOptionsGetReal(NULL, NULL, opt, &rv, &set) == 0 && set) d->sym_tol = rv;
   if (!(d->sym_tol >= 0.0) || !(d->aij_density >= 0.0)) {
@@ -408,8 +421,9 @@ void tao_common_view(const struct solver *s, FILE *out)
 {
   const struct tao_data *d = s->data;
   static const char *const mats[] = {"auto", "dense", "aij"};
-  fprintf(out, "  PETSc %s %s, options prefix -%s, mat_type %s (aij below density %g)", 
-          d->family == TAO_FAMILY_SNES ? "SNES" : "TAO", d->petsc_type, d->prefix, mats[d->mat], d->aij_density);
+  fprintf(out, "  PETSc %s %s, options prefix -%s, mat_type %s (auto: aij below n %d or density %g)",
+          d->family == TAO_FAMILY_SNES ? "SNES" : "TAO", d->petsc_type, d->prefix, mats[d->mat], d->dense_min_n,
+          d->aij_density);
   if (d->family == TAO_FAMILY_QP) fprintf(out, ", symmetry_tol %g", d->sym_tol);
   fprintf(out, "\n");
 }

@@ -25,7 +25,8 @@ struct tao_data {
   const char *petsc_type;
   char prefix[64];    /* "<name>_": PETSc options are -<name>_tao_... or -<name>_snes_... */
   enum tao_mat mat;   /* -<name>_mat_type auto|dense|aij (default auto) */
-  double aij_density; /* -<name>_aij_density: auto picks AIJ below this fill fraction (default 0.1) */
+  int dense_min_n;    /* -<name>_dense_min_n: auto picks AIJ below this n (default 256) ... */
+  double aij_density; /* -<name>_aij_density: ... and for sparser M than this fill fraction (default 0.3) */
   double sym_tol;     /* -<name>_symmetry_tol: QP methods need |M_ij - M_ji| <= tol max|M| (1e-12) */
 };
 
