@@ -8,14 +8,8 @@
  * ours, but only our checker decides. Fatal Siconos errors come back through its setjmp hook. */
 #include "solver.h"
 
-#include <math.h>
-#include <petscsys.h>
-#include <setjmp.h>
-#include <stdlib.h>
-#include <string.h>
 #include <fcntl.h>
-#include <unistd.h>
-
+#include <math.h>
 #include <numerics/LCP_Solvers.h>
 #include <numerics/LinearComplementarityProblem.h>
 #include <numerics/NonSmoothDrivers.h>
@@ -24,10 +18,15 @@
 #include <numerics/SolverOptions.h>
 #include <numerics/lcp_cst.h>
 #include <numerics/sn_error_handling.h>
+#include <petscsys.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 struct siconos_data {
   int solver_id;
-  int enum_max_n; /* -siconos_enum_max_n: enum refuses larger problems (default 20: 2^20 solves) */
+  int enum_max_n;  /* -siconos_enum_max_n: enum refuses larger problems (default 20: 2^20 solves) */
   int show_stderr; /* -siconos_stderr: let Siconos' own stderr messages through (default false) */
 };
 
@@ -45,8 +44,14 @@ static int siconos_create_with(struct solver *s, int id)
 
 static int siconos_lemke_create(struct solver *s) { return siconos_create_with(s, SICONOS_LCP_LEMKE); }
 static int siconos_pgs_create(struct solver *s) { return siconos_create_with(s, SICONOS_LCP_PGS); }
-static int siconos_nfb_create(struct solver *s) { return siconos_create_with(s, SICONOS_LCP_NEWTON_FB_FBLSA); }
-static int siconos_nmfb_create(struct solver *s) { return siconos_create_with(s, SICONOS_LCP_NEWTON_MIN_FBLSA); }
+static int siconos_nfb_create(struct solver *s)
+{
+  return siconos_create_with(s, SICONOS_LCP_NEWTON_FB_FBLSA);
+}
+static int siconos_nmfb_create(struct solver *s)
+{
+  return siconos_create_with(s, SICONOS_LCP_NEWTON_MIN_FBLSA);
+}
 static int siconos_enum_create(struct solver *s) { return siconos_create_with(s, SICONOS_LCP_ENUM); }
 
 static int siconos_set_from_options(struct solver *s)
@@ -67,7 +72,8 @@ static int siconos_set_from_options(struct solver *s)
 }
 
 /* The driver call under Siconos' error hook: a fatal error longjmps back here instead of abort(). */
-static int siconos_guarded(LinearComplementarityProblem *lcp, double *z, double *w, SolverOptions *o, int *fatal)
+static int siconos_guarded(LinearComplementarityProblem *lcp, double *z, double *w, SolverOptions *o,
+                           int *fatal)
 {
   volatile int info = -1; /* volatile: read after a longjmp */
   *fatal = 0;
@@ -161,8 +167,8 @@ static int siconos_solve(struct solver *s, const struct cp_problem *p, double *z
     r->status = SOLVE_CONVERGED; /* a claim: the harness checks it */
   } else if (d->solver_id == SICONOS_LCP_LEMKE) {
     /* info 1 is both the pivot limit and a nonpositive pivot column (ray): tell them apart by count */
-    r->status = r->iterations >= o->iparam[SICONOS_IPARAM_MAX_ITER] ? SOLVE_MAX_ITERATIONS
-                                                                     : SOLVE_RAY_TERMINATION;
+    r->status =
+        r->iterations >= o->iparam[SICONOS_IPARAM_MAX_ITER] ? SOLVE_MAX_ITERATIONS : SOLVE_RAY_TERMINATION;
   } else if (d->solver_id == SICONOS_LCP_ENUM) {
     r->status = SOLVE_INFEASIBLE; /* enumerated every basis without a solution (to its tolerance) */
   } else if (info == 1) {
@@ -207,7 +213,7 @@ static void siconos_view(const struct solver *s, FILE *out)
   fprintf(out, "\n");
 }
 
-#define SICONOS_TYPE(NAME, CREATE, SUMMARY)                                                                    \
+#define SICONOS_TYPE(NAME, CREATE, SUMMARY)                                                                  \
   const struct solver_type solver_type_##NAME = {                                                            \
       .name = #NAME,                                                                                         \
       .summary = SUMMARY,                                                                                    \

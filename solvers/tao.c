@@ -422,8 +422,8 @@ void tao_common_view(const struct solver *s, FILE *out)
   const struct tao_data *d = s->data;
   static const char *const mats[] = {"auto", "dense", "aij"};
   fprintf(out, "  PETSc %s %s, options prefix -%s, mat_type %s (auto: aij below n %d or density %g)",
-          d->family == TAO_FAMILY_SNES ? "SNES" : "TAO", d->petsc_type, d->prefix, mats[d->mat], d->dense_min_n,
-          d->aij_density);
+          d->family == TAO_FAMILY_SNES ? "SNES" : "TAO", d->petsc_type, d->prefix, mats[d->mat],
+          d->dense_min_n, d->aij_density);
   if (d->family == TAO_FAMILY_QP) fprintf(out, ", symmetry_tol %g", d->sym_tol);
   fprintf(out, "\n");
 }
@@ -434,20 +434,20 @@ static int tao_solve(struct solver *s, const struct cp_problem *p, double *z, st
 }
 
 #define TAO_TYPE(NAME, FAMILY, PETSC_TYPE, KINDS, SUMMARY)                                                   \
-  static int NAME##_create(struct solver *s) { return tao_common_create(s, FAMILY, PETSC_TYPE); }           \
-  const struct solver_type solver_type_##NAME = {                                                          \
-      .name = #NAME,                                                                                       \
-      .summary = SUMMARY,                                                                                  \
-      .kinds = KINDS,                                                                                      \
-      .create = NAME##_create,                                                                             \
-      .set_from_options = tao_common_set_from_options,                                                     \
-      .solve = tao_solve,                                                                                  \
-      .destroy = tao_common_destroy,                                                                       \
-      .view = tao_common_view,                                                                             \
+  static int NAME##_create(struct solver *s) { return tao_common_create(s, FAMILY, PETSC_TYPE); }            \
+  const struct solver_type solver_type_##NAME = {                                                            \
+      .name = #NAME,                                                                                         \
+      .summary = SUMMARY,                                                                                    \
+      .kinds = KINDS,                                                                                        \
+      .create = NAME##_create,                                                                               \
+      .set_from_options = tao_common_set_from_options,                                                       \
+      .solve = tao_solve,                                                                                    \
+      .destroy = tao_common_destroy,                                                                         \
+      .view = tao_common_view,                                                                               \
   }
 
 #define TAO_MCP_KINDS (CP_LCP | CP_MLCP | CP_BOX_MCP | CP_NCP)
-#define TAO_QP_KINDS (CP_LCP | CP_MLCP | CP_BOX_MCP)
+#define TAO_QP_KINDS  (CP_LCP | CP_MLCP | CP_BOX_MCP)
 
 TAO_TYPE(tao_ssils, TAO_FAMILY_MCP, TAOSSILS, TAO_MCP_KINDS, "TAO semismooth FB, infeasible line search");
 TAO_TYPE(tao_ssfls, TAO_FAMILY_MCP, TAOSSFLS, TAO_MCP_KINDS, "TAO semismooth FB, feasible line search");

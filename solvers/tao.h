@@ -35,14 +35,14 @@ struct tao_ctx {
   struct solver *s;
   const struct cp_problem *p;
   const struct tao_data *d;
-  double scale;   /* max(1, ||q||_inf) or p->scale: the harness's scale */
-  double *work;   /* n: F(z) for the natural residual check */
-  double *jbuf;   /* n x n row-major Jacobian of callback problems */
-  PetscInt *pattern; /* AIJ: CSR row starts (n + 1) then columns of the nonzeros of M plus the diagonal */
+  double scale;        /* max(1, ||q||_inf) or p->scale: the harness's scale */
+  double *work;        /* n: F(z) for the natural residual check */
+  double *jbuf;        /* n x n row-major Jacobian of callback problems */
+  PetscInt *pattern;   /* AIJ: CSR row starts (n + 1) then columns of the nonzeros of M plus the diagonal */
   PetscScalar *rowbuf; /* AIJ: one row of values */
   int use_aij;
-  int time_hit;   /* the convergence test stopped the solve for the time limit */
-  int eval_fail;  /* a callback could not evaluate F or J */
+  int time_hit;  /* the convergence test stopped the solve for the time limit */
+  int eval_fail; /* a callback could not evaluate F or J */
   Vec x, f, lo, hi;
   Mat J;
   Tao tao;

@@ -35,8 +35,8 @@ static PetscErrorCode snes_jacobian_cb(SNES snes, Vec X, Mat J, Mat P, void *ctx
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode snes_converged_cb(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm,
-                                        SNESConvergedReason *reason, void *ctx)
+static PetscErrorCode snes_converged_cb(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm,
+                                        PetscReal fnorm, SNESConvergedReason *reason, void *ctx)
 {
   struct tao_ctx *c = ctx;
   Vec X;
@@ -93,7 +93,8 @@ PetscErrorCode tao_snes_body(struct tao_ctx *c, struct solve_result *r)
   r->iterations = (int)its;
   r->status = snes_status(reason, c->time_hit);
   if (r->status != SOLVE_CONVERGED && !r->message[0])
-    snprintf(r->message, sizeof r->message, "SNES %s stopped: %s", d->petsc_type, SNESConvergedReasons[reason]);
+    snprintf(r->message, sizeof r->message, "SNES %s stopped: %s", d->petsc_type,
+             SNESConvergedReasons[reason]);
   PetscFunctionReturn(0);
 }
 
@@ -102,8 +103,14 @@ static int snes_solve(struct solver *s, const struct cp_problem *p, double *z, s
   return tao_run(s, p, z, r, tao_snes_body);
 }
 
-static int snes_rsls_create(struct solver *s) { return tao_common_create(s, TAO_FAMILY_SNES, SNESVINEWTONRSLS); }
-static int snes_ssls_create(struct solver *s) { return tao_common_create(s, TAO_FAMILY_SNES, SNESVINEWTONSSLS); }
+static int snes_rsls_create(struct solver *s)
+{
+  return tao_common_create(s, TAO_FAMILY_SNES, SNESVINEWTONRSLS);
+}
+static int snes_ssls_create(struct solver *s)
+{
+  return tao_common_create(s, TAO_FAMILY_SNES, SNESVINEWTONSSLS);
+}
 
 const struct solver_type solver_type_snes_vinewtonrsls = {
     .name = "snes_vinewtonrsls",

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const siconos_solvers[] = {"siconos_lemke", "siconos_pgs", "siconos_newton_fb",
+static const char *const siconos_solvers[] = {"siconos_lemke",        "siconos_pgs",  "siconos_newton_fb",
                                               "siconos_newton_minfb", "siconos_enum", NULL};
 
 static enum solve_status run(const char *name, const struct cp_problem *p, double tol, double *z,
@@ -55,8 +55,9 @@ static void test_small(void)
   struct solve_result r;
   for (const char *const *name = siconos_solvers; *name; name++) {
     run(*name, p, 1e-12, z, &r);
-    CHECK(r.status == SOLVE_CONVERGED && max_diff(z, zs, 2) <= 1e-9, "2x2 spd: %s finds (4/3, 7/3) (%s, diff %.2g)",
-          *name, solve_status_name(r.status), max_diff(z, zs, 2));
+    CHECK(r.status == SOLVE_CONVERGED && max_diff(z, zs, 2) <= 1e-9,
+          "2x2 spd: %s finds (4/3, 7/3) (%s, diff %.2g)", *name, solve_status_name(r.status),
+          max_diff(z, zs, 2));
   }
   /* A nonsymmetric 2x2 P-matrix with one active and one inactive component: z = (0.6, 0), w2 = 0.9. */
   const double N[4] = {2.5, -1.0, 1.5, 3.0};
@@ -87,8 +88,8 @@ static void test_spd30(void)
       continue;
     }
     CHECK(r.status == SOLVE_CONVERGED && max_diff(z, zref, 30) <= 1e-6,
-          "spd n=30: %s converges and agrees with pgs (%s, %d its, diff %.2g)", *name, solve_status_name(r.status),
-          r.iterations, max_diff(z, zref, 30));
+          "spd n=30: %s converges and agrees with pgs (%s, %d its, diff %.2g)", *name,
+          solve_status_name(r.status), r.iterations, max_diff(z, zref, 30));
   }
   cp_destroy(&p);
 }
@@ -114,7 +115,8 @@ static void test_nan_and_kinds(void)
   struct solve_result r;
   for (const char *const *name = siconos_solvers; *name; name++) {
     run(*name, p, 1e-8, z, &r);
-    CHECK(r.status != SOLVE_CONVERGED, "NaN in M: %s never converged (%s)", *name, solve_status_name(r.status));
+    CHECK(r.status != SOLVE_CONVERGED, "NaN in M: %s never converged (%s)", *name,
+          solve_status_name(r.status));
   }
   cp_destroy(&p);
   p = cp_mlcp_create(1, 1);
@@ -136,10 +138,12 @@ static void test_egan(void)
     struct cp_check c;
     cp_check(p, z, NULL, &c);
     CHECK((r.status == SOLVE_CONVERGED) == cp_check_passes(&c, 1e-8),
-          "egan fig3b: %s reports %s honestly (residual %.3g)", *name, solve_status_name(r.status), c.natural);
+          "egan fig3b: %s reports %s honestly (residual %.3g)", *name, solve_status_name(r.status),
+          c.natural);
   }
   run("siconos_enum", p, 1e-8, z, &r);
-  CHECK(r.status == SOLVE_CONVERGED, "egan fig3b: siconos_enum finds a solution (%s)", solve_status_name(r.status));
+  CHECK(r.status == SOLVE_CONVERGED, "egan fig3b: siconos_enum finds a solution (%s)",
+        solve_status_name(r.status));
   cp_destroy(&p);
 }
 

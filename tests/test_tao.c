@@ -13,7 +13,7 @@
 #include <petscsys.h>
 #include <string.h>
 
-static const char *const mcp_solvers[] = {"tao_ssils", "tao_ssfls", "tao_asils", "tao_asfls",
+static const char *const mcp_solvers[] = {"tao_ssils",         "tao_ssfls",         "tao_asils", "tao_asfls",
                                           "snes_vinewtonrsls", "snes_vinewtonssls", NULL};
 static const char *const qp_solvers[] = {"tao_bqpip", "tao_gpcg", NULL};
 
@@ -155,8 +155,9 @@ static void test_ncp(void)
   struct solve_result r;
   for (const char *const *name = mcp_solvers; *name; name++) {
     run(*name, p, 1e-11, z, &r);
-    CHECK(r.status == SOLVE_CONVERGED && max_diff(z, zs, 3) <= 1e-8, "callback ncp: %s finds z* (%s, diff %.2g)",
-          *name, solve_status_name(r.status), max_diff(z, zs, 3));
+    CHECK(r.status == SOLVE_CONVERGED && max_diff(z, zs, 3) <= 1e-8,
+          "callback ncp: %s finds z* (%s, diff %.2g)", *name, solve_status_name(r.status),
+          max_diff(z, zs, 3));
   }
   for (const char *const *name = qp_solvers; *name; name++) {
     run(*name, p, 1e-11, z, &r);
@@ -178,8 +179,8 @@ static void test_qp_refuses_nonsymmetric(void)
   for (const char *const *name = qp_solvers; *name; name++) {
     run(*name, p, 1e-10, z, &r);
     CHECK(r.status == SOLVE_NOT_APPLICABLE && strstr(r.message, "symmetric"),
-          "nonsymmetric M: %s gives not_applicable with a message (%s: %s)", *name, solve_status_name(r.status),
-          r.message);
+          "nonsymmetric M: %s gives not_applicable with a message (%s: %s)", *name,
+          solve_status_name(r.status), r.message);
   }
   cp_destroy(&p);
 }
@@ -205,14 +206,15 @@ static void test_limits_and_options(void)
   solver_create("snes_vinewtonrsls", &s);
   s->set.time_limit = 1e-9;
   solver_solve(s, p, z, &r);
-  CHECK(r.status == SOLVE_TIME_LIMIT, "snes_vinewtonrsls honours the time limit (%s)", solve_status_name(r.status));
+  CHECK(r.status == SOLVE_TIME_LIMIT, "snes_vinewtonrsls honours the time limit (%s)",
+        solve_status_name(r.status));
   solver_destroy(&s);
 
   /* Prefixed PETSc options reach the right object: -tao_ssfls_tao_max_it 2 stops ssfls only. */
   PetscOptionsSetValue(NULL, "-tao_ssfls_tao_max_it", "2");
   run("tao_ssfls", p, 1e-12, z, &r);
-  CHECK(r.status == SOLVE_MAX_ITERATIONS && r.iterations == 2, "-tao_ssfls_tao_max_it 2 stops ssfls (%s after %d)",
-        solve_status_name(r.status), r.iterations);
+  CHECK(r.status == SOLVE_MAX_ITERATIONS && r.iterations == 2,
+        "-tao_ssfls_tao_max_it 2 stops ssfls (%s after %d)", solve_status_name(r.status), r.iterations);
   run("tao_ssils", p, 1e-12, z, &r);
   CHECK(r.status == SOLVE_CONVERGED, "... and leaves ssils alone (%s)", solve_status_name(r.status));
   PetscOptionsClearValue(NULL, "-tao_ssfls_tao_max_it");
@@ -223,8 +225,8 @@ static void test_limits_and_options(void)
   PetscOptionsSetValue(NULL, "-snes_vinewtonrsls_mat_type", "aij");
   PetscOptionsSetValue(NULL, "-tao_ssils_mat_type", "aij");
   run("snes_vinewtonrsls", p, 1e-12, z, &r);
-  CHECK(r.status == SOLVE_CONVERGED && max_diff(z, zd, 30) <= 1e-9, "snes_vinewtonrsls with AIJ (%s, diff %.2g)",
-        solve_status_name(r.status), max_diff(z, zd, 30));
+  CHECK(r.status == SOLVE_CONVERGED && max_diff(z, zd, 30) <= 1e-9,
+        "snes_vinewtonrsls with AIJ (%s, diff %.2g)", solve_status_name(r.status), max_diff(z, zd, 30));
   run("tao_ssils", p, 1e-12, z, &r);
   CHECK(r.status == SOLVE_CONVERGED && max_diff(z, zd, 30) <= 1e-9, "tao_ssils with AIJ (%s, diff %.2g)",
         solve_status_name(r.status), max_diff(z, zd, 30));
