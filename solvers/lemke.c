@@ -20,12 +20,13 @@
  *                        all tried). 0 accepts any positive entry, as Siconos does.
  *   -lemke_cover e|qscaled   covering vector d: e = all ones (default; Murty's example takes 2^n - 1
  *                        pivots), qscaled = max(1, |q_i|) (balances rows of very different scales).
- *   -lemke_block B       pivots held back before one dgemm update of the tableau (32; 1 = plain rank-1).
- *   -cp_max_it N         pivot limit (default 50 n + 1000), status max_iterations when reached.
- *   -cp_time_limit S     checked every 16 pivots, status time_limit.
- *   -cp_warm_start       the support {i : z_i > 0} of z on entry is the starting basis (z_i basic there,
- *                        w_i elsewhere), with d = B_0 e; a singular basis (rcond of M_SS below 1e3 eps) or a
- *                        warm run ending on a ray restarts cold; pivots of both runs are counted. */
+ *   -lemke_block B       pivots held back before one dgemm update of the tableau (1 = plain rank-1 update;
+ *                        default 0 = automatic, n / 16 clamped to [32, 128]: measured best at n = 100 ...
+ * 2000, larger n wants larger blocks as the tableau leaves the caches). -cp_max_it N         pivot limit
+ * (default 50 n + 1000), status max_iterations when reached. -cp_time_limit S     checked every 16 pivots,
+ * status time_limit. -cp_warm_start       the support {i : z_i > 0} of z on entry is the starting basis (z_i
+ * basic there, w_i elsewhere), with d = B_0 e; a singular basis (rcond of M_SS below 1e3 eps) or a warm run
+ * ending on a ray restarts cold; pivots of both runs are counted. */
 enum lemke_cover { LEMKE_COVER_E, LEMKE_COVER_QSCALED };
 static const char *const lemke_cover_names[] = {"e", "qscaled"};
 
@@ -55,7 +56,7 @@ static int lemke_create(struct solver *s)
   if (!d) return 1;
   d->pivot_tol = 1e-9;
   d->cover = LEMKE_COVER_E;
-  d->block = 32;
+  d->block = 0;
   s->data = d;
   return 0;
 }
@@ -83,8 +84,8 @@ static int lemke_set_from_options(struct solver *s)
     fprintf(stderr, "error: -lemke_pivot_tol must lie in [0, 1) (got %g)\n", d->pivot_tol);
     return 1;
   }
-  if (d->block < 1 || d->block > 4096) {
-    fprintf(stderr, "error: -lemke_block must lie in [1, 4096] (got %d)\n", d->block);
+  if (d->block < 0 || d->block > 4096) {
+    fprintf(stderr, "error: -lemke_block must lie in [0, 4096] (got %d)\n", d->block);
     return 1;
   }
   return 0;
@@ -278,7 +279,8 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
     return 0;
   }
   struct lemke_work w;
-  if (lemke_work_alloc(&w, n, ld->block) != 0) return 1;
+  int block = ld->block > 0 ? ld->block : (n / 16 < 32 ? 32 : (n / 16 > 128 ? 128 : n / 16));
+  if (lemke_work_alloc(&w, n, block) != 0) return 1;
   for (int i = 0; i < n; i++) {
     w.d[i] = ld->cover == LEMKE_COVER_QSCALED ? fmax(1.0, fabs(q[i])) : 1.0;
     w.in_basis[i] = s->set.warm_start && z[i] > 0.0;
@@ -333,8 +335,8 @@ static void lemke_destroy(struct solver *s)
 static void lemke_view(const struct solver *s, FILE *out)
 {
   const struct lemke_data *d = s->data;
-  fprintf(out, "  pivot_tol %g (relative to ||column||_inf), cover %s, block %d\n", d->pivot_tol,
-          lemke_cover_names[d->cover], d->block);
+  fprintf(out, "  pivot_tol %g (relative to ||column||_inf), cover %s, block %d%s\n", d->pivot_tol,
+          lemke_cover_names[d->cover], d->block, d->block == 0 ? " (automatic)" : "");
 }
 
 const struct solver_type solver_type_lemke = {
