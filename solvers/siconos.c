@@ -216,9 +216,9 @@ static void siconos_view(const struct solver *s, FILE *out)
 #define SICONOS_TYPE(NAME, CREATE, SUMMARY)                                                                  \
   const struct solver_type solver_type_##NAME = {                                                            \
       .name = #NAME,                                                                                         \
-      .summary = SUMMARY,                                                                                    \
+      .summary = (SUMMARY),                                                                                  \
       .kinds = CP_LCP,                                                                                       \
-      .create = CREATE,                                                                                      \
+      .create = (CREATE),                                                                                    \
       .set_from_options = siconos_set_from_options,                                                          \
       .solve = siconos_solve,                                                                                \
       .destroy = siconos_destroy,                                                                            \

@@ -437,8 +437,8 @@ static int tao_solve(struct solver *s, const struct cp_problem *p, double *z, st
   static int NAME##_create(struct solver *s) { return tao_common_create(s, FAMILY, PETSC_TYPE); }            \
   const struct solver_type solver_type_##NAME = {                                                            \
       .name = #NAME,                                                                                         \
-      .summary = SUMMARY,                                                                                    \
-      .kinds = KINDS,                                                                                        \
+      .summary = (SUMMARY),                                                                                  \
+      .kinds = (KINDS),                                                                                      \
       .create = NAME##_create,                                                                               \
       .set_from_options = tao_common_set_from_options,                                                       \
       .solve = tao_solve,                                                                                    \

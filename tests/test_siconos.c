@@ -24,6 +24,7 @@ static enum solve_status run(const char *name, const struct cp_problem *p, doubl
                              struct solve_result *r)
 {
   struct solver *s = NULL;
+  memset(r, 0, sizeof *r);
   if (solver_create(name, &s) != 0 || solver_set_from_options(s) != 0) {
     solver_destroy(&s);
     r->status = SOLVE_NUMERICAL_FAILURE;
@@ -51,7 +52,7 @@ static void test_small(void)
   memcpy(p->M, M, sizeof M);
   p->q[0] = -5;
   p->q[1] = -6;
-  double z[2];
+  double z[2] = {0};
   struct solve_result r;
   for (const char *const *name = siconos_solvers; *name; name++) {
     run(*name, p, 1e-12, z, &r);
@@ -77,7 +78,7 @@ static void test_small(void)
 static void test_spd30(void)
 {
   struct cp_problem *p = cp_test_spd(30, 31337);
-  double zref[30], z[30];
+  double zref[30] = {0}, z[30] = {0};
   struct solve_result r;
   run("pgs", p, 1e-12, zref, &r);
   for (const char *const *name = siconos_solvers; *name; name++) {
@@ -97,7 +98,7 @@ static void test_spd30(void)
 static void test_murty(void)
 {
   struct cp_problem *p = cp_test_murty(6);
-  double z[6];
+  double z[6] = {0};
   struct solve_result r;
   run("siconos_lemke", p, 1e-10, z, &r);
   /* Siconos does not count the first pivot (the artificial variable entering); its count is the same
@@ -111,7 +112,7 @@ static void test_nan_and_kinds(void)
 {
   struct cp_problem *p = cp_test_spd(5, 9);
   p->M[7] = NAN;
-  double z[5];
+  double z[5] = {0};
   struct solve_result r;
   for (const char *const *name = siconos_solvers; *name; name++) {
     run(*name, p, 1e-8, z, &r);
@@ -131,7 +132,7 @@ static void test_nan_and_kinds(void)
 static void test_egan(void)
 {
   struct cp_problem *p = cp_test_egan_max(-1.5, -0.5, 100.0);
-  double z[10];
+  double z[10] = {0};
   struct solve_result r;
   for (const char *const *name = siconos_solvers; *name; name++) {
     run(*name, p, 1e-8, z, &r);

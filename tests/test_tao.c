@@ -30,6 +30,7 @@ static enum solve_status run(const char *name, const struct cp_problem *p, doubl
                              struct solve_result *r)
 {
   struct solver *s = NULL;
+  memset(r, 0, sizeof *r);
   if (solver_create(name, &s) != 0 || solver_set_from_options(s) != 0) {
     solver_destroy(&s);
     r->status = SOLVE_NUMERICAL_FAILURE;
@@ -44,7 +45,7 @@ static enum solve_status run(const char *name, const struct cp_problem *p, doubl
 static void test_spd(void)
 {
   struct cp_problem *p = cp_test_spd(30, 20261122);
-  double zref[30], z[30];
+  double zref[30] = {0}, z[30] = {0};
   struct solve_result r;
   run("pgs", p, 1e-12, zref, &r);
   CHECK(r.status == SOLVE_CONVERGED, "spd n=30: pgs reference converges (%s)", solve_status_name(r.status));
@@ -93,7 +94,7 @@ static void set_q_for(struct cp_problem *p, const double *zs, const double *Fs)
 static void test_mlcp_and_box(gsl_rng *rng)
 {
   /* Mixed LCP: u free (2), v >= 0 (4) with v* = (0.83, 0, 0.29, 0), w* = (0, 0.57, 0, 1.13). */
-  double zs[6] = {0.37, -1.21, 0.83, 0.0, 0.29, 0.0}, Fs[6] = {0, 0, 0, 0.57, 0, 1.13}, z[6];
+  double zs[6] = {0.37, -1.21, 0.83, 0.0, 0.29, 0.0}, Fs[6] = {0, 0, 0, 0.57, 0, 1.13}, z[6] = {0};
   struct solve_result r;
   for (int sym = 0; sym < 2; sym++) {
     struct cp_problem *p = cp_mlcp_create(2, 4);
@@ -109,7 +110,7 @@ static void test_mlcp_and_box(gsl_rng *rng)
     cp_destroy(&p);
   }
   /* Box MCP, bounds [-0.4, 0.9]: z* at the lower bound (F > 0), at the upper (F < 0), inside (F = 0). */
-  double bs[5] = {-0.4, 0.9, 0.31, 0.9, -0.17}, bF[5] = {0.73, -0.41, 0.0, -1.07, 0.0}, zb[5];
+  double bs[5] = {-0.4, 0.9, 0.31, 0.9, -0.17}, bF[5] = {0.73, -0.41, 0.0, -1.07, 0.0}, zb[5] = {0};
   for (int sym = 0; sym < 2; sym++) {
     struct cp_problem *p = cp_box_create(5);
     for (int i = 0; i < 5; i++) {
@@ -151,7 +152,7 @@ static void test_ncp(void)
 {
   struct cp_problem *p = cp_ncp_create(3, ncp_F, ncp_J, NULL);
   const double zs[3] = {0.6, 0.0, 1.1};
-  double z[3];
+  double z[3] = {0};
   struct solve_result r;
   for (const char *const *name = mcp_solvers; *name; name++) {
     run(*name, p, 1e-11, z, &r);
@@ -174,7 +175,7 @@ static void test_qp_refuses_nonsymmetric(void)
   memcpy(p->M, M, sizeof M);
   p->q[0] = -1.7;
   p->q[1] = -0.9;
-  double z[2];
+  double z[2] = {0};
   struct solve_result r;
   for (const char *const *name = qp_solvers; *name; name++) {
     run(*name, p, 1e-10, z, &r);
@@ -188,7 +189,7 @@ static void test_qp_refuses_nonsymmetric(void)
 static void test_limits_and_options(void)
 {
   struct cp_problem *p = cp_test_spd(30, 77);
-  double z[30];
+  double z[30] = {0};
   struct solve_result r;
   struct solver *s = NULL;
   solver_create("tao_ssils", &s);
@@ -220,7 +221,7 @@ static void test_limits_and_options(void)
   PetscOptionsClearValue(NULL, "-tao_ssfls_tao_max_it");
 
   /* The AIJ path (sparse direct solves) gives the same answer as the dense one. */
-  double zd[30];
+  double zd[30] = {0};
   run("snes_vinewtonrsls", p, 1e-12, zd, &r);
   PetscOptionsSetValue(NULL, "-snes_vinewtonrsls_mat_type", "aij");
   PetscOptionsSetValue(NULL, "-tao_ssils_mat_type", "aij");
@@ -241,7 +242,7 @@ static void test_limits_and_options(void)
 static void test_egan_degenerate(void)
 {
   struct cp_problem *p = cp_test_egan_max(-1.5, -0.5, 100.0);
-  double z[10];
+  double z[10] = {0};
   struct solve_result r;
   for (const char *const *name = mcp_solvers; *name; name++) {
     run(*name, p, 1e-8, z, &r);
@@ -262,7 +263,7 @@ static void test_egan_degenerate(void)
   cp_destroy(&p);
   /* PETSc is still usable after the errors above. */
   p = cp_test_spd(10, 5);
-  double zz[10];
+  double zz[10] = {0};
   run("tao_ssils", p, 1e-10, zz, &r);
   CHECK(r.status == SOLVE_CONVERGED, "after the PETSc errors, tao_ssils still solves an SPD LCP (%s)",
         solve_status_name(r.status));
