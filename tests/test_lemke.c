@@ -265,6 +265,20 @@ static void test_mlcp(void)
   CHECK(err_code == 0 && lcp->n == m && res < 1e-13, "mlcp_reduce: M' v* + q' = w* (error %.2g)", res);
   cp_destroy(&lcp);
   mlcp_reduction_destroy(&red);
+  /* Only equalities (m = 0): u = -A^-1 a. */
+  struct cp_problem *pe = cp_mlcp_create(2, 0);
+  pe->M[0] = 2.0;
+  pe->M[1] = 1.0;
+  pe->M[2] = 1.0;
+  pe->M[3] = 3.0;
+  pe->q[0] = -3.0;
+  pe->q[1] = -4.0;
+  double ze[2] = {0, 0};
+  r = run(s, pe, ze);
+  CHECK(r.status == SOLVE_CONVERGED && fabs(ze[0] - 1.0) < 1e-14 && fabs(ze[1] - 1.0) < 1e-14,
+        "mixed LCP with no complementary rows: %s, u = (%g, %g), expect (1, 1)", solve_status_name(r.status),
+        ze[0], ze[1]);
+  cp_destroy(&pe);
   /* A singular equality block: not applicable, with a message. */
   p->M[0 * n + 0] = 1.0;
   p->M[0 * n + 1] = 2.0;
