@@ -20,13 +20,14 @@
  *                        all tried). 0 accepts any positive entry, as Siconos does.
  *   -lemke_cover e|qscaled   covering vector d: e = all ones (default; Murty's example takes 2^n - 1
  *                        pivots), qscaled = max(1, |q_i|) (balances rows of very different scales).
- *   -lemke_block B       pivots held back before one dgemm update of the tableau (1 = plain rank-1 update;
- *                        default 0 = automatic, n / 16 clamped to [32, 128]: measured best at n = 100 ...
- * 2000, larger n wants larger blocks as the tableau leaves the caches). -cp_max_it N         pivot limit
- * (default 50 n + 1000), status max_iterations when reached. -cp_time_limit S     checked every 16 pivots,
- * status time_limit. -cp_warm_start       the support {i : z_i > 0} of z on entry is the starting basis (z_i
- * basic there, w_i elsewhere), with d = B_0 e; a singular basis (rcond of M_SS below 1e3 eps) or a warm run
- * ending on a ray restarts cold; pivots of both runs are counted. */
+ *   -lemke_block B       pivots held back before one dgemm update of the tableau; 1 = plain rank-1
+ *                        updates; 0 (default) = n / 16 clamped to [32, 128] (measured at n = 100 ... 2000:
+ *                        larger n wants larger blocks once the tableau leaves the caches).
+ *   -cp_max_it N         pivot limit (default 50 n + 1000), status max_iterations when reached.
+ *   -cp_time_limit S     checked every 16 pivots, status time_limit.
+ *   -cp_warm_start       the support {i : z_i > 0} of z on entry is the starting basis (z_i basic there,
+ *                        w_i elsewhere), with d = B_0 e; a singular basis (rcond of M_SS below 1e3 eps)
+ *                        or a warm run ending on a ray restarts cold; pivots of both runs are counted. */
 enum lemke_cover { LEMKE_COVER_E, LEMKE_COVER_QSCALED };
 static const char *const lemke_cover_names[] = {"e", "qscaled"};
 
