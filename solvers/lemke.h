@@ -1,13 +1,10 @@
-/* lemke.h — private to lemke.c / lemke_tableau.c: the compact, blocked Lemke tableau.
- * Lemke's method (Cottle-Pang-Stone, The LCP, Sec. 4.4) on  w - M z - d z0 = q, w, z, z0 >= 0, w'z = 0.
- * With basis B: x_B = B^-1 q - T x_N, T = B^-1 N. Only the n + 1 nonbasic columns are stored (the columns
- * of the initially basic variables, when nonbasic, are the columns of B^-1 B_0 the lexicographic rule needs).
- * A pivot on row r, column m (piv = T(r,m), c = T(:,m), c^ = c with c^_r = 0, v = T(r,:) / piv, v_m = 0) is
- *   T' = S (T - c^ v^T) G + (2 / piv) e_r e_m^T,   S scales row r by 1 / piv, G column m by -1 / piv,
- * which gives row r = T(r,:) / piv and column m = B'^-1 (leaving column) without the cancellation of the
- * plain rank-1 form. Held back over up to bmax pivots: T = diag(s) (T0 - U V^T) diag(g) + C (C: the sparse
- * corrections), applied to T0 by one dgemm; columns and rows of T are formed on demand.
- * Variables: 0..n-1 are w, n..2n-1 are z, 2n is z0. */
+/* lemke.h — private to lemke.c / lemke_tableau.c: the compact, blocked tableau of Lemke's method on
+ * w - M z - d z0 = q (Cottle-Pang-Stone Sec. 4.4). x_B = B^-1 q - T x_N, T = B^-1 N: only the n + 1 nonbasic
+ * columns are kept (those of the starting basis's variables are the columns of B^-1 B_0 for the lexicographic
+ * rule). Pivot (r, m), piv = T(r,m), c = T(:,m) with c_r := 0, v = T(r,:) / piv with v_m := 0:
+ *   T' = S (T - c v^T) G + (2 / piv) e_r e_m^T,  S: row r times 1 / piv, G: column m times -1 / piv
+ * (no cancellation in row r or column m). Held back as T = diag(s) (T0 - U V^T) diag(g) + C (C sparse) and
+ * applied every bmax pivots by one dgemm. Variables: 0..n-1 are w, n..2n-1 are z, 2n is z0. */
 #ifndef CB_LEMKE_H
 #define CB_LEMKE_H
 

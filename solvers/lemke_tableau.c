@@ -1,8 +1,7 @@
 /* lemke_tableau.c — the compact, blocked tableau of Lemke's method (see lemke.h for the algebra).
- * Holding back the rank-1 pivot updates and applying them as one dgemm every bmax pivots replaces
- * n^2 memory traffic per pivot by cache-friendly level-3 work (../shared/notes/lemke.md); the entering
- * column and the pivot row cost O(n bmax) each from the held-back factors. Same pivot path as a full
- * tableau: only the order of the floating-point additions differs. */
+ * Holding back the pivot updates and applying them as one dgemm every bmax pivots replaces n^2 memory
+ * traffic per pivot by cache-friendly level-3 work (../shared/notes/lemke.md); the entering column and the
+ * pivot row cost O(n bmax) each from the held-back factors. The warm start is a principal pivot on M_SS. */
 #include "lemke.h"
 
 #include <cblas.h>
