@@ -339,6 +339,10 @@ int tao_run(struct solver *s, const struct cp_problem *p, double *z, struct solv
              s->type->name, d->sym_tol);
     return 0;
   }
+  if (p->n == 0) {
+    r->status = SOLVE_CONVERGED; /* nothing to solve; PETSc objects of size 0 are not worth the risk */
+    return 0;
+  }
   struct tao_ctx c = {.s = s, .p = p, .d = d, .scale = 1.0};
   struct cp_check chk;
   if (cp_check(p, z, NULL, &chk) == 0) c.scale = chk.scale;
