@@ -147,6 +147,9 @@ static int siconos_solve(struct solver *s, const struct cp_problem *p, double *z
   /* Siconos stops at ||z - max(0, z - w)||_2 / ||q||_2 <= tol_s (absolute when ||q||_2 ~ 0); ours is
    * ||.||_inf <= tol max(1, ||q||_inf). ||.||_inf <= ||.||_2, so this tol_s makes its stop imply ours. */
   o->dparam[SICONOS_DPARAM_TOL] = q2 > 1e-300 ? s->set.tol * qinf / q2 : s->set.tol;
+  /* No Siconos recheck after the solve: it would turn a solver's own verdict (Lemke's ray) into an
+   * accuracy verdict in the same info code; our harness rechecks every answer anyway. */
+  o->filterOn = false;
   if (s->set.max_it > 0)
     o->iparam[SICONOS_IPARAM_MAX_ITER] = s->set.max_it;
   else if (d->solver_id == SICONOS_LCP_LEMKE && o->iparam[SICONOS_IPARAM_MAX_ITER] < 10 * n)
