@@ -147,9 +147,11 @@ static int siconos_solve(struct solver *s, const struct cp_problem *p, double *z
   /* Siconos stops at ||z - max(0, z - w)||_2 / ||q||_2 <= tol_s (absolute when ||q||_2 ~ 0); ours is
    * ||.||_inf <= tol max(1, ||q||_inf). ||.||_inf <= ||.||_2, so this tol_s makes its stop imply ours. */
   o->dparam[SICONOS_DPARAM_TOL] = q2 > 1e-300 ? s->set.tol * qinf / q2 : s->set.tol;
-  /* No Siconos recheck after the solve: it would turn a solver's own verdict (Lemke's ray) into an
-   * accuracy verdict in the same info code; our harness rechecks every answer anyway. */
-  o->filterOn = false;
+  /* Siconos' recheck after the solve (lcp_compute_error) turns a claim it cannot confirm into info 1.
+   * Lemke needs it: 4.4's lcp_lexicolemke reports success (info 0) when it stops on a ray. Elsewhere it
+   * would blur the solver's own verdict (enum: a wrong claim would read as "no solution"), and our
+   * harness rechecks every answer anyway. */
+  o->filterOn = d->solver_id == SICONOS_LCP_LEMKE;
   if (s->set.max_it > 0)
     o->iparam[SICONOS_IPARAM_MAX_ITER] = s->set.max_it;
   else if (d->solver_id == SICONOS_LCP_LEMKE && o->iparam[SICONOS_IPARAM_MAX_ITER] < 10 * n)
@@ -169,7 +171,7 @@ static int siconos_solve(struct solver *s, const struct cp_problem *p, double *z
   } else if (info == 0) {
     r->status = SOLVE_CONVERGED; /* a claim: the harness checks it */
   } else if (d->solver_id == SICONOS_LCP_LEMKE) {
-    /* info 1 is both the pivot limit and a nonpositive pivot column (ray): tell them apart by count */
+    /* info 1 is the pivot limit or, through the recheck above, a ray: tell them apart by the count */
     r->status =
         r->iterations >= o->iparam[SICONOS_IPARAM_MAX_ITER] ? SOLVE_MAX_ITERATIONS : SOLVE_RAY_TERMINATION;
   } else if (d->solver_id == SICONOS_LCP_ENUM) {
