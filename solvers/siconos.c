@@ -175,7 +175,10 @@ static int siconos_solve(struct solver *s, const struct cp_problem *p, double *z
     r->status =
         r->iterations >= o->iparam[SICONOS_IPARAM_MAX_ITER] ? SOLVE_MAX_ITERATIONS : SOLVE_RAY_TERMINATION;
   } else if (d->solver_id == SICONOS_LCP_ENUM) {
-    r->status = SOLVE_INFEASIBLE; /* enumerated every basis without a solution (to its tolerance) */
+    /* every basis tried without a solution; singular bases are skipped, so this proves nothing */
+    r->status = SOLVE_NUMERICAL_FAILURE;
+    snprintf(r->message, sizeof r->message,
+             "siconos_enum: no basis gave a solution (singular bases skipped: not a proof of infeasibility)");
   } else if (info == 1) {
     r->status = SOLVE_MAX_ITERATIONS;
   } else if (d->solver_id == SICONOS_LCP_PGS && info == 2) {
