@@ -222,6 +222,7 @@ static int enum_solve(struct solver *s, const struct cp_problem *p, double *z, s
   }
   struct cp_check c;
   cp_check(p, z, Fz, &c); /* only for the scale and a NaN screen */
+  double tol_abs = s->set.tol * c.scale;
   long singular = 0, tried = 0;
   r->status = SOLVE_INFEASIBLE;
   if (c.nonfinite) {
@@ -244,6 +245,11 @@ static int enum_solve(struct solver *s, const struct cp_problem *p, double *z, s
       singular++;
       continue;
     }
+    /* a basic z_i < -tol already fails the checker (w_i = 0 there): skip the O(n^2) check */
+    int negative = 0;
+    for (int b = n_eq; b < k && !negative; b++)
+      negative = zc[basic[b]] < -tol_abs;
+    if (negative) continue;
     if (cp_check(p, zc, Fz, &c) != 0) {
       err = 1;
       break;
