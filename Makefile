@@ -46,7 +46,7 @@ TESTS := $(TEST_SRC:tests/%.c=$(BIN)/tests/%)
 TEST_SUPPORT := $(BUILD)/tests/check.o
 
 .SECONDARY:
-.PHONY: all deps check test run asan format format-check tidy clean bench-solvers
+.PHONY: all deps check test run asan format format-check tidy clean bench-solvers bench-step
 all: $(DRIVERS) $(TOOLS) $(TESTS)
 
 $(BUILD)/%.o: %.c
@@ -94,6 +94,10 @@ run:
 
 bench-solvers: all
 	$(BIN)/bench_solvers -options_file bench/experiments/solvers.opts
+
+# Per-step cost (detection / assembly / solve) of the cannonball stacks and polygon piles -> results/step/
+bench-step: all
+	$(BIN)/bench_step -options_file bench/experiments/step.opts
 
 asan:
 	@$(MAKE) --no-print-directory deps

@@ -159,7 +159,7 @@ struct world *scene_polygon_box(int n, double size, unsigned long seed, double m
   gsl_rng_set(rng, seed);
   w->mu = mu;
   int per_row = (int)ceil(sqrt((double)n));
-  double pitch = 1.2 * size, hw = 0.5 * pitch * per_row + size;
+  double pitch = 1.5 * size, hw = 0.5 * pitch * per_row + size;
   int ok = add_ground(w);
   int l = ok ? world_add_body(w, 1, 0.0, 0.0) : -1;
   ok = ok && l >= 0 && world_add_halfplane(w, l, 1.0, 0.0, -hw) >= 0;
@@ -183,7 +183,7 @@ struct world *scene_polygon_box(int n, double size, unsigned long seed, double m
     struct body *bd = &w->bodies[b];
     bd->inertia = geom2d_polygon_inertia(w->shapes[bd->shape_begin].polygon, 1.0);
     bd->x[0] = -hw + size + pitch * (k % per_row) + 0.5 * pitch;
-    bd->x[1] = pitch * (k / per_row) + pitch;
+    bd->x[1] = pitch * (k / per_row) + 0.6 * pitch;
     bd->theta = 2.0 * M_PI * gsl_rng_uniform(rng);
   }
   gsl_rng_free(rng);

@@ -4,10 +4,15 @@
  * one normal row per current or potential contact (gap psi within the detection threshold; psi/h is the
  * constraint stabilisation), k friction directions per contact (2 in 2D: +t, -t; -friction_dirs in 3D)
  * spanning a polyhedral cone, and the slack s (~ sliding speed). Recovery: eq. 3,
- * nu+ = nu + M^-1 (Wn p_n + Wf p_f + h k). */
+ * nu+ = nu + M^-1 (Wn p_n + Wf p_f + h k).
+ * -stewart_trinkle_penetration_correction beta in [0, 1] (default 1 = Egan's full psi/h): a penetrating
+ * contact (psi < 0) uses beta psi / h. With beta = 0 every Delta >= 0, the case in which Anitescu-Potra
+ * guarantee a solution (Lemke processes it); with beta > 0 overlapping piles can yield LCPs on which
+ * Lemke ends on a ray even though their frictionless part is solvable. */
 #include "formulation.h"
 #include "jacobian.h"
 
+#include <petscsys.h>
 #include <stdlib.h>
 
 struct st_data {
@@ -15,12 +20,30 @@ struct st_data {
   int cap, nc, k;
   double *nu_free, *work;
   int ndof;
+  double correction;
 };
 
 static int st_create(struct formulation *f)
 {
-  f->data = calloc(1, sizeof(struct st_data));
-  return f->data ? 0 : 1;
+  struct st_data *d = calloc(1, sizeof *d);
+  if (!d) return 1;
+  d->correction = 1.0;
+  f->data = d;
+  return 0;
+}
+
+static int st_set_from_options(struct formulation *f)
+{
+  struct st_data *d = f->data;
+  PetscBool set;
+  PetscReal r;
+  if (PetscOptionsGetReal(NULL, NULL, "-stewart_trinkle_penetration_correction", &r, &set) == 0 && set)
+    d->correction = r;
+  if (d->correction < 0.0 || d->correction > 1.0) {
+    fprintf(stderr, "error: -stewart_trinkle_penetration_correction must lie in [0, 1]\n");
+    return 1;
+  }
+  return 0;
 }
 
 static void st_destroy(struct formulation *f)
@@ -85,7 +108,7 @@ static int st_assemble(struct formulation *f, const struct world *w, const struc
     for (int c = 0; c < ncol; c++) row[c] = jcol_dot_minv(&d->col[r], &d->col[c]);
     p->q[r] = jcol_dot(&d->col[r], d->nu_free);
     if (r < nc)
-      p->q[r] += cs->c[r].gap / h;
+      p->q[r] += (cs->c[r].gap < 0.0 ? d->correction : 1.0) * cs->c[r].gap / h;
     else
       row[ncol + (r - nc) / k] = 1.0; /* E */
   }
@@ -115,7 +138,8 @@ static int st_recover(struct formulation *f, const struct world *w, const struct
 
 static void st_view(const struct formulation *f, FILE *out)
 {
-  fprintf(out, "  friction directions (3D) %d\n", f->friction_dirs);
+  const struct st_data *d = f->data;
+  fprintf(out, "  friction directions (3D) %d, penetration correction %g\n", f->friction_dirs, d->correction);
 }
 
 const struct formulation_type formulation_type_stewart_trinkle = {
@@ -126,6 +150,7 @@ const struct formulation_type formulation_type_stewart_trinkle = {
   .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE,
   .joints = 0,
   .create = st_create,
+  .set_from_options = st_set_from_options,
   .assemble = st_assemble,
   .recover = st_recover,
   .destroy = st_destroy,
