@@ -112,6 +112,19 @@ static void test_all_solvers(struct cp_problem *const cases[4], const char *cons
       solver_solve(s, cases[c], z, &r);
       printf("# %s: %s on %s, %d iterations, residual %.2e, %.2e s%s%s\n", name, solve_status_name(r.status),
              names[c], r.iterations, r.residual, r.seconds, r.message[0] ? ": " : "", r.message);
+      if (r.status == SOLVE_CONVERGED && c == 1) {
+        /* p (unknown 7) appears in no row but its own (eq. 20): with contact, any p >= 0 solves it; where
+         * c1 = c2 (z_b1) any split g1 + g2 = 1 does. Compare the rest. */
+        const char *which = "a solution not printed in the paper";
+        for (int k = 0; k < 3; k++) {
+          double dmax = 0.0;
+          for (int j = 0; j < 10; j++)
+            if (j != 3 && j != 4 && j != 7) dmax = fmax(dmax, fabs(z[j] - z_max_b[k][j]));
+          if (dmax <= 1e-5) which = k == 0 ? "z_b1" : (k == 1 ? "z_b2" : "z_b3");
+        }
+        printf("#   %s returned %s up to p and g (p = %.4g, p1n = %.4g, p2n = %.4g, g = %.3g, %.3g)\n", name,
+               which, z[7], z[8], z[9], z[3], z[4]);
+      }
       if (r.status == SOLVE_CONVERGED) {
         double res = 0.0;
         CHECK(passes(cases[c], z, s->set.tol, &res),
