@@ -1,5 +1,6 @@
 /* test_newton.c — fb_newton (solvers/fb_newton.c on the generic Newton of solvers/newton.c): random SPD
- * LCPs against pgs, Stewart-Trinkle box contact LCPs (Egan et al. eqs. 5-7, resting and sliding), a mixed
+ * LCPs against pgs, Stewart-Trinkle box contact LCPs (Egan et al. eqs. 5-7, resting and sliding; random
+ * ones, and touching boxes checked against the momentum balance, with lemke beside), a mixed
  * LCP, a box MCP with all four bound kinds and a callback NCP with known solutions, NaN data, and the
  * iteration and time limits. */
 #include "check.h"
@@ -70,6 +71,47 @@ static void test_box_contact(void)
         cp_destroy(&p);
       }
   solver_destroy(&fb);
+}
+
+/* Boxes touching the plane (zero gaps), at rest or sliding along +x at 2 m/s: after the step the vertical
+ * momentum balance gives sum p_n = m g h, and a box still sliding takes the full Coulomb impulse
+ * mu sum p_n against its velocity, which the k = 4 directions represent exactly along x. */
+static void test_box_analytic(void)
+{
+  const double h = 1e-3, g = 9.81, mu = 0.5;
+  const char *names[2] = {"fb_newton", "lemke"};
+  for (int sliding = 0; sliding <= 1; sliding++) {
+    struct cp_test_box boxes[3] = {
+        {0.31, 0.23, 0.17, 1.3, 0.4, 0, 0, {0, 0, 0, 0}},
+        {0.47, 0.21, 0.29, 2.7, 2.1, 0, 0, {0, 0, 0, 0}},
+        {0.26, 0.38, 0.12, 0.7, 5.3, 0, 0, {0, 0, 0, 0}},
+    };
+    for (int b = 0; b < 3; b++)
+      boxes[b].vx = sliding ? 2.0 : 0.0;
+    struct cp_problem *p = cp_test_box_lcp(boxes, 3, 4, mu, h);
+    for (int k = 0; k < 2; k++) {
+      if (!solver_find(names[k])) continue;
+      struct solver *s = make_solver(names[k], 1e-10);
+      double z[72];
+      struct solve_result r;
+      solver_solve(s, p, z, &r);
+      CHECK(r.status == SOLVE_CONVERGED, "%s: 3 boxes %s on the plane converge (%s after %d)", names[k],
+            sliding ? "sliding" : "resting", solve_status_name(r.status), r.iterations);
+      for (int b = 0; b < 3; b++) {
+        const double *pn = z + 24 * b, *pf = pn + 4;
+        double sum_n = pn[0] + pn[1] + pn[2] + pn[3], fx = 0.0;
+        for (int c = 0; c < 4; c++)
+          fx += pf[4 * c + 0] - pf[4 * c + 2]; /* d_0 = +x, d_2 = -x */
+        CHECK_CLOSE(sum_n, boxes[b].mass * g * h, 1e-9, "%s: box %d %s: sum p_n = m g h", names[k], b,
+                    sliding ? "sliding" : "resting");
+        if (sliding)
+          CHECK_CLOSE(fx, -mu * sum_n, 1e-9, "%s: box %d sliding: friction impulse -mu sum p_n along x",
+                      names[k], b);
+      }
+      solver_destroy(&s);
+    }
+    cp_destroy(&p);
+  }
 }
 
 /* M = S + K with S symmetric positive definite and K skew: positive definite, so the solution is unique.
@@ -208,6 +250,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   test_spd();
   test_box_contact();
+  test_box_analytic();
   test_mixed_and_box();
   test_ncp();
   test_failures();
