@@ -203,12 +203,32 @@ static void test_milp(void)
   solver_destroy(&fb);
 }
 
+/* -cp_time_limit: enum on 2^20 bases and GLPK on a 60-unknown big-M MIP both outlast 0.2 s here. */
+static void test_time_limits(void)
+{
+  const char *names[2] = {"enum", "milp"};
+  const int sizes[2] = {20, 60};
+  for (int k = 0; k < 2; k++) {
+    struct solver *s = make_solver(names[k]);
+    s->set.time_limit = 0.2;
+    struct cp_problem *p = cp_test_spd(sizes[k], 5);
+    double z[60];
+    struct solve_result r;
+    solver_solve(s, p, z, &r);
+    CHECK(r.status == SOLVE_TIME_LIMIT && r.seconds < 2.0, "%s: honours -cp_time_limit 0.2 (%s after %.2f s)",
+          names[k], solve_status_name(r.status), r.seconds);
+    cp_destroy(&p);
+    solver_destroy(&s);
+  }
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   test_enum_small();
   test_enum_spd_and_limits();
   test_milp();
+  test_time_limits();
   int rc = check_finish();
   PetscCall(PetscFinalize());
   return rc;
