@@ -2,7 +2,10 @@
  * (its closest boundary feature when outside, its least-penetrated edge when inside), both ways, so a pair
  * of polygons yields the vertex-edge and vertex-vertex contacts Stewart-Trinkle and PEG linearise
  * (Egan et al. eq. 5: one row per current or potential contact). Duplicates (vertex-vertex found from both
- * sides, coincident corners of aligned boxes) are dropped by comparing contact points. */
+ * sides, coincident corners of aligned boxes) are dropped by comparing contact points.
+ * Limitation: depth is measured per vertex, so two polygons overlapping with exactly coincident side lines
+ * (equal-width boxes sunk into each other) report zero-depth side contacts instead of the vertical
+ * overlap; a reference-face clipping (SAT) pass would be needed for that case. */
 #include "contact2d.h"
 
 #include "geom2d.h"
