@@ -225,3 +225,19 @@ struct world *scene_pendulum_2d(double len, double m, double theta0)
   }
   return finish(w, ok);
 }
+
+struct world *scene_pendulum_3d(double len, double m, double theta0)
+{
+  struct world *w = world_create(3);
+  if (!w) return NULL;
+  const double r = 0.01, c[3] = {0.0, 0.0, 0.0};
+  int b = world_add_body(w, 0, m, 0.4 * m * r * r);
+  int ok = b >= 0 && world_add_sphere(w, b, c, r) >= 0;
+  if (ok) {
+    w->bodies[b].x[0] = len * sin(theta0);
+    w->bodies[b].x[2] = -len * cos(theta0);
+    double pa[3] = {-len * sin(theta0), 0.0, len * cos(theta0)}, pb[3] = {0.0, 0.0, 0.0};
+    ok = world_add_joint(w, JOINT_BALL_3D, b, -1, pa, pb) >= 0;
+  }
+  return finish(w, ok);
+}

@@ -33,5 +33,8 @@ struct world *scene_chain_2d(int links, double len, double m, double theta0);
 /* A simple pendulum: a small disc (radius 0.01, mass m) at distance len from a revolute joint to the world
  * at the origin, displaced by theta0 from the downward vertical, at rest. */
 struct world *scene_pendulum_2d(double len, double m, double theta0);
+/* 3D: the same pendulum (a sphere of radius 0.01) on a ball joint at the origin, displaced in the x-z plane,
+ * gravity along -z. */
+struct world *scene_pendulum_3d(double len, double m, double theta0);
 
 #endif

@@ -1,5 +1,5 @@
 /* test_anitescu_potra.c — known answers for the mixed LCP of Anitescu-Hart eq. 6 with revolute joints:
- * a simple pendulum (L = 1, theta0 = 0.05 rad, h = 1e-3) has the small-angle period 2 pi sqrt(L/g) within
+ * a simple pendulum (L = 1, theta0 = 0.05 rad, h = 1e-3; revolute joint in 2D, ball joint in 3D) has the small-angle period 2 pi sqrt(L/g) within
  * 1 %, its joint stays closed; a 5-link chain released at 60 degrees keeps every joint within 1e-3 of
  * closed over 2 s; and with contacts it reproduces the incline acceleration a = g (sin - mu cos). */
 #include "check.h"
@@ -36,24 +36,25 @@ static double joint_error(const struct world *w)
   double e = 0.0;
   for (int j = 0; j < w->nj; j++) {
     const struct joint *jt = &w->joints[j];
-    double pa[3], pb[3] = {jt->pb[0], jt->pb[1], 0.0};
+    double pa[3], pb[3] = {jt->pb[0], jt->pb[1], w->dim == 3 ? jt->pb[2] : 0.0};
     world_point(w, &w->bodies[jt->a], jt->pa, pa);
     if (jt->b >= 0) world_point(w, &w->bodies[jt->b], jt->pb, pb);
-    double d = hypot(pa[0] - pb[0], pa[1] - pb[1]);
+    double d = sqrt((pa[0] - pb[0]) * (pa[0] - pb[0]) + (pa[1] - pb[1]) * (pa[1] - pb[1]) +
+                    (pa[2] - pb[2]) * (pa[2] - pb[2]));
     if (d > e) e = d;
   }
   return e;
 }
 
-static void test_pendulum(void)
+static void test_pendulum(int dim)
 {
   const double L = 1.0, g = 9.81, h = 1e-3;
-  struct world *w = scene_pendulum_2d(L, 1.0, 0.05);
+  struct world *w = dim == 2 ? scene_pendulum_2d(L, 1.0, 0.05) : scene_pendulum_3d(L, 1.0, 0.05);
   struct sim m;
   int failed = 0, crossings = 0;
   double t_first = 0.0, t_last = 0.0, prev = w->bodies[0].x[0], drift = 0.0;
   if (sim_open(&m)) {
-    CHECK(0, "pendulum: set up");
+    CHECK(0, "pendulum %dD: set up", dim);
     goto cleanup;
   }
   for (int i = 0; i < 8000; i++) {
@@ -71,10 +72,10 @@ static void test_pendulum(void)
     prev = x;
   }
   double period = crossings > 1 ? (t_last - t_first) / (crossings - 1) : 0.0, exact = 2.0 * M_PI * sqrt(L / g);
-  CHECK(failed == 0, "pendulum: every solve converged (%d failed)", failed);
-  CHECK(fabs(period - exact) < 0.01 * exact, "pendulum: period %.6f vs 2 pi sqrt(L/g) = %.6f (rel %.2e)", period,
-        exact, fabs(period - exact) / exact);
-  CHECK(drift < 1e-4, "pendulum: joint drift bounded (max %g)", drift);
+  CHECK(failed == 0, "pendulum %dD: every solve converged (%d failed)", dim, failed);
+  CHECK(fabs(period - exact) < 0.01 * exact, "pendulum %dD: period %.6f vs 2 pi sqrt(L/g) = %.6f (rel %.2e)", dim,
+        period, exact, fabs(period - exact) / exact);
+  CHECK(drift < 1e-4, "pendulum %dD: joint drift bounded (max %g)", dim, drift);
 cleanup:
   sim_close(&m);
   world_destroy(&w);
@@ -135,7 +136,8 @@ int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   if (!solver_find(solver_name)) solver_name = "fb_newton";
-  test_pendulum();
+  test_pendulum(2);
+  test_pendulum(3);
   test_chain();
   test_incline();
   int rc = check_finish();
