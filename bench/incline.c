@@ -10,7 +10,8 @@
  *         [-dim 2,3] [-T 1] [-friction_dirs 4] [-output rows.csv]
  * PAPER   Stewart & Trinkle 1996 / Egan et al. eqs. 5-7; Anitescu-Hart eq. 6 (the formulations tested).
  * Until the sweep engine (bench/engine) lands, tasks are dealt round-robin over the MPI ranks and rank 0
- * prints the table (and -output CSV). Exit 0 when every applicable run passed, 1 otherwise, 2 on bad input. */
+ * prints the table (and -output CSV). Exit 0 when every applicable run passed, 1 otherwise, 2 on bad input.
+ */
 #include "formulation.h"
 #include "scenes.h"
 
@@ -23,16 +24,16 @@
 #define AXIS_MAX 32
 
 static const char help[] =
-  "bench_incline: block on an incline vs Coulomb's analytic answer.\n"
-  "  -theta a,b,...       incline angles in degrees (default 10,15,20,30)\n"
-  "  -mu a,b,...          friction coefficients (default 0.3)\n"
-  "  -h a,b,...           time steps (default 1e-3)\n"
-  "  -formulation a,b     formulations (default stewart_trinkle,anitescu_potra)\n"
-  "  -cp_solver a,b       solvers (default lemke)\n"
-  "  -dim 2,3             dimensions (default 2,3)\n"
-  "  -T t                 simulated seconds (default 1)\n"
-  "  -output FILE         also write the rows as CSV\n"
-  "Stick tolerance 1e-9 (drift), slide tolerance 1e-6 (relative acceleration error).\n";
+    "bench_incline: block on an incline vs Coulomb's analytic answer.\n"
+    "  -theta a,b,...       incline angles in degrees (default 10,15,20,30)\n"
+    "  -mu a,b,...          friction coefficients (default 0.3)\n"
+    "  -h a,b,...           time steps (default 1e-3)\n"
+    "  -formulation a,b     formulations (default stewart_trinkle,anitescu_potra)\n"
+    "  -cp_solver a,b       solvers (default lemke)\n"
+    "  -dim 2,3             dimensions (default 2,3)\n"
+    "  -T t                 simulated seconds (default 1)\n"
+    "  -output FILE         also write the rows as CSV\n"
+    "Stick tolerance 1e-9 (drift), slide tolerance 1e-6 (relative acceleration error).\n";
 
 struct axes {
   double theta[AXIS_MAX], mu[AXIS_MAX], h[AXIS_MAX];
@@ -97,8 +98,8 @@ static struct row run_task(const struct task *t, double T)
   struct formulation *f = NULL;
   struct solver *s = NULL;
   struct stepper *st = NULL;
-  if (!w || formulation_create(t->form, &f) || formulation_set_from_options(f) || solver_create(t->solver, &s) ||
-      solver_set_from_options(s) || stepper_create(&st))
+  if (!w || formulation_create(t->form, &f) || formulation_set_from_options(f) ||
+      solver_create(t->solver, &s) || solver_set_from_options(s) || stepper_create(&st))
     goto cleanup;
   int frictionless = strcmp(t->form, "acceleration_lcp") == 0 || strcmp(t->form, "impulse_lcp") == 0;
   if (!formulation_supports(f, w) || (frictionless && t->mu > 0.0)) {
@@ -195,7 +196,8 @@ static int parse(struct axes *a)
   if (parse_strings("-cp_solver", a->solver, &a->n_solver, "lemke")) return 1;
   if (PetscOptionsGetIntArray(NULL, NULL, "-dim", dims, &cnt, &set)) return 1;
   a->n_dim = set ? (int)cnt : 2;
-  for (int i = 0; i < a->n_dim; i++) a->dim[i] = set ? (int)dims[i] : i + 2;
+  for (int i = 0; i < a->n_dim; i++)
+    a->dim[i] = set ? (int)dims[i] : i + 2;
   a->T = 1.0;
   PetscOptionsGetReal(NULL, NULL, "-T", &a->T, NULL);
   for (int i = 0; i < a->n_dim; i++)
@@ -221,20 +223,21 @@ static int parse(struct axes *a)
 
 static void print_rows(FILE *out, const struct axes *a, const struct row *rows, int csv)
 {
-  const char *hdr = csv ? "dim,theta,mu,h,formulation,solver,status,measured,analytic,rel_error,step_seconds,failed_at\n"
-                        : "dim theta   mu     h        formulation       solver       status          measured"
-                          "         analytic         rel_error  step_seconds\n";
+  const char *hdr =
+      csv ? "dim,theta,mu,h,formulation,solver,status,measured,analytic,rel_error,step_seconds,failed_at\n"
+          : "dim theta   mu     h        formulation       solver       status          measured"
+            "         analytic         rel_error  step_seconds\n";
   fputs(hdr, out);
   for (int id = 0; id < task_count(a); id++) {
     struct task t = task_of(a, id);
     const struct row *r = &rows[id];
     const char *st = row_status_names[(int)r->status];
     if (csv)
-      fprintf(out, "%d,%g,%g,%g,%s,%s,%s,%.12g,%.12g,%.3e,%.3e,%g\n", t.dim, t.theta, t.mu, t.h, t.form, t.solver, st,
-              r->measured, r->analytic, r->rel_error, r->step_seconds, r->failed_at);
+      fprintf(out, "%d,%g,%g,%g,%s,%s,%s,%.12g,%.12g,%.3e,%.3e,%g\n", t.dim, t.theta, t.mu, t.h, t.form,
+              t.solver, st, r->measured, r->analytic, r->rel_error, r->step_seconds, r->failed_at);
     else
-      fprintf(out, "%-3d %-7g %-6g %-8g %-17s %-12s %-15s %-16.10g %-16.10g %-10.3e %.3e\n", t.dim, t.theta, t.mu,
-              t.h, t.form, t.solver, st, r->measured, r->analytic, r->rel_error, r->step_seconds);
+      fprintf(out, "%-3d %-7g %-6g %-8g %-17s %-12s %-15s %-16.10g %-16.10g %-10.3e %.3e\n", t.dim, t.theta,
+              t.mu, t.h, t.form, t.solver, st, r->measured, r->analytic, r->rel_error, r->step_seconds);
   }
 }
 
@@ -289,8 +292,10 @@ int main(int argc, char **argv)
   MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
   free(mine);
   free(all);
-  for (int i = 0; i < a.n_form; i++) free(a.form[i]);
-  for (int i = 0; i < a.n_solver; i++) free(a.solver[i]);
+  for (int i = 0; i < a.n_form; i++)
+    free(a.form[i]);
+  for (int i = 0; i < a.n_solver; i++)
+    free(a.solver[i]);
   PetscCall(PetscFinalize());
   return rc;
 }

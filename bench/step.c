@@ -20,13 +20,13 @@
 #define SCENES_MAX 16
 
 static const char help[] =
-  "bench_step: per-step time split into detection, assembly, solve and recovery.\n"
-  "  -scenes a,b,...   cannonballR (R rows of discs) and polygonsN (N random polygons in a box)\n"
-  "                    (default cannonball6,cannonball16,cannonball20,polygons50,polygons100,polygons200)\n"
-  "  -formulation F    (default stewart_trinkle)   -cp_solver S (default lemke)\n"
-  "  -steps N          timed steps per scene (default 5)\n"
-  "  -warmup N         untimed steps before timing the polygon scenes (default 40)\n"
-  "  -output_dir D     where step.csv goes (default results/step)\n";
+    "bench_step: per-step time split into detection, assembly, solve and recovery.\n"
+    "  -scenes a,b,...   cannonballR (R rows of discs) and polygonsN (N random polygons in a box)\n"
+    "                    (default cannonball6,cannonball16,cannonball20,polygons50,polygons100,polygons200)\n"
+    "  -formulation F    (default stewart_trinkle)   -cp_solver S (default lemke)\n"
+    "  -steps N          timed steps per scene (default 5)\n"
+    "  -warmup N         untimed steps before timing the polygon scenes (default 40)\n"
+    "  -output_dir D     where step.csv goes (default results/step)\n";
 
 struct stats {
   int bodies, steps, failed, warmup_failed;
@@ -91,7 +91,8 @@ static int run_scene(const char *name, const char *form, const char *solver_name
   }
   if (out->steps > 0) {
     double k = 1.0 / out->steps;
-    out->contacts *= k, out->rows *= k, out->detect *= k, out->assemble *= k, out->solve *= k, out->recover *= k;
+    out->contacts *= k, out->rows *= k, out->detect *= k, out->assemble *= k, out->solve *= k,
+        out->recover *= k;
   }
   if (out->failed == 0) snprintf(out->status, sizeof out->status, "ok");
   rc = 0;
@@ -109,28 +110,31 @@ static void print_row(FILE *fp, int csv, const char *scene, const char *form, co
   double total = r->detect + r->assemble + r->solve + r->recover;
   double frac = total > 0.0 ? (r->detect + r->assemble) / total : 0.0;
   if (csv)
-    fprintf(fp, "%s,%d,%s,%s,%d,%d,%s,%.1f,%.1f,%.6e,%.6e,%.6e,%.6e,%.6e,%.4f\n", scene, r->bodies, form, solver,
-            r->steps, r->failed, r->status, r->contacts, r->rows, r->detect, r->assemble, r->solve, r->recover, total,
-            frac);
+    fprintf(fp, "%s,%d,%s,%s,%d,%d,%s,%.1f,%.1f,%.6e,%.6e,%.6e,%.6e,%.6e,%.4f\n", scene, r->bodies, form,
+            solver, r->steps, r->failed, r->status, r->contacts, r->rows, r->detect, r->assemble, r->solve,
+            r->recover, total, frac);
   else
-    fprintf(fp, "%-14s %6d %8.1f %8.1f %11.3e %11.3e %11.3e %11.3e %11.3e %6.3f  %d/%d %s (warm-up: %d failed)\n",
+    fprintf(fp,
+            "%-14s %6d %8.1f %8.1f %11.3e %11.3e %11.3e %11.3e %11.3e %6.3f  %d/%d %s (warm-up: %d failed)\n",
             scene, r->bodies, r->contacts, r->rows, r->detect, r->assemble, r->solve, r->recover, total, frac,
             r->failed, r->steps, r->status, r->warmup_failed);
 }
 
 int main(int argc, char **argv)
 {
-  char *scenes[SCENES_MAX], form[64] = "stewart_trinkle", solver_name[64] = "lemke", dir[PETSC_MAX_PATH_LEN] =
-                                                                                     "results/step";
+  char *scenes[SCENES_MAX], form[64] = "stewart_trinkle", solver_name[64] = "lemke",
+                            dir[PETSC_MAX_PATH_LEN] = "results/step";
   PetscInt n_scenes = SCENES_MAX, steps = 5, warmup = 40;
   PetscBool set;
   int rc = 0;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-scenes", scenes, &n_scenes, &set));
   if (!set) {
-    const char *def[] = {"cannonball6", "cannonball16", "cannonball20", "polygons50", "polygons100", "polygons200"};
+    const char *def[] = {"cannonball6", "cannonball16", "cannonball20",
+                         "polygons50",  "polygons100",  "polygons200"};
     n_scenes = 6;
-    for (int i = 0; i < 6; i++) PetscCall(PetscStrallocpy(def[i], &scenes[i]));
+    for (int i = 0; i < 6; i++)
+      PetscCall(PetscStrallocpy(def[i], &scenes[i]));
   }
   PetscCall(PetscOptionsGetString(NULL, NULL, "-formulation", form, sizeof form, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-cp_solver", solver_name, sizeof solver_name, NULL));
@@ -155,8 +159,8 @@ int main(int argc, char **argv)
   fprintf(csv, "scene,bodies,formulation,solver,steps,failed_steps,status,contacts,rows,detect_seconds,"
                "assemble_seconds,solve_seconds,recover_seconds,step_seconds,detect_assemble_fraction\n");
   printf("# %s + %s, times are means per step (s)\n", form, solver_name);
-  printf("%-14s %6s %8s %8s %11s %11s %11s %11s %11s %6s  %s\n", "scene", "bodies", "contacts", "rows", "detect",
-         "assemble", "solve", "recover", "step", "d+a", "failed");
+  printf("%-14s %6s %8s %8s %11s %11s %11s %11s %11s %6s  %s\n", "scene", "bodies", "contacts", "rows",
+         "detect", "assemble", "solve", "recover", "step", "d+a", "failed");
   for (int i = 0; i < n_scenes; i++) {
     struct stats r;
     if (run_scene(scenes[i], form, solver_name, (int)steps, (int)warmup, &r)) rc = 2;
@@ -168,7 +172,8 @@ int main(int argc, char **argv)
   fclose(csv);
   printf("# wrote %s\n", path);
 done:
-  for (int i = 0; i < n_scenes; i++) PetscFree(scenes[i]);
+  for (int i = 0; i < n_scenes; i++)
+    PetscFree(scenes[i]);
   PetscCall(PetscFinalize());
   return rc;
 }

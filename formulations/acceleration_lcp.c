@@ -94,10 +94,12 @@ static int acc_assemble(struct formulation *f, const struct world *w, const stru
   struct cp_problem *p = cp_lcp_create(n);
   if (!p) return 1;
   if (nc == 0) p->M[0] = 1.0;
-  for (int i = 0; i < nc; i++) jcol_contact(w, &cs->c[i], cs->c[i].n, &d->col[i]);
+  for (int i = 0; i < nc; i++)
+    jcol_contact(w, &cs->c[i], cs->c[i].n, &d->col[i]);
   for (int i = 0; i < nc; i++) {
     const struct contact *c = &cs->c[i];
-    for (int j = 0; j < nc; j++) p->M[(size_t)i * n + j] = jcol_dot_minv(&d->col[i], &d->col[j]);
+    for (int j = 0; j < nc; j++)
+      p->M[(size_t)i * n + j] = jcol_dot_minv(&d->col[i], &d->col[j]);
     double va[3], vb[3], ndot[3] = {0.0, 0.0, 0.0};
     world_point_velocity(w, &w->bodies[c->a], c->pa, va);
     world_point_velocity(w, &w->bodies[c->b], c->pb, vb);
@@ -107,9 +109,11 @@ static int acc_assemble(struct formulation *f, const struct world *w, const stru
       cross(om, c->n, ndot);
     }
     double vn = jcol_dot(&d->col[i], d->nu), rel = 0.0;
-    for (int k = 0; k < 3; k++) rel += ndot[k] * (va[k] - vb[k]);
+    for (int k = 0; k < 3; k++)
+      rel += ndot[k] * (va[k] - vb[k]);
     p->q[i] = jcol_dot(&d->col[i], d->acc) + centripetal(w, c->a, c->pa, c->n) -
-              centripetal(w, c->b, c->pb, c->n) + 2.0 * rel + 2.0 * d->alpha * vn + d->beta * d->beta * c->gap;
+              centripetal(w, c->b, c->pb, c->n) + 2.0 * rel + 2.0 * d->alpha * vn +
+              d->beta * d->beta * c->gap;
   }
   snprintf(p->name, sizeof p->name, "acceleration_lcp nc=%d", nc);
   f->rows = (struct row_counts){.normal = nc, .total = n};
@@ -121,7 +125,8 @@ static int acc_recover(struct formulation *f, const struct world *w, const struc
                        const double *z, double *nu, double *pn)
 {
   const struct acc_data *d = f->data;
-  for (int i = 0; i < w->ndof; i++) nu[i] = d->nu[i] + h * d->acc[i];
+  for (int i = 0; i < w->ndof; i++)
+    nu[i] = d->nu[i] + h * d->acc[i];
   for (int i = 0; i < cs->n; i++) {
     jcol_axpy_minv(&d->col[i], h * z[i], nu);
     pn[i] = h * z[i];
@@ -136,16 +141,16 @@ static void acc_view(const struct formulation *f, FILE *out)
 }
 
 const struct formulation_type formulation_type_acceleration_lcp = {
-  .name = "acceleration_lcp",
-  .summary = "force-level LCP, frictionless, resting contact only (no collision response)",
-  .paper = "Baraff 1994 as summarised by Trefny Sec. 1 eqs. 1-7",
-  .dims = FORMULATION_2D | FORMULATION_3D,
-  .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE,
-  .joints = 0,
-  .create = acc_create,
-  .set_from_options = acc_set_from_options,
-  .assemble = acc_assemble,
-  .recover = acc_recover,
-  .destroy = acc_destroy,
-  .view = acc_view,
+    .name = "acceleration_lcp",
+    .summary = "force-level LCP, frictionless, resting contact only (no collision response)",
+    .paper = "Baraff 1994 as summarised by Trefny Sec. 1 eqs. 1-7",
+    .dims = FORMULATION_2D | FORMULATION_3D,
+    .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE,
+    .joints = 0,
+    .create = acc_create,
+    .set_from_options = acc_set_from_options,
+    .assemble = acc_assemble,
+    .recover = acc_recover,
+    .destroy = acc_destroy,
+    .view = acc_view,
 };

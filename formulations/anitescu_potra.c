@@ -93,7 +93,8 @@ static int ap_assemble(struct formulation *f, const struct world *w, const struc
     const struct contact *c = &cs->c[i];
     jcol_contact(w, c, c->n, &d->col[nj + i]);
     formulation_tangents(w->dim, c->n, kf, dirs);
-    for (int l = 0; l < kf; l++) jcol_contact(w, c, dirs + 3 * l, &d->col[nj + nc + i * kf + l]);
+    for (int l = 0; l < kf; l++)
+      jcol_contact(w, c, dirs + 3 * l, &d->col[nj + nc + i * kf + l]);
   }
   /* Dynamics rows: M v - [nu~ n~ D~] [c_nu; c_n; beta] = M v_l + h k. */
   double *Md = malloc(((size_t)nd * nd + 1) * sizeof *Md);
@@ -124,8 +125,10 @@ static int ap_assemble(struct formulation *f, const struct world *w, const struc
         p->M[(size_t)col * n + jc->dof[b] + e] += jc->v[b][e];
       }
     }
-    if (c < nj) p->q[col] = phi[c] / h;
-    else if (c < nj + nc) p->q[col] = cs->c[c - nj].gap / h;
+    if (c < nj)
+      p->q[col] = phi[c] / h;
+    else if (c < nj + nc)
+      p->q[col] = cs->c[c - nj].gap / h;
   }
   /* E lambda in the friction rows, mu c_n - E' beta in the lambda rows. */
   int off_n = n_eq, off_f = n_eq + nc, off_l = n_eq + nc + nc * kf;
@@ -139,7 +142,7 @@ static int ap_assemble(struct formulation *f, const struct world *w, const struc
   free(phi);
   snprintf(p->name, sizeof p->name, "anitescu_potra ndof=%d joints=%d nc=%d k=%d", nd, nj, nc, kf);
   f->rows = (struct row_counts){
-    .velocity = nd, .joint = nj, .normal = nc, .friction = nc * kf, .slack = nc, .total = n};
+      .velocity = nd, .joint = nj, .normal = nc, .friction = nc * kf, .slack = nc, .total = n};
   *out = p;
   return 0;
 }
@@ -150,8 +153,10 @@ static int ap_recover(struct formulation *f, const struct world *w, const struct
   (void)f;
   (void)h;
   int nd = w->ndof, nj = joint_rows(w);
-  for (int i = 0; i < nd; i++) nu[i] = z[i];
-  for (int i = 0; i < cs->n; i++) pn[i] = z[nd + nj + i];
+  for (int i = 0; i < nd; i++)
+    nu[i] = z[i];
+  for (int i = 0; i < cs->n; i++)
+    pn[i] = z[nd + nj + i];
   return 0;
 }
 
@@ -161,15 +166,15 @@ static void ap_view(const struct formulation *f, FILE *out)
 }
 
 const struct formulation_type formulation_type_anitescu_potra = {
-  .name = "anitescu_potra",
-  .summary = "mixed LCP in velocities and impulses; contacts with friction plus revolute/ball joints",
-  .paper = "Anitescu & Potra 1997 as in Anitescu & Hart eq. 6",
-  .dims = FORMULATION_2D | FORMULATION_3D,
-  .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE,
-  .joints = 1,
-  .create = ap_create,
-  .assemble = ap_assemble,
-  .recover = ap_recover,
-  .destroy = ap_destroy,
-  .view = ap_view,
+    .name = "anitescu_potra",
+    .summary = "mixed LCP in velocities and impulses; contacts with friction plus revolute/ball joints",
+    .paper = "Anitescu & Potra 1997 as in Anitescu & Hart eq. 6",
+    .dims = FORMULATION_2D | FORMULATION_3D,
+    .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE,
+    .joints = 1,
+    .create = ap_create,
+    .assemble = ap_assemble,
+    .recover = ap_recover,
+    .destroy = ap_destroy,
+    .view = ap_view,
 };

@@ -23,9 +23,9 @@ struct world_poly {
 };
 
 struct closest {
-  double dist;    /* signed distance of the point to the polygon (> 0 outside) */
-  double q[2];    /* closest boundary point (projection on the least-penetrated edge when inside) */
-  double n[2];    /* outward unit normal of the polygon at q */
+  double dist; /* signed distance of the point to the polygon (> 0 outside) */
+  double q[2]; /* closest boundary point (projection on the least-penetrated edge when inside) */
+  double n[2]; /* outward unit normal of the polygon at q */
   enum feature_kind f;
   int id;
 };
@@ -135,7 +135,8 @@ static void set2(double *dst, double x, double y)
 /* Vertices of polygon P (shape sp) against polygon Q (shape sq). When flip is 0, P is part a; otherwise P
  * is part b and the contact is written from a's (= Q's) side. */
 static int vertices_against(const struct world *w, int sp, const struct world_poly *P, int sq,
-                            const struct world_poly *Q, int flip, double thr, struct contact_set *out, int first)
+                            const struct world_poly *Q, int flip, double thr, struct contact_set *out,
+                            int first)
 {
   for (int i = 0; i < P->n; i++) {
     struct closest cl;
@@ -300,7 +301,8 @@ int contact2d_shapes(const struct world *w, int sa, int sb, double threshold, st
   if (ka > kb) {
     int first = out->n;
     int rc = contact2d_shapes(w, sb, sa, threshold, out);
-    for (int k = first; k < out->n; k++) contact_flip(&out->c[k]);
+    for (int k = first; k < out->n; k++)
+      contact_flip(&out->c[k]);
     return rc;
   }
   if (ka == SHAPE_DISC && kb == SHAPE_DISC) return disc_disc(w, sa, sb, threshold, out);

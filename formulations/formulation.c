@@ -17,7 +17,8 @@ const struct formulation_type *formulation_find(const char *name)
 
 void formulation_registry_names(FILE *out)
 {
-  for (int i = 0; formulation_registry[i]; i++) fprintf(out, "%s%s", i ? "," : "", formulation_registry[i]->name);
+  for (int i = 0; formulation_registry[i]; i++)
+    fprintf(out, "%s%s", i ? "," : "", formulation_registry[i]->name);
 }
 
 void formulation_registry_print(FILE *out)
@@ -125,12 +126,14 @@ void formulation_tangents(int dim, const double n[3], int k, double *dirs)
     len += t1[i] * t1[i];
   }
   len = sqrt(len);
-  for (int i = 0; i < 3; i++) t1[i] /= len;
+  for (int i = 0; i < 3; i++)
+    t1[i] /= len;
   t2[0] = n[1] * t1[2] - n[2] * t1[1];
   t2[1] = n[2] * t1[0] - n[0] * t1[2];
   t2[2] = n[0] * t1[1] - n[1] * t1[0];
   for (int l = 0; l < k; l++) {
     double ang = 2.0 * M_PI * l / k, c = cos(ang), s = sin(ang);
-    for (int i = 0; i < 3; i++) dirs[3 * l + i] = c * t1[i] + s * t2[i];
+    for (int i = 0; i < 3; i++)
+      dirs[3 * l + i] = c * t1[i] + s * t2[i];
   }
 }

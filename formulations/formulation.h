@@ -52,8 +52,8 @@ struct formulation_type {
 
 struct formulation {
   const struct formulation_type *type;
-  int friction_dirs;   /* friction directions per contact in 3D (2D always uses 2) */
-  double threshold;    /* contact detection threshold; < 0 means the world's */
+  int friction_dirs; /* friction directions per contact in 3D (2D always uses 2) */
+  double threshold;  /* contact detection threshold; < 0 means the world's */
   struct row_counts rows;
   void *data;
 };
@@ -72,7 +72,8 @@ int formulation_set_from_options(struct formulation *f);
 int formulation_create_from_options(const char *def, struct formulation **f);
 void formulation_destroy(struct formulation **f);
 void formulation_view(const struct formulation *f, FILE *out);
-int formulation_supports(const struct formulation *f, const struct world *w); /* 1 if dims/shapes/joints fit */
+int formulation_supports(const struct formulation *f,
+                         const struct world *w); /* 1 if dims/shapes/joints fit */
 
 /* Friction directions: k unit tangents orthogonal to n (dim 2: k = 2, +t and -t; dim 3: k evenly spaced
  * about n starting from the world axis least aligned with n, projected). dirs: 3k doubles. */
@@ -80,16 +81,16 @@ void formulation_tangents(int dim, const double n[3], int k, double *dirs);
 
 /* The stepper. */
 struct step_record {
-  double t;                 /* time at the end of the step */
+  double t; /* time at the end of the step */
   int contacts;
   struct row_counts rows;
   struct solve_result solve;
-  int failed;               /* the solve did not converge (see stepper.c for when the state still advances) */
-  int advanced;             /* the state was advanced */
-  double max_penetration;   /* max over this step's detected contacts of -gap (state at the step start) */
-  double energy;            /* kinetic + potential after the step */
+  int failed;             /* the solve did not converge (see stepper.c for when the state still advances) */
+  int advanced;           /* the state was advanced */
+  double max_penetration; /* max over this step's detected contacts of -gap (state at the step start) */
+  double energy;          /* kinetic + potential after the step */
   double seconds_detect, seconds_assemble, seconds_solve, seconds_recover;
-  int traps;                /* nonconvex-trap count (formulations that report it) */
+  int traps; /* nonconvex-trap count (formulations that report it) */
 };
 
 struct stepper;

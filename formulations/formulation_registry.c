@@ -1,5 +1,6 @@
-/* formulation_registry.c — the one list of formulations (design.md contract 4). Adding a formulation: one file
- * defining `const struct formulation_type formulation_type_NAME`, one extern line and one entry below. */
+/* formulation_registry.c — the one list of formulations (design.md contract 4). Adding a formulation: one
+ * file defining `const struct formulation_type formulation_type_NAME`, one extern line and one entry below.
+ */
 #include "formulation.h"
 
 extern const struct formulation_type formulation_type_stewart_trinkle;
@@ -8,9 +9,9 @@ extern const struct formulation_type formulation_type_acceleration_lcp;
 extern const struct formulation_type formulation_type_impulse_lcp;
 
 const struct formulation_type *const formulation_registry[] = {
-  &formulation_type_stewart_trinkle,
-  &formulation_type_anitescu_potra,
-  &formulation_type_acceleration_lcp,
-  &formulation_type_impulse_lcp,
-  NULL,
+    &formulation_type_stewart_trinkle,
+    &formulation_type_anitescu_potra,
+    &formulation_type_acceleration_lcp,
+    &formulation_type_impulse_lcp,
+    NULL,
 };

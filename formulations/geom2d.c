@@ -34,11 +34,13 @@ int geom2d_hull(int n, const double *xy, double *hull)
   qsort(pts, (size_t)n, 2 * sizeof *pts, cmp_xy);
   int k = 0;
   for (int i = 0; i < n; i++) {
-    while (k >= 2 && cross2(h + 2 * (k - 2), h + 2 * (k - 1), pts + 2 * i) <= 0.0) k--;
+    while (k >= 2 && cross2(h + 2 * (k - 2), h + 2 * (k - 1), pts + 2 * i) <= 0.0)
+      k--;
     memcpy(h + 2 * k++, pts + 2 * i, 2 * sizeof *h);
   }
   for (int i = n - 2, lower = k + 1; i >= 0; i--) {
-    while (k >= lower && cross2(h + 2 * (k - 2), h + 2 * (k - 1), pts + 2 * i) <= 0.0) k--;
+    while (k >= lower && cross2(h + 2 * (k - 2), h + 2 * (k - 1), pts + 2 * i) <= 0.0)
+      k--;
     memcpy(h + 2 * k++, pts + 2 * i, 2 * sizeof *h);
   }
   k--; /* the last point repeats the first */
@@ -107,7 +109,10 @@ void polygon_free(struct polygon *p)
   free(p);
 }
 
-double geom2d_polygon_inertia(const struct polygon *p, double mass) { return mass * p->second_moment / p->area; }
+double geom2d_polygon_inertia(const struct polygon *p, double mass)
+{
+  return mass * p->second_moment / p->area;
+}
 
 /* Clip the polygon in (n points) by the half-plane left of the directed line a->b; returns the count. */
 static int clip_half(int n, const double *in, const double *a, const double *b, double *out)

@@ -83,13 +83,15 @@ static int imp_assemble(struct formulation *f, const struct world *w, const stru
   if (!p) return 1;
   if (nc == 0) p->M[0] = 1.0;
   world_get_velocity(w, d->work);
-  for (int i = 0; i < nc; i++) jcol_contact(w, &cs->c[i], cs->c[i].n, &d->col[i]);
+  for (int i = 0; i < nc; i++)
+    jcol_contact(w, &cs->c[i], cs->c[i].n, &d->col[i]);
   double *vn = malloc(((size_t)nc + 1) * sizeof *vn);
   if (!vn) {
     cp_destroy(&p);
     return 1;
   }
-  for (int i = 0; i < nc; i++) vn[i] = jcol_dot(&d->col[i], d->work);
+  for (int i = 0; i < nc; i++)
+    vn[i] = jcol_dot(&d->col[i], d->work);
   jacobian_free_velocity(w, h, d->nu_free, d->work);
   for (int i = 0; i < nc; i++) {
     double psi = cs->c[i].gap, vfree = jcol_dot(&d->col[i], d->nu_free), c;
@@ -97,7 +99,8 @@ static int imp_assemble(struct formulation *f, const struct world *w, const stru
       c = d->restitution * vn[i] + (psi < 0.0 ? d->baumgarte * psi / h : 0.0);
     else
       c = psi < 0.0 ? d->baumgarte * psi / h : psi / h;
-    for (int j = 0; j < nc; j++) p->M[(size_t)i * n + j] = jcol_dot_minv(&d->col[i], &d->col[j]);
+    for (int j = 0; j < nc; j++)
+      p->M[(size_t)i * n + j] = jcol_dot_minv(&d->col[i], &d->col[j]);
     p->q[i] = vfree + c;
   }
   free(vn);
@@ -112,7 +115,8 @@ static int imp_recover(struct formulation *f, const struct world *w, const struc
 {
   const struct imp_data *d = f->data;
   (void)h;
-  for (int i = 0; i < w->ndof; i++) nu[i] = d->nu_free[i];
+  for (int i = 0; i < w->ndof; i++)
+    nu[i] = d->nu_free[i];
   for (int i = 0; i < cs->n; i++) {
     jcol_axpy_minv(&d->col[i], z[i], nu);
     pn[i] = z[i];
@@ -127,16 +131,16 @@ static void imp_view(const struct formulation *f, FILE *out)
 }
 
 const struct formulation_type formulation_type_impulse_lcp = {
-  .name = "impulse_lcp",
-  .summary = "velocity/impulse LCP, frictionless, Baumgarte + restitution in the right-hand side",
-  .paper = "Trefny Sec. 2 eqs. 8-10",
-  .dims = FORMULATION_2D | FORMULATION_3D,
-  .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE,
-  .joints = 0,
-  .create = imp_create,
-  .set_from_options = imp_set_from_options,
-  .assemble = imp_assemble,
-  .recover = imp_recover,
-  .destroy = imp_destroy,
-  .view = imp_view,
+    .name = "impulse_lcp",
+    .summary = "velocity/impulse LCP, frictionless, Baumgarte + restitution in the right-hand side",
+    .paper = "Trefny Sec. 2 eqs. 8-10",
+    .dims = FORMULATION_2D | FORMULATION_3D,
+    .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE,
+    .joints = 0,
+    .create = imp_create,
+    .set_from_options = imp_set_from_options,
+    .assemble = imp_assemble,
+    .recover = imp_recover,
+    .destroy = imp_destroy,
+    .view = imp_view,
 };

@@ -31,11 +31,12 @@ static void block(const struct world *w, int body, const double p[3], const doub
     v[3 + i] = sign * rxd[i];
     m[i] = v[i] / b->mass;
   }
-  for (int i = 0; i < 3; i++) m[3 + i] = Ji[3 * i] * v[3] + Ji[3 * i + 1] * v[4] + Ji[3 * i + 2] * v[5];
+  for (int i = 0; i < 3; i++)
+    m[3 + i] = Ji[3 * i] * v[3] + Ji[3 * i + 1] * v[4] + Ji[3 * i + 2] * v[5];
 }
 
-void jcol_make(const struct world *w, int a, const double pa[3], int b, const double pb[3], const double dir[3],
-               struct jcol *c)
+void jcol_make(const struct world *w, int a, const double pa[3], int b, const double pb[3],
+               const double dir[3], struct jcol *c)
 {
   memset(c, 0, sizeof *c);
   c->bs = w->dim == 2 ? 3 : 6;
@@ -55,7 +56,8 @@ double jcol_dot_minv(const struct jcol *x, const struct jcol *y)
     if (x->dof[i] < 0) continue;
     for (int j = 0; j < 2; j++) {
       if (y->dof[j] != x->dof[i]) continue;
-      for (int k = 0; k < x->bs; k++) s += x->v[i][k] * y->m[j][k];
+      for (int k = 0; k < x->bs; k++)
+        s += x->v[i][k] * y->m[j][k];
     }
   }
   return s;
@@ -66,7 +68,8 @@ double jcol_dot(const struct jcol *x, const double *nu)
   double s = 0.0;
   for (int i = 0; i < 2; i++)
     if (x->dof[i] >= 0)
-      for (int k = 0; k < x->bs; k++) s += x->v[i][k] * nu[x->dof[i] + k];
+      for (int k = 0; k < x->bs; k++)
+        s += x->v[i][k] * nu[x->dof[i] + k];
   return s;
 }
 
@@ -74,14 +77,16 @@ void jcol_axpy(const struct jcol *x, double s, double *nu)
 {
   for (int i = 0; i < 2; i++)
     if (x->dof[i] >= 0)
-      for (int k = 0; k < x->bs; k++) nu[x->dof[i] + k] += s * x->v[i][k];
+      for (int k = 0; k < x->bs; k++)
+        nu[x->dof[i] + k] += s * x->v[i][k];
 }
 
 void jcol_axpy_minv(const struct jcol *x, double s, double *nu)
 {
   for (int i = 0; i < 2; i++)
     if (x->dof[i] >= 0)
-      for (int k = 0; k < x->bs; k++) nu[x->dof[i] + k] += s * x->m[i][k];
+      for (int k = 0; k < x->bs; k++)
+        nu[x->dof[i] + k] += s * x->m[i][k];
 }
 
 void jacobian_free_velocity(const struct world *w, double h, double *nu_free, double *work)
@@ -89,5 +94,6 @@ void jacobian_free_velocity(const struct world *w, double h, double *nu_free, do
   world_get_velocity(w, nu_free);
   world_external_force(w, work);
   world_apply_inverse_mass(w, work, work);
-  for (int i = 0; i < w->ndof; i++) nu_free[i] += h * work[i];
+  for (int i = 0; i < w->ndof; i++)
+    nu_free[i] += h * work[i];
 }

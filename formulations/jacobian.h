@@ -14,8 +14,8 @@ struct jcol {
 };
 
 /* The direction dir applied at world point pa on body a and -dir at pb on body b (b = -1: the world). */
-void jcol_make(const struct world *w, int a, const double pa[3], int b, const double pb[3], const double dir[3],
-               struct jcol *c);
+void jcol_make(const struct world *w, int a, const double pa[3], int b, const double pb[3],
+               const double dir[3], struct jcol *c);
 void jcol_contact(const struct world *w, const struct contact *ct, const double dir[3], struct jcol *c);
 double jcol_dot_minv(const struct jcol *x, const struct jcol *y); /* x^T M^-1 y */
 double jcol_dot(const struct jcol *x, const double *nu);          /* x^T nu */

@@ -105,7 +105,8 @@ struct world *scene_incline_3d(double theta, double mu, double hx, double hy, do
     /* rotation about y by -theta takes the box's z axis onto n */
     bd->q[0] = cos(0.5 * theta);
     bd->q[2] = -sin(0.5 * theta);
-    for (int k = 0; k < 3; k++) bd->x[k] = hz * n[k];
+    for (int k = 0; k < 3; k++)
+      bd->x[k] = hz * n[k];
   }
   return finish(w, ok);
 }
@@ -118,7 +119,8 @@ struct world *scene_box_stack(int n, double wdt, double hgt, double m, double mu
   int ok = add_ground(w);
   /* Each box 10 % narrower than the one below: coincident corners would make every interface a
    * degenerate four-contact problem, which is a different test (solver robustness, not resting contact). */
-  for (int i = 0; i < n && ok; i++) ok = add_box(w, 0.0, hgt * (i + 0.5), 0.0, wdt * (1.0 - 0.1 * i), hgt, m) >= 0;
+  for (int i = 0; i < n && ok; i++)
+    ok = add_box(w, 0.0, hgt * (i + 0.5), 0.0, wdt * (1.0 - 0.1 * i), hgt, m) >= 0;
   return finish(w, ok);
 }
 

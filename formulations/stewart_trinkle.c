@@ -93,7 +93,8 @@ static int st_assemble(struct formulation *f, const struct world *w, const struc
     const struct contact *c = &cs->c[i];
     jcol_contact(w, c, c->n, &d->col[i]);
     formulation_tangents(w->dim, c->n, k, dirs);
-    for (int l = 0; l < k; l++) jcol_contact(w, c, dirs + 3 * l, &d->col[nc + i * k + l]);
+    for (int l = 0; l < k; l++)
+      jcol_contact(w, c, dirs + 3 * l, &d->col[nc + i * k + l]);
   }
   struct cp_problem *p = cp_lcp_create(n > 0 ? n : 1);
   if (!p) return 1;
@@ -105,7 +106,8 @@ static int st_assemble(struct formulation *f, const struct world *w, const struc
   /* Rows/columns 0..ncol-1 are [p_n; p_f], the W'M^-1W block; then the slack rows. */
   for (int r = 0; r < ncol; r++) {
     double *row = p->M + (size_t)r * n;
-    for (int c = 0; c < ncol; c++) row[c] = jcol_dot_minv(&d->col[r], &d->col[c]);
+    for (int c = 0; c < ncol; c++)
+      row[c] = jcol_dot_minv(&d->col[r], &d->col[c]);
     p->q[r] = jcol_dot(&d->col[r], d->nu_free);
     if (r < nc)
       p->q[r] += (cs->c[r].gap < 0.0 ? d->correction : 1.0) * cs->c[r].gap / h;
@@ -114,8 +116,9 @@ static int st_assemble(struct formulation *f, const struct world *w, const struc
   }
   for (int i = 0; i < nc; i++) {
     double *row = p->M + (size_t)(ncol + i) * n;
-    row[i] = cs->c[i].mu;                               /* U */
-    for (int l = 0; l < k; l++) row[nc + i * k + l] = -1.0; /* -E' */
+    row[i] = cs->c[i].mu; /* U */
+    for (int l = 0; l < k; l++)
+      row[nc + i * k + l] = -1.0; /* -E' */
     p->q[ncol + i] = 0.0;
   }
   snprintf(p->name, sizeof p->name, "stewart_trinkle nc=%d k=%d", nc, k);
@@ -130,9 +133,12 @@ static int st_recover(struct formulation *f, const struct world *w, const struct
   const struct st_data *d = f->data;
   (void)h;
   int nc = cs->n, ncol = nc * (1 + d->k);
-  for (int i = 0; i < w->ndof; i++) nu[i] = d->nu_free[i];
-  for (int c = 0; c < ncol; c++) jcol_axpy_minv(&d->col[c], z[c], nu);
-  for (int i = 0; i < nc; i++) pn[i] = z[i];
+  for (int i = 0; i < w->ndof; i++)
+    nu[i] = d->nu_free[i];
+  for (int c = 0; c < ncol; c++)
+    jcol_axpy_minv(&d->col[c], z[c], nu);
+  for (int i = 0; i < nc; i++)
+    pn[i] = z[i];
   return 0;
 }
 
@@ -143,16 +149,16 @@ static void st_view(const struct formulation *f, FILE *out)
 }
 
 const struct formulation_type formulation_type_stewart_trinkle = {
-  .name = "stewart_trinkle",
-  .summary = "velocity-level LCP with polyhedral friction cone; any contact mix, no joints",
-  .paper = "Stewart & Trinkle 1996 as in Egan, Berard & Trinkle eqs. 3-7",
-  .dims = FORMULATION_2D | FORMULATION_3D,
-  .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE,
-  .joints = 0,
-  .create = st_create,
-  .set_from_options = st_set_from_options,
-  .assemble = st_assemble,
-  .recover = st_recover,
-  .destroy = st_destroy,
-  .view = st_view,
+    .name = "stewart_trinkle",
+    .summary = "velocity-level LCP with polyhedral friction cone; any contact mix, no joints",
+    .paper = "Stewart & Trinkle 1996 as in Egan, Berard & Trinkle eqs. 3-7",
+    .dims = FORMULATION_2D | FORMULATION_3D,
+    .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE,
+    .joints = 0,
+    .create = st_create,
+    .set_from_options = st_set_from_options,
+    .assemble = st_assemble,
+    .recover = st_recover,
+    .destroy = st_destroy,
+    .view = st_view,
 };

@@ -53,7 +53,8 @@ static int grow(void **arr, int *cap, int need, size_t size)
 {
   if (need <= *cap) return 0;
   int nc = *cap ? 2 * *cap : 8;
-  while (nc < need) nc *= 2;
+  while (nc < need)
+    nc *= 2;
   void *p = realloc(*arr, (size_t)nc * size);
   if (!p) return 1;
   *arr = p;
@@ -70,7 +71,8 @@ int world_add_body(struct world *w, int is_static, double mass, double inertia)
   b->dof = -1;
   b->mass = is_static ? 0.0 : mass;
   b->inertia = is_static ? 0.0 : inertia;
-  for (int k = 0; k < 3; k++) b->inertia3[4 * k] = b->inertia;
+  for (int k = 0; k < 3; k++)
+    b->inertia3[4 * k] = b->inertia;
   b->q[0] = 1.0;
   b->shape_begin = w->ns;
   return w->nb++;
@@ -162,7 +164,8 @@ int world_add_plane(struct world *w, int body, const double n[3], double d)
   if (!(len > 0.0)) return -1;
   struct shape *s = new_shape(w, body, SHAPE_PLANE);
   if (!s) return -1;
-  for (int k = 0; k < 3; k++) s->n[k] = n[k] / len;
+  for (int k = 0; k < 3; k++)
+    s->n[k] = n[k] / len;
   s->d = d / len;
   return w->ns - 1;
 }
@@ -239,13 +242,15 @@ void world_vector(const struct world *w, const struct body *b, const double loca
 {
   double R[9], l[3] = {local[0], local[1], w->dim == 3 ? local[2] : 0.0};
   world_rotation(w, b, R);
-  for (int i = 0; i < 3; i++) out[i] = R[3 * i] * l[0] + R[3 * i + 1] * l[1] + R[3 * i + 2] * l[2];
+  for (int i = 0; i < 3; i++)
+    out[i] = R[3 * i] * l[0] + R[3 * i + 1] * l[1] + R[3 * i + 2] * l[2];
 }
 
 void world_point(const struct world *w, const struct body *b, const double local[3], double out[3])
 {
   world_vector(w, b, local, out);
-  for (int i = 0; i < w->dim; i++) out[i] += b->x[i];
+  for (int i = 0; i < w->dim; i++)
+    out[i] += b->x[i];
   if (w->dim == 2) out[2] = 0.0;
 }
 
@@ -261,7 +266,8 @@ void world_point_velocity(const struct world *w, const struct body *b, const dou
   double r[3] = {p[0] - b->x[0], p[1] - b->x[1], w->dim == 3 ? p[2] - b->x[2] : 0.0};
   double om[3] = {w->dim == 3 ? b->w[0] : 0.0, w->dim == 3 ? b->w[1] : 0.0, b->w[2]};
   cross(om, r, out);
-  for (int i = 0; i < 3; i++) out[i] += (i < w->dim) ? b->v[i] : 0.0;
+  for (int i = 0; i < 3; i++)
+    out[i] += (i < w->dim) ? b->v[i] : 0.0;
 }
 
 /* 3x3 symmetric inverse by cofactors; J is a body inertia, so it is positive definite. */
@@ -285,7 +291,8 @@ static void rotate_tensor(const double R[9], const double A[9], double out[9])
 {
   double T[9];
   for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) T[3 * i + j] = R[3 * i] * A[j] + R[3 * i + 1] * A[3 + j] + R[3 * i + 2] * A[6 + j];
+    for (int j = 0; j < 3; j++)
+      T[3 * i + j] = R[3 * i] * A[j] + R[3 * i + 1] * A[3 + j] + R[3 * i + 2] * A[6 + j];
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
       out[3 * i + j] = T[3 * i] * R[3 * j] + T[3 * i + 1] * R[3 * j + 1] + T[3 * i + 2] * R[3 * j + 2];
@@ -353,7 +360,8 @@ void world_integrate_positions(struct world *w, double h)
   for (int i = 0; i < w->nb; i++) {
     struct body *b = &w->bodies[i];
     if (b->is_static) continue;
-    for (int k = 0; k < w->dim; k++) b->x[k] += h * b->v[k];
+    for (int k = 0; k < w->dim; k++)
+      b->x[k] += h * b->v[k];
     if (w->dim == 2) {
       b->theta += h * b->w[2];
       continue;
@@ -367,7 +375,8 @@ void world_integrate_positions(struct world *w, double h)
       len += b->q[k] * b->q[k];
     }
     len = sqrt(len);
-    for (int k = 0; k < 4; k++) b->q[k] /= len;
+    for (int k = 0; k < 4; k++)
+      b->q[k] /= len;
   }
 }
 
@@ -380,7 +389,8 @@ void world_contact_jacobian(const struct world *w, const struct contact *c, cons
     const struct body *b = &w->bodies[ids[s]];
     if (b->dof < 0) continue;
     double sign = s == 0 ? 1.0 : -1.0, r[3], rxd[3];
-    for (int k = 0; k < 3; k++) r[k] = pts[s][k] - (k < w->dim ? b->x[k] : 0.0);
+    for (int k = 0; k < 3; k++)
+      r[k] = pts[s][k] - (k < w->dim ? b->x[k] : 0.0);
     if (w->dim == 2) r[2] = 0.0;
     cross(r, dir, rxd);
     if (w->dim == 2) {
@@ -409,7 +419,8 @@ void world_external_force(const struct world *w, double *k)
     }
     double I[9], Iw[3], g[3];
     world_inertia_tensor(w, b, I);
-    for (int r = 0; r < 3; r++) Iw[r] = I[3 * r] * b->w[0] + I[3 * r + 1] * b->w[1] + I[3 * r + 2] * b->w[2];
+    for (int r = 0; r < 3; r++)
+      Iw[r] = I[3 * r] * b->w[0] + I[3 * r + 1] * b->w[1] + I[3 * r + 2] * b->w[2];
     cross(b->w, Iw, g);
     for (int r = 0; r < 3; r++) {
       k[b->dof + r] = b->mass * w->gravity[r] + b->f[r];
@@ -433,8 +444,10 @@ void world_apply_inverse_mass(const struct world *w, const double *in, double *o
     }
     double Ji[9], t[3] = {x[3], x[4], x[5]};
     world_inverse_inertia(w, b, Ji);
-    for (int r = 0; r < 3; r++) y[r] = x[r] / b->mass;
-    for (int r = 0; r < 3; r++) y[3 + r] = Ji[3 * r] * t[0] + Ji[3 * r + 1] * t[1] + Ji[3 * r + 2] * t[2];
+    for (int r = 0; r < 3; r++)
+      y[r] = x[r] / b->mass;
+    for (int r = 0; r < 3; r++)
+      y[3 + r] = Ji[3 * r] * t[0] + Ji[3 * r + 1] * t[1] + Ji[3 * r + 2] * t[2];
   }
 }
 
@@ -456,7 +469,8 @@ void world_mass_matrix(const struct world *w, double *M)
     world_inertia_tensor(w, b, I);
     for (int r = 0; r < 3; r++) {
       M[(size_t)(o + r) * n + o + r] = b->mass;
-      for (int c = 0; c < 3; c++) M[(size_t)(o + 3 + r) * n + o + 3 + c] = I[3 * r + c];
+      for (int c = 0; c < 3; c++)
+        M[(size_t)(o + 3 + r) * n + o + 3 + c] = I[3 * r + c];
     }
   }
 }
@@ -468,7 +482,8 @@ double world_kinetic_energy(const struct world *w)
     const struct body *b = &w->bodies[i];
     if (b->is_static) continue;
     double v2 = 0.0;
-    for (int k = 0; k < w->dim; k++) v2 += b->v[k] * b->v[k];
+    for (int k = 0; k < w->dim; k++)
+      v2 += b->v[k] * b->v[k];
     e += 0.5 * b->mass * v2;
     if (w->dim == 2) {
       e += 0.5 * b->inertia * b->w[2] * b->w[2];
@@ -477,7 +492,8 @@ double world_kinetic_energy(const struct world *w)
     double I[9];
     world_inertia_tensor(w, b, I);
     for (int r = 0; r < 3; r++)
-      for (int c = 0; c < 3; c++) e += 0.5 * b->w[r] * I[3 * r + c] * b->w[c];
+      for (int c = 0; c < 3; c++)
+        e += 0.5 * b->w[r] * I[3 * r + c] * b->w[c];
   }
   return e;
 }
@@ -488,7 +504,8 @@ double world_potential_energy(const struct world *w)
   for (int i = 0; i < w->nb; i++) {
     const struct body *b = &w->bodies[i];
     if (b->is_static) continue;
-    for (int k = 0; k < w->dim; k++) e -= b->mass * w->gravity[k] * b->x[k];
+    for (int k = 0; k < w->dim; k++)
+      e -= b->mass * w->gravity[k] * b->x[k];
   }
   return e;
 }
@@ -505,7 +522,8 @@ void world_print(const struct world *w, FILE *out)
       fprintf(out, "  body %d%s: x = (%.9g, %.9g) theta = %.9g v = (%.9g, %.9g) omega = %.9g\n", i,
               b->is_static ? " (static)" : "", b->x[0], b->x[1], b->theta, b->v[0], b->v[1], b->w[2]);
     else
-      fprintf(out, "  body %d%s: x = (%.9g, %.9g, %.9g) q = (%.6g, %.6g, %.6g, %.6g) v = (%.6g, %.6g, %.6g)\n", i,
+      fprintf(out,
+              "  body %d%s: x = (%.9g, %.9g, %.9g) q = (%.6g, %.6g, %.6g, %.6g) v = (%.6g, %.6g, %.6g)\n", i,
               b->is_static ? " (static)" : "", b->x[0], b->x[1], b->x[2], b->q[0], b->q[1], b->q[2], b->q[3],
               b->v[0], b->v[1], b->v[2]);
   }

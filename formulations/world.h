@@ -39,41 +39,41 @@ struct polygon {
  * vertices edge_vert[2e], edge_vert[2e+1] and separates faces edge_face[2e], edge_face[2e+1]. */
 struct polyhedron {
   int nv, nf, ne;
-  double *v;        /* 3 nv */
-  int *face_start;  /* nf + 1 */
-  int *face_vert;   /* face_start[nf] */
-  double *fn;       /* 3 nf */
-  double *fd;       /* nf */
-  int *edge_vert;   /* 2 ne */
-  int *edge_face;   /* 2 ne */
+  double *v;       /* 3 nv */
+  int *face_start; /* nf + 1 */
+  int *face_vert;  /* face_start[nf] */
+  double *fn;      /* 3 nf */
+  double *fd;      /* nf */
+  int *edge_vert;  /* 2 ne */
+  int *edge_face;  /* 2 ne */
   double volume, centroid[3];
   double inertia[9]; /* about the body origin, unit density, row-major */
 };
 
 struct shape {
   enum shape_kind kind;
-  int body;            /* owning body */
-  double c[3];         /* disc / sphere centre (body frame) */
-  double radius;       /* disc / sphere radius; for polygons / polyhedra the bounding radius about the origin */
-  double n[3], d;      /* half-plane / plane (body frame) */
+  int body;       /* owning body */
+  double c[3];    /* disc / sphere centre (body frame) */
+  double radius;  /* disc / sphere radius; for polygons / polyhedra the bounding radius about the origin */
+  double n[3], d; /* half-plane / plane (body frame) */
   struct polygon *polygon;       /* owned by the shape */
   struct polyhedron *polyhedron; /* owned by the shape */
 };
 
 struct body {
   int is_static;
-  int dof;          /* offset into nu; -1 for static bodies */
-  int group;        /* bodies sharing a nonzero group never collide (e.g. jointed links) */
+  int dof;   /* offset into nu; -1 for static bodies */
+  int group; /* bodies sharing a nonzero group never collide (e.g. jointed links) */
   double mass;
-  double inertia;   /* 2D: scalar moment about the origin */
-  double inertia3[9]; /* 3D: body-frame inertia tensor, row-major */
-  double x[3];      /* position of the origin (centre of mass) */
-  double theta;     /* 2D orientation */
-  double q[4];      /* 3D orientation, unit quaternion (w, x, y, z) */
-  double v[3];      /* linear velocity */
-  double w[3];      /* angular velocity (2D: w[2]; 3D: world frame) */
-  double f[3];      /* applied force (world frame), in addition to gravity; kept across steps */
-  double tau[3];    /* applied torque (2D: tau[2]); kept across steps */
+  double inertia;               /* 2D: scalar moment about the origin */
+  double inertia3[9];           /* 3D: body-frame inertia tensor, row-major */
+  double x[3];                  /* position of the origin (centre of mass) */
+  double theta;                 /* 2D orientation */
+  double q[4];                  /* 3D orientation, unit quaternion (w, x, y, z) */
+  double v[3];                  /* linear velocity */
+  double w[3];                  /* angular velocity (2D: w[2]; 3D: world frame) */
+  double f[3];                  /* applied force (world frame), in addition to gravity; kept across steps */
+  double tau[3];                /* applied torque (2D: tau[2]); kept across steps */
   int shape_begin, shape_count; /* parts: world.shapes[shape_begin .. shape_begin + shape_count - 1] */
   double bound_radius;          /* bounding sphere about the origin over all bounded parts */
   int unbounded;                /* has a half-plane / plane part (treated by the broad phase apart) */
@@ -126,10 +126,10 @@ struct world {
   struct shape *shapes;
   int nj, cap_j;
   struct joint *joints;
-  int ndof;            /* unknowns of nu, valid after world_finalize */
+  int ndof; /* unknowns of nu, valid after world_finalize */
   double gravity[3];
-  double mu;           /* Coulomb friction coefficient copied into every contact */
-  double threshold;    /* proximity threshold of contact detection (potential contacts) */
+  double mu;        /* Coulomb friction coefficient copied into every contact */
+  double threshold; /* proximity threshold of contact detection (potential contacts) */
   enum broad_phase broad;
   double t;
 };

@@ -3,10 +3,9 @@
  * narrow phase per pair of parts (contact2d.c in 2D; contact3d.h, the 3D geometry module, in 3D).
  * Bodies with an unbounded part (half-plane / plane) are paired with every other body. Cost: sorting
  * n log n plus the pairs whose x-intervals overlap, so a pile of n bodies is about linear in n. */
-#include "world.h"
-
 #include "contact2d.h"
 #include "contact3d.h"
+#include "world.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -45,11 +44,11 @@ double contact_set_max_penetration(const struct contact_set *s)
 const char *contact_feature_name(const struct contact *c)
 {
   static const char *const names[5][5] = {
-    {"none-none", "none-vertex", "none-edge", "none-face", "none-surface"},
-    {"vertex-none", "vertex-vertex", "vertex-edge", "vertex-face", "vertex-surface"},
-    {"edge-none", "edge-vertex", "edge-edge", "edge-face", "edge-surface"},
-    {"face-none", "face-vertex", "face-edge", "face-face", "face-surface"},
-    {"surface-none", "surface-vertex", "surface-edge", "surface-face", "surface-surface"},
+      {"none-none", "none-vertex", "none-edge", "none-face", "none-surface"},
+      {"vertex-none", "vertex-vertex", "vertex-edge", "vertex-face", "vertex-surface"},
+      {"edge-none", "edge-vertex", "edge-edge", "edge-face", "edge-surface"},
+      {"face-none", "face-vertex", "face-edge", "face-face", "face-surface"},
+      {"surface-none", "surface-vertex", "surface-edge", "surface-face", "surface-surface"},
   };
   int a = (int)c->fa, b = (int)c->fb;
   if (a < 0 || a > 4 || b < 0 || b > 4) return "unknown";
@@ -78,14 +77,16 @@ static int detect_bodies(const struct world *w, int i, int j, double thr, struct
         double ca[3], cb[3], d2 = 0.0;
         world_point(w, a, A->c, ca);
         world_point(w, b, B->c, cb);
-        for (int k = 0; k < w->dim; k++) d2 += (ca[k] - cb[k]) * (ca[k] - cb[k]);
+        for (int k = 0; k < w->dim; k++)
+          d2 += (ca[k] - cb[k]) * (ca[k] - cb[k]);
         double reach = A->radius + B->radius + thr;
         if (d2 > reach * reach) continue;
       }
       int first = out->n, rc;
       rc = w->dim == 2 ? contact2d_shapes(w, sa, sb, thr, out) : contact3d_shapes(w, sa, sb, thr, out);
       if (rc) return rc;
-      for (int k = first; k < out->n; k++) out->c[k].mu = w->mu;
+      for (int k = first; k < out->n; k++)
+        out->c[k].mu = w->mu;
     }
   return 0;
 }

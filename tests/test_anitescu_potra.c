@@ -1,7 +1,8 @@
 /* test_anitescu_potra.c — known answers for the mixed LCP of Anitescu-Hart eq. 6 with revolute joints:
- * a simple pendulum (L = 1, theta0 = 0.05 rad, h = 1e-3; revolute joint in 2D, ball joint in 3D) has the small-angle period 2 pi sqrt(L/g) within
- * 1 %, its joint stays closed; a 5-link chain released at 60 degrees keeps every joint within 1e-3 of
- * closed over 2 s; and with contacts it reproduces the incline acceleration a = g (sin - mu cos). */
+ * a simple pendulum (L = 1, theta0 = 0.05 rad, h = 1e-3; revolute joint in 2D, ball joint in 3D) has the
+ * small-angle period 2 pi sqrt(L/g) within 1 %, its joint stays closed; a 5-link chain released at 60 degrees
+ * keeps every joint within 1e-3 of closed over 2 s; and with contacts it reproduces the incline acceleration
+ * a = g (sin - mu cos). */
 #include "check.h"
 #include "formulation.h"
 #include "scenes.h"
@@ -71,10 +72,11 @@ static void test_pendulum(int dim)
     }
     prev = x;
   }
-  double period = crossings > 1 ? (t_last - t_first) / (crossings - 1) : 0.0, exact = 2.0 * M_PI * sqrt(L / g);
+  double period = crossings > 1 ? (t_last - t_first) / (crossings - 1) : 0.0,
+         exact = 2.0 * M_PI * sqrt(L / g);
   CHECK(failed == 0, "pendulum %dD: every solve converged (%d failed)", dim, failed);
-  CHECK(fabs(period - exact) < 0.01 * exact, "pendulum %dD: period %.6f vs 2 pi sqrt(L/g) = %.6f (rel %.2e)", dim,
-        period, exact, fabs(period - exact) / exact);
+  CHECK(fabs(period - exact) < 0.01 * exact, "pendulum %dD: period %.6f vs 2 pi sqrt(L/g) = %.6f (rel %.2e)",
+        dim, period, exact, fabs(period - exact) / exact);
   CHECK(drift < 1e-4, "pendulum %dD: joint drift bounded (max %g)", dim, drift);
 cleanup:
   sim_close(&m);

@@ -21,7 +21,8 @@ static double max_motion(int walls, const char *solver_name, int *failed)
   double *x0 = malloc((size_t)w->nb * 2 * sizeof *x0), moved = -1.0;
   *failed = 0;
   w->threshold = 0.01;
-  if (!x0 || formulation_create("stewart_trinkle", &f) || solver_create(solver_name, &s) || stepper_create(&st))
+  if (!x0 || formulation_create("stewart_trinkle", &f) || solver_create(solver_name, &s) ||
+      stepper_create(&st))
     goto cleanup;
   for (int i = 0; i < w->nb; i++) {
     x0[2 * i] = w->bodies[i].x[0];
@@ -53,10 +54,12 @@ int main(int argc, char **argv)
   int failed;
   double moved = max_motion(1, solver_name, &failed);
   CHECK(failed == 0, "cannonball 21 in a trough: every solve converged (%d failed)", failed);
-  CHECK(moved >= 0.0 && moved < 1e-3, "cannonball 21 in a trough: no disc moves more than 1e-3 in 1 s (%g)", moved);
+  CHECK(moved >= 0.0 && moved < 1e-3, "cannonball 21 in a trough: no disc moves more than 1e-3 in 1 s (%g)",
+        moved);
   moved = max_motion(0, solver_name, &failed);
   CHECK(failed == 0, "cannonball 21 free-standing: every solve converged (%d failed)", failed);
-  CHECK(moved > 0.1, "cannonball 21 free-standing, mu = 0.05: the pile spreads (max motion %g in 1 s)", moved);
+  CHECK(moved > 0.1, "cannonball 21 free-standing, mu = 0.05: the pile spreads (max motion %g in 1 s)",
+        moved);
   int rc = check_finish();
   PetscCall(PetscFinalize());
   return rc;

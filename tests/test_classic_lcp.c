@@ -46,7 +46,8 @@ static void test_stack(const char *form)
   double moved = 0.0;
   for (int i = 1; i < w->nb; i++) {
     const struct body *b = &w->bodies[i];
-    double d = fabs(b->x[0]) + fabs(b->x[1] - 0.5 * (i - 0.5)) + fabs(b->theta) + fabs(b->v[0]) + fabs(b->v[1]);
+    double d =
+        fabs(b->x[0]) + fabs(b->x[1] - 0.5 * (i - 0.5)) + fabs(b->theta) + fabs(b->v[0]) + fabs(b->v[1]);
     if (d > moved) moved = d;
   }
   CHECK(failed == 0, "%s stack of 5: every solve converged (%d failed)", form, failed);
@@ -71,8 +72,8 @@ static void test_drop(double e)
     CHECK(fabs(b->v[1]) < 1e-9, "impulse_lcp drop e = 0: at rest (vy = %g)", b->v[1]);
   } else {
     /* discrete impact: the step before contact carries at most h g of extra speed */
-    CHECK(fabs(up - e * vimpact) < 0.02 * vimpact, "impulse_lcp drop e = %g: rebound speed %.4f vs e v = %.4f", e, up,
-          e * vimpact);
+    CHECK(fabs(up - e * vimpact) < 0.02 * vimpact,
+          "impulse_lcp drop e = %g: rebound speed %.4f vs e v = %.4f", e, up, e * vimpact);
   }
   PetscOptionsClearValue(NULL, "-impulse_lcp_restitution");
   world_destroy(&w);

@@ -75,8 +75,8 @@ static void test_incline(double theta_deg, double mu)
     CHECK(fabs(ds) < 1e-9, "incline %g deg mu %g: sticks (drift %g after 1 s)", theta_deg, mu, ds);
   } else {
     double a = -vs / (1000 * h), exact = g * (sin(theta) - mu * cos(theta));
-    CHECK(fabs(a - exact) <= 1e-6 * exact, "incline %g deg mu %g: a = %.12g vs %.12g (rel %.2e)", theta_deg, mu, a,
-          exact, fabs(a - exact) / exact);
+    CHECK(fabs(a - exact) <= 1e-6 * exact, "incline %g deg mu %g: a = %.12g vs %.12g (rel %.2e)", theta_deg,
+          mu, a, exact, fabs(a - exact) / exact);
   }
   CHECK(fabs(b->w[2]) < 1e-9, "incline %g deg mu %g: does not rotate (omega %g)", theta_deg, mu, b->w[2]);
   world_destroy(&w);
@@ -99,7 +99,8 @@ static double ngon_loss(int n)
 static void test_ngon(void)
 {
   double l10 = ngon_loss(10), l100 = ngon_loss(100), l1000 = ngon_loss(1000);
-  CHECK(l10 > 0.0 && l100 > 0.0 && l1000 > 0.0, "N-gon: kinetic energy is lost (%g, %g, %g)", l10, l100, l1000);
+  CHECK(l10 > 0.0 && l100 > 0.0 && l1000 > 0.0, "N-gon: kinetic energy is lost (%g, %g, %g)", l10, l100,
+        l1000);
   CHECK(l10 > l100 && l100 > l1000, "N-gon: loss decreases with N (%g > %g > %g)", l10, l100, l1000);
 }
 
@@ -111,7 +112,8 @@ static void test_stack(const char *form)
   double moved = 0.0;
   for (int i = 1; i < w->nb; i++) {
     const struct body *b = &w->bodies[i];
-    double d = fabs(b->x[0]) + fabs(b->x[1] - 0.5 * (i - 0.5)) + fabs(b->theta) + fabs(b->v[0]) + fabs(b->v[1]);
+    double d =
+        fabs(b->x[0]) + fabs(b->x[1] - 0.5 * (i - 0.5)) + fabs(b->theta) + fabs(b->v[0]) + fabs(b->v[1]);
     if (d > moved) moved = d;
   }
   CHECK(failed == 0, "%s stack of 5: every solve converged (%d failed)", form, failed);

@@ -22,7 +22,8 @@ static void test_polygon(void)
   CHECK_CLOSE(p->area, 4.0, 1e-14, "polygon: area 4");
   CHECK_CLOSE(p->centroid[0], 0.0, 1e-14, "polygon: centroid x");
   CHECK_CLOSE(p->second_moment, 8.0 / 3.0, 1e-13, "polygon: second moment 8/3 (side 2 square)");
-  CHECK_CLOSE(geom2d_polygon_inertia(p, 3.0), 3.0 * 4.0 / 12.0 * 2.0, 1e-13, "polygon: inertia m (a^2+b^2)/12");
+  CHECK_CLOSE(geom2d_polygon_inertia(p, 3.0), 3.0 * 4.0 / 12.0 * 2.0, 1e-13,
+              "polygon: inertia m (a^2+b^2)/12");
   CHECK_CLOSE(p->en[0] * p->en[0] + p->en[1] * p->en[1], 1.0, 1e-15, "polygon: unit edge normals");
   polygon_free(p);
 }
@@ -37,7 +38,8 @@ static void test_overlap(void)
   CHECK_CLOSE(geom2d_overlap_area(4, a, 4, inner), 0.25, 1e-15, "overlap: contained square is its own area");
   /* unit square inside the triangle x + y <= 2: the whole square */
   CHECK_CLOSE(geom2d_overlap_area(4, a, 3, tri), 1.0, 1e-15, "overlap: square in triangle 1");
-  CHECK_CLOSE(geom2d_overlap_area(3, tri, 4, b), 0.5, 1e-15, "overlap: triangle x + y <= 2 cuts half of the offset square");
+  CHECK_CLOSE(geom2d_overlap_area(3, tri, 4, b), 0.5, 1e-15,
+              "overlap: triangle x + y <= 2 cuts half of the offset square");
 }
 
 static struct world *two_boxes(double x2, double y2, double th2)
@@ -69,7 +71,8 @@ static void test_contacts(void)
       CHECK_CLOSE(cs.c[i].gap, 0.02, 1e-12, "contacts: stacked boxes gap 0.02");
       CHECK_CLOSE(fabs(cs.c[i].n[1]), 1.0, 1e-12, "contacts: vertical normal");
     }
-  CHECK(cs.n == 2 && ve == 2, "contacts: stacked offset boxes give 2 vertex-edge contacts (%d, %d)", cs.n, ve);
+  CHECK(cs.n == 2 && ve == 2, "contacts: stacked offset boxes give 2 vertex-edge contacts (%d, %d)", cs.n,
+        ve);
   world_destroy(&w);
   /* corner to corner along the diagonal: a vertex-vertex contact with a diagonal normal */
   contact_set_clear(&cs);
@@ -110,13 +113,15 @@ static void test_broad_phase(void)
   world_detect(w, 0.01, &s1);
   w->broad = BROAD_ALL_PAIRS;
   world_detect(w, 0.01, &s2);
-  /* 8 rows: 28 ground/wall... count: ground 8, walls 2, bottom row 7, and each disc above touches 4 below/beside */
+  /* 8 rows: 28 ground/wall... count: ground 8, walls 2, bottom row 7, and each disc above touches 4
+   * below/beside */
   CHECK(s1.n == s2.n && s1.n > 0, "broad phase: sweep finds the all-pairs contacts (%d vs %d)", s1.n, s2.n);
   world_destroy(&w);
   contact_set_clear(&s1);
   contact_set_clear(&s2);
   w = scene_polygon_box(60, 0.25, 3, 0.0);
-  for (int i = 0; i < w->nb; i++) w->bodies[i].x[1] *= 0.7; /* squeeze the grid so neighbours overlap */
+  for (int i = 0; i < w->nb; i++)
+    w->bodies[i].x[1] *= 0.7; /* squeeze the grid so neighbours overlap */
   world_detect(w, 0.05, &s1);
   w->broad = BROAD_ALL_PAIRS;
   world_detect(w, 0.05, &s2);
@@ -131,7 +136,8 @@ static void test_registry(void)
   struct formulation *f = NULL;
   CHECK(formulation_create("no_such_formulation", &f) != 0 && f == NULL, "registry: unknown name fails");
   const char *names[] = {"stewart_trinkle", "anitescu_potra", "acceleration_lcp", "impulse_lcp"};
-  for (int i = 0; i < 4; i++) CHECK(formulation_find(names[i]) != NULL, "registry: %s registered", names[i]);
+  for (int i = 0; i < 4; i++)
+    CHECK(formulation_find(names[i]) != NULL, "registry: %s registered", names[i]);
   const double n[3] = {-sin(0.3), 0.0, cos(0.3)};
   double d[3 * 6];
   formulation_tangents(3, n, 6, d);
