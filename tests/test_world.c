@@ -106,6 +106,40 @@ static void test_contacts(void)
   contact_set_free(&cs);
 }
 
+/* A static open box as a union of three convex parts; a disc resting on its floor touches only the floor
+ * part, and a disc pressed into a wall reports that wall part. */
+static void test_union(void)
+{
+  struct world *w = world_create(2);
+  const double floor_xy[8] = {-1, -0.2, 1, -0.2, 1, 0, -1, 0},
+               left[8] = {-1.2, -0.2, -1, -0.2, -1, 1, -1.2, 1},
+               right[8] = {1, -0.2, 1.2, -0.2, 1.2, 1, 1, 1};
+  int box = world_add_body(w, 1, 0.0, 0.0);
+  int parts[3] = {world_add_polygon(w, box, 4, floor_xy), world_add_polygon(w, box, 4, left),
+                  world_add_polygon(w, box, 4, right)};
+  int d1 = world_add_body(w, 0, 1.0, 0.1);
+  world_add_disc(w, d1, 0.0, 0.0, 0.2);
+  int d2 = world_add_body(w, 0, 1.0, 0.1);
+  world_add_disc(w, d2, 0.0, 0.0, 0.2);
+  w->bodies[d1].x[1] = 0.2;
+  w->bodies[d2].x[0] = 0.81;
+  w->bodies[d2].x[1] = 0.6;
+  CHECK(parts[0] >= 0 && parts[2] >= 0 && world_finalize(w) == 0, "union: three parts on one static body");
+  struct contact_set cs = {0};
+  world_detect(w, 0.01, &cs);
+  int floor_hits = 0, wall_hits = 0;
+  for (int i = 0; i < cs.n; i++) {
+    const struct contact *c = &cs.c[i];
+    int part = c->a == box ? c->sa : c->sb, disc = c->a == box ? c->b : c->a;
+    if (disc == d1 && part == parts[0] && fabs(c->gap) < 1e-12) floor_hits++;
+    if (disc == d2 && part == parts[2] && fabs(c->gap + 0.01) < 1e-12) wall_hits++;
+  }
+  CHECK(cs.n == 2 && floor_hits == 1 && wall_hits == 1,
+        "union: disc on the floor part, disc 0.01 into the right wall part (%d contacts)", cs.n);
+  contact_set_free(&cs);
+  world_destroy(&w);
+}
+
 static void test_broad_phase(void)
 {
   struct contact_set s1 = {0}, s2 = {0};
@@ -158,6 +192,7 @@ int main(int argc, char **argv)
   test_polygon();
   test_overlap();
   test_contacts();
+  test_union();
   test_broad_phase();
   test_registry();
   int rc = check_finish();
