@@ -163,6 +163,46 @@ static int vertices_against(const struct world *w, int sp, const struct world_po
   return 0;
 }
 
+/* A vertex-vertex contact that shares its vertex with a vertex-edge contact of the same pair, at nearly the
+ * same points (within the threshold), describes the same corner with a less reliable normal; and a
+ * vertex-edge plus edge-vertex pair at nearly the same points (within a tenth of the threshold) with nearly
+ * the same normal (cos > 0.999: two corners meeting along almost parallel edges) is one constraint twice.
+ * Keeping both gives the LCP nearly parallel rows (Lemke then ends on rays or loses accuracy in piles), so
+ * the vertex-vertex one, or the later one, goes. */
+static int shares_corner(const struct contact *vv, const struct contact *o, double tol)
+{
+  if (o->fa == FEATURE_VERTEX && o->fb == FEATURE_VERTEX) return 0;
+  int same = (o->fa == FEATURE_VERTEX && o->ida == vv->ida) || (o->fb == FEATURE_VERTEX && o->idb == vv->idb);
+  double d = fabs(o->pa[0] - vv->pa[0]) + fabs(o->pa[1] - vv->pa[1]) + fabs(o->pb[0] - vv->pb[0]) +
+             fabs(o->pb[1] - vv->pb[1]);
+  return same && d <= tol;
+}
+
+static int same_constraint(const struct contact *c, const struct contact *o, double tol)
+{
+  double d = fabs(o->pa[0] - c->pa[0]) + fabs(o->pa[1] - c->pa[1]) + fabs(o->pb[0] - c->pb[0]) +
+             fabs(o->pb[1] - c->pb[1]);
+  return d <= tol && c->n[0] * o->n[0] + c->n[1] * o->n[1] > 0.999;
+}
+
+static void drop_redundant_corners(struct contact_set *out, int first, double thr)
+{
+  double tol = thr > contact2d_same_point ? thr : contact2d_same_point;
+  int m = first;
+  for (int k = first; k < out->n; k++) {
+    const struct contact *c = &out->c[k];
+    int drop = 0;
+    if (c->fa == FEATURE_VERTEX && c->fb == FEATURE_VERTEX)
+      for (int j = first; j < out->n && !drop; j++)
+        drop = j != k && shares_corner(c, &out->c[j], tol);
+    /* compare with the kept ones only, so that one of two near-equal contacts survives */
+    for (int j = first; j < m && !drop; j++)
+      drop = same_constraint(c, &out->c[j], 0.1 * tol);
+    if (!drop) out->c[m++] = *c;
+  }
+  out->n = m;
+}
+
 static int polygon_polygon(const struct world *w, int sa, int sb, double thr, struct contact_set *out)
 {
   struct world_poly A = {0}, B = {0};
@@ -170,6 +210,7 @@ static int polygon_polygon(const struct world *w, int sa, int sb, double thr, st
   if (world_poly_make(w, &w->shapes[sa], &A) || world_poly_make(w, &w->shapes[sb], &B)) goto cleanup;
   if (vertices_against(w, sa, &A, sb, &B, 0, thr, out, first)) goto cleanup;
   if (vertices_against(w, sb, &B, sa, &A, 1, thr, out, first)) goto cleanup;
+  drop_redundant_corners(out, first, thr);
   rc = 0;
 cleanup:
   free(A.v);
