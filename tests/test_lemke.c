@@ -88,6 +88,25 @@ static void test_box_contact(void)
   solver_destroy(&s);
 }
 
+/* Larger sliding-box LCPs that failed with smaller pivot tolerances (rounding-noise pivots started a cycle
+ * or a ray) or ended with z0 ~ 1e-10 and no admissible pivot in its row. */
+static void test_box_contact_large(void)
+{
+  struct solver *s = new_solver("lemke", 0);
+  const int k[2] = {4, 8};
+  const unsigned long seed[2] = {2, 3};
+  for (int a = 0; a < 2; a++) {
+    struct cp_problem *p = cp_test_box_contact(40, k[a], 0.2, 1, 0.0, seed[a]);
+    double *z = calloc((size_t)p->n, sizeof *z);
+    struct solve_result r = run(s, p, z);
+    CHECK(r.status == SOLVE_CONVERGED, "%s (n=%d): %s after %d pivots, residual %.2g", p->name, p->n,
+          solve_status_name(r.status), r.iterations, r.residual);
+    free(z);
+    cp_destroy(&p);
+  }
+  solver_destroy(&s);
+}
+
 static struct cp_problem *dense_lcp(int n, const double *M, const double *q)
 {
   struct cp_problem *p = cp_lcp_create(n);
@@ -371,6 +390,7 @@ int main(int argc, char **argv)
   test_murty();
   test_spd_vs_pgs();
   test_box_contact();
+  test_box_contact_large();
   test_ray_and_limit();
   test_warm_start();
   test_degenerate();
