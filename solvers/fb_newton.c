@@ -15,6 +15,7 @@
  * Armijo cuts it below -fb_newton_lm_below 0.02), -cp_max_it 200 iterations. */
 #include "newton.h"
 
+#include <cblas.h>
 #include <math.h>
 #include <petscsys.h>
 #include <stdlib.h>
@@ -44,7 +45,12 @@ static int fb_eval_phi(void *vctx, const double *z, double *phi)
   const struct cp_problem *p = c->p;
   int n = p->n;
   c->F_valid = 0;
-  if (cp_eval_F(p, z, c->F) != 0) return 1;
+  if (cp_is_linear(p)) { /* F = M z + q through BLAS: the phi evaluations of the line search add up */
+    memcpy(c->F, p->q, (size_t)n * sizeof *c->F);
+    cblas_dgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0, p->M, n, z, 1, 1.0, c->F, 1);
+  } else if (cp_eval_F(p, z, c->F) != 0) {
+    return 1;
+  }
   double res = 0.0;
   for (int i = 0; i < n; i++) {
     double l = p->lo[i], u = p->hi[i], Fi = c->F[i];
@@ -91,14 +97,16 @@ static int fb_eval_jacobian(void *vctx, const double *z, const double *phi, doub
   struct fb_ctx *c = vctx;
   const struct cp_problem *p = c->p;
   int n = p->n;
-  if (fb_refresh(c, z) != 0 || cp_eval_J(p, z, H) != 0) return 1;
+  /* J: M itself for linear problems (rows are scaled into H in one pass below), else evaluated into H */
+  if (fb_refresh(c, z) != 0 || (!cp_is_linear(p) && cp_eval_J(p, z, H) != 0)) return 1;
+  const double *J = cp_is_linear(p) ? p->M : H;
   /* DLFK Procedure 3.1: degenerate lower-bound rows get the limit along y = e_beta. */
   int nb = 0;
   for (int i = 0; i < n; i++)
     if (isfinite(p->lo[i]) && !isfinite(p->hi[i]) && z[i] - p->lo[i] == 0.0 && c->F[i] == 0.0)
       c->beta[nb++] = i;
   for (int k = 0; k < nb; k++) {
-    const double *row = H + (size_t)c->beta[k] * n;
+    const double *row = J + (size_t)c->beta[k] * n;
     double s = 0.0;
     for (int m = 0; m < nb; m++)
       s += row[c->beta[m]];
@@ -109,7 +117,8 @@ static int fb_eval_jacobian(void *vctx, const double *z, const double *phi, doub
     double l = p->lo[i], u = p->hi[i], Fi = c->F[i], da, db;
     int hl = isfinite(l), hu = isfinite(u);
     if (!hl && !hu) {
-      continue; /* Phi_i = F_i: the row of J as it is */
+      da = 0.0; /* Phi_i = F_i: the row of J as it is */
+      db = 1.0;
     } else if (hl && !hu) {
       if (k < nb && c->beta[k] == i) {
         double rho = hypot(1.0, c->y[k]);
@@ -133,8 +142,9 @@ static int fb_eval_jacobian(void *vctx, const double *z, const double *phi, doub
       db = pb * pt;
     }
     double *row = H + (size_t)i * n;
+    const double *jrow = J + (size_t)i * n;
     for (int j = 0; j < n; j++)
-      row[j] *= db;
+      row[j] = db * jrow[j];
     row[i] += da;
   }
   return 0;
