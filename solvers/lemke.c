@@ -41,12 +41,8 @@ struct lemke_data {
 /* Per-solve workspace, allocated up front. */
 struct lemke_work {
   struct lemke_tableau *t;
-  const double *M, *q; /* the LCP */
   double *d, *col, *row, *lex_best, *lex_cand;
   int *tied, *in_basis;
-  double *B; /* n x n for lemke_tableau_reinvert, allocated on first use */
-  int *ipiv;
-  int reinversions;
 };
 
 /* Tie thresholds from ../shared/notes/lemke.md. Basic values below lemke_zero_x * max(||x||, ||q||) are
@@ -56,7 +52,7 @@ struct lemke_work {
 static const double lemke_zero_x = 1e-13;
 /* z0 with z0 ||d||_inf below this times -cp_tol * max(1, ||q||_inf) counts as zero: the point is a solution
  * (measured: sliding-box LCPs with 40 boxes reach z0 ~ 1e-10 where the z0 row has no admissible pivot). */
-static const double lemke_z0_negligible = 1e-2;
+static const double lemke_z0_negligible = 0.1;
 static const double lemke_zero_lex = 1e-11;
 
 static int lemke_create(struct solver *s)
@@ -110,8 +106,6 @@ static void lemke_work_free(struct lemke_work *w)
   free(w->lex_cand);
   free(w->tied);
   free(w->in_basis);
-  free(w->B);
-  free(w->ipiv);
 }
 
 static int lemke_work_alloc(struct lemke_work *w, int n, int block)
@@ -221,17 +215,6 @@ static double lemke_snap(struct lemke_tableau *t, double qnorm)
   return zx;
 }
 
-/* Recompute the tableau from a factorization of the current basis; 0 on success. */
-static int lemke_refactor(struct lemke_work *w)
-{
-  size_t n = (size_t)w->t->n;
-  if (!w->B) w->B = malloc(n * n * sizeof *w->B);
-  if (!w->ipiv) w->ipiv = malloc(n * sizeof *w->ipiv);
-  if (!w->B || !w->ipiv) return 1;
-  w->reinversions++;
-  return lemke_tableau_reinvert(w->t, w->M, w->q, w->d, w->B, w->ipiv);
-}
-
 /* One run of Lemke's method from the tableau's current basis. Returns the status; *pivots counts. */
 static enum solve_status lemke_run(struct solver *s, struct lemke_work *w, double qnorm, int max_pivots,
                                    int *pivots)
@@ -277,12 +260,6 @@ static enum solve_status lemke_run(struct solver *s, struct lemke_work *w, doubl
       return SOLVE_CONVERGED;
     }
     r = lemke_ratio_test(w, w->col, fmax(ld->pivot_tol * cmax, 0.0), zx);
-    if (r < 0 && lemke_refactor(w) == 0) { /* a ray may be rounding: look again from a fresh factorization */
-      zx = lemke_snap(t, qnorm);
-      lemke_tableau_column(t, m, w->col);
-      cmax = lemke_norm_inf(n, w->col);
-      r = lemke_ratio_test(w, w->col, fmax(ld->pivot_tol * cmax, 0.0), zx);
-    }
     if (r < 0) return SOLVE_RAY_TERMINATION;
     int leaving = t->basic[r];
     lemke_tableau_row(t, r, w->row);
@@ -321,8 +298,6 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
   struct lemke_work w;
   int block = ld->block > 0 ? ld->block : (n / 16 < 32 ? 32 : (n / 16 > 128 ? 128 : n / 16));
   if (lemke_work_alloc(&w, n, block) != 0) return 1;
-  w.M = M;
-  w.q = q;
   for (int i = 0; i < n; i++) {
     w.in_basis[i] = s->set.warm_start && z[i] > 0.0;
     nbasis += w.in_basis[i];
@@ -331,7 +306,7 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
   if (nbasis > 0 && lemke_tableau_warm(w.t, M, q, w.in_basis) != 0)
     snprintf(r->message, sizeof r->message, "warm-start basis (%d z's) singular; started cold", nbasis);
   else if (nbasis > 0) {
-    for (int i = 0; i < n; i++) /* the covering vector d = B_0 e of the warm start, for refactoring */
+    for (int i = 0; i < n; i++) /* the covering vector d = B_0 e of the warm start (for z0 ||d||) */
       w.d[i] = w.in_basis[i] ? 0.0 : 1.0;
     for (int j = 0; j < n; j++)
       if (w.in_basis[j])

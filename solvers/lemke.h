@@ -33,12 +33,6 @@ void lemke_tableau_cold(struct lemke_tableau *t, const double *M, const double *
  * covering vector d = B_0 e. Returns 0, or 1 if M_SS is singular or ill-conditioned (use a cold start). */
 int lemke_tableau_warm(struct lemke_tableau *t, const double *M, const double *q, const int *in_basis);
 
-/* Refactor the current basis from the original columns (w_i: e_i, z_j: -M(:, j), z0: -d) with LAPACKE
- * dgetrf and recompute T0 = B^-1 N, x = B^-1 q, dropping the rounding the pivots accumulated. B (n x n) and
- * ipiv (n) are workspace. Returns 0, or 1 if B is numerically singular (the tableau is then unusable). */
-int lemke_tableau_reinvert(struct lemke_tableau *t, const double *M, const double *q, const double *d, double *B,
-                           int *ipiv);
-
 /* The current T(:, m) into col (n); T(i, :) into row (ncols). */
 void lemke_tableau_column(const struct lemke_tableau *t, int m, double *col);
 void lemke_tableau_row(const struct lemke_tableau *t, int i, double *row);

@@ -181,42 +181,6 @@ cleanup:
   return status;
 }
 
-/* The column of variable v in w - M z - d z0 = q. */
-static void lemke_original_column(int n, int v, const double *M, const double *d, double *out)
-{
-  size_t nn = (size_t)n;
-  if (v < n) {
-    memset(out, 0, nn * sizeof *out);
-    out[v] = 1.0;
-  } else if (v < 2 * n) {
-    for (size_t i = 0; i < nn; i++)
-      out[i] = -M[i * nn + (size_t)(v - n)];
-  } else
-    for (size_t i = 0; i < nn; i++)
-      out[i] = -d[i];
-}
-
-int lemke_tableau_reinvert(struct lemke_tableau *t, const double *M, const double *q, const double *d, double *B,
-                           int *ipiv)
-{
-  int n = t->n;
-  size_t nn = (size_t)n;
-  for (int r = 0; r < n; r++)
-    lemke_original_column(n, t->basic[r], M, d, B + (size_t)r * nn);
-  for (int m = 0; m < t->ncols; m++)
-    lemke_original_column(n, t->nonbasic[m], M, d, t->T0 + (size_t)m * nn);
-  memcpy(t->x, q, nn * sizeof *t->x);
-  if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, B, n, ipiv) != 0) return 1;
-  if (LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', n, t->ncols, B, n, ipiv, t->T0, n) != 0) return 1;
-  if (LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', n, 1, B, n, ipiv, t->x, n) != 0) return 1;
-  for (int i = 0; i < n; i++)
-    t->s[i] = 1.0;
-  for (int m = 0; m < t->ncols; m++)
-    t->g[m] = 1.0;
-  t->k = 0;
-  return 0;
-}
-
 void lemke_tableau_column(const struct lemke_tableau *t, int m, double *col)
 {
   memcpy(col, t->T0 + (size_t)m * t->n, (size_t)t->n * sizeof *col);
