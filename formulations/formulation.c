@@ -61,7 +61,8 @@ int formulation_set_from_options(struct formulation *f)
   PetscReal r;
   if (PetscOptionsGetInt(NULL, NULL, "-friction_dirs", &k, &set) == 0 && set) f->friction_dirs = (int)k;
   if (f->friction_dirs < 3 || f->friction_dirs > 16) {
-    fprintf(stderr, "error: -friction_dirs must lie in [3, 16] (got %d)\n", f->friction_dirs);
+    fprintf(stderr, "error: -friction_dirs (3D; 2D always uses 2) must lie in [3, 16] (got %d)\n",
+            f->friction_dirs);
     return 1;
   }
   if (PetscOptionsGetReal(NULL, NULL, "-contact_threshold", &r, &set) == 0 && set) f->threshold = r;

@@ -142,7 +142,7 @@ void world_destroy(struct world **w);
  * ignore mass and inertia. After adding bodies and shapes, call world_finalize (dof offsets, bounds). */
 int world_add_body(struct world *w, int is_static, double mass, double inertia);
 int world_add_disc(struct world *w, int body, double cx, double cy, double radius);
-int world_add_polygon(struct world *w, int body, int n, const double *xy); /* convex, any orientation */
+int world_add_polygon(struct world *w, int body, int n, const double *xy); /* convex hull of the points */
 int world_add_halfplane(struct world *w, int body, double nx, double ny, double d);
 int world_add_sphere(struct world *w, int body, const double c[3], double radius);
 /* Takes ownership of ph (the shape frees it with polyhedron_free). */
