@@ -3,9 +3,9 @@
  * of polygons yields the vertex-edge and vertex-vertex contacts Stewart-Trinkle and PEG linearise
  * (Egan et al. eq. 5: one row per current or potential contact). Duplicates (vertex-vertex found from both
  * sides, coincident corners of aligned boxes) are dropped by comparing contact points.
- * Limitation: depth is measured per vertex, so two polygons overlapping with exactly coincident side lines
- * (equal-width boxes sunk into each other) report zero-depth side contacts instead of the vertical
- * overlap; a reference-face clipping (SAT) pass would be needed for that case. */
+ * Depth is measured per vertex; for a vertex inside (or touching) the other polygon the edge is chosen among
+ * those within the threshold of the least penetration by how well it faces the vertex's own edges, so
+ * equal-width boxes stacked or sunk along a common side line get vertical normals (point_polygon). */
 #include "contact2d.h"
 
 #include "geom2d.h"
@@ -16,6 +16,9 @@
 
 /* Coincident-contact tolerance (absolute, world units): points closer than this are the same contact. */
 static const double contact2d_same_point = 1e-9;
+/* A vertex this close to (or inside) a polygon counts as touching: its normal comes from an edge, never from
+ * the vertex-to-vertex direction, which is undefined at zero distance. */
+static const double contact2d_touch = 1e-9;
 
 struct world_poly {
   int n;
@@ -50,7 +53,14 @@ static int world_poly_make(const struct world *w, const struct shape *s, struct 
   return 0;
 }
 
-static void point_polygon(const struct world_poly *P, const double p[2], struct closest *c)
+/* Signed distance of p to P and its closest feature. adj (or NULL): the outward normals of the two edges
+ * of the polygon whose vertex p is. A point inside or touching (within contact2d_touch) takes the edge
+ * that best faces one of adj's edges among those within `slack` of the least penetration: for exactly
+ * aligned boxes (coincident corners, or sunk along a common side line) the least-penetration edge alone is
+ * the side edge, whose horizontal normal is wrong; the facing edge is the one the vertex's own edge lies on.
+ */
+static void point_polygon(const struct world_poly *P, const double p[2], const double *adj, double slack,
+                          struct closest *c)
 {
   int imax = 0;
   double dmax = -INFINITY;
@@ -61,7 +71,23 @@ static void point_polygon(const struct world_poly *P, const double p[2], struct 
       imax = i;
     }
   }
-  if (dmax <= 0.0) {
+  if (dmax <= contact2d_touch) {
+    if (adj) {
+      double best = -INFINITY;
+      for (int i = 0; i < P->n; i++) {
+        double d = P->en[2 * i] * p[0] + P->en[2 * i + 1] * p[1] - P->ed[i];
+        if (d < dmax - slack - contact2d_touch) continue;
+        double face = fmax(-(P->en[2 * i] * adj[0] + P->en[2 * i + 1] * adj[1]),
+                           -(P->en[2 * i] * adj[2] + P->en[2 * i + 1] * adj[3]));
+        /* facing first; among equally facing edges the shallower one */
+        double score = face + 1e-3 * d / (slack + contact2d_touch);
+        if (score > best) {
+          best = score;
+          imax = i;
+        }
+      }
+      dmax = P->en[2 * imax] * p[0] + P->en[2 * imax + 1] * p[1] - P->ed[imax];
+    }
     c->dist = dmax;
     c->n[0] = P->en[2 * imax];
     c->n[1] = P->en[2 * imax + 1];
@@ -140,7 +166,9 @@ static int vertices_against(const struct world *w, int sp, const struct world_po
 {
   for (int i = 0; i < P->n; i++) {
     struct closest cl;
-    point_polygon(Q, P->v + 2 * i, &cl);
+    int prev = (i + P->n - 1) % P->n;
+    const double adj[4] = {P->en[2 * prev], P->en[2 * prev + 1], P->en[2 * i], P->en[2 * i + 1]};
+    point_polygon(Q, P->v + 2 * i, adj, thr > 0.0 ? thr : 0.0, &cl);
     if (cl.dist > thr) continue;
     struct contact c;
     if (!flip) {
@@ -253,7 +281,7 @@ static int disc_polygon(const struct world *w, int sa, int sb, double thr, struc
   double ca[3];
   disc_centre(w, A, ca);
   struct closest cl;
-  point_polygon(&B, ca, &cl);
+  point_polygon(&B, ca, NULL, 0.0, &cl);
   free(B.v);
   double gap = cl.dist - A->radius;
   if (gap > thr) return 0;

@@ -111,16 +111,14 @@ struct world *scene_incline_3d(double theta, double mu, double hx, double hy, do
   return finish(w, ok);
 }
 
-struct world *scene_box_stack(int n, double wdt, double hgt, double m, double mu)
+struct world *scene_box_stack(int n, double wdt, double hgt, double m, double mu, double taper)
 {
   struct world *w = world_create(2);
   if (!w) return NULL;
   w->mu = mu;
   int ok = add_ground(w);
-  /* Each box 10 % narrower than the one below: coincident corners would make every interface a
-   * degenerate four-contact problem, which is a different test (solver robustness, not resting contact). */
   for (int i = 0; i < n && ok; i++)
-    ok = add_box(w, 0.0, hgt * (i + 0.5), 0.0, wdt * (1.0 - 0.1 * i), hgt, m) >= 0;
+    ok = add_box(w, 0.0, hgt * (i + 0.5), 0.0, wdt * (1.0 - taper * i), hgt, m) >= 0;
   return finish(w, ok);
 }
 

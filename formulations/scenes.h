@@ -17,8 +17,9 @@ struct world *scene_incline_2d(double theta, double mu, double wdt, double hgt, 
  * theta about the y axis (normal (-sin theta, 0, cos theta)); downhill is -x' along (-cos, 0, -sin), which
  * formulation_tangents makes a friction direction for every even k. Body 1 is the box, at rest. */
 struct world *scene_incline_3d(double theta, double mu, double hx, double hy, double hz, double m);
-/* n boxes (height hgt, mass m; box i has width wdt (1 - 0.1 i)) stacked on the ground, touching, at rest. */
-struct world *scene_box_stack(int n, double wdt, double hgt, double m, double mu);
+/* n boxes (height hgt, mass m; box i has width wdt (1 - taper i)) stacked on the ground, touching, at
+ * rest. taper = 0 gives equal widths: every interface has coincident corners. */
+struct world *scene_box_stack(int n, double wdt, double hgt, double m, double mu, double taper);
 /* Anitescu-Hart Sec. 4B cannonball arrangement: `rows` rows of discs of diameter 3 (bottom row `rows`
  * discs in line contact, each row above one fewer, hexagonally packed) on a fixed plank y <= 0; discs of
  * mass m. walls != 0 adds static walls x <= left, x >= right touching the end discs of the bottom row. */

@@ -38,9 +38,9 @@ cleanup:
   return failed;
 }
 
-static void test_stack(const char *form)
+static void test_stack(const char *form, double taper)
 {
-  struct world *w = scene_box_stack(5, 1.0, 0.5, 1.0, 0.0);
+  struct world *w = scene_box_stack(5, 1.0, 0.5, 1.0, 0.0, taper);
   w->threshold = 0.01;
   int failed = run(w, form, 0.01, 100, NULL);
   double moved = 0.0;
@@ -50,8 +50,9 @@ static void test_stack(const char *form)
         fabs(b->x[0]) + fabs(b->x[1] - 0.5 * (i - 0.5)) + fabs(b->theta) + fabs(b->v[0]) + fabs(b->v[1]);
     if (d > moved) moved = d;
   }
-  CHECK(failed == 0, "%s stack of 5: every solve converged (%d failed)", form, failed);
-  CHECK(moved < 1e-9, "%s stack of 5: stays at rest (max displacement + speed %g after 1 s)", form, moved);
+  CHECK(failed == 0, "%s stack of 5 (taper %g): every solve converged (%d failed)", form, taper, failed);
+  CHECK(moved < 1e-9, "%s stack of 5 (taper %g): stays at rest (max displacement + speed %g after 1 s)", form,
+        taper, moved);
   world_destroy(&w);
 }
 
@@ -83,8 +84,10 @@ int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   if (!solver_find(solver_name)) solver_name = "pgs";
-  test_stack("acceleration_lcp");
-  test_stack("impulse_lcp");
+  test_stack("acceleration_lcp", 0.1);
+  test_stack("acceleration_lcp", 0.0);
+  test_stack("impulse_lcp", 0.1);
+  test_stack("impulse_lcp", 0.0);
   test_drop(0.0);
   test_drop(0.5);
   int rc = check_finish();

@@ -104,9 +104,9 @@ static void test_ngon(void)
   CHECK(l10 > l100 && l100 > l1000, "N-gon: loss decreases with N (%g > %g > %g)", l10, l100, l1000);
 }
 
-static void test_stack(const char *form)
+static void test_stack(const char *form, double taper)
 {
-  struct world *w = scene_box_stack(5, 1.0, 0.5, 1.0, 0.5);
+  struct world *w = scene_box_stack(5, 1.0, 0.5, 1.0, 0.5, taper);
   w->threshold = 0.01;
   int failed = run(w, form, 0.01, 100, NULL);
   double moved = 0.0;
@@ -116,8 +116,9 @@ static void test_stack(const char *form)
         fabs(b->x[0]) + fabs(b->x[1] - 0.5 * (i - 0.5)) + fabs(b->theta) + fabs(b->v[0]) + fabs(b->v[1]);
     if (d > moved) moved = d;
   }
-  CHECK(failed == 0, "%s stack of 5: every solve converged (%d failed)", form, failed);
-  CHECK(moved < 1e-6, "%s stack of 5: stays at rest (max displacement %g after 1 s)", form, moved);
+  CHECK(failed == 0, "%s stack of 5 (taper %g): every solve converged (%d failed)", form, taper, failed);
+  CHECK(moved < 1e-6, "%s stack of 5 (taper %g): stays at rest (max displacement %g after 1 s)", form, taper,
+        moved);
   world_destroy(&w);
 }
 
@@ -130,7 +131,8 @@ int main(int argc, char **argv)
   test_incline(30.0, 0.3);
   test_incline(15.0, 0.1);
   test_ngon();
-  test_stack("stewart_trinkle");
+  test_stack("stewart_trinkle", 0.1);
+  test_stack("stewart_trinkle", 0.0);
   int rc = check_finish();
   PetscCall(PetscFinalize());
   return rc;

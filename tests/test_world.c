@@ -85,13 +85,24 @@ static void test_contacts(void)
     CHECK_CLOSE(cs.c[0].n[0], -sqrt(0.5), 1e-12, "contacts: normal from b towards a");
   }
   world_destroy(&w);
-  /* penetration: b sunk 0.01 into a, offset so that no vertex lies on a side line of the other box (exactly
-   * coincident side lines hide a vertex-based depth: see contact2d.c) */
+  /* penetration: b sunk 0.01 into a, offset by 0.2 */
   contact_set_clear(&cs);
   w = two_boxes(0.2, 0.99, 0.0);
   world_detect(w, 0.0, &cs);
   CHECK(cs.n == 2 && cs.c[0].gap < 0.0, "contacts: sunk offset boxes give 2 contacts (%d)", cs.n);
   CHECK_CLOSE(contact_set_max_penetration(&cs), 0.01, 1e-12, "contacts: max penetration 0.01");
+  world_destroy(&w);
+  /* aligned boxes sunk 0.01 along common side lines: vertical normals, depth 0.01 (not side contacts) */
+  contact_set_clear(&cs);
+  w = two_boxes(0.0, 0.99, 0.0);
+  world_detect(w, 0.02, &cs);
+  int vertical = 0;
+  for (int i = 0; i < cs.n; i++)
+    vertical += fabs(fabs(cs.c[i].n[1]) - 1.0) < 1e-12;
+  CHECK(cs.n == 2 && vertical == 2, "contacts: aligned sunk boxes, 2 vertical contacts (%d, %d vertical)",
+        cs.n, vertical);
+  CHECK_CLOSE(contact_set_max_penetration(&cs), 0.01, 1e-12,
+              "contacts: aligned sunk boxes, penetration 0.01");
   world_destroy(&w);
   /* disc on the ground, 0.1 above, and outside the threshold */
   contact_set_clear(&cs);
