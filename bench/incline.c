@@ -145,8 +145,9 @@ static void teardown(void *ctx) { free(ctx); }
 static const struct sweep_driver driver = {
     .experiment = "incline",
     .title = "block on an incline vs Coulomb's law (Stewart-Trinkle 1996; Anitescu-Potra)",
-    .help = "  -T t                 simulated seconds per run (default 1)\n"
-            "Status ok: drift < 1e-9 (sticking) or relative acceleration error <= 1e-6 (sliding); else fail.\n",
+    .help =
+        "  -T t                 simulated seconds per run (default 1)\n"
+        "Status ok: drift < 1e-9 (sticking) or relative acceleration error <= 1e-6 (sliding); else fail.\n",
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,

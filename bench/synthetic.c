@@ -58,8 +58,10 @@ static int run(const struct sweep_task *t, void *ctx, struct sweep_row *row)
   sweep_row_set(row, "draw_mean", sum / 1000.0);
   sweep_row_set_int(row, "first_draw", (long)first);
   sweep_row_set(row, "busy_seconds", now() - t0);
-  if (strcmp(kind, "ok") == 0) sweep_row_status(row, "ok");
-  else if (strcmp(kind, "fail") == 0) sweep_row_status(row, "solve_failed");
+  if (strcmp(kind, "ok") == 0)
+    sweep_row_status(row, "ok");
+  else if (strcmp(kind, "fail") == 0)
+    sweep_row_status(row, "solve_failed");
   else {
     sweep_row_status(row, "error");
     fprintf(stderr, "bench_synthetic: unknown -kind '%s'\n", kind);

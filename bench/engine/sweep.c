@@ -13,14 +13,14 @@
 
 /* Options that steer a run but do not change its results: left out of the fingerprint that -resume and
  * a shared run directory must match. */
-static const char *const run_control[] = {"-out",      "-run",       "-resume",  "-rerun_failed",
-                                          "-quiet",    "-tasks",     "-slice",   "-task_fork",
-                                          "-no_plots", "-dry_run",   "-task_time_limit",
-                                          "-help",     "-options_left", NULL};
+static const char *const run_control[] = {
+    "-out",       "-run",      "-resume",  "-rerun_failed",    "-quiet", "-tasks",        "-slice",
+    "-task_fork", "-no_plots", "-dry_run", "-task_time_limit", "-help",  "-options_left", NULL};
 
 static const char engine_help[] =
     "Sweep options (every driver):\n"
-    "  -out DIR              run directory (default results/<experiment>/<YYYYmmdd-HHMMSS>, linked as latest)\n"
+    "  -out DIR              run directory (default results/<experiment>/<YYYYmmdd-HHMMSS>, linked as "
+    "latest)\n"
     "  -run NAME             run name under results/<experiment>/ (instead of the time stamp)\n"
     "  -resume               continue the run in -out: skip finished tasks, redo a torn last line\n"
     "  -rerun_failed         like -resume, and also redo the tasks whose status is a failure\n"
@@ -90,19 +90,24 @@ cleanup:
 
 static void print_help(const struct sweep_driver *d)
 {
-  printf("bench_%s — %s\n\nAxes (comma-separated lists; one task per combination):\n", d->experiment, d->title);
+  printf("bench_%s — %s\n\nAxes (comma-separated lists; one task per combination):\n", d->experiment,
+         d->title);
   for (int k = 0; k < d->n_axes; k++) {
     const struct sweep_axis *a = &d->axes[k];
     char opt[96];
-    if (strcmp(a->name, SWEEP_SEEDS_AXIS) == 0) snprintf(opt, sizeof opt, "-seeds N");
-    else snprintf(opt, sizeof opt, "%s a,b,...", a->option ? a->option : "");
-    if (!a->option && strcmp(a->name, SWEEP_SEEDS_AXIS) != 0) snprintf(opt, sizeof opt, "-%s a,b,...", a->name);
+    if (strcmp(a->name, SWEEP_SEEDS_AXIS) == 0)
+      snprintf(opt, sizeof opt, "-seeds N");
+    else
+      snprintf(opt, sizeof opt, "%s a,b,...", a->option ? a->option : "");
+    if (!a->option && strcmp(a->name, SWEEP_SEEDS_AXIS) != 0)
+      snprintf(opt, sizeof opt, "-%s a,b,...", a->name);
     printf("  %-24s %s (default %s)\n", opt, a->help ? a->help : "", a->def ? a->def : "");
   }
   printf("\nColumns of tasks.csv besides task_id, the axes, status, task_seconds, rank, host:\n");
   static const char *const role[] = {"metric", "cost", "info"};
   for (int j = 0; j < d->n_columns; j++)
-    printf("  %-24s %-6s %s\n", d->columns[j].name, role[d->columns[j].role], d->columns[j].help ? d->columns[j].help : "");
+    printf("  %-24s %-6s %s\n", d->columns[j].name, role[d->columns[j].role],
+           d->columns[j].help ? d->columns[j].help : "");
   if (d->help) printf("\nOptions of this driver:\n%s", d->help);
   printf("\n%s\nFormulations: ", engine_help);
   formulation_registry_names(stdout);
@@ -180,7 +185,8 @@ static int parse_engine(struct sweep *s)
     }
     if (sweep_path(s->out, sizeof s->out, "results/%s/%s", s->d->experiment, run)) return 1;
   }
-  if (s->slice_tag[0]) return sweep_path(s->ledger_path, sizeof s->ledger_path, "%s/ledger.%s.csv", s->out, s->slice_tag);
+  if (s->slice_tag[0])
+    return sweep_path(s->ledger_path, sizeof s->ledger_path, "%s/ledger.%s.csv", s->out, s->slice_tag);
   return sweep_path(s->ledger_path, sizeof s->ledger_path, "%s/ledger.csv", s->out);
 bad_value:
   if (say) fprintf(stderr, "error: a sweep option has a malformed value (see -help)\n");
@@ -277,8 +283,8 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   s.t_start = MPI_Wtime();
   if (s.rank == 0) {
     if (!s.quiet)
-      fprintf(stderr, "[%s] %ld tasks to run (%ld selected of %ld) on %d ranks -> %s\n", d->experiment, s.n_todo,
-              s.n_selected, s.total, s.size, s.out);
+      fprintf(stderr, "[%s] %ld tasks to run (%ld selected of %ld) on %d ranks -> %s\n", d->experiment,
+              s.n_todo, s.n_selected, s.total, s.size, s.out);
     sweep_write_meta(&s, 0);
   }
   sweep_run(&s);
@@ -289,18 +295,21 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
     sweep_progress(&s, 1);
     if (sweep_write_meta(&s, 1)) fprintf(stderr, "error: cannot write meta.json in %s\n", s.out), rc = 1;
     if (!s.slice_tag[0]) {
-      if (sweep_merge(s.out) || sweep_summarize(s.out)) rc = 1;
-      else if (s.plots && sweep_plot(s.out)) fprintf(stderr, "[%s] plots failed (tables are written)\n", d->experiment);
+      if (sweep_merge(s.out) || sweep_summarize(s.out))
+        rc = 1;
+      else if (s.plots && sweep_plot(s.out))
+        fprintf(stderr, "[%s] plots failed (tables are written)\n", d->experiment);
       link_latest(&s);
     }
     double wall = s.t_end - s.t_start, bound = s.task_seconds_sum / s.size;
     if (s.task_seconds_max > bound) bound = s.task_seconds_max;
     if (!s.quiet)
       fprintf(stderr,
-              "[%s] parallel efficiency %.2f (task seconds %.3g / (%d ranks x wall %.3g s)); wall / max(sum/ranks, "
+              "[%s] parallel efficiency %.2f (task seconds %.3g / (%d ranks x wall %.3g s)); wall / "
+              "max(sum/ranks, "
               "longest task) = %.2f\n[%s] results in %s\n",
-              d->experiment, wall > 0 ? s.task_seconds_sum / (s.size * wall) : 0.0, s.task_seconds_sum, s.size,
-              wall, bound > 0 ? wall / bound : 0.0, d->experiment, s.out);
+              d->experiment, wall > 0 ? s.task_seconds_sum / (s.size * wall) : 0.0, s.task_seconds_sum,
+              s.size, wall, bound > 0 ? wall / bound : 0.0, d->experiment, s.out);
   }
   MPI_Bcast(&rc, 1, MPI_INT, 0, s.comm);
 finalize:

@@ -7,10 +7,10 @@
 #include "table.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <glob.h>
 #include <gsl/gsl_version.h>
 #include <petscsys.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -161,7 +161,8 @@ static int read_ledger(struct sweep *s, const char *path, const char *header, ch
       strcat(strcat(have, j ? "," : ""), t->col[j]);
   }
   if (!have || strcmp(have, header) != 0) {
-    fprintf(stderr, "error: %s: its columns (%s) are not this driver's (%s)\n", path, have ? have : "?", header);
+    fprintf(stderr, "error: %s: its columns (%s) are not this driver's (%s)\n", path, have ? have : "?",
+            header);
     free(have);
     table_destroy(&t);
     return 2;
@@ -318,10 +319,7 @@ int sweep_ledger_append(struct sweep *s, const char *line)
   return 0;
 }
 
-static int by_name(const void *a, const void *b)
-{
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 struct id_row {
   long id;
@@ -384,7 +382,8 @@ int sweep_merge(const char *run_dir)
       j++;
     long best = i;
     for (long m = i; m <= j; m++)
-      if (rows[m].table > rows[best].table || (rows[m].table == rows[best].table && rows[m].row > rows[best].row))
+      if (rows[m].table > rows[best].table ||
+          (rows[m].table == rows[best].table && rows[m].row > rows[best].row))
         best = m;
     const struct table *src = t[rows[best].table];
     if (table_append(out, (const char *const *)&src->cell[(size_t)rows[best].row * (size_t)src->ncol])) break;
@@ -420,9 +419,12 @@ static void json_string(FILE *fp, const char *s)
 {
   fputc('"', fp);
   for (; s && *s; s++) {
-    if (*s == '"' || *s == '\\') fputc('\\', fp), fputc(*s, fp);
-    else if ((unsigned char)*s < 0x20) fprintf(fp, "\\u%04x", (unsigned char)*s);
-    else fputc(*s, fp);
+    if (*s == '"' || *s == '\\')
+      fputc('\\', fp), fputc(*s, fp);
+    else if ((unsigned char)*s < 0x20)
+      fprintf(fp, "\\u%04x", (unsigned char)*s);
+    else
+      fputc(*s, fp);
   }
   fputc('"', fp);
 }
@@ -442,8 +444,10 @@ int sweep_write_meta(struct sweep *s, int finished)
   char path[SWEEP_PATH_MAX + 64], tmp[SWEEP_PATH_MAX + 80];
   char sha[64], dirty[8], petsc[128], mpi[MPI_MAX_LIBRARY_VERSION_STRING];
   int len;
-  if (s->slice_tag[0]) sweep_path(path, sizeof path, "%s/meta.%s.json", s->out, s->slice_tag);
-  else sweep_path(path, sizeof path, "%s/meta.json", s->out);
+  if (s->slice_tag[0])
+    sweep_path(path, sizeof path, "%s/meta.%s.json", s->out, s->slice_tag);
+  else
+    sweep_path(path, sizeof path, "%s/meta.json", s->out);
   sweep_path(tmp, sizeof tmp, "%s.tmp", path);
   command_line_out("git rev-parse HEAD 2>/dev/null", sha, sizeof sha);
   command_line_out("git status --porcelain --untracked-files=no 2>/dev/null | head -n 1 | wc -l", dirty,
@@ -480,14 +484,17 @@ int sweep_write_meta(struct sweep *s, int finished)
   fprintf(fp, ",\n  \"start\": ");
   json_string(fp, s->start_iso);
   fprintf(fp, ",\n  \"end\": ");
-  if (finished) json_string(fp, s->end_iso);
-  else fprintf(fp, "null");
-  fprintf(fp,
-          ",\n  \"finished\": %s,\n  \"tasks_total\": %ld,\n  \"tasks_selected\": %ld,\n  \"tasks_run\": %ld,\n"
-          "  \"tasks_failed\": %ld,\n  \"wall_seconds\": %.6g,\n  \"task_seconds_sum\": %.6g,\n"
-          "  \"task_seconds_max\": %.6g,\n  \"parallel_efficiency\": %.4f,\n  \"schedule_ratio\": %.4f\n}\n",
-          finished ? "true" : "false", s->total, s->n_selected, s->n_done, s->n_failed, wall,
-          s->task_seconds_sum, s->task_seconds_max, eff, bound > 0.0 ? wall / bound : 0.0);
+  if (finished)
+    json_string(fp, s->end_iso);
+  else
+    fprintf(fp, "null");
+  fprintf(
+      fp,
+      ",\n  \"finished\": %s,\n  \"tasks_total\": %ld,\n  \"tasks_selected\": %ld,\n  \"tasks_run\": %ld,\n"
+      "  \"tasks_failed\": %ld,\n  \"wall_seconds\": %.6g,\n  \"task_seconds_sum\": %.6g,\n"
+      "  \"task_seconds_max\": %.6g,\n  \"parallel_efficiency\": %.4f,\n  \"schedule_ratio\": %.4f\n}\n",
+      finished ? "true" : "false", s->total, s->n_selected, s->n_done, s->n_failed, wall, s->task_seconds_sum,
+      s->task_seconds_max, eff, bound > 0.0 ? wall / bound : 0.0);
   int bad = ferror(fp) != 0;
   bad |= fclose(fp) != 0;
   return bad || rename(tmp, path);

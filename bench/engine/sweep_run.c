@@ -236,8 +236,10 @@ static int run_master(struct sweep *s)
       char *line = malloc((size_t)len + 1);
       MPI_Recv(line, len, MPI_CHAR, st.MPI_SOURCE, TAG_RESULT, s->comm, MPI_STATUS_IGNORE);
       line[len] = '\0';
-      if (line[0]) record(s, line);
-      else free(line);
+      if (line[0])
+        record(s, line);
+      else
+        free(line);
       long id = next < s->n_todo ? s->todo[next++] : -1;
       if (id < 0) workers--;
       MPI_Send(&id, 1, MPI_LONG, st.MPI_SOURCE, TAG_ASSIGN, s->comm);

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #define SWEEP_OPTION_MAX 65536
-#define SWEEP_TASKS_MAX 100000000L
+#define SWEEP_TASKS_MAX  100000000L
 
 struct sweep_row {
   const struct sweep_driver *d;
@@ -256,8 +256,10 @@ void sweep_row_set_text(struct sweep_row *r, const char *column, const char *tex
   char *c = dup_str(text ? text : "");
   if (!c) return;
   for (char *p = c; *p; p++) /* the ledger has no quoting: keep every field one CSV field */
-    if (*p == ',') *p = ';';
-    else if (*p == '\n' || *p == '\r') *p = ' ';
+    if (*p == ',')
+      *p = ';';
+    else if (*p == '\n' || *p == '\r')
+      *p = ' ';
   free(r->field[j]);
   r->field[j] = c;
 }
