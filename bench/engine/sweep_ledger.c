@@ -91,8 +91,8 @@ static void put_list(FILE *fp, const char *key, const struct sweep_driver *d, in
 static int write_experiment(const struct sweep *s, const char *path)
 {
   const struct sweep_driver *d = s->d;
-  char tmp[SWEEP_PATH_MAX + 32];
-  sweep_path(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
+  char tmp[SWEEP_PATH_MAX + 320]; /* host and pid: elements on several nodes may share the directory */
+  if (sweep_path(tmp, sizeof tmp, "%s.%s.%d.tmp", path, s->host, (int)getpid())) return 1;
   FILE *fp = fopen(tmp, "w");
   if (!fp) return 1;
   fprintf(fp, "experiment %s\ntitle %s\naxes ", d->experiment, d->title ? d->title : d->experiment);
@@ -249,6 +249,24 @@ int sweep_build_todo(struct sweep *s, const char *done)
   return s->todo ? 0 : 1;
 }
 
+/* A new ledger appears with its header already in it: written to a private file, then linked into place
+ * (link fails rather than replace a ledger that appeared meanwhile). Job-array elements that resume side
+ * by side read each other's ledgers, and an empty or half-headed one would stop them as corrupt. */
+static int create_ledger(const struct sweep *s, const char *header)
+{
+  char tmp[SWEEP_PATH_MAX + 320];
+  if (sweep_path(tmp, sizeof tmp, "%s.%s.%d.tmp", s->ledger_path, s->host, (int)getpid())) return 1;
+  FILE *fp = fopen(tmp, "w");
+  if (!fp) return 1;
+  int bad = fprintf(fp, "%s\n", header) < 0;
+  bad |= fclose(fp) != 0;
+  if (!bad && link(tmp, s->ledger_path) && errno != EEXIST) bad = 1;
+  int saved = errno;
+  unlink(tmp);
+  errno = saved;
+  return bad;
+}
+
 int sweep_prepare_run_dir(struct sweep *s)
 {
   char path[SWEEP_PATH_MAX + 64];
@@ -294,13 +312,15 @@ int sweep_prepare_run_dir(struct sweep *s)
         if (read_ledger(s, g.gl_pathv[i], header, done, strcmp(g.gl_pathv[i], s->ledger_path) == 0))
           goto cleanup;
   }
-  int fresh = access(s->ledger_path, F_OK) != 0;
+  if (access(s->ledger_path, F_OK) != 0 && create_ledger(s, header)) {
+    fprintf(stderr, "error: cannot create the ledger %s: %s\n", s->ledger_path, strerror(errno));
+    goto cleanup;
+  }
   s->ledger = fopen(s->ledger_path, "a");
   if (!s->ledger) {
     fprintf(stderr, "error: cannot open the ledger %s: %s\n", s->ledger_path, strerror(errno));
     goto cleanup;
   }
-  if (fresh && (fprintf(s->ledger, "%s\n", header) < 0 || fflush(s->ledger))) goto cleanup;
   if (sweep_build_todo(s, done)) goto cleanup;
   rc = 0;
 cleanup:
