@@ -232,14 +232,18 @@ static int plot_stat(const struct rundir *r, const struct plot_series *ps, const
   }
   plot_quote(r->title, qt, sizeof qt);
   fprintf(gp,
-          "set title \"%s\\nmedian (line) and interquartile range (band) over the successful tasks%s%s%s\"\n",
-          qt, over[0] ? "; aggregated over " : "", over,
-          nonpos ? "; medians <= 0 not drawn on the log scale" : "");
+          "set title \"%s\\nmedian (%s) and interquartile range (%s) over the successful tasks%s%s%s%s\"\n",
+          qt, x->numeric ? "line" : "point", x->numeric ? "band" : "bar", over[0] || nonpos ? "\\n" : "",
+          over[0] ? "aggregated over " : "", over,
+          nonpos ? (over[0] ? "; medians <= 0 not drawn on the log scale"
+                            : "medians <= 0 not drawn on the log scale")
+                 : "");
   write_x_axis(gp, r, x);
   rundir_label(r, col_name, lab, sizeof lab);
   plot_quote(lab, qt, sizeof qt);
   fprintf(gp, "set ylabel \"%s\"\n", qt);
   if (log_y) fprintf(gp, "set logscale y\nset format y '%%.0e'\n");
+  fprintf(gp, "set offsets 0, 0, graph 0.05, graph 0.05\n"); /* no point on the frame */
   plot_script_png(gp, name);
   fprintf(gp, "plot");
   int first = 1;
@@ -251,7 +255,7 @@ static int plot_stat(const struct rundir *r, const struct plot_series *ps, const
     for (int i = 0; i < nx; i++)
       npts += count[s * nx + i] > 0;
     /* a light band with dashed edges in the series colour: overlapping bands stay tellable apart */
-    if (npts > 1)
+    if (npts > 1 && x->numeric)
       fprintf(gp,
               "%s \\\n  '%s' index %d using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb "
               "'%s' "
@@ -262,10 +266,10 @@ static int plot_stat(const struct rundir *r, const struct plot_series *ps, const
     else
       fprintf(gp, "%s \\\n  '%s' index %d using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '%s' notitle",
               first ? "" : ",", file, block[s], plot_color(s));
-    fprintf(gp,
-            ", \\\n  '%s' index %d using 1:2 with linespoints lw %.2g pt %d ps 1.3 dt %d lc rgb '%s' title "
-            "\"%s\"",
-            file, block[s], plot_width(s, ns), plot_point(s), plot_dash(s), plot_color(s), qt);
+    /* categories are not a continuum: points only, no line between them */
+    fprintf(gp, ", \\\n  '%s' index %d using 1:2 with %s lw %.2g pt %d ps 1.3 dt %d lc rgb '%s' title \"%s\"",
+            file, block[s], x->numeric ? "linespoints" : "points", plot_width(s, ns), plot_point(s),
+            plot_dash(s), plot_color(s), qt);
     first = 0;
   }
   fprintf(gp, "\n");
@@ -317,7 +321,7 @@ static int plot_success(const struct rundir *r, const struct plot_series *ps, co
     goto cleanup;
   plot_quote(r->title, qt, sizeof qt);
   fprintf(gp, "set title \"%s\\nsuccesses / applicable tasks (not_applicable left out)%s%s\"\n", qt,
-          over[0] ? "; aggregated over " : "", over);
+          over[0] ? "\\naggregated over " : "", over);
   char lab[256];
   if (r->plot_x[0])
     rundir_label(r, r->plot_x, lab, sizeof lab);

@@ -112,8 +112,9 @@ int plot_profile(const struct rundir *r, const struct plot_series *ps, const cha
   plot_quote(r->title, qt, sizeof qt);
   fprintf(gp, "set title \"%s\\nperformance profile (Dolan-More) of %s over %d instances (%s)", qt, cost, np,
           keys_text);
-  if (unsolved) fprintf(gp, "; %d solved by none", unsolved);
-  if (floored) fprintf(gp, "; %d zero costs raised to %.3g", floored, floor_cost);
+  if (unsolved || floored) fprintf(gp, "\\n");
+  if (unsolved) fprintf(gp, "%d solved by none", unsolved);
+  if (floored) fprintf(gp, "%s%d zero costs raised to %.3g", unsolved ? "; " : "", floored, floor_cost);
   fprintf(gp, "\"\n");
   rundir_label(r, cost, lab, sizeof lab);
   plot_quote(lab, qt, sizeof qt);
