@@ -204,6 +204,20 @@ static void link_latest(const struct sweep *s)
   if (symlink(s->out + strlen(want), link)) return;
 }
 
+/* The summary on stdout at the end of a run: what a user reads first. */
+static void print_file(const char *dir, const char *name)
+{
+  char path[SWEEP_PATH_MAX + 64], buf[4096];
+  if (sweep_path(path, sizeof path, "%s/%s", dir, name)) return;
+  FILE *fp = fopen(path, "r");
+  if (!fp) return;
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, fp)) > 0)
+    fwrite(buf, 1, n, stdout);
+  fclose(fp);
+  fflush(stdout);
+}
+
 static char *join_argv(int argc, char **argv)
 {
   size_t len = 1;
@@ -300,6 +314,7 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
       else if (s.plots && sweep_plot(s.out))
         fprintf(stderr, "[%s] plots failed (tables are written)\n", d->experiment);
       link_latest(&s);
+      if (!s.quiet) print_file(s.out, "summary.md");
     }
     double wall = s.t_end - s.t_start, bound = s.task_seconds_sum / s.size;
     if (s.task_seconds_max > bound) bound = s.task_seconds_max;

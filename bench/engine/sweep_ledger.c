@@ -128,10 +128,13 @@ static int write_experiment(const struct sweep *s, const char *path)
   fprintf(fp, "log_x %d\ntasks %ld\noptions %s\n", log_x, s->total, s->options);
   fprintf(fp, "units ");
   first = 1;
-  for (int j = 0; j < d->n_columns; j++) { /* "name=unit" from a trailing "[unit]" in the column help */
-    const char *h = d->columns[j].help, *lb = h ? strrchr(h, '[') : NULL, *rb = lb ? strchr(lb, ']') : NULL;
+  /* "name=unit" from a trailing "[unit]" in the help of an axis (for the x of the plots) or a column */
+  for (int j = 0; j < d->n_axes + d->n_columns; j++) {
+    const char *name = j < d->n_axes ? d->axes[j].name : d->columns[j - d->n_axes].name;
+    const char *h = j < d->n_axes ? d->axes[j].help : d->columns[j - d->n_axes].help;
+    const char *lb = h ? strrchr(h, '[') : NULL, *rb = lb ? strchr(lb, ']') : NULL;
     if (lb && rb && rb[1] == '\0')
-      fprintf(fp, "%s%s=%.*s", first ? "" : ",", d->columns[j].name, (int)(rb - lb - 1), lb + 1), first = 0;
+      fprintf(fp, "%s%s=%.*s", first ? "" : ",", name, (int)(rb - lb - 1), lb + 1), first = 0;
   }
   fprintf(fp, "%stask_seconds=s\n", first ? "" : ",");
   int bad = ferror(fp) != 0;
