@@ -141,7 +141,7 @@ pass "a local SLURM runs in a scratch directory (munged $munge_pid, slurmctld $c
 # 1. job array + merge through slurm/submit, and one allocation through slurm/sweep.sbatch: 3 slices of a
 # sweep with failures and crashes, 2 ranks per element (srun, PMIx), against a plain mpirun run.
 printf -- '-kind ok,fail,crash\n-work 0.01,0.03\n-seeds 2\n' >"$D/s1.opts"
-slurm/submit -n 2 -s 3 -t 5 -o "$D/arr" --no-plots synthetic "$D/s1.opts" >"$D/submit1" 2>"$D/submit1.err"
+slurm/submit -n 2 -s 3 -t 5 -o "$D/arr" synthetic "$D/s1.opts" >"$D/submit1" 2>"$D/submit1.err"
 rc=$?
 check "slurm/submit exits 0 and prints the run directory and both job ids" \
   '[ $rc = 0 ] && [ "$(field run_dir $D/submit1)" = $D/arr ] && [ -n "$(field merge_job $D/submit1)" ]'
@@ -158,6 +158,8 @@ check "each element wrote its own ledger on 2 ranks" \
 check "merged tasks.csv (12 tasks, crashes included) equals the plain mpirun run's" \
   '[ "$(rows $D/arr/tasks.csv)" = 12 ] && grep -q ",crashed," $D/arr/tasks.csv &&
    same $D/plain1/tasks.csv $D/arr/tasks.csv'
+check "the merge job wrote summary.csv (6 groups: kind x work) and the plots" \
+  '[ "$(rows $D/arr/summary.csv)" = 6 ] && [ -s $D/arr/summary.md ] && [ -s $D/arr/plots/success_rate.png ]'
 check "sweep.sbatch: completed on 2 ranks, tasks.csv equals the plain run's" \
   '[ "$(states $sid)" = "COMPLETED " ] && grep -q "\"ranks\": 2" $D/one/meta.json &&
    same $D/plain1/tasks.csv $D/one/tasks.csv' ||
