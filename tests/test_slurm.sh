@@ -160,6 +160,9 @@ check "merged tasks.csv (12 tasks, crashes included) equals the plain mpirun run
    same $D/plain1/tasks.csv $D/arr/tasks.csv'
 check "the merge job wrote summary.csv (6 groups: kind x work) and the plots" \
   '[ "$(rows $D/arr/summary.csv)" = 6 ] && [ -s $D/arr/summary.md ] && [ -s $D/arr/plots/success_rate.png ]'
+check "... and the run's meta.json (12 tasks, none missing, from 3 slices)" \
+  'grep -q "\"tasks_run\": 12" $D/arr/meta.json && grep -q "\"tasks_missing\": 0" $D/arr/meta.json &&
+   grep -q "meta.2-of-3.json" $D/arr/meta.json'
 check "sweep.sbatch: completed on 2 ranks, tasks.csv equals the plain run's" \
   '[ "$(states $sid)" = "COMPLETED " ] && grep -q "\"ranks\": 2" $D/one/meta.json &&
    same $D/plain1/tasks.csv $D/one/tasks.csv' ||

@@ -102,3 +102,6 @@ check "12 slices started at once with -resume, 3 times: all exit 0 ($bad failed)
 "$bin/bench_merge" "$tmp/race3" -no_plots >/dev/null 2>&1
 check "... and they merge to all 12 tasks, no temporary files left" \
   '[ "$(tail -n +2 $tmp/race3/tasks.csv | wc -l)" = 12 ] && [ -z "$(ls $tmp/race3 | grep tmp)" ]'
+
+# 7. -dry_run refuses a clashing directory before anything runs (slurm/submit relies on it)
+expect2 "-dry_run on another experiment's directory" "holds a run of experiment" "$bin/bench_incline" -out "$tmp/full" -dry_run
