@@ -1,14 +1,13 @@
-/* NAME    bench_block_hole — Egan, Berard & Trinkle Fig. 1: a block sliding over a hole whose right side has a
- *         diagonal edge.
- * PURPOSE for each (speed, h, formulation, solver) slide the block of scene_block_hole (frictionless, its
- *         lower right corner passing 0.005 above the top of the diagonal) for -distance / speed seconds.
- *         The standard model extends the diagonal beyond its top: when a step carries the corner across
- *         that phantom line the block is knocked up and loses speed; the nonconvex forms let it pass.
- *         passed = 1 iff the block's left end is beyond the hole at the end, its horizontal speed never
- *         fell below 90 % of the initial one (frictionless: any loss is a collision) and its energy never
- *         rose (by more than 1e-3 of the initial kinetic energy: contacts are inelastic). The detection
- *         threshold is max(0.1, 2 speed h) so a step's travel stays within the potential contacts.
- * USAGE   bench_block_hole [-options_file bench/experiments/block_hole.opts] [-speed 1,2,4] [-h 1e-2,1e-3]
+/* NAME    bench_block_hole — Egan, Berard & Trinkle Fig. 1: a block sliding over a hole whose right side has
+ * a diagonal edge. PURPOSE for each (speed, h, formulation, solver) slide the block of scene_block_hole
+ * (frictionless, its lower right corner passing 0.005 above the top of the diagonal) for -distance / speed
+ * seconds. The standard model extends the diagonal beyond its top: when a step carries the corner across that
+ * phantom line the block is knocked up and loses speed; the nonconvex forms let it pass. passed = 1 iff the
+ * block's left end is beyond the hole at the end, its horizontal speed never fell below 90 % of the initial
+ * one (frictionless: any loss is a collision) and its energy never rose (by more than 1e-3 of the initial
+ * kinetic energy: contacts are inelastic). The detection threshold is max(0.1, 2 speed h) so a step's travel
+ * stays within the potential contacts. USAGE   bench_block_hole [-options_file
+ * bench/experiments/block_hole.opts] [-speed 1,2,4] [-h 1e-2,1e-3]
  *         [-formulation stewart_trinkle,nonconvex_max,nonconvex_sum] [-cp_solver lemke,milp]
  *         [-distance 6] [sweep options]
  * PAPER   Egan, Berard & Trinkle, Fig. 1, Secs. IV-VII (eqs. 32-35); Stewart & Trinkle (eqs. 5-7). */
@@ -23,13 +22,16 @@
 static const struct sweep_axis axes[] = {
     {"speed", NULL, SWEEP_REAL, "1,2,4", "initial speed of the block [m/s]", 0},
     {"h", NULL, SWEEP_REAL, "0.01,0.005", "time step [s]", 0},
-    {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle,nonconvex_max,nonconvex_sum", "formulations", 0},
+    {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle,nonconvex_max,nonconvex_sum", "formulations",
+     0},
     {"solver", "-cp_solver", SWEEP_SOLVER, "lemke,milp,fb_newton", "solvers", 0},
 };
 
 static const struct sweep_column columns[] = {
-    {"passed", SWEEP_METRIC, "1: past the hole at the end, never below 90 % of the initial speed, no energy gain"},
-    {"final_x", SWEEP_METRIC, "block centre x at the end [m] (the hole spans 0 < x < 1; passed needs x > 2.2)"},
+    {"passed", SWEEP_METRIC,
+     "1: past the hole at the end, never below 90 % of the initial speed, no energy gain"},
+    {"final_x", SWEEP_METRIC,
+     "block centre x at the end [m] (the hole spans 0 < x < 1; passed needs x > 2.2)"},
     {"max_penetration", SWEEP_METRIC, "max over steps of the deepest detected contact at the step start [m]"},
     {"min_speed_ratio", SWEEP_METRIC, "min over steps of the horizontal speed / initial speed"},
     {"energy_gain", SWEEP_METRIC, "max over steps of (energy - initial energy) / initial kinetic energy"},
@@ -131,10 +133,12 @@ static void teardown(void *ctx) { free(ctx); }
 
 static const struct sweep_driver driver = {
     .experiment = "block_hole",
-    .title = "block sliding over a hole with a diagonal edge: phantom collision (Egan, Berard & Trinkle Fig. 1)",
-    .help = "  -distance d          simulated time is d / speed (default 6 m; the hole is cleared after 3.8 m)\n"
-            "Status ok: every solve converged; approximate: some did not (usable answers); solve_failed: a\n"
-            "solve gave no usable answer (the run stops: the same problem would return).\n",
+    .title =
+        "block sliding over a hole with a diagonal edge: phantom collision (Egan, Berard & Trinkle Fig. 1)",
+    .help =
+        "  -distance d          simulated time is d / speed (default 6 m; the hole is cleared after 3.8 m)\n"
+        "Status ok: every solve converged; approximate: some did not (usable answers); solve_failed: a\n"
+        "solve gave no usable answer (the run stops: the same problem would return).\n",
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,

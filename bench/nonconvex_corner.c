@@ -18,14 +18,18 @@
 #include <string.h>
 
 static const struct sweep_axis axes[] = {
-    {"case", NULL, SWEEP_STRING, "a,b", "Fig. 3 case: a (nu = [-2, 0], no contact), b (nu = [-2, -1], contact)", 0},
-    {"formulation", NULL, SWEEP_FORMULATION, "nonconvex_max,nonconvex_sum,stewart_trinkle", "formulations", 0},
+    {"case", NULL, SWEEP_STRING, "a,b",
+     "Fig. 3 case: a (nu = [-2, 0], no contact), b (nu = [-2, -1], contact)", 0},
+    {"formulation", NULL, SWEEP_FORMULATION, "nonconvex_max,nonconvex_sum,stewart_trinkle", "formulations",
+     0},
     {"solver", "-cp_solver", SWEEP_SOLVER, "lemke,milp,enum,fb_newton", "solvers", 0},
 };
 
 static const struct sweep_column columns[] = {
-    {"matches_paper", SWEEP_METRIC, "1 if the assembled LCP equals the printed one (nonconvex forms; else empty)"},
-    {"end_valid", SWEEP_METRIC, "1 if q^{l+1} lies in the free space (max: x >= 0 or y >= 0; sum: also the cap)"},
+    {"matches_paper", SWEEP_METRIC,
+     "1 if the assembled LCP equals the printed one (nonconvex forms; else empty)"},
+    {"end_valid", SWEEP_METRIC,
+     "1 if q^{l+1} lies in the free space (max: x >= 0 or y >= 0; sum: also the cap)"},
     {"residual", SWEEP_METRIC, "natural-map residual of the answer (the checker's)"},
     {"lcp_n", SWEEP_INFO, "LCP size"},
     {"solution", SWEEP_INFO, "which printed solution (z_a, z_b1, z_b2, z_b3) or where the point ends"},
@@ -122,7 +126,8 @@ static int run(const struct sweep_task *task, void *ctx, struct sweep_row *row)
   }
   const struct body *b = &w->bodies[1];
   double qx = b->x[0] - point_r + step_h * nu[0], qy = b->x[1] - point_r + step_h * nu[1];
-  /* the checker's tolerance (1e-8 x ||q||, ||q|| = 100 for max) lets nu be off by ~1e-6, q by ~h times that */
+  /* the checker's tolerance (1e-8 x ||q||, ||q|| = 100 for max) lets nu be off by ~1e-6, q by ~h times that
+   */
   const double tol = 1e-4, cap = is_sum ? 0.02 : 0.0;
   int valid = qx >= -tol || qy >= -tol || qx + qy >= -cap - tol;
   if (is_max || is_sum) {
@@ -133,8 +138,9 @@ static int run(const struct sweep_task *task, void *ctx, struct sweep_row *row)
   int deflected = fabs(nu[0] - b->v[0]) > tol || fabs(nu[1] - b->v[1]) > tol;
   if (!which)
     which = !valid ? "penetrating"
-                   : (fabs(qy) < tol ? "on the horizontal side"
-                                     : (fabs(qx) < tol ? "on the vertical side" : (deflected ? "deflected" : "free")));
+                   : (fabs(qy) < tol
+                          ? "on the horizontal side"
+                          : (fabs(qx) < tol ? "on the vertical side" : (deflected ? "deflected" : "free")));
   sweep_row_set_text(row, "solution", which);
   sweep_row_set(row, "nu_x", nu[0]);
   sweep_row_set(row, "nu_y", nu[1]);
@@ -168,9 +174,10 @@ static int setup(void **ctx)
 static const struct sweep_driver driver = {
     .experiment = "nonconvex_corner",
     .title = "point mass at a nonconvex corner: printed LCPs and solutions (Egan, Berard & Trinkle Fig. 3)",
-    .help = "  -nc_gamma G, -nc_epsilon E  default to the paper's 100 and 0.02 here\n"
-            "Status converged: solved, the LCP is the printed one (nonconvex forms) and the point ends in the\n"
-            "free space; mismatch, invalid_end, or the solver's status otherwise.\n",
+    .help =
+        "  -nc_gamma G, -nc_epsilon E  default to the paper's 100 and 0.02 here\n"
+        "Status converged: solved, the LCP is the printed one (nonconvex forms) and the point ends in the\n"
+        "free space; mismatch, invalid_end, or the solver's status otherwise.\n",
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,
