@@ -5,10 +5,11 @@
  * that follow the authors' code (rpiRobotics/PEG, PEG_constraints_from_contacts.m, PEG_trim_contact_set.m,
  * PEG2_dynamics.m): runs of adjacent edges are trimmed at their ends while two contacts in a row are
  * inapplicable (keeping two); an I needs an applicable contact; an X is kept when both of its contacts
- * are applicable; a U on a contact that is also in an I is dropped; the primary-swap heuristic below.
- * Our choices: among two applicable contacts the primary is the more applicable (the paper suggests
- * applicability as the heuristic, Sec. 4.1), ties to the larger gap; a corner whose other vertex is not
- * near both of v's edges (an obtuse corner) keeps its I and gets no X (the authors fall back to a U). */
+ * are applicable; a U on a contact that is also in an I is dropped; the primary-swap heuristic below;
+ * when the corner's vertex has no contacts with both of v's edges (an obtuse corner), U on the more
+ * applicable of v's two and on the corner vertex's one. Our choice: among two applicable contacts the
+ * primary is the more applicable (the paper suggests applicability as the heuristic, Sec. 4.1), ties to
+ * the larger gap. LNC (no X) keeps every corner's I. */
 #include "peg_lcp.h"
 
 #include <petscsys.h>
@@ -154,12 +155,21 @@ static void corner(struct peg_model *m, const struct world *w, const struct cont
 {
   const struct contact *c = &cs->c[c1];
   m->vv++;
-  add_inter(m, cs, s, c1, c2);
-  if (!s->cross) return;
+  if (!s->cross) { /* LNC: the vertex's I alone */
+    add_inter(m, cs, s, c1, c2);
+    return;
+  }
   int na = w->shapes[c->sa].polygon->n, vb = cs->c[c2].idb;
   int c3 = peg2d_find(m->keys, nk, c->sb, c->sa, vb, (c->ida + na - 1) % na); /* C(vb, ea_prev) */
   int c4 = peg2d_find(m->keys, nk, c->sb, c->sa, vb, c->ida);                 /* C(vb, ea_next) */
-  if (c3 < 0 || c4 < 0) return;
+  if (c3 < 0 || c4 < 0) {
+    /* vb is not near both of v's edges (an obtuse corner, or v's edge long past vb): as the authors, U on
+     * the more applicable of c1, c2 and on the one of c3, c4 that exists */
+    m->used[m->appl[c1] >= m->appl[c2] ? c1 : c2] |= 1;
+    if (c3 >= 0 || c4 >= 0) m->used[c3 >= 0 ? c3 : c4] |= 1;
+    return;
+  }
+  add_inter(m, cs, s, c1, c2);
   /* allowed: (psi1 >= 0 and psi3 >= 0) or (psi2 >= 0 and psi4 >= 0), i.e. the corners pass on one side */
   add_cross(m, cs, s, c1, c4);
   add_cross(m, cs, s, c2, c3);

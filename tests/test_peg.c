@@ -218,7 +218,9 @@ static void test_applicability_filter(void)
   cp_destroy(&p);
 
   /* a hand-made run: vertex 0 of the upper box against edges 3, 0, 1 of the lower (wrapping past the
-   * last edge) with applicability -1, -1, 0: the end pair (3, 0) is trimmed, the corner 1 stays */
+   * last edge) with applicability -1, -1, 0: the end pair (3, 0) is trimmed, the corner 1 stays; its
+   * vertex has no contacts back, so PEG puts a U on the more applicable contact (the authors' fallback)
+   * and LNC keeps the I */
   contact_set_clear(&cs);
   int edges[3] = {1, 3, 0};
   for (int k = 0; k < 3; k++) {
@@ -232,11 +234,17 @@ static void test_applicability_filter(void)
   struct peg_model mm = {0};
   peg_settings_default(&set, 1);
   int rc = peg_model_build(&mm, w, &cs, &set);
-  CHECK(rc == 0 && mm.vv == 1 && mm.ni == 1 && mm.nu == 0,
-        "trim: one corner of the wrapped run (vv %d I %d U %d)", mm.vv, mm.ni, mm.nu);
+  CHECK(rc == 0 && mm.vv == 1 && mm.ni == 0 && mm.nu == 1 && cs.c[mm.u[0]].idb == 1,
+        "trim: one corner of the wrapped run, no contacts back: U on edge 1 (vv %d I %d U %d)", mm.vv, mm.ni,
+        mm.nu);
+  set.cross = 0;
+  rc = peg_model_build(&mm, w, &cs, &set);
+  CHECK(rc == 0 && mm.vv == 1 && mm.ni == 1 && mm.nu == 0, "trim (lnc): the corner's I (vv %d I %d U %d)",
+        mm.vv, mm.ni, mm.nu);
   if (mm.ni == 1)
     CHECK(cs.c[mm.in[0].primary].idb == 1 && cs.c[mm.in[0].kappa].idb == 0,
-          "trim: the corner at vertex 1: primary edge 1 (applicable), kappa edge 0");
+          "trim (lnc): primary edge 1 (applicable), kappa edge 0");
+  set.cross = 1;
   /* a lone inapplicable contact gives nothing; a lone applicable one a U */
   cs.n = 1;
   cs.c[0].idb = 3;
