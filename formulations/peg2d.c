@@ -1,8 +1,9 @@
 /* peg2d.c — PEG's 2D potential contacts, relaxed applicability (eq. 29) and the standard-model trap count
  * (see peg2d.h). Every polygon part is placed once per call at the current and at the predicted
- * configuration; part pairs are culled by bounding circles inflated by delta plus the distance the parts
- * can travel in one step at their current velocities (so no pair the predicted test could accept is
- * lost). Cost: all body pairs (circle tests) plus vertices x edges of the pairs that pass. */
+ * configuration; bodies are paired by a sort-and-sweep on x and part pairs culled by bounding circles, both
+ * inflated by delta plus the distance the parts can travel in one step at their current velocities (so no
+ * pair the predicted or swept test could accept is lost). Cost: n log n plus vertices x edges of the pairs
+ * that pass. */
 #include "peg2d.h"
 
 #include <math.h>
@@ -166,29 +167,67 @@ static double travel(const struct body *b, double r, double h, int predict)
   return h * (hypot(b->v[0], b->v[1]) + fabs(b->w[2]) * r);
 }
 
+struct sweep_item {
+  double lo, hi;
+  int body;
+};
+
+static int cmp_item(const void *pa, const void *pb)
+{
+  const struct sweep_item *a = pa, *b = pb;
+  if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
+  return (a->body > b->body) - (a->body < b->body);
+}
+
+/* The polygon parts of bodies i < j. */
+static int detect_pair(const struct world *w, const struct placements *pl, const struct peg2d_params *p,
+                       double h, double delta, int i, int j, struct contact_set *out)
+{
+  const struct body *A = &w->bodies[i], *B = &w->bodies[j];
+  int swept = p->predict && p->swept;
+  double dist = hypot(A->x[0] - B->x[0], A->x[1] - B->x[1]);
+  for (int sa = A->shape_begin; sa < A->shape_begin + A->shape_count; sa++)
+    for (int sb = B->shape_begin; sb < B->shape_begin + B->shape_count; sb++) {
+      if (pl->off[sa] < 0 || pl->off[sb] < 0) continue;
+      double ra = w->shapes[sa].radius, rb = w->shapes[sb].radius;
+      if (dist > ra + rb + delta + travel(A, ra, h, p->predict) + travel(B, rb, h, p->predict)) continue;
+      if (vertices_edges(w, pl, sa, sb, delta, p->predict, swept, out) ||
+          vertices_edges(w, pl, sb, sa, delta, p->predict, swept, out))
+        return 1;
+    }
+  return 0;
+}
+
 int peg2d_detect(const struct world *w, const struct peg2d_params *p, double h, struct contact_set *out)
 {
   struct placements pl;
   double delta = peg2d_delta(p, h);
-  int swept = p->predict && p->swept;
   if (w->dim != 2) return 0;
-  if (placements_make(w, h, p->predict, &pl)) return 1;
-  int rc = 0;
-  for (int i = 0; i < w->nb && !rc; i++)
-    for (int j = i + 1; j < w->nb && !rc; j++) {
-      const struct body *A = &w->bodies[i], *B = &w->bodies[j];
-      if (!may_collide(A, B)) continue;
-      double dist = hypot(A->x[0] - B->x[0], A->x[1] - B->x[1]);
-      for (int sa = A->shape_begin; sa < A->shape_begin + A->shape_count && !rc; sa++)
-        for (int sb = B->shape_begin; sb < B->shape_begin + B->shape_count && !rc; sb++) {
-          if (pl.off[sa] < 0 || pl.off[sb] < 0) continue;
-          double ra = w->shapes[sa].radius, rb = w->shapes[sb].radius;
-          if (dist > ra + rb + delta + travel(A, ra, h, p->predict) + travel(B, rb, h, p->predict)) continue;
-          rc = vertices_edges(w, &pl, sa, sb, delta, p->predict, swept, out) ||
-               vertices_edges(w, &pl, sb, sa, delta, p->predict, swept, out);
-        }
+  struct sweep_item *items = malloc(((size_t)w->nb + 1) * sizeof *items);
+  if (!items || placements_make(w, h, p->predict, &pl)) {
+    free(items);
+    return 1;
+  }
+  /* sort-and-sweep on x over bodies with polygon parts: reach = largest part radius + travel + delta / 2 */
+  int m = 0, rc = 0;
+  for (int i = 0; i < w->nb; i++) {
+    const struct body *b = &w->bodies[i];
+    double r = -1.0;
+    for (int k = b->shape_begin; k < b->shape_begin + b->shape_count; k++)
+      if (pl.off[k] >= 0) r = fmax(r, w->shapes[k].radius);
+    if (r < 0.0) continue;
+    r += travel(b, r, h, p->predict) + 0.5 * delta;
+    items[m++] = (struct sweep_item){b->x[0] - r, b->x[0] + r, i};
+  }
+  qsort(items, (size_t)m, sizeof *items, cmp_item);
+  for (int a = 0; a < m && !rc; a++)
+    for (int c = a + 1; c < m && !rc && items[c].lo <= items[a].hi; c++) {
+      int i = items[a].body, j = items[c].body;
+      if (!may_collide(&w->bodies[i], &w->bodies[j])) continue;
+      rc = i < j ? detect_pair(w, &pl, p, h, delta, i, j, out) : detect_pair(w, &pl, p, h, delta, j, i, out);
     }
   placements_free(&pl);
+  free(items);
   return rc;
 }
 
