@@ -25,10 +25,11 @@ double peg2d_delta(const struct peg2d_params *p, double h)
 
 /* World placements of every polygon part: vertices and outward edge normals, now and predicted. */
 struct placements {
-  int *off;   /* per shape: offset (in points) into the arrays, -1 for non-polygons */
-  double *v0; /* vertices now */
-  double *n0; /* edge normals now */
-  double *v1; /* vertices at q + h nu */
+  int *off;     /* per shape: offset (in points) into the arrays, -1 for non-polygons */
+  double *v0;   /* vertices now */
+  double *n0;   /* edge normals now */
+  double *v1;   /* vertices at q + h nu */
+  double *circ; /* per shape: a bounding circle of the part now (centre x, y, radius) */
 };
 
 static void place(const struct polygon *pg, double x, double y, double th, double *v, double *en)
@@ -50,8 +51,10 @@ static void placements_free(struct placements *pl)
 {
   free(pl->off);
   free(pl->v0);
+  free(pl->circ);
   pl->off = NULL;
   pl->v0 = NULL;
+  pl->circ = NULL;
 }
 
 static int placements_make(const struct world *w, double h, int predict, struct placements *pl)
@@ -59,7 +62,11 @@ static int placements_make(const struct world *w, double h, int predict, struct 
   int total = 0;
   memset(pl, 0, sizeof *pl);
   pl->off = malloc(((size_t)w->ns + 1) * sizeof *pl->off);
-  if (!pl->off) return 1;
+  pl->circ = malloc((3 * (size_t)w->ns + 1) * sizeof *pl->circ);
+  if (!pl->off || !pl->circ) {
+    placements_free(pl);
+    return 1;
+  }
   for (int i = 0; i < w->ns; i++) {
     pl->off[i] = -1;
     if (w->shapes[i].kind != SHAPE_POLYGON) continue;
@@ -81,6 +88,15 @@ static int placements_make(const struct world *w, double h, int predict, struct 
     place(s->polygon, b->x[0], b->x[1], b->theta, pl->v0 + o, pl->n0 + o);
     double t = predict && !b->is_static ? h : 0.0;
     place(s->polygon, b->x[0] + t * b->v[0], b->x[1] + t * b->v[1], b->theta + t * b->w[2], pl->v1 + o, NULL);
+    /* a part's own circle (about its vertex mean): far tighter than the body-origin one for the parts of a
+     * union such as the open box */
+    double *c = pl->circ + 3 * i, *v = pl->v0 + o;
+    int n = s->polygon->n;
+    c[0] = c[1] = c[2] = 0.0;
+    for (int k = 0; k < n; k++)
+      c[0] += v[2 * k] / n, c[1] += v[2 * k + 1] / n;
+    for (int k = 0; k < n; k++)
+      c[2] = fmax(c[2], hypot(v[2 * k] - c[0], v[2 * k + 1] - c[1]));
   }
   return 0;
 }
@@ -100,16 +116,17 @@ static double seg_dist2(const double *p, const double *a, const double *b)
 static int crosses(const double *v0, const double *a0, const double *b0, const double *v1, const double *a1,
                    const double *b1, double delta)
 {
-  double e0x = b0[0] - a0[0], e0y = b0[1] - a0[1], l0 = hypot(e0x, e0y);
-  double e1x = b1[0] - a1[0], e1y = b1[1] - a1[1], l1 = hypot(e1x, e1y);
-  double psi0 = (e0y * (v0[0] - a0[0]) - e0x * (v0[1] - a0[1])) / l0;
-  double psi1 = (e1y * (v1[0] - a1[0]) - e1x * (v1[1] - a1[1])) / l1;
-  if (!(psi0 > 0.0 && psi1 < 0.0)) return 0;
+  double e0x = b0[0] - a0[0], e0y = b0[1] - a0[1], e1x = b1[0] - a1[0], e1y = b1[1] - a1[1];
+  /* signed distances times the edge lengths: the sign test needs no square root */
+  double s0 = e0y * (v0[0] - a0[0]) - e0x * (v0[1] - a0[1]);
+  double s1 = e1y * (v1[0] - a1[0]) - e1x * (v1[1] - a1[1]);
+  if (!(s0 > 0.0 && s1 < 0.0)) return 0;
+  double l0 = hypot(e0x, e0y), l1 = hypot(e1x, e1y), psi0 = s0 / l0, psi1 = s1 / l1;
   double t = psi0 / (psi0 - psi1);
-  double s0 = ((v0[0] - a0[0]) * e0x + (v0[1] - a0[1]) * e0y) / l0; /* arc length along the edge */
-  double s1 = ((v1[0] - a1[0]) * e1x + (v1[1] - a1[1]) * e1y) / l1;
-  double s = s0 + t * (s1 - s0), len = l0 + t * (l1 - l0);
-  return s >= -delta && s <= len + delta;
+  double p0 = ((v0[0] - a0[0]) * e0x + (v0[1] - a0[1]) * e0y) / l0; /* arc length along the edge */
+  double p1 = ((v1[0] - a1[0]) * e1x + (v1[1] - a1[1]) * e1y) / l1;
+  double pos = p0 + t * (p1 - p0), len = l0 + t * (l1 - l0);
+  return pos >= -delta && pos <= len + delta;
 }
 
 /* Vertices of part sp against the edges of part sq. */
@@ -185,12 +202,13 @@ static int detect_pair(const struct world *w, const struct placements *pl, const
 {
   const struct body *A = &w->bodies[i], *B = &w->bodies[j];
   int swept = p->predict && p->swept;
-  double dist = hypot(A->x[0] - B->x[0], A->x[1] - B->x[1]);
   for (int sa = A->shape_begin; sa < A->shape_begin + A->shape_count; sa++)
     for (int sb = B->shape_begin; sb < B->shape_begin + B->shape_count; sb++) {
       if (pl->off[sa] < 0 || pl->off[sb] < 0) continue;
-      double ra = w->shapes[sa].radius, rb = w->shapes[sb].radius;
-      if (dist > ra + rb + delta + travel(A, ra, h, p->predict) + travel(B, rb, h, p->predict)) continue;
+      const double *ca = pl->circ + 3 * sa, *cb = pl->circ + 3 * sb;
+      double reach = ca[2] + cb[2] + delta + travel(A, w->shapes[sa].radius, h, p->predict) +
+                     travel(B, w->shapes[sb].radius, h, p->predict);
+      if (hypot(ca[0] - cb[0], ca[1] - cb[1]) > reach) continue;
       if (vertices_edges(w, pl, sa, sb, delta, p->predict, swept, out) ||
           vertices_edges(w, pl, sb, sa, delta, p->predict, swept, out))
         return 1;
