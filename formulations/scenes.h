@@ -40,7 +40,6 @@ struct world *scene_pendulum_3d(double len, double m, double theta0);
 
 /* ---- The PEG paper's experiments (Williams, Lu & Trinkle 2016; ../shared/notes/peg-experiments.md),
  * implemented in scenes_peg.c. ---- */
-#include <stddef.h>
 
 /* Triangle drop: a static equilateral triangle of circumradius 2 sqrt(2) at the origin (body 0) and a
  * falling one of circumradius sqrt(2) (mass 1, J 0.649519) at (1, 5), rotation pi/3, at rest (body 1);
