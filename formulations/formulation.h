@@ -44,8 +44,9 @@ struct formulation_type {
    * step, i.e. force * h for force-level formulations). Return 0 on success. */
   int (*recover)(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
                  const double *z, double *nu, double *pn);
-  /* Optional: the formulation's own contact detection (NULL: world_detect with f->threshold). */
-  int (*detect)(struct formulation *f, const struct world *w, struct contact_set *cs);
+  /* Optional: the formulation's own contact detection (NULL: world_detect with f->threshold). h is the
+   * step about to be taken (PEG's proximity distance and predicted configuration depend on it). */
+  int (*detect)(struct formulation *f, const struct world *w, double h, struct contact_set *cs);
   void (*destroy)(struct formulation *f);
   void (*view)(const struct formulation *f, FILE *out);
 };
@@ -90,7 +91,9 @@ struct step_record {
   double max_penetration; /* max over this step's detected contacts of -gap (state at the step start) */
   double energy;          /* kinetic + potential after the step */
   double seconds_detect, seconds_assemble, seconds_solve, seconds_recover;
-  int traps; /* nonconvex-trap count (formulations that report it) */
+  /* Standard-model traps at the step start (2D, every formulation; -1 in 3D: not counted): (vertex, corner)
+   * sets of PEG potential contacts, a vertex near both edges at a corner of another polygon (peg2d.h). */
+  int traps;
 };
 
 struct stepper;

@@ -9,6 +9,9 @@ extern const struct formulation_type formulation_type_acceleration_lcp;
 extern const struct formulation_type formulation_type_impulse_lcp;
 extern const struct formulation_type formulation_type_nonconvex_max;
 extern const struct formulation_type formulation_type_nonconvex_sum;
+extern const struct formulation_type formulation_type_peg;
+extern const struct formulation_type formulation_type_lnc;
+extern const struct formulation_type formulation_type_corrective;
 
 const struct formulation_type *const formulation_registry[] = {
     &formulation_type_stewart_trinkle,
@@ -17,5 +20,8 @@ const struct formulation_type *const formulation_registry[] = {
     &formulation_type_impulse_lcp,
     &formulation_type_nonconvex_max,
     &formulation_type_nonconvex_sum,
+    &formulation_type_peg,
+    &formulation_type_lnc,
+    &formulation_type_corrective,
     NULL,
 };

@@ -53,4 +53,55 @@ struct world *scene_point_corner(double vx, double vy, double r);
  * Threshold 0.1; g = 9.81; friction mu. Body 1 is the block. */
 struct world *scene_block_hole(double speed, double mu);
 
+/* ---- The PEG paper's experiments (Williams, Lu & Trinkle 2016; ../shared/notes/peg-experiments.md),
+ * implemented in scenes_peg.c. ---- */
+
+/* Triangle drop: a static equilateral triangle of circumradius 2 sqrt(2) at the origin (body 0) and a
+ * falling one of circumradius sqrt(2) (mass 1, J 0.649519) at (1, 5), rotation pi/3, at rest (body 1);
+ * frictionless, g = 9.81, standard-model threshold 0.07. */
+struct world *scene_triangle_drop(void);
+
+/* Box of polygons: the static open box (body 0: floor x in [-1, 1], y in [-0.4, 0]; walls x in
+ * [-1.2, -0.8] and [0.8, 1.2], y in [-0.4, 1.6], three rectangle parts), g = 9.8, friction mu, standard-
+ * model threshold 0.07; polygons are added by the spawner. */
+struct world *scene_peg_box(double mu);
+
+#define PEG_BODY_MAX_VERTS 16
+/* One polygon of a body set: body-frame vertices (counter-clockwise), initial state, mass properties. */
+struct peg_body_spec {
+  int n;
+  double xy[2 * PEG_BODY_MAX_VERTS];
+  double x[2], theta, v[2], w, mass, inertia;
+};
+
+/* Reads set `set` (1..10 = a..j) of the body-set file (../shared/data/peg/box2d_bodysets.txt format: one
+ * polygon per line, "set idx x0 y0 rot0 vx0 vy0 w0 mass J nverts x1 y1 ... xn yn", # comments) into specs
+ * (room for max), in line order (= spawn order). Every line is validated, whatever its set. Returns 0 and
+ * *n on success; 1 with err = "FILE:LINE: what is wrong" on bad input or when the set is absent. */
+int scene_peg_bodyset_load(const char *path, int set, struct peg_body_spec *specs, int max, int *n, char *err,
+                           size_t errlen);
+/* Our generator (GSL mt19937 seeded with seed): n polygons, each the convex hull of 10 points uniform in
+ * the unit square shifted by their mean, scaled by 0.25, random rotation in [0, 2 pi), mass 0.25,
+ * J 0.003; body k (1-based) starts at (-0.5, 0.8) with vx = +0.7 when k is odd, else at (0.5, 0.8) with
+ * vx = -0.7. Returns 0, or 1 on failure. */
+int scene_peg_bodyset_generate(unsigned long seed, int n, struct peg_body_spec *specs);
+/* Adds one dynamic polygon body in its initial state and re-finalises the world; the body index or -1. */
+int scene_peg_add_body(struct world *w, const struct peg_body_spec *s);
+
+/* Spawning rule: body k (1-based) enters before step 1 + (k - 1) round(interval / h) (round half away from
+ * zero). Drivers call scene_spawner_before_step before taking step `step` (1-based). */
+struct scene_spawner {
+  const struct peg_body_spec *specs;
+  int n, added;
+  long every; /* steps between spawns */
+};
+void scene_spawner_init(struct scene_spawner *sp, const struct peg_body_spec *specs, int n, double interval,
+                        double h);
+long scene_spawner_step_of(const struct scene_spawner *sp, int k); /* the step body k (1-based) enters */
+/* Adds the bodies due at this step; returns how many were added, -1 on failure. */
+int scene_spawner_before_step(struct scene_spawner *sp, struct world *w, long step);
+
+/* floor(T / h) with T / h in floating point: the authors' step count (5 / 0.007 gives 714). */
+long scene_step_count(double T, double h);
+
 #endif

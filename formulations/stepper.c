@@ -4,8 +4,10 @@
  * approximate answer (max_iterations, time_limit, line_search_failure with finite z) still advances the
  * state, as iterative contact solvers are used in practice; no answer (not_applicable, ray_termination,
  * infeasible, numerical_failure, nan_or_inf) leaves the state untouched (rec->advanced = 0). The caller
- * decides whether to stop ("failed at t"). Each phase is timed for make bench-step. */
+ * decides whether to stop ("failed at t"). Each phase is timed for make bench-step. rec->traps (2D) counts
+ * standard-model traps on the step-start state (peg2d_count_traps), untimed. */
 #include "formulation.h"
+#include "peg2d.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@
 
 struct stepper {
   struct contact_set cs;
+  struct contact_set trap_cs; /* scratch for the trap count */
   double *z, *nu, *pn;
   int cap_z, cap_nu, cap_pn;
 };
@@ -27,6 +30,7 @@ void stepper_destroy(struct stepper **st)
 {
   if (!st || !*st) return;
   contact_set_free(&(*st)->cs);
+  contact_set_free(&(*st)->trap_cs);
   free((*st)->z);
   free((*st)->nu);
   free((*st)->pn);
@@ -56,11 +60,15 @@ int stepper_step(struct stepper *st, struct world *w, struct formulation *f, str
   double t0 = solver_wall_time();
   contact_set_clear(&st->cs);
   if (f->type->detect) {
-    if (f->type->detect(f, w, &st->cs)) goto cleanup;
+    if (f->type->detect(f, w, h, &st->cs)) goto cleanup;
   } else if (world_detect(w, f->threshold >= 0.0 ? f->threshold : w->threshold, &st->cs)) {
     goto cleanup;
   }
   double t1 = solver_wall_time();
+  /* counted on the step-start state for every formulation, outside the timed phases */
+  rec->traps = w->dim == 2 ? peg2d_count_traps(w, h, &st->trap_cs) : -1;
+  if (w->dim == 2 && rec->traps < 0) goto cleanup;
+  double t1b = solver_wall_time();
   if (f->type->assemble(f, w, &st->cs, h, &p)) goto cleanup;
   double t2 = solver_wall_time();
   if (reserve(&st->z, &st->cap_z, p->n) || reserve(&st->nu, &st->cap_nu, w->ndof + 1) ||
@@ -89,7 +97,7 @@ int stepper_step(struct stepper *st, struct world *w, struct formulation *f, str
   rec->max_penetration = contact_set_max_penetration(&st->cs);
   rec->energy = world_energy(w);
   rec->seconds_detect = t1 - t0;
-  rec->seconds_assemble = t2 - t1;
+  rec->seconds_assemble = t2 - t1b;
   rec->seconds_solve = t3 - t2;
   rec->seconds_recover = t4 - t3;
   rc = 0;

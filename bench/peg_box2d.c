@@ -1,0 +1,268 @@
+/* NAME    bench_peg_box2d — random convex polygons poured into a fixed open box (the PEG paper's box of
+ *         polygons), one every 0.25 s from alternating sides, until 5 s, frictionless.
+ * PURPOSE for each (source, seed, h, formulation, solver): the total intersection area over body pairs
+ *         after every step (exact polygon clipping; the box's own parts excluded), summarised as mean,
+ *         median and quartiles over the steps; the deepest separating-axis overlap; whether and when a
+ *         solve failed (a solve without an answer ends the run); the fraction of steps with a
+ *         standard-model trap; mean problem size, solve and step time. Sources: "paper" — the paper's ten
+ *         stored sets (seed s takes the s-th letter of -bodyset, default a..j, from -bodyset_file) — and
+ *         "generator" — our generator (scene_peg_bodyset_generate) seeded with -gen_seed + s, which needs
+ *         no ../shared data.
+ * USAGE   bench_peg_box2d [-options_file bench/experiments/peg_box2d.opts] [-source paper,generator]
+ *         [-seeds 10] [-bodyset a,b,c] [-h 0.001,0.016] [-formulation peg,stewart_trinkle]
+ *         [-cp_solver lemke] [-T 5] [-interval 0.25] [-mu 0] [-gen_seed 1] [-bodyset_file F]
+ *         [sweep options: -out, -resume, ... see -help]
+ * PAPER   Williams, Lu & Trinkle 2016, Sec. 6, Figs. 20-22 (set-up from the authors' code:
+ *         ../shared/notes/peg-experiments.md). */
+#include "engine/sweep.h"
+#include "formulation.h"
+#include "sat2d.h"
+#include "scenes.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <petscsys.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_BODIES 64
+
+static const struct sweep_axis axes[] = {
+    {"source", NULL, SWEEP_STRING, "paper", "polygon sets: paper (the stored sets a..j) or generator", 0},
+    {SWEEP_SEEDS_AXIS, NULL, SWEEP_INT, "10", "repeats: the s-th stored set, or generator seed -gen_seed + s",
+     1},
+    {"h", NULL, SWEEP_REAL,
+     "0.001,0.002,0.003,0.004,0.005,0.006,0.007,0.008,0.009,0.01,0.011,0.012,0.013,0.014,0.015,0.016",
+     "time step [s]", 0},
+    {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle,corrective,lnc,peg", "formulations", 0},
+    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0},
+};
+
+static const struct sweep_column columns[] = {
+    {"bodyset", SWEEP_INFO, "the stored set's letter, or gen:<seed> for the generator"},
+    {"overlap_mean", SWEEP_METRIC, "mean over the steps of the total intersection area [m^2]"},
+    {"overlap_median", SWEEP_METRIC, "median over the steps of the total intersection area [m^2]"},
+    {"overlap_q1", SWEEP_INFO, "first quartile over the steps [m^2]"},
+    {"overlap_q3", SWEEP_INFO, "third quartile over the steps [m^2]"},
+    {"overlap_max", SWEEP_METRIC, "largest total intersection area [m^2]"},
+    {"max_penetration", SWEEP_METRIC, "deepest separating-axis overlap over the steps [m]"},
+    {"failed_at", SWEEP_INFO, "simulated time at the start of the first failed solve [s] (empty: none)"},
+    {"failed_steps", SWEEP_INFO, "solves that did not converge"},
+    {"completed", SWEEP_INFO, "1 when the run reached -T"},
+    {"trap_fraction", SWEEP_METRIC, "fraction of steps with a standard-model trap"},
+    {"traps_mean", SWEEP_INFO, "mean trap count per step"},
+    {"contacts_mean", SWEEP_INFO, "mean potential contacts per step"},
+    {"bodies", SWEEP_INFO, "polygons spawned"},
+    {"steps", SWEEP_INFO, "steps taken"},
+    {"rows_mean", SWEEP_COST, "mean rows of the complementarity problem per step"},
+    {"solve_seconds_mean", SWEEP_COST, "mean solver wall time per step [s]"},
+    {"step_seconds_mean", SWEEP_COST, "mean wall time per step (detect + assemble + solve + recover) [s]"},
+};
+
+struct box_ctx {
+  double T, interval, mu;
+  long gen_seed;
+  char sets[32]; /* the letters of -bodyset, in order */
+  int nsets;
+  char file[1024];
+};
+
+/* The polygon set of a task into specs; returns the count, 0 for "not applicable", -1 on error. */
+static int task_bodies(const struct box_ctx *ctx, const char *source, long seed, struct peg_body_spec *specs,
+                       char *label, size_t len)
+{
+  if (strcmp(source, "generator") == 0) {
+    unsigned long s = (unsigned long)(ctx->gen_seed + seed);
+    snprintf(label, len, "gen:%lu", s);
+    return scene_peg_bodyset_generate(s, MAX_BODIES, specs) ? -1 : MAX_BODIES;
+  }
+  if (seed < 0 || seed >= ctx->nsets) return 0;
+  char err[1200];
+  int n = 0;
+  snprintf(label, len, "%c", ctx->sets[seed]);
+  if (scene_peg_bodyset_load(ctx->file, ctx->sets[seed] - 'a' + 1, specs, MAX_BODIES, &n, err, sizeof err)) {
+    fprintf(stderr, "bench_peg_box2d: %s\n", err);
+    return -1;
+  }
+  return n;
+}
+
+static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
+{
+  const struct box_ctx *ctx = vctx;
+  const char *source = sweep_task_string(task, "source"), *form = sweep_task_string(task, "formulation");
+  const char *solver = sweep_task_string(task, "solver");
+  const double h = sweep_task_real(task, "h");
+  struct peg_body_spec specs[MAX_BODIES];
+  char label[64];
+  int nspec = task_bodies(ctx, source, sweep_task_int(task, SWEEP_SEEDS_AXIS), specs, label, sizeof label);
+  if (nspec <= 0) {
+    if (nspec == 0) sweep_row_status(row, "not_applicable");
+    return nspec < 0;
+  }
+  sweep_row_set_text(row, "bodyset", label);
+  long n = scene_step_count(ctx->T, h), done = 0, failed = 0;
+  struct world *w = scene_peg_box(ctx->mu);
+  struct formulation *f = NULL;
+  struct solver *s = NULL;
+  struct stepper *st = NULL;
+  double *ov = malloc(((size_t)n + 1) * sizeof *ov);
+  int rc = 1;
+  if (!w || !ov || formulation_create(form, &f) || formulation_set_from_options(f) ||
+      solver_create(solver, &s) || solver_set_from_options(s) || stepper_create(&st))
+    goto cleanup;
+  rc = 0;
+  if (!formulation_supports(f, w)) {
+    sweep_row_status(row, "not_applicable");
+    goto cleanup;
+  }
+  struct scene_spawner sp;
+  scene_spawner_init(&sp, specs, nspec, ctx->interval, h);
+  double failed_at = -1.0, pen = 0.0, solve_s = 0.0, step_s = 0.0, rows = 0.0, contacts = 0.0, traps = 0.0;
+  long trap_steps = 0;
+  for (long k = 1; k <= n; k++) {
+    if (scene_spawner_before_step(&sp, w, k) < 0) {
+      rc = 1;
+      goto cleanup;
+    }
+    struct step_record rec;
+    double t0 = w->t;
+    if (stepper_step(st, w, f, s, h, &rec)) {
+      rc = 1;
+      goto cleanup;
+    }
+    if (rec.failed) {
+      failed++;
+      if (failed_at < 0.0) failed_at = t0;
+    }
+    if (!rec.advanced) break;
+    ov[done++] = world_total_overlap_2d(w);
+    pen = fmax(pen, world_max_penetration_2d(w));
+    solve_s += rec.seconds_solve;
+    step_s += rec.seconds_detect + rec.seconds_assemble + rec.seconds_solve + rec.seconds_recover;
+    rows += rec.rows.total;
+    contacts += rec.contacts;
+    traps += rec.traps;
+    trap_steps += rec.traps > 0;
+  }
+  sweep_row_status(row, failed ? "solve_failed" : "ok");
+  if (failed_at >= 0.0) sweep_row_set(row, "failed_at", failed_at);
+  sweep_row_set_int(row, "failed_steps", failed);
+  sweep_row_set_int(row, "completed", done == n);
+  sweep_row_set_int(row, "bodies", sp.added);
+  sweep_row_set_int(row, "steps", done);
+  if (done > 0) {
+    double d = (double)done;
+    sweep_row_set(row, "overlap_mean", gsl_stats_mean(ov, 1, (size_t)done));
+    gsl_sort(ov, 1, (size_t)done);
+    sweep_row_set(row, "overlap_median", gsl_stats_median_from_sorted_data(ov, 1, (size_t)done));
+    sweep_row_set(row, "overlap_q1", gsl_stats_quantile_from_sorted_data(ov, 1, (size_t)done, 0.25));
+    sweep_row_set(row, "overlap_q3", gsl_stats_quantile_from_sorted_data(ov, 1, (size_t)done, 0.75));
+    sweep_row_set(row, "overlap_max", ov[done - 1]);
+    sweep_row_set(row, "max_penetration", pen);
+    sweep_row_set(row, "trap_fraction", (double)trap_steps / d);
+    sweep_row_set(row, "traps_mean", traps / d);
+    sweep_row_set(row, "contacts_mean", contacts / d);
+    sweep_row_set(row, "rows_mean", rows / d);
+    sweep_row_set(row, "solve_seconds_mean", solve_s / d);
+    sweep_row_set(row, "step_seconds_mean", step_s / d);
+  }
+cleanup:
+  free(ov);
+  stepper_destroy(&st);
+  solver_destroy(&s);
+  formulation_destroy(&f);
+  world_destroy(&w);
+  return rc;
+}
+
+/* Does the list option (comma-separated) ask for value? def: the axis default when the option is unset. */
+static int list_has(const char *option, const char *def, const char *value)
+{
+  char buf[256], *save = NULL;
+  PetscBool set = PETSC_FALSE;
+  snprintf(buf, sizeof buf, "%s", def);
+  PetscOptionsGetString(NULL, NULL, option, buf, sizeof buf, &set);
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+    if (strcmp(tok, value) == 0) return 1;
+  return 0;
+}
+
+static int setup(void **vctx)
+{
+  struct box_ctx *ctx = calloc(1, sizeof *ctx);
+  if (!ctx) return 1;
+  *vctx = ctx;
+  ctx->T = 5.0;
+  ctx->interval = 0.25;
+  ctx->mu = 0.0;
+  PetscInt gs = 1;
+  char sets[64] = "a,b,c,d,e,f,g,h,i,j";
+  const char *env = getenv("CB_SHARED_DATA");
+  snprintf(ctx->file, sizeof ctx->file, "%s/peg/box2d_bodysets.txt", env ? env : "../shared/data");
+  PetscOptionsGetReal(NULL, NULL, "-T", &ctx->T, NULL);
+  PetscOptionsGetReal(NULL, NULL, "-interval", &ctx->interval, NULL);
+  PetscOptionsGetReal(NULL, NULL, "-mu", &ctx->mu, NULL);
+  PetscOptionsGetInt(NULL, NULL, "-gen_seed", &gs, NULL);
+  PetscOptionsGetString(NULL, NULL, "-bodyset", sets, sizeof sets, NULL);
+  PetscOptionsGetString(NULL, NULL, "-bodyset_file", ctx->file, sizeof ctx->file, NULL);
+  ctx->gen_seed = (long)gs;
+  if (!(ctx->T > 0.0) || !(ctx->interval > 0.0) || !(ctx->mu >= 0.0) || ctx->gen_seed < 0) {
+    fprintf(stderr, "error: -T and -interval must be positive, -mu and -gen_seed non-negative\n");
+    return 1;
+  }
+  char *save = NULL;
+  for (char *tok = strtok_r(sets, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    if (strlen(tok) != 1 || tok[0] < 'a' || tok[0] > 'j' || ctx->nsets == 10) {
+      fprintf(stderr, "error: -bodyset takes up to ten letters a..j, comma-separated (got '%s')\n", tok);
+      return 1;
+    }
+    ctx->sets[ctx->nsets++] = tok[0];
+  }
+  struct stat sb;
+  if (list_has("-source", axes[0].def, "paper") && stat(ctx->file, &sb) != 0) {
+    fprintf(
+        stderr,
+        "error: %s: no such file (the paper's polygon sets); set -bodyset_file or CB_SHARED_DATA, or run\n"
+        "       -source generator (our own generator needs no data)\n",
+        ctx->file);
+    return 1;
+  }
+  return 0;
+}
+
+static double cost(const struct sweep_task *t, void *vctx)
+{
+  const struct box_ctx *ctx = vctx;
+  const char *form = sweep_task_string(t, "formulation");
+  return ctx->T / sweep_task_real(t, "h") * (strcmp(form, "stewart_trinkle") == 0 ? 20.0 : 1.0);
+}
+
+static void teardown(void *ctx) { free(ctx); }
+
+static const struct sweep_driver driver = {
+    .experiment = "peg_box2d",
+    .title =
+        "box of polygons: overlap, failures and traps vs h (Williams, Lu & Trinkle 2016 Sec. 6, Figs. 20-22)",
+    .help = "  -T t                 simulated seconds (default 5)\n"
+            "  -interval s          seconds between spawns (default 0.25: body k enters before step\n"
+            "                       1 + (k - 1) round(s / h))\n"
+            "  -mu m                friction coefficient (default 0: the paper's runs are frictionless)\n"
+            "  -bodyset a,b,...     the stored sets seeds 0, 1, ... take (default a..j)\n"
+            "  -bodyset_file F      default $CB_SHARED_DATA or ../shared/data, + /peg/box2d_bodysets.txt\n"
+            "  -gen_seed n          generator seed of seed 0 (default 1)\n"
+            "Status ok: every solve converged; solve_failed: some did not (a solve without an answer ends\n"
+            "the run: completed 0). Formulations take their own options (-peg_..., -stewart_trinkle_...).\n",
+    .axes = axes,
+    .n_axes = sizeof axes / sizeof axes[0],
+    .columns = columns,
+    .n_columns = sizeof columns / sizeof columns[0],
+    .setup = setup,
+    .cost = cost,
+    .run = run,
+    .teardown = teardown,
+};
+
+int main(int argc, char **argv) { return sweep_main(&driver, argc, argv); }

@@ -1,0 +1,29 @@
+/* peg.c — the polytopal exact geometry (PEG) contact model in 2D, Williams, Lu & Trinkle 2016: potential
+ * vertex-edge contacts within delta = max(0.5 h, 0.0008) of the edge segment at the current or predicted
+ * configuration (peg2d.c), unilateral U (eq. 32), intercontact I and cross-contact X constraints (eq. 33)
+ * with relaxed applicability (eq. 29, epsilon_theta = sin theta = -0.2) and the single-primary heuristic,
+ * giving the pure LCP of eqs. 48-49 with nu eliminated (peg_model.c, peg_lcp.c). Frictionless in the
+ * paper; with mu > 0 every impulse-carrying contact (U, I/X primary) gets Stewart-Trinkle's polyhedral
+ * cone (2 directions). Options -peg_distance_factor, -peg_distance_min, -peg_predict, -peg_swept,
+ * -peg_applicability, -peg_swap_tol. Polygons only. */
+#include "peg_lcp.h"
+
+static int peg_create(struct formulation *f) { return peg_type_create(f, 1); }
+static int peg_set_from_options(struct formulation *f) { return peg_type_set_from_options(f, "peg"); }
+static void peg_view(const struct formulation *f, FILE *out) { peg_type_view(f, "peg", out); }
+
+const struct formulation_type formulation_type_peg = {
+    .name = "peg",
+    .summary = "PEG: exact polygon corners via U/I/X constraints, single primary contact (LCP); 2D polygons",
+    .paper = "Williams, Lu & Trinkle 2016 eqs. 20-24, 29, 32-33, 43-49",
+    .dims = FORMULATION_2D,
+    .shapes = SHAPE_POLYGON,
+    .joints = 0,
+    .create = peg_create,
+    .set_from_options = peg_set_from_options,
+    .assemble = peg_type_assemble,
+    .recover = peg_type_recover,
+    .detect = peg_type_detect,
+    .destroy = peg_type_destroy,
+    .view = peg_view,
+};

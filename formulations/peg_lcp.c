@@ -1,0 +1,246 @@
+/* peg_lcp.c — the PEG time-stepping LCP (Williams, Lu & Trinkle 2016, eqs. 43-49) with the single-primary
+ * heuristic, nu eliminated: with nu+ = nu_free + M^-1 (sum of impulse columns), nu_free = nu + h M^-1 k,
+ *   U row   (eq. 44):  Gn' nu+ + psi_n / h                           >= 0  perp  p_n >= 0
+ *   primary (eq. 46):  G_iota' nu+ + c + psi_iota / h                >= 0  perp  p_I >= 0
+ *   slack   (eq. 45):  (G_iota - G_kappa)' nu+ + c + (psi_iota - psi_kappa) / h >= 0  perp  c >= 0
+ * (E_I1 = E_I2 = 1: in 2D every I has one primary and one other contact; c is in velocity units). An X
+ * constraint takes the same rows, its auxiliary impulse along its first contact's normal, as the authors'
+ * PEG2_dynamics.m converts X into I (the paper's eq. 48 leaves X's inequality 21 without a partner).
+ * Friction (the paper: "augment with one's favourite friction model", refs. 22-23): Stewart-Trinkle's
+ * polyhedral cone (Egan et al. eqs. 5-7) on every impulse-carrying contact with mu > 0 — U contacts and
+ * I/X primaries — with tangents +-t of that contact's normal: friction rows D' nu+ + lambda >= 0 perp
+ * beta >= 0 and cone rows mu p - beta_+ - beta_- >= 0 perp lambda >= 0 (as the authors' PEG2_dynamics.m).
+ * Also the formulation glue shared by peg.c and lnc.c. */
+#include "peg_lcp.h"
+
+#include "jacobian.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct peg_lcp {
+  struct jcol *cn;          /* normal column of every contact */
+  struct jcol *cf;          /* friction columns: 2 per friction contact */
+  const struct jcol **fcol; /* impulse columns in unknown order: p (nimp), then beta (2 nfr) */
+  int *force;               /* contact of each p */
+  int *fric;                /* impulse index of each friction contact */
+  int cap_c, cap_imp;
+  int nimp, nslack, nfr, nu; /* layout of the last assembly */
+  double *nu_free, *work;
+  int ndof;
+};
+
+int peg_lcp_create(struct peg_lcp **L)
+{
+  *L = calloc(1, sizeof **L);
+  return *L ? 0 : 1;
+}
+
+void peg_lcp_destroy(struct peg_lcp **L)
+{
+  if (!L || !*L) return;
+  struct peg_lcp *l = *L;
+  free(l->cn);
+  free(l->cf);
+  free(l->fcol);
+  free(l->force);
+  free(l->fric);
+  free(l->nu_free);
+  free(l->work);
+  free(l);
+  *L = NULL;
+}
+
+static int reserve(struct peg_lcp *L, int nc, int nimp, int ndof)
+{
+  if (nc > L->cap_c) {
+    struct jcol *c = realloc(L->cn, (size_t)nc * sizeof *c);
+    if (!c) return 1;
+    L->cn = c;
+    L->cap_c = nc;
+  }
+  if (nimp > L->cap_imp) {
+    struct jcol *f = realloc(L->cf, 2 * (size_t)nimp * sizeof *f);
+    if (f) L->cf = f;
+    const struct jcol **fc = realloc(L->fcol, 3 * (size_t)nimp * sizeof *fc);
+    if (fc) L->fcol = fc;
+    int *force = realloc(L->force, (size_t)nimp * sizeof *force);
+    if (force) L->force = force;
+    int *fric = realloc(L->fric, (size_t)nimp * sizeof *fric);
+    if (fric) L->fric = fric;
+    if (!f || !fc || !force || !fric) return 1;
+    L->cap_imp = nimp;
+  }
+  if (ndof != L->ndof || !L->nu_free) {
+    free(L->nu_free);
+    free(L->work);
+    L->nu_free = malloc(((size_t)ndof + 1) * sizeof *L->nu_free);
+    L->work = malloc(((size_t)ndof + 1) * sizeof *L->work);
+    if (!L->nu_free || !L->work) return 1;
+    L->ndof = ndof;
+  }
+  return 0;
+}
+
+/* Row of M and q for the direction x (minus y when y != NULL) with offset q0. */
+static void fill_row(const struct peg_lcp *L, const struct jcol *x, const struct jcol *y, int nfc,
+                     double *row, double *q, double q0)
+{
+  for (int j = 0; j < nfc; j++) {
+    int u = j < L->nimp ? j : j + L->nslack; /* beta follows the slack unknowns */
+    row[u] = jcol_dot_minv(x, L->fcol[j]) - (y ? jcol_dot_minv(y, L->fcol[j]) : 0.0);
+  }
+  *q = q0 + jcol_dot(x, L->nu_free) - (y ? jcol_dot(y, L->nu_free) : 0.0);
+}
+
+int peg_lcp_assemble(struct peg_lcp *L, const struct peg_model *m, const struct world *w,
+                     const struct contact_set *cs, double h, struct cp_problem **out, struct row_counts *rows)
+{
+  int npair = m->ni + m->nx, nimp = m->nu + npair;
+  *out = NULL;
+  if (reserve(L, cs->n > 0 ? cs->n : 1, nimp > 0 ? nimp : 1, w->ndof)) return 1;
+  jacobian_free_velocity(w, h, L->nu_free, L->work);
+  for (int i = 0; i < cs->n; i++)
+    jcol_contact(w, &cs->c[i], cs->c[i].n, &L->cn[i]);
+  L->nu = m->nu;
+  L->nimp = nimp;
+  L->nslack = npair;
+  L->nfr = 0;
+  for (int k = 0; k < nimp; k++) {
+    int c = k < m->nu ? m->u[k]
+                      : (k - m->nu < m->ni ? m->in[k - m->nu].primary : m->x[k - m->nu - m->ni].primary);
+    L->force[k] = c;
+    L->fcol[k] = &L->cn[c];
+    if (cs->c[c].mu > 0.0) {
+      double dirs[6];
+      formulation_tangents(2, cs->c[c].n, 2, dirs);
+      jcol_contact(w, &cs->c[c], dirs, &L->cf[2 * L->nfr]);
+      jcol_contact(w, &cs->c[c], dirs + 3, &L->cf[2 * L->nfr + 1]);
+      L->fric[L->nfr++] = k;
+    }
+  }
+  int nfc = nimp + 2 * L->nfr, n = nimp + npair + 3 * L->nfr;
+  for (int f = 0; f < 2 * L->nfr; f++)
+    L->fcol[nimp + f] = &L->cf[f];
+  struct cp_problem *p = cp_lcp_create(n > 0 ? n : 1);
+  if (!p) return 1;
+  if (n == 0) { /* no contacts: a trivial 1x1 LCP (z = 0) keeps the pipeline uniform */
+    p->M[0] = 1.0;
+    p->q[0] = 0.0;
+  }
+  int beta0 = nimp + npair, lambda0 = beta0 + 2 * L->nfr;
+  for (int k = 0; k < nimp; k++) {
+    const struct contact *c = &cs->c[L->force[k]];
+    double *row = p->M + (size_t)k * n;
+    fill_row(L, &L->cn[L->force[k]], NULL, nfc, row, &p->q[k], c->gap / h);
+    if (k >= m->nu) row[nimp + (k - m->nu)] = 1.0; /* E_I2 c */
+  }
+  for (int j = 0; j < npair; j++) {
+    const struct peg_pair *pr = j < m->ni ? &m->in[j] : &m->x[j - m->ni];
+    double *row = p->M + (size_t)(nimp + j) * n;
+    double q0 = (cs->c[pr->primary].gap - cs->c[pr->kappa].gap) / h;
+    fill_row(L, &L->cn[pr->primary], &L->cn[pr->kappa], nfc, row, &p->q[nimp + j], q0);
+    row[nimp + j] = 1.0; /* E_I1 c */
+  }
+  for (int f = 0; f < L->nfr; f++) {
+    for (int d = 0; d < 2; d++) {
+      double *row = p->M + (size_t)(beta0 + 2 * f + d) * n;
+      fill_row(L, &L->cf[2 * f + d], NULL, nfc, row, &p->q[beta0 + 2 * f + d], 0.0);
+      row[lambda0 + f] = 1.0; /* E */
+    }
+    double *row = p->M + (size_t)(lambda0 + f) * n;
+    row[L->fric[f]] = cs->c[L->force[L->fric[f]]].mu;   /* U */
+    row[beta0 + 2 * f] = row[beta0 + 2 * f + 1] = -1.0; /* -E' */
+    p->q[lambda0 + f] = 0.0;
+  }
+  snprintf(p->name, sizeof p->name, "peg nU=%d nI=%d nX=%d nfr=%d", m->nu, m->ni, m->nx, L->nfr);
+  *rows = (struct row_counts){
+      .normal = nimp, .friction = 2 * L->nfr, .slack = L->nfr, .other = npair, .total = n};
+  *out = p;
+  return 0;
+}
+
+int peg_lcp_recover(const struct peg_lcp *L, const struct world *w, const struct contact_set *cs,
+                    const double *z, double *nu, double *pn)
+{
+  for (int i = 0; i < w->ndof; i++)
+    nu[i] = L->nu_free[i];
+  for (int j = 0; j < L->nimp + 2 * L->nfr; j++) {
+    int u = j < L->nimp ? j : j + L->nslack;
+    jcol_axpy_minv(L->fcol[j], z[u], nu);
+  }
+  for (int i = 0; i < cs->n; i++)
+    pn[i] = 0.0;
+  for (int k = 0; k < L->nimp; k++)
+    pn[L->force[k]] += z[k];
+  return 0;
+}
+
+struct peg_state {
+  struct peg_settings set;
+  struct peg_model model;
+  struct peg_lcp *lcp;
+};
+
+int peg_type_create(struct formulation *f, int cross)
+{
+  struct peg_state *d = calloc(1, sizeof *d);
+  if (!d || peg_lcp_create(&d->lcp)) {
+    free(d);
+    return 1;
+  }
+  peg_settings_default(&d->set, cross);
+  f->data = d;
+  return 0;
+}
+
+int peg_type_set_from_options(struct formulation *f, const char *prefix)
+{
+  struct peg_state *d = f->data;
+  return peg_settings_from_options(&d->set, prefix);
+}
+
+int peg_type_detect(struct formulation *f, const struct world *w, double h, struct contact_set *cs)
+{
+  const struct peg_state *d = f->data;
+  return peg2d_detect(w, &d->set.detect, h, cs);
+}
+
+int peg_type_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
+                      struct cp_problem **p)
+{
+  struct peg_state *d = f->data;
+  *p = NULL;
+  if (peg_model_build(&d->model, w, cs, &d->set)) return 1;
+  return peg_lcp_assemble(d->lcp, &d->model, w, cs, h, p, &f->rows);
+}
+
+int peg_type_recover(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
+                     const double *z, double *nu, double *pn)
+{
+  const struct peg_state *d = f->data;
+  (void)h;
+  return peg_lcp_recover(d->lcp, w, cs, z, nu, pn);
+}
+
+void peg_type_destroy(struct formulation *f)
+{
+  struct peg_state *d = f->data;
+  if (!d) return;
+  peg_model_free(&d->model);
+  peg_lcp_destroy(&d->lcp);
+  free(d);
+  f->data = NULL;
+}
+
+void peg_type_view(const struct formulation *f, const char *prefix, FILE *out)
+{
+  const struct peg_state *d = f->data;
+  peg_settings_view(&d->set, prefix, out);
+}
+
+const struct peg_model *peg_type_model(const struct formulation *f)
+{
+  const struct peg_state *d = f->data;
+  return &d->model;
+}

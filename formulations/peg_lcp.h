@@ -1,0 +1,81 @@
+/* peg_lcp.h — the PEG constraint model and its LCP (Williams, Lu & Trinkle 2016), shared by the peg and
+ * lnc formulations. From PEG potential contacts (peg2d.h) it builds unilateral U (eq. 32: a vertex near one
+ * edge), intercontact I and cross-contact X constraints (eq. 33: a vertex va near the corner vb of another
+ * polygon gives I(va; eb_prev, eb_next), I(vb; ea_prev, ea_next), X(C(va, eb_prev), C(vb, ea_next)) and
+ * X(C(va, eb_next), C(vb, ea_prev)); edges named counter-clockwise around each polygon), filtered by the
+ * relaxed applicability of eq. 29, each I with a single primary contact (eq. 24), and assembles the pure
+ * LCP of eqs. 48-49 with nu eliminated, plus Stewart-Trinkle friction on impulse-carrying contacts. */
+#ifndef CB_PEG_LCP_H
+#define CB_PEG_LCP_H
+
+#include "formulation.h"
+#include "peg2d.h"
+
+struct peg_settings {
+  struct peg2d_params
+      detect;           /* delta rule, prediction, swept test (-P_distance_factor, _distance_min, ...) */
+  double applicability; /* epsilon_theta = sin(theta): applicable iff appl > this (-P_applicability) */
+  double swap_tol;      /* primary-swap heuristic threshold (-P_swap_tol), default 1e-3 m */
+  int cross;            /* 1: PEG (X constraints); 0: LNC (no X) */
+};
+
+void peg_settings_default(struct peg_settings *s, int cross);
+/* Reads -<prefix>_distance_factor, _distance_min, _predict, _swept, _applicability, _swap_tol. 0, or 1 on bad
+ * values (message on stderr). */
+int peg_settings_from_options(struct peg_settings *s, const char *prefix);
+void peg_settings_view(const struct peg_settings *s, const char *prefix, FILE *out);
+
+/* One I- or X-constraint in single-primary form (eq. 24 with |C_iota| = |C_kappa| = 1): slack c with
+ *   0 <= c + psi_primary - psi_kappa  perp  c >= 0      (eq. 20)
+ *   0 <= c + psi_primary              perp  p >= 0      (eq. 24; for X, the auxiliary impulse that turns
+ *                                                        inequality 21 into a complementarity condition)
+ * p acts along the primary contact's normal. Indices into the contact set. */
+struct peg_pair {
+  int primary, kappa;
+};
+
+struct peg_model {
+  int nu, ni, nx;
+  int *u;              /* nu contact indices carrying U constraints */
+  struct peg_pair *in; /* ni I-constraints */
+  struct peg_pair *x;  /* nx X-constraints kept (both contacts applicable) */
+  int vv;              /* vertex-corner pairs found (each gives at most one I) */
+  int cap;             /* capacity of u, in, x (contacts) */
+  struct peg2d_key *keys;
+  int *run;
+  double *appl;
+  unsigned char *used; /* per contact: 1 = in a U, 2 = in an I */
+};
+
+void peg_model_free(struct peg_model *m);
+/* Classifies the contacts (fa = VERTEX, fb = EDGE, polygon parts; others are ignored). 0 on success. */
+int peg_model_build(struct peg_model *m, const struct world *w, const struct contact_set *cs,
+                    const struct peg_settings *s);
+
+/* The LCP (unknowns and rows in this order): p_U (nu), p_I (ni + nx), c (ni + nx), then, when any
+ * impulse-carrying contact has mu > 0, beta (2 per such contact: +t, -t) and lambda (1 per contact). */
+struct peg_lcp;
+int peg_lcp_create(struct peg_lcp **L);
+void peg_lcp_destroy(struct peg_lcp **L);
+int peg_lcp_assemble(struct peg_lcp *L, const struct peg_model *m, const struct world *w,
+                     const struct contact_set *cs, double h, struct cp_problem **p, struct row_counts *rows);
+/* nu (w->ndof) and pn (cs->n: each contact's normal impulse, summed over the constraints it is primary in).
+ */
+int peg_lcp_recover(const struct peg_lcp *L, const struct world *w, const struct contact_set *cs,
+                    const double *z, double *nu, double *pn);
+
+/* Formulation glue shared by peg.c (cross = 1, options -peg_...) and lnc.c (cross = 0, -lnc_...): f->data
+ * holds the settings, the model of the last assembly and the LCP workspace. */
+int peg_type_create(struct formulation *f, int cross);
+int peg_type_set_from_options(struct formulation *f, const char *prefix);
+int peg_type_detect(struct formulation *f, const struct world *w, double h, struct contact_set *cs);
+int peg_type_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
+                      struct cp_problem **p);
+int peg_type_recover(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
+                     const double *z, double *nu, double *pn);
+void peg_type_destroy(struct formulation *f);
+void peg_type_view(const struct formulation *f, const char *prefix, FILE *out);
+/* The model built by the last assemble (tests and drivers inspect U / I / X). */
+const struct peg_model *peg_type_model(const struct formulation *f);
+
+#endif
