@@ -66,6 +66,13 @@ static void format_change(const struct compare_row *c, char *buf, size_t len)
 
 static void print_table(const struct rundir *b, const struct compare_result *res, int all)
 {
+  int shown = 0;
+  for (int i = 0; i < res->n_rows; i++)
+    shown += all || (res->rows[i].verdict != COMPARE_SAME && res->rows[i].verdict != COMPARE_UNTESTED);
+  if (!shown) {
+    printf("(nothing moved: every compared value is identical)\n");
+    return;
+  }
   enum { NCOL = 6 };
   const char *head[NCOL] = {"group", "metric", "baseline", "new", "change", "verdict"};
   size_t w[NCOL];
