@@ -117,7 +117,11 @@ void sweep_row_set_text(struct sweep_row *r, const char *column, const char *tex
 int sweep_summarize(const char *run_dir);
 int sweep_plot(const char *run_dir);
 /* Merges every ledger*.csv of run_dir into tasks.csv (sorted by id, last row of an id wins). 0 on
- * success; 2 when the ledgers disagree on columns. */
-int sweep_merge(const char *run_dir);
+ * success (*n_missing, if not NULL, gets the number of tasks of the sweep with no row yet); 2 when the
+ * ledgers disagree on columns or there are none. */
+int sweep_merge(const char *run_dir, long *n_missing);
+/* After a merge (bench_merge): the run's meta.json from tasks.csv and experiment.txt — tasks present,
+ * missing and failed, summed task seconds, and the slices' meta.K-of-N.json files it came from. */
+int sweep_write_merged_meta(const char *run_dir);
 
 #endif
