@@ -85,7 +85,7 @@ has "cost row with ratio and p-value" '^b 0.1 +cost_seconds .* x2 \(p=0\.00[0-9]
 mkrun "$tmp/base4" seeds=4
 mkrun "$tmp/slow4" seeds=4 costb=2
 expect 0 "cost x2 with 4 repeats is not tested" -- "$c" "$tmp/base4" "$tmp/slow4"
-has "untested costs are counted" ' 4 cost comparisons untested \(fewer than 5 repeats\)'
+has "untested costs are counted" ' 4 cost comparisons untested \(fewer than 5 successful repeats'
 expect 1 "... unless -min_repeats 4" -- "$c" "$tmp/base4" "$tmp/slow4" -min_repeats 4
 mkrun "$tmp/tight0" costs_b=1:1.01:1.02:1.03:1.04:1.05
 mkrun "$tmp/tight1" costs_b=1.1:1.111:1.122:1.133:1.144:1.155

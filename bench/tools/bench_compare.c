@@ -190,7 +190,7 @@ int main(int argc, char **argv)
            n->options);
   print_table(b, res, all);
   printf("%d groups compared (%d only in the baseline, %d only in the new run): %d regressions, %d improved; "
-         "%d cost comparisons untested (fewer than %d repeats)\n",
+         "%d cost comparisons untested (fewer than %d successful repeats in a run)\n",
          res->n_common, res->only_base, res->only_new, res->n_regressions, res->n_improved,
          res->n_untested_costs, o.min_repeats);
   printf("verdict: %s\n", res->n_regressions ? "REGRESSION" : "pass");
