@@ -7,11 +7,15 @@ extern const struct formulation_type formulation_type_stewart_trinkle;
 extern const struct formulation_type formulation_type_anitescu_potra;
 extern const struct formulation_type formulation_type_acceleration_lcp;
 extern const struct formulation_type formulation_type_impulse_lcp;
+extern const struct formulation_type formulation_type_nonconvex_max;
+extern const struct formulation_type formulation_type_nonconvex_sum;
 
 const struct formulation_type *const formulation_registry[] = {
     &formulation_type_stewart_trinkle,
     &formulation_type_anitescu_potra,
     &formulation_type_acceleration_lcp,
     &formulation_type_impulse_lcp,
+    &formulation_type_nonconvex_max,
+    &formulation_type_nonconvex_sum,
     NULL,
 };

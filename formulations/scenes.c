@@ -241,3 +241,53 @@ struct world *scene_pendulum_3d(double len, double m, double theta0)
   }
   return finish(w, ok);
 }
+
+/* A static body made of axis-aligned boxes [x0, x1] x [y0, y1] (4 doubles each) and optional extra polygons.
+ */
+static int add_static_boxes(struct world *w, int body, int count, const double *boxes)
+{
+  for (int i = 0; i < count; i++) {
+    const double *b = boxes + 4 * i;
+    double xy[8] = {b[0], b[2], b[1], b[2], b[1], b[3], b[0], b[3]};
+    if (world_add_polygon(w, body, 4, xy) < 0) return 0;
+  }
+  return 1;
+}
+
+struct world *scene_point_corner(double vx, double vy, double r)
+{
+  struct world *w = world_create(2);
+  if (!w) return NULL;
+  w->gravity[1] = 0.0;
+  w->mu = 0.0;
+  w->threshold = 4.0;
+  /* the L: a vertical bar whose top-right corner is the origin, and a horizontal bar left of it */
+  const double bars[8] = {-3.0, 0.0, -6.0, 0.0, -8.0, -3.0, -3.0, 0.0};
+  int g = world_add_body(w, 1, 0.0, 0.0);
+  int ok = g >= 0 && add_static_boxes(w, g, 2, bars);
+  int b = ok ? world_add_body(w, 0, 1.0, 0.5 * r * r) : -1;
+  ok = ok && b >= 0 && world_add_disc(w, b, 0.0, 0.0, r) >= 0;
+  if (ok) {
+    w->bodies[b].x[0] = w->bodies[b].x[1] = 1.0 + r;
+    w->bodies[b].v[0] = vx;
+    w->bodies[b].v[1] = vy;
+  }
+  return finish(w, ok);
+}
+
+struct world *scene_block_hole(double speed, double mu)
+{
+  struct world *w = world_create(2);
+  if (!w) return NULL;
+  w->mu = mu;
+  w->threshold = 0.1;
+  /* ground: left of the hole, the hole's floor, and right of it, 0.005 lower, with the diagonal wall
+   * (1, -0.005)-(0.85, -0.505) */
+  const double boxes[8] = {-6.0, 0.0, -1.0, 0.0, 0.0, 0.85, -1.0, -0.505};
+  const double right[10] = {0.85, -1.0, 12.0, -1.0, 12.0, -0.005, 1.0, -0.005, 0.85, -0.505};
+  int g = world_add_body(w, 1, 0.0, 0.0);
+  int ok = g >= 0 && add_static_boxes(w, g, 2, boxes) && world_add_polygon(w, g, 5, right) >= 0;
+  ok = ok && add_box(w, -1.6, 0.2, 0.0, 2.4, 0.4, 1.0) >= 0;
+  if (ok) w->bodies[w->nb - 1].v[0] = speed;
+  return finish(w, ok);
+}

@@ -37,5 +37,20 @@ struct world *scene_pendulum_2d(double len, double m, double theta0);
 /* 3D: the same pendulum (a sphere of radius 0.01) on a ball joint at the origin, displaced in the x-z plane,
  * gravity along -z. */
 struct world *scene_pendulum_3d(double len, double m, double theta0);
+/* Egan, Berard & Trinkle Fig. 3: a point mass (a disc of radius r, m = 1, centred at (1 + r, 1 + r) so that
+ * its distance to both sides is 1) at the corner x = 0 / y = 0 of a static L-shaped obstacle made of two
+ * convex parts (a vertical bar [-3, 0] x [-6, 0], whose top-right corner is the origin, and a horizontal bar
+ * [-8, -3] x [-3, 0]): the free space near the corner is the union x >= 0 or y >= 0. Velocity (vx, vy), no
+ * gravity, frictionless, threshold 4 (the two sides at the corner, not the L's far edges). Body 1. */
+struct world *scene_point_corner(double vx, double vy, double r);
+/* Egan Fig. 1: a block (2.4 x 0.4, m = 1, bottom at y = 0, centre x = -1.6, velocity (speed, 0)) sliding on
+ * a static ground (one body of three convex parts: x <= 0 with top y = 0; the hole's floor y = -0.55 for
+ * 0 <= x <= 0.85; right of the hole, from x = 1 to 12, top y = -0.05, with the diagonal wall from
+ * (1, -0.05) down to (0.85, -0.55), 73 degrees) across the hole 0 < x < 1. The block's lower right corner
+ * passes 0.05 above the top of the diagonal; the diagonal's line, extended beyond its top, crosses that path
+ * at x = 1.015 — the phantom collision of the standard model, which leaves the block 8.5 % of its speed.
+ * The block is wider than twice the hole, so it does not tip before its corner is past the hole.
+ * Threshold 0.1; g = 9.81; friction mu. Body 1 is the block. */
+struct world *scene_block_hole(double speed, double mu);
 
 #endif

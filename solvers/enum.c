@@ -139,7 +139,8 @@ struct enum_data {
   double rcond_min;
   double distinct;
   double *solutions; /* n_solutions x n */
-  int n_solutions, capacity;
+  int n_solutions;
+  size_t capacity; /* doubles: n changes from one solve to the next (a stepper's problems) */
 };
 
 static int enum_create(struct solver *s)
@@ -182,9 +183,12 @@ static int enum_add(struct enum_data *d, int n, const double *z)
       if (fabs(o[i] - z[i]) > diff) diff = fabs(o[i] - z[i]);
     if (diff <= d->distinct * zmax) return 0;
   }
-  if (d->n_solutions == d->capacity) {
-    int cap = d->capacity ? 2 * d->capacity : 16;
-    double *grown = realloc(d->solutions, (size_t)cap * ((size_t)n > 0 ? (size_t)n : 1) * sizeof *grown);
+  size_t need = ((size_t)d->n_solutions + 1) * (size_t)n;
+  if (need > d->capacity) {
+    size_t cap = d->capacity ? 2 * d->capacity : 16 * (size_t)(n > 0 ? n : 1);
+    while (cap < need)
+      cap *= 2;
+    double *grown = realloc(d->solutions, cap * sizeof *grown);
     if (!grown) return 1;
     d->solutions = grown;
     d->capacity = cap;

@@ -248,6 +248,7 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
 {
   struct sweep s;
   int rc = 0;
+  MPI_Comm self_inner = MPI_COMM_NULL;
   memset(&s, 0, sizeof s);
   s.d = d;
   char *cmd = join_argv(argc, argv);
@@ -295,6 +296,15 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   if (s.rank == 0) rc = sweep_prepare_run_dir(&s);
   MPI_Bcast(&rc, 1, MPI_INT, 0, s.comm);
   if (rc) goto finalize;
+  /* Tasks run in forked children that share this rank's MPI transport: a child that makes MPI progress
+   * can take a message meant for its parent, and the sweep then waits forever (seen with TAO/SNES tasks
+   * on 2 ranks: 4 hangs in 5 runs). PETSc objects on PETSC_COMM_SELF duplicate it on first use
+   * (MPI_Comm_dup, a progressing call); duplicating it here, once, caches the inner communicator so that
+   * children find it and make no progressing MPI calls. */
+  if (PetscCommDuplicate(PETSC_COMM_SELF, &self_inner, NULL)) {
+    rc = 1;
+    goto finalize;
+  }
   sweep_iso_now(s.start_iso, sizeof s.start_iso);
   s.t_start = MPI_Wtime();
   if (s.rank == 0) {
@@ -331,6 +341,7 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   MPI_Bcast(&rc, 1, MPI_INT, 0, s.comm);
 finalize:
   if (s.ctx && d->teardown) d->teardown(s.ctx);
+  if (self_inner != MPI_COMM_NULL) PetscCommDestroy(&self_inner);
   sweep_axes_free(&s);
   free(s.todo);
   free(s.options);

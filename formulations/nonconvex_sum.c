@@ -1,0 +1,135 @@
+/* nonconvex_sum.c — Egan, Berard & Trinkle's "summation" formulation (Sec. V eqs. 24-28, generalised in
+ * Sec. VI eq. 30, matrix form eqs. 34-35): per group sum_i max(-eps/h, a_i) + (n - 1) eps/h >= 0 through
+ * c_i = max(-eps/h, a_i) + eps/h; the union of the sides' half-planes plus a small capped corner (Fig. 4);
+ * any side of a touching group may carry force. Convex sides and friction as Stewart-Trinkle (eqs. 5-7).
+ * z = [c (y); p_y (y); p_x (x); p_f; s], rows in the same order (eq. 34). Groups: nonconvex_groups.h.
+ * -nc_epsilon E (a length; default 1e-3 times the smallest dynamic body's bounding diameter, or times the
+ * detection threshold when every dynamic body is a point): the corner cap's size, so a fraction of the
+ * bodies' size; too small and eps/h drowns in the solver tolerance (Sec. VII). */
+#include "formulation.h"
+#include "nonconvex_groups.h"
+
+#include <petscsys.h>
+#include <stdlib.h>
+
+struct ncs_data {
+  struct nc_lcp lcp;
+  double epsilon;      /* > 0: fixed by -nc_epsilon; <= 0: automatic */
+  double epsilon_used; /* the value of the last assemble */
+};
+
+static int ncs_create(struct formulation *f)
+{
+  struct ncs_data *d = calloc(1, sizeof *d);
+  if (!d) return 1;
+  f->data = d;
+  return 0;
+}
+
+static int ncs_set_from_options(struct formulation *f)
+{
+  struct ncs_data *d = f->data;
+  PetscBool set;
+  PetscReal r;
+  if (PetscOptionsGetReal(NULL, NULL, "-nc_epsilon", &r, &set) == 0 && set) {
+    if (!(r > 0.0)) {
+      fprintf(stderr, "error: -nc_epsilon must be positive (got %g)\n", (double)r);
+      return 1;
+    }
+    d->epsilon = r;
+  }
+  return 0;
+}
+
+static void ncs_destroy(struct formulation *f)
+{
+  struct ncs_data *d = f->data;
+  if (!d) return;
+  nc_lcp_free(&d->lcp);
+  free(d);
+  f->data = NULL;
+}
+
+static double ncs_auto_epsilon(const struct world *w, double thr)
+{
+  double size = 0.0;
+  for (int i = 0; i < w->nb; i++) {
+    const struct body *b = &w->bodies[i];
+    if (b->is_static || !(b->bound_radius > 0.0)) continue;
+    if (size == 0.0 || 2.0 * b->bound_radius < size) size = 2.0 * b->bound_radius;
+  }
+  return 1e-3 * (size > 0.0 ? size : thr);
+}
+
+static int ncs_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
+                        struct cp_problem **out)
+{
+  struct ncs_data *d = f->data;
+  double thr = f->threshold >= 0.0 ? f->threshold : w->threshold;
+  *out = NULL;
+  if (nc_lcp_setup(&d->lcp, w, cs, h, thr)) return 1;
+  const struct nc_lcp *L = &d->lcp;
+  const struct nc_groups *G = &L->g;
+  int y = G->ny, o = y, n = o + nc_lcp_tail_size(L);
+  double eps = d->epsilon > 0.0 ? d->epsilon : ncs_auto_epsilon(w, thr), e = eps / h;
+  d->epsilon_used = eps;
+  struct cp_problem *p = cp_lcp_create(n > 0 ? n : 1);
+  if (!p) return 1;
+  if (n == 0) {
+    p->M[0] = 1.0; /* no contacts: a trivial 1 x 1 LCP keeps the pipeline uniform */
+    p->q[0] = 0.0;
+  }
+  double *M = p->M, *q = p->q;
+  for (int i = 0; i < y; i++) {
+    int grp = G->side[i].group, b = G->group_start[grp], end = G->group_start[grp + 1];
+    double *rc = M + (size_t)i * n, *rp = M + (size_t)(o + i) * n;
+    /* (25-26) 0 <= c_i - a_i - eps/h perp c_i */
+    rc[i] = 1.0;
+    q[i] = -nc_lcp_gap_rate_row(L, i, -1.0, rc, o) - e;
+    /* (27-28), eq. 30: 0 <= sum_{j in group} c_j - (n_group - 1) eps/h perp p_in; a passive side's row is
+     * kept >= 1 (p_in = 0; an active side of the group enforces the sum) */
+    for (int j = b; j < end; j++)
+      rp[j] = 1.0;
+    q[o + i] = -e * (double)(end - b - 1) + (G->side[i].passive ? 1.0 : 0.0);
+  }
+  nc_lcp_fill_tail(L, M, q, n, o);
+  snprintf(p->name, sizeof p->name, "nonconvex_sum y=%d g=%d x=%d", y, G->ng, G->nx);
+  f->rows = (struct row_counts){.normal = G->ns, .friction = L->nf, .slack = L->nsl, .other = y, .total = n};
+  *out = p;
+  return 0;
+}
+
+static int ncs_recover(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
+                       const double *z, double *nu, double *pn)
+{
+  struct ncs_data *d = f->data;
+  (void)w;
+  (void)h;
+  nc_lcp_recover(&d->lcp, cs, z, d->lcp.g.ny, nu, pn);
+  return 0;
+}
+
+static void ncs_view(const struct formulation *f, FILE *out)
+{
+  const struct ncs_data *d = f->data;
+  if (d->epsilon > 0.0)
+    fprintf(out, "  -nc_epsilon %g (fixed)\n", d->epsilon);
+  else
+    fprintf(out, "  -nc_epsilon automatic: 1e-3 x smallest dynamic body's diameter (last %g)\n",
+            d->epsilon_used);
+}
+
+const struct formulation_type formulation_type_nonconvex_sum = {
+    .name = "nonconvex_sum",
+    .summary = "2D: Stewart-Trinkle plus nonconvex groups by the summation construction (capped corners)",
+    .paper = "Egan, Berard & Trinkle, Sec. V eqs. 24-28, Sec. VI eq. 30, appendix eqs. 34-35",
+    .dims = FORMULATION_2D,
+    .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE,
+    .joints = 0,
+    .create = ncs_create,
+    .set_from_options = ncs_set_from_options,
+    .assemble = ncs_assemble,
+    .recover = ncs_recover,
+    .destroy = ncs_destroy,
+    .view = ncs_view,
+};
