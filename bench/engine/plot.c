@@ -241,7 +241,8 @@ static int plot_stat(const struct rundir *r, const struct plot_series *ps, const
   write_x_axis(gp, r, x);
   rundir_label(r, col_name, lab, sizeof lab);
   plot_quote(lab, qt, sizeof qt);
-  fprintf(gp, "set ylabel \"%s\"\n", qt);
+  fprintf(gp, "set ylabel \"%s%s\"\n", qt,
+          rundir_list_find(&r->higher_better, col_name) >= 0 ? " (higher is better)" : "");
   if (log_y &&
       hi / lo < 1e3) { /* under three decades: tics at 1, 2, 5 x 10^k, or there are only one or two */
     fprintf(gp, "set logscale y\nset format y '%%g'\nset ytics (");

@@ -103,6 +103,14 @@ static void print_table(const struct rundir *b, const struct compare_result *res
   }
 }
 
+static int same_names(const struct rundir_list *a, const struct rundir_list *b)
+{
+  if (a->n != b->n) return 0;
+  for (int i = 0; i < a->n; i++)
+    if (strcmp(a->name[i], b->name[i]) != 0) return 0;
+  return 1;
+}
+
 /* Options: -metric_tol "name=r" items. 0 on success, 2 with a message. */
 static int parse_metric_tol(struct compare_options *o, char **items, PetscInt n)
 {
@@ -179,12 +187,16 @@ int main(int argc, char **argv)
   printf("# bench_compare %s (baseline) vs %s (new): experiment %s, group = ", dir_b, dir_n, b->experiment);
   for (int k = 0; k < b->group.n; k++)
     printf("%s%s", k ? "," : "", b->group.name[k]);
+  printf("\n# accuracy: lower is better");
+  for (int k = 0; k < n->higher_better.n; k++)
+    printf("%s%s", k ? "," : " except for ", n->higher_better.name[k]);
   printf(
-      "\n# accuracy: lower is better, tolerance max(%g, %g |baseline|); success rate: any drop is a "
-      "regression;\n"
+      ", tolerance max(%g, %g |baseline|); success rate: any drop is a regression;\n"
       "# cost: ratio of medians > %g and one-sided Wilcoxon rank-sum (Mann-Whitney U, normal approximation,\n"
       "# tie-corrected) p < %g, tested only with >= %d successful repeats in both runs\n",
       o.tol_abs, o.tol_rel, o.time_ratio, o.alpha, o.min_repeats);
+  if (!same_names(&b->higher_better, &n->higher_better))
+    printf("# note: the baseline's higher_better list differs; the new run's is used\n");
   if (strcmp(b->options, n->options) != 0)
     printf("# note: the option strings differ:\n#   baseline: %s\n#   new:      %s\n", b->options,
            n->options);
