@@ -28,12 +28,12 @@ static const struct sweep_axis axes[] = {
 };
 
 static const struct sweep_column columns[] = {
-    {"passed", SWEEP_METRIC,
+    {"passed", SWEEP_METRIC_HIGHER,
      "1: past the hole at the end, never below 90 % of the initial speed, no energy gain"},
-    {"final_x", SWEEP_METRIC,
+    {"final_x", SWEEP_METRIC_HIGHER,
      "block centre x at the end [m] (the hole spans 0 < x < 1; passed needs x > 2.2)"},
     {"max_penetration", SWEEP_METRIC, "max over steps of the deepest detected contact at the step start [m]"},
-    {"min_speed_ratio", SWEEP_METRIC, "min over steps of the horizontal speed / initial speed"},
+    {"min_speed_ratio", SWEEP_METRIC_HIGHER, "min over steps of the horizontal speed / initial speed"},
     {"energy_gain", SWEEP_METRIC, "max over steps of (energy - initial energy) / initial kinetic energy"},
     {"failed_steps", SWEEP_INFO, "steps whose solve did not converge"},
     {"failed_at", SWEEP_INFO, "simulated time at the start of the first failed step [s] (empty: none)"},

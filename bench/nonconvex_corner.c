@@ -26,9 +26,9 @@ static const struct sweep_axis axes[] = {
 };
 
 static const struct sweep_column columns[] = {
-    {"matches_paper", SWEEP_METRIC,
+    {"matches_paper", SWEEP_METRIC_HIGHER,
      "1 if the assembled LCP equals the printed one (nonconvex forms; else empty)"},
-    {"end_valid", SWEEP_METRIC,
+    {"end_valid", SWEEP_METRIC_HIGHER,
      "1 if q^{l+1} lies in the free space (max: x >= 0 or y >= 0; sum: also the cap)"},
     {"residual", SWEEP_METRIC, "natural-map residual of the answer (the checker's)"},
     {"lcp_n", SWEEP_INFO, "LCP size"},

@@ -35,6 +35,16 @@ rm -f "$p"/*.png "$p"/*.svg
 (cd "$p" && gnuplot success_rate.gp 2>/dev/null)
 check "a script re-runs by hand in plots/" "images_ok $p success_rate"
 
+# 1b. a driver with higher-is-better metrics (bench_nonconvex_corner): experiment.txt lists them, the
+# plots say so
+if [ -x "$bin/bench_nonconvex_corner" ]; then
+  "$bin/bench_nonconvex_corner" -out "$tmp/nc" -quiet >/dev/null 2>&1
+  check "higher_better lists the driver's SWEEP_METRIC_HIGHER columns" \
+    'grep -q "^higher_better matches_paper,end_valid$" $tmp/nc/experiment.txt'
+  check "... and their plots say higher is better" \
+    'grep -q "ylabel \"end_valid (higher is better)\"" $tmp/nc/plots/accuracy_end_valid.gp && ! grep -q "higher is better" $tmp/nc/plots/accuracy_residual.gp'
+fi
+
 # 2. bench_plot on a hand-made solver benchmark: problems x solvers x 2 seeds
 d=$tmp/solvers
 mkdir -p "$d"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test_compare.sh — bin/bench_compare on hand-made run directories: identical runs pass (exit 0); an accuracy
-# median beyond tolerance is a regression (1) and a fall is "improved"; -metric_tol and -tol_abs widen
+# median beyond tolerance is a regression (1) and a fall is "improved" (the other way round for a metric
+# listed under higher_better); -metric_tol and -tol_abs widen
 # the tolerance; any success-rate drop is a regression; a cost doubling with 6 repeats per group is a
 # regression, with 4 repeats it is untested, a 10% rise or a rise the rank-sum test does not support is
 # not; exit 2 for a missing directory, different experiments, mismatched columns, no common group, an
@@ -23,7 +24,7 @@ has() { if grep -q -E -- "$2" "$tmp/out"; then pass "$1"; else fail "$1: no /$2/
 # or the list costs_b), the first failb tasks of b end in max_iterations.
 mkrun() {
   local dir=$1; shift
-  local exp=toy seeds=6 errb=1 costb=1 failb=0 metrics=err hs=0.1 costs_b=""
+  local exp=toy seeds=6 errb=1 costb=1 failb=0 metrics=err hs=0.1 costs_b="" hb=""
   local kv; for kv in "$@"; do local "$kv"; done
   mkdir -p "$dir"
   cat >"$dir/experiment.txt" <<EOF
@@ -32,6 +33,7 @@ title toy runs for test_compare
 axes method,h,seed
 group method,h
 metrics $metrics
+higher_better $hb
 costs cost_seconds,task_seconds
 info
 plot_x h
@@ -75,6 +77,16 @@ mkrun "$tmp/better" errb=0.5
 expect 0 "err -50% is an improvement, not a regression" -- "$c" "$tmp/base" "$tmp/better"
 has "improved row" '^b 0.1 +err .*-50% +improved$'
 
+mkrun "$tmp/hb_base" hb=err
+mkrun "$tmp/hb_lower" hb=err errb=0.5
+expect 1 "a higher-is-better metric falling 50% is a regression" -- "$c" "$tmp/hb_base" "$tmp/hb_lower"
+has "... its row" '^b 0.1 +err .*-50% +REGRESSION$'
+has "... and the header says which metrics are higher-is-better" 'lower is better except for err,'
+mkrun "$tmp/hb_higher" hb=err errb=1.5
+expect 0 "... rising 50% is an improvement" -- "$c" "$tmp/hb_base" "$tmp/hb_higher"
+expect 1 "the new run's higher_better list counts (baseline without one)" -- "$c" "$tmp/base" "$tmp/hb_lower"
+has "... with a note" 'baseline.s higher_better list differs'
+
 mkrun "$tmp/fails" failb=1
 expect 1 "one task of six failing is a success-rate regression" -- "$c" "$tmp/base" "$tmp/fails"
 has "success_rate row: 100% -> 83.3%" '^b 0.1 +success_rate +100.0% \(6\) +83.3% \(6\) +-16.7 pts +REGRESSION$'
@@ -85,7 +97,7 @@ has "cost row with ratio and p-value" '^b 0.1 +cost_seconds .* x2 \(p=0\.00[0-9]
 mkrun "$tmp/base4" seeds=4
 mkrun "$tmp/slow4" seeds=4 costb=2
 expect 0 "cost x2 with 4 repeats is not tested" -- "$c" "$tmp/base4" "$tmp/slow4"
-has "untested costs are counted" ' 4 cost comparisons untested \(fewer than 5 repeats\)'
+has "untested costs are counted" ' 4 cost comparisons untested \(fewer than 5 successful repeats'
 expect 1 "... unless -min_repeats 4" -- "$c" "$tmp/base4" "$tmp/slow4" -min_repeats 4
 mkrun "$tmp/tight0" costs_b=1:1.01:1.02:1.03:1.04:1.05
 mkrun "$tmp/tight1" costs_b=1.1:1.111:1.122:1.133:1.144:1.155

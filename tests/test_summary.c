@@ -45,6 +45,7 @@ static const char experiment[] = "experiment toy\n"
                                  "axes method,h,seed\n"
                                  "group method,h\n"
                                  "metrics err,resid\n"
+                                 "higher_better resid\n"
                                  "costs cost_seconds\n"
                                  "info note\n"
                                  "plot_x h\n"
@@ -148,6 +149,8 @@ static void test_summary(void)
   CHECK(md && strstr(md, "3 not_applicable tasks are left out"), "summary.md counts not_applicable");
   CHECK(md && strstr(md, "| h [s] |") && strstr(md, "cost_seconds [s]"), "summary.md headers carry units");
   CHECK(md && strstr(md, "5/6") && strstr(md, "n/a") && strstr(md, "2.5"), "summary.md rows: 5/6, n/a, 2.5");
+  CHECK(md && strstr(md, "Higher is better for resid; lower for the other metrics."),
+        "summary.md says which metrics are higher-is-better");
   if (md) {
     const char *z = strstr(md, "| zeta   | 0.1"), *a = strstr(md, "| alpha  | 0.1");
     CHECK(z && a && z < a, "summary.md rows in group order");
@@ -168,6 +171,10 @@ static void test_bad_dirs(void)
   CHECK(sweep_summarize(dir) == 2, "sweep_summarize on it: 2");
   write_file("tasks.csv", "task_id,method,h,seed,status,err,note,cost_seconds,task_seconds,rank,host\n");
   CHECK(rundir_read(dir, &r) == 2 && !r, "a metric without its column: status 2");
+  write_file("experiment.txt", "experiment toy\naxes method,h,seed\ngroup method,h\nmetrics err\n"
+                               "higher_better resid\n");
+  write_file("tasks.csv", "task_id,method,h,seed,status,err,resid\n");
+  CHECK(rundir_read(dir, &r) == 2 && !r, "higher_better naming a column that is not a metric: status 2");
   write_file("experiment.txt", "title no experiment key\naxes a\n");
   CHECK(rundir_read(dir, &r) == 2 && !r, "experiment.txt without required keys: status 2");
   CHECK(rundir_read("/nonexistent/run", &r) == 2 && !r, "missing directory: status 2");

@@ -199,7 +199,11 @@ int compare_runs(const struct rundir *b, const struct rundir *n, const struct co
       *row =
           (struct compare_row){g,   m,   COMPARE_METRIC,  name, median_of(vb, nb), median_of(vn, nn), nb, nn,
                                NAN, NAN, COMPARE_UNTESTED};
-      row->verdict = judge(row->base, row->now, fmax(o->tol_abs, tol_rel * fabs(row->base)));
+      double tol = fmax(o->tol_abs, tol_rel * fabs(row->base));
+      if (rundir_list_find(&n->higher_better, name) >= 0) /* higher is better: judge the negated values */
+        row->verdict = judge(-row->base, -row->now, tol);
+      else
+        row->verdict = judge(row->base, row->now, tol);
     }
     for (int k = 0; k < b->costs.n; k++) {
       const char *name = b->costs.name[k];

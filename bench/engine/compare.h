@@ -1,8 +1,9 @@
 /* compare.h — regression verdicts between a baseline and a new run directory (design.md contract 10),
  * behind bin/bench_compare. Only groups both runs have are compared (group keys equal as text, or as
  * numbers when both parse). Per common group:
- *  - each accuracy metric (lower is better): medians over successful tasks; a rise above
- *    max(tol_abs, tol_rel * |baseline|) is a regression, a fall by as much is an improvement;
+ *  - each accuracy metric: medians over successful tasks; a move for the worse (a rise, or a fall for
+ *    the metrics experiment.txt lists under higher_better; the new run's list counts) by more than
+ *    max(tol_abs, tol_rel * |baseline|) is a regression, a move for the better by as much an improvement;
  *    a metric the baseline had and the new run lost (no successful task with a value) is a regression;
  *  - the success rate (successes / applicable tasks): any drop is a regression;
  *  - each cost, only when both runs have >= min_repeats successful tasks with a value in the group: a

@@ -241,9 +241,19 @@ static int plot_stat(const struct rundir *r, const struct plot_series *ps, const
   write_x_axis(gp, r, x);
   rundir_label(r, col_name, lab, sizeof lab);
   plot_quote(lab, qt, sizeof qt);
-  fprintf(gp, "set ylabel \"%s\"\n", qt);
-  if (log_y) fprintf(gp, "set logscale y\nset format y '%%.0e'\n");
-  fprintf(gp, "set offsets 0, 0, graph 0.05, graph 0.05\n"); /* no point on the frame */
+  fprintf(gp, "set ylabel \"%s%s\"\n", qt,
+          rundir_list_find(&r->higher_better, col_name) >= 0 ? " (higher is better)" : "");
+  if (log_y &&
+      hi / lo < 1e3) { /* under three decades: tics at 1, 2, 5 x 10^k, or there are only one or two */
+    fprintf(gp, "set logscale y\nset format y '%%g'\nset ytics (");
+    for (int k = (int)floor(log10(lo / 2.0)), first_tic = 1; k <= (int)ceil(log10(hi)); k++)
+      for (int m = 1; m <= 5; m += m == 1 ? 1 : 3)
+        fprintf(gp, "%s%.0e", first_tic ? "" : ", ", m * pow(10.0, k)), first_tic = 0;
+    fprintf(gp, ")\n");
+  } else if (log_y)
+    fprintf(gp, "set logscale y\nset format y '%%.0e'\n");
+  /* autoscale to the data (not to the next tic), then a margin so that no point sits on the frame */
+  fprintf(gp, "set autoscale yfix\nset offsets 0, 0, graph 0.06, graph 0.06\n");
   plot_script_png(gp, name);
   fprintf(gp, "plot");
   int first = 1;

@@ -73,7 +73,7 @@ void rundir_destroy(struct rundir **rp)
   free(r->plot_x);
   free(r->options);
   struct rundir_list *lists[] = {&r->axes, &r->group,  &r->metrics, &r->costs,
-                                 &r->info, &r->series, &r->units};
+                                 &r->info, &r->series, &r->units,   &r->higher_better};
   for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
     list_free(lists[i]);
   table_destroy(&r->tasks);
@@ -116,7 +116,8 @@ static int read_experiment(struct rundir *r, const char *path)
                 {"costs", &r->costs, NULL, 0},
                 {"info", &r->info, NULL, 0},
                 {"series", &r->series, NULL, 0},
-                {"units", &r->units, NULL, 0}};
+                {"units", &r->units, NULL, 0},
+                {"higher_better", &r->higher_better, NULL, 0}};
     if (strcmp(line, "log_x") == 0) r->log_x = atoi(value) != 0;
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
       if (strcmp(line, keys[k].key) != 0) continue;
@@ -183,6 +184,12 @@ int rundir_read(const char *dir, struct rundir **out)
       require_columns(r, path, "metrics", &r->metrics) || require_columns(r, path, "costs", &r->costs) ||
       require_columns(r, path, "series", &r->series) || require_columns(r, path, "plot_x", &x))
     goto cleanup;
+  for (int i = 0; i < r->higher_better.n; i++)
+    if (rundir_list_find(&r->metrics, r->higher_better.name[i]) < 0) {
+      fprintf(stderr, "error: %s/experiment.txt: higher_better names '%s', which is not a metric\n", dir,
+              r->higher_better.name[i]);
+      goto cleanup;
+    }
   *out = r;
   r = NULL;
   rc = 0;

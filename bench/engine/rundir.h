@@ -2,8 +2,9 @@
  * the files): experiment.txt parsed into its lists, tasks.csv as a table (through table.h, the one CSV
  * reader), each row's outcome, and rows grouped by any list of columns.
  * Invariants: every column experiment.txt names (axes, group, metrics, costs, series, plot_x) and "status"
- * exist in tasks.csv, or rundir_read fails naming the missing one; groups are numbered in order of first
- * appearance in tasks.csv, so every output built from them has a deterministic order. */
+ * exist in tasks.csv, and every higher_better name is a metric, or rundir_read fails naming the culprit;
+ * groups are numbered in order of first appearance in tasks.csv, so every output built from them has a
+ * deterministic order. */
 #ifndef CB_RUNDIR_H
 #define CB_RUNDIR_H
 
@@ -18,7 +19,8 @@ struct rundir {
   char *dir;
   char *experiment, *title, *plot_x, *options; /* plot_x "" when the driver has none */
   struct rundir_list axes, group, metrics, costs, info, series;
-  struct rundir_list units; /* "name=unit" entries */
+  struct rundir_list higher_better; /* the metrics where higher is better (the others: lower is better) */
+  struct rundir_list units;         /* "name=unit" entries */
   int log_x;
   struct table *tasks;
   int status_col;

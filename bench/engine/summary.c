@@ -189,7 +189,10 @@ static int write_markdown(const struct rundir *r, const struct rundir_groups *g,
   } else
     fprintf(fp, "No failures.");
   if (nna) fprintf(fp, " %d not_applicable tasks are left out of the success rates.", nna);
-  fprintf(fp, "\nMedians over successful tasks; quartiles and cost totals are in summary.csv.\n\n");
+  fprintf(fp, "\nMedians over successful tasks; quartiles and cost totals are in summary.csv.");
+  for (int k = 0; k < r->higher_better.n; k++)
+    fprintf(fp, "%s%s", k ? ", " : " Higher is better for ", r->higher_better.name[k]);
+  fprintf(fp, "%s\n\n", r->higher_better.n ? "; lower for the other metrics." : "");
   /* the table: kept keys, n, success, metric medians, cost medians; src = summary column (or a code) */
   const int c_count = -1, c_succ = -2;
   for (int j = 0; j < g->n_keys; j++)

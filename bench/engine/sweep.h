@@ -15,11 +15,12 @@
  *   tasks.csv        task_id, the axis columns, status, the driver's columns, task_seconds, rank, host;
  *                    one row per task, sorted by id. Only *_seconds, rank and host differ between ranks.
  *   experiment.txt   what aggregation, plots and bench_compare need ("key value" lines: experiment, title,
- *                    axes, group, metrics, costs, info, plot_x, series, log_x, options, and units: a list
- *                    of name=unit for the axes and columns whose help ends in "[unit]")
+ *                    axes, group, metrics, higher_better (the metrics of role SWEEP_METRIC_HIGHER), costs,
+ *                    info, plot_x, series, log_x, options, and units: a list of name=unit for the axes and
+ *                    columns whose help ends in "[unit]")
  *   summary.csv/.md  per group (rundir.h, summary.c): count, applicable, successes, success_rate, each
  *                    metric's median/q1/q3 over successful rows, each cost's median (successful rows) and
- *                    total (all rows); empty field = no value. Metrics are lower-is-better.
+ *                    total (all rows); empty field = no value.
  *   plots/           gnuplot scripts, data, PNG and SVG (plot.c): each metric and cost vs plot_x per
  *                    series, success rates, performance profiles for solver benchmarks
  *   meta.json        git sha + dirty flag, host, ranks, PETSc/GSL/MPI versions, options, start/end, wall,
@@ -48,9 +49,12 @@ struct sweep_axis {
 #define SWEEP_SEEDS_AXIS "seed"
 
 enum sweep_column_role {
-  SWEEP_METRIC, /* accuracy metric: median/quartiles in summaries, checked by bench_compare */
-  SWEEP_COST,   /* cost (name ends in _seconds for times): median and total, ratio-tested by compare */
-  SWEEP_INFO,   /* reported in tasks.csv only (text or numbers) */
+  SWEEP_METRIC,        /* accuracy metric, lower is better (errors, residuals): median/quartiles in summaries,
+                          checked by bench_compare */
+  SWEEP_COST,          /* cost (name ends in _seconds for times): median and total, ratio-tested by compare */
+  SWEEP_INFO,          /* reported in tasks.csv only (text or numbers) */
+  SWEEP_METRIC_HIGHER, /* accuracy metric, higher is better (pass flags, kept speed): as SWEEP_METRIC, and
+                          listed under "higher_better" so that bench_compare reads a fall as the regression */
 };
 
 struct sweep_column {

@@ -80,8 +80,10 @@ static void put_list(FILE *fp, const char *key, const struct sweep_driver *d, in
 {
   fprintf(fp, "%s ", key);
   int first = 1;
-  for (int j = 0; j < d->n_columns; j++)
-    if ((int)d->columns[j].role == role) fprintf(fp, "%s%s", first ? "" : ",", d->columns[j].name), first = 0;
+  for (int j = 0; j < d->n_columns; j++) { /* "metrics" lists both directions */
+    int r = (int)d->columns[j].role, in = r == role || (role == SWEEP_METRIC && r == SWEEP_METRIC_HIGHER);
+    if (in) fprintf(fp, "%s%s", first ? "" : ",", d->columns[j].name), first = 0;
+  }
   if (costs) fprintf(fp, "%stask_seconds", first ? "" : ",");
   fputc('\n', fp);
 }
@@ -105,6 +107,7 @@ static int write_experiment(const struct sweep *s, const char *path)
       fprintf(fp, "%s%s", first ? "" : ",", d->axes[k].name), first = 0;
   fputc('\n', fp);
   put_list(fp, "metrics", d, SWEEP_METRIC, 0);
+  put_list(fp, "higher_better", d, SWEEP_METRIC_HIGHER, 0);
   put_list(fp, "costs", d, SWEEP_COST, 1);
   put_list(fp, "info", d, SWEEP_INFO, 0);
   const char *x = d->plot_x ? d->plot_x : (has_axis(d, "h") ? "h" : "");

@@ -105,7 +105,6 @@ int sweep_write_meta(struct sweep *s, int finished)
   return bad || rename(tmp, path);
 }
 
-
 int sweep_write_merged_meta(const char *run_dir)
 {
   char path[SWEEP_PATH_MAX + 64], tmp[SWEEP_PATH_MAX + 80], host[256] = "";
@@ -139,9 +138,10 @@ int sweep_write_merged_meta(const char *run_dir)
   json_string(fp, now);
   fprintf(fp,
           ",\n  \"finished\": %s,\n  \"tasks_total\": %ld,\n  \"tasks_run\": %d,\n  \"tasks_missing\": %ld,\n"
-          "  \"tasks_failed\": %ld,\n  \"task_seconds_sum\": %.6g,\n  \"task_seconds_max\": %.6g,\n  \"slices\": [",
-          total > t->nrow ? "false" : "true", total, t->nrow, total > t->nrow ? total - t->nrow : 0L, failed, sum,
-          max);
+          "  \"tasks_failed\": %ld,\n  \"task_seconds_sum\": %.6g,\n  \"task_seconds_max\": %.6g,\n  "
+          "\"slices\": [",
+          total > t->nrow ? "false" : "true", total, t->nrow, total > t->nrow ? total - t->nrow : 0L, failed,
+          sum, max);
   sweep_path(path, sizeof path, "%s/meta.*-of-*.json", run_dir);
   if (glob(path, 0, NULL, &g) == 0)
     for (size_t i = 0; i < g.gl_pathc; i++) {

@@ -59,6 +59,9 @@ static int start_task(const struct sweep *s, long id, struct running *r)
   fflush(stdout);
   fflush(stderr);
   if (pipe(fds)) return 1;
+  /* the clock starts before fork: on a loaded machine the child may run to completion before the parent
+   * is scheduled again, and a clock read after fork then misses the whole task */
+  r->t0 = MPI_Wtime();
   pid_t pid = fork();
   if (pid < 0) {
     close(fds[0]);
@@ -77,7 +80,6 @@ static int start_task(const struct sweep *s, long id, struct running *r)
   r->pid = pid;
   r->fd = fds[0];
   r->id = id;
-  r->t0 = MPI_Wtime();
   r->len = 0;
   return 0;
 }

@@ -66,6 +66,13 @@ static void format_change(const struct compare_row *c, char *buf, size_t len)
 
 static void print_table(const struct rundir *b, const struct compare_result *res, int all)
 {
+  int shown = 0;
+  for (int i = 0; i < res->n_rows; i++)
+    shown += all || (res->rows[i].verdict != COMPARE_SAME && res->rows[i].verdict != COMPARE_UNTESTED);
+  if (!shown) {
+    printf("(nothing moved: every compared value is identical)\n");
+    return;
+  }
   enum { NCOL = 6 };
   const char *head[NCOL] = {"group", "metric", "baseline", "new", "change", "verdict"};
   size_t w[NCOL];
@@ -94,6 +101,14 @@ static void print_table(const struct rundir *b, const struct compare_result *res
                (int)w[3], cell[3], (int)w[4], cell[4], cell[5]);
     }
   }
+}
+
+static int same_names(const struct rundir_list *a, const struct rundir_list *b)
+{
+  if (a->n != b->n) return 0;
+  for (int i = 0; i < a->n; i++)
+    if (strcmp(a->name[i], b->name[i]) != 0) return 0;
+  return 1;
 }
 
 /* Options: -metric_tol "name=r" items. 0 on success, 2 with a message. */
@@ -172,18 +187,22 @@ int main(int argc, char **argv)
   printf("# bench_compare %s (baseline) vs %s (new): experiment %s, group = ", dir_b, dir_n, b->experiment);
   for (int k = 0; k < b->group.n; k++)
     printf("%s%s", k ? "," : "", b->group.name[k]);
+  printf("\n# accuracy: lower is better");
+  for (int k = 0; k < n->higher_better.n; k++)
+    printf("%s%s", k ? "," : " except for ", n->higher_better.name[k]);
   printf(
-      "\n# accuracy: lower is better, tolerance max(%g, %g |baseline|); success rate: any drop is a "
-      "regression;\n"
+      ", tolerance max(%g, %g |baseline|); success rate: any drop is a regression;\n"
       "# cost: ratio of medians > %g and one-sided Wilcoxon rank-sum (Mann-Whitney U, normal approximation,\n"
       "# tie-corrected) p < %g, tested only with >= %d successful repeats in both runs\n",
       o.tol_abs, o.tol_rel, o.time_ratio, o.alpha, o.min_repeats);
+  if (!same_names(&b->higher_better, &n->higher_better))
+    printf("# note: the baseline's higher_better list differs; the new run's is used\n");
   if (strcmp(b->options, n->options) != 0)
     printf("# note: the option strings differ:\n#   baseline: %s\n#   new:      %s\n", b->options,
            n->options);
   print_table(b, res, all);
   printf("%d groups compared (%d only in the baseline, %d only in the new run): %d regressions, %d improved; "
-         "%d cost comparisons untested (fewer than %d repeats)\n",
+         "%d cost comparisons untested (fewer than %d successful repeats in a run)\n",
          res->n_common, res->only_base, res->only_new, res->n_regressions, res->n_improved,
          res->n_untested_costs, o.min_repeats);
   printf("verdict: %s\n", res->n_regressions ? "REGRESSION" : "pass");
