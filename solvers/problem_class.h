@@ -13,7 +13,8 @@
 /* Class names (N a positive integer):
  *   spdN          random SPD LCP of size N (cp_test_spd)
  *   restingN      Stewart-Trinkle contact LCP of N / 24 boxes at rest on a plane, 4 friction directions,
- *   slidingN      mu = 0.5, h = 1e-3 (cp_test_box_contact; N a multiple of 24), or sliding at 1-3 m/s
+ *   slidingN      mu = 0.5, h = 1e-3 (cp_test_box_contact_gap; N a multiple of 24), or sliding at 1-3 m/s;
+ *                 corner gaps below 1e-6, so all 4 corners of every box are in contact (degenerate)
  *   murtyN        Murty's matrix (Lemke: 2^N - 1 pivots)
  *   egan_max_a, egan_max_b   Egan et al. Fig. 3, max formulation, gamma = 100, cases (a) and (b)
  *   egan_sum_1, egan_sum_2   summation formulation, eps/h = 0.01; the paper's b_1 is case (b), b_2 case (a)

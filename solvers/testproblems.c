@@ -174,7 +174,13 @@ struct cp_problem *cp_test_box_lcp(const struct cp_test_box *boxes, int count, i
 
 struct cp_problem *cp_test_box_contact(int boxes, int k, double mu, int sliding, double h, unsigned long seed)
 {
-  if (boxes < 1) return NULL;
+  return cp_test_box_contact_gap(boxes, k, mu, sliding, h, 1e-4, seed);
+}
+
+struct cp_problem *cp_test_box_contact_gap(int boxes, int k, double mu, int sliding, double h, double gap_max,
+                                           unsigned long seed)
+{
+  if (boxes < 1 || !(gap_max >= 0.0)) return NULL;
   struct cp_test_box *B = calloc((size_t)boxes, sizeof *B);
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   struct cp_problem *p = NULL;
@@ -192,7 +198,7 @@ struct cp_problem *cp_test_box_contact(int boxes, int k, double mu, int sliding,
         B[i].vy = speed * sin(dir);
       }
       for (int j = 0; j < 4; j++)
-        B[i].gap[j] = 1e-4 * gsl_rng_uniform(rng);
+        B[i].gap[j] = gap_max * gsl_rng_uniform(rng);
     }
     p = cp_test_box_lcp(B, boxes, k, mu, h > 0 ? h : 1e-3);
     if (p)
