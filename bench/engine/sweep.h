@@ -31,12 +31,12 @@
 enum sweep_axis_kind { SWEEP_REAL, SWEEP_INT, SWEEP_STRING, SWEEP_FORMULATION, SWEEP_SOLVER };
 
 struct sweep_axis {
-  const char *name;   /* the CSV column; the option is -name unless option is set */
-  const char *option; /* NULL: "-" name. The solver axis is {"solver", "-cp_solver", ...} */
+  const char *name;          /* the CSV column; the option is -name unless option is set */
+  const char *option;        /* NULL: "-" name. The solver axis is {"solver", "-cp_solver", ...} */
   enum sweep_axis_kind kind; /* FORMULATION / SOLVER values are checked against their registries */
-  const char *def;    /* default list, e.g. "1e-3,2e-3" */
-  const char *help;   /* one line for -help */
-  int not_grouped;    /* 1: not a summary group key (repeats such as seeds are aggregated over) */
+  const char *def;           /* default list, e.g. "1e-3,2e-3" */
+  const char *help;          /* one line for -help */
+  int not_grouped;           /* 1: not a summary group key (repeats such as seeds are aggregated over) */
 };
 
 /* A "seeds" axis is special: -seeds N (default from def, a single integer) expands to the values
@@ -55,7 +55,10 @@ struct sweep_column {
   const char *help; /* with units */
 };
 
+struct sweep_driver;
+
 struct sweep_task {
+  const struct sweep_driver *driver;
   long id;
   int n_axes;
   const char *const *value; /* the axis values as given (strings), in axis order */

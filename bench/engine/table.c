@@ -36,8 +36,7 @@ struct table *table_create(int ncol, const char *const *names)
   if (!t) return NULL;
   t->ncol = ncol;
   t->col = calloc((size_t)ncol + 1, sizeof *t->col);
-  t->dropped_line = calloc(16, sizeof *t->dropped_line);
-  if (!t->col || !t->dropped_line) goto fail;
+  if (!t->col) goto fail;
   for (int j = 0; j < ncol; j++)
     if (!(t->col[j] = dup_str(names[j]))) goto fail;
   return t;
@@ -79,7 +78,6 @@ void table_destroy(struct table **tp)
     for (int j = 0; j < t->ncol; j++)
       free(t->col[j]);
   free(t->col);
-  free(t->dropped_line);
   free(t);
   *tp = NULL;
 }
@@ -110,14 +108,17 @@ int table_read(const char *path, enum table_mode mode, struct table **out)
   }
   char *line = NULL, **f = NULL;
   size_t cap = 0;
-  int newline, lineno = 0, rc = 2;
+  int newline, lineno = 0, rc = 2, bad_line = 0;
+  const char *bad_why = NULL;
   long len;
   struct table *t = NULL;
   while ((len = read_line(fp, &line, &cap, &newline)) != 0) {
     lineno++;
     if (len < 0 || line[0] == '#') continue;
     if (!t) { /* the header */
-      int n = split(line, NULL, 0);
+      int n = 1;
+      for (const char *c = line; *c; c++)
+        n += *c == ',';
       f = calloc((size_t)n, sizeof *f);
       if (!f) goto cleanup;
       split(line, f, n);
@@ -125,18 +126,24 @@ int table_read(const char *path, enum table_mode mode, struct table **out)
       if (!t) goto cleanup;
       continue;
     }
+    if (bad_line) break; /* a bad line with rows after it: corruption, not a torn end */
     int n = split(line, f, t->ncol);
     if (n != t->ncol || !newline) {
-      if (mode == TABLE_STRICT) {
-        fprintf(stderr, "error: %s line %d: %s (expected %d fields)\n", path, lineno,
-                newline ? "wrong number of fields" : "truncated line (no newline)", t->ncol);
-        goto cleanup;
-      }
-      if (t->n_dropped < 16) t->dropped_line[t->n_dropped] = lineno;
-      t->n_dropped++;
+      bad_line = lineno;
+      bad_why = newline ? "wrong number of fields" : "truncated line (no newline)";
+      if (mode == TABLE_STRICT) break;
       continue;
     }
     if (table_append(t, (const char *const *)f)) goto cleanup;
+  }
+  if (bad_line && (mode == TABLE_STRICT || len != 0)) {
+    fprintf(stderr, "error: %s line %d: %s (expected %d comma-separated fields)\n", path, bad_line, bad_why,
+            t->ncol);
+    goto cleanup;
+  }
+  if (bad_line) {
+    t->n_dropped = 1;
+    t->dropped_line = bad_line;
   }
   if (ferror(fp)) {
     fprintf(stderr, "error: reading %s failed\n", path);

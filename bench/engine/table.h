@@ -2,22 +2,23 @@
  * summary.csv) for resume, merge, aggregation, plots and bench_compare.
  * Format: a header line of column names, then rows of the same number of comma-separated fields. No
  * quoting (the engine never writes commas inside a field). Lines starting with '#' and blank lines are
- * skipped. A last line without its newline, or any row with the wrong number of fields, is a torn or
- * corrupt row: table_read either drops it (TABLE_DROP_BAD, counted in n_dropped, for ledgers that a
- * kill -9 may have cut) or fails with a message naming the file and line (TABLE_STRICT). */
+ * skipped. A row with the wrong number of fields or without its newline is corrupt: table_read fails with
+ * a message naming the file and line — except that in TABLE_TORN_LAST mode (ledgers, which a kill -9 may
+ * cut mid-write) a bad LAST line is a torn row and is dropped (n_dropped = 1, dropped_line its number);
+ * a bad line followed by good ones is still corruption. */
 #ifndef CB_TABLE_H
 #define CB_TABLE_H
 
 #include <stdio.h>
 
-enum table_mode { TABLE_STRICT = 0, TABLE_DROP_BAD = 1 };
+enum table_mode { TABLE_STRICT = 0, TABLE_TORN_LAST = 1 };
 
 struct table {
   int ncol, nrow, cap;
-  char **col;   /* ncol column names */
-  char **cell;  /* nrow * ncol field pointers, row-major, into owned storage */
-  int n_dropped; /* rows dropped in TABLE_DROP_BAD mode */
-  int *dropped_line; /* their line numbers (first 16) */
+  char **col;       /* ncol column names */
+  char **cell;      /* nrow * ncol field pointers, row-major, into owned storage */
+  int n_dropped;    /* 1 when a torn last line was dropped (TABLE_TORN_LAST) */
+  int dropped_line; /* its line number */
 };
 
 /* Reads path. Returns 0 on success; 1 if the file does not exist (errno ENOENT, *t NULL, no message);
