@@ -1,6 +1,7 @@
 /* testproblems.c — see testproblems.h. Egan-Berard-Trinkle (Fig. 3, eqs. 5-7, 13-22, 25-28); Murty (1978). */
 #include "testproblems.h"
 
+#include <cblas.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdio.h>
@@ -23,15 +24,14 @@ struct cp_problem *cp_test_spd(int n, unsigned long seed)
     A[k] = 2.0 * gsl_rng_uniform(rng) - 1.0;
   for (int i = 0; i < n; i++)
     p->q[i] = 2.0 * gsl_rng_uniform(rng) - 1.0;
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j <= i; j++) {
-      double s = 0.0;
-      for (int k = 0; k < n; k++)
-        s += A[(size_t)i * n + k] * A[(size_t)j * n + k];
-      s /= n;
-      if (i == j) s += 0.1;
-      p->M[(size_t)i * n + j] = p->M[(size_t)j * n + i] = s;
-    }
+  /* M = A A^T / n + 0.1 I: dsyrk fills the lower triangle (n = 1000: 0.05 s instead of 1 s of scalar loop,
+   * which every benchmark task building the instance paid), mirrored to the upper. */
+  cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, n, n, 1.0 / n, A, n, 0.0, p->M, n);
+  for (int i = 0; i < n; i++) {
+    p->M[(size_t)i * n + i] += 0.1;
+    for (int j = 0; j < i; j++)
+      p->M[(size_t)j * n + i] = p->M[(size_t)i * n + j];
+  }
   snprintf(p->name, sizeof p->name, "spd_n%d_s%lu", n, seed);
   free(A);
   gsl_rng_free(rng);
