@@ -45,6 +45,7 @@ struct bench_ctx {
   int n_cached;
   char **cached_name;
   int *cached_n;
+  MPI_Comm self_comm; /* PETSC_COMM_SELF duplicated once per rank (see bench_setup) */
 };
 
 static const struct sweep_column columns[] = {
@@ -87,6 +88,7 @@ static int bench_setup(void **vctx)
 {
   struct bench_ctx *c = calloc(1, sizeof *c);
   if (!c) return 1;
+  c->self_comm = MPI_COMM_NULL;
   *vctx = c;
   PetscBool set;
   PetscInt v = 3;
@@ -122,6 +124,14 @@ static int bench_setup(void **vctx)
         return 2;
       }
   }
+  /* Tasks run in forked children that share this rank's MPI transport (shared-memory FIFOs, sockets): a
+   * child that makes MPI progress can take a message meant for its parent, and the sweep then waits for it
+   * forever. PETSc's solvers (tao_*, snes_*) create objects on PETSC_COMM_SELF, whose first use duplicates
+   * the communicator (MPI_Comm_dup); doing it once here caches the inner communicator, so children find it
+   * and make no MPI calls that progress. */
+  MPI_Comm inner;
+  if (PetscCommDuplicate(PETSC_COMM_SELF, &inner, NULL) != 0) return 1;
+  c->self_comm = inner;
   /* Every solver's options are read once here so that a bad value fails the run, not every task. */
   for (int i = 0; solver_registry[i]; i++) {
     struct solver *s = NULL;
@@ -136,6 +146,7 @@ static void bench_teardown(void *vctx)
 {
   struct bench_ctx *c = vctx;
   if (!c) return;
+  if (c->self_comm != MPI_COMM_NULL) PetscCommDestroy(&c->self_comm);
   for (int i = 0; i < c->n_cached; i++)
     free(c->cached_name[i]);
   free(c->cached_name);
