@@ -283,9 +283,11 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   if (!rc && d->setup && d->setup(&s.ctx)) rc = 2;
   MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, s.comm);
   if (rc) goto finalize;
-  if (s.dry_run) { /* list what would run, touching nothing */
+  if (s.dry_run) { /* list what would run, touching nothing; a clashing -out is refused already */
     char *none = calloc((size_t)s.total + 1, 1);
-    rc = !none || sweep_build_todo(&s, none);
+    rc = s.rank == 0 ? sweep_check_run_dir(&s) : 0;
+    MPI_Bcast(&rc, 1, MPI_INT, 0, s.comm);
+    if (!rc) rc = !none || sweep_build_todo(&s, none);
     if (!rc && s.rank == 0) list_tasks(&s);
     free(none);
     goto finalize;
@@ -309,7 +311,7 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
     sweep_progress(&s, 1);
     if (sweep_write_meta(&s, 1)) fprintf(stderr, "error: cannot write meta.json in %s\n", s.out), rc = 1;
     if (!s.slice_tag[0]) {
-      if (sweep_merge(s.out) || sweep_summarize(s.out))
+      if (sweep_merge(s.out, NULL) || sweep_summarize(s.out))
         rc = 1;
       else if (s.plots && sweep_plot(s.out))
         fprintf(stderr, "[%s] plots failed (tables are written)\n", d->experiment);

@@ -15,9 +15,13 @@
  *   tasks.csv        task_id, the axis columns, status, the driver's columns, task_seconds, rank, host;
  *                    one row per task, sorted by id. Only *_seconds, rank and host differ between ranks.
  *   experiment.txt   what aggregation, plots and bench_compare need ("key value" lines: experiment, title,
- *                    axes, group, metrics, costs, info, plot_x, series, log_x, options)
- *   summary.csv/.md  per group: count, applicable, successes, success_rate, each metric's median/q1/q3,
- *                    each cost's median and total
+ *                    axes, group, metrics, costs, info, plot_x, series, log_x, options, and units: a list
+ *                    of name=unit for the axes and columns whose help ends in "[unit]")
+ *   summary.csv/.md  per group (rundir.h, summary.c): count, applicable, successes, success_rate, each
+ *                    metric's median/q1/q3 over successful rows, each cost's median (successful rows) and
+ *                    total (all rows); empty field = no value. Metrics are lower-is-better.
+ *   plots/           gnuplot scripts, data, PNG and SVG (plot.c): each metric and cost vs plot_x per
+ *                    series, success rates, performance profiles for solver benchmarks
  *   meta.json        git sha + dirty flag, host, ranks, PETSc/GSL/MPI versions, options, start/end, wall,
  *                    parallel efficiency
  * Status: the driver sets one per row; "ok" and "converged" are successes, "not_applicable" rows are left
@@ -113,7 +117,11 @@ void sweep_row_set_text(struct sweep_row *r, const char *column, const char *tex
 int sweep_summarize(const char *run_dir);
 int sweep_plot(const char *run_dir);
 /* Merges every ledger*.csv of run_dir into tasks.csv (sorted by id, last row of an id wins). 0 on
- * success; 2 when the ledgers disagree on columns. */
-int sweep_merge(const char *run_dir);
+ * success (*n_missing, if not NULL, gets the number of tasks of the sweep with no row yet); 2 when the
+ * ledgers disagree on columns or there are none. */
+int sweep_merge(const char *run_dir, long *n_missing);
+/* After a merge (bench_merge): the run's meta.json from tasks.csv and experiment.txt — tasks present,
+ * missing and failed, summed task seconds, and the slices' meta.K-of-N.json files it came from. */
+int sweep_write_merged_meta(const char *run_dir);
 
 #endif

@@ -70,11 +70,14 @@ char *sweep_header_line(const struct sweep *s);
 int sweep_run(struct sweep *s);
 
 /* sweep_ledger.c */
-int sweep_prepare_run_dir(struct sweep *s); /* rank 0: dir, refusal rules, experiment.txt, ledger, todo */
+/* The value of a "key value" line of experiment.txt (malloc'd), or NULL. */
+char *sweep_experiment_value(const char *path, const char *key);
+int sweep_check_run_dir(const struct sweep *s); /* read-only: experiment/options clash -> 2 */
+int sweep_prepare_run_dir(struct sweep *s);     /* rank 0: dir, refusal rules, experiment.txt, ledger, todo */
 /* The work list: selected ids (-tasks, -slice) not marked in done, costliest first. */
 int sweep_build_todo(struct sweep *s, const char *done);
 int sweep_ledger_append(struct sweep *s, const char *line);
-int sweep_write_meta(struct sweep *s, int finished);
+int sweep_write_meta(struct sweep *s, int finished); /* sweep_meta.c */
 void sweep_progress(struct sweep *s, int final);
 
 #endif

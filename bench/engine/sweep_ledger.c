@@ -52,7 +52,7 @@ void sweep_iso_now(char *buf, size_t n)
 }
 
 /* "key value" line lookup in experiment.txt; returns a malloc'd value or NULL. */
-static char *experiment_value(const char *path, const char *key)
+char *sweep_experiment_value(const char *path, const char *key)
 {
   FILE *fp = fopen(path, "r");
   if (!fp) return NULL;
@@ -91,8 +91,8 @@ static void put_list(FILE *fp, const char *key, const struct sweep_driver *d, in
 static int write_experiment(const struct sweep *s, const char *path)
 {
   const struct sweep_driver *d = s->d;
-  char tmp[SWEEP_PATH_MAX + 32];
-  sweep_path(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
+  char tmp[SWEEP_PATH_MAX + 320]; /* host and pid: elements on several nodes may share the directory */
+  if (sweep_path(tmp, sizeof tmp, "%s.%s.%d.tmp", path, s->host, (int)getpid())) return 1;
   FILE *fp = fopen(tmp, "w");
   if (!fp) return 1;
   fprintf(fp, "experiment %s\ntitle %s\naxes ", d->experiment, d->title ? d->title : d->experiment);
@@ -128,10 +128,13 @@ static int write_experiment(const struct sweep *s, const char *path)
   fprintf(fp, "log_x %d\ntasks %ld\noptions %s\n", log_x, s->total, s->options);
   fprintf(fp, "units ");
   first = 1;
-  for (int j = 0; j < d->n_columns; j++) { /* "name=unit" from a trailing "[unit]" in the column help */
-    const char *h = d->columns[j].help, *lb = h ? strrchr(h, '[') : NULL, *rb = lb ? strchr(lb, ']') : NULL;
+  /* "name=unit" from a trailing "[unit]" in the help of an axis (for the x of the plots) or a column */
+  for (int j = 0; j < d->n_axes + d->n_columns; j++) {
+    const char *name = j < d->n_axes ? d->axes[j].name : d->columns[j - d->n_axes].name;
+    const char *h = j < d->n_axes ? d->axes[j].help : d->columns[j - d->n_axes].help;
+    const char *lb = h ? strrchr(h, '[') : NULL, *rb = lb ? strchr(lb, ']') : NULL;
     if (lb && rb && rb[1] == '\0')
-      fprintf(fp, "%s%s=%.*s", first ? "" : ",", d->columns[j].name, (int)(rb - lb - 1), lb + 1), first = 0;
+      fprintf(fp, "%s%s=%.*s", first ? "" : ",", name, (int)(rb - lb - 1), lb + 1), first = 0;
   }
   fprintf(fp, "%stask_seconds=s\n", first ? "" : ",");
   int bad = ferror(fp) != 0;
@@ -249,19 +252,31 @@ int sweep_build_todo(struct sweep *s, const char *done)
   return s->todo ? 0 : 1;
 }
 
-int sweep_prepare_run_dir(struct sweep *s)
+/* A new ledger appears with its header already in it: written to a private file, then linked into place
+ * (link fails rather than replace a ledger that appeared meanwhile). Job-array elements that resume side
+ * by side read each other's ledgers, and an empty or half-headed one would stop them as corrupt. */
+static int create_ledger(const struct sweep *s, const char *header)
+{
+  char tmp[SWEEP_PATH_MAX + 320];
+  if (sweep_path(tmp, sizeof tmp, "%s.%s.%d.tmp", s->ledger_path, s->host, (int)getpid())) return 1;
+  FILE *fp = fopen(tmp, "w");
+  if (!fp) return 1;
+  int bad = fprintf(fp, "%s\n", header) < 0;
+  bad |= fclose(fp) != 0;
+  if (!bad && link(tmp, s->ledger_path) && errno != EEXIST) bad = 1;
+  int saved = errno;
+  unlink(tmp);
+  errno = saved;
+  return bad;
+}
+
+/* Refuses (2, with a message) a directory whose experiment.txt names another experiment or other options.
+ * Read-only, so -dry_run can run it before anything is queued. */
+int sweep_check_run_dir(const struct sweep *s)
 {
   char path[SWEEP_PATH_MAX + 64];
-  char *header = sweep_header_line(s), *done = calloc((size_t)s->total + 1, 1);
-  int rc = 2;
-  glob_t g = {0};
-  if (!header || !done) goto cleanup;
-  if (mkdir_p(s->out)) {
-    fprintf(stderr, "error: cannot create the run directory %s: %s\n", s->out, strerror(errno));
-    goto cleanup;
-  }
-  sweep_path(path, sizeof path, "%s/experiment.txt", s->out);
-  char *exp = experiment_value(path, "experiment"), *opts = experiment_value(path, "options");
+  if (sweep_path(path, sizeof path, "%s/experiment.txt", s->out)) return 2;
+  char *exp = sweep_experiment_value(path, "experiment"), *opts = sweep_experiment_value(path, "options");
   int clash = exp && (strcmp(exp, s->d->experiment) != 0 || !opts || strcmp(opts, s->options) != 0);
   if (clash) {
     if (strcmp(exp, s->d->experiment) != 0)
@@ -275,7 +290,22 @@ int sweep_prepare_run_dir(struct sweep *s)
   }
   free(exp);
   free(opts);
-  if (clash) goto cleanup;
+  return clash ? 2 : 0;
+}
+
+int sweep_prepare_run_dir(struct sweep *s)
+{
+  char path[SWEEP_PATH_MAX + 64];
+  char *header = sweep_header_line(s), *done = calloc((size_t)s->total + 1, 1);
+  int rc = 2;
+  glob_t g = {0};
+  if (!header || !done) goto cleanup;
+  if (mkdir_p(s->out)) {
+    fprintf(stderr, "error: cannot create the run directory %s: %s\n", s->out, strerror(errno));
+    goto cleanup;
+  }
+  if (sweep_check_run_dir(s)) goto cleanup;
+  sweep_path(path, sizeof path, "%s/experiment.txt", s->out);
   if (access(s->ledger_path, F_OK) == 0 && !s->resume && !s->rerun_failed) {
     fprintf(stderr,
             "error: %s already exists: continue that run with -resume (or -rerun_failed), or choose another "
@@ -294,13 +324,15 @@ int sweep_prepare_run_dir(struct sweep *s)
         if (read_ledger(s, g.gl_pathv[i], header, done, strcmp(g.gl_pathv[i], s->ledger_path) == 0))
           goto cleanup;
   }
-  int fresh = access(s->ledger_path, F_OK) != 0;
+  if (access(s->ledger_path, F_OK) != 0 && create_ledger(s, header)) {
+    fprintf(stderr, "error: cannot create the ledger %s: %s\n", s->ledger_path, strerror(errno));
+    goto cleanup;
+  }
   s->ledger = fopen(s->ledger_path, "a");
   if (!s->ledger) {
     fprintf(stderr, "error: cannot open the ledger %s: %s\n", s->ledger_path, strerror(errno));
     goto cleanup;
   }
-  if (fresh && (fprintf(s->ledger, "%s\n", header) < 0 || fflush(s->ledger))) goto cleanup;
   if (sweep_build_todo(s, done)) goto cleanup;
   rc = 0;
 cleanup:
@@ -332,7 +364,7 @@ static int by_id(const void *a, const void *b)
   return (x->id > y->id) - (x->id < y->id);
 }
 
-int sweep_merge(const char *run_dir)
+int sweep_merge(const char *run_dir, long *n_missing)
 {
   char path[SWEEP_PATH_MAX + 64];
   glob_t g = {0};
@@ -399,7 +431,9 @@ int sweep_merge(const char *run_dir)
     goto cleanup;
   }
   sweep_path(path, sizeof path, "%s/experiment.txt", run_dir);
-  char *tasks = experiment_value(path, "tasks");
+  char *tasks = sweep_experiment_value(path, "tasks");
+  if (n_missing)
+    *n_missing = tasks && strtol(tasks, NULL, 10) > out->nrow ? strtol(tasks, NULL, 10) - out->nrow : 0;
   if (tasks && strtol(tasks, NULL, 10) > out->nrow)
     fprintf(stderr, "[merge] %s: %d of %s tasks present (%ld missing: run again with -resume)\n", final,
             out->nrow, tasks, strtol(tasks, NULL, 10) - out->nrow);
@@ -413,91 +447,6 @@ cleanup:
   free(rows);
   globfree(&g);
   return rc;
-}
-
-static void json_string(FILE *fp, const char *s)
-{
-  fputc('"', fp);
-  for (; s && *s; s++) {
-    if (*s == '"' || *s == '\\')
-      fputc('\\', fp), fputc(*s, fp);
-    else if ((unsigned char)*s < 0x20)
-      fprintf(fp, "\\u%04x", (unsigned char)*s);
-    else
-      fputc(*s, fp);
-  }
-  fputc('"', fp);
-}
-
-/* First line of a command's output, or "" (git may be absent or this not a checkout). */
-static void command_line_out(const char *cmd, char *buf, size_t n)
-{
-  buf[0] = '\0';
-  FILE *p = popen(cmd, "r");
-  if (!p) return;
-  if (fgets(buf, (int)n, p)) buf[strcspn(buf, "\n")] = '\0';
-  pclose(p);
-}
-
-int sweep_write_meta(struct sweep *s, int finished)
-{
-  char path[SWEEP_PATH_MAX + 64], tmp[SWEEP_PATH_MAX + 80];
-  char sha[64], dirty[8], petsc[128], mpi[MPI_MAX_LIBRARY_VERSION_STRING];
-  int len;
-  if (s->slice_tag[0])
-    sweep_path(path, sizeof path, "%s/meta.%s.json", s->out, s->slice_tag);
-  else
-    sweep_path(path, sizeof path, "%s/meta.json", s->out);
-  sweep_path(tmp, sizeof tmp, "%s.tmp", path);
-  command_line_out("git rev-parse HEAD 2>/dev/null", sha, sizeof sha);
-  command_line_out("git status --porcelain --untracked-files=no 2>/dev/null | head -n 1 | wc -l", dirty,
-                   sizeof dirty);
-  PetscGetVersion(petsc, sizeof petsc);
-  MPI_Get_library_version(mpi, &len);
-  mpi[strcspn(mpi, "\n,")] = '\0';
-  double wall = (finished ? s->t_end : MPI_Wtime()) - s->t_start;
-  double eff = wall > 0.0 ? s->task_seconds_sum / (s->size * wall) : 0.0;
-  double bound = s->task_seconds_sum / s->size;
-  if (s->task_seconds_max > bound) bound = s->task_seconds_max;
-  FILE *fp = fopen(tmp, "w");
-  if (!fp) return 1;
-  fprintf(fp, "{\n  \"experiment\": ");
-  json_string(fp, s->d->experiment);
-  fprintf(fp, ",\n  \"title\": ");
-  json_string(fp, s->d->title);
-  fprintf(fp, ",\n  \"git_sha\": ");
-  json_string(fp, sha);
-  fprintf(fp, ",\n  \"git_dirty\": %s,\n  \"host\": ", atoi(dirty) > 0 ? "true" : "false");
-  json_string(fp, s->host);
-  fprintf(fp, ",\n  \"ranks\": %d,\n  \"petsc_version\": ", s->size);
-  json_string(fp, petsc);
-  fprintf(fp, ",\n  \"gsl_version\": ");
-  json_string(fp, GSL_VERSION);
-  fprintf(fp, ",\n  \"mpi_version\": ");
-  json_string(fp, mpi);
-  fprintf(fp, ",\n  \"options\": ");
-  json_string(fp, s->options);
-  fprintf(fp, ",\n  \"command\": ");
-  json_string(fp, s->argv_line);
-  fprintf(fp, ",\n  \"slice\": ");
-  json_string(fp, s->slice_tag);
-  fprintf(fp, ",\n  \"start\": ");
-  json_string(fp, s->start_iso);
-  fprintf(fp, ",\n  \"end\": ");
-  if (finished)
-    json_string(fp, s->end_iso);
-  else
-    fprintf(fp, "null");
-  fprintf(
-      fp,
-      ",\n  \"finished\": %s,\n  \"tasks_total\": %ld,\n  \"tasks_selected\": %ld,\n  \"tasks_run\": %ld,\n"
-      "  \"tasks_failed\": %ld,\n  \"wall_seconds\": %.6g,\n  \"task_seconds_sum\": %.6g,\n"
-      "  \"task_seconds_max\": %.6g,\n  \"parallel_efficiency\": %.4f,\n  \"schedule_ratio\": %.4f\n}\n",
-      finished ? "true" : "false", s->total, s->n_selected, s->n_done, s->n_failed, wall, s->task_seconds_sum,
-      s->task_seconds_max, eff, bound > 0.0 ? wall / bound : 0.0);
-  int bad = ferror(fp) != 0;
-  bad |= fclose(fp) != 0;
-  return bad || rename(tmp, path);
 }
 
 void sweep_progress(struct sweep *s, int final)

@@ -2,8 +2,10 @@
  * PURPOSE after a job array (-slice K/N per element, each writing ledger.K-of-N.csv into one run
  *         directory), merge every ledger*.csv into tasks.csv (sorted by task id; for a task written twice
  *         the last row wins), then write summary.csv/.md and the plots. slurm/merge.sbatch runs it.
+ *         It also writes the run's meta.json (tasks present, missing, failed; the slices it came from).
  * USAGE   bench_merge RUN_DIR [-no_plots]
- * EXIT    0 done; 2 usage, no ledgers, or ledgers with different columns. */
+ * EXIT    0 done; 1 tables written but tasks are missing (re-run those slices with -resume) or a table
+ *         could not be written; 2 usage, no ledgers, or ledgers with different columns. */
 #include "engine/sweep.h"
 
 #include <stdio.h>
@@ -14,19 +16,22 @@ int main(int argc, char **argv)
   int plots = 1;
   const char *dir = NULL;
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "-no_plots") == 0) plots = 0;
+    if (strcmp(argv[i], "-no_plots") == 0)
+      plots = 0;
     else if (argv[i][0] == '-' || dir) {
       fprintf(stderr, "usage: bench_merge RUN_DIR [-no_plots]\n");
       return 2;
-    } else dir = argv[i];
+    } else
+      dir = argv[i];
   }
   if (!dir) {
     fprintf(stderr, "usage: bench_merge RUN_DIR [-no_plots]\n");
     return 2;
   }
-  if (sweep_merge(dir)) return 2;
-  if (sweep_summarize(dir)) return 1;
+  long missing = 0;
+  if (sweep_merge(dir, &missing)) return 2;
+  if (sweep_summarize(dir) || sweep_write_merged_meta(dir)) return 1;
   if (plots && sweep_plot(dir)) fprintf(stderr, "bench_merge: the plots failed (the tables are written)\n");
-  printf("bench_merge: %s/tasks.csv, summary.csv, summary.md%s\n", dir, plots ? ", plots/" : "");
-  return 0;
+  printf("bench_merge: %s/tasks.csv, summary.csv, summary.md, meta.json%s\n", dir, plots ? ", plots/" : "");
+  return missing > 0;
 }

@@ -1,0 +1,364 @@
+/* rundir.c — reading a run directory (experiment.txt + tasks.csv) and grouping its rows; see rundir.h.
+ * Grouping sorts the rows by a canonical key (numbers as %.17g of their value, other fields as text) and
+ * then renumbers the groups by first appearance, so it is O(n log n) and its order is the table's. */
+#include "rundir.h"
+
+#include "sweep_impl.h"
+
+#include <errno.h>
+#include <gsl/gsl_sort.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *dup_str(const char *s)
+{
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
+static void list_free(struct rundir_list *l)
+{
+  for (int i = 0; i < l->n; i++)
+    free(l->name[i]);
+  free(l->name);
+  l->name = NULL;
+  l->n = 0;
+}
+
+/* Splits a comma-separated value into l (empty items skipped). */
+static int list_parse(struct rundir_list *l, const char *value)
+{
+  list_free(l);
+  size_t len = strlen(value);
+  l->name = calloc(len / 2 + 2, sizeof *l->name);
+  if (!l->name) return 1;
+  const char *p = value;
+  while (*p) {
+    const char *c = strchr(p, ',');
+    size_t k = c ? (size_t)(c - p) : strlen(p);
+    while (k > 0 && p[k - 1] == ' ')
+      k--;
+    while (k > 0 && *p == ' ')
+      p++, k--;
+    if (k > 0) {
+      char *s = malloc(k + 1);
+      if (!s) return 1;
+      memcpy(s, p, k);
+      s[k] = '\0';
+      l->name[l->n++] = s;
+    }
+    if (!c) break;
+    p = c + 1;
+  }
+  return 0;
+}
+
+int rundir_list_find(const struct rundir_list *l, const char *name)
+{
+  for (int i = 0; i < l->n; i++)
+    if (strcmp(l->name[i], name) == 0) return i;
+  return -1;
+}
+
+void rundir_destroy(struct rundir **rp)
+{
+  if (!rp || !*rp) return;
+  struct rundir *r = *rp;
+  free(r->dir);
+  free(r->experiment);
+  free(r->title);
+  free(r->plot_x);
+  free(r->options);
+  struct rundir_list *lists[] = {&r->axes, &r->group,  &r->metrics, &r->costs,
+                                 &r->info, &r->series, &r->units};
+  for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
+    list_free(lists[i]);
+  table_destroy(&r->tasks);
+  free(r);
+  *rp = NULL;
+}
+
+/* Parses experiment.txt: "key value" lines, the value being the rest of the line. Unknown keys are
+ * ignored (newer engines may add some); "experiment", "axes", "group" and "metrics" are required. */
+static int read_experiment(struct rundir *r, const char *path)
+{
+  FILE *fp = fopen(path, "r");
+  if (!fp) {
+    fprintf(stderr, "error: cannot read %s: %s%s\n", path, strerror(errno),
+            errno == ENOENT ? " (not a run directory?)" : "");
+    return 2;
+  }
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  int rc = 0, seen = 0;
+  while (!rc && (n = getline(&line, &cap, fp)) > 0) {
+    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+      line[--n] = '\0';
+    char *sp = strchr(line, ' ');
+    const char *value = sp ? sp + 1 : "";
+    if (sp) *sp = '\0';
+    struct {
+      const char *key;
+      struct rundir_list *list;
+      char **text;
+      int bit;
+    } keys[] = {{"experiment", NULL, &r->experiment, 1},
+                {"title", NULL, &r->title, 0},
+                {"plot_x", NULL, &r->plot_x, 0},
+                {"options", NULL, &r->options, 0},
+                {"axes", &r->axes, NULL, 2},
+                {"group", &r->group, NULL, 4},
+                {"metrics", &r->metrics, NULL, 8},
+                {"costs", &r->costs, NULL, 0},
+                {"info", &r->info, NULL, 0},
+                {"series", &r->series, NULL, 0},
+                {"units", &r->units, NULL, 0}};
+    if (strcmp(line, "log_x") == 0) r->log_x = atoi(value) != 0;
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+      if (strcmp(line, keys[k].key) != 0) continue;
+      seen |= keys[k].bit;
+      if (keys[k].list)
+        rc = list_parse(keys[k].list, value);
+      else {
+        free(*keys[k].text);
+        rc = !(*keys[k].text = dup_str(value));
+      }
+    }
+  }
+  free(line);
+  fclose(fp);
+  if (rc) {
+    fprintf(stderr, "error: out of memory reading %s\n", path);
+    return 2;
+  }
+  if ((seen & 15) != 15) {
+    fprintf(stderr, "error: %s lacks the key '%s'\n", path,
+            !(seen & 1)   ? "experiment"
+            : !(seen & 2) ? "axes"
+            : !(seen & 4) ? "group"
+                          : "metrics");
+    return 2;
+  }
+  if (!r->title && !(r->title = dup_str(r->experiment))) return 2;
+  if (!r->plot_x && !(r->plot_x = dup_str(""))) return 2;
+  if (!r->options && !(r->options = dup_str(""))) return 2;
+  return 0;
+}
+
+static int require_columns(const struct rundir *r, const char *path, const char *key,
+                           const struct rundir_list *l)
+{
+  for (int i = 0; i < l->n; i++)
+    if (table_column(r->tasks, l->name[i]) < 0) {
+      fprintf(stderr, "error: %s has no column '%s' (named by '%s' in experiment.txt)\n", path, l->name[i],
+              key);
+      return 2;
+    }
+  return 0;
+}
+
+int rundir_read(const char *dir, struct rundir **out)
+{
+  *out = NULL;
+  char path[SWEEP_PATH_MAX + 32];
+  struct rundir *r = calloc(1, sizeof *r);
+  int rc = 2;
+  if (!r || !(r->dir = dup_str(dir))) goto cleanup;
+  if (sweep_path(path, sizeof path, "%s/experiment.txt", dir)) goto cleanup;
+  if (read_experiment(r, path)) goto cleanup;
+  if (sweep_path(path, sizeof path, "%s/tasks.csv", dir)) goto cleanup;
+  int t = table_read(path, TABLE_STRICT, &r->tasks);
+  if (t == 1) fprintf(stderr, "error: %s does not exist (run bench_merge on an unmerged run)\n", path);
+  if (t) goto cleanup;
+  if ((r->status_col = table_column(r->tasks, "status")) < 0) {
+    fprintf(stderr, "error: %s has no 'status' column\n", path);
+    goto cleanup;
+  }
+  struct rundir_list x = {r->plot_x[0] ? 1 : 0, &r->plot_x};
+  if (require_columns(r, path, "axes", &r->axes) || require_columns(r, path, "group", &r->group) ||
+      require_columns(r, path, "metrics", &r->metrics) || require_columns(r, path, "costs", &r->costs) ||
+      require_columns(r, path, "series", &r->series) || require_columns(r, path, "plot_x", &x))
+    goto cleanup;
+  *out = r;
+  r = NULL;
+  rc = 0;
+cleanup:
+  rundir_destroy(&r);
+  return rc;
+}
+
+const char *rundir_unit(const struct rundir *r, const char *name)
+{
+  size_t k = strlen(name);
+  for (int i = 0; i < r->units.n; i++)
+    if (strncmp(r->units.name[i], name, k) == 0 && r->units.name[i][k] == '=' && r->units.name[i][k + 1])
+      return r->units.name[i] + k + 1;
+  return NULL;
+}
+
+void rundir_label(const struct rundir *r, const char *name, char *buf, size_t n)
+{
+  const char *u = rundir_unit(r, name);
+  if (u)
+    snprintf(buf, n, "%s [%s]", name, u);
+  else
+    snprintf(buf, n, "%s", name);
+}
+
+int rundir_outcome(const struct rundir *r, int row)
+{
+  const char *s = table_get(r->tasks, row, r->status_col);
+  if (sweep_status_is_success(s)) return 1;
+  return sweep_status_is_failure(s) ? 0 : -1;
+}
+
+/* A field's canonical form: a number's %.17g (so 1e-3 and 0.001 agree), else the text itself. */
+static void canonical(const char *s, char *buf, size_t n)
+{
+  char *end;
+  double v = s[0] ? strtod(s, &end) : 0.0;
+  if (s[0] && !*end)
+    snprintf(buf, n, "%.17g", v);
+  else
+    snprintf(buf, n, "%s", s);
+}
+
+static int fields_equal(const char *a, const char *b)
+{
+  if (strcmp(a, b) == 0) return 1;
+  char *ea, *eb;
+  if (!a[0] || !b[0]) return 0;
+  double x = strtod(a, &ea), y = strtod(b, &eb);
+  return !*ea && !*eb && x == y;
+}
+
+int rundir_same_keys(const struct table *ta, int a, const int *ca, const struct table *tb, int b,
+                     const int *cb, int n_keys)
+{
+  for (int k = 0; k < n_keys; k++)
+    if (!fields_equal(table_get(ta, a, ca[k]), table_get(tb, b, cb[k]))) return 0;
+  return 1;
+}
+
+struct keyed {
+  char *key;
+  int row;
+};
+
+static int keyed_cmp(const void *pa, const void *pb)
+{
+  const struct keyed *a = pa, *b = pb;
+  int c = strcmp(a->key, b->key);
+  return c ? c : (a->row > b->row) - (a->row < b->row);
+}
+
+void rundir_groups_destroy(struct rundir_groups **gp)
+{
+  if (!gp || !*gp) return;
+  struct rundir_groups *g = *gp;
+  free(g->key_col);
+  free(g->of_row);
+  free(g->first);
+  free(g->start);
+  free(g->rows);
+  free(g);
+  *gp = NULL;
+}
+
+int rundir_group(const struct rundir *r, int n_keys, char *const *keys, struct rundir_groups **out)
+{
+  *out = NULL;
+  const struct table *t = r->tasks;
+  int nrow = t->nrow, rc = 1, missing = 0;
+  struct keyed *kr = calloc((size_t)nrow + 1, sizeof *kr);
+  int *label = calloc((size_t)nrow + 1, sizeof *label), *fill = NULL;
+  struct rundir_groups *g = calloc(1, sizeof *g);
+  if (!kr || !label || !g) goto cleanup;
+  g->n_keys = n_keys;
+  g->key_col = calloc((size_t)n_keys + 1, sizeof *g->key_col);
+  g->of_row = calloc((size_t)nrow + 1, sizeof *g->of_row);
+  g->first = calloc((size_t)nrow + 1, sizeof *g->first);
+  g->start = calloc((size_t)nrow + 2, sizeof *g->start);
+  g->rows = calloc((size_t)nrow + 1, sizeof *g->rows);
+  if (!g->key_col || !g->of_row || !g->first || !g->start || !g->rows) goto cleanup;
+  for (int k = 0; k < n_keys; k++)
+    if ((g->key_col[k] = table_column(t, keys[k])) < 0) {
+      fprintf(stderr, "error: %s/tasks.csv has no column '%s' to group by\n", r->dir, keys[k]);
+      missing = 1;
+      goto cleanup;
+    }
+  for (int i = 0; i < nrow; i++) {
+    size_t len = 1;
+    for (int k = 0; k < n_keys; k++)
+      len += strlen(table_get(t, i, g->key_col[k])) + 32;
+    if (!(kr[i].key = malloc(len))) goto cleanup;
+    kr[i].key[0] = '\0';
+    kr[i].row = i;
+    size_t at = 0;
+    for (int k = 0; k < n_keys; k++) {
+      canonical(table_get(t, i, g->key_col[k]), kr[i].key + at, len - at);
+      at += strlen(kr[i].key + at);
+      kr[i].key[at++] = '\x1f'; /* a separator no field holds */
+      kr[i].key[at] = '\0';
+    }
+  }
+  qsort(kr, (size_t)nrow, sizeof *kr, keyed_cmp);
+  /* label[i]: the sorted-run index of row i's key; a run's first element is its first row */
+  int runs = 0;
+  for (int i = 0; i < nrow; i++) {
+    if (i == 0 || strcmp(kr[i].key, kr[i - 1].key) != 0) runs++;
+    label[kr[i].row] = runs - 1;
+  }
+  /* renumber by first appearance: walk rows in table order */
+  int *number = calloc((size_t)runs + 1, sizeof *number);
+  if (!number) goto cleanup;
+  for (int s = 0; s < runs; s++)
+    number[s] = -1;
+  for (int i = 0; i < nrow; i++) {
+    int s = label[i];
+    if (number[s] < 0) {
+      number[s] = g->n;
+      g->first[g->n++] = i;
+    }
+    g->of_row[i] = number[s];
+    g->start[number[s] + 1]++;
+  }
+  free(number);
+  for (int k = 0; k < g->n; k++)
+    g->start[k + 1] += g->start[k];
+  if (!(fill = calloc((size_t)g->n + 1, sizeof *fill))) goto cleanup;
+  for (int i = 0; i < nrow; i++) {
+    int k = g->of_row[i];
+    g->rows[g->start[k] + fill[k]++] = i;
+  }
+  *out = g;
+  g = NULL;
+  rc = 0;
+cleanup:
+  if (rc && !missing) fprintf(stderr, "error: out of memory grouping %s/tasks.csv\n", r->dir);
+  for (int i = 0; kr && i < nrow; i++)
+    free(kr[i].key);
+  free(kr);
+  free(label);
+  free(fill);
+  rundir_groups_destroy(&g);
+  return rc;
+}
+
+int rundir_values(const struct rundir *r, const struct rundir_groups *g, int grp, int col, int success_only,
+                  double *out)
+{
+  int n = 0;
+  for (int k = g->start[grp]; k < g->start[grp + 1]; k++) {
+    int i = g->rows[k];
+    if (success_only && rundir_outcome(r, i) != 1) continue;
+    double v = table_number(r->tasks, i, col);
+    if (isfinite(v)) out[n++] = v;
+  }
+  gsl_sort(out, 1, (size_t)n);
+  return n;
+}

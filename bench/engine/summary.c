@@ -1,0 +1,311 @@
+/* summary.c — sweep_summarize: tasks.csv -> summary.csv and summary.md, one row per group (the "group"
+ * axes of experiment.txt, in order of first appearance in tasks.csv).
+ * Per group: count (rows), applicable (rows not "not_applicable"), successes ("ok"/"converged"),
+ * success_rate = successes / applicable (empty when nothing is applicable); for each accuracy metric the
+ * median and quartiles (GSL, linear interpolation between order statistics) over the successful rows with
+ * a finite value; for each cost the median over successful rows (a fast failure must not make a method
+ * look cheap) and the total over every row with a value (what the sweep spent). No value = empty field. */
+#include "rundir.h"
+#include "sweep_impl.h"
+
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SUMMARY_NUM      40 /* room for one %.17g number */
+#define SUMMARY_STATUSES 32 /* distinct failure statuses listed in summary.md */
+
+struct group_stats {
+  int count, applicable, successes;
+};
+
+static void put_number(char *buf, double v)
+{
+  if (isfinite(v))
+    snprintf(buf, SUMMARY_NUM, "%.17g", v);
+  else
+    buf[0] = '\0';
+}
+
+static struct group_stats count_group(const struct rundir *r, const struct rundir_groups *g, int grp)
+{
+  struct group_stats s = {0, 0, 0};
+  for (int k = g->start[grp]; k < g->start[grp + 1]; k++) {
+    int o = rundir_outcome(r, g->rows[k]);
+    s.count++;
+    s.applicable += o >= 0;
+    s.successes += o == 1;
+  }
+  return s;
+}
+
+/* The columns of summary.csv in order, and their number. */
+static int summary_columns(const struct rundir *r, char ***names)
+{
+  int n = r->group.n + 4 + 3 * r->metrics.n + 2 * r->costs.n, k = 0;
+  char **c = calloc((size_t)n, sizeof *c);
+  if (!c) return -1;
+  const char *fixed[] = {"count", "applicable", "successes", "success_rate"};
+  for (int j = 0; j < r->group.n; j++)
+    c[k++] = strdup(r->group.name[j]);
+  for (int j = 0; j < 4; j++)
+    c[k++] = strdup(fixed[j]);
+  const char *ms[] = {"median", "q1", "q3"}, *cs[] = {"median", "total"};
+  for (int m = 0; m < r->metrics.n; m++)
+    for (int j = 0; j < 3; j++)
+      if ((c[k] = malloc(strlen(r->metrics.name[m]) + 8)))
+        sprintf(c[k++], "%s_%s", r->metrics.name[m], ms[j]);
+  for (int m = 0; m < r->costs.n; m++)
+    for (int j = 0; j < 2; j++)
+      if ((c[k] = malloc(strlen(r->costs.name[m]) + 8))) sprintf(c[k++], "%s_%s", r->costs.name[m], cs[j]);
+  *names = c;
+  if (k == n) return n;
+  for (int j = 0; j < n; j++)
+    free(c[j]);
+  free(c);
+  return -1;
+}
+
+/* Builds the summary table (text fields). */
+static int build_summary(const struct rundir *r, const struct rundir_groups *g, struct table **out)
+{
+  char **names = NULL, *cells = NULL;
+  const char **f = NULL;
+  double *v = calloc((size_t)r->tasks->nrow + 1, sizeof *v);
+  int n = summary_columns(r, &names), rc = 1;
+  *out = NULL;
+  if (n < 0 || !v) goto cleanup;
+  struct table *t = table_create(n, (const char *const *)names);
+  f = calloc((size_t)n, sizeof *f);
+  cells = calloc((size_t)n, SUMMARY_NUM);
+  if (!t || !f || !cells) {
+    table_destroy(&t);
+    goto cleanup;
+  }
+  for (int grp = 0; grp < g->n; grp++) {
+    int k = 0;
+    for (int j = 0; j < g->n_keys; j++)
+      f[k++] = table_get(r->tasks, g->first[grp], g->key_col[j]);
+    struct group_stats s = count_group(r, g, grp);
+    double fixed[4] = {s.count, s.applicable, s.successes,
+                       s.applicable ? (double)s.successes / s.applicable : NAN};
+    for (int j = 0; j < 4; j++, k++)
+      put_number(cells + (size_t)k * SUMMARY_NUM, fixed[j]), f[k] = cells + (size_t)k * SUMMARY_NUM;
+    for (int m = 0; m < r->metrics.n; m++) {
+      int nv = rundir_values(r, g, grp, table_column(r->tasks, r->metrics.name[m]), 1, v);
+      double q[3] = {NAN, NAN, NAN};
+      if (nv > 0) {
+        q[0] = gsl_stats_median_from_sorted_data(v, 1, (size_t)nv);
+        q[1] = gsl_stats_quantile_from_sorted_data(v, 1, (size_t)nv, 0.25);
+        q[2] = gsl_stats_quantile_from_sorted_data(v, 1, (size_t)nv, 0.75);
+      }
+      for (int j = 0; j < 3; j++, k++)
+        put_number(cells + (size_t)k * SUMMARY_NUM, q[j]), f[k] = cells + (size_t)k * SUMMARY_NUM;
+    }
+    for (int c = 0; c < r->costs.n; c++) {
+      int col = table_column(r->tasks, r->costs.name[c]);
+      int nv = rundir_values(r, g, grp, col, 1, v);
+      double med = nv > 0 ? gsl_stats_median_from_sorted_data(v, 1, (size_t)nv) : NAN, total = 0.0;
+      nv = rundir_values(r, g, grp, col, 0, v);
+      for (int i = 0; i < nv; i++)
+        total += v[i];
+      put_number(cells + (size_t)k * SUMMARY_NUM, med), f[k] = cells + (size_t)k * SUMMARY_NUM, k++;
+      put_number(cells + (size_t)k * SUMMARY_NUM, nv ? total : NAN), f[k] = cells + (size_t)k * SUMMARY_NUM,
+                                                                     k++;
+    }
+    if (table_append(t, f)) {
+      table_destroy(&t);
+      goto cleanup;
+    }
+  }
+  *out = t;
+  rc = 0;
+cleanup:
+  for (int j = 0; names && j < n; j++)
+    free(names[j]);
+  free(names);
+  free(f);
+  free(cells);
+  free(v);
+  return rc;
+}
+
+/* A number for a reader: 3 significant digits, "-" when there is none. */
+static void short_number(const char *field, char *buf, size_t n)
+{
+  char *end;
+  double v = field[0] ? strtod(field, &end) : NAN;
+  if (!field[0] || *end || !isfinite(v))
+    snprintf(buf, n, "-");
+  else
+    snprintf(buf, n, "%.3g", v);
+}
+
+/* summary.md: the title, what is constant, the failures by status, then an aligned markdown table with a
+ * row per group (group keys that never vary are stated above the table instead of repeated). */
+static int write_markdown(const struct rundir *r, const struct rundir_groups *g, const struct table *s,
+                          FILE *fp)
+{
+  int ncol = 0, rc = 1, nrow = s->nrow + 1;
+  int *src = calloc((size_t)s->ncol + 1, sizeof *src), *keep = calloc((size_t)g->n_keys + 1, sizeof *keep);
+  char **cell = NULL;
+  size_t *width = NULL;
+  if (!src || !keep) goto cleanup;
+  fprintf(fp, "# %s\n\nExperiment `%s`: %d tasks in %d groups", r->title, r->experiment, r->tasks->nrow,
+          g->n);
+  if (r->options[0]) fprintf(fp, "; options `%s`", r->options);
+  fprintf(fp, ".\n");
+  int constant = 0;
+  for (int j = 0; j < g->n_keys; j++) {
+    keep[j] = 0;
+    for (int i = 1; i < s->nrow && !keep[j]; i++)
+      keep[j] = strcmp(table_get(s, i, j), table_get(s, 0, j)) != 0;
+    if (!keep[j] && s->nrow > 1)
+      fprintf(fp, "%s %s = %s", constant++ ? "," : "Every group has", s->col[j], table_get(s, 0, j));
+    else
+      keep[j] = 1;
+  }
+  if (constant) fprintf(fp, ".\n");
+  /* failures by status, in order of first appearance */
+  int nfail = 0, nna = 0, ndistinct = 0;
+  const char *distinct[SUMMARY_STATUSES];
+  int tally[SUMMARY_STATUSES] = {0};
+  for (int i = 0; i < r->tasks->nrow; i++) {
+    int o = rundir_outcome(r, i), k = 0;
+    nfail += o == 0, nna += o < 0;
+    if (o != 0) continue;
+    const char *st = table_get(r->tasks, i, r->status_col);
+    while (k < ndistinct && strcmp(distinct[k], st) != 0)
+      k++;
+    if (k == ndistinct && ndistinct < SUMMARY_STATUSES) distinct[ndistinct++] = st;
+    if (k < ndistinct) tally[k]++;
+  }
+  if (nfail) {
+    fprintf(fp, "Failures: %d of %d applicable tasks (", nfail, r->tasks->nrow - nna);
+    for (int k = 0; k < ndistinct; k++)
+      fprintf(fp, "%s%d %s", k ? ", " : "", tally[k], distinct[k]);
+    fprintf(fp, ").");
+  } else
+    fprintf(fp, "No failures.");
+  if (nna) fprintf(fp, " %d not_applicable tasks are left out of the success rates.", nna);
+  fprintf(fp, "\nMedians over successful tasks; quartiles and cost totals are in summary.csv.\n\n");
+  /* the table: kept keys, n, success, metric medians, cost medians; src = summary column (or a code) */
+  const int c_count = -1, c_succ = -2;
+  for (int j = 0; j < g->n_keys; j++)
+    if (keep[j]) src[ncol++] = j;
+  src[ncol++] = c_count;
+  src[ncol++] = c_succ;
+  for (int m = 0; m < r->metrics.n; m++)
+    src[ncol++] = g->n_keys + 4 + 3 * m; /* <metric>_median */
+  for (int c = 0; c < r->costs.n; c++)
+    src[ncol++] = g->n_keys + 4 + 3 * r->metrics.n + 2 * c; /* <cost>_median */
+  cell = calloc((size_t)ncol * (size_t)nrow, sizeof *cell);
+  width = calloc((size_t)ncol, sizeof *width);
+  if (!cell || !width) goto cleanup;
+  for (int j = 0; j < ncol; j++) {
+    char head[256];
+    int sj = src[j];
+    if (sj == c_count)
+      snprintf(head, sizeof head, "n");
+    else if (sj == c_succ)
+      snprintf(head, sizeof head, "succeeded");
+    else if (sj < g->n_keys)
+      rundir_label(r, s->col[sj], head, sizeof head);
+    else {
+      const char *base = sj < g->n_keys + 4 + 3 * r->metrics.n
+                             ? r->metrics.name[(sj - g->n_keys - 4) / 3]
+                             : r->costs.name[(sj - g->n_keys - 4 - 3 * r->metrics.n) / 2];
+      rundir_label(r, base, head, sizeof head);
+    }
+    if (!(cell[j] = strdup(head))) goto cleanup;
+    for (int i = 0; i < s->nrow; i++) {
+      char buf[64];
+      if (sj == c_succ) {
+        int app = atoi(table_get(s, i, g->n_keys + 1)), suc = atoi(table_get(s, i, g->n_keys + 2));
+        if (app)
+          snprintf(buf, sizeof buf, "%d/%d", suc, app);
+        else
+          snprintf(buf, sizeof buf, "n/a");
+      } else if (sj == c_count)
+        snprintf(buf, sizeof buf, "%s", table_get(s, i, g->n_keys));
+      else if (sj < g->n_keys)
+        snprintf(buf, sizeof buf, "%s", table_get(s, i, sj));
+      else
+        short_number(table_get(s, i, sj), buf, sizeof buf);
+      if (!(cell[(size_t)(i + 1) * ncol + j] = strdup(buf))) goto cleanup;
+    }
+  }
+  for (int i = 0; i < nrow; i++)
+    for (int j = 0; j < ncol; j++) {
+      size_t w = strlen(cell[(size_t)i * ncol + j]);
+      if (w > width[j]) width[j] = w;
+    }
+  for (int i = 0; i < nrow; i++) {
+    for (int j = 0; j < ncol; j++) {
+      /* keys and text left-aligned, numbers right-aligned */
+      int right = src[j] < 0 || src[j] >= g->n_keys;
+      fprintf(fp, "| %*s%-*s ", right ? (int)width[j] : 0, right ? cell[(size_t)i * ncol + j] : "",
+              right ? 0 : (int)width[j], right ? "" : cell[(size_t)i * ncol + j]);
+    }
+    fprintf(fp, "|\n");
+    if (i == 0) {
+      for (int j = 0; j < ncol; j++) {
+        int right = src[j] < 0 || src[j] >= g->n_keys;
+        fputs("|", fp);
+        for (size_t k = 0; k < width[j] + 2; k++)
+          fputc(right && k == width[j] + 1 ? ':' : '-', fp);
+      }
+      fprintf(fp, "|\n");
+    }
+  }
+  rc = ferror(fp) != 0;
+cleanup:
+  for (size_t i = 0; cell && i < (size_t)ncol * (size_t)nrow; i++)
+    free(cell[i]);
+  free(cell);
+  free(width);
+  free(src);
+  free(keep);
+  return rc;
+}
+
+/* Writes dir/name through a temporary file and a rename, so a reader never sees half a file. */
+static int write_atomically(const struct rundir *r, const struct rundir_groups *g, const struct table *s,
+                            const char *name, int markdown)
+{
+  char path[SWEEP_PATH_MAX + 32], tmp[SWEEP_PATH_MAX + 64];
+  if (sweep_path(path, sizeof path, "%s/%s", r->dir, name) || sweep_path(tmp, sizeof tmp, "%s.tmp", path))
+    return 1;
+  FILE *fp = fopen(tmp, "w");
+  if (!fp) {
+    fprintf(stderr, "error: cannot write %s\n", tmp);
+    return 1;
+  }
+  int bad = markdown ? write_markdown(r, g, s, fp) : table_write(s, fp);
+  bad |= fclose(fp) != 0;
+  if (bad || rename(tmp, path)) {
+    fprintf(stderr, "error: cannot write %s\n", path);
+    remove(tmp);
+    return 1;
+  }
+  return 0;
+}
+
+int sweep_summarize(const char *run_dir)
+{
+  struct rundir *r = NULL;
+  struct rundir_groups *g = NULL;
+  struct table *s = NULL;
+  int rc = 2;
+  if (rundir_read(run_dir, &r)) goto cleanup;
+  rc = 1;
+  if (rundir_group(r, r->group.n, r->group.name, &g) || build_summary(r, g, &s)) goto cleanup;
+  if (write_atomically(r, g, s, "summary.csv", 0) || write_atomically(r, g, s, "summary.md", 1)) goto cleanup;
+  rc = 0;
+cleanup:
+  table_destroy(&s);
+  rundir_groups_destroy(&g);
+  rundir_destroy(&r);
+  return rc;
+}

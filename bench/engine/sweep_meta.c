@@ -1,0 +1,165 @@
+/* sweep_meta.c — meta.json: git sha and dirty flag, host, ranks, PETSc/GSL/MPI versions, options,
+ * start/end, wall time, parallel efficiency Σ(task seconds)/(ranks × wall) and the schedule ratio
+ * wall / max(Σ/ranks, longest task). A run writes it at its start (finished false) and end; a job-array
+ * slice writes meta.K-of-N.json, and bench_merge writes the run's meta.json from the merged table. */
+#include "sweep_impl.h"
+#include "table.h"
+
+#include <glob.h>
+#include <gsl/gsl_version.h>
+#include <math.h>
+#include <petscsys.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void json_string(FILE *fp, const char *s)
+{
+  fputc('"', fp);
+  for (; s && *s; s++) {
+    if (*s == '"' || *s == '\\')
+      fputc('\\', fp), fputc(*s, fp);
+    else if ((unsigned char)*s < 0x20)
+      fprintf(fp, "\\u%04x", (unsigned char)*s);
+    else
+      fputc(*s, fp);
+  }
+  fputc('"', fp);
+}
+
+/* First line of a command's output, or "" (git may be absent or this not a checkout). */
+static void command_line_out(const char *cmd, char *buf, size_t n)
+{
+  buf[0] = '\0';
+  FILE *p = popen(cmd, "r");
+  if (!p) return;
+  if (fgets(buf, (int)n, p)) buf[strcspn(buf, "\n")] = '\0';
+  pclose(p);
+}
+
+/* The fields every meta.json starts with: what ran, from which code, on what. */
+static void meta_head(FILE *fp, const char *experiment, const char *title, const char *host)
+{
+  char sha[64], dirty[8], petsc[128], mpi[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len;
+  command_line_out("git rev-parse HEAD 2>/dev/null", sha, sizeof sha);
+  command_line_out("git status --porcelain --untracked-files=no 2>/dev/null | head -n 1 | wc -l", dirty,
+                   sizeof dirty);
+  PetscGetVersion(petsc, sizeof petsc);
+  MPI_Get_library_version(mpi, &len); /* allowed before MPI_Init (bench_merge never starts MPI) */
+  mpi[strcspn(mpi, "\n,")] = '\0';
+  fprintf(fp, "{\n  \"experiment\": ");
+  json_string(fp, experiment);
+  fprintf(fp, ",\n  \"title\": ");
+  json_string(fp, title);
+  fprintf(fp, ",\n  \"git_sha\": ");
+  json_string(fp, sha);
+  fprintf(fp, ",\n  \"git_dirty\": %s,\n  \"host\": ", atoi(dirty) > 0 ? "true" : "false");
+  json_string(fp, host);
+  fprintf(fp, ",\n  \"petsc_version\": ");
+  json_string(fp, petsc);
+  fprintf(fp, ",\n  \"gsl_version\": ");
+  json_string(fp, GSL_VERSION);
+  fprintf(fp, ",\n  \"mpi_version\": ");
+  json_string(fp, mpi);
+}
+
+int sweep_write_meta(struct sweep *s, int finished)
+{
+  char path[SWEEP_PATH_MAX + 64], tmp[SWEEP_PATH_MAX + 80];
+  if (s->slice_tag[0])
+    sweep_path(path, sizeof path, "%s/meta.%s.json", s->out, s->slice_tag);
+  else
+    sweep_path(path, sizeof path, "%s/meta.json", s->out);
+  sweep_path(tmp, sizeof tmp, "%s.tmp", path);
+  double wall = (finished ? s->t_end : MPI_Wtime()) - s->t_start;
+  double eff = wall > 0.0 ? s->task_seconds_sum / (s->size * wall) : 0.0;
+  double bound = s->task_seconds_sum / s->size;
+  if (s->task_seconds_max > bound) bound = s->task_seconds_max;
+  FILE *fp = fopen(tmp, "w");
+  if (!fp) return 1;
+  meta_head(fp, s->d->experiment, s->d->title, s->host);
+  fprintf(fp, ",\n  \"ranks\": %d", s->size);
+  fprintf(fp, ",\n  \"options\": ");
+  json_string(fp, s->options);
+  fprintf(fp, ",\n  \"command\": ");
+  json_string(fp, s->argv_line);
+  fprintf(fp, ",\n  \"slice\": ");
+  json_string(fp, s->slice_tag);
+  fprintf(fp, ",\n  \"start\": ");
+  json_string(fp, s->start_iso);
+  fprintf(fp, ",\n  \"end\": ");
+  if (finished)
+    json_string(fp, s->end_iso);
+  else
+    fprintf(fp, "null");
+  fprintf(
+      fp,
+      ",\n  \"finished\": %s,\n  \"tasks_total\": %ld,\n  \"tasks_selected\": %ld,\n  \"tasks_run\": %ld,\n"
+      "  \"tasks_failed\": %ld,\n  \"wall_seconds\": %.6g,\n  \"task_seconds_sum\": %.6g,\n"
+      "  \"task_seconds_max\": %.6g,\n  \"parallel_efficiency\": %.4f,\n  \"schedule_ratio\": %.4f\n}\n",
+      finished ? "true" : "false", s->total, s->n_selected, s->n_done, s->n_failed, wall, s->task_seconds_sum,
+      s->task_seconds_max, eff, bound > 0.0 ? wall / bound : 0.0);
+  int bad = ferror(fp) != 0;
+  bad |= fclose(fp) != 0;
+  return bad || rename(tmp, path);
+}
+
+
+int sweep_write_merged_meta(const char *run_dir)
+{
+  char path[SWEEP_PATH_MAX + 64], tmp[SWEEP_PATH_MAX + 80], host[256] = "";
+  struct table *t = NULL;
+  glob_t g = {0};
+  int rc = 1;
+  if (sweep_path(path, sizeof path, "%s/tasks.csv", run_dir) || table_read(path, TABLE_STRICT, &t)) return 1;
+  int cst = table_column(t, "status"), csec = table_column(t, "task_seconds");
+  long failed = 0;
+  double sum = 0.0, max = 0.0;
+  for (int i = 0; i < t->nrow; i++) {
+    if (cst >= 0 && sweep_status_is_failure(table_get(t, i, cst))) failed++;
+    double x = csec >= 0 ? table_number(t, i, csec) : NAN;
+    if (isfinite(x)) sum += x, max = x > max ? x : max;
+  }
+  sweep_path(path, sizeof path, "%s/experiment.txt", run_dir);
+  char *exp = sweep_experiment_value(path, "experiment"), *title = sweep_experiment_value(path, "title");
+  char *opts = sweep_experiment_value(path, "options"), *tasks = sweep_experiment_value(path, "tasks");
+  long total = tasks ? strtol(tasks, NULL, 10) : t->nrow;
+  char now[32];
+  sweep_iso_now(now, sizeof now);
+  gethostname(host, sizeof host - 1);
+  sweep_path(path, sizeof path, "%s/meta.json", run_dir);
+  sweep_path(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *fp = fopen(tmp, "w");
+  if (!fp) goto cleanup;
+  meta_head(fp, exp ? exp : "", title ? title : "", host);
+  fprintf(fp, ",\n  \"options\": ");
+  json_string(fp, opts ? opts : "");
+  fprintf(fp, ",\n  \"merged\": ");
+  json_string(fp, now);
+  fprintf(fp,
+          ",\n  \"finished\": %s,\n  \"tasks_total\": %ld,\n  \"tasks_run\": %d,\n  \"tasks_missing\": %ld,\n"
+          "  \"tasks_failed\": %ld,\n  \"task_seconds_sum\": %.6g,\n  \"task_seconds_max\": %.6g,\n  \"slices\": [",
+          total > t->nrow ? "false" : "true", total, t->nrow, total > t->nrow ? total - t->nrow : 0L, failed, sum,
+          max);
+  sweep_path(path, sizeof path, "%s/meta.*-of-*.json", run_dir);
+  if (glob(path, 0, NULL, &g) == 0)
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+      const char *base = strrchr(g.gl_pathv[i], '/');
+      fprintf(fp, "%s", i ? ", " : "");
+      json_string(fp, base ? base + 1 : g.gl_pathv[i]);
+    }
+  fprintf(fp, "]\n}\n");
+  int bad = ferror(fp) != 0;
+  bad |= fclose(fp) != 0;
+  sweep_path(path, sizeof path, "%s/meta.json", run_dir);
+  rc = bad || rename(tmp, path);
+cleanup:
+  globfree(&g);
+  free(exp);
+  free(title);
+  free(opts);
+  free(tasks);
+  table_destroy(&t);
+  return rc;
+}

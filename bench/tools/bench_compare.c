@@ -1,0 +1,201 @@
+/* NAME    bench_compare — regression verdicts: a new run directory against a baseline (design.md contract
+ * 10). PURPOSE for every group both runs have: accuracy medians against tolerances, success rate (any drop is
+ * a regression), and costs where both runs have >= 5 successful repeats: ratio of medians above -time_ratio
+ * AND a one-sided Wilcoxon rank-sum / Mann-Whitney U test at 5% (normal approximation with tie-corrected
+ * variance and continuity correction). Rules in bench/engine/compare.h. USAGE   bench_compare BASELINE_DIR
+ * NEW_DIR [-tol_rel r] [-tol_abs a] [-metric_tol name=r,...]
+ *         [-time_ratio x] [-alpha p] [-min_repeats n] [-all] [-options_file F]
+ * EXIT    0 pass, 1 regression, 2 usage or infrastructure error (missing files, different experiments or
+ *         columns, no common groups, unknown options). */
+#include "engine/compare.h"
+
+#include <math.h>
+#include <petscsys.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_METRIC_TOL 64
+
+static const char help[] =
+    "bench_compare BASELINE_DIR NEW_DIR [options]: regression verdicts of a run against a baseline.\n"
+    "  -tol_rel r            accuracy: a median may rise by r * |baseline| (default 0.01)\n"
+    "  -tol_abs a            ... or by a, whichever is larger (default 0)\n"
+    "  -metric_tol m=r,...   tol_rel for particular metrics\n"
+    "  -time_ratio x         cost: median(new) / median(baseline) above x may be a regression (default 1.2)\n"
+    "  -alpha p              cost: level of the one-sided rank-sum test (default 0.05)\n"
+    "  -min_repeats n        cost: successful tasks needed in both runs of a group (default 5)\n"
+    "  -all                  print every comparison (default: those that changed)\n"
+    "Exit status: 0 pass, 1 regression, 2 usage or infrastructure error.\n";
+
+/* The text of a group: its key values joined by spaces. */
+static void group_text(const struct rundir *r, const struct rundir_groups *g, int grp, char *buf, size_t n)
+{
+  size_t at = 0;
+  buf[0] = '\0';
+  for (int k = 0; k < g->n_keys && at < n; k++)
+    at += (size_t)snprintf(buf + at, n - at, "%s%s", k ? " " : "",
+                           table_get(r->tasks, g->first[grp], g->key_col[k]));
+  if (!g->n_keys) snprintf(buf, n, "(all)");
+}
+
+static void format_value(const struct compare_row *c, double v, int n, char *buf, size_t len)
+{
+  if (isnan(v))
+    snprintf(buf, len, "-");
+  else if (c->kind == COMPARE_SUCCESS)
+    snprintf(buf, len, "%.1f%% (%d)", 100.0 * v, n);
+  else
+    snprintf(buf, len, "%.4g", v);
+}
+
+static void format_change(const struct compare_row *c, char *buf, size_t len)
+{
+  if (isnan(c->base) || isnan(c->now))
+    snprintf(buf, len, "%s", isnan(c->now) && !isnan(c->base) ? "lost" : "-");
+  else if (c->kind == COMPARE_SUCCESS)
+    snprintf(buf, len, "%+.1f pts", 100.0 * (c->now - c->base));
+  else if (c->kind == COMPARE_COST && !isnan(c->p))
+    snprintf(buf, len, "x%.3g (p=%.2g)", c->ratio, c->p);
+  else if (c->kind == COMPARE_COST)
+    snprintf(buf, len, "x%.3g (n=%d,%d)", c->now / c->base, c->n_base, c->n_now);
+  else if (c->base != 0.0)
+    snprintf(buf, len, "%+.3g%%", 100.0 * (c->now - c->base) / fabs(c->base));
+  else
+    snprintf(buf, len, "%+.3g", c->now - c->base);
+}
+
+static void print_table(const struct rundir *b, const struct compare_result *res, int all)
+{
+  enum { NCOL = 6 };
+  const char *head[NCOL] = {"group", "metric", "baseline", "new", "change", "verdict"};
+  size_t w[NCOL];
+  char cell[NCOL][256];
+  for (int j = 0; j < NCOL; j++)
+    w[j] = strlen(head[j]);
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass) {
+      printf("%-*s  %-*s  %*s  %*s  %*s  %s\n", (int)w[0], head[0], (int)w[1], head[1], (int)w[2], head[2],
+             (int)w[3], head[3], (int)w[4], head[4], head[5]);
+    }
+    for (int i = 0; i < res->n_rows; i++) {
+      const struct compare_row *c = &res->rows[i];
+      if (!all && (c->verdict == COMPARE_SAME || c->verdict == COMPARE_UNTESTED)) continue;
+      group_text(b, res->gb, c->group, cell[0], sizeof cell[0]);
+      snprintf(cell[1], sizeof cell[1], "%s", c->name);
+      format_value(c, c->base, c->n_base, cell[2], sizeof cell[2]);
+      format_value(c, c->now, c->n_now, cell[3], sizeof cell[3]);
+      format_change(c, cell[4], sizeof cell[4]);
+      snprintf(cell[5], sizeof cell[5], "%s", compare_verdict_name(c->verdict));
+      if (!pass)
+        for (int j = 0; j < NCOL; j++)
+          if (strlen(cell[j]) > w[j]) w[j] = strlen(cell[j]);
+      if (pass)
+        printf("%-*s  %-*s  %*s  %*s  %*s  %s\n", (int)w[0], cell[0], (int)w[1], cell[1], (int)w[2], cell[2],
+               (int)w[3], cell[3], (int)w[4], cell[4], cell[5]);
+    }
+  }
+}
+
+/* Options: -metric_tol "name=r" items. 0 on success, 2 with a message. */
+static int parse_metric_tol(struct compare_options *o, char **items, PetscInt n)
+{
+  o->metric_tol_name = calloc((size_t)n + 1, sizeof *o->metric_tol_name);
+  o->metric_tol = calloc((size_t)n + 1, sizeof *o->metric_tol);
+  if (!o->metric_tol_name || !o->metric_tol) return 2;
+  for (PetscInt i = 0; i < n; i++) {
+    char *eq = strchr(items[i], '='), *end = NULL;
+    double v = eq ? strtod(eq + 1, &end) : NAN;
+    if (!eq || eq == items[i] || !end || *end || !(v >= 0.0)) {
+      fprintf(stderr, "error: -metric_tol item '%s' is not name=r with r >= 0\n", items[i]);
+      return 2;
+    }
+    *eq = '\0';
+    o->metric_tol_name[o->n_metric_tol] = items[i];
+    o->metric_tol[o->n_metric_tol++] = v;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv)
+{
+  /* the two directories come first; PETSc skips arguments that are not options */
+  const char *dir_b = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
+  const char *dir_n = dir_b && argc > 2 && argv[2][0] != '-' ? argv[2] : NULL;
+  if (PetscInitialize(&argc, &argv, NULL, NULL) != 0) return 2;
+  int rc = 2;
+  struct rundir *b = NULL, *n = NULL;
+  struct compare_result *res = NULL;
+  char *items[MAX_METRIC_TOL] = {0};
+  PetscInt n_items = MAX_METRIC_TOL;
+  struct compare_options o = {
+      .tol_rel = 0.01, .tol_abs = 0.0, .time_ratio = 1.2, .alpha = 0.05, .min_repeats = 5};
+  PetscBool has_help, all = PETSC_FALSE, set;
+  PetscOptionsHasHelp(NULL, &has_help);
+  if (has_help) {
+    fputs(help, stdout);
+    rc = 0;
+    goto done;
+  }
+  PetscInt min_repeats = o.min_repeats;
+  PetscOptionsGetReal(NULL, NULL, "-tol_rel", &o.tol_rel, NULL);
+  PetscOptionsGetReal(NULL, NULL, "-tol_abs", &o.tol_abs, NULL);
+  PetscOptionsGetReal(NULL, NULL, "-time_ratio", &o.time_ratio, NULL);
+  PetscOptionsGetReal(NULL, NULL, "-alpha", &o.alpha, NULL);
+  PetscOptionsGetInt(NULL, NULL, "-min_repeats", &min_repeats, NULL);
+  PetscOptionsGetBool(NULL, NULL, "-all", &all, NULL);
+  PetscOptionsGetStringArray(NULL, NULL, "-metric_tol", items, &n_items, &set);
+  o.min_repeats = (int)min_repeats;
+  if (!set) n_items = 0;
+  if (!dir_b || !dir_n) {
+    fprintf(stderr, "usage: bench_compare BASELINE_DIR NEW_DIR [options] (bench_compare -help)\n");
+    goto done;
+  }
+  if (!(o.tol_rel >= 0.0) || !(o.tol_abs >= 0.0) || !(o.time_ratio >= 1.0) ||
+      !(o.alpha > 0.0 && o.alpha < 1.0) || o.min_repeats < 2) {
+    fprintf(
+        stderr,
+        "error: need -tol_rel >= 0, -tol_abs >= 0, -time_ratio >= 1, 0 < -alpha < 1, -min_repeats >= 2\n");
+    goto done;
+  }
+  if (parse_metric_tol(&o, items, n_items)) goto done;
+  {
+    PetscInt n_left = 0;
+    char **names = NULL, **values = NULL;
+    PetscOptionsLeftGet(NULL, &n_left, &names, &values);
+    int unknown = (int)n_left;
+    for (PetscInt i = 0; i < n_left; i++)
+      fprintf(stderr, "error: unknown option -%s (bench_compare -help)\n", names[i]);
+    PetscOptionsLeftRestore(NULL, &n_left, &names, &values);
+    if (unknown) goto done;
+  }
+  if (rundir_read(dir_b, &b) || rundir_read(dir_n, &n) || compare_runs(b, n, &o, &res)) goto done;
+  printf("# bench_compare %s (baseline) vs %s (new): experiment %s, group = ", dir_b, dir_n, b->experiment);
+  for (int k = 0; k < b->group.n; k++)
+    printf("%s%s", k ? "," : "", b->group.name[k]);
+  printf(
+      "\n# accuracy: lower is better, tolerance max(%g, %g |baseline|); success rate: any drop is a "
+      "regression;\n"
+      "# cost: ratio of medians > %g and one-sided Wilcoxon rank-sum (Mann-Whitney U, normal approximation,\n"
+      "# tie-corrected) p < %g, tested only with >= %d successful repeats in both runs\n",
+      o.tol_abs, o.tol_rel, o.time_ratio, o.alpha, o.min_repeats);
+  if (strcmp(b->options, n->options) != 0)
+    printf("# note: the option strings differ:\n#   baseline: %s\n#   new:      %s\n", b->options,
+           n->options);
+  print_table(b, res, all);
+  printf("%d groups compared (%d only in the baseline, %d only in the new run): %d regressions, %d improved; "
+         "%d cost comparisons untested (fewer than %d repeats)\n",
+         res->n_common, res->only_base, res->only_new, res->n_regressions, res->n_improved,
+         res->n_untested_costs, o.min_repeats);
+  printf("verdict: %s\n", res->n_regressions ? "REGRESSION" : "pass");
+  rc = res->n_regressions ? 1 : 0;
+done:
+  compare_result_destroy(&res);
+  rundir_destroy(&b);
+  rundir_destroy(&n);
+  free(o.metric_tol_name);
+  free(o.metric_tol);
+  for (PetscInt i = 0; i < MAX_METRIC_TOL; i++)
+    PetscFree(items[i]);
+  PetscFinalize();
+  return rc;
+}

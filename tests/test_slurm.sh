@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# test_slurm.sh — the slurm/ scripts on a real SLURM (issue 4). As root, starts munged, a controller and a
+# node daemon on localhost in a scratch directory (../shared/notes/local-slurm.md), then: a small
+# bench_synthetic sweep as a job array + merge through slurm/submit, and once through slurm/sweep.sbatch,
+# each giving the tasks.csv of a plain mpirun run (timing, rank and host aside); one array element
+# cancelled mid-way leaves the merged table incomplete, and re-running that slice with -resume through
+# sbatch completes it with no task run twice. The daemons are stopped by their recorded PIDs (never by
+# name). Without root or SLURM it skips. CB_KEEP_SCRATCH=1 keeps the scratch directory (logs, runs).
+set -u
+bin=${CB_BIN:-bin}
+root=$(cd "$(dirname "$0")/.." && pwd)
+pass() { echo "ok - $*"; }
+fail() { echo "not ok - $*"; }
+check() { if eval "$2"; then pass "$1"; else fail "$1"; return 1; fi; }
+# tasks.csv without the columns that may differ between runs (timing, rank, host)
+keep() { awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i!~/_seconds$/ && $i!="rank" && $i!="host") k[i]=1}
+  {s=""; for(i=1;i<=NF;i++) if(k[i]) s=s $i ","; print s}' "$1"; }
+same() { [ -f "$1" ] && [ -f "$2" ] && diff <(keep "$1") <(keep "$2") >/dev/null; }
+rows() { if [ -f "$1" ]; then echo $(($(wc -l <"$1") - 1)); else echo 0; fi; }
+
+if [ "$(id -u)" != 0 ]; then
+  echo "ok - # SKIP test_slurm: not root (a local SLURM controller and node daemon need root)"
+  exit 0
+fi
+for c in munged slurmctld slurmd sbatch srun scontrol scancel sinfo squeue mpirun; do
+  if ! command -v "$c" >/dev/null; then
+    echo "ok - # SKIP test_slurm: $c is not installed (make deps installs slurm-wlm and munge)"
+    exit 0
+  fi
+done
+
+D=$(mktemp -d)
+chmod 755 "$D" # munged checks every parent directory of its socket
+munge_pid="" ctld_pid="" slurmd_pid=""
+# a recorded PID, still ours: alive and started with our scratch directory in its command line
+ours() { [ -n "$1" ] && tr '\0' ' ' 2>/dev/null <"/proc/$1/cmdline" | grep -qF "$D"; }
+stop_cluster() {
+  if ours "$ctld_pid"; then
+    scancel -u "$(id -un)" >/dev/null 2>&1
+    for _ in $(seq 50); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.1; done
+    scontrol shutdown >/dev/null 2>&1
+  fi
+  for _ in $(seq 50); do ours "$ctld_pid" || ours "$slurmd_pid" || break; sleep 0.1; done
+  for p in "$ctld_pid" "$slurmd_pid" "$munge_pid"; do ours "$p" && kill -TERM "$p"; done
+  for _ in $(seq 20); do ours "$ctld_pid" || ours "$slurmd_pid" || ours "$munge_pid" || break; sleep 0.1; done
+  for p in "$ctld_pid" "$slurmd_pid" "$munge_pid"; do ours "$p" && kill -KILL "$p"; done
+}
+trap 'stop_cluster; [ -n "${CB_KEEP_SCRATCH:-}" ] || rm -rf "$D"' EXIT
+
+# a TCP port nobody listens on, with the next one free too (slurmctld and slurmd)
+listening() { awk -v h="$(printf '%04X' "$1")" '$4 == "0A" && toupper(substr($2, index($2, ":") + 1)) == h { f = 1 }
+  END { exit !f }' /proc/net/tcp /proc/net/tcp6 2>/dev/null; }
+start_cluster() {
+  mkdir -p "$D/munge" "$D/etc" "$D/state" "$D/spool/localhost" "$D/tmp" "$D/log" "$D/run"
+  chmod 755 "$D/munge"
+  if ! mungekey -c -k "$D/munge/munge.key" 2>/dev/null; then head -c 1024 /dev/urandom >"$D/munge/munge.key"; fi
+  chmod 400 "$D/munge/munge.key"
+  setsid munged -F --force --socket="$D/munge/munge.socket.2" --key-file="$D/munge/munge.key" \
+    --pid-file="$D/run/munged.pid" --seed-file="$D/munge/munge.seed" --log-file="$D/log/munged.log" \
+    </dev/null >"$D/log/munged.out" 2>&1 &
+  munge_pid=$!
+  local port cpus mem
+  for _ in $(seq 50); do
+    port=$((20000 + RANDOM % 30000))
+    listening "$port" || listening $((port + 1)) || break
+  done
+  cpus=$(slurmd -C | sed -n 's/.*CPUs=\([0-9]*\).*/\1/p' | head -n 1)
+  mem=$(slurmd -C | sed -n 's/.*RealMemory=\([0-9]*\).*/\1/p' | head -n 1)
+  cat >"$D/etc/slurm.conf" <<EOF
+ClusterName=local
+SlurmctldHost=localhost
+SlurmctldPort=$port
+SlurmdPort=$((port + 1))
+SlurmUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$D/munge/munge.socket.2
+StateSaveLocation=$D/state
+SlurmdSpoolDir=$D/spool/%n
+TmpFS=$D/tmp
+SlurmctldPidFile=$D/run/slurmctld.pid
+SlurmdPidFile=$D/run/slurmd.pid
+SlurmctldLogFile=$D/log/slurmctld.log
+SlurmdLogFile=$D/log/slurmd.log
+MailProg=/bin/true
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/filetxt
+JobCompLoc=$D/log/jobcomp.txt
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+SchedulerParameters=batch_sched_delay=0,bf_interval=1
+MpiDefault=pmix
+EnforcePartLimits=ALL
+ReturnToService=2
+NodeName=localhost NodeAddr=127.0.0.1 CPUs=${cpus:-1} RealMemory=${mem:-1000} State=UNKNOWN
+PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+EOF
+  for _ in $(seq 50); do [ -S "$D/munge/munge.socket.2" ] && break; sleep 0.1; done
+  setsid slurmctld -D -f "$D/etc/slurm.conf" </dev/null >"$D/log/slurmctld.out" 2>&1 &
+  ctld_pid=$!
+  setsid slurmd -D -N localhost -f "$D/etc/slurm.conf" </dev/null >"$D/log/slurmd.out" 2>&1 &
+  slurmd_pid=$!
+  export SLURM_CONF=$D/etc/slurm.conf
+  for _ in $(seq 150); do
+    [ "$(sinfo -h -o %T 2>/dev/null)" = idle ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# The states of a job (an array: each element's), "" when unknown; wait until none is active.
+states() { scontrol show job -o "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | sort -u | tr '\n' ' '; }
+wait_job() {
+  local deadline=$((SECONDS + ${2:-40}))
+  while [ $SECONDS -lt $deadline ]; do
+    case "$(states "$1")" in '' | *PENDING* | *RUNNING* | *COMPLETING* | *CONFIGURING* | *REQUEUE* | *SUSPENDED*) ;;
+      *) return 0 ;; esac
+    sleep 0.2
+  done
+  echo "# job $1 still not done after ${2:-40} s: $(states "$1")"
+  return 1
+}
+diagnose() { # job logs and the daemons' last words, as comment lines
+  for f in "$@" "$D/log/slurmctld.log" "$D/log/slurmd.log"; do
+    [ -f "$f" ] && tail -n 8 "$f" | sed "s|^|# $(basename "$f"): |"
+  done
+}
+field() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
+
+cd "$root" || exit 1
+if ! start_cluster; then
+  fail "a local SLURM started in $D (controller, node daemon, munged)"
+  diagnose "$D/log/munged.log" "$D/log/slurmctld.out" "$D/log/slurmd.out"
+  exit 1
+fi
+pass "a local SLURM runs in a scratch directory (munged $munge_pid, slurmctld $ctld_pid, slurmd $slurmd_pid)"
+
+# 1. job array + merge through slurm/submit, and one allocation through slurm/sweep.sbatch: 3 slices of a
+# sweep with failures and crashes, 2 ranks per element (srun, PMIx), against a plain mpirun run.
+printf -- '-kind ok,fail,crash\n-work 0.01,0.03\n-seeds 2\n' >"$D/s1.opts"
+slurm/submit -n 2 -s 3 -t 5 -o "$D/arr" synthetic "$D/s1.opts" >"$D/submit1" 2>"$D/submit1.err"
+rc=$?
+check "slurm/submit exits 0 and prints the run directory and both job ids" \
+  '[ $rc = 0 ] && [ "$(field run_dir $D/submit1)" = $D/arr ] && [ -n "$(field merge_job $D/submit1)" ]'
+aid=$(field array_job "$D/submit1") mid=$(field merge_job "$D/submit1")
+sid=$(sbatch --parsable -n 2 -t 5 -o "$D/sweep.out" slurm/sweep.sbatch synthetic -options_file "$D/s1.opts" \
+  -out "$D/one" -no_plots 2>"$D/sbatch.err")
+check "sbatch slurm/sweep.sbatch is accepted (job $sid)" '[ -n "$sid" ]'
+mpirun -n 2 "$bin/bench_synthetic" -options_file "$D/s1.opts" -out "$D/plain1" -quiet -no_plots
+wait_job "$aid" && wait_job "$mid" && wait_job "$sid"
+check "the 3 array elements and the merge completed" \
+  '[ "$(states $aid)" = "COMPLETED " ] && [ "$(states $mid)" = "COMPLETED " ]' || diagnose "$D"/arr/slurm/*
+check "each element wrote its own ledger on 2 ranks" \
+  '[ -f $D/arr/ledger.2-of-3.csv ] && grep -q "\"ranks\": 2" $D/arr/meta.0-of-3.json'
+check "merged tasks.csv (12 tasks, crashes included) equals the plain mpirun run's" \
+  '[ "$(rows $D/arr/tasks.csv)" = 12 ] && grep -q ",crashed," $D/arr/tasks.csv &&
+   same $D/plain1/tasks.csv $D/arr/tasks.csv'
+check "the merge job wrote summary.csv (6 groups: kind x work) and the plots" \
+  '[ "$(rows $D/arr/summary.csv)" = 6 ] && [ -s $D/arr/summary.md ] && [ -s $D/arr/plots/success_rate.png ]'
+check "... and the run's meta.json (12 tasks, none missing, from 3 slices)" \
+  'grep -q "\"tasks_run\": 12" $D/arr/meta.json && grep -q "\"tasks_missing\": 0" $D/arr/meta.json &&
+   grep -q "meta.2-of-3.json" $D/arr/meta.json'
+check "sweep.sbatch: completed on 2 ranks, tasks.csv equals the plain run's" \
+  '[ "$(states $sid)" = "COMPLETED " ] && grep -q "\"ranks\": 2" $D/one/meta.json &&
+   same $D/plain1/tasks.csv $D/one/tasks.csv' ||
+  diagnose "$D/sweep.out"
+
+# 2. cancel one element mid-way: 3 slices of 4 tasks of 0.4 s, 1 rank each; element 1 is cancelled after
+# its first finished task. The merge (afterok) is then cancelled, a merge by hand is short, and the slice
+# re-run with -resume (slurm/submit --resume --only 1) completes the run.
+printf -- '-kind ok\n-work 0.4\n-seeds 12\n' >"$D/s2.opts"
+mpirun -n 2 "$bin/bench_synthetic" -options_file "$D/s2.opts" -out "$D/plain2" -quiet -no_plots &
+plain_pid=$!
+slurm/submit -n 1 -s 3 -t 5 -o "$D/can" --no-plots synthetic "$D/s2.opts" >"$D/submit2" 2>"$D/submit2.err"
+aid=$(field array_job "$D/submit2") mid=$(field merge_job "$D/submit2")
+for _ in $(seq 400); do [ "$(rows "$D/can/ledger.1-of-3.csv")" -ge 1 ] && break; sleep 0.05; done
+scancel "${aid}_1"
+wait_job "$aid" && wait_job "$mid"
+before=$(rows "$D/can/ledger.1-of-3.csv")
+check "element 1 cancelled after $before of its 4 tasks, elements 0 and 2 completed" \
+  '[ "$(states ${aid}_1)" = "CANCELLED " ] && [ "$(states ${aid}_0)$(states ${aid}_2)" = "COMPLETED COMPLETED " ] &&
+   [ $before -ge 1 ] && [ $before -lt 4 ]' ||
+  diagnose "$D"/can/slurm/*
+check "the merge that waited on the array was cancelled, not run" \
+  '[ "$(states $mid)" = "CANCELLED " ] && [ ! -f $D/can/tasks.csv ]'
+check "no process of the cancelled element is left" '! pgrep -f "$D/can" >/dev/null'
+m=$(sbatch --parsable -t 5 -o "$D/merge-by-hand.out" slurm/merge.sbatch "$D/can" -no_plots)
+wait_job "$m"
+check "a merge now has $((8 + before)) of 12 tasks and says $((4 - before)) are missing" \
+  '[ "$(rows $D/can/tasks.csv)" = $((8 + before)) ] && grep -q "$((4 - before)) missing" $D/merge-by-hand.out'
+slurm/submit --resume --only 1 -n 1 -s 3 -t 5 -o "$D/can" --no-plots synthetic "$D/s2.opts" \
+  >"$D/submit3" 2>"$D/submit3.err"
+aid=$(field array_job "$D/submit3") mid=$(field merge_job "$D/submit3")
+wait_job "$aid" && wait_job "$mid"
+wait "$plain_pid"
+check "slice 1 re-run with -resume and the merge completed" \
+  '[ "$(states $aid)" = "COMPLETED " ] && [ "$(states $mid)" = "COMPLETED " ]' || diagnose "$D"/can/slurm/*
+check "... the resumed slice ran only its $((4 - before)) missing tasks (4 rows, 12 in all ledgers)" \
+  '[ "$(rows $D/can/ledger.1-of-3.csv)" = 4 ] && [ "$(cat $D/can/ledger*.csv | grep -vc ^task_id)" = 12 ]'
+check "... and tasks.csv equals the plain mpirun run's" 'same $D/plain2/tasks.csv $D/can/tasks.csv'
+
+stop_cluster
+check "the daemons stopped (by their PIDs)" '! ours $ctld_pid && ! ours $slurmd_pid && ! ours $munge_pid'
