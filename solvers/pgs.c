@@ -6,6 +6,7 @@
  * exact check confirms it, at -cp_max_it sweeps (default 10000), or at the time limit. */
 #include "solver.h"
 
+#include <cblas.h>
 #include <math.h>
 #include <petscsys.h>
 #include <stdlib.h>
@@ -64,9 +65,7 @@ static int pgs_solve(struct solver *s, const struct cp_problem *p, double *z, st
     double res = 0.0;
     for (int i = 0; i < n; i++) {
       const double *row = p->M + (size_t)i * n;
-      double Fi = p->q[i];
-      for (int j = 0; j < n; j++)
-        Fi += row[j] * z[j];
+      double Fi = p->q[i] + cblas_ddot(n, row, 1, z, 1);
       double ri = fabs(z[i] - cp_mid(p->lo[i], p->hi[i], z[i] - Fi));
       if (ri > res) res = ri;
       z[i] = cp_mid(p->lo[i], p->hi[i], z[i] - d->omega * Fi / row[i]);

@@ -42,5 +42,10 @@ struct cp_problem *cp_test_box_lcp(const struct cp_test_box *boxes, int count, i
  * each a horizontal velocity of 1-3 m/s, else it is at rest. h = 1e-3 unless h > 0 is given. */
 struct cp_problem *cp_test_box_contact(int boxes, int k, double mu, int sliding, double h,
                                        unsigned long seed);
+/* Same with corner gaps uniform in [0, gap_max) (cp_test_box_contact: gap_max = 1e-4, the same draws). A
+ * corner is active in the step (its q_i = psi_i / h - h g < 0) iff psi_i < h^2 g, so gap_max < h^2 g
+ * (9.81e-6 at h = 1e-3) puts every corner in contact: the degenerate resting contact of 4 corners. */
+struct cp_problem *cp_test_box_contact_gap(int boxes, int k, double mu, int sliding, double h, double gap_max,
+                                           unsigned long seed);
 
 #endif

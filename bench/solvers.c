@@ -1,0 +1,299 @@
+/* NAME    bench_solvers — every registered complementarity solver on the classic problem classes (issue 2).
+ * PURPOSE per (problem, solver, seed): the harness's status (solver_solve: the independent checker of
+ *         cp.c decides, never the solver), iterations (pivots for Lemke), residual, n, and the median wall
+ *         time of -repeats R converged solves. Classes (solvers/problem_class.h): random SPD (n = 10, 100,
+ *         1000), Stewart-Trinkle contact LCPs of boxes resting / sliding on a plane (Egan et al. eqs. 5-7,
+ *         n = 24, 120, 600), Murty (n = 10, 16), Egan et al. Fig. 3 (max and summation formulations), and
+ *         every Siconos numerics LCP / MLCP test file under -siconos_dir. The Siconos backend (siconos_*)
+ *         runs in the same sweep, so its times are ratios on the same machine and load.
+ * USAGE   bench_solvers [-options_file bench/experiments/solvers.opts] [-problem a,b,...] [-cp_solver ...]
+ *         [-seeds N] [-repeats R] [-siconos_dir DIR] [-cp_tol T] [-cp_time_limit S] [engine options]
+ * PAPER   Cottle-Pang-Stone (Lemke, PGS), De Luca-Facchinei-Kanzow 1996 (FB Newton), Egan et al. 2003
+ *         (contact LCPs, Fig. 3), Murty 1978. Random instances depend on (-seed, the seed axis, the class)
+ *         only, never on the solver: every solver sees the same instance. */
+#include "engine/sweep.h"
+#include "problem_class.h"
+#include "solver.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <petscsys.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BENCH_DEFAULT_SICONOS_DIR "../shared/data/siconos"
+#define BENCH_MAX_REPEATS         1000
+
+static const char help[] =
+    "bench_solvers options (besides the axes and the engine's):\n"
+    "  -repeats R         timed solves per converged task; solve_seconds is their median (default 3)\n"
+    "  -siconos_dir DIR   folder of the Siconos numerics .dat files (lcp/, mlcp/); the default problem list\n"
+    "                     holds siconos:lcp/X.dat and siconos:mlcp/X.dat for each file there (default\n"
+    "                     " BENCH_DEFAULT_SICONOS_DIR
+    "; give it on the command line: the default list is built\n"
+    "                     before the options files are read). Absent files give status not_applicable.\n"
+    "  -blas_threads N    OpenBLAS threads per task (default 1: one task per core)\n"
+    "  -cp_tol, -cp_max_it, -cp_time_limit and every solver's own options apply to every task.\n";
+
+struct bench_ctx {
+  char siconos_dir[PETSC_MAX_PATH_LEN];
+  int repeats;
+  long base_seed;
+  /* problem sizes by class name, cached for the cost estimate */
+  int n_cached;
+  char **cached_name;
+  int *cached_n;
+};
+
+static const struct sweep_column columns[] = {
+    {"iterations", SWEEP_METRIC,
+     "iterations (pivots for pivoting methods, sweeps for PGS) of the first solve"},
+    {"residual", SWEEP_METRIC,
+     "natural-map residual ||z - mid(lo, hi, z - F(z))||_inf of the checker (absolute)"},
+    {"residual_eq", SWEEP_INFO, "equality residual of mixed LCPs (absolute; 0 for other kinds)"},
+    {"n", SWEEP_INFO, "unknowns"},
+    {"solve_seconds", SWEEP_COST, "median wall time of the timed solves (s)"},
+    {"solve_min_seconds", SWEEP_COST, "fastest of the timed solves (s)"},
+    {"iteration_seconds", SWEEP_COST, "solve_seconds / iterations (s per pivot, sweep or Newton step)"},
+    {"repeats", SWEEP_INFO, "timed solves (1 for a failure: its time is not repeated)"},
+    {"message", SWEEP_INFO, "the solver's or the harness's message (failures)"},
+};
+
+/* The problem axis's default list is built in main (the data folder decides it). */
+static struct sweep_axis axes[] = {
+    {"problem", NULL, SWEEP_STRING, NULL,
+     "problem classes: spdN, restingN, slidingN (N a multiple of 24), murtyN, egan_max_a, egan_max_b, "
+     "egan_sum_1, egan_sum_2, siconos:PATH (default: the built-in list and every Siconos file)",
+     0},
+    {"solver", "-cp_solver", SWEEP_SOLVER, "all", "solvers (all: every registered one)", 0},
+    {SWEEP_SEEDS_AXIS, NULL, SWEEP_INT, "1", "random instances per class (-seeds N: seeds 0..N-1)", 1},
+};
+
+/* Instance seed of a random class: a function of (base seed, seed axis, class name) only, never of the task
+ * id, so that every solver of a sweep solves the same instance (FNV-1a over the name). */
+static unsigned long bench_instance_seed(long base, long seed, const char *name)
+{
+  uint64_t h = 1469598103934665603ULL;
+  for (const char *c = name; *c; c++)
+    h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+  h ^= (uint64_t)base * 0x9E3779B97F4A7C15ULL;
+  h ^= (uint64_t)(seed + 1) * 0xC2B2AE3D27D4EB4FULL;
+  return (unsigned long)(h >> 16);
+}
+
+static int bench_setup(void **vctx)
+{
+  struct bench_ctx *c = calloc(1, sizeof *c);
+  if (!c) return 1;
+  *vctx = c;
+  PetscBool set;
+  PetscInt v = 3;
+  strcpy(c->siconos_dir, BENCH_DEFAULT_SICONOS_DIR);
+  PetscOptionsGetString(NULL, NULL, "-siconos_dir", c->siconos_dir, sizeof c->siconos_dir, &set);
+  PetscOptionsGetInt(NULL, NULL, "-repeats", &v, &set);
+  if (v < 1 || v > BENCH_MAX_REPEATS) {
+    fprintf(stderr, "error: -repeats must lie in [1, %d] (got %d)\n", BENCH_MAX_REPEATS, (int)v);
+    return 2;
+  }
+  c->repeats = (int)v;
+  v = 1; /* the engine's default -seed */
+  PetscOptionsGetInt(NULL, NULL, "-seed", &v, &set);
+  c->base_seed = (long)v;
+  v = 1;
+  PetscOptionsGetInt(NULL, NULL, "-blas_threads", &v, &set);
+  if (v < 1) {
+    fprintf(stderr, "error: -blas_threads must be positive (got %d)\n", (int)v);
+    return 2;
+  }
+  openblas_set_num_threads((int)v);
+  /* Class names are checked here, before any task runs: a typo is bad input, not a column of errors. */
+  char list[8192];
+  PetscOptionsGetString(NULL, NULL, "-problem", list, sizeof list, &set);
+  if (set) {
+    char *save = NULL;
+    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+      if (!cp_class_valid(tok)) {
+        char err[512];
+        struct cp_problem *p = NULL;
+        cp_class_create(tok, 0, c->siconos_dir, &p, err, sizeof err);
+        fprintf(stderr, "error: -problem: %s\n", err);
+        return 2;
+      }
+  }
+  /* Every solver's options are read once here so that a bad value fails the run, not every task. */
+  for (int i = 0; solver_registry[i]; i++) {
+    struct solver *s = NULL;
+    int bad = solver_create(solver_registry[i]->name, &s) != 0 || solver_set_from_options(s) != 0;
+    solver_destroy(&s);
+    if (bad) return 2;
+  }
+  return 0;
+}
+
+static void bench_teardown(void *vctx)
+{
+  struct bench_ctx *c = vctx;
+  if (!c) return;
+  for (int i = 0; i < c->n_cached; i++)
+    free(c->cached_name[i]);
+  free(c->cached_name);
+  free(c->cached_n);
+  free(c);
+}
+
+/* Problem size by class name, cached (files are read once). -1 when unknown. */
+static int bench_size(struct bench_ctx *c, const char *name)
+{
+  for (int i = 0; i < c->n_cached; i++)
+    if (strcmp(c->cached_name[i], name) == 0) return c->cached_n[i];
+  int n = cp_class_size(name, c->siconos_dir);
+  char **names = realloc(c->cached_name, (size_t)(c->n_cached + 1) * sizeof *names);
+  if (names) c->cached_name = names;
+  int *ns = names ? realloc(c->cached_n, (size_t)(c->n_cached + 1) * sizeof *ns) : NULL;
+  if (ns) c->cached_n = ns;
+  char *copy = ns ? strdup(name) : NULL;
+  if (copy) {
+    c->cached_name[c->n_cached] = copy;
+    c->cached_n[c->n_cached++] = n;
+  }
+  return n;
+}
+
+/* Relative cost, from the sizes and the solvers' orders (measured ratios are in results/solvers/README.md):
+ * dense direct and Newton methods ~ n^3, Murty's class 2^n pivots for the pivoting methods, enumeration
+ * 2^n bases up to its limit (n = 20), the MILP up to its time limit on large n. Repeats multiply. */
+static double bench_cost(const struct sweep_task *t, void *vctx)
+{
+  struct bench_ctx *c = vctx;
+  const char *problem = sweep_task_string(t, "problem"), *solver = sweep_task_string(t, "solver");
+  double n = bench_size(c, problem);
+  if (n <= 0) return 1.0;
+  double cost = n * n * n + 100.0 * n * n;
+  if (strstr(solver, "lemke") && strncmp(problem, "murty", 5) == 0) cost += ldexp(n * n, (int)n);
+  if (strstr(solver, "enum") && n <= 20) cost += ldexp(n * n * n, (int)n);
+  if (strcmp(solver, "milp") == 0 || strncmp(solver, "tao_", 4) == 0 || strncmp(solver, "snes_", 5) == 0)
+    cost *= 10.0;
+  return cost * c->repeats;
+}
+
+static int bench_compare_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double bench_median(double *v, int k)
+{
+  qsort(v, (size_t)k, sizeof *v, bench_compare_double);
+  return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
+}
+
+/* Recipe: build the instance -> first solve (judged by the harness) -> repeat converged solves for the
+ * median time (each from the same cold start, stopping early rather than run into the task's time limit)
+ * -> row. */
+static int bench_run(const struct sweep_task *t, void *vctx, struct sweep_row *row)
+{
+  struct bench_ctx *c = vctx;
+  const char *problem = sweep_task_string(t, "problem"), *solver_name = sweep_task_string(t, "solver");
+  long seed = sweep_task_int(t, "seed");
+  struct cp_problem *p = NULL;
+  struct solver *s = NULL;
+  double *z = NULL, *times = NULL;
+  char err[512];
+  int status = 1;
+  enum cp_class_status cs = cp_class_create(problem, bench_instance_seed(c->base_seed, seed, problem),
+                                            c->siconos_dir, &p, err, sizeof err);
+  if (cs == CP_CLASS_MISSING) { /* no data folder: the row says so and counts nowhere */
+    sweep_row_status(row, "not_applicable");
+    sweep_row_set_text(row, "message", err);
+    status = 0;
+    goto cleanup;
+  }
+  if (cs != CP_CLASS_OK) {
+    fprintf(stderr, "bench_solvers: %s\n", err);
+    goto cleanup;
+  }
+  if (solver_create(solver_name, &s) != 0 || solver_set_from_options(s) != 0) goto cleanup;
+  s->set.warm_start = 0; /* every timed solve starts cold, from the same point */
+  z = calloc((size_t)(p->n > 0 ? p->n : 1), sizeof *z);
+  times = malloc((size_t)c->repeats * sizeof *times);
+  if (!z || !times) goto cleanup;
+  struct solve_result first, r;
+  double t0 = solver_wall_time();
+  if (solver_solve(s, p, z, &first) != 0) goto cleanup;
+  times[0] = first.seconds;
+  int k = 1;
+  char note[160] = "";
+  while (first.status == SOLVE_CONVERGED && k < c->repeats) {
+    double spent = solver_wall_time() - t0;
+    if (t->time_limit > 0.0 && spent + 2.0 * times[k - 1] > 0.8 * t->time_limit) break;
+    if (solver_solve(s, p, z, &r) != 0) goto cleanup;
+    if (r.status != first.status || r.iterations != first.iterations)
+      snprintf(note, sizeof note, "repeat %d: %s after %d iterations", k + 1, solve_status_name(r.status),
+               r.iterations);
+    times[k++] = r.seconds;
+  }
+  double tmin = times[0];
+  for (int i = 1; i < k; i++)
+    tmin = fmin(tmin, times[i]);
+  double tmed = bench_median(times, k);
+  sweep_row_status(row, solve_status_name(first.status));
+  sweep_row_set_int(row, "n", p->n);
+  if (first.status != SOLVE_NOT_APPLICABLE) {
+    sweep_row_set_int(row, "iterations", first.iterations);
+    sweep_row_set(row, "residual", first.residual);
+    sweep_row_set(row, "residual_eq", first.residual_eq);
+    sweep_row_set(row, "solve_seconds", tmed);
+    sweep_row_set(row, "solve_min_seconds", tmin);
+    if (first.iterations > 0) sweep_row_set(row, "iteration_seconds", tmed / first.iterations);
+    sweep_row_set_int(row, "repeats", k);
+  }
+  if (note[0] || first.message[0]) sweep_row_set_text(row, "message", note[0] ? note : first.message);
+  status = 0;
+cleanup:
+  free(z);
+  free(times);
+  solver_destroy(&s);
+  cp_destroy(&p);
+  return status;
+}
+
+static const struct sweep_driver driver = {
+    .experiment = "solvers",
+    .title = "complementarity solvers on SPD, contact, Murty, Egan and Siconos LCPs (issue 2)",
+    .help = help,
+    .axes = axes,
+    .n_axes = (int)(sizeof axes / sizeof axes[0]),
+    .columns = columns,
+    .n_columns = (int)(sizeof columns / sizeof columns[0]),
+    .plot_x = "problem",
+    .series = "solver",
+    .setup = bench_setup,
+    .cost = bench_cost,
+    .run = bench_run,
+    .teardown = bench_teardown,
+};
+
+/* The data folder of the default problem list: -siconos_dir from the command line (PETSc is not up yet). */
+static const char *bench_siconos_dir_arg(int argc, char **argv)
+{
+  const char *dir = BENCH_DEFAULT_SICONOS_DIR;
+  for (int i = 1; i + 1 < argc; i++)
+    if (strcmp(argv[i], "-siconos_dir") == 0) dir = argv[i + 1];
+  return dir;
+}
+
+int main(int argc, char **argv)
+{
+  char *problems = cp_class_default_list(bench_siconos_dir_arg(argc, argv));
+  if (!problems) {
+    fprintf(stderr, "bench_solvers: out of memory\n");
+    return 1;
+  }
+  axes[0].def = problems;
+  int rc = sweep_main(&driver, argc, argv);
+  free(problems);
+  return rc;
+}

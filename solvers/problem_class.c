@@ -1,0 +1,184 @@
+/* problem_class.c — see problem_class.h. The contact classes are the Stewart-Trinkle LCP of Egan et al.
+ * eqs. 5-7 (cp_test_box_contact: 4 corner contacts per box, k = 4 friction directions, so 24 unknowns per
+ * box); the Egan classes are Fig. 3 (eqs. 13-22 and 25-28); Murty (1978). */
+#include "problem_class.h"
+
+#include "cp_io.h"
+#include "testproblems.h"
+
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Unknowns per box of the contact classes: 4 contacts x (1 normal + k friction + 1 slack), k = 4. */
+#define CP_CLASS_BOX_UNKNOWNS 24
+#define CP_CLASS_MAX_N        100000
+/* Contact classes: step h and corner gaps below gap_max = 1e-6 < h^2 g, so that every corner is in contact
+ * (cp_test_box_contact's 1e-4 leaves most corners of a single box open: z = 0 solves 2 in 3 one-box LCPs). */
+static const double cp_class_h = 1e-3, cp_class_gap_max = 1e-6;
+
+static const char *const cp_class_builtin =
+    "spd10,spd100,spd1000,resting24,sliding24,resting120,sliding120,resting600,sliding600,murty10,murty16,"
+    "egan_max_a,egan_max_b,egan_sum_1,egan_sum_2";
+
+static const char cp_class_file_prefix[] = "siconos:";
+
+/* "prefixN" with N a positive integer in range: N, else 0. */
+static int cp_class_sized(const char *name, const char *prefix)
+{
+  size_t k = strlen(prefix);
+  if (strncmp(name, prefix, k) != 0 || name[k] < '1' || name[k] > '9') return 0;
+  char *end;
+  long v = strtol(name + k, &end, 10);
+  return (*end == '\0' && v >= 1 && v <= CP_CLASS_MAX_N) ? (int)v : 0;
+}
+
+static int cp_class_boxes(const char *name, int *sliding)
+{
+  int n = cp_class_sized(name, "resting");
+  *sliding = 0;
+  if (!n) {
+    n = cp_class_sized(name, "sliding");
+    *sliding = 1;
+  }
+  return n % CP_CLASS_BOX_UNKNOWNS == 0 ? n / CP_CLASS_BOX_UNKNOWNS : 0;
+}
+
+static const char *cp_class_file(const char *name)
+{
+  size_t k = sizeof cp_class_file_prefix - 1;
+  if (strncmp(name, cp_class_file_prefix, k) != 0 || name[k] == '\0') return NULL;
+  return name + k;
+}
+
+/* Egan classes: the free gap rates (a1, a2) of Fig. 3, cases (a) and (b). */
+static int cp_class_egan(const char *name, int *max_form, double *a2)
+{
+  static const struct {
+    const char *name;
+    int max_form;
+    double a2;
+  } egan[4] = {
+      {"egan_max_a", 1, 0.5}, {"egan_max_b", 1, -0.5}, {"egan_sum_1", 0, -0.5}, {"egan_sum_2", 0, 0.5}};
+  for (int i = 0; i < 4; i++)
+    if (strcmp(name, egan[i].name) == 0) {
+      *max_form = egan[i].max_form;
+      *a2 = egan[i].a2;
+      return 1;
+    }
+  return 0;
+}
+
+int cp_class_random(const char *name)
+{
+  int sliding;
+  return cp_class_sized(name, "spd") > 0 || cp_class_boxes(name, &sliding) > 0;
+}
+
+int cp_class_valid(const char *name)
+{
+  int max_form;
+  double a2;
+  return cp_class_random(name) || cp_class_sized(name, "murty") > 0 || cp_class_egan(name, &max_form, &a2) ||
+         cp_class_file(name) != NULL;
+}
+
+enum cp_class_status cp_class_create(const char *name, unsigned long seed, const char *data_dir,
+                                     struct cp_problem **p, char *err, size_t errlen)
+{
+  *p = NULL;
+  if (errlen) err[0] = '\0';
+  int n, sliding, max_form;
+  double a2;
+  const char *file = cp_class_file(name);
+  if (file) {
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/%s", data_dir ? data_dir : ".", file) >= (int)sizeof path) {
+      snprintf(err, errlen, "%s: path too long", name);
+      return CP_CLASS_FAILED;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+      snprintf(err, errlen, "%s: no such file (data folder %s)", path, data_dir ? data_dir : ".");
+      return CP_CLASS_MISSING;
+    }
+    fclose(f);
+    return cp_read_file(path, CP_FILE_AUTO, p, err, errlen) == 0 ? CP_CLASS_OK : CP_CLASS_FAILED;
+  }
+  if ((n = cp_class_sized(name, "spd")) > 0)
+    *p = cp_test_spd(n, seed);
+  else if ((n = cp_class_boxes(name, &sliding)) > 0)
+    *p = cp_test_box_contact_gap(n, 4, 0.5, sliding, cp_class_h, cp_class_gap_max, seed);
+  else if ((n = cp_class_sized(name, "murty")) > 0)
+    *p = cp_test_murty(n);
+  else if (cp_class_egan(name, &max_form, &a2))
+    *p = max_form ? cp_test_egan_max(-1.5, a2, 100.0) : cp_test_egan_sum(-1.5, a2, 0.01);
+  else {
+    snprintf(
+        err, errlen,
+        "unknown problem class '%s' (spdN, restingN, slidingN with N a multiple of 24, murtyN, egan_max_a, "
+        "egan_max_b, egan_sum_1, egan_sum_2, siconos:PATH)",
+        name);
+    return CP_CLASS_UNKNOWN;
+  }
+  if (!*p) {
+    snprintf(err, errlen, "%s: out of memory", name);
+    return CP_CLASS_FAILED;
+  }
+  return CP_CLASS_OK;
+}
+
+int cp_class_size(const char *name, const char *data_dir)
+{
+  int n, sliding, max_form;
+  double a2;
+  if ((n = cp_class_sized(name, "spd")) > 0 || (n = cp_class_sized(name, "murty")) > 0) return n;
+  if ((n = cp_class_boxes(name, &sliding)) > 0) return n * CP_CLASS_BOX_UNKNOWNS;
+  if (cp_class_egan(name, &max_form, &a2)) return max_form ? 10 : 4;
+  if (!cp_class_file(name)) return -1;
+  struct cp_problem *p = NULL;
+  char err[256];
+  if (cp_class_create(name, 0, data_dir, &p, err, sizeof err) != CP_CLASS_OK) return -1;
+  n = p->n;
+  cp_destroy(&p);
+  return n;
+}
+
+/* Appends ",siconos:SUB/X.dat" for every data_dir/SUB/X.dat (glob sorts them). */
+static int cp_class_append_files(char **list, size_t *len, const char *data_dir, const char *sub)
+{
+  char pattern[4096];
+  if (snprintf(pattern, sizeof pattern, "%s/%s/*.dat", data_dir, sub) >= (int)sizeof pattern) return 0;
+  glob_t g;
+  if (glob(pattern, 0, NULL, &g) != 0) return 0; /* no match or no folder: nothing to add */
+  size_t skip = strlen(data_dir) + 1;
+  int status = 0;
+  for (size_t i = 0; i < g.gl_pathc; i++) {
+    const char *rel = g.gl_pathv[i] + skip;
+    size_t add = 1 + strlen(cp_class_file_prefix) + strlen(rel);
+    char *grown = realloc(*list, *len + add + 1);
+    if (!grown) {
+      status = 1;
+      break;
+    }
+    *list = grown;
+    *len += (size_t)sprintf(*list + *len, ",%s%s", cp_class_file_prefix, rel);
+  }
+  globfree(&g);
+  return status;
+}
+
+char *cp_class_default_list(const char *data_dir)
+{
+  size_t len = strlen(cp_class_builtin);
+  char *list = malloc(len + 1);
+  if (!list) return NULL;
+  memcpy(list, cp_class_builtin, len + 1);
+  if (data_dir && (cp_class_append_files(&list, &len, data_dir, "lcp") != 0 ||
+                   cp_class_append_files(&list, &len, data_dir, "mlcp") != 0)) {
+    free(list);
+    return NULL;
+  }
+  return list;
+}

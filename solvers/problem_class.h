@@ -1,0 +1,45 @@
+/* problem_class.h — named problem classes for the solver benchmark (bench/solvers.c) and its tests: a short
+ * name such as "spd1000", "sliding120", "murty16", "egan_max_b" or "siconos:lcp/lcp_mmc.dat" builds one
+ * problem instance (testproblems.h builders, cp_io.h for files). Random classes take an instance seed;
+ * deterministic ones ignore it. The same (name, seed) always builds the same problem, bit for bit, so every
+ * solver of a benchmark sees the same instance. */
+#ifndef CB_PROBLEM_CLASS_H
+#define CB_PROBLEM_CLASS_H
+
+#include "cp.h"
+
+#include <stddef.h>
+
+/* Class names (N a positive integer):
+ *   spdN          random SPD LCP of size N (cp_test_spd)
+ *   restingN      Stewart-Trinkle contact LCP of N / 24 boxes at rest on a plane, 4 friction directions,
+ *   slidingN      mu = 0.5, h = 1e-3 (cp_test_box_contact_gap; N a multiple of 24), or sliding at 1-3 m/s;
+ *                 corner gaps below 1e-6, so all 4 corners of every box are in contact (degenerate)
+ *   murtyN        Murty's matrix (Lemke: 2^N - 1 pivots)
+ *   egan_max_a, egan_max_b   Egan et al. Fig. 3, max formulation, gamma = 100, cases (a) and (b)
+ *   egan_sum_1, egan_sum_2   summation formulation, eps/h = 0.01; the paper's b_1 is case (b), b_2 case (a)
+ *   siconos:PATH  a Siconos numerics .dat file, PATH relative to the data folder (LCP, or MLCP when the
+ *                 file name contains "mlcp") */
+enum cp_class_status {
+  CP_CLASS_OK = 0,
+  CP_CLASS_UNKNOWN = 1, /* not a class name (bad input) */
+  CP_CLASS_MISSING = 2, /* a siconos: file that is not there (data folder absent) */
+  CP_CLASS_FAILED = 3,  /* the file does not parse, or allocation failed (message in err) */
+};
+
+/* 1 if name is a valid class name (files are not opened). */
+int cp_class_valid(const char *name);
+/* 1 for the random classes (spd, resting, sliding), whose instance depends on the seed. */
+int cp_class_random(const char *name);
+/* Builds the instance; *p is NULL unless CP_CLASS_OK. data_dir holds the siconos: files. */
+enum cp_class_status cp_class_create(const char *name, unsigned long seed, const char *data_dir,
+                                     struct cp_problem **p, char *err, size_t errlen);
+/* Problem size without building random instances (files are read); -1 when unknown or missing. */
+int cp_class_size(const char *name, const char *data_dir);
+
+/* The default list, comma-separated, into a new string (free()): the built-in classes, then
+ * "siconos:lcp/X.dat" and "siconos:mlcp/X.dat" for every such file under data_dir (sorted; none when the
+ * folder is absent). NULL on allocation failure. */
+char *cp_class_default_list(const char *data_dir);
+
+#endif

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# test_bench_solvers.sh — smoke run of bin/bench_solvers (issue 2) through the sweep engine on 1 and 2 ranks:
+# tasks.csv has one row per (problem, solver, seed) and the same rows on both (apart from timing, rank,
+# host); every registered solver converges on spd10; Lemke takes 2^10 - 1 = 1023 pivots on Murty's n = 10
+# (Siconos' Lemke too); Lemke stops on a ray on Egan's max (b) while enum solves it; a Siconos file solves
+# when ../shared is present and is not_applicable when the data folder is absent; bad input exits 2.
+set -u
+bin=${CB_BIN:-bin}
+drv="$bin/bench_solvers"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass() { echo "ok - $*"; }
+fail() { echo "not ok - $*"; }
+check() { if eval "$2"; then pass "$1"; else fail "$1"; fi; }
+mpi() { local n=$1; shift; mpirun --oversubscribe -n "$n" "$@"; }
+# tasks.csv without the columns that may differ between runs (timing, rank, host)
+keep() { awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i!~/_seconds$/ && $i!="rank" && $i!="host") k[i]=1}
+  {s=""; for(i=1;i<=NF;i++) if(k[i]) s=s $i ","; print s}' "$1"; }
+# col FILE PROBLEM SOLVER COLUMN: the column's distinct values over the rows of (problem, solver)
+col() { awk -F, -v p="$2" -v s="$3" -v c="$4" 'NR==1{for(i=1;i<=NF;i++) h[$i]=i; next}
+  $h["problem"]==p && $h["solver"]==s {print $h[c]}' "$1" | sort -u | tr '\n' ' '; }
+rows() { tail -n +2 "$1" | wc -l; }
+
+n_solvers=$("$drv" -help 2>/dev/null | sed -n 's/^Solvers: //p' | tr ',' '\n' | grep -c .)
+siconos=0
+"$drv" -help 2>/dev/null | grep -q '^Solvers:.*siconos_lemke' && siconos=1
+
+# 1. spd10 and murty10, every solver, 2 seeds, on 1 and 2 ranks
+A=(-problem spd10,murty10 -cp_solver all -seeds 2 -repeats 2 -quiet -no_plots)
+for n in 1 2; do mpi $n "$drv" -out "$tmp/r$n" "${A[@]}" >"$tmp/r$n.log" 2>&1; echo $? >"$tmp/r$n.rc"; done
+check "1 and 2 ranks exit 0" '[ "$(cat $tmp/r1.rc $tmp/r2.rc | tr -d "\n")" = 00 ]'
+check "tasks.csv: 2 problems x $n_solvers solvers x 2 seeds rows" \
+  '[ "$n_solvers" -ge 14 ] && [ "$(rows $tmp/r1/tasks.csv)" = $((4 * n_solvers)) ]'
+check "2 ranks: identical tasks.csv except timing/rank/host" \
+  '[ -s $tmp/r1/tasks.csv ] && diff <(keep $tmp/r1/tasks.csv) <(keep $tmp/r2/tasks.csv) >/dev/null'
+check "run directory: ledger, experiment.txt, meta.json" \
+  '[ -s $tmp/r2/ledger.csv ] && grep -q "^experiment solvers" $tmp/r2/experiment.txt && [ -s $tmp/r2/meta.json ]'
+bad=$(awk -F, 'NR==1{for(i=1;i<=NF;i++) h[$i]=i; next} $h["problem"]=="spd10" && $h["status"]!="converged" {print $h["solver"]}' "$tmp/r1/tasks.csv" | sort -u | tr '\n' ' ')
+n_spd=$(awk -F, 'NR==1{for(i=1;i<=NF;i++) h[$i]=i; next} $h["problem"]=="spd10" && $h["status"]=="converged"' "$tmp/r1/tasks.csv" | wc -l)
+check "every registered solver converges on spd10 ($n_spd of $((2 * n_solvers)) rows; failing: ${bad:-none})" \
+  '[ -z "$bad" ] && [ "$n_spd" = $((2 * n_solvers)) ]'
+check "spd10: timing columns filled (solve_seconds > 0, repeats 2)" \
+  '[ "$(col $tmp/r1/tasks.csv spd10 lemke repeats)" = "2 " ] && awk -F, "NR==1{for(i=1;i<=NF;i++) h[\$i]=i; next} \$h[\"problem\"]==\"spd10\" && !(\$h[\"solve_seconds\"] > 0) {bad=1} END {exit bad}" $tmp/r1/tasks.csv'
+check "murty10: lemke converged after exactly 1023 pivots" \
+  '[ "$(col $tmp/r1/tasks.csv murty10 lemke status)$(col $tmp/r1/tasks.csv murty10 lemke iterations)" = "converged 1023 " ]'
+if [ $siconos = 1 ]; then
+  check "murty10: siconos_lemke converged after 1023 pivots too" \
+    '[ "$(col $tmp/r1/tasks.csv murty10 siconos_lemke status)$(col $tmp/r1/tasks.csv murty10 siconos_lemke iterations)" = "converged 1023 " ]'
+fi
+check "murty10: pgs converges; n = 10 in every row" \
+  '[ "$(col $tmp/r1/tasks.csv murty10 pgs status)" = "converged " ] && [ "$(awk -F, "NR==1{for(i=1;i<=NF;i++) h[\$i]=i; next} {print \$h[\"n\"]}" $tmp/r1/tasks.csv | sort -u)" = 10 ]'
+
+# 2. statuses beyond convergence, a Siconos file, and the data folder absent
+data=${CB_SHARED_DATA:-../shared/data}/siconos
+B=(-problem egan_max_b,sliding24,siconos:lcp/lcp_mmc.dat -cp_solver lemke,enum,pgs -quiet -no_plots)
+"$drv" -out "$tmp/b" -siconos_dir "$data" "${B[@]}" >"$tmp/b.log" 2>&1
+rc=$?
+check "second sweep exits 0" '[ $rc = 0 ]'
+check "egan_max_b: lemke ray_termination, enum converged" \
+  '[ "$(col $tmp/b/tasks.csv egan_max_b lemke status)$(col $tmp/b/tasks.csv egan_max_b enum status)" = "ray_termination converged " ]'
+check "sliding24 (every corner in contact): lemke converged, pgs not_applicable (zero diagonal), n = 24" \
+  '[ "$(col $tmp/b/tasks.csv sliding24 lemke status)$(col $tmp/b/tasks.csv sliding24 pgs status)$(col $tmp/b/tasks.csv sliding24 lemke n)" = "converged not_applicable 24 " ]'
+if [ -d "$data" ]; then
+  check "siconos:lcp/lcp_mmc.dat: lemke converged, n = 26" \
+    '[ "$(col $tmp/b/tasks.csv siconos:lcp/lcp_mmc.dat lemke status)$(col $tmp/b/tasks.csv siconos:lcp/lcp_mmc.dat lemke n)" = "converged 26 " ]'
+else
+  echo "# $data absent: the Siconos file check is skipped"
+fi
+"$drv" -out "$tmp/c" -siconos_dir "$tmp/no_such_folder" "${B[@]}" >"$tmp/c.log" 2>&1
+rc=$?
+check "data folder absent: exit 0, the Siconos rows not_applicable, the others unchanged" \
+  '[ $rc = 0 ] && [ "$(col $tmp/c/tasks.csv siconos:lcp/lcp_mmc.dat lemke status)" = "not_applicable " ] && [ "$(col $tmp/c/tasks.csv egan_max_b enum status)" = "converged " ]'
+check "data folder absent: the default problem list has no Siconos entries" \
+  '"$drv" -siconos_dir "$tmp/no_such_folder" -dry_run -out "$tmp/d" -cp_solver lemke 2>&1 | grep -q spd1000 && ! "$drv" -siconos_dir "$tmp/no_such_folder" -dry_run -out "$tmp/d2" -cp_solver lemke 2>&1 | grep -q "siconos:"'
+
+# 3. bad input
+"$drv" -problem spd10x -out "$tmp/e" -quiet >"$tmp/e.log" 2>&1
+rc=$?
+check "unknown problem class exits 2 with a message naming it" '[ $rc = 2 ] && grep -q "spd10x" $tmp/e.log'
+"$drv" -problem spd10 -repeats 0 -out "$tmp/f" -quiet >/dev/null 2>&1
+rc=$?
+check "-repeats 0 exits 2" '[ $rc = 2 ]'
