@@ -7,11 +7,15 @@ extern const struct formulation_type formulation_type_stewart_trinkle;
 extern const struct formulation_type formulation_type_anitescu_potra;
 extern const struct formulation_type formulation_type_acceleration_lcp;
 extern const struct formulation_type formulation_type_impulse_lcp;
+extern const struct formulation_type formulation_type_anitescu_hart_lcp1;
+extern const struct formulation_type formulation_type_anitescu_hart_lcp2;
 
 const struct formulation_type *const formulation_registry[] = {
     &formulation_type_stewart_trinkle,
     &formulation_type_anitescu_potra,
     &formulation_type_acceleration_lcp,
     &formulation_type_impulse_lcp,
+    &formulation_type_anitescu_hart_lcp1,
+    &formulation_type_anitescu_hart_lcp2,
     NULL,
 };

@@ -37,5 +37,10 @@ struct world *scene_pendulum_2d(double len, double m, double theta0);
 /* 3D: the same pendulum (a sphere of radius 0.01) on a ball joint at the origin, displaced in the x-z plane,
  * gravity along -z. */
 struct world *scene_pendulum_3d(double len, double m, double theta0);
+/* Anitescu-Hart Sec. 3 (Fig. 1): a solid regular hexagonal pyramid (base circumradius `radius`, apex
+ * `height` above the base, mass m) resting base-down at rest on a static plane z <= 0 (body 0); base
+ * vertex j (j = 0..5, the paper's j + 1) at angle 60 j degrees about the vertical axis through the
+ * centre of mass (body 1, origin at the centroid). Six vertex contacts with gap 0, gravity -z. */
+struct world *scene_hex_pyramid(double radius, double height, double m, double mu);
 
 #endif
