@@ -3,10 +3,10 @@
  * anitescu_hart_lcp2 is its first iterate P1(0). P1(Gamma) solves the strictly convex QP (15),
  *   min 1/2 v'Mv + q'v  s.t.  a_ji' v + Gamma_j + Delta_j >= 0 (a_ji = n_j + mu_j d_ji),  nu~' v + Phi/h = 0,
  * assembled as its dual in the multipliers [c_nu free; y >= 0], v = v_free + M^-1 (nu~ c_nu + A' y):
- *   [nu~'M^-1nu~  nu~'M^-1A'; A M^-1nu~  A M^-1A'] [c_nu; y] + [nu~'v_free + Phi/h; A v_free + Gamma + Delta],
- * a symmetric PSD (mixed) LCP = a bound-constrained convex QP, so every registered solver applies. Normal
- * impulse c_n,j = sum_i y_ji. Lambda (eq. 17): lambda_j = max(0, max_i -d_ji' v). Delta = gap/h, Phi/h and
- * the friction directions are those of anitescu_potra, so LCP0/1/2 discretise the same step. */
+ *   [nu~'M^-1nu~  nu~'M^-1A'; A M^-1nu~  A M^-1A'] [c_nu; y] + [nu~'v_free + Phi/h; A v_free + Gamma +
+ * Delta], a symmetric PSD (mixed) LCP = a bound-constrained convex QP, so every registered solver applies.
+ * Normal impulse c_n,j = sum_i y_ji. Lambda (eq. 17): lambda_j = max(0, max_i -d_ji' v). Delta = gap/h, Phi/h
+ * and the friction directions are those of anitescu_potra, so LCP0/1/2 discretise the same step. */
 #include "formulation.h"
 #include "jacobian.h"
 
@@ -168,8 +168,8 @@ static int ah_assemble(struct formulation *f, const struct world *w, const struc
     }
   }
   free(phi);
-  snprintf(p->name, sizeof p->name, "%s ndof=%d joints=%d nc=%d k=%d round=%d", f->type->name, w->ndof, nj, nc,
-           kf, f->round);
+  snprintf(p->name, sizeof p->name, "%s ndof=%d joints=%d nc=%d k=%d round=%d", f->type->name, w->ndof, nj,
+           nc, kf, f->round);
   f->rows = (struct row_counts){.joint = nj, .other = m, .total = n > 0 ? n : 1};
   *out = p;
   return 0;
@@ -236,13 +236,16 @@ static void ah_view(const struct formulation *f, FILE *out)
   fprintf(out, "  friction directions (3D) %d; QP (15) solved through its dual, a symmetric PSD LCP\n",
           f->friction_dirs);
   if (d->iterate)
-    fprintf(out, "  fixed point: -anitescu_hart_tol %g, -anitescu_hart_max_iterations %d, -anitescu_hart_norm %s\n",
-            d->tol, d->max_iterations, d->norm_inf ? "inf" : "2");
+    fprintf(
+        out,
+        "  fixed point: -anitescu_hart_tol %g, -anitescu_hart_max_iterations %d, -anitescu_hart_norm %s\n",
+        d->tol, d->max_iterations, d->norm_inf ? "inf" : "2");
   else
     fprintf(out, "  one round from Gamma = 0 (pushing contacts may separate by mu lambda)\n");
 }
 
-#define AH_SHAPES (SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE)
+#define AH_SHAPES                                                                                            \
+  (SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE)
 
 const struct formulation_type formulation_type_anitescu_hart_lcp1 = {
     .name = "anitescu_hart_lcp1",
