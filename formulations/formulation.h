@@ -126,5 +126,7 @@ int stepper_step(struct stepper *st, struct world *w, struct formulation *f, str
 const struct contact_set *stepper_contacts(const struct stepper *st);
 /* Normal impulses of the last step, one per contact. */
 const double *stepper_impulses(const struct stepper *st);
+/* The last step's solution z (its last round's), *n entries; valid until the next step. */
+const double *stepper_solution(const struct stepper *st, int *n);
 
 #endif

@@ -19,6 +19,7 @@ struct stepper {
   struct contact_set cs;
   double *z, *nu, *pn;
   int cap_z, cap_nu, cap_pn;
+  int nz; /* entries of z in the last step */
 };
 
 int stepper_create(struct stepper **st)
@@ -40,6 +41,11 @@ void stepper_destroy(struct stepper **st)
 
 const struct contact_set *stepper_contacts(const struct stepper *st) { return &st->cs; }
 const double *stepper_impulses(const struct stepper *st) { return st->pn; }
+const double *stepper_solution(const struct stepper *st, int *n)
+{
+  *n = st->nz;
+  return st->z;
+}
 
 static int reserve(double **p, int *cap, int n)
 {
@@ -86,6 +92,7 @@ int stepper_step(struct stepper *st, struct world *w, struct formulation *f, str
   struct cp_problem *p = NULL;
   int rc = 1;
   memset(rec, 0, sizeof *rec);
+  st->nz = 0;
   double t0 = solver_wall_time();
   contact_set_clear(&st->cs);
   if (f->type->detect) {
@@ -107,6 +114,7 @@ int stepper_step(struct stepper *st, struct world *w, struct formulation *f, str
         reserve(&st->pn, &st->cap_pn, st->cs.n + 1))
       goto cleanup;
     if (round == 0) memset(st->z, 0, (size_t)p->n * sizeof *st->z);
+    st->nz = p->n;
     struct solve_result r;
     if (solver_solve(s, p, st->z, &r)) goto cleanup;
     add_round(&rec->solve, &r, round);

@@ -56,8 +56,9 @@ static void test_paper_points(int k)
       if (mu > 0.0 && !(r > 1e-8)) ok = 0; /* fails the default -cp_tol */
     }
     if (mu > 0.0)
-      CHECK(ok, "pyramid k=%d mu=%g: t z1 + (1-t) z2 (t = 1/4, 1/2, 3/4) violate (6)-(7) by min(lambda, mu c_n) "
-                "(average: %.3e): nonconvex",
+      CHECK(ok,
+            "pyramid k=%d mu=%g: t z1 + (1-t) z2 (t = 1/4, 1/2, 3/4) violate (6)-(7) by min(lambda, mu c_n) "
+            "(average: %.3e): nonconvex",
             k, mu, fmin(0.5, mu * a->hmg / 6.0));
     else
       CHECK(ok, "pyramid k=%d mu=0: t z1 + (1-t) z2 (t = 1/4, 1/2, 3/4) stay solutions", k);
@@ -133,8 +134,9 @@ static void test_enum_reduced(double mu)
         if (!(residual(a->p, z) <= 1e-12)) mid_ok = 0;
       }
     free(pts);
-    CHECK(mid_ok, "pyramid mu=0: midpoints of every pair of the %d solutions (enum's and the paper's) are "
-                  "solutions",
+    CHECK(mid_ok,
+          "pyramid mu=0: midpoints of every pair of the %d solutions (enum's and the paper's) are "
+          "solutions",
           np);
   }
 cleanup:
