@@ -122,8 +122,8 @@ static void test_lcp1_cannonball(void)
   CHECK(failed == 0, "LCP1 cannonball 21, mu 0.05: every step converged (%d failed)", failed);
   CHECK(fp_min >= 2 && fp_max <= 12, "LCP1: a handful of fixed-point rounds per step (%d .. %d)", fp_min,
         fp_max);
-  CHECK(worst <= mu * tol, "LCP1: its answer satisfies (6)-(7) to mu TOL = %g (worst residual %.2e)", mu * tol,
-        worst);
+  CHECK(worst <= mu * tol, "LCP1: its answer satisfies (6)-(7) to mu TOL = %g (worst residual %.2e)",
+        mu * tol, worst);
   CHECK(nv_max <= mu * tol, "LCP1: normal velocity error <= mu TOL (max %.2e)", nv_max);
 cleanup:
   free(nu);
@@ -166,12 +166,14 @@ static void test_lcp2_error(double mu)
     max_rec = fmax(max_rec, fabs(rec.nv_error_max - step_max));
     rec_max = fmax(rec_max, rec.nv_error_max);
   }
-  CHECK(failed == 0 && counted > 0, "LCP2 mu %g: 4 steps converged in one round each (%d pushing contacts)", mu,
-        counted);
-  CHECK(worst_gap <= 1e-12, "LCP2 mu %g: normal velocity error n'v + gap/h = mu Lambda(v) on pushing contacts "
+  CHECK(failed == 0 && counted > 0, "LCP2 mu %g: 4 steps converged in one round each (%d pushing contacts)",
+        mu, counted);
+  CHECK(worst_gap <= 1e-12,
+        "LCP2 mu %g: normal velocity error n'v + gap/h = mu Lambda(v) on pushing contacts "
         "(max deviation %.1e; max mu lambda %.3e)",
         mu, worst_gap, max_mu_lambda);
-  CHECK(max_rec <= 1e-12, "LCP2 mu %g: the step record's nv_error_max is that max (deviation %.1e)", mu, max_rec);
+  CHECK(max_rec <= 1e-12, "LCP2 mu %g: the step record's nv_error_max is that max (deviation %.1e)", mu,
+        max_rec);
   if (mu == 0.0)
     CHECK(rec_max <= 1e-12, "LCP2 mu 0: the error is 0 (nv_error_max %.1e)", rec_max);
   else
@@ -284,9 +286,10 @@ static void test_cap(void)
   if (bad || stepper_step(m.st, m.w, m.f, m.s, h, &rec)) {
     CHECK(0, "LCP1 cap: set up");
   } else {
-    CHECK(rec.fp_iterations == 2 && rec.solve.status == SOLVE_MAX_ITERATIONS && rec.failed && rec.advanced,
-          "LCP1 with -anitescu_hart_max_iterations 2: 2 rounds, status max_iterations, state advanced (%d, %s)",
-          rec.fp_iterations, solve_status_name(rec.solve.status));
+    CHECK(
+        rec.fp_iterations == 2 && rec.solve.status == SOLVE_MAX_ITERATIONS && rec.failed && rec.advanced,
+        "LCP1 with -anitescu_hart_max_iterations 2: 2 rounds, status max_iterations, state advanced (%d, %s)",
+        rec.fp_iterations, solve_status_name(rec.solve.status));
   }
   sim_close(&m);
 }

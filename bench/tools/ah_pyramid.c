@@ -7,16 +7,18 @@
  * USAGE   ah_pyramid [-mu 0,0.001,0.01,0.1,0.5,1,2] [-h 0.05] [-friction_dirs 4] [-cp_tol 1e-8]
  * OUTPUT  plain text on stdout; loads c_n in units of h m g, vertices numbered 1..6 as in the paper. */
 #include "ah_pyramid.h"
+
 #include "solver.h"
 
 #include <math.h>
 #include <petscsys.h>
 #include <stdlib.h>
 
-static const char help[] = "ah_pyramid: Anitescu-Hart Sec. 3, the hexagonal pyramid's nonconvex solution set.\n"
-                           "  -mu a,b,...      friction coefficients (default 0,0.001,0.01,0.1,0.5,1,2)\n"
-                           "  -h H             time step (default 0.05)\n"
-                           "  -friction_dirs K friction directions per contact (default 4)\n";
+static const char help[] =
+    "ah_pyramid: Anitescu-Hart Sec. 3, the hexagonal pyramid's nonconvex solution set.\n"
+    "  -mu a,b,...      friction coefficients (default 0,0.001,0.01,0.1,0.5,1,2)\n"
+    "  -h H             time step (default 0.05)\n"
+    "  -friction_dirs K friction directions per contact (default 4)\n";
 
 static double residual(const struct cp_problem *p, const double *z)
 {
