@@ -3,6 +3,7 @@
 #   make           build the library, the drivers (bench/*.c -> bin/bench_*), the tools and the tests
 #   make check     deps -> build -> every test; ends with "N passed, N failed"
 #   make run       deps -> build -> the main job
+#   make regress   the quick presets compared with results/baseline/ (make baseline rewrites it)
 #   make asan      the tests under AddressSanitizer + UBSan
 # Sources are found by folder, so adding a solver, formulation, driver or test needs no edit here.
 
@@ -46,7 +47,7 @@ TESTS := $(TEST_SRC:tests/%.c=$(BIN)/tests/%)
 TEST_SUPPORT := $(BUILD)/tests/check.o
 
 .SECONDARY:
-.PHONY: all deps check test run asan format format-check tidy clean bench-solvers bench-step
+.PHONY: all deps check test run regress baseline asan format format-check tidy clean bench-solvers bench-step
 all: $(DRIVERS) $(TOOLS) $(TESTS)
 
 $(BUILD)/%.o: %.c
@@ -91,6 +92,14 @@ run:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory all
 	bench/run-default
+
+# The quick presets against results/baseline/ (bin/bench_compare); exit 1 on a regression.
+regress: all
+	bench/regress
+
+# Rewrites results/baseline/ from fresh quick runs (commit the result).
+baseline: all
+	bench/regress -baseline
 
 bench-solvers: all
 	$(BIN)/bench_solvers -options_file bench/experiments/solvers.opts

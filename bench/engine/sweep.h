@@ -1,0 +1,119 @@
+/* sweep.h — the sweep engine every driver runs on (design.md contracts 7-10).
+ * A driver declares its axes (each an option taking a comma-separated list, e.g. -h 1e-3,2e-3), its result
+ * columns and run(task) -> row; sweep_main does the rest: options and -help, the task list (the cartesian
+ * product of the axes; task ids are stable: the LAST axis varies fastest, independent of the number of
+ * ranks), a per-task GSL RNG seeded from (-seed BASE, task id) alone, dynamic self-scheduling over MPI
+ * (rank 0 dispatches and keeps the ledger while its own tasks run; costliest tasks first when the driver
+ * gives a cost estimate), each task in a forked child with a wall-time limit (a hung or crashing task is a
+ * recorded status, never the end of the sweep), the ledger (each finished row written and flushed at
+ * once: the checkpoint behind -resume and -rerun_failed), progress with rate and ETA, and at the end
+ * tasks.csv, summary.csv/.md, meta.json and plots in the run directory.
+ *
+ * Run directory (results/<experiment>/<run>/, or -out DIR):
+ *   ledger.csv (ledger.K-of-N.csv for -slice K/N)  finished rows in completion order; a torn last line is
+ *                                                  dropped on resume; for a repeated task id the last wins
+ *   tasks.csv        task_id, the axis columns, status, the driver's columns, task_seconds, rank, host;
+ *                    one row per task, sorted by id. Only *_seconds, rank and host differ between ranks.
+ *   experiment.txt   what aggregation, plots and bench_compare need ("key value" lines: experiment, title,
+ *                    axes, group, metrics, costs, info, plot_x, series, log_x, options)
+ *   summary.csv/.md  per group: count, applicable, successes, success_rate, each metric's median/q1/q3,
+ *                    each cost's median and total
+ *   meta.json        git sha + dirty flag, host, ranks, PETSc/GSL/MPI versions, options, start/end, wall,
+ *                    parallel efficiency
+ * Status: the driver sets one per row; "ok" and "converged" are successes, "not_applicable" rows are left
+ * out of success rates; the engine itself records "time_limit" (over -task_time_limit), "crashed" (the
+ * task died by a signal) and "error" (run returned nonzero or the row could not be produced). */
+#ifndef CB_SWEEP_H
+#define CB_SWEEP_H
+
+#include <gsl/gsl_rng.h>
+
+enum sweep_axis_kind { SWEEP_REAL, SWEEP_INT, SWEEP_STRING, SWEEP_FORMULATION, SWEEP_SOLVER };
+
+struct sweep_axis {
+  const char *name;          /* the CSV column; the option is -name unless option is set */
+  const char *option;        /* NULL: "-" name. The solver axis is {"solver", "-cp_solver", ...} */
+  enum sweep_axis_kind kind; /* FORMULATION / SOLVER values are checked against their registries */
+  const char *def;           /* default list, e.g. "1e-3,2e-3" */
+  const char *help;          /* one line for -help */
+  int not_grouped;           /* 1: not a summary group key (repeats such as seeds are aggregated over) */
+};
+
+/* A "seeds" axis is special: -seeds N (default from def, a single integer) expands to the values
+ * 0..N-1, and it is never a group key. Every task's RNG is seeded from (-seed BASE, task id) anyway. */
+#define SWEEP_SEEDS_AXIS "seed"
+
+enum sweep_column_role {
+  SWEEP_METRIC, /* accuracy metric: median/quartiles in summaries, checked by bench_compare */
+  SWEEP_COST,   /* cost (name ends in _seconds for times): median and total, ratio-tested by compare */
+  SWEEP_INFO,   /* reported in tasks.csv only (text or numbers) */
+};
+
+struct sweep_column {
+  const char *name;
+  enum sweep_column_role role;
+  const char *help; /* with units */
+};
+
+struct sweep_driver;
+
+struct sweep_task {
+  const struct sweep_driver *driver;
+  long id;
+  int n_axes;
+  const char *const *value; /* the axis values as given (strings), in axis order */
+  gsl_rng *rng;             /* seeded from (base seed, id) */
+  double time_limit;        /* seconds, 0 = none (the engine enforces it; long loops may also check) */
+};
+
+struct sweep_row;
+
+struct sweep_driver {
+  const char *experiment; /* results/<experiment>/...; [a-z0-9_] */
+  const char *title;      /* one line: what and which paper/figure */
+  const char *help;       /* the driver's own options (not axes), printed by -help; may be NULL */
+  const struct sweep_axis *axes;
+  int n_axes;
+  const struct sweep_column *columns;
+  int n_columns;
+  const char *plot_x; /* axis on the x of the plots (NULL: "h" when there is such an axis) */
+  const char *series; /* comma-separated axes whose values make a plot's series (NULL: formulation,solver
+                         where present) */
+  /* Optional: reads the driver's own options once per rank, before any task; nonzero = bad input (exit 2,
+   * the driver prints what is wrong). *ctx is passed to every call and released by teardown. */
+  int (*setup)(void **ctx);
+  /* Optional: relative cost estimate of a task; the engine hands out the costliest first. */
+  double (*cost)(const struct sweep_task *t, void *ctx);
+  /* Runs one task and fills the row (sweep_row_*). Returns 0 when the row is filled (whatever its status),
+   * nonzero on an internal error (the engine records status "error"). Runs in a forked child. */
+  int (*run)(const struct sweep_task *t, void *ctx, struct sweep_row *row);
+  void (*teardown)(void *ctx);
+};
+
+/* The whole program: PetscInitialize, options, the sweep, aggregation, PetscFinalize. Returns the exit
+ * status for main: 0 the sweep completed (task failures are data, not errors), 1 an infrastructure
+ * failure, 2 bad input or usage. */
+int sweep_main(const struct sweep_driver *d, int argc, char **argv);
+
+/* Axis values of a task, by axis name (a name the driver did not declare is a programming error:
+ * message and NAN / 0 / ""). */
+double sweep_task_real(const struct sweep_task *t, const char *axis);
+long sweep_task_int(const struct sweep_task *t, const char *axis);
+const char *sweep_task_string(const struct sweep_task *t, const char *axis);
+
+/* Row fields by column name. Unset columns stay empty. Text is sanitised (commas and newlines become
+ * ';' and ' '). Numbers are written with 17 significant digits (%.17g), so reruns compare exactly. */
+void sweep_row_status(struct sweep_row *r, const char *status);
+void sweep_row_set(struct sweep_row *r, const char *column, double value);
+void sweep_row_set_int(struct sweep_row *r, const char *column, long value);
+void sweep_row_set_text(struct sweep_row *r, const char *column, const char *text);
+
+/* Aggregation of a run directory that holds tasks.csv and experiment.txt (summary.c, plot.c): also run
+ * at the end of every sweep, and by bin/bench_merge and bin/bench_plot. 0 on success. */
+int sweep_summarize(const char *run_dir);
+int sweep_plot(const char *run_dir);
+/* Merges every ledger*.csv of run_dir into tasks.csv (sorted by id, last row of an id wins). 0 on
+ * success; 2 when the ledgers disagree on columns. */
+int sweep_merge(const char *run_dir);
+
+#endif

@@ -1,0 +1,80 @@
+/* sweep_impl.h — the engine's private state, shared by its files: sweep.c (main flow, options, help),
+ * sweep_task.c (axes, task ids, seeding, rows), sweep_run.c (MPI scheduling, forked tasks, time limits),
+ * sweep_ledger.c (run directory, ledger, resume, merge, meta.json). Drivers include sweep.h only. */
+#ifndef CB_SWEEP_IMPL_H
+#define CB_SWEEP_IMPL_H
+
+#include "sweep.h"
+
+#include <mpi.h>
+#include <stdio.h>
+
+#define SWEEP_PATH_MAX 4096
+
+struct sweep_axis_values {
+  int n;
+  char **v; /* n values as strings */
+};
+
+struct sweep {
+  const struct sweep_driver *d;
+  void *ctx;
+  MPI_Comm comm;
+  int rank, size;
+  char host[256];
+  /* axes */
+  struct sweep_axis_values *ax; /* d->n_axes */
+  long total;                   /* number of tasks in the full product */
+  /* engine options */
+  char out[SWEEP_PATH_MAX];
+  char ledger_path[SWEEP_PATH_MAX];
+  char slice_tag[64]; /* "" or "K-of-N" */
+  int resume, rerun_failed, quiet, use_fork, plots, dry_run;
+  long task_lo, task_hi; /* -tasks i:j (half-open), default 0:total */
+  long slice_k, slice_n; /* -slice K/N: ids with id % N == K */
+  unsigned long base_seed;
+  double time_limit;
+  char *options;   /* canonical option string (the fingerprint) */
+  char *argv_line; /* the full command line, for meta.json */
+  /* the work list (rank 0): ids still to run, costliest first */
+  long *todo;
+  long n_todo, n_selected;
+  /* tallies (rank 0) */
+  long n_done, n_failed;
+  double task_seconds_sum, task_seconds_max;
+  double t_start, t_end;
+  char start_iso[32], end_iso[32];
+  FILE *ledger;
+};
+
+/* sweep_ledger.c: formats a path into dst; nonzero (with a message) when it does not fit. */
+int sweep_path(char *dst, size_t n, const char *fmt, ...);
+void sweep_iso_now(char *buf, size_t n); /* UTC time stamp, ISO 8601 */
+
+/* sweep_task.c */
+int sweep_axes_parse(struct sweep *s);
+void sweep_axes_free(struct sweep *s);
+void sweep_task_values(const struct sweep *s, long id, const char **values);
+int sweep_status_is_success(const char *status);
+int sweep_status_is_failure(const char *status); /* not a success and not not_applicable */
+/* Runs task id in this process (the fork child or -task_fork 0); returns a malloc'd ledger fragment
+ * "status,col1,...,colN" or NULL on an internal error. */
+char *sweep_task_execute(const struct sweep *s, long id);
+/* The ledger line of a task (without newline), malloc'd: id, axes, fragment (or status + empty columns
+ * when fragment is NULL and status is given), task_seconds, rank, host. */
+char *sweep_ledger_line(const struct sweep *s, long id, const char *fragment, const char *status,
+                        double seconds);
+char *sweep_header_line(const struct sweep *s);
+
+/* sweep_run.c */
+int sweep_run(struct sweep *s);
+
+/* sweep_ledger.c */
+int sweep_prepare_run_dir(struct sweep *s); /* rank 0: dir, refusal rules, experiment.txt, ledger, todo */
+/* The work list: selected ids (-tasks, -slice) not marked in done, costliest first. */
+int sweep_build_todo(struct sweep *s, const char *done);
+int sweep_ledger_append(struct sweep *s, const char *line);
+int sweep_write_meta(struct sweep *s, int finished);
+void sweep_progress(struct sweep *s, int final);
+
+#endif

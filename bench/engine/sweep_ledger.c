@@ -1,0 +1,516 @@
+/* sweep_ledger.c — the run directory: where it is, when a run may write into it, the ledger (one line per
+ * finished task, written and flushed at once: the checkpoint), resume, merge into tasks.csv, meta.json
+ * and progress. Refusals (exit 2, nothing touched): a directory that holds another experiment or the same
+ * one with other options; a ledger that exists without -resume/-rerun_failed; a corrupt ledger line (a
+ * torn LAST line — what kill -9 leaves — is cut off and its task redone). */
+#include "sweep_impl.h"
+#include "table.h"
+
+#include <errno.h>
+#include <glob.h>
+#include <gsl/gsl_version.h>
+#include <petscsys.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static int mkdir_p(const char *path)
+{
+  char buf[SWEEP_PATH_MAX];
+  snprintf(buf, sizeof buf, "%s", path);
+  for (char *p = buf + 1; *p; p++)
+    if (*p == '/') {
+      *p = '\0';
+      if (mkdir(buf, 0777) && errno != EEXIST) return 1;
+      *p = '/';
+    }
+  return mkdir(buf, 0777) && errno != EEXIST;
+}
+
+int sweep_path(char *dst, size_t n, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  int len = vsnprintf(dst, n, fmt, ap);
+  va_end(ap);
+  if (len < 0 || (size_t)len >= n) {
+    fprintf(stderr, "error: path too long: %.60s...\n", dst);
+    return 1;
+  }
+  return 0;
+}
+
+void sweep_iso_now(char *buf, size_t n)
+{
+  time_t t = time(NULL);
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* "key value" line lookup in experiment.txt; returns a malloc'd value or NULL. */
+static char *experiment_value(const char *path, const char *key)
+{
+  FILE *fp = fopen(path, "r");
+  if (!fp) return NULL;
+  char *line = NULL, *out = NULL;
+  size_t cap = 0, klen = strlen(key);
+  ssize_t n;
+  while (!out && (n = getline(&line, &cap, fp)) > 0) {
+    if (line[n - 1] == '\n') line[--n] = '\0';
+    if (strncmp(line, key, klen) == 0 && (line[klen] == ' ' || line[klen] == '\0'))
+      out = strdup(line[klen] ? line + klen + 1 : "");
+  }
+  free(line);
+  fclose(fp);
+  return out;
+}
+
+static int has_axis(const struct sweep_driver *d, const char *name)
+{
+  for (int k = 0; k < d->n_axes; k++)
+    if (strcmp(d->axes[k].name, name) == 0) return 1;
+  return 0;
+}
+
+static void put_list(FILE *fp, const char *key, const struct sweep_driver *d, int role, int costs)
+{
+  fprintf(fp, "%s ", key);
+  int first = 1;
+  for (int j = 0; j < d->n_columns; j++)
+    if ((int)d->columns[j].role == role) fprintf(fp, "%s%s", first ? "" : ",", d->columns[j].name), first = 0;
+  if (costs) fprintf(fp, "%stask_seconds", first ? "" : ",");
+  fputc('\n', fp);
+}
+
+/* experiment.txt: what aggregation, plots and bench_compare read (see sweep.h). Written atomically, so
+ * that array elements starting together never see half a file. */
+static int write_experiment(const struct sweep *s, const char *path)
+{
+  const struct sweep_driver *d = s->d;
+  char tmp[SWEEP_PATH_MAX + 32];
+  sweep_path(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
+  FILE *fp = fopen(tmp, "w");
+  if (!fp) return 1;
+  fprintf(fp, "experiment %s\ntitle %s\naxes ", d->experiment, d->title ? d->title : d->experiment);
+  for (int k = 0; k < d->n_axes; k++)
+    fprintf(fp, "%s%s", k ? "," : "", d->axes[k].name);
+  fprintf(fp, "\ngroup ");
+  int first = 1;
+  for (int k = 0; k < d->n_axes; k++)
+    if (!d->axes[k].not_grouped && strcmp(d->axes[k].name, SWEEP_SEEDS_AXIS) != 0)
+      fprintf(fp, "%s%s", first ? "" : ",", d->axes[k].name), first = 0;
+  fputc('\n', fp);
+  put_list(fp, "metrics", d, SWEEP_METRIC, 0);
+  put_list(fp, "costs", d, SWEEP_COST, 1);
+  put_list(fp, "info", d, SWEEP_INFO, 0);
+  const char *x = d->plot_x ? d->plot_x : (has_axis(d, "h") ? "h" : "");
+  fprintf(fp, "plot_x %s\n", x);
+  if (d->series) {
+    fprintf(fp, "series %s\n", d->series);
+  } else {
+    fprintf(fp, "series ");
+    first = 1;
+    if (has_axis(d, "formulation")) fprintf(fp, "formulation"), first = 0;
+    if (has_axis(d, "solver")) fprintf(fp, "%ssolver", first ? "" : ",");
+    fputc('\n', fp);
+  }
+  int log_x = 0; /* log scale when the x axis is numeric and positive */
+  for (int k = 0; k < d->n_axes; k++)
+    if (x[0] && strcmp(d->axes[k].name, x) == 0 && d->axes[k].kind == SWEEP_REAL) {
+      log_x = 1;
+      for (int i = 0; i < s->ax[k].n; i++)
+        if (!(strtod(s->ax[k].v[i], NULL) > 0.0)) log_x = 0;
+    }
+  fprintf(fp, "log_x %d\ntasks %ld\noptions %s\n", log_x, s->total, s->options);
+  fprintf(fp, "units ");
+  first = 1;
+  for (int j = 0; j < d->n_columns; j++) { /* "name=unit" from a trailing "[unit]" in the column help */
+    const char *h = d->columns[j].help, *lb = h ? strrchr(h, '[') : NULL, *rb = lb ? strchr(lb, ']') : NULL;
+    if (lb && rb && rb[1] == '\0')
+      fprintf(fp, "%s%s=%.*s", first ? "" : ",", d->columns[j].name, (int)(rb - lb - 1), lb + 1), first = 0;
+  }
+  fprintf(fp, "%stask_seconds=s\n", first ? "" : ",");
+  int bad = ferror(fp) != 0;
+  bad |= fclose(fp) != 0;
+  if (bad || rename(tmp, path)) {
+    unlink(tmp);
+    return 1;
+  }
+  return 0;
+}
+
+/* Marks in done[] the ids whose last ledger row counts as finished (any row; with rerun_failed, a row
+ * that is not a failure). Checks the header; cuts a torn last line off this run's own ledger. */
+static int read_ledger(struct sweep *s, const char *path, const char *header, char *done, int own)
+{
+  struct table *t = NULL;
+  int rc = table_read(path, TABLE_TORN_LAST, &t);
+  if (rc == 1) return 0;
+  if (rc) return 2;
+  char *have = NULL;
+  {
+    size_t len = 1;
+    for (int j = 0; j < t->ncol; j++)
+      len += strlen(t->col[j]) + 1;
+    have = calloc(len, 1);
+    for (int j = 0; have && j < t->ncol; j++)
+      strcat(strcat(have, j ? "," : ""), t->col[j]);
+  }
+  if (!have || strcmp(have, header) != 0) {
+    fprintf(stderr, "error: %s: its columns (%s) are not this driver's (%s)\n", path, have ? have : "?",
+            header);
+    free(have);
+    table_destroy(&t);
+    return 2;
+  }
+  free(have);
+  int cid = table_column(t, "task_id"), cst = table_column(t, "status");
+  for (int i = 0; i < t->nrow; i++) {
+    char *end;
+    long id = strtol(table_get(t, i, cid), &end, 10);
+    if (*end || id < 0 || id >= s->total) {
+      fprintf(stderr, "error: %s: row %d has task_id '%s', not an id of this sweep (0..%ld)\n", path, i + 1,
+              table_get(t, i, cid), s->total - 1);
+      table_destroy(&t);
+      return 2;
+    }
+    done[id] = !(s->rerun_failed && sweep_status_is_failure(table_get(t, i, cst)));
+  }
+  if (t->n_dropped && own) { /* cut the torn line so that new rows start on a line of their own */
+    FILE *fp = fopen(path, "r");
+    long keep = 0, pos = 0;
+    int c;
+    while (fp && (c = fgetc(fp)) != EOF) {
+      pos++;
+      if (c == '\n') keep = pos;
+    }
+    if (fp) fclose(fp);
+    if (!fp || truncate(path, keep)) {
+      fprintf(stderr, "error: cannot cut the torn last line of %s\n", path);
+      table_destroy(&t);
+      return 2;
+    }
+    if (!s->quiet)
+      fprintf(stderr, "[%s] %s: dropped the torn last line %d; its task runs again\n", s->d->experiment, path,
+              t->dropped_line);
+  }
+  table_destroy(&t);
+  return 0;
+}
+
+struct cost_id {
+  double cost;
+  long id;
+};
+
+static int by_cost(const void *a, const void *b)
+{
+  const struct cost_id *x = a, *y = b;
+  if (x->cost != y->cost) return x->cost < y->cost ? 1 : -1;
+  return (x->id > y->id) - (x->id < y->id);
+}
+
+int sweep_build_todo(struct sweep *s, const char *done)
+{
+  struct cost_id *list = malloc((size_t)s->total * sizeof *list + 1);
+  const char **values = calloc((size_t)s->d->n_axes + 1, sizeof *values);
+  if (!list || !values) {
+    free(list);
+    free(values);
+    return 1;
+  }
+  long n = 0;
+  s->n_selected = 0;
+  for (long id = s->task_lo; id < s->task_hi; id++) {
+    if (s->slice_n > 0 && id % s->slice_n != s->slice_k) continue;
+    s->n_selected++;
+    if (done[id]) continue;
+    list[n].id = id;
+    list[n].cost = 0.0;
+    if (s->d->cost) {
+      struct sweep_task t = {s->d, id, s->d->n_axes, values, NULL, s->time_limit};
+      sweep_task_values(s, id, values);
+      list[n].cost = s->d->cost(&t, s->ctx);
+    }
+    n++;
+  }
+  qsort(list, (size_t)n, sizeof *list, by_cost);
+  s->todo = malloc((size_t)n * sizeof *s->todo + 1);
+  if (s->todo)
+    for (long i = 0; i < n; i++)
+      s->todo[i] = list[i].id;
+  s->n_todo = n;
+  free(list);
+  free(values);
+  return s->todo ? 0 : 1;
+}
+
+int sweep_prepare_run_dir(struct sweep *s)
+{
+  char path[SWEEP_PATH_MAX + 64];
+  char *header = sweep_header_line(s), *done = calloc((size_t)s->total + 1, 1);
+  int rc = 2;
+  glob_t g = {0};
+  if (!header || !done) goto cleanup;
+  if (mkdir_p(s->out)) {
+    fprintf(stderr, "error: cannot create the run directory %s: %s\n", s->out, strerror(errno));
+    goto cleanup;
+  }
+  sweep_path(path, sizeof path, "%s/experiment.txt", s->out);
+  char *exp = experiment_value(path, "experiment"), *opts = experiment_value(path, "options");
+  int clash = exp && (strcmp(exp, s->d->experiment) != 0 || !opts || strcmp(opts, s->options) != 0);
+  if (clash) {
+    if (strcmp(exp, s->d->experiment) != 0)
+      fprintf(stderr, "error: %s holds a run of experiment '%s', not '%s'; choose another -out\n", s->out,
+              exp, s->d->experiment);
+    else
+      fprintf(stderr,
+              "error: %s holds a run of '%s' with other options:\n  there: %s\n  here:  %s\n"
+              "resume it with the same options, or choose another -out\n",
+              s->out, exp, opts ? opts : "", s->options);
+  }
+  free(exp);
+  free(opts);
+  if (clash) goto cleanup;
+  if (access(s->ledger_path, F_OK) == 0 && !s->resume && !s->rerun_failed) {
+    fprintf(stderr,
+            "error: %s already exists: continue that run with -resume (or -rerun_failed), or choose another "
+            "-out\n",
+            s->ledger_path);
+    goto cleanup;
+  }
+  if (write_experiment(s, path)) {
+    fprintf(stderr, "error: cannot write %s\n", path);
+    goto cleanup;
+  }
+  if (s->resume || s->rerun_failed) { /* every ledger of the directory: slices may have done some tasks */
+    sweep_path(path, sizeof path, "%s/ledger*.csv", s->out);
+    if (glob(path, 0, NULL, &g) == 0)
+      for (size_t i = 0; i < g.gl_pathc; i++)
+        if (read_ledger(s, g.gl_pathv[i], header, done, strcmp(g.gl_pathv[i], s->ledger_path) == 0))
+          goto cleanup;
+  }
+  int fresh = access(s->ledger_path, F_OK) != 0;
+  s->ledger = fopen(s->ledger_path, "a");
+  if (!s->ledger) {
+    fprintf(stderr, "error: cannot open the ledger %s: %s\n", s->ledger_path, strerror(errno));
+    goto cleanup;
+  }
+  if (fresh && (fprintf(s->ledger, "%s\n", header) < 0 || fflush(s->ledger))) goto cleanup;
+  if (sweep_build_todo(s, done)) goto cleanup;
+  rc = 0;
+cleanup:
+  globfree(&g);
+  free(header);
+  free(done);
+  return rc;
+}
+
+int sweep_ledger_append(struct sweep *s, const char *line)
+{
+  if (fprintf(s->ledger, "%s\n", line) < 0 || fflush(s->ledger)) {
+    fprintf(stderr, "error: writing the ledger %s failed: %s\n", s->ledger_path, strerror(errno));
+    return 1;
+  }
+  return 0;
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+struct id_row {
+  long id;
+  int table, row;
+};
+
+static int by_id(const void *a, const void *b)
+{
+  const struct id_row *x = a, *y = b;
+  return (x->id > y->id) - (x->id < y->id);
+}
+
+int sweep_merge(const char *run_dir)
+{
+  char path[SWEEP_PATH_MAX + 64];
+  glob_t g = {0};
+  struct table **t = NULL;
+  struct id_row *rows = NULL;
+  int rc = 2;
+  size_t nt = 0;
+  long nrows = 0;
+  sweep_path(path, sizeof path, "%s/ledger*.csv", run_dir);
+  if (glob(path, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
+    fprintf(stderr, "error: %s has no ledger*.csv to merge\n", run_dir);
+    goto cleanup;
+  }
+  qsort(g.gl_pathv, g.gl_pathc, sizeof *g.gl_pathv, by_name);
+  t = calloc(g.gl_pathc, sizeof *t);
+  if (!t) goto cleanup;
+  for (nt = 0; nt < g.gl_pathc; nt++) {
+    if (table_read(g.gl_pathv[nt], TABLE_TORN_LAST, &t[nt])) goto cleanup;
+    int same = t[nt]->ncol == t[0]->ncol;
+    for (int j = 0; same && j < t[0]->ncol; j++)
+      same = strcmp(t[nt]->col[j], t[0]->col[j]) == 0;
+    if (!same || table_column(t[nt], "task_id") != 0) {
+      fprintf(stderr, "error: %s and %s have different columns\n", g.gl_pathv[0], g.gl_pathv[nt]);
+      nt++;
+      goto cleanup;
+    }
+    nrows += t[nt]->nrow;
+  }
+  rows = malloc((size_t)nrows * sizeof *rows + 1);
+  if (!rows) goto cleanup;
+  long k = 0;
+  for (size_t i = 0; i < nt; i++)
+    for (int r = 0; r < t[i]->nrow; r++)
+      rows[k++] = (struct id_row){strtol(table_get(t[i], r, 0), NULL, 10), (int)i, r};
+  /* by id; of a repeated id (rerun_failed, resume) the last written row wins: highest (file, row) */
+  qsort(rows, (size_t)nrows, sizeof *rows, by_id);
+  sweep_path(path, sizeof path, "%s/tasks.csv.tmp", run_dir);
+  FILE *fp = fopen(path, "w");
+  if (!fp) {
+    fprintf(stderr, "error: cannot write %s\n", path);
+    goto cleanup;
+  }
+  struct table *out = table_create(t[0]->ncol, (const char *const *)t[0]->col);
+  for (long i = 0; out && i < nrows; i++) {
+    long j = i; /* the last row of this id in write order */
+    while (j + 1 < nrows && rows[j + 1].id == rows[i].id)
+      j++;
+    long best = i;
+    for (long m = i; m <= j; m++)
+      if (rows[m].table > rows[best].table ||
+          (rows[m].table == rows[best].table && rows[m].row > rows[best].row))
+        best = m;
+    const struct table *src = t[rows[best].table];
+    if (table_append(out, (const char *const *)&src->cell[(size_t)rows[best].row * (size_t)src->ncol])) break;
+    i = j;
+  }
+  int bad = !out || table_write(out, fp);
+  bad |= fclose(fp) != 0;
+  char final[SWEEP_PATH_MAX + 64];
+  sweep_path(final, sizeof final, "%s/tasks.csv", run_dir);
+  if (bad || rename(path, final)) {
+    fprintf(stderr, "error: cannot write %s\n", final);
+    table_destroy(&out);
+    goto cleanup;
+  }
+  sweep_path(path, sizeof path, "%s/experiment.txt", run_dir);
+  char *tasks = experiment_value(path, "tasks");
+  if (tasks && strtol(tasks, NULL, 10) > out->nrow)
+    fprintf(stderr, "[merge] %s: %d of %s tasks present (%ld missing: run again with -resume)\n", final,
+            out->nrow, tasks, strtol(tasks, NULL, 10) - out->nrow);
+  free(tasks);
+  table_destroy(&out);
+  rc = 0;
+cleanup:
+  for (size_t i = 0; t && i < nt; i++)
+    table_destroy(&t[i]);
+  free(t);
+  free(rows);
+  globfree(&g);
+  return rc;
+}
+
+static void json_string(FILE *fp, const char *s)
+{
+  fputc('"', fp);
+  for (; s && *s; s++) {
+    if (*s == '"' || *s == '\\')
+      fputc('\\', fp), fputc(*s, fp);
+    else if ((unsigned char)*s < 0x20)
+      fprintf(fp, "\\u%04x", (unsigned char)*s);
+    else
+      fputc(*s, fp);
+  }
+  fputc('"', fp);
+}
+
+/* First line of a command's output, or "" (git may be absent or this not a checkout). */
+static void command_line_out(const char *cmd, char *buf, size_t n)
+{
+  buf[0] = '\0';
+  FILE *p = popen(cmd, "r");
+  if (!p) return;
+  if (fgets(buf, (int)n, p)) buf[strcspn(buf, "\n")] = '\0';
+  pclose(p);
+}
+
+int sweep_write_meta(struct sweep *s, int finished)
+{
+  char path[SWEEP_PATH_MAX + 64], tmp[SWEEP_PATH_MAX + 80];
+  char sha[64], dirty[8], petsc[128], mpi[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len;
+  if (s->slice_tag[0])
+    sweep_path(path, sizeof path, "%s/meta.%s.json", s->out, s->slice_tag);
+  else
+    sweep_path(path, sizeof path, "%s/meta.json", s->out);
+  sweep_path(tmp, sizeof tmp, "%s.tmp", path);
+  command_line_out("git rev-parse HEAD 2>/dev/null", sha, sizeof sha);
+  command_line_out("git status --porcelain --untracked-files=no 2>/dev/null | head -n 1 | wc -l", dirty,
+                   sizeof dirty);
+  PetscGetVersion(petsc, sizeof petsc);
+  MPI_Get_library_version(mpi, &len);
+  mpi[strcspn(mpi, "\n,")] = '\0';
+  double wall = (finished ? s->t_end : MPI_Wtime()) - s->t_start;
+  double eff = wall > 0.0 ? s->task_seconds_sum / (s->size * wall) : 0.0;
+  double bound = s->task_seconds_sum / s->size;
+  if (s->task_seconds_max > bound) bound = s->task_seconds_max;
+  FILE *fp = fopen(tmp, "w");
+  if (!fp) return 1;
+  fprintf(fp, "{\n  \"experiment\": ");
+  json_string(fp, s->d->experiment);
+  fprintf(fp, ",\n  \"title\": ");
+  json_string(fp, s->d->title);
+  fprintf(fp, ",\n  \"git_sha\": ");
+  json_string(fp, sha);
+  fprintf(fp, ",\n  \"git_dirty\": %s,\n  \"host\": ", atoi(dirty) > 0 ? "true" : "false");
+  json_string(fp, s->host);
+  fprintf(fp, ",\n  \"ranks\": %d,\n  \"petsc_version\": ", s->size);
+  json_string(fp, petsc);
+  fprintf(fp, ",\n  \"gsl_version\": ");
+  json_string(fp, GSL_VERSION);
+  fprintf(fp, ",\n  \"mpi_version\": ");
+  json_string(fp, mpi);
+  fprintf(fp, ",\n  \"options\": ");
+  json_string(fp, s->options);
+  fprintf(fp, ",\n  \"command\": ");
+  json_string(fp, s->argv_line);
+  fprintf(fp, ",\n  \"slice\": ");
+  json_string(fp, s->slice_tag);
+  fprintf(fp, ",\n  \"start\": ");
+  json_string(fp, s->start_iso);
+  fprintf(fp, ",\n  \"end\": ");
+  if (finished)
+    json_string(fp, s->end_iso);
+  else
+    fprintf(fp, "null");
+  fprintf(
+      fp,
+      ",\n  \"finished\": %s,\n  \"tasks_total\": %ld,\n  \"tasks_selected\": %ld,\n  \"tasks_run\": %ld,\n"
+      "  \"tasks_failed\": %ld,\n  \"wall_seconds\": %.6g,\n  \"task_seconds_sum\": %.6g,\n"
+      "  \"task_seconds_max\": %.6g,\n  \"parallel_efficiency\": %.4f,\n  \"schedule_ratio\": %.4f\n}\n",
+      finished ? "true" : "false", s->total, s->n_selected, s->n_done, s->n_failed, wall, s->task_seconds_sum,
+      s->task_seconds_max, eff, bound > 0.0 ? wall / bound : 0.0);
+  int bad = ferror(fp) != 0;
+  bad |= fclose(fp) != 0;
+  return bad || rename(tmp, path);
+}
+
+void sweep_progress(struct sweep *s, int final)
+{
+  static double last;
+  double now = MPI_Wtime();
+  if (s->quiet || (!final && (now - last < 2.0 || s->n_done == s->n_todo))) return;
+  last = now;
+  double el = now - s->t_start, rate = el > 0.0 ? s->n_done / el : 0.0;
+  long left = s->n_todo - s->n_done;
+  fprintf(stderr, "[%s] %ld/%ld done, %ld failed, %.2f tasks/s", s->d->experiment, s->n_done, s->n_todo,
+          s->n_failed, rate);
+  if (!final && rate > 0.0 && left > 0) fprintf(stderr, ", ETA %.0f s", left / rate);
+  if (final) fprintf(stderr, ", wall %.2f s", el);
+  fputc('\n', stderr);
+}

@@ -1,0 +1,279 @@
+/* sweep_run.c — running the task list over MPI. Every rank computes: each task runs in a forked child
+ * (so a task that hangs is killed at -task_time_limit and one that crashes is a recorded status, never the
+ * end of the sweep), and while its own child computes, rank 0's parent process dispatches: workers send
+ * a finished ledger line with each request for the next task id (dynamic self-scheduling, costliest
+ * first), and rank 0 writes every line to the ledger at once. With -task_fork 0 tasks run in-process
+ * (for debuggers); then no time limit is enforced and rank 0 answers requests only between its tasks.
+ * A forked child never calls MPI: it computes, writes its row to a pipe and _exits. */
+#include "sweep_impl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <petscsys.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { TAG_RESULT = 71, TAG_ASSIGN = 72 };
+
+struct running {
+  pid_t pid; /* 0 when idle */
+  int fd;
+  long id;
+  double t0;
+  char *buf;
+  size_t len, cap;
+};
+
+/* In the child: undo what the parent's runtime installed that must not act here. PETSc's signal handler
+ * would call MPI_Abort on a crash (taking the whole job down); its default error handler may abort too. */
+static void child_reset(void)
+{
+  const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS, SIGTERM, SIGINT};
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+    signal(sigs[i], SIG_DFL);
+  PetscPushErrorHandler(PetscReturnErrorHandler, NULL);
+  prctl(PR_SET_PDEATHSIG, SIGKILL); /* an orphaned task (parent killed, e.g. scancel) must not run on */
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+  while (n > 0) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return 1;
+    p += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+static int start_task(const struct sweep *s, long id, struct running *r)
+{
+  int fds[2];
+  fflush(stdout);
+  fflush(stderr);
+  if (pipe(fds)) return 1;
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return 1;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    child_reset();
+    char *frag = sweep_task_execute(s, id);
+    int bad = !frag || write_all(fds[1], frag, strlen(frag));
+    _exit(bad ? 3 : 0);
+  }
+  close(fds[1]);
+  fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+  r->pid = pid;
+  r->fd = fds[0];
+  r->id = id;
+  r->t0 = MPI_Wtime();
+  r->len = 0;
+  return 0;
+}
+
+/* Number of comma-separated fields. */
+static int count_fields(const char *p)
+{
+  int n = 1;
+  for (; *p; p++)
+    n += *p == ',';
+  return n;
+}
+
+/* Reaps a finished or killed child; returns the ledger line (malloc'd). */
+static char *finish_task(const struct sweep *s, struct running *r, int killed)
+{
+  int st = 0;
+  while (waitpid(r->pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  close(r->fd);
+  double secs = MPI_Wtime() - r->t0;
+  const char *status = NULL;
+  char *frag = NULL;
+  if (killed) {
+    status = "time_limit";
+    fprintf(stderr, "[%s] task %ld: over the %g s limit, killed\n", s->d->experiment, r->id, s->time_limit);
+  } else if (WIFSIGNALED(st)) {
+    status = "crashed";
+    fprintf(stderr, "[%s] task %ld: crashed (signal %d, %s)\n", s->d->experiment, r->id, WTERMSIG(st),
+            strsignal(WTERMSIG(st)));
+  } else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || r->len == 0) {
+    status = "error";
+    fprintf(stderr, "[%s] task %ld: no result (exit status %d)\n", s->d->experiment, r->id,
+            WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+  } else {
+    r->buf[r->len] = '\0';
+    if (count_fields(r->buf) != s->d->n_columns + 1) {
+      status = "error";
+      fprintf(stderr, "[%s] task %ld: malformed row\n", s->d->experiment, r->id);
+    } else {
+      frag = r->buf;
+    }
+  }
+  char *line = sweep_ledger_line(s, r->id, frag, status, secs);
+  r->pid = 0;
+  return line;
+}
+
+/* Waits up to timeout_ms for the child; returns its ledger line when it has finished, NULL otherwise. */
+static char *poll_task(const struct sweep *s, struct running *r, int timeout_ms)
+{
+  struct pollfd pfd = {r->fd, POLLIN, 0};
+  if (s->time_limit > 0.0) {
+    double left = s->time_limit - (MPI_Wtime() - r->t0);
+    if (left <= 0.0) {
+      kill(r->pid, SIGKILL);
+      return finish_task(s, r, 1);
+    }
+    if (timeout_ms < 0 || left * 1000.0 < timeout_ms) timeout_ms = (int)(left * 1000.0) + 1;
+  }
+  int n = poll(&pfd, 1, timeout_ms);
+  if (n <= 0) return NULL;
+  for (;;) {
+    if (r->cap - r->len < 4096) {
+      size_t cap = r->cap ? 2 * r->cap : 65536;
+      char *b = realloc(r->buf, cap);
+      if (!b) break;
+      r->buf = b;
+      r->cap = cap;
+    }
+    ssize_t got = read(r->fd, r->buf + r->len, r->cap - r->len - 1);
+    if (got > 0) {
+      r->len += (size_t)got;
+      continue;
+    }
+    if (got == 0) return finish_task(s, r, 0); /* end of file: the child is done */
+    if (errno == EINTR) continue;
+    break; /* EAGAIN: more later */
+  }
+  return NULL;
+}
+
+/* Runs task id to completion on this rank (forked or in-process); returns its ledger line. */
+static char *run_blocking(const struct sweep *s, long id, struct running *r)
+{
+  if (!s->use_fork) {
+    double t0 = MPI_Wtime();
+    char *frag = sweep_task_execute(s, id);
+    char *line = sweep_ledger_line(s, id, frag, frag ? NULL : "error", MPI_Wtime() - t0);
+    free(frag);
+    return line;
+  }
+  if (start_task(s, id, r)) return sweep_ledger_line(s, id, NULL, "error", 0.0);
+  char *line;
+  while (!(line = poll_task(s, r, 1000))) {
+  }
+  return line;
+}
+
+/* Rank 0 takes a finished line: ledger, tallies, progress. */
+static void record(struct sweep *s, char *line)
+{
+  if (!line) return;
+  sweep_ledger_append(s, line);
+  /* status is field 1 + n_axes; task_seconds is the third field from the end */
+  int field = 0, status_field = 1 + s->d->n_axes;
+  const char *p = line, *status = NULL;
+  for (; *p; p++)
+    if (*p == ',' && ++field == status_field) status = p + 1;
+  char st[64] = "";
+  if (status) snprintf(st, sizeof st, "%.*s", (int)strcspn(status, ","), status);
+  const char *q = line + strlen(line);
+  int commas = 0;
+  while (q > line && commas < 3)
+    if (*--q == ',') commas++;
+  double secs = strtod(q + 1, NULL);
+  s->n_done++;
+  if (sweep_status_is_failure(st)) s->n_failed++;
+  s->task_seconds_sum += secs;
+  if (secs > s->task_seconds_max) s->task_seconds_max = secs;
+  free(line);
+  sweep_progress(s, 0);
+}
+
+static void sleep_ms(int ms)
+{
+  struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+static int run_master(struct sweep *s)
+{
+  struct running own = {0};
+  long next = 0;
+  int workers = s->size - 1;
+  while (next < s->n_todo || own.pid || workers > 0) {
+    int busy = 0;
+    if (!own.pid && next < s->n_todo) {
+      long id = s->todo[next++];
+      if (!s->use_fork)
+        record(s, run_blocking(s, id, &own));
+      else if (start_task(s, id, &own))
+        record(s, sweep_ledger_line(s, id, NULL, "error", 0.0));
+      busy = 1;
+    }
+    if (own.pid) {
+      char *line = poll_task(s, &own, workers > 0 ? 2 : 50);
+      if (line) record(s, line), busy = 1;
+    }
+    for (;;) { /* answer every waiting worker */
+      int flag = 0, len = 0;
+      MPI_Status st;
+      MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, s->comm, &flag, &st);
+      if (!flag) break;
+      MPI_Get_count(&st, MPI_CHAR, &len);
+      char *line = malloc((size_t)len + 1);
+      MPI_Recv(line, len, MPI_CHAR, st.MPI_SOURCE, TAG_RESULT, s->comm, MPI_STATUS_IGNORE);
+      line[len] = '\0';
+      if (line[0])
+        record(s, line);
+      else
+        free(line);
+      long id = next < s->n_todo ? s->todo[next++] : -1;
+      if (id < 0) workers--;
+      MPI_Send(&id, 1, MPI_LONG, st.MPI_SOURCE, TAG_ASSIGN, s->comm);
+      busy = 1;
+    }
+    if (!busy && !own.pid) sleep_ms(2);
+  }
+  free(own.buf);
+  return 0;
+}
+
+static int run_worker(struct sweep *s)
+{
+  struct running r = {0};
+  char *line = NULL;
+  for (;;) {
+    const char *msg = line ? line : "";
+    MPI_Send(msg, (int)strlen(msg), MPI_CHAR, 0, TAG_RESULT, s->comm);
+    free(line);
+    line = NULL;
+    long id;
+    MPI_Recv(&id, 1, MPI_LONG, 0, TAG_ASSIGN, s->comm, MPI_STATUS_IGNORE);
+    if (id < 0) break;
+    line = run_blocking(s, id, &r);
+    if (!line) line = sweep_ledger_line(s, id, NULL, "error", 0.0);
+  }
+  free(r.buf);
+  return 0;
+}
+
+int sweep_run(struct sweep *s)
+{
+  s->t_start = MPI_Wtime();
+  int rc = s->rank == 0 ? run_master(s) : run_worker(s);
+  s->t_end = MPI_Wtime();
+  return rc;
+}

@@ -1,0 +1,391 @@
+/* sweep_task.c — axes (options -> value lists, checked), stable task ids, per-task seeding and the row
+ * a driver fills. Task ids: the cartesian product of the axes with the LAST axis varying fastest, so an id
+ * names the same parameters whatever the number of ranks, slices or resumes. Seeding: the task's GSL
+ * mt19937 is seeded with splitmix64(base seed, id) — from the task alone, never from the rank. */
+#include "formulation.h"
+#include "sweep_impl.h"
+
+#include <math.h>
+#include <petscsys.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SWEEP_OPTION_MAX 65536
+#define SWEEP_TASKS_MAX  100000000L
+
+struct sweep_row {
+  const struct sweep_driver *d;
+  char status[64];
+  char **field; /* d->n_columns, malloc'd or NULL */
+};
+
+static char *dup_str(const char *s)
+{
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
+static int push_value(struct sweep_axis_values *a, const char *v)
+{
+  char **nv = realloc(a->v, (size_t)(a->n + 1) * sizeof *nv);
+  if (!nv) return 1;
+  a->v = nv;
+  if (!(a->v[a->n] = dup_str(v))) return 1;
+  a->n++;
+  return 0;
+}
+
+/* Checks one value of an axis; prints what is wrong (rank 0) and returns nonzero if bad. */
+static int check_value(const struct sweep *s, const struct sweep_axis *ax, const char *opt, const char *v)
+{
+  char *end;
+  const int say = s->rank == 0;
+  if (!v[0] || strpbrk(v, " \t\"'")) {
+    if (say) fprintf(stderr, "error: %s: empty or malformed value '%s'\n", opt, v);
+    return 1;
+  }
+  switch (ax->kind) {
+  case SWEEP_REAL: {
+    double x = strtod(v, &end);
+    if (*end || !isfinite(x)) {
+      if (say) fprintf(stderr, "error: %s: '%s' is not a number\n", opt, v);
+      return 1;
+    }
+    return 0;
+  }
+  case SWEEP_INT:
+    strtol(v, &end, 10);
+    if (*end) {
+      if (say) fprintf(stderr, "error: %s: '%s' is not an integer\n", opt, v);
+      return 1;
+    }
+    return 0;
+  case SWEEP_FORMULATION:
+    if (formulation_find(v)) return 0;
+    if (say) {
+      fprintf(stderr, "error: %s: unable to find requested formulation type '%s'; valid: ", opt, v);
+      formulation_registry_names(stderr);
+      fprintf(stderr, "\n");
+    }
+    return 1;
+  case SWEEP_SOLVER:
+    if (solver_find(v)) return 0;
+    if (say) {
+      fprintf(stderr, "error: %s: unable to find requested solver type '%s'; valid: ", opt, v);
+      solver_registry_names(stderr);
+      fprintf(stderr, "\n");
+    }
+    return 1;
+  case SWEEP_STRING:
+    if (strchr(v, ',')) return 1;
+    return 0;
+  }
+  return 1;
+}
+
+/* "all" for registry axes expands to every registered name. */
+static int expand_all(struct sweep_axis_values *a, enum sweep_axis_kind kind)
+{
+  if (kind == SWEEP_FORMULATION) {
+    for (int i = 0; formulation_registry[i]; i++)
+      if (push_value(a, formulation_registry[i]->name)) return 1;
+  } else {
+    for (int i = 0; solver_registry[i]; i++)
+      if (push_value(a, solver_registry[i]->name)) return 1;
+  }
+  return 0;
+}
+
+static int parse_seeds(struct sweep *s, const struct sweep_axis *ax, struct sweep_axis_values *a)
+{
+  PetscInt n = ax->def ? atoi(ax->def) : 1;
+  PetscBool set;
+  if (PetscOptionsGetInt(NULL, NULL, "-seeds", &n, &set)) {
+    if (s->rank == 0) fprintf(stderr, "error: -seeds takes a positive integer (the number of seeds)\n");
+    return 1;
+  }
+  if (n < 1 || n > 1000000) {
+    if (s->rank == 0) fprintf(stderr, "error: -seeds %d: must be between 1 and 1000000\n", (int)n);
+    return 1;
+  }
+  char buf[32];
+  for (PetscInt i = 0; i < n; i++) {
+    snprintf(buf, sizeof buf, "%d", (int)i);
+    if (push_value(a, buf)) return 1;
+  }
+  return 0;
+}
+
+int sweep_axes_parse(struct sweep *s)
+{
+  const struct sweep_driver *d = s->d;
+  char *buf = malloc(SWEEP_OPTION_MAX);
+  int rc = 1;
+  s->ax = calloc((size_t)d->n_axes, sizeof *s->ax);
+  if (!buf || !s->ax) goto cleanup;
+  s->total = 1;
+  for (int k = 0; k < d->n_axes; k++) {
+    const struct sweep_axis *ax = &d->axes[k];
+    struct sweep_axis_values *a = &s->ax[k];
+    char opt[128];
+    snprintf(opt, sizeof opt, "%s", ax->option ? ax->option : "");
+    if (!ax->option) snprintf(opt, sizeof opt, "-%s", ax->name);
+    if (strcmp(ax->name, SWEEP_SEEDS_AXIS) == 0) {
+      if (parse_seeds(s, ax, a)) goto cleanup;
+    } else {
+      PetscBool set = PETSC_FALSE;
+      if (PetscOptionsGetString(NULL, NULL, opt, buf, SWEEP_OPTION_MAX, &set)) goto cleanup;
+      if (!set) snprintf(buf, SWEEP_OPTION_MAX, "%s", ax->def ? ax->def : "");
+      if (!buf[0]) {
+        if (s->rank == 0) fprintf(stderr, "error: %s: the axis is empty (give at least one value)\n", opt);
+        goto cleanup;
+      }
+      char *save = NULL;
+      for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if ((ax->kind == SWEEP_FORMULATION || ax->kind == SWEEP_SOLVER) && strcmp(tok, "all") == 0) {
+          if (expand_all(a, ax->kind)) goto cleanup;
+          continue;
+        }
+        if (check_value(s, ax, opt, tok)) goto cleanup;
+        for (int i = 0; i < a->n; i++)
+          if (strcmp(a->v[i], tok) == 0) {
+            if (s->rank == 0) fprintf(stderr, "error: %s: value '%s' given twice\n", opt, tok);
+            goto cleanup;
+          }
+        if (push_value(a, tok)) goto cleanup;
+      }
+      if (a->n == 0) {
+        if (s->rank == 0) fprintf(stderr, "error: %s: the axis is empty (give at least one value)\n", opt);
+        goto cleanup;
+      }
+    }
+    if (s->total > SWEEP_TASKS_MAX / a->n) {
+      if (s->rank == 0) fprintf(stderr, "error: the sweep has more than %ld tasks\n", SWEEP_TASKS_MAX);
+      goto cleanup;
+    }
+    s->total *= a->n;
+  }
+  rc = 0;
+cleanup:
+  free(buf);
+  return rc;
+}
+
+void sweep_axes_free(struct sweep *s)
+{
+  if (!s->ax) return;
+  for (int k = 0; k < s->d->n_axes; k++) {
+    for (int i = 0; i < s->ax[k].n; i++)
+      free(s->ax[k].v[i]);
+    free(s->ax[k].v);
+  }
+  free(s->ax);
+  s->ax = NULL;
+}
+
+void sweep_task_values(const struct sweep *s, long id, const char **values)
+{
+  for (int k = s->d->n_axes - 1; k >= 0; k--) {
+    values[k] = s->ax[k].v[id % s->ax[k].n];
+    id /= s->ax[k].n;
+  }
+}
+
+int sweep_status_is_success(const char *status)
+{
+  return strcmp(status, "ok") == 0 || strcmp(status, "converged") == 0;
+}
+
+int sweep_status_is_failure(const char *status)
+{
+  return !sweep_status_is_success(status) && strcmp(status, "not_applicable") != 0;
+}
+
+/* splitmix64: a well-mixed 64-bit value from (base, id), so that neighbouring ids get unrelated seeds. */
+static unsigned long task_seed(unsigned long base, long id)
+{
+  uint64_t x = (uint64_t)base * 0x9E3779B97F4A7C15ull + (uint64_t)id + 1u;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  x ^= x >> 31;
+  return (unsigned long)x;
+}
+
+static int axis_index(const struct sweep_task *t, const char *axis)
+{
+  const struct sweep_driver *d = t->driver;
+  for (int k = 0; k < d->n_axes; k++)
+    if (strcmp(d->axes[k].name, axis) == 0) return k;
+  fprintf(stderr, "error: driver %s asked for axis '%s', which it does not declare\n", d->experiment, axis);
+  return -1;
+}
+
+double sweep_task_real(const struct sweep_task *t, const char *axis)
+{
+  int k = axis_index(t, axis);
+  return k < 0 ? NAN : strtod(t->value[k], NULL);
+}
+
+long sweep_task_int(const struct sweep_task *t, const char *axis)
+{
+  int k = axis_index(t, axis);
+  return k < 0 ? 0 : strtol(t->value[k], NULL, 10);
+}
+
+const char *sweep_task_string(const struct sweep_task *t, const char *axis)
+{
+  int k = axis_index(t, axis);
+  return k < 0 ? "" : t->value[k];
+}
+
+static int column_index(const struct sweep_row *r, const char *column)
+{
+  for (int j = 0; j < r->d->n_columns; j++)
+    if (strcmp(r->d->columns[j].name, column) == 0) return j;
+  fprintf(stderr, "error: driver %s set column '%s', which it does not declare\n", r->d->experiment, column);
+  return -1;
+}
+
+void sweep_row_set_text(struct sweep_row *r, const char *column, const char *text)
+{
+  int j = column_index(r, column);
+  if (j < 0) return;
+  char *c = dup_str(text ? text : "");
+  if (!c) return;
+  for (char *p = c; *p; p++) /* the ledger has no quoting: keep every field one CSV field */
+    if (*p == ',')
+      *p = ';';
+    else if (*p == '\n' || *p == '\r')
+      *p = ' ';
+  free(r->field[j]);
+  r->field[j] = c;
+}
+
+void sweep_row_set(struct sweep_row *r, const char *column, double value)
+{
+  char buf[40];
+  snprintf(buf, sizeof buf, "%.17g", value);
+  sweep_row_set_text(r, column, buf);
+}
+
+void sweep_row_set_int(struct sweep_row *r, const char *column, long value)
+{
+  char buf[32];
+  snprintf(buf, sizeof buf, "%ld", value);
+  sweep_row_set_text(r, column, buf);
+}
+
+void sweep_row_status(struct sweep_row *r, const char *status)
+{
+  snprintf(r->status, sizeof r->status, "%s", status);
+  for (char *p = r->status; *p; p++)
+    if (*p == ',' || *p == '\n' || *p == ' ') *p = '_';
+}
+
+/* Joins parts with commas into a malloc'd string. */
+static char *join(int n, const char *const *parts)
+{
+  size_t len = 1;
+  for (int i = 0; i < n; i++)
+    len += strlen(parts[i] ? parts[i] : "") + 1;
+  char *out = malloc(len), *p = out;
+  if (!out) return NULL;
+  for (int i = 0; i < n; i++) {
+    size_t l = strlen(parts[i] ? parts[i] : "");
+    if (i) *p++ = ',';
+    memcpy(p, parts[i] ? parts[i] : "", l);
+    p += l;
+  }
+  *p = '\0';
+  return out;
+}
+
+char *sweep_task_execute(const struct sweep *s, long id)
+{
+  const struct sweep_driver *d = s->d;
+  const char **values = calloc((size_t)d->n_axes + 1, sizeof *values);
+  const char **parts = calloc((size_t)d->n_columns + 1, sizeof *parts);
+  struct sweep_task task = {0};
+  struct sweep_row row = {d, "", calloc((size_t)d->n_columns + 1, sizeof(char *))};
+  char *out = NULL;
+  if (!values || !parts || !row.field) goto cleanup;
+  sweep_task_values(s, id, values);
+  task.driver = d;
+  task.id = id;
+  task.n_axes = d->n_axes;
+  task.value = values;
+  task.time_limit = s->time_limit;
+  task.rng = gsl_rng_alloc(gsl_rng_mt19937);
+  if (!task.rng) goto cleanup;
+  gsl_rng_set(task.rng, task_seed(s->base_seed, id));
+  if (d->run(&task, s->ctx, &row) != 0) goto cleanup;
+  if (!row.status[0]) {
+    fprintf(stderr, "error: %s task %ld: the driver set no status\n", d->experiment, id);
+    goto cleanup;
+  }
+  parts[0] = row.status;
+  for (int j = 0; j < d->n_columns; j++)
+    parts[j + 1] = row.field[j];
+  out = join(d->n_columns + 1, parts);
+cleanup:
+  if (task.rng) gsl_rng_free(task.rng);
+  if (row.field)
+    for (int j = 0; j < d->n_columns; j++)
+      free(row.field[j]);
+  free(row.field);
+  free(parts);
+  free(values);
+  return out;
+}
+
+char *sweep_ledger_line(const struct sweep *s, long id, const char *fragment, const char *status,
+                        double seconds)
+{
+  const struct sweep_driver *d = s->d;
+  int n = 1 + d->n_axes + 1 + d->n_columns + 3, k = 0;
+  const char **parts = calloc((size_t)n, sizeof *parts);
+  char ids[32], secs[40], rank[16];
+  if (!parts) return NULL;
+  snprintf(ids, sizeof ids, "%ld", id);
+  snprintf(secs, sizeof secs, "%.6g", seconds);
+  snprintf(rank, sizeof rank, "%d", s->rank);
+  parts[k++] = ids;
+  sweep_task_values(s, id, parts + k);
+  k += d->n_axes;
+  if (fragment) {
+    parts[k++] = fragment; /* status and the driver's columns, already joined */
+  } else {
+    parts[k++] = status;
+    for (int j = 0; j < d->n_columns; j++)
+      parts[k++] = "";
+  }
+  parts[k++] = secs;
+  parts[k++] = rank;
+  parts[k++] = s->host;
+  char *line = join(k, parts);
+  free(parts);
+  return line;
+}
+
+char *sweep_header_line(const struct sweep *s)
+{
+  const struct sweep_driver *d = s->d;
+  int n = 1 + d->n_axes + 1 + d->n_columns + 3, k = 0;
+  const char **parts = calloc((size_t)n, sizeof *parts);
+  if (!parts) return NULL;
+  parts[k++] = "task_id";
+  for (int j = 0; j < d->n_axes; j++)
+    parts[k++] = d->axes[j].name;
+  parts[k++] = "status";
+  for (int j = 0; j < d->n_columns; j++)
+    parts[k++] = d->columns[j].name;
+  parts[k++] = "task_seconds";
+  parts[k++] = "rank";
+  parts[k++] = "host";
+  char *line = join(k, parts);
+  free(parts);
+  return line;
+}

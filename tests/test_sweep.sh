@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# test_sweep.sh — the sweep engine through bin/bench_synthetic (issue 4): the same sweep on 1, 2 and 3 ranks
+# gives identical tasks.csv apart from timing, rank and host; hung, crashing and erroring tasks are
+# recorded (time_limit, crashed, error) and the sweep goes on; kill -9 mid-run then -resume equals an
+# uninterrupted run, a torn last ledger line is redone, -rerun_failed redoes only failures; slices add up
+# to the whole; bad input (values, empty axes, missing options file, a directory of another experiment or
+# options, an existing ledger without -resume, a corrupt ledger line) exits 2 and touches nothing.
+set -u
+bin=${CB_BIN:-bin}
+tmp=$(mktemp -d)
+trap 'pkill -9 -f "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+pass() { echo "ok - $*"; }
+fail() { echo "not ok - $*"; }
+check() { if eval "$2"; then pass "$1"; else fail "$1"; fi; }
+mpi() { local n=$1; shift; mpirun --oversubscribe -n "$n" "$@"; }
+# tasks.csv without the columns that may differ between runs (timing, rank, host)
+keep() { awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i!~/_seconds$/ && $i!="rank" && $i!="host") k[i]=1}
+  {s=""; for(i=1;i<=NF;i++) if(k[i]) s=s $i ","; print s}' "$1"; }
+syn="$bin/bench_synthetic"
+
+# 1. rank independence, with every engine-level status in the mix
+A=(-kind ok,fail,hang,crash,error -work 0.005,0.03 -seeds 3 -task_time_limit 0.4 -quiet -no_plots)
+for n in 1 2 3; do mpi $n "$syn" -out "$tmp/r$n" "${A[@]}" 2>"$tmp/r$n.err"; echo $? >"$tmp/r$n.rc"; done
+check "1, 2 and 3 ranks exit 0" '[ "$(cat $tmp/r1.rc $tmp/r2.rc $tmp/r3.rc | tr -d "\n")" = 000 ]'
+check "tasks.csv has all 30 tasks, ids 0..29 in order" \
+  '[ "$(tail -n +2 $tmp/r3/tasks.csv | cut -d, -f1 | tr "\n" " ")" = "$(seq -s " " 0 29) " ]'
+check "2 ranks: identical tasks.csv except timing/rank/host" 'diff <(keep $tmp/r1/tasks.csv) <(keep $tmp/r2/tasks.csv) >/dev/null'
+check "3 ranks: identical tasks.csv except timing/rank/host" 'diff <(keep $tmp/r1/tasks.csv) <(keep $tmp/r3/tasks.csv) >/dev/null'
+check "3 ranks: more than one rank did work" '[ "$(tail -n +2 $tmp/r3/tasks.csv | awk -F, "{print \$(NF-1)}" | sort -u | wc -l)" -ge 2 ]'
+st() { awk -F, -v k="$2" 'NR>1 && $2==k {print $5}' "$1" | sort -u | tr '\n' ' '; }
+check "hang -> time_limit" '[ "$(st $tmp/r2/tasks.csv hang)" = "time_limit " ]'
+check "crash -> crashed" '[ "$(st $tmp/r2/tasks.csv crash)" = "crashed " ]'
+check "error -> error" '[ "$(st $tmp/r2/tasks.csv error)" = "error " ]'
+check "ok -> ok, fail -> solve_failed" '[ "$(st $tmp/r2/tasks.csv ok)$(st $tmp/r2/tasks.csv fail)" = "ok solve_failed " ]'
+check "a killed task took about the limit" \
+  'awk -F, "NR>1 && \$2==\"hang\" && (\$9<0.35 || \$9>1.5) {bad=1} END {exit bad}" $tmp/r2/tasks.csv'
+check "different seeds draw differently, the same id the same" \
+  '[ "$(keep $tmp/r1/tasks.csv | awk -F, "NR>1 && \$2==\"ok\" {print \$7}" | sort -u | wc -l)" = 6 ]'
+check "meta.json: efficiency, versions, git sha" \
+  'grep -q "\"parallel_efficiency\": [0-9]" $tmp/r2/meta.json && grep -q "\"petsc_version\": \"Petsc" $tmp/r2/meta.json && grep -q "\"finished\": true" $tmp/r2/meta.json'
+check "experiment.txt names metrics and costs" 'grep -q "^metrics draw_mean$" $tmp/r1/experiment.txt && grep -q "^costs busy_seconds,task_seconds$" $tmp/r1/experiment.txt'
+check "a different -seed changes the draws" \
+  '"$syn" -out $tmp/seed2 -kind ok -work 0.001 -seeds 2 -seed 7 -quiet -no_plots && ! diff <(keep $tmp/seed2/tasks.csv) <(keep $tmp/r1/tasks.csv | head -3) >/dev/null'
+
+# 2. kill -9 mid-run, then -resume
+B=(-kind ok,fail -work 0.04,0.08 -seeds 8 -quiet -no_plots)
+mpi 2 "$syn" -out "$tmp/full" "${B[@]}"
+(mpi 2 "$syn" -out "$tmp/killed" "${B[@]}" >/dev/null 2>&1 &)
+for _ in $(seq 100); do [ -f "$tmp/killed/ledger.csv" ] && [ "$(wc -l <"$tmp/killed/ledger.csv")" -ge 12 ] && break; sleep 0.05; done
+pkill -9 -f "$tmp/killed"
+sleep 0.3
+done_before=$(($(wc -l <"$tmp/killed/ledger.csv") - 1))
+check "the kill left a partial ledger ($done_before of 32 rows)" '[ $done_before -ge 5 ] && [ $done_before -lt 32 ]'
+printf '31,fail,0.08,7,solve_fai' >>"$tmp/killed/ledger.csv" # what a kill mid-write leaves
+mpi 2 "$syn" -out "$tmp/killed" "${B[@]}" -resume 2>"$tmp/resume.err"
+check "-resume exits 0" '[ $? = 0 ]'
+check "resumed tasks.csv equals the uninterrupted run's" 'diff <(keep $tmp/full/tasks.csv) <(keep $tmp/killed/tasks.csv) >/dev/null'
+check "no task ran twice: ledger rows = 32" '[ "$(tail -n +2 $tmp/killed/ledger.csv | wc -l)" = 32 ]'
+check "the torn line is gone" '! grep -q "solve_fai$" $tmp/killed/ledger.csv'
+
+# 3. -rerun_failed redoes only the failures
+mpi 2 "$syn" -out "$tmp/killed" "${B[@]}" -rerun_failed
+check "-rerun_failed added exactly the 16 failed tasks" '[ "$(tail -n +2 $tmp/killed/ledger.csv | wc -l)" = 48 ]'
+check "... and the table still has 32 rows equal to before" 'diff <(keep $tmp/full/tasks.csv) <(keep $tmp/killed/tasks.csv) >/dev/null'
+
+# 4. slices (job arrays) and -tasks add up to the whole
+for k in 0 1 2; do "$syn" -out "$tmp/sl" "${B[@]}" -work 0.001 -slice $k/3 || fail "slice $k"; done
+check "each slice wrote its own ledger, no tasks.csv yet" '[ -f $tmp/sl/ledger.0-of-3.csv ] && [ -f $tmp/sl/ledger.2-of-3.csv ] && [ ! -f $tmp/sl/tasks.csv ]'
+"$syn" -out "$tmp/sl" "${B[@]}" -work 0.001 -resume 2>"$tmp/sl.err" # nothing left to do: merges
+check "slices merged: 16 tasks, none rerun" '[ "$(tail -n +2 $tmp/sl/tasks.csv | wc -l)" = 16 ] && [ "$(wc -l <$tmp/sl/ledger.csv)" = 1 ]'
+"$syn" -out "$tmp/part" "${B[@]}" -work 0.001 -tasks 4:10
+check "-tasks 4:10 runs ids 4..9" '[ "$(tail -n +2 $tmp/part/tasks.csv | cut -d, -f1 | tr "\n" " ")" = "4 5 6 7 8 9 " ]'
+
+# 5. bad input: exit 2, a message naming the problem, nothing touched
+expect2() { local what=$1 pat=$2; shift 2
+  "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+  if [ $rc = 2 ] && grep -q -- "$pat" "$tmp/err"; then pass "$what: exit 2"; else fail "$what: exit $rc: $(head -c 300 $tmp/err)"; fi; }
+expect2 "a non-number on a real axis" "'x' is not a number" "$syn" -out "$tmp/bad1" -work 1,x
+expect2 "an empty axis" "axis is empty" "$syn" -out "$tmp/bad2" -work ,
+expect2 "a missing options file" "cannot read the options file" "$syn" -out "$tmp/bad3" -options_file "$tmp/nope.opts"
+expect2 "an unknown solver" "unable to find requested solver type" "$bin/bench_incline" -out "$tmp/bad4" -cp_solver nope
+expect2 "-slice out of range" "expected K/N" "$syn" -out "$tmp/bad5" -slice 3/3
+cp "$tmp/full/ledger.csv" "$tmp/ledger.before"
+expect2 "a ledger without -resume" "already exists" "$syn" -out "$tmp/full" "${B[@]}"
+expect2 "the same directory with other options" "with other options" "$syn" -out "$tmp/full" -kind ok -resume
+expect2 "another experiment's directory" "holds a run of experiment 'synthetic'" "$bin/bench_incline" -out "$tmp/full" -resume
+sed -i '5s/.*/5,ok,garbage/' "$tmp/full/ledger.csv"; cp "$tmp/full/ledger.csv" "$tmp/ledger.corrupt"
+expect2 "a corrupt ledger line" "ledger.csv line 5" "$syn" -out "$tmp/full" "${B[@]}" -resume
+check "... and the ledger is untouched" 'cmp -s $tmp/full/ledger.csv $tmp/ledger.corrupt'
