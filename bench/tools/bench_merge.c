@@ -14,11 +14,13 @@ int main(int argc, char **argv)
   int plots = 1;
   const char *dir = NULL;
   for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "-no_plots") == 0) plots = 0;
+    if (strcmp(argv[i], "-no_plots") == 0)
+      plots = 0;
     else if (argv[i][0] == '-' || dir) {
       fprintf(stderr, "usage: bench_merge RUN_DIR [-no_plots]\n");
       return 2;
-    } else dir = argv[i];
+    } else
+      dir = argv[i];
   }
   if (!dir) {
     fprintf(stderr, "usage: bench_merge RUN_DIR [-no_plots]\n");
