@@ -5,7 +5,8 @@
  * rows can be off, by mu |Lambda(k) - Lambda(k-1)|); LCP2's normal velocity error on every pushing contact
  * is mu Lambda_j(v) and the step record reports it; at mu = 0 it is 0 and LCP0, LCP1, LCP2 give the same
  * trajectory. LCP1 answers agree across solvers (lemke, tao_bqpip, pgs); the iteration cap gives status
- * max_iterations; joints (5-link chain) match LCP0; the 3D pyramid of Sec. 3 stays at rest. */
+ * max_iterations, as does LCP0's -cp_max_it pivot limit; joints (5-link chain) match LCP0; the 3D pyramid
+ * of Sec. 3 stays at rest. */
 #include "check.h"
 #include "formulation.h"
 #include "jacobian.h"
@@ -294,6 +295,26 @@ static void test_cap(void)
   sim_close(&m);
 }
 
+/* LCP0's pivot limit is an option (-cp_max_it; the paper's MAX ITER is 10,000): with 50, Lemke stops there.
+ */
+static void test_lcp0_limit(void)
+{
+  struct sim m;
+  PetscOptionsSetValue(NULL, "-cp_max_it", "50");
+  int bad = sim_open(&m, cannonball(0.05), "anitescu_potra", "lemke");
+  PetscOptionsClearValue(NULL, "-cp_max_it");
+  struct step_record rec;
+  if (bad || stepper_step(m.st, m.w, m.f, m.s, h, &rec)) {
+    CHECK(0, "LCP0 pivot limit: set up");
+  } else {
+    CHECK(
+        rec.solve.status == SOLVE_MAX_ITERATIONS && rec.solve.iterations == 50,
+        "LCP0 with -cp_max_it 50 (21 discs need ~146 pivots): status max_iterations after 50 pivots (%s, %d)",
+        solve_status_name(rec.solve.status), rec.solve.iterations);
+  }
+  sim_close(&m);
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
@@ -303,6 +324,7 @@ int main(int argc, char **argv)
   test_agreement();
   test_pyramid_rest();
   test_cap();
+  test_lcp0_limit();
   int rc = check_finish();
   PetscCall(PetscFinalize());
   return rc;
