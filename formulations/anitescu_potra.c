@@ -37,31 +37,11 @@ static void ap_destroy(struct formulation *f)
   f->data = NULL;
 }
 
-static int joint_rows(const struct world *w) { return w->nj * (w->dim == 2 ? 2 : 3); }
-
-/* Joint columns (one per pinned direction) and their violations Phi. */
-static void joint_columns(const struct world *w, struct jcol *col, double *phi)
-{
-  int r = 0, nd = w->dim;
-  for (int j = 0; j < w->nj; j++) {
-    const struct joint *jt = &w->joints[j];
-    double pa[3], pb[3] = {jt->pb[0], jt->pb[1], w->dim == 3 ? jt->pb[2] : 0.0};
-    world_point(w, &w->bodies[jt->a], jt->pa, pa);
-    if (jt->b >= 0) world_point(w, &w->bodies[jt->b], jt->pb, pb);
-    for (int k = 0; k < nd; k++, r++) {
-      double e[3] = {0.0, 0.0, 0.0};
-      e[k] = 1.0;
-      jcol_make(w, jt->a, pa, jt->b, pb, e, &col[r]);
-      phi[r] = pa[k] - pb[k];
-    }
-  }
-}
-
 static int ap_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
                        struct cp_problem **out)
 {
   struct ap_data *d = f->data;
-  int nd = w->ndof, nc = cs->n, kf = w->dim == 2 ? 2 : f->friction_dirs, nj = joint_rows(w);
+  int nd = w->ndof, nc = cs->n, kf = w->dim == 2 ? 2 : f->friction_dirs, nj = jacobian_joint_rows(w);
   int ncol = nj + nc * (1 + kf), n_eq = nd + nj, m = nc * (kf + 2), n = n_eq + m;
   *out = NULL;
   if (kf > 16) return 1;
@@ -87,7 +67,7 @@ static int ap_assemble(struct formulation *f, const struct world *w, const struc
     return 1;
   }
   /* Column order = unknown order after v: joints, normals, then k friction directions per contact. */
-  joint_columns(w, d->col, phi);
+  jacobian_joint_columns(w, d->col, phi);
   double dirs[3 * 16];
   for (int i = 0; i < nc; i++) {
     const struct contact *c = &cs->c[i];
@@ -152,7 +132,7 @@ static int ap_recover(struct formulation *f, const struct world *w, const struct
 {
   (void)f;
   (void)h;
-  int nd = w->ndof, nj = joint_rows(w);
+  int nd = w->ndof, nj = jacobian_joint_rows(w);
   for (int i = 0; i < nd; i++)
     nu[i] = z[i];
   for (int i = 0; i < cs->n; i++)

@@ -2,8 +2,9 @@
  * A formulation turns (world, contacts, h) into a complementarity problem (assemble) and a solution z
  * back into new generalised velocities and contact impulses (recover). Chosen by name: -formulation NAME.
  * The stepper (stepper.c): detect -> assemble -> solve -> recover -> semi-implicit Euler position update
- * (q += h nu+, quaternions renormalised), timing each phase. Options: -formulation (default
- * stewart_trinkle), -friction_dirs (3D, default 4), -contact_threshold (default: world's). */
+ * (q += h nu+, quaternions renormalised), timing each phase; a fixed-point formulation (optional iterate
+ * hook) gets several assemble -> solve rounds per step. Options: -formulation (default stewart_trinkle),
+ * -friction_dirs (3D, default 4), -contact_threshold (default: world's). */
 #ifndef CB_FORMULATION_H
 #define CB_FORMULATION_H
 
@@ -27,6 +28,13 @@ struct row_counts {
 
 struct formulation;
 
+/* What an iterate hook asks of the stepper after a round's converged solve. */
+enum formulation_round {
+  FORMULATION_ROUND_DONE = 0,      /* the step's answer is this round's z */
+  FORMULATION_ROUND_AGAIN = 1,     /* the formulation updated its state from z: assemble and solve again */
+  FORMULATION_ROUND_NO_FIXED_POINT /* iteration cap reached unconverged: z is used, status max_iterations */
+};
+
 struct formulation_type {
   const char *name;
   const char *summary; /* one line: what it is valid for */
@@ -47,6 +55,11 @@ struct formulation_type {
   /* Optional: the formulation's own contact detection (NULL: world_detect with f->threshold). h is the
    * step about to be taken (PEG's proximity distance and predicted configuration depend on it). */
   int (*detect)(struct formulation *f, const struct world *w, double h, struct contact_set *cs);
+  /* Optional (fixed-point methods, e.g. anitescu_hart_lcp1): called after each converged solve of a step
+   * with its z; returns an enum formulation_round, negative on failure. f->round tells assemble which
+   * round it builds (0: the step's first, so it must reset any state carried from the last step). */
+  int (*iterate)(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
+                 const double *z);
   void (*destroy)(struct formulation *f);
   void (*view)(const struct formulation *f, FILE *out);
 };
@@ -56,6 +69,7 @@ struct formulation {
   int friction_dirs; /* friction directions per contact in 3D (2D always uses 2) */
   double threshold;  /* contact detection threshold; < 0 means the world's */
   struct row_counts rows;
+  int round; /* set by the stepper before each assemble: 0, 1, ... within the current step */
   void *data;
 };
 
@@ -85,7 +99,10 @@ struct step_record {
   double t; /* time at the end of the step */
   int contacts;
   struct row_counts rows;
-  struct solve_result solve;
+  struct solve_result solve; /* over all rounds: iterations and seconds summed, the last round's residual,
+                                the first non-converged round's status (max_iterations for a fixed-point
+                                cap) */
+  int fp_iterations;         /* assemble -> solve rounds (1 unless the formulation iterates) */
   int failed;             /* the solve did not converge (see stepper.c for when the state still advances) */
   int advanced;           /* the state was advanced */
   double max_penetration; /* max over this step's detected contacts of -gap (state at the step start) */
@@ -94,6 +111,11 @@ struct step_record {
   /* Standard-model traps at the step start (2D, every formulation; -1 in 3D: not counted): (vertex, corner)
    * sets of PEG potential contacts, a vertex near both edges at a corner of another polygon (peg2d.h). */
   int traps;
+  /* Anitescu-Hart's normal velocity error: over the contacts that push (pn_j above the checker's zero,
+   * -cp_tol times the solve's scale), |n_j' nu+ + gap_j / h|, the violation of the complementarity of
+   * eq. 6-7 (mu lambda_j for LCP2); mean and max, 0 when no contact pushes or the state did not advance. */
+  int nv_contacts; /* contacts counted */
+  double nv_error_mean, nv_error_max;
 };
 
 struct stepper;
@@ -107,5 +129,7 @@ int stepper_step(struct stepper *st, struct world *w, struct formulation *f, str
 const struct contact_set *stepper_contacts(const struct stepper *st);
 /* Normal impulses of the last step, one per contact. */
 const double *stepper_impulses(const struct stepper *st);
+/* The last step's solution z (its last round's), *n entries; valid until the next step. */
+const double *stepper_solution(const struct stepper *st, int *n);
 
 #endif

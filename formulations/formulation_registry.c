@@ -12,6 +12,8 @@ extern const struct formulation_type formulation_type_nonconvex_sum;
 extern const struct formulation_type formulation_type_peg;
 extern const struct formulation_type formulation_type_lnc;
 extern const struct formulation_type formulation_type_corrective;
+extern const struct formulation_type formulation_type_anitescu_hart_lcp1;
+extern const struct formulation_type formulation_type_anitescu_hart_lcp2;
 
 const struct formulation_type *const formulation_registry[] = {
     &formulation_type_stewart_trinkle,
@@ -23,5 +25,7 @@ const struct formulation_type *const formulation_registry[] = {
     &formulation_type_peg,
     &formulation_type_lnc,
     &formulation_type_corrective,
+    &formulation_type_anitescu_hart_lcp1,
+    &formulation_type_anitescu_hart_lcp2,
     NULL,
 };

@@ -89,6 +89,25 @@ void jcol_axpy_minv(const struct jcol *x, double s, double *nu)
         nu[x->dof[i] + k] += s * x->m[i][k];
 }
 
+int jacobian_joint_rows(const struct world *w) { return w->nj * (w->dim == 2 ? 2 : 3); }
+
+void jacobian_joint_columns(const struct world *w, struct jcol *col, double *phi)
+{
+  int r = 0, nd = w->dim;
+  for (int j = 0; j < w->nj; j++) {
+    const struct joint *jt = &w->joints[j];
+    double pa[3], pb[3] = {jt->pb[0], jt->pb[1], w->dim == 3 ? jt->pb[2] : 0.0};
+    world_point(w, &w->bodies[jt->a], jt->pa, pa);
+    if (jt->b >= 0) world_point(w, &w->bodies[jt->b], jt->pb, pb);
+    for (int k = 0; k < nd; k++, r++) {
+      double e[3] = {0.0, 0.0, 0.0};
+      e[k] = 1.0;
+      jcol_make(w, jt->a, pa, jt->b, pb, e, &col[r]);
+      phi[r] = pa[k] - pb[k];
+    }
+  }
+}
+
 void jacobian_free_velocity(const struct world *w, double h, double *nu_free, double *work)
 {
   world_get_velocity(w, nu_free);

@@ -22,6 +22,11 @@ double jcol_dot(const struct jcol *x, const double *nu);          /* x^T nu */
 void jcol_axpy(const struct jcol *x, double s, double *nu);       /* nu += s x */
 void jcol_axpy_minv(const struct jcol *x, double s, double *nu);  /* nu += s M^-1 x */
 
+/* Bilateral joints (Anitescu-Hart eq. 6, nu~): rows per joint (2D revolute 2, 3D ball 3), one column per
+ * pinned world axis, and each row's violation phi = (pa - pb) along that axis. col, phi: joint_rows(w). */
+int jacobian_joint_rows(const struct world *w);
+void jacobian_joint_columns(const struct world *w, struct jcol *col, double *phi);
+
 /* Free-flight velocity nu + h M^-1 k (k: gravity, applied and gyroscopic forces); work: ndof doubles. */
 void jacobian_free_velocity(const struct world *w, double h, double *nu_free, double *work);
 

@@ -291,3 +291,37 @@ struct world *scene_block_hole(double speed, double mu)
   if (ok) w->bodies[w->nb - 1].v[0] = speed;
   return finish(w, ok);
 }
+
+struct world *scene_hex_pyramid(double radius, double height, double m, double mu)
+{
+  struct world *w = world_create(3);
+  if (!w) return NULL;
+  w->mu = mu;
+  double xyz[21];
+  for (int j = 0; j < 6; j++) {
+    xyz[3 * j] = radius * cos(M_PI / 3.0 * j);
+    xyz[3 * j + 1] = radius * sin(M_PI / 3.0 * j);
+    xyz[3 * j + 2] = 0.0;
+  }
+  xyz[18] = xyz[19] = 0.0;
+  xyz[20] = height;
+  const double up[3] = {0.0, 0.0, 1.0};
+  int g = world_add_body(w, 1, 0.0, 0.0);
+  int ok = g >= 0 && world_add_plane(w, g, up, 0.0) >= 0;
+  struct polyhedron *ph = ok ? hull3d_create(7, xyz) : NULL;
+  int b = ph ? world_add_body(w, 0, m, 1.0) : -1;
+  if (ph) {
+    /* the centroid (height / 4 above the base, on the axis) becomes the body origin */
+    double base = -ph->centroid[2];
+    hull3d_centre(ph);
+    if (b >= 0 && world_add_polyhedron(w, b, ph) >= 0) {
+      struct body *bd = &w->bodies[b];
+      hull3d_central_inertia(w->shapes[bd->shape_begin].polyhedron, m, bd->inertia3);
+      bd->x[2] = -base;
+    } else {
+      polyhedron_free(ph);
+      ok = 0;
+    }
+  }
+  return finish(w, ok && ph);
+}

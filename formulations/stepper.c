@@ -4,9 +4,13 @@
  * approximate answer (max_iterations, time_limit, line_search_failure with finite z) still advances the
  * state, as iterative contact solvers are used in practice; no answer (not_applicable, ray_termination,
  * infeasible, numerical_failure, nan_or_inf) leaves the state untouched (rec->advanced = 0). The caller
- * decides whether to stop ("failed at t"). Each phase is timed for make bench-step. rec->traps (2D) counts
- * standard-model traps on the step-start state (peg2d_count_traps), untimed. */
+ * decides whether to stop ("failed at t"). Each phase is timed for make bench-step. A formulation with an
+ * iterate hook (fixed-point methods) gets assemble -> solve rounds until it is done; the step's solve
+ * result sums the rounds' iterations and seconds and stops at the first round that does not converge.
+ * seconds_solve includes the hook (the fixed-point update). rec->traps (2D) counts standard-model traps on
+ * the step-start state (peg2d_count_traps), untimed. */
 #include "formulation.h"
+#include "jacobian.h"
 #include "peg2d.h"
 
 #include <math.h>
@@ -18,6 +22,7 @@ struct stepper {
   struct contact_set trap_cs; /* scratch for the trap count */
   double *z, *nu, *pn;
   int cap_z, cap_nu, cap_pn;
+  int nz; /* entries of z in the last step */
 };
 
 int stepper_create(struct stepper **st)
@@ -40,6 +45,11 @@ void stepper_destroy(struct stepper **st)
 
 const struct contact_set *stepper_contacts(const struct stepper *st) { return &st->cs; }
 const double *stepper_impulses(const struct stepper *st) { return st->pn; }
+const double *stepper_solution(const struct stepper *st, int *n)
+{
+  *n = st->nz;
+  return st->z;
+}
 
 static int reserve(double **p, int *cap, int n)
 {
@@ -51,12 +61,42 @@ static int reserve(double **p, int *cap, int n)
   return 0;
 }
 
+/* Anitescu-Hart's normal velocity error (formulation.h, struct step_record) of nu at the step-start state. */
+static void normal_velocity_error(const struct world *w, const struct contact_set *cs, double h,
+                                  const double *nu, const double *pn, double pn_zero, struct step_record *rec)
+{
+  double sum = 0.0;
+  for (int i = 0; i < cs->n; i++) {
+    if (!(pn[i] > pn_zero)) continue;
+    struct jcol col;
+    jcol_contact(w, &cs->c[i], cs->c[i].n, &col);
+    double e = fabs(jcol_dot(&col, nu) + cs->c[i].gap / h);
+    sum += e;
+    if (e > rec->nv_error_max) rec->nv_error_max = e;
+    rec->nv_contacts++;
+  }
+  rec->nv_error_mean = rec->nv_contacts ? sum / rec->nv_contacts : 0.0;
+}
+
+/* Folds one round's solve result into the step's (see struct step_record). */
+static void add_round(struct solve_result *all, const struct solve_result *r, int round)
+{
+  int iterations = all->iterations;
+  double seconds = all->seconds;
+  *all = *r;
+  if (round > 0) {
+    all->iterations += iterations;
+    all->seconds += seconds;
+  }
+}
+
 int stepper_step(struct stepper *st, struct world *w, struct formulation *f, struct solver *s, double h,
                  struct step_record *rec)
 {
   struct cp_problem *p = NULL;
   int rc = 1;
   memset(rec, 0, sizeof *rec);
+  st->nz = 0;
   double t0 = solver_wall_time();
   contact_set_clear(&st->cs);
   if (f->type->detect) {
@@ -64,18 +104,40 @@ int stepper_step(struct stepper *st, struct world *w, struct formulation *f, str
   } else if (world_detect(w, f->threshold >= 0.0 ? f->threshold : w->threshold, &st->cs)) {
     goto cleanup;
   }
-  double t1 = solver_wall_time();
+  double t1 = solver_wall_time(), t_assemble = 0.0, t_solve = 0.0;
   /* counted on the step-start state for every formulation, outside the timed phases */
   rec->traps = w->dim == 2 ? peg2d_count_traps(w, h, &st->trap_cs) : -1;
   if (w->dim == 2 && rec->traps < 0) goto cleanup;
-  double t1b = solver_wall_time();
-  if (f->type->assemble(f, w, &st->cs, h, &p)) goto cleanup;
-  double t2 = solver_wall_time();
-  if (reserve(&st->z, &st->cap_z, p->n) || reserve(&st->nu, &st->cap_nu, w->ndof + 1) ||
-      reserve(&st->pn, &st->cap_pn, st->cs.n + 1))
-    goto cleanup;
-  memset(st->z, 0, (size_t)p->n * sizeof *st->z);
-  if (solver_solve(s, p, st->z, &rec->solve)) goto cleanup;
+  /* Rounds: one, unless the formulation's iterate hook asks for another (same contacts, state unchanged;
+   * z keeps the last round's answer, the initial guess under -cp_warm_start). */
+  for (int round = 0;; round++) {
+    double ta = solver_wall_time();
+    f->round = round;
+    cp_destroy(&p);
+    if (f->type->assemble(f, w, &st->cs, h, &p)) goto cleanup;
+    double tb = solver_wall_time();
+    t_assemble += tb - ta;
+    if (reserve(&st->z, &st->cap_z, p->n) || reserve(&st->nu, &st->cap_nu, w->ndof + 1) ||
+        reserve(&st->pn, &st->cap_pn, st->cs.n + 1))
+      goto cleanup;
+    if (round == 0) memset(st->z, 0, (size_t)p->n * sizeof *st->z);
+    st->nz = p->n;
+    struct solve_result r;
+    if (solver_solve(s, p, st->z, &r)) goto cleanup;
+    add_round(&rec->solve, &r, round);
+    rec->fp_iterations = round + 1;
+    int next = FORMULATION_ROUND_DONE;
+    if (r.status == SOLVE_CONVERGED && f->type->iterate) next = f->type->iterate(f, w, &st->cs, h, st->z);
+    t_solve += solver_wall_time() - tb;
+    if (next < 0) goto cleanup;
+    if (next == FORMULATION_ROUND_AGAIN) continue;
+    if (next == FORMULATION_ROUND_NO_FIXED_POINT) {
+      rec->solve.status = SOLVE_MAX_ITERATIONS;
+      snprintf(rec->solve.message, sizeof rec->solve.message,
+               "%s: no fixed point within %d rounds (each converged)", f->type->name, rec->fp_iterations);
+    }
+    break;
+  }
   double t3 = solver_wall_time();
   rec->failed = rec->solve.status != SOLVE_CONVERGED;
   enum solve_status ss = rec->solve.status;
@@ -85,6 +147,7 @@ int stepper_step(struct stepper *st, struct world *w, struct formulation *f, str
     if (!isfinite(st->z[i])) usable = 0;
   if (usable) {
     if (f->type->recover(f, w, &st->cs, h, st->z, st->nu, st->pn)) goto cleanup;
+    normal_velocity_error(w, &st->cs, h, st->nu, st->pn, s->set.tol * rec->solve.scale, rec);
     world_set_velocity(w, st->nu);
     world_integrate_positions(w, h);
     w->t += h;
@@ -97,8 +160,8 @@ int stepper_step(struct stepper *st, struct world *w, struct formulation *f, str
   rec->max_penetration = contact_set_max_penetration(&st->cs);
   rec->energy = world_energy(w);
   rec->seconds_detect = t1 - t0;
-  rec->seconds_assemble = t2 - t1b;
-  rec->seconds_solve = t3 - t2;
+  rec->seconds_assemble = t_assemble;
+  rec->seconds_solve = t_solve;
   rec->seconds_recover = t4 - t3;
   rc = 0;
 cleanup:
