@@ -11,11 +11,15 @@
  * the step-start state (peg2d_count_traps), untimed. */
 #include "formulation.h"
 #include "jacobian.h"
+#include "cp_io.h"
 #include "peg2d.h"
+
+#include <petscsys.h>
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct stepper {
   struct contact_set cs;
@@ -23,12 +27,22 @@ struct stepper {
   double *z, *nu, *pn;
   int cap_z, cap_nu, cap_pn;
   int nz; /* entries of z in the last step */
+  char dump_dir[PETSC_MAX_PATH_LEN]; /* -cp_dump_failed DIR ("" = off) */
+  int dumped;
 };
+
+/* The first few failed problems of a run go to -cp_dump_failed DIR as plain files, so that a failure
+ * inside a long sweep can be replayed with bin/cpsolve (every solver, its own options) without the scene. */
+enum { STEPPER_MAX_DUMPS = 5 };
 
 int stepper_create(struct stepper **st)
 {
   *st = calloc(1, sizeof **st);
-  return *st ? 0 : 1;
+  if (!*st) return 1;
+  PetscBool set = PETSC_FALSE;
+  if (PetscOptionsGetString(NULL, NULL, "-cp_dump_failed", (*st)->dump_dir, sizeof (*st)->dump_dir, &set) != 0)
+    (*st)->dump_dir[0] = '\0';
+  return 0;
 }
 
 void stepper_destroy(struct stepper **st)
@@ -90,6 +104,18 @@ static void add_round(struct solve_result *all, const struct solve_result *r, in
   }
 }
 
+static void dump_failed(struct stepper *st, const struct cp_problem *p, double t, const struct solve_result *r)
+{
+  if (!st->dump_dir[0] || st->dumped >= STEPPER_MAX_DUMPS) return;
+  char path[PETSC_MAX_PATH_LEN + 64], err[512];
+  snprintf(path, sizeof path, "%s/failed-%ld-%d.txt", st->dump_dir, (long)getpid(), st->dumped++);
+  if (cp_write_plain(path, p, err, sizeof err))
+    fprintf(stderr, "warning: -cp_dump_failed: %s\n", err);
+  else
+    fprintf(stderr, "note: the failed problem at t = %g (%s%s%s) is in %s\n", t, solve_status_name(r->status),
+            r->message[0] ? ": " : "", r->message, path);
+}
+
 int stepper_step(struct stepper *st, struct world *w, struct formulation *f, struct solver *s, double h,
                  struct step_record *rec)
 {
@@ -140,6 +166,7 @@ int stepper_step(struct stepper *st, struct world *w, struct formulation *f, str
   }
   double t3 = solver_wall_time();
   rec->failed = rec->solve.status != SOLVE_CONVERGED;
+  if (rec->failed) dump_failed(st, p, w->t, &rec->solve);
   enum solve_status ss = rec->solve.status;
   int usable = ss == SOLVE_CONVERGED || ss == SOLVE_MAX_ITERATIONS || ss == SOLVE_TIME_LIMIT ||
                ss == SOLVE_LINE_SEARCH_FAILURE;

@@ -2,7 +2,7 @@
 # test_bench_peg_box2d.sh — smoke run of bin/bench_peg_box2d (issue 6, item 4) on the sweep engine: 1 s of
 # pouring from our generator (4 polygons at h = 0.016) with peg and corrective; the issue's columns are
 # there; peg's overlap stays below corrective's; a missing body-set file exits 2 with -source paper; with
-# ../shared/data the stored set a runs (skipped without it).
+# ../shared/data the stored set a runs (skipped without it); -cp_dump_failed writes a replayable failed LCP.
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -27,6 +27,16 @@ if awk -F, -v s="$st" -v b="$bo" -v o="$om" -v l="$bs" 'NR > 1 { n++; if ($s != 
 rc=$?
 if [ "$rc" = 2 ] && grep -q "none.txt: no such file" "$tmp/err"; then echo "ok - bench_peg_box2d: missing body-set file exits 2"; else
   echo "not ok - bench_peg_box2d: missing body-set file exits $rc"; sed 's/^/# /' "$tmp/err"; fi
+# -cp_dump_failed: Lemke stops on a ray on nonconvex_max's degenerate LCP at the first corner group; the
+# failed problem is written as a plain file that cpsolve replays, and milp solves it
+mkdir -p "$tmp/dump"
+"$CB_BIN/bench_peg_box2d" -source generator -seeds 1 -h 0.016 -T 1.5 -formulation nonconvex_max -cp_solver lemke \
+  -out "$tmp/nc" -quiet -no_plots -cp_dump_failed "$tmp/dump" >"$tmp/out" 2>&1
+f=$(ls "$tmp"/dump/failed-*.txt 2>/dev/null | head -1)
+if [ -n "$f" ] && grep -q "the failed problem at t = .* is in $f" "$tmp/out" &&
+  "$CB_BIN/cpsolve" -f "$f" -cp_solver milp -format csv 2>/dev/null | grep -q "^milp,converged,"; then
+  echo "ok - bench_peg_box2d: -cp_dump_failed writes the failed LCP; cpsolve -cp_solver milp solves it"; else
+  echo "not ok - bench_peg_box2d: -cp_dump_failed"; sed 's/^/# /' "$tmp/out"; fi
 data=${CB_SHARED_DATA:-../shared/data}
 if [ -f "$data/peg/box2d_bodysets.txt" ]; then
   "$CB_BIN/bench_peg_box2d" -source paper -seeds 1 -h 0.016 -T 0.5 -formulation peg -cp_solver lemke \
