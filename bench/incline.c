@@ -1,6 +1,6 @@
 /* NAME    bench_incline — block on an incline: a validation users can point at their own numbers.
  * PURPOSE for each (dim, theta, mu, h, formulation, solver) simulate a block released at rest on an
- *         incline for -T seconds and compare with Coulomb's answer: it sticks when tan theta <= mu
+ *         incline for -t_end seconds and compare with Coulomb's answer: it sticks when tan theta <= mu
  *         (measured = drift along the slope, analytic 0) and otherwise slides with
  *         a = g (sin theta - mu cos theta) (measured = mean acceleration). Issue 3 known answers: drift
  *         < 1e-9 after 1 s, a within 1e-6 relative at h = 1e-3 (status ok, else fail). In 3D the slide runs
@@ -8,7 +8,7 @@
  *         equals mu p_n.
  * USAGE   bench_incline [-options_file bench/experiments/incline.opts] [-theta 10,30 (degrees)]
  *         [-mu 0.3,0.6] [-h 1e-3,1e-2] [-formulation stewart_trinkle,anitescu_potra] [-cp_solver lemke]
- *         [-dim 2,3] [-T 1] [sweep options: -out, -resume, ... see -help]
+ *         [-dim 2,3] [-t_end 1] [sweep options: -out, -resume, ... see -help]
  * PAPER   Stewart & Trinkle 1996 / Egan et al. eqs. 5-7; Anitescu-Hart eq. 6 (the formulations tested).
  * Runs on the sweep engine: results/incline/<run>/tasks.csv, summary, plots. */
 #include "engine/sweep.h"
@@ -125,13 +125,8 @@ static int setup(void **vctx)
   struct incline_ctx *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return 1;
   ctx->T = 1.0;
-  PetscOptionsGetReal(NULL, NULL, "-T", &ctx->T, NULL);
   *vctx = ctx;
-  if (!(ctx->T > 0.0)) {
-    fprintf(stderr, "error: -T must be positive (simulated seconds)\n");
-    return 1;
-  }
-  return 0;
+  return sweep_option_t_end(&ctx->T);
 }
 
 static double cost(const struct sweep_task *t, void *vctx)
@@ -146,7 +141,7 @@ static const struct sweep_driver driver = {
     .experiment = "incline",
     .title = "block on an incline vs Coulomb's law (Stewart-Trinkle 1996; Anitescu-Potra)",
     .help =
-        "  -T t                 simulated seconds per run (default 1)\n"
+        "  -t_end t             simulated seconds per run (default 1)\n"
         "Status ok: drift < 1e-9 (sticking) or relative acceleration error <= 1e-6 (sliding); else fail.\n",
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],

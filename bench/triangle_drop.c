@@ -9,7 +9,7 @@
  *         answer ends the run (status solve_failed, failed_at); an approximate one is counted and the run
  *         goes on.
  * USAGE   bench_triangle_drop [-options_file bench/experiments/triangle_drop.opts] [-h 0.001,0.002]
- *         [-formulation peg,stewart_trinkle] [-cp_solver lemke] [-T 1.5] [-ref_h 1e-4]
+ *         [-formulation peg,stewart_trinkle] [-cp_solver lemke] [-t_end 1.5] [-ref_h 1e-4]
  *         [-ref_solver lemke] [sweep options: -out, -resume, ... see -help]
  * PAPER   Williams, Lu & Trinkle 2016 (PEG), the triangle-drop experiment of the authors' code
  *         (../shared/notes/peg-experiments.md); formulations peg (eqs. 43-49), lnc, corrective, standard. */
@@ -171,11 +171,11 @@ static int setup(void **vctx)
   ctx->T = 1.5;
   ctx->ref_h = 1e-4;
   snprintf(ctx->ref_solver, sizeof ctx->ref_solver, "lemke");
-  PetscOptionsGetReal(NULL, NULL, "-T", &ctx->T, NULL);
+  if (sweep_option_t_end(&ctx->T)) return 1;
   PetscOptionsGetReal(NULL, NULL, "-ref_h", &ctx->ref_h, NULL);
   PetscOptionsGetString(NULL, NULL, "-ref_solver", ctx->ref_solver, sizeof ctx->ref_solver, NULL);
-  if (!(ctx->T > 0.0) || !(ctx->ref_h > 0.0)) {
-    fprintf(stderr, "error: -T and -ref_h must be positive\n");
+  if (!(ctx->ref_h > 0.0)) {
+    fprintf(stderr, "error: -ref_h must be positive\n");
     return 1;
   }
   if (!solver_find(ctx->ref_solver)) {
@@ -215,7 +215,7 @@ static const struct sweep_driver driver = {
     .experiment = "triangle_drop",
     .title = "triangle drop onto a slanted edge and off its corner, error vs a PEG h = 1e-4 reference "
              "(Williams, Lu & Trinkle 2016)",
-    .help = "  -T t                 simulated seconds (default 1.5)\n"
+    .help = "  -t_end t             simulated seconds (default 1.5)\n"
             "  -ref_h h             reference step (default 1e-4); every h must be a multiple of it\n"
             "  -ref_solver name     solver of the reference PEG run (default lemke)\n"
             "Status ok: every solve converged; solve_failed: some did not (a solve without an answer ends\n"

@@ -9,14 +9,13 @@
  * result sums the rounds' iterations and seconds and stops at the first round that does not converge.
  * seconds_solve includes the hook (the fixed-point update). rec->traps (2D) counts standard-model traps on
  * the step-start state (peg2d_count_traps), untimed. */
+#include "cp_io.h"
 #include "formulation.h"
 #include "jacobian.h"
-#include "cp_io.h"
 #include "peg2d.h"
 
-#include <petscsys.h>
-
 #include <math.h>
+#include <petscsys.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,7 +25,7 @@ struct stepper {
   struct contact_set trap_cs; /* scratch for the trap count */
   double *z, *nu, *pn;
   int cap_z, cap_nu, cap_pn;
-  int nz; /* entries of z in the last step */
+  int nz;                            /* entries of z in the last step */
   char dump_dir[PETSC_MAX_PATH_LEN]; /* -cp_dump_failed DIR ("" = off) */
   int dumped;
 };
@@ -40,7 +39,7 @@ int stepper_create(struct stepper **st)
   *st = calloc(1, sizeof **st);
   if (!*st) return 1;
   PetscBool set = PETSC_FALSE;
-  if (PetscOptionsGetString(NULL, NULL, "-cp_dump_failed", (*st)->dump_dir, sizeof (*st)->dump_dir, &set) != 0)
+  if (PetscOptionsGetString(NULL, NULL, "-cp_dump_failed", (*st)->dump_dir, sizeof(*st)->dump_dir, &set) != 0)
     (*st)->dump_dir[0] = '\0';
   return 0;
 }
@@ -104,7 +103,8 @@ static void add_round(struct solve_result *all, const struct solve_result *r, in
   }
 }
 
-static void dump_failed(struct stepper *st, const struct cp_problem *p, double t, const struct solve_result *r)
+static void dump_failed(struct stepper *st, const struct cp_problem *p, double t,
+                        const struct solve_result *r)
 {
   if (!st->dump_dir[0] || st->dumped >= STEPPER_MAX_DUMPS) return;
   char path[PETSC_MAX_PATH_LEN + 64], err[512];

@@ -6,7 +6,7 @@
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$CB_BIN/bench_peg_box2d" -source generator -seeds 1 -h 0.016 -T 1 -formulation peg,corrective -cp_solver lemke \
+"$CB_BIN/bench_peg_box2d" -source generator -seeds 1 -h 0.016 -t_end 1 -formulation peg,corrective -cp_solver lemke \
   -out "$tmp/run" -quiet -no_plots >"$tmp/out" 2>&1
 rc=$?
 csv="$tmp/run/tasks.csv"
@@ -30,7 +30,7 @@ if [ "$rc" = 2 ] && grep -q "none.txt: no such file" "$tmp/err"; then echo "ok -
 # -cp_dump_failed: Lemke stops on a ray on nonconvex_max's degenerate LCP at the first corner group; the
 # failed problem is written as a plain file that cpsolve replays, and milp solves it
 mkdir -p "$tmp/dump"
-"$CB_BIN/bench_peg_box2d" -source generator -seeds 1 -h 0.016 -T 1.5 -formulation nonconvex_max -cp_solver lemke \
+"$CB_BIN/bench_peg_box2d" -source generator -seeds 1 -h 0.016 -t_end 1.5 -formulation nonconvex_max -cp_solver lemke \
   -out "$tmp/nc" -quiet -no_plots -cp_dump_failed "$tmp/dump" >"$tmp/out" 2>&1
 f=$(ls "$tmp"/dump/failed-*.txt 2>/dev/null | head -1)
 if [ -n "$f" ] && grep -q "the failed problem at t = .* is in $f" "$tmp/out" &&
@@ -39,7 +39,7 @@ if [ -n "$f" ] && grep -q "the failed problem at t = .* is in $f" "$tmp/out" &&
   echo "not ok - bench_peg_box2d: -cp_dump_failed"; sed 's/^/# /' "$tmp/out"; fi
 data=${CB_SHARED_DATA:-../shared/data}
 if [ -f "$data/peg/box2d_bodysets.txt" ]; then
-  "$CB_BIN/bench_peg_box2d" -source paper -seeds 1 -h 0.016 -T 0.5 -formulation peg -cp_solver lemke \
+  "$CB_BIN/bench_peg_box2d" -source paper -seeds 1 -h 0.016 -t_end 0.5 -formulation peg -cp_solver lemke \
     -out "$tmp/paper" -quiet -no_plots >/dev/null 2>&1
   if awk -F, 'NR == 2 { exit !($7 == "ok" && $8 == "a") }' "$tmp/paper/tasks.csv" 2>/dev/null; then
     echo "ok - bench_peg_box2d: the stored set a runs"; else echo "not ok - bench_peg_box2d: stored set a"; fi

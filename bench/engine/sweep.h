@@ -102,6 +102,10 @@ struct sweep_driver {
  * status for main: 0 the sweep completed (task failures are data, not errors), 1 an infrastructure
  * failure, 2 bad input or usage. */
 int sweep_main(const struct sweep_driver *d, int argc, char **argv);
+/* The simulated time every time-stepping driver takes under the one name -t_end (issue 4: the same option
+ * names in every driver): reads it into *T (left at the driver's default when absent). 0 on success; 1 with
+ * a message when it is not positive or when the old name -T is given (it would otherwise be ignored). */
+int sweep_option_t_end(double *T);
 
 /* Axis values of a task, by axis name (a name the driver did not declare is a programming error:
  * message and NAN / 0 / ""). */

@@ -389,3 +389,21 @@ char *sweep_header_line(const struct sweep *s)
   free(parts);
   return line;
 }
+
+int sweep_option_t_end(double *T)
+{
+  PetscBool old = PETSC_FALSE;
+  PetscOptionsHasName(NULL, NULL, "-T", &old);
+  if (old) {
+    fprintf(stderr, "error: -T is not an option; the simulated time is -t_end (every driver)\n");
+    return 1;
+  }
+  PetscReal t = *T;
+  PetscOptionsGetReal(NULL, NULL, "-t_end", &t, NULL);
+  *T = t;
+  if (!(t > 0.0)) {
+    fprintf(stderr, "error: -t_end must be positive (simulated seconds), got %g\n", (double)t);
+    return 1;
+  }
+  return 0;
+}
