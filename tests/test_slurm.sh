@@ -114,13 +114,13 @@ EOF
 # The states of a job (an array: each element's), "" when unknown; wait until none is active.
 states() { scontrol show job -o "$1" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | sort -u | tr '\n' ' '; }
 wait_job() {
-  local deadline=$((SECONDS + ${2:-40}))
+  local deadline=$((SECONDS + ${2:-120}))
   while [ $SECONDS -lt $deadline ]; do
     case "$(states "$1")" in '' | *PENDING* | *RUNNING* | *COMPLETING* | *CONFIGURING* | *REQUEUE* | *SUSPENDED*) ;;
       *) return 0 ;; esac
     sleep 0.2
   done
-  echo "# job $1 still not done after ${2:-40} s: $(states "$1")"
+  echo "# job $1 still not done after ${2:-120} s: $(states "$1")"
   return 1
 }
 diagnose() { # job logs and the daemons' last words, as comment lines
