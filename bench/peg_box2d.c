@@ -48,6 +48,7 @@ static const struct sweep_column columns[] = {
     {"overlap_q3", SWEEP_INFO, "third quartile over the steps [m^2]"},
     {"overlap_max", SWEEP_METRIC, "largest total intersection area [m^2]"},
     {"max_penetration", SWEEP_METRIC, "deepest separating-axis overlap over the steps [m]"},
+    {"speed_max", SWEEP_INFO, "fastest dynamic body's speed over the steps [m/s] (blow-ups show here)"},
     {"failed_at", SWEEP_INFO, "simulated time at the start of the first failed solve [s] (empty: none)"},
     {"failed_steps", SWEEP_INFO, "solves that did not converge"},
     {"completed", SWEEP_INFO, "1 when the run reached -t_end"},
@@ -67,7 +68,30 @@ struct box_ctx {
   char sets[32]; /* the letters of -bodyset, in order */
   int nsets;
   char file[1024];
+  char trace[PETSC_MAX_PATH_LEN]; /* -trace DIR ("" = off) */
 };
+
+/* Fastest dynamic body's centre speed [m/s]: a blow-up (an impulse far too large) shows here first. */
+static double speed_max(const struct world *w)
+{
+  double m = 0.0;
+  for (int b = 0; b < w->nb; b++)
+    if (!w->bodies[b].is_static) m = fmax(m, hypot(w->bodies[b].v[0], w->bodies[b].v[1]));
+  return m;
+}
+
+static FILE *trace_open(const struct box_ctx *ctx, long id)
+{
+  if (!ctx->trace[0]) return NULL;
+  char path[PETSC_MAX_PATH_LEN + 64];
+  snprintf(path, sizeof path, "%s/peg_box2d_task%ld.csv", ctx->trace, id);
+  FILE *fp = fopen(path, "w");
+  if (fp)
+    fprintf(fp, "step,t,bodies,status,contacts,rows,traps,overlap,penetration,speed_max,solve_seconds\n");
+  else
+    fprintf(stderr, "warning: -trace: cannot write %s\n", path);
+  return fp;
+}
 
 /* The polygon set of a task into specs; returns the count, 0 for "not applicable", -1 on error. */
 static int task_bodies(const struct box_ctx *ctx, const char *source, long seed, struct peg_body_spec *specs,
@@ -108,7 +132,8 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   struct formulation *f = NULL;
   struct solver *s = NULL;
   struct stepper *st = NULL;
-  double *ov = malloc(((size_t)n + 1) * sizeof *ov);
+  double *ov = malloc(((size_t)n + 1) * sizeof *ov), vmax = 0.0;
+  FILE *trace = trace_open(ctx, task->id);
   int rc = 1;
   if (!w || !ov || formulation_create(form, &f) || formulation_set_from_options(f) ||
       solver_create(solver, &s) || solver_set_from_options(s) || stepper_create(&st))
@@ -139,7 +164,13 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     }
     if (!rec.advanced) break;
     ov[done++] = world_total_overlap_2d(w);
-    pen = fmax(pen, world_max_penetration_2d(w));
+    double pk = world_max_penetration_2d(w), vk = speed_max(w);
+    pen = fmax(pen, pk);
+    vmax = fmax(vmax, vk);
+    if (trace)
+      fprintf(trace, "%ld,%.17g,%d,%s,%d,%d,%d,%.6g,%.6g,%.6g,%.6g\n", k, w->t, sp.added,
+              solve_status_name(rec.solve.status), rec.contacts, rec.rows.total, rec.traps, ov[done - 1], pk,
+              vk, rec.seconds_solve);
     solve_s += rec.seconds_solve;
     step_s += rec.seconds_detect + rec.seconds_assemble + rec.seconds_solve + rec.seconds_recover;
     rows += rec.rows.total;
@@ -162,6 +193,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     sweep_row_set(row, "overlap_q3", gsl_stats_quantile_from_sorted_data(ov, 1, (size_t)done, 0.75));
     sweep_row_set(row, "overlap_max", ov[done - 1]);
     sweep_row_set(row, "max_penetration", pen);
+    sweep_row_set(row, "speed_max", vmax);
     sweep_row_set(row, "trap_fraction", (double)trap_steps / d);
     sweep_row_set(row, "traps_mean", traps / d);
     sweep_row_set(row, "contacts_mean", contacts / d);
@@ -170,6 +202,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     sweep_row_set(row, "step_seconds_mean", step_s / d);
   }
 cleanup:
+  if (trace) fclose(trace);
   free(ov);
   stepper_destroy(&st);
   solver_destroy(&s);
@@ -206,6 +239,7 @@ static int setup(void **vctx)
   PetscOptionsGetReal(NULL, NULL, "-interval", &ctx->interval, NULL);
   PetscOptionsGetReal(NULL, NULL, "-mu", &ctx->mu, NULL);
   PetscOptionsGetInt(NULL, NULL, "-gen_seed", &gs, NULL);
+  PetscOptionsGetString(NULL, NULL, "-trace", ctx->trace, sizeof ctx->trace, NULL);
   PetscOptionsGetString(NULL, NULL, "-bodyset", sets, sizeof sets, NULL);
   PetscOptionsGetString(NULL, NULL, "-bodyset_file", ctx->file, sizeof ctx->file, NULL);
   ctx->gen_seed = (long)gs;
@@ -252,6 +286,7 @@ static const struct sweep_driver driver = {
             "  -mu m                friction coefficient (default 0: the paper's runs are frictionless)\n"
             "  -bodyset a,b,...     the stored sets seeds 0, 1, ... take (default a..j)\n"
             "  -bodyset_file F      default $CB_SHARED_DATA or ../shared/data, + /peg/box2d_bodysets.txt\n"
+            "  -trace DIR           per-step CSV per task: DIR/peg_box2d_taskID.csv (existing directory)\n"
             "  -gen_seed n          generator seed of seed 0 (default 1)\n"
             "Status ok: every solve converged; solve_failed: some did not (a solve without an answer ends\n"
             "the run: completed 0). Formulations take their own options (-peg_..., -stewart_trinkle_...).\n",

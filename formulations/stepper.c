@@ -1,14 +1,15 @@
 /* stepper.c — one time step (design.md contract 6): detect -> assemble -> solve -> recover -> position
  * update. Semi-implicit Euler as in the PEG time-stepper: solve for nu+, then q += h nu+ (2D theta +=
  * h omega; 3D quaternions renormalised). A solve that does not converge is recorded (rec->failed). An
- * approximate answer (max_iterations, time_limit, line_search_failure with finite z) still advances the
- * state, as iterative contact solvers are used in practice; no answer (not_applicable, ray_termination,
- * infeasible, numerical_failure, nan_or_inf) leaves the state untouched (rec->advanced = 0). The caller
- * decides whether to stop ("failed at t"). Each phase is timed for make bench-step. A formulation with an
- * iterate hook (fixed-point methods) gets assemble -> solve rounds until it is done; the step's solve
- * result sums the rounds' iterations and seconds and stops at the first round that does not converge.
- * seconds_solve includes the hook (the fixed-point update). rec->traps (2D) counts standard-model traps on
- * the step-start state (peg2d_count_traps), untimed. */
+ * approximate answer (max_iterations, time_limit, line_search_failure with finite z, from a solver that
+ * did not flag no_answer) still advances the state, as iterative contact solvers are used in practice; no
+ * answer (Lemke's basis at its pivot or time limit, a MILP without incumbent, an unfinished enumeration;
+ * not_applicable, ray_termination, infeasible, numerical_failure, nan_or_inf) leaves the state untouched
+ * (rec->advanced = 0). The caller decides whether to stop ("failed at t"). Each phase is timed for make
+ * bench-step. A formulation with an iterate hook (fixed-point methods) gets assemble -> solve rounds until it
+ * is done; the step's solve result sums the rounds' iterations and seconds and stops at the first round that
+ * does not converge. seconds_solve includes the hook (the fixed-point update). rec->traps (2D) counts
+ * standard-model traps on the step-start state (peg2d_count_traps), untimed. */
 #include "cp_io.h"
 #include "formulation.h"
 #include "jacobian.h"
@@ -168,8 +169,9 @@ int stepper_step(struct stepper *st, struct world *w, struct formulation *f, str
   rec->failed = rec->solve.status != SOLVE_CONVERGED;
   if (rec->failed) dump_failed(st, p, w->t, &rec->solve);
   enum solve_status ss = rec->solve.status;
-  int usable = ss == SOLVE_CONVERGED || ss == SOLVE_MAX_ITERATIONS || ss == SOLVE_TIME_LIMIT ||
-               ss == SOLVE_LINE_SEARCH_FAILURE;
+  int usable = (ss == SOLVE_CONVERGED || ss == SOLVE_MAX_ITERATIONS || ss == SOLVE_TIME_LIMIT ||
+                ss == SOLVE_LINE_SEARCH_FAILURE) &&
+               (ss == SOLVE_CONVERGED || !rec->solve.no_answer);
   for (int i = 0; i < p->n && usable; i++)
     if (!isfinite(st->z[i])) usable = 0;
   if (usable) {

@@ -305,6 +305,7 @@ static int enum_solve(struct solver *s, const struct cp_problem *p, double *z, s
              "decided by LP): infeasible",
              tried, singular);
   } else if (r->status == SOLVE_TIME_LIMIT) {
+    r->no_answer = 1;
     snprintf(r->message, sizeof r->message, "time limit after %ld of 2^%d bases, no solution yet", tried, m);
   } else if (r->status == SOLVE_INFEASIBLE) {
     r->status = SOLVE_NUMERICAL_FAILURE;

@@ -327,6 +327,7 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
   }
   lemke_extract(w.t, z);
   r->status = st;
+  r->no_answer = st != SOLVE_CONVERGED; /* an almost-complementary basis (z0 > 0) approximates nothing */
   r->iterations = pivots;
   lemke_work_free(&w);
   return 0;

@@ -198,6 +198,7 @@ static int milp_solve(struct solver *s, const struct cp_problem *p, double *z, s
              "GLPK proves no solution with every z_i, w_i <= U = %g (-milp_bound)", d->bound);
   } else if (ret == GLP_ETMLIM) {
     r->status = SOLVE_TIME_LIMIT;
+    r->no_answer = 1;
     snprintf(r->message, sizeof r->message, "GLPK time limit, no incumbent");
   } else {
     r->status = SOLVE_NUMERICAL_FAILURE;

@@ -189,6 +189,9 @@ static int siconos_solve(struct solver *s, const struct cp_problem *p, double *z
   }
   if (r->status != SOLVE_CONVERGED && r->status != SOLVE_NOT_APPLICABLE && solver_out_of_time(s))
     r->status = SOLVE_TIME_LIMIT; /* Siconos cannot be interrupted; we can only report it afterwards */
+  /* pivoting and enumeration leave no approximate answer when they stop short (solver.h) */
+  if (r->status != SOLVE_CONVERGED && (d->solver_id == SICONOS_LCP_LEMKE || d->solver_id == SICONOS_LCP_ENUM))
+    r->no_answer = 1;
   if (!r->message[0] && r->status != SOLVE_CONVERGED)
     snprintf(r->message, sizeof r->message, "Siconos info %d after %d iterations", info, r->iterations);
   err = 0;

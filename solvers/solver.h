@@ -32,6 +32,11 @@ struct solve_result {
   int n_solutions;    /* enum: every solution found; row-major n_solutions x n, owned by the solver */
   const double *solutions;
   char message[160]; /* detail for failures (e.g. a PETSc error), empty otherwise */
+  /* Set by a solver that stopped (time or iteration limit) without anything that approximates a solution:
+   * a pivoting method's almost-complementary basis, a MILP without an incumbent, an unfinished
+   * enumeration. Callers must not use z then (the stepper does not advance the state); iterative methods
+   * leave it 0, their last iterate being an approximate answer. */
+  int no_answer;
 };
 
 /* Settings every solver honours; a solver ignoring its tolerance or limits is a defect. */

@@ -136,8 +136,18 @@ static void test_ray_and_limit(void)
   double *zz = calloc(100, sizeof *zz);
   s->set.max_it = 5;
   r = run(s, p, zz);
-  CHECK(r.status == SOLVE_MAX_ITERATIONS && r.iterations == 5,
-        "-cp_max_it 5 on spd n=100: %s after %d pivots", solve_status_name(r.status), r.iterations);
+  CHECK(r.status == SOLVE_MAX_ITERATIONS && r.iterations == 5 && r.no_answer,
+        "-cp_max_it 5 on spd n=100: %s after %d pivots, no_answer %d (expect 1: the basis approximates "
+        "nothing)",
+        solve_status_name(r.status), r.iterations, r.no_answer);
+  {
+    struct solver *g = new_solver("pgs", 2);
+    struct solve_result rg = run(g, p, zz);
+    CHECK(rg.status == SOLVE_MAX_ITERATIONS && !rg.no_answer,
+          "pgs after 2 sweeps: %s, no_answer %d (expect 0: its iterate is an approximate answer)",
+          solve_status_name(rg.status), rg.no_answer);
+    solver_destroy(&g);
+  }
   s->set.max_it = 0;
   s->set.time_limit = 1e-9;
   r = run(s, p, zz);
