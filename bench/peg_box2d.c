@@ -162,7 +162,13 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
       failed++;
       if (failed_at < 0.0) failed_at = t0;
     }
-    if (!rec.advanced) break;
+    if (!rec.advanced) { /* the failed step's row, without state measures (the state did not move) */
+      if (trace)
+        fprintf(trace, "%ld,%.17g,%d,%s,%d,%d,%d,,,,%.6g\n", k, w->t, sp.added,
+                solve_status_name(rec.solve.status), rec.contacts, rec.rows.total, rec.traps,
+                rec.seconds_solve);
+      break;
+    }
     ov[done++] = world_total_overlap_2d(w);
     double pk = world_max_penetration_2d(w), vk = speed_max(w);
     pen = fmax(pen, pk);

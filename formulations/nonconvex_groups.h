@@ -90,7 +90,11 @@ struct nc_lcp {
   int *slack;       /* ns: slack index of side i, -1 if frictionless */
   double *nu_free, *work;
   int ndof, cap_col, cap_side;
+  int no_passive; /* -nc_passive_sides 0: every side may push, as Egan's forms are printed */
 };
+
+/* -nc_passive_sides 0|1 (default 1), shared by nonconvex_max and nonconvex_sum. 0 on success. */
+int nc_lcp_set_from_options(struct nc_lcp *L);
 
 /* Sides, columns and right-hand sides for (w, cs, h). 0 on success. */
 int nc_lcp_setup(struct nc_lcp *L, const struct world *w, const struct contact_set *cs, double h,

@@ -7,6 +7,7 @@
 #include "nonconvex_groups.h"
 
 #include <math.h>
+#include <petscsys.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,12 +73,23 @@ int nc_lcp_setup(struct nc_lcp *L, const struct world *w, const struct contact_s
    * it must end at rate 0 = max: when the best side by gap is not the best by rate and the two normals
    * nearly agree, pushing through the former lifts the latter past 0 first, and with the latter passive the
    * max LCP has no solution (bench_peg_box2d: GLPK proved it, set a, h = 0.008, t = 1.096 s). */
+  if (L->no_passive)
+    for (int i = 0; i < L->g.ny; i++)
+      L->g.side[i].passive = 0;
   for (int k = 0; k < L->g.ng; k++) {
     int best = L->g.group_start[k];
     for (int i = best + 1; i < L->g.group_start[k + 1]; i++)
       if (L->rhs[i] > L->rhs[best]) best = i;
     L->g.side[best].passive = 0;
   }
+  return 0;
+}
+
+int nc_lcp_set_from_options(struct nc_lcp *L)
+{
+  PetscBool on = PETSC_TRUE, set = PETSC_FALSE;
+  if (PetscOptionsGetBool(NULL, NULL, "-nc_passive_sides", &on, &set) != 0) return 1;
+  if (set) L->no_passive = !on;
   return 0;
 }
 

@@ -39,7 +39,7 @@ static int ncm_set_from_options(struct formulation *f)
     }
     d->gamma = r;
   }
-  return 0;
+  return nc_lcp_set_from_options(&d->lcp);
 }
 
 static void ncm_destroy(struct formulation *f)

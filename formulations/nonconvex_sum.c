@@ -38,7 +38,7 @@ static int ncs_set_from_options(struct formulation *f)
     }
     d->epsilon = r;
   }
-  return 0;
+  return nc_lcp_set_from_options(&d->lcp);
 }
 
 static void ncs_destroy(struct formulation *f)

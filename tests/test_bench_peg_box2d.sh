@@ -31,12 +31,17 @@ if [ "$rc" = 2 ] && grep -q "none.txt: no such file" "$tmp/err"; then echo "ok -
 # failed problem is written as a plain file that cpsolve replays, and milp solves it
 mkdir -p "$tmp/dump"
 "$CB_BIN/bench_peg_box2d" -source generator -seeds 1 -h 0.016 -t_end 1.5 -formulation nonconvex_max -cp_solver lemke \
-  -out "$tmp/nc" -quiet -no_plots -cp_dump_failed "$tmp/dump" >"$tmp/out" 2>&1
+  -out "$tmp/nc" -quiet -no_plots -cp_dump_failed "$tmp/dump" -trace "$tmp/dump" >"$tmp/out" 2>&1
 f=$(ls "$tmp"/dump/failed-*.txt 2>/dev/null | head -1)
 if [ -n "$f" ] && grep -q "the failed problem at t = .* is in $f" "$tmp/out" &&
   "$CB_BIN/cpsolve" -f "$f" -cp_solver milp -format csv 2>/dev/null | grep -q "^milp,converged,"; then
   echo "ok - bench_peg_box2d: -cp_dump_failed writes the failed LCP; cpsolve -cp_solver milp solves it"; else
   echo "not ok - bench_peg_box2d: -cp_dump_failed"; sed 's/^/# /' "$tmp/out"; fi
+tr="$tmp/dump/peg_box2d_task0.csv"
+if [ -f "$tr" ] && head -1 "$tr" | grep -q "^step,t,bodies,status," && tail -1 "$tr" | grep -q ",ray_termination," &&
+  [ "$(awk -F, 'NR > 1 && $4 == "converged"' "$tr" | wc -l)" -ge 1 ]; then
+  echo "ok - bench_peg_box2d: -trace writes a row per step, the failed step last"; else
+  echo "not ok - bench_peg_box2d: -trace"; tail -3 "$tr" 2>/dev/null | sed 's/^/# /'; fi
 data=${CB_SHARED_DATA:-../shared/data}
 if [ -f "$data/peg/box2d_bodysets.txt" ]; then
   "$CB_BIN/bench_peg_box2d" -source paper -seeds 1 -h 0.016 -t_end 0.5 -formulation peg -cp_solver lemke \
