@@ -69,19 +69,11 @@ int nc_lcp_setup(struct nc_lcp *L, const struct world *w, const struct contact_s
       L->rhs[j] = jcol_dot(&L->col[j], L->nu_free);
     }
   }
-  /* The side of largest free gap rate is never passive either. Only the max side of a group may push, and
-   * it must end at rate 0 = max: when the best side by gap is not the best by rate and the two normals
-   * nearly agree, pushing through the former lifts the latter past 0 first, and with the latter passive the
-   * max LCP has no solution (bench_peg_box2d: GLPK proved it, set a, h = 0.008, t = 1.096 s). */
+  /* -nc_passive_sides 0: Egan's forms as printed. (Keeping the side of largest free gap rate active as well
+   * was tried: it did not remove the box's infeasible LCPs and broke 2 of 25 block-hole runs.) */
   if (L->no_passive)
     for (int i = 0; i < L->g.ny; i++)
       L->g.side[i].passive = 0;
-  for (int k = 0; k < L->g.ng; k++) {
-    int best = L->g.group_start[k];
-    for (int i = best + 1; i < L->g.group_start[k + 1]; i++)
-      if (L->rhs[i] > L->rhs[best]) best = i;
-    L->g.side[best].passive = 0;
-  }
   return 0;
 }
 
