@@ -43,8 +43,10 @@ static void meta_head(FILE *fp, const char *experiment, const char *title, const
   char sha[64], dirty[8], petsc[128], mpi[MPI_MAX_LIBRARY_VERSION_STRING];
   int len;
   command_line_out("git rev-parse HEAD 2>/dev/null", sha, sizeof sha);
-  command_line_out("git status --porcelain --untracked-files=no 2>/dev/null | head -n 1 | wc -l", dirty,
-                   sizeof dirty);
+  /* dirty = tracked source changed; results/ (baselines being rewritten by make baseline) does not count */
+  command_line_out("git status --porcelain --untracked-files=no -- ':(top)' ':(top,exclude)results' "
+                   "2>/dev/null | head -n 1 | wc -l",
+                   dirty, sizeof dirty);
   PetscGetVersion(petsc, sizeof petsc);
   MPI_Get_library_version(mpi, &len); /* allowed before MPI_Init (bench_merge never starts MPI) */
   mpi[strcspn(mpi, "\n,")] = '\0';
