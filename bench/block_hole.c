@@ -12,8 +12,8 @@
  *         [-distance 6] [sweep options]
  * PAPER   Egan, Berard & Trinkle, Fig. 1, Secs. IV-VII (eqs. 32-35); Stewart & Trinkle (eqs. 5-7). */
 #include "engine/sweep.h"
-#include "formulation.h"
 #include "scenes.h"
+#include "simulation.h"
 
 #include <math.h>
 #include <petscsys.h>
@@ -54,13 +54,13 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const double speed = sweep_task_real(task, "speed"), h = sweep_task_real(task, "h");
   const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
   int rc = 1;
-  struct world *w = scene_block_hole(speed, 0.0);
-  struct formulation *f = NULL;
-  struct solver *s = NULL;
-  struct stepper *st = NULL;
-  if (!w || formulation_create(form, &f) || formulation_set_from_options(f) || solver_create(solver, &s) ||
-      solver_set_from_options(s) || stepper_create(&st))
-    goto cleanup;
+  struct simulation sim;
+  int sim_bad = simulation_open(&sim, scene_block_hole(speed, 0.0), form, solver);
+  struct world *w = sim.w;
+  struct formulation *f = sim.f;
+  struct solver *s = sim.s;
+  struct stepper *st = sim.st;
+  if (sim_bad) goto cleanup;
   rc = 0;
   if (!formulation_supports(f, w)) {
     sweep_row_status(row, "not_applicable");
@@ -102,10 +102,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   /* ok: every solve converged; approximate: some did not but gave a usable answer; solve_failed: stopped */
   sweep_row_status(row, stuck ? "solve_failed" : (failed ? "approximate" : "ok"));
 cleanup:
-  stepper_destroy(&st);
-  solver_destroy(&s);
-  formulation_destroy(&f);
-  world_destroy(&w);
+  simulation_close(&sim);
   return rc;
 }
 

@@ -11,8 +11,8 @@
  * PAPER   Anitescu & Hart, Sec. 4B (Figs. 3-4, Table 1), eqs. 6-7, 15-19.
  * Runs on the sweep engine: results/cannonball/<run>/tasks.csv, summary, plots (x = mu). */
 #include "engine/sweep.h"
-#include "formulation.h"
 #include "scenes.h"
+#include "simulation.h"
 
 #include <math.h>
 #include <petscsys.h>
@@ -104,14 +104,14 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const double mu = sweep_task_real(task, "mu"), h = sweep_task_real(task, "h");
   const char *form = sweep_task_string(task, "method"), *solver = sweep_task_string(task, "solver");
   int rc = 1;
-  struct world *w = scene_cannonball(rows_of(disks), 1.0, mu, 0);
-  struct formulation *f = NULL;
-  struct solver *s = NULL;
-  struct stepper *st = NULL;
+  struct simulation sim;
+  int sim_bad = simulation_open(&sim, scene_cannonball(rows_of(disks), 1.0, mu, 0), form, solver);
+  struct world *w = sim.w;
+  struct formulation *f = sim.f;
+  struct solver *s = sim.s;
+  struct stepper *st = sim.st;
   FILE *trace = NULL;
-  if (!w || formulation_create(form, &f) || formulation_set_from_options(f) || solver_create(solver, &s) ||
-      solver_set_from_options(s) || stepper_create(&st))
-    goto cleanup;
+  if (sim_bad) goto cleanup;
   rc = 0;
   sweep_row_set_text(row, "paper_method", paper_method(form));
   int frictionless = strcmp(form, "acceleration_lcp") == 0 || strcmp(form, "impulse_lcp") == 0;
@@ -178,10 +178,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   sweep_row_status(row, status);
 cleanup:
   if (trace) fclose(trace);
-  stepper_destroy(&st);
-  solver_destroy(&s);
-  formulation_destroy(&f);
-  world_destroy(&w);
+  simulation_close(&sim);
   return rc;
 }
 

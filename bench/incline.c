@@ -12,8 +12,8 @@
  * PAPER   Stewart & Trinkle 1996 / Egan et al. eqs. 5-7; Anitescu-Hart eq. 6 (the formulations tested).
  * Runs on the sweep engine: results/incline/<run>/tasks.csv, summary, plots. */
 #include "engine/sweep.h"
-#include "formulation.h"
 #include "scenes.h"
+#include "simulation.h"
 
 #include <math.h>
 #include <petscsys.h>
@@ -62,14 +62,16 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const double mu = sweep_task_real(task, "mu"), h = sweep_task_real(task, "h");
   const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
   int rc = 1;
-  struct world *w = dim == 2 ? scene_incline_2d(theta, mu, 0.4, 0.2, 2.0)
-                             : scene_incline_3d(theta, mu, 0.2, 0.15, 0.1, 2.0);
-  struct formulation *f = NULL;
-  struct solver *s = NULL;
-  struct stepper *st = NULL;
-  if (!w || formulation_create(form, &f) || formulation_set_from_options(f) || solver_create(solver, &s) ||
-      solver_set_from_options(s) || stepper_create(&st))
-    goto cleanup;
+  struct simulation sim;
+  int sim_bad = simulation_open(&sim,
+                                dim == 2 ? scene_incline_2d(theta, mu, 0.4, 0.2, 2.0)
+                                         : scene_incline_3d(theta, mu, 0.2, 0.15, 0.1, 2.0),
+                                form, solver);
+  struct world *w = sim.w;
+  struct formulation *f = sim.f;
+  struct solver *s = sim.s;
+  struct stepper *st = sim.st;
+  if (sim_bad) goto cleanup;
   rc = 0;
   int frictionless = strcmp(form, "acceleration_lcp") == 0 || strcmp(form, "impulse_lcp") == 0;
   if (!formulation_supports(f, w) || (frictionless && mu > 0.0)) {
@@ -113,10 +115,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   sweep_row_set(row, "rel_error", err);
   sweep_row_status(row, err <= tol ? "ok" : "fail");
 cleanup:
-  stepper_destroy(&st);
-  solver_destroy(&s);
-  formulation_destroy(&f);
-  world_destroy(&w);
+  simulation_close(&sim);
   return rc;
 }
 

@@ -15,9 +15,9 @@
  * PAPER   Williams, Lu & Trinkle 2016, Sec. 6, Figs. 20-22 (set-up from the authors' code:
  *         ../shared/notes/peg-experiments.md). */
 #include "engine/sweep.h"
-#include "formulation.h"
 #include "sat2d.h"
 #include "scenes.h"
+#include "simulation.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -128,16 +128,16 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   }
   sweep_row_set_text(row, "bodyset", label);
   long n = scene_step_count(ctx->T, h), done = 0, failed = 0;
-  struct world *w = scene_peg_box(ctx->mu);
-  struct formulation *f = NULL;
-  struct solver *s = NULL;
-  struct stepper *st = NULL;
+  struct simulation sim;
+  int sim_bad = simulation_open(&sim, scene_peg_box(ctx->mu), form, solver);
+  struct world *w = sim.w;
+  struct formulation *f = sim.f;
+  struct solver *s = sim.s;
+  struct stepper *st = sim.st;
   double *ov = malloc(((size_t)n + 1) * sizeof *ov), vmax = 0.0;
   FILE *trace = trace_open(ctx, task->id);
   int rc = 1;
-  if (!w || !ov || formulation_create(form, &f) || formulation_set_from_options(f) ||
-      solver_create(solver, &s) || solver_set_from_options(s) || stepper_create(&st))
-    goto cleanup;
+  if (sim_bad || !ov) goto cleanup;
   rc = 0;
   if (!formulation_supports(f, w)) {
     sweep_row_status(row, "not_applicable");
@@ -210,10 +210,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
 cleanup:
   if (trace) fclose(trace);
   free(ov);
-  stepper_destroy(&st);
-  solver_destroy(&s);
-  formulation_destroy(&f);
-  world_destroy(&w);
+  simulation_close(&sim);
   return rc;
 }
 

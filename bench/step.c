@@ -9,8 +9,8 @@
  *         [-output_dir results/step]
  * OUTPUT  a table on stdout and OUTPUT_DIR/step.csv (one row per scene; times are means per timed step).
  * Serial by design: timings of one process on one core. */
-#include "formulation.h"
 #include "scenes.h"
+#include "simulation.h"
 
 #include <petscsys.h>
 #include <stdlib.h>
@@ -52,10 +52,12 @@ static int run_scene(const char *name, const char *form, const char *solver_name
                      struct stats *out)
 {
   double h = 0.0;
-  struct world *w = make_scene(name, &h);
-  struct formulation *f = NULL;
-  struct solver *s = NULL;
-  struct stepper *st = NULL;
+  struct simulation sim;
+  int sim_bad = simulation_open(&sim, make_scene(name, &h), form, solver_name);
+  struct world *w = sim.w;
+  struct formulation *f = sim.f;
+  struct solver *s = sim.s;
+  struct stepper *st = sim.st;
   int rc = 1;
   memset(out, 0, sizeof *out);
   snprintf(out->status, sizeof out->status, "setup_error");
@@ -63,9 +65,7 @@ static int run_scene(const char *name, const char *form, const char *solver_name
     fprintf(stderr, "error: unknown scene '%s' (cannonballR or polygonsN)\n", name);
     return 1;
   }
-  if (formulation_create(form, &f) || formulation_set_from_options(f) || solver_create(solver_name, &s) ||
-      solver_set_from_options(s) || stepper_create(&st))
-    goto cleanup;
+  if (sim_bad) goto cleanup;
   /* Polygons fall up to ~3 m (up to ~8 m/s): the threshold must cover a step's travel, or contacts are
    * found only after deep penetration (Anitescu-Hart: delta "dependent on the size of the velocity"). */
   w->threshold = strncmp(name, "polygons", 8) == 0 ? 0.05 : 0.01;
@@ -97,10 +97,7 @@ static int run_scene(const char *name, const char *form, const char *solver_name
   if (out->failed == 0) snprintf(out->status, sizeof out->status, "ok");
   rc = 0;
 cleanup:
-  stepper_destroy(&st);
-  solver_destroy(&s);
-  formulation_destroy(&f);
-  world_destroy(&w);
+  simulation_close(&sim);
   return rc;
 }
 

@@ -14,9 +14,9 @@
  * PAPER   Williams, Lu & Trinkle 2016 (PEG), the triangle-drop experiment of the authors' code
  *         (../shared/notes/peg-experiments.md); formulations peg (eqs. 43-49), lnc, corrective, standard. */
 #include "engine/sweep.h"
-#include "formulation.h"
 #include "sat2d.h"
 #include "scenes.h"
+#include "simulation.h"
 
 #include <math.h>
 #include <petscsys.h>
@@ -63,15 +63,15 @@ struct drop_ctx {
 static int simulate(const char *form, const char *solver, double T, double h, double *traj, long *done,
                     struct sweep_row *row)
 {
-  struct world *w = scene_triangle_drop();
-  struct formulation *f = NULL;
-  struct solver *s = NULL;
-  struct stepper *st = NULL;
+  struct simulation sim;
+  int sim_bad = simulation_open(&sim, scene_triangle_drop(), form, solver);
+  struct world *w = sim.w;
+  struct formulation *f = sim.f;
+  struct solver *s = sim.s;
+  struct stepper *st = sim.st;
   int rc = 1;
   *done = 0;
-  if (!w || formulation_create(form, &f) || formulation_set_from_options(f) || solver_create(solver, &s) ||
-      solver_set_from_options(s) || stepper_create(&st))
-    goto cleanup;
+  if (sim_bad) goto cleanup;
   rc = 0;
   if (!formulation_supports(f, w)) {
     if (row) sweep_row_status(row, "not_applicable");
@@ -121,10 +121,7 @@ static int simulate(const char *form, const char *solver, double T, double h, do
     rc = 1;
   }
 cleanup:
-  stepper_destroy(&st);
-  solver_destroy(&s);
-  formulation_destroy(&f);
-  world_destroy(&w);
+  simulation_close(&sim);
   return rc;
 }
 

@@ -93,8 +93,20 @@ struct nc_lcp {
   int no_passive; /* -nc_passive_sides 0: every side may push, as Egan's forms are printed */
 };
 
-/* -nc_passive_sides 0|1 (default 1), shared by nonconvex_max and nonconvex_sum. 0 on success. */
-int nc_lcp_set_from_options(struct nc_lcp *L);
+/* The data of nonconvex_max and nonconvex_sum (f->data): the shared LCP pieces and the form's one
+ * constant (max: gamma, sum: epsilon), > 0 when fixed by its option, <= 0 for the per-step default. */
+struct formulation;
+struct nc_form {
+  struct nc_lcp lcp;
+  double param;
+  double param_used; /* the value of the last assemble */
+};
+int nc_form_create(struct formulation *f);
+void nc_form_destroy(struct formulation *f);
+/* Reads the constant's option (it must be > lower; "error: OPTION must REQUIREMENT (got X)" otherwise) and
+ * -nc_passive_sides 0|1 (default 1). 0 on success. */
+int nc_form_set_from_options(struct formulation *f, const char *option, double lower,
+                             const char *requirement);
 
 /* Sides, columns and right-hand sides for (w, cs, h). 0 on success. */
 int nc_lcp_setup(struct nc_lcp *L, const struct world *w, const struct contact_set *cs, double h,

@@ -77,11 +77,35 @@ int nc_lcp_setup(struct nc_lcp *L, const struct world *w, const struct contact_s
   return 0;
 }
 
-int nc_lcp_set_from_options(struct nc_lcp *L)
+int nc_form_create(struct formulation *f)
 {
-  PetscBool on = PETSC_TRUE, set = PETSC_FALSE;
+  f->data = calloc(1, sizeof(struct nc_form));
+  return f->data ? 0 : 1;
+}
+
+void nc_form_destroy(struct formulation *f)
+{
+  struct nc_form *d = f->data;
+  if (!d) return;
+  nc_lcp_free(&d->lcp);
+  free(d);
+  f->data = NULL;
+}
+
+int nc_form_set_from_options(struct formulation *f, const char *option, double lower, const char *requirement)
+{
+  struct nc_form *d = f->data;
+  PetscBool set = PETSC_FALSE, on = PETSC_TRUE;
+  PetscReal r;
+  if (PetscOptionsGetReal(NULL, NULL, option, &r, &set) == 0 && set) {
+    if (!(r > lower)) {
+      fprintf(stderr, "error: %s must %s (got %g)\n", option, requirement, (double)r);
+      return 1;
+    }
+    d->param = r;
+  }
   if (PetscOptionsGetBool(NULL, NULL, "-nc_passive_sides", &on, &set) != 0) return 1;
-  if (set) L->no_passive = !on;
+  if (set) d->lcp.no_passive = !on;
   return 0;
 }
 

@@ -13,42 +13,9 @@
 #include <petscsys.h>
 #include <stdlib.h>
 
-struct ncm_data {
-  struct nc_lcp lcp;
-  double gamma;      /* > 0: fixed by -nc_gamma; <= 0: automatic */
-  double gamma_used; /* the value of the last assemble */
-};
-
-static int ncm_create(struct formulation *f)
-{
-  struct ncm_data *d = calloc(1, sizeof *d);
-  if (!d) return 1;
-  f->data = d;
-  return 0;
-}
-
 static int ncm_set_from_options(struct formulation *f)
 {
-  struct ncm_data *d = f->data;
-  PetscBool set;
-  PetscReal r;
-  if (PetscOptionsGetReal(NULL, NULL, "-nc_gamma", &r, &set) == 0 && set) {
-    if (!(r > 1.0)) {
-      fprintf(stderr, "error: -nc_gamma must exceed 1 (got %g)\n", (double)r);
-      return 1;
-    }
-    d->gamma = r;
-  }
-  return nc_lcp_set_from_options(&d->lcp);
-}
-
-static void ncm_destroy(struct formulation *f)
-{
-  struct ncm_data *d = f->data;
-  if (!d) return;
-  nc_lcp_free(&d->lcp);
-  free(d);
-  f->data = NULL;
+  return nc_form_set_from_options(f, "-nc_gamma", 1.0, "exceed 1");
 }
 
 static double ncm_auto_gamma(const struct world *w, const struct contact_set *cs, double h, double thr)
@@ -63,7 +30,7 @@ static double ncm_auto_gamma(const struct world *w, const struct contact_set *cs
 static int ncm_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
                         struct cp_problem **out)
 {
-  struct ncm_data *d = f->data;
+  struct nc_form *d = f->data;
   double thr = f->threshold >= 0.0 ? f->threshold : w->threshold;
   *out = NULL;
   if (nc_lcp_setup(&d->lcp, w, cs, h, thr)) return 1;
@@ -72,8 +39,8 @@ static int ncm_assemble(struct formulation *f, const struct world *w, const stru
   int y = G->ny, g = G->ng;
   int C = 0, Dd = y, Gg = y + g, H = 2 * y + g, P = 3 * y + g, o = 3 * y + 2 * g;
   int n = o + nc_lcp_tail_size(L);
-  double gamma = d->gamma > 0.0 ? d->gamma : ncm_auto_gamma(w, cs, h, thr);
-  d->gamma_used = gamma;
+  double gamma = d->param > 0.0 ? d->param : ncm_auto_gamma(w, cs, h, thr);
+  d->param_used = gamma;
   struct cp_problem *p = cp_lcp_create(n > 0 ? n : 1);
   if (!p) return 1;
   if (n == 0) {
@@ -121,7 +88,7 @@ static int ncm_assemble(struct formulation *f, const struct world *w, const stru
 static int ncm_recover(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
                        const double *z, double *nu, double *pn)
 {
-  struct ncm_data *d = f->data;
+  struct nc_form *d = f->data;
   (void)w;
   (void)h;
   nc_lcp_recover(&d->lcp, cs, z, 3 * d->lcp.g.ny + 2 * d->lcp.g.ng, nu, pn);
@@ -130,12 +97,12 @@ static int ncm_recover(struct formulation *f, const struct world *w, const struc
 
 static void ncm_view(const struct formulation *f, FILE *out)
 {
-  const struct ncm_data *d = f->data;
-  if (d->gamma > 0.0)
-    fprintf(out, "  -nc_gamma %g (fixed)\n", d->gamma);
+  const struct nc_form *d = f->data;
+  if (d->param > 0.0)
+    fprintf(out, "  -nc_gamma %g (fixed)\n", d->param);
   else
     fprintf(out, "  -nc_gamma automatic: 1 + 2 ((threshold + penetration) / h + 2 v_fastest) (last %g)\n",
-            d->gamma_used);
+            d->param_used);
 }
 
 const struct formulation_type formulation_type_nonconvex_max = {
@@ -145,10 +112,10 @@ const struct formulation_type formulation_type_nonconvex_max = {
     .dims = FORMULATION_2D,
     .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE,
     .joints = 0,
-    .create = ncm_create,
+    .create = nc_form_create,
     .set_from_options = ncm_set_from_options,
     .assemble = ncm_assemble,
     .recover = ncm_recover,
-    .destroy = ncm_destroy,
+    .destroy = nc_form_destroy,
     .view = ncm_view,
 };

@@ -12,42 +12,9 @@
 #include <petscsys.h>
 #include <stdlib.h>
 
-struct ncs_data {
-  struct nc_lcp lcp;
-  double epsilon;      /* > 0: fixed by -nc_epsilon; <= 0: automatic */
-  double epsilon_used; /* the value of the last assemble */
-};
-
-static int ncs_create(struct formulation *f)
-{
-  struct ncs_data *d = calloc(1, sizeof *d);
-  if (!d) return 1;
-  f->data = d;
-  return 0;
-}
-
 static int ncs_set_from_options(struct formulation *f)
 {
-  struct ncs_data *d = f->data;
-  PetscBool set;
-  PetscReal r;
-  if (PetscOptionsGetReal(NULL, NULL, "-nc_epsilon", &r, &set) == 0 && set) {
-    if (!(r > 0.0)) {
-      fprintf(stderr, "error: -nc_epsilon must be positive (got %g)\n", (double)r);
-      return 1;
-    }
-    d->epsilon = r;
-  }
-  return nc_lcp_set_from_options(&d->lcp);
-}
-
-static void ncs_destroy(struct formulation *f)
-{
-  struct ncs_data *d = f->data;
-  if (!d) return;
-  nc_lcp_free(&d->lcp);
-  free(d);
-  f->data = NULL;
+  return nc_form_set_from_options(f, "-nc_epsilon", 0.0, "be positive");
 }
 
 static double ncs_auto_epsilon(const struct world *w, double thr)
@@ -64,15 +31,15 @@ static double ncs_auto_epsilon(const struct world *w, double thr)
 static int ncs_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
                         struct cp_problem **out)
 {
-  struct ncs_data *d = f->data;
+  struct nc_form *d = f->data;
   double thr = f->threshold >= 0.0 ? f->threshold : w->threshold;
   *out = NULL;
   if (nc_lcp_setup(&d->lcp, w, cs, h, thr)) return 1;
   const struct nc_lcp *L = &d->lcp;
   const struct nc_groups *G = &L->g;
   int y = G->ny, o = y, n = o + nc_lcp_tail_size(L);
-  double eps = d->epsilon > 0.0 ? d->epsilon : ncs_auto_epsilon(w, thr), e = eps / h;
-  d->epsilon_used = eps;
+  double eps = d->param > 0.0 ? d->param : ncs_auto_epsilon(w, thr), e = eps / h;
+  d->param_used = eps;
   struct cp_problem *p = cp_lcp_create(n > 0 ? n : 1);
   if (!p) return 1;
   if (n == 0) {
@@ -102,7 +69,7 @@ static int ncs_assemble(struct formulation *f, const struct world *w, const stru
 static int ncs_recover(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
                        const double *z, double *nu, double *pn)
 {
-  struct ncs_data *d = f->data;
+  struct nc_form *d = f->data;
   (void)w;
   (void)h;
   nc_lcp_recover(&d->lcp, cs, z, d->lcp.g.ny, nu, pn);
@@ -111,12 +78,12 @@ static int ncs_recover(struct formulation *f, const struct world *w, const struc
 
 static void ncs_view(const struct formulation *f, FILE *out)
 {
-  const struct ncs_data *d = f->data;
-  if (d->epsilon > 0.0)
-    fprintf(out, "  -nc_epsilon %g (fixed)\n", d->epsilon);
+  const struct nc_form *d = f->data;
+  if (d->param > 0.0)
+    fprintf(out, "  -nc_epsilon %g (fixed)\n", d->param);
   else
     fprintf(out, "  -nc_epsilon automatic: 1e-3 x smallest dynamic body's diameter (last %g)\n",
-            d->epsilon_used);
+            d->param_used);
 }
 
 const struct formulation_type formulation_type_nonconvex_sum = {
@@ -126,10 +93,10 @@ const struct formulation_type formulation_type_nonconvex_sum = {
     .dims = FORMULATION_2D,
     .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE,
     .joints = 0,
-    .create = ncs_create,
+    .create = nc_form_create,
     .set_from_options = ncs_set_from_options,
     .assemble = ncs_assemble,
     .recover = ncs_recover,
-    .destroy = ncs_destroy,
+    .destroy = nc_form_destroy,
     .view = ncs_view,
 };

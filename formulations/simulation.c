@@ -1,0 +1,20 @@
+/* simulation.c — building and releasing a world + formulation + solver + stepper (simulation.h). */
+#include "simulation.h"
+
+#include <string.h>
+
+int simulation_open(struct simulation *sim, struct world *w, const char *formulation, const char *solver)
+{
+  memset(sim, 0, sizeof *sim);
+  sim->w = w;
+  return !w || formulation_create(formulation, &sim->f) || formulation_set_from_options(sim->f) ||
+         solver_create(solver, &sim->s) || solver_set_from_options(sim->s) || stepper_create(&sim->st);
+}
+
+void simulation_close(struct simulation *sim)
+{
+  stepper_destroy(&sim->st);
+  solver_destroy(&sim->s);
+  formulation_destroy(&sim->f);
+  world_destroy(&sim->w);
+}
