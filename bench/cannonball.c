@@ -114,8 +114,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   if (sim_bad) goto cleanup;
   rc = 0;
   sweep_row_set_text(row, "paper_method", paper_method(form));
-  int frictionless = strcmp(form, "acceleration_lcp") == 0 || strcmp(form, "impulse_lcp") == 0;
-  if (!formulation_supports(f, w) || (frictionless && mu > 0.0)) {
+  if (!formulation_supports(f, w)) {
     sweep_row_status(row, "not_applicable");
     goto cleanup;
   }

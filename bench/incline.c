@@ -73,8 +73,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   struct stepper *st = sim.st;
   if (sim_bad) goto cleanup;
   rc = 0;
-  int frictionless = strcmp(form, "acceleration_lcp") == 0 || strcmp(form, "impulse_lcp") == 0;
-  if (!formulation_supports(f, w) || (frictionless && mu > 0.0)) {
+  if (!formulation_supports(f, w)) {
     sweep_row_status(row, "not_applicable");
     goto cleanup;
   }

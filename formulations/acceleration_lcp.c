@@ -147,6 +147,7 @@ const struct formulation_type formulation_type_acceleration_lcp = {
     .dims = FORMULATION_2D | FORMULATION_3D,
     .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE,
     .joints = 0,
+    .frictionless = 1,
     .create = acc_create,
     .set_from_options = acc_set_from_options,
     .assemble = acc_assemble,

@@ -42,6 +42,7 @@ struct formulation_type {
   unsigned dims;       /* mask of enum formulation_dims */
   unsigned shapes;     /* mask of enum shape_kind it handles */
   int joints;          /* 1 if bilateral joints are supported */
+  int frictionless;    /* 1 if it has no friction model: not applicable to a world with mu > 0 */
   int (*create)(struct formulation *f);
   int (*set_from_options)(struct formulation *f);
   /* Build *p (allocated here, freed by the caller with cp_destroy) from the world and its contacts;
@@ -88,7 +89,7 @@ int formulation_create_from_options(const char *def, struct formulation **f);
 void formulation_destroy(struct formulation **f);
 void formulation_view(const struct formulation *f, FILE *out);
 int formulation_supports(const struct formulation *f,
-                         const struct world *w); /* 1 if dims/shapes/joints fit */
+                         const struct world *w); /* 1 if dims/shapes/joints/friction fit */
 
 /* Friction directions: k unit tangents orthogonal to n (dim 2: k = 2, +t and -t; dim 3: k evenly spaced
  * about n starting from the world axis least aligned with n, projected). dirs: 3k doubles. */
