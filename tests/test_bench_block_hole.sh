@@ -31,3 +31,9 @@ done
 if awk -F, 'NR == 2 { exit !($7 == 0 && $11 > 1) }' "$tmp/nopassive/tasks.csv" 2>/dev/null; then
   echo "ok - bench_block_hole: -nc_passive_sides 0 (the printed forms): nonconvex_max gains energy, not passed"; else
   echo "not ok - bench_block_hole: -nc_passive_sides 0"; sed 's/^/# /' "$tmp/nopassive/tasks.csv" "$tmp/nopassive.out"; fi
+# a bad formulation option stops the run before any task (the engine reads every used formulation's options)
+"$CB_BIN/bench_block_hole" -nc_gamma 0.5 -out "$tmp/badopt" >"$tmp/badopt.out" 2>&1
+rc=$?
+if [ "$rc" = 2 ] && grep -q "nc_gamma must exceed 1" "$tmp/badopt.out" && [ ! -e "$tmp/badopt" ]; then
+  echo "ok - bench_block_hole: -nc_gamma 0.5 exits 2 before any task, naming the option"; else
+  echo "not ok - bench_block_hole: -nc_gamma 0.5: exit $rc"; sed 's/^/# /' "$tmp/badopt.out"; fi

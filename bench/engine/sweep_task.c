@@ -86,6 +86,23 @@ static int check_value(const struct sweep *s, const struct sweep_axis *ax, const
   return 1;
 }
 
+/* A formulation's or solver's own options (-nc_gamma, -lemke_pivot_tol, ...) are read once here, for every
+ * value the sweep uses, so that a bad one stops the run before any task instead of failing every task. */
+static int check_options(enum sweep_axis_kind kind, const char *name)
+{
+  int bad = 0;
+  if (kind == SWEEP_FORMULATION) {
+    struct formulation *f = NULL;
+    bad = formulation_create(name, &f) != 0 || formulation_set_from_options(f) != 0;
+    formulation_destroy(&f);
+  } else if (kind == SWEEP_SOLVER) {
+    struct solver *sv = NULL;
+    bad = solver_create(name, &sv) != 0 || solver_set_from_options(sv) != 0;
+    solver_destroy(&sv);
+  }
+  return bad;
+}
+
 /* "all" for registry axes expands to every registered name. */
 static int expand_all(struct sweep_axis_values *a, enum sweep_axis_kind kind)
 {
@@ -168,6 +185,9 @@ int sweep_axes_parse(struct sweep *s)
     }
     s->total *= a->n;
   }
+  for (int k = 0; k < d->n_axes; k++)
+    for (int i = 0; i < s->ax[k].n; i++)
+      if (check_options(d->axes[k].kind, s->ax[k].v[i])) goto cleanup;
   rc = 0;
 cleanup:
   free(buf);
