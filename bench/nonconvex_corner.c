@@ -62,13 +62,7 @@ static const char *paper_solution(const char *form, int contact, const double nu
 
 static double max_diff(const struct cp_problem *p, const struct cp_problem *ref)
 {
-  if (!ref || p->n != ref->n) return INFINITY;
-  double d = 0.0;
-  for (int k = 0; k < p->n * p->n; k++)
-    d = fmax(d, fabs(p->M[k] - ref->M[k]));
-  for (int i = 0; i < p->n; i++)
-    d = fmax(d, fabs(p->q[i] - ref->q[i]));
-  return d;
+  return !ref || p->n != ref->n ? INFINITY : cp_data_max_diff(p, ref->M, ref->q);
 }
 
 static int run(const struct sweep_task *task, void *ctx, struct sweep_row *row)

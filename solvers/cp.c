@@ -172,3 +172,13 @@ int cp_check_passes(const struct cp_check *c, double tol)
 {
   return !c->nonfinite && c->natural <= tol * c->scale && c->equality <= tol * c->scale;
 }
+
+double cp_data_max_diff(const struct cp_problem *p, const double *M, const double *q)
+{
+  double d = 0.0;
+  for (long k = 0; k < (long)p->n * p->n; k++)
+    d = fmax(d, fabs(p->M[k] - M[k]));
+  for (int i = 0; i < p->n; i++)
+    d = fmax(d, fabs(p->q[i] - q[i]));
+  return d;
+}

@@ -55,6 +55,9 @@ int cp_eval_J(const struct cp_problem *p, const double *z, double *J);
 
 /* The independent checker. work: n doubles (may be NULL: allocated inside). Returns 0 on success. */
 int cp_check(const struct cp_problem *p, const double *z, double *work, struct cp_check *c);
+/* max over entries of |p->M - M| and |p->q - q| (M n x n row-major, q n entries, n = p->n): how far an
+ * assembled problem is from a printed or reference one. */
+double cp_data_max_diff(const struct cp_problem *p, const double *M, const double *q);
 /* Converged iff finite and natural <= tol * scale and equality <= tol * scale. */
 int cp_check_passes(const struct cp_check *c, double tol);
 

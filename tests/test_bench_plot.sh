@@ -8,9 +8,7 @@ set -u
 bin=${CB_BIN:-bin}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass() { echo "ok - $*"; }
-fail() { echo "not ok - $*"; }
-check() { if eval "$2"; then pass "$1"; else fail "$1"; fi; }
+. "$(dirname "$0")/lib.sh"
 images_ok() { # images_ok DIR NAME: NAME.png is a PNG and NAME.svg an SVG, both non-empty
   [ -s "$1/$2.png" ] && [ -s "$1/$2.svg" ] && [ "$(head -c 4 "$1/$2.png" | tail -c 3)" = PNG ] &&
     grep -q '<svg' "$1/$2.svg"

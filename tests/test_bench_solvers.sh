@@ -9,13 +9,7 @@ bin=${CB_BIN:-bin}
 drv="$bin/bench_solvers"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass() { echo "ok - $*"; }
-fail() { echo "not ok - $*"; }
-check() { if eval "$2"; then pass "$1"; else fail "$1"; fi; }
-mpi() { local n=$1; shift; mpirun --oversubscribe -n "$n" "$@"; }
-# tasks.csv without the columns that may differ between runs (timing, rank, host)
-keep() { awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i!~/_seconds$/ && $i!="rank" && $i!="host") k[i]=1}
-  {s=""; for(i=1;i<=NF;i++) if(k[i]) s=s $i ","; print s}' "$1"; }
+. "$(dirname "$0")/lib.sh"
 # col FILE PROBLEM SOLVER COLUMN: the column's distinct values over the rows of (problem, solver)
 col() { awk -F, -v p="$2" -v s="$3" -v c="$4" 'NR==1{for(i=1;i<=NF;i++) h[$i]=i; next}
   $h["problem"]==p && $h["solver"]==s {print $h[c]}' "$1" | sort -u | tr '\n' ' '; }

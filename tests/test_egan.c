@@ -42,17 +42,8 @@ static const double b_sum_2[4] = {1.49, -0.51, -0.01, -0.01}; /* the paper's b_2
 static const double z_sum_a[4] = {0, 0.51, 0, 0};
 static const double z_sum_b[3][4] = {{0, 0.01, 0.5, 0.5}, {0.005, 0.005, 1.495, 0.495}, {0.01, 0, 1.5, 0.13}};
 
-/* Max |difference| of the problem's M and q against the printed ones (the generator's 1.5 - 0.01 happens
- * to round to the same double as the literal 1.49, so the comparison can be exact). */
-static double data_diff(const struct cp_problem *p, const double *B, const double *b)
-{
-  double d = 0.0;
-  for (int k = 0; k < p->n * p->n; k++)
-    d = fmax(d, fabs(p->M[k] - B[k]));
-  for (int i = 0; i < p->n; i++)
-    d = fmax(d, fabs(p->q[i] - b[i]));
-  return d;
-}
+/* cp_data_max_diff against the printed matrices can be compared with 0 exactly: the generator's
+ * 1.5 - 0.01 happens to round to the same double as the literal 1.49. */
 
 static int passes(const struct cp_problem *p, const double *z, double tol, double *res)
 {
@@ -76,14 +67,15 @@ static int find_in(const struct solve_result *r, int n, const double *want)
 
 static void test_printed(struct cp_problem *const cases[4])
 {
-  CHECK(data_diff(cases[0], B_max, b_a) == 0.0, "egan max: generator reproduces B_a and b_a exactly (%.1e)",
-        data_diff(cases[0], B_max, b_a));
-  CHECK(data_diff(cases[1], B_max, b_b) == 0.0,
-        "egan max: generator reproduces B_b = B_a and b_b exactly (%.1e)", data_diff(cases[1], B_max, b_b));
-  CHECK(data_diff(cases[2], B_sum, b_sum_2) == 0.0, "egan sum: case (a) is B_2 = B_1 and b_2 exactly (%.1e)",
-        data_diff(cases[2], B_sum, b_sum_2));
-  CHECK(data_diff(cases[3], B_sum, b_sum_1) == 0.0, "egan sum: case (b) is B_1 and b_1 exactly (%.1e)",
-        data_diff(cases[3], B_sum, b_sum_1));
+  CHECK(cp_data_max_diff(cases[0], B_max, b_a) == 0.0,
+        "egan max: generator reproduces B_a and b_a exactly (%.1e)", cp_data_max_diff(cases[0], B_max, b_a));
+  CHECK(cp_data_max_diff(cases[1], B_max, b_b) == 0.0,
+        "egan max: generator reproduces B_b = B_a and b_b exactly (%.1e)",
+        cp_data_max_diff(cases[1], B_max, b_b));
+  CHECK(cp_data_max_diff(cases[2], B_sum, b_sum_2) == 0.0,
+        "egan sum: case (a) is B_2 = B_1 and b_2 exactly (%.1e)", cp_data_max_diff(cases[2], B_sum, b_sum_2));
+  CHECK(cp_data_max_diff(cases[3], B_sum, b_sum_1) == 0.0, "egan sum: case (b) is B_1 and b_1 exactly (%.1e)",
+        cp_data_max_diff(cases[3], B_sum, b_sum_1));
   double res = 0.0;
   CHECK(passes(cases[0], z_max_a, 1e-14, &res), "egan max (a): printed z_a passes the checker (%.1e)", res);
   for (int k = 0; k < 3; k++)

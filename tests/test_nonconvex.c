@@ -40,13 +40,7 @@ static struct cp_problem *assemble(struct formulation *f, const struct world *w,
 
 static double data_diff(const struct cp_problem *p, const struct cp_problem *ref)
 {
-  if (p->n != ref->n) return INFINITY;
-  double d = 0.0;
-  for (int k = 0; k < p->n * p->n; k++)
-    d = fmax(d, fabs(p->M[k] - ref->M[k]));
-  for (int i = 0; i < p->n; i++)
-    d = fmax(d, fabs(p->q[i] - ref->q[i]));
-  return d;
+  return p->n != ref->n ? INFINITY : cp_data_max_diff(p, ref->M, ref->q);
 }
 
 /* The paper's solutions of case (b), by the velocity they give (max: z_b1, z_b2, z_b3). */

@@ -9,12 +9,7 @@
 set -u
 bin=${CB_BIN:-bin}
 root=$(cd "$(dirname "$0")/.." && pwd)
-pass() { echo "ok - $*"; }
-fail() { echo "not ok - $*"; }
-check() { if eval "$2"; then pass "$1"; else fail "$1"; return 1; fi; }
-# tasks.csv without the columns that may differ between runs (timing, rank, host)
-keep() { awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i!~/_seconds$/ && $i!="rank" && $i!="host") k[i]=1}
-  {s=""; for(i=1;i<=NF;i++) if(k[i]) s=s $i ","; print s}' "$1"; }
+. "$(dirname "$0")/lib.sh"
 same() { [ -f "$1" ] && [ -f "$2" ] && diff <(keep "$1") <(keep "$2") >/dev/null; }
 rows() { if [ -f "$1" ]; then echo $(($(wc -l <"$1") - 1)); else echo 0; fi; }
 

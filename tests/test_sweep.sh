@@ -9,13 +9,7 @@ set -u
 bin=${CB_BIN:-bin}
 tmp=$(mktemp -d)
 trap 'pkill -9 -f "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-pass() { echo "ok - $*"; }
-fail() { echo "not ok - $*"; }
-check() { if eval "$2"; then pass "$1"; else fail "$1"; fi; }
-mpi() { local n=$1; shift; mpirun --oversubscribe -n "$n" "$@"; }
-# tasks.csv without the columns that may differ between runs (timing, rank, host)
-keep() { awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i!~/_seconds$/ && $i!="rank" && $i!="host") k[i]=1}
-  {s=""; for(i=1;i<=NF;i++) if(k[i]) s=s $i ","; print s}' "$1"; }
+. "$(dirname "$0")/lib.sh"
 syn="$bin/bench_synthetic"
 
 # 1. rank independence, with every engine-level status in the mix

@@ -13,21 +13,9 @@
 
 int main(int argc, char **argv)
 {
-  int plots = 1;
-  const char *dir = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "-no_plots") == 0)
-      plots = 0;
-    else if (argv[i][0] == '-' || dir) {
-      fprintf(stderr, "usage: bench_merge RUN_DIR [-no_plots]\n");
-      return 2;
-    } else
-      dir = argv[i];
-  }
-  if (!dir) {
-    fprintf(stderr, "usage: bench_merge RUN_DIR [-no_plots]\n");
-    return 2;
-  }
+  int plots;
+  const char *dir;
+  if (sweep_tool_args(argc, argv, "bench_merge", &dir, &plots)) return 2;
   long missing = 0;
   if (sweep_merge(dir, &missing)) return 2;
   if (sweep_summarize(dir) || sweep_write_merged_meta(dir)) return 1;

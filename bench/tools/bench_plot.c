@@ -11,21 +11,9 @@
 
 int main(int argc, char **argv)
 {
-  int plots = 1;
-  const char *dir = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "-no_plots") == 0)
-      plots = 0;
-    else if (argv[i][0] == '-' || dir) {
-      fprintf(stderr, "usage: bench_plot RUN_DIR [-no_plots]\n");
-      return 2;
-    } else
-      dir = argv[i];
-  }
-  if (!dir) {
-    fprintf(stderr, "usage: bench_plot RUN_DIR [-no_plots]\n");
-    return 2;
-  }
+  int plots;
+  const char *dir;
+  if (sweep_tool_args(argc, argv, "bench_plot", &dir, &plots)) return 2;
   int rc = sweep_summarize(dir);
   if (rc) return rc;
   if (plots && sweep_plot(dir)) {
