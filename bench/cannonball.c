@@ -77,26 +77,6 @@ static double cpu_now(void)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static double speed_max(const struct world *w)
-{
-  double s = 0.0;
-  for (int i = 0; i < w->nb; i++)
-    if (!w->bodies[i].is_static) s = fmax(s, hypot(w->bodies[i].v[0], w->bodies[i].v[1]));
-  return s;
-}
-
-static FILE *trace_open(const struct cannonball_ctx *ctx, long id)
-{
-  if (!ctx->trace[0]) return NULL;
-  char path[PETSC_MAX_PATH_LEN + 64];
-  snprintf(path, sizeof path, "%s/cannonball_task%ld.csv", ctx->trace, id);
-  FILE *fp = fopen(path, "w");
-  if (fp)
-    fprintf(fp, "step,t,status,contacts,rows,iterations,fp_iterations,solve_seconds,step_seconds,"
-                "nv_error_mean,nv_error_max,speed_max,kinetic_energy\n");
-  return fp;
-}
-
 static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
 {
   const struct cannonball_ctx *ctx = vctx;
@@ -118,7 +98,9 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     sweep_row_status(row, "not_applicable");
     goto cleanup;
   }
-  trace = trace_open(ctx, task->id);
+  trace = sweep_trace_open(ctx->trace, "cannonball", task->id,
+                           "step,t,status,contacts,rows,iterations,fp_iterations,solve_seconds,step_seconds,"
+                           "nv_error_mean,nv_error_max,speed_max,kinetic_energy");
   const int steps = ctx->steps > 0 ? ctx->steps : (int)floor(ctx->T / h + 1e-9);
   int taken = 0, failed = 0, fp_sum = 0, fp_max = 0;
   long iterations = 0;
@@ -150,7 +132,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
       fprintf(trace, "%d,%.17g,%s,%d,%d,%d,%d,%.6g,%.6g,%.17g,%.17g,%.17g,%.17g\n", i + 1, w->t,
               solve_status_name(rec.solve.status), rec.contacts, rec.rows.total, rec.solve.iterations,
               rec.fp_iterations, rec.solve.seconds, step_wall, rec.nv_error_mean, rec.nv_error_max,
-              speed_max(w), world_kinetic_energy(w));
+              world_max_speed(w), world_kinetic_energy(w));
     if (rec.failed) {
       if (failed++ == 0) {
         status = solve_status_name(rec.solve.status);
@@ -173,7 +155,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   sweep_row_set(row, "nv_error_max", nv_max);
   sweep_row_set(row, "contacts", taken ? contacts / taken : 0.0);
   sweep_row_set(row, "residual_max", res_max);
-  sweep_row_set(row, "speed_max", speed_max(w));
+  sweep_row_set(row, "speed_max", world_max_speed(w));
   sweep_row_status(row, status);
 cleanup:
   if (trace) fclose(trace);

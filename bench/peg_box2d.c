@@ -72,27 +72,6 @@ struct box_ctx {
 };
 
 /* Fastest dynamic body's centre speed [m/s]: a blow-up (an impulse far too large) shows here first. */
-static double speed_max(const struct world *w)
-{
-  double m = 0.0;
-  for (int b = 0; b < w->nb; b++)
-    if (!w->bodies[b].is_static) m = fmax(m, hypot(w->bodies[b].v[0], w->bodies[b].v[1]));
-  return m;
-}
-
-static FILE *trace_open(const struct box_ctx *ctx, long id)
-{
-  if (!ctx->trace[0]) return NULL;
-  char path[PETSC_MAX_PATH_LEN + 64];
-  snprintf(path, sizeof path, "%s/peg_box2d_task%ld.csv", ctx->trace, id);
-  FILE *fp = fopen(path, "w");
-  if (fp)
-    fprintf(fp, "step,t,bodies,status,contacts,rows,traps,overlap,penetration,speed_max,solve_seconds\n");
-  else
-    fprintf(stderr, "warning: -trace: cannot write %s\n", path);
-  return fp;
-}
-
 /* The polygon set of a task into specs; returns the count, 0 for "not applicable", -1 on error. */
 static int task_bodies(const struct box_ctx *ctx, const char *source, long seed, struct peg_body_spec *specs,
                        char *label, size_t len)
@@ -135,7 +114,9 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   struct solver *s = sim.s;
   struct stepper *st = sim.st;
   double *ov = malloc(((size_t)n + 1) * sizeof *ov), vmax = 0.0;
-  FILE *trace = trace_open(ctx, task->id);
+  FILE *trace = sweep_trace_open(
+      ctx->trace, "peg_box2d", task->id,
+      "step,t,bodies,status,contacts,rows,traps,overlap,penetration,speed_max,solve_seconds");
   int rc = 1;
   if (sim_bad || !ov) goto cleanup;
   rc = 0;
@@ -170,7 +151,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
       break;
     }
     ov[done++] = world_total_overlap_2d(w);
-    double pk = world_max_penetration_2d(w), vk = speed_max(w);
+    double pk = world_max_penetration_2d(w), vk = world_max_speed(w);
     pen = fmax(pen, pk);
     vmax = fmax(vmax, vk);
     if (trace)

@@ -528,3 +528,13 @@ void world_print(const struct world *w, FILE *out)
               b->v[0], b->v[1], b->v[2]);
   }
 }
+
+double world_max_speed(const struct world *w)
+{
+  double m = 0.0;
+  for (int i = 0; i < w->nb; i++) {
+    const double *v = w->bodies[i].v;
+    if (!w->bodies[i].is_static) m = fmax(m, sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+  }
+  return m;
+}

@@ -184,6 +184,8 @@ void world_mass_matrix(const struct world *w, double *M);
 
 /* Metrics. */
 double world_kinetic_energy(const struct world *w);
+/* The fastest dynamic body's centre speed |v| (a blow-up shows here first). */
+double world_max_speed(const struct world *w);
 double world_potential_energy(const struct world *w); /* -m g . x summed over dynamic bodies */
 double world_energy(const struct world *w);
 

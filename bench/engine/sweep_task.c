@@ -427,3 +427,16 @@ int sweep_option_t_end(double *T)
   }
   return 0;
 }
+
+FILE *sweep_trace_open(const char *dir, const char *experiment, long task_id, const char *header)
+{
+  if (!dir[0]) return NULL;
+  char path[PETSC_MAX_PATH_LEN + 128];
+  snprintf(path, sizeof path, "%s/%s_task%ld.csv", dir, experiment, task_id);
+  FILE *fp = fopen(path, "w");
+  if (fp)
+    fprintf(fp, "%s\n", header);
+  else
+    fprintf(stderr, "warning: -trace: cannot write %s\n", path);
+  return fp;
+}
