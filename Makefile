@@ -9,7 +9,10 @@
 
 BUILD ?= build
 BIN ?= bin
-CC = mpicc
+CC ?= mpicc
+ifeq ($(origin CC),default)
+  CC = mpicc
+endif
 CFLAGS ?= -O2 -g
 WARN = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla -Werror
 LDFLAGS ?=
@@ -18,25 +21,55 @@ DEB_PACKAGES = build-essential pkg-config openmpi-bin libopenmpi-dev petsc-dev l
   liblapacke-dev libopenblas-dev libglpk-dev libsiconos-numerics-dev libqhull-dev slurm-wlm munge \
   clang-format clang-tidy
 
-PKG_CFLAGS := $(shell pkg-config --cflags PETSc gsl 2>/dev/null | sed -e 's/-I/-isystem /g')
+# Dependencies. On Debian everything comes from `make deps`. On a cluster, point the build at module-provided
+# libraries instead: PETSc by its own convention (PETSC_DIR and PETSC_ARCH, e.g. `make PETSC_DIR=$PETSC_DIR
+# PETSC_ARCH=arch-opt`), or pkg-config (PKG_CONFIG_PATH holding PETSc.pc); the others through pkg-config or
+# the overridable variables below (GSL_CFLAGS/GSL_LIBS, GLPK_LIBS, QHULL_LIBS, LAPACK_LIBS, SICONOS_DIR).
+# CC is mpicc unless given (e.g. `make CC=cc` with a Cray wrapper that adds MPI itself).
+ifneq ($(PETSC_DIR),)
+  PETSC_PC := $(PETSC_DIR)/$(PETSC_ARCH)/lib/pkgconfig
+  PETSC_CFLAGS ?= $(shell PKG_CONFIG_PATH=$(PETSC_PC) pkg-config --cflags PETSc)
+  PETSC_LIBS ?= $(shell PKG_CONFIG_PATH=$(PETSC_PC) pkg-config --libs PETSc) -Wl,-rpath,$(PETSC_DIR)/$(PETSC_ARCH)/lib
+else
+  PETSC_CFLAGS ?= $(shell pkg-config --cflags PETSc 2>/dev/null)
+  PETSC_LIBS ?= $(shell pkg-config --libs PETSc 2>/dev/null)
+endif
+GSL_CFLAGS ?= $(shell pkg-config --cflags gsl 2>/dev/null || gsl-config --cflags 2>/dev/null)
 # GSL's reference CBLAS is replaced by OpenBLAS (same cblas_* symbols, far faster).
-PKG_LIBS := $(filter-out -lgslcblas,$(shell pkg-config --libs PETSc gsl 2>/dev/null))
-SICONOS := $(wildcard /usr/include/siconos/numerics/LCP_Solvers.h)
+GSL_LIBS ?= $(filter-out -lgslcblas,$(shell pkg-config --libs gsl 2>/dev/null || gsl-config --libs 2>/dev/null))
+GLPK_LIBS ?= -lglpk
+QHULL_LIBS ?= $(shell pkg-config --libs qhull_r 2>/dev/null || echo -lqhull_r)
+LAPACK_LIBS ?= $(shell pkg-config --libs lapacke 2>/dev/null || echo -llapacke) -llapack -lopenblas
+SICONOS_DIR ?= /usr
+SICONOS := $(wildcard $(SICONOS_DIR)/include/siconos/numerics/LCP_Solvers.h)
 
-ALL_CFLAGS = -std=c11 -D_XOPEN_SOURCE=700 $(CFLAGS) $(WARN) -MMD -MP -I. -Isolvers -Iformulations \
-  -Ibench $(PKG_CFLAGS)
-LIBS = $(PKG_LIBS) -lglpk -lqhull_r -llapacke -llapack -lopenblas -lm
+PKG_CFLAGS := $(patsubst -I%,-isystem %,$(PETSC_CFLAGS) $(GSL_CFLAGS))
+BASE_CFLAGS = -std=c11 -D_XOPEN_SOURCE=700 $(CFLAGS) $(WARN) -MMD -MP $(PKG_CFLAGS)
+LIBS = $(PETSC_LIBS) $(GSL_LIBS) $(GLPK_LIBS) $(QHULL_LIBS) $(LAPACK_LIBS) -lm
 ifneq ($(SICONOS),)
-  ALL_CFLAGS += -DCB_HAVE_SICONOS -isystem /usr/include/siconos
-  LIBS += -lsiconos_numerics
+  BASE_CFLAGS += -DCB_HAVE_SICONOS -isystem $(SICONOS_DIR)/include/siconos
+  LIBS += -L$(SICONOS_DIR)/lib -lsiconos_numerics
 endif
 
-LIB_SRC := $(wildcard solvers/*.c formulations/*.c bench/engine/*.c)
+# Layers (design.md): solvers <- formulations <- bench. Each layer is one archive, compiled with the include
+# paths of itself and the layers below only, so an include that reaches up fails to compile.
+SOLVERS_INC = -Isolvers
+FORMULATIONS_ROOMS = world geometry scenes types step
+FORMULATIONS_INC = $(SOLVERS_INC) $(FORMULATIONS_ROOMS:%=-Iformulations/%)
+BENCH_INC = $(FORMULATIONS_INC) -Ibench -Ibench/engine -Ibench/results -Ibench/problems
+
+SOLVERS_SRC := $(wildcard solvers/*.c)
 ifeq ($(SICONOS),)
-  LIB_SRC := $(filter-out solvers/siconos%.c,$(LIB_SRC))
+  SOLVERS_SRC := $(filter-out solvers/siconos%.c,$(SOLVERS_SRC))
 endif
+FORMULATIONS_SRC := $(foreach r,$(FORMULATIONS_ROOMS),$(wildcard formulations/$(r)/*.c))
+BENCH_LIB_SRC := $(wildcard bench/engine/*.c bench/results/*.c bench/problems/*.c)
+LIB_SRC := $(SOLVERS_SRC) $(FORMULATIONS_SRC) $(BENCH_LIB_SRC)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
-LIB := $(BUILD)/libcontactbench.a
+SOLVERS_LIB := $(BUILD)/libcb_solvers.a
+FORMULATIONS_LIB := $(BUILD)/libcb_formulations.a
+BENCH_LIB := $(BUILD)/libcb_bench.a
+LIB := $(BENCH_LIB) $(FORMULATIONS_LIB) $(SOLVERS_LIB)
 
 DRIVER_SRC := $(wildcard bench/*.c)
 TOOL_SRC := $(wildcard bench/tools/*.c)
@@ -50,11 +83,31 @@ TEST_SUPPORT := $(BUILD)/tests/check.o
 .PHONY: all deps check test run regress baseline asan format format-check tidy clean bench-solvers bench-step
 all: $(DRIVERS) $(TOOLS) $(TESTS)
 
-$(BUILD)/%.o: %.c
+$(BUILD)/solvers/%.o: solvers/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(SOLVERS_INC) -c $< -o $@
 
-$(LIB): $(LIB_OBJ)
+$(BUILD)/formulations/%.o: formulations/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(FORMULATIONS_INC) -c $< -o $@
+
+$(BUILD)/bench/%.o: bench/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(BENCH_INC) -c $< -o $@
+
+# The results tools (tables, summaries, plots, compare) read run directories only: no engine, no physics.
+$(BUILD)/bench/results/%.o: bench/results/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -Ibench/results -c $< -o $@
+
+$(BUILD)/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(BENCH_INC) -Itests -c $< -o $@
+
+$(SOLVERS_LIB): $(SOLVERS_SRC:%.c=$(BUILD)/%.o)
+$(FORMULATIONS_LIB): $(FORMULATIONS_SRC:%.c=$(BUILD)/%.o)
+$(BENCH_LIB): $(BENCH_LIB_SRC:%.c=$(BUILD)/%.o)
+$(BUILD)/libcb_%.a:
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
@@ -123,7 +176,7 @@ format-check:
 	clang-format --dry-run --Werror $(FORMAT_SRC)
 # clang-tidy needs the MPI include path mpicc adds implicitly, and no dependency-file flags.
 tidy:
-	clang-tidy --quiet $(filter %.c,$(FORMAT_SRC)) -- $(filter-out -MMD -MP -Werror,$(ALL_CFLAGS)) \
+	clang-tidy --quiet $(filter %.c,$(FORMAT_SRC)) -- $(filter-out -MMD -MP -Werror,$(BASE_CFLAGS)) $(BENCH_INC) -Itests \
 	  $(shell mpicc --showme:compile 2>/dev/null)
 
 clean:

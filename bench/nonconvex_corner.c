@@ -8,6 +8,7 @@
  * USAGE   bench_nonconvex_corner [-options_file bench/experiments/nonconvex_corner.opts] [-case a,b]
  *         [-formulation nonconvex_max,nonconvex_sum,stewart_trinkle] [-cp_solver all] [sweep options]
  * PAPER   Egan, Berard & Trinkle, Secs. IV-V (eqs. 13-28), Fig. 3, appendix eqs. 32-35. */
+#include "world_detect.h"
 #include "engine/sweep.h"
 #include "formulation.h"
 #include "scenes.h"

@@ -15,6 +15,7 @@
  * PAPER   Williams, Lu & Trinkle 2016, Sec. 6, Figs. 20-22 (set-up from the authors' code:
  *         ../shared/notes/peg-experiments.md). */
 #include "engine/sweep.h"
+#include "geom2d.h"
 #include "sat2d.h"
 #include "scenes.h"
 #include "simulation.h"

@@ -14,6 +14,7 @@
  * PAPER   Williams, Lu & Trinkle 2016 (PEG), the triangle-drop experiment of the authors' code
  *         (../shared/notes/peg-experiments.md); formulations peg (eqs. 43-49), lnc, corrective, standard. */
 #include "engine/sweep.h"
+#include "geom2d.h"
 #include "sat2d.h"
 #include "scenes.h"
 #include "simulation.h"

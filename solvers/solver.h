@@ -6,6 +6,7 @@
 #define CB_SOLVER_H
 
 #include "cp.h"
+#include "option_table.h"
 
 #include <stdio.h>
 
@@ -53,6 +54,10 @@ struct solver_type {
   const char *name;
   const char *summary;
   unsigned kinds;                            /* bit mask of enum cp_kind accepted */
+  /* Its own options, declared (option_table.h): names without the "<name>_" prefix the harness adds,
+   * offsets into the state struct create() allocates in s->data; read by solver_set_from_options. */
+  const struct option_decl *options;
+  int n_options;
   int (*create)(struct solver *s);           /* allocate s->data and set defaults; 0 on success */
   int (*set_from_options)(struct solver *s); /* read -<name>_xxx options; 0 on success */
   /* Compute z; set r->status to the solver's own reason (the harness overrides it with the checker's

@@ -7,6 +7,7 @@
  * trajectory. LCP1 answers agree across solvers (lemke, tao_bqpip, pgs); the iteration cap gives status
  * max_iterations, as does LCP0's -cp_max_it pivot limit; joints (5-link chain) match LCP0; the 3D pyramid
  * of Sec. 3 stays at rest. */
+#include "stepper.h"
 #include "check.h"
 #include "formulation.h"
 #include "jacobian.h"

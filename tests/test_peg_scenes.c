@@ -4,6 +4,7 @@
  * rule gives 20-21 bodies in 5 s; the box's overlap metric ignores wall-wall pairs; the standard-model trap
  * count on known configurations (and through the stepper, -1 in 3D); separating-axis depth, normal and
  * point; the corrective contact in 2D and 3D. */
+#include "stepper.h"
 #include "check.h"
 #include "formulation.h"
 #include "geom2d.h"

@@ -4,6 +4,7 @@
  * slides with a = g (sin theta - mu cos theta) (1e-6 relative, h = 1e-3); a rolling N-gon loses kinetic
  * energy, less as N grows (Chakraborty et al. Sec. 6.1: m = 1, r = 1, mu = 0.4, nu0 = (-3, 0, 3),
  * h = 0.01, 2 s); a stack of 5 boxes stays at rest. */
+#include "stepper.h"
 #include "check.h"
 #include "formulation.h"
 #include "scenes.h"

@@ -7,6 +7,8 @@
  * along one of the k = 4 friction directions (formulation_tangents) — a pyramid cone bounds friction by
  * mu p_n only along its generators; between two of them friction is weaker along the slope and pulls
  * sideways, which the last case measures (see test_incline). */
+#include "stepper.h"
+#include "world_detect.h"
 #include "check.h"
 #include "formulation.h"
 #include "geom3d.h"

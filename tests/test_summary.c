@@ -5,8 +5,8 @@
  * summary.md's failure line and table; rundir_read refusing a missing file or a missing column; and the
  * one-sided rank-sum p-values of bench_compare (compare.c) against hand-computed values. */
 #include "check.h"
-#include "engine/compare.h"
-#include "engine/rundir.h"
+#include "compare.h"
+#include "rundir.h"
 #include "engine/sweep.h"
 
 #include <math.h>

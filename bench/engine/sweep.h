@@ -31,6 +31,8 @@
 #ifndef CB_SWEEP_H
 #define CB_SWEEP_H
 
+#include "results.h"
+
 #include <gsl/gsl_rng.h>
 
 enum sweep_axis_kind { SWEEP_REAL, SWEEP_INT, SWEEP_STRING, SWEEP_FORMULATION, SWEEP_SOLVER };
@@ -123,13 +125,6 @@ void sweep_row_set(struct sweep_row *r, const char *column, double value);
 void sweep_row_set_int(struct sweep_row *r, const char *column, long value);
 void sweep_row_set_text(struct sweep_row *r, const char *column, const char *text);
 
-/* Aggregation of a run directory that holds tasks.csv and experiment.txt (summary.c, plot.c): also run
- * at the end of every sweep, and by bin/bench_merge and bin/bench_plot. 0 on success. */
-/* The command line of the run-directory tools (bench_plot, bench_merge): TOOL RUN_DIR [-no_plots]. Sets
- * *dir and *plots; 0 on success, 2 with the usage line on stderr. */
-int sweep_tool_args(int argc, char **argv, const char *tool, const char **dir, int *plots);
-int sweep_summarize(const char *run_dir);
-int sweep_plot(const char *run_dir);
 /* Merges every ledger*.csv of run_dir into tasks.csv (sorted by id, last row of an id wins). 0 on
  * success (*n_missing, if not NULL, gets the number of tasks of the sweep with no row yet); 2 when the
  * ledgers disagree on columns or there are none. */

@@ -4,12 +4,12 @@
 #ifndef CB_SWEEP_IMPL_H
 #define CB_SWEEP_IMPL_H
 
+#include "run_files.h"
 #include "sweep.h"
 
 #include <mpi.h>
 #include <stdio.h>
 
-#define SWEEP_PATH_MAX 4096
 
 struct sweep_axis_values {
   int n;
@@ -47,16 +47,11 @@ struct sweep {
   FILE *ledger;
 };
 
-/* sweep_ledger.c: formats a path into dst; nonzero (with a message) when it does not fit. */
-int sweep_path(char *dst, size_t n, const char *fmt, ...);
-void sweep_iso_now(char *buf, size_t n); /* UTC time stamp, ISO 8601 */
 
 /* sweep_task.c */
 int sweep_axes_parse(struct sweep *s);
 void sweep_axes_free(struct sweep *s);
 void sweep_task_values(const struct sweep *s, long id, const char **values);
-int sweep_status_is_success(const char *status);
-int sweep_status_is_failure(const char *status); /* not a success and not not_applicable */
 /* Runs task id in this process (the fork child or -task_fork 0); returns a malloc'd ledger fragment
  * "status,col1,...,colN" or NULL on an internal error. */
 char *sweep_task_execute(const struct sweep *s, long id);
@@ -70,8 +65,6 @@ char *sweep_header_line(const struct sweep *s);
 int sweep_run(struct sweep *s);
 
 /* sweep_ledger.c */
-/* The value of a "key value" line of experiment.txt (malloc'd), or NULL. */
-char *sweep_experiment_value(const char *path, const char *key);
 int sweep_check_run_dir(const struct sweep *s); /* read-only: experiment/options clash -> 2 */
 int sweep_prepare_run_dir(struct sweep *s);     /* rank 0: dir, refusal rules, experiment.txt, ledger, todo */
 /* The work list: selected ids (-tasks, -slice) not marked in done, costliest first. */

@@ -30,45 +30,6 @@ static int mkdir_p(const char *path)
   return mkdir(buf, 0777) && errno != EEXIST;
 }
 
-int sweep_path(char *dst, size_t n, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  int len = vsnprintf(dst, n, fmt, ap);
-  va_end(ap);
-  if (len < 0 || (size_t)len >= n) {
-    fprintf(stderr, "error: path too long: %.60s...\n", dst);
-    return 1;
-  }
-  return 0;
-}
-
-void sweep_iso_now(char *buf, size_t n)
-{
-  time_t t = time(NULL);
-  struct tm tm;
-  gmtime_r(&t, &tm);
-  strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-/* "key value" line lookup in experiment.txt; returns a malloc'd value or NULL. */
-char *sweep_experiment_value(const char *path, const char *key)
-{
-  FILE *fp = fopen(path, "r");
-  if (!fp) return NULL;
-  char *line = NULL, *out = NULL;
-  size_t cap = 0, klen = strlen(key);
-  ssize_t n;
-  while (!out && (n = getline(&line, &cap, fp)) > 0) {
-    if (line[n - 1] == '\n') line[--n] = '\0';
-    if (strncmp(line, key, klen) == 0 && (line[klen] == ' ' || line[klen] == '\0'))
-      out = strdup(line[klen] ? line + klen + 1 : "");
-  }
-  free(line);
-  fclose(fp);
-  return out;
-}
-
 static int has_axis(const struct sweep_driver *d, const char *name)
 {
   for (int k = 0; k < d->n_axes; k++)

@@ -214,16 +214,6 @@ void sweep_task_values(const struct sweep *s, long id, const char **values)
   }
 }
 
-int sweep_status_is_success(const char *status)
-{
-  return strcmp(status, "ok") == 0 || strcmp(status, "converged") == 0;
-}
-
-int sweep_status_is_failure(const char *status)
-{
-  return !sweep_status_is_success(status) && strcmp(status, "not_applicable") != 0;
-}
-
 /* splitmix64: a well-mixed 64-bit value from (base, id), so that neighbouring ids get unrelated seeds. */
 static unsigned long task_seed(unsigned long base, long id)
 {

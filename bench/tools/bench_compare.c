@@ -2,12 +2,12 @@
  * 10). PURPOSE for every group both runs have: accuracy medians against tolerances, success rate (any drop is
  * a regression), and costs where both runs have >= 5 successful repeats: ratio of medians above -time_ratio
  * AND a one-sided Wilcoxon rank-sum / Mann-Whitney U test at 5% (normal approximation with tie-corrected
- * variance and continuity correction). Rules in bench/engine/compare.h. USAGE   bench_compare BASELINE_DIR
+ * variance and continuity correction). Rules in bench/compare.h. USAGE   bench_compare BASELINE_DIR
  * NEW_DIR [-tol_rel r] [-tol_abs a] [-metric_tol name=r,...]
  *         [-time_ratio x] [-alpha p] [-min_repeats n] [-all] [-options_file F]
  * EXIT    0 pass, 1 regression, 2 usage or infrastructure error (missing files, different experiments or
  *         columns, no common groups, unknown options). */
-#include "engine/compare.h"
+#include "compare.h"
 
 #include <math.h>
 #include <petscsys.h>

@@ -4,7 +4,7 @@
 #ifndef CB_SIMULATION_H
 #define CB_SIMULATION_H
 
-#include "formulation.h"
+#include "stepper.h"
 
 struct simulation {
   struct world *w;

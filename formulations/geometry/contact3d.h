@@ -12,7 +12,7 @@
 
 #include "hull3d.h"
 #include "overlap3d.h"
-#include "world.h"
+#include "contact_set.h"
 
 int contact3d_shapes(const struct world *w, int sa, int sb, double threshold, struct contact_set *out);
 

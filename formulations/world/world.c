@@ -2,7 +2,7 @@
  * 3D angular velocity lives in the world frame, so the Newton-Euler equations read
  * R J R^T dw/dt = tau - w x (R J R^T w): the gyroscopic term enters as an explicit force. Orientation
  * update q <- q + h/2 (0, w) * q (world-frame w), renormalised every step. */
-#include "world.h"
+#include "contact_set.h"
 
 #include <math.h>
 #include <stdlib.h>

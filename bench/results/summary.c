@@ -6,7 +6,8 @@
  * a finite value; for each cost the median over successful rows (a fast failure must not make a method
  * look cheap) and the total over every row with a value (what the sweep spent). No value = empty field. */
 #include "rundir.h"
-#include "sweep_impl.h"
+#include "results.h"
+#include "run_files.h"
 
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>

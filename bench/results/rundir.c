@@ -3,7 +3,8 @@
  * then renumbers the groups by first appearance, so it is O(n log n) and its order is the table's. */
 #include "rundir.h"
 
-#include "sweep_impl.h"
+#include "results.h"
+#include "run_files.h"
 
 #include <errno.h>
 #include <gsl/gsl_sort.h>

@@ -10,7 +10,7 @@
 #ifndef CB_PEG2D_H
 #define CB_PEG2D_H
 
-#include "world.h"
+#include "contact_set.h"
 
 struct peg2d_params {
   double distance_factor; /* delta = max(distance_factor h, distance_min); default 0.5 */

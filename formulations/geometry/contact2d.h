@@ -6,7 +6,7 @@
 #ifndef CB_CONTACT2D_H
 #define CB_CONTACT2D_H
 
-#include "world.h"
+#include "contact_set.h"
 
 int contact2d_shapes(const struct world *w, int sa, int sb, double threshold, struct contact_set *out);
 

@@ -21,4 +21,9 @@ void geom2d_world_polygon(const struct world *w, const struct shape *s, double *
 /* Mass properties of a uniform polygon about the body origin: moment of inertia for a given mass. */
 double geom2d_polygon_inertia(const struct polygon *p, double mass);
 
+/* Exact overlap (accuracy metrics): the intersection area of two world-placed polygon parts (2D). */
+double world_polygon_overlap(const struct world *w, int sa, int sb);
+/* Sum over body pairs (excluding static-static) of the overlap area (2D) of their polygon parts. */
+double world_total_overlap_2d(const struct world *w);
+
 #endif

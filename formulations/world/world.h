@@ -97,26 +97,9 @@ enum feature_kind {
   FEATURE_SURFACE, /* smooth part: disc / sphere surface, half-plane / plane; id = 0 */
 };
 
-/* A potential contact between shape sa (body a) and shape sb (body b). pa, pb: world-frame points on each
- * body (the closest points, or for penetration the deepest point of one feature and its projection);
- * n: unit world normal from b towards a; gap = n . (pa - pb). */
-struct contact {
-  int a, b;
-  int sa, sb;
-  double gap;
-  double n[3];
-  double pa[3], pb[3];
-  enum feature_kind fa, fb;
-  int ida, idb;
-  double mu;
-};
-
-struct contact_set {
-  int n, cap;
-  struct contact *c;
-};
-
 enum broad_phase { BROAD_SWEEP = 0, BROAD_ALL_PAIRS = 1 };
+
+struct contact; /* contact_set.h */
 
 struct world {
   int dim; /* 2 or 3 */
@@ -188,23 +171,6 @@ double world_kinetic_energy(const struct world *w);
 double world_max_speed(const struct world *w);
 double world_potential_energy(const struct world *w); /* -m g . x summed over dynamic bodies */
 double world_energy(const struct world *w);
-
-/* Contact detection (world_detect.c). Appends to out every potential contact with gap <= threshold
- * between bodies that may collide (not both static, not in the same nonzero group). 0 on success;
- * nonzero on allocation failure or a shape pair no narrow phase supports. */
-int world_detect(const struct world *w, double threshold, struct contact_set *out);
-int contact_set_push(struct contact_set *s, const struct contact *c); /* 0 on success */
-void contact_set_clear(struct contact_set *s);
-void contact_set_free(struct contact_set *s);
-/* Largest penetration (max over contacts of -gap, at least 0). */
-double contact_set_max_penetration(const struct contact_set *s);
-/* "vertex-edge", "edge-edge", ... */
-const char *contact_feature_name(const struct contact *c);
-
-/* Exact overlap (accuracy metrics): the intersection area of two world-placed polygon parts (2D). */
-double world_polygon_overlap(const struct world *w, int sa, int sb);
-/* Sum over body pairs (excluding static-static) of the overlap area (2D) of their polygon parts. */
-double world_total_overlap_2d(const struct world *w);
 
 void world_print(const struct world *w, FILE *out);
 

@@ -10,6 +10,8 @@
  * is done; the step's solve result sums the rounds' iterations and seconds and stops at the first round that
  * does not converge. seconds_solve includes the hook (the fixed-point update). rec->traps (2D) counts
  * standard-model traps on the step-start state (peg2d_count_traps), untimed. */
+#include "stepper.h"
+#include "world_detect.h"
 #include "cp_io.h"
 #include "formulation.h"
 #include "jacobian.h"

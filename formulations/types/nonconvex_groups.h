@@ -37,7 +37,7 @@
 #define CB_NONCONVEX_GROUPS_H
 
 #include "jacobian.h"
-#include "world.h"
+#include "contact_set.h"
 
 struct nc_side {
   /* The side as a contact (world.h conventions): a = the point's body, b = the edge's body; n = the edge's

@@ -7,7 +7,8 @@
  * log axis, so a band's lower edge is clamped to the bottom and a median <= 0 is left out and counted in
  * the plot's subtitle. Then gnuplot runs once per script (fork/exec, in plots/, output in gnuplot.log). */
 #include "plot_impl.h"
-#include "sweep_impl.h"
+#include "results.h"
+#include "run_files.h"
 
 #include <errno.h>
 #include <gsl/gsl_sort.h>

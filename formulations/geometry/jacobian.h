@@ -4,7 +4,7 @@
 #ifndef CB_JACOBIAN_H
 #define CB_JACOBIAN_H
 
-#include "world.h"
+#include "contact_set.h"
 
 struct jcol {
   int dof[2];     /* dof offset of each block, -1 when that body is static / absent */

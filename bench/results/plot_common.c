@@ -5,7 +5,8 @@
  * below the graph (it never covers data), text without enhanced mode (names hold underscores), 1000x700 PNG
  * and SVG. */
 #include "plot_impl.h"
-#include "sweep_impl.h"
+#include "results.h"
+#include "run_files.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,0 +1,59 @@
+/* run_files.c — what the runner and the results tools both need of a run directory: bounded path
+ * formatting, time stamps, experiment.txt look-ups and which statuses count as success (run_files.h). */
+#define _GNU_SOURCE /* getline, strdup under -std=c11 */
+#include "run_files.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int sweep_path(char *dst, size_t n, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  int len = vsnprintf(dst, n, fmt, ap);
+  va_end(ap);
+  if (len < 0 || (size_t)len >= n) {
+    fprintf(stderr, "error: path too long: %.60s...\n", dst);
+    return 1;
+  }
+  return 0;
+}
+
+void sweep_iso_now(char *buf, size_t n)
+{
+  time_t t = time(NULL);
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* "key value" line lookup in experiment.txt; returns a malloc'd value or NULL. */
+char *sweep_experiment_value(const char *path, const char *key)
+{
+  FILE *fp = fopen(path, "r");
+  if (!fp) return NULL;
+  char *line = NULL, *out = NULL;
+  size_t cap = 0, klen = strlen(key);
+  ssize_t n;
+  while (!out && (n = getline(&line, &cap, fp)) > 0) {
+    if (line[n - 1] == '\n') line[--n] = '\0';
+    if (strncmp(line, key, klen) == 0 && (line[klen] == ' ' || line[klen] == '\0'))
+      out = strdup(line[klen] ? line + klen + 1 : "");
+  }
+  free(line);
+  fclose(fp);
+  return out;
+}
+
+int sweep_status_is_success(const char *status)
+{
+  return strcmp(status, "ok") == 0 || strcmp(status, "converged") == 0;
+}
+
+int sweep_status_is_failure(const char *status)
+{
+  return !sweep_status_is_success(status) && strcmp(status, "not_applicable") != 0;
+}
