@@ -1,12 +1,12 @@
 /* NAME    bench_cannonball — Anitescu-Hart's cannonball experiments (LCP0 / LCP1 / LCP2).
  * PURPOSE issue 5, experiments 1-3: n rows of discs of diameter 3 (n on the bottom, n - 1 above, ...; 21,
- *         136, 210 discs) on a fixed plank, plastic contacts, from rest; for each (disks, mu, h, method,
+ *         136, 210 discs) on a fixed plank, plastic contacts, from rest; for each (disks, mu, h, formulation,
  *         solver) simulate -t_end seconds (or -steps steps) and report success, cost, fixed-point rounds and
  *         the paper's normal velocity error (for pushing contacts, |n'v + gap/h|: mu lambda for LCP2).
- *         method is a formulation: anitescu_potra = LCP0 (eq. 6-7), anitescu_hart_lcp1 = LCP1 (fixed point
+ *         the formulation axis: anitescu_potra = LCP0 (eq. 6-7), anitescu_hart_lcp1 = LCP1 (fixed point
  *         of QP (15)), anitescu_hart_lcp2 = LCP2 (one QP); the paper's MAX ITER is -cp_max_it 10000.
  * USAGE   bench_cannonball -options_file bench/experiments/cannonball_exp1.opts (exp2, exp3, quick)
- *         [-disks 21,136,210] [-mu 0.05] [-h 0.05] [-method anitescu_potra,...] [-cp_solver lemke]
+ *         [-disks 21,136,210] [-mu 0.05] [-h 0.05] [-formulation anitescu_potra,...] [-cp_solver lemke]
  *         [-t_end 2] [-steps N] [-stop_on_failure 1] [-trace DIR] [sweep options: -out, -resume, ... -help]
  * PAPER   Anitescu & Hart, Sec. 4B (Figs. 3-4, Table 1), eqs. 6-7, 15-19.
  * Runs on the sweep engine: results/cannonball/<run>/tasks.csv, summary, plots (x = mu). */
@@ -21,12 +21,12 @@
 #include <time.h>
 
 static const struct sweep_axis axes[] = {
-    {"disks", NULL, SWEEP_INT, "21", "discs in the pile, a triangular number r(r+1)/2 (r on the bottom)", 0},
-    {"mu", NULL, SWEEP_REAL, "0.05", "Coulomb friction coefficient at every contact", 0},
-    {"h", NULL, SWEEP_REAL, "0.05", "time step [s]", 0},
-    {"method", NULL, SWEEP_FORMULATION, "anitescu_potra,anitescu_hart_lcp1,anitescu_hart_lcp2",
-     "formulation: anitescu_potra (LCP0), anitescu_hart_lcp1 (LCP1), anitescu_hart_lcp2 (LCP2), ...", 0},
-    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0},
+    {"disks", NULL, SWEEP_INT, "21", "discs in the pile, a triangular number r(r+1)/2 (r on the bottom)", 0, SWEEP_INSTANCE},
+    {"mu", NULL, SWEEP_REAL, "0.05", "Coulomb friction coefficient at every contact", 0, SWEEP_INSTANCE},
+    {"h", NULL, SWEEP_REAL, "0.05", "time step [s]", 0, SWEEP_METHOD},
+    {"formulation", NULL, SWEEP_FORMULATION, "anitescu_potra,anitescu_hart_lcp1,anitescu_hart_lcp2",
+     "formulation: anitescu_potra (LCP0), anitescu_hart_lcp1 (LCP1), anitescu_hart_lcp2 (LCP2), ...", 0, SWEEP_METHOD},
+    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD},
 };
 
 static const struct sweep_column columns[] = {
@@ -82,7 +82,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const struct cannonball_ctx *ctx = vctx;
   const long disks = sweep_task_int(task, "disks");
   const double mu = sweep_task_real(task, "mu"), h = sweep_task_real(task, "h");
-  const char *form = sweep_task_string(task, "method"), *solver = sweep_task_string(task, "solver");
+  const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
   int rc = 1;
   struct simulation sim;
   int sim_bad = simulation_open(&sim, scene_cannonball(rows_of(disks), 1.0, mu, 0), form, solver);
@@ -198,7 +198,7 @@ static double cost(const struct sweep_task *t, void *vctx)
   const struct cannonball_ctx *ctx = vctx;
   double n = 3.0 * (double)sweep_task_int(t, "disks"),
          steps = ctx->steps > 0 ? ctx->steps : ctx->T / sweep_task_real(t, "h");
-  return steps * n * n * n * (strcmp(sweep_task_string(t, "method"), "anitescu_hart_lcp1") == 0 ? 10.0 : 1.0);
+  return steps * n * n * n * (strcmp(sweep_task_string(t, "formulation"), "anitescu_hart_lcp1") == 0 ? 10.0 : 1.0);
 }
 
 static void teardown(void *ctx) { free(ctx); }
@@ -219,7 +219,7 @@ static const struct sweep_driver driver = {
     .columns = columns,
     .n_columns = sizeof columns / sizeof columns[0],
     .plot_x = "mu",
-    .series = "method,solver",
+    .series = "formulation,solver",
     .setup = setup,
     .cost = cost,
     .run = run,

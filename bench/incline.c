@@ -21,12 +21,12 @@
 #include <string.h>
 
 static const struct sweep_axis axes[] = {
-    {"dim", NULL, SWEEP_INT, "2,3", "dimension: 2 (box on a line) or 3 (box on a plane)", 0},
-    {"theta", NULL, SWEEP_REAL, "10,15,20,30", "incline angle [degrees]", 0},
-    {"mu", NULL, SWEEP_REAL, "0.3", "Coulomb friction coefficient", 0},
-    {"h", NULL, SWEEP_REAL, "1e-3", "time step [s]", 0},
-    {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle,anitescu_potra", "formulations", 0},
-    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0},
+    {"dim", NULL, SWEEP_INT, "2,3", "dimension: 2 (box on a line) or 3 (box on a plane)", 0, SWEEP_INSTANCE},
+    {"theta", NULL, SWEEP_REAL, "10,15,20,30", "incline angle [degrees]", 0, SWEEP_INSTANCE},
+    {"mu", NULL, SWEEP_REAL, "0.3", "Coulomb friction coefficient", 0, SWEEP_INSTANCE},
+    {"h", NULL, SWEEP_REAL, "1e-3", "time step [s]", 0, SWEEP_METHOD},
+    {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle,anitescu_potra", "formulations", 0, SWEEP_METHOD},
+    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD},
 };
 
 static const struct sweep_column columns[] = {

@@ -6,11 +6,11 @@
  *         solve failed (a solve without an answer ends the run); the fraction of steps with a
  *         standard-model trap; mean problem size, solve and step time. Sources: "paper" — the paper's ten
  *         stored sets (seed s takes the s-th letter of -bodyset, default a..j, from -bodyset_file) — and
- *         "generator" — our generator (scene_peg_bodyset_generate) seeded with -gen_seed + s, which needs
+ *         "generator" — our generator (scene_peg_bodyset_generate) seeded with the engine's instance seed (-seed and the instance axes), which needs
  *         no ../shared data.
  * USAGE   bench_peg_box2d [-options_file bench/experiments/peg_box2d.opts] [-source paper,generator]
  *         [-seeds 10] [-bodyset a,b,c] [-h 0.001,0.016] [-formulation peg,stewart_trinkle]
- *         [-cp_solver lemke] [-t_end 5] [-interval 0.25] [-mu 0] [-gen_seed 1] [-bodyset_file F]
+ *         [-cp_solver lemke] [-t_end 5] [-interval 0.25] [-mu 0] [-bodyset_file F]
  *         [sweep options: -out, -resume, ... see -help]
  * PAPER   Williams, Lu & Trinkle 2016, Sec. 6, Figs. 20-22 (set-up from the authors' code:
  *         ../shared/notes/peg-experiments.md). */
@@ -31,14 +31,14 @@
 #define MAX_BODIES 64
 
 static const struct sweep_axis axes[] = {
-    {"source", NULL, SWEEP_STRING, "paper", "polygon sets: paper (the stored sets a..j) or generator", 0},
-    {SWEEP_SEEDS_AXIS, NULL, SWEEP_INT, "10", "repeats: the s-th stored set, or generator seed -gen_seed + s",
-     1},
+    {"source", NULL, SWEEP_STRING, "paper", "polygon sets: paper (the stored sets a..j) or generator", 0, SWEEP_INSTANCE},
+    {SWEEP_SEEDS_AXIS, NULL, SWEEP_INT, "10", "repeats: the s-th stored set, or a generated set seeded from -seed and s",
+     1, SWEEP_INSTANCE},
     {"h", NULL, SWEEP_REAL,
      "0.001,0.002,0.003,0.004,0.005,0.006,0.007,0.008,0.009,0.01,0.011,0.012,0.013,0.014,0.015,0.016",
-     "time step [s]", 0},
-    {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle,corrective,lnc,peg", "formulations", 0},
-    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0},
+     "time step [s]", 0, SWEEP_METHOD},
+    {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle,corrective,lnc,peg", "formulations", 0, SWEEP_METHOD},
+    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD},
 };
 
 static const struct sweep_column columns[] = {
@@ -65,7 +65,6 @@ static const struct sweep_column columns[] = {
 
 struct box_ctx {
   double T, interval, mu;
-  long gen_seed;
   char sets[32]; /* the letters of -bodyset, in order */
   int nsets;
   char file[1024];
@@ -74,11 +73,11 @@ struct box_ctx {
 
 /* Fastest dynamic body's centre speed [m/s]: a blow-up (an impulse far too large) shows here first. */
 /* The polygon set of a task into specs; returns the count, 0 for "not applicable", -1 on error. */
-static int task_bodies(const struct box_ctx *ctx, const char *source, long seed, struct peg_body_spec *specs,
-                       char *label, size_t len)
+static int task_bodies(const struct box_ctx *ctx, const char *source, long seed, unsigned long instance_seed,
+                       struct peg_body_spec *specs, char *label, size_t len)
 {
-  if (strcmp(source, "generator") == 0) {
-    unsigned long s = (unsigned long)(ctx->gen_seed + seed);
+  if (strcmp(source, "generator") == 0) { /* the engine's instance seed: the same for every method */
+    unsigned long s = instance_seed;
     snprintf(label, len, "gen:%lu", s);
     return scene_peg_bodyset_generate(s, MAX_BODIES, specs) ? -1 : MAX_BODIES;
   }
@@ -101,7 +100,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const double h = sweep_task_real(task, "h");
   struct peg_body_spec specs[MAX_BODIES];
   char label[64];
-  int nspec = task_bodies(ctx, source, sweep_task_int(task, SWEEP_SEEDS_AXIS), specs, label, sizeof label);
+  int nspec = task_bodies(ctx, source, sweep_task_int(task, SWEEP_SEEDS_AXIS), task->instance_seed, specs, label, sizeof label);
   if (nspec <= 0) {
     if (nspec == 0) sweep_row_status(row, "not_applicable");
     return nspec < 0;
@@ -216,20 +215,17 @@ static int setup(void **vctx)
   ctx->T = 5.0;
   ctx->interval = 0.25;
   ctx->mu = 0.0;
-  PetscInt gs = 1;
   char sets[64] = "a,b,c,d,e,f,g,h,i,j";
   const char *env = getenv("CB_SHARED_DATA");
   snprintf(ctx->file, sizeof ctx->file, "%s/peg/box2d_bodysets.txt", env ? env : "../shared/data");
   if (sweep_option_t_end(&ctx->T)) return 1;
   PetscOptionsGetReal(NULL, NULL, "-interval", &ctx->interval, NULL);
   PetscOptionsGetReal(NULL, NULL, "-mu", &ctx->mu, NULL);
-  PetscOptionsGetInt(NULL, NULL, "-gen_seed", &gs, NULL);
   PetscOptionsGetString(NULL, NULL, "-trace", ctx->trace, sizeof ctx->trace, NULL);
   PetscOptionsGetString(NULL, NULL, "-bodyset", sets, sizeof sets, NULL);
   PetscOptionsGetString(NULL, NULL, "-bodyset_file", ctx->file, sizeof ctx->file, NULL);
-  ctx->gen_seed = (long)gs;
-  if (!(ctx->interval > 0.0) || !(ctx->mu >= 0.0) || ctx->gen_seed < 0) {
-    fprintf(stderr, "error: -interval must be positive, -mu and -gen_seed non-negative\n");
+  if (!(ctx->interval > 0.0) || !(ctx->mu >= 0.0)) {
+    fprintf(stderr, "error: -interval must be positive, -mu non-negative\n");
     return 1;
   }
   char *save = NULL;
@@ -272,7 +268,6 @@ static const struct sweep_driver driver = {
             "  -bodyset a,b,...     the stored sets seeds 0, 1, ... take (default a..j)\n"
             "  -bodyset_file F      default $CB_SHARED_DATA or ../shared/data, + /peg/box2d_bodysets.txt\n"
             "  -trace DIR           per-step CSV per task: DIR/peg_box2d_taskID.csv (existing directory)\n"
-            "  -gen_seed n          generator seed of seed 0 (default 1)\n"
             "Status ok: every solve converged; solve_failed: some did not (a solve without an answer ends\n"
             "the run: completed 0). Formulations take their own options (-peg_..., -stewart_trinkle_...).\n",
     .axes = axes,

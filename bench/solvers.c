@@ -40,7 +40,6 @@ static const char help[] =
 struct bench_ctx {
   char siconos_dir[PETSC_MAX_PATH_LEN];
   int repeats;
-  long base_seed;
   /* problem sizes by class name, cached for the cost estimate */
   int n_cached;
   char **cached_name;
@@ -66,22 +65,10 @@ static struct sweep_axis axes[] = {
     {"problem", NULL, SWEEP_STRING, NULL,
      "problem classes: spdN, restingN, slidingN (N a multiple of 24), murtyN, egan_max_a, egan_max_b, "
      "egan_sum_1, egan_sum_2, siconos:PATH (default: the built-in list and every Siconos file)",
-     0},
-    {"solver", "-cp_solver", SWEEP_SOLVER, "all", "solvers (all: every registered one)", 0},
-    {SWEEP_SEEDS_AXIS, NULL, SWEEP_INT, "1", "random instances per class (-seeds N: seeds 0..N-1)", 1},
+     0, SWEEP_INSTANCE},
+    {"solver", "-cp_solver", SWEEP_SOLVER, "all", "solvers (all: every registered one)", 0, SWEEP_METHOD},
+    {SWEEP_SEEDS_AXIS, NULL, SWEEP_INT, "1", "random instances per class (-seeds N: seeds 0..N-1)", 1, SWEEP_INSTANCE},
 };
-
-/* Instance seed of a random class: a function of (base seed, seed axis, class name) only, never of the task
- * id, so that every solver of a sweep solves the same instance (FNV-1a over the name). */
-static unsigned long bench_instance_seed(long base, long seed, const char *name)
-{
-  uint64_t h = 1469598103934665603ULL;
-  for (const char *c = name; *c; c++)
-    h = (h ^ (unsigned char)*c) * 1099511628211ULL;
-  h ^= (uint64_t)base * 0x9E3779B97F4A7C15ULL;
-  h ^= (uint64_t)(seed + 1) * 0xC2B2AE3D27D4EB4FULL;
-  return (unsigned long)(h >> 16);
-}
 
 static int bench_setup(void **vctx)
 {
@@ -98,9 +85,6 @@ static int bench_setup(void **vctx)
     return 2;
   }
   c->repeats = (int)v;
-  v = 1; /* the engine's default -seed */
-  PetscOptionsGetInt(NULL, NULL, "-seed", &v, &set);
-  c->base_seed = (long)v;
   v = 1;
   PetscOptionsGetInt(NULL, NULL, "-blas_threads", &v, &set);
   if (v < 1) {
@@ -190,13 +174,12 @@ static int bench_run(const struct sweep_task *t, void *vctx, struct sweep_row *r
 {
   struct bench_ctx *c = vctx;
   const char *problem = sweep_task_string(t, "problem"), *solver_name = sweep_task_string(t, "solver");
-  long seed = sweep_task_int(t, "seed");
   struct cp_problem *p = NULL;
   struct solver *s = NULL;
   double *z = NULL, *times = NULL;
   char err[512];
   int status = 1;
-  enum cp_class_status cs = cp_class_create(problem, bench_instance_seed(c->base_seed, seed, problem),
+  enum cp_class_status cs = cp_class_create(problem, t->instance_seed,
                                             c->siconos_dir, &p, err, sizeof err);
   if (cs == CP_CLASS_MISSING) { /* no data folder: the row says so and counts nowhere */
     sweep_row_status(row, "not_applicable");

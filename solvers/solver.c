@@ -4,6 +4,8 @@
  * returned (not aborted on) and become status numerical_failure with the error text. */
 #include "solver.h"
 
+#include <stddef.h>
+
 #include <math.h>
 #include <petscsys.h>
 #include <stdlib.h>
@@ -184,3 +186,15 @@ int solver_solve(struct solver *s, const struct cp_problem *p, double *z, struct
   }
   return 0;
 }
+
+const struct option_decl solver_harness_options[] = {
+    {"cp_tol", OPT_REAL, offsetof(struct solver_settings, tol), "1e-8", "(0,inf)",
+     "converged iff the natural-map residual <= tol * max(1, ||q||_inf)"},
+    {"cp_max_it", OPT_INT, offsetof(struct solver_settings, max_it), "0", "[0,2147483647]",
+     "iterations or pivots (0: the solver's own default)"},
+    {"cp_time_limit", OPT_REAL, offsetof(struct solver_settings, time_limit), "0", "[0,inf)",
+     "wall seconds per solve (0: none) [s]"},
+    {"cp_warm_start", OPT_BOOL, offsetof(struct solver_settings, warm_start), "0", NULL,
+     "z on entry is the initial guess"},
+};
+const int solver_harness_n_options = (int)(sizeof solver_harness_options / sizeof solver_harness_options[0]);

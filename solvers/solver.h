@@ -74,6 +74,11 @@ struct solver {
   void *data;     /* the implementation's state */
 };
 
+/* The harness's options (-cp_tol, -cp_max_it, -cp_time_limit, -cp_warm_start), declared; offsets into
+ * struct solver_settings. */
+extern const struct option_decl solver_harness_options[];
+extern const int solver_harness_n_options;
+
 /* Registry (registry.c). */
 extern const struct solver_type *const solver_registry[];
 const struct solver_type *solver_find(const char *name);

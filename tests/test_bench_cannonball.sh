@@ -2,7 +2,7 @@
 # test_bench_cannonball.sh — smoke run of bin/bench_cannonball (issue 5) on the sweep engine: the 21-disc
 # pile, mu = 0.05, 3 steps, LCP0/LCP1/LCP2 with Lemke all end ok; LCP1 takes several fixed-point rounds and
 # its normal velocity error is below mu TOL, LCP2's is visible (mu lambda), LCP0's is at rounding level;
-# the issue's columns are there; a non-triangular disk count and an unknown method exit 2.
+# the issue's columns are there; a non-triangular disk count and an unknown formulation exit 2.
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
 rc=$?
 csv="$tmp/run/tasks.csv"
 col() { awk -F, -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next } { print $c }' "$csv"; }
-paste -d, <(col method) <(col status) <(col fp_iterations) <(col nv_error_max) >"$tmp/sel" 2>/dev/null
+paste -d, <(col formulation) <(col status) <(col fp_iterations) <(col nv_error_max) >"$tmp/sel" 2>/dev/null
 if [ "$rc" = 0 ] && [ "$(col status | grep -c '^ok$')" = 3 ]; then echo "ok - bench_cannonball: 3 methods ok"; else
   echo "not ok - bench_cannonball: exit $rc"; sed 's/^/# /' "$tmp/out" "$csv"; fi
 if awk -F, '$1 == "anitescu_potra" && $3 == 1 && $4 < 1e-10 { a++ }
@@ -19,7 +19,7 @@ if awk -F, '$1 == "anitescu_potra" && $3 == 1 && $4 < 1e-10 { a++ }
   $1 == "anitescu_hart_lcp2" && $3 == 1 && $4 > 1e-3 { c++ } END { exit !(a == 1 && b == 1 && c == 1) }' "$tmp/sel"
 then echo "ok - bench_cannonball: LCP0 exact, LCP1 a few rounds below mu TOL, LCP2 error mu lambda visible"; else
   echo "not ok - bench_cannonball: method rows"; sed 's/^/# /' "$tmp/sel"; fi
-want="disks,mu,h,method,solver,status"
+want="disks,mu,h,formulation,solver,status"
 if head -1 "$csv" | grep -q "^task_id,$want," &&
   for c in steps cpu_seconds nv_error_mean nv_error_max fp_iterations; do head -1 "$csv" | grep -q ",$c,"; done
 then echo "ok - bench_cannonball: tasks.csv columns"; else echo "not ok - bench_cannonball: header $(head -1 "$csv")"; fi
@@ -28,7 +28,7 @@ if [ "$(ls "$tmp"/cannonball_task*.csv 2>/dev/null | wc -l)" = 3 ] &&
 else echo "not ok - bench_cannonball: trace files"; ls "$tmp"; fi
 "$CB_BIN/bench_cannonball" -disks 20 -out "$tmp/bad1" >/dev/null 2>&1
 rc1=$?
-"$CB_BIN/bench_cannonball" -method no_such_thing -out "$tmp/bad2" >/dev/null 2>&1
+"$CB_BIN/bench_cannonball" -formulation no_such_thing -out "$tmp/bad2" >/dev/null 2>&1
 rc2=$?
-if [ "$rc1" = 2 ] && [ "$rc2" = 2 ]; then echo "ok - bench_cannonball: bad disks / method exit 2"; else
+if [ "$rc1" = 2 ] && [ "$rc2" = 2 ]; then echo "ok - bench_cannonball: bad disks / formulation exit 2"; else
   echo "not ok - bench_cannonball: bad input exits $rc1, $rc2 (want 2, 2)"; fi

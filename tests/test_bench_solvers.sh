@@ -15,9 +15,9 @@ col() { awk -F, -v p="$2" -v s="$3" -v c="$4" 'NR==1{for(i=1;i<=NF;i++) h[$i]=i;
   $h["problem"]==p && $h["solver"]==s {print $h[c]}' "$1" | sort -u | tr '\n' ' '; }
 rows() { tail -n +2 "$1" | wc -l; }
 
-n_solvers=$("$drv" -help 2>/dev/null | sed -n 's/^Solvers: //p' | tr ',' '\n' | grep -c .)
+n_solvers=$("$drv" -help 2>/dev/null | sed -n 's/^Registered solvers: //p' | tr ',' '\n' | grep -c .)
 siconos=0
-"$drv" -help 2>/dev/null | grep -q '^Solvers:.*siconos_lemke' && siconos=1
+"$drv" -help 2>/dev/null | grep -q '^Registered solvers:.*siconos_lemke' && siconos=1
 
 # 1. spd10 and murty10, every solver, 2 seeds, on 1 and 2 ranks
 A=(-problem spd10,murty10 -cp_solver all -seeds 2 -repeats 2 -quiet -no_plots)

@@ -3,7 +3,10 @@
  * runs tasks (sweep_run.c) -> rank 0 merges the ledger into tasks.csv, summarises and plots. Bad input is
  * found before any task runs, reported once by rank 0, and every rank exits 2. */
 #include "formulation.h"
+#include "option_table.h"
 #include "sweep_impl.h"
+
+#include <stddef.h>
 
 #include <petscsys.h>
 #include <stdlib.h>
@@ -17,31 +20,15 @@ static const char *const run_control[] = {
     "-out",       "-run",      "-resume",  "-rerun_failed",    "-quiet", "-tasks",        "-slice",
     "-task_fork", "-no_plots", "-dry_run", "-task_time_limit", "-help",  "-options_left", NULL};
 
-static const char engine_help[] =
-    "Sweep options (every driver):\n"
-    "  -out DIR              run directory (default results/<experiment>/<YYYYmmdd-HHMMSS>, linked as "
-    "latest)\n"
-    "  -run NAME             run name under results/<experiment>/ (instead of the time stamp)\n"
-    "  -resume               continue the run in -out: skip finished tasks, redo a torn last line\n"
-    "  -rerun_failed         like -resume, and also redo the tasks whose status is a failure\n"
-    "  -task_time_limit S    wall seconds per task; a task over it is killed and recorded as time_limit\n"
-    "                        (default 0 = none)\n"
-    "  -tasks I:J            run only the tasks with I <= id < J\n"
-    "  -slice K/N            run only the tasks with id % N == K (0 <= K < N; for job arrays: each slice\n"
-    "                        writes ledger.K-of-N.csv; bin/bench_merge DIR builds the tables afterwards)\n"
-    "  -seed BASE            base of every task's seed: task seed = splitmix64(BASE, task id) (default 1)\n"
-    "  -seeds N              number of seeds, for drivers with a seed axis\n"
-    "  -task_fork 0|1        run each task in a forked child (default 1: time limit enforced, a crash is a\n"
-    "                        status); 0 runs tasks in-process, e.g. under a debugger\n"
-    "  -no_plots             skip the gnuplot plots at the end\n"
-    "  -dry_run              list the tasks this run would do and stop\n"
-    "  -quiet                no progress lines on stderr\n"
-    "  -options_file F       read options from F (PETSc; lines like -h 1e-3,2e-3)\n";
-
-static int is_run_control(const char *name)
+static int is_run_control(const struct sweep_driver *d, const char *name)
 {
   for (int i = 0; run_control[i]; i++)
     if (strcmp(name, run_control[i]) == 0) return 1;
+  /* The axes are not part of the fingerprint either: a task is identified by its axis values, so a run
+   * may be resumed with values added to (or taken from) an axis; experiment.txt keeps the lists. */
+  if (strcmp(name, "-seeds") == 0) return 1;
+  for (int k = 0; k < d->n_axes; k++)
+    if (strcmp(name, sweep_axis_option(&d->axes[k])) == 0) return 1;
   return 0;
 }
 
@@ -55,7 +42,7 @@ static int by_name(const void *a, const void *b)
 }
 
 /* The canonical option string: every option but the run-control ones, sorted by name, "-a v -b w". */
-static char *fingerprint(void)
+static char *fingerprint(const struct sweep_driver *d)
 {
   char *all = NULL, *out = NULL;
   if (PetscOptionsGetAll(NULL, &all)) return NULL;
@@ -77,7 +64,7 @@ static char *fingerprint(void)
   out = calloc(len + 2, 1);
   if (!out) goto cleanup;
   for (int i = 0; i < n; i++) {
-    if (is_run_control(p[i].name)) continue;
+    if (is_run_control(d, p[i].name)) continue;
     if (out[0]) strcat(out, " ");
     strcat(out, p[i].name);
     if (p[i].value) strcat(strcat(out, " "), p[i].value);
@@ -88,93 +75,283 @@ cleanup:
   return out;
 }
 
-static void print_help(const struct sweep_driver *d)
+/* The engine's options (every driver), declared: -help prints this table, the one reader checks them. */
+struct engine_settings {
+  char out[OPTION_STRING_MAX], run[OPTION_STRING_MAX], tasks[OPTION_STRING_MAX], slice[OPTION_STRING_MAX];
+  int resume, rerun_failed, task_fork, no_plots, dry_run, quiet;
+  double task_time_limit;
+};
+
+#define ENGINE_OPT(name, type, def, range, help)                                                           \
+  {#name, type, offsetof(struct engine_settings, name), def, range, help}
+static const struct option_decl engine_options[] = {
+    ENGINE_OPT(out, OPT_STRING, "", NULL,
+               "run directory (default results/<experiment>/<YYYYmmdd-HHMMSS>, linked as latest)"),
+    ENGINE_OPT(run, OPT_STRING, "", NULL, "run name under results/<experiment>/ (instead of the time stamp)"),
+    ENGINE_OPT(resume, OPT_BOOL, "0", NULL,
+               "continue the run in -out: skip finished tasks, redo a torn last line; tasks are matched by "
+               "their axis values, so a sweep with added values runs only the new tasks"),
+    ENGINE_OPT(rerun_failed, OPT_BOOL, "0", NULL, "like -resume, and also redo the tasks whose status is a failure"),
+    ENGINE_OPT(task_time_limit, OPT_REAL, "0", "[0,inf)",
+               "wall seconds per task; a task over it is killed and recorded as time_limit (0 = none) [s]"),
+    ENGINE_OPT(tasks, OPT_STRING, "", NULL, "I:J: run only the tasks with I <= id < J"),
+    ENGINE_OPT(slice, OPT_STRING, "", NULL,
+               "K/N: run only the tasks with id % N == K (job arrays: ledger.K-of-N.csv; bin/bench_merge DIR)"),
+    ENGINE_OPT(task_fork, OPT_BOOL, "1", NULL,
+               "run each task in a forked child (time limit enforced, a crash is a status); 0 = in-process"),
+    ENGINE_OPT(no_plots, OPT_BOOL, "0", NULL, "skip the gnuplot plots at the end"),
+    ENGINE_OPT(dry_run, OPT_BOOL, "0", NULL, "check every option, list the tasks this run would do and stop"),
+    ENGINE_OPT(quiet, OPT_BOOL, "0", NULL, "no progress lines on stderr"),
+};
+#define N_ENGINE_OPTIONS ((int)(sizeof engine_options / sizeof engine_options[0]))
+
+/* Only drivers with a seeds axis take these (elsewhere they would change nothing: an error). */
+struct seed_settings {
+  int seed;
+};
+static const struct option_decl seed_options[] = {
+    {"seed", OPT_INT, offsetof(struct seed_settings, seed), "1", "[0,2147483647]",
+     "base of every task's seed: splitmix64 of it and the instance axes' values"},
+};
+
+static int has_seeds_axis(const struct sweep_driver *d)
 {
-  printf("bench_%s — %s\n\nAxes (comma-separated lists; one task per combination):\n", d->experiment,
-         d->title);
+  for (int k = 0; k < d->n_axes; k++)
+    if (strcmp(d->axes[k].name, SWEEP_SEEDS_AXIS) == 0) return 1;
+  return 0;
+}
+
+/* Every option name a run could mean, for "did you mean": the engine's, the driver's axes and options, and
+ * every registered formulation's and solver's declared ones. Returns a malloc'd array of malloc'd names. */
+static char **known_options(const struct sweep_driver *d, int *n)
+{
+  int cap = 64, k = 0;
+  char **names = malloc((size_t)cap * sizeof *names);
+  char buf[256];
+#define ADD(...)                                                                                            \
+  do {                                                                                                      \
+    if (k == cap) {                                                                                         \
+      char **nn = realloc(names, (size_t)(cap *= 2) * sizeof *names);                                       \
+      if (!nn) goto fail;                                                                                   \
+      names = nn;                                                                                           \
+    }                                                                                                       \
+    snprintf(buf, sizeof buf, __VA_ARGS__);                                                                 \
+    if (!(names[k] = strdup(buf))) goto fail;                                                               \
+    k++;                                                                                                    \
+  } while (0)
+  if (!names) return NULL;
+  for (int i = 0; i < N_ENGINE_OPTIONS; i++)
+    ADD("-%s", engine_options[i].name);
+  ADD("-options_file");
+  ADD("-help");
+  ADD("-seed");
+  ADD("-seeds");
+  for (int a = 0; a < d->n_axes; a++)
+    if (strcmp(d->axes[a].name, SWEEP_SEEDS_AXIS) != 0) ADD("%s", sweep_axis_option(&d->axes[a]));
+  for (int i = 0; i < d->n_options; i++)
+    ADD("-%s", d->options[i].name);
+  for (int i = 0; i < solver_harness_n_options; i++)
+    ADD("-%s", solver_harness_options[i].name);
+  for (int r = 0; solver_registry[r]; r++)
+    for (int i = 0; i < solver_registry[r]->n_options; i++)
+      ADD("-%s_%s", solver_registry[r]->name, solver_registry[r]->options[i].name);
+  for (int i = 0; i < formulation_common_n_options; i++)
+    ADD("-%s", formulation_common_options[i].name);
+  for (int r = 0; formulation_registry[r]; r++)
+    for (int i = 0; i < formulation_registry[r]->n_options; i++)
+      ADD("-%s", formulation_registry[r]->options[i].name);
+#undef ADD
+  *n = k;
+  return names;
+fail:
+  for (int i = 0; i < k; i++)
+    free(names[i]);
+  free(names);
+  return NULL;
+}
+
+/* Whose declared option is name, when it belongs to a formulation or solver type ("solver pgs"), else "". */
+static void option_owner(const char *name, char *buf, size_t n)
+{
+  char full[256];
+  buf[0] = '\0';
+  for (int r = 0; solver_registry[r] && !buf[0]; r++)
+    for (int i = 0; i < solver_registry[r]->n_options; i++) {
+      snprintf(full, sizeof full, "-%s_%s", solver_registry[r]->name, solver_registry[r]->options[i].name);
+      if (strcmp(full, name) == 0) snprintf(buf, n, "solver %s", solver_registry[r]->name);
+    }
+  for (int r = 0; formulation_registry[r] && !buf[0]; r++)
+    for (int i = 0; i < formulation_registry[r]->n_options; i++) {
+      snprintf(full, sizeof full, "-%s", formulation_registry[r]->options[i].name);
+      if (strcmp(full, name) == 0) snprintf(buf, n, "formulation %s", formulation_registry[r]->name);
+    }
+}
+
+/* An option nobody read is an error of the run (design.md, Configuration): a misspelt name, an option of a
+ * formulation or solver the sweep does not use, -seeds on a driver without instances. Reported once (rank
+ * 0) with the nearest valid name; nonzero when there is any. Runs after every reader (engine, axes, driver
+ * setup, each used formulation's and solver's options). */
+static int check_unused(const struct sweep *s)
+{
+  char **names = NULL, **values = NULL;
+  int n = option_unused(&names, &values);
+  if (n <= 0) return n < 0;
+  int nk = 0;
+  char **known = known_options(s->d, &nk);
+  for (int i = 0; i < n && s->rank == 0; i++) {
+    char owner[128];
+    option_owner(names[i], owner, sizeof owner);
+    const char *near = known ? option_nearest(names[i], (const char *const *)known, nk) : NULL;
+    if (owner[0])
+      fprintf(stderr, "error: %s is an option of %s, which this run does not use\n", names[i], owner);
+    else if (near && strcmp(near, names[i]) != 0)
+      fprintf(stderr, "error: %s is not an option of this run (did you mean %s?)\n", names[i], near);
+    else if (near)
+      fprintf(stderr, "error: %s is not used by bench_%s (it has no such axis or setting in this run)\n",
+              names[i], s->d->experiment);
+    else
+      fprintf(stderr, "error: %s is not an option of this run (bench_%s -help lists them)\n", names[i],
+              s->d->experiment);
+  }
+  for (int i = 0; known && i < nk; i++)
+    free(known[i]);
+  free(known);
+  option_unused_free(n, names, values);
+  return 1;
+}
+
+/* -help: what applies to this run — the axes, the columns, the driver's options, the engine's, and the own
+ * options of the formulations and solvers the axes name (their defaults: the chosen ones). */
+static void print_help(const struct sweep *s)
+{
+  const struct sweep_driver *d = s->d;
+  printf("bench_%s — %s\n\nAxes (comma-separated lists; one task per combination; instance axes seed the "
+         "task):\n",
+         d->experiment, d->title);
   for (int k = 0; k < d->n_axes; k++) {
     const struct sweep_axis *a = &d->axes[k];
     char opt[96];
     if (strcmp(a->name, SWEEP_SEEDS_AXIS) == 0)
       snprintf(opt, sizeof opt, "-seeds N");
     else
-      snprintf(opt, sizeof opt, "%s a,b,...", a->option ? a->option : "");
-    if (!a->option && strcmp(a->name, SWEEP_SEEDS_AXIS) != 0)
-      snprintf(opt, sizeof opt, "-%s a,b,...", a->name);
-    printf("  %-24s %s (default %s)\n", opt, a->help ? a->help : "", a->def ? a->def : "");
+      snprintf(opt, sizeof opt, "%s a,b,...", sweep_axis_option(a));
+    printf("  %-26s %s%s (default %s)\n", opt, sweep_axis_is_instance(a) ? "[instance] " : "",
+           a->help ? a->help : "", a->def ? a->def : "");
   }
   printf("\nColumns of tasks.csv besides task_id, the axes, status, task_seconds, rank, host:\n");
-  static const char *const role[] = {"metric", "cost", "info"};
+  static const char *const role[] = {"metric", "cost", "info", "metric+"};
   for (int j = 0; j < d->n_columns; j++)
-    printf("  %-24s %-6s %s\n", d->columns[j].name, role[d->columns[j].role],
+    printf("  %-26s %-7s %s\n", d->columns[j].name, role[d->columns[j].role],
            d->columns[j].help ? d->columns[j].help : "");
-  if (d->help) printf("\nOptions of this driver:\n%s", d->help);
-  printf("\n%s\nFormulations: ", engine_help);
+  if (d->n_options || d->help) printf("\nOptions of this driver:\n");
+  if (d->n_options) option_print(stdout, d->options, d->n_options, NULL);
+  if (d->help) printf("%s", d->help);
+  printf("\nSweep options (every driver):\n");
+  option_print(stdout, engine_options, N_ENGINE_OPTIONS, NULL);
+  if (has_seeds_axis(d)) option_print(stdout, seed_options, 1, NULL);
+  printf("  %-34s read options from F (PETSc format: lines like -h 1e-3,2e-3); may be repeated\n",
+         "-options_file F");
+  printf("  %-34s this help; -help petsc: PETSc's own options\n", "-help, --help, -h");
+  for (int k = 0; s->ax && k < d->n_axes; k++) {
+    const struct sweep_axis *a = &d->axes[k];
+    if (a->kind == SWEEP_SOLVER) {
+      printf("\nEvery solver (the harness):\n");
+      option_print(stdout, solver_harness_options, solver_harness_n_options, NULL);
+    } else if (a->kind == SWEEP_FORMULATION) {
+      printf("\nEvery formulation:\n");
+      option_print(stdout, formulation_common_options, formulation_common_n_options, NULL);
+    } else {
+      continue;
+    }
+    for (int i = 0; i < s->ax[k].n; i++) {
+      const char *v = s->ax[k].v[i];
+      if (a->kind == SWEEP_SOLVER) {
+        const struct solver_type *t = solver_find(v);
+        if (!t) continue;
+        char prefix[96];
+        snprintf(prefix, sizeof prefix, "%s_", t->name);
+        printf("Solver %s — %s%s\n", t->name, t->summary, t->n_options ? ":" : " (no options of its own)");
+        option_print(stdout, t->options, t->n_options, prefix);
+      } else {
+        const struct formulation_type *t = formulation_find(v);
+        if (!t) continue;
+        printf("Formulation %s — %s%s\n", t->name, t->summary, t->n_options ? ":" : " (no options of its own)");
+        option_print(stdout, t->options, t->n_options, NULL);
+      }
+    }
+  }
+  printf("\nRegistered formulations: ");
   formulation_registry_names(stdout);
-  printf("\nSolvers: ");
+  printf("\nRegistered solvers: ");
   solver_registry_names(stdout);
-  printf("\n(-formulation all / -cp_solver all take every one; each has its own -<name>_... options)\n");
+  printf("\n(-formulation all / -cp_solver all take every one; -help lists the options of those chosen)\n");
 }
 
 static int parse_range(const char *txt, long *lo, long *hi, char sep)
 {
   char *end;
   *lo = strtol(txt, &end, 10);
-  if (*end != sep) return 1;
-  *hi = strtol(end + 1, &end, 10);
-  return *end != '\0';
+  if (end == txt || *end != sep) return 1;
+  const char *b = end + 1;
+  *hi = strtol(b, &end, 10);
+  return end == b || *end != '\0';
 }
 
 /* Engine options; messages on rank 0. Returns nonzero on bad input. */
 static int parse_engine(struct sweep *s)
 {
-  char buf[256];
-  PetscBool set;
-  PetscInt ival;
-  PetscReal rval;
+  struct engine_settings e;
+  char msg[512];
   const int say = s->rank == 0;
-  s->use_fork = 1;
-  s->plots = 1;
-  s->base_seed = 1;
-  PetscOptionsHasName(NULL, NULL, "-resume", &set), s->resume = set;
-  PetscOptionsHasName(NULL, NULL, "-rerun_failed", &set), s->rerun_failed = set;
-  PetscOptionsHasName(NULL, NULL, "-quiet", &set), s->quiet = set;
-  PetscOptionsHasName(NULL, NULL, "-no_plots", &set), s->plots = !set;
-  PetscOptionsHasName(NULL, NULL, "-dry_run", &set), s->dry_run = set;
-  ival = 1;
-  if (PetscOptionsGetInt(NULL, NULL, "-task_fork", &ival, NULL)) goto bad_value;
-  s->use_fork = ival != 0;
-  ival = 1;
-  if (PetscOptionsGetInt(NULL, NULL, "-seed", &ival, NULL)) goto bad_value;
-  s->base_seed = (unsigned long)ival;
-  rval = 0.0;
-  if (PetscOptionsGetReal(NULL, NULL, "-task_time_limit", &rval, NULL)) goto bad_value;
-  if (rval < 0.0) {
-    if (say) fprintf(stderr, "error: -task_time_limit must be >= 0 seconds\n");
+  if (option_read(engine_options, N_ENGINE_OPTIONS, NULL, &e, msg, sizeof msg)) {
+    if (say) fprintf(stderr, "error: %s\n", msg);
     return 1;
   }
-  s->time_limit = rval;
+  s->resume = e.resume;
+  s->rerun_failed = e.rerun_failed;
+  s->quiet = e.quiet;
+  s->plots = !e.no_plots;
+  s->dry_run = e.dry_run;
+  s->use_fork = e.task_fork;
+  s->time_limit = e.task_time_limit;
+  if (s->time_limit > 0.0 && !s->use_fork) {
+    if (say)
+      fprintf(stderr, "error: -task_time_limit needs -task_fork 1 (an in-process task cannot be stopped)\n");
+    return 1;
+  }
+  s->base_seed = 1;
+  if (has_seeds_axis(s->d)) {
+    struct seed_settings ss;
+    if (option_read(seed_options, 1, NULL, &ss, msg, sizeof msg)) {
+      if (say) fprintf(stderr, "error: %s\n", msg);
+      return 1;
+    }
+    s->base_seed = (unsigned long)ss.seed;
+  }
   s->task_lo = 0;
   s->task_hi = s->total;
-  if (PetscOptionsGetString(NULL, NULL, "-tasks", buf, sizeof buf, &set)) goto bad_value;
-  if (set && (parse_range(buf, &s->task_lo, &s->task_hi, ':') || s->task_lo < 0 || s->task_hi > s->total ||
-              s->task_lo >= s->task_hi)) {
-    if (say) fprintf(stderr, "error: -tasks %s: expected I:J with 0 <= I < J <= %ld\n", buf, s->total);
+  if (e.tasks[0] && (parse_range(e.tasks, &s->task_lo, &s->task_hi, ':') || s->task_lo < 0 ||
+                     s->task_hi > s->total || s->task_lo >= s->task_hi)) {
+    if (say) fprintf(stderr, "error: -tasks %s: expected I:J with 0 <= I < J <= %ld\n", e.tasks, s->total);
     return 1;
   }
-  if (PetscOptionsGetString(NULL, NULL, "-slice", buf, sizeof buf, &set)) goto bad_value;
-  if (set) {
-    if (parse_range(buf, &s->slice_k, &s->slice_n, '/') || s->slice_n < 1 || s->slice_k < 0 ||
+  if (e.slice[0]) {
+    if (parse_range(e.slice, &s->slice_k, &s->slice_n, '/') || s->slice_n < 1 || s->slice_k < 0 ||
         s->slice_k >= s->slice_n) {
-      if (say) fprintf(stderr, "error: -slice %s: expected K/N with 0 <= K < N\n", buf);
+      if (say) fprintf(stderr, "error: -slice %s: expected K/N with 0 <= K < N\n", e.slice);
       return 1;
     }
     snprintf(s->slice_tag, sizeof s->slice_tag, "%ld-of-%ld", s->slice_k, s->slice_n);
   }
-  char run[256] = "";
-  if (PetscOptionsGetString(NULL, NULL, "-run", run, sizeof run, NULL)) goto bad_value;
-  if (PetscOptionsGetString(NULL, NULL, "-out", s->out, sizeof s->out, &set)) goto bad_value;
-  if (!set) {
+  if (e.run[0] && (strchr(e.run, '/') || strcmp(e.run, ".") == 0 || strcmp(e.run, "..") == 0)) {
+    if (say) fprintf(stderr, "error: -run %s: a run name is one folder name (no '/'); use -out DIR for a path\n", e.run);
+    return 1;
+  }
+  if (e.out[0]) {
+    if (sweep_path(s->out, sizeof s->out, "%s", e.out)) return 1;
+  } else {
+    char run[OPTION_STRING_MAX];
+    snprintf(run, sizeof run, "%s", e.run);
     if (!run[0]) { /* the time stamp comes from rank 0, so that every rank names the same directory */
       long stamp = (long)time(NULL);
       MPI_Bcast(&stamp, 1, MPI_LONG, 0, s->comm);
@@ -188,9 +365,6 @@ static int parse_engine(struct sweep *s)
   if (s->slice_tag[0])
     return sweep_path(s->ledger_path, sizeof s->ledger_path, "%s/ledger.%s.csv", s->out, s->slice_tag);
   return sweep_path(s->ledger_path, sizeof s->ledger_path, "%s/ledger.csv", s->out);
-bad_value:
-  if (say) fprintf(stderr, "error: a sweep option has a malformed value (see -help)\n");
-  return 1;
 }
 
 /* results/<experiment>/latest -> the newest default-named run, for people and scripts. */
@@ -244,26 +418,57 @@ static void list_tasks(const struct sweep *s)
   free(v);
 }
 
+/* Is argument i a request for our help? -help and --help (not "-help petsc", which PETSc answers), and -h
+ * without a value (-h is also the time-step axis: "-h 1e-3" is not help). */
+static int is_help(int argc, char **argv, int i, int *petsc)
+{
+  const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
+  if (strcmp(a, "-help") == 0 || strcmp(a, "--help") == 0) {
+    if (next && strcmp(next, "petsc") == 0) return *petsc = 1, 0;
+    return 1;
+  }
+  if (strcmp(a, "-h") == 0) {
+    double x;
+    return !next || (next[0] == '-' && option_parse_real(next, &x) != 0);
+  }
+  return 0;
+}
+
 int sweep_main(const struct sweep_driver *d, int argc, char **argv)
 {
   struct sweep s;
-  int rc = 0;
+  int rc = 0, want_help = 0, petsc_help = 0, pargc = 0;
   MPI_Comm self_inner = MPI_COMM_NULL;
   memset(&s, 0, sizeof s);
   s.d = d;
   char *cmd = join_argv(argc, argv);
+  /* Our -help is taken out before PETSc sees it (PETSc would print its generic block first); "-help petsc"
+   * goes to PETSc as "-help". */
+  char **pargv = calloc((size_t)argc + 1, sizeof *pargv);
+  if (!cmd || !pargv) return 1;
+  for (int i = 0; i < argc; i++) {
+    if (i > 0 && is_help(argc, argv, i, &petsc_help)) {
+      want_help = 1;
+      continue;
+    }
+    if (i > 0 && petsc_help && strcmp(argv[i], "petsc") == 0 &&
+        (strcmp(argv[i - 1], "-help") == 0 || strcmp(argv[i - 1], "--help") == 0))
+      continue;
+    pargv[pargc++] = strcmp(argv[i], "--help") == 0 ? "-help" : argv[i];
+  }
   /* MPI first, so that a missing options file is reported once, cleanly, with exit 2 (PETSc would
    * print a stack of errors and exit 1). */
-  if (MPI_Init(&argc, &argv) != MPI_SUCCESS) return 1;
+  if (MPI_Init(&pargc, &pargv) != MPI_SUCCESS) return 1;
   s.comm = MPI_COMM_WORLD; /* bench/ is the one layer that knows the world communicator */
   MPI_Comm_rank(s.comm, &s.rank);
-  for (int i = 1; i + 1 < argc && !rc; i++)
-    if (strcmp(argv[i], "-options_file") == 0 && access(argv[i + 1], R_OK) != 0) {
-      if (s.rank == 0) fprintf(stderr, "error: cannot read the options file %s\n", argv[i + 1]);
+  for (int i = 1; i + 1 < pargc && !rc; i++)
+    if (strcmp(pargv[i], "-options_file") == 0 && access(pargv[i + 1], R_OK) != 0) {
+      if (s.rank == 0) fprintf(stderr, "error: cannot read the options file %s\n", pargv[i + 1]);
       rc = 2;
     }
-  if (rc || PetscInitialize(&argc, &argv, NULL, NULL)) {
+  if (rc || PetscInitialize(&pargc, &pargv, NULL, NULL)) {
     free(cmd);
+    free(pargv);
     MPI_Finalize();
     return rc ? rc : 1;
   }
@@ -272,16 +477,19 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   MPI_Comm_size(s.comm, &s.size);
   int hl = 0;
   MPI_Get_processor_name(s.host, &hl);
-  PetscBool want_help;
-  PetscOptionsHasName(NULL, NULL, "-help", &want_help);
+  if (petsc_help) goto finalize; /* PETSc printed its options */
   if (want_help) {
-    if (s.rank == 0) print_help(d);
+    if (sweep_axes_parse(&s)) sweep_axes_free(&s); /* help for the defaults when the axes are bad */
+    if (s.rank == 0) print_help(&s);
     goto finalize;
   }
   rc = sweep_axes_parse(&s) || parse_engine(&s) ? 2 : 0;
-  s.options = fingerprint();
+  s.options = fingerprint(d);
   if (!rc && !s.options) rc = 1;
   if (!rc && d->setup && d->setup(&s.ctx)) rc = 2;
+  if (!rc && sweep_check_method_options(&s)) rc = 2;
+  MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, s.comm);
+  if (!rc && check_unused(&s)) rc = 2;
   MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, s.comm);
   if (rc) goto finalize;
   if (s.dry_run) { /* list what would run, touching nothing; a clashing -out is refused already */
@@ -346,6 +554,7 @@ finalize:
   free(s.todo);
   free(s.options);
   free(cmd);
+  free(pargv);
   PetscFinalize();
   MPI_Finalize();
   return rc;

@@ -31,11 +31,18 @@
 #ifndef CB_SWEEP_H
 #define CB_SWEEP_H
 
+#include "option_table.h"
 #include "results.h"
 
 #include <gsl/gsl_rng.h>
 
 enum sweep_axis_kind { SWEEP_REAL, SWEEP_INT, SWEEP_STRING, SWEEP_FORMULATION, SWEEP_SOLVER };
+
+/* What an axis says about a task (design.md, "Three plug-in axes"): an INSTANCE axis fixes what is
+ * simulated or solved (scene, size, seed, problem class) and takes part in the task's seed; a METHOD axis
+ * says how (formulation, solver, time step, their options) and does not, so every method of a sweep sees
+ * the same instances. */
+enum sweep_axis_role { SWEEP_METHOD = 0, SWEEP_INSTANCE = 1 };
 
 struct sweep_axis {
   const char *name;          /* the CSV column; the option is -name unless option is set */
@@ -44,10 +51,12 @@ struct sweep_axis {
   const char *def;           /* default list, e.g. "1e-3,2e-3" */
   const char *help;          /* one line for -help */
   int not_grouped;           /* 1: not a summary group key (repeats such as seeds are aggregated over) */
+  enum sweep_axis_role role; /* SWEEP_METHOD unless set; the seeds axis is always an instance axis */
 };
 
 /* A "seeds" axis is special: -seeds N (default from def, a single integer) expands to the values
- * 0..N-1, and it is never a group key. Every task's RNG is seeded from (-seed BASE, task id) anyway. */
+ * 0..N-1, it is never a group key, and it is an instance axis. Only a driver with a seeds axis takes
+ * -seeds and -seed BASE (elsewhere they are unused options, hence errors). */
 #define SWEEP_SEEDS_AXIS "seed"
 
 enum sweep_column_role {
@@ -72,7 +81,11 @@ struct sweep_task {
   long id;
   int n_axes;
   const char *const *value; /* the axis values as given (strings), in axis order */
-  gsl_rng *rng;             /* seeded from (base seed, id) */
+  /* splitmix64 of the base seed (-seed) and the values of the instance axes: the same for every method
+   * (formulation, solver, h, ...) of one instance, and independent of the number of ranks and of the
+   * task's position in the sweep. rng is a GSL mt19937 seeded with it. */
+  unsigned long instance_seed;
+  gsl_rng *rng;
   double time_limit;        /* seconds, 0 = none (the engine enforces it; long loops may also check) */
 };
 
@@ -81,7 +94,11 @@ struct sweep_row;
 struct sweep_driver {
   const char *experiment; /* results/<experiment>/...; [a-z0-9_] */
   const char *title;      /* one line: what and which paper/figure */
-  const char *help;       /* the driver's own options (not axes), printed by -help; may be NULL */
+  const char *help; /* notes printed by -help under the driver's options (statuses, ...); may be NULL */
+  /* The driver's own options (not axes), declared (option_table.h; full names without '-'); read by the
+   * engine before setup into the settings struct the driver's setup gets. */
+  const struct option_decl *options;
+  int n_options;
   const struct sweep_axis *axes;
   int n_axes;
   const struct sweep_column *columns;
@@ -111,6 +128,9 @@ int sweep_option_t_end(double *T);
 /* A driver's per-step table for one task (its -trace DIR option): DIR/EXPERIMENT_taskID.csv with the
  * header line written; NULL when dir is "" or the file cannot be opened (a warning says so). */
 FILE *sweep_trace_open(const char *dir, const char *experiment, long task_id, const char *header);
+
+/* The option that sets an axis: its .option, or "-" and its name (a static buffer of a few slots). */
+const char *sweep_axis_option(const struct sweep_axis *a);
 
 /* Axis values of a task, by axis name (a name the driver did not declare is a programming error:
  * message and NAN / 0 / ""). */

@@ -51,6 +51,10 @@ struct sweep {
 /* sweep_task.c */
 int sweep_axes_parse(struct sweep *s);
 void sweep_axes_free(struct sweep *s);
+/* Reads the own options of every formulation and solver the axes name, once, before any task (after the
+ * driver's setup, which may set defaults of its own): a bad value stops the run, and PETSc marks them
+ * used, so that only options nobody reads are left for check_unused. Nonzero on bad input. */
+int sweep_check_method_options(const struct sweep *s);
 void sweep_task_values(const struct sweep *s, long id, const char **values);
 /* Runs task id in this process (the fork child or -task_fork 0); returns a malloc'd ledger fragment
  * "status,col1,...,colN" or NULL on an internal error. */
@@ -60,6 +64,8 @@ char *sweep_task_execute(const struct sweep *s, long id);
 char *sweep_ledger_line(const struct sweep *s, long id, const char *fragment, const char *status,
                         double seconds);
 char *sweep_header_line(const struct sweep *s);
+int sweep_axis_is_instance(const struct sweep_axis *a);
+unsigned long sweep_instance_seed(const struct sweep *s, const char *const *values);
 
 /* sweep_run.c */
 int sweep_run(struct sweep *s);

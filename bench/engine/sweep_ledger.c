@@ -90,6 +90,13 @@ static int write_experiment(const struct sweep *s, const char *path)
         if (!(strtod(s->ax[k].v[i], NULL) > 0.0)) log_x = 0;
     }
   fprintf(fp, "log_x %d\ntasks %ld\noptions %s\n", log_x, s->total, s->options);
+  /* The axis values of this sweep, in order: task ids are positions in their product (sweep_merge). */
+  for (int k = 0; k < d->n_axes; k++) {
+    fprintf(fp, "values_%s ", d->axes[k].name);
+    for (int i = 0; i < s->ax[k].n; i++)
+      fprintf(fp, "%s%s", i ? "," : "", s->ax[k].v[i]);
+    fputc('\n', fp);
+  }
   fprintf(fp, "units ");
   first = 1;
   /* "name=unit" from a trailing "[unit]" in the help of an axis (for the x of the plots) or a column */
@@ -138,13 +145,21 @@ static int read_ledger(struct sweep *s, const char *path, const char *header, ch
   int cid = table_column(t, "task_id"), cst = table_column(t, "status");
   for (int i = 0; i < t->nrow; i++) {
     char *end;
-    long id = strtol(table_get(t, i, cid), &end, 10);
-    if (*end || id < 0 || id >= s->total) {
-      fprintf(stderr, "error: %s: row %d has task_id '%s', not an id of this sweep (0..%ld)\n", path, i + 1,
-              table_get(t, i, cid), s->total - 1);
+    long old_id = strtol(table_get(t, i, cid), &end, 10);
+    if (*end || old_id < 0) {
+      fprintf(stderr, "error: %s: row %d has task_id '%s', not a task id\n", path, i + 1, table_get(t, i, cid));
       table_destroy(&t);
       return 2;
     }
+    /* a task is its axis values: find this row's place in the current sweep (columns 1..n_axes) */
+    long id = 0;
+    for (int k = 0; k < s->d->n_axes && id >= 0; k++) {
+      int found = -1;
+      for (int v = 0; v < s->ax[k].n && found < 0; v++)
+        if (strcmp(s->ax[k].v[v], table_get(t, i, 1 + k)) == 0) found = v;
+      id = found < 0 ? -1 : id * s->ax[k].n + found;
+    }
+    if (id < 0) continue; /* a value no longer in the sweep: kept in the ledger, not in this run's tables */
     done[id] = !(s->rerun_failed && sweep_status_is_failure(table_get(t, i, cst)));
   }
   if (t->n_dropped && own) { /* cut the torn line so that new rows start on a line of their own */
@@ -199,7 +214,7 @@ int sweep_build_todo(struct sweep *s, const char *done)
     list[n].id = id;
     list[n].cost = 0.0;
     if (s->d->cost) {
-      struct sweep_task t = {s->d, id, s->d->n_axes, values, NULL, s->time_limit};
+      struct sweep_task t = {.driver = s->d, .id = id, .n_axes = s->d->n_axes, .value = values, .time_limit = s->time_limit};
       sweep_task_values(s, id, values);
       list[n].cost = s->d->cost(&t, s->ctx);
     }
@@ -328,8 +343,100 @@ static int by_id(const void *a, const void *b)
   return (x->id > y->id) - (x->id < y->id);
 }
 
+/* The axis value lists of a run (experiment.txt: axes, values_<axis>), to number tasks by their values. */
+struct axis_lists {
+  int n;
+  int *col;       /* column of each axis in the ledger */
+  int *count;     /* values per axis */
+  char ***values; /* values[k][i] */
+};
+
+static void axis_lists_free(struct axis_lists *l)
+{
+  for (int k = 0; l->values && k < l->n; k++) {
+    for (int i = 0; l->values[k] && i < l->count[k]; i++)
+      free(l->values[k][i]);
+    free(l->values[k]);
+  }
+  free(l->values);
+  free(l->count);
+  free(l->col);
+  memset(l, 0, sizeof *l);
+}
+
+static int split_list(const char *text, char ***out, int *n)
+{
+  *n = 0;
+  *out = NULL;
+  if (!text || !text[0]) return 0;
+  char *copy = strdup(text), *save = NULL;
+  if (!copy) return 1;
+  for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    char **nv = realloc(*out, (size_t)(*n + 1) * sizeof *nv);
+    if (!nv) break;
+    *out = nv;
+    if (!((*out)[*n] = strdup(tok))) break;
+    (*n)++;
+  }
+  free(copy);
+  return 0;
+}
+
+static int axis_lists_read(const char *path, const struct table *t, struct axis_lists *l)
+{
+  char *axes = sweep_experiment_value(path, "axes");
+  char **names = NULL;
+  int n = 0, rc = 2;
+  memset(l, 0, sizeof *l);
+  if (!axes || split_list(axes, &names, &n)) {
+    fprintf(stderr, "error: %s: no 'axes' line\n", path);
+    goto cleanup;
+  }
+  l->n = n;
+  l->col = calloc((size_t)n + 1, sizeof *l->col);
+  l->count = calloc((size_t)n + 1, sizeof *l->count);
+  l->values = calloc((size_t)n + 1, sizeof *l->values);
+  if (!l->col || !l->count || !l->values) goto cleanup;
+  for (int k = 0; k < n; k++) {
+    char key[256];
+    snprintf(key, sizeof key, "values_%s", names[k]);
+    char *v = sweep_experiment_value(path, key);
+    l->col[k] = table_column(t, names[k]);
+    if (!v || l->col[k] < 0) {
+      fprintf(stderr, "error: %s: no '%s' line, or the ledger has no column %s\n", path, key, names[k]);
+      free(v);
+      goto cleanup;
+    }
+    split_list(v, &l->values[k], &l->count[k]);
+    free(v);
+  }
+  rc = 0;
+cleanup:
+  for (int k = 0; k < n; k++)
+    free(names[k]);
+  free(names);
+  free(axes);
+  if (rc) axis_lists_free(l);
+  return rc;
+}
+
+/* The id of row r in the sweep the lists describe (last axis fastest), -1 when a value is not in it. */
+static long axis_lists_id(const struct axis_lists *l, const struct table *t, int r)
+{
+  long id = 0;
+  for (int k = 0; k < l->n; k++) {
+    int found = -1;
+    for (int i = 0; i < l->count[k] && found < 0; i++)
+      if (strcmp(l->values[k][i], table_get(t, r, l->col[k])) == 0) found = i;
+    if (found < 0) return -1;
+    id = id * l->count[k] + found;
+  }
+  return id;
+}
+
 int sweep_merge(const char *run_dir, long *n_missing)
 {
+  struct axis_lists lists = {0};
   char path[SWEEP_PATH_MAX + 64];
   glob_t g = {0};
   struct table **t = NULL;
@@ -359,10 +466,22 @@ int sweep_merge(const char *run_dir, long *n_missing)
   }
   rows = malloc((size_t)nrows * sizeof *rows + 1);
   if (!rows) goto cleanup;
-  long k = 0;
+  sweep_path(path, sizeof path, "%s/experiment.txt", run_dir);
+  if (axis_lists_read(path, t[0], &lists)) goto cleanup;
+  long k = 0, dropped = 0;
   for (size_t i = 0; i < nt; i++)
-    for (int r = 0; r < t[i]->nrow; r++)
-      rows[k++] = (struct id_row){strtol(table_get(t[i], r, 0), NULL, 10), (int)i, r};
+    for (int r = 0; r < t[i]->nrow; r++) {
+      long id = axis_lists_id(&lists, t[i], r);
+      if (id < 0) {
+        dropped++;
+        continue;
+      }
+      rows[k++] = (struct id_row){id, (int)i, r};
+    }
+  if (dropped)
+    fprintf(stderr, "[merge] %s: %ld ledger rows have axis values this sweep no longer has; not in tasks.csv\n",
+            run_dir, dropped);
+  nrows = k;
   /* by id; of a repeated id (rerun_failed, resume) the last written row wins: highest (file, row) */
   qsort(rows, (size_t)nrows, sizeof *rows, by_id);
   sweep_path(path, sizeof path, "%s/tasks.csv.tmp", run_dir);
@@ -382,7 +501,13 @@ int sweep_merge(const char *run_dir, long *n_missing)
           (rows[m].table == rows[best].table && rows[m].row > rows[best].row))
         best = m;
     const struct table *src = t[rows[best].table];
-    if (table_append(out, (const char *const *)&src->cell[(size_t)rows[best].row * (size_t)src->ncol])) break;
+    char **fields = &src->cell[(size_t)rows[best].row * (size_t)src->ncol], idtxt[32];
+    char *saved = fields[0];
+    snprintf(idtxt, sizeof idtxt, "%ld", rows[best].id);
+    fields[0] = idtxt; /* the id in this sweep (the ledger's may be from before an axis grew) */
+    int bad_row = table_append(out, (const char *const *)fields);
+    fields[0] = saved;
+    if (bad_row) break;
     i = j;
   }
   int bad = !out || table_write(out, fp);
@@ -410,6 +535,7 @@ cleanup:
   free(t);
   free(rows);
   globfree(&g);
+  axis_lists_free(&lists);
   return rc;
 }
 

@@ -147,9 +147,7 @@ int sweep_axes_parse(struct sweep *s)
   for (int k = 0; k < d->n_axes; k++) {
     const struct sweep_axis *ax = &d->axes[k];
     struct sweep_axis_values *a = &s->ax[k];
-    char opt[128];
-    snprintf(opt, sizeof opt, "%s", ax->option ? ax->option : "");
-    if (!ax->option) snprintf(opt, sizeof opt, "-%s", ax->name);
+    const char *opt = sweep_axis_option(ax);
     if (strcmp(ax->name, SWEEP_SEEDS_AXIS) == 0) {
       if (parse_seeds(s, ax, a)) goto cleanup;
     } else {
@@ -185,13 +183,18 @@ int sweep_axes_parse(struct sweep *s)
     }
     s->total *= a->n;
   }
-  for (int k = 0; k < d->n_axes; k++)
-    for (int i = 0; i < s->ax[k].n; i++)
-      if (check_options(d->axes[k].kind, s->ax[k].v[i])) goto cleanup;
   rc = 0;
 cleanup:
   free(buf);
   return rc;
+}
+
+int sweep_check_method_options(const struct sweep *s)
+{
+  for (int k = 0; k < s->d->n_axes; k++)
+    for (int i = 0; i < s->ax[k].n; i++)
+      if (check_options(s->d->axes[k].kind, s->ax[k].v[i])) return 1;
+  return 0;
 }
 
 void sweep_axes_free(struct sweep *s)
@@ -214,14 +217,43 @@ void sweep_task_values(const struct sweep *s, long id, const char **values)
   }
 }
 
-/* splitmix64: a well-mixed 64-bit value from (base, id), so that neighbouring ids get unrelated seeds. */
-static unsigned long task_seed(unsigned long base, long id)
+/* splitmix64 finaliser: a well-mixed 64-bit value, so that neighbouring inputs get unrelated seeds. */
+static uint64_t mix64(uint64_t x)
 {
-  uint64_t x = (uint64_t)base * 0x9E3779B97F4A7C15ull + (uint64_t)id + 1u;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
   x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  x ^= x >> 31;
-  return (unsigned long)x;
+  return x ^ (x >> 31);
+}
+
+int sweep_axis_is_instance(const struct sweep_axis *a)
+{
+  return a->role == SWEEP_INSTANCE || strcmp(a->name, SWEEP_SEEDS_AXIS) == 0;
+}
+
+/* The task's seed from the base seed and its instance axes (name=value, as text) alone: FNV-1a over the
+ * text, then splitmix64 with the base. Method axes (formulation, solver, h) do not enter, so every method
+ * sees the same instance; nor does the task id, so adding values to an axis leaves old tasks' seeds. */
+unsigned long sweep_instance_seed(const struct sweep *s, const char *const *values)
+{
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (int k = 0; k < s->d->n_axes; k++) {
+    if (!sweep_axis_is_instance(&s->d->axes[k])) continue;
+    for (int part = 0; part < 2; part++)
+      for (const char *c = part ? values[k] : s->d->axes[k].name; *c; c++)
+        h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+    h = (h ^ 0xffu) * 0x100000001b3ull; /* separator */
+  }
+  return (unsigned long)mix64((uint64_t)s->base_seed * 0x9E3779B97F4A7C15ull + h);
+}
+
+const char *sweep_axis_option(const struct sweep_axis *a)
+{
+  static char slot[4][128];
+  static int next;
+  if (a->option) return a->option;
+  char *b = slot[next++ % 4];
+  snprintf(b, sizeof slot[0], "-%s", a->name);
+  return b;
 }
 
 static int axis_index(const struct sweep_task *t, const char *axis)
@@ -330,7 +362,8 @@ char *sweep_task_execute(const struct sweep *s, long id)
   task.time_limit = s->time_limit;
   task.rng = gsl_rng_alloc(gsl_rng_mt19937);
   if (!task.rng) goto cleanup;
-  gsl_rng_set(task.rng, task_seed(s->base_seed, id));
+  task.instance_seed = sweep_instance_seed(s, values);
+  gsl_rng_set(task.rng, task.instance_seed);
   if (d->run(&task, s->ctx, &row) != 0) goto cleanup;
   if (!row.status[0]) {
     fprintf(stderr, "error: %s task %ld: the driver set no status\n", d->experiment, id);

@@ -3,6 +3,8 @@
  * (3D polyhedral cone, default 4), -contact_threshold (default: the world's threshold). */
 #include "formulation.h"
 
+#include <stddef.h>
+
 #include <math.h>
 #include <petscsys.h>
 #include <stdlib.h>
@@ -139,3 +141,12 @@ void formulation_tangents(int dim, const double n[3], int k, double *dirs)
       dirs[3 * l + i] = c * t1[i] + s * t2[i];
   }
 }
+
+const struct option_decl formulation_common_options[] = {
+    {"friction_dirs", OPT_INT, offsetof(struct formulation, friction_dirs), "4", "[3,16]",
+     "friction directions per contact in 3D (2D always uses 2)"},
+    {"contact_threshold", OPT_REAL, offsetof(struct formulation, threshold), "-1", NULL,
+     "contact detection threshold [m] (negative: the world's)"},
+};
+const int formulation_common_n_options =
+    (int)(sizeof formulation_common_options / sizeof formulation_common_options[0]);

@@ -78,6 +78,11 @@ struct formulation {
   void *data;
 };
 
+/* The options every formulation reads (-friction_dirs, -contact_threshold), declared; offsets into struct
+ * formulation. */
+extern const struct option_decl formulation_common_options[];
+extern const int formulation_common_n_options;
+
 /* Registry (formulations/formulation_registry.c). */
 extern const struct formulation_type *const formulation_registry[];
 const struct formulation_type *formulation_find(const char *name);
