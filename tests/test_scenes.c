@@ -39,6 +39,25 @@ static void test_defaults(void)
   }
 }
 
+/* -<scene>_<opt> must name one option of one scene: "a" with option "b_c" and "a_b" with "c" would clash. */
+static void test_option_names_unique(void)
+{
+  char seen[512][160];
+  int n = 0, unique = 1;
+  for (int i = 0; scene_registry[i]; i++)
+    for (int k = 0; k < scene_registry[i]->n_options && n < 512; k++) {
+      snprintf(seen[n], sizeof seen[n], "-%s_%s", scene_registry[i]->name,
+               scene_registry[i]->options[k].name);
+      for (int j = 0; j < n; j++)
+        if (strcmp(seen[j], seen[n]) == 0) {
+          printf("# %s is declared twice\n", seen[n]);
+          unique = 0;
+        }
+      n++;
+    }
+  CHECK(unique && n > 0, "the %d scene options have distinct full names", n);
+}
+
 /* Expects a refusal whose message contains every one of the (NULL-terminated) words. */
 static void refused(int rc, const char *msg, const char *what, const char *const *words)
 {
@@ -197,6 +216,7 @@ int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   test_defaults();
+  test_option_names_unique();
   test_bad_input();
   test_options();
   test_determinism();
