@@ -1,176 +1,236 @@
 /* NAME    bench_step — per-step cost split into contact detection, assembly, solve and recovery.
- * PURPOSE issue 3 performance: the cannonball stacks of Anitescu-Hart Sec. 4B (21, 136, 210 discs: 6, 16,
- *         20 rows, h = 0.05, mu = 0.05, from rest, no walls) and n random convex polygons in a box
- *         (50/100/200, h = 0.01, after -warmup untimed steps so that they have piled up). Targets:
- *         detection + assembly <= 20 % of the step for stewart_trinkle + lemke on the 136-disc stack;
- *         detection about linear in the number of bodies.
- * USAGE   bench_step [-options_file bench/experiments/step.opts] [-scenes cannonball6,polygons50,...]
- *         [-formulation stewart_trinkle] [-cp_solver lemke] [-steps 5] [-warmup 40] [-cp_time_limit 30]
- *         [-output_dir results/step]
- * OUTPUT  a table on stdout and OUTPUT_DIR/step.csv (one row per scene; times are means per timed step).
- * Serial by design: timings of one process on one core. */
-#include "scenes.h"
+ * PURPOSE the cannonball stacks of Anitescu-Hart Sec. 4B (21, 136, 210 discs: 6, 16, 20 rows, h = 0.05,
+ *         mu = 0.05, from rest, no walls) and n random convex polygons in a box (50/100/200, h = 0.01,
+ *         after -warmup untimed steps so that they have piled up). Targets: detection + assembly <= 20 %
+ *         of the step for stewart_trinkle + lemke on the 136-disc stack; detection about linear in the
+ *         number of bodies.
+ * USAGE   bench_step [-options_file bench/experiments/step.opts] [-scene cannonball:rows=6,polygon_box:n=50]
+ *         [-formulation stewart_trinkle] [-cp_solver lemke] [-steps 5] [-warmup 40] [sweep options]
+ * PAPER   Anitescu-Hart Sec. 4B (the stacks); Stewart & Trinkle 1996 (the default formulation).
+ * Runs on the sweep engine: results/step/<run>/tasks.csv, summary, plots. A scene is a registered scene
+ * spec (scene.h: NAME or NAME:opt=value:...), stepped with its type's h; times are the mean wall seconds
+ * per timed step of one task (one process, one core). */
+#include "engine/sweep.h"
+#include "scene.h"
 #include "simulation.h"
 
+#include <mpi.h>
 #include <petscsys.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#define SCENES_MAX 16
+#define STEP_LIST_MAX 8192 /* the -scene list's text */
+#define STEP_SCENES_DEFAULT                                                                                  \
+  "cannonball:rows=6,cannonball:rows=16,cannonball:rows=20,polygon_box:n=50,polygon_box:n=100,"              \
+  "polygon_box:n=200"
 
-static const char help[] =
-    "bench_step: per-step time split into detection, assembly, solve and recovery.\n"
-    "  -scenes a,b,...   cannonballR (R rows of discs) and polygonsN (N random polygons in a box)\n"
-    "                    (default cannonball6,cannonball16,cannonball20,polygons50,polygons100,polygons200)\n"
-    "  -formulation F    (default stewart_trinkle)   -cp_solver S (default lemke)\n"
-    "  -steps N          timed steps per scene (default 5)\n"
-    "  -warmup N         untimed steps before timing the polygon scenes (default 40)\n"
-    "  -output_dir D     where step.csv goes (default results/step)\n";
-
-struct stats {
-  int bodies, steps, failed, warmup_failed;
-  double contacts, rows, detect, assemble, solve, recover;
-  char status[32];
+static const struct sweep_axis axes[] = {
+    {"scene", NULL, SWEEP_STRING, STEP_SCENES_DEFAULT,
+     "registered scene specs, NAME or NAME:opt=value:... (bin/bench_step -help lists the scenes)", 0},
+    {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle", "formulations", 0},
+    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0},
 };
 
-static struct world *make_scene(const char *name, double *h)
-{
-  int n;
-  if (sscanf(name, "cannonball%d", &n) == 1) {
-    *h = 0.05;
-    return scene_cannonball(n, 1.0, 0.05, 0);
-  }
-  if (sscanf(name, "polygons%d", &n) == 1) {
-    *h = 0.01;
-    return scene_polygon_box(n, 0.25, 7, 0.2);
-  }
-  return NULL;
-}
+static const struct sweep_column columns[] = {
+    {"bodies", SWEEP_INFO, "bodies of the world, static ones included"},
+    {"h", SWEEP_INFO, "time step: the scene type's [s]"},
+    {"steps", SWEEP_INFO, "timed steps taken"},
+    {"failed_steps", SWEEP_INFO, "timed steps whose solve did not converge"},
+    {"warmup_failed_steps", SWEEP_INFO, "untimed warm-up steps whose solve did not converge"},
+    {"contacts", SWEEP_INFO, "potential contacts per timed step (mean)"},
+    {"rows", SWEEP_INFO, "rows of the complementarity problem per timed step (mean)"},
+    {"detect_seconds", SWEEP_COST,
+     "wall seconds per step in contact detection (mean over the timed steps) [s]"},
+    {"assemble_seconds", SWEEP_COST, "wall seconds per step in assembly (mean over the timed steps) [s]"},
+    {"solve_seconds", SWEEP_COST, "wall seconds per step in the solve (mean over the timed steps) [s]"},
+    {"recover_seconds", SWEEP_COST, "wall seconds per step in recovery (mean over the timed steps) [s]"},
+    {"step_seconds", SWEEP_COST, "wall seconds per step, the four phases summed (mean) [s]"},
+    {"detect_assemble_fraction", SWEEP_INFO, "(detect + assemble) / step time, in [0, 1]"},
+};
 
-static int run_scene(const char *name, const char *form, const char *solver_name, int steps, int warmup,
-                     struct stats *out)
+/* The driver's own options, declared and read by the one strict reader. */
+struct step_ctx {
+  int steps, warmup;
+  /* the scene axis' specs and their body counts, for the cost estimate */
+  int n_scenes;
+  char **spec;
+  int *bodies;
+};
+
+static const struct option_decl step_options[] = {
+    {"steps", OPT_INT, offsetof(struct step_ctx, steps), "5", "[1,1000000]", "timed steps per task"},
+    {"warmup", OPT_INT, offsetof(struct step_ctx, warmup), "40", "[0,1000000]",
+     "untimed steps first, for scenes whose bodies fall into place (polygon_box)"},
+};
+
+struct totals {
+  int steps, failed;
+  double contacts, rows, detect, assemble, solve, recover;
+};
+
+static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
 {
-  double h = 0.0;
+  const struct step_ctx *ctx = vctx;
+  const char *spec = sweep_task_string(task, "scene");
+  const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
+  const struct scene_type *t = NULL;
   struct simulation sim;
-  int sim_bad = simulation_open(&sim, make_scene(name, &h), form, solver_name);
-  struct world *w = sim.w;
-  struct formulation *f = sim.f;
-  struct solver *s = sim.s;
-  struct stepper *st = sim.st;
-  int rc = 1;
-  memset(out, 0, sizeof *out);
-  snprintf(out->status, sizeof out->status, "setup_error");
-  if (!w) {
-    fprintf(stderr, "error: unknown scene '%s' (cannonballR or polygonsN)\n", name);
-    return 1;
+  struct totals tot = {0};
+  struct world *w0 = NULL;
+  char msg[1024];
+  int rc = 1, warmup_failed = 0;
+  memset(&sim, 0, sizeof sim);
+  /* no random stream: a scene is fixed by its spec, so that every method of the sweep sees the same one */
+  if (scene_lookup(spec, &t, msg, sizeof msg) ||
+      scene_create_from_options(spec, NULL, NULL, &w0, msg, sizeof msg)) {
+    fprintf(stderr, "error: %s\n", msg);
+    goto cleanup;
   }
-  if (sim_bad) goto cleanup;
-  /* Polygons fall up to ~3 m (up to ~8 m/s): the threshold must cover a step's travel, or contacts are
-   * found only after deep penetration (Anitescu-Hart: delta "dependent on the size of the velocity"). */
-  w->threshold = strncmp(name, "polygons", 8) == 0 ? 0.05 : 0.01;
-  out->bodies = w->nb;
-  if (strncmp(name, "polygons", 8) == 0)
-    for (int i = 0; i < warmup; i++) {
-      struct step_record rec;
-      if (stepper_step(st, w, f, s, h, &rec)) goto cleanup;
-      out->warmup_failed += rec.failed;
-    }
-  for (int i = 0; i < steps; i++) {
-    struct step_record rec;
-    if (stepper_step(st, w, f, s, h, &rec)) goto cleanup;
-    out->steps++;
-    out->failed += rec.failed;
-    out->contacts += rec.contacts;
-    out->rows += rec.rows.total;
-    out->detect += rec.seconds_detect;
-    out->assemble += rec.seconds_assemble;
-    out->solve += rec.seconds_solve;
-    out->recover += rec.seconds_recover;
-    if (rec.failed) snprintf(out->status, sizeof out->status, "%s", solve_status_name(rec.solve.status));
-  }
-  if (out->steps > 0) {
-    double k = 1.0 / out->steps;
-    out->contacts *= k, out->rows *= k, out->detect *= k, out->assemble *= k, out->solve *= k,
-        out->recover *= k;
-  }
-  if (out->failed == 0) snprintf(out->status, sizeof out->status, "ok");
+  if (simulation_open(&sim, w0, form, solver)) goto cleanup;
   rc = 0;
+  struct world *w = sim.w;
+  sweep_row_set_int(row, "bodies", w->nb);
+  sweep_row_set(row, "h", t->h);
+  if (!formulation_supports(sim.f, w)) {
+    sweep_row_status(row, "not_applicable");
+    goto cleanup;
+  }
+  const char *status = "ok";
+  for (int i = 0; t->falls && i < ctx->warmup; i++) {
+    struct step_record rec;
+    if (stepper_step(sim.st, w, sim.f, sim.s, t->h, &rec)) {
+      rc = 1;
+      goto cleanup;
+    }
+    warmup_failed += rec.failed;
+  }
+  for (int i = 0; i < ctx->steps; i++) {
+    struct step_record rec;
+    if (stepper_step(sim.st, w, sim.f, sim.s, t->h, &rec)) {
+      rc = 1;
+      goto cleanup;
+    }
+    tot.steps++;
+    tot.failed += rec.failed;
+    tot.contacts += rec.contacts;
+    tot.rows += rec.rows.total;
+    tot.detect += rec.seconds_detect;
+    tot.assemble += rec.seconds_assemble;
+    tot.solve += rec.seconds_solve;
+    tot.recover += rec.seconds_recover;
+    if (rec.failed) status = solve_status_name(rec.solve.status);
+  }
+  const double k = 1.0 / tot.steps, total = k * (tot.detect + tot.assemble + tot.solve + tot.recover);
+  sweep_row_set_int(row, "steps", tot.steps);
+  sweep_row_set_int(row, "failed_steps", tot.failed);
+  sweep_row_set_int(row, "warmup_failed_steps", warmup_failed);
+  sweep_row_set(row, "contacts", k * tot.contacts);
+  sweep_row_set(row, "rows", k * tot.rows);
+  sweep_row_set(row, "detect_seconds", k * tot.detect);
+  sweep_row_set(row, "assemble_seconds", k * tot.assemble);
+  sweep_row_set(row, "solve_seconds", k * tot.solve);
+  sweep_row_set(row, "recover_seconds", k * tot.recover);
+  sweep_row_set(row, "step_seconds", total);
+  sweep_row_set(row, "detect_assemble_fraction", total > 0.0 ? k * (tot.detect + tot.assemble) / total : 0.0);
+  sweep_row_status(row, status);
 cleanup:
   simulation_close(&sim);
   return rc;
 }
 
-static void print_row(FILE *fp, int csv, const char *scene, const char *form, const char *solver,
-                      const struct stats *r)
+static void teardown(void *vctx)
 {
-  double total = r->detect + r->assemble + r->solve + r->recover;
-  double frac = total > 0.0 ? (r->detect + r->assemble) / total : 0.0;
-  if (csv)
-    fprintf(fp, "%s,%d,%s,%s,%d,%d,%s,%.1f,%.1f,%.6e,%.6e,%.6e,%.6e,%.6e,%.4f\n", scene, r->bodies, form,
-            solver, r->steps, r->failed, r->status, r->contacts, r->rows, r->detect, r->assemble, r->solve,
-            r->recover, total, frac);
-  else
-    fprintf(fp,
-            "%-14s %6d %8.1f %8.1f %11.3e %11.3e %11.3e %11.3e %11.3e %6.3f  %d/%d %s (warm-up: %d failed)\n",
-            scene, r->bodies, r->contacts, r->rows, r->detect, r->assemble, r->solve, r->recover, total, frac,
-            r->failed, r->steps, r->status, r->warmup_failed);
+  struct step_ctx *ctx = vctx;
+  if (!ctx) return;
+  for (int i = 0; i < ctx->n_scenes; i++)
+    free(ctx->spec[i]);
+  free(ctx->spec);
+  free(ctx->bodies);
+  free(ctx);
 }
 
+/* Reads -steps and -warmup, and builds every scene of the axis once: an unknown scene, a bad option of
+ * one (inline or -<scene>_<opt>) or a world that cannot be built stops the run before any task. */
+static int setup(void **vctx)
+{
+  struct step_ctx *ctx = calloc(1, sizeof *ctx);
+  char *list = malloc(STEP_LIST_MAX), msg[1024];
+  int rank = 0, rc = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  *vctx = ctx;
+  if (!ctx || !list) goto cleanup;
+  if (option_read(step_options, 2, NULL, ctx, msg, sizeof msg)) {
+    if (rank == 0) fprintf(stderr, "error: %s\n", msg);
+    goto cleanup;
+  }
+  PetscBool set = PETSC_FALSE;
+  if (PetscOptionsGetString(NULL, NULL, "-scene", list, STEP_LIST_MAX, &set)) goto cleanup;
+  if (!set) snprintf(list, STEP_LIST_MAX, "%s", STEP_SCENES_DEFAULT);
+  char *save = NULL;
+  for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    struct world *w = NULL;
+    if (scene_create_from_options(tok, NULL, NULL, &w, msg, sizeof msg)) {
+      if (rank == 0) fprintf(stderr, "error: -scene %s: %s\n", tok, msg);
+      goto cleanup;
+    }
+    char **spec = realloc(ctx->spec, (size_t)(ctx->n_scenes + 1) * sizeof *spec);
+    if (spec) ctx->spec = spec;
+    int *bodies = realloc(ctx->bodies, (size_t)(ctx->n_scenes + 1) * sizeof *bodies);
+    if (bodies) ctx->bodies = bodies;
+    char *copy = spec && bodies ? strdup(tok) : NULL;
+    if (copy) {
+      ctx->spec[ctx->n_scenes] = copy;
+      ctx->bodies[ctx->n_scenes++] = w->nb;
+    }
+    world_destroy(&w);
+    if (!copy) goto cleanup;
+  }
+  rc = 0;
+cleanup:
+  free(list);
+  return rc;
+}
+
+/* Lemke's pivots grow about with the square of the contacts: bodies squared, times the steps. */
+static double cost(const struct sweep_task *task, void *vctx)
+{
+  const struct step_ctx *ctx = vctx;
+  const char *spec = sweep_task_string(task, "scene");
+  for (int i = 0; i < ctx->n_scenes; i++)
+    if (strcmp(ctx->spec[i], spec) == 0) return (double)ctx->bodies[i] * ctx->bodies[i] * (ctx->steps + 1);
+  return 1.0;
+}
+
+static const struct sweep_driver driver = {
+    .experiment = "step",
+    .title =
+        "per-step cost: detection, assembly, solve, recovery (Anitescu-Hart Sec. 4B stacks, polygon piles)",
+    .help =
+        "  -steps N             timed steps per task (default 5)\n"
+        "  -warmup N            untimed steps first, for scenes whose bodies fall into place (default 40)\n"
+        "  -<scene>_<opt> V     a scene option for every spec of that scene (a spec's inline value wins)\n"
+        "Times are wall seconds per step (mean over the timed steps). Status ok: every timed solve\n"
+        "converged; else the first failed solve's status. The scenes and their options follow.\n",
+    .axes = axes,
+    .n_axes = sizeof axes / sizeof axes[0],
+    .columns = columns,
+    .n_columns = sizeof columns / sizeof columns[0],
+    .plot_x = "scene",
+    .series = "formulation,solver",
+    .setup = setup,
+    .cost = cost,
+    .run = run,
+    .teardown = teardown,
+};
+
+/* -help: the engine's help, then the scene registry (the scene axis' values and their options). */
 int main(int argc, char **argv)
 {
-  char *scenes[SCENES_MAX], form[64] = "stewart_trinkle", solver_name[64] = "lemke",
-                            dir[PETSC_MAX_PATH_LEN] = "results/step";
-  PetscInt n_scenes = SCENES_MAX, steps = 5, warmup = 40;
-  PetscBool set;
-  int rc = 0;
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-scenes", scenes, &n_scenes, &set));
-  if (!set) {
-    const char *def[] = {"cannonball6", "cannonball16", "cannonball20",
-                         "polygons50",  "polygons100",  "polygons200"};
-    n_scenes = 6;
-    for (int i = 0; i < 6; i++)
-      PetscCall(PetscStrallocpy(def[i], &scenes[i]));
-  }
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-formulation", form, sizeof form, NULL));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-cp_solver", solver_name, sizeof solver_name, NULL));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-output_dir", dir, sizeof dir, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-steps", &steps, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-warmup", &warmup, NULL));
-  if (!formulation_find(form) || !solver_find(solver_name) || steps < 1 || warmup < 0) {
-    fprintf(stderr, "error: bad -formulation, -cp_solver, -steps or -warmup\n%s", help);
-    rc = 2;
-    goto done;
-  }
-  mkdir("results", 0777);
-  mkdir(dir, 0777);
-  char path[PETSC_MAX_PATH_LEN + 16];
-  snprintf(path, sizeof path, "%s/step.csv", dir);
-  FILE *csv = fopen(path, "w");
-  if (!csv) {
-    fprintf(stderr, "error: cannot write %s\n", path);
-    rc = 2;
-    goto done;
-  }
-  fprintf(csv, "scene,bodies,formulation,solver,steps,failed_steps,status,contacts,rows,detect_seconds,"
-               "assemble_seconds,solve_seconds,recover_seconds,step_seconds,detect_assemble_fraction\n");
-  printf("# %s + %s, times are means per step (s)\n", form, solver_name);
-  printf("%-14s %6s %8s %8s %11s %11s %11s %11s %11s %6s  %s\n", "scene", "bodies", "contacts", "rows",
-         "detect", "assemble", "solve", "recover", "step", "d+a", "failed");
-  for (int i = 0; i < n_scenes; i++) {
-    struct stats r;
-    if (run_scene(scenes[i], form, solver_name, (int)steps, (int)warmup, &r)) rc = 2;
-    print_row(stdout, 0, scenes[i], form, solver_name, &r);
-    print_row(csv, 1, scenes[i], form, solver_name, &r);
-    fflush(stdout);
-    fflush(csv);
-  }
-  fclose(csv);
-  printf("# wrote %s\n", path);
-done:
-  for (int i = 0; i < n_scenes; i++)
-    PetscFree(scenes[i]);
-  PetscCall(PetscFinalize());
+  int help = 0;
+  for (int i = 1; i < argc; i++)
+    help = help || strcmp(argv[i], "-help") == 0;
+  int rc = sweep_main(&driver, argc, argv);
+  if (help) scene_registry_print(stdout);
   return rc;
 }
