@@ -16,6 +16,7 @@
 #include "simulation.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <petscsys.h>
 #include <stdlib.h>
 
@@ -106,18 +107,19 @@ cleanup:
   return rc;
 }
 
+static const struct option_decl options[] = {
+    {"distance", OPT_REAL, offsetof(struct hole_ctx, distance), "6", "(3.8,inf)",
+     "simulated time is distance / speed (the hole is cleared after 3.8 m) [m]"},
+};
+
+static const struct sweep_driver driver;
+
 static int setup(void **vctx)
 {
   struct hole_ctx *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return 1;
-  ctx->distance = 6.0;
-  PetscOptionsGetReal(NULL, NULL, "-distance", &ctx->distance, NULL);
   *vctx = ctx;
-  if (!(ctx->distance > 3.8)) {
-    fprintf(stderr, "error: -distance must exceed 3.8 m (the travel that clears the hole)\n");
-    return 1;
-  }
-  return 0;
+  return sweep_read_options(&driver, ctx);
 }
 
 static double cost(const struct sweep_task *t, void *vctx)
@@ -133,9 +135,10 @@ static const struct sweep_driver driver = {
     .title =
         "block sliding over a hole with a diagonal edge: phantom collision (Egan, Berard & Trinkle Fig. 1)",
     .help =
-        "  -distance d          simulated time is d / speed (default 6 m; the hole is cleared after 3.8 m)\n"
         "Status ok: every solve converged; approximate: some did not (usable answers); solve_failed: a\n"
         "solve gave no usable answer (the run stops: the same problem would return).\n",
+    .options = options,
+    .n_options = sizeof options / sizeof options[0],
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,

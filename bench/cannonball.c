@@ -15,6 +15,7 @@
 #include "simulation.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <petscsys.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +53,7 @@ static const struct sweep_column columns[] = {
 struct cannonball_ctx {
   double T;
   int steps, stop_on_failure;
-  char trace[PETSC_MAX_PATH_LEN];
+  char trace[OPTION_STRING_MAX];
 };
 
 static const char *paper_method(const char *form)
@@ -163,23 +164,25 @@ cleanup:
   return rc;
 }
 
+static const struct option_decl options[] = {
+    {"t_end", OPT_REAL, offsetof(struct cannonball_ctx, T), "2", "(0,inf)", "simulated seconds per run [s]"},
+    {"steps", OPT_INT, offsetof(struct cannonball_ctx, steps), "0", "[0,2147483647]",
+     "steps per run instead of t_end / h (0: t_end / h; Table 1: 1)"},
+    {"stop_on_failure", OPT_BOOL, offsetof(struct cannonball_ctx, stop_on_failure), "1", NULL,
+     "stop at the first step that does not converge; with 0 an approximate answer (max_iterations, "
+     "time_limit) still advances the pile"},
+    {"trace", OPT_STRING, offsetof(struct cannonball_ctx, trace), "", NULL,
+     "per-step CSV per task: DIR/cannonball_taskID.csv (existing directory)"},
+};
+
+static const struct sweep_driver driver;
+
 static int setup(void **vctx)
 {
   struct cannonball_ctx *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return 1;
   *vctx = ctx;
-  ctx->T = 2.0;
-  ctx->stop_on_failure = 1;
-  PetscInt k;
-  PetscBool set, b;
-  if (sweep_option_t_end(&ctx->T)) return 1;
-  if (PetscOptionsGetInt(NULL, NULL, "-steps", &k, &set) == 0 && set) ctx->steps = (int)k;
-  if (PetscOptionsGetBool(NULL, NULL, "-stop_on_failure", &b, &set) == 0 && set) ctx->stop_on_failure = b;
-  PetscOptionsGetString(NULL, NULL, "-trace", ctx->trace, sizeof ctx->trace, NULL);
-  if (ctx->steps < 0) {
-    fprintf(stderr, "error: -steps must be >= 0\n");
-    return 1;
-  }
+  if (sweep_read_options(&driver, ctx)) return 1;
   /* The disks axis must hold triangular numbers (the pile's row count follows from them). */
   char list[1024] = "21";
   PetscOptionsGetString(NULL, NULL, "-disks", list, sizeof list, NULL);
@@ -207,13 +210,10 @@ static const struct sweep_driver driver = {
     .experiment = "cannonball",
     .title = "cannonball piles, LCP0/LCP1/LCP2 (Anitescu & Hart Sec. 4B, Figs. 3-4, Table 1)",
     .help =
-        "  -t_end t             simulated seconds per run (default 2)\n"
-        "  -steps N             steps per run instead of T / h (Table 1: 1)\n"
-        "  -stop_on_failure 0|1 stop at the first step that does not converge (default 1); with 0 an\n"
-        "                       approximate answer (max_iterations, time_limit) still advances the pile\n"
-        "  -trace DIR           per-step CSV per task: DIR/cannonball_taskID.csv (existing directory)\n"
         "Status: ok when every step converged, else the first failed step's solve status (max_iterations\n"
         "is the paper's MAX ITER: Lemke's -cp_max_it pivots, or LCP1's -anitescu_hart_max_iterations).\n",
+    .options = options,
+    .n_options = sizeof options / sizeof options[0],
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,

@@ -16,6 +16,7 @@
 #include "simulation.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <petscsys.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,13 +119,18 @@ cleanup:
   return rc;
 }
 
+static const struct option_decl options[] = {
+    {"t_end", OPT_REAL, offsetof(struct incline_ctx, T), "1", "(0,inf)", "simulated seconds per run [s]"},
+};
+
+static const struct sweep_driver driver;
+
 static int setup(void **vctx)
 {
   struct incline_ctx *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return 1;
-  ctx->T = 1.0;
   *vctx = ctx;
-  return sweep_option_t_end(&ctx->T);
+  return sweep_read_options(&driver, ctx);
 }
 
 static double cost(const struct sweep_task *t, void *vctx)
@@ -139,8 +145,9 @@ static const struct sweep_driver driver = {
     .experiment = "incline",
     .title = "block on an incline vs Coulomb's law (Stewart-Trinkle 1996; Anitescu-Potra)",
     .help =
-        "  -t_end t             simulated seconds per run (default 1)\n"
         "Status ok: drift < 1e-9 (sticking) or relative acceleration error <= 1e-6 (sliding); else fail.\n",
+    .options = options,
+    .n_options = sizeof options / sizeof options[0],
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,

@@ -23,6 +23,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include <stddef.h>
 #include <petscsys.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,8 +68,9 @@ struct box_ctx {
   double T, interval, mu;
   char sets[32]; /* the letters of -bodyset, in order */
   int nsets;
-  char file[1024];
-  char trace[PETSC_MAX_PATH_LEN]; /* -trace DIR ("" = off) */
+  char bodyset[OPTION_STRING_MAX]; /* -bodyset as given */
+  char file[OPTION_STRING_MAX];
+  char trace[OPTION_STRING_MAX]; /* -trace DIR ("" = off) */
 };
 
 /* Fastest dynamic body's centre speed [m/s]: a blow-up (an impulse far too large) shows here first. */
@@ -207,27 +209,34 @@ static int list_has(const char *option, const char *def, const char *value)
   return 0;
 }
 
+static const struct option_decl options[] = {
+    {"t_end", OPT_REAL, offsetof(struct box_ctx, T), "5", "(0,inf)", "simulated seconds [s]"},
+    {"interval", OPT_REAL, offsetof(struct box_ctx, interval), "0.25", "(0,inf)",
+     "seconds between spawns: body k enters before step 1 + (k - 1) round(interval / h) [s]"},
+    {"mu", OPT_REAL, offsetof(struct box_ctx, mu), "0", "[0,inf)",
+     "friction coefficient (the paper's runs are frictionless)"},
+    {"bodyset", OPT_STRING, offsetof(struct box_ctx, bodyset), "a,b,c,d,e,f,g,h,i,j", NULL,
+     "the stored sets seeds 0, 1, ... take"},
+    {"bodyset_file", OPT_STRING, offsetof(struct box_ctx, file), "", NULL,
+     "the stored sets (default $CB_SHARED_DATA or ../shared/data, + /peg/box2d_bodysets.txt)"},
+    {"trace", OPT_STRING, offsetof(struct box_ctx, trace), "", NULL,
+     "per-step CSV per task: DIR/peg_box2d_taskID.csv (existing directory)"},
+};
+
+static const struct sweep_driver driver;
+
 static int setup(void **vctx)
 {
   struct box_ctx *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return 1;
   *vctx = ctx;
-  ctx->T = 5.0;
-  ctx->interval = 0.25;
-  ctx->mu = 0.0;
-  char sets[64] = "a,b,c,d,e,f,g,h,i,j";
-  const char *env = getenv("CB_SHARED_DATA");
-  snprintf(ctx->file, sizeof ctx->file, "%s/peg/box2d_bodysets.txt", env ? env : "../shared/data");
-  if (sweep_option_t_end(&ctx->T)) return 1;
-  PetscOptionsGetReal(NULL, NULL, "-interval", &ctx->interval, NULL);
-  PetscOptionsGetReal(NULL, NULL, "-mu", &ctx->mu, NULL);
-  PetscOptionsGetString(NULL, NULL, "-trace", ctx->trace, sizeof ctx->trace, NULL);
-  PetscOptionsGetString(NULL, NULL, "-bodyset", sets, sizeof sets, NULL);
-  PetscOptionsGetString(NULL, NULL, "-bodyset_file", ctx->file, sizeof ctx->file, NULL);
-  if (!(ctx->interval > 0.0) || !(ctx->mu >= 0.0)) {
-    fprintf(stderr, "error: -interval must be positive, -mu non-negative\n");
-    return 1;
+  if (sweep_read_options(&driver, ctx)) return 1;
+  if (!ctx->file[0]) { /* the default: the shared data folder */
+    const char *env = getenv("CB_SHARED_DATA");
+    snprintf(ctx->file, sizeof ctx->file, "%s/peg/box2d_bodysets.txt", env ? env : "../shared/data");
   }
+  char sets[OPTION_STRING_MAX];
+  snprintf(sets, sizeof sets, "%s", ctx->bodyset);
   char *save = NULL;
   for (char *tok = strtok_r(sets, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     if (strlen(tok) != 1 || tok[0] < 'a' || tok[0] > 'j' || ctx->nsets == 10) {
@@ -261,15 +270,10 @@ static const struct sweep_driver driver = {
     .experiment = "peg_box2d",
     .title =
         "box of polygons: overlap, failures and traps vs h (Williams, Lu & Trinkle 2016 Sec. 6, Figs. 20-22)",
-    .help = "  -t_end t             simulated seconds (default 5)\n"
-            "  -interval s          seconds between spawns (default 0.25: body k enters before step\n"
-            "                       1 + (k - 1) round(s / h))\n"
-            "  -mu m                friction coefficient (default 0: the paper's runs are frictionless)\n"
-            "  -bodyset a,b,...     the stored sets seeds 0, 1, ... take (default a..j)\n"
-            "  -bodyset_file F      default $CB_SHARED_DATA or ../shared/data, + /peg/box2d_bodysets.txt\n"
-            "  -trace DIR           per-step CSV per task: DIR/peg_box2d_taskID.csv (existing directory)\n"
-            "Status ok: every solve converged; solve_failed: some did not (a solve without an answer ends\n"
+    .help = "Status ok: every solve converged; solve_failed: some did not (a solve without an answer ends\n"
             "the run: completed 0). Formulations take their own options (-peg_..., -stewart_trinkle_...).\n",
+    .options = options,
+    .n_options = sizeof options / sizeof options[0],
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,

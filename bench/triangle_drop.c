@@ -20,6 +20,7 @@
 #include "simulation.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <petscsys.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +53,7 @@ static const struct sweep_column columns[] = {
 
 struct drop_ctx {
   double T, ref_h;
-  char ref_solver[64];
+  char ref_solver[OPTION_STRING_MAX];
   long ref_n;         /* reference steps */
   double *ref;        /* (ref_n + 1) x 3: x, y, rotation after k reference steps */
   double ref_seconds; /* wall time of the reference run */
@@ -161,21 +162,22 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   return rc;
 }
 
+static const struct option_decl options[] = {
+    {"t_end", OPT_REAL, offsetof(struct drop_ctx, T), "1.5", "(0,inf)", "simulated seconds [s]"},
+    {"ref_h", OPT_REAL, offsetof(struct drop_ctx, ref_h), "1e-4", "(0,inf)",
+     "reference step; every h must be a multiple of it [s]"},
+    {"ref_solver", OPT_STRING, offsetof(struct drop_ctx, ref_solver), "lemke", NULL,
+     "solver of the reference PEG run"},
+};
+
+static const struct sweep_driver driver;
+
 static int setup(void **vctx)
 {
   struct drop_ctx *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return 1;
   *vctx = ctx;
-  ctx->T = 1.5;
-  ctx->ref_h = 1e-4;
-  snprintf(ctx->ref_solver, sizeof ctx->ref_solver, "lemke");
-  if (sweep_option_t_end(&ctx->T)) return 1;
-  PetscOptionsGetReal(NULL, NULL, "-ref_h", &ctx->ref_h, NULL);
-  PetscOptionsGetString(NULL, NULL, "-ref_solver", ctx->ref_solver, sizeof ctx->ref_solver, NULL);
-  if (!(ctx->ref_h > 0.0)) {
-    fprintf(stderr, "error: -ref_h must be positive\n");
-    return 1;
-  }
+  if (sweep_read_options(&driver, ctx)) return 1;
   if (!solver_find(ctx->ref_solver)) {
     fprintf(stderr, "error: -ref_solver '%s' is not a registered solver\n", ctx->ref_solver);
     return 1;
@@ -213,11 +215,10 @@ static const struct sweep_driver driver = {
     .experiment = "triangle_drop",
     .title = "triangle drop onto a slanted edge and off its corner, error vs a PEG h = 1e-4 reference "
              "(Williams, Lu & Trinkle 2016)",
-    .help = "  -t_end t             simulated seconds (default 1.5)\n"
-            "  -ref_h h             reference step (default 1e-4); every h must be a multiple of it\n"
-            "  -ref_solver name     solver of the reference PEG run (default lemke)\n"
-            "Status ok: every solve converged; solve_failed: some did not (a solve without an answer ends\n"
+    .help = "Status ok: every solve converged; solve_failed: some did not (a solve without an answer ends\n"
             "the run). Formulations take their own options (-peg_..., -stewart_trinkle_...).\n",
+    .options = options,
+    .n_options = sizeof options / sizeof options[0],
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,

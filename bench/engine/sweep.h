@@ -121,6 +121,10 @@ struct sweep_driver {
  * status for main: 0 the sweep completed (task failures are data, not errors), 1 an infrastructure
  * failure, 2 bad input or usage. */
 int sweep_main(const struct sweep_driver *d, int argc, char **argv);
+/* Reads the driver's declared options (d->options) into settings (the driver's ctx struct the offsets
+ * point into) with the one reader: 0 on success; 1 with "error: ..." on stderr naming the option. Drivers
+ * call it first thing in setup. */
+int sweep_read_options(const struct sweep_driver *d, void *settings);
 /* The simulated time every time-stepping driver takes under the one name -t_end (issue 4: the same option
  * names in every driver): reads it into *T (left at the driver's default when absent). 0 on success; 1 with
  * a message when it is not positive or when the old name -T is given (it would otherwise be ignored). */

@@ -433,6 +433,14 @@ char *sweep_header_line(const struct sweep *s)
   return line;
 }
 
+int sweep_read_options(const struct sweep_driver *d, void *settings)
+{
+  char msg[512];
+  if (!option_read(d->options, d->n_options, NULL, settings, msg, sizeof msg)) return 0;
+  fprintf(stderr, "error: %s\n", msg);
+  return 1;
+}
+
 int sweep_option_t_end(double *T)
 {
   PetscBool old = PETSC_FALSE;
