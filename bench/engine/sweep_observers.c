@@ -2,6 +2,7 @@
  * dump keeps a failure inside a long sweep replayable with bin/cpsolve (every solver, its own options)
  * without the scene; files are named by experiment, task id and step, so a rerun overwrites its own. */
 #include "sweep_observers.h"
+
 #include "cp_io.h"
 
 #include <math.h>
@@ -44,7 +45,8 @@ static int trace_after(void *vctx, const struct simulation *sim, long k, const s
   (void)sim;
   struct trace_ctx *c = vctx;
   if (!c->fp) return RUN_CONTINUE;
-  const double step_seconds = rec->seconds_detect + rec->seconds_assemble + rec->seconds_solve + rec->seconds_recover;
+  const double step_seconds =
+      rec->seconds_detect + rec->seconds_assemble + rec->seconds_solve + rec->seconds_recover;
   fprintf(c->fp, "%ld,%.17g,%s,%d,%d,%d,%d", k, rec->t, solve_status_name(rec->solve.status), rec->contacts,
           rec->rows.total, rec->solve.iterations, rec->fp_iterations);
   put(c->fp, "%.6g", rec->solve.residual);
@@ -93,7 +95,8 @@ static int dump_after(void *vctx, const struct simulation *sim, long k, const st
     fprintf(stderr, "warning: -cp_dump_failed: %s\n", err);
   else
     fprintf(stderr, "note: the failed problem at t = %g (%s%s%s) is in %s\n", rec->t_start,
-            solve_status_name(rec->solve.status), rec->solve.message[0] ? ": " : "", rec->solve.message, path);
+            solve_status_name(rec->solve.status), rec->solve.message[0] ? ": " : "", rec->solve.message,
+            path);
   return RUN_CONTINUE;
 }
 
@@ -135,7 +138,8 @@ int sweep_observers_standard(const struct sweep_task *task, struct run_observer 
     snprintf(c->dir, sizeof c->dir, "%s", dump);
     c->experiment = experiment;
     c->task_id = task->id;
-    obs[(*n)++] = (struct run_observer){.name = "cp_dump_failed", .ctx = c, .after_step = dump_after, .destroy = free};
+    obs[(*n)++] =
+        (struct run_observer){.name = "cp_dump_failed", .ctx = c, .after_step = dump_after, .destroy = free};
   }
   return 0;
 }

@@ -9,7 +9,7 @@
 #include "sweep.h"
 
 /* For a driver's .help. */
-#define SWEEP_OBSERVERS_HELP                                                                               \
+#define SWEEP_OBSERVERS_HELP                                                                                 \
   "  -trace DIR           per-step CSV per task: DIR/EXPERIMENT_taskID.csv (existing directory): step, t,\n" \
   "                       status, contacts, rows, iterations, fp_iterations, residual, solve_seconds,\n"     \
   "                       step_seconds, energy, max_penetration, then the experiment's own columns\n"        \
@@ -17,8 +17,8 @@
   "                       DIR/EXPERIMENT_taskID_stepK.txt\n"
 
 /* The trace columns every trace starts with (the experiment's observers' columns follow). */
-#define SWEEP_TRACE_COLUMNS                                                                                \
-  "step,t,status,contacts,rows,iterations,fp_iterations,residual,solve_seconds,step_seconds,energy,"       \
+#define SWEEP_TRACE_COLUMNS                                                                                  \
+  "step,t,status,contacts,rows,iterations,fp_iterations,residual,solve_seconds,step_seconds,energy,"         \
   "max_penetration"
 
 /* Appends to obs[*n ..] (cap entries in all) the observers the options ask for: the trace of task (its

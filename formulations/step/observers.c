@@ -2,6 +2,7 @@
  * Trinkle 2016 Sec. 1.2.3), Anitescu & Hart's normal velocity error (eqs. 6-7), 2D overlap, speed, and
  * stop-on-failure. Each measures outside the stepper's timed phases. */
 #include "observers.h"
+
 #include "geom2d.h"
 #include "jacobian.h"
 #include "peg2d.h"

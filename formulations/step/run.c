@@ -22,7 +22,8 @@ static void add_step(struct run_summary *out, const struct step_record *rec)
     out->failed_at = rec->t_start;
     out->first_failed_status = rec->solve.status;
   }
-  out->step_seconds += rec->seconds_detect + rec->seconds_assemble + rec->seconds_solve + rec->seconds_recover;
+  out->step_seconds +=
+      rec->seconds_detect + rec->seconds_assemble + rec->seconds_solve + rec->seconds_recover;
   out->solve_seconds += rec->solve.seconds;
   out->rows_mean += rec->rows.total;
   out->contacts_mean += rec->contacts;
@@ -31,7 +32,8 @@ static void add_step(struct run_summary *out, const struct step_record *rec)
   out->fp_iterations += rec->fp_iterations;
   if (rec->fp_iterations > out->fp_iterations_max) out->fp_iterations_max = rec->fp_iterations;
   if (rec->solve.scale > 0.0)
-    out->residual_max = fmax(out->residual_max, fmax(rec->solve.residual, rec->solve.residual_eq) / rec->solve.scale);
+    out->residual_max =
+        fmax(out->residual_max, fmax(rec->solve.residual, rec->solve.residual_eq) / rec->solve.scale);
 }
 
 static void finish(struct run_summary *out, const struct world *w)
