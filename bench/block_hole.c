@@ -11,7 +11,7 @@
  *         [-formulation stewart_trinkle,nonconvex_max,nonconvex_sum] [-cp_solver lemke,milp]
  *         [-distance 6] [sweep options]
  * PAPER   Egan, Berard & Trinkle, Fig. 1, Secs. IV-VII (eqs. 32-35); Stewart & Trinkle (eqs. 5-7). */
-#include "engine/sweep.h"
+#include "engine/sweep_observers.h"
 #include "scenes.h"
 #include "simulation.h"
 
@@ -38,6 +38,7 @@ static const struct sweep_column columns[] = {
     {"energy_gain", SWEEP_METRIC, "max over steps of (energy - initial energy) / initial kinetic energy"},
     {"failed_steps", SWEEP_INFO, "steps whose solve did not converge"},
     {"failed_at", SWEEP_INFO, "simulated time at the start of the first failed step [s] (empty: none)"},
+    {"steps", SWEEP_INFO, "steps taken (the last one may have failed)"},
     {"rows_mean", SWEEP_COST, "mean problem size per step"},
     {"step_seconds", SWEEP_COST, "mean wall time per step (detect + assemble + solve + recover) [s]"},
 };
@@ -49,6 +50,39 @@ struct hole_ctx {
 /* The block's geometry in scene_block_hole: width 2.4, the hole's right edge at x = 1. */
 static const double half_width = 1.2, hole_right = 1.0;
 
+/* The block's slowest horizontal speed and largest energy gain over the steps that advanced. */
+struct slide_ctx {
+  double e0, k0, vmin, gain;
+};
+
+static int slide_begin(void *vctx, struct simulation *sim, double h, long steps)
+{
+  (void)h, (void)steps;
+  struct slide_ctx *c = vctx;
+  c->e0 = world_energy(sim->w);
+  c->k0 = world_kinetic_energy(sim->w);
+  c->vmin = INFINITY;
+  c->gain = 0.0;
+  return RUN_CONTINUE;
+}
+
+static int slide_after(void *vctx, const struct simulation *sim, long k, const struct step_record *rec)
+{
+  (void)k;
+  struct slide_ctx *c = vctx;
+  if (!rec->advanced) return RUN_CONTINUE;
+  c->vmin = fmin(c->vmin, sim->w->bodies[1].v[0]);
+  c->gain = fmax(c->gain, (rec->energy - c->e0) / c->k0);
+  return RUN_CONTINUE;
+}
+
+static void slide_values(void *vctx, double *v)
+{
+  const struct slide_ctx *c = vctx;
+  v[0] = c->vmin;
+  v[1] = c->gain;
+}
+
 static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
 {
   const struct hole_ctx *ctx = vctx;
@@ -57,52 +91,47 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   int rc = 1;
   struct simulation sim;
   int sim_bad = simulation_open(&sim, scene_block_hole(speed, 0.0), form, solver);
-  struct world *w = sim.w;
-  struct formulation *f = sim.f;
-  struct solver *s = sim.s;
-  struct stepper *st = sim.st;
+  struct run_observer obs[3];
+  int n_obs = 0;
   if (sim_bad) goto cleanup;
   rc = 0;
-  if (!formulation_supports(f, w)) {
+  if (!formulation_supports(sim.f, sim.w)) {
     sweep_row_status(row, "not_applicable");
     goto cleanup;
   }
-  w->threshold = fmax(0.1, 2.0 * speed * h);
-  const int steps = (int)ceil(ctx->distance / speed / h - 1e-9);
-  const double e0 = world_energy(w), k0 = world_kinetic_energy(w);
-  double seconds = 0.0, rows = 0.0, pen = 0.0, vmin = INFINITY, gain = 0.0;
-  int failed = 0, done = 0, stuck = 0;
-  for (; done < steps; done++) {
-    struct step_record rec;
-    if (stepper_step(st, w, f, s, h, &rec)) {
-      rc = 1;
-      goto cleanup;
-    }
-    seconds += rec.seconds_detect + rec.seconds_assemble + rec.seconds_solve + rec.seconds_recover;
-    rows += rec.rows.total;
-    pen = fmax(pen, rec.max_penetration);
-    if (rec.failed && failed++ == 0) sweep_row_set(row, "failed_at", rec.advanced ? rec.t - h : rec.t);
-    if (!rec.advanced) { /* no usable answer: the same problem would come back at every step */
-      stuck = 1;
-      done++;
-      break;
-    }
-    vmin = fmin(vmin, w->bodies[1].v[0]);
-    gain = fmax(gain, (rec.energy - e0) / k0);
+  sim.w->threshold = fmax(0.1, 2.0 * speed * h);
+  const long steps = (long)ceil(ctx->distance / speed / h - 1e-9);
+  struct slide_ctx slide;
+  obs[n_obs++] = (struct run_observer){.name = "slide",
+                                       .ctx = &slide,
+                                       .begin = slide_begin,
+                                       .after_step = slide_after,
+                                       .columns = "speed_min,energy_gain",
+                                       .n_columns = 2,
+                                       .values = slide_values};
+  struct run_summary sum;
+  if (sweep_observers_standard(task, obs, &n_obs, 3) || simulation_run(&sim, h, steps, obs, n_obs, &sum)) {
+    rc = 1;
+    goto cleanup;
   }
-  const double x = w->bodies[1].x[0];
-  int passed = !stuck && x - half_width > hole_right && vmin >= 0.9 * speed && gain <= 1e-3;
+  /* no usable answer: the run stopped, as the same problem would come back at every step */
+  const int stuck = sum.end == RUN_END_NO_ANSWER;
+  const double x = sim.w->bodies[1].x[0];
+  int passed = !stuck && x - half_width > hole_right && slide.vmin >= 0.9 * speed && slide.gain <= 1e-3;
   sweep_row_set_int(row, "passed", passed);
   sweep_row_set(row, "final_x", x);
-  sweep_row_set(row, "max_penetration", pen);
-  if (isfinite(vmin)) sweep_row_set(row, "min_speed_ratio", vmin / speed);
-  sweep_row_set(row, "energy_gain", gain);
-  sweep_row_set_int(row, "failed_steps", failed);
-  sweep_row_set(row, "rows_mean", done > 0 ? rows / done : 0.0);
-  sweep_row_set(row, "step_seconds", done > 0 ? seconds / done : 0.0);
+  sweep_row_set(row, "max_penetration", sum.max_penetration);
+  if (isfinite(slide.vmin)) sweep_row_set(row, "min_speed_ratio", slide.vmin / speed);
+  sweep_row_set(row, "energy_gain", slide.gain);
+  sweep_row_set_int(row, "steps", sum.steps);
+  sweep_row_set_int(row, "failed_steps", sum.failed_steps);
+  if (isfinite(sum.failed_at)) sweep_row_set(row, "failed_at", sum.failed_at);
+  sweep_row_set(row, "rows_mean", sum.rows_mean);
+  sweep_row_set(row, "step_seconds", sum.step_seconds);
   /* ok: every solve converged; approximate: some did not but gave a usable answer; solve_failed: stopped */
-  sweep_row_status(row, stuck ? "solve_failed" : (failed ? "approximate" : "ok"));
+  sweep_row_status(row, stuck ? "solve_failed" : (sum.failed_steps ? "approximate" : "ok"));
 cleanup:
+  run_observers_destroy(obs, n_obs);
   simulation_close(&sim);
   return rc;
 }
@@ -138,6 +167,7 @@ static const struct sweep_driver driver = {
         "Status ok: every solve converged; approximate: some did not (usable answers); solve_failed: a\n"
         "solve gave no usable answer (the run stops: the same problem would return).\n",
     .options = options,
+    .steps_observed = 1,
     .n_options = sizeof options / sizeof options[0],
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],

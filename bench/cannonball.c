@@ -10,7 +10,7 @@
  *         [-t_end 2] [-steps N] [-stop_on_failure 1] [-trace DIR] [sweep options: -out, -resume, ... -help]
  * PAPER   Anitescu & Hart, Sec. 4B (Figs. 3-4, Table 1), eqs. 6-7, 15-19.
  * Runs on the sweep engine: results/cannonball/<run>/tasks.csv, summary, plots (x = mu). */
-#include "engine/sweep.h"
+#include "engine/sweep_observers.h"
 #include "scenes.h"
 #include "simulation.h"
 
@@ -19,7 +19,6 @@
 #include <petscsys.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const struct sweep_axis axes[] = {
     {"disks", NULL, SWEEP_INT, "21", "discs in the pile, a triangular number r(r+1)/2 (r on the bottom)", 0, SWEEP_INSTANCE},
@@ -34,26 +33,25 @@ static const struct sweep_column columns[] = {
     {"paper_method", SWEEP_INFO, "LCP0, LCP1 or LCP2 (the paper's name of the method), else empty"},
     {"steps", SWEEP_INFO, "steps taken (the last one may have failed)"},
     {"failed_steps", SWEEP_INFO, "steps whose solve did not converge (status max_iterations etc.)"},
-    {"failed_at", SWEEP_INFO, "simulated time at the end of the first failed step [s] (empty: none)"},
+    {"failed_at", SWEEP_INFO, "simulated time at the start of the first failed step [s] (empty: none)"},
     {"cpu_seconds", SWEEP_COST, "process CPU time of all steps [s]"},
     {"step_seconds", SWEEP_COST, "mean wall time per step (detect + assemble + solve + recover) [s]"},
-    {"solve_seconds", SWEEP_COST, "wall time in the solver over all steps and rounds [s]"},
+    {"solve_seconds", SWEEP_COST, "mean wall time per step in the solver (all rounds) [s]"},
     {"iterations", SWEEP_INFO, "solver iterations (pivots for Lemke) over all steps and rounds"},
     {"fp_iterations", SWEEP_INFO, "mean assemble -> solve rounds per step (LCP1's fixed-point iterations)"},
     {"fp_iterations_max", SWEEP_INFO, "most rounds in one step"},
     {"nv_error_mean", SWEEP_METRIC, "mean over steps of the step's average normal velocity error [m/s]"},
     {"nv_error_mean_max", SWEEP_INFO, "largest step average of the normal velocity error [m/s]"},
     {"nv_error_max", SWEEP_METRIC, "largest normal velocity error over steps and pushing contacts [m/s]"},
-    {"contacts", SWEEP_INFO, "mean contacts per step"},
+    {"contacts_mean", SWEEP_INFO, "mean contacts per step"},
     {"rows", SWEEP_INFO, "problem size of the first step (unknowns)"},
     {"residual_max", SWEEP_INFO, "largest checker residual / scale over the steps"},
-    {"speed_max", SWEEP_INFO, "largest disc speed at the end [m/s]"},
+    {"speed_end", SWEEP_INFO, "largest disc speed at the end [m/s]"},
 };
 
 struct cannonball_ctx {
   double T;
   int steps, stop_on_failure;
-  char trace[OPTION_STRING_MAX];
 };
 
 static const char *paper_method(const char *form)
@@ -71,13 +69,6 @@ static int rows_of(long disks)
   return r > 0 && (long)r * (r + 1) / 2 == disks ? r : 0;
 }
 
-static double cpu_now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
 {
   const struct cannonball_ctx *ctx = vctx;
@@ -87,79 +78,46 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   int rc = 1;
   struct simulation sim;
   int sim_bad = simulation_open(&sim, scene_cannonball(rows_of(disks), 1.0, mu, 0), form, solver);
-  struct world *w = sim.w;
-  struct formulation *f = sim.f;
-  struct solver *s = sim.s;
-  struct stepper *st = sim.st;
-  FILE *trace = NULL;
+  struct run_observer obs[5];
+  int n_obs = 0;
   if (sim_bad) goto cleanup;
   rc = 0;
   sweep_row_set_text(row, "paper_method", paper_method(form));
-  if (!formulation_supports(f, w)) {
+  if (!formulation_supports(sim.f, sim.w)) {
     sweep_row_status(row, "not_applicable");
     goto cleanup;
   }
-  trace = sweep_trace_open(ctx->trace, "cannonball", task->id,
-                           "step,t,status,contacts,rows,iterations,fp_iterations,solve_seconds,step_seconds,"
-                           "nv_error_mean,nv_error_max,speed_max,kinetic_energy");
+  struct run_nv_stats nv;
+  struct run_speed_stats speed; /* for the trace's speed_max and kinetic_energy columns */
+  rc = run_observer_nv_error(&obs[n_obs++], &nv) || run_observer_speed(&obs[n_obs++], &speed);
+  if (!rc && ctx->stop_on_failure) run_observer_stop_on_failure(&obs[n_obs++]);
+  struct run_summary sum;
   const int steps = ctx->steps > 0 ? ctx->steps : (int)floor(ctx->T / h + 1e-9);
-  int taken = 0, failed = 0, fp_sum = 0, fp_max = 0;
-  long iterations = 0;
-  double wall = 0.0, solve = 0.0, nv_mean_sum = 0.0, nv_mean_max = 0.0, nv_max = 0.0, contacts = 0.0,
-         res_max = 0.0, failed_at = -1.0;
-  const char *status = "ok";
-  double c0 = cpu_now();
-  for (int i = 0; i < steps; i++) {
-    struct step_record rec;
-    if (stepper_step(st, w, f, s, h, &rec)) {
-      rc = 1;
-      goto cleanup;
-    }
-    taken++;
-    if (i == 0) sweep_row_set_int(row, "rows", rec.rows.total);
-    double step_wall = rec.seconds_detect + rec.seconds_assemble + rec.seconds_solve + rec.seconds_recover;
-    wall += step_wall;
-    solve += rec.solve.seconds;
-    iterations += rec.solve.iterations;
-    fp_sum += rec.fp_iterations;
-    fp_max = rec.fp_iterations > fp_max ? rec.fp_iterations : fp_max;
-    contacts += rec.contacts;
-    nv_mean_sum += rec.nv_error_mean;
-    nv_mean_max = fmax(nv_mean_max, rec.nv_error_mean);
-    nv_max = fmax(nv_max, rec.nv_error_max);
-    if (rec.solve.scale > 0.0)
-      res_max = fmax(res_max, fmax(rec.solve.residual, rec.solve.residual_eq) / rec.solve.scale);
-    if (trace)
-      fprintf(trace, "%d,%.17g,%s,%d,%d,%d,%d,%.6g,%.6g,%.17g,%.17g,%.17g,%.17g\n", i + 1, w->t,
-              solve_status_name(rec.solve.status), rec.contacts, rec.rows.total, rec.solve.iterations,
-              rec.fp_iterations, rec.solve.seconds, step_wall, rec.nv_error_mean, rec.nv_error_max,
-              world_max_speed(w), world_kinetic_energy(w));
-    if (rec.failed) {
-      if (failed++ == 0) {
-        status = solve_status_name(rec.solve.status);
-        failed_at = w->t + (rec.advanced ? 0.0 : h);
-      }
-      if (ctx->stop_on_failure || !rec.advanced) break;
-    }
+  if (rc || sweep_observers_standard(task, obs, &n_obs, 5) ||
+      simulation_run(&sim, h, steps, obs, n_obs, &sum)) {
+    rc = 1;
+    goto cleanup;
   }
-  sweep_row_set(row, "cpu_seconds", cpu_now() - c0);
-  sweep_row_set_int(row, "steps", taken);
-  sweep_row_set_int(row, "failed_steps", failed);
-  if (failed_at >= 0.0) sweep_row_set(row, "failed_at", failed_at);
-  sweep_row_set(row, "step_seconds", taken ? wall / taken : 0.0);
-  sweep_row_set(row, "solve_seconds", solve);
-  sweep_row_set_int(row, "iterations", iterations);
-  sweep_row_set(row, "fp_iterations", taken ? (double)fp_sum / taken : 0.0);
-  sweep_row_set_int(row, "fp_iterations_max", fp_max);
-  sweep_row_set(row, "nv_error_mean", taken ? nv_mean_sum / taken : 0.0);
-  sweep_row_set(row, "nv_error_mean_max", nv_mean_max);
-  sweep_row_set(row, "nv_error_max", nv_max);
-  sweep_row_set(row, "contacts", taken ? contacts / taken : 0.0);
-  sweep_row_set(row, "residual_max", res_max);
-  sweep_row_set(row, "speed_max", world_max_speed(w));
-  sweep_row_status(row, status);
+  if (sum.steps > 0) sweep_row_set_int(row, "rows", sum.rows_first);
+  sweep_row_set(row, "cpu_seconds", sum.cpu_seconds);
+  sweep_row_set_int(row, "steps", sum.steps);
+  sweep_row_set_int(row, "failed_steps", sum.failed_steps);
+  if (isfinite(sum.failed_at)) sweep_row_set(row, "failed_at", sum.failed_at);
+  sweep_row_set(row, "step_seconds", sum.step_seconds);
+  sweep_row_set(row, "solve_seconds", sum.solve_seconds);
+  sweep_row_set_int(row, "iterations", sum.iterations);
+  sweep_row_set(row, "fp_iterations", sum.fp_iterations);
+  sweep_row_set_int(row, "fp_iterations_max", sum.fp_iterations_max);
+  sweep_row_set(row, "nv_error_mean", nv.mean);
+  sweep_row_set(row, "nv_error_mean_max", nv.mean_max);
+  sweep_row_set(row, "nv_error_max", nv.max);
+  sweep_row_set(row, "contacts_mean", sum.contacts_mean);
+  sweep_row_set(row, "residual_max", sum.residual_max);
+  sweep_row_set(row, "speed_end", world_max_speed(sim.w));
+  /* ok, or the first failed step's solve status */
+  sweep_row_status(row, sum.failed_steps ? solve_status_name(sum.first_failed_status) : "ok");
 cleanup:
-  if (trace) fclose(trace);
+  run_observers_destroy(obs, n_obs);
   simulation_close(&sim);
   return rc;
 }
@@ -171,8 +129,6 @@ static const struct option_decl options[] = {
     {"stop_on_failure", OPT_BOOL, offsetof(struct cannonball_ctx, stop_on_failure), "1", NULL,
      "stop at the first step that does not converge; with 0 an approximate answer (max_iterations, "
      "time_limit) still advances the pile"},
-    {"trace", OPT_STRING, offsetof(struct cannonball_ctx, trace), "", NULL,
-     "per-step CSV per task: DIR/cannonball_taskID.csv (existing directory)"},
 };
 
 static const struct sweep_driver driver;
@@ -213,6 +169,7 @@ static const struct sweep_driver driver = {
         "Status: ok when every step converged, else the first failed step's solve status (max_iterations\n"
         "is the paper's MAX ITER: Lemke's -cp_max_it pivots, or LCP1's -anitescu_hart_max_iterations).\n",
     .options = options,
+    .steps_observed = 1,
     .n_options = sizeof options / sizeof options[0],
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],

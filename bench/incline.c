@@ -11,7 +11,7 @@
  *         [-dim 2,3] [-t_end 1] [sweep options: -out, -resume, ... see -help]
  * PAPER   Stewart & Trinkle 1996 / Egan et al. eqs. 5-7; Anitescu-Hart eq. 6 (the formulations tested).
  * Runs on the sweep engine: results/incline/<run>/tasks.csv, summary, plots. */
-#include "engine/sweep.h"
+#include "engine/sweep_observers.h"
 #include "scenes.h"
 #include "simulation.h"
 
@@ -35,7 +35,7 @@ static const struct sweep_column columns[] = {
     {"analytic", SWEEP_INFO, "Coulomb's value: 0 when sticking, g (sin theta - mu cos theta) when sliding"},
     {"rel_error", SWEEP_METRIC, "|drift| when sticking, |a - a_exact| / a_exact when sliding"},
     {"step_seconds", SWEEP_COST, "mean wall time per step (detect + assemble + solve + recover) [s]"},
-    {"failed_at", SWEEP_INFO, "simulated time of the first failed solve [s] (empty: none)"},
+    {"failed_at", SWEEP_INFO, "simulated time at the start of the first failed step [s] (empty: none)"},
 };
 
 struct incline_ctx {
@@ -68,36 +68,33 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
                                 dim == 2 ? scene_incline_2d(theta, mu, 0.4, 0.2, 2.0)
                                          : scene_incline_3d(theta, mu, 0.2, 0.15, 0.1, 2.0),
                                 form, solver);
-  struct world *w = sim.w;
-  struct formulation *f = sim.f;
-  struct solver *s = sim.s;
-  struct stepper *st = sim.st;
+  struct run_observer obs[3];
+  int n_obs = 0;
   if (sim_bad) goto cleanup;
   rc = 0;
-  if (!formulation_supports(f, w)) {
+  struct world *w = sim.w;
+  if (!formulation_supports(sim.f, w)) {
     sweep_row_status(row, "not_applicable");
     goto cleanup;
   }
   w->threshold = 0.01;
   const int steps = (int)floor(ctx->T / h + 1e-9);
-  double s0, v0, s1, v1, seconds = 0.0;
+  double s0, v0, s1, v1;
   downhill(w, theta, &s0, &v0);
-  for (int i = 0; i < steps; i++) {
-    struct step_record rec;
-    if (stepper_step(st, w, f, s, h, &rec)) {
-      rc = 1;
-      goto cleanup;
-    }
-    seconds += rec.seconds_detect + rec.seconds_assemble + rec.seconds_solve + rec.seconds_recover;
-    if (rec.failed) {
-      sweep_row_status(row, "solve_failed");
-      sweep_row_set(row, "failed_at", w->t);
-      sweep_row_set(row, "step_seconds", seconds / (i + 1));
-      goto cleanup;
-    }
+  /* a failed solve ends the validation: Coulomb's answer assumes every step solved */
+  run_observer_stop_on_failure(&obs[n_obs++]);
+  struct run_summary sum;
+  if (sweep_observers_standard(task, obs, &n_obs, 3) || simulation_run(&sim, h, steps, obs, n_obs, &sum)) {
+    rc = 1;
+    goto cleanup;
+  }
+  sweep_row_set(row, "step_seconds", sum.step_seconds);
+  if (sum.failed_steps) {
+    sweep_row_status(row, "solve_failed");
+    sweep_row_set(row, "failed_at", sum.failed_at);
+    goto cleanup;
   }
   downhill(w, theta, &s1, &v1);
-  sweep_row_set(row, "step_seconds", steps > 0 ? seconds / steps : 0.0);
   double measured, analytic, err, tol;
   if (tan(theta) <= mu) { /* sticks: the error is the absolute drift, the analytic value being 0 */
     measured = s1 - s0;
@@ -115,6 +112,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   sweep_row_set(row, "rel_error", err);
   sweep_row_status(row, err <= tol ? "ok" : "fail");
 cleanup:
+  run_observers_destroy(obs, n_obs);
   simulation_close(&sim);
   return rc;
 }
@@ -147,6 +145,7 @@ static const struct sweep_driver driver = {
     .help =
         "Status ok: drift < 1e-9 (sticking) or relative acceleration error <= 1e-6 (sliding); else fail.\n",
     .options = options,
+    .steps_observed = 1,
     .n_options = sizeof options / sizeof options[0],
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],

@@ -14,7 +14,7 @@
  *         [sweep options: -out, -resume, ... see -help]
  * PAPER   Williams, Lu & Trinkle 2016, Sec. 6, Figs. 20-22 (set-up from the authors' code:
  *         ../shared/notes/peg-experiments.md). */
-#include "engine/sweep.h"
+#include "engine/sweep_observers.h"
 #include "geom2d.h"
 #include "sat2d.h"
 #include "scenes.h"
@@ -49,19 +49,19 @@ static const struct sweep_column columns[] = {
     {"overlap_q1", SWEEP_INFO, "first quartile over the steps [m^2]"},
     {"overlap_q3", SWEEP_INFO, "third quartile over the steps [m^2]"},
     {"overlap_max", SWEEP_METRIC, "largest total intersection area [m^2]"},
-    {"max_penetration", SWEEP_METRIC, "deepest separating-axis overlap over the steps [m]"},
+    {"max_overlap_depth", SWEEP_METRIC, "deepest separating-axis overlap over the steps [m]"},
     {"speed_max", SWEEP_INFO, "fastest dynamic body's speed over the steps [m/s] (blow-ups show here)"},
-    {"failed_at", SWEEP_INFO, "simulated time at the start of the first failed solve [s] (empty: none)"},
+    {"failed_at", SWEEP_INFO, "simulated time at the start of the first failed step [s] (empty: none)"},
     {"failed_steps", SWEEP_INFO, "solves that did not converge"},
     {"completed", SWEEP_INFO, "1 when the run reached -t_end"},
     {"trap_fraction", SWEEP_METRIC, "fraction of steps with a standard-model trap"},
     {"traps_mean", SWEEP_INFO, "mean trap count per step"},
     {"contacts_mean", SWEEP_INFO, "mean potential contacts per step"},
     {"bodies", SWEEP_INFO, "polygons spawned"},
-    {"steps", SWEEP_INFO, "steps taken"},
+    {"steps", SWEEP_INFO, "steps taken (the last one may have failed)"},
     {"rows_mean", SWEEP_COST, "mean rows of the complementarity problem per step"},
-    {"solve_seconds_mean", SWEEP_COST, "mean solver wall time per step [s]"},
-    {"step_seconds_mean", SWEEP_COST, "mean wall time per step (detect + assemble + solve + recover) [s]"},
+    {"solve_seconds", SWEEP_COST, "mean wall time per step in the solver [s]"},
+    {"step_seconds", SWEEP_COST, "mean wall time per step (detect + assemble + solve + recover) [s]"},
 };
 
 struct box_ctx {
@@ -70,10 +70,8 @@ struct box_ctx {
   int nsets;
   char bodyset[OPTION_STRING_MAX]; /* -bodyset as given */
   char file[OPTION_STRING_MAX];
-  char trace[OPTION_STRING_MAX]; /* -trace DIR ("" = off) */
 };
 
-/* Fastest dynamic body's centre speed [m/s]: a blow-up (an impulse far too large) shows here first. */
 /* The polygon set of a task into specs; returns the count, 0 for "not applicable", -1 on error. */
 static int task_bodies(const struct box_ctx *ctx, const char *source, long seed, unsigned long instance_seed,
                        struct peg_body_spec *specs, char *label, size_t len)
@@ -94,6 +92,15 @@ static int task_bodies(const struct box_ctx *ctx, const char *source, long seed,
   return n;
 }
 
+/* Pours the polygons: body k enters before its step (scene_spawner_before_step). Trace column: bodies. */
+static int spawn_before(void *vctx, struct simulation *sim, long k, double h)
+{
+  (void)h;
+  return scene_spawner_before_step(vctx, sim->w, k) < 0 ? RUN_ERROR : RUN_CONTINUE;
+}
+
+static void spawn_values(void *vctx, double *v) { v[0] = ((const struct scene_spawner *)vctx)->added; }
+
 static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
 {
   const struct box_ctx *ctx = vctx;
@@ -108,90 +115,64 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     return nspec < 0;
   }
   sweep_row_set_text(row, "bodyset", label);
-  long n = scene_step_count(ctx->T, h), done = 0, failed = 0;
+  long n = scene_step_count(ctx->T, h);
   struct simulation sim;
   int sim_bad = simulation_open(&sim, scene_peg_box(ctx->mu), form, solver);
-  struct world *w = sim.w;
-  struct formulation *f = sim.f;
-  struct solver *s = sim.s;
-  struct stepper *st = sim.st;
-  double *ov = malloc(((size_t)n + 1) * sizeof *ov), vmax = 0.0;
-  FILE *trace = sweep_trace_open(
-      ctx->trace, "peg_box2d", task->id,
-      "step,t,bodies,status,contacts,rows,traps,overlap,penetration,speed_max,solve_seconds");
+  struct run_observer obs[6];
+  int n_obs = 0;
+  double *ov = malloc(((size_t)n + 1) * sizeof *ov);
   int rc = 1;
   if (sim_bad || !ov) goto cleanup;
   rc = 0;
-  if (!formulation_supports(f, w)) {
+  if (!formulation_supports(sim.f, sim.w)) {
     sweep_row_status(row, "not_applicable");
     goto cleanup;
   }
   struct scene_spawner sp;
   scene_spawner_init(&sp, specs, nspec, ctx->interval, h);
-  double failed_at = -1.0, pen = 0.0, solve_s = 0.0, step_s = 0.0, rows = 0.0, contacts = 0.0, traps = 0.0;
-  long trap_steps = 0;
-  for (long k = 1; k <= n; k++) {
-    if (scene_spawner_before_step(&sp, w, k) < 0) {
-      rc = 1;
-      goto cleanup;
-    }
-    struct step_record rec;
-    double t0 = w->t;
-    if (stepper_step(st, w, f, s, h, &rec)) {
-      rc = 1;
-      goto cleanup;
-    }
-    if (rec.failed) {
-      failed++;
-      if (failed_at < 0.0) failed_at = t0;
-    }
-    if (!rec.advanced) { /* the failed step's row, without state measures (the state did not move) */
-      if (trace)
-        fprintf(trace, "%ld,%.17g,%d,%s,%d,%d,%d,,,,%.6g\n", k, w->t, sp.added,
-                solve_status_name(rec.solve.status), rec.contacts, rec.rows.total, rec.traps,
-                rec.seconds_solve);
-      break;
-    }
-    ov[done++] = world_total_overlap_2d(w);
-    double pk = world_max_penetration_2d(w), vk = world_max_speed(w);
-    pen = fmax(pen, pk);
-    vmax = fmax(vmax, vk);
-    if (trace)
-      fprintf(trace, "%ld,%.17g,%d,%s,%d,%d,%d,%.6g,%.6g,%.6g,%.6g\n", k, w->t, sp.added,
-              solve_status_name(rec.solve.status), rec.contacts, rec.rows.total, rec.traps, ov[done - 1], pk,
-              vk, rec.seconds_solve);
-    solve_s += rec.seconds_solve;
-    step_s += rec.seconds_detect + rec.seconds_assemble + rec.seconds_solve + rec.seconds_recover;
-    rows += rec.rows.total;
-    contacts += rec.contacts;
-    traps += rec.traps;
-    trap_steps += rec.traps > 0;
+  obs[n_obs++] = (struct run_observer){.name = "spawner",
+                                       .ctx = &sp,
+                                       .before_step = spawn_before,
+                                       .columns = "bodies",
+                                       .n_columns = 1,
+                                       .values = spawn_values};
+  struct run_trap_stats traps;
+  struct run_overlap_stats overlap = {.area = ov, .cap = n + 1};
+  struct run_speed_stats speed;
+  struct run_summary sum;
+  if (run_observer_traps(&obs[n_obs++], &traps) || run_observer_overlap(&obs[n_obs++], &overlap) ||
+      run_observer_speed(&obs[n_obs++], &speed) || sweep_observers_standard(task, obs, &n_obs, 6) ||
+      simulation_run(&sim, h, n, obs, n_obs, &sum)) {
+    rc = 1;
+    goto cleanup;
   }
-  sweep_row_status(row, failed ? "solve_failed" : "ok");
-  if (failed_at >= 0.0) sweep_row_set(row, "failed_at", failed_at);
-  sweep_row_set_int(row, "failed_steps", failed);
-  sweep_row_set_int(row, "completed", done == n);
+  sweep_row_status(row, sum.failed_steps ? "solve_failed" : "ok");
+  if (isfinite(sum.failed_at)) sweep_row_set(row, "failed_at", sum.failed_at);
+  sweep_row_set_int(row, "failed_steps", sum.failed_steps);
+  sweep_row_set_int(row, "completed", sum.completed);
   sweep_row_set_int(row, "bodies", sp.added);
-  sweep_row_set_int(row, "steps", done);
+  sweep_row_set_int(row, "steps", sum.steps);
+  const size_t done = (size_t)overlap.n; /* states measured: the steps that advanced */
   if (done > 0) {
-    double d = (double)done;
-    sweep_row_set(row, "overlap_mean", gsl_stats_mean(ov, 1, (size_t)done));
-    gsl_sort(ov, 1, (size_t)done);
-    sweep_row_set(row, "overlap_median", gsl_stats_median_from_sorted_data(ov, 1, (size_t)done));
-    sweep_row_set(row, "overlap_q1", gsl_stats_quantile_from_sorted_data(ov, 1, (size_t)done, 0.25));
-    sweep_row_set(row, "overlap_q3", gsl_stats_quantile_from_sorted_data(ov, 1, (size_t)done, 0.75));
+    sweep_row_set(row, "overlap_mean", gsl_stats_mean(ov, 1, done));
+    gsl_sort(ov, 1, done);
+    sweep_row_set(row, "overlap_median", gsl_stats_median_from_sorted_data(ov, 1, done));
+    sweep_row_set(row, "overlap_q1", gsl_stats_quantile_from_sorted_data(ov, 1, done, 0.25));
+    sweep_row_set(row, "overlap_q3", gsl_stats_quantile_from_sorted_data(ov, 1, done, 0.75));
     sweep_row_set(row, "overlap_max", ov[done - 1]);
-    sweep_row_set(row, "max_penetration", pen);
-    sweep_row_set(row, "speed_max", vmax);
-    sweep_row_set(row, "trap_fraction", (double)trap_steps / d);
-    sweep_row_set(row, "traps_mean", traps / d);
-    sweep_row_set(row, "contacts_mean", contacts / d);
-    sweep_row_set(row, "rows_mean", rows / d);
-    sweep_row_set(row, "solve_seconds_mean", solve_s / d);
-    sweep_row_set(row, "step_seconds_mean", step_s / d);
+    sweep_row_set(row, "max_overlap_depth", overlap.depth_max);
+    sweep_row_set(row, "speed_max", speed.speed_max);
+  }
+  if (sum.steps > 0) {
+    sweep_row_set(row, "trap_fraction", (double)traps.steps_with_traps / (double)traps.steps);
+    sweep_row_set(row, "traps_mean", (double)traps.traps / (double)traps.steps);
+    sweep_row_set(row, "contacts_mean", sum.contacts_mean);
+    sweep_row_set(row, "rows_mean", sum.rows_mean);
+    sweep_row_set(row, "solve_seconds", sum.solve_seconds);
+    sweep_row_set(row, "step_seconds", sum.step_seconds);
   }
 cleanup:
-  if (trace) fclose(trace);
+  run_observers_destroy(obs, n_obs);
   free(ov);
   simulation_close(&sim);
   return rc;
@@ -219,8 +200,6 @@ static const struct option_decl options[] = {
      "the stored sets seeds 0, 1, ... take"},
     {"bodyset_file", OPT_STRING, offsetof(struct box_ctx, file), "", NULL,
      "the stored sets (default $CB_SHARED_DATA or ../shared/data, + /peg/box2d_bodysets.txt)"},
-    {"trace", OPT_STRING, offsetof(struct box_ctx, trace), "", NULL,
-     "per-step CSV per task: DIR/peg_box2d_taskID.csv (existing directory)"},
 };
 
 static const struct sweep_driver driver;
@@ -273,6 +252,7 @@ static const struct sweep_driver driver = {
     .help = "Status ok: every solve converged; solve_failed: some did not (a solve without an answer ends\n"
             "the run: completed 0). Formulations take their own options (-peg_..., -stewart_trinkle_...).\n",
     .options = options,
+    .steps_observed = 1,
     .n_options = sizeof options / sizeof options[0],
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],

@@ -13,7 +13,7 @@
  *         [-ref_solver lemke] [sweep options: -out, -resume, ... see -help]
  * PAPER   Williams, Lu & Trinkle 2016 (PEG), the triangle-drop experiment of the authors' code
  *         (../shared/notes/peg-experiments.md); formulations peg (eqs. 43-49), lnc, corrective, standard. */
-#include "engine/sweep.h"
+#include "engine/sweep_observers.h"
 #include "geom2d.h"
 #include "sat2d.h"
 #include "scenes.h"
@@ -42,13 +42,13 @@ static const struct sweep_column columns[] = {
     {"rot_err_mean", SWEEP_METRIC, "mean |rotation error| [rad]"},
     {"rot_err_final", SWEEP_METRIC, "|rotation error| at the last sample [rad]"},
     {"max_overlap", SWEEP_METRIC, "largest total intersection area over the steps [m^2]"},
-    {"max_penetration", SWEEP_METRIC, "largest separating-axis overlap depth over the steps [m]"},
+    {"max_overlap_depth", SWEEP_METRIC, "largest separating-axis overlap depth over the steps [m]"},
     {"trap_fraction", SWEEP_INFO, "fraction of steps with a standard-model trap"},
     {"rows_mean", SWEEP_COST, "mean rows of the complementarity problem per step"},
     {"step_seconds", SWEEP_COST, "mean wall time per step (detect + assemble + solve + recover) [s]"},
-    {"steps", SWEEP_INFO, "steps taken (floor(T / h) when the run completes)"},
+    {"steps", SWEEP_INFO, "steps taken (floor(T / h) when the run completes; the last one may have failed)"},
     {"failed_steps", SWEEP_INFO, "solves that did not converge"},
-    {"failed_at", SWEEP_INFO, "simulated time at the start of the first failed solve [s] (empty: none)"},
+    {"failed_at", SWEEP_INFO, "simulated time at the start of the first failed step [s] (empty: none)"},
 };
 
 struct drop_ctx {
@@ -59,70 +59,88 @@ struct drop_ctx {
   double ref_seconds; /* wall time of the reference run */
 };
 
+/* The falling triangle's state after every step that advanced (traj[3 k ..], k = 0 the start). */
+struct traj_ctx {
+  double *traj;
+  long done; /* steps that advanced */
+};
+
+static void traj_put(struct traj_ctx *c, const struct world *w)
+{
+  const struct body *b = &w->bodies[1];
+  if (c->traj)
+    c->traj[3 * c->done] = b->x[0], c->traj[3 * c->done + 1] = b->x[1], c->traj[3 * c->done + 2] = b->theta;
+}
+
+static int traj_begin(void *vctx, struct simulation *sim, double h, long steps)
+{
+  (void)h, (void)steps;
+  traj_put(vctx, sim->w);
+  return RUN_CONTINUE;
+}
+
+static int traj_after(void *vctx, const struct simulation *sim, long k, const struct step_record *rec)
+{
+  (void)k;
+  struct traj_ctx *c = vctx;
+  if (!rec->advanced) return RUN_CONTINUE;
+  c->done++;
+  traj_put(c, sim->w);
+  return RUN_CONTINUE;
+}
+
 /* Steps the falling triangle; records its state after every step in traj ((n + 1) x 3) when traj != NULL.
- * Returns 0 (with *steps done and the run's statistics in the row when row != NULL), 1 on an internal
- * error. */
-static int simulate(const char *form, const char *solver, double T, double h, double *traj, long *done,
-                    struct sweep_row *row)
+ * task != NULL: a sweep task (its standard observers attached, its statistics in row); NULL: the reference
+ * run. Returns 0 (with *done steps that advanced), 1 on an internal error or a failed reference run. */
+static int simulate(const struct sweep_task *task, const char *form, const char *solver, double T, double h,
+                    double *traj, long *done, struct sweep_row *row)
 {
   struct simulation sim;
   int sim_bad = simulation_open(&sim, scene_triangle_drop(), form, solver);
-  struct world *w = sim.w;
-  struct formulation *f = sim.f;
-  struct solver *s = sim.s;
-  struct stepper *st = sim.st;
-  int rc = 1;
+  struct run_observer obs[5];
+  int n_obs = 0, rc = 1;
+  struct traj_ctx tc = {.traj = traj};
   *done = 0;
   if (sim_bad) goto cleanup;
   rc = 0;
-  if (!formulation_supports(f, w)) {
+  if (!formulation_supports(sim.f, sim.w)) {
     if (row) sweep_row_status(row, "not_applicable");
     goto cleanup;
   }
-  long n = scene_step_count(T, h), failed = 0, traps = 0;
-  double seconds = 0.0, rows = 0.0, max_overlap = 0.0, max_pen = 0.0, failed_at = -1.0;
-  const struct body *b = &w->bodies[1];
-  if (traj) traj[0] = b->x[0], traj[1] = b->x[1], traj[2] = b->theta;
-  for (long k = 1; k <= n; k++) {
-    struct step_record rec;
-    double t0 = w->t;
-    if (stepper_step(st, w, f, s, h, &rec)) {
-      rc = 1;
-      goto cleanup;
-    }
-    if (rec.failed) {
-      failed++;
-      if (failed_at < 0.0) failed_at = t0;
-    }
-    if (!rec.advanced) break;
-    *done = k;
-    seconds += rec.seconds_detect + rec.seconds_assemble + rec.seconds_solve + rec.seconds_recover;
-    rows += rec.rows.total;
-    traps += rec.traps > 0;
-    max_overlap = fmax(max_overlap, world_total_overlap_2d(w));
-    max_pen = fmax(max_pen, world_max_penetration_2d(w));
-    if (traj) traj[3 * k] = b->x[0], traj[3 * k + 1] = b->x[1], traj[3 * k + 2] = b->theta;
+  obs[n_obs++] =
+      (struct run_observer){.name = "trajectory", .ctx = &tc, .begin = traj_begin, .after_step = traj_after};
+  struct run_trap_stats traps;
+  struct run_overlap_stats overlap = {0};
+  struct run_summary sum;
+  if ((task && (run_observer_traps(&obs[n_obs++], &traps) || run_observer_overlap(&obs[n_obs++], &overlap) ||
+                sweep_observers_standard(task, obs, &n_obs, 5))) ||
+      simulation_run(&sim, h, scene_step_count(T, h), obs, n_obs, &sum)) {
+    rc = 1;
+    goto cleanup;
   }
-  if (row) {
-    long d = *done > 0 ? *done : 1;
-    sweep_row_status(row, failed ? "solve_failed" : "ok");
+  *done = tc.done;
+  if (task) {
+    const struct body *b = &sim.w->bodies[1];
+    sweep_row_status(row, sum.failed_steps ? "solve_failed" : "ok");
     sweep_row_set(row, "final_x", b->x[0]);
     sweep_row_set(row, "final_y", b->x[1]);
     sweep_row_set(row, "final_rot", b->theta);
-    sweep_row_set(row, "max_overlap", max_overlap);
-    sweep_row_set(row, "max_penetration", max_pen);
-    sweep_row_set(row, "trap_fraction", (double)traps / d);
-    sweep_row_set(row, "rows_mean", rows / d);
-    sweep_row_set(row, "step_seconds", seconds / d);
-    sweep_row_set_int(row, "steps", *done);
-    sweep_row_set_int(row, "failed_steps", failed);
-    if (failed_at >= 0.0) sweep_row_set(row, "failed_at", failed_at);
-  } else if (failed) {
+    sweep_row_set(row, "max_overlap", overlap.area_max);
+    sweep_row_set(row, "max_overlap_depth", overlap.depth_max);
+    sweep_row_set(row, "trap_fraction",
+                  traps.steps ? (double)traps.steps_with_traps / (double)traps.steps : 0.0);
+    sweep_row_set(row, "rows_mean", sum.rows_mean);
+    sweep_row_set(row, "step_seconds", sum.step_seconds);
+    sweep_row_set_int(row, "steps", sum.steps);
+    sweep_row_set_int(row, "failed_steps", sum.failed_steps);
+    if (isfinite(sum.failed_at)) sweep_row_set(row, "failed_at", sum.failed_at);
+  } else if (sum.failed_steps) {
     fprintf(stderr, "error: the reference run (%s, %s, h = %g) failed %ld solves, the first at t = %g\n",
-            form, solver, h, failed, failed_at);
+            form, solver, h, sum.failed_steps, sum.failed_at);
     rc = 1;
   }
 cleanup:
+  run_observers_destroy(obs, n_obs);
   simulation_close(&sim);
   return rc;
 }
@@ -142,7 +160,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   long n = scene_step_count(ctx->T, h), done = 0;
   double *traj = malloc(3 * ((size_t)n + 1) * sizeof *traj);
   if (!traj) return 1;
-  int rc = simulate(form, solver, ctx->T, h, traj, &done, row);
+  int rc = simulate(task, form, solver, ctx->T, h, traj, &done, row);
   if (rc == 0 && (done > 0 || n == 0)) {
     double pos_sum = 0.0, rot_sum = 0.0, pos = 0.0, rot = 0.0;
     for (long j = 0; j <= done; j++) {
@@ -187,7 +205,8 @@ static int setup(void **vctx)
   if (!ctx->ref) return 1;
   long done = 0;
   double t0 = solver_wall_time();
-  if (simulate("peg", ctx->ref_solver, ctx->T, ctx->ref_h, ctx->ref, &done, NULL) || done != ctx->ref_n) {
+  if (simulate(NULL, "peg", ctx->ref_solver, ctx->T, ctx->ref_h, ctx->ref, &done, NULL) ||
+      done != ctx->ref_n) {
     fprintf(stderr, "error: the reference run (peg, h = %g) did not complete (%ld of %ld steps)\n",
             ctx->ref_h, done, ctx->ref_n);
     return 1;
@@ -218,6 +237,7 @@ static const struct sweep_driver driver = {
     .help = "Status ok: every solve converged; solve_failed: some did not (a solve without an answer ends\n"
             "the run). Formulations take their own options (-peg_..., -stewart_trinkle_...).\n",
     .options = options,
+    .steps_observed = 1,
     .n_options = sizeof options / sizeof options[0],
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],

@@ -3,14 +3,14 @@
  * h = 0.05): at mu = 0.05 LCP1 converges in a handful of fixed-point rounds (Theorem 4.1) and its answer,
  * written as [v; c_n; beta = mu y; lambda = Lambda(v)], satisfies (6)-(7) up to mu * TOL (only the normal
  * rows can be off, by mu |Lambda(k) - Lambda(k-1)|); LCP2's normal velocity error on every pushing contact
- * is mu Lambda_j(v) and the step record reports it; at mu = 0 it is 0 and LCP0, LCP1, LCP2 give the same
- * trajectory. LCP1 answers agree across solvers (lemke, tao_bqpip, pgs); the iteration cap gives status
+ * is mu Lambda_j(v) and the nv_error observer reports it; at mu = 0 it is 0 and LCP0, LCP1, LCP2 give the
+ * same trajectory. LCP1 answers agree across solvers (lemke, tao_bqpip, pgs); the iteration cap gives status
  * max_iterations, as does LCP0's -cp_max_it pivot limit; joints (5-link chain) match LCP0; the 3D pyramid
  * of Sec. 3 stays at rest. */
-#include "stepper.h"
 #include "check.h"
 #include "formulation.h"
 #include "jacobian.h"
+#include "observers.h"
 #include "scenes.h"
 
 #include <math.h>
@@ -41,6 +41,16 @@ static void sim_close(struct sim *m)
   solver_destroy(&m->s);
   formulation_destroy(&m->f);
   world_destroy(&m->w);
+}
+
+/* One step with the normal-velocity-error observer around it (what the run loop does); its stats then
+ * hold the step's nv_error_mean / nv_error_max. */
+static int step_nv(struct sim *m, struct run_observer *o, long k, struct step_record *rec)
+{
+  struct simulation s = {m->w, m->f, m->s, m->st};
+  if (o->before_step(o->ctx, &s, k, h) != RUN_CONTINUE || stepper_step(m->st, m->w, m->f, m->s, h, rec))
+    return 1;
+  return o->after_step(o->ctx, &s, k, rec) != RUN_CONTINUE;
 }
 
 /* dst takes src's state (same scene, so the same bodies and shapes). */
@@ -102,8 +112,10 @@ static void test_lcp1_cannonball(void)
   double *nu = NULL;
   int steps = 4, failed = 0, fp_min = 1 << 30, fp_max = 0;
   double worst = 0.0, nv_max = 0.0;
+  struct run_observer o = {0};
+  struct run_nv_stats nv;
   if (!w0 || sim_open(&m, scene_cannonball(6, 1.0, mu, 0), "anitescu_hart_lcp1", "lemke") ||
-      !(nu = malloc((size_t)w0->ndof * sizeof *nu))) {
+      run_observer_nv_error(&o, &nv) || !(nu = malloc((size_t)w0->ndof * sizeof *nu))) {
     CHECK(0, "LCP1 cannonball: set up");
     goto cleanup;
   }
@@ -111,11 +123,11 @@ static void test_lcp1_cannonball(void)
   for (int k = 0; k < steps; k++) {
     struct step_record rec;
     world_copy_state(w0, m.w);
-    if (stepper_step(m.st, m.w, m.f, m.s, h, &rec)) break;
+    if (step_nv(&m, &o, k + 1, &rec)) break;
     failed += rec.failed;
     fp_min = rec.fp_iterations < fp_min ? rec.fp_iterations : fp_min;
     fp_max = rec.fp_iterations > fp_max ? rec.fp_iterations : fp_max;
-    nv_max = fmax(nv_max, rec.nv_error_max);
+    nv_max = fmax(nv_max, nv.last_max);
     int nz;
     const double *y = stepper_solution(m.st, &nz);
     world_get_velocity(m.w, nu);
@@ -128,6 +140,7 @@ static void test_lcp1_cannonball(void)
         mu * tol, worst);
   CHECK(nv_max <= mu * tol, "LCP1: normal velocity error <= mu TOL (max %.2e)", nv_max);
 cleanup:
+  run_observers_destroy(&o, 1);
   free(nu);
   world_destroy(&w0);
   sim_close(&m);
@@ -140,8 +153,10 @@ static void test_lcp2_error(double mu)
   struct world *w0 = scene_cannonball(6, 1.0, mu, 0);
   double *nu = NULL, worst_gap = 0.0, max_mu_lambda = 0.0, max_rec = 0.0, rec_max = 0.0;
   int failed = 0, counted = 0;
+  struct run_observer o = {0};
+  struct run_nv_stats nv;
   if (!w0 || sim_open(&m, scene_cannonball(6, 1.0, mu, 0), "anitescu_hart_lcp2", "lemke") ||
-      !(nu = malloc((size_t)w0->ndof * sizeof *nu))) {
+      run_observer_nv_error(&o, &nv) || !(nu = malloc((size_t)w0->ndof * sizeof *nu))) {
     CHECK(0, "LCP2 mu %g: set up", mu);
     goto cleanup;
   }
@@ -149,7 +164,7 @@ static void test_lcp2_error(double mu)
   for (int k = 0; k < 4; k++) {
     struct step_record rec;
     world_copy_state(w0, m.w);
-    if (stepper_step(m.st, m.w, m.f, m.s, h, &rec)) break;
+    if (step_nv(&m, &o, k + 1, &rec)) break;
     failed += rec.failed + (rec.fp_iterations != 1);
     world_get_velocity(m.w, nu);
     const struct contact_set *cs = stepper_contacts(m.st);
@@ -165,8 +180,8 @@ static void test_lcp2_error(double mu)
       counted++;
     }
     max_mu_lambda = fmax(max_mu_lambda, step_max);
-    max_rec = fmax(max_rec, fabs(rec.nv_error_max - step_max));
-    rec_max = fmax(rec_max, rec.nv_error_max);
+    max_rec = fmax(max_rec, fabs(nv.last_max - step_max));
+    rec_max = fmax(rec_max, nv.last_max);
   }
   CHECK(failed == 0 && counted > 0, "LCP2 mu %g: 4 steps converged in one round each (%d pushing contacts)",
         mu, counted);
@@ -174,13 +189,14 @@ static void test_lcp2_error(double mu)
         "LCP2 mu %g: normal velocity error n'v + gap/h = mu Lambda(v) on pushing contacts "
         "(max deviation %.1e; max mu lambda %.3e)",
         mu, worst_gap, max_mu_lambda);
-  CHECK(max_rec <= 1e-12, "LCP2 mu %g: the step record's nv_error_max is that max (deviation %.1e)", mu,
+  CHECK(max_rec <= 1e-12, "LCP2 mu %g: the nv_error observer's step max is that max (deviation %.1e)", mu,
         max_rec);
   if (mu == 0.0)
     CHECK(rec_max <= 1e-12, "LCP2 mu 0: the error is 0 (nv_error_max %.1e)", rec_max);
   else
     CHECK(max_mu_lambda > 1e-3, "LCP2 mu %g: the error is visible (%.3e)", mu, max_mu_lambda);
 cleanup:
+  run_observers_destroy(&o, 1);
   free(nu);
   world_destroy(&w0);
   sim_close(&m);

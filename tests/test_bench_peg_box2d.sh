@@ -2,7 +2,8 @@
 # test_bench_peg_box2d.sh — smoke run of bin/bench_peg_box2d (issue 6, item 4) on the sweep engine: 1 s of
 # pouring from our generator (4 polygons at h = 0.016) with peg and corrective; the issue's columns are
 # there; peg's overlap stays below corrective's; a missing body-set file exits 2 with -source paper; with
-# ../shared/data the stored set a runs (skipped without it); -cp_dump_failed writes a replayable failed LCP.
+# ../shared/data the stored set a runs (skipped without it); -cp_dump_failed writes a replayable failed LCP
+# (DIR/peg_box2d_task<ID>_step<K>.txt); -trace starts with the standard run-loop columns.
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -11,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 rc=$?
 csv="$tmp/run/tasks.csv"
 want="task_id,source,seed,h,formulation,solver,status"
-cols="overlap_mean overlap_median max_penetration failed_at trap_fraction rows_mean solve_seconds_mean"
+cols="overlap_mean overlap_median max_overlap_depth failed_at trap_fraction rows_mean solve_seconds step_seconds"
 missing=""
 for c in $cols; do head -1 "$csv" | tr ',' '\n' | grep -qx "$c" || missing="$missing $c"; done
 if [ "$rc" = 0 ] && head -1 "$csv" | grep -q "^$want," && [ -z "$missing" ]; then
@@ -32,14 +33,15 @@ if [ "$rc" = 2 ] && grep -q "none.txt: no such file" "$tmp/err"; then echo "ok -
 mkdir -p "$tmp/dump"
 "$CB_BIN/bench_peg_box2d" -source generator -seeds 1 -h 0.016 -t_end 1.5 -formulation nonconvex_max -cp_solver lemke \
   -out "$tmp/nc" -quiet -no_plots -cp_dump_failed "$tmp/dump" -trace "$tmp/dump" >"$tmp/out" 2>&1
-f=$(ls "$tmp"/dump/failed-*.txt 2>/dev/null | head -1)
+f=$(ls "$tmp"/dump/peg_box2d_task0_step*.txt 2>/dev/null | head -1)
 if [ -n "$f" ] && grep -q "the failed problem at t = .* is in $f" "$tmp/out" &&
   "$CB_BIN/cpsolve" -f "$f" -cp_solver milp -format csv 2>/dev/null | grep -q "^milp,converged,"; then
   echo "ok - bench_peg_box2d: -cp_dump_failed writes the failed LCP; cpsolve -cp_solver milp solves it"; else
   echo "not ok - bench_peg_box2d: -cp_dump_failed"; sed 's/^/# /' "$tmp/out"; fi
 tr="$tmp/dump/peg_box2d_task0.csv"
-if [ -f "$tr" ] && head -1 "$tr" | grep -q "^step,t,bodies,status," && tail -1 "$tr" | grep -q ",ray_termination," &&
-  [ "$(awk -F, 'NR > 1 && $4 == "converged"' "$tr" | wc -l)" -ge 1 ]; then
+if [ -f "$tr" ] && head -1 "$tr" | grep -q "^step,t,status,contacts,.*,max_penetration,bodies,traps,overlap," &&
+  tail -1 "$tr" | grep -q ",ray_termination," &&
+  [ "$(awk -F, 'NR > 1 && $3 == "converged"' "$tr" | wc -l)" -ge 1 ]; then
   echo "ok - bench_peg_box2d: -trace writes a row per step, the failed step last"; else
   echo "not ok - bench_peg_box2d: -trace"; tail -3 "$tr" 2>/dev/null | sed 's/^/# /'; fi
 data=${CB_SHARED_DATA:-../shared/data}

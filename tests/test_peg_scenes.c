@@ -4,11 +4,11 @@
  * rule gives 20-21 bodies in 5 s; the box's overlap metric ignores wall-wall pairs; the standard-model trap
  * count on known configurations (and through the stepper, -1 in 3D); separating-axis depth, normal and
  * point; the corrective contact in 2D and 3D. */
-#include "stepper.h"
 #include "check.h"
 #include "formulation.h"
 #include "geom2d.h"
 #include "hull3d.h"
+#include "observers.h"
 #include "peg2d.h"
 #include "sat2d.h"
 #include "scenes.h"
@@ -242,27 +242,25 @@ static void test_traps(void)
         "traps: the proximity grows with h (delta = max(0.5 h, 0.0008))");
   world_destroy(&w);
 
-  /* through the stepper, for a formulation that does not use PEG's contacts */
-  w = diamonds(0.001, 0.0);
-  struct formulation *f = NULL;
-  struct solver *s = NULL;
-  struct stepper *st = NULL;
-  struct step_record rec;
-  int rc = formulation_create("stewart_trinkle", &f) || solver_create("pgs", &s) || stepper_create(&st) ||
-           stepper_step(st, w, f, s, 0.01, &rec);
-  CHECK(rc == 0 && rec.traps == 2, "traps: the stepper records 2 for stewart_trinkle (%d)", rec.traps);
-  world_destroy(&w);
+  /* through the run loop's trap observer, for a formulation that does not use PEG's contacts */
+  struct simulation sim;
+  struct run_observer o = {0};
+  struct run_trap_stats traps;
+  struct run_summary sum;
+  int rc = simulation_open(&sim, diamonds(0.001, 0.0), "stewart_trinkle", "pgs") ||
+           run_observer_traps(&o, &traps) || simulation_run(&sim, 0.01, 1, &o, 1, &sum);
+  CHECK(rc == 0 && traps.steps == 1 && traps.traps == 2 && traps.steps_with_traps == 1,
+        "traps: the observer counts 2 for stewart_trinkle (%ld)", traps.traps);
+  simulation_close(&sim);
   w = world_create(3);
   const double c[3] = {0, 0, 0};
   int b = world_add_body(w, 0, 1.0, 1.0);
   world_add_sphere(w, b, c, 0.1);
   world_finalize(w);
-  rc = stepper_step(st, w, f, s, 0.01, &rec);
-  CHECK(rc == 0 && rec.traps == -1, "traps: not counted in 3D (-1)");
-  stepper_destroy(&st);
-  solver_destroy(&s);
-  formulation_destroy(&f);
-  world_destroy(&w);
+  rc = simulation_open(&sim, w, "stewart_trinkle", "pgs") || simulation_run(&sim, 0.01, 1, &o, 1, &sum);
+  CHECK(rc == 0 && sum.steps == 1 && traps.steps == 0, "traps: not counted in 3D");
+  simulation_close(&sim);
+  run_observers_destroy(&o, 1);
   contact_set_free(&cs);
 }
 

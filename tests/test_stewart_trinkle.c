@@ -4,7 +4,7 @@
  * slides with a = g (sin theta - mu cos theta) (1e-6 relative, h = 1e-3); a rolling N-gon loses kinetic
  * energy, less as N grows (Chakraborty et al. Sec. 6.1: m = 1, r = 1, mu = 0.4, nu0 = (-3, 0, 3),
  * h = 0.01, 2 s); a stack of 5 boxes stays at rest. */
-#include "stepper.h"
+#include "run.h"
 #include "check.h"
 #include "formulation.h"
 #include "scenes.h"
@@ -18,26 +18,19 @@ static const char *solver_name = "lemke";
 /* Runs `steps` steps; returns the number of failed solves (or -1 on a stepper error). */
 static int run(struct world *w, const char *form, double h, int steps, double *max_pen)
 {
-  struct formulation *f = NULL;
-  struct solver *s = NULL;
-  struct stepper *st = NULL;
+  /* the caller keeps w: the simulation borrows it for the run loop */
+  struct simulation sim = {.w = w};
+  struct run_summary sum;
   int failed = -1;
-  if (formulation_create(form, &f) || solver_create(solver_name, &s) || stepper_create(&st)) goto cleanup;
-  failed = 0;
   if (max_pen) *max_pen = 0.0;
-  for (int i = 0; i < steps; i++) {
-    struct step_record rec;
-    if (stepper_step(st, w, f, s, h, &rec)) {
-      failed = -1;
-      break;
-    }
-    failed += rec.failed;
-    if (max_pen && rec.max_penetration > *max_pen) *max_pen = rec.max_penetration;
-  }
+  if (formulation_create(form, &sim.f) || solver_create(solver_name, &sim.s) || stepper_create(&sim.st) ||
+      simulation_run(&sim, h, steps, NULL, 0, &sum))
+    goto cleanup;
+  failed = (int)sum.failed_steps;
+  if (max_pen) *max_pen = sum.max_penetration;
 cleanup:
-  stepper_destroy(&st);
-  solver_destroy(&s);
-  formulation_destroy(&f);
+  sim.w = NULL;
+  simulation_close(&sim);
   return failed;
 }
 

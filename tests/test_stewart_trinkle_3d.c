@@ -7,7 +7,7 @@
  * along one of the k = 4 friction directions (formulation_tangents) — a pyramid cone bounds friction by
  * mu p_n only along its generators; between two of them friction is weaker along the slope and pulls
  * sideways, which the last case measures (see test_incline). */
-#include "stepper.h"
+#include "run.h"
 #include "world_detect.h"
 #include "check.h"
 #include "formulation.h"
@@ -21,27 +21,19 @@ static const char *solver_name = "lemke";
 
 static int run(struct world *w, double h, int steps, double *max_pen)
 {
-  struct formulation *f = NULL;
-  struct solver *s = NULL;
-  struct stepper *st = NULL;
+  /* the caller keeps w: the simulation borrows it for the run loop */
+  struct simulation sim = {.w = w};
+  struct run_summary sum;
   int failed = -1;
   if (max_pen) *max_pen = 0.0;
-  if (formulation_create("stewart_trinkle", &f) || solver_create(solver_name, &s) || stepper_create(&st))
+  if (formulation_create("stewart_trinkle", &sim.f) || solver_create(solver_name, &sim.s) || stepper_create(&sim.st) ||
+      simulation_run(&sim, h, steps, NULL, 0, &sum))
     goto cleanup;
-  failed = 0;
-  for (int i = 0; i < steps; i++) {
-    struct step_record rec;
-    if (stepper_step(st, w, f, s, h, &rec)) {
-      failed = -1;
-      break;
-    }
-    failed += rec.failed;
-    if (max_pen && rec.max_penetration > *max_pen) *max_pen = rec.max_penetration;
-  }
+  failed = (int)sum.failed_steps;
+  if (max_pen) *max_pen = sum.max_penetration;
 cleanup:
-  stepper_destroy(&st);
-  solver_destroy(&s);
-  formulation_destroy(&f);
+  sim.w = NULL;
+  simulation_close(&sim);
   return failed;
 }
 

@@ -105,6 +105,19 @@ static const struct option_decl engine_options[] = {
 };
 #define N_ENGINE_OPTIONS ((int)(sizeof engine_options / sizeof engine_options[0]))
 
+/* Only time-stepping drivers (.steps_observed) take these: the standard observers (sweep_observers.h). */
+struct observer_settings {
+  char trace[OPTION_STRING_MAX], cp_dump_failed[OPTION_STRING_MAX];
+};
+static const struct option_decl observer_options[] = {
+    {"trace", OPT_STRING, offsetof(struct observer_settings, trace), "", NULL,
+     "per-step CSV per task: DIR/EXPERIMENT_task<ID>.csv (an existing directory): step, t, status, contacts, "
+     "rows, iterations, fp_iterations, residual, solve_seconds, step_seconds, energy, max_penetration, then "
+     "the experiment's own columns"},
+    {"cp_dump_failed", OPT_STRING, offsetof(struct observer_settings, cp_dump_failed), "", NULL,
+     "the first 5 failed problems of a task as plain files for bin/cpsolve: DIR/EXPERIMENT_task<ID>_step<K>.txt"},
+};
+
 /* Only drivers with a seeds axis take these (elsewhere they would change nothing: an error). */
 struct seed_settings {
   int seed;
@@ -146,6 +159,8 @@ static char **known_options(const struct sweep_driver *d, int *n)
   ADD("-help");
   ADD("-seed");
   ADD("-seeds");
+  ADD("-trace");
+  ADD("-cp_dump_failed");
   for (int a = 0; a < d->n_axes; a++)
     if (strcmp(d->axes[a].name, SWEEP_SEEDS_AXIS) != 0) ADD("%s", sweep_axis_option(&d->axes[a]));
   for (int i = 0; i < d->n_options; i++)
@@ -249,6 +264,7 @@ static void print_help(const struct sweep *s)
   printf("\nSweep options (every driver):\n");
   option_print(stdout, engine_options, N_ENGINE_OPTIONS, NULL);
   if (has_seeds_axis(d)) option_print(stdout, seed_options, 1, NULL);
+  if (d->steps_observed) option_print(stdout, observer_options, 2, NULL);
   printf("  %-34s read options from F (PETSc format: lines like -h 1e-3,2e-3); may be repeated\n",
          "-options_file F");
   printf("  %-34s this help; -help petsc: PETSc's own options\n", "-help, --help, -h");
@@ -318,6 +334,15 @@ static int parse_engine(struct sweep *s)
     if (say)
       fprintf(stderr, "error: -task_time_limit needs -task_fork 1 (an in-process task cannot be stopped)\n");
     return 1;
+  }
+  if (s->d->steps_observed) {
+    struct observer_settings os;
+    if (option_read(observer_options, 2, NULL, &os, msg, sizeof msg)) {
+      if (say) fprintf(stderr, "error: %s\n", msg);
+      return 1;
+    }
+    snprintf(s->trace_dir, sizeof s->trace_dir, "%s", os.trace);
+    snprintf(s->dump_dir, sizeof s->dump_dir, "%s", os.cp_dump_failed);
   }
   s->base_seed = 1;
   if (has_seeds_axis(s->d)) {

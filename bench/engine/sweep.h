@@ -87,6 +87,9 @@ struct sweep_task {
   unsigned long instance_seed;
   gsl_rng *rng;
   double time_limit;        /* seconds, 0 = none (the engine enforces it; long loops may also check) */
+  /* Time-stepping drivers (.steps_observed): -trace DIR and -cp_dump_failed DIR, read by the engine before
+   * any task ("" = off); sweep_observers_standard turns them into observers. */
+  const char *trace_dir, *dump_dir;
 };
 
 struct sweep_row;
@@ -99,6 +102,9 @@ struct sweep_driver {
    * engine before setup into the settings struct the driver's setup gets. */
   const struct option_decl *options;
   int n_options;
+  /* 1 for a time-stepping driver that attaches the standard observers (sweep_observers.h): the engine
+   * then takes -trace DIR and -cp_dump_failed DIR (elsewhere they are unused options, hence errors). */
+  int steps_observed;
   const struct sweep_axis *axes;
   int n_axes;
   const struct sweep_column *columns;

@@ -34,6 +34,7 @@ struct sweep {
   long slice_k, slice_n; /* -slice K/N: ids with id % N == K */
   unsigned long base_seed;
   double time_limit;
+  char trace_dir[OPTION_STRING_MAX], dump_dir[OPTION_STRING_MAX]; /* time-stepping drivers */
   char *options;   /* canonical option string (the fingerprint) */
   char *argv_line; /* the full command line, for meta.json */
   /* the work list (rank 0): ids still to run, costliest first */

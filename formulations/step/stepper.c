@@ -8,50 +8,37 @@
  * (rec->advanced = 0). The caller decides whether to stop ("failed at t"). Each phase is timed for make
  * bench-step. A formulation with an iterate hook (fixed-point methods) gets assemble -> solve rounds until it
  * is done; the step's solve result sums the rounds' iterations and seconds and stops at the first round that
- * does not converge. seconds_solve includes the hook (the fixed-point update). rec->traps (2D) counts
- * standard-model traps on the step-start state (peg2d_count_traps), untimed. */
+ * does not converge. seconds_solve includes the hook (the fixed-point update). What an experiment measures
+ * per step (traps, normal-velocity error, dumps of failed problems) are observers of the run loop (run.h),
+ * so the stepper does no file I/O and reads no options. */
 #include "stepper.h"
-#include "world_detect.h"
-#include "cp_io.h"
+
 #include "formulation.h"
-#include "jacobian.h"
-#include "peg2d.h"
+#include "world_detect.h"
 
 #include <math.h>
-#include <petscsys.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 struct stepper {
   struct contact_set cs;
-  struct contact_set trap_cs; /* scratch for the trap count */
+  struct cp_problem *p; /* the last step's problem, kept for observers (stepper_problem) */
   double *z, *nu, *pn;
   int cap_z, cap_nu, cap_pn;
-  int nz;                            /* entries of z in the last step */
-  char dump_dir[PETSC_MAX_PATH_LEN]; /* -cp_dump_failed DIR ("" = off) */
-  int dumped;
+  int nz; /* entries of z in the last step */
 };
-
-/* The first few failed problems of a run go to -cp_dump_failed DIR as plain files, so that a failure
- * inside a long sweep can be replayed with bin/cpsolve (every solver, its own options) without the scene. */
-enum { STEPPER_MAX_DUMPS = 5 };
 
 int stepper_create(struct stepper **st)
 {
   *st = calloc(1, sizeof **st);
-  if (!*st) return 1;
-  PetscBool set = PETSC_FALSE;
-  if (PetscOptionsGetString(NULL, NULL, "-cp_dump_failed", (*st)->dump_dir, sizeof(*st)->dump_dir, &set) != 0)
-    (*st)->dump_dir[0] = '\0';
-  return 0;
+  return *st ? 0 : 1;
 }
 
 void stepper_destroy(struct stepper **st)
 {
   if (!st || !*st) return;
   contact_set_free(&(*st)->cs);
-  contact_set_free(&(*st)->trap_cs);
+  cp_destroy(&(*st)->p);
   free((*st)->z);
   free((*st)->nu);
   free((*st)->pn);
@@ -61,11 +48,13 @@ void stepper_destroy(struct stepper **st)
 
 const struct contact_set *stepper_contacts(const struct stepper *st) { return &st->cs; }
 const double *stepper_impulses(const struct stepper *st) { return st->pn; }
+const double *stepper_velocity(const struct stepper *st) { return st->nu; }
 const double *stepper_solution(const struct stepper *st, int *n)
 {
   *n = st->nz;
   return st->z;
 }
+const struct cp_problem *stepper_problem(const struct stepper *st) { return st->p; }
 
 static int reserve(double **p, int *cap, int n)
 {
@@ -75,23 +64,6 @@ static int reserve(double **p, int *cap, int n)
   *p = q;
   *cap = n;
   return 0;
-}
-
-/* Anitescu-Hart's normal velocity error (formulation.h, struct step_record) of nu at the step-start state. */
-static void normal_velocity_error(const struct world *w, const struct contact_set *cs, double h,
-                                  const double *nu, const double *pn, double pn_zero, struct step_record *rec)
-{
-  double sum = 0.0;
-  for (int i = 0; i < cs->n; i++) {
-    if (!(pn[i] > pn_zero)) continue;
-    struct jcol col;
-    jcol_contact(w, &cs->c[i], cs->c[i].n, &col);
-    double e = fabs(jcol_dot(&col, nu) + cs->c[i].gap / h);
-    sum += e;
-    if (e > rec->nv_error_max) rec->nv_error_max = e;
-    rec->nv_contacts++;
-  }
-  rec->nv_error_mean = rec->nv_contacts ? sum / rec->nv_contacts : 0.0;
 }
 
 /* Folds one round's solve result into the step's (see struct step_record). */
@@ -106,26 +78,14 @@ static void add_round(struct solve_result *all, const struct solve_result *r, in
   }
 }
 
-static void dump_failed(struct stepper *st, const struct cp_problem *p, double t,
-                        const struct solve_result *r)
-{
-  if (!st->dump_dir[0] || st->dumped >= STEPPER_MAX_DUMPS) return;
-  char path[PETSC_MAX_PATH_LEN + 64], err[512];
-  snprintf(path, sizeof path, "%s/failed-%ld-%d.txt", st->dump_dir, (long)getpid(), st->dumped++);
-  if (cp_write_plain(path, p, err, sizeof err))
-    fprintf(stderr, "warning: -cp_dump_failed: %s\n", err);
-  else
-    fprintf(stderr, "note: the failed problem at t = %g (%s%s%s) is in %s\n", t, solve_status_name(r->status),
-            r->message[0] ? ": " : "", r->message, path);
-}
-
 int stepper_step(struct stepper *st, struct world *w, struct formulation *f, struct solver *s, double h,
                  struct step_record *rec)
 {
-  struct cp_problem *p = NULL;
   int rc = 1;
   memset(rec, 0, sizeof *rec);
+  rec->t_start = w->t;
   st->nz = 0;
+  cp_destroy(&st->p);
   double t0 = solver_wall_time();
   contact_set_clear(&st->cs);
   if (f->type->detect) {
@@ -134,16 +94,14 @@ int stepper_step(struct stepper *st, struct world *w, struct formulation *f, str
     goto cleanup;
   }
   double t1 = solver_wall_time(), t_assemble = 0.0, t_solve = 0.0;
-  /* counted on the step-start state for every formulation, outside the timed phases */
-  rec->traps = w->dim == 2 ? peg2d_count_traps(w, h, &st->trap_cs) : -1;
-  if (w->dim == 2 && rec->traps < 0) goto cleanup;
   /* Rounds: one, unless the formulation's iterate hook asks for another (same contacts, state unchanged;
    * z keeps the last round's answer, the initial guess under -cp_warm_start). */
   for (int round = 0;; round++) {
     double ta = solver_wall_time();
     f->round = round;
-    cp_destroy(&p);
-    if (f->type->assemble(f, w, &st->cs, h, &p)) goto cleanup;
+    cp_destroy(&st->p);
+    if (f->type->assemble(f, w, &st->cs, h, &st->p)) goto cleanup;
+    const struct cp_problem *p = st->p;
     double tb = solver_wall_time();
     t_assemble += tb - ta;
     if (reserve(&st->z, &st->cap_z, p->n) || reserve(&st->nu, &st->cap_nu, w->ndof + 1) ||
@@ -169,16 +127,14 @@ int stepper_step(struct stepper *st, struct world *w, struct formulation *f, str
   }
   double t3 = solver_wall_time();
   rec->failed = rec->solve.status != SOLVE_CONVERGED;
-  if (rec->failed) dump_failed(st, p, w->t, &rec->solve);
   enum solve_status ss = rec->solve.status;
   int usable = (ss == SOLVE_CONVERGED || ss == SOLVE_MAX_ITERATIONS || ss == SOLVE_TIME_LIMIT ||
                 ss == SOLVE_LINE_SEARCH_FAILURE) &&
                (ss == SOLVE_CONVERGED || !rec->solve.no_answer);
-  for (int i = 0; i < p->n && usable; i++)
+  for (int i = 0; i < st->nz && usable; i++)
     if (!isfinite(st->z[i])) usable = 0;
   if (usable) {
     if (f->type->recover(f, w, &st->cs, h, st->z, st->nu, st->pn)) goto cleanup;
-    normal_velocity_error(w, &st->cs, h, st->nu, st->pn, s->set.tol * rec->solve.scale, rec);
     world_set_velocity(w, st->nu);
     world_integrate_positions(w, h);
     w->t += h;
@@ -196,6 +152,5 @@ int stepper_step(struct stepper *st, struct world *w, struct formulation *f, str
   rec->seconds_recover = t4 - t3;
   rc = 0;
 cleanup:
-  cp_destroy(&p);
   return rc;
 }

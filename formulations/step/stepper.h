@@ -7,7 +7,8 @@
 #include "formulation.h"
 
 struct step_record {
-  double t; /* time at the end of the step */
+  double t_start; /* simulated time at the start of the step */
+  double t;       /* time at the end of the step (t_start when the state did not advance) */
   int contacts;
   struct row_counts rows;
   struct solve_result solve; /* over all rounds: iterations and seconds summed, the last round's residual,
@@ -19,14 +20,6 @@ struct step_record {
   double max_penetration; /* max over this step's detected contacts of -gap (state at the step start) */
   double energy;          /* kinetic + potential after the step */
   double seconds_detect, seconds_assemble, seconds_solve, seconds_recover;
-  /* Standard-model traps at the step start (2D, every formulation; -1 in 3D: not counted): (vertex, corner)
-   * sets of PEG potential contacts, a vertex near both edges at a corner of another polygon (peg2d.h). */
-  int traps;
-  /* Anitescu-Hart's normal velocity error: over the contacts that push (pn_j above the checker's zero,
-   * -cp_tol times the solve's scale), |n_j' nu+ + gap_j / h|, the violation of the complementarity of
-   * eq. 6-7 (mu lambda_j for LCP2); mean and max, 0 when no contact pushes or the state did not advance. */
-  int nv_contacts; /* contacts counted */
-  double nv_error_mean, nv_error_max;
 };
 
 struct stepper;
@@ -38,9 +31,14 @@ int stepper_step(struct stepper *st, struct world *w, struct formulation *f, str
                  struct step_record *rec);
 /* The contacts of the last step (valid until the next step). */
 const struct contact_set *stepper_contacts(const struct stepper *st);
+/* The last step's recovered velocities nu+ (w->ndof entries; valid when rec->advanced). */
+const double *stepper_velocity(const struct stepper *st);
 /* Normal impulses of the last step, one per contact. */
 const double *stepper_impulses(const struct stepper *st);
 /* The last step's solution z (its last round's), *n entries; valid until the next step. */
 const double *stepper_solution(const struct stepper *st, int *n);
+/* The last step's complementarity problem (its last round's; NULL before a step or when assembly failed);
+ * valid until the next step. */
+const struct cp_problem *stepper_problem(const struct stepper *st);
 
 #endif

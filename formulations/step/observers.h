@@ -1,0 +1,59 @@
+/* observers.h — physics observers of the run loop (run.h): what an experiment measures per step that
+ * needs the world, kept out of the stepper so a run pays only for what its driver reports. Each creator
+ * fills *o (its own context; release with run_observers_destroy) and writes its results into the
+ * caller's struct, which stays valid after the observer is destroyed. 0 on success, 1 on allocation
+ * failure. Trace columns are named in each creator's comment. */
+#ifndef CB_OBSERVERS_H
+#define CB_OBSERVERS_H
+
+#include "run.h"
+
+/* Standard-model traps (Williams, Lu & Trinkle 2016 Sec. 1.2.3, Fig. 2; peg2d_count_traps) counted on
+ * every step's start state, 2D only (a 3D world counts nothing). Trace column: traps. */
+struct run_trap_stats {
+  long steps;            /* steps counted */
+  long steps_with_traps; /* steps with at least one trap */
+  long traps;            /* traps summed over the steps */
+};
+int run_observer_traps(struct run_observer *o, struct run_trap_stats *out);
+
+/* Anitescu & Hart's normal velocity error (Sec. 4B, eqs. 6-7): per step, over the contacts that push (p_n
+ * above the checker's zero, -cp_tol times the solve's scale), |n_j' nu+ + gap_j / h| with the Jacobian of
+ * the step-start state — the violation of c_n perp (n'v + gap/h) (mu lambda_j for LCP2); the step's mean
+ * and max are 0 when no contact pushes or the state did not advance. Trace columns: nv_error_mean,
+ * nv_error_max. */
+struct run_nv_stats {
+  long steps;       /* steps counted */
+  long contacts;    /* pushing contacts counted over the steps */
+  double mean;      /* mean over the steps of the step's mean error [m/s] */
+  double mean_max;  /* largest step mean [m/s] */
+  double max;       /* largest error over steps and contacts [m/s] */
+  double last_mean; /* the last step's mean and max [m/s] */
+  double last_max;
+};
+int run_observer_nv_error(struct run_observer *o, struct run_nv_stats *out);
+
+/* 2D overlap after every step that advanced the state: total intersection area over body pairs
+ * (world_total_overlap_2d) and the deepest separating-axis depth (world_max_penetration_2d). area, when
+ * not NULL, gets each step's area in order (at most cap entries). Trace columns: overlap, overlap_depth. */
+struct run_overlap_stats {
+  long n;           /* steps measured (those that advanced) */
+  double area_max;  /* largest total area [m^2] */
+  double depth_max; /* deepest SAT overlap [m] */
+  double *area;     /* caller's array or NULL */
+  long cap;
+};
+int run_observer_overlap(struct run_observer *o, struct run_overlap_stats *out);
+
+/* The fastest dynamic body's speed after every step that advanced the state (a blow-up shows here
+ * first). Trace columns: speed_max, kinetic_energy. */
+struct run_speed_stats {
+  double speed_max; /* over the steps [m/s] */
+};
+int run_observer_speed(struct run_observer *o, struct run_speed_stats *out);
+
+/* Stops the run after the first step whose solve did not converge (even when its approximate answer
+ * advanced the state). No context. */
+void run_observer_stop_on_failure(struct run_observer *o);
+
+#endif

@@ -1,0 +1,104 @@
+/* run.c — the one run loop (run.h, design.md contract 6): begin -> (before_step -> stepper_step ->
+ * after_step) per step -> end, and the run summary's totals. A step whose solve gave no answer leaves the
+ * state where it was, so the same problem would come back at every further step: it ends the run. */
+#include "run.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+static double cpu_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Folds one step's record into the running totals (means are finished by finish()). */
+static void add_step(struct run_summary *out, const struct step_record *rec)
+{
+  if (out->steps++ == 0) out->rows_first = rec->rows.total;
+  if (rec->failed && out->failed_steps++ == 0) {
+    out->failed_at = rec->t_start;
+    out->first_failed_status = rec->solve.status;
+  }
+  out->step_seconds +=
+      rec->seconds_detect + rec->seconds_assemble + rec->seconds_solve + rec->seconds_recover;
+  out->solve_seconds += rec->solve.seconds;
+  out->rows_mean += rec->rows.total;
+  out->contacts_mean += rec->contacts;
+  out->max_penetration = fmax(out->max_penetration, rec->max_penetration);
+  out->iterations += rec->solve.iterations;
+  out->fp_iterations += rec->fp_iterations;
+  if (rec->fp_iterations > out->fp_iterations_max) out->fp_iterations_max = rec->fp_iterations;
+  if (rec->solve.scale > 0.0)
+    out->residual_max =
+        fmax(out->residual_max, fmax(rec->solve.residual, rec->solve.residual_eq) / rec->solve.scale);
+}
+
+static void finish(struct run_summary *out, const struct world *w)
+{
+  double d = out->steps > 0 ? (double)out->steps : 1.0;
+  out->step_seconds /= d;
+  out->solve_seconds /= d;
+  out->rows_mean /= d;
+  out->contacts_mean /= d;
+  out->fp_iterations /= d;
+  out->energy = world_energy(w);
+  out->t = w->t;
+}
+
+int simulation_run(struct simulation *sim, double h, long steps, struct run_observer *obs, int n_obs,
+                   struct run_summary *out)
+{
+  int rc = 1, stop = 0;
+  memset(out, 0, sizeof *out);
+  out->failed_at = NAN;
+  out->first_failed_status = SOLVE_CONVERGED;
+  out->end = RUN_END_COMPLETED;
+  double c0 = cpu_now();
+  for (int i = 0; i < n_obs && !stop; i++) {
+    int v = obs[i].begin ? obs[i].begin(obs[i].ctx, sim, h, steps) : RUN_CONTINUE;
+    if (v == RUN_ERROR) goto cleanup;
+    if (v == RUN_STOP) out->stopped_by = obs[i].name, stop = 1;
+  }
+  for (long k = 1; k <= steps && !stop; k++) {
+    for (int i = 0; i < n_obs && !stop; i++) {
+      int v = obs[i].before_step ? obs[i].before_step(obs[i].ctx, sim, k, h) : RUN_CONTINUE;
+      if (v == RUN_ERROR) goto cleanup;
+      if (v == RUN_STOP) out->stopped_by = obs[i].name, stop = 1;
+    }
+    if (stop) break;
+    struct step_record rec;
+    if (stepper_step(sim->st, sim->w, sim->f, sim->s, h, &rec)) goto cleanup;
+    add_step(out, &rec);
+    /* every observer sees the step (a trace writes the row that made another one stop) */
+    for (int i = 0; i < n_obs; i++) {
+      int v = obs[i].after_step ? obs[i].after_step(obs[i].ctx, sim, k, &rec) : RUN_CONTINUE;
+      if (v == RUN_ERROR) goto cleanup;
+      if (v == RUN_STOP && !stop) out->stopped_by = obs[i].name, stop = 1;
+    }
+    if (!rec.advanced) {
+      out->end = RUN_END_NO_ANSWER;
+      out->stopped_by = NULL;
+      break;
+    }
+  }
+  if (out->stopped_by) out->end = RUN_END_OBSERVER;
+  out->completed = out->end != RUN_END_NO_ANSWER && out->steps == steps;
+  rc = 0;
+cleanup:
+  out->cpu_seconds = cpu_now() - c0;
+  finish(out, sim->w);
+  for (int i = 0; i < n_obs && rc == 0; i++)
+    if (obs[i].end && obs[i].end(obs[i].ctx, sim, out) == RUN_ERROR) rc = 1;
+  return rc;
+}
+
+void run_observers_destroy(struct run_observer *obs, int n_obs)
+{
+  for (int i = 0; i < n_obs; i++) {
+    if (obs[i].destroy) obs[i].destroy(obs[i].ctx);
+    memset(&obs[i], 0, sizeof obs[i]);
+  }
+}

@@ -1,0 +1,252 @@
+/* test_run.c — the run loop and its observers (run.h, observers.h, sweep_observers.h). Known answers on a
+ * disc dropped 0.5 m onto a line (scene_disc_on_line): floor(T / h) steps at the authors' count (0.7 /
+ * 0.007 gives 99), one summary whose means and totals agree with the per-step records; on a 3-disc pile
+ * (scene_cannonball) failed_at is the time at the START of the first failed step, both when Lemke's pivot
+ * cap gives no answer (the run ends there) and when PGS's sweep cap gives an approximate one (the run goes
+ * on, or stops under stop_on_failure); an
+ * observer that says stop after 3 steps ends the run after 3; the trap observer's count equals
+ * peg2d_count_traps on each step-start state; the trace has a row per step; failed problems are dumped
+ * as EXPERIMENT_task<ID>_step<K>.txt. */
+#include "check.h"
+#include "peg2d.h"
+#include "scenes.h"
+#include "sweep_observers.h"
+
+#include <math.h>
+#include <petscsys.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const double T = 0.7, h = 0.007;
+
+/* Totals recomputed from the step records, and the first failed step as an observer sees it. */
+struct tally {
+  int begun, ended;
+  long steps, stop_after, first_failed_k;
+  double step_seconds, solve_seconds, rows, first_failed_t_start, first_failed_t;
+};
+
+static int tally_begin(void *vctx, struct simulation *sim, double hh, long steps)
+{
+  (void)sim, (void)hh, (void)steps;
+  ((struct tally *)vctx)->begun++;
+  return RUN_CONTINUE;
+}
+
+static int tally_after(void *vctx, const struct simulation *sim, long k, const struct step_record *rec)
+{
+  (void)sim;
+  struct tally *c = vctx;
+  c->steps++;
+  c->step_seconds += rec->seconds_detect + rec->seconds_assemble + rec->seconds_solve + rec->seconds_recover;
+  c->solve_seconds += rec->solve.seconds;
+  c->rows += rec->rows.total;
+  if (rec->failed && c->first_failed_k == 0) {
+    c->first_failed_k = k;
+    c->first_failed_t_start = rec->t_start;
+    c->first_failed_t = rec->t;
+  }
+  return c->stop_after > 0 && k >= c->stop_after ? RUN_STOP : RUN_CONTINUE;
+}
+
+static int tally_end(void *vctx, const struct simulation *sim, const struct run_summary *sum)
+{
+  (void)sim, (void)sum;
+  ((struct tally *)vctx)->ended++;
+  return RUN_CONTINUE;
+}
+
+static struct run_observer tally_observer(struct tally *c)
+{
+  memset(c, 0, sizeof *c);
+  return (struct run_observer){
+      .name = "tally", .ctx = c, .begin = tally_begin, .after_step = tally_after, .end = tally_end};
+}
+
+/* pile != 0: the 3-disc pile (frictionless: mu = 0) instead of the disc drop. */
+static int drop(int pile, const char *formulation, const char *solver, struct run_observer *obs, int n_obs,
+                struct run_summary *sum)
+{
+  struct simulation sim;
+  struct world *w = pile ? scene_cannonball(2, 1.0, 0.0, 0) : scene_disc_on_line(0.5, 1.0, 1.0, 0.3);
+  int rc = simulation_open(&sim, w, formulation, solver) ||
+           simulation_run(&sim, h, scene_step_count(T, h), obs, n_obs, sum);
+  simulation_close(&sim);
+  return rc;
+}
+
+static void test_complete(void)
+{
+  struct tally c;
+  struct run_observer o = tally_observer(&c);
+  struct run_summary sum;
+  int rc = drop(0, "stewart_trinkle", "lemke", &o, 1, &sum);
+  CHECK(rc == 0 && scene_step_count(T, h) == 99 && sum.steps == 99 && c.steps == 99,
+        "disc drop: floor(T / h) = 99 steps at T = 0.7, h = 0.007 (%ld)", sum.steps);
+  CHECK(sum.completed && sum.end == RUN_END_COMPLETED && !sum.stopped_by && sum.failed_steps == 0 &&
+            isnan(sum.failed_at),
+        "disc drop: completed, no failed step, failed_at empty");
+  CHECK(c.begun == 1 && c.ended == 1, "observer: begin and end called once each");
+  CHECK_CLOSE(sum.step_seconds, c.step_seconds / 99, 1e-15, "step_seconds is the mean whole-step time");
+  CHECK_CLOSE(sum.solve_seconds, c.solve_seconds / 99, 1e-15, "solve_seconds is the mean solver time");
+  CHECK(sum.solve_seconds > 0.0 && sum.solve_seconds <= sum.step_seconds, "solve_seconds <= step_seconds");
+  CHECK_CLOSE(sum.rows_mean, c.rows / 99, 1e-12, "rows_mean is the mean problem size");
+  CHECK(sum.rows_mean > 0.0 && sum.contacts_mean > 0.0 && sum.max_penetration >= 0.0,
+        "disc drop: the disc lands (rows_mean %g, contacts_mean %g)", sum.rows_mean, sum.contacts_mean);
+  CHECK_CLOSE(sum.t, 99 * h, 1e-12, "t at the end = steps h");
+}
+
+static void test_no_answer(void)
+{
+  /* one pivot is too few for the pile's first step: Lemke stops with no answer, the state stays put */
+  PetscOptionsSetValue(NULL, "-cp_max_it", "1");
+  struct tally c;
+  struct run_observer o = tally_observer(&c);
+  struct run_summary sum;
+  int rc = drop(1, "stewart_trinkle", "lemke", &o, 1, &sum);
+  PetscOptionsClearValue(NULL, "-cp_max_it");
+  CHECK(rc == 0 && c.first_failed_k == 1 && sum.end == RUN_END_NO_ANSWER && !sum.completed &&
+            sum.steps == 1 && sum.failed_steps == 1,
+        "no answer: the run ends at the failed step, which is counted (steps %ld, first failed %ld)",
+        sum.steps, c.first_failed_k);
+  CHECK(sum.failed_at == 0.0 && sum.t == 0.0 && sum.first_failed_status == SOLVE_MAX_ITERATIONS,
+        "no answer: failed_at = the failed step's start (%g), where the state stayed", sum.failed_at);
+}
+
+static void test_approximate(void)
+{
+  /* PGS capped at one sweep gives approximate answers that advance the state */
+  PetscOptionsSetValue(NULL, "-cp_max_it", "1");
+  struct tally c;
+  struct run_observer o[2] = {tally_observer(&c)};
+  struct run_summary sum;
+  int rc = drop(1, "impulse_lcp", "pgs", o, 1, &sum);
+  CHECK(rc == 0 && sum.completed && sum.steps == 99 && sum.failed_steps > 5 && c.first_failed_k == 1,
+        "approximate: the run goes on through failed steps (%ld of %ld failed)", sum.failed_steps, sum.steps);
+  CHECK(sum.failed_at == 0.0 && c.first_failed_t == h,
+        "approximate: failed_at = the first failed step's start %g, not its end %g", sum.failed_at,
+        c.first_failed_t);
+  run_observer_stop_on_failure(&o[1]);
+  rc = drop(1, "impulse_lcp", "pgs", o, 2, &sum);
+  PetscOptionsClearValue(NULL, "-cp_max_it");
+  CHECK(rc == 0 && sum.end == RUN_END_OBSERVER && sum.stopped_by &&
+            !strcmp(sum.stopped_by, "stop_on_failure") && sum.steps == 1 && sum.failed_steps == 1 &&
+            sum.t == h && !sum.completed,
+        "stop_on_failure: stops after the first failed step (steps %ld)", sum.steps);
+}
+
+static void test_stop(void)
+{
+  struct tally c;
+  struct run_observer o = tally_observer(&c);
+  c.stop_after = 3;
+  struct run_summary sum;
+  int rc = drop(0, "stewart_trinkle", "lemke", &o, 1, &sum);
+  CHECK(rc == 0 && sum.steps == 3 && sum.end == RUN_END_OBSERVER && !sum.completed && sum.stopped_by &&
+            !strcmp(sum.stopped_by, "tally") && c.ended == 1,
+        "an observer's stop ends the run after 3 steps (%ld)", sum.steps);
+  CHECK_CLOSE(sum.t, 3 * h, 1e-15, "stopped run: t = 3 h");
+}
+
+/* peg2d_count_traps on each step-start state, as the drivers' trap fraction had it. */
+struct direct_traps {
+  struct contact_set cs;
+  long traps, with;
+};
+
+static int direct_before(void *vctx, struct simulation *sim, long k, double hh)
+{
+  (void)k;
+  struct direct_traps *c = vctx;
+  int n = peg2d_count_traps(sim->w, hh, &c->cs);
+  c->traps += n;
+  c->with += n > 0;
+  return n < 0 ? RUN_ERROR : RUN_CONTINUE;
+}
+
+static void test_traps_and_trace(const char *dir)
+{
+  struct direct_traps d = {0};
+  struct run_observer obs[4] = {{.name = "direct", .ctx = &d, .before_step = direct_before}};
+  struct run_trap_stats traps;
+  int n = 1;
+  struct sweep_driver drv = {.experiment = "test_run"};
+  struct sweep_task task = {.driver = &drv, .id = 7, .trace_dir = dir};
+  int rc = run_observer_traps(&obs[n++], &traps) || sweep_observers_standard(&task, obs, &n, 4);
+  struct simulation sim;
+  struct run_summary sum;
+  long steps = 100;
+  rc = rc || simulation_open(&sim, scene_polygon_box(6, 1.0, 1, 0.0), "stewart_trinkle", "lemke") ||
+       simulation_run(&sim, 0.01, steps, obs, n, &sum);
+  simulation_close(&sim);
+  run_observers_destroy(obs, n);
+  contact_set_free(&d.cs);
+  CHECK(rc == 0 && n == 3 && sum.steps == steps && traps.steps == steps,
+        "polygon box: %ld steps with the trap observer and a trace", sum.steps);
+  CHECK(traps.traps == d.traps && traps.steps_with_traps == d.with && d.with > 0,
+        "trap observer = peg2d_count_traps on every step-start state (%ld traps, %ld steps with one)",
+        traps.traps, traps.steps_with_traps);
+  char path[512], line[4096];
+  snprintf(path, sizeof path, "%s/test_run_task7.csv", dir);
+  FILE *fp = fopen(path, "r");
+  long rows = -1;
+  int header_ok = 0;
+  if (fp) {
+    if (fgets(line, sizeof line, fp))
+      header_ok = !strncmp(line, SWEEP_TRACE_COLUMNS ",traps\n", strlen(SWEEP_TRACE_COLUMNS ",traps\n"));
+    for (rows = 0; fgets(line, sizeof line, fp);)
+      rows++;
+    fclose(fp);
+  }
+  CHECK(header_ok && rows == sum.steps, "trace: standard columns + traps, one row per step (%ld rows)", rows);
+  unlink(path);
+}
+
+static void test_dump(const char *dir)
+{
+  struct run_observer obs[2];
+  int n = 0;
+  struct sweep_driver drv = {.experiment = "test_run"};
+  struct sweep_task task = {.driver = &drv, .id = 3, .dump_dir = dir};
+  struct tally c;
+  obs[n++] = tally_observer(&c);
+  PetscOptionsSetValue(NULL, "-cp_max_it", "1");
+  struct run_summary sum;
+  int rc = sweep_observers_standard(&task, obs, &n, 2) || drop(1, "impulse_lcp", "pgs", obs, n, &sum);
+  PetscOptionsClearValue(NULL, "-cp_max_it");
+  run_observers_destroy(obs, n);
+  char path[512];
+  int found = 0;
+  for (long k = 1; k <= sum.steps; k++) {
+    snprintf(path, sizeof path, "%s/test_run_task3_step%ld.txt", dir, k);
+    if (access(path, R_OK) == 0) {
+      found++;
+      unlink(path);
+    }
+  }
+  CHECK(rc == 0 && sum.failed_steps > 5 && found == 5,
+        "-cp_dump_failed: the first 5 of %ld failed problems, named by task and step (%d files)",
+        sum.failed_steps, found);
+}
+
+int main(int argc, char **argv)
+{
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  char dir[] = "/tmp/test_run_XXXXXX";
+  test_complete();
+  test_no_answer();
+  test_approximate();
+  test_stop();
+  if (mkdtemp(dir)) {
+    test_traps_and_trace(dir);
+    test_dump(dir);
+    rmdir(dir);
+  } else {
+    CHECK(0, "mkdtemp");
+  }
+  int rc = check_finish();
+  PetscCall(PetscFinalize());
+  return rc;
+}
