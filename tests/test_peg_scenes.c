@@ -248,8 +248,8 @@ static void test_traps(void)
   struct solver *s = NULL;
   struct stepper *st = NULL;
   struct step_record rec;
-  int rc = formulation_create("stewart_trinkle", &f) || solver_create("pgs", &s) || stepper_create(&st) ||
-           stepper_step(st, w, f, s, 0.01, &rec);
+  int rc = formulation_create("stewart_trinkle", &f, NULL, 0) || solver_create("pgs", &s) ||
+           stepper_create(&st) || stepper_step(st, w, f, s, 0.01, &rec);
   CHECK(rc == 0 && rec.traps == 2, "traps: the stepper records 2 for stewart_trinkle (%d)", rec.traps);
   world_destroy(&w);
   w = world_create(3);
@@ -292,7 +292,7 @@ static void test_sat_corrective(void)
   struct formulation *f = NULL;
   struct contact_set cs = {0};
   struct cp_problem *p = NULL;
-  formulation_create("corrective", &f);
+  formulation_create("corrective", &f, NULL, 0);
   rc = f->type->detect(f, w, 0.01, &cs) || f->type->assemble(f, w, &cs, 0.01, &p);
   CHECK(rc == 0 && cs.n == 1, "corrective 2D: one contact (%d)", cs.n);
   if (cs.n == 1) {

@@ -10,6 +10,7 @@
 #include "formulation.h"
 #include "geom2d.h"
 #include "sat2d.h"
+#include "stewart_trinkle.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -70,11 +71,6 @@ static int corrective_detect(struct formulation *f, const struct world *w, doubl
 
 static int corrective_create(struct formulation *f) { return formulation_type_stewart_trinkle.create(f); }
 
-static int corrective_set_from_options(struct formulation *f)
-{
-  return formulation_type_stewart_trinkle.set_from_options(f);
-}
-
 static int corrective_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs,
                                double h, struct cp_problem **p)
 {
@@ -104,7 +100,8 @@ const struct formulation_type formulation_type_corrective = {
     .shapes = SHAPE_POLYGON | SHAPE_POLYHEDRON,
     .joints = 0,
     .create = corrective_create,
-    .set_from_options = corrective_set_from_options,
+    .options = stewart_trinkle_options,
+    .n_options = STEWART_TRINKLE_N_OPTIONS,
     .assemble = corrective_assemble,
     .recover = corrective_recover,
     .detect = corrective_detect,

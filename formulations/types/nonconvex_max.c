@@ -10,12 +10,26 @@
 #include "formulation.h"
 #include "nonconvex_groups.h"
 
-#include <petscsys.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 
-static int ncm_set_from_options(struct formulation *f)
+/* gamma's "unset" is 0, so the range admits 0 and the hook refuses (0, 1]: gamma must exceed every
+ * c_i, which reaches 1 at a touching side. */
+static const struct option_decl ncm_options[] = {
+    {"nc_gamma", OPT_REAL, offsetof(struct nc_form, param), "0", "[0,inf)",
+     "gamma of the max construction, > 1 (0: computed per step, 1 + 2 ((threshold + depth) / h + 2 v))"},
+    NC_PASSIVE_SIDES_OPTION,
+};
+
+static int ncm_set_from_options(struct formulation *f, char *msg, size_t len)
 {
-  return nc_form_set_from_options(f, "-nc_gamma", 1.0, "exceed 1");
+  const struct nc_form *d = f->data;
+  if (d->param != 0.0 && !(d->param > 1.0)) {
+    snprintf(msg, len, "-nc_gamma must exceed 1 (got %g; 0: computed per step)", d->param);
+    return 1;
+  }
+  return 0;
 }
 
 static double ncm_auto_gamma(const struct world *w, const struct contact_set *cs, double h, double thr)
@@ -112,6 +126,8 @@ const struct formulation_type formulation_type_nonconvex_max = {
     .dims = FORMULATION_2D,
     .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE,
     .joints = 0,
+    .options = ncm_options,
+    .n_options = (int)(sizeof ncm_options / sizeof ncm_options[0]),
     .create = nc_form_create,
     .set_from_options = ncm_set_from_options,
     .assemble = ncm_assemble,

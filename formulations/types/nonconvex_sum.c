@@ -9,13 +9,14 @@
 #include "formulation.h"
 #include "nonconvex_groups.h"
 
-#include <petscsys.h>
+#include <stddef.h>
 #include <stdlib.h>
 
-static int ncs_set_from_options(struct formulation *f)
-{
-  return nc_form_set_from_options(f, "-nc_epsilon", 0.0, "be positive");
-}
+static const struct option_decl ncs_options[] = {
+    {"nc_epsilon", OPT_REAL, offsetof(struct nc_form, param), "0", "[0,inf)",
+     "epsilon, the corner cap's size (0: computed, 1e-3 x the smallest dynamic body's diameter) [m]"},
+    NC_PASSIVE_SIDES_OPTION,
+};
 
 static double ncs_auto_epsilon(const struct world *w, double thr)
 {
@@ -93,8 +94,9 @@ const struct formulation_type formulation_type_nonconvex_sum = {
     .dims = FORMULATION_2D,
     .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE,
     .joints = 0,
+    .options = ncs_options,
+    .n_options = (int)(sizeof ncs_options / sizeof ncs_options[0]),
     .create = nc_form_create,
-    .set_from_options = ncs_set_from_options,
     .assemble = ncs_assemble,
     .recover = ncs_recover,
     .destroy = nc_form_destroy,
