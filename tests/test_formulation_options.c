@@ -8,6 +8,8 @@
 #include "formulation.h"
 #include "nonconvex_groups.h"
 #include "peg_lcp.h"
+#include "scenes.h"
+#include "world_detect.h"
 
 #include <math.h>
 #include <petscsys.h>
@@ -47,16 +49,11 @@ static double outside(const char *range)
 static const char *malformed(enum option_type t)
 {
   switch (t) {
-  case OPT_REAL:
-    return "1e";
-  case OPT_INT:
-    return "3x";
-  case OPT_BOOL:
-    return "maybe";
-  case OPT_CHOICE:
-    return "nope";
-  case OPT_STRING:
-    return NULL;
+  case OPT_REAL: return "1e";
+  case OPT_INT: return "3x";
+  case OPT_BOOL: return "maybe";
+  case OPT_CHOICE: return "nope";
+  case OPT_STRING: return NULL;
   }
   return NULL;
 }
@@ -66,8 +63,8 @@ static void check_table(const char *name, const char *form, const struct option_
 {
   char msg[512], opt[160], val[64];
   for (int i = 0; i < n; i++) {
-    CHECK(d[i].name && d[i].name[0] != '-' && d[i].help && d[i].def, "%s: row %d (%s) has a name without '-', help, default",
-          name, i, d[i].name ? d[i].name : "NULL");
+    CHECK(d[i].name && d[i].name[0] != '-' && d[i].help && d[i].def,
+          "%s: row %d (%s) has a name without '-', help, default", name, i, d[i].name ? d[i].name : "NULL");
     if (!d[i].name) continue;
     int dup = 0;
     for (int j = 0; j < i; j++)
@@ -141,8 +138,8 @@ static void check_defaults(void)
     f = NULL;
     const struct nc_form *d = NULL;
     if (read_with(nc[i], NULL, NULL, msg, sizeof msg, &f) == 0) d = f->data;
-    CHECK(d && d->param == 0.0 && d->lcp.passive_sides == 1, "%s: constant computed per step, passive sides on",
-          nc[i]);
+    CHECK(d && d->param == 0.0 && d->lcp.passive_sides == 1,
+          "%s: constant computed per step, passive sides on", nc[i]);
     formulation_destroy(&f);
   }
   /* PEG and LNC: the table gives peg_settings_default's values (the settings lead the state). */
@@ -194,6 +191,27 @@ static void check_values_and_hooks(void)
         "unknown name: the message lists the valid names (%s)", msg);
 }
 
+/* A failing hook says why in f->message, the formulation named first; the caller prints it. */
+static void check_hook_message(void)
+{
+  struct formulation *f = NULL;
+  struct world *w = scene_incline_3d(0.3, 0.5, 0.5, 0.5, 0.5, 1.0);
+  struct contact_set cs = {0};
+  struct cp_problem *p = NULL;
+  int rc = -1;
+  if (w && formulation_create("stewart_trinkle", &f, NULL, 0) == 0 &&
+      world_detect(w, w->threshold, &cs) == 0) {
+    f->friction_dirs = 17; /* past the options' range: only code can set it */
+    rc = f->type->assemble(f, w, &cs, 0.01, &p);
+  }
+  CHECK(rc == 1 && !p && f && strstr(f->message, "stewart_trinkle: 17 friction directions"),
+        "a failed assemble fills f->message (%s)", f ? f->message : "no formulation");
+  cp_destroy(&p);
+  contact_set_free(&cs);
+  formulation_destroy(&f);
+  world_destroy(&w);
+}
+
 static void check_names_and_help(void)
 {
   const char **names = NULL;
@@ -222,7 +240,8 @@ static void check_names_and_help(void)
     formulation_print_options(out, formulation_find("nonconvex_max"));
     fclose(out);
   }
-  CHECK(text && strstr(text, "-friction_dirs") && strstr(text, "-nc_gamma") && strstr(text, "computed per step"),
+  CHECK(text && strstr(text, "-friction_dirs") && strstr(text, "-nc_gamma") &&
+            strstr(text, "computed per step"),
         "formulation_print_options lists the common and the type's options with 'computed per step'");
   free(text);
 }
@@ -238,6 +257,7 @@ int main(int argc, char **argv)
   }
   check_defaults();
   check_values_and_hooks();
+  check_hook_message();
   check_names_and_help();
   int rc = check_finish();
   PetscCall(PetscFinalize());

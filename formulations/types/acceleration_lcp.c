@@ -74,7 +74,7 @@ static int acc_assemble(struct formulation *f, const struct world *w, const stru
   *out = NULL;
   if (nc > d->cap) {
     struct jcol *c = realloc(d->col, (size_t)nc * sizeof *c);
-    if (!c) return 1;
+    if (!c) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
     d->col = c;
     d->cap = nc;
   }
@@ -83,14 +83,14 @@ static int acc_assemble(struct formulation *f, const struct world *w, const stru
     free(d->acc);
     d->nu = malloc(((size_t)nd + 1) * sizeof *d->nu);
     d->acc = malloc(((size_t)nd + 1) * sizeof *d->acc);
-    if (!d->nu || !d->acc) return 1;
+    if (!d->nu || !d->acc) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
     d->ndof = nd;
   }
   world_get_velocity(w, d->nu);
   world_external_force(w, d->acc);
   world_apply_inverse_mass(w, d->acc, d->acc);
   struct cp_problem *p = cp_lcp_create(n);
-  if (!p) return 1;
+  if (!p) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   if (nc == 0) p->M[0] = 1.0;
   for (int i = 0; i < nc; i++)
     jcol_contact(w, &cs->c[i], cs->c[i].n, &d->col[i]);

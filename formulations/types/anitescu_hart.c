@@ -105,7 +105,9 @@ static int ah_assemble(struct formulation *f, const struct world *w, const struc
   int nc = cs->n, kf = w->dim == 2 ? 2 : f->friction_dirs, nj = jacobian_joint_rows(w);
   int m = nc * kf, n = nj + m, ncol = nj + 2 * m;
   *out = NULL;
-  if (kf > 16 || ah_reserve(d, ncol > 0 ? ncol : 1, nc > 0 ? nc : 1, w->ndof)) return 1;
+  if (kf > 16) return formulation_fail(f, "%d friction directions (at most 16)", kf);
+  if (ah_reserve(d, ncol > 0 ? ncol : 1, nc > 0 ? nc : 1, w->ndof))
+    return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   d->nc = nc, d->kf = kf, d->nj = nj;
   if (f->round == 0) { /* a new step: Gamma = mu Lambda(0) = 0 */
     for (int i = 0; i < nc; i++)
@@ -117,7 +119,7 @@ static int ah_assemble(struct formulation *f, const struct world *w, const struc
   if (!phi || !p) {
     free(phi);
     cp_destroy(&p);
-    return 1;
+    return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   }
   jacobian_joint_columns(w, d->col, phi);
   double dirs[3 * 16];

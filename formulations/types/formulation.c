@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <petscsys.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,17 @@ int formulation_create_from_options(const char *def, struct formulation **f, cha
     return 1;
   }
   return 0;
+}
+
+int formulation_fail(struct formulation *f, const char *fmt, ...)
+{
+  va_list ap;
+  int used = snprintf(f->message, sizeof f->message, "%s: ", f->type->name);
+  if (used < 0 || (size_t)used >= sizeof f->message) return 1;
+  va_start(ap, fmt);
+  vsnprintf(f->message + used, sizeof f->message - (size_t)used, fmt, ap);
+  va_end(ap);
+  return 1;
 }
 
 void formulation_print_options(FILE *out, const struct formulation_type *t)

@@ -98,6 +98,10 @@ const struct formulation_type *formulation_find(const char *name);
 void formulation_registry_names(FILE *out);
 void formulation_registry_print(FILE *out);
 
+/* The failure return of an assemble / recover / detect / iterate hook: fills f->message (printf-style,
+ * the formulation's name first) and returns 1. */
+int formulation_fail(struct formulation *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Lifecycle. formulation_create fails (1, msg listing the valid names) for an unknown name; the
  * formulation it makes has every declared option at its default. msg (len bytes) may be NULL. */
 int formulation_create(const char *name, struct formulation **f, char *msg, size_t len);

@@ -58,7 +58,7 @@ static int imp_assemble(struct formulation *f, const struct world *w, const stru
   *out = NULL;
   if (nc > d->cap) {
     struct jcol *c = realloc(d->col, (size_t)nc * sizeof *c);
-    if (!c) return 1;
+    if (!c) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
     d->col = c;
     d->cap = nc;
   }
@@ -67,11 +67,11 @@ static int imp_assemble(struct formulation *f, const struct world *w, const stru
     free(d->work);
     d->nu_free = malloc(((size_t)nd + 1) * sizeof *d->nu_free);
     d->work = malloc(((size_t)nd + 1) * sizeof *d->work);
-    if (!d->nu_free || !d->work) return 1;
+    if (!d->nu_free || !d->work) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
     d->ndof = nd;
   }
   struct cp_problem *p = cp_lcp_create(n);
-  if (!p) return 1;
+  if (!p) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   if (nc == 0) p->M[0] = 1.0;
   world_get_velocity(w, d->work);
   for (int i = 0; i < nc; i++)
@@ -79,7 +79,7 @@ static int imp_assemble(struct formulation *f, const struct world *w, const stru
   double *vn = malloc(((size_t)nc + 1) * sizeof *vn);
   if (!vn) {
     cp_destroy(&p);
-    return 1;
+    return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   }
   for (int i = 0; i < nc; i++)
     vn[i] = jcol_dot(&d->col[i], d->work);

@@ -47,7 +47,8 @@ static int ncm_assemble(struct formulation *f, const struct world *w, const stru
   struct nc_form *d = f->data;
   double thr = f->threshold >= 0.0 ? f->threshold : w->threshold;
   *out = NULL;
-  if (nc_lcp_setup(&d->lcp, w, cs, h, thr)) return 1;
+  if (nc_lcp_setup(&d->lcp, w, cs, h, thr))
+    return formulation_fail(f, "out of memory building the sides of %d contacts", cs->n);
   const struct nc_lcp *L = &d->lcp;
   const struct nc_groups *G = &L->g;
   int y = G->ny, g = G->ng;
@@ -56,7 +57,7 @@ static int ncm_assemble(struct formulation *f, const struct world *w, const stru
   double gamma = d->param > 0.0 ? d->param : ncm_auto_gamma(w, cs, h, thr);
   d->param_used = gamma;
   struct cp_problem *p = cp_lcp_create(n > 0 ? n : 1);
-  if (!p) return 1;
+  if (!p) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   if (n == 0) {
     p->M[0] = 1.0; /* no contacts: a trivial 1 x 1 LCP keeps the pipeline uniform */
     p->q[0] = 0.0;

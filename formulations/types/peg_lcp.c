@@ -212,7 +212,8 @@ int peg_type_set_from_options(struct formulation *f, const char *prefix, char *m
 int peg_type_detect(struct formulation *f, const struct world *w, double h, struct contact_set *cs)
 {
   const struct peg_state *d = f->data;
-  return peg2d_detect(w, &d->set.detect, h, cs);
+  if (peg2d_detect(w, &d->set.detect, h, cs)) return formulation_fail(f, "out of memory detecting contacts");
+  return 0;
 }
 
 int peg_type_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
@@ -220,8 +221,11 @@ int peg_type_assemble(struct formulation *f, const struct world *w, const struct
 {
   struct peg_state *d = f->data;
   *p = NULL;
-  if (peg_model_build(&d->model, w, cs, &d->set)) return 1;
-  return peg_lcp_assemble(d->lcp, &d->model, w, cs, h, p, &f->rows);
+  if (peg_model_build(&d->model, w, cs, &d->set))
+    return formulation_fail(f, "out of memory building the constraint model of %d contacts", cs->n);
+  if (peg_lcp_assemble(d->lcp, &d->model, w, cs, h, p, &f->rows))
+    return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
+  return 0;
 }
 
 int peg_type_recover(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,

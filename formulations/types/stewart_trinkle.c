@@ -74,12 +74,13 @@ static int st_assemble(struct formulation *f, const struct world *w, const struc
   int nc = cs->n, k = w->dim == 2 ? 2 : f->friction_dirs;
   int ncol = nc * (1 + k), n = nc * (k + 2);
   *out = NULL;
-  if (st_reserve(d, ncol > 0 ? ncol : 1, w->ndof)) return 1;
+  if (st_reserve(d, ncol > 0 ? ncol : 1, w->ndof))
+    return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   d->nc = nc;
   d->k = k;
   jacobian_free_velocity(w, h, d->nu_free, d->work);
   double dirs[3 * 16];
-  if (k > 16) return 1;
+  if (k > 16) return formulation_fail(f, "%d friction directions (at most 16)", k);
   for (int i = 0; i < nc; i++) {
     const struct contact *c = &cs->c[i];
     jcol_contact(w, c, c->n, &d->col[i]);
@@ -88,7 +89,7 @@ static int st_assemble(struct formulation *f, const struct world *w, const struc
       jcol_contact(w, c, dirs + 3 * l, &d->col[nc + i * k + l]);
   }
   struct cp_problem *p = cp_lcp_create(n > 0 ? n : 1);
-  if (!p) return 1;
+  if (!p) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   if (n == 0) {
     /* No contacts: a trivial 1x1 LCP (z = 0) keeps the pipeline uniform. */
     p->M[0] = 1.0;
