@@ -31,8 +31,9 @@ static int sim_open(struct sim *m, struct world *w, const char *formulation, con
 {
   m->w = w, m->f = NULL, m->s = NULL, m->st = NULL;
   if (w) w->threshold = 0.01;
-  return !w || formulation_create(formulation, &m->f) || formulation_set_from_options(m->f) ||
-         solver_create(solver, &m->s) || solver_set_from_options(m->s) || stepper_create(&m->st);
+  return !w || formulation_create(formulation, &m->f, NULL, 0) ||
+         formulation_set_from_options(m->f, NULL, 0) || solver_create(solver, &m->s) ||
+         solver_set_from_options(m->s) || stepper_create(&m->st);
 }
 
 static void sim_close(struct sim *m)
@@ -83,7 +84,8 @@ static double residual_in_ap(const struct world *w0, const struct contact_set *c
   struct cp_problem *p = NULL;
   double *z = NULL, res = INFINITY;
   int kf = 2, nd = w0->ndof, nc = cs->n;
-  if (formulation_create("anitescu_potra", &ap) || ap->type->assemble(ap, w0, cs, h, &p)) goto cleanup;
+  if (formulation_create("anitescu_potra", &ap, NULL, 0) || ap->type->assemble(ap, w0, cs, h, &p))
+    goto cleanup;
   z = calloc((size_t)p->n, sizeof *z);
   if (!z) goto cleanup;
   memcpy(z, nu, (size_t)nd * sizeof *z);

@@ -25,7 +25,8 @@ static struct formulation *make_formulation(const char *name, const char *opt, c
 {
   struct formulation *f = NULL;
   if (opt) PetscOptionsSetValue(NULL, opt, val);
-  if (formulation_create(name, &f) || formulation_set_from_options(f)) formulation_destroy(&f);
+  if (formulation_create(name, &f, NULL, 0) || formulation_set_from_options(f, NULL, 0))
+    formulation_destroy(&f);
   if (opt) PetscOptionsClearValue(NULL, opt);
   return f;
 }

@@ -36,7 +36,7 @@ static int add_poly(struct world *w, double m, double J, int n, const double *xy
 static struct formulation *make(const char *name)
 {
   struct formulation *f = NULL;
-  if (formulation_create(name, &f)) return NULL;
+  if (formulation_create(name, &f, NULL, 0)) return NULL;
   return f;
 }
 

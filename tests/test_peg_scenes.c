@@ -290,7 +290,7 @@ static void test_sat_corrective(void)
   struct formulation *f = NULL;
   struct contact_set cs = {0};
   struct cp_problem *p = NULL;
-  formulation_create("corrective", &f);
+  formulation_create("corrective", &f, NULL, 0);
   rc = f->type->detect(f, w, 0.01, &cs) || f->type->assemble(f, w, &cs, 0.01, &p);
   CHECK(rc == 0 && cs.n == 1, "corrective 2D: one contact (%d)", cs.n);
   if (cs.n == 1) {

@@ -180,7 +180,8 @@ static void test_broad_phase(void)
 static void test_registry(void)
 {
   struct formulation *f = NULL;
-  CHECK(formulation_create("no_such_formulation", &f) != 0 && f == NULL, "registry: unknown name fails");
+  CHECK(formulation_create("no_such_formulation", &f, NULL, 0) != 0 && f == NULL,
+        "registry: unknown name fails");
   const char *names[] = {"stewart_trinkle", "anitescu_potra", "acceleration_lcp", "impulse_lcp"};
   for (int i = 0; i < 4; i++)
     CHECK(formulation_find(names[i]) != NULL, "registry: %s registered", names[i]);

@@ -170,8 +170,8 @@ static char **known_options(const struct sweep_driver *d, int *n)
   for (int r = 0; solver_registry[r]; r++)
     for (int i = 0; i < solver_registry[r]->n_options; i++)
       ADD("-%s_%s", solver_registry[r]->name, solver_registry[r]->options[i].name);
-  for (int i = 0; i < formulation_common_n_options; i++)
-    ADD("-%s", formulation_common_options[i].name);
+  for (int i = 0; i < formulation_n_options; i++)
+    ADD("-%s", formulation_options[i].name);
   for (int r = 0; formulation_registry[r]; r++)
     for (int i = 0; i < formulation_registry[r]->n_options; i++)
       ADD("-%s", formulation_registry[r]->options[i].name);
@@ -275,7 +275,7 @@ static void print_help(const struct sweep *s)
       option_print(stdout, solver_harness_options, solver_harness_n_options, NULL);
     } else if (a->kind == SWEEP_FORMULATION) {
       printf("\nEvery formulation:\n");
-      option_print(stdout, formulation_common_options, formulation_common_n_options, NULL);
+      option_print(stdout, formulation_options, formulation_n_options, NULL);
     } else {
       continue;
     }

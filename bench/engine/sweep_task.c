@@ -93,7 +93,10 @@ static int check_options(enum sweep_axis_kind kind, const char *name)
   int bad = 0;
   if (kind == SWEEP_FORMULATION) {
     struct formulation *f = NULL;
-    bad = formulation_create(name, &f) != 0 || formulation_set_from_options(f) != 0;
+    char msg[256] = "";
+    bad = formulation_create(name, &f, msg, sizeof msg) != 0 ||
+          formulation_set_from_options(f, msg, sizeof msg) != 0;
+    if (bad) fprintf(stderr, "error: %s\n", msg);
     formulation_destroy(&f);
   } else if (kind == SWEEP_SOLVER) {
     struct solver *sv = NULL;

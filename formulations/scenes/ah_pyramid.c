@@ -38,7 +38,7 @@ int ah_pyramid_create(double mu, double h, int friction_dirs, struct ah_pyramid 
   *out = NULL;
   if (!a || friction_dirs < 3 || friction_dirs > 16) goto cleanup;
   a->w = scene_hex_pyramid(1.0, 1.5, 1.0, mu);
-  if (!a->w || formulation_create("anitescu_potra", &f)) goto cleanup;
+  if (!a->w || formulation_create("anitescu_potra", &f, NULL, 0)) goto cleanup;
   f->friction_dirs = friction_dirs;
   if (world_detect(a->w, a->w->threshold, &cs) || cs.n != 6) goto cleanup;
   int seen = 0;

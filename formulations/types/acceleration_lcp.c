@@ -9,7 +9,7 @@
 #include "formulation.h"
 #include "jacobian.h"
 
-#include <petscsys.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 struct acc_data {
@@ -27,15 +27,13 @@ static int acc_create(struct formulation *f)
   return d ? 0 : 1;
 }
 
-static int acc_set_from_options(struct formulation *f)
-{
-  struct acc_data *d = f->data;
-  PetscBool set;
-  PetscReal r;
-  if (PetscOptionsGetReal(NULL, NULL, "-acceleration_lcp_alpha", &r, &set) == 0 && set) d->alpha = r;
-  if (PetscOptionsGetReal(NULL, NULL, "-acceleration_lcp_beta", &r, &set) == 0 && set) d->beta = r;
-  return 0;
-}
+/* Baumgarte's feedback gains: b gains 2 alpha vn + beta^2 psi; a negative alpha would feed drift. */
+static const struct option_decl acc_options[] = {
+    {"acceleration_lcp_alpha", OPT_REAL, offsetof(struct acc_data, alpha), "0", "[0,inf)",
+     "Baumgarte velocity gain alpha (0: pure Baraff) [1/s]"},
+    {"acceleration_lcp_beta", OPT_REAL, offsetof(struct acc_data, beta), "0", "[0,inf)",
+     "Baumgarte position gain beta, enters as beta^2 psi (0: pure Baraff) [1/s]"},
+};
 
 static void acc_destroy(struct formulation *f)
 {
@@ -76,7 +74,7 @@ static int acc_assemble(struct formulation *f, const struct world *w, const stru
   *out = NULL;
   if (nc > d->cap) {
     struct jcol *c = realloc(d->col, (size_t)nc * sizeof *c);
-    if (!c) return 1;
+    if (!c) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
     d->col = c;
     d->cap = nc;
   }
@@ -85,14 +83,14 @@ static int acc_assemble(struct formulation *f, const struct world *w, const stru
     free(d->acc);
     d->nu = malloc(((size_t)nd + 1) * sizeof *d->nu);
     d->acc = malloc(((size_t)nd + 1) * sizeof *d->acc);
-    if (!d->nu || !d->acc) return 1;
+    if (!d->nu || !d->acc) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
     d->ndof = nd;
   }
   world_get_velocity(w, d->nu);
   world_external_force(w, d->acc);
   world_apply_inverse_mass(w, d->acc, d->acc);
   struct cp_problem *p = cp_lcp_create(n);
-  if (!p) return 1;
+  if (!p) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   if (nc == 0) p->M[0] = 1.0;
   for (int i = 0; i < nc; i++)
     jcol_contact(w, &cs->c[i], cs->c[i].n, &d->col[i]);
@@ -148,8 +146,9 @@ const struct formulation_type formulation_type_acceleration_lcp = {
     .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE,
     .joints = 0,
     .frictionless = 1,
+    .options = acc_options,
+    .n_options = (int)(sizeof acc_options / sizeof acc_options[0]),
     .create = acc_create,
-    .set_from_options = acc_set_from_options,
     .assemble = acc_assemble,
     .recover = acc_recover,
     .destroy = acc_destroy,

@@ -35,8 +35,6 @@ static int ah_create_with(struct formulation *f, int iterate)
   struct ah_data *d = calloc(1, sizeof *d);
   if (!d) return 1;
   d->iterate = iterate;
-  d->tol = 1e-5;
-  d->max_iterations = 100;
   f->data = d;
   return 0;
 }
@@ -44,29 +42,15 @@ static int ah_create_with(struct formulation *f, int iterate)
 static int ah_create_lcp1(struct formulation *f) { return ah_create_with(f, 1); }
 static int ah_create_lcp2(struct formulation *f) { return ah_create_with(f, 0); }
 
-static int ah_set_from_options(struct formulation *f)
-{
-  struct ah_data *d = f->data;
-  PetscBool set;
-  PetscReal r;
-  PetscInt k;
-  char name[16];
-  if (PetscOptionsGetReal(NULL, NULL, "-anitescu_hart_tol", &r, &set) == 0 && set) d->tol = r;
-  if (PetscOptionsGetInt(NULL, NULL, "-anitescu_hart_max_iterations", &k, &set) == 0 && set)
-    d->max_iterations = (int)k;
-  if (PetscOptionsGetString(NULL, NULL, "-anitescu_hart_norm", name, sizeof name, &set) == 0 && set) {
-    if (strcmp(name, "2") != 0 && strcmp(name, "inf") != 0) {
-      fprintf(stderr, "error: -anitescu_hart_norm must be 2 or inf (got '%s')\n", name);
-      return 1;
-    }
-    d->norm_inf = strcmp(name, "inf") == 0;
-  }
-  if (!(d->tol > 0.0) || d->max_iterations < 1) {
-    fprintf(stderr, "error: -anitescu_hart_tol must be > 0 and -anitescu_hart_max_iterations >= 1\n");
-    return 1;
-  }
-  return 0;
-}
+/* LCP1's fixed-point controls; LCP2 (one round) reads none. norm_inf is the index into "2|inf". */
+static const struct option_decl ah_options[] = {
+    {"anitescu_hart_tol", OPT_REAL, offsetof(struct ah_data, tol), "1e-5", "(0,inf)",
+     "TOL of the stopping test ||Lambda(k) - Lambda(k-1)|| <= TOL (paper: 1e-5)"},
+    {"anitescu_hart_max_iterations", OPT_INT, offsetof(struct ah_data, max_iterations), "100", "[1,1000000]",
+     "fixed-point rounds per step before giving up"},
+    {"anitescu_hart_norm", OPT_CHOICE, offsetof(struct ah_data, norm_inf), "2", "2|inf",
+     "norm of the stopping test (2: the paper's)"},
+};
 
 static void ah_destroy(struct formulation *f)
 {
@@ -121,7 +105,9 @@ static int ah_assemble(struct formulation *f, const struct world *w, const struc
   int nc = cs->n, kf = w->dim == 2 ? 2 : f->friction_dirs, nj = jacobian_joint_rows(w);
   int m = nc * kf, n = nj + m, ncol = nj + 2 * m;
   *out = NULL;
-  if (kf > 16 || ah_reserve(d, ncol > 0 ? ncol : 1, nc > 0 ? nc : 1, w->ndof)) return 1;
+  if (kf > 16) return formulation_fail(f, "%d friction directions (at most 16)", kf);
+  if (ah_reserve(d, ncol > 0 ? ncol : 1, nc > 0 ? nc : 1, w->ndof))
+    return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   d->nc = nc, d->kf = kf, d->nj = nj;
   if (f->round == 0) { /* a new step: Gamma = mu Lambda(0) = 0 */
     for (int i = 0; i < nc; i++)
@@ -133,7 +119,7 @@ static int ah_assemble(struct formulation *f, const struct world *w, const struc
   if (!phi || !p) {
     free(phi);
     cp_destroy(&p);
-    return 1;
+    return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   }
   jacobian_joint_columns(w, d->col, phi);
   double dirs[3 * 16];
@@ -254,8 +240,9 @@ const struct formulation_type formulation_type_anitescu_hart_lcp1 = {
     .dims = FORMULATION_2D | FORMULATION_3D,
     .shapes = AH_SHAPES,
     .joints = 1,
+    .options = ah_options,
+    .n_options = (int)(sizeof ah_options / sizeof ah_options[0]),
     .create = ah_create_lcp1,
-    .set_from_options = ah_set_from_options,
     .assemble = ah_assemble,
     .recover = ah_recover,
     .iterate = ah_iterate,

@@ -44,10 +44,10 @@ static int ap_assemble(struct formulation *f, const struct world *w, const struc
   int nd = w->ndof, nc = cs->n, kf = w->dim == 2 ? 2 : f->friction_dirs, nj = jacobian_joint_rows(w);
   int ncol = nj + nc * (1 + kf), n_eq = nd + nj, m = nc * (kf + 2), n = n_eq + m;
   *out = NULL;
-  if (kf > 16) return 1;
+  if (kf > 16) return formulation_fail(f, "%d friction directions (at most 16)", kf);
   if (ncol > d->cap) {
     struct jcol *c = realloc(d->col, (size_t)ncol * sizeof *c);
-    if (!c) return 1;
+    if (!c) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
     d->col = c;
     d->cap = ncol;
   }
@@ -56,7 +56,7 @@ static int ap_assemble(struct formulation *f, const struct world *w, const struc
     free(d->k);
     d->v = malloc(((size_t)nd + 1) * sizeof *d->v);
     d->k = malloc(((size_t)nd + 1) * sizeof *d->k);
-    if (!d->v || !d->k) return 1;
+    if (!d->v || !d->k) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
     d->ndof = nd;
   }
   struct cp_problem *p = cp_mlcp_create(n_eq, m);
@@ -64,7 +64,7 @@ static int ap_assemble(struct formulation *f, const struct world *w, const struc
   if (!p || !phi) {
     cp_destroy(&p);
     free(phi);
-    return 1;
+    return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   }
   /* Column order = unknown order after v: joints, normals, then k friction directions per contact. */
   jacobian_joint_columns(w, d->col, phi);
@@ -81,7 +81,7 @@ static int ap_assemble(struct formulation *f, const struct world *w, const struc
   if (!Md) {
     cp_destroy(&p);
     free(phi);
-    return 1;
+    return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   }
   world_mass_matrix(w, Md);
   world_get_velocity(w, d->v);

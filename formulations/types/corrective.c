@@ -10,6 +10,7 @@
 #include "formulation.h"
 #include "geom2d.h"
 #include "sat2d.h"
+#include "stewart_trinkle.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -41,13 +42,12 @@ static int corrective_pair_2d(const struct world *w, int sa, int sb, double *buf
 
 static int corrective_detect(struct formulation *f, const struct world *w, double h, struct contact_set *cs)
 {
-  (void)f;
   (void)h;
   int maxn = 0, rc = 0;
   for (int i = 0; i < w->ns; i++)
     if (w->shapes[i].kind == SHAPE_POLYGON && w->shapes[i].polygon->n > maxn) maxn = w->shapes[i].polygon->n;
   double *buf = malloc((4 * (size_t)maxn + 1) * sizeof *buf);
-  if (!buf) return 1;
+  if (!buf) return formulation_fail(f, "out of memory detecting contacts");
   for (int i = 0; i < w->ns && !rc; i++)
     for (int j = i + 1; j < w->ns && !rc; j++) {
       const struct shape *A = &w->shapes[i], *B = &w->shapes[j];
@@ -65,15 +65,10 @@ static int corrective_detect(struct formulation *f, const struct world *w, doubl
       }
     }
   free(buf);
-  return rc;
+  return rc ? formulation_fail(f, "detecting the overlapping pairs failed") : 0;
 }
 
 static int corrective_create(struct formulation *f) { return formulation_type_stewart_trinkle.create(f); }
-
-static int corrective_set_from_options(struct formulation *f)
-{
-  return formulation_type_stewart_trinkle.set_from_options(f);
-}
 
 static int corrective_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs,
                                double h, struct cp_problem **p)
@@ -104,7 +99,8 @@ const struct formulation_type formulation_type_corrective = {
     .shapes = SHAPE_POLYGON | SHAPE_POLYHEDRON,
     .joints = 0,
     .create = corrective_create,
-    .set_from_options = corrective_set_from_options,
+    .options = stewart_trinkle_options,
+    .n_options = STEWART_TRINKLE_N_OPTIONS,
     .assemble = corrective_assemble,
     .recover = corrective_recover,
     .detect = corrective_detect,

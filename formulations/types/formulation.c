@@ -1,12 +1,15 @@
 /* formulation.c — formulation lifecycle, registry look-up, options and friction directions
- * (design.md contract 4). Options: -formulation NAME (formulation_create_from_options), -friction_dirs k
- * (3D polyhedral cone, default 4), -contact_threshold (default: the world's threshold). */
+ * (design.md contract 4). Options: -formulation NAME (formulation_create_from_options), and the declared
+ * table formulation_options: -friction_dirs k (3D polyhedral cone, default 4), -contact_threshold
+ * (default -1: the world's threshold); each type's own table is read into its state. */
 #include "formulation.h"
 
 #include <stddef.h>
 
 #include <math.h>
 #include <petscsys.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,61 +36,128 @@ void formulation_registry_print(FILE *out)
   }
 }
 
-int formulation_create(const char *name, struct formulation **out)
+/* The common options. -contact_threshold is any finite number because a negative one has always meant
+ * "the world's threshold" (the default), not an error. */
+const struct option_decl formulation_options[] = {
+    {"friction_dirs", OPT_INT, offsetof(struct formulation, friction_dirs), "4", "[3,16]",
+     "friction directions per contact of the 3D polyhedral cone (2D always uses 2)"},
+    {"contact_threshold", OPT_REAL, offsetof(struct formulation, threshold), "-1", NULL,
+     "contact detection threshold; < 0: the world's [m]"},
+};
+const int formulation_n_options = (int)(sizeof formulation_options / sizeof formulation_options[0]);
+
+/* snprintf into a buffer the caller may have left out. */
+static void say(char *msg, size_t len, const char *text)
 {
+  if (msg && len) snprintf(msg, len, "%s", text);
+}
+
+int formulation_create(const char *name, struct formulation **out, char *msg, size_t len)
+{
+  char local[256], *m = msg && len ? msg : local;
+  size_t ml = msg && len ? len : sizeof local;
+  struct formulation *f = NULL;
+  int rc = 1;
   *out = NULL;
   const struct formulation_type *t = formulation_find(name);
   if (!t) {
-    fprintf(stderr, "error: unable to find requested formulation type '%s'; valid: ", name);
-    formulation_registry_names(stderr);
-    fprintf(stderr, "\n");
-    return 1;
+    size_t used = (size_t)snprintf(m, ml, "unable to find requested formulation type '%s'; valid: ", name);
+    for (int i = 0; formulation_registry[i] && used < ml; i++)
+      used += (size_t)snprintf(m + used, ml - used, "%s%s", i ? "," : "", formulation_registry[i]->name);
+    goto cleanup;
   }
-  struct formulation *f = calloc(1, sizeof *f);
-  if (!f) return 1;
+  f = calloc(1, sizeof *f);
+  if (!f) {
+    say(m, ml, "out of memory creating a formulation");
+    goto cleanup;
+  }
   f->type = t;
-  f->friction_dirs = 4;
-  f->threshold = -1.0;
   if (t->create && t->create(f) != 0) {
-    free(f);
-    return 1;
+    snprintf(m, ml, "%s: cannot create its state (out of memory)", name);
+    goto cleanup;
   }
+  /* The tables are the one source of the defaults, so a formulation never read from options (tests,
+   * scenes) behaves as one read from an empty database. */
+  if (option_defaults(formulation_options, formulation_n_options, f, m, ml) ||
+      (t->n_options && option_defaults(t->options, t->n_options, f->data, m, ml)))
+    goto cleanup;
   *out = f;
-  return 0;
+  f = NULL;
+  rc = 0;
+cleanup:
+  formulation_destroy(&f);
+  return rc;
 }
 
-int formulation_set_from_options(struct formulation *f)
+int formulation_set_from_options(struct formulation *f, char *msg, size_t len)
 {
-  PetscBool set;
-  PetscInt k;
-  PetscReal r;
-  if (PetscOptionsGetInt(NULL, NULL, "-friction_dirs", &k, &set) == 0 && set) f->friction_dirs = (int)k;
-  if (f->friction_dirs < 3 || f->friction_dirs > 16) {
-    fprintf(stderr, "error: -friction_dirs (3D; 2D always uses 2) must lie in [3, 16] (got %d)\n",
-            f->friction_dirs);
-    return 1;
-  }
-  if (PetscOptionsGetReal(NULL, NULL, "-contact_threshold", &r, &set) == 0 && set) f->threshold = r;
-  return f->type->set_from_options ? f->type->set_from_options(f) : 0;
+  char local[256], *m = msg && len ? msg : local;
+  size_t ml = msg && len ? len : sizeof local;
+  if (option_read(formulation_options, formulation_n_options, NULL, f, m, ml)) return 1;
+  if (f->type->n_options && option_read(f->type->options, f->type->n_options, NULL, f->data, m, ml)) return 1;
+  return f->type->set_from_options ? f->type->set_from_options(f, m, ml) : 0;
 }
 
-int formulation_create_from_options(const char *def, struct formulation **f)
+int formulation_create_from_options(const char *def, struct formulation **f, char *msg, size_t len)
 {
   char name[64];
   PetscBool set;
+  *f = NULL;
   snprintf(name, sizeof name, "%s", def);
-  if (PetscOptionsGetString(NULL, NULL, "-formulation", name, sizeof name, &set) != 0) return 1;
-  if (formulation_create(name, f)) return 1;
-  if (formulation_set_from_options(*f)) {
+  if (PetscOptionsGetString(NULL, NULL, "-formulation", name, sizeof name, &set) != 0) {
+    say(msg, len, "-formulation: cannot be read");
+    return 1;
+  }
+  if (formulation_create(name, f, msg, len)) return 1;
+  if (formulation_set_from_options(*f, msg, len)) {
     formulation_destroy(f);
     return 1;
   }
   return 0;
 }
 
+int formulation_fail(struct formulation *f, const char *fmt, ...)
+{
+  va_list ap;
+  int used = snprintf(f->message, sizeof f->message, "%s: ", f->type->name);
+  if (used < 0 || (size_t)used >= sizeof f->message) return 1;
+  va_start(ap, fmt);
+  vsnprintf(f->message + used, sizeof f->message - (size_t)used, fmt, ap);
+  va_end(ap);
+  return 1;
+}
+
+void formulation_print_options(FILE *out, const struct formulation_type *t)
+{
+  option_print(out, formulation_options, formulation_n_options, NULL);
+  if (t && t->n_options) option_print(out, t->options, t->n_options, NULL);
+}
+
+int formulation_option_names(const char ***names)
+{
+  int cap = formulation_n_options, n = 0;
+  for (int i = 0; formulation_registry[i]; i++)
+    cap += formulation_registry[i]->n_options;
+  const char **v = malloc(((size_t)cap + 1) * sizeof *v);
+  *names = v;
+  if (!v) return -1;
+  for (int i = 0; i < formulation_n_options; i++)
+    v[n++] = formulation_options[i].name;
+  for (int i = 0; formulation_registry[i]; i++)
+    for (int j = 0; j < formulation_registry[i]->n_options; j++) {
+      const char *name = formulation_registry[i]->options[j].name;
+      int seen = 0;
+      for (int k = 0; k < n && !seen; k++)
+        seen = strcmp(v[k], name) == 0;
+      if (!seen) v[n++] = name;
+    }
+  return n;
+}
+
 void formulation_destroy(struct formulation **pf)
 {
   if (!pf || !*pf) return;
+  /* A create that failed may have left no state; the destroy hooks all accept f->data == NULL. */
   if ((*pf)->type->destroy) (*pf)->type->destroy(*pf);
   free(*pf);
   *pf = NULL;
@@ -142,11 +212,3 @@ void formulation_tangents(int dim, const double n[3], int k, double *dirs)
   }
 }
 
-const struct option_decl formulation_common_options[] = {
-    {"friction_dirs", OPT_INT, offsetof(struct formulation, friction_dirs), "4", "[3,16]",
-     "friction directions per contact in 3D (2D always uses 2)"},
-    {"contact_threshold", OPT_REAL, offsetof(struct formulation, threshold), "-1", NULL,
-     "contact detection threshold [m] (negative: the world's)"},
-};
-const int formulation_common_n_options =
-    (int)(sizeof formulation_common_options / sizeof formulation_common_options[0]);

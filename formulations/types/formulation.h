@@ -4,12 +4,14 @@
  * The stepper (stepper.c): detect -> assemble -> solve -> recover -> semi-implicit Euler position update
  * (q += h nu+, quaternions renormalised), timing each phase; a fixed-point formulation (optional iterate
  * hook) gets several assemble -> solve rounds per step. Options: -formulation (default stewart_trinkle),
- * -friction_dirs (3D, default 4), -contact_threshold (default: world's). */
+ * -friction_dirs (3D, default 4), -contact_threshold (default: world's), declared in formulation_options,
+ * and each type's own, declared in its table (option_table.h). Messages are returned, never printed:
+ * lifecycle calls fill a caller's buffer; assemble / recover / detect / iterate fill f->message. */
 #ifndef CB_FORMULATION_H
 #define CB_FORMULATION_H
 
-#include "solver.h"
 #include "contact_set.h"
+#include "solver.h"
 
 #include <stdio.h>
 
@@ -47,8 +49,12 @@ struct formulation_type {
    * the nonconvex pair shares -nc_...), offsets into the state struct create() allocates in f->data. */
   const struct option_decl *options;
   int n_options;
+  /* Allocates the state in f->data; the declared fields get their defaults afterwards (formulation_create
+   * applies the table), so create sets only what is not an option. */
   int (*create)(struct formulation *f);
-  int (*set_from_options)(struct formulation *f);
+  /* Optional: checks across fields (or values a range cannot express) after the table has been read;
+   * 0, or 1 with msg naming the option. */
+  int (*set_from_options)(struct formulation *f, char *msg, size_t len);
   /* Build *p (allocated here, freed by the caller with cp_destroy) from the world and its contacts;
    * fills f->rows. Return 0 on success. */
   int (*assemble)(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
@@ -76,12 +82,15 @@ struct formulation {
   struct row_counts rows;
   int round; /* set by the stepper before each assemble: 0, 1, ... within the current step */
   void *data;
+  /* Why the last assemble / recover / detect / iterate failed ("" when it did not say); the caller prints
+   * it. Cleared by nobody: a failing hook overwrites it. */
+  char message[256];
 };
 
-/* The options every formulation reads (-friction_dirs, -contact_threshold), declared; offsets into struct
+/* The options every formulation reads (-friction_dirs, -contact_threshold), offsets into struct
  * formulation. */
-extern const struct option_decl formulation_common_options[];
-extern const int formulation_common_n_options;
+extern const struct option_decl formulation_options[];
+extern const int formulation_n_options;
 
 /* Registry (formulations/formulation_registry.c). */
 extern const struct formulation_type *const formulation_registry[];
@@ -89,12 +98,24 @@ const struct formulation_type *formulation_find(const char *name);
 void formulation_registry_names(FILE *out);
 void formulation_registry_print(FILE *out);
 
-/* Lifecycle; formulation_create fails (1, message listing the valid names) for an unknown name. */
-int formulation_create(const char *name, struct formulation **f);
-/* Reads -friction_dirs, -contact_threshold and the type's own options. */
-int formulation_set_from_options(struct formulation *f);
+/* The failure return of an assemble / recover / detect / iterate hook: fills f->message (printf-style,
+ * the formulation's name first) and returns 1. */
+int formulation_fail(struct formulation *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Lifecycle. formulation_create fails (1, msg listing the valid names) for an unknown name; the
+ * formulation it makes has every declared option at its default. msg (len bytes) may be NULL. */
+int formulation_create(const char *name, struct formulation **f, char *msg, size_t len);
+/* Reads the common options, then the type's table into f->data, then its set_from_options hook. 0, or 1
+ * with msg naming the option, the value and what is wrong. */
+int formulation_set_from_options(struct formulation *f, char *msg, size_t len);
 /* Creates the formulation named by -formulation (default def) and reads its options. */
-int formulation_create_from_options(const char *def, struct formulation **f);
+int formulation_create_from_options(const char *def, struct formulation **f, char *msg, size_t len);
+/* -help: the common options and the type's own, one line each (option_print). */
+void formulation_print_options(FILE *out, const struct formulation_type *t);
+/* Every declared option name of the common table and all registered types, without the '-', each once
+ * (the nonconvex pair share -nc_passive_sides): for "did you mean" over a misspelt option. *names is
+ * malloc'd (free it; the strings are the tables' own); returns the count, -1 on allocation failure. */
+int formulation_option_names(const char ***names);
 void formulation_destroy(struct formulation **f);
 void formulation_view(const struct formulation *f, FILE *out);
 int formulation_supports(const struct formulation *f,

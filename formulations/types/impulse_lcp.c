@@ -12,7 +12,7 @@
 #include "formulation.h"
 #include "jacobian.h"
 
-#include <petscsys.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 struct imp_data {
@@ -25,28 +25,19 @@ struct imp_data {
 
 static int imp_create(struct formulation *f)
 {
-  struct imp_data *d = calloc(1, sizeof *d);
-  if (!d) return 1;
-  d->baumgarte = 0.2;
-  d->slop = 1e-6;
-  f->data = d;
-  return 0;
+  f->data = calloc(1, sizeof(struct imp_data));
+  return f->data ? 0 : 1;
 }
 
-static int imp_set_from_options(struct formulation *f)
-{
-  struct imp_data *d = f->data;
-  PetscBool set;
-  PetscReal r;
-  if (PetscOptionsGetReal(NULL, NULL, "-impulse_lcp_restitution", &r, &set) == 0 && set) d->restitution = r;
-  if (PetscOptionsGetReal(NULL, NULL, "-impulse_lcp_baumgarte", &r, &set) == 0 && set) d->baumgarte = r;
-  if (PetscOptionsGetReal(NULL, NULL, "-impulse_lcp_slop", &r, &set) == 0 && set) d->slop = r;
-  if (d->restitution < 0.0 || d->restitution > 1.0 || d->baumgarte < 0.0 || d->baumgarte > 1.0) {
-    fprintf(stderr, "error: -impulse_lcp_restitution and -impulse_lcp_baumgarte must lie in [0, 1]\n");
-    return 1;
-  }
-  return 0;
-}
+/* The slop is any finite length, as before: it only moves the "closes within the step" test. */
+static const struct option_decl imp_options[] = {
+    {"impulse_lcp_restitution", OPT_REAL, offsetof(struct imp_data, restitution), "0", "[0,1]",
+     "coefficient of restitution e of a contact closing within the step"},
+    {"impulse_lcp_baumgarte", OPT_REAL, offsetof(struct imp_data, baumgarte), "0.2", "[0,1]",
+     "Baumgarte beta: fraction of a penetration removed per step"},
+    {"impulse_lcp_slop", OPT_REAL, offsetof(struct imp_data, slop), "1e-6", NULL,
+     "end-of-step gap below which an approaching contact counts as an impact [m]"},
+};
 
 static void imp_destroy(struct formulation *f)
 {
@@ -67,7 +58,7 @@ static int imp_assemble(struct formulation *f, const struct world *w, const stru
   *out = NULL;
   if (nc > d->cap) {
     struct jcol *c = realloc(d->col, (size_t)nc * sizeof *c);
-    if (!c) return 1;
+    if (!c) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
     d->col = c;
     d->cap = nc;
   }
@@ -76,11 +67,11 @@ static int imp_assemble(struct formulation *f, const struct world *w, const stru
     free(d->work);
     d->nu_free = malloc(((size_t)nd + 1) * sizeof *d->nu_free);
     d->work = malloc(((size_t)nd + 1) * sizeof *d->work);
-    if (!d->nu_free || !d->work) return 1;
+    if (!d->nu_free || !d->work) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
     d->ndof = nd;
   }
   struct cp_problem *p = cp_lcp_create(n);
-  if (!p) return 1;
+  if (!p) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   if (nc == 0) p->M[0] = 1.0;
   world_get_velocity(w, d->work);
   for (int i = 0; i < nc; i++)
@@ -88,7 +79,7 @@ static int imp_assemble(struct formulation *f, const struct world *w, const stru
   double *vn = malloc(((size_t)nc + 1) * sizeof *vn);
   if (!vn) {
     cp_destroy(&p);
-    return 1;
+    return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   }
   for (int i = 0; i < nc; i++)
     vn[i] = jcol_dot(&d->col[i], d->work);
@@ -138,8 +129,9 @@ const struct formulation_type formulation_type_impulse_lcp = {
     .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE,
     .joints = 0,
     .frictionless = 1,
+    .options = imp_options,
+    .n_options = (int)(sizeof imp_options / sizeof imp_options[0]),
     .create = imp_create,
-    .set_from_options = imp_set_from_options,
     .assemble = imp_assemble,
     .recover = imp_recover,
     .destroy = imp_destroy,

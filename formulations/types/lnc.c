@@ -6,8 +6,15 @@
  * -lnc_predict, -lnc_swept, -lnc_applicability, -lnc_swap_tol. Polygons only. */
 #include "peg_lcp.h"
 
+#include <stddef.h>
+
 static int lnc_create(struct formulation *f) { return peg_type_create(f, 0); }
-static int lnc_set_from_options(struct formulation *f) { return peg_type_set_from_options(f, "lnc"); }
+static const struct option_decl lnc_options[PEG_SETTINGS_N_OPTIONS] = {PEG_SETTINGS_OPTIONS("lnc")};
+
+static int lnc_set_from_options(struct formulation *f, char *msg, size_t len)
+{
+  return peg_type_set_from_options(f, "lnc", msg, len);
+}
 static void lnc_view(const struct formulation *f, FILE *out) { peg_type_view(f, "lnc", out); }
 
 const struct formulation_type formulation_type_lnc = {
@@ -17,6 +24,8 @@ const struct formulation_type formulation_type_lnc = {
     .dims = FORMULATION_2D,
     .shapes = SHAPE_POLYGON,
     .joints = 0,
+    .options = lnc_options,
+    .n_options = PEG_SETTINGS_N_OPTIONS,
     .create = lnc_create,
     .set_from_options = lnc_set_from_options,
     .assemble = peg_type_assemble,

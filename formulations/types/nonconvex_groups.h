@@ -36,8 +36,8 @@
 #ifndef CB_NONCONVEX_GROUPS_H
 #define CB_NONCONVEX_GROUPS_H
 
-#include "jacobian.h"
 #include "contact_set.h"
+#include "jacobian.h"
 
 struct nc_side {
   /* The side as a contact (world.h conventions): a = the point's body, b = the edge's body; n = the edge's
@@ -90,11 +90,12 @@ struct nc_lcp {
   int *slack;       /* ns: slack index of side i, -1 if frictionless */
   double *nu_free, *work;
   int ndof, cap_col, cap_side;
-  int no_passive; /* -nc_passive_sides 0: every side may push, as Egan's forms are printed */
+  int passive_sides; /* -nc_passive_sides (default 1); 0: every side may push, as Egan's forms are printed */
 };
 
 /* The data of nonconvex_max and nonconvex_sum (f->data): the shared LCP pieces and the form's one
- * constant (max: gamma, sum: epsilon), > 0 when fixed by its option, <= 0 for the per-step default. */
+ * constant (max: gamma, sum: epsilon), > 0 when fixed by its option, 0 (the option's default) for the
+ * per-step value. */
 struct formulation;
 struct nc_form {
   struct nc_lcp lcp;
@@ -103,10 +104,12 @@ struct nc_form {
 };
 int nc_form_create(struct formulation *f);
 void nc_form_destroy(struct formulation *f);
-/* Reads the constant's option (it must be > lower; "error: OPTION must REQUIREMENT (got X)" otherwise) and
- * -nc_passive_sides 0|1 (default 1). 0 on success. */
-int nc_form_set_from_options(struct formulation *f, const char *option, double lower,
-                             const char *requirement);
+/* The row both forms declare (one -nc_passive_sides for the pair; option_table.h). */
+#define NC_PASSIVE_SIDES_OPTION                                                                              \
+  {                                                                                                          \
+    "nc_passive_sides", OPT_BOOL, offsetof(struct nc_form, lcp.passive_sides), "1", NULL,                    \
+        "passive sides: a side the point lies behind bounds its group but may not push (0: Egan's forms)"    \
+  }
 
 /* Sides, columns and right-hand sides for (w, cs, h). 0 on success. */
 int nc_lcp_setup(struct nc_lcp *L, const struct world *w, const struct contact_set *cs, double h,

@@ -71,7 +71,7 @@ int nc_lcp_setup(struct nc_lcp *L, const struct world *w, const struct contact_s
   }
   /* -nc_passive_sides 0: Egan's forms as printed. (Keeping the side of largest free gap rate active as well
    * was tried: it did not remove the box's infeasible LCPs and broke 2 of 25 block-hole runs.) */
-  if (L->no_passive)
+  if (!L->passive_sides)
     for (int i = 0; i < L->g.ny; i++)
       L->g.side[i].passive = 0;
   return 0;
@@ -90,23 +90,6 @@ void nc_form_destroy(struct formulation *f)
   nc_lcp_free(&d->lcp);
   free(d);
   f->data = NULL;
-}
-
-int nc_form_set_from_options(struct formulation *f, const char *option, double lower, const char *requirement)
-{
-  struct nc_form *d = f->data;
-  PetscBool set = PETSC_FALSE, on = PETSC_TRUE;
-  PetscReal r;
-  if (PetscOptionsGetReal(NULL, NULL, option, &r, &set) == 0 && set) {
-    if (!(r > lower)) {
-      fprintf(stderr, "error: %s must %s (got %g)\n", option, requirement, (double)r);
-      return 1;
-    }
-    d->param = r;
-  }
-  if (PetscOptionsGetBool(NULL, NULL, "-nc_passive_sides", &on, &set) != 0) return 1;
-  if (set) d->lcp.no_passive = !on;
-  return 0;
 }
 
 void nc_lcp_free(struct nc_lcp *L)

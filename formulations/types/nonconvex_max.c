@@ -10,12 +10,26 @@
 #include "formulation.h"
 #include "nonconvex_groups.h"
 
-#include <petscsys.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 
-static int ncm_set_from_options(struct formulation *f)
+/* gamma's "unset" is 0, so the range admits 0 and the hook refuses (0, 1]: gamma must exceed every
+ * c_i, which reaches 1 at a touching side. */
+static const struct option_decl ncm_options[] = {
+    {"nc_gamma", OPT_REAL, offsetof(struct nc_form, param), "0", "[0,inf)",
+     "gamma of the max construction, > 1 (0: computed per step, 1 + 2 ((threshold + depth) / h + 2 v))"},
+    NC_PASSIVE_SIDES_OPTION,
+};
+
+static int ncm_set_from_options(struct formulation *f, char *msg, size_t len)
 {
-  return nc_form_set_from_options(f, "-nc_gamma", 1.0, "exceed 1");
+  const struct nc_form *d = f->data;
+  if (d->param != 0.0 && !(d->param > 1.0)) {
+    snprintf(msg, len, "-nc_gamma must exceed 1 (got %g; 0: computed per step)", d->param);
+    return 1;
+  }
+  return 0;
 }
 
 static double ncm_auto_gamma(const struct world *w, const struct contact_set *cs, double h, double thr)
@@ -33,7 +47,8 @@ static int ncm_assemble(struct formulation *f, const struct world *w, const stru
   struct nc_form *d = f->data;
   double thr = f->threshold >= 0.0 ? f->threshold : w->threshold;
   *out = NULL;
-  if (nc_lcp_setup(&d->lcp, w, cs, h, thr)) return 1;
+  if (nc_lcp_setup(&d->lcp, w, cs, h, thr))
+    return formulation_fail(f, "out of memory building the sides of %d contacts", cs->n);
   const struct nc_lcp *L = &d->lcp;
   const struct nc_groups *G = &L->g;
   int y = G->ny, g = G->ng;
@@ -42,7 +57,7 @@ static int ncm_assemble(struct formulation *f, const struct world *w, const stru
   double gamma = d->param > 0.0 ? d->param : ncm_auto_gamma(w, cs, h, thr);
   d->param_used = gamma;
   struct cp_problem *p = cp_lcp_create(n > 0 ? n : 1);
-  if (!p) return 1;
+  if (!p) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   if (n == 0) {
     p->M[0] = 1.0; /* no contacts: a trivial 1 x 1 LCP keeps the pipeline uniform */
     p->q[0] = 0.0;
@@ -112,6 +127,8 @@ const struct formulation_type formulation_type_nonconvex_max = {
     .dims = FORMULATION_2D,
     .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE,
     .joints = 0,
+    .options = ncm_options,
+    .n_options = (int)(sizeof ncm_options / sizeof ncm_options[0]),
     .create = nc_form_create,
     .set_from_options = ncm_set_from_options,
     .assemble = ncm_assemble,

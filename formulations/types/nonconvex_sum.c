@@ -9,13 +9,14 @@
 #include "formulation.h"
 #include "nonconvex_groups.h"
 
-#include <petscsys.h>
+#include <stddef.h>
 #include <stdlib.h>
 
-static int ncs_set_from_options(struct formulation *f)
-{
-  return nc_form_set_from_options(f, "-nc_epsilon", 0.0, "be positive");
-}
+static const struct option_decl ncs_options[] = {
+    {"nc_epsilon", OPT_REAL, offsetof(struct nc_form, param), "0", "[0,inf)",
+     "epsilon, the corner cap's size (0: computed, 1e-3 x the smallest dynamic body's diameter) [m]"},
+    NC_PASSIVE_SIDES_OPTION,
+};
 
 static double ncs_auto_epsilon(const struct world *w, double thr)
 {
@@ -34,14 +35,15 @@ static int ncs_assemble(struct formulation *f, const struct world *w, const stru
   struct nc_form *d = f->data;
   double thr = f->threshold >= 0.0 ? f->threshold : w->threshold;
   *out = NULL;
-  if (nc_lcp_setup(&d->lcp, w, cs, h, thr)) return 1;
+  if (nc_lcp_setup(&d->lcp, w, cs, h, thr))
+    return formulation_fail(f, "out of memory building the sides of %d contacts", cs->n);
   const struct nc_lcp *L = &d->lcp;
   const struct nc_groups *G = &L->g;
   int y = G->ny, o = y, n = o + nc_lcp_tail_size(L);
   double eps = d->param > 0.0 ? d->param : ncs_auto_epsilon(w, thr), e = eps / h;
   d->param_used = eps;
   struct cp_problem *p = cp_lcp_create(n > 0 ? n : 1);
-  if (!p) return 1;
+  if (!p) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   if (n == 0) {
     p->M[0] = 1.0; /* no contacts: a trivial 1 x 1 LCP keeps the pipeline uniform */
     p->q[0] = 0.0;
@@ -93,8 +95,9 @@ const struct formulation_type formulation_type_nonconvex_sum = {
     .dims = FORMULATION_2D,
     .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE,
     .joints = 0,
+    .options = ncs_options,
+    .n_options = (int)(sizeof ncs_options / sizeof ncs_options[0]),
     .create = nc_form_create,
-    .set_from_options = ncs_set_from_options,
     .assemble = ncs_assemble,
     .recover = ncs_recover,
     .destroy = nc_form_destroy,

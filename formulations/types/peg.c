@@ -8,8 +8,15 @@
  * -peg_applicability, -peg_swap_tol. Polygons only. */
 #include "peg_lcp.h"
 
+#include <stddef.h>
+
 static int peg_create(struct formulation *f) { return peg_type_create(f, 1); }
-static int peg_set_from_options(struct formulation *f) { return peg_type_set_from_options(f, "peg"); }
+static const struct option_decl peg_options[PEG_SETTINGS_N_OPTIONS] = {PEG_SETTINGS_OPTIONS("peg")};
+
+static int peg_set_from_options(struct formulation *f, char *msg, size_t len)
+{
+  return peg_type_set_from_options(f, "peg", msg, len);
+}
 static void peg_view(const struct formulation *f, FILE *out) { peg_type_view(f, "peg", out); }
 
 const struct formulation_type formulation_type_peg = {
@@ -19,6 +26,8 @@ const struct formulation_type formulation_type_peg = {
     .dims = FORMULATION_2D,
     .shapes = SHAPE_POLYGON,
     .joints = 0,
+    .options = peg_options,
+    .n_options = PEG_SETTINGS_N_OPTIONS,
     .create = peg_create,
     .set_from_options = peg_set_from_options,
     .assemble = peg_type_assemble,

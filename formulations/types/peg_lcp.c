@@ -15,6 +15,7 @@
 
 #include "jacobian.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,16 +195,25 @@ int peg_type_create(struct formulation *f, int cross)
   return 0;
 }
 
-int peg_type_set_from_options(struct formulation *f, const char *prefix)
+/* PEG_SETTINGS_OPTIONS's offsets are into struct peg_settings. */
+_Static_assert(offsetof(struct peg_state, set) == 0, "the settings must be the state's first member");
+
+int peg_type_set_from_options(struct formulation *f, const char *prefix, char *msg, size_t len)
 {
-  struct peg_state *d = f->data;
-  return peg_settings_from_options(&d->set, prefix);
+  const struct peg_state *d = f->data;
+  if (d->set.detect.distance_factor + d->set.detect.distance_min <= 0.0) {
+    snprintf(msg, len, "-%s_distance_factor and -%s_distance_min must not both be 0 (delta would be 0)",
+             prefix, prefix);
+    return 1;
+  }
+  return 0;
 }
 
 int peg_type_detect(struct formulation *f, const struct world *w, double h, struct contact_set *cs)
 {
   const struct peg_state *d = f->data;
-  return peg2d_detect(w, &d->set.detect, h, cs);
+  if (peg2d_detect(w, &d->set.detect, h, cs)) return formulation_fail(f, "out of memory detecting contacts");
+  return 0;
 }
 
 int peg_type_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
@@ -211,8 +221,11 @@ int peg_type_assemble(struct formulation *f, const struct world *w, const struct
 {
   struct peg_state *d = f->data;
   *p = NULL;
-  if (peg_model_build(&d->model, w, cs, &d->set)) return 1;
-  return peg_lcp_assemble(d->lcp, &d->model, w, cs, h, p, &f->rows);
+  if (peg_model_build(&d->model, w, cs, &d->set))
+    return formulation_fail(f, "out of memory building the constraint model of %d contacts", cs->n);
+  if (peg_lcp_assemble(d->lcp, &d->model, w, cs, h, p, &f->rows))
+    return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
+  return 0;
 }
 
 int peg_type_recover(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,

@@ -20,9 +20,31 @@ struct peg_settings {
 };
 
 void peg_settings_default(struct peg_settings *s, int cross);
-/* Reads -<prefix>_distance_factor, _distance_min, _predict, _swept, _applicability, _swap_tol. 0, or 1 on bad
- * values (message on stderr). */
-int peg_settings_from_options(struct peg_settings *s, const char *prefix);
+/* The declared options of a PEG-family formulation, -<P>_distance_factor ... -<P>_swap_tol (P "peg" or
+ * "lnc", a string literal): offsets into struct peg_settings, which is the first member of the state
+ * peg_type_create puts in f->data. The defaults are peg_settings_default's. */
+#define PEG_SETTINGS_N_OPTIONS 6
+#define PEG_SETTINGS_OPTIONS(P)                                                                              \
+  {P "_distance_factor",                                                                                     \
+   OPT_REAL,                                                                                                 \
+   offsetof(struct peg_settings, detect.distance_factor),                                                    \
+   "0.5",                                                                                                    \
+   "[0,inf)",                                                                                                \
+   "proximity distance delta = max(factor h, min): the factor [m per s of step]"},                           \
+      {P "_distance_min", OPT_REAL,  offsetof(struct peg_settings, detect.distance_min),                     \
+       "0.0008",          "[0,inf)", "proximity distance delta = max(factor h, min): the minimum [m]"},      \
+      {P "_predict", OPT_BOOL, offsetof(struct peg_settings, detect.predict),                                \
+       "1",          NULL,     "also detect at the predicted configuration q + h nu"},                       \
+      {P "_swept", OPT_BOOL, offsetof(struct peg_settings, detect.swept),                                    \
+       "1",        NULL,     "also accept a vertex crossing an edge between the two configurations"},        \
+      {P "_applicability",                                                                                   \
+       OPT_REAL,                                                                                             \
+       offsetof(struct peg_settings, applicability),                                                         \
+       "-0.2",                                                                                               \
+       "[-1,1]",                                                                                             \
+       "epsilon_theta = sin theta of the relaxed applicability test (eq. 29)"},                              \
+      {P "_swap_tol", OPT_REAL,  offsetof(struct peg_settings, swap_tol),                                    \
+       "1e-3",        "[0,inf)", "primary-swap heuristic threshold [m]"},
 void peg_settings_view(const struct peg_settings *s, const char *prefix, FILE *out);
 
 /* One I- or X-constraint in single-primary form (eq. 24 with |C_iota| = |C_kappa| = 1): slack c with
@@ -67,7 +89,8 @@ int peg_lcp_recover(const struct peg_lcp *L, const struct world *w, const struct
 /* Formulation glue shared by peg.c (cross = 1, options -peg_...) and lnc.c (cross = 0, -lnc_...): f->data
  * holds the settings, the model of the last assembly and the LCP workspace. */
 int peg_type_create(struct formulation *f, int cross);
-int peg_type_set_from_options(struct formulation *f, const char *prefix);
+/* The check a range cannot express: delta's factor and minimum not both 0. 0, or 1 with msg. */
+int peg_type_set_from_options(struct formulation *f, const char *prefix, char *msg, size_t len);
 int peg_type_detect(struct formulation *f, const struct world *w, double h, struct contact_set *cs);
 int peg_type_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
                       struct cp_problem **p);

@@ -12,7 +12,6 @@
  * the larger gap. LNC (no X) keeps every corner's I. */
 #include "peg_lcp.h"
 
-#include <petscsys.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,48 +21,6 @@ void peg_settings_default(struct peg_settings *s, int cross)
   s->applicability = -0.2;
   s->swap_tol = 1e-3;
   s->cross = cross;
-}
-
-static int get_real(const char *prefix, const char *name, double *v)
-{
-  char opt[96];
-  PetscBool set;
-  PetscReal r;
-  snprintf(opt, sizeof opt, "-%s_%s", prefix, name);
-  if (PetscOptionsGetReal(NULL, NULL, opt, &r, &set) != 0) return 1;
-  if (set) *v = r;
-  return 0;
-}
-
-int peg_settings_from_options(struct peg_settings *s, const char *prefix)
-{
-  char opt[96];
-  PetscBool set, flag;
-  if (get_real(prefix, "distance_factor", &s->detect.distance_factor) ||
-      get_real(prefix, "distance_min", &s->detect.distance_min) ||
-      get_real(prefix, "applicability", &s->applicability) || get_real(prefix, "swap_tol", &s->swap_tol))
-    return 1;
-  snprintf(opt, sizeof opt, "-%s_predict", prefix);
-  if (PetscOptionsGetBool(NULL, NULL, opt, &flag, &set) != 0) return 1;
-  if (set) s->detect.predict = flag ? 1 : 0;
-  snprintf(opt, sizeof opt, "-%s_swept", prefix);
-  if (PetscOptionsGetBool(NULL, NULL, opt, &flag, &set) != 0) return 1;
-  if (set) s->detect.swept = flag ? 1 : 0;
-  if (!(s->detect.distance_factor >= 0.0) || !(s->detect.distance_min >= 0.0) ||
-      s->detect.distance_factor + s->detect.distance_min <= 0.0) {
-    fprintf(stderr, "error: -%s_distance_factor and -%s_distance_min must be >= 0, not both 0\n", prefix,
-            prefix);
-    return 1;
-  }
-  if (!(s->applicability >= -1.0 && s->applicability <= 1.0)) {
-    fprintf(stderr, "error: -%s_applicability (epsilon_theta = sin theta) must lie in [-1, 1]\n", prefix);
-    return 1;
-  }
-  if (!(s->swap_tol >= 0.0)) {
-    fprintf(stderr, "error: -%s_swap_tol must be >= 0\n", prefix);
-    return 1;
-  }
-  return 0;
 }
 
 void peg_settings_view(const struct peg_settings *s, const char *prefix, FILE *out)

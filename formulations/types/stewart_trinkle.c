@@ -9,10 +9,12 @@
  * contact (psi < 0) uses beta psi / h. With beta = 0 every Delta >= 0, the case in which Anitescu-Potra
  * guarantee a solution (Lemke processes it); with beta > 0 overlapping piles can yield LCPs on which
  * Lemke ends on a ray even though their frictionless part is solvable. */
+#include "stewart_trinkle.h"
+
 #include "formulation.h"
 #include "jacobian.h"
 
-#include <petscsys.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 struct st_data {
@@ -25,26 +27,15 @@ struct st_data {
 
 static int st_create(struct formulation *f)
 {
-  struct st_data *d = calloc(1, sizeof *d);
-  if (!d) return 1;
-  d->correction = 1.0;
-  f->data = d;
-  return 0;
+  f->data = calloc(1, sizeof(struct st_data));
+  return f->data ? 0 : 1;
 }
 
-static int st_set_from_options(struct formulation *f)
-{
-  struct st_data *d = f->data;
-  PetscBool set;
-  PetscReal r;
-  if (PetscOptionsGetReal(NULL, NULL, "-stewart_trinkle_penetration_correction", &r, &set) == 0 && set)
-    d->correction = r;
-  if (d->correction < 0.0 || d->correction > 1.0) {
-    fprintf(stderr, "error: -stewart_trinkle_penetration_correction must lie in [0, 1]\n");
-    return 1;
-  }
-  return 0;
-}
+/* Also corrective's (it assembles with this formulation's state). */
+const struct option_decl stewart_trinkle_options[STEWART_TRINKLE_N_OPTIONS] = {
+    {"stewart_trinkle_penetration_correction", OPT_REAL, offsetof(struct st_data, correction), "1", "[0,1]",
+     "beta: a penetrating contact's row uses beta psi / h (1: Egan's full psi/h; 0: Anitescu-Potra's case)"},
+};
 
 static void st_destroy(struct formulation *f)
 {
@@ -83,12 +74,13 @@ static int st_assemble(struct formulation *f, const struct world *w, const struc
   int nc = cs->n, k = w->dim == 2 ? 2 : f->friction_dirs;
   int ncol = nc * (1 + k), n = nc * (k + 2);
   *out = NULL;
-  if (st_reserve(d, ncol > 0 ? ncol : 1, w->ndof)) return 1;
+  if (st_reserve(d, ncol > 0 ? ncol : 1, w->ndof))
+    return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   d->nc = nc;
   d->k = k;
   jacobian_free_velocity(w, h, d->nu_free, d->work);
   double dirs[3 * 16];
-  if (k > 16) return 1;
+  if (k > 16) return formulation_fail(f, "%d friction directions (at most 16)", k);
   for (int i = 0; i < nc; i++) {
     const struct contact *c = &cs->c[i];
     jcol_contact(w, c, c->n, &d->col[i]);
@@ -97,7 +89,7 @@ static int st_assemble(struct formulation *f, const struct world *w, const struc
       jcol_contact(w, c, dirs + 3 * l, &d->col[nc + i * k + l]);
   }
   struct cp_problem *p = cp_lcp_create(n > 0 ? n : 1);
-  if (!p) return 1;
+  if (!p) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   if (n == 0) {
     /* No contacts: a trivial 1x1 LCP (z = 0) keeps the pipeline uniform. */
     p->M[0] = 1.0;
@@ -155,8 +147,9 @@ const struct formulation_type formulation_type_stewart_trinkle = {
     .dims = FORMULATION_2D | FORMULATION_3D,
     .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE,
     .joints = 0,
+    .options = stewart_trinkle_options,
+    .n_options = STEWART_TRINKLE_N_OPTIONS,
     .create = st_create,
-    .set_from_options = st_set_from_options,
     .assemble = st_assemble,
     .recover = st_recover,
     .destroy = st_destroy,
