@@ -79,9 +79,12 @@ static int run(const struct sweep_task *task, void *ctx, struct sweep_row *row)
   struct cp_problem *p = NULL, *ref = NULL;
   struct contact_set cs = {0};
   double *z = NULL, nu[3] = {0, 0, 0}, pn[8];
-  if (!w || formulation_create(form, &f) || formulation_set_from_options(f) || solver_create(solver, &s) ||
-      solver_set_from_options(s))
+  char msg[512] = "";
+  if (!w || formulation_create(form, &f) || formulation_set_from_options(f) ||
+      solver_create(solver, &s, msg, sizeof msg) || solver_set_from_options(s, msg, sizeof msg)) {
+    if (msg[0]) fprintf(stderr, "error: %s\n", msg);
     goto cleanup;
+  }
   rc = 0;
   if (!formulation_supports(f, w)) {
     sweep_row_status(row, "not_applicable");

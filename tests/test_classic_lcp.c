@@ -19,8 +19,8 @@ static int run(struct world *w, const char *form, double h, int steps, double *v
   struct solver *s = NULL;
   struct stepper *st = NULL;
   int failed = -1;
-  if (formulation_create(form, &f) || formulation_set_from_options(f) || solver_create(solver_name, &s) ||
-      stepper_create(&st))
+  if (formulation_create(form, &f) || formulation_set_from_options(f) ||
+      solver_create(solver_name, &s, NULL, 0) || stepper_create(&st))
     goto cleanup;
   failed = 0;
   for (int i = 0; i < steps; i++) {

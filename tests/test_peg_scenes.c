@@ -248,8 +248,8 @@ static void test_traps(void)
   struct solver *s = NULL;
   struct stepper *st = NULL;
   struct step_record rec;
-  int rc = formulation_create("stewart_trinkle", &f) || solver_create("pgs", &s) || stepper_create(&st) ||
-           stepper_step(st, w, f, s, 0.01, &rec);
+  int rc = formulation_create("stewart_trinkle", &f) || solver_create("pgs", &s, NULL, 0) ||
+           stepper_create(&st) || stepper_step(st, w, f, s, 0.01, &rec);
   CHECK(rc == 0 && rec.traps == 2, "traps: the stepper records 2 for stewart_trinkle (%d)", rec.traps);
   world_destroy(&w);
   w = world_create(3);

@@ -22,7 +22,8 @@ static int run(struct world *w, const char *form, double h, int steps, double *m
   struct solver *s = NULL;
   struct stepper *st = NULL;
   int failed = -1;
-  if (formulation_create(form, &f) || solver_create(solver_name, &s) || stepper_create(&st)) goto cleanup;
+  if (formulation_create(form, &f) || solver_create(solver_name, &s, NULL, 0) || stepper_create(&st))
+    goto cleanup;
   failed = 0;
   if (max_pen) *max_pen = 0.0;
   for (int i = 0; i < steps; i++) {

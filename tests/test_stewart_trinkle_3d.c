@@ -26,7 +26,8 @@ static int run(struct world *w, double h, int steps, double *max_pen)
   struct stepper *st = NULL;
   int failed = -1;
   if (max_pen) *max_pen = 0.0;
-  if (formulation_create("stewart_trinkle", &f) || solver_create(solver_name, &s) || stepper_create(&st))
+  if (formulation_create("stewart_trinkle", &f) || solver_create(solver_name, &s, NULL, 0) ||
+      stepper_create(&st))
     goto cleanup;
   failed = 0;
   for (int i = 0; i < steps; i++) {

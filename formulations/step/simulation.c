@@ -5,10 +5,14 @@
 
 int simulation_open(struct simulation *sim, struct world *w, const char *formulation, const char *solver)
 {
+  char msg[512] = "";
   memset(sim, 0, sizeof *sim);
   sim->w = w;
-  return !w || formulation_create(formulation, &sim->f) || formulation_set_from_options(sim->f) ||
-         solver_create(solver, &sim->s) || solver_set_from_options(sim->s) || stepper_create(&sim->st);
+  int bad = !w || formulation_create(formulation, &sim->f) || formulation_set_from_options(sim->f) ||
+            solver_create(solver, &sim->s, msg, sizeof msg) ||
+            solver_set_from_options(sim->s, msg, sizeof msg) || stepper_create(&sim->st);
+  if (bad && msg[0]) fprintf(stderr, "error: %s\n", msg);
+  return bad;
 }
 
 void simulation_close(struct simulation *sim)
