@@ -191,7 +191,12 @@ static int bench_run(const struct sweep_task *t, void *vctx, struct sweep_row *r
     fprintf(stderr, "bench_solvers: %s\n", err);
     goto cleanup;
   }
-  if (solver_create(solver_name, &s) != 0 || solver_set_from_options(s) != 0) goto cleanup;
+  char msg[512] = "";
+  if (solver_create(solver_name, &s, msg, sizeof msg) != 0 ||
+      solver_set_from_options(s, msg, sizeof msg) != 0) {
+    fprintf(stderr, "error: %s\n", msg);
+    goto cleanup;
+  }
   s->set.warm_start = 0; /* every timed solve starts cold, from the same point */
   z = calloc((size_t)(p->n > 0 ? p->n : 1), sizeof *z);
   times = malloc((size_t)c->repeats * sizeof *times);

@@ -14,7 +14,7 @@
 
 #include <glpk.h>
 #include <math.h>
-#include <petscsys.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,31 +143,19 @@ struct enum_data {
   size_t capacity; /* doubles: n changes from one solve to the next (a stepper's problems) */
 };
 
+static const struct option_decl enum_options[] = {
+    {"max_n", OPT_INT, offsetof(struct enum_data, max_n), "20", "[0,30]",
+     "refuse larger problems (2^n complementary bases)"},
+    {"rcond", OPT_REAL, offsetof(struct enum_data, rcond_min), "1e-12", "[0,inf)",
+     "bases whose M_BB has a smaller reciprocal condition number are skipped"},
+    {"distinct", OPT_REAL, offsetof(struct enum_data, distinct), "1e-9", "[0,inf)",
+     "solutions closer than this times max(1, |z|_inf) count as one"},
+};
+
 static int enum_create(struct solver *s)
 {
-  struct enum_data *d = calloc(1, sizeof *d);
-  if (!d) return 1;
-  d->max_n = 20;
-  d->rcond_min = 1e-12;
-  d->distinct = 1e-9;
-  s->data = d;
-  return 0;
-}
-
-static int enum_set_from_options(struct solver *s)
-{
-  struct enum_data *d = s->data;
-  PetscBool set;
-  PetscInt i;
-  PetscReal r;
-  if (PetscOptionsGetInt(NULL, NULL, "-enum_max_n", &i, &set) == 0 && set) d->max_n = (int)i;
-  if (PetscOptionsGetReal(NULL, NULL, "-enum_rcond", &r, &set) == 0 && set) d->rcond_min = r;
-  if (PetscOptionsGetReal(NULL, NULL, "-enum_distinct", &r, &set) == 0 && set) d->distinct = r;
-  if (d->max_n < 0 || d->max_n > 30 || !(d->rcond_min >= 0.0) || !(d->distinct >= 0.0)) {
-    fprintf(stderr, "error: enum needs 0 <= -enum_max_n <= 30, -enum_rcond >= 0, -enum_distinct >= 0\n");
-    return 1;
-  }
-  return 0;
+  s->data = calloc(1, sizeof(struct enum_data));
+  return s->data == NULL;
 }
 
 /* Appends z unless an equal solution is already stored; returns nonzero on allocation failure. */
@@ -342,7 +330,8 @@ const struct solver_type solver_type_enum = {
     .summary = "all complementary basic solutions of a small LCP (-enum_max_n 20)",
     .kinds = CP_LCP | CP_MLCP,
     .create = enum_create,
-    .set_from_options = enum_set_from_options,
+    .options = enum_options,
+    .n_options = (int)(sizeof enum_options / sizeof enum_options[0]),
     .solve = enum_solve,
     .destroy = enum_destroy,
     .view = enum_view,

@@ -17,7 +17,7 @@
 
 #include <cblas.h>
 #include <math.h>
-#include <petscsys.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,37 +159,27 @@ static int fb_converged(void *vctx, const double *z, const double *phi, double *
   return c->natural <= c->tol_abs;
 }
 
+static const struct option_decl fb_options[] = {
+    {"sigma", OPT_REAL, offsetof(struct fb_data, ns.sigma), "1e-4", "(0,0.5)", "Armijo constant"},
+    {"beta", OPT_REAL, offsetof(struct fb_data, ns.beta), "0.5", "(0,1)", "backtracking ratio t <- beta t"},
+    {"max_backtracks", OPT_INT, offsetof(struct fb_data, ns.max_backtracks), "40", "[1,inf)",
+     "line-search trials before line_search_failure"},
+    {"rho", OPT_REAL, offsetof(struct fb_data, ns.rho), "1e-8", "(0,inf)",
+     "descent test: grad^T d <= -rho ||d||^p, else a gradient step"},
+    {"p", OPT_REAL, offsetof(struct fb_data, ns.p), "2.1", "(2,inf)", "descent test exponent"},
+    {"lm", OPT_BOOL, offsetof(struct fb_data, ns.levenberg_marquardt), "1", NULL,
+     "Levenberg-Marquardt step when the Newton matrix is singular or the step is rejected"},
+    {"lm_below", OPT_REAL, offsetof(struct fb_data, ns.lm_below), "0.02", "[0,inf)",
+     "also try Levenberg-Marquardt when Armijo cut the Newton step below this"},
+};
+
+/* newton_settings_default fills what the table does not own (max_it, tol, clock). */
 static int fb_create(struct solver *s)
 {
-  struct fb_data *d = malloc(sizeof *d);
+  struct fb_data *d = calloc(1, sizeof *d);
   if (!d) return 1;
   newton_settings_default(&d->ns);
   s->data = d;
-  return 0;
-}
-
-static int fb_set_from_options(struct solver *s)
-{
-  struct fb_data *d = s->data;
-  PetscBool set;
-  PetscReal r;
-  PetscInt i;
-  if (PetscOptionsGetReal(NULL, NULL, "-fb_newton_sigma", &r, &set) == 0 && set) d->ns.sigma = r;
-  if (PetscOptionsGetReal(NULL, NULL, "-fb_newton_beta", &r, &set) == 0 && set) d->ns.beta = r;
-  if (PetscOptionsGetInt(NULL, NULL, "-fb_newton_max_backtracks", &i, &set) == 0 && set)
-    d->ns.max_backtracks = (int)i;
-  if (PetscOptionsGetReal(NULL, NULL, "-fb_newton_rho", &r, &set) == 0 && set) d->ns.rho = r;
-  if (PetscOptionsGetReal(NULL, NULL, "-fb_newton_p", &r, &set) == 0 && set) d->ns.p = r;
-  PetscBool b;
-  if (PetscOptionsGetBool(NULL, NULL, "-fb_newton_lm", &b, &set) == 0 && set) d->ns.levenberg_marquardt = b;
-  if (PetscOptionsGetReal(NULL, NULL, "-fb_newton_lm_below", &r, &set) == 0 && set) d->ns.lm_below = r;
-  if (!(d->ns.sigma > 0.0 && d->ns.sigma < 0.5) || !(d->ns.beta > 0.0 && d->ns.beta < 1.0) ||
-      d->ns.max_backtracks < 1 || !(d->ns.rho > 0.0) || !(d->ns.p > 2.0) || !(d->ns.lm_below >= 0.0)) {
-    fprintf(stderr,
-            "error: fb_newton needs 0 < sigma < 1/2, 0 < beta < 1, max_backtracks >= 1, rho > 0, p > 2, "
-            "lm_below >= 0\n");
-    return 1;
-  }
   return 0;
 }
 
@@ -271,7 +261,8 @@ const struct solver_type solver_type_fb_newton = {
     .summary = "semismooth Newton on Fischer-Burmeister (Billups for boxes), Armijo + gradient fallback",
     .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP | CP_NCP,
     .create = fb_create,
-    .set_from_options = fb_set_from_options,
+    .options = fb_options,
+    .n_options = (int)(sizeof fb_options / sizeof fb_options[0]),
     .solve = fb_solve,
     .destroy = fb_destroy,
     .view = fb_view,

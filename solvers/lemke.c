@@ -10,39 +10,49 @@
 #include "solver.h"
 
 #include <math.h>
-#include <petscsys.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Options (defaults in lemke_create):
- *   -lemke_pivot_tol T   entries c_i <= T * ||c||_inf of the entering column c are never pivots (1e-6;
- *                        measured on 192 box contact LCPs, n = 480 ... 1600: 1e-9 solves 189, 1e-8 and 1e-7
- *                        191, 1e-6 all; smaller tolerances let rounding-noise pivots start cycles or rays).
- *                        0 accepts any positive entry, as Siconos does.
- *   -lemke_cover e|qscaled   covering vector d: e = all ones (default; Murty's example takes 2^n - 1
- *                        pivots), qscaled = max(1, |q_i|) (balances rows of very different scales).
- *   -lemke_block B       pivots held back before one dgemm update of the tableau; 1 = plain rank-1
- *                        updates; 0 (default) = n / 16 clamped to [32, 128] (measured at n = 100 ... 2000:
- *                        larger n wants larger blocks once the tableau leaves the caches).
- *   -cp_max_it N         pivot limit (default 50 n + 1000), status max_iterations when reached.
- *   -cp_time_limit S     checked every 16 pivots, status time_limit.
- *   -cp_warm_start       the support {i : z_i > 0} of z on entry is the starting basis (z_i basic there,
- *                        w_i elsewhere), with d = B_0 e; a singular basis (rcond of M_SS below 1e3 eps)
- *                        or a warm run ending on a ray restarts cold; pivots of both runs are counted. */
+/* Options (lemke_options below; the harness adds the "lemke_" prefix):
+ *   pivot_tol: entries c_i <= T * ||c||_inf of the entering column c are never pivots (1e-6; measured on
+ *     192 box contact LCPs, n = 480 ... 1600: 1e-9 solves 189, 1e-8 and 1e-7 191, 1e-6 all; smaller
+ *     tolerances let rounding-noise pivots start cycles or rays). 0 accepts any positive entry, as Siconos.
+ *   cover e|qscaled: covering vector d: e = all ones (Murty's example takes 2^n - 1 pivots), qscaled =
+ *     max(1, |q_i|) (balances rows of very different scales).
+ *   block: pivots held back before one dgemm update of the tableau; 1 = plain rank-1 updates; 0 = n / 16
+ *     clamped to [32, 128] (measured at n = 100 ... 2000: larger n wants larger blocks once the tableau
+ *     leaves the caches).
+ * Harness options: -cp_max_it pivot limit (default 50 n + 1000); -cp_time_limit checked every 16 pivots;
+ * -cp_warm_start: the support {i : z_i > 0} of z on entry is the starting basis (z_i basic there, w_i
+ * elsewhere), with d = B_0 e; a singular basis (rcond of M_SS below 1e3 eps) or a warm run ending on a ray
+ * restarts cold; pivots of both runs are counted. */
 enum lemke_cover { LEMKE_COVER_E, LEMKE_COVER_QSCALED };
 static const char *const lemke_cover_names[] = {"e", "qscaled"};
 
-struct lemke_data {
-  double pivot_tol;       /* -lemke_pivot_tol */
-  enum lemke_cover cover; /* -lemke_cover */
-  int block;              /* -lemke_block: pivots held back before one dgemm update */
-};
-
-/* Per-solve workspace, allocated up front. */
+/* The workspace, sized by lemke_setup before the harness starts the clock (GSL's rule: nothing in the
+ * timed solve allocates what could be allocated up front) and kept while problems do not grow. */
 struct lemke_work {
   struct lemke_tableau *t;
   double *d, *col, *row, *lex_best, *lex_cand;
   int *tied, *in_basis;
+  int cap_n; /* the vectors' length */
+};
+
+struct lemke_data {
+  double pivot_tol; /* -lemke_pivot_tol */
+  int cover;        /* -lemke_cover: enum lemke_cover */
+  int block;        /* -lemke_block: pivots held back before one dgemm update */
+  struct lemke_work w;
+};
+
+static const struct option_decl lemke_options[] = {
+    {"pivot_tol", OPT_REAL, offsetof(struct lemke_data, pivot_tol), "1e-6", "[0,1)",
+     "entries <= tol * ||column||_inf of the entering column are never pivots"},
+    {"cover", OPT_CHOICE, offsetof(struct lemke_data, cover), "e", "e|qscaled",
+     "covering vector: all ones, or max(1, |q_i|)"},
+    {"block", OPT_INT, offsetof(struct lemke_data, block), "0", "[0,4096]",
+     "pivots held back before one dgemm tableau update; 0 = n/16 clamped to [32, 128]"},
 };
 
 /* Tie thresholds from ../shared/notes/lemke.md. Basic values below lemke_zero_x * max(||x||, ||q||) are
@@ -57,43 +67,8 @@ static const double lemke_zero_lex = 1e-11;
 
 static int lemke_create(struct solver *s)
 {
-  struct lemke_data *d = malloc(sizeof *d);
-  if (!d) return 1;
-  d->pivot_tol = 1e-6;
-  d->cover = LEMKE_COVER_E;
-  d->block = 0;
-  s->data = d;
-  return 0;
-}
-
-static int lemke_set_from_options(struct solver *s)
-{
-  struct lemke_data *d = s->data;
-  PetscBool set;
-  PetscReal r;
-  PetscInt i;
-  char name[32];
-  if (PetscOptionsGetReal(NULL, NULL, "-lemke_pivot_tol", &r, &set) == 0 && set) d->pivot_tol = r;
-  if (PetscOptionsGetInt(NULL, NULL, "-lemke_block", &i, &set) == 0 && set) d->block = (int)i;
-  if (PetscOptionsGetString(NULL, NULL, "-lemke_cover", name, sizeof name, &set) == 0 && set) {
-    if (strcmp(name, "e") == 0)
-      d->cover = LEMKE_COVER_E;
-    else if (strcmp(name, "qscaled") == 0)
-      d->cover = LEMKE_COVER_QSCALED;
-    else {
-      fprintf(stderr, "error: -lemke_cover must be e or qscaled (got '%s')\n", name);
-      return 1;
-    }
-  }
-  if (!(d->pivot_tol >= 0.0 && d->pivot_tol < 1.0)) {
-    fprintf(stderr, "error: -lemke_pivot_tol must lie in [0, 1) (got %g)\n", d->pivot_tol);
-    return 1;
-  }
-  if (d->block < 0 || d->block > 4096) {
-    fprintf(stderr, "error: -lemke_block must lie in [0, 4096] (got %d)\n", d->block);
-    return 1;
-  }
-  return 0;
+  s->data = calloc(1, sizeof(struct lemke_data));
+  return s->data == NULL;
 }
 
 static void lemke_work_free(struct lemke_work *w)
@@ -106,13 +81,27 @@ static void lemke_work_free(struct lemke_work *w)
   free(w->lex_cand);
   free(w->tied);
   free(w->in_basis);
+  memset(w, 0, sizeof *w);
 }
 
-static int lemke_work_alloc(struct lemke_work *w, int n, int block)
+static int lemke_block_for(const struct lemke_data *ld, int n)
 {
-  size_t nn = (size_t)n, nc = nn + 1;
-  memset(w, 0, sizeof *w);
-  if (lemke_tableau_create(n, block, &w->t) != 0) return 1;
+  return ld->block > 0 ? ld->block : (n / 16 < 32 ? 32 : (n / 16 > 128 ? 128 : n / 16));
+}
+
+/* Ensures a workspace for an LCP of size n (warm: with the warm-start scratch); reuses the current one
+ * when it is large enough, so a stepper's problems of varying size allocate only when they grow. */
+static int lemke_work_reserve(struct lemke_data *ld, int n, int warm)
+{
+  struct lemke_work *w = &ld->w;
+  int block = lemke_block_for(ld, n);
+  if (n < 1) return 0;
+  if (w->t && n <= w->cap_n && block <= w->t->cap_b && (!warm || w->t->wG)) return 0;
+  int cap = n > w->cap_n ? n : w->cap_n, bcap = w->t && w->t->cap_b > block ? w->t->cap_b : block;
+  int had_warm = w->t && w->t->wG;
+  lemke_work_free(w);
+  size_t nn = (size_t)cap, nc = nn + 1;
+  if (lemke_tableau_create(cap, bcap, warm || had_warm, &w->t) != 0) return 1;
   w->d = malloc(nn * sizeof *w->d);
   w->col = malloc(nn * sizeof *w->col);
   w->row = malloc(nc * sizeof *w->row);
@@ -124,7 +113,15 @@ static int lemke_work_alloc(struct lemke_work *w, int n, int block)
     lemke_work_free(w);
     return 1;
   }
+  w->cap_n = cap;
   return 0;
+}
+
+/* A mixed LCP is solved on its reduced LCP in the complementary unknowns (mlcp_reduce), of size n - n_eq. */
+static int lemke_setup(struct solver *s, const struct cp_problem *p)
+{
+  int m = p->kind == CP_LCP ? p->n : p->n - p->n_eq;
+  return lemke_work_reserve(s->data, m, s->set.warm_start);
 }
 
 /* Row i of B^-1 B_0 (the lexicographic row) divided by c_i into lex (n entries), with the entries below
@@ -295,24 +292,25 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
     r->status = isfinite(qnorm) ? SOLVE_CONVERGED : SOLVE_NAN_OR_INF;
     return 0;
   }
-  struct lemke_work w;
-  int block = ld->block > 0 ? ld->block : (n / 16 < 32 ? 32 : (n / 16 > 128 ? 128 : n / 16));
-  if (lemke_work_alloc(&w, n, block) != 0) return 1;
+  /* a no-op when the harness's setup sized the workspace, as it does before the clock starts */
+  if (lemke_work_reserve(s->data, n, s->set.warm_start) != 0) return 1;
+  struct lemke_work *w = &((struct lemke_data *)s->data)->w;
+  if (lemke_tableau_use(w->t, n, lemke_block_for(ld, n)) != 0) return 1;
   for (int i = 0; i < n; i++) {
-    w.in_basis[i] = s->set.warm_start && z[i] > 0.0;
-    nbasis += w.in_basis[i];
+    w->in_basis[i] = s->set.warm_start && z[i] > 0.0;
+    nbasis += w->in_basis[i];
   }
   enum solve_status st = SOLVE_NUMERICAL_FAILURE;
-  if (nbasis > 0 && lemke_tableau_warm(w.t, M, q, w.in_basis) != 0)
+  if (nbasis > 0 && lemke_tableau_warm(w->t, M, q, w->in_basis) != 0)
     snprintf(r->message, sizeof r->message, "warm-start basis (%d z's) singular; started cold", nbasis);
   else if (nbasis > 0) {
     for (int i = 0; i < n; i++) /* the covering vector d = B_0 e of the warm start (for z0 ||d||) */
-      w.d[i] = w.in_basis[i] ? 0.0 : 1.0;
+      w->d[i] = w->in_basis[i] ? 0.0 : 1.0;
     for (int j = 0; j < n; j++)
-      if (w.in_basis[j])
+      if (w->in_basis[j])
         for (int i = 0; i < n; i++)
-          w.d[i] -= M[(size_t)i * n + j];
-    st = lemke_run(s, &w, qnorm, max_pivots, &pivots);
+          w->d[i] -= M[(size_t)i * n + j];
+    st = lemke_run(s, w, qnorm, max_pivots, &pivots);
     if (st == SOLVE_RAY_TERMINATION || st == SOLVE_NUMERICAL_FAILURE || st == SOLVE_NAN_OR_INF) {
       snprintf(r->message, sizeof r->message, "warm start stopped (%s) after %d pivots; restarted cold",
                solve_status_name(st), pivots);
@@ -321,15 +319,14 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
   }
   if (st == SOLVE_NUMERICAL_FAILURE) {
     for (int i = 0; i < n; i++)
-      w.d[i] = ld->cover == LEMKE_COVER_QSCALED ? fmax(1.0, fabs(q[i])) : 1.0;
-    lemke_tableau_cold(w.t, M, q, w.d);
-    st = lemke_run(s, &w, qnorm, max_pivots, &pivots);
+      w->d[i] = ld->cover == LEMKE_COVER_QSCALED ? fmax(1.0, fabs(q[i])) : 1.0;
+    lemke_tableau_cold(w->t, M, q, w->d);
+    st = lemke_run(s, w, qnorm, max_pivots, &pivots);
   }
-  lemke_extract(w.t, z);
+  lemke_extract(w->t, z);
   r->status = st;
   r->no_answer = st != SOLVE_CONVERGED; /* an almost-complementary basis (z0 > 0) approximates nothing */
   r->iterations = pivots;
-  lemke_work_free(&w);
   return 0;
 }
 
@@ -353,6 +350,8 @@ static int lemke_solve(struct solver *s, const struct cp_problem *p, double *z, 
 
 static void lemke_destroy(struct solver *s)
 {
+  struct lemke_data *d = s->data;
+  if (d) lemke_work_free(&d->w);
   free(s->data);
   s->data = NULL;
 }
@@ -368,8 +367,10 @@ const struct solver_type solver_type_lemke = {
     .name = "lemke",
     .summary = "lexicographic Lemke, blocked tableau (-lemke_pivot_tol, -lemke_cover, -lemke_block)",
     .kinds = CP_LCP | CP_MLCP,
+    .options = lemke_options,
+    .n_options = (int)(sizeof lemke_options / sizeof lemke_options[0]),
     .create = lemke_create,
-    .set_from_options = lemke_set_from_options,
+    .setup = lemke_setup,
     .solve = lemke_solve,
     .destroy = lemke_destroy,
     .view = lemke_view,

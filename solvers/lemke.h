@@ -9,8 +9,9 @@
 #define CB_LEMKE_H
 
 struct lemke_tableau {
-  int n, ncols;         /* rows; ncols = n + 1 nonbasic columns */
+  int n, ncols;         /* rows; ncols = n + 1 nonbasic columns (the active size, <= the capacity) */
   int bmax, k;          /* held-back capacity and count */
+  int cap_n, cap_b;     /* sizes the buffers were allocated for (lemke_tableau_use picks n, bmax below) */
   double *T0;           /* n x ncols, column-major (leading dimension n): T at the last flush */
   double *U, *V;        /* n x bmax and ncols x bmax, column-major */
   double *s, *g;        /* n row and ncols column scale factors */
@@ -21,16 +22,24 @@ struct lemke_tableau {
   int *nonbasic; /* nonbasic[m]: the variable in column m */
   int *where;    /* where[v] = r if v is basic in row r, -1 - m if it is nonbasic in column m */
   int *lex_var;  /* lex_var[k]: the variable basic in row k of the starting basis (column k of B^-1 B_0) */
+  /* Warm-start scratch, allocated only when asked for (about 3 n^2 doubles): G = M_SS (its LU, later
+   * M_Sbar,S), X and Y the right-hand sides and products, LAPACK work; NULL otherwise. */
+  double *wG, *wX, *wY, *wwork;
+  int *wS, *wpos, *wipiv, *wiwork;
 };
 
-int lemke_tableau_create(int n, int bmax, struct lemke_tableau **t);
+/* Buffers for problems up to n_cap rows and bmax_cap held-back pivots (with the warm-start scratch when
+ * warm); nothing is allocated after this. lemke_tableau_use sets the active n <= n_cap, bmax <= bmax_cap. */
+int lemke_tableau_create(int n_cap, int bmax_cap, int warm, struct lemke_tableau **t);
+int lemke_tableau_use(struct lemke_tableau *t, int n, int bmax);
 void lemke_tableau_destroy(struct lemke_tableau **t);
 
 /* Cold start: basis w, T = [-M | -d], x = q. M row-major n x n. */
 void lemke_tableau_cold(struct lemke_tableau *t, const double *M, const double *q, const double *d);
 /* Warm start: basis z_i for in_basis[i] != 0, w_i otherwise (row i holds z_i or w_i, column i its
  * complement), by a principal pivot on M_SS (LAPACKE dgetrf). The z0 column is set to -e, i.e. the
- * covering vector d = B_0 e. Returns 0, or 1 if M_SS is singular or ill-conditioned (use a cold start). */
+ * covering vector d = B_0 e. Returns 0, or 1 if M_SS is singular or ill-conditioned (use a cold start), or
+ * 2 if the tableau was created without the warm-start scratch. */
 int lemke_tableau_warm(struct lemke_tableau *t, const double *M, const double *q, const int *in_basis);
 
 /* The current T(:, m) into col (n); T(i, :) into row (ncols). */

@@ -11,35 +11,58 @@
 #include <stdlib.h>
 #include <string.h>
 
-int lemke_tableau_create(int n, int bmax, struct lemke_tableau **out)
+int lemke_tableau_create(int n_cap, int bmax_cap, int warm, struct lemke_tableau **out)
 {
   *out = NULL;
-  if (n < 1 || bmax < 1) return 1;
+  if (n_cap < 1 || bmax_cap < 1) return 1;
   struct lemke_tableau *t = calloc(1, sizeof *t);
   if (!t) return 1;
-  size_t nn = (size_t)n, nc = nn + 1;
-  t->n = n;
-  t->ncols = n + 1;
-  t->bmax = bmax;
+  size_t nn = (size_t)n_cap, nc = nn + 1, bmax = (size_t)bmax_cap;
+  t->cap_n = n_cap;
+  t->cap_b = bmax_cap;
   t->T0 = malloc(nn * nc * sizeof *t->T0);
-  t->U = malloc(nn * (size_t)bmax * sizeof *t->U);
-  t->V = malloc(nc * (size_t)bmax * sizeof *t->V);
+  t->U = malloc(nn * bmax * sizeof *t->U);
+  t->V = malloc(nc * bmax * sizeof *t->V);
   t->x = malloc(nn * sizeof *t->x);
   t->s = malloc(nn * sizeof *t->s);
   t->g = malloc(nc * sizeof *t->g);
-  t->corr_i = malloc((size_t)bmax * sizeof *t->corr_i);
-  t->corr_m = malloc((size_t)bmax * sizeof *t->corr_m);
-  t->corr_val = malloc((size_t)bmax * sizeof *t->corr_val);
+  t->corr_i = malloc(bmax * sizeof *t->corr_i);
+  t->corr_m = malloc(bmax * sizeof *t->corr_m);
+  t->corr_val = malloc(bmax * sizeof *t->corr_val);
   t->basic = malloc(nn * sizeof *t->basic);
   t->nonbasic = malloc(nc * sizeof *t->nonbasic);
   t->where = malloc((2 * nn + 1) * sizeof *t->where);
   t->lex_var = malloc(nn * sizeof *t->lex_var);
-  if (!t->T0 || !t->U || !t->V || !t->x || !t->s || !t->g || !t->corr_i || !t->corr_m || !t->corr_val ||
-      !t->basic || !t->nonbasic || !t->where || !t->lex_var) {
+  int bad = !t->T0 || !t->U || !t->V || !t->x || !t->s || !t->g || !t->corr_i || !t->corr_m || !t->corr_val ||
+            !t->basic || !t->nonbasic || !t->where || !t->lex_var;
+  if (!bad && warm) {
+    /* G holds M_SS (k^2 <= n^2) and later M_Sbar,S ((n - k) k <= n^2 / 4); X and Y n x (n + 1) at most */
+    t->wG = malloc(nn * nn * sizeof *t->wG);
+    t->wX = malloc(nn * nc * sizeof *t->wX);
+    t->wY = malloc(nn * nc * sizeof *t->wY);
+    t->wwork = malloc(4 * nn * sizeof *t->wwork);
+    t->wS = malloc(nn * sizeof *t->wS);
+    t->wpos = malloc(nn * sizeof *t->wpos);
+    t->wipiv = malloc(nn * sizeof *t->wipiv);
+    t->wiwork = malloc(nn * sizeof *t->wiwork);
+    bad = !t->wG || !t->wX || !t->wY || !t->wwork || !t->wS || !t->wpos || !t->wipiv || !t->wiwork;
+  }
+  if (bad) {
     lemke_tableau_destroy(&t);
     return 1;
   }
+  lemke_tableau_use(t, n_cap, bmax_cap);
   *out = t;
+  return 0;
+}
+
+int lemke_tableau_use(struct lemke_tableau *t, int n, int bmax)
+{
+  if (n < 1 || n > t->cap_n || bmax < 1 || bmax > t->cap_b) return 1;
+  t->n = n;
+  t->ncols = n + 1;
+  t->bmax = bmax;
+  t->k = 0;
   return 0;
 }
 
@@ -59,6 +82,14 @@ void lemke_tableau_destroy(struct lemke_tableau **t)
   free((*t)->nonbasic);
   free((*t)->where);
   free((*t)->lex_var);
+  free((*t)->wG);
+  free((*t)->wX);
+  free((*t)->wY);
+  free((*t)->wwork);
+  free((*t)->wS);
+  free((*t)->wpos);
+  free((*t)->wipiv);
+  free((*t)->wiwork);
   free(*t);
   *t = NULL;
 }
@@ -105,16 +136,15 @@ void lemke_tableau_cold(struct lemke_tableau *t, const double *M, const double *
  *              T(:, z_Sbar) = -(M_Sbar,Sbar - M_Sbar,S P M_S,Sbar);   T(:, z0) = -e. */
 int lemke_tableau_warm(struct lemke_tableau *t, const double *M, const double *q, const int *in_basis)
 {
-  int n = t->n, nc = n + 1, ks = 0, status = 1;
+  int n = t->n, nc = n + 1, ks = 0;
   size_t nn = (size_t)n;
-  int *S = malloc(nn * sizeof *S), *pos = malloc(nn * sizeof *pos), *ipiv = malloc(nn * sizeof *ipiv);
-  for (int i = 0; S && pos && i < n; i++) {
+  if (!t->wG) return 2;
+  int *S = t->wS, *pos = t->wpos, *ipiv = t->wipiv;
+  double *G = t->wG, *X = t->wX;
+  for (int i = 0; i < n; i++) {
     pos[i] = in_basis[i] ? ks : -1;
     if (in_basis[i]) S[ks++] = i;
   }
-  size_t kk = (size_t)(ks > 0 ? ks : 1);
-  double *G = malloc(kk * kk * sizeof *G), *X = malloc(kk * (size_t)nc * sizeof *X);
-  if (!S || !pos || !ipiv || !G || !X) goto cleanup;
   /* G = M_SS and X = [columns m: e_pos(m) for m in S, M_S,m otherwise | q_S], column-major k x ... */
   for (int b = 0; b < ks; b++)
     for (int a = 0; a < ks; a++)
@@ -125,11 +155,13 @@ int lemke_tableau_warm(struct lemke_tableau *t, const double *M, const double *q
   for (int a = 0; a < ks; a++)
     X[a + nn * ks] = q[S[a]];
   if (ks > 0) {
-    double anorm = LAPACKE_dlange(LAPACK_COL_MAJOR, '1', ks, ks, G, ks), rcond = 0.0;
-    if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, ks, ks, G, ks, ipiv) != 0) goto cleanup;
-    if (LAPACKE_dgecon(LAPACK_COL_MAJOR, '1', ks, G, ks, anorm, &rcond) != 0 || !(rcond > 1e3 * DBL_EPSILON))
-      goto cleanup;
-    if (LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', ks, nc, G, ks, ipiv, X, ks) != 0) goto cleanup;
+    /* the _work variants: LAPACKE's others allocate their work arrays on every call */
+    double anorm = LAPACKE_dlange_work(LAPACK_COL_MAJOR, '1', ks, ks, G, ks, NULL), rcond = 0.0;
+    if (LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, ks, ks, G, ks, ipiv) != 0) return 1;
+    if (LAPACKE_dgecon_work(LAPACK_COL_MAJOR, '1', ks, G, ks, anorm, &rcond, t->wwork, t->wiwork) != 0 ||
+        !(rcond > 1e3 * DBL_EPSILON))
+      return 1;
+    if (LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', ks, nc, G, ks, ipiv, X, ks) != 0) return 1;
   }
   /* Rows S: -X on the w_S columns, +X on the z_Sbar columns. Rows Sbar: 0 and -M, corrected below. */
   for (int m = 0; m < n; m++)
@@ -145,12 +177,7 @@ int lemke_tableau_warm(struct lemke_tableau *t, const double *M, const double *q
   /* Rows Sbar: Y = M_Sbar,S X (one dgemm); T(:, w_S) = -Y, T(:, z_Sbar) = -M + Y, x = q_Sbar - Y(:, n). */
   if (ks > 0 && ks < n) {
     size_t nb = nn - (size_t)ks;
-    double *A = malloc(nb * kk * sizeof *A), *Y = malloc(nb * (size_t)nc * sizeof *Y);
-    if (!A || !Y) {
-      free(A);
-      free(Y);
-      goto cleanup;
-    }
+    double *A = G, *Y = t->wY; /* the LU of M_SS is no longer needed */
     for (int a = 0; a < ks; a++)
       for (int i = 0, b = 0; i < n; i++)
         if (pos[i] < 0) A[b++ + (size_t)a * nb] = M[(size_t)i * nn + S[a]];
@@ -165,20 +192,11 @@ int lemke_tableau_warm(struct lemke_tableau *t, const double *M, const double *q
         else
           t->T0[i + (size_t)m * nn] += pos[m] >= 0 ? -y : y;
       }
-    free(A);
-    free(Y);
   }
   for (int i = 0; i < n; i++)
     t->T0[i + nn * nn] = -1.0;
   lemke_tableau_label(t, in_basis);
-  status = 0;
-cleanup:
-  free(S);
-  free(pos);
-  free(ipiv);
-  free(G);
-  free(X);
-  return status;
+  return 0;
 }
 
 void lemke_tableau_column(const struct lemke_tableau *t, int m, double *col)

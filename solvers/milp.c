@@ -11,7 +11,7 @@
 
 #include <glpk.h>
 #include <math.h>
-#include <petscsys.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,41 +19,21 @@ enum milp_objective { MILP_NONE, MILP_MIN_SUM, MILP_MAX_SUM };
 static const char *const milp_objective_names[] = {"none", "min_sum", "max_sum"};
 
 struct milp_data {
-  double bound;
-  enum milp_objective objective;
+  double bound;  /* -milp_bound U */
+  int objective; /* -milp_objective: enum milp_objective */
+};
+
+static const struct option_decl milp_options[] = {
+    {"bound", OPT_REAL, offsetof(struct milp_data, bound), "1e3", "(0,inf)",
+     "big-M bound U on every z_i and w_i (infeasible = no solution within it)"},
+    {"objective", OPT_CHOICE, offsetof(struct milp_data, objective), "none", "none|min_sum|max_sum",
+     "pick among several solutions by the sum of the complementary z"},
 };
 
 static int milp_create(struct solver *s)
 {
-  struct milp_data *d = malloc(sizeof *d);
-  if (!d) return 1;
-  d->bound = 1e3;
-  d->objective = MILP_NONE;
-  s->data = d;
-  return 0;
-}
-
-static int milp_set_from_options(struct solver *s)
-{
-  struct milp_data *d = s->data;
-  PetscBool set;
-  PetscReal r;
-  char name[32];
-  if (PetscOptionsGetReal(NULL, NULL, "-milp_bound", &r, &set) == 0 && set) d->bound = r;
-  if (!(d->bound > 0.0 && isfinite(d->bound))) {
-    fprintf(stderr, "error: -milp_bound must be positive and finite (got %g)\n", d->bound);
-    return 1;
-  }
-  if (PetscOptionsGetString(NULL, NULL, "-milp_objective", name, sizeof name, &set) == 0 && set) {
-    int found = 0;
-    for (int k = 0; k < 3; k++)
-      if (strcmp(name, milp_objective_names[k]) == 0) d->objective = (enum milp_objective)k, found = 1;
-    if (!found) {
-      fprintf(stderr, "error: -milp_objective must be none, min_sum or max_sum (got '%s')\n", name);
-      return 1;
-    }
-  }
-  return 0;
+  s->data = calloc(1, sizeof(struct milp_data));
+  return s->data == NULL;
 }
 
 /* Counts branch-and-bound subproblems for r->iterations. */
@@ -232,7 +212,8 @@ const struct solver_type solver_type_milp = {
     .summary = "LCP as a big-M MILP with GLPK (-milp_bound 1e3, -milp_objective)",
     .kinds = CP_LCP | CP_MLCP,
     .create = milp_create,
-    .set_from_options = milp_set_from_options,
+    .options = milp_options,
+    .n_options = (int)(sizeof milp_options / sizeof milp_options[0]),
     .solve = milp_solve,
     .destroy = milp_destroy,
     .view = milp_view,

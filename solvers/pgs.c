@@ -8,38 +8,25 @@
 
 #include <cblas.h>
 #include <math.h>
-#include <petscsys.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 struct pgs_data {
-  double omega;
-  const char *option; /* "-pgs_omega" or "-psor_omega" */
+  double omega; /* -pgs_omega / -psor_omega */
 };
 
-static int pgs_create_with(struct solver *s, double omega, const char *option)
-{
-  struct pgs_data *d = malloc(sizeof *d);
-  if (!d) return 1;
-  d->omega = omega;
-  d->option = option;
-  s->data = d;
-  return 0;
-}
+/* The same field, two defaults: pgs is plain Gauss-Seidel, psor over-relaxes. */
+static const struct option_decl pgs_options[] = {
+    {"omega", OPT_REAL, offsetof(struct pgs_data, omega), "1", "(0,2)", "relaxation factor"},
+};
+static const struct option_decl psor_options[] = {
+    {"omega", OPT_REAL, offsetof(struct pgs_data, omega), "1.3", "(0,2)", "relaxation factor"},
+};
 
-static int pgs_create(struct solver *s) { return pgs_create_with(s, 1.0, "-pgs_omega"); }
-static int psor_create(struct solver *s) { return pgs_create_with(s, 1.3, "-psor_omega"); }
-
-static int pgs_set_from_options(struct solver *s)
+static int pgs_create(struct solver *s)
 {
-  struct pgs_data *d = s->data;
-  PetscBool set;
-  PetscReal r;
-  if (PetscOptionsGetReal(NULL, NULL, d->option, &r, &set) == 0 && set) d->omega = r;
-  if (!(d->omega > 0.0 && d->omega < 2.0)) {
-    fprintf(stderr, "error: %s must lie in (0, 2) (got %g)\n", d->option, d->omega);
-    return 1;
-  }
-  return 0;
+  s->data = calloc(1, sizeof(struct pgs_data));
+  return s->data == NULL;
 }
 
 static int pgs_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
@@ -100,15 +87,16 @@ static void pgs_destroy(struct solver *s)
 static void pgs_view(const struct solver *s, FILE *out)
 {
   const struct pgs_data *d = s->data;
-  fprintf(out, "  omega %g (%s)\n", d->omega, d->option);
+  fprintf(out, "  omega %g (-%s_omega)\n", d->omega, s->type->name);
 }
 
 const struct solver_type solver_type_pgs = {
     .name = "pgs",
     .summary = "projected Gauss-Seidel (-pgs_omega, default 1)",
     .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP,
+    .options = pgs_options,
+    .n_options = 1,
     .create = pgs_create,
-    .set_from_options = pgs_set_from_options,
     .solve = pgs_solve,
     .destroy = pgs_destroy,
     .view = pgs_view,
@@ -118,8 +106,9 @@ const struct solver_type solver_type_psor = {
     .name = "psor",
     .summary = "projected SOR (-psor_omega, default 1.3)",
     .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP,
-    .create = psor_create,
-    .set_from_options = pgs_set_from_options,
+    .options = psor_options,
+    .n_options = 1,
+    .create = pgs_create,
     .solve = pgs_solve,
     .destroy = pgs_destroy,
     .view = pgs_view,

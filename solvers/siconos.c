@@ -18,8 +18,8 @@
 #include <numerics/SolverOptions.h>
 #include <numerics/lcp_cst.h>
 #include <numerics/sn_error_handling.h>
-#include <petscsys.h>
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,13 +30,24 @@ struct siconos_data {
   int show_stderr; /* -siconos_stderr: let Siconos' own stderr messages through (default false) */
 };
 
+/* One prefix for the family ("siconos_"): -siconos_stderr is shared, -siconos_enum_max_n is enum's. */
+static const struct option_decl siconos_options[] = {
+    {"stderr", OPT_BOOL, offsetof(struct siconos_data, show_stderr), "0", NULL,
+     "let Siconos' own stderr messages through"},
+};
+static const struct option_decl siconos_enum_options[] = {
+    {"stderr", OPT_BOOL, offsetof(struct siconos_data, show_stderr), "0", NULL,
+     "let Siconos' own stderr messages through"},
+    {"enum_max_n", OPT_INT, offsetof(struct siconos_data, enum_max_n), "20", "[1,30]",
+     "siconos_enum refuses larger problems (2^n bases)"},
+};
+
 static int siconos_create_with(struct solver *s, int id)
 {
-  struct siconos_data *d = malloc(sizeof *d);
+  struct siconos_data *d = calloc(1, sizeof *d);
   if (!d) return 1;
   d->solver_id = id;
-  d->enum_max_n = 20;
-  d->show_stderr = 0;
+  d->enum_max_n = 20; /* siconos_enum's table overrides; the others never enumerate */
   s->data = d;
   numerics_set_verbose(0); /* Siconos prints to stdout when verbose */
   return 0;
@@ -53,23 +64,6 @@ static int siconos_nmfb_create(struct solver *s)
   return siconos_create_with(s, SICONOS_LCP_NEWTON_MIN_FBLSA);
 }
 static int siconos_enum_create(struct solver *s) { return siconos_create_with(s, SICONOS_LCP_ENUM); }
-
-static int siconos_set_from_options(struct solver *s)
-{
-  struct siconos_data *d = s->data;
-  PetscBool set, b;
-  PetscInt v;
-  if (PetscOptionsGetBool(NULL, NULL, "-siconos_stderr", &b, &set) == 0 && set) d->show_stderr = b;
-  if (d->solver_id == SICONOS_LCP_ENUM &&
-      PetscOptionsGetInt(NULL, NULL, "-siconos_enum_max_n", &v, &set) == 0 && set) {
-    if (v < 1 || v > 30) {
-      fprintf(stderr, "error: -siconos_enum_max_n must lie in [1, 30] (got %d)\n", (int)v);
-      return 1;
-    }
-    d->enum_max_n = (int)v;
-  }
-  return 0;
-}
 
 /* The driver call under Siconos' error hook: a fatal error longjmps back here instead of abort(). */
 static int siconos_guarded(LinearComplementarityProblem *lcp, double *z, double *w, SolverOptions *o,
@@ -224,20 +218,25 @@ static void siconos_view(const struct solver *s, FILE *out)
   fprintf(out, "\n");
 }
 
-#define SICONOS_TYPE(NAME, CREATE, SUMMARY)                                                                  \
+#define SICONOS_TYPE(NAME, CREATE, OPTIONS, SUMMARY)                                                         \
   const struct solver_type solver_type_##NAME = {                                                            \
       .name = #NAME,                                                                                         \
       .summary = (SUMMARY),                                                                                  \
       .kinds = CP_LCP,                                                                                       \
+      .options = (OPTIONS),                                                                                  \
+      .n_options = (int)(sizeof(OPTIONS) / sizeof(OPTIONS)[0]),                                              \
+      .option_prefix = "siconos_",                                                                           \
       .create = (CREATE),                                                                                    \
-      .set_from_options = siconos_set_from_options,                                                          \
       .solve = siconos_solve,                                                                                \
       .destroy = siconos_destroy,                                                                            \
       .view = siconos_view,                                                                                  \
   }
 
-SICONOS_TYPE(siconos_lemke, siconos_lemke_create, "Siconos lexicographic Lemke");
-SICONOS_TYPE(siconos_pgs, siconos_pgs_create, "Siconos projected Gauss-Seidel");
-SICONOS_TYPE(siconos_newton_fb, siconos_nfb_create, "Siconos Newton on Fischer-Burmeister, line search");
-SICONOS_TYPE(siconos_newton_minfb, siconos_nmfb_create, "Siconos Newton on min, FB line search");
-SICONOS_TYPE(siconos_enum, siconos_enum_create, "Siconos enumeration (-siconos_enum_max_n 20)");
+SICONOS_TYPE(siconos_lemke, siconos_lemke_create, siconos_options, "Siconos lexicographic Lemke");
+SICONOS_TYPE(siconos_pgs, siconos_pgs_create, siconos_options, "Siconos projected Gauss-Seidel");
+SICONOS_TYPE(siconos_newton_fb, siconos_nfb_create, siconos_options,
+             "Siconos Newton on Fischer-Burmeister, line search");
+SICONOS_TYPE(siconos_newton_minfb, siconos_nmfb_create, siconos_options,
+             "Siconos Newton on min, FB line search");
+SICONOS_TYPE(siconos_enum, siconos_enum_create, siconos_enum_options,
+             "Siconos enumeration (-siconos_enum_max_n 20)");

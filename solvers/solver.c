@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <petscsys.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -57,56 +58,154 @@ void solver_registry_print(FILE *out)
   }
 }
 
-int solver_create(const char *name, struct solver **out)
+const struct option_decl solver_harness_options[] = {
+    {"tol", OPT_REAL, offsetof(struct solver_settings, tol), "1e-8", "(0,inf)",
+     "converged iff natural residual <= tol * max(1, ||q||_inf)"},
+    {"max_it", OPT_INT, offsetof(struct solver_settings, max_it), "0", "[0,inf)",
+     "iteration / pivot limit; 0 = the solver's own default"},
+    {"time_limit", OPT_REAL, offsetof(struct solver_settings, time_limit), "0", "[0,inf)",
+     "wall-time limit per solve, 0 = none [s]"},
+    {"warm_start", OPT_BOOL, offsetof(struct solver_settings, warm_start), "0", NULL,
+     "z on entry is the initial guess (Lemke: its support is the starting basis)"},
+};
+const int solver_n_harness_options = (int)(sizeof solver_harness_options / sizeof solver_harness_options[0]);
+
+static const char *solver_prefix(const struct solver_type *t, char *buf, size_t n)
+{
+  if (t->option_prefix) return t->option_prefix;
+  snprintf(buf, n, "%s_", t->name);
+  return buf;
+}
+
+void solver_print_harness_options(FILE *out)
+{
+  option_print(out, solver_harness_options, solver_n_harness_options, "cp_");
+}
+
+void solver_print_options(FILE *out, const struct solver_type *t)
+{
+  char buf[96];
+  if (t->n_options == 0) {
+    fprintf(out, "  (%s has no options of its own)\n", t->name);
+    return;
+  }
+  option_print(out, t->options, t->n_options, solver_prefix(t, buf, sizeof buf));
+}
+
+/* Full names are built once into static storage: the registry is fixed at link time. */
+#define SOLVER_MAX_OPTION_NAMES 512
+static char solver_name_text[SOLVER_MAX_OPTION_NAMES][160];
+static int solver_name_count = -1;
+
+static void solver_collect_names(void)
+{
+  char buf[96];
+  int k = 0;
+  for (int i = 0; i < solver_n_harness_options && k < SOLVER_MAX_OPTION_NAMES; i++)
+    snprintf(solver_name_text[k++], sizeof solver_name_text[0], "-cp_%s", solver_harness_options[i].name);
+  for (int r = 0; solver_registry[r]; r++) {
+    const struct solver_type *t = solver_registry[r];
+    const char *prefix = solver_prefix(t, buf, sizeof buf);
+    for (int i = 0; i < t->n_options && k < SOLVER_MAX_OPTION_NAMES; i++) {
+      char full[160];
+      snprintf(full, sizeof full, "-%s%s", prefix, t->options[i].name);
+      int seen = 0;
+      for (int j = 0; j < k && !seen; j++)
+        seen = strcmp(solver_name_text[j], full) == 0;
+      if (!seen) memcpy(solver_name_text[k++], full, sizeof full);
+    }
+  }
+  solver_name_count = k;
+}
+
+const char **solver_option_names(int *n)
+{
+  if (solver_name_count < 0) solver_collect_names();
+  const char **names = malloc(((size_t)solver_name_count + 1) * sizeof *names);
+  *n = 0;
+  if (!names) return NULL;
+  for (int i = 0; i < solver_name_count; i++)
+    names[i] = solver_name_text[i];
+  *n = solver_name_count;
+  return names;
+}
+
+const struct solver_type *solver_option_owner(const char *option)
+{
+  char buf[96], full[160];
+  for (int r = 0; solver_registry[r]; r++) {
+    const struct solver_type *t = solver_registry[r];
+    const char *prefix = solver_prefix(t, buf, sizeof buf);
+    for (int i = 0; i < t->n_options; i++) {
+      snprintf(full, sizeof full, "-%s%s", prefix, t->options[i].name);
+      if (strcmp(full, option) == 0) return t;
+    }
+  }
+  return NULL;
+}
+
+int solver_create(const char *name, struct solver **out, char *msg, size_t len)
 {
   *out = NULL;
   const struct solver_type *t = solver_find(name);
+  struct solver *s = NULL;
+  int rc = 1;
   if (!t) {
-    fprintf(stderr, "error: unable to find requested solver type '%s'; valid: ", name);
-    solver_registry_names(stderr);
-    fprintf(stderr, "\n");
+    size_t used = (size_t)snprintf(msg, len, "unable to find requested solver type '%s'; valid: ", name);
+    for (int i = 0; solver_registry[i] && used < len; i++)
+      used += (size_t)snprintf(msg + used, len - used, "%s%s", i ? "," : "", solver_registry[i]->name);
     return 1;
   }
-  struct solver *s = calloc(1, sizeof *s);
-  if (!s) return 1;
+  s = calloc(1, sizeof *s);
+  if (!s) {
+    snprintf(msg, len, "%s: out of memory", name);
+    return 1;
+  }
   s->type = t;
-  s->set.tol = 1e-8;
-  s->set.max_it = 0;
-  s->set.time_limit = 0.0;
-  s->set.warm_start = 0;
   if (t->create && t->create(s) != 0) {
-    free(s);
-    return 1;
+    snprintf(msg, len, "%s: cannot create its state (out of memory)", name);
+    goto cleanup;
   }
+  if (option_defaults(solver_harness_options, solver_n_harness_options, &s->set, msg, len) ||
+      (t->n_options && option_defaults(t->options, t->n_options, s->data, msg, len)))
+    goto cleanup;
   *out = s;
-  return 0;
+  s = NULL;
+  rc = 0;
+cleanup:
+  solver_destroy(&s);
+  return rc;
 }
 
-int solver_set_from_options(struct solver *s)
+int solver_set_from_options(struct solver *s, char *msg, size_t len)
 {
-  PetscBool set;
-  PetscReal r;
-  PetscInt i;
-  if (PetscOptionsGetReal(NULL, NULL, "-cp_tol", &r, &set) == 0 && set) s->set.tol = r;
-  if (PetscOptionsGetInt(NULL, NULL, "-cp_max_it", &i, &set) == 0 && set) s->set.max_it = (int)i;
-  if (PetscOptionsGetReal(NULL, NULL, "-cp_time_limit", &r, &set) == 0 && set) s->set.time_limit = r;
-  PetscBool b = PETSC_FALSE;
-  if (PetscOptionsGetBool(NULL, NULL, "-cp_warm_start", &b, &set) == 0 && set) s->set.warm_start = b;
-  if (!(s->set.tol > 0.0)) {
-    fprintf(stderr, "error: -cp_tol must be positive (got %g)\n", s->set.tol);
+  char buf[96];
+  const struct solver_type *t = s->type;
+  if (option_read(solver_harness_options, solver_n_harness_options, "cp_", &s->set, msg, len)) return 1;
+  if (t->n_options &&
+      option_read(t->options, t->n_options, solver_prefix(t, buf, sizeof buf), s->data, msg, len))
     return 1;
+  return t->set_from_options ? t->set_from_options(s, msg, len) : 0;
+}
+
+int solver_setup(struct solver *s, const struct cp_problem *p)
+{
+  size_t n = p->n > 0 ? (size_t)p->n : 1;
+  if (n > s->check_cap) {
+    free(s->check_work);
+    s->check_cap = 0;
+    s->check_work = malloc(n * sizeof *s->check_work);
+    if (!s->check_work) return 1;
+    s->check_cap = n;
   }
-  if (s->set.max_it < 0 || s->set.time_limit < 0) {
-    fprintf(stderr, "error: -cp_max_it and -cp_time_limit must not be negative\n");
-    return 1;
-  }
-  return s->type->set_from_options ? s->type->set_from_options(s) : 0;
+  return s->type->setup ? s->type->setup(s, p) : 0;
 }
 
 void solver_destroy(struct solver **s)
 {
   if (!s || !*s) return;
   if ((*s)->type->destroy) (*s)->type->destroy(*s);
+  free((*s)->check_work);
   free(*s);
   *s = NULL;
 }
@@ -155,6 +254,12 @@ int solver_solve(struct solver *s, const struct cp_problem *p, double *z, struct
   if (!s->set.warm_start)
     for (int i = 0; i < p->n; i++)
       z[i] = cp_mid(p->lo[i], p->hi[i], 0.0);
+  if (solver_setup(s, p) != 0) {
+    r->status = SOLVE_NUMERICAL_FAILURE;
+    snprintf(r->message, sizeof r->message, "%s: out of memory sizing the workspaces for n = %d",
+             s->type->name, p->n);
+    return 1;
+  }
   r->status = SOLVE_NUMERICAL_FAILURE;
   int pushed = 0;
   PetscBool petsc_up = PETSC_FALSE;
@@ -170,7 +275,7 @@ int solver_solve(struct solver *s, const struct cp_problem *p, double *z, struct
   }
   if (r->status == SOLVE_NOT_APPLICABLE) return 0;
   struct cp_check c;
-  if (cp_check(p, z, NULL, &c) != 0) return 1;
+  if (cp_check(p, z, s->check_work, &c) != 0) return 1;
   r->residual = c.natural;
   r->residual_eq = c.equality;
   r->scale = c.scale;
@@ -187,14 +292,3 @@ int solver_solve(struct solver *s, const struct cp_problem *p, double *z, struct
   return 0;
 }
 
-const struct option_decl solver_harness_options[] = {
-    {"cp_tol", OPT_REAL, offsetof(struct solver_settings, tol), "1e-8", "(0,inf)",
-     "converged iff the natural-map residual <= tol * max(1, ||q||_inf)"},
-    {"cp_max_it", OPT_INT, offsetof(struct solver_settings, max_it), "0", "[0,2147483647]",
-     "iterations or pivots (0: the solver's own default)"},
-    {"cp_time_limit", OPT_REAL, offsetof(struct solver_settings, time_limit), "0", "[0,inf)",
-     "wall seconds per solve (0: none) [s]"},
-    {"cp_warm_start", OPT_BOOL, offsetof(struct solver_settings, warm_start), "0", NULL,
-     "z on entry is the initial guess"},
-};
-const int solver_harness_n_options = (int)(sizeof solver_harness_options / sizeof solver_harness_options[0]);

@@ -1,7 +1,9 @@
 /* solver.h — the solver type table, the registry and the harness that judges every answer.
  * design.md contract 2 (type table, registry by name) and 3 (typed result; the harness, not the solver,
- * decides "converged" from the independent checker in cp.c). Options: -cp_tol, -cp_max_it,
- * -cp_time_limit, -cp_warm_start, and each solver's own -<name>_... options. */
+ * decides "converged" from the independent checker in cp.c). Options, declared in tables (option_table.h):
+ * the harness's -cp_tol, -cp_max_it, -cp_time_limit, -cp_warm_start (solver_harness_options) and each
+ * solver's own -<name>_... rows. Workspaces are sized by solver_setup before the clock starts, so a timed
+ * solve allocates nothing it could have allocated up front (GSL's rule). Errors come back as messages. */
 #ifndef CB_SOLVER_H
 #define CB_SOLVER_H
 
@@ -48,18 +50,28 @@ struct solver_settings {
   int warm_start;    /* -cp_warm_start: z on entry is the initial guess (Lemke: its support is the basis) */
 };
 
+/* The harness's own options (prefix "cp_"), offsets into struct solver_settings. */
+extern const struct option_decl solver_harness_options[];
+extern const int solver_n_harness_options;
+
 struct solver;
 
 struct solver_type {
   const char *name;
   const char *summary;
-  unsigned kinds;                            /* bit mask of enum cp_kind accepted */
-  /* Its own options, declared (option_table.h): names without the "<name>_" prefix the harness adds,
-   * offsets into the state struct create() allocates in s->data; read by solver_set_from_options. */
+  unsigned kinds; /* bit mask of enum cp_kind accepted */
+  /* Its own options, declared (option_table.h): names without the prefix the harness adds, offsets into
+   * the state struct create() allocates in s->data; read by solver_set_from_options after create. */
   const struct option_decl *options;
   int n_options;
-  int (*create)(struct solver *s);           /* allocate s->data and set defaults; 0 on success */
-  int (*set_from_options)(struct solver *s); /* read -<name>_xxx options; 0 on success */
+  const char *option_prefix;       /* NULL: "<name>_"; a family may share one ("siconos_") */
+  int (*create)(struct solver *s); /* allocate s->data (zeroed); the table's defaults are applied after */
+  /* Optional: cross-field checks after the table is read, and reading options owned by PETSc objects
+   * (TAO, SNES) so that PETSc marks them used. 0 on success, else 1 with msg. */
+  int (*set_from_options)(struct solver *s, char *msg, size_t len);
+  /* Optional: size the workspaces for p (reusing them when p is not larger than before). Called by the
+   * harness before the clock starts; a solve must not allocate what setup could. 0 on success. */
+  int (*setup)(struct solver *s, const struct cp_problem *p);
   /* Compute z; set r->status to the solver's own reason (the harness overrides it with the checker's
    * verdict) and r->iterations. Return nonzero only for failures outside the algorithm (allocation). */
   int (*solve)(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r);
@@ -70,14 +82,11 @@ struct solver_type {
 struct solver {
   const struct solver_type *type;
   struct solver_settings set;
-  double t_start; /* wall clock at the start of the current solve, for solver_out_of_time */
-  void *data;     /* the implementation's state */
+  double t_start;     /* wall clock at the start of the current solve, for solver_out_of_time */
+  void *data;         /* the implementation's state */
+  double *check_work; /* n doubles for cp_check (the harness's and any solver's), sized by solver_setup */
+  size_t check_cap;
 };
-
-/* The harness's options (-cp_tol, -cp_max_it, -cp_time_limit, -cp_warm_start), declared; offsets into
- * struct solver_settings. */
-extern const struct option_decl solver_harness_options[];
-extern const int solver_harness_n_options;
 
 /* Registry (registry.c). */
 extern const struct solver_type *const solver_registry[];
@@ -85,9 +94,24 @@ const struct solver_type *solver_find(const char *name);
 void solver_registry_print(FILE *out);
 void solver_registry_names(FILE *out); /* comma-separated valid names */
 
-/* Lifecycle. solver_create fails (returns 1, message on stderr naming the valid ones) for an unknown name. */
-int solver_create(const char *name, struct solver **s);
-int solver_set_from_options(struct solver *s);
+/* Option help and names: solver_print_options prints t's rows (with their prefix) for -help;
+ * solver_print_harness_options the -cp_ rows. solver_option_names returns every declared option name
+ * ("-cp_tol", "-lemke_pivot_tol", ...) of the harness and of all registered solvers, each once, in a
+ * malloc'd array of pointers to static text (free the array only); its length in *n. NULL on failure.
+ * solver_option_owner: the first registered solver declaring option (with '-'), NULL if none does. */
+void solver_print_options(FILE *out, const struct solver_type *t);
+void solver_print_harness_options(FILE *out);
+const char **solver_option_names(int *n);
+const struct solver_type *solver_option_owner(const char *option);
+
+/* Lifecycle. solver_create fails (returns 1, msg naming the valid ones) for an unknown name; the harness
+ * and solver fields get their tables' defaults. solver_set_from_options reads -cp_..., then the solver's
+ * table, then its set_from_options hook; 1 with msg naming the option on a bad value. msg may be NULL
+ * when len is 0 (a caller that does not report). */
+int solver_create(const char *name, struct solver **s, char *msg, size_t len);
+int solver_set_from_options(struct solver *s, char *msg, size_t len);
+/* Sizes the checker's and the solver's workspaces for p; solver_solve calls it before timing. */
+int solver_setup(struct solver *s, const struct cp_problem *p);
 void solver_destroy(struct solver **s);
 void solver_view(const struct solver *s, FILE *out);
 

@@ -6,6 +6,7 @@
 #include "tao.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -345,7 +346,7 @@ int tao_run(struct solver *s, const struct cp_problem *p, double *z, struct solv
   }
   struct tao_ctx c = {.s = s, .p = p, .d = d, .scale = 1.0};
   struct cp_check chk;
-  if (cp_check(p, z, NULL, &chk) == 0) c.scale = chk.scale;
+  if (cp_check(p, z, s->check_work, &chk) == 0) c.scale = chk.scale;
   PetscErrorCode ierr = tao_ctx_setup(&c, z);
   if (!ierr) ierr = body(&c, r);
   if (c.x) {
@@ -367,6 +368,23 @@ int tao_run(struct solver *s, const struct cp_problem *p, double *z, struct solv
   return 0;
 }
 
+#define TAO_COMMON_OPTIONS                                                                                   \
+  {"mat_type", OPT_CHOICE,       offsetof(struct tao_data, mat),                                             \
+   "auto",     "auto|dense|aij", "matrix type handed to PETSc; auto: aij when small or sparse (below)"},     \
+      {"dense_min_n", OPT_INT,   offsetof(struct tao_data, dense_min_n),                                     \
+       "256",         "[0,inf)", "auto picks aij below this n ..."},                                         \
+  {                                                                                                          \
+    "aij_density", OPT_REAL, offsetof(struct tao_data, aij_density), "0.3", "[0,1]",                         \
+        "... and for M sparser than this fill fraction"                                                      \
+  }
+
+const struct option_decl tao_options[TAO_N_OPTIONS] = {TAO_COMMON_OPTIONS};
+const struct option_decl tao_qp_options[TAO_QP_N_OPTIONS] = {
+    TAO_COMMON_OPTIONS,
+    {"symmetry_tol", OPT_REAL, offsetof(struct tao_data, sym_tol), "1e-12", "[0,inf)",
+     "the QP form needs |M_ij - M_ji| <= tol max|M|"},
+};
+
 int tao_common_create(struct solver *s, enum tao_family family, const char *petsc_type)
 {
   struct tao_data *d = calloc(1, sizeof *d);
@@ -374,42 +392,63 @@ int tao_common_create(struct solver *s, enum tao_family family, const char *pets
   d->family = family;
   d->petsc_type = petsc_type;
   snprintf(d->prefix, sizeof d->prefix, "%s_", s->type->name);
-  d->mat = TAO_MAT_AUTO;
-  d->aij_density = 0.3;
-  d->dense_min_n = 256;
-  d->sym_tol = 1e-12;
   s->data = d;
   return 0;
 }
 
-int tao_common_set_from_options(struct solver *s)
+/* Keeps the first PETSc error text for the caller's message instead of printing it. */
+static PetscErrorCode tao_options_error(MPI_Comm comm, int line, const char *fun, const char *file,
+                                        PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
 {
-  struct tao_data *d = s->data;
-  char opt[96], val[16];
-  PetscBool set;
-  PetscReal rv;
-  snprintf(opt, sizeof opt, "-%smat_type", d->prefix);
-  if (PetscOptionsGetString(NULL, NULL, opt, val, sizeof val, &set) == 0 && set) {
-    if (strcmp(val, "auto") == 0)
-      d->mat = TAO_MAT_AUTO;
-    else if (strcmp(val, "dense") == 0)
-      d->mat = TAO_MAT_DENSE;
-    else if (strcmp(val, "aij") == 0)
-      d->mat = TAO_MAT_AIJ;
-    else {
-      fprintf(stderr, "error: %s must be auto, dense or aij (got '%s')\n", opt, val);
-      return 1;
-    }
+  (void)comm;
+  (void)line;
+  (void)fun;
+  (void)file;
+  (void)p;
+  char *buf = ctx;
+  if (buf && !buf[0]) snprintf(buf, 200, "%s", mess ? mess : "");
+  return n;
+}
+
+static PetscErrorCode tao_read_petsc_options(const struct tao_data *d)
+{
+  PetscFunctionBeginUser;
+  if (d->family == TAO_FAMILY_SNES) {
+    SNES snes;
+    KSP ksp;
+    PetscCall(SNESCreate(PETSC_COMM_SELF, &snes));
+    PetscErrorCode ierr = SNESSetType(snes, d->petsc_type);
+    if (!ierr) ierr = SNESSetOptionsPrefix(snes, d->prefix);
+    if (!ierr) ierr = SNESGetKSP(snes, &ksp);
+    if (!ierr) ierr = tao_default_ksp(ksp);
+    if (!ierr) ierr = SNESSetFromOptions(snes);
+    PetscCall(SNESDestroy(&snes));
+    PetscCall(ierr);
+  } else {
+    Tao tao;
+    PetscCall(TaoCreate(PETSC_COMM_SELF, &tao));
+    PetscErrorCode ierr = TaoSetType(tao, d->petsc_type);
+    if (!ierr) ierr = TaoSetOptionsPrefix(tao, d->prefix);
+    if (!ierr) ierr = TaoSetFromOptions(tao);
+    PetscCall(TaoDestroy(&tao));
+    PetscCall(ierr);
   }
-  snprintf(opt, sizeof opt, "-%saij_density", d->prefix);
-  if (PetscOptionsGetReal(NULL, NULL, opt, &rv, &set) == 0 && set) d->aij_density = rv;
-  PetscInt iv;
-  snprintf(opt, sizeof opt, "-%sdense_min_n", d->prefix);
-  if (PetscOptionsGetInt(NULL, NULL, opt, &iv, &set) == 0 && set) d->dense_min_n = (int)iv;
-  snprintf(opt, sizeof opt, "-%ssymmetry_tol", d->prefix);
-  if (PetscOptionsGetReal(NULL, NULL, opt, &rv, &set) == 0 && set) d->sym_tol = rv;
-  if (!(d->sym_tol >= 0.0) || !(d->aij_density >= 0.0)) {
-    fprintf(stderr, "error: -%ssymmetry_tol and -%saij_density must not be negative\n", d->prefix, d->prefix);
+  PetscFunctionReturn(0);
+}
+
+int tao_common_set_from_options(struct solver *s, char *msg, size_t len)
+{
+  const struct tao_data *d = s->data;
+  char petsc_msg[200] = "";
+  if (PetscPushErrorHandler(tao_options_error, petsc_msg) != 0) {
+    snprintf(msg, len, "%s: cannot install the PETSc error handler", s->type->name);
+    return 1;
+  }
+  PetscErrorCode ierr = tao_read_petsc_options(d);
+  PetscPopErrorHandler();
+  if (ierr) {
+    snprintf(msg, len, "%s: PETSc rejects its -%s... options: %s", s->type->name, d->prefix,
+             petsc_msg[0] ? petsc_msg : "(no message)");
     return 1;
   }
   return 0;
@@ -443,6 +482,8 @@ static int tao_solve(struct solver *s, const struct cp_problem *p, double *z, st
       .name = #NAME,                                                                                         \
       .summary = (SUMMARY),                                                                                  \
       .kinds = (KINDS),                                                                                      \
+      .options = (FAMILY) == TAO_FAMILY_QP ? tao_qp_options : tao_options,                                   \
+      .n_options = (FAMILY) == TAO_FAMILY_QP ? TAO_QP_N_OPTIONS : TAO_N_OPTIONS,                             \
       .create = NAME##_create,                                                                               \
       .set_from_options = tao_common_set_from_options,                                                       \
       .solve = tao_solve,                                                                                    \

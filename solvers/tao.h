@@ -24,7 +24,7 @@ struct tao_data {
   enum tao_family family;
   const char *petsc_type;
   char prefix[64];    /* "<name>_": PETSc options are -<name>_tao_... or -<name>_snes_... */
-  enum tao_mat mat;   /* -<name>_mat_type auto|dense|aij (default auto) */
+  int mat;            /* -<name>_mat_type auto|dense|aij (enum tao_mat; default auto) */
   int dense_min_n;    /* -<name>_dense_min_n: auto picks AIJ below this n (default 256) ... */
   double aij_density; /* -<name>_aij_density: ... and for sparser M than this fill fraction (default 0.3) */
   double sym_tol;     /* -<name>_symmetry_tol: QP methods need |M_ij - M_ji| <= tol max|M| (1e-12) */
@@ -58,7 +58,13 @@ PetscErrorCode tao_form_J(struct tao_ctx *c, Vec X, Mat J);
 PetscErrorCode tao_natural_test(struct tao_ctx *c, Vec X, int *done);
 PetscErrorCode tao_default_ksp(KSP ksp);
 int tao_common_create(struct solver *s, enum tao_family family, const char *petsc_type);
-int tao_common_set_from_options(struct solver *s);
+/* The family's option tables: every method, and the QP methods (which add -<name>_symmetry_tol). */
+enum { TAO_N_OPTIONS = 3, TAO_QP_N_OPTIONS = 4 }; /* row counts, for the static type tables */
+extern const struct option_decl tao_options[TAO_N_OPTIONS];
+extern const struct option_decl tao_qp_options[TAO_QP_N_OPTIONS];
+/* Creates the PETSc object once and calls its SetFromOptions, so that PETSc reads (and marks used) the
+ * -<name>_tao_... / -<name>_snes_... / -<name>_ksp_... options before any solve; a bad one is reported. */
+int tao_common_set_from_options(struct solver *s, char *msg, size_t len);
 void tao_common_destroy(struct solver *s);
 void tao_common_view(const struct solver *s, FILE *out);
 /* Runs body(c) and turns what happened into z and r (status, iterations, message). */

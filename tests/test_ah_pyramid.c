@@ -88,8 +88,8 @@ static void test_enum_reduced(double mu)
   struct solver *s = NULL;
   double *zr = NULL, *z = NULL;
   struct solve_result r;
-  if (ah_pyramid_create(mu, 0.05, 4, &a) || !(red = ah_pyramid_reduced(a)) || solver_create("enum", &s) ||
-      solver_set_from_options(s)) {
+  if (ah_pyramid_create(mu, 0.05, 4, &a) || !(red = ah_pyramid_reduced(a)) ||
+      solver_create("enum", &s, NULL, 0) || solver_set_from_options(s, NULL, 0)) {
     CHECK(0, "pyramid enum mu=%g: set up", mu);
     goto cleanup;
   }
@@ -158,7 +158,8 @@ static void test_milp_full(double mu)
   }
   PetscOptionsSetValue(NULL, "-milp_objective", "max_sum");
   struct solve_result r;
-  if (solver_create("milp", &s) || solver_set_from_options(s) || solver_solve(s, a->p, z, &r)) {
+  if (solver_create("milp", &s, NULL, 0) || solver_set_from_options(s, NULL, 0) ||
+      solver_solve(s, a->p, z, &r)) {
     CHECK(0, "pyramid milp mu=%g: solve", mu);
     goto cleanup;
   }

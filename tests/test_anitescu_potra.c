@@ -22,7 +22,7 @@ struct sim {
 static int sim_open(struct sim *m)
 {
   m->f = NULL, m->s = NULL, m->st = NULL;
-  return formulation_create("anitescu_potra", &m->f, NULL, 0) || solver_create(solver_name, &m->s) ||
+  return formulation_create("anitescu_potra", &m->f, NULL, 0) || solver_create(solver_name, &m->s, NULL, 0) ||
          stepper_create(&m->st);
 }
 

@@ -22,7 +22,7 @@ static double max_motion(int walls, const char *solver_name, int *failed)
   double *x0 = malloc((size_t)w->nb * 2 * sizeof *x0), moved = -1.0;
   *failed = 0;
   w->threshold = 0.01;
-  if (!x0 || formulation_create("stewart_trinkle", &f, NULL, 0) || solver_create(solver_name, &s) ||
+  if (!x0 || formulation_create("stewart_trinkle", &f, NULL, 0) || solver_create(solver_name, &s, NULL, 0) ||
       stepper_create(&st))
     goto cleanup;
   for (int i = 0; i < w->nb; i++) {

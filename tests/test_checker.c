@@ -60,8 +60,8 @@ static void test_mlcp_residual(void)
 static void test_harness(void)
 {
   struct solver *s = NULL;
-  CHECK(solver_create("no_such_solver", &s) != 0 && s == NULL, "registry: unknown name is refused");
-  CHECK(solver_create("pgs", &s) == 0 && s, "registry: pgs is found");
+  CHECK(solver_create("no_such_solver", &s, NULL, 0) != 0 && s == NULL, "registry: unknown name is refused");
+  CHECK(solver_create("pgs", &s, NULL, 0) == 0 && s, "registry: pgs is found");
   struct cp_problem *p = cp_lcp_create(2);
   p->M[0] = 0.0; /* zero diagonal */
   p->M[3] = 1.0;

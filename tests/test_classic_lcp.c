@@ -20,7 +20,7 @@ static int run(struct world *w, const char *form, double h, int steps, double *v
   struct stepper *st = NULL;
   int failed = -1;
   if (formulation_create(form, &f, NULL, 0) || formulation_set_from_options(f, NULL, 0) ||
-      solver_create(solver_name, &s) || stepper_create(&st))
+      solver_create(solver_name, &s, NULL, 0) || stepper_create(&st))
     goto cleanup;
   failed = 0;
   for (int i = 0; i < steps; i++) {

@@ -50,7 +50,7 @@ static void run_case(const char *title, const struct cp_test_box *B, int must_so
     int required = must_solve && (!strcmp(name, "lemke") || !strcmp(name, "fb_newton"));
     struct solver *s = NULL;
     struct solve_result r;
-    solver_create(name, &s);
+    solver_create(name, &s, NULL, 0);
     s->set.tol = 1e-10;
     solver_solve(s, p, z, &r);
     printf("# %s %-20s %-18s it %5d residual %.2e %s\n", title, name, solve_status_name(r.status),

@@ -46,3 +46,24 @@ expect 2 "bad -input_format" -- "$bin/cpsolve" -f "$tmp/good.txt" -input_format 
 expect 2 "negative tolerance" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_tol -1
 expect 0 "-help" -- "$bin/cpsolve" -help
 grep -q "pgs" "$tmp/out" && pass "-help lists the solver table" || fail "-help output"
+# Declared options: a misspelt or unused option, a malformed number, an option of a solver not run.
+expect 2 "misspelt solver option" -- "$bin/cpsolve" -f "$tmp/good.txt" -lemke_pivto_tol 1e-9
+grep -q "error: -lemke_pivto_tol is not an option of this run (did you mean -lemke_pivot_tol?)" "$tmp/err" &&
+  pass "typo named with the nearest option" || fail "message: $(cat "$tmp/err")"
+expect 2 "option of a solver not selected" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_solver lemke -pgs_omega 1.1
+grep -q -- "-pgs_omega is an option of solver pgs, which this run does not use" "$tmp/err" &&
+  pass "unselected solver's option named with its solver" || fail "message: $(cat "$tmp/err")"
+expect 2 "malformed -cp_tol" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_solver pgs -cp_tol abc
+grep -q -- "-cp_tol: 'abc' is not a number" "$tmp/err" && pass "-cp_tol abc named" || fail "message: $(cat "$tmp/err")"
+expect 2 "malformed -cp_max_it" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_solver pgs -cp_max_it 3x
+grep -q -- "-cp_max_it: '3x' is not a whole number" "$tmp/err" && pass "-cp_max_it 3x named" || fail "message: $(cat "$tmp/err")"
+expect 2 "out-of-range solver option" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_solver psor -psor_omega 2.5
+grep -q -- "-psor_omega 2.5: out of range" "$tmp/err" && pass "-psor_omega 2.5 named" || fail "message: $(cat "$tmp/err")"
+expect 0 "a PETSc option of a selected TAO solver is read" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_solver tao_ssils -tao_ssils_tao_max_it 50
+expect 2 "a PETSc option of a TAO solver not selected" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_solver pgs -tao_ssils_tao_max_it 50
+expect 0 "-cp_solver all,lemke runs each once" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_solver all,lemke,pgs
+[ "$(grep -c '^lemke ' "$tmp/out")" = 1 ] && pass "lemke listed once" || fail "rows: $(cat "$tmp/out")"
+expect 0 "-help with solvers" -- "$bin/cpsolve" -help -cp_solver lemke
+grep -q -- "-lemke_pivot_tol <real>" "$tmp/out" && grep -q -- "-cp_tol <real>" "$tmp/out" &&
+  ! grep -q -- "-log_view" "$tmp/out" && pass "-help: own, harness and lemke options, not PETSc's" ||
+  fail "-help output: $(head -c 400 "$tmp/out")"

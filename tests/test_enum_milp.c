@@ -22,8 +22,8 @@ static struct cp_problem *lcp2(double m00, double m01, double m10, double m11, d
 static struct solver *make_solver(const char *name)
 {
   struct solver *s = NULL;
-  if (solver_create(name, &s) != 0) return NULL;
-  solver_set_from_options(s);
+  if (solver_create(name, &s, NULL, 0) != 0) return NULL;
+  solver_set_from_options(s, NULL, 0);
   return s;
 }
 

@@ -22,8 +22,8 @@ static double max_abs_diff(const double *a, const double *b, int n)
 static struct solver *make_solver(const char *name, double tol)
 {
   struct solver *s = NULL;
-  if (solver_create(name, &s) != 0) return NULL;
-  solver_set_from_options(s);
+  if (solver_create(name, &s, NULL, 0) != 0) return NULL;
+  solver_set_from_options(s, NULL, 0);
   s->set.tol = tol;
   return s;
 }

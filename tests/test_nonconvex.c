@@ -66,7 +66,7 @@ static void fig3_solvers(const char *form, struct formulation *f, struct world *
   for (int i = 0; solver_registry[i]; i++) {
     const char *name = solver_registry[i]->name;
     struct solver *s = NULL;
-    if (solver_create(name, &s) || solver_set_from_options(s)) {
+    if (solver_create(name, &s, NULL, 0) || solver_set_from_options(s, NULL, 0)) {
       CHECK(0, "fig3: solver %s can be created", name);
       solver_destroy(&s);
       continue;
@@ -318,8 +318,8 @@ static void test_counts(void)
       struct solver *s = NULL;
       double z[128] = {0};
       struct solve_result r;
-      solver_create("milp", &s);
-      solver_set_from_options(s);
+      solver_create("milp", &s, NULL, 0);
+      solver_set_from_options(s, NULL, 0);
       solver_solve(s, p, z, &r);
       CHECK(r.status == SOLVE_CONVERGED, "counts: milp solves the %d-row max LCP (%s)", p->n,
             solve_status_name(r.status));
@@ -345,8 +345,8 @@ static void test_incline(void)
     struct solver *s = NULL;
     struct stepper *st = NULL;
     int failed = 0, groups = 0;
-    solver_create("lemke", &s);
-    solver_set_from_options(s);
+    solver_create("lemke", &s, NULL, 0);
+    solver_set_from_options(s, NULL, 0);
     stepper_create(&st);
     for (int k = 0; k < 500; k++) {
       struct step_record rec;
@@ -381,7 +381,8 @@ static struct hole_run run_hole(const char *form, const char *solver, double spe
   struct formulation *f = make_formulation(form, NULL, NULL);
   struct solver *s = NULL;
   struct stepper *st = NULL;
-  if (!w || !f || solver_create(solver, &s) || solver_set_from_options(s) || stepper_create(&st))
+  if (!w || !f || solver_create(solver, &s, NULL, 0) || solver_set_from_options(s, NULL, 0) ||
+      stepper_create(&st))
     goto cleanup;
   out.failed = 0;
   for (int i = 0; i < (int)lround(T / h); i++) {

@@ -79,7 +79,7 @@ static void test_vertex_edge(void)
   struct solver *s = NULL;
   struct stepper *st = NULL;
   struct step_record rec;
-  solver_create(solver_name, &s);
+  solver_create(solver_name, &s, NULL, 0);
   stepper_create(&st);
   int rc = stepper_step(st, w, f, s, 0.01, &rec);
   CHECK(rc == 0 && !rec.failed, "vertex-edge: step solved");
@@ -271,7 +271,7 @@ static int run(struct world *w, const char *form, double h, int steps)
   struct solver *s = NULL;
   struct stepper *st = NULL;
   int failed = -1;
-  if (!f || solver_create(solver_name, &s) || stepper_create(&st)) goto cleanup;
+  if (!f || solver_create(solver_name, &s, NULL, 0) || stepper_create(&st)) goto cleanup;
   failed = 0;
   for (int i = 0; i < steps; i++) {
     struct step_record rec;
@@ -351,7 +351,7 @@ static int drop(const char *form, double h, double *x, double *y, double *overla
   struct stepper *st = NULL;
   int failed = -1;
   *overlap = 0.0;
-  if (!w || !f || solver_create(solver_name, &s) || stepper_create(&st)) goto cleanup;
+  if (!w || !f || solver_create(solver_name, &s, NULL, 0) || stepper_create(&st)) goto cleanup;
   failed = 0;
   for (long k = 0, n = scene_step_count(1.5, h); k < n; k++) {
     struct step_record rec;

@@ -26,7 +26,7 @@ static int run(struct world *w, double h, int steps, double *max_pen)
   struct run_summary sum;
   int failed = -1;
   if (max_pen) *max_pen = 0.0;
-  if (formulation_create("stewart_trinkle", &sim.f, NULL, 0) || solver_create(solver_name, &sim.s) || stepper_create(&sim.st) ||
+  if (formulation_create("stewart_trinkle", &sim.f, NULL, 0) || solver_create(solver_name, &sim.s, NULL, 0) || stepper_create(&sim.st) ||
       simulation_run(&sim, h, steps, NULL, 0, &sum))
     goto cleanup;
   failed = (int)sum.failed_steps;

@@ -31,7 +31,7 @@ static enum solve_status run(const char *name, const struct cp_problem *p, doubl
 {
   struct solver *s = NULL;
   memset(r, 0, sizeof *r);
-  if (solver_create(name, &s) != 0 || solver_set_from_options(s) != 0) {
+  if (solver_create(name, &s, NULL, 0) != 0 || solver_set_from_options(s, NULL, 0) != 0) {
     solver_destroy(&s);
     r->status = SOLVE_NUMERICAL_FAILURE;
     return r->status;
@@ -192,7 +192,7 @@ static void test_limits_and_options(void)
   double z[30] = {0};
   struct solve_result r;
   struct solver *s = NULL;
-  solver_create("tao_ssils", &s);
+  solver_create("tao_ssils", &s, NULL, 0);
   s->set.tol = 1e-12;
   s->set.max_it = 1;
   solver_solve(s, p, z, &r);
@@ -204,7 +204,7 @@ static void test_limits_and_options(void)
   CHECK(r.status == SOLVE_TIME_LIMIT, "tao_ssils honours the time limit (%s)", solve_status_name(r.status));
   solver_destroy(&s);
 
-  solver_create("snes_vinewtonrsls", &s);
+  solver_create("snes_vinewtonrsls", &s, NULL, 0);
   s->set.time_limit = 1e-9;
   solver_solve(s, p, z, &r);
   CHECK(r.status == SOLVE_TIME_LIMIT, "snes_vinewtonrsls honours the time limit (%s)",

@@ -165,16 +165,18 @@ static char **known_options(const struct sweep_driver *d, int *n)
     if (strcmp(d->axes[a].name, SWEEP_SEEDS_AXIS) != 0) ADD("%s", sweep_axis_option(&d->axes[a]));
   for (int i = 0; i < d->n_options; i++)
     ADD("-%s", d->options[i].name);
-  for (int i = 0; i < solver_harness_n_options; i++)
-    ADD("-%s", solver_harness_options[i].name);
-  for (int r = 0; solver_registry[r]; r++)
-    for (int i = 0; i < solver_registry[r]->n_options; i++)
-      ADD("-%s_%s", solver_registry[r]->name, solver_registry[r]->options[i].name);
-  for (int i = 0; i < formulation_n_options; i++)
-    ADD("-%s", formulation_options[i].name);
-  for (int r = 0; formulation_registry[r]; r++)
-    for (int i = 0; i < formulation_registry[r]->n_options; i++)
-      ADD("-%s", formulation_registry[r]->options[i].name);
+  {
+    int ns = 0;
+    const char **sn = solver_option_names(&ns); /* with the dash: the harness's and every solver's */
+    for (int i = 0; sn && i < ns; i++)
+      ADD("%s", sn[i]);
+    free(sn);
+    const char **fn = NULL;
+    int nf = formulation_option_names(&fn); /* without the dash: the common ones and every type's */
+    for (int i = 0; fn && i < nf; i++)
+      ADD("-%s", fn[i]);
+    free(fn);
+  }
 #undef ADD
   *n = k;
   return names;
@@ -190,11 +192,8 @@ static void option_owner(const char *name, char *buf, size_t n)
 {
   char full[256];
   buf[0] = '\0';
-  for (int r = 0; solver_registry[r] && !buf[0]; r++)
-    for (int i = 0; i < solver_registry[r]->n_options; i++) {
-      snprintf(full, sizeof full, "-%s_%s", solver_registry[r]->name, solver_registry[r]->options[i].name);
-      if (strcmp(full, name) == 0) snprintf(buf, n, "solver %s", solver_registry[r]->name);
-    }
+  const struct solver_type *st = solver_option_owner(name);
+  if (st) snprintf(buf, n, "solver %s", st->name);
   for (int r = 0; formulation_registry[r] && !buf[0]; r++)
     for (int i = 0; i < formulation_registry[r]->n_options; i++) {
       snprintf(full, sizeof full, "-%s", formulation_registry[r]->options[i].name);
@@ -272,7 +271,7 @@ static void print_help(const struct sweep *s)
     const struct sweep_axis *a = &d->axes[k];
     if (a->kind == SWEEP_SOLVER) {
       printf("\nEvery solver (the harness):\n");
-      option_print(stdout, solver_harness_options, solver_harness_n_options, NULL);
+      solver_print_harness_options(stdout);
     } else if (a->kind == SWEEP_FORMULATION) {
       printf("\nEvery formulation:\n");
       option_print(stdout, formulation_options, formulation_n_options, NULL);
@@ -284,10 +283,8 @@ static void print_help(const struct sweep *s)
       if (a->kind == SWEEP_SOLVER) {
         const struct solver_type *t = solver_find(v);
         if (!t) continue;
-        char prefix[96];
-        snprintf(prefix, sizeof prefix, "%s_", t->name);
         printf("Solver %s — %s%s\n", t->name, t->summary, t->n_options ? ":" : " (no options of its own)");
-        option_print(stdout, t->options, t->n_options, prefix);
+        solver_print_options(stdout, t);
       } else {
         const struct formulation_type *t = formulation_find(v);
         if (!t) continue;

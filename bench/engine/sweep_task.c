@@ -100,7 +100,9 @@ static int check_options(enum sweep_axis_kind kind, const char *name)
     formulation_destroy(&f);
   } else if (kind == SWEEP_SOLVER) {
     struct solver *sv = NULL;
-    bad = solver_create(name, &sv) != 0 || solver_set_from_options(sv) != 0;
+    char msg[512] = "";
+    bad = solver_create(name, &sv, msg, sizeof msg) != 0 || solver_set_from_options(sv, msg, sizeof msg) != 0;
+    if (bad) fprintf(stderr, "error: %s\n", msg);
     solver_destroy(&sv);
   }
   return bad;

@@ -77,7 +77,9 @@ static void milp_search(const struct ah_pyramid *a)
     struct solver *s = NULL;
     struct solve_result r;
     PetscOptionsSetValue(NULL, "-milp_objective", objectives[o]);
-    if (solver_create("milp", &s) || solver_set_from_options(s)) {
+    char msg[512] = "";
+    if (solver_create("milp", &s, msg, sizeof msg) || solver_set_from_options(s, msg, sizeof msg)) {
+      fprintf(stderr, "error: %s\n", msg);
       solver_destroy(&s);
       break;
     }
@@ -100,7 +102,7 @@ static void enum_search(const struct ah_pyramid *a)
   struct solver *s = NULL;
   double *zr = red ? calloc((size_t)red->n, sizeof *zr) : NULL, *z = calloc((size_t)a->p->n, sizeof *z);
   struct solve_result r;
-  if (!red || !zr || !z || solver_create("enum", &s) || solver_set_from_options(s) ||
+  if (!red || !zr || !z || solver_create("enum", &s, NULL, 0) || solver_set_from_options(s, NULL, 0) ||
       solver_solve(s, red, zr, &r)) {
     printf("    enum: set-up failed\n");
     goto cleanup;
