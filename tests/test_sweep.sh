@@ -76,7 +76,27 @@ expect2 "an unknown solver" "unable to find requested solver type" "$bin/bench_i
 expect2 "-slice out of range" "expected K/N" "$syn" -out "$tmp/bad5" -slice 3/3
 cp "$tmp/full/ledger.csv" "$tmp/ledger.before"
 expect2 "a ledger without -resume" "already exists" "$syn" -out "$tmp/full" "${B[@]}"
-expect2 "the same directory with other options" "with other options" "$syn" -out "$tmp/full" -kind ok -resume
+expect2 "the same directory with other options" "with other options" "$syn" -out "$tmp/full" "${B[@]}" -seed 5 -resume
+expect2 "a misspelt option" "did you mean -formulation" "$bin/bench_incline" -out "$tmp/bad6" -formulaton stewart_trinkle
+expect2 "-seeds on a driver without a seed axis" "-seeds is not used" "$bin/bench_incline" -out "$tmp/bad7" -seeds 4
+expect2 "an option of a solver the sweep does not use" "option of solver pgs" "$bin/bench_incline" -out "$tmp/bad8" -pgs_omega 1.2
+expect2 "a malformed engine value" "task_time_limit" "$syn" -out "$tmp/bad9" -task_time_limit 1e
+expect2 "an old option name" "use -t_end" "$bin/bench_incline" -out "$tmp/bad10" -T 1
+check "... and none of them made a run directory" '[ ! -e $tmp/bad6 ] && [ ! -e $tmp/bad8 ] && [ ! -e $tmp/bad10 ]'
+"$syn" -help >"$tmp/help" 2>&1; hrc=$?
+check "-help exits 0, runs nothing, lists the engine's options and not PETSc's" \
+  '[ $hrc = 0 ] && grep -q -- "-task_time_limit" $tmp/help && ! grep -q -- "-malloc_dump" $tmp/help'
+"$bin/bench_incline" -h >"$tmp/help2" 2>&1; hrc=$?
+check "-h without a value is help (exit 0)" '[ $hrc = 0 ] && grep -q "^Axes" $tmp/help2'
+
+# 5b. a sweep extended by a value: -resume runs only the new tasks; the old rows and every seed stay
+"$syn" -out "$tmp/ext" -kind ok -work 0.001 -seeds 2 -quiet -no_plots 2>/dev/null
+cp "$tmp/ext/tasks.csv" "$tmp/ext.before"
+"$syn" -out "$tmp/ext" -kind ok -work 0.001,0.002 -seeds 3 -no_plots -resume >/dev/null 2>"$tmp/ext.err"
+check "extended sweep: 6 tasks, 4 of them new" \
+  'grep -q "4 tasks to run (6 selected of 6)" $tmp/ext.err && [ "$(tail -n +2 $tmp/ext/tasks.csv | wc -l)" = 6 ]'
+check "... the old tasks' rows are unchanged (same instance seeds)" \
+  'diff <(keep $tmp/ext.before | tail -n +2 | cut -d, -f2-) <(keep $tmp/ext/tasks.csv | tail -n +2 | cut -d, -f2- | awk -F, "\$2 == \"0.001\" && \$3 < 2") >/dev/null'
 expect2 "another experiment's directory" "holds a run of experiment 'synthetic'" "$bin/bench_incline" -out "$tmp/full" -resume
 sed -i '5s/.*/5,ok,garbage/' "$tmp/full/ledger.csv"; cp "$tmp/full/ledger.csv" "$tmp/ledger.corrupt"
 expect2 "a corrupt ledger line" "ledger.csv line 5" "$syn" -out "$tmp/full" "${B[@]}" -resume

@@ -212,8 +212,18 @@ static int check_unused(const struct sweep *s)
   if (n <= 0) return n < 0;
   int nk = 0;
   char **known = known_options(s->d, &nk);
+  /* names that existed once, so that an old preset or script is told what replaced them */
+  static const char *const renamed[][2] = {
+      {"-T", "-t_end"}, {"-method", "-formulation"}, {"-gen_seed", "-seed (with the instance axes)"}};
   for (int i = 0; i < n && s->rank == 0; i++) {
     char owner[128];
+    const char *now = NULL;
+    for (size_t r = 0; r < sizeof renamed / sizeof renamed[0]; r++)
+      if (strcmp(names[i], renamed[r][0]) == 0) now = renamed[r][1];
+    if (now) {
+      fprintf(stderr, "error: %s is no longer an option; use %s\n", names[i], now);
+      continue;
+    }
     option_owner(names[i], owner, sizeof owner);
     const char *near = known ? option_nearest(names[i], (const char *const *)known, nk) : NULL;
     if (owner[0])

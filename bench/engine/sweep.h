@@ -131,10 +131,6 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv);
  * point into) with the one reader: 0 on success; 1 with "error: ..." on stderr naming the option. Drivers
  * call it first thing in setup. */
 int sweep_read_options(const struct sweep_driver *d, void *settings);
-/* The simulated time every time-stepping driver takes under the one name -t_end (issue 4: the same option
- * names in every driver): reads it into *T (left at the driver's default when absent). 0 on success; 1 with
- * a message when it is not positive or when the old name -T is given (it would otherwise be ignored). */
-int sweep_option_t_end(double *T);
 /* A driver's per-step table for one task (its -trace DIR option): DIR/EXPERIMENT_taskID.csv with the
  * header line written; NULL when dir is "" or the file cannot be opened (a warning says so). */
 FILE *sweep_trace_open(const char *dir, const char *experiment, long task_id, const char *header);

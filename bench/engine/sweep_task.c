@@ -256,6 +256,7 @@ const char *sweep_axis_option(const struct sweep_axis *a)
   static char slot[4][128];
   static int next;
   if (a->option) return a->option;
+  if (strcmp(a->name, SWEEP_SEEDS_AXIS) == 0) return "-seeds";
   char *b = slot[next++ % 4];
   snprintf(b, sizeof slot[0], "-%s", a->name);
   return b;
@@ -448,23 +449,6 @@ int sweep_read_options(const struct sweep_driver *d, void *settings)
   return 1;
 }
 
-int sweep_option_t_end(double *T)
-{
-  PetscBool old = PETSC_FALSE;
-  PetscOptionsHasName(NULL, NULL, "-T", &old);
-  if (old) {
-    fprintf(stderr, "error: -T is not an option; the simulated time is -t_end (every driver)\n");
-    return 1;
-  }
-  PetscReal t = *T;
-  PetscOptionsGetReal(NULL, NULL, "-t_end", &t, NULL);
-  *T = t;
-  if (!(t > 0.0)) {
-    fprintf(stderr, "error: -t_end must be positive (simulated seconds), got %g\n", (double)t);
-    return 1;
-  }
-  return 0;
-}
 
 FILE *sweep_trace_open(const char *dir, const char *experiment, long task_id, const char *header)
 {
