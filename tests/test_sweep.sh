@@ -89,6 +89,10 @@ check "-help exits 0, runs nothing, lists the engine's options and not PETSc's" 
 "$bin/bench_incline" -h >"$tmp/help2" 2>&1; hrc=$?
 check "-h without a value is help (exit 0)" '[ $hrc = 0 ] && grep -q "^Axes" $tmp/help2'
 
+printf -- '-kind ok\n' >"$tmp/syn.opts"
+CB_BIN="$bin" expect2 "slurm/submit with a misspelt driver option (nothing queued)" "did you mean -work" \
+  "$(dirname "$0")/../slurm/submit" -n 1 -s 2 -o "$tmp/bad11" synthetic "$tmp/syn.opts" -- -wrk 0.1
+
 # 5b. a sweep extended by a value: -resume runs only the new tasks; the old rows and every seed stay
 "$syn" -out "$tmp/ext" -kind ok -work 0.001 -seeds 2 -quiet -no_plots 2>/dev/null
 cp "$tmp/ext/tasks.csv" "$tmp/ext.before"
