@@ -92,13 +92,20 @@ static int lex_int(struct lexer *lx, int *v, int lo, int hi, const char *what)
   char tok[128];
   if (!lex_token(lx, tok, sizeof tok, 0)) {
     lx->line = lx->next_line;
-    return lex_error(lx, "%s: file ends early", what);
+    lex_error(lx, "%s: file ends early", what);
+    return 1; /* not lex_error's value: the analyzer does not follow variadic calls, and *v is unset */
   }
   char *end;
   errno = 0;
   long x = strtol(tok, &end, 10);
-  if (end == tok || *end != '\0' || errno) return lex_error(lx, "%s: '%s' is not an integer", what, tok);
-  if (x < lo || x > hi) return lex_error(lx, "%s: %ld is outside [%d, %d]", what, x, lo, hi);
+  if (end == tok || *end != '\0' || errno) {
+    lex_error(lx, "%s: '%s' is not an integer", what, tok);
+    return 1;
+  }
+  if (x < lo || x > hi) {
+    lex_error(lx, "%s: %ld is outside [%d, %d]", what, x, lo, hi);
+    return 1;
+  }
   *v = (int)x;
   return 0;
 }

@@ -116,7 +116,7 @@ static int enum_face_lp(const struct cp_problem *p, const int *basic, int k, dou
   parm.presolve = GLP_ON;
   int old = glp_term_out(GLP_OFF), ret = glp_simplex(lp, &parm);
   glp_term_out(old);
-  if (ret == GLP_ENOPFS)
+  if (ret == GLP_ENOPFS || (ret == 0 && glp_get_status(lp) == GLP_NOFEAS))
     rc = 1;
   else if (ret == 0 && (glp_get_status(lp) == GLP_OPT || glp_get_status(lp) == GLP_FEAS)) {
     for (int i = 0; i < n; i++)
@@ -124,8 +124,7 @@ static int enum_face_lp(const struct cp_problem *p, const int *basic, int k, dou
     for (int c = 0; c < k; c++)
       z[basic[c]] = glp_get_col_prim(lp, c + 1);
     rc = 0;
-  } else if (ret == 0 && glp_get_status(lp) == GLP_NOFEAS)
-    rc = 1;
+  }
 cleanup:
   if (lp) glp_delete_prob(lp);
   free(ia);

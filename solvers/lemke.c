@@ -102,11 +102,11 @@ static int lemke_work_reserve(struct lemke_data *ld, int n, int warm)
   lemke_work_free(w);
   size_t nn = (size_t)cap, nc = nn + 1;
   if (lemke_tableau_create(cap, bcap, warm || had_warm, &w->t) != 0) return 1;
-  w->d = malloc(nn * sizeof *w->d);
+  w->d = calloc(nn, sizeof *w->d);
   w->col = malloc(nn * sizeof *w->col);
   w->row = malloc(nc * sizeof *w->row);
-  w->lex_best = malloc(nn * sizeof *w->lex_best);
-  w->lex_cand = malloc(nn * sizeof *w->lex_cand);
+  w->lex_best = calloc(nn, sizeof *w->lex_best);
+  w->lex_cand = calloc(nn, sizeof *w->lex_cand);
   w->tied = malloc(nn * sizeof *w->tied);
   w->in_basis = malloc(nn * sizeof *w->in_basis);
   if (!w->d || !w->col || !w->row || !w->lex_best || !w->lex_cand || !w->tied || !w->in_basis) {

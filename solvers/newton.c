@@ -95,21 +95,20 @@ static int newton_try(const struct newton_problem *prob, const struct newton_set
 enum newton_reason newton_solve(const struct newton_problem *prob, const struct newton_settings *set,
                                 double *z, struct newton_stats *stats)
 {
-  int n = prob->n;
+  int n = prob->n, lm = set->levenberg_marquardt; /* read once: the LM buffers exist iff lm */
   size_t nn = n > 0 ? (size_t)n : 1;
   memset(stats, 0, sizeof *stats);
   double *phi = malloc(nn * sizeof *phi), *phit = malloc(nn * sizeof *phit), *zt = malloc(nn * sizeof *zt);
   double *d = malloc(nn * sizeof *d), *g = malloc(nn * sizeof *g), *H = malloc(nn * nn * sizeof *H);
   double *Hc = NULL, *z0 = NULL, *phi0 = NULL;
-  if (set->levenberg_marquardt) {
+  if (lm) {
     Hc = malloc(nn * nn * sizeof *Hc);
     z0 = malloc(nn * sizeof *z0);
     phi0 = malloc(nn * sizeof *phi0);
   }
   lapack_int *ipiv = malloc(nn * sizeof *ipiv);
   enum newton_reason reason = NEWTON_MAX_ITERATIONS;
-  if (!phi || !phit || !zt || !d || !g || !H || !ipiv ||
-      (set->levenberg_marquardt && (!Hc || !z0 || !phi0))) {
+  if (!phi || !phit || !zt || !d || !g || !H || !ipiv || (lm && (!Hc || !z0 || !phi0))) {
     reason = NEWTON_ALLOCATION_FAILURE;
     goto cleanup;
   }
@@ -151,7 +150,7 @@ enum newton_reason newton_solve(const struct newton_problem *prob, const struct 
     if (info > 0) stats->singular++;
     if (info != 0 || LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', n, 1, H, n, ipiv, d, n) != 0) have_d = 0;
     double t = 0.0, psi0 = psi;
-    if (set->levenberg_marquardt) {
+    if (lm) {
       memcpy(z0, z, nn * sizeof *z);
       memcpy(phi0, phi, nn * sizeof *phi);
     }
@@ -161,7 +160,7 @@ enum newton_reason newton_solve(const struct newton_problem *prob, const struct 
      * nonisolated solutions (Yamashita-Fukushima 2001), where H is nearly singular and the Newton step huge
      * along its null space. The lower merit wins. The LU overwrote H, so it is evaluated again into Hc
      * (cheaper than copying it every iteration: this path is rare). */
-    if ((!accepted || t < set->lm_below) && set->levenberg_marquardt) {
+    if ((!accepted || t < set->lm_below) && lm) {
       double lambda = sqrt(2.0 * psi0), psi_lm = psi0, t_lm = 0.0;
       if (prob->jacobian(prob->ctx, z0, phi0, Hc) != 0) {
         reason = NEWTON_EVAL_FAILURE;

@@ -350,6 +350,7 @@ static int drop(const char *form, double h, double *x, double *y, double *overla
   struct solver *s = NULL;
   struct stepper *st = NULL;
   int failed = -1;
+  *x = *y = NAN; /* no position when the set-up fails */
   *overlap = 0.0;
   if (!w || !f || solver_create(solver_name, &s, NULL, 0) || stepper_create(&st)) goto cleanup;
   failed = 0;

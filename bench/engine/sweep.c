@@ -477,7 +477,11 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   /* Our -help is taken out before PETSc sees it (PETSc would print its generic block first); "-help petsc"
    * goes to PETSc as "-help". */
   char **pargv = calloc((size_t)argc + 1, sizeof *pargv);
-  if (!cmd || !pargv) return 1;
+  if (!cmd || !pargv) {
+    free(cmd);
+    free(pargv);
+    return 1;
+  }
   for (int i = 0; i < argc; i++) {
     if (i > 0 && is_help(argc, argv, i, &petsc_help)) {
       want_help = 1;
@@ -490,7 +494,11 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   }
   /* MPI first, so that a missing options file is reported once, cleanly, with exit 2 (PETSc would
    * print a stack of errors and exit 1). */
-  if (MPI_Init(&pargc, &pargv) != MPI_SUCCESS) return 1;
+  if (MPI_Init(&pargc, &pargv) != MPI_SUCCESS) {
+    free(cmd);
+    free(pargv);
+    return 1;
+  }
   s.comm = MPI_COMM_WORLD; /* bench/ is the one layer that knows the world communicator */
   MPI_Comm_rank(s.comm, &s.rank);
   for (int i = 1; i + 1 < pargc && !rc; i++)

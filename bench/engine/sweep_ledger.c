@@ -450,7 +450,7 @@ int sweep_merge(const char *run_dir, long *n_missing)
     goto cleanup;
   }
   qsort(g.gl_pathv, g.gl_pathc, sizeof *g.gl_pathv, by_name);
-  t = calloc(g.gl_pathc, sizeof *t);
+  t = calloc(g.gl_pathc, sizeof(struct table *));
   if (!t) goto cleanup;
   for (nt = 0; nt < g.gl_pathc; nt++) {
     if (table_read(g.gl_pathv[nt], TABLE_TORN_LAST, &t[nt])) goto cleanup;

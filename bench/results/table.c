@@ -121,7 +121,7 @@ int table_read(const char *path, enum table_mode mode, struct table **out)
         n += *c == ',';
       f = calloc((size_t)n, sizeof *f);
       if (!f) goto cleanup;
-      split(line, f, n);
+      if (split(line, f, n) != n) goto cleanup;
       t = table_create(n, (const char *const *)f);
       if (!t) goto cleanup;
       continue;

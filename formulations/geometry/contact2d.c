@@ -165,7 +165,7 @@ static int vertices_against(const struct world *w, int sp, const struct world_po
                             int first)
 {
   for (int i = 0; i < P->n; i++) {
-    struct closest cl;
+    struct closest cl = {0};
     int prev = (i + P->n - 1) % P->n;
     const double adj[4] = {P->en[2 * prev], P->en[2 * prev + 1], P->en[2 * i], P->en[2 * i + 1]};
     point_polygon(Q, P->v + 2 * i, adj, thr > 0.0 ? thr : 0.0, &cl);
@@ -280,7 +280,7 @@ static int disc_polygon(const struct world *w, int sa, int sb, double thr, struc
   if (world_poly_make(w, &w->shapes[sb], &B)) return 1;
   double ca[3];
   disc_centre(w, A, ca);
-  struct closest cl;
+  struct closest cl = {0};
   point_polygon(&B, ca, NULL, 0.0, &cl);
   free(B.v);
   double gap = cl.dist - A->radius;

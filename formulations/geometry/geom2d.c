@@ -157,7 +157,7 @@ int geom2d_clip(int na, const double *a, int nb, const double *b, double *out, d
 
 double geom2d_overlap_area(int na, const double *a, int nb, const double *b)
 {
-  size_t m = (size_t)(na + nb);
+  size_t m = (size_t)na + (size_t)nb;
   double *buf = malloc(10 * m * sizeof *buf);
   if (!buf) return -1.0;
   int n = geom2d_clip(na, a, nb, b, buf, buf + 2 * m);

@@ -93,7 +93,7 @@ int jacobian_joint_rows(const struct world *w) { return w->nj * (w->dim == 2 ? 2
 
 void jacobian_joint_columns(const struct world *w, struct jcol *col, double *phi)
 {
-  int r = 0, nd = w->dim;
+  int r = 0, nd = w->dim == 2 ? 2 : 3; /* as jacobian_joint_rows counts them */
   for (int j = 0; j < w->nj; j++) {
     const struct joint *jt = &w->joints[j];
     double pa[3], pb[3] = {jt->pb[0], jt->pb[1], w->dim == 3 ? jt->pb[2] : 0.0};

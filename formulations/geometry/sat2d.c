@@ -45,7 +45,7 @@ int sat2d_polygons(int na, const double *a, int nb, const double *b, struct sat2
     }
   }
   if (!(r->depth > 0.0)) return 0;
-  size_t m = (size_t)(na + nb);
+  size_t m = (size_t)na + (size_t)nb;
   double *buf = malloc(10 * m * sizeof *buf);
   if (!buf) return -1;
   int k = geom2d_clip(na, a, nb, b, buf, buf + 2 * m);
@@ -80,7 +80,7 @@ double world_max_penetration_2d(const struct world *w)
       if ((ba->is_static && bb->is_static) || (ba->group != 0 && ba->group == bb->group)) continue;
       if (hypot(ba->x[0] - bb->x[0], ba->x[1] - bb->x[1]) > A->radius + B->radius) continue;
       int na = A->polygon->n, nb = B->polygon->n;
-      if (2 * (na + nb) > cap) {
+      if (!buf || 2 * (na + nb) > cap) {
         cap = 2 * (na + nb);
         double *nbuf = realloc(buf, (size_t)cap * sizeof *nbuf);
         if (!nbuf) {

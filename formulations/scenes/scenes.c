@@ -183,7 +183,8 @@ struct world *scene_polygon_box(int n, double size, unsigned long seed, double m
     struct body *bd = &w->bodies[b];
     bd->inertia = geom2d_polygon_inertia(w->shapes[bd->shape_begin].polygon, 1.0);
     bd->x[0] = -hw + size + pitch * (k % per_row) + 0.5 * pitch;
-    bd->x[1] = pitch * (k / per_row) + 0.6 * pitch;
+    int row = k / per_row;
+    bd->x[1] = pitch * row + 0.6 * pitch;
     bd->theta = 2.0 * M_PI * gsl_rng_uniform(rng);
   }
   gsl_rng_free(rng);

@@ -63,7 +63,7 @@ static int reserve(struct peg_lcp *L, int nc, int nimp, int ndof)
   if (nimp > L->cap_imp) {
     struct jcol *f = realloc(L->cf, 2 * (size_t)nimp * sizeof *f);
     if (f) L->cf = f;
-    const struct jcol **fc = realloc(L->fcol, 3 * (size_t)nimp * sizeof *fc);
+    const struct jcol **fc = realloc(L->fcol, 3 * (size_t)nimp * sizeof(const struct jcol *));
     if (fc) L->fcol = fc;
     int *force = realloc(L->force, (size_t)nimp * sizeof *force);
     if (force) L->force = force;
