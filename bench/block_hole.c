@@ -16,15 +16,15 @@
 #include "simulation.h"
 
 #include <math.h>
-#include <stddef.h>
 #include <petscsys.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 static const struct sweep_axis axes[] = {
     {"speed", NULL, SWEEP_REAL, "1,2,4", "initial speed of the block [m/s]", 0, SWEEP_INSTANCE},
     {"h", NULL, SWEEP_REAL, "0.01,0.005", "time step [s]", 0, SWEEP_METHOD},
-    {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle,nonconvex_max,nonconvex_sum", "formulations",
-     0, SWEEP_METHOD},
+    {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle,nonconvex_max,nonconvex_sum", "formulations", 0,
+     SWEEP_METHOD},
     {"solver", "-cp_solver", SWEEP_SOLVER, "lemke,milp,fb_newton", "solvers", 0, SWEEP_METHOD},
 };
 
@@ -163,9 +163,8 @@ static const struct sweep_driver driver = {
     .experiment = "block_hole",
     .title =
         "block sliding over a hole with a diagonal edge: phantom collision (Egan, Berard & Trinkle Fig. 1)",
-    .help =
-        "Status ok: every solve converged; approximate: some did not (usable answers); solve_failed: a\n"
-        "solve gave no usable answer (the run stops: the same problem would return).\n",
+    .help = "Status ok: every solve converged; approximate: some did not (usable answers); solve_failed: a\n"
+            "solve gave no usable answer (the run stops: the same problem would return).\n",
     .options = options,
     .steps_observed = 1,
     .n_options = sizeof options / sizeof options[0],

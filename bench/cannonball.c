@@ -15,17 +15,19 @@
 #include "simulation.h"
 
 #include <math.h>
-#include <stddef.h>
 #include <petscsys.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const struct sweep_axis axes[] = {
-    {"disks", NULL, SWEEP_INT, "21", "discs in the pile, a triangular number r(r+1)/2 (r on the bottom)", 0, SWEEP_INSTANCE},
+    {"disks", NULL, SWEEP_INT, "21", "discs in the pile, a triangular number r(r+1)/2 (r on the bottom)", 0,
+     SWEEP_INSTANCE},
     {"mu", NULL, SWEEP_REAL, "0.05", "Coulomb friction coefficient at every contact", 0, SWEEP_INSTANCE},
     {"h", NULL, SWEEP_REAL, "0.05", "time step [s]", 0, SWEEP_METHOD},
     {"formulation", NULL, SWEEP_FORMULATION, "anitescu_potra,anitescu_hart_lcp1,anitescu_hart_lcp2",
-     "formulation: anitescu_potra (LCP0), anitescu_hart_lcp1 (LCP1), anitescu_hart_lcp2 (LCP2), ...", 0, SWEEP_METHOD},
+     "formulation: anitescu_potra (LCP0), anitescu_hart_lcp1 (LCP1), anitescu_hart_lcp2 (LCP2), ...", 0,
+     SWEEP_METHOD},
     {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD},
 };
 
@@ -157,7 +159,8 @@ static double cost(const struct sweep_task *t, void *vctx)
   const struct cannonball_ctx *ctx = vctx;
   double n = 3.0 * (double)sweep_task_int(t, "disks"),
          steps = ctx->steps > 0 ? ctx->steps : ctx->T / sweep_task_real(t, "h");
-  return steps * n * n * n * (strcmp(sweep_task_string(t, "formulation"), "anitescu_hart_lcp1") == 0 ? 10.0 : 1.0);
+  return steps * n * n * n *
+         (strcmp(sweep_task_string(t, "formulation"), "anitescu_hart_lcp1") == 0 ? 10.0 : 1.0);
 }
 
 static void teardown(void *ctx) { free(ctx); }

@@ -16,8 +16,8 @@
 #include "simulation.h"
 
 #include <math.h>
-#include <stddef.h>
 #include <petscsys.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +26,8 @@ static const struct sweep_axis axes[] = {
     {"theta", NULL, SWEEP_REAL, "10,15,20,30", "incline angle [degrees]", 0, SWEEP_INSTANCE},
     {"mu", NULL, SWEEP_REAL, "0.3", "Coulomb friction coefficient", 0, SWEEP_INSTANCE},
     {"h", NULL, SWEEP_REAL, "1e-3", "time step [s]", 0, SWEEP_METHOD},
-    {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle,anitescu_potra", "formulations", 0, SWEEP_METHOD},
+    {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle,anitescu_potra", "formulations", 0,
+     SWEEP_METHOD},
     {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD},
 };
 

@@ -8,11 +8,11 @@
  * USAGE   bench_nonconvex_corner [-options_file bench/experiments/nonconvex_corner.opts] [-case a,b]
  *         [-formulation nonconvex_max,nonconvex_sum,stewart_trinkle] [-cp_solver all] [sweep options]
  * PAPER   Egan, Berard & Trinkle, Secs. IV-V (eqs. 13-28), Fig. 3, appendix eqs. 32-35. */
-#include "world_detect.h"
 #include "engine/sweep.h"
 #include "formulation.h"
 #include "scenes.h"
 #include "testproblems.h"
+#include "world_detect.h"
 
 #include <math.h>
 #include <petscsys.h>
@@ -21,8 +21,8 @@
 static const struct sweep_axis axes[] = {
     {"case", NULL, SWEEP_STRING, "a,b",
      "Fig. 3 case: a (nu = [-2, 0], no contact), b (nu = [-2, -1], contact)", 0, SWEEP_INSTANCE},
-    {"formulation", NULL, SWEEP_FORMULATION, "nonconvex_max,nonconvex_sum,stewart_trinkle", "formulations",
-     0, SWEEP_METHOD},
+    {"formulation", NULL, SWEEP_FORMULATION, "nonconvex_max,nonconvex_sum,stewart_trinkle", "formulations", 0,
+     SWEEP_METHOD},
     {"solver", "-cp_solver", SWEEP_SOLVER, "lemke,milp,enum,fb_newton", "solvers", 0, SWEEP_METHOD},
 };
 

@@ -6,9 +6,9 @@
  *         solve failed (a solve without an answer ends the run); the fraction of steps with a
  *         standard-model trap; mean problem size, solve and step time. Sources: "paper" — the paper's ten
  *         stored sets (seed s takes the s-th letter of -bodyset, default a..j, from -bodyset_file) — and
- *         "generator" — our generator (scene_peg_bodyset_generate) seeded with the engine's instance seed (-seed and the instance axes), which needs
- *         no ../shared data.
- * USAGE   bench_peg_box2d [-options_file bench/experiments/peg_box2d.opts] [-source paper,generator]
+ *         "generator" — our generator (scene_peg_bodyset_generate) seeded with the engine's instance seed
+ * (-seed and the instance axes), which needs no ../shared data. USAGE   bench_peg_box2d [-options_file
+ * bench/experiments/peg_box2d.opts] [-source paper,generator]
  *         [-seeds 10] [-bodyset a,b,c] [-h 0.001,0.016] [-formulation peg,stewart_trinkle]
  *         [-cp_solver lemke] [-t_end 5] [-interval 0.25] [-mu 0] [-bodyset_file F]
  *         [sweep options: -out, -resume, ... see -help]
@@ -23,8 +23,8 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
-#include <stddef.h>
 #include <petscsys.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -32,13 +32,15 @@
 #define MAX_BODIES 64
 
 static const struct sweep_axis axes[] = {
-    {"source", NULL, SWEEP_STRING, "paper", "polygon sets: paper (the stored sets a..j) or generator", 0, SWEEP_INSTANCE},
-    {SWEEP_SEEDS_AXIS, NULL, SWEEP_INT, "10", "repeats: the s-th stored set, or a generated set seeded from -seed and s",
-     1, SWEEP_INSTANCE},
+    {"source", NULL, SWEEP_STRING, "paper", "polygon sets: paper (the stored sets a..j) or generator", 0,
+     SWEEP_INSTANCE},
+    {SWEEP_SEEDS_AXIS, NULL, SWEEP_INT, "10",
+     "repeats: the s-th stored set, or a generated set seeded from -seed and s", 1, SWEEP_INSTANCE},
     {"h", NULL, SWEEP_REAL,
      "0.001,0.002,0.003,0.004,0.005,0.006,0.007,0.008,0.009,0.01,0.011,0.012,0.013,0.014,0.015,0.016",
      "time step [s]", 0, SWEEP_METHOD},
-    {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle,corrective,lnc,peg", "formulations", 0, SWEEP_METHOD},
+    {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle,corrective,lnc,peg", "formulations", 0,
+     SWEEP_METHOD},
     {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD},
 };
 
@@ -109,7 +111,8 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const double h = sweep_task_real(task, "h");
   struct peg_body_spec specs[MAX_BODIES];
   char label[64];
-  int nspec = task_bodies(ctx, source, sweep_task_int(task, SWEEP_SEEDS_AXIS), task->instance_seed, specs, label, sizeof label);
+  int nspec = task_bodies(ctx, source, sweep_task_int(task, SWEEP_SEEDS_AXIS), task->instance_seed, specs,
+                          label, sizeof label);
   if (nspec <= 0) {
     if (nspec == 0) sweep_row_status(row, "not_applicable");
     return nspec < 0;

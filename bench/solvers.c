@@ -67,7 +67,8 @@ static struct sweep_axis axes[] = {
      "egan_sum_1, egan_sum_2, siconos:PATH (default: the built-in list and every Siconos file)",
      0, SWEEP_INSTANCE},
     {"solver", "-cp_solver", SWEEP_SOLVER, "all", "solvers (all: every registered one)", 0, SWEEP_METHOD},
-    {SWEEP_SEEDS_AXIS, NULL, SWEEP_INT, "1", "random instances per class (-seeds N: seeds 0..N-1)", 1, SWEEP_INSTANCE},
+    {SWEEP_SEEDS_AXIS, NULL, SWEEP_INT, "1", "random instances per class (-seeds N: seeds 0..N-1)", 1,
+     SWEEP_INSTANCE},
 };
 
 static int bench_setup(void **vctx)
@@ -179,8 +180,7 @@ static int bench_run(const struct sweep_task *t, void *vctx, struct sweep_row *r
   double *z = NULL, *times = NULL;
   char err[512];
   int status = 1;
-  enum cp_class_status cs = cp_class_create(problem, t->instance_seed,
-                                            c->siconos_dir, &p, err, sizeof err);
+  enum cp_class_status cs = cp_class_create(problem, t->instance_seed, c->siconos_dir, &p, err, sizeof err);
   if (cs == CP_CLASS_MISSING) { /* no data folder: the row says so and counts nowhere */
     sweep_row_status(row, "not_applicable");
     sweep_row_set_text(row, "message", err);

@@ -50,7 +50,8 @@ int option_in_range(const char *r, double x)
   if (len < 5 || !comma || (r[0] != '[' && r[0] != '(') || (r[len - 1] != ']' && r[len - 1] != ')'))
     return -1;
   double lo, hi;
-  if (parse_end(r + 1, (size_t)(comma - r - 1), &lo) || parse_end(comma + 1, (size_t)(r + len - 1 - comma - 1), &hi))
+  if (parse_end(r + 1, (size_t)(comma - r - 1), &lo) ||
+      parse_end(comma + 1, (size_t)(r + len - 1 - comma - 1), &hi))
     return -1;
   int lo_ok = r[0] == '[' ? x >= lo : x > lo;
   int hi_ok = r[len - 1] == ']' ? x <= hi : x < hi;
@@ -190,7 +191,8 @@ void option_print(FILE *out, const struct option_decl *d, int n, const char *pre
   for (int i = 0; i < n; i++) {
     char full[160], lhs[200];
     full_name(full, sizeof full, prefix, d[i].name);
-    snprintf(lhs, sizeof lhs, "%s %s", full, d[i].type == OPT_CHOICE && d[i].range ? d[i].range : type[d[i].type]);
+    snprintf(lhs, sizeof lhs, "%s %s", full,
+             d[i].type == OPT_CHOICE && d[i].range ? d[i].range : type[d[i].type]);
     fprintf(out, "  %-34s %s (default %s", lhs, d[i].help ? d[i].help : "",
             d[i].def && d[i].def[0] ? d[i].def : "none");
     if (d[i].range && d[i].range[0] && d[i].type != OPT_CHOICE) fprintf(out, "; range %s", d[i].range);
@@ -201,9 +203,10 @@ void option_print(FILE *out, const struct option_decl *d, int n, const char *pre
 /* PETSc's own bookkeeping, never "unused" in our sense. */
 static int is_petsc_bookkeeping(const char *name)
 {
-  static const char *const keep[] = {"options_file", "options_left", "help", "options_monitor",
-                                     "options_view", "malloc_debug", "malloc_dump", "malloc_test",
-                                     "no_signal_handler", "on_error_abort", "log_view", "info", NULL};
+  static const char *const keep[] = {
+      "options_file", "options_left", "help",        "options_monitor",   "options_view",
+      "malloc_debug", "malloc_dump",  "malloc_test", "no_signal_handler", "on_error_abort",
+      "log_view",     "info",         NULL};
   for (int i = 0; keep[i]; i++)
     if (strcmp(name, keep[i]) == 0) return 1;
   return 0;

@@ -22,10 +22,10 @@ enum option_type { OPT_REAL, OPT_INT, OPT_BOOL, OPT_STRING, OPT_CHOICE };
 struct option_decl {
   const char *name; /* without the leading '-' and without the prefix: "pivot_tol" with prefix "lemke_" */
   enum option_type type;
-  size_t offset;       /* of the field in the settings struct */
-  const char *def;     /* default value as text ("" for an empty string) */
-  const char *range;   /* REAL / INT: "[lo,hi]" with ( ) for open ends and inf; CHOICE: "a|b|c" */
-  const char *help;    /* one line; a trailing "[unit]" names the unit */
+  size_t offset;     /* of the field in the settings struct */
+  const char *def;   /* default value as text ("" for an empty string) */
+  const char *range; /* REAL / INT: "[lo,hi]" with ( ) for open ends and inf; CHOICE: "a|b|c" */
+  const char *help;  /* one line; a trailing "[unit]" names the unit */
 };
 
 /* Fills obj from the defaults, then from the options database: -<prefix><name> for every row. prefix may

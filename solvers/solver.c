@@ -4,8 +4,6 @@
  * returned (not aborted on) and become status numerical_failure with the error text. */
 #include "solver.h"
 
-#include <stddef.h>
-
 #include <math.h>
 #include <petscsys.h>
 #include <stddef.h>
@@ -291,4 +289,3 @@ int solver_solve(struct solver *s, const struct cp_problem *p, double *z, struct
   }
   return 0;
 }
-

@@ -3,10 +3,10 @@
  * small-angle period 2 pi sqrt(L/g) within 1 %, its joint stays closed; a 5-link chain released at 60 degrees
  * keeps every joint within 1e-3 of closed over 2 s; and with contacts it reproduces the incline acceleration
  * a = g (sin - mu cos). */
-#include "stepper.h"
 #include "check.h"
 #include "formulation.h"
 #include "scenes.h"
+#include "stepper.h"
 
 #include <math.h>
 #include <petscsys.h>

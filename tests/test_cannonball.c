@@ -4,10 +4,10 @@
  * equilibrium and no disc moves more than 1e-3 in 1 s. Without walls the free-standing pile is NOT an
  * equilibrium at mu = 0.05: holding an end disc of the bottom row needs mu >= ~0.27 at its contacts
  * (force and torque balance of the 3-disc pyramid), so there we check that it spreads. */
-#include "stepper.h"
 #include "check.h"
 #include "formulation.h"
 #include "scenes.h"
+#include "stepper.h"
 
 #include <math.h>
 #include <petscsys.h>

@@ -3,10 +3,10 @@
  * boxes stays at rest (acceleration_lcp, impulse_lcp); a dropped disc comes to rest on a line without
  * penetrating beyond the Baumgarte tolerance (e = 0), and with e = 0.5 it rebounds at half its impact
  * speed. */
-#include "stepper.h"
 #include "check.h"
 #include "formulation.h"
 #include "scenes.h"
+#include "stepper.h"
 
 #include <math.h>
 #include <petscsys.h>

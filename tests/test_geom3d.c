@@ -3,12 +3,12 @@
  * of random points, the potential-contact sets of the 3D narrow phase (box flat on a plane, sphere on a
  * plane, box corner on a box face, crossed edges, stacked boxes) and the exact overlap volume of two
  * polyhedra against closed forms and a Monte-Carlo estimate (GSL RNG). */
-#include "world_detect.h"
 #include "check.h"
 #include "contact3d.h"
 #include "geom3d.h"
 #include "hull3d.h"
 #include "overlap3d.h"
+#include "world_detect.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>

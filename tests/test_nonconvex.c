@@ -6,13 +6,13 @@
  * solution it is and q^{l+1} are printed; the Sec. VI constraint counts on scenes with known x, y, g, k;
  * the group rules (corners, Fig. 8's bounding side, Fig. 5, seams, vertex-vertex); friction on an incline;
  * Fig. 1's block over a hole: stewart_trinkle hits the extended diagonal, the nonconvex forms slide past. */
-#include "stepper.h"
-#include "world_detect.h"
 #include "check.h"
 #include "formulation.h"
 #include "nonconvex_groups.h"
 #include "scenes.h"
+#include "stepper.h"
 #include "testproblems.h"
+#include "world_detect.h"
 
 #include <math.h>
 #include <petscsys.h>

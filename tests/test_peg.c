@@ -6,13 +6,13 @@
  * (overhanging or corner on corner) stay at rest; friction (our addition) sticks and slides on an incline as
  * Coulomb says; the triangle drop at h = 0.016 completes, its overlap orders of magnitude below the
  * corrective model's. */
-#include "stepper.h"
 #include "check.h"
 #include "formulation.h"
 #include "geom2d.h"
 #include "peg_lcp.h"
 #include "sat2d.h"
 #include "scenes.h"
+#include "stepper.h"
 
 #include <math.h>
 #include <petscsys.h>

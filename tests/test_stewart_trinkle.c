@@ -4,9 +4,9 @@
  * slides with a = g (sin theta - mu cos theta) (1e-6 relative, h = 1e-3); a rolling N-gon loses kinetic
  * energy, less as N grows (Chakraborty et al. Sec. 6.1: m = 1, r = 1, mu = 0.4, nu0 = (-3, 0, 3),
  * h = 0.01, 2 s); a stack of 5 boxes stays at rest. */
-#include "run.h"
 #include "check.h"
 #include "formulation.h"
+#include "run.h"
 #include "scenes.h"
 
 #include <math.h>
@@ -23,8 +23,8 @@ static int run(struct world *w, const char *form, double h, int steps, double *m
   struct run_summary sum;
   int failed = -1;
   if (max_pen) *max_pen = 0.0;
-  if (formulation_create(form, &sim.f, NULL, 0) || solver_create(solver_name, &sim.s, NULL, 0) || stepper_create(&sim.st) ||
-      simulation_run(&sim, h, steps, NULL, 0, &sum))
+  if (formulation_create(form, &sim.f, NULL, 0) || solver_create(solver_name, &sim.s, NULL, 0) ||
+      stepper_create(&sim.st) || simulation_run(&sim, h, steps, NULL, 0, &sum))
     goto cleanup;
   failed = (int)sum.failed_steps;
   if (max_pen) *max_pen = sum.max_penetration;

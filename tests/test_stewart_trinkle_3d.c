@@ -7,12 +7,12 @@
  * along one of the k = 4 friction directions (formulation_tangents) — a pyramid cone bounds friction by
  * mu p_n only along its generators; between two of them friction is weaker along the slope and pulls
  * sideways, which the last case measures (see test_incline). */
-#include "run.h"
-#include "world_detect.h"
 #include "check.h"
 #include "formulation.h"
 #include "geom3d.h"
 #include "hull3d.h"
+#include "run.h"
+#include "world_detect.h"
 
 #include <math.h>
 #include <petscsys.h>
@@ -26,8 +26,8 @@ static int run(struct world *w, double h, int steps, double *max_pen)
   struct run_summary sum;
   int failed = -1;
   if (max_pen) *max_pen = 0.0;
-  if (formulation_create("stewart_trinkle", &sim.f, NULL, 0) || solver_create(solver_name, &sim.s, NULL, 0) || stepper_create(&sim.st) ||
-      simulation_run(&sim, h, steps, NULL, 0, &sum))
+  if (formulation_create("stewart_trinkle", &sim.f, NULL, 0) || solver_create(solver_name, &sim.s, NULL, 0) ||
+      stepper_create(&sim.st) || simulation_run(&sim, h, steps, NULL, 0, &sum))
     goto cleanup;
   failed = (int)sum.failed_steps;
   if (max_pen) *max_pen = sum.max_penetration;

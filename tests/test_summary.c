@@ -6,8 +6,8 @@
  * one-sided rank-sum p-values of bench_compare (compare.c) against hand-computed values. */
 #include "check.h"
 #include "compare.h"
-#include "rundir.h"
 #include "engine/sweep.h"
+#include "rundir.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,11 +2,11 @@
  * moment; exact intersection areas; 2D contact features and gaps (vertex-edge, vertex-vertex, disc pairs,
  * half-planes); sort-and-sweep finds exactly the all-pairs contacts; energy; the formulation registry
  * (unknown names fail) and friction directions. */
-#include "world_detect.h"
 #include "check.h"
 #include "formulation.h"
 #include "geom2d.h"
 #include "scenes.h"
+#include "world_detect.h"
 
 #include <math.h>
 #include <petscsys.h>

@@ -6,9 +6,8 @@
 #include "option_table.h"
 #include "sweep_impl.h"
 
-#include <stddef.h>
-
 #include <petscsys.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -82,8 +81,10 @@ struct engine_settings {
   double task_time_limit;
 };
 
-#define ENGINE_OPT(name, type, def, range, help)                                                           \
-  {#name, type, offsetof(struct engine_settings, name), def, range, help}
+#define ENGINE_OPT(name, type, def, range, help)                                                             \
+  {                                                                                                          \
+#name, type, offsetof(struct engine_settings, name), def, range, help                                    \
+  }
 static const struct option_decl engine_options[] = {
     ENGINE_OPT(out, OPT_STRING, "", NULL,
                "run directory (default results/<experiment>/<YYYYmmdd-HHMMSS>, linked as latest)"),
@@ -91,12 +92,14 @@ static const struct option_decl engine_options[] = {
     ENGINE_OPT(resume, OPT_BOOL, "0", NULL,
                "continue the run in -out: skip finished tasks, redo a torn last line; tasks are matched by "
                "their axis values, so a sweep with added values runs only the new tasks"),
-    ENGINE_OPT(rerun_failed, OPT_BOOL, "0", NULL, "like -resume, and also redo the tasks whose status is a failure"),
+    ENGINE_OPT(rerun_failed, OPT_BOOL, "0", NULL,
+               "like -resume, and also redo the tasks whose status is a failure"),
     ENGINE_OPT(task_time_limit, OPT_REAL, "0", "[0,inf)",
                "wall seconds per task; a task over it is killed and recorded as time_limit (0 = none) [s]"),
     ENGINE_OPT(tasks, OPT_STRING, "", NULL, "I:J: run only the tasks with I <= id < J"),
-    ENGINE_OPT(slice, OPT_STRING, "", NULL,
-               "K/N: run only the tasks with id % N == K (job arrays: ledger.K-of-N.csv; bin/bench_merge DIR)"),
+    ENGINE_OPT(
+        slice, OPT_STRING, "", NULL,
+        "K/N: run only the tasks with id % N == K (job arrays: ledger.K-of-N.csv; bin/bench_merge DIR)"),
     ENGINE_OPT(task_fork, OPT_BOOL, "1", NULL,
                "run each task in a forked child (time limit enforced, a crash is a status); 0 = in-process"),
     ENGINE_OPT(no_plots, OPT_BOOL, "0", NULL, "skip the gnuplot plots at the end"),
@@ -115,7 +118,8 @@ static const struct option_decl observer_options[] = {
      "rows, iterations, fp_iterations, residual, solve_seconds, step_seconds, energy, max_penetration, then "
      "the experiment's own columns"},
     {"cp_dump_failed", OPT_STRING, offsetof(struct observer_settings, cp_dump_failed), "", NULL,
-     "the first 5 failed problems of a task as plain files for bin/cpsolve: DIR/EXPERIMENT_task<ID>_step<K>.txt"},
+     "the first 5 failed problems of a task as plain files for bin/cpsolve: "
+     "DIR/EXPERIMENT_task<ID>_step<K>.txt"},
 };
 
 /* Only drivers with a seeds axis take these (elsewhere they would change nothing: an error). */
@@ -141,16 +145,16 @@ static char **known_options(const struct sweep_driver *d, int *n)
   int cap = 64, k = 0;
   char **names = malloc((size_t)cap * sizeof *names);
   char buf[256];
-#define ADD(...)                                                                                            \
-  do {                                                                                                      \
-    if (k == cap) {                                                                                         \
-      char **nn = realloc(names, (size_t)(cap *= 2) * sizeof *names);                                       \
-      if (!nn) goto fail;                                                                                   \
-      names = nn;                                                                                           \
-    }                                                                                                       \
-    snprintf(buf, sizeof buf, __VA_ARGS__);                                                                 \
-    if (!(names[k] = strdup(buf))) goto fail;                                                               \
-    k++;                                                                                                    \
+#define ADD(...)                                                                                             \
+  do {                                                                                                       \
+    if (k == cap) {                                                                                          \
+      char **nn = realloc(names, (size_t)(cap *= 2) * sizeof *names);                                        \
+      if (!nn) goto fail;                                                                                    \
+      names = nn;                                                                                            \
+    }                                                                                                        \
+    snprintf(buf, sizeof buf, __VA_ARGS__);                                                                  \
+    if (!(names[k] = strdup(buf))) goto fail;                                                                \
+    k++;                                                                                                     \
   } while (0)
   if (!names) return NULL;
   for (int i = 0; i < N_ENGINE_OPTIONS; i++)
@@ -298,7 +302,8 @@ static void print_help(const struct sweep *s)
       } else {
         const struct formulation_type *t = formulation_find(v);
         if (!t) continue;
-        printf("Formulation %s — %s%s\n", t->name, t->summary, t->n_options ? ":" : " (no options of its own)");
+        printf("Formulation %s — %s%s\n", t->name, t->summary,
+               t->n_options ? ":" : " (no options of its own)");
         option_print(stdout, t->options, t->n_options, NULL);
       }
     }
@@ -376,7 +381,9 @@ static int parse_engine(struct sweep *s)
     snprintf(s->slice_tag, sizeof s->slice_tag, "%ld-of-%ld", s->slice_k, s->slice_n);
   }
   if (e.run[0] && (strchr(e.run, '/') || strcmp(e.run, ".") == 0 || strcmp(e.run, "..") == 0)) {
-    if (say) fprintf(stderr, "error: -run %s: a run name is one folder name (no '/'); use -out DIR for a path\n", e.run);
+    if (say)
+      fprintf(stderr, "error: -run %s: a run name is one folder name (no '/'); use -out DIR for a path\n",
+              e.run);
     return 1;
   }
   if (e.out[0]) {

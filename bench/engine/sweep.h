@@ -86,7 +86,7 @@ struct sweep_task {
    * task's position in the sweep. rng is a GSL mt19937 seeded with it. */
   unsigned long instance_seed;
   gsl_rng *rng;
-  double time_limit;        /* seconds, 0 = none (the engine enforces it; long loops may also check) */
+  double time_limit; /* seconds, 0 = none (the engine enforces it; long loops may also check) */
   /* Time-stepping drivers (.steps_observed): -trace DIR and -cp_dump_failed DIR, read by the engine before
    * any task ("" = off); sweep_observers_standard turns them into observers. */
   const char *trace_dir, *dump_dir;
@@ -97,7 +97,7 @@ struct sweep_row;
 struct sweep_driver {
   const char *experiment; /* results/<experiment>/...; [a-z0-9_] */
   const char *title;      /* one line: what and which paper/figure */
-  const char *help; /* notes printed by -help under the driver's options (statuses, ...); may be NULL */
+  const char *help;       /* notes printed by -help under the driver's options (statuses, ...); may be NULL */
   /* The driver's own options (not axes), declared (option_table.h; full names without '-'); read by the
    * engine before setup into the settings struct the driver's setup gets. */
   const struct option_decl *options;

@@ -10,7 +10,6 @@
 #include <mpi.h>
 #include <stdio.h>
 
-
 struct sweep_axis_values {
   int n;
   char **v; /* n values as strings */
@@ -47,7 +46,6 @@ struct sweep {
   char start_iso[32], end_iso[32];
   FILE *ledger;
 };
-
 
 /* sweep_task.c */
 int sweep_axes_parse(struct sweep *s);

@@ -147,7 +147,8 @@ static int read_ledger(struct sweep *s, const char *path, const char *header, ch
     char *end;
     long old_id = strtol(table_get(t, i, cid), &end, 10);
     if (*end || old_id < 0) {
-      fprintf(stderr, "error: %s: row %d has task_id '%s', not a task id\n", path, i + 1, table_get(t, i, cid));
+      fprintf(stderr, "error: %s: row %d has task_id '%s', not a task id\n", path, i + 1,
+              table_get(t, i, cid));
       table_destroy(&t);
       return 2;
     }
@@ -214,7 +215,8 @@ int sweep_build_todo(struct sweep *s, const char *done)
     list[n].id = id;
     list[n].cost = 0.0;
     if (s->d->cost) {
-      struct sweep_task t = {.driver = s->d, .id = id, .n_axes = s->d->n_axes, .value = values, .time_limit = s->time_limit};
+      struct sweep_task t = {
+          .driver = s->d, .id = id, .n_axes = s->d->n_axes, .value = values, .time_limit = s->time_limit};
       sweep_task_values(s, id, values);
       list[n].cost = s->d->cost(&t, s->ctx);
     }
@@ -479,7 +481,8 @@ int sweep_merge(const char *run_dir, long *n_missing)
       rows[k++] = (struct id_row){id, (int)i, r};
     }
   if (dropped)
-    fprintf(stderr, "[merge] %s: %ld ledger rows have axis values this sweep no longer has; not in tasks.csv\n",
+    fprintf(stderr,
+            "[merge] %s: %ld ledger rows have axis values this sweep no longer has; not in tasks.csv\n",
             run_dir, dropped);
   nrows = k;
   /* by id; of a repeated id (rerun_failed, resume) the last written row wins: highest (file, row) */

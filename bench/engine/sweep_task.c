@@ -449,7 +449,6 @@ int sweep_read_options(const struct sweep_driver *d, void *settings)
   return 1;
 }
 
-
 FILE *sweep_trace_open(const char *dir, const char *experiment, long task_id, const char *header)
 {
   if (!dir[0]) return NULL;

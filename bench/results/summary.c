@@ -5,9 +5,9 @@
  * median and quartiles (GSL, linear interpolation between order statistics) over the successful rows with
  * a finite value; for each cost the median over successful rows (a fast failure must not make a method
  * look cheap) and the total over every row with a value (what the sweep spent). No value = empty field. */
-#include "rundir.h"
 #include "results.h"
 #include "run_files.h"
+#include "rundir.h"
 
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>

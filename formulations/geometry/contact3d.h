@@ -10,9 +10,9 @@
 #ifndef CB_CONTACT3D_H
 #define CB_CONTACT3D_H
 
+#include "contact_set.h"
 #include "hull3d.h"
 #include "overlap3d.h"
-#include "contact_set.h"
 
 int contact3d_shapes(const struct world *w, int sa, int sb, double threshold, struct contact_set *out);
 

@@ -3,9 +3,10 @@
  * narrow phase per pair of parts (contact2d.c in 2D; contact3d.h, the 3D geometry module, in 3D).
  * Bodies with an unbounded part (half-plane / plane) are paired with every other body. Cost: sorting
  * n log n plus the pairs whose x-intervals overlap, so a pile of n bodies is about linear in n. */
+#include "world_detect.h"
+
 #include "contact2d.h"
 #include "contact3d.h"
-#include "world_detect.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 /* ah_pyramid.c — Anitescu-Hart Sec. 3 (see ah_pyramid.h): the hexagonal pyramid's mixed LCP (6)-(7) through
  * the anitescu_potra formulation, the paper's solutions 1 and 2 and the reduced (zero tangential impulse)
  * problem. Invariant: contact i of the problem is the base vertex a->vertex[i]; the pyramid is body 1. */
-#include "world_detect.h"
 #include "ah_pyramid.h"
 
 #include "formulation.h"
 #include "scenes.h"
+#include "world_detect.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -9,7 +9,8 @@ int simulation_open(struct simulation *sim, struct world *w, const char *formula
   memset(sim, 0, sizeof *sim);
   sim->w = w;
   int rc = !w || formulation_create(formulation, &sim->f, msg, sizeof msg) ||
-           formulation_set_from_options(sim->f, msg, sizeof msg) || solver_create(solver, &sim->s, msg, sizeof msg) ||
+           formulation_set_from_options(sim->f, msg, sizeof msg) ||
+           solver_create(solver, &sim->s, msg, sizeof msg) ||
            solver_set_from_options(sim->s, msg, sizeof msg) || stepper_create(&sim->st);
   if (msg[0]) fprintf(stderr, "error: %s\n", msg);
   return rc;

@@ -4,8 +4,6 @@
  * (default -1: the world's threshold); each type's own table is read into its state. */
 #include "formulation.h"
 
-#include <stddef.h>
-
 #include <math.h>
 #include <petscsys.h>
 #include <stdarg.h>
@@ -211,4 +209,3 @@ void formulation_tangents(int dim, const double n[3], int k, double *dirs)
       dirs[3 * l + i] = c * t1[i] + s * t2[i];
   }
 }
-
