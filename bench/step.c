@@ -12,6 +12,7 @@
  * per timed step of one task (one process, one core). */
 #include "engine/sweep.h"
 #include "scene.h"
+#include "run.h"
 #include "simulation.h"
 
 #include <mpi.h>
@@ -65,10 +66,28 @@ static const struct option_decl step_options[] = {
      "untimed steps first, for scenes whose bodies fall into place (polygon_box)"},
 };
 
+/* The per-phase split of the timed steps: an observer on the one run loop (run.h). */
 struct totals {
   int steps, failed;
   double contacts, rows, detect, assemble, solve, recover;
+  const char *status; /* the last failed step's solve status, "ok" when none failed */
 };
+
+static int add_step(void *vctx, const struct simulation *sim, long k, const struct step_record *rec)
+{
+  struct totals *tot = vctx;
+  (void)sim, (void)k;
+  tot->steps++;
+  tot->failed += rec->failed;
+  tot->contacts += rec->contacts;
+  tot->rows += rec->rows.total;
+  tot->detect += rec->seconds_detect;
+  tot->assemble += rec->seconds_assemble;
+  tot->solve += rec->seconds_solve;
+  tot->recover += rec->seconds_recover;
+  if (rec->failed) tot->status = solve_status_name(rec->solve.status);
+  return RUN_CONTINUE;
+}
 
 static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
 {
@@ -97,30 +116,23 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     sweep_row_status(row, "not_applicable");
     goto cleanup;
   }
-  const char *status = "ok";
-  for (int i = 0; t->falls && i < ctx->warmup; i++) {
-    struct step_record rec;
-    if (stepper_step(sim.st, w, sim.f, sim.s, t->h, &rec)) {
-      rc = 1;
-      goto cleanup;
-    }
-    warmup_failed += rec.failed;
+  /* untimed warm-up (bodies falling into place), then the timed steps: both through the one run loop */
+  struct run_summary warm = {0}, sum;
+  if (t->falls && ctx->warmup > 0 && simulation_run(&sim, t->h, ctx->warmup, NULL, 0, &warm)) {
+    rc = 1;
+    goto cleanup;
   }
-  for (int i = 0; i < ctx->steps; i++) {
-    struct step_record rec;
-    if (stepper_step(sim.st, w, sim.f, sim.s, t->h, &rec)) {
-      rc = 1;
-      goto cleanup;
-    }
-    tot.steps++;
-    tot.failed += rec.failed;
-    tot.contacts += rec.contacts;
-    tot.rows += rec.rows.total;
-    tot.detect += rec.seconds_detect;
-    tot.assemble += rec.seconds_assemble;
-    tot.solve += rec.seconds_solve;
-    tot.recover += rec.seconds_recover;
-    if (rec.failed) status = solve_status_name(rec.solve.status);
+  warmup_failed = (int)warm.failed_steps;
+  tot.status = "ok";
+  struct run_observer split = {.name = "phase_split", .ctx = &tot, .after_step = add_step};
+  if (simulation_run(&sim, t->h, ctx->steps, &split, 1, &sum)) {
+    rc = 1;
+    goto cleanup;
+  }
+  const char *status = tot.status;
+  if (tot.steps == 0) {
+    sweep_row_status(row, "error");
+    goto cleanup;
   }
   const double k = 1.0 / tot.steps, total = k * (tot.detect + tot.assemble + tot.solve + tot.recover);
   sweep_row_set_int(row, "steps", tot.steps);
