@@ -244,6 +244,7 @@ int main(int argc, char **argv)
   printf("# bench_compare %s (baseline) vs %s (new): experiment %s, group = ", dir_b, dir_n, b->experiment);
   for (int k = 0; k < b->group.n; k++)
     printf("%s%s", k ? "," : "", b->group.name[k]);
+  if (!b->group.n) printf("(none: one group)");
   for (PetscInt k = 0; k < n_maps; k++)
     printf("%s%s judged as %s", k ? ", " : "\n# map: the new run's ", map_from[k], map_to[k]);
   printf("\n# values over the tasks both runs solved; a baseline group missing from the new run is a "
@@ -261,9 +262,10 @@ int main(int argc, char **argv)
       printf("%s%s", k ? "," : "", n->counts.name[k]);
     printf(", ratio of medians beyond %g\n", o.count_ratio);
   }
-  printf("# timings: ratio of medians > %s%g and one-sided Wilcoxon rank-sum (Mann-Whitney U, normal\n"
+  printf("# timings: ratio of medians > %s%g%s and one-sided Wilcoxon rank-sum (Mann-Whitney U, normal\n"
          "# approximation, tie-corrected) p < %g, with >= %d task pairs; %s\n",
-         o.interleaved ? "max(A-vs-A spread, " : "", o.time_ratio, o.alpha, o.min_repeats,
+         o.interleaved ? "max(A-vs-A spread, " : "", o.time_ratio, o.interleaved ? ")" : "", o.alpha,
+         o.min_repeats,
          o.interleaved
              ? "the runs were timed interleaved (-interleaved): these are verdicts"
              : "runs made at different times: evidence only (slower?/faster?), confirm with bench/ab");
