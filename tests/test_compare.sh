@@ -111,7 +111,9 @@ expect 1 "time_limit plus a new max_iterations is a regression" -- "$c" "$tmp/ba
 mkrun "$tmp/fl_base" floors=err=0.01
 mkrun "$tmp/fl_new" floors=err=0.01 errb=2
 expect 0 "err x2 with both medians under the floor 0.01 is not a verdict" -- "$c" "$tmp/fl_base" "$tmp/fl_new"
-has "... shown as under floor" '^b 0.1 +err .* under floor$'
+grep -q 'under floor$' "$tmp/out" && fail "under-floor rows listed without -all" || pass "... and not listed"
+expect 0 "... -all lists it" -- "$c" "$tmp/fl_base" "$tmp/fl_new" -all
+has "... as under floor" '^b 0.1 +err .* under floor$'
 mkrun "$tmp/fl_new2" floors=err=0.01 errb=5
 expect 1 "err rising over the floor is a regression" -- "$c" "$tmp/fl_base" "$tmp/fl_new2"
 expect 0 "... the new run's floors count (baseline without)" -- "$c" "$tmp/base" "$tmp/fl_new"

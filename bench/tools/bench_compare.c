@@ -34,7 +34,7 @@ static const char help[] =
     "  -interleaved          the runs were timed interleaved (bench/ab): a timing beyond the A-vs-A spread\n"
     "                        and significant is a verdict (otherwise only evidence: slower? / faster?)\n"
     "  -fail_time_limit      a success-rate drop made of time_limit tasks fails (default: reported only)\n"
-    "  -all                  print every comparison (default: those that changed)\n"
+    "  -all                  print every comparison (default: those that moved beyond a noise floor)\n"
     "Exit status: 0 pass, 1 regression, 2 could not compare (missing or corrupt files, different\n"
     "experiments or columns, no common group, bad options).\n";
 
@@ -86,9 +86,10 @@ static void format_change(const struct compare_row *c, char *buf, size_t len)
     snprintf(buf + at, len - at, "%sstatus %s", at ? ", " : "", c->note);
 }
 
+/* Under-floor moves are noise by declaration: listed with -all only, like identical values. */
 static int shown(const struct compare_row *c, int all)
 {
-  return all || (c->verdict != COMPARE_SAME && c->verdict != COMPARE_UNTESTED);
+  return all || (c->verdict != COMPARE_SAME && c->verdict != COMPARE_UNTESTED && c->verdict != COMPARE_FLOOR);
 }
 
 static void print_table(const struct rundir *b, const struct compare_result *res, int all)
@@ -97,7 +98,7 @@ static void print_table(const struct rundir *b, const struct compare_result *res
   for (int i = 0; i < res->n_rows; i++)
     n_shown += shown(&res->rows[i], all);
   if (!n_shown) {
-    printf("(nothing moved: every compared value is identical)\n");
+    printf("(nothing moved: every compared value is identical or under its noise floor; -all lists them)\n");
     return;
   }
   enum { NCOL = 6 };
