@@ -51,8 +51,10 @@ static void group_text(const struct rundir *r, const struct rundir_groups *g, in
 
 static void format_value(const struct compare_row *c, double v, int n, char *buf, size_t len)
 {
-  if (c->kind == COMPARE_COVERAGE)
-    snprintf(buf, len, isnan(v) ? "missing" : "%d tasks", n);
+  if (c->kind == COMPARE_COVERAGE && isnan(v))
+    snprintf(buf, len, "missing");
+  else if (c->kind == COMPARE_COVERAGE)
+    snprintf(buf, len, "%d tasks", n);
   else if (isnan(v))
     snprintf(buf, len, "-");
   else if (c->kind == COMPARE_SUCCESS)
