@@ -221,11 +221,14 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 ab="$(dirname "$0")/../bench/ab"
 syn="$bin/bench_synthetic -seeds 2 -out {out} -quiet -no_plots"
 expect 0 "bench/ab: the same command twice passes" -- env CB_BIN="$bin" "$ab" -n 5 -warmup 0 -out "$tmp/ab_same" \
-  -a "$syn -work 0.01" -b "$syn -work 0.01"
+  -a "sleep 0.1" -b "sleep 0.1"
 has "... process wall and CPU time compared" '^\(all\) +cpu_seconds '
-has "... and the pooled tasks" '^# bench_compare .*/A/pooled'
+expect 1 "bench/ab: a command that takes longer is flagged" -- env CB_BIN="$bin" "$ab" -n 5 -warmup 0 \
+  -out "$tmp/ab_sleep" -a "sleep 0.1" -b "sleep 0.4"
+has "... by its wall time, ratio, p-value and A-vs-A spread" '^\(all\) +wall_seconds .* x[2-9][0-9.]* \(p=[0-9.e-]+, A/A x[0-9.]+\) +REGRESSION$'
 expect 1 "bench/ab: a slower command is flagged" -- env CB_BIN="$bin" "$ab" -n 5 -warmup 0 -out "$tmp/ab_slow" \
   -a "$syn -work 0.01" -b "$syn -work 0.05" -- -map 0.05=0.01 -metric_tol draw_mean=1
+has "... over the pooled tasks" '^# bench_compare .*/A/pooled'
 has "... with its ratio, p-value and A-vs-A spread" '^ok 0.01 +busy_seconds .* x[2-9][0-9.]* \(p=[0-9.e-]+, A/A x[0-9.]+\) +REGRESSION$'
 expect 2 "bench/ab: -n under 5 is refused" -- "$ab" -n 3 -a true -b true
 expect 2 "bench/ab: a failing command stops it" -- "$ab" -n 5 -out "$tmp/ab_fail" -a true -b false
