@@ -30,17 +30,22 @@ static const struct sweep_axis axes[] = {
 
 static const struct sweep_column columns[] = {
     {"passed", SWEEP_METRIC_HIGHER,
-     "1: past the hole at the end, never below 90 % of the initial speed, no energy gain"},
+     "1: past the hole at the end, never below 90 % of the initial speed, no energy gain", .floor = 0},
     {"final_x", SWEEP_METRIC_HIGHER,
-     "block centre x at the end [m] (the hole spans 0 < x < 1; passed needs x > 2.2)"},
-    {"max_penetration", SWEEP_METRIC, "max over steps of the deepest detected contact at the step start [m]"},
-    {"min_speed_ratio", SWEEP_METRIC_HIGHER, "min over steps of the horizontal speed / initial speed"},
-    {"energy_gain", SWEEP_METRIC, "max over steps of (energy - initial energy) / initial kinetic energy"},
-    {"failed_steps", SWEEP_INFO, "steps whose solve did not converge"},
-    {"failed_at", SWEEP_INFO, "simulated time at the start of the first failed step [s] (empty: none)"},
-    {"steps", SWEEP_INFO, "steps taken (the last one may have failed)"},
-    {"rows_mean", SWEEP_COST, "mean problem size per step"},
-    {"step_seconds", SWEEP_COST, "mean wall time per step (detect + assemble + solve + recover) [s]"},
+     "block centre x at the end [m] (the hole spans 0 < x < 1; passed needs x > 2.2)", .floor = 0},
+    {"max_penetration", SWEEP_METRIC, "max over steps of the deepest detected contact at the step start [m]",
+     .floor = 1e-9},
+    {"min_speed_ratio", SWEEP_METRIC_HIGHER, "min over steps of the horizontal speed / initial speed",
+     .floor = 0},
+    {"energy_gain", SWEEP_METRIC, "max over steps of (energy - initial energy) / initial kinetic energy",
+     .floor = 1e-9},
+    {"failed_steps", SWEEP_INFO, "steps whose solve did not converge", .floor = 0},
+    {"failed_at", SWEEP_INFO, "simulated time at the start of the first failed step [s] (empty: none)",
+     .floor = 0},
+    {"steps", SWEEP_INFO, "steps taken (the last one may have failed)", .floor = 0},
+    {"rows_mean", SWEEP_COST, "mean problem size per step", .count = 1},
+    {"step_seconds", SWEEP_COST, "mean wall time per step (detect + assemble + solve + recover) [s]",
+     .floor = 0},
 };
 
 struct hole_ctx {

@@ -47,17 +47,18 @@ struct bench_ctx {
 };
 
 static const struct sweep_column columns[] = {
-    {"iterations", SWEEP_METRIC,
-     "iterations (pivots for pivoting methods, sweeps for PGS) of the first solve"},
+    {"iterations", SWEEP_COST, "iterations (pivots for pivoting methods, sweeps for PGS) of the first solve",
+     .count = 1},
     {"residual", SWEEP_METRIC,
-     "natural-map residual ||z - mid(lo, hi, z - F(z))||_inf of the checker (absolute)"},
-    {"residual_eq", SWEEP_INFO, "equality residual of mixed LCPs (absolute; 0 for other kinds)"},
-    {"n", SWEEP_INFO, "unknowns"},
-    {"solve_seconds", SWEEP_COST, "median wall time of the timed solves (s)"},
-    {"solve_min_seconds", SWEEP_COST, "fastest of the timed solves (s)"},
-    {"iteration_seconds", SWEEP_COST, "solve_seconds / iterations (s per pivot, sweep or Newton step)"},
-    {"repeats", SWEEP_INFO, "timed solves (1 for a failure: its time is not repeated)"},
-    {"message", SWEEP_INFO, "the solver's or the harness's message (failures)"},
+     "natural-map residual ||z - mid(lo, hi, z - F(z))||_inf of the checker (absolute)", .floor = 1e-8},
+    {"residual_eq", SWEEP_INFO, "equality residual of mixed LCPs (absolute; 0 for other kinds)", .floor = 0},
+    {"n", SWEEP_INFO, "unknowns", .floor = 0},
+    {"solve_seconds", SWEEP_COST, "median wall time of the timed solves (s)", .floor = 0},
+    {"solve_min_seconds", SWEEP_COST, "fastest of the timed solves (s)", .floor = 0},
+    {"iteration_seconds", SWEEP_COST, "solve_seconds / iterations (s per pivot, sweep or Newton step)",
+     .floor = 0},
+    {"repeats", SWEEP_INFO, "timed solves (1 for a failure: its time is not repeated)", .floor = 0},
+    {"message", SWEEP_INFO, "the solver's or the harness's message (failures)", .floor = 0},
 };
 
 /* The problem axis's default list is built in main (the data folder decides it). */

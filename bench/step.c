@@ -35,20 +35,23 @@ static const struct sweep_axis axes[] = {
 };
 
 static const struct sweep_column columns[] = {
-    {"bodies", SWEEP_INFO, "bodies of the world, static ones included"},
-    {"h", SWEEP_INFO, "time step: the scene type's [s]"},
-    {"steps", SWEEP_INFO, "timed steps taken"},
-    {"failed_steps", SWEEP_INFO, "timed steps whose solve did not converge"},
-    {"warmup_failed_steps", SWEEP_INFO, "untimed warm-up steps whose solve did not converge"},
-    {"contacts", SWEEP_INFO, "potential contacts per timed step (mean)"},
-    {"rows", SWEEP_INFO, "rows of the complementarity problem per timed step (mean)"},
+    {"bodies", SWEEP_INFO, "bodies of the world, static ones included", .floor = 0},
+    {"h", SWEEP_INFO, "time step: the scene type's [s]", .floor = 0},
+    {"steps", SWEEP_INFO, "timed steps taken", .floor = 0},
+    {"failed_steps", SWEEP_INFO, "timed steps whose solve did not converge", .floor = 0},
+    {"warmup_failed_steps", SWEEP_INFO, "untimed warm-up steps whose solve did not converge", .floor = 0},
+    {"contacts", SWEEP_INFO, "potential contacts per timed step (mean)", .floor = 0},
+    {"rows", SWEEP_INFO, "rows of the complementarity problem per timed step (mean)", .floor = 0},
     {"detect_seconds", SWEEP_COST,
-     "wall seconds per step in contact detection (mean over the timed steps) [s]"},
-    {"assemble_seconds", SWEEP_COST, "wall seconds per step in assembly (mean over the timed steps) [s]"},
-    {"solve_seconds", SWEEP_COST, "wall seconds per step in the solve (mean over the timed steps) [s]"},
-    {"recover_seconds", SWEEP_COST, "wall seconds per step in recovery (mean over the timed steps) [s]"},
-    {"step_seconds", SWEEP_COST, "wall seconds per step, the four phases summed (mean) [s]"},
-    {"detect_assemble_fraction", SWEEP_INFO, "(detect + assemble) / step time, in [0, 1]"},
+     "wall seconds per step in contact detection (mean over the timed steps) [s]", .floor = 0},
+    {"assemble_seconds", SWEEP_COST, "wall seconds per step in assembly (mean over the timed steps) [s]",
+     .floor = 0},
+    {"solve_seconds", SWEEP_COST, "wall seconds per step in the solve (mean over the timed steps) [s]",
+     .floor = 0},
+    {"recover_seconds", SWEEP_COST, "wall seconds per step in recovery (mean over the timed steps) [s]",
+     .floor = 0},
+    {"step_seconds", SWEEP_COST, "wall seconds per step, the four phases summed (mean) [s]", .floor = 0},
+    {"detect_assemble_fraction", SWEEP_INFO, "(detect + assemble) / step time, in [0, 1]", .floor = 0},
 };
 
 /* The driver's own options, declared and read by the one strict reader. */

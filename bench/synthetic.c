@@ -21,9 +21,9 @@ static const struct sweep_axis axes[] = {
 };
 
 static const struct sweep_column columns[] = {
-    {"draw_mean", SWEEP_METRIC, "mean of 1000 uniform draws from the task's RNG"},
-    {"first_draw", SWEEP_INFO, "the RNG's first integer draw (shows per-task seeding)"},
-    {"busy_seconds", SWEEP_COST, "measured busy time [s]"},
+    {"draw_mean", SWEEP_METRIC, "mean of 1000 uniform draws from the task's RNG", .floor = 0},
+    {"first_draw", SWEEP_INFO, "the RNG's first integer draw (shows per-task seeding)", .floor = 0},
+    {"busy_seconds", SWEEP_COST, "measured busy time [s]", .floor = 0},
 };
 
 static double now(void)

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # test_compare.sh — bin/bench_compare on hand-made run directories: identical runs pass (exit 0); an accuracy
 # median beyond tolerance is a regression (1) and a fall is "improved" (the other way round for a metric
-# listed under higher_better); -metric_tol and -tol_abs widen
-# the tolerance; any success-rate drop is a regression; a cost doubling with 6 repeats per group is a
-# regression, with 4 repeats it is untested, a 10% rise or a rise the rank-sum test does not support is
-# not; exit 2 for a missing directory, different experiments, mismatched columns, no common group, an
-# unknown option and a -metric_tol naming no metric.
+# listed under higher_better); -metric_tol and -tol_abs widen the tolerance; two values under a noise floor
+# are never a verdict; metrics use the tasks both runs solved; a success-rate drop is a regression, one made
+# of time_limit tasks is verdict time_limit (exit 0, 1 with -fail_time_limit) and the status change is
+# shown; counts (iterations) are judged by ratio as cost, also when the baseline had them as a metric;
+# timings of separate runs are evidence only (slower?), of interleaved runs (-interleaved) verdicts beyond
+# the A-vs-A spread; a baseline group missing from the new run is a coverage regression; -map judges a
+# variant against what it replaces; exit 2 for duplicate rows and non-numeric cells (either run), a missing
+# directory, different experiments, mismatched columns, no common group, bad -map items, an unknown option
+# and a -metric_tol naming no metric. Then bench/ab on a toy command: two identical commands pass, a
+# slowed one is flagged with its ratio and p-value.
 set -u
 bin=${CB_BIN:-bin}
 tmp=$(mktemp -d)
@@ -20,10 +25,12 @@ has() { if grep -q -E -- "$2" "$tmp/out"; then pass "$1"; else fail "$1: no /$2/
 
 # mkrun DIR [var=value ...]: experiment "toy", groups (method a|b) x (h 0.1), `seeds` repeats each;
 # err = 0.001 (seed + 1) (times errb in group b), cost_seconds = 0.01 (1 + 0.1 seed) (times costb in b,
-# or the list costs_b), the first failb tasks of b end in max_iterations.
+# or the list costs_b), iters = 10 + seed (times itb in b), the first failb tasks of b end in
+# max_iterations, the first tlb in time_limit; method names aname, bname; floors, counts, costs as given.
 mkrun() {
   local dir=$1; shift
-  local exp=toy seeds=6 errb=1 costb=1 failb=0 metrics=err hs=0.1 costs_b="" hb=""
+  local exp=toy seeds=6 errb=1 costb=1 failb=0 tlb=0 metrics=err hs=0.1 costs_b="" hb="" itb=1 aname=a bname=b
+  local floors="" counts="" costs=cost_seconds,task_seconds mlist=""
   local kv; for kv in "$@"; do local "$kv"; done
   mkdir -p "$dir"
   cat >"$dir/experiment.txt" <<EOF
@@ -31,25 +38,28 @@ experiment $exp
 title toy runs for test_compare
 axes method,h,seed
 group method,h
-metrics $metrics
+metrics ${mlist:-$metrics}
 higher_better $hb
-costs cost_seconds,task_seconds
+costs $costs
 info
 plot_x h
 series method
 log_x 1
 options -seeds $seeds
 units cost_seconds=s,task_seconds=s
+floors $floors
+counts $counts
 EOF
   awk -v seeds="$seeds" -v errb="$errb" -v costb="$costb" -v failb="$failb" -v metrics="$metrics" \
-      -v hs="$hs" -v costs_b="$costs_b" 'BEGIN {
-    printf "task_id,method,h,seed,status,%s,cost_seconds,task_seconds,rank,host\n", metrics
+      -v hs="$hs" -v costs_b="$costs_b" -v tlb="$tlb" -v itb="$itb" -v an="$aname" -v bn="$bname" 'BEGIN {
+    printf "task_id,method,h,seed,status,%s,cost_seconds,task_seconds,iters,rank,host\n", metrics
     nb = split(costs_b, cb, ":"); nh = split(hs, hv, ","); id = 0
     for (m = 1; m <= 2; m++) for (k = 1; k <= nh; k++) for (s = 0; s < seeds; s++) {
       b = (m == 2); err = 0.001 * (s + 1) * (b ? errb : 1); cost = 0.01 * (1 + 0.1 * s) * (b ? costb : 1)
       if (b && nb) cost = cb[s + 1]
-      st = (b && s < failb) ? "max_iterations" : "ok"
-      printf "%d,%s,%s,%d,%s,%.17g,%.17g,%.17g,0,vm\n", id++, b ? "b" : "a", hv[k], s, st, err, cost, cost
+      st = (b && s < failb) ? "max_iterations" : (b && s < tlb) ? "time_limit" : "ok"
+      it = (10 + s) * (b ? itb : 1)
+      printf "%d,%s,%s,%d,%s,%.17g,%.17g,%.17g,%d,0,vm\n", id++, b ? bn : an, hv[k], s, st, err, cost, cost, it
     }
   }' >"$dir/tasks.csv"
 }
@@ -88,34 +98,104 @@ has "... with a note" 'baseline.s higher_better list differs'
 
 mkrun "$tmp/fails" failb=1
 expect 1 "one task of six failing is a success-rate regression" -- "$c" "$tmp/base" "$tmp/fails"
-has "success_rate row: 100% -> 83.3%" '^b 0.1 +success_rate +100.0% \(6\) +83.3% \(6\) +-16.7 pts +REGRESSION$'
+has "success_rate row: 100% -> 83.3% and the status change" '^b 0.1 +success_rate +100.0% \(6\) +83.3% \(6\) +-16.7 pts, status ok -> max_iterations \(1\) +REGRESSION$'
+grep -q '^b 0.1 *err' "$tmp/out" && fail "err compared over a task only one run solved" || pass "metrics use the tasks both runs solved (err not moved)"
+mkrun "$tmp/tl" tlb=1
+expect 0 "a success-rate drop made of time_limit tasks does not fail by default" -- "$c" "$tmp/base" "$tmp/tl"
+has "... its own verdict and the status change" '^b 0.1 +success_rate .* status ok -> time_limit \(1\) +time_limit$'
+has "... counted in the summary" ' 1 time_limit;'
+expect 1 "... but does with -fail_time_limit" -- "$c" "$tmp/base" "$tmp/tl" -fail_time_limit
+mkrun "$tmp/tlfail" tlb=1 failb=2
+expect 1 "time_limit plus a new max_iterations is a regression" -- "$c" "$tmp/base" "$tmp/tlfail"
+
+mkrun "$tmp/fl_base" floors=err=0.01
+mkrun "$tmp/fl_new" floors=err=0.01 errb=2
+expect 0 "err x2 with both medians under the floor 0.01 is not a verdict" -- "$c" "$tmp/fl_base" "$tmp/fl_new"
+grep -q 'under floor$' "$tmp/out" && fail "under-floor rows listed without -all" || pass "... and not listed"
+expect 0 "... -all lists it" -- "$c" "$tmp/fl_base" "$tmp/fl_new" -all
+has "... as under floor" '^b 0.1 +err .* under floor$'
+mkrun "$tmp/fl_new2" floors=err=0.01 errb=5
+expect 1 "err rising over the floor is a regression" -- "$c" "$tmp/fl_base" "$tmp/fl_new2"
+expect 0 "... the new run's floors count (baseline without)" -- "$c" "$tmp/base" "$tmp/fl_new"
+
+mkrun "$tmp/it_base" costs=iters,cost_seconds,task_seconds counts=iters
+mkrun "$tmp/it_more" costs=iters,cost_seconds,task_seconds counts=iters itb=2
+expect 1 "iterations x2 (a count) is a regression" -- "$c" "$tmp/it_base" "$tmp/it_more"
+has "... reported as a count with its ratio" '^b 0.1 +iters +12.5 +25 +x2 +REGRESSION$'
+mkrun "$tmp/it_same" costs=iters,cost_seconds,task_seconds counts=iters itb=1.05
+expect 0 "iterations +5% is within -count_ratio 1.2" -- "$c" "$tmp/it_base" "$tmp/it_same"
+mkrun "$tmp/it_metric" mlist=err,iters
+expect 1 "a baseline with iterations as a metric compares against the new run's roles" -- \
+  "$c" "$tmp/it_metric" "$tmp/it_more"
+has "... with a note" 'column roles differ'
 
 mkrun "$tmp/slow" costb=2
-expect 1 "cost x2 with 6 repeats is a regression" -- "$c" "$tmp/base" "$tmp/slow"
-has "cost row with ratio and p-value" '^b 0.1 +cost_seconds .* x2 \(p=0\.00[0-9]+\) +REGRESSION$'
+expect 0 "timings x2 of separate runs are evidence, not a failure" -- "$c" "$tmp/base" "$tmp/slow"
+has "... shown as slower? with ratio and p-value" '^b 0.1 +cost_seconds .* x2 \(p=0\.00[0-9]+\) +slower\?$'
+has "... and counted" ' 2 timing moves unconfirmed'
+expect 1 "timings x2 of interleaved runs are a regression" -- "$c" "$tmp/base" "$tmp/slow" -interleaved
+has "... with ratio, p-value and the A-vs-A spread" '^b 0.1 +cost_seconds .* x2 \(p=0\.00[0-9]+, A/A x1\.[0-9]+\) +REGRESSION$'
 mkrun "$tmp/base4" seeds=4
 mkrun "$tmp/slow4" seeds=4 costb=2
-expect 0 "cost x2 with 4 repeats is not tested" -- "$c" "$tmp/base4" "$tmp/slow4"
-has "untested costs are counted" ' 4 cost comparisons untested \(fewer than 5 successful repeats'
-expect 1 "... unless -min_repeats 4" -- "$c" "$tmp/base4" "$tmp/slow4" -min_repeats 4
+expect 0 "cost x2 with 4 repeats is not tested" -- "$c" "$tmp/base4" "$tmp/slow4" -interleaved
+has "untested costs are counted" ' 4 timing comparisons untested \(fewer than 5 task pairs'
+expect 1 "... unless -min_repeats 4" -- "$c" "$tmp/base4" "$tmp/slow4" -min_repeats 4 -interleaved
 mkrun "$tmp/tight0" costs_b=1:1.01:1.02:1.03:1.04:1.05
 mkrun "$tmp/tight1" costs_b=1.1:1.111:1.122:1.133:1.144:1.155
-expect 0 "cost x1.1 (significant) is under -time_ratio 1.2" -- "$c" "$tmp/tight0" "$tmp/tight1"
-expect 1 "... but not under -time_ratio 1.05" -- "$c" "$tmp/tight0" "$tmp/tight1" -time_ratio 1.05
+expect 0 "cost x1.1 (significant) is under -time_ratio 1.2" -- "$c" "$tmp/tight0" "$tmp/tight1" -interleaved
+expect 1 "... but not under -time_ratio 1.05" -- "$c" "$tmp/tight0" "$tmp/tight1" -time_ratio 1.05 -interleaved
+mkrun "$tmp/aa0" costs_b=1:1.5:1.01:1.51:1.02:1.52
+mkrun "$tmp/aa1" costs_b=1.3:1.95:1.313:1.963:1.326:1.976
+expect 0 "cost x1.3 inside an A-vs-A spread of x1.5 is not a regression" -- \
+  "$c" "$tmp/aa0" "$tmp/aa1" -interleaved -time_ratio 1.05
 mkrun "$tmp/spread0" costs_b=1:10:1:10:1:10
 mkrun "$tmp/spread1" costs_b=1:12:1:12:2:12
 expect 0 "median ratio 1.27 that the rank-sum test does not support is not a regression" -- \
-  "$c" "$tmp/spread0" "$tmp/spread1"
-has "... reported ok with its p-value" '^b 0.1 +cost_seconds .* x1.27 \(p=0\.[1-9][0-9]*\) +ok$'
+  "$c" "$tmp/spread0" "$tmp/spread1" -interleaved
+has "... reported ok with its p-value" '^b 0.1 +cost_seconds .* x1.27 \(p=0\.[1-9][0-9]*, A/A x[0-9.]+\) +ok$'
 mkrun "$tmp/faster" costb=0.5
-expect 0 "cost x0.5 is an improvement" -- "$c" "$tmp/base" "$tmp/faster"
+expect 0 "cost x0.5 is an improvement" -- "$c" "$tmp/base" "$tmp/faster" -interleaved
 has "improved cost row" '^b 0.1 +cost_seconds .* improved$'
 
 mkrun "$tmp/more" hs=0.1,0.2
 expect 0 "groups only in the new run are counted, not compared" -- "$c" "$tmp/base" "$tmp/more"
-has "counts of unmatched groups" '^2 groups compared \(0 only in the baseline, 2 only in the new run\)'
+has "counts of unmatched groups" '^2 groups compared \(0 missing from the new run, 2 only in the new run\)'
+expect 1 "groups missing from the new run are a coverage regression" -- "$c" "$tmp/more" "$tmp/base"
+has "... listed in the table" '^b 0.2 +coverage +6 tasks +missing +group missing +REGRESSION$'
+has "... and counted" '^2 groups compared \(2 missing from the new run, 0 only in the new run\): 2 regressions'
 mkrun "$tmp/numeric" hs=1e-1
 expect 0 "h = 1e-1 matches h = 0.1" -- "$c" "$tmp/base" "$tmp/numeric"
+
+mkrun "$tmp/variant" bname=b_relax
+expect 1 "a renamed variant without -map: its baseline group is missing" -- "$c" "$tmp/base" "$tmp/variant"
+expect 0 "-map b_relax=b judges the variant against b" -- "$c" "$tmp/base" "$tmp/variant" -map b_relax=b
+has "... and says so" "^# map: the new run's b_relax judged as b"
+mkrun "$tmp/variant_worse" bname=b_relax errb=1.5
+expect 1 "... and flags it when it is worse" -- "$c" "$tmp/base" "$tmp/variant_worse" -map b_relax=b
+mkrun "$tmp/renamed" aname=a2 bname=b2
+expect 2 "no group in common names -map" -- "$c" "$tmp/base" "$tmp/renamed"
+grep -q -- "-map" "$tmp/err" && pass "... in its message" || fail "message: $(cat "$tmp/err")"
+expect 0 "-map with two items" -- "$c" "$tmp/base" "$tmp/renamed" -map a2=a,b2=b
+expect 2 "-map of a value the new run does not have" -- "$c" "$tmp/base" "$tmp/variant" -map zz=b
+expect 2 "-map onto a value the new run also has (two methods would merge)" -- "$c" "$tmp/base" "$tmp/same" -map a=b
+expect 2 "-map item without =" -- "$c" "$tmp/base" "$tmp/variant" -map b_relax
+
+mkrun "$tmp/dup"
+tail -n 1 "$tmp/dup/tasks.csv" >>"$tmp/dup/tasks.csv"
+expect 2 "a duplicate task row in the new run is a corrupt table" -- "$c" "$tmp/base" "$tmp/dup"
+grep -q "corrupt table $tmp/dup/tasks.csv: data rows 12 and 13 have the same task_id" "$tmp/err" \
+  && pass "... the message names file and rows" || fail "message: $(cat "$tmp/err")"
+expect 2 "... and in the baseline" -- "$c" "$tmp/dup" "$tmp/base"
+mkrun "$tmp/dupaxes"
+awk -F, -v OFS=, 'NR == 3 { $1 = 99; print }' "$tmp/dupaxes/tasks.csv" >"$tmp/x" && cat "$tmp/x" >>"$tmp/dupaxes/tasks.csv"
+expect 2 "two rows with the same axis values are a corrupt table" -- "$c" "$tmp/base" "$tmp/dupaxes"
+grep -q "have the same axis values" "$tmp/err" && pass "... named so" || fail "message: $(cat "$tmp/err")"
+mkrun "$tmp/text"
+sed -i 's/^3,a,0.1,3,ok,[^,]*,/3,a,0.1,3,ok,abc,/' "$tmp/text/tasks.csv"
+expect 2 "a non-numeric metric cell in the new run is a corrupt table" -- "$c" "$tmp/base" "$tmp/text"
+grep -q "corrupt table $tmp/text/tasks.csv: data row 4 (task_id 3): column 'err' holds 'abc'" "$tmp/err" \
+  && pass "... the message names file, row and column" || fail "message: $(cat "$tmp/err")"
+expect 2 "... and in the baseline" -- "$c" "$tmp/text" "$tmp/base"
 
 expect 2 "missing new directory" -- "$c" "$tmp/base" "$tmp/nope"
 grep -q "$tmp/nope/experiment.txt" "$tmp/err" && pass "message names the missing file" || fail "message: $(cat "$tmp/err")"
@@ -135,3 +215,20 @@ grep -q "unknown option -tol_rell" "$tmp/err" && pass "message names the option"
 expect 2 "-metric_tol naming no metric" -- "$c" "$tmp/base" "$tmp/same" -metric_tol bogus=0.1
 expect 2 "one directory only" -- "$c" "$tmp/base"
 expect 0 "-help" -- "$c" -help
+
+# bench/ab: A and B interleaved (bench_synthetic computes for -work seconds per task)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+ab="$(dirname "$0")/../bench/ab"
+syn="$bin/bench_synthetic -seeds 2 -out {out} -quiet -no_plots"
+expect 0 "bench/ab: the same command twice passes" -- env CB_BIN="$bin" "$ab" -n 5 -warmup 0 -out "$tmp/ab_same" \
+  -a "sleep 0.1" -b "sleep 0.1"
+has "... process wall and CPU time compared" '^\(all\) +cpu_seconds '
+expect 1 "bench/ab: a command that takes longer is flagged" -- env CB_BIN="$bin" "$ab" -n 5 -warmup 0 \
+  -out "$tmp/ab_sleep" -a "sleep 0.1" -b "sleep 0.4"
+has "... by its wall time, ratio, p-value and A-vs-A spread" '^\(all\) +wall_seconds .* x[2-9][0-9.]* \(p=[0-9.e-]+, A/A x[0-9.]+\) +REGRESSION$'
+expect 1 "bench/ab: a slower command is flagged" -- env CB_BIN="$bin" "$ab" -n 5 -warmup 0 -out "$tmp/ab_slow" \
+  -a "$syn -work 0.01" -b "$syn -work 0.05" -- -map 0.05=0.01 -metric_tol draw_mean=1
+has "... over the pooled tasks" '^# bench_compare .*/A/pooled'
+has "... with its ratio, p-value and A-vs-A spread" '^ok 0.01 +busy_seconds .* x[2-9][0-9.]* \(p=[0-9.e-]+, A/A x[0-9.]+\) +REGRESSION$'
+expect 2 "bench/ab: -n under 5 is refused" -- "$ab" -n 3 -a true -b true
+expect 2 "bench/ab: a failing command stops it" -- "$ab" -n 5 -out "$tmp/ab_fail" -a true -b false

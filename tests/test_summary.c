@@ -3,7 +3,9 @@
  * group with nothing applicable, NaN / inf / empty metric values skipped, cost medians over successes and
  * totals over every row, groups in order of first appearance (not sorted) with 0.1 and 1e-1 one group,
  * summary.md's failure line and table; rundir_read refusing a missing file or a missing column; and the
- * one-sided rank-sum p-values of bench_compare (compare.c) against hand-computed values. */
+ * one-sided rank-sum p-values of bench_compare (compare.c) against hand-computed values; the "floors" and
+ * "counts" keys, nan / inf cells accepted as numbers by the corrupt-table check, and a run compared with
+ * itself (every group common, nothing regressed, the time_limit row out of the metric medians). */
 #include "check.h"
 #include "compare.h"
 #include "engine/sweep.h"
@@ -196,6 +198,36 @@ static void test_rank_sum(void)
   CHECK_CLOSE(compare_rank_sum_p(e, 5, e, 5), 1.0, 0, "rank sum: all tied -> p = 1");
 }
 
+static void test_floors_and_self_compare(void)
+{
+  char exp_floors[sizeof experiment + 64];
+  snprintf(exp_floors, sizeof exp_floors, "%sfloors resid=1e-8,err=0.5\ncounts cost_seconds\n", experiment);
+  write_file("experiment.txt", exp_floors);
+  write_file("tasks.csv", tasks);
+  struct rundir *r = NULL, *r2 = NULL;
+  struct compare_result *res = NULL;
+  if (!CHECK(rundir_read(dir, &r) == 0 && rundir_read(dir, &r2) == 0, "run with floors and counts reads"))
+    goto cleanup;
+  CHECK_CLOSE(rundir_floor(r, "resid"), 1e-8, 0, "floor of resid");
+  CHECK_CLOSE(rundir_floor(r, "err"), 0.5, 0, "floor of err");
+  CHECK_CLOSE(rundir_floor(r, "cost_seconds"), 0.0, 0, "no floor declared: 0");
+  CHECK(rundir_list_find(&r->counts, "cost_seconds") == 0, "counts list");
+  CHECK(compare_check_table(r) == 0, "nan and inf cells are numbers, empty cells unset: not corrupt");
+  struct compare_options o = {
+      .tol_rel = 0.01, .time_ratio = 1.2, .alpha = 0.05, .min_repeats = 5, .count_ratio = 1.2};
+  if (!CHECK(compare_runs(r, r2, &o, &res) == 0, "a run compared with itself")) goto cleanup;
+  CHECK(res->n_common == 4 && res->only_base == 0 && res->only_new == 0, "every group common");
+  CHECK(res->n_regressions == 0 && res->n_improved == 0 && !compare_failed(res, &o), "nothing moved");
+  int err_n = -1;
+  for (int i = 0; i < res->n_rows; i++)
+    if (res->rows[i].group == 1 && strcmp(res->rows[i].name, "err") == 0) err_n = res->rows[i].n_base;
+  CHECK(err_n == 4, "alpha 0.1: err over the 4 pairs both solved with a value (time_limit row left out)");
+cleanup:
+  compare_result_destroy(&res);
+  rundir_destroy(&r);
+  rundir_destroy(&r2);
+}
+
 int main(void)
 {
   snprintf(dir, sizeof dir, "/tmp/cb_test_summary.XXXXXX");
@@ -206,6 +238,7 @@ int main(void)
   test_summary();
   test_bad_dirs();
   test_rank_sum();
+  test_floors_and_self_compare();
   const char *files[] = {"experiment.txt", "tasks.csv", "summary.csv", "summary.md"};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
     char path[128];

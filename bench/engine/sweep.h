@@ -16,8 +16,9 @@
  *                    one row per task, sorted by id. Only *_seconds, rank and host differ between ranks.
  *   experiment.txt   what aggregation, plots and bench_compare need ("key value" lines: experiment, title,
  *                    axes, group, metrics, higher_better (the metrics of role SWEEP_METRIC_HIGHER), costs,
- *                    info, plot_x, series, log_x, options, and units: a list of name=unit for the axes and
- *                    columns whose help ends in "[unit]")
+ *                    info, plot_x, series, log_x, options, units: a list of name=unit for the axes and
+ *                    columns whose help ends in "[unit]", floors: name=value for the columns with a
+ *                    noise floor, counts: the costs that are deterministic counts)
  *   summary.csv/.md  per group (rundir.h, summary.c): count, applicable, successes, success_rate, each
  *                    metric's median/q1/q3 over successful rows, each cost's median (successful rows) and
  *                    total (all rows); empty field = no value.
@@ -72,6 +73,14 @@ struct sweep_column {
   const char *name;
   enum sweep_column_role role;
   const char *help; /* with units */
+  /* Noise floor of a metric (absolute, in the column's unit; 0 = none): bench_compare never calls a change
+   * between two values both at or under it a verdict (residuals under the solve tolerance, overlaps of
+   * round-off size). Written to experiment.txt as "floors name=value,...". */
+  double floor;
+  /* 1 for a deterministic count with role SWEEP_COST (iterations, pivots, rows): bench_compare judges it by
+   * its ratio alone, as cost evidence that needs no repeats. Listed under "counts" in experiment.txt (and
+   * still under "costs", so summaries keep its median and total). */
+  int count;
 };
 
 struct sweep_driver;

@@ -107,7 +107,16 @@ static int write_experiment(const struct sweep *s, const char *path)
     if (lb && rb && rb[1] == '\0')
       fprintf(fp, "%s%s=%.*s", first ? "" : ",", name, (int)(rb - lb - 1), lb + 1), first = 0;
   }
-  fprintf(fp, "%stask_seconds=s\n", first ? "" : ",");
+  fprintf(fp, "%stask_seconds=s\nfloors ", first ? "" : ",");
+  first = 1; /* %.17g: the floor bench_compare reads back is the declared double */
+  for (int j = 0; j < d->n_columns; j++)
+    if (d->columns[j].floor > 0.0)
+      fprintf(fp, "%s%s=%.17g", first ? "" : ",", d->columns[j].name, d->columns[j].floor), first = 0;
+  fprintf(fp, "\ncounts ");
+  first = 1;
+  for (int j = 0; j < d->n_columns; j++)
+    if (d->columns[j].count) fprintf(fp, "%s%s", first ? "" : ",", d->columns[j].name), first = 0;
+  fputc('\n', fp);
   int bad = ferror(fp) != 0;
   bad |= fclose(fp) != 0;
   if (bad || rename(tmp, path)) {

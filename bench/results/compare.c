@@ -1,6 +1,8 @@
-/* compare.c — the verdicts of bench_compare (compare.h has the rules): groups both runs have, accuracy
- * medians against tolerances, success rates, and costs by ratio of medians plus a one-sided Wilcoxon
- * rank-sum test (normal approximation, tie-corrected variance, continuity correction; compare.h). */
+/* compare.c — the verdicts of bench_compare (compare.h has the rules): table checks, -map renaming,
+ * coverage, success rates with status changes, accuracy medians against tolerances and noise floors over
+ * the task pairs both runs solved, counts by ratio, timings by ratio of medians plus a one-sided Wilcoxon
+ * rank-sum test (normal approximation, tie-corrected variance, continuity correction) against the A-vs-A
+ * spread when the runs were interleaved. */
 #include "compare.h"
 
 #include <gsl/gsl_cdf.h>
@@ -11,7 +13,8 @@
 
 const char *compare_verdict_name(enum compare_verdict v)
 {
-  static const char *const names[] = {"same", "ok", "improved", "REGRESSION", "untested"};
+  static const char *const names[] = {"same",        "ok",         "improved", "REGRESSION", "untested",
+                                      "under floor", "time_limit", "slower?",  "faster?"};
   return names[v];
 }
 
@@ -65,6 +68,11 @@ void compare_result_destroy(struct compare_result **rp)
   *rp = NULL;
 }
 
+int compare_failed(const struct compare_result *res, const struct compare_options *o)
+{
+  return res->n_regressions > 0 || (o->fail_time_limit && res->n_time_limit > 0);
+}
+
 static int same_list(const struct rundir_list *a, const struct rundir_list *b)
 {
   if (a->n != b->n) return 0;
@@ -80,7 +88,105 @@ static void print_list(const struct rundir_list *l)
   if (!l->n) fprintf(stderr, "(none)");
 }
 
-/* The runs must be the same experiment with the same group, metric and cost columns. */
+/* Duplicate rows: a task_id twice, or two rows with the same values of every axis. */
+static int check_duplicates(const struct rundir *r, const char *what, int n_keys, char *const *keys)
+{
+  struct rundir_groups *g = NULL;
+  if (rundir_group(r, n_keys, keys, &g)) return 2;
+  int rc = 0;
+  for (int k = 0; k < g->n && !rc; k++)
+    if (g->start[k + 1] - g->start[k] > 1) {
+      int i = g->rows[g->start[k]], j = g->rows[g->start[k] + 1];
+      fprintf(stderr, "error: corrupt table %s/tasks.csv: data rows %d and %d have the same %s", r->dir,
+              i + 1, j + 1, what);
+      for (int c = 0; c < n_keys; c++)
+        fprintf(stderr, "%s%s=%s", c ? "," : " (", keys[c], table_get(r->tasks, i, g->key_col[c]));
+      fprintf(stderr, "%s\n", n_keys ? ")" : "");
+      rc = 2;
+    }
+  rundir_groups_destroy(&g);
+  return rc;
+}
+
+static int check_numbers(const struct rundir *r, const struct rundir_list *l)
+{
+  const struct table *t = r->tasks;
+  int tid = table_column(t, "task_id");
+  for (int k = 0; k < l->n; k++) {
+    int col = table_column(t, l->name[k]);
+    for (int i = 0; col >= 0 && i < t->nrow; i++) {
+      const char *s = table_get(t, i, col);
+      char *end = NULL;
+      if (!s[0]) continue; /* unset: no value */
+      (void)strtod(s, &end);
+      if (*end) {
+        fprintf(stderr,
+                "error: corrupt table %s/tasks.csv: data row %d (task_id %s): column '%s' holds '%s', not a "
+                "number\n",
+                r->dir, i + 1, tid >= 0 ? table_get(t, i, tid) : "?", l->name[k], s);
+        return 2;
+      }
+    }
+  }
+  return 0;
+}
+
+int compare_check_table(const struct rundir *r)
+{
+  char tid_name[] = "task_id";
+  char *tid[] = {tid_name};
+  if (table_column(r->tasks, "task_id") >= 0 && check_duplicates(r, "task_id", 1, tid)) return 2;
+  if (r->axes.n && check_duplicates(r, "axis values", r->axes.n, r->axes.name)) return 2;
+  if (check_numbers(r, &r->metrics) || check_numbers(r, &r->costs)) return 2;
+  return 0;
+}
+
+int compare_map_values(struct rundir *r, int n, char *const *from, char *const *to)
+{
+  struct table *t = r->tasks;
+  for (int k = 0; k < n; k++) {
+    int found = 0;
+    for (int c = 0; c < r->group.n; c++) {
+      int col = table_column(t, r->group.name[c]), has_from = 0, has_to = 0;
+      for (int i = 0; col >= 0 && i < t->nrow; i++) {
+        has_from |= strcmp(table_get(t, i, col), from[k]) == 0;
+        has_to |= strcmp(table_get(t, i, col), to[k]) == 0;
+      }
+      if (!has_from) continue;
+      if (has_to) {
+        fprintf(
+            stderr,
+            "error: -map %s=%s: column '%s' of %s holds both values, so the map would merge two methods\n",
+            from[k], to[k], r->group.name[c], r->dir);
+        return 2;
+      }
+      found = 1;
+      for (int i = 0; i < t->nrow; i++) {
+        char **cell = &t->cell[(size_t)i * (size_t)t->ncol + (size_t)col];
+        if (strcmp(*cell, from[k]) != 0) continue;
+        size_t len = strlen(to[k]) + 1;
+        char *v = malloc(len);
+        if (!v) {
+          fprintf(stderr, "error: out of memory mapping %s\n", r->dir);
+          return 2;
+        }
+        memcpy(v, to[k], len);
+        free(*cell);
+        *cell = v;
+      }
+    }
+    if (!found) {
+      fprintf(stderr, "error: -map %s=%s: no group column of %s holds '%s'\n", from[k], to[k], r->dir,
+              from[k]);
+      return 2;
+    }
+  }
+  return 0;
+}
+
+/* The runs must be the same experiment with the same group columns; the roles are the new run's, and every
+ * column they name must be in both tables (a baseline written before a column changed role still
+ * compares). */
 static int check_compatible(const struct rundir *b, const struct rundir *n, const struct compare_options *o)
 {
   if (strcmp(b->experiment, n->experiment) != 0) {
@@ -91,8 +197,14 @@ static int check_compatible(const struct rundir *b, const struct rundir *n, cons
   const char *what[] = {"group", "metrics", "costs"};
   const struct rundir_list *lb[] = {&b->group, &b->metrics, &b->costs},
                            *ln[] = {&n->group, &n->metrics, &n->costs};
-  for (int k = 0; k < 3; k++)
-    if (!same_list(lb[k], ln[k])) {
+  for (int k = 0; k < 3; k++) {
+    int bad = k == 0 && !same_list(lb[k], ln[k]);
+    for (int i = 0; k > 0 && i < ln[k]->n; i++)
+      bad |= table_column(b->tasks, ln[k]->name[i]) < 0;
+    for (int i = 0; k > 0 && i < lb[k]->n; i++)
+      bad |= rundir_list_find(&n->metrics, lb[k]->name[i]) < 0 &&
+             rundir_list_find(&n->costs, lb[k]->name[i]) < 0;
+    if (bad) {
       fprintf(stderr, "error: mismatched columns: '%s' is ", what[k]);
       print_list(lb[k]);
       fprintf(stderr, " in %s but ", b->dir);
@@ -100,12 +212,13 @@ static int check_compatible(const struct rundir *b, const struct rundir *n, cons
       fprintf(stderr, " in %s\n", n->dir);
       return 2;
     }
+  }
   for (int k = 0; k < o->n_metric_tol; k++)
-    if (rundir_list_find(&b->metrics, o->metric_tol_name[k]) < 0) {
+    if (rundir_list_find(&n->metrics, o->metric_tol_name[k]) < 0) {
       fprintf(stderr,
               "error: -metric_tol names '%s', which is not a metric of %s (metrics: ", o->metric_tol_name[k],
-              b->experiment);
-      print_list(&b->metrics);
+              n->experiment);
+      print_list(&n->metrics);
       fprintf(stderr, ")\n");
       return 2;
     }
@@ -117,14 +230,15 @@ static double median_of(const double *v, int n)
   return n > 0 ? gsl_stats_median_from_sorted_data(v, 1, (size_t)n) : NAN;
 }
 
-static void success_counts(const struct rundir *r, const struct rundir_groups *g, int grp, int *app, int *suc)
+static int cmp_double(const void *a, const void *b)
 {
-  *app = *suc = 0;
-  for (int k = g->start[grp]; k < g->start[grp + 1]; k++) {
-    int o = rundir_outcome(r, g->rows[k]);
-    *app += o >= 0;
-    *suc += o == 1;
-  }
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static void sort_values(double *v, int n)
+{
+  if (n > 1) qsort(v, (size_t)n, sizeof *v, cmp_double);
 }
 
 /* The verdict of a lower-is-better value moving from b to n with tolerance tol. */
@@ -139,108 +253,316 @@ static enum compare_verdict judge(double b, double n, double tol)
   return COMPARE_OK;
 }
 
+/* What the comparison of one group works with: the task pairs (base row, new row) matched by the axes that
+ * are not group keys, and scratch arrays. */
+struct pairing {
+  int n_cols;
+  int *col_b, *col_n; /* the pairing axes in each table */
+  int n;              /* pairs in the current group */
+  int *pb, *pn;
+  char *used; /* new rows already paired */
+  double *vb, *vn;
+};
+
+static void pairing_free(struct pairing *p)
+{
+  free(p->col_b);
+  free(p->col_n);
+  free(p->pb);
+  free(p->pn);
+  free(p->used);
+  free(p->vb);
+  free(p->vn);
+}
+
+static int pairing_init(struct pairing *p, const struct rundir *b, const struct rundir *n)
+{
+  memset(p, 0, sizeof *p);
+  size_t rows = (size_t)b->tasks->nrow + (size_t)n->tasks->nrow + 1;
+  p->col_b = calloc((size_t)b->axes.n + 1, sizeof *p->col_b);
+  p->col_n = calloc((size_t)b->axes.n + 1, sizeof *p->col_n);
+  p->pb = calloc(rows, sizeof *p->pb);
+  p->pn = calloc(rows, sizeof *p->pn);
+  p->used = calloc(rows, 1);
+  p->vb = calloc(rows, sizeof *p->vb);
+  p->vn = calloc(rows, sizeof *p->vn);
+  if (!p->col_b || !p->col_n || !p->pb || !p->pn || !p->used || !p->vb || !p->vn) return 1;
+  for (int k = 0; k < b->axes.n; k++) {
+    const char *a = b->axes.name[k];
+    int cb = table_column(b->tasks, a), cn = table_column(n->tasks, a);
+    if (rundir_list_find(&b->group, a) >= 0 || cb < 0 || cn < 0) continue;
+    p->col_b[p->n_cols] = cb;
+    p->col_n[p->n_cols++] = cn;
+  }
+  return 0;
+}
+
+static void pair_group(struct pairing *p, const struct rundir_groups *gb, int g, const struct table *tb,
+                       const struct rundir_groups *gn, int m, const struct table *tn)
+{
+  p->n = 0;
+  for (int j = gn->start[m]; j < gn->start[m + 1]; j++)
+    p->used[gn->rows[j]] = 0;
+  for (int k = gb->start[g]; k < gb->start[g + 1]; k++) {
+    int i = gb->rows[k];
+    for (int j = gn->start[m]; j < gn->start[m + 1]; j++) {
+      int r = gn->rows[j];
+      if (p->used[r] || !rundir_same_keys(tb, i, p->col_b, tn, r, p->col_n, p->n_cols)) continue;
+      p->used[r] = 1;
+      p->pb[p->n] = i;
+      p->pn[p->n++] = r;
+      break;
+    }
+  }
+}
+
+/* The finite values of a column over the pairs both runs solved, in pair order; counts in *nb, *nn. */
+static void pair_values(struct pairing *p, const struct rundir *b, const struct rundir *n, const char *name,
+                        int *nb, int *nn)
+{
+  int cb = table_column(b->tasks, name), cn = table_column(n->tasks, name);
+  *nb = *nn = 0;
+  for (int k = 0; k < p->n; k++) {
+    if (rundir_outcome(b, p->pb[k]) != 1 || rundir_outcome(n, p->pn[k]) != 1) continue;
+    double x = table_number(b->tasks, p->pb[k], cb), y = table_number(n->tasks, p->pn[k], cn);
+    if (isfinite(x)) p->vb[(*nb)++] = x;
+    if (isfinite(y)) p->vn[(*nn)++] = y;
+  }
+}
+
+struct status_count {
+  const char *status;
+  int nb, nn;
+};
+
+/* Success rate of a group pair, and the status change in words ("converged -> time_limit (1)"). */
+static void judge_success(const struct rundir *b, const struct rundir_groups *gb, int g,
+                          const struct rundir *n, const struct rundir_groups *gn, int m,
+                          struct compare_row *row)
+{
+  enum { MAX_STATUS = 16 };
+  struct status_count sc[MAX_STATUS];
+  int n_sc = 0, ab = 0, sb = 0, tb = 0, an = 0, sn = 0, tn = 0;
+  for (int side = 0; side < 2; side++) {
+    const struct rundir *r = side ? n : b;
+    const struct rundir_groups *gr = side ? gn : gb;
+    int grp = side ? m : g;
+    for (int k = gr->start[grp]; k < gr->start[grp + 1]; k++) {
+      int i = gr->rows[k], o = rundir_outcome(r, i);
+      const char *s = table_get(r->tasks, i, r->status_col);
+      int tl = strcmp(s, "time_limit") == 0;
+      *(side ? &an : &ab) += o >= 0;
+      *(side ? &sn : &sb) += o == 1;
+      *(side ? &tn : &tb) += tl;
+      int j = 0;
+      while (j < n_sc && strcmp(sc[j].status, s) != 0)
+        j++;
+      if (j == n_sc && n_sc < MAX_STATUS) sc[n_sc++] = (struct status_count){s, 0, 0};
+      if (j < n_sc) *(side ? &sc[j].nn : &sc[j].nb) += 1;
+    }
+  }
+  row->base = ab ? (double)sb / ab : NAN;
+  row->now = an ? (double)sn / an : NAN;
+  row->n_base = ab;
+  row->n_now = an;
+  size_t at = 0;
+  int moved = 0;
+  for (int pass = 0; pass < 2; pass++) { /* statuses that lost tasks, then those that gained */
+    int first = 1;
+    if (pass) at += (size_t)snprintf(row->note + at, sizeof row->note - at, " -> ");
+    for (int j = 0; j < n_sc && at < sizeof row->note; j++) {
+      int d = sc[j].nn - sc[j].nb;
+      if (pass ? d <= 0 : d >= 0) continue;
+      if (pass) moved += d;
+      at += (size_t)snprintf(row->note + at, sizeof row->note - at, "%s%s", first ? "" : ",", sc[j].status);
+      first = 0;
+    }
+    if (at >= sizeof row->note) break;
+  }
+  if (moved && at < sizeof row->note)
+    snprintf(row->note + at, sizeof row->note - at, " (%d)", moved);
+  else if (!moved)
+    row->note[0] = '\0';
+  if (!ab || !an) return;
+  if ((long)sn * ab < (long)sb * an) { /* fewer successes: wall-clock failures alone are time_limit */
+    long other_b = ab - sb - tb, other_n = an - sn - tn;
+    row->verdict = other_n * ab <= other_b * an && tn > tb ? COMPARE_TIME_LIMIT : COMPARE_REGRESSION;
+  } else if ((long)sn * ab > (long)sb * an) {
+    row->verdict = COMPARE_IMPROVED;
+  } else {
+    row->verdict = row->note[0] ? COMPARE_OK : COMPARE_SAME;
+  }
+}
+
+static void judge_metric(const struct rundir *n, const struct compare_options *o, struct compare_row *row,
+                         double floor_v)
+{
+  double tol_rel = o->tol_rel;
+  for (int j = 0; j < o->n_metric_tol; j++)
+    if (strcmp(o->metric_tol_name[j], row->name) == 0) tol_rel = o->metric_tol[j];
+  double b = row->base, v = row->now;
+  if (floor_v > 0.0 && fabs(b) <= floor_v && fabs(v) <= floor_v) { /* noise: never a verdict */
+    row->verdict = b == v ? COMPARE_SAME : COMPARE_FLOOR;
+    return;
+  }
+  double tol = fmax(fmax(o->tol_abs, tol_rel * fabs(b)), floor_v);
+  if (rundir_list_find(&n->higher_better, row->name) >= 0) /* higher is better: judge the negated values */
+    row->verdict = judge(-b, -v, tol);
+  else
+    row->verdict = judge(b, v, tol);
+}
+
+static void judge_count(const struct compare_options *o, struct compare_row *row)
+{
+  double b = row->base, v = row->now;
+  if (isnan(b) || isnan(v)) return; /* untested */
+  row->ratio = b > 0.0 ? v / b : (v > 0.0 ? INFINITY : 1.0);
+  if (b == v)
+    row->verdict = COMPARE_SAME;
+  else if (row->ratio > o->count_ratio && v - b > 1.0) /* one more iteration is not a trend */
+    row->verdict = COMPARE_REGRESSION;
+  else if (row->ratio * o->count_ratio < 1.0 && b - v > 1.0)
+    row->verdict = COMPARE_IMPROVED;
+  else
+    row->verdict = COMPARE_OK;
+}
+
+/* Timings. vb holds the baseline's values in pair order (for the A-vs-A split), vn the new ones. */
+static void judge_timing(const struct compare_options *o, double *vb, int nb, double *vn, int nn,
+                         double *scratch, struct compare_row *row)
+{
+  double thr = o->time_ratio;
+  if (o->interleaved) { /* A vs A: alternate baseline pairs against each other */
+    int ne = 0, no = 0;
+    for (int k = 0; k < nb; k++)
+      if (k % 2 == 0) scratch[ne++] = vb[k];
+    for (int k = 0; k < nb; k++)
+      if (k % 2 == 1) scratch[ne + no++] = vb[k];
+    sort_values(scratch, ne);
+    sort_values(scratch + ne, no);
+    double r = median_of(scratch, ne) / median_of(scratch + ne, no);
+    row->spread = r >= 1.0 ? r : 1.0 / r;
+    if (isfinite(row->spread) && row->spread > thr) thr = row->spread;
+  }
+  sort_values(vb, nb);
+  sort_values(vn, nn);
+  row->base = median_of(vb, nb);
+  row->now = median_of(vn, nn);
+  row->ratio = row->now / row->base;
+  if (row->now == row->base) {
+    row->verdict = COMPARE_SAME;
+    return;
+  }
+  double up = compare_rank_sum_p(vb, nb, vn, nn), down = compare_rank_sum_p(vn, nn, vb, nb);
+  row->verdict = COMPARE_OK;
+  row->p = row->ratio >= 1.0 ? up : down;
+  if (row->ratio > thr && up < o->alpha)
+    row->verdict = o->interleaved ? COMPARE_REGRESSION : COMPARE_SLOWER;
+  else if (row->ratio * thr < 1.0 && down < o->alpha)
+    row->verdict = o->interleaved ? COMPARE_IMPROVED : COMPARE_FASTER;
+}
+
 int compare_runs(const struct rundir *b, const struct rundir *n, const struct compare_options *o,
                  struct compare_result **out)
 {
   *out = NULL;
   if (check_compatible(b, n, o)) return 2;
   struct compare_result *res = calloc(1, sizeof *res);
-  double *vb = malloc(((size_t)b->tasks->nrow + 1) * sizeof *vb),
-         *vn = malloc(((size_t)n->tasks->nrow + 1) * sizeof *vn);
+  struct pairing p;
+  char *matched = NULL;
+  double *scratch = malloc(((size_t)b->tasks->nrow + 1) * sizeof *scratch);
   int rc = 2;
-  if (!res || !vb || !vn) goto oom;
+  if (pairing_init(&p, b, n) || !res || !scratch) goto oom;
   if (rundir_group(b, b->group.n, b->group.name, &res->gb) ||
       rundir_group(n, n->group.n, n->group.name, &res->gn))
     goto cleanup;
   struct rundir_groups *gb = res->gb, *gn = res->gn;
-  int per_group = 1 + b->metrics.n + b->costs.n;
+  int per_group = 1 + n->metrics.n + n->costs.n;
   res->rows = calloc((size_t)gb->n * per_group + 1, sizeof *res->rows);
-  char *matched = calloc((size_t)gn->n + 1, 1);
-  if (!res->rows || !matched) {
-    free(matched);
-    goto oom;
-  }
+  matched = calloc((size_t)gn->n + 1, 1);
+  if (!res->rows || !matched) goto oom;
   for (int g = 0; g < gb->n; g++) {
     int m = -1;
     for (int k = 0; k < gn->n && m < 0; k++)
       if (!matched[k] && rundir_same_keys(b->tasks, gb->first[g], gb->key_col, n->tasks, gn->first[k],
                                           gn->key_col, gb->n_keys))
         m = k;
-    if (m < 0) {
+    struct compare_row *row = &res->rows[res->n_rows++];
+    *row = (struct compare_row){.group = g,
+                                .new_group = m,
+                                .name = "success_rate",
+                                .ratio = NAN,
+                                .p = NAN,
+                                .spread = NAN,
+                                .verdict = COMPARE_UNTESTED};
+    if (m < 0) { /* the new run lost this group: coverage */
       res->only_base++;
+      row->kind = COMPARE_COVERAGE;
+      row->name = "coverage";
+      row->base = 1.0;
+      row->now = NAN;
+      row->n_base = gb->start[g + 1] - gb->start[g];
+      row->verdict = COMPARE_REGRESSION;
       continue;
     }
     matched[m] = 1;
     res->n_common++;
-    struct compare_row *row = &res->rows[res->n_rows++];
-    int ab, sb, an, sn;
-    success_counts(b, gb, g, &ab, &sb);
-    success_counts(n, gn, m, &an, &sn);
-    *row = (struct compare_row){g,
-                                m,
-                                COMPARE_SUCCESS,
-                                "success_rate",
-                                ab ? (double)sb / ab : NAN,
-                                an ? (double)sn / an : NAN,
-                                ab,
-                                an,
-                                NAN,
-                                NAN,
-                                COMPARE_UNTESTED};
-    if (ab && an) row->verdict = judge(-row->base, -row->now, 0.0); /* higher is better: negate */
-    for (int k = 0; k < b->metrics.n; k++) {
-      const char *name = b->metrics.name[k];
-      int nb = rundir_values(b, gb, g, table_column(b->tasks, name), 1, vb);
-      int nn = rundir_values(n, gn, m, table_column(n->tasks, name), 1, vn);
-      double tol_rel = o->tol_rel;
-      for (int j = 0; j < o->n_metric_tol; j++)
-        if (strcmp(o->metric_tol_name[j], name) == 0) tol_rel = o->metric_tol[j];
+    row->kind = COMPARE_SUCCESS;
+    judge_success(b, gb, g, n, gn, m, row);
+    pair_group(&p, gb, g, b->tasks, gn, m, n->tasks);
+    for (int k = 0; k < n->metrics.n + n->costs.n; k++) {
+      int is_metric = k < n->metrics.n;
+      const char *name = is_metric ? n->metrics.name[k] : n->costs.name[k - n->metrics.n];
+      int nb, nn;
+      pair_values(&p, b, n, name, &nb, &nn);
       row = &res->rows[res->n_rows++];
-      *row =
-          (struct compare_row){g,   m,   COMPARE_METRIC,  name, median_of(vb, nb), median_of(vn, nn), nb, nn,
-                               NAN, NAN, COMPARE_UNTESTED};
-      double tol = fmax(o->tol_abs, tol_rel * fabs(row->base));
-      if (rundir_list_find(&n->higher_better, name) >= 0) /* higher is better: judge the negated values */
-        row->verdict = judge(-row->base, -row->now, tol);
-      else
-        row->verdict = judge(row->base, row->now, tol);
-    }
-    for (int k = 0; k < b->costs.n; k++) {
-      const char *name = b->costs.name[k];
-      int nb = rundir_values(b, gb, g, table_column(b->tasks, name), 1, vb);
-      int nn = rundir_values(n, gn, m, table_column(n->tasks, name), 1, vn);
-      row = &res->rows[res->n_rows++];
-      *row = (struct compare_row){g,  m,  COMPARE_COST, name, median_of(vb, nb), median_of(vn, nn),
-                                  nb, nn, NAN,          NAN,  COMPARE_UNTESTED};
-      if (nb < o->min_repeats || nn < o->min_repeats) {
-        res->n_untested_costs++;
+      *row = (struct compare_row){.group = g,
+                                  .new_group = m,
+                                  .name = name,
+                                  .n_base = nb,
+                                  .n_now = nn,
+                                  .ratio = NAN,
+                                  .p = NAN,
+                                  .spread = NAN,
+                                  .verdict = COMPARE_UNTESTED};
+      row->kind = is_metric                                 ? COMPARE_METRIC
+                  : rundir_list_find(&n->counts, name) >= 0 ? COMPARE_COUNT
+                                                            : COMPARE_COST;
+      if (row->kind == COMPARE_COST) {
+        if (nb < o->min_repeats || nn < o->min_repeats) {
+          sort_values(p.vb, nb);
+          sort_values(p.vn, nn);
+          row->base = median_of(p.vb, nb);
+          row->now = median_of(p.vn, nn);
+          res->n_untested_costs++;
+        } else {
+          judge_timing(o, p.vb, nb, p.vn, nn, scratch, row);
+        }
         continue;
       }
-      row->ratio = row->now / row->base;
-      if (row->now == row->base) {
-        row->verdict = COMPARE_SAME;
-        continue;
-      }
-      double up = compare_rank_sum_p(vb, nb, vn, nn), down = compare_rank_sum_p(vn, nn, vb, nb);
-      row->verdict = COMPARE_OK;
-      if (row->ratio > o->time_ratio && up < o->alpha)
-        row->verdict = COMPARE_REGRESSION, row->p = up;
-      else if (row->ratio * o->time_ratio < 1.0 && down < o->alpha)
-        row->verdict = COMPARE_IMPROVED, row->p = down;
+      sort_values(p.vb, nb);
+      sort_values(p.vn, nn);
+      row->base = median_of(p.vb, nb);
+      row->now = median_of(p.vn, nn);
+      if (row->kind == COMPARE_COUNT)
+        judge_count(o, row);
       else
-        row->p = row->ratio >= 1.0 ? up : down;
+        judge_metric(n, o, row, rundir_floor(n->floors.n ? n : b, name));
     }
   }
   for (int k = 0; k < gn->n; k++)
     res->only_new += !matched[k];
-  free(matched);
   for (int i = 0; i < res->n_rows; i++) {
-    res->n_regressions += res->rows[i].verdict == COMPARE_REGRESSION;
-    res->n_improved += res->rows[i].verdict == COMPARE_IMPROVED;
+    enum compare_verdict v = res->rows[i].verdict;
+    res->n_regressions += v == COMPARE_REGRESSION;
+    res->n_improved += v == COMPARE_IMPROVED;
+    res->n_time_limit += v == COMPARE_TIME_LIMIT;
+    res->n_timing_evidence += v == COMPARE_SLOWER || v == COMPARE_FASTER;
   }
   if (!res->n_common) {
     fprintf(stderr,
-            "error: %s and %s have no group in common (group by %s: the sweeps cover different values)\n",
+            "error: %s and %s have no group in common (group by %s: the sweeps cover different values; "
+            "-map NEW_VALUE=BASE_VALUE judges a variant against what it replaces)\n",
             b->dir, n->dir, b->group.n ? "the axes in experiment.txt 'group'" : "nothing");
     goto cleanup;
   }
@@ -252,7 +574,8 @@ oom:
   fprintf(stderr, "error: out of memory comparing %s and %s\n", b->dir, n->dir);
 cleanup:
   compare_result_destroy(&res);
-  free(vb);
-  free(vn);
+  pairing_free(&p);
+  free(matched);
+  free(scratch);
   return rc;
 }

@@ -1,14 +1,25 @@
 /* compare.h — regression verdicts between a baseline and a new run directory (design.md contract 10),
- * behind bin/bench_compare. Only groups both runs have are compared (group keys equal as text, or as
- * numbers when both parse). Per common group:
- *  - each accuracy metric: medians over successful tasks; a move for the worse (a rise, or a fall for
- *    the metrics experiment.txt lists under higher_better; the new run's list counts) by more than
- *    max(tol_abs, tol_rel * |baseline|) is a regression, a move for the better by as much an improvement;
- *    a metric the baseline had and the new run lost (no successful task with a value) is a regression;
- *  - the success rate (successes / applicable tasks): any drop is a regression;
- *  - each cost, only when both runs have >= min_repeats successful tasks with a value in the group: a
- *    regression when median(new) / median(baseline) > time_ratio AND the one-sided Wilcoxon rank-sum
- *    (Mann-Whitney U) test says new > baseline at level alpha; an improvement symmetrically.
+ * behind bin/bench_compare. The column roles (metrics, higher_better, costs, counts, floors) are the new
+ * run's; every column they name must exist in both tasks.csv. Groups are matched by their key values
+ * (equal as text, or as numbers when both parse), after -map has renamed values of the new run. Within a
+ * group, tasks are paired by their other axes (seed, ...), and metrics, counts and timings are compared
+ * over the pairs where BOTH runs succeeded, so a task that failed in one run does not move a median.
+ *  - coverage: a group of the baseline missing from the new run is a regression;
+ *  - the success rate (successes / applicable tasks): a drop is a regression, unless every extra failure
+ *    is time_limit — a wall-clock status that load alone can cause — which is verdict "time_limit" and
+ *    fails only with fail_time_limit; the status change itself is shown (converged → time_limit);
+ *  - each accuracy metric: medians; two values both at or under the column's noise floor are never a
+ *    verdict ("under floor"); otherwise a move for the worse (a rise, or a fall for higher_better metrics)
+ *    by more than max(tol_abs, tol_rel * |baseline|, floor) is a regression, for the better improved;
+ *    a value the baseline had and the new run lost is a regression;
+ *  - each count (deterministic cost: iterations, pivots): ratio of medians above count_ratio (and by more
+ *    than 1) is a regression, below 1 / count_ratio improved — cost evidence that needs no repeats;
+ *  - each timing cost, with >= min_repeats pairs: ratio of medians beyond max(time_ratio, A-vs-A spread)
+ *    AND the one-sided Wilcoxon rank-sum (Mann-Whitney U) test at level alpha. Only runs timed interleaved
+ *    (bench/ab; option interleaved) get verdicts: the A-vs-A spread is the ratio of the medians of the
+ *    baseline's alternate pairs (1st, 3rd, ... against 2nd, 4th, ...). Timings of two runs made at
+ *    different times share no measured spread, so there a significant move is only "slower?"/"faster?":
+ *    evidence to confirm with bench/ab, never a failure.
  * The rank-sum test uses the normal approximation of U with the tie-corrected variance
  * n1 n2 / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1))) and a continuity correction of 1/2. */
 #ifndef CB_COMPARE_H
@@ -21,30 +32,39 @@ struct compare_options {
   int n_metric_tol;        /* per-metric tol_rel overrides */
   char **metric_tol_name;
   double *metric_tol;
-  double time_ratio; /* cost: ratio of medians that may count as a change */
-  double alpha;      /* cost: level of the one-sided rank-sum test */
-  int min_repeats;   /* cost: successful tasks needed in both runs */
+  double time_ratio;   /* timings: ratio of medians that may count as a change */
+  double alpha;        /* timings: level of the one-sided rank-sum test */
+  int min_repeats;     /* timings: pairs needed in a group */
+  int interleaved;     /* 1: the runs were timed interleaved (bench/ab): timing moves are verdicts */
+  double count_ratio;  /* counts: ratio of medians that is a change */
+  int fail_time_limit; /* 1: a success-rate drop made of time_limit tasks fails the comparison */
 };
 
 enum compare_verdict {
   COMPARE_SAME,       /* identical values */
   COMPARE_OK,         /* moved within tolerance (or not significantly) */
   COMPARE_IMPROVED,   /* better beyond tolerance */
-  COMPARE_REGRESSION, /* worse beyond tolerance */
-  COMPARE_UNTESTED,   /* cost with too few repeats, or nothing to compare */
+  COMPARE_REGRESSION, /* worse beyond tolerance, or a group missing */
+  COMPARE_UNTESTED,   /* timing with too few repeats, or nothing to compare */
+  COMPARE_FLOOR,      /* both values at or under the metric's noise floor */
+  COMPARE_TIME_LIMIT, /* fewer successes, every extra failure time_limit (wall-clock dependent) */
+  COMPARE_SLOWER,     /* timing: significant rise in runs not timed interleaved (evidence only) */
+  COMPARE_FASTER,     /* timing: significant fall in runs not timed interleaved (evidence only) */
 };
 
-enum compare_kind { COMPARE_METRIC, COMPARE_SUCCESS, COMPARE_COST };
+enum compare_kind { COMPARE_METRIC, COMPARE_SUCCESS, COMPARE_COST, COMPARE_COUNT, COMPARE_COVERAGE };
 
 struct compare_row {
   int group; /* index into the baseline's groups */
   int new_group;
   enum compare_kind kind;
-  const char *name;  /* metric or cost column; "success_rate" */
+  const char *name;  /* metric or cost column; "success_rate"; "coverage" */
   double base, now;  /* medians, or success rates in [0, 1]; NAN when none */
   int n_base, n_now; /* values behind them (applicable tasks for the success rate) */
-  double ratio, p;   /* cost: ratio of medians and the one-sided p-value (NAN when untested) */
+  double ratio, p;   /* costs: ratio of medians; timings: the one-sided p-value (NAN when untested) */
+  double spread;     /* interleaved timings: the A-vs-A ratio the change had to exceed (NAN otherwise) */
   enum compare_verdict verdict;
+  char note[160]; /* success rate: the status change, e.g. "converged → time_limit (1)" */
 };
 
 struct compare_result {
@@ -52,16 +72,25 @@ struct compare_result {
   int n_common, only_base, only_new;
   int n_rows;
   struct compare_row *rows;
-  int n_regressions, n_improved, n_untested_costs;
+  int n_regressions, n_improved, n_untested_costs, n_time_limit, n_timing_evidence;
 };
 
+/* Checks that the tables can be trusted: no two rows with the same task_id or the same axis values, no
+ * metric or cost cell that is neither empty nor a number. 0, or 2 with a message naming file and row. */
+int compare_check_table(const struct rundir *r);
+/* Renames values of the group columns of r (the new run) before grouping: from[k] becomes to[k], so a
+ * variant is judged against what it replaces. 0, or 2 with a message when a from value is in no group
+ * column, or its column also holds the to value (two methods would become one). */
+int compare_map_values(struct rundir *r, int n, char *const *from, char *const *to);
 /* Fills *res. 0 on success; 2 (with a message naming the problem) when the runs cannot be compared:
- * different experiments, different group, metric or cost columns, no common group, a -metric_tol
- * name that is not a metric. */
+ * different experiments or group columns, a column the new run names missing from the baseline's table,
+ * no common group, a -metric_tol name that is not a metric. */
 int compare_runs(const struct rundir *base, const struct rundir *now, const struct compare_options *o,
                  struct compare_result **res);
 void compare_result_destroy(struct compare_result **res);
 const char *compare_verdict_name(enum compare_verdict v);
+/* 1 when the result fails the comparison under o (regressions; time_limit verdicts with fail_time_limit). */
+int compare_failed(const struct compare_result *res, const struct compare_options *o);
 
 /* One-sided p-value of the rank-sum test that the values y tend to be larger than the values x. */
 double compare_rank_sum_p(const double *x, int nx, const double *y, int ny);

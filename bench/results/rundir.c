@@ -73,8 +73,8 @@ void rundir_destroy(struct rundir **rp)
   free(r->title);
   free(r->plot_x);
   free(r->options);
-  struct rundir_list *lists[] = {&r->axes, &r->group,  &r->metrics, &r->costs,
-                                 &r->info, &r->series, &r->units,   &r->higher_better};
+  struct rundir_list *lists[] = {&r->axes,   &r->group, &r->metrics,       &r->costs,  &r->info,
+                                 &r->series, &r->units, &r->higher_better, &r->floors, &r->counts};
   for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
     list_free(lists[i]);
   table_destroy(&r->tasks);
@@ -118,7 +118,9 @@ static int read_experiment(struct rundir *r, const char *path)
                 {"info", &r->info, NULL, 0},
                 {"series", &r->series, NULL, 0},
                 {"units", &r->units, NULL, 0},
-                {"higher_better", &r->higher_better, NULL, 0}};
+                {"higher_better", &r->higher_better, NULL, 0},
+                {"floors", &r->floors, NULL, 0},
+                {"counts", &r->counts, NULL, 0}};
     if (strcmp(line, "log_x") == 0) r->log_x = atoi(value) != 0;
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
       if (strcmp(line, keys[k].key) != 0) continue;
@@ -206,6 +208,17 @@ const char *rundir_unit(const struct rundir *r, const char *name)
     if (strncmp(r->units.name[i], name, k) == 0 && r->units.name[i][k] == '=' && r->units.name[i][k + 1])
       return r->units.name[i] + k + 1;
   return NULL;
+}
+
+double rundir_floor(const struct rundir *r, const char *name)
+{
+  size_t k = strlen(name);
+  for (int i = 0; i < r->floors.n; i++)
+    if (strncmp(r->floors.name[i], name, k) == 0 && r->floors.name[i][k] == '=') {
+      double v = strtod(r->floors.name[i] + k + 1, NULL);
+      return v > 0.0 ? v : 0.0;
+    }
+  return 0.0;
 }
 
 void rundir_label(const struct rundir *r, const char *name, char *buf, size_t n)

@@ -24,6 +24,8 @@ struct rundir {
   int log_x;
   struct table *tasks;
   int status_col;
+  struct rundir_list floors; /* "name=value" noise floors of columns (absent in runs of older engines) */
+  struct rundir_list counts; /* the costs that are deterministic counts (iterations, pivots, rows) */
 };
 
 /* Reads dir/experiment.txt and dir/tasks.csv. 0 on success; 2 with a message naming the file and the
@@ -33,6 +35,8 @@ void rundir_destroy(struct rundir **r);
 
 /* The unit of a column or axis from the "units" key, NULL when none is declared. */
 const char *rundir_unit(const struct rundir *r, const char *name);
+/* The noise floor of a column from the "floors" key, 0 when none is declared. */
+double rundir_floor(const struct rundir *r, const char *name);
 /* "name [unit]", or just name when it has no unit, into buf. */
 void rundir_label(const struct rundir *r, const char *name, char *buf, size_t n);
 /* Outcome of a row: 1 success (ok, converged), 0 failure, -1 not applicable. */

@@ -1,12 +1,15 @@
 /* NAME    bench_compare — regression verdicts: a new run directory against a baseline (design.md contract
- * 10). PURPOSE for every group both runs have: accuracy medians against tolerances, success rate (any drop is
- * a regression), and costs where both runs have >= 5 successful repeats: ratio of medians above -time_ratio
- * AND a one-sided Wilcoxon rank-sum / Mann-Whitney U test at 5% (normal approximation with tie-corrected
- * variance and continuity correction). Rules in bench/compare.h. USAGE   bench_compare BASELINE_DIR
- * NEW_DIR [-tol_rel r] [-tol_abs a] [-metric_tol name=r,...]
- *         [-time_ratio x] [-alpha p] [-min_repeats n] [-all] [-options_file F]
- * EXIT    0 pass, 1 regression, 2 usage or infrastructure error (missing files, different experiments or
- *         columns, no common groups, unknown options). */
+ * 10). PURPOSE for every group of the baseline: coverage (a group the new run lacks is a regression), the
+ * success rate with its status changes (a drop made of time_limit tasks only is verdict time_limit, which
+ * fails only with -fail_time_limit), accuracy medians against tolerances and noise floors, counts
+ * (iterations) by ratio, and timings by ratio of medians AND a one-sided Wilcoxon rank-sum / Mann-Whitney U
+ * test — verdicts only for runs timed interleaved (-interleaved, as bench/ab runs them), evidence
+ * ("slower?") otherwise. Metrics, counts and timings use the tasks both runs solved. Rules in compare.h.
+ * USAGE   bench_compare BASELINE_DIR NEW_DIR [-map new=base,...] [-tol_rel r] [-tol_abs a]
+ *         [-metric_tol name=r,...] [-count_ratio x] [-time_ratio x] [-alpha p] [-min_repeats n]
+ *         [-interleaved] [-fail_time_limit] [-all] [-options_file F]
+ * EXIT    0 pass, 1 regression, 2 could not compare (missing or corrupt files, different experiments or
+ *         columns, no common group, unknown options). */
 #include "compare.h"
 
 #include <math.h>
@@ -18,14 +21,22 @@
 
 static const char help[] =
     "bench_compare BASELINE_DIR NEW_DIR [options]: regression verdicts of a run against a baseline.\n"
+    "  -map new=base,...     judge the new run's group value 'new' against the baseline's 'base' (a variant\n"
+    "                        against what it replaces, e.g. -map pgs_relax=pgs)\n"
     "  -tol_rel r            accuracy: a median may rise by r * |baseline| (default 0.01)\n"
-    "  -tol_abs a            ... or by a, whichever is larger (default 0)\n"
+    "  -tol_abs a            ... or by a, or by the column's noise floor, whichever is larger (default 0)\n"
     "  -metric_tol m=r,...   tol_rel for particular metrics\n"
-    "  -time_ratio x         cost: median(new) / median(baseline) above x may be a regression (default 1.2)\n"
-    "  -alpha p              cost: level of the one-sided rank-sum test (default 0.05)\n"
-    "  -min_repeats n        cost: successful tasks needed in both runs of a group (default 5)\n"
-    "  -all                  print every comparison (default: those that changed)\n"
-    "Exit status: 0 pass, 1 regression, 2 usage or infrastructure error.\n";
+    "  -count_ratio x        counts (iterations): median ratio above x (and by more than 1) is a regression\n"
+    "                        (default 1.2)\n"
+    "  -time_ratio x         timings: median(new) / median(baseline) above x may be a change (default 1.2)\n"
+    "  -alpha p              timings: level of the one-sided rank-sum test (default 0.05)\n"
+    "  -min_repeats n        timings: task pairs both runs solved needed in a group (default 5)\n"
+    "  -interleaved          the runs were timed interleaved (bench/ab): a timing beyond the A-vs-A spread\n"
+    "                        and significant is a verdict (otherwise only evidence: slower? / faster?)\n"
+    "  -fail_time_limit      a success-rate drop made of time_limit tasks fails (default: reported only)\n"
+    "  -all                  print every comparison (default: those that moved beyond a noise floor)\n"
+    "Exit status: 0 pass, 1 regression, 2 could not compare (missing or corrupt files, different\n"
+    "experiments or columns, no common group, bad options).\n";
 
 /* The text of a group: its key values joined by spaces. */
 static void group_text(const struct rundir *r, const struct rundir_groups *g, int grp, char *buf, size_t n)
@@ -40,7 +51,11 @@ static void group_text(const struct rundir *r, const struct rundir_groups *g, in
 
 static void format_value(const struct compare_row *c, double v, int n, char *buf, size_t len)
 {
-  if (isnan(v))
+  if (c->kind == COMPARE_COVERAGE && isnan(v))
+    snprintf(buf, len, "missing");
+  else if (c->kind == COMPARE_COVERAGE)
+    snprintf(buf, len, "%d tasks", n);
+  else if (isnan(v))
     snprintf(buf, len, "-");
   else if (c->kind == COMPARE_SUCCESS)
     snprintf(buf, len, "%.1f%% (%d)", 100.0 * v, n);
@@ -50,27 +65,42 @@ static void format_value(const struct compare_row *c, double v, int n, char *buf
 
 static void format_change(const struct compare_row *c, char *buf, size_t len)
 {
-  if (isnan(c->base) || isnan(c->now))
+  size_t at = 0;
+  if (c->kind == COMPARE_COVERAGE)
+    snprintf(buf, len, "group missing");
+  else if (c->kind == COMPARE_SUCCESS && !isnan(c->base) && !isnan(c->now))
+    at = (size_t)snprintf(buf, len, "%+.1f pts", 100.0 * (c->now - c->base));
+  else if (isnan(c->base) || isnan(c->now))
     snprintf(buf, len, "%s", isnan(c->now) && !isnan(c->base) ? "lost" : "-");
-  else if (c->kind == COMPARE_SUCCESS)
-    snprintf(buf, len, "%+.1f pts", 100.0 * (c->now - c->base));
+  else if (c->kind == COMPARE_COST && !isnan(c->p) && !isnan(c->spread))
+    snprintf(buf, len, "x%.3g (p=%.2g, A/A x%.3g)", c->ratio, c->p, c->spread);
   else if (c->kind == COMPARE_COST && !isnan(c->p))
     snprintf(buf, len, "x%.3g (p=%.2g)", c->ratio, c->p);
   else if (c->kind == COMPARE_COST)
     snprintf(buf, len, "x%.3g (n=%d,%d)", c->now / c->base, c->n_base, c->n_now);
+  else if (c->kind == COMPARE_COUNT)
+    snprintf(buf, len, "x%.3g", c->ratio);
   else if (c->base != 0.0)
     snprintf(buf, len, "%+.3g%%", 100.0 * (c->now - c->base) / fabs(c->base));
   else
     snprintf(buf, len, "%+.3g", c->now - c->base);
+  if (c->kind == COMPARE_SUCCESS && c->note[0] && at < len)
+    snprintf(buf + at, len - at, "%sstatus %s", at ? ", " : "", c->note);
+}
+
+/* Under-floor moves are noise by declaration: listed with -all only, like identical values. */
+static int shown(const struct compare_row *c, int all)
+{
+  return all || (c->verdict != COMPARE_SAME && c->verdict != COMPARE_UNTESTED && c->verdict != COMPARE_FLOOR);
 }
 
 static void print_table(const struct rundir *b, const struct compare_result *res, int all)
 {
-  int shown = 0;
+  int n_shown = 0;
   for (int i = 0; i < res->n_rows; i++)
-    shown += all || (res->rows[i].verdict != COMPARE_SAME && res->rows[i].verdict != COMPARE_UNTESTED);
-  if (!shown) {
-    printf("(nothing moved: every compared value is identical)\n");
+    n_shown += shown(&res->rows[i], all);
+  if (!n_shown) {
+    printf("(nothing moved: every compared value is identical or under its noise floor; -all lists them)\n");
     return;
   }
   enum { NCOL = 6 };
@@ -86,7 +116,7 @@ static void print_table(const struct rundir *b, const struct compare_result *res
     }
     for (int i = 0; i < res->n_rows; i++) {
       const struct compare_row *c = &res->rows[i];
-      if (!all && (c->verdict == COMPARE_SAME || c->verdict == COMPARE_UNTESTED)) continue;
+      if (!shown(c, all)) continue;
       group_text(b, res->gb, c->group, cell[0], sizeof cell[0]);
       snprintf(cell[1], sizeof cell[1], "%s", c->name);
       format_value(c, c->base, c->n_base, cell[2], sizeof cell[2]);
@@ -131,6 +161,22 @@ static int parse_metric_tol(struct compare_options *o, char **items, PetscInt n)
   return 0;
 }
 
+/* Options: -map "new=base" items, split in place into from (new) and to (base). 0, or 2 with a message. */
+static int parse_map(char **items, PetscInt n, char **from, char **to)
+{
+  for (PetscInt i = 0; i < n; i++) {
+    char *eq = strchr(items[i], '=');
+    if (!eq || eq == items[i] || !eq[1] || strchr(eq + 1, '=')) {
+      fprintf(stderr, "error: -map item '%s' is not new_value=base_value\n", items[i]);
+      return 2;
+    }
+    *eq = '\0';
+    from[i] = items[i];
+    to[i] = eq + 1;
+  }
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   /* the two directories come first; PETSc skips arguments that are not options */
@@ -140,11 +186,16 @@ int main(int argc, char **argv)
   int rc = 2;
   struct rundir *b = NULL, *n = NULL;
   struct compare_result *res = NULL;
-  char *items[MAX_METRIC_TOL] = {0};
-  PetscInt n_items = MAX_METRIC_TOL;
-  struct compare_options o = {
-      .tol_rel = 0.01, .tol_abs = 0.0, .time_ratio = 1.2, .alpha = 0.05, .min_repeats = 5};
-  PetscBool has_help, all = PETSC_FALSE, set;
+  char *items[MAX_METRIC_TOL] = {0}, *maps[MAX_METRIC_TOL] = {0};
+  char *map_from[MAX_METRIC_TOL] = {0}, *map_to[MAX_METRIC_TOL] = {0};
+  PetscInt n_items = MAX_METRIC_TOL, n_maps = MAX_METRIC_TOL;
+  struct compare_options o = {.tol_rel = 0.01,
+                              .tol_abs = 0.0,
+                              .time_ratio = 1.2,
+                              .alpha = 0.05,
+                              .min_repeats = 5,
+                              .count_ratio = 1.2};
+  PetscBool has_help, all = PETSC_FALSE, interleaved = PETSC_FALSE, fail_tl = PETSC_FALSE, set, map_set;
   PetscOptionsHasHelp(NULL, &has_help);
   if (has_help) {
     fputs(help, stdout);
@@ -155,24 +206,30 @@ int main(int argc, char **argv)
   PetscOptionsGetReal(NULL, NULL, "-tol_rel", &o.tol_rel, NULL);
   PetscOptionsGetReal(NULL, NULL, "-tol_abs", &o.tol_abs, NULL);
   PetscOptionsGetReal(NULL, NULL, "-time_ratio", &o.time_ratio, NULL);
+  PetscOptionsGetReal(NULL, NULL, "-count_ratio", &o.count_ratio, NULL);
   PetscOptionsGetReal(NULL, NULL, "-alpha", &o.alpha, NULL);
   PetscOptionsGetInt(NULL, NULL, "-min_repeats", &min_repeats, NULL);
   PetscOptionsGetBool(NULL, NULL, "-all", &all, NULL);
+  PetscOptionsGetBool(NULL, NULL, "-interleaved", &interleaved, NULL);
+  PetscOptionsGetBool(NULL, NULL, "-fail_time_limit", &fail_tl, NULL);
   PetscOptionsGetStringArray(NULL, NULL, "-metric_tol", items, &n_items, &set);
+  PetscOptionsGetStringArray(NULL, NULL, "-map", maps, &n_maps, &map_set);
   o.min_repeats = (int)min_repeats;
+  o.interleaved = interleaved == PETSC_TRUE;
+  o.fail_time_limit = fail_tl == PETSC_TRUE;
   if (!set) n_items = 0;
+  if (!map_set) n_maps = 0;
   if (!dir_b || !dir_n) {
     fprintf(stderr, "usage: bench_compare BASELINE_DIR NEW_DIR [options] (bench_compare -help)\n");
     goto done;
   }
-  if (!(o.tol_rel >= 0.0) || !(o.tol_abs >= 0.0) || !(o.time_ratio >= 1.0) ||
+  if (!(o.tol_rel >= 0.0) || !(o.tol_abs >= 0.0) || !(o.time_ratio >= 1.0) || !(o.count_ratio >= 1.0) ||
       !(o.alpha > 0.0 && o.alpha < 1.0) || o.min_repeats < 2) {
-    fprintf(
-        stderr,
-        "error: need -tol_rel >= 0, -tol_abs >= 0, -time_ratio >= 1, 0 < -alpha < 1, -min_repeats >= 2\n");
+    fprintf(stderr, "error: need -tol_rel >= 0, -tol_abs >= 0, -time_ratio >= 1, -count_ratio >= 1, "
+                    "0 < -alpha < 1, -min_repeats >= 2\n");
     goto done;
   }
-  if (parse_metric_tol(&o, items, n_items)) goto done;
+  if (parse_metric_tol(&o, items, n_items) || parse_map(maps, n_maps, map_from, map_to)) goto done;
   {
     PetscInt n_left = 0;
     char **names = NULL, **values = NULL;
@@ -183,38 +240,64 @@ int main(int argc, char **argv)
     PetscOptionsLeftRestore(NULL, &n_left, &names, &values);
     if (unknown) goto done;
   }
-  if (rundir_read(dir_b, &b) || rundir_read(dir_n, &n) || compare_runs(b, n, &o, &res)) goto done;
+  if (rundir_read(dir_b, &b) || rundir_read(dir_n, &n) || compare_check_table(b) || compare_check_table(n))
+    goto done;
+  /* after the duplicate check: a map that merged two methods is refused by compare_map_values itself */
+  if (compare_map_values(n, (int)n_maps, map_from, map_to) || compare_runs(b, n, &o, &res)) goto done;
   printf("# bench_compare %s (baseline) vs %s (new): experiment %s, group = ", dir_b, dir_n, b->experiment);
   for (int k = 0; k < b->group.n; k++)
     printf("%s%s", k ? "," : "", b->group.name[k]);
-  printf("\n# accuracy: lower is better");
+  if (!b->group.n) printf("(none: one group)");
+  for (PetscInt k = 0; k < n_maps; k++)
+    printf("%s%s judged as %s", k ? ", " : "\n# map: the new run's ", map_from[k], map_to[k]);
+  printf("\n# values over the tasks both runs solved; a baseline group missing from the new run is a "
+         "regression\n# accuracy: lower is better");
   for (int k = 0; k < n->higher_better.n; k++)
     printf("%s%s", k ? "," : " except for ", n->higher_better.name[k]);
-  printf(
-      ", tolerance max(%g, %g |baseline|); success rate: any drop is a regression;\n"
-      "# cost: ratio of medians > %g and one-sided Wilcoxon rank-sum (Mann-Whitney U, normal approximation,\n"
-      "# tie-corrected) p < %g, tested only with >= %d successful repeats in both runs\n",
-      o.tol_abs, o.tol_rel, o.time_ratio, o.alpha, o.min_repeats);
+  printf(", tolerance max(%g, %g |baseline|, noise floor); both values under the floor: no verdict\n",
+         o.tol_abs, o.tol_rel);
+  printf("# success rate: a drop is a regression, one made of time_limit tasks (wall-clock) is verdict "
+         "time_limit%s\n",
+         o.fail_time_limit ? " and fails (-fail_time_limit)" : ", which does not fail (-fail_time_limit)");
+  if (n->counts.n) {
+    printf("# counts (deterministic cost): ");
+    for (int k = 0; k < n->counts.n; k++)
+      printf("%s%s", k ? "," : "", n->counts.name[k]);
+    printf(", ratio of medians beyond %g\n", o.count_ratio);
+  }
+  printf("# timings: ratio of medians > %s%g%s and one-sided Wilcoxon rank-sum (Mann-Whitney U, normal\n"
+         "# approximation, tie-corrected) p < %g, with >= %d task pairs; %s\n",
+         o.interleaved ? "max(A-vs-A spread, " : "", o.time_ratio, o.interleaved ? ")" : "", o.alpha,
+         o.min_repeats,
+         o.interleaved
+             ? "the runs were timed interleaved (-interleaved): these are verdicts"
+             : "runs made at different times: evidence only (slower?/faster?), confirm with bench/ab");
   if (!same_names(&b->higher_better, &n->higher_better))
     printf("# note: the baseline's higher_better list differs; the new run's is used\n");
+  if (!same_names(&b->metrics, &n->metrics) || !same_names(&b->costs, &n->costs))
+    printf("# note: the baseline's column roles differ; the new run's are used\n");
   if (strcmp(b->options, n->options) != 0)
     printf("# note: the option strings differ:\n#   baseline: %s\n#   new:      %s\n", b->options,
            n->options);
   print_table(b, res, all);
-  printf("%d groups compared (%d only in the baseline, %d only in the new run): %d regressions, %d improved; "
-         "%d cost comparisons untested (fewer than %d successful repeats in a run)\n",
-         res->n_common, res->only_base, res->only_new, res->n_regressions, res->n_improved,
-         res->n_untested_costs, o.min_repeats);
-  printf("verdict: %s\n", res->n_regressions ? "REGRESSION" : "pass");
-  rc = res->n_regressions ? 1 : 0;
+  printf("%d groups compared (%d missing from the new run, %d only in the new run): %d regressions, %d "
+         "improved, "
+         "%d time_limit; %d timing moves unconfirmed (not interleaved); %d timing comparisons untested "
+         "(fewer than %d task pairs)\n",
+         res->n_common, res->only_base, res->only_new, res->n_regressions, res->n_improved, res->n_time_limit,
+         res->n_timing_evidence, res->n_untested_costs, o.min_repeats);
+  rc = compare_failed(res, &o) ? 1 : 0;
+  printf("verdict: %s\n", rc ? "REGRESSION" : "pass");
 done:
   compare_result_destroy(&res);
   rundir_destroy(&b);
   rundir_destroy(&n);
   free(o.metric_tol_name);
   free(o.metric_tol);
-  for (PetscInt i = 0; i < MAX_METRIC_TOL; i++)
+  for (PetscInt i = 0; i < MAX_METRIC_TOL; i++) {
     PetscFree(items[i]);
+    PetscFree(maps[i]);
+  }
   PetscFinalize();
   return rc;
 }
