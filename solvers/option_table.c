@@ -233,6 +233,11 @@ int option_unused(char ***names, char ***values)
     k++;
   }
   PetscOptionsLeftRestore(NULL, &n, &pn, &pv);
+  if (k == 0) { /* nothing left: the caller frees nothing */
+    free(on);
+    free(ov);
+    return 0;
+  }
   *names = on;
   *values = ov;
   return k;
