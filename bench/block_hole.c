@@ -40,7 +40,8 @@ static const struct sweep_column columns[] = {
     {"failed_at", SWEEP_INFO, "simulated time at the start of the first failed step [s] (empty: none)"},
     {"steps", SWEEP_INFO, "steps taken (the last one may have failed)"},
     {"rows_mean", SWEEP_COST, "mean problem size per step"},
-    {"step_seconds", SWEEP_COST, "mean wall time per step (detect + assemble + solve + recover) [s]"},
+    {"step_seconds", SWEEP_COST,
+     "wall time per step, whole step (detect + assemble + solve + recover), mean over the run's steps [s]"},
 };
 
 struct hole_ctx {

@@ -35,7 +35,8 @@ static const struct sweep_column columns[] = {
     {"measured", SWEEP_INFO, "drift along the slope when sticking [m], else mean acceleration [m/s^2]"},
     {"analytic", SWEEP_INFO, "Coulomb's value: 0 when sticking, g (sin theta - mu cos theta) when sliding"},
     {"rel_error", SWEEP_METRIC, "|drift| when sticking, |a - a_exact| / a_exact when sliding"},
-    {"step_seconds", SWEEP_COST, "mean wall time per step (detect + assemble + solve + recover) [s]"},
+    {"step_seconds", SWEEP_COST,
+     "wall time per step, whole step (detect + assemble + solve + recover), mean over the run's steps [s]"},
     {"failed_at", SWEEP_INFO, "simulated time at the start of the first failed step [s] (empty: none)"},
 };
 

@@ -41,7 +41,8 @@ static const struct sweep_column columns[] = {
     {"q_x", SWEEP_INFO, "q^{l+1} x (the point; the corner is the origin)"},
     {"q_y", SWEEP_INFO, "q^{l+1} y"},
     {"iterations", SWEEP_COST, "solver iterations (pivots)"},
-    {"solve_seconds", SWEEP_COST, "solve wall time [s]"},
+    {"solve_seconds", SWEEP_COST,
+     "wall time of the task's one solve, solver only (the harness's timing) [s]"},
 };
 
 static const double point_r = 1.0 / 1024.0; /* a tiny disc: 1 + r - r == 1 exactly */

@@ -23,7 +23,8 @@ static const struct sweep_axis axes[] = {
 static const struct sweep_column columns[] = {
     {"draw_mean", SWEEP_METRIC, "mean of 1000 uniform draws from the task's RNG"},
     {"first_draw", SWEEP_INFO, "the RNG's first integer draw (shows per-task seeding)"},
-    {"busy_seconds", SWEEP_COST, "measured busy time [s]"},
+    {"busy_seconds", SWEEP_COST,
+     "wall time of the task's busy loop, per task (its own work, not the engine's) [s]"},
 };
 
 static double now(void)
