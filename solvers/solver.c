@@ -304,8 +304,8 @@ static int solver_farkas_certificate(const struct cp_problem *p, double *qty)
   glp_init_smcp(&parm);
   parm.msg_lev = GLP_MSG_OFF;
   parm.presolve = GLP_ON;
-  parm.tm_lim =
-      60000; /* a certificate search must not stall a sweep; a miss only leaves the claim unverified */
+  /* a certificate search must not stall a sweep; a miss only leaves the claim unverified */
+  parm.tm_lim = 60000;
   int old = glp_term_out(GLP_OFF);
   int ret = glp_simplex(lp, &parm);
   glp_term_out(old);
@@ -319,8 +319,8 @@ static int solver_farkas_certificate(const struct cp_problem *p, double *qty)
   }
   *qty = sum;
   if (y_max == 0.0 || !(sum < -1e-9 * fmax(1.0, q_max) * y_max)) goto cleanup;
-  /* M'y must have the right sign up to rounding (GLPK's basis solve and this sum): a violation v still
-   * rules out every feasible z with ||z||_1 < |q'y| / v, beyond 1e10 x |q'y| / (n ||M|| ||y||) here */
+  /* M'y must have the right sign up to rounding (GLPK's basis solve and this sum). A violation v of that
+   * size still rules out every feasible z with ||z||_1 < |q'y| / v, far beyond any z a solver returns. */
   const double slack = 1e3 * (double)n * DBL_EPSILON * fmax(1.0, m_max) * y_max;
   for (int j = 0; j < n; j++) {
     double mty = 0.0;
