@@ -44,7 +44,8 @@ static const struct sweep_column columns[] = {
      .floor = 0},
     {"steps", SWEEP_INFO, "steps taken (the last one may have failed)", .floor = 0},
     {"rows_mean", SWEEP_COST, "mean problem size per step", .count = 1},
-    {"step_seconds", SWEEP_COST, "mean wall time per step (detect + assemble + solve + recover) [s]",
+    {"step_seconds", SWEEP_COST,
+     "wall time per step, whole step (detect + assemble + solve + recover), mean over the run's steps [s]",
      .floor = 0},
 };
 

@@ -42,7 +42,8 @@ static const struct sweep_column columns[] = {
     {"q_x", SWEEP_INFO, "q^{l+1} x (the point; the corner is the origin)", .floor = 0},
     {"q_y", SWEEP_INFO, "q^{l+1} y", .floor = 0},
     {"iterations", SWEEP_COST, "solver iterations (pivots)", .count = 1},
-    {"solve_seconds", SWEEP_COST, "solve wall time [s]", .floor = 0},
+    {"solve_seconds", SWEEP_COST, "wall time of the task's one solve, solver only (the harness's timing) [s]",
+     .floor = 0},
 };
 
 static const double point_r = 1.0 / 1024.0; /* a tiny disc: 1 + r - r == 1 exactly */

@@ -66,8 +66,12 @@ static const struct sweep_column columns[] = {
     {"bodies", SWEEP_INFO, "polygons spawned", .floor = 0},
     {"steps", SWEEP_INFO, "steps taken (the last one may have failed)", .floor = 0},
     {"rows_mean", SWEEP_COST, "mean rows of the complementarity problem per step", .count = 1},
-    {"solve_seconds", SWEEP_COST, "mean wall time per step in the solver [s]", .floor = 0},
-    {"step_seconds", SWEEP_COST, "mean wall time per step (detect + assemble + solve + recover) [s]",
+    {"solve_seconds", SWEEP_COST,
+     "wall time per step in the solver only (the harness's timing of each solve call, summed over the "
+     "step's rounds), mean over the run's steps [s]",
+     .floor = 0},
+    {"step_seconds", SWEEP_COST,
+     "wall time per step, whole step (detect + assemble + solve + recover), mean over the run's steps [s]",
      .floor = 0},
 };
 

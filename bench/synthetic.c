@@ -23,7 +23,8 @@ static const struct sweep_axis axes[] = {
 static const struct sweep_column columns[] = {
     {"draw_mean", SWEEP_METRIC, "mean of 1000 uniform draws from the task's RNG", .floor = 0},
     {"first_draw", SWEEP_INFO, "the RNG's first integer draw (shows per-task seeding)", .floor = 0},
-    {"busy_seconds", SWEEP_COST, "measured busy time [s]", .floor = 0},
+    {"busy_seconds", SWEEP_COST,
+     "wall time of the task's busy loop, per task (its own work, not the engine's) [s]", .floor = 0},
 };
 
 static double now(void)

@@ -21,7 +21,7 @@ enum solve_status {
   SOLVE_TIME_LIMIT,
   SOLVE_NOT_APPLICABLE,
   SOLVE_NUMERICAL_FAILURE,
-  SOLVE_INFEASIBLE, /* the solver proved the problem has no solution (milp, enum) */
+  SOLVE_INFEASIBLE, /* the solver claims there is no solution; proved only when infeasible_certified */
   SOLVE_STATUS_COUNT
 };
 
@@ -40,6 +40,10 @@ struct solve_result {
    * enumeration. Callers must not use z then (the stepper does not advance the state); iterative methods
    * leave it 0, their last iterate being an approximate answer. */
   int no_answer;
+  /* Status infeasible only: 1 when the harness found and checked a certificate (a Farkas vector showing
+   * that no z is even feasible), 0 when the claim rests on the solver's word (the message says so): milp's
+   * "none within the big-M bound" is no proof, and enum's enumeration is not re-done by the harness. */
+  int infeasible_certified;
 };
 
 /* Settings every solver honours; a solver ignoring its tolerance or limits is a defect. */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-static int n_passed, n_failed;
+static int n_passed, n_failed, n_skipped;
 
 static void check_vprint(int ok, const char *file, int line, const char *fmt, va_list ap)
 {
@@ -42,9 +42,21 @@ int check_close(double a, double b, double tol, const char *file, int line, cons
   return ok;
 }
 
+void check_skip(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  printf("skip - ");
+  vprintf(fmt, ap);
+  printf("\n");
+  fflush(stdout);
+  va_end(ap);
+  n_skipped++;
+}
+
 int check_finish(void)
 {
-  printf("# %d passed, %d failed\n", n_passed, n_failed);
+  printf("# %d passed, %d failed, %d skipped\n", n_passed, n_failed, n_skipped);
   return n_failed ? 1 : 0;
 }
 

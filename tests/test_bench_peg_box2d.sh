@@ -51,5 +51,5 @@ if [ -f "$data/peg/box2d_bodysets.txt" ]; then
   if awk -F, 'NR == 2 { exit !($7 == "ok" && $8 == "a") }' "$tmp/paper/tasks.csv" 2>/dev/null; then
     echo "ok - bench_peg_box2d: the stored set a runs"; else echo "not ok - bench_peg_box2d: stored set a"; fi
 else
-  echo "# skipped: no $data/peg/box2d_bodysets.txt"
+  echo "skip - bench_peg_box2d stored set a: no $data/peg/box2d_bodysets.txt"
 fi

@@ -58,7 +58,7 @@ if [ -d "$data" ]; then
   check "siconos:lcp/lcp_mmc.dat: lemke converged, n = 26" \
     '[ "$(col $tmp/b/tasks.csv siconos:lcp/lcp_mmc.dat lemke status)$(col $tmp/b/tasks.csv siconos:lcp/lcp_mmc.dat lemke n)" = "converged 26 " ]'
 else
-  echo "# $data absent: the Siconos file check is skipped"
+  skip "siconos:lcp/lcp_mmc.dat: $data absent"
 fi
 "$drv" -out "$tmp/c" -siconos_dir "$tmp/no_such_folder" "${B[@]}" >"$tmp/c.log" 2>&1
 rc=$?

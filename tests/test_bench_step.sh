@@ -14,7 +14,7 @@ csv="$tmp/run/tasks.csv"
 check "bench_step: exit 0 and two tasks" '[ "$rc" = 0 ] && [ "$(awk "NR > 1" "$csv" 2>/dev/null | wc -l)" = 2 ]' ||
   sed 's/^/# /' "$tmp/out"
 want="task_id,scene,formulation,solver,status,bodies,h,steps,failed_steps,warmup_failed_steps,contacts,rows"
-want="$want,detect_seconds,assemble_seconds,solve_seconds,recover_seconds,step_seconds,detect_assemble_fraction"
+want="$want,detect_seconds,assemble_seconds,solve_phase_seconds,recover_seconds,step_seconds,detect_assemble_fraction"
 check "bench_step: tasks.csv columns" 'head -1 "$csv" | grep -q "^$want,"'
 # columns: 2 scene, 5 status, 6 bodies, 7 h, 8 steps, 11 contacts, 12 rows, 13-16 phases, 17 step, 18 fraction
 check "bench_step: both rows ok with contacts and rows > 0, 3 timed steps" \

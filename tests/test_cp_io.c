@@ -32,7 +32,7 @@ static void test_siconos_files(void)
 {
   const char *dir = check_shared_data();
   if (!dir) {
-    CHECK(1, "skipped: ../shared/data absent");
+    check_skip("Siconos files: ../shared/data absent");
     return;
   }
   static const char *const pairs[][2] = {{"lcp/lcp_deudeu.dat", "lcp/lcp_deudeu_block.dat"},

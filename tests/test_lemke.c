@@ -380,7 +380,7 @@ static void test_tobenna(void)
   struct cp_problem *p = NULL;
   if (dir) snprintf(path, sizeof path, "%s/siconos/lcp/lcp_tobenna.dat", dir);
   if (!dir || cp_read_file(path, CP_FILE_SICONOS_LCP, &p, err, sizeof err) != 0) {
-    printf("ok - skipped: lcp_tobenna.dat (shared data absent)\n");
+    check_skip("lcp_tobenna.dat: shared data absent");
     return;
   }
   struct solver *s = new_solver("lemke", 0);

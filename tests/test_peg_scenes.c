@@ -24,7 +24,7 @@ static void test_bodysets(void)
 {
   const char *dir = check_shared_data();
   if (!dir) {
-    printf("# skipped: no shared data folder (../shared/data or CB_SHARED_DATA)\n");
+    check_skip("the ten stored body sets: no shared data folder (../shared/data or CB_SHARED_DATA)");
     return;
   }
   char path[512], err[512];

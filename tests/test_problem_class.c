@@ -137,7 +137,7 @@ static void test_siconos_files(void)
         "missing Siconos file: CP_CLASS_MISSING (%s)", err);
   const char *shared = check_shared_data();
   if (!shared) {
-    printf("# ../shared/data absent: Siconos file checks skipped\n");
+    check_skip("Siconos file classes: ../shared/data absent");
     return;
   }
   char dir[1024];

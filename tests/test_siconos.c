@@ -1,8 +1,10 @@
 /* test_siconos.c — the Siconos numerics backend (solvers/siconos.c): every siconos_* solver on a 2x2 SPD
  * LCP with known solution and on a random SPD LCP (n = 30) against our PGS; Murty's matrix (n = 6) with
- * lexicographic Lemke and the pivot count Siconos reports; NaN in M never converged; the Egan et al.
- * Fig. 3(b) degenerate LCP reported honestly; mixed LCPs refused; and, when ../shared/data is present,
- * every Siconos LCP data file through every siconos_* solver (answers judged by our checker).
+ * lexicographic Lemke and the pivot count Siconos reports; NaN in M never converged; siconos_enum solves
+ * the Egan et al. Fig. 3(b) degenerate LCP; mixed LCPs refused; and, when ../shared/data is present, every
+ * Siconos LCP data file loads and runs through every siconos_* solver (a table of the statuses). Whether
+ * the harness's status agrees with its checker is not re-checked here: that would recompute solver.c;
+ * tests/test_lying_solver.c gives the harness wrong answers instead.
  * Skips cleanly when the backend was not built (no Siconos headers). */
 #include "check.h"
 #include "cp.h"
@@ -134,33 +136,25 @@ static void test_egan(void)
   struct cp_problem *p = cp_test_egan_max(-1.5, -0.5, 100.0);
   double z[10] = {0};
   struct solve_result r;
-  for (const char *const *name = siconos_solvers; *name; name++) {
-    run(*name, p, 1e-8, z, &r);
-    struct cp_check c;
-    cp_check(p, z, NULL, &c);
-    CHECK((r.status == SOLVE_CONVERGED) == cp_check_passes(&c, 1e-8),
-          "egan fig3b: %s reports %s honestly (residual %.3g)", *name, solve_status_name(r.status),
-          c.natural);
-  }
   run("siconos_enum", p, 1e-8, z, &r);
   CHECK(r.status == SOLVE_CONVERGED, "egan fig3b: siconos_enum finds a solution (%s)",
         solve_status_name(r.status));
   cp_destroy(&p);
 }
 
-/* The peer suite's LCP files: every file loads and every answer is judged by our checker; prints a table. */
+/* The peer suite's LCP files: every file loads and runs through every siconos_* solver; prints a table. */
 static void test_shared_files(void)
 {
   const char *data = check_shared_data();
   char dir[512];
   if (!data) {
-    CHECK(1, "skipped: shared data absent (Siconos LCP files)");
+    check_skip("Siconos LCP files: shared data absent");
     return;
   }
   snprintf(dir, sizeof dir, "%s/siconos/lcp", data);
   DIR *dp = opendir(dir);
   if (!dp) {
-    CHECK(1, "skipped: %s absent", dir);
+    check_skip("Siconos LCP files: %s absent", dir);
     return;
   }
   struct dirent *e;
@@ -178,18 +172,12 @@ static void test_shared_files(void)
     files++;
     double *z = malloc(((size_t)p->n > 0 ? (size_t)p->n : 1) * sizeof *z);
     printf("# %-36s n=%-4d", e->d_name, p->n);
-    int honest = 1;
     for (const char *const *name = siconos_solvers; *name; name++) {
       struct solve_result r;
       run(*name, p, 1e-8, z, &r);
-      struct cp_check c;
-      cp_check(p, z, NULL, &c);
-      if (r.status != SOLVE_NOT_APPLICABLE && (r.status == SOLVE_CONVERGED) != cp_check_passes(&c, 1e-8))
-        honest = 0;
       printf(" %s:%s", *name + 8, solve_status_name(r.status));
     }
     printf("\n");
-    CHECK(honest, "siconos file %s: every siconos_* status agrees with the checker", e->d_name);
     free(z);
     cp_destroy(&p);
   }
@@ -201,7 +189,7 @@ int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   if (!solver_find("siconos_lemke")) {
-    CHECK(1, "skipped: the Siconos backend is not built (no Siconos numerics headers)");
+    check_skip("the Siconos backend is not built (no Siconos numerics headers)");
   } else {
     test_small();
     test_spd30();

@@ -14,12 +14,12 @@ same() { [ -f "$1" ] && [ -f "$2" ] && diff <(keep "$1") <(keep "$2") >/dev/null
 rows() { if [ -f "$1" ]; then echo $(($(wc -l <"$1") - 1)); else echo 0; fi; }
 
 if [ "$(id -u)" != 0 ]; then
-  echo "ok - # SKIP test_slurm: not root (a local SLURM controller and node daemon need root)"
+  skip "not root (a local SLURM controller and node daemon need root)"
   exit 0
 fi
 for c in munged slurmctld slurmd sbatch srun scontrol scancel sinfo squeue mpirun; do
   if ! command -v "$c" >/dev/null; then
-    echo "ok - # SKIP test_slurm: $c is not installed (make deps installs slurm-wlm and munge)"
+    skip "$c is not installed (make deps installs slurm-wlm and munge)"
     exit 0
   fi
 done

@@ -1,10 +1,15 @@
 /* sweep_meta.c — meta.json: git sha and dirty flag, host, ranks, PETSc/GSL/MPI versions, options,
  * start/end, wall time, parallel efficiency Σ(task seconds)/(ranks × wall) and the schedule ratio
- * wall / max(Σ/ranks, longest task). A run writes it at its start (finished false) and end; a job-array
- * slice writes meta.K-of-N.json, and bench_merge writes the run's meta.json from the merged table. */
+ * wall / max(Σ/ranks, longest task), and what the timings depend on: the CPU model, the BLAS threads in
+ * use and the environment that sets them (OPENBLAS_NUM_THREADS, OMP_NUM_THREADS, OPENBLAS_CORETYPE), and
+ * the SLURM job (SLURM_JOB_ID, SLURM_ARRAY_JOB_ID, SLURM_ARRAY_TASK_ID; null when absent). A run writes it
+ * at its start (finished false) and end; a job-array slice writes meta.K-of-N.json, and bench_merge writes
+ * the run's meta.json from the merged table (without the machine fields: the merge may run elsewhere; the
+ * slices' files keep them). */
 #include "sweep_impl.h"
 #include "table.h"
 
+#include <cblas.h>
 #include <glob.h>
 #include <gsl/gsl_version.h>
 #include <math.h>
@@ -66,6 +71,52 @@ static void meta_head(FILE *fp, const char *experiment, const char *title, const
   json_string(fp, mpi);
 }
 
+/* ,"key": the environment variable's value, or null when it is not set */
+static void json_env(FILE *fp, const char *key, const char *var)
+{
+  const char *v = getenv(var);
+  fprintf(fp, ",\n  \"%s\": ", key);
+  if (v)
+    json_string(fp, v);
+  else
+    fprintf(fp, "null");
+}
+
+/* The first "model name" of /proc/cpuinfo, or "" (another OS, or an architecture that does not say). */
+static void cpu_model(char *buf, size_t n)
+{
+  char line[512];
+  buf[0] = '\0';
+  FILE *fp = fopen("/proc/cpuinfo", "r");
+  if (!fp) return;
+  while (fgets(line, sizeof line, fp))
+    if (strncmp(line, "model name", 10) == 0) {
+      const char *v = strchr(line, ':');
+      if (v) {
+        v += 1 + strspn(v + 1, " \t");
+        snprintf(buf, n, "%.*s", (int)strcspn(v, "\n"), v);
+      }
+      break;
+    }
+  fclose(fp);
+}
+
+/* What the timings of this rank depend on besides the code: the machine, the BLAS threads, the job. */
+static void meta_machine(FILE *fp)
+{
+  char model[256];
+  cpu_model(model, sizeof model);
+  fprintf(fp, ",\n  \"cpu_model\": ");
+  json_string(fp, model);
+  fprintf(fp, ",\n  \"blas_threads\": %d", openblas_get_num_threads());
+  json_env(fp, "openblas_num_threads", "OPENBLAS_NUM_THREADS");
+  json_env(fp, "omp_num_threads", "OMP_NUM_THREADS");
+  json_env(fp, "openblas_coretype", "OPENBLAS_CORETYPE");
+  json_env(fp, "slurm_job_id", "SLURM_JOB_ID");
+  json_env(fp, "slurm_array_job_id", "SLURM_ARRAY_JOB_ID");
+  json_env(fp, "slurm_array_task_id", "SLURM_ARRAY_TASK_ID");
+}
+
 int sweep_write_meta(struct sweep *s, int finished)
 {
   char path[SWEEP_PATH_MAX + 64], tmp[SWEEP_PATH_MAX + 80];
@@ -81,6 +132,7 @@ int sweep_write_meta(struct sweep *s, int finished)
   FILE *fp = fopen(tmp, "w");
   if (!fp) return 1;
   meta_head(fp, s->d->experiment, s->d->title, s->host);
+  meta_machine(fp);
   fprintf(fp, ",\n  \"ranks\": %d", s->size);
   fprintf(fp, ",\n  \"options\": ");
   json_string(fp, s->options);

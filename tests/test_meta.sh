@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# test_meta.sh — meta.json records what the timings depend on: the CPU model (/proc/cpuinfo), the BLAS
+# threads in use and OPENBLAS_NUM_THREADS / OMP_NUM_THREADS / OPENBLAS_CORETYPE, and the SLURM job, array
+# job and array task ids; an unset variable is null. Two runs of bin/bench_synthetic (one task each).
+set -u
+bin=${CB_BIN:-bin}
+. "$(dirname "$0")/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# the value of "key" in a meta.json (one field per line, as the engine writes it), trailing comma dropped
+field() { sed -n "s/^  \"$2\": \(.*\)$/\1/p" "$1" | sed 's/,$//'; }
+slurm_unset=(-u SLURM_JOB_ID -u SLURM_ARRAY_JOB_ID -u SLURM_ARRAY_TASK_ID)
+# run OUT [env arguments]: one task into OUT, with the SLURM variables of any enclosing job removed
+run() { local out=$1; shift; env "${slurm_unset[@]}" "$@" "$bin/bench_synthetic" -work 0.001 -seeds 1 -out "$out" \
+  -quiet -no_plots >/dev/null 2>&1; }
+
+# OPENBLAS_CORETYPE is kept as it is: forcing a core type the CPU lacks would crash OpenBLAS
+run "$tmp/a" SLURM_JOB_ID=42 SLURM_ARRAY_JOB_ID=41 SLURM_ARRAY_TASK_ID=3 OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=2 \
+  || fail "bench_synthetic ran (SLURM variables set)"
+m=$tmp/a/meta.json
+if command -v python3 >/dev/null; then
+  check "meta.json is valid JSON" 'python3 -m json.tool "$m" >/dev/null 2>&1'
+else
+  skip "meta.json JSON syntax: python3 is not installed"
+fi
+check "SLURM_JOB_ID=42 -> slurm_job_id \"42\"" '[ "$(field "$m" slurm_job_id)" = "\"42\"" ]'
+check "SLURM_ARRAY_JOB_ID=41, SLURM_ARRAY_TASK_ID=3 recorded" \
+  '[ "$(field "$m" slurm_array_job_id)" = "\"41\"" ] && [ "$(field "$m" slurm_array_task_id)" = "\"3\"" ]'
+check "OPENBLAS_NUM_THREADS=1 -> openblas_num_threads \"1\", blas_threads 1 (the library's count)" \
+  '[ "$(field "$m" openblas_num_threads)" = "\"1\"" ] && [ "$(field "$m" blas_threads)" = 1 ]'
+check "OMP_NUM_THREADS=2 -> omp_num_threads \"2\"" '[ "$(field "$m" omp_num_threads)" = "\"2\"" ]'
+if [ -n "${OPENBLAS_CORETYPE+x}" ]; then
+  check "OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE recorded" \
+    '[ "$(field "$m" openblas_coretype)" = "\"$OPENBLAS_CORETYPE\"" ]'
+else
+  check "OPENBLAS_CORETYPE unset -> openblas_coretype null" '[ "$(field "$m" openblas_coretype)" = null ]'
+fi
+model=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n 1)
+if [ -n "$model" ]; then
+  check "cpu_model is /proc/cpuinfo's model name ($model)" '[ "$(field "$m" cpu_model)" = "\"$model\"" ]'
+else
+  skip "cpu_model: /proc/cpuinfo has no model name here"
+fi
+
+run "$tmp/b" -u OMP_NUM_THREADS OPENBLAS_NUM_THREADS=2 || fail "bench_synthetic ran (no SLURM variables)"
+m=$tmp/b/meta.json
+check "no SLURM variables -> slurm_job_id, slurm_array_job_id, slurm_array_task_id null" \
+  '[ "$(field "$m" slurm_job_id)$(field "$m" slurm_array_job_id)$(field "$m" slurm_array_task_id)" = nullnullnull ]'
+check "OMP_NUM_THREADS unset -> null; OPENBLAS_NUM_THREADS=2 -> blas_threads 2" \
+  '[ "$(field "$m" omp_num_threads)" = null ] && [ "$(field "$m" blas_threads)" = 2 ]'
