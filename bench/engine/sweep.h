@@ -52,6 +52,10 @@ struct sweep_axis {
   const char *help;          /* one line for -help */
   int not_grouped;           /* 1: not a summary group key (repeats such as seeds are aggregated over) */
   enum sweep_axis_role role; /* SWEEP_METHOD unless set; the seeds axis is always an instance axis */
+  /* REAL / INT axes: the interval every value must lie in, as in option_table.h ("(0,inf)", "[2,3]"; NULL =
+   * any number). Checked with the axis, before any task: an h of 0 would otherwise run every task to its
+   * time limit or fail deep in a solver. Last, so that initialisers without it stay valid. */
+  const char *range;
 };
 
 /* A "seeds" axis is special: -seeds N (default from def, a single integer) expands to the values
