@@ -193,7 +193,7 @@ fi
 for k in 0 2; do "$syn" -out "$tmp/mg" -kind ok,fail -work 0.001 -seeds 8 -quiet -no_plots -slice $k/3 || fail "slice $k"; done
 "$bin/bench_merge" "$tmp/mg" -no_plots >/dev/null 2>"$tmp/mg.err"; mrc=$?
 check "bench_merge with a slice missing: exit 1, the missing ids and slice named" \
-  '[ $mrc = 1 ] && grep -q "5 of 16 tasks missing: ids 1 4 7 10 13$" $tmp/mg.err && grep -q "1/3 (5)" $tmp/mg.err && grep -q "incomplete" $tmp/mg.err'
+  '[ $mrc = 1 ] && grep -q "11 of 16 tasks present (5 missing); the missing ids: 1 4 7 10 13$" $tmp/mg.err && grep -q "1/3 (5)" $tmp/mg.err && grep -q "incomplete" $tmp/mg.err'
 "$syn" -out "$tmp/mg" -kind ok,fail -work 0.001 -seeds 8 -quiet -no_plots -slice 1/3
 "$bin/bench_merge" "$tmp/mg" -no_plots >/dev/null 2>"$tmp/mg.err"
 check "... all slices there: exit 0, 16 rows" '[ $? = 0 ] && [ "$(tail -n +2 $tmp/mg/tasks.csv | wc -l)" = 16 ]'

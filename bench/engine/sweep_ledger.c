@@ -513,7 +513,8 @@ static void report_missing(const char *run_dir, const struct table *out, long to
     const char *of = strstr(strrchr(g.gl_pathv[0], '/'), "-of-");
     slices = of ? strtol(of + 4, NULL, 10) : 0;
   }
-  fprintf(stderr, "[merge] %s: %ld of %ld tasks missing: ids", run_dir, missing, total);
+  fprintf(stderr, "[merge] %s: %ld of %ld tasks present (%ld missing); the missing ids:", run_dir,
+          total - missing, total, missing);
   int ranges = 0;
   for (long id = 0; id < total; id++) {
     if (present[id]) continue;
