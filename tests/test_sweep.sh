@@ -142,24 +142,27 @@ expect2 "-task_time_limit nan" "-task_time_limit: 'nan' is not a number" "$syn" 
 expect2 "-task_fork 2" "-task_fork: '2' is not a truth value" "$syn" -out "$tmp/rng11" -task_fork 2
 check "... and none of them made a run directory" '[ -z "$(ls -d $tmp/rng* 2>/dev/null)" ]'
 
-# 9. a ledger in use: a second run on it is refused (exit 2, naming the holder); other slices run alongside
-L=(-kind ok -work 0.3 -seeds 8 -quiet -no_plots -resume)
-"$syn" -out "$tmp/lock" "${L[@]}" & first=$!
-for _ in $(seq 200); do [ -f "$tmp/lock/ledger.csv" ] && [ "$(wc -l <"$tmp/lock/ledger.csv")" -ge 2 ] && break; sleep 0.02; done
+# 9. a ledger in use: a second run on it is refused (exit 2, naming the holder); other slices run alongside.
+# The first run holds a task that hangs until its time limit, so it is surely running when the others start.
+L=(-kind hang,ok -work 0.01 -seeds 1 -task_time_limit 5 -quiet -no_plots -resume)
+held() { for _ in $(seq 400); do grep -q "pid $2$" "$1" 2>/dev/null && return 0; sleep 0.05; done; return 1; }
+"$syn" -out "$tmp/lock" "${L[@]}" 2>"$tmp/lock1.err" & first=$!
+held "$tmp/lock/ledger.lock" $first
 expect2 "a second -resume on a ledger in use" "in use by another run (host .*, pid $first" "$syn" -out "$tmp/lock" "${L[@]}"
 wait $first; frc=$?
-check "... the first run completes: 8 rows for 8 tasks" '[ $frc = 0 ] && [ "$(tail -n +2 $tmp/lock/ledger.csv | wc -l)" = 8 ]'
-"$syn" -out "$tmp/lock2" "${L[@]}" -seeds 16 -slice 0/2 & first=$!
-for _ in $(seq 200); do [ -f "$tmp/lock2/ledger.0-of-2.csv" ] && [ "$(wc -l <"$tmp/lock2/ledger.0-of-2.csv")" -ge 2 ] && break; sleep 0.02; done
-expect2 "the same slice twice" "ledger.0-of-2.csv is in use by another run" "$syn" -out "$tmp/lock2" "${L[@]}" -seeds 16 -slice 0/2
-"$syn" -out "$tmp/lock2" "${L[@]}" -seeds 16 -slice 1/2 2>"$tmp/lock2.err"; src=$?
+check "... the first run completes alone: 2 rows for 2 tasks" '[ $frc = 0 ] && [ "$(tail -n +2 $tmp/lock/ledger.csv | wc -l)" = 2 ]'
+"$syn" -out "$tmp/lock2" "${L[@]}" -slice 0/2 2>"$tmp/lock0.err" & first=$!
+held "$tmp/lock2/ledger.0-of-2.lock" $first
+expect2 "the same slice twice" "ledger.0-of-2.csv is in use by another run" "$syn" -out "$tmp/lock2" "${L[@]}" -slice 0/2
+"$syn" -out "$tmp/lock2" "${L[@]}" -slice 1/2 2>"$tmp/lock2.err"; src=$?
+kill -0 $first 2>/dev/null; alongside=$?
 wait $first; frc=$?
-check "... while another slice of the directory runs alongside (exit 0), 8 + 8 rows" \
-  '[ $src = 0 ] && [ $frc = 0 ] && [ "$(tail -n +2 $tmp/lock2/ledger.0-of-2.csv | wc -l)" = 8 ] && [ "$(tail -n +2 $tmp/lock2/ledger.1-of-2.csv | wc -l)" = 8 ]'
+check "... while another slice of the directory runs alongside (exit 0), one row each" \
+  '[ $src = 0 ] && [ $alongside = 0 ] && [ $frc = 0 ] && [ "$(tail -n +2 $tmp/lock2/ledger.0-of-2.csv | wc -l)" = 1 ] && [ "$(tail -n +2 $tmp/lock2/ledger.1-of-2.csv | wc -l)" = 1 ]'
 
 # 10. kill -9 of mpirun: the orphaned ranks stop at once and write no more rows
 mpirun --oversubscribe -n 3 "$syn" -out "$tmp/orphan" -kind ok -work 0.2 -seeds 40 -quiet -no_plots >/dev/null 2>&1 & mp=$!
-for _ in $(seq 300); do [ -f "$tmp/orphan/ledger.csv" ] && [ "$(wc -l <"$tmp/orphan/ledger.csv")" -ge 4 ] && break; sleep 0.02; done
+for _ in $(seq 1000); do [ -f "$tmp/orphan/ledger.csv" ] && [ "$(wc -l <"$tmp/orphan/ledger.csv")" -ge 4 ] && break; sleep 0.02; done
 kill -9 $mp; wait $mp 2>/dev/null
 sleep 1; rows1=$(wc -l <"$tmp/orphan/ledger.csv"); sleep 1.5; rows2=$(wc -l <"$tmp/orphan/ledger.csv")
 check "mpirun killed: the ledger does not grow after 1 s ($rows1 -> $rows2 lines of 41)" '[ $rows1 = $rows2 ] && [ $rows1 -lt 41 ]'
@@ -171,7 +174,7 @@ mkdir -p "$tmp/tfs"
 if mount -t tmpfs -o size=200k tmpfs "$tmp/tfs" 2>/dev/null; then
   D=(-kind ok,fail -work 0.005,0.01 -seeds 80 -no_plots)
   mpi 2 "$syn" -out "$tmp/tfs/run" "${D[@]}" >"$tmp/full.out" 2>"$tmp/full.err" & mp=$!
-  for _ in $(seq 300); do [ -f "$tmp/tfs/run/ledger.csv" ] && [ "$(wc -l <"$tmp/tfs/run/ledger.csv")" -ge 5 ] && break; sleep 0.02; done
+  for _ in $(seq 1000); do [ -f "$tmp/tfs/run/ledger.csv" ] && [ "$(wc -l <"$tmp/tfs/run/ledger.csv")" -ge 5 ] && break; sleep 0.02; done
   dd if=/dev/zero of="$tmp/tfs/fill" bs=4k 2>/dev/null
   wait $mp; frc=$?
   rows=$(tail -n +2 "$tmp/tfs/run/ledger.csv" | grep -c .)
