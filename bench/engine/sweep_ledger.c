@@ -373,8 +373,7 @@ int sweep_ledger_append(struct sweep *s, const char *line)
   char *buf = malloc(n + 2);
   int rc = 1;
   if (!buf) goto cleanup;
-  memcpy(buf, line, n);
-  buf[n] = '\n';
+  snprintf(buf, n + 2, "%s\n", line);
   for (size_t off = 0; off <= n;) {
     ssize_t w = write(fileno(s->ledger), buf + off, n + 1 - off);
     if (w < 0 && errno == EINTR) continue;

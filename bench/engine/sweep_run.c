@@ -349,14 +349,13 @@ static int run_master(struct sweep *s)
 static long wait_assignment(const struct sweep *s)
 {
   long id = ASSIGN_DONE;
-  MPI_Request req;
-  MPI_Irecv(&id, 1, MPI_LONG, 0, TAG_ASSIGN, s->comm, &req);
-  for (int done = 0, spins = 0;;) {
-    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
-    if (done) break;
+  for (int arrived = 0, spins = 0;;) {
+    MPI_Iprobe(0, TAG_ASSIGN, s->comm, &arrived, MPI_STATUS_IGNORE);
+    if (arrived) break;
     if (launcher_gone()) abandon(s, NULL);
     if (++spins > 100) sleep_ms(1); /* answers usually come at once; a waiting worker need not spin */
   }
+  MPI_Recv(&id, 1, MPI_LONG, 0, TAG_ASSIGN, s->comm, MPI_STATUS_IGNORE);
   return id;
 }
 
