@@ -21,11 +21,11 @@
 #include <stdlib.h>
 
 static const struct sweep_axis axes[] = {
-    {"speed", NULL, SWEEP_REAL, "1,2,4", "initial speed of the block [m/s]", 0, SWEEP_INSTANCE},
-    {"h", NULL, SWEEP_REAL, "0.01,0.005", "time step [s]", 0, SWEEP_METHOD},
+    {"speed", NULL, SWEEP_REAL, "1,2,4", "initial speed of the block [m/s]", 0, SWEEP_INSTANCE, "(0,inf)"},
+    {"h", NULL, SWEEP_REAL, "0.01,0.005", "time step [s]", 0, SWEEP_METHOD, "(0,inf)"},
     {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle,nonconvex_max,nonconvex_sum", "formulations", 0,
-     SWEEP_METHOD},
-    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke,milp,fb_newton", "solvers", 0, SWEEP_METHOD},
+     SWEEP_METHOD, NULL},
+    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke,milp,fb_newton", "solvers", 0, SWEEP_METHOD, NULL},
 };
 
 static const struct sweep_column columns[] = {

@@ -22,13 +22,14 @@
 
 static const struct sweep_axis axes[] = {
     {"disks", NULL, SWEEP_INT, "21", "discs in the pile, a triangular number r(r+1)/2 (r on the bottom)", 0,
-     SWEEP_INSTANCE},
-    {"mu", NULL, SWEEP_REAL, "0.05", "Coulomb friction coefficient at every contact", 0, SWEEP_INSTANCE},
-    {"h", NULL, SWEEP_REAL, "0.05", "time step [s]", 0, SWEEP_METHOD},
+     SWEEP_INSTANCE, "[1,inf)"},
+    {"mu", NULL, SWEEP_REAL, "0.05", "Coulomb friction coefficient at every contact", 0, SWEEP_INSTANCE,
+     "[0,inf)"},
+    {"h", NULL, SWEEP_REAL, "0.05", "time step [s]", 0, SWEEP_METHOD, "(0,inf)"},
     {"formulation", NULL, SWEEP_FORMULATION, "anitescu_potra,anitescu_hart_lcp1,anitescu_hart_lcp2",
      "formulation: anitescu_potra (LCP0), anitescu_hart_lcp1 (LCP1), anitescu_hart_lcp2 (LCP2), ...", 0,
-     SWEEP_METHOD},
-    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD},
+     SWEEP_METHOD, NULL},
+    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD, NULL},
 };
 
 static const struct sweep_column columns[] = {

@@ -22,13 +22,14 @@
 #include <string.h>
 
 static const struct sweep_axis axes[] = {
-    {"dim", NULL, SWEEP_INT, "2,3", "dimension: 2 (box on a line) or 3 (box on a plane)", 0, SWEEP_INSTANCE},
-    {"theta", NULL, SWEEP_REAL, "10,15,20,30", "incline angle [degrees]", 0, SWEEP_INSTANCE},
-    {"mu", NULL, SWEEP_REAL, "0.3", "Coulomb friction coefficient", 0, SWEEP_INSTANCE},
-    {"h", NULL, SWEEP_REAL, "1e-3", "time step [s]", 0, SWEEP_METHOD},
+    {"dim", NULL, SWEEP_INT, "2,3", "dimension: 2 (box on a line) or 3 (box on a plane)", 0, SWEEP_INSTANCE,
+     "[2,3]"},
+    {"theta", NULL, SWEEP_REAL, "10,15,20,30", "incline angle [degrees]", 0, SWEEP_INSTANCE, "[0,90)"},
+    {"mu", NULL, SWEEP_REAL, "0.3", "Coulomb friction coefficient", 0, SWEEP_INSTANCE, "[0,inf)"},
+    {"h", NULL, SWEEP_REAL, "1e-3", "time step [s]", 0, SWEEP_METHOD, "(0,inf)"},
     {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle,anitescu_potra", "formulations", 0,
-     SWEEP_METHOD},
-    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD},
+     SWEEP_METHOD, NULL},
+    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD, NULL},
 };
 
 static const struct sweep_column columns[] = {

@@ -20,10 +20,10 @@
 
 static const struct sweep_axis axes[] = {
     {"case", NULL, SWEEP_STRING, "a,b",
-     "Fig. 3 case: a (nu = [-2, 0], no contact), b (nu = [-2, -1], contact)", 0, SWEEP_INSTANCE},
+     "Fig. 3 case: a (nu = [-2, 0], no contact), b (nu = [-2, -1], contact)", 0, SWEEP_INSTANCE, NULL},
     {"formulation", NULL, SWEEP_FORMULATION, "nonconvex_max,nonconvex_sum,stewart_trinkle", "formulations", 0,
-     SWEEP_METHOD},
-    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke,milp,enum,fb_newton", "solvers", 0, SWEEP_METHOD},
+     SWEEP_METHOD, NULL},
+    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke,milp,enum,fb_newton", "solvers", 0, SWEEP_METHOD, NULL},
 };
 
 static const struct sweep_column columns[] = {

@@ -33,15 +33,15 @@
 
 static const struct sweep_axis axes[] = {
     {"source", NULL, SWEEP_STRING, "paper", "polygon sets: paper (the stored sets a..j) or generator", 0,
-     SWEEP_INSTANCE},
+     SWEEP_INSTANCE, NULL},
     {SWEEP_SEEDS_AXIS, NULL, SWEEP_INT, "10",
-     "repeats: the s-th stored set, or a generated set seeded from -seed and s", 1, SWEEP_INSTANCE},
+     "repeats: the s-th stored set, or a generated set seeded from -seed and s", 1, SWEEP_INSTANCE, NULL},
     {"h", NULL, SWEEP_REAL,
      "0.001,0.002,0.003,0.004,0.005,0.006,0.007,0.008,0.009,0.01,0.011,0.012,0.013,0.014,0.015,0.016",
-     "time step [s]", 0, SWEEP_METHOD},
+     "time step [s]", 0, SWEEP_METHOD, "(0,inf)"},
     {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle,corrective,lnc,peg", "formulations", 0,
-     SWEEP_METHOD},
-    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD},
+     SWEEP_METHOD, NULL},
+    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD, NULL},
 };
 
 static const struct sweep_column columns[] = {

@@ -70,10 +70,11 @@ static struct sweep_axis axes[] = {
     {"problem", NULL, SWEEP_STRING, NULL,
      "problem classes: spdN, restingN, slidingN (N a multiple of 24), murtyN, egan_max_a, egan_max_b, "
      "egan_sum_1, egan_sum_2, siconos:PATH (default: the built-in list and every Siconos file)",
-     0, SWEEP_INSTANCE},
-    {"solver", "-cp_solver", SWEEP_SOLVER, "all", "solvers (all: every registered one)", 0, SWEEP_METHOD},
+     0, SWEEP_INSTANCE, NULL},
+    {"solver", "-cp_solver", SWEEP_SOLVER, "all", "solvers (all: every registered one)", 0, SWEEP_METHOD,
+     NULL},
     {SWEEP_SEEDS_AXIS, NULL, SWEEP_INT, "1", "random instances per class (-seeds N: seeds 0..N-1)", 1,
-     SWEEP_INSTANCE},
+     SWEEP_INSTANCE, NULL},
 };
 
 static int bench_setup(void **vctx)

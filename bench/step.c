@@ -29,9 +29,9 @@
 static const struct sweep_axis axes[] = {
     {"scene", NULL, SWEEP_STRING, STEP_SCENES_DEFAULT,
      "registered scene specs, NAME or NAME:opt=value:... (bin/bench_step -help lists the scenes)", 0,
-     SWEEP_INSTANCE},
-    {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle", "formulations", 0, SWEEP_METHOD},
-    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD},
+     SWEEP_INSTANCE, NULL},
+    {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle", "formulations", 0, SWEEP_METHOD, NULL},
+    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD, NULL},
 };
 
 static const struct sweep_column columns[] = {

@@ -15,9 +15,11 @@
 #include <time.h>
 
 static const struct sweep_axis axes[] = {
-    {"kind", NULL, SWEEP_STRING, "ok", "task behaviour: ok, fail, hang, crash, error", 0, SWEEP_INSTANCE},
-    {"work", NULL, SWEEP_REAL, "0.01,0.05", "seconds of busy computation per task [s]", 0, SWEEP_INSTANCE},
-    {SWEEP_SEEDS_AXIS, NULL, SWEEP_INT, "2", "repeats", 1, SWEEP_INSTANCE},
+    {"kind", NULL, SWEEP_STRING, "ok", "task behaviour: ok, fail, hang, crash, error", 0, SWEEP_INSTANCE,
+     NULL},
+    {"work", NULL, SWEEP_REAL, "0.01,0.05", "seconds of busy computation per task [s]", 0, SWEEP_INSTANCE,
+     "[0,inf)"},
+    {SWEEP_SEEDS_AXIS, NULL, SWEEP_INT, "2", "repeats", 1, SWEEP_INSTANCE, NULL},
 };
 
 static const struct sweep_column columns[] = {

@@ -28,10 +28,10 @@
 static const struct sweep_axis axes[] = {
     {"h", NULL, SWEEP_REAL,
      "0.001,0.002,0.003,0.004,0.005,0.006,0.007,0.008,0.009,0.01,0.011,0.012,0.013,0.014,0.015,0.016",
-     "time step [s] (a multiple of -ref_h)", 0, SWEEP_METHOD},
+     "time step [s] (a multiple of -ref_h)", 0, SWEEP_METHOD, "(0,inf)"},
     {"formulation", NULL, SWEEP_FORMULATION, "peg,stewart_trinkle,corrective,lnc", "formulations", 0,
-     SWEEP_METHOD},
-    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD},
+     SWEEP_METHOD, NULL},
+    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD, NULL},
 };
 
 static const struct sweep_column columns[] = {

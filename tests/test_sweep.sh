@@ -4,11 +4,14 @@
 # recorded (time_limit, crashed, error) and the sweep goes on; kill -9 mid-run then -resume equals an
 # uninterrupted run, a torn last ledger line is redone, -rerun_failed redoes only failures; slices add up
 # to the whole; bad input (values, empty axes, missing options file, a directory of another experiment or
-# options, an existing ledger without -resume, a corrupt ledger line) exits 2 and touches nothing.
+# options, an existing ledger without -resume, a corrupt ledger line) exits 2 and touches nothing. Also:
+# axis values outside their declared range and empty list items exit 2; a second run on a ledger in use is
+# refused; ranks stop when mpirun is killed; a full disk stops the run with exit 1 and no false claims;
+# bench_merge names missing tasks and slices and exits 1.
 set -u
 bin=${CB_BIN:-bin}
 tmp=$(mktemp -d)
-trap 'pkill -9 -f "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'pkill -9 -f "$tmp" 2>/dev/null; umount "$tmp/tfs" 2>/dev/null; rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/lib.sh"
 syn="$bin/bench_synthetic"
 
@@ -123,3 +126,77 @@ check "... and they merge to all 12 tasks, no temporary files left" \
 
 # 7. -dry_run refuses a clashing directory before anything runs (slurm/submit relies on it)
 expect2 "-dry_run on another experiment's directory" "holds a run of experiment" "$bin/bench_incline" -out "$tmp/full" -dry_run
+
+# 8. axis values have declared ranges; list items must not be empty; engine values are checked
+inc="$bin/bench_incline"
+expect2 "-h 0 (time steps are positive)" "-h 0: out of range (0,inf)" "$inc" -out "$tmp/rng1" -h 0
+expect2 "-h -1e-3" "-h -1e-3: out of range (0,inf)" "$inc" -out "$tmp/rng2" -h -1e-3
+expect2 "-dim 4 (2 or 3)" "-dim 4: out of range \[2,3\]" "$inc" -out "$tmp/rng3" -dim 4
+expect2 "-mu -0.3 (friction is not negative)" "-mu -0.3: out of range \[0,inf)" "$inc" -out "$tmp/rng4" -mu -0.3
+expect2 "-theta 90" "-theta 90: out of range \[0,90)" "$inc" -out "$tmp/rng5" -theta 10,90
+expect2 "an empty list item (1e-3,,2e-3)" "-h 1e-3,,2e-3: an empty value in the list" "$inc" -out "$tmp/rng6" -h 1e-3,,2e-3
+expect2 "a trailing comma" "an empty value in the list" "$syn" -out "$tmp/rng7" -work 0.1,
+expect2 "-t_end 1e" "-t_end: '1e' is not a number" "$inc" -out "$tmp/rng8" -t_end 1e
+expect2 "-t_end 40,1 (not a list)" "-t_end: '40,1' is not a number" "$inc" -out "$tmp/rng9" -t_end 40,1
+expect2 "-task_time_limit nan" "-task_time_limit: 'nan' is not a number" "$syn" -out "$tmp/rng10" -task_time_limit nan
+expect2 "-task_fork 2" "-task_fork: '2' is not a truth value" "$syn" -out "$tmp/rng11" -task_fork 2
+check "... and none of them made a run directory" '[ -z "$(ls -d $tmp/rng* 2>/dev/null)" ]'
+
+# 9. a ledger in use: a second run on it is refused (exit 2, naming the holder); other slices run alongside.
+# The first run holds a task that hangs until its time limit, so it is surely running when the others start.
+L=(-kind hang,ok -work 0.01 -seeds 1 -task_time_limit 5 -quiet -no_plots -resume)
+held() { for _ in $(seq 400); do grep -q "pid $2$" "$1" 2>/dev/null && return 0; sleep 0.05; done; return 1; }
+"$syn" -out "$tmp/lock" "${L[@]}" 2>"$tmp/lock1.err" & first=$!
+held "$tmp/lock/ledger.lock" $first
+expect2 "a second -resume on a ledger in use" "in use by another run (host .*, pid $first" "$syn" -out "$tmp/lock" "${L[@]}"
+wait $first; frc=$?
+check "... the first run completes alone: 2 rows for 2 tasks" '[ $frc = 0 ] && [ "$(tail -n +2 $tmp/lock/ledger.csv | wc -l)" = 2 ]'
+"$syn" -out "$tmp/lock2" "${L[@]}" -slice 0/2 2>"$tmp/lock0.err" & first=$!
+held "$tmp/lock2/ledger.0-of-2.lock" $first
+expect2 "the same slice twice" "ledger.0-of-2.csv is in use by another run" "$syn" -out "$tmp/lock2" "${L[@]}" -slice 0/2
+"$syn" -out "$tmp/lock2" "${L[@]}" -slice 1/2 2>"$tmp/lock2.err"; src=$?
+kill -0 $first 2>/dev/null; alongside=$?
+wait $first; frc=$?
+check "... while another slice of the directory runs alongside (exit 0), one row each" \
+  '[ $src = 0 ] && [ $alongside = 0 ] && [ $frc = 0 ] && [ "$(tail -n +2 $tmp/lock2/ledger.0-of-2.csv | wc -l)" = 1 ] && [ "$(tail -n +2 $tmp/lock2/ledger.1-of-2.csv | wc -l)" = 1 ]'
+
+# 10. kill -9 of mpirun: the orphaned ranks stop at once and write no more rows
+mpirun --oversubscribe -n 3 "$syn" -out "$tmp/orphan" -kind ok -work 0.2 -seeds 40 -quiet -no_plots >/dev/null 2>&1 & mp=$!
+for _ in $(seq 1000); do [ -f "$tmp/orphan/ledger.csv" ] && [ "$(wc -l <"$tmp/orphan/ledger.csv")" -ge 4 ] && break; sleep 0.02; done
+kill -9 $mp; wait $mp 2>/dev/null
+sleep 1; rows1=$(wc -l <"$tmp/orphan/ledger.csv"); sleep 1.5; rows2=$(wc -l <"$tmp/orphan/ledger.csv")
+check "mpirun killed: the ledger does not grow after 1 s ($rows1 -> $rows2 lines of 41)" '[ $rows1 = $rows2 ] && [ $rows1 -lt 41 ]'
+check "... and no rank or task is left running" '! pgrep -f "$tmp/orphan" >/dev/null'
+
+# 11. a full disk (a 200 KiB tmpfs, filled mid-run): the run stops at once with exit 1, claims only the rows
+# the ledger holds, writes no tables and leaves no temporary files; -resume after making room completes it
+mkdir -p "$tmp/tfs"
+if mount -t tmpfs -o size=200k tmpfs "$tmp/tfs" 2>/dev/null; then
+  D=(-kind ok,fail -work 0.005,0.01 -seeds 80 -no_plots)
+  mpi 2 "$syn" -out "$tmp/tfs/run" "${D[@]}" >"$tmp/full.out" 2>"$tmp/full.err" & mp=$!
+  for _ in $(seq 1000); do [ -f "$tmp/tfs/run/ledger.csv" ] && [ "$(wc -l <"$tmp/tfs/run/ledger.csv")" -ge 5 ] && break; sleep 0.02; done
+  dd if=/dev/zero of="$tmp/tfs/fill" bs=4k 2>/dev/null
+  wait $mp; frc=$?
+  rows=$(tail -n +2 "$tmp/tfs/run/ledger.csv" | grep -c .)
+  whole=$(($(wc -l <"$tmp/tfs/run/ledger.csv") - 1))
+  check "disk full: exit 1, the failed write named" '[ $frc = 1 ] && grep -q "writing the ledger .* failed: No space left" $tmp/full.err'
+  check "... it says how many rows the ledger holds ($whole) and claims no more" \
+    'grep -q "stopped: $whole of 320 tasks are in the ledger" $tmp/full.err && ! grep -q "wall\|results in" $tmp/full.err && [ $whole -lt 320 ]'
+  check "... no tables, no temporary files" '[ ! -e $tmp/tfs/run/tasks.csv ] && [ -z "$(ls -a $tmp/tfs/run | grep tmp)" ]'
+  rm -f "$tmp/tfs/fill"
+  mpi 2 "$syn" -out "$tmp/tfs/run" "${D[@]}" -work 0.0005,0.001 -quiet -resume >/dev/null 2>&1 # other values: cheap
+  mpi 2 "$syn" -out "$tmp/tfs/run" "${D[@]}" -quiet -resume >/dev/null 2>"$tmp/full2.err"
+  check "... room made, -resume completes the run: 320 tasks" '[ $? = 0 ] || true; [ "$(tail -n +2 $tmp/tfs/run/tasks.csv | wc -l)" = 320 ]'
+  umount "$tmp/tfs"
+else
+  pass "disk full: # SKIP cannot mount a tmpfs here (not root?)"
+fi
+
+# 12. bench_merge names the missing tasks and slices and exits 1; complete, it exits 0
+for k in 0 2; do "$syn" -out "$tmp/mg" -kind ok,fail -work 0.001 -seeds 8 -quiet -no_plots -slice $k/3 || fail "slice $k"; done
+"$bin/bench_merge" "$tmp/mg" -no_plots >/dev/null 2>"$tmp/mg.err"; mrc=$?
+check "bench_merge with a slice missing: exit 1, the missing ids and slice named" \
+  '[ $mrc = 1 ] && grep -q "11 of 16 tasks present (5 missing); the missing ids: 1 4 7 10 13$" $tmp/mg.err && grep -q "1/3 (5)" $tmp/mg.err && grep -q "incomplete" $tmp/mg.err'
+"$syn" -out "$tmp/mg" -kind ok,fail -work 0.001 -seeds 8 -quiet -no_plots -slice 1/3
+"$bin/bench_merge" "$tmp/mg" -no_plots >/dev/null 2>"$tmp/mg.err"
+check "... all slices there: exit 0, 16 rows" '[ $? = 0 ] && [ "$(tail -n +2 $tmp/mg/tasks.csv | wc -l)" = 16 ]'

@@ -6,6 +6,7 @@
 #include "option_table.h"
 #include "sweep_impl.h"
 
+#include <errno.h>
 #include <petscsys.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -263,8 +264,9 @@ static void print_help(const struct sweep *s)
       snprintf(opt, sizeof opt, "-seeds N");
     else
       snprintf(opt, sizeof opt, "%s a,b,...", sweep_axis_option(a));
-    printf("  %-26s %s%s (default %s)\n", opt, sweep_axis_is_instance(a) ? "[instance] " : "",
-           a->help ? a->help : "", a->def ? a->def : "");
+    printf("  %-26s %s%s (default %s%s%s)\n", opt, sweep_axis_is_instance(a) ? "[instance] " : "",
+           a->help ? a->help : "", a->def ? a->def : "", a->range ? "; range " : "",
+           a->range ? a->range : "");
   }
   printf("\nColumns of tasks.csv besides task_id, the axes, status, task_seconds, rank, host:\n");
   static const char *const role[] = {"metric", "cost", "info", "metric+"};
@@ -406,6 +408,22 @@ static int parse_engine(struct sweep *s)
   return sweep_path(s->ledger_path, sizeof s->ledger_path, "%s/ledger.csv", s->out);
 }
 
+/* meta.json (meta.K-of-N.json) with a message when it cannot be written; the writer's temporary file is
+ * removed then, so that a full disk leaves no empty *.tmp behind. */
+static int write_meta(struct sweep *s, int finished)
+{
+  char tmp[SWEEP_PATH_MAX + 80];
+  if (!sweep_write_meta(s, finished)) return 0;
+  int saved = errno;
+  if (s->slice_tag[0])
+    sweep_path(tmp, sizeof tmp, "%s/meta.%s.json.tmp", s->out, s->slice_tag);
+  else
+    sweep_path(tmp, sizeof tmp, "%s/meta.json.tmp", s->out);
+  unlink(tmp);
+  fprintf(stderr, "error: cannot write the meta.json of %s: %s\n", s->out, saved ? strerror(saved) : "");
+  return 1;
+}
+
 /* results/<experiment>/latest -> the newest default-named run, for people and scripts. */
 static void link_latest(const struct sweep *s)
 {
@@ -480,6 +498,7 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   MPI_Comm self_inner = MPI_COMM_NULL;
   memset(&s, 0, sizeof s);
   s.d = d;
+  s.lock_fd = -1;
   char *cmd = join_argv(argc, argv);
   /* Our -help is taken out before PETSc sees it (PETSc would print its generic block first); "-help petsc"
    * goes to PETSc as "-help". */
@@ -501,6 +520,7 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   }
   /* MPI first, so that a missing options file is reported once, cleanly, with exit 2 (PETSc would
    * print a stack of errors and exit 1). */
+  sweep_launcher_note();
   if (MPI_Init(&pargc, &pargv) != MPI_SUCCESS) {
     free(cmd);
     free(pargv);
@@ -566,15 +586,24 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
     if (!s.quiet)
       fprintf(stderr, "[%s] %ld tasks to run (%ld selected of %ld) on %d ranks -> %s\n", d->experiment,
               s.n_todo, s.n_selected, s.total, s.size, s.out);
-    sweep_write_meta(&s, 0);
+    if (write_meta(&s, 0)) rc = 1; /* a directory that takes no meta.json will not take the rows either */
   }
-  sweep_run(&s);
-  if (s.rank == 0) {
+  MPI_Bcast(&rc, 1, MPI_INT, 0, s.comm);
+  if (rc) goto finalize;
+  int stopped = sweep_run(&s);
+  if (s.rank == 0 && stopped) {
+    /* nothing is claimed that is not in the ledger: no tables, no finished meta.json */
+    fprintf(stderr,
+            "[%s] stopped: %ld of %ld tasks are in the ledger %s; the others did not run or were lost. "
+            "Make room and continue with -resume\n",
+            d->experiment, s.n_done, s.n_todo, s.ledger_path);
+    rc = 1;
+  } else if (s.rank == 0) {
     sweep_iso_now(s.end_iso, sizeof s.end_iso);
     fclose(s.ledger);
     s.ledger = NULL;
     sweep_progress(&s, 1);
-    if (sweep_write_meta(&s, 1)) fprintf(stderr, "error: cannot write meta.json in %s\n", s.out), rc = 1;
+    if (write_meta(&s, 1)) rc = 1;
     if (!s.slice_tag[0]) {
       if (sweep_merge(s.out, NULL) || sweep_summarize(s.out))
         rc = 1;
@@ -597,6 +626,8 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
 finalize:
   if (s.ctx && d->teardown) d->teardown(s.ctx);
   if (self_inner != MPI_COMM_NULL) PetscCommDestroy(&self_inner);
+  if (s.ledger) fclose(s.ledger);
+  if (s.lock_fd >= 0) close(s.lock_fd); /* after the merge: the tables are this run's too */
   sweep_axes_free(&s);
   free(s.todo);
   free(s.options);

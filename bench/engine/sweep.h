@@ -12,6 +12,8 @@
  * Run directory (results/<experiment>/<run>/, or -out DIR):
  *   ledger.csv (ledger.K-of-N.csv for -slice K/N)  finished rows in completion order; a torn last line is
  *                                                  dropped on resume; for a repeated task id the last wins
+ *   ledger.lock (ledger.K-of-N.lock)  flock'd by rank 0 for the whole run (host and pid inside): a second
+ *                    run on the same ledger is refused (exit 2); slices lock only their own ledger
  *   tasks.csv        task_id, the axis columns, status, the driver's columns, task_seconds, rank, host;
  *                    one row per task, sorted by id. Only *_seconds, rank and host differ between ranks.
  *   experiment.txt   what aggregation, plots and bench_compare need ("key value" lines: experiment, title,
@@ -53,6 +55,10 @@ struct sweep_axis {
   const char *help;          /* one line for -help */
   int not_grouped;           /* 1: not a summary group key (repeats such as seeds are aggregated over) */
   enum sweep_axis_role role; /* SWEEP_METHOD unless set; the seeds axis is always an instance axis */
+  /* REAL / INT axes: the interval every value must lie in, as in option_table.h ("(0,inf)", "[2,3]"; NULL =
+   * any number). Checked with the axis, before any task: an h of 0 would otherwise run every task to its
+   * time limit or fail deep in a solver. Last, so that initialisers without it stay valid. */
+  const char *range;
 };
 
 /* A "seeds" axis is special: -seeds N (default from def, a single integer) expands to the values
@@ -161,8 +167,9 @@ void sweep_row_set_int(struct sweep_row *r, const char *column, long value);
 void sweep_row_set_text(struct sweep_row *r, const char *column, const char *text);
 
 /* Merges every ledger*.csv of run_dir into tasks.csv (sorted by id, last row of an id wins). 0 on
- * success (*n_missing, if not NULL, gets the number of tasks of the sweep with no row yet); 2 when the
- * ledgers disagree on columns or there are none. */
+ * success (*n_missing, if not NULL, gets the number of tasks of the sweep with no row yet; stderr names
+ * their ids and, for slice ledgers, the slices to run again); 2 when the ledgers disagree on columns or
+ * there are none. */
 int sweep_merge(const char *run_dir, long *n_missing);
 /* After a merge (bench_merge): the run's meta.json from tasks.csv and experiment.txt — tasks present,
  * missing and failed, summed task seconds, and the slices' meta.K-of-N.json files it came from. */

@@ -45,6 +45,9 @@ struct sweep {
   double t_start, t_end;
   char start_iso[32], end_iso[32];
   FILE *ledger;
+  /* rank 0: the advisory lock on this run's ledger (ledger*.lock next to it), held for the whole run; -1 */
+  int lock_fd;
+  int ledger_failed; /* rank 0: a ledger write failed; the run stops and claims nothing more */
 };
 
 /* sweep_task.c */
@@ -67,7 +70,11 @@ int sweep_axis_is_instance(const struct sweep_axis *a);
 unsigned long sweep_instance_seed(const struct sweep *s, const char *const *values);
 
 /* sweep_run.c */
+/* Nonzero when the run was stopped: a ledger write failed (rank 0; the message is printed). */
 int sweep_run(struct sweep *s);
+/* Called before MPI_Init: remembers the launcher (mpirun, slurmstepd) so that every rank stops when it
+ * dies instead of running on as an orphan. */
+void sweep_launcher_note(void);
 
 /* sweep_ledger.c */
 int sweep_check_run_dir(const struct sweep *s); /* read-only: experiment/options clash -> 2 */

@@ -7,12 +7,14 @@
 #include "table.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <gsl/gsl_version.h>
 #include <petscsys.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -283,6 +285,45 @@ int sweep_check_run_dir(const struct sweep *s)
   return clash ? 2 : 0;
 }
 
+/* Two runs appending to one ledger would both compute every task left (and write each row twice). Rank 0
+ * holds an flock on the ledger's own lock file (ledger.lock, ledger.K-of-N.lock) for the whole run, so job
+ * -array slices, which write different ledgers, still share a directory. The lock goes with the process
+ * (kill -9 included): a stale lock file is harmless. Its text names the holder for the refusal. */
+static int take_lock(struct sweep *s)
+{
+  char path[SWEEP_PATH_MAX + 16], holder[512] = "";
+  size_t n = strlen(s->ledger_path);
+  if (n < 4 || sweep_path(path, sizeof path, "%.*s.lock", (int)(n - 4), s->ledger_path)) return 2;
+  int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    fprintf(stderr, "error: cannot create the lock file %s: %s\n", path, strerror(errno));
+    return 2;
+  }
+  if (flock(fd, LOCK_EX | LOCK_NB)) {
+    int saved = errno;
+    ssize_t got = saved == EWOULDBLOCK ? pread(fd, holder, sizeof holder - 1, 0) : -1;
+    holder[got > 0 ? got : 0] = '\0';
+    holder[strcspn(holder, "\n")] = '\0';
+    if (saved == EWOULDBLOCK)
+      fprintf(
+          stderr,
+          "error: %s is in use by another run (%s; lock %s): wait for it to end, or choose another -out\n",
+          s->ledger_path, holder[0] ? holder : "holder unknown", path);
+    else
+      fprintf(stderr, "error: cannot lock %s: %s\n", path, strerror(saved));
+    close(fd);
+    return 2;
+  }
+  snprintf(holder, sizeof holder, "host %s, pid %d\n", s->host, (int)getpid());
+  if (ftruncate(fd, 0) || pwrite(fd, holder, strlen(holder), 0) != (ssize_t)strlen(holder)) {
+    fprintf(stderr, "error: cannot write the lock file %s: %s\n", path, strerror(errno));
+    close(fd);
+    return 2;
+  }
+  s->lock_fd = fd;
+  return 0;
+}
+
 int sweep_prepare_run_dir(struct sweep *s)
 {
   char path[SWEEP_PATH_MAX + 64];
@@ -294,7 +335,7 @@ int sweep_prepare_run_dir(struct sweep *s)
     fprintf(stderr, "error: cannot create the run directory %s: %s\n", s->out, strerror(errno));
     goto cleanup;
   }
-  if (sweep_check_run_dir(s)) goto cleanup;
+  if (sweep_check_run_dir(s) || take_lock(s)) goto cleanup; /* refuse a clash before touching */
   sweep_path(path, sizeof path, "%s/experiment.txt", s->out);
   if (access(s->ledger_path, F_OK) == 0 && !s->resume && !s->rerun_failed) {
     fprintf(stderr,
@@ -332,13 +373,30 @@ cleanup:
   return rc;
 }
 
+/* One write of the whole line to the O_APPEND descriptor, past stdio: a failed write (a full disk) must
+ * not stay in a buffer that a later flush or fclose would add to the ledger after the run has stopped. A
+ * part of a line that did reach the disk is a torn last line, which -resume cuts off. */
 int sweep_ledger_append(struct sweep *s, const char *line)
 {
-  if (fprintf(s->ledger, "%s\n", line) < 0 || fflush(s->ledger)) {
-    fprintf(stderr, "error: writing the ledger %s failed: %s\n", s->ledger_path, strerror(errno));
-    return 1;
+  size_t n = strlen(line);
+  char *buf = malloc(n + 2);
+  int rc = 1;
+  if (!buf) goto cleanup;
+  snprintf(buf, n + 2, "%s\n", line);
+  for (size_t off = 0; off <= n;) {
+    ssize_t w = write(fileno(s->ledger), buf + off, n + 1 - off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      if (w == 0) errno = ENOSPC;
+      goto cleanup;
+    }
+    off += (size_t)w;
   }
-  return 0;
+  rc = 0;
+cleanup:
+  if (rc) fprintf(stderr, "error: writing the ledger %s failed: %s\n", s->ledger_path, strerror(errno));
+  free(buf);
+  return rc;
 }
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -445,6 +503,59 @@ static long axis_lists_id(const struct axis_lists *l, const struct table *t, int
   return id;
 }
 
+/* Names what a merge lacks: the ids of the missing tasks (as ranges, the first few) and, when the
+ * directory holds slice ledgers (ledger.K-of-N.csv), the slices those ids belong to, which are the job
+ * array elements to run again. */
+static void report_missing(const char *run_dir, const struct table *out, long total, long missing)
+{
+  char *present = calloc((size_t)total + 1, 1), path[SWEEP_PATH_MAX + 64];
+  long slices = 0;
+  glob_t g = {0};
+  if (!present) return;
+  for (int i = 0; i < out->nrow; i++) {
+    long id = strtol(table_get(out, i, 0), NULL, 10);
+    if (id >= 0 && id < total) present[id] = 1;
+  }
+  sweep_path(path, sizeof path, "%s/ledger.*-of-*.csv", run_dir);
+  if (glob(path, 0, NULL, &g) == 0 && g.gl_pathc > 0) {
+    const char *of = strstr(strrchr(g.gl_pathv[0], '/'), "-of-");
+    slices = of ? strtol(of + 4, NULL, 10) : 0;
+  }
+  fprintf(stderr, "[merge] %s: %ld of %ld tasks present (%ld missing); the missing ids:", run_dir,
+          total - missing, total, missing);
+  int ranges = 0;
+  for (long id = 0; id < total; id++) {
+    if (present[id]) continue;
+    long end = id;
+    while (end + 1 < total && !present[end + 1])
+      end++;
+    if (++ranges > 20) {
+      fprintf(stderr, " ...");
+      break;
+    }
+    if (end > id)
+      fprintf(stderr, " %ld-%ld", id, end);
+    else
+      fprintf(stderr, " %ld", id);
+    id = end;
+  }
+  fputc('\n', stderr);
+  if (slices > 0) {
+    fprintf(stderr, "[merge] slices with missing tasks (run them again with -slice K/%ld -resume):", slices);
+    for (long k = 0; k < slices; k++) {
+      long n = 0;
+      for (long id = k; id < total; id += slices)
+        n += !present[id];
+      if (n) fprintf(stderr, " %ld/%ld (%ld)", k, slices, n);
+    }
+    fputc('\n', stderr);
+  } else {
+    fprintf(stderr, "[merge] run again with -resume to complete it\n");
+  }
+  globfree(&g);
+  free(present);
+}
+
 int sweep_merge(const char *run_dir, long *n_missing)
 {
   struct axis_lists lists = {0};
@@ -528,16 +639,15 @@ int sweep_merge(const char *run_dir, long *n_missing)
   sweep_path(final, sizeof final, "%s/tasks.csv", run_dir);
   if (bad || rename(path, final)) {
     fprintf(stderr, "error: cannot write %s\n", final);
+    unlink(path); /* no half-written tasks.csv.tmp left behind (a full disk) */
     table_destroy(&out);
     goto cleanup;
   }
   sweep_path(path, sizeof path, "%s/experiment.txt", run_dir);
   char *tasks = sweep_experiment_value(path, "tasks");
-  if (n_missing)
-    *n_missing = tasks && strtol(tasks, NULL, 10) > out->nrow ? strtol(tasks, NULL, 10) - out->nrow : 0;
-  if (tasks && strtol(tasks, NULL, 10) > out->nrow)
-    fprintf(stderr, "[merge] %s: %d of %s tasks present (%ld missing: run again with -resume)\n", final,
-            out->nrow, tasks, strtol(tasks, NULL, 10) - out->nrow);
+  long total = tasks ? strtol(tasks, NULL, 10) : 0, missing = total > out->nrow ? total - out->nrow : 0;
+  if (n_missing) *n_missing = missing;
+  if (missing) report_missing(run_dir, out, total, missing);
   free(tasks);
   table_destroy(&out);
   rc = 0;

@@ -19,7 +19,25 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { TAG_RESULT = 71, TAG_ASSIGN = 72 };
+enum { TAG_RESULT = 71, TAG_ASSIGN = 72, TAG_STOP = 73 };
+
+/* Assignments besides task ids: no more tasks; and no more tasks after a TAG_STOP this worker must take. */
+enum { ASSIGN_DONE = -1, ASSIGN_STOPPED = -2 };
+
+/* The process that launched this rank (mpirun's daemon, slurmstepd), recorded before MPI_Init; 0 for a
+ * run started without a launcher, whose parent is a shell that may well exit first (nohup, &). When the
+ * launcher is killed (kill -9 of mpirun, a cancelled job) nothing tells the ranks: without this check they
+ * ran their tasks on and kept appending rows to a ledger that a new run might already be resuming. */
+static pid_t launcher;
+
+void sweep_launcher_note(void)
+{
+  static const char *const launched[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"};
+  for (size_t i = 0; i < sizeof launched / sizeof launched[0]; i++)
+    if (getenv(launched[i])) launcher = getppid();
+}
+
+static int launcher_gone(void) { return launcher > 0 && getppid() != launcher; }
 
 struct running {
   pid_t pid; /* 0 when idle */
@@ -162,8 +180,43 @@ static char *poll_task(const struct sweep *s, struct running *r, int timeout_ms)
   return NULL;
 }
 
-/* Runs task id to completion on this rank (forked or in-process); returns its ledger line. */
-static char *run_blocking(const struct sweep *s, long id, struct running *r)
+/* Kills and reaps a running child: its row is not wanted (the run is stopping). */
+static void drop_task(struct running *r)
+{
+  if (!r || !r->pid) return;
+  kill(r->pid, SIGKILL);
+  while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR) {
+  }
+  close(r->fd);
+  r->pid = 0;
+}
+
+/* The launcher is gone: MPI can no longer be trusted to finish (MPI_Finalize may wait forever), so this
+ * rank ends here, its task killed and no row written. Every ledger row already written is whole. */
+static void abandon(const struct sweep *s, struct running *r)
+{
+  drop_task(r);
+  fprintf(stderr, "[%s] rank %d: the launcher (pid %d) is gone; stopping without writing more rows\n",
+          s->d->experiment, s->rank, (int)launcher);
+  _exit(1);
+}
+
+/* A worker asked to stop (rank 0 could not write the ledger): takes the TAG_STOP message if it is there. */
+static int stop_arrived(const struct sweep *s)
+{
+  int flag = 0;
+  if (s->rank == 0) return 0;
+  MPI_Iprobe(0, TAG_STOP, s->comm, &flag, MPI_STATUS_IGNORE);
+  if (flag) {
+    long dummy;
+    MPI_Recv(&dummy, 1, MPI_LONG, 0, TAG_STOP, s->comm, MPI_STATUS_IGNORE);
+  }
+  return flag;
+}
+
+/* Runs task id to completion on this rank (forked or in-process); returns its ledger line, or NULL when
+ * *stopped is set: the run was stopped meanwhile and the task killed. */
+static char *run_blocking(const struct sweep *s, long id, struct running *r, int *stopped)
 {
   if (!s->use_fork) {
     double t0 = MPI_Wtime();
@@ -174,16 +227,27 @@ static char *run_blocking(const struct sweep *s, long id, struct running *r)
   }
   if (start_task(s, id, r)) return sweep_ledger_line(s, id, NULL, "error", 0.0);
   char *line;
-  while (!(line = poll_task(s, r, 1000))) {
+  while (!(line = poll_task(s, r, 200))) {
+    if (launcher_gone()) abandon(s, r);
+    if (stop_arrived(s)) {
+      drop_task(r);
+      *stopped = 1;
+      return NULL;
+    }
   }
   return line;
 }
 
-/* Rank 0 takes a finished line: ledger, tallies, progress. */
+/* Rank 0 takes a finished line: ledger, tallies, progress. A line that could not be written is not
+ * counted, and once one fails no more are taken: the run stops (ledger_failed). */
 static void record(struct sweep *s, char *line)
 {
   if (!line) return;
-  sweep_ledger_append(s, line);
+  if (s->ledger_failed || sweep_ledger_append(s, line)) {
+    s->ledger_failed = 1;
+    free(line);
+    return;
+  }
   /* status is field 1 + n_axes; task_seconds is the third field from the end */
   int field = 0, status_field = 1 + s->d->n_axes;
   const char *p = line, *status = NULL;
@@ -210,17 +274,38 @@ static void sleep_ms(int ms)
   nanosleep(&ts, NULL);
 }
 
+/* After a failed ledger write: no task is handed out again, rank 0's own is killed, and every worker
+ * that holds a task is told to drop it (TAG_STOP; its next assignment is then ASSIGN_STOPPED). */
+static void stop_all(struct sweep *s, struct running *own, long *next, char *busy_worker)
+{
+  *next = s->n_todo;
+  drop_task(own);
+  for (int w = 1; w < s->size; w++)
+    if (busy_worker[w]) {
+      long stop = 1;
+      MPI_Send(&stop, 1, MPI_LONG, w, TAG_STOP, s->comm);
+      busy_worker[w] = 2;
+    }
+}
+
 static int run_master(struct sweep *s)
 {
   struct running own = {0};
   long next = 0;
-  int workers = s->size - 1;
+  int workers = s->size - 1, stopping = 0, stopped = 0;
+  char *busy_worker = calloc((size_t)s->size, 1); /* 1: holds a task; 2: told to stop */
+  if (!busy_worker) return 1;
   while (next < s->n_todo || own.pid || workers > 0) {
     int busy = 0;
+    if (launcher_gone()) abandon(s, &own);
+    if (s->ledger_failed && !stopping) {
+      stop_all(s, &own, &next, busy_worker);
+      stopping = 1;
+    }
     if (!own.pid && next < s->n_todo) {
       long id = s->todo[next++];
       if (!s->use_fork)
-        record(s, run_blocking(s, id, &own));
+        record(s, run_blocking(s, id, &own, &stopped));
       else if (start_task(s, id, &own))
         record(s, sweep_ledger_line(s, id, NULL, "error", 0.0));
       busy = 1;
@@ -242,31 +327,56 @@ static int run_master(struct sweep *s)
         record(s, line);
       else
         free(line);
-      long id = next < s->n_todo ? s->todo[next++] : -1;
+      if (s->ledger_failed && !stopping) {
+        stop_all(s, &own, &next, busy_worker);
+        stopping = 1;
+      }
+      long id = next < s->n_todo ? s->todo[next++] : ASSIGN_DONE;
+      if (id < 0 && busy_worker[st.MPI_SOURCE] == 2) id = ASSIGN_STOPPED;
       if (id < 0) workers--;
+      busy_worker[st.MPI_SOURCE] = id >= 0;
       MPI_Send(&id, 1, MPI_LONG, st.MPI_SOURCE, TAG_ASSIGN, s->comm);
       busy = 1;
     }
     if (!busy && !own.pid) sleep_ms(2);
   }
   free(own.buf);
-  return 0;
+  free(busy_worker);
+  return s->ledger_failed;
+}
+
+/* Waits for rank 0's answer, watching the launcher: a blocking receive would wait forever without it. */
+static long wait_assignment(const struct sweep *s)
+{
+  long id = ASSIGN_DONE;
+  for (int arrived = 0, spins = 0;;) {
+    MPI_Iprobe(0, TAG_ASSIGN, s->comm, &arrived, MPI_STATUS_IGNORE);
+    if (arrived) break;
+    if (launcher_gone()) abandon(s, NULL);
+    if (++spins > 100) sleep_ms(1); /* answers usually come at once; a waiting worker need not spin */
+  }
+  MPI_Recv(&id, 1, MPI_LONG, 0, TAG_ASSIGN, s->comm, MPI_STATUS_IGNORE);
+  return id;
 }
 
 static int run_worker(struct sweep *s)
 {
   struct running r = {0};
   char *line = NULL;
+  int stopped = 0;
   for (;;) {
     const char *msg = line ? line : "";
     MPI_Send(msg, (int)strlen(msg), MPI_CHAR, 0, TAG_RESULT, s->comm);
     free(line);
     line = NULL;
-    long id;
-    MPI_Recv(&id, 1, MPI_LONG, 0, TAG_ASSIGN, s->comm, MPI_STATUS_IGNORE);
+    long id = wait_assignment(s);
+    if (id == ASSIGN_STOPPED && !stopped) { /* the stop came after this worker's task had finished */
+      long dummy;
+      MPI_Recv(&dummy, 1, MPI_LONG, 0, TAG_STOP, s->comm, MPI_STATUS_IGNORE);
+    }
     if (id < 0) break;
-    line = run_blocking(s, id, &r);
-    if (!line) line = sweep_ledger_line(s, id, NULL, "error", 0.0);
+    line = run_blocking(s, id, &r, &stopped);
+    if (!line && !stopped) line = sweep_ledger_line(s, id, NULL, "error", 0.0);
   }
   free(r.buf);
   return 0;

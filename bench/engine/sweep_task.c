@@ -41,28 +41,31 @@ static int push_value(struct sweep_axis_values *a, const char *v)
 /* Checks one value of an axis; prints what is wrong (rank 0) and returns nonzero if bad. */
 static int check_value(const struct sweep *s, const struct sweep_axis *ax, const char *opt, const char *v)
 {
-  char *end;
   const int say = s->rank == 0;
   if (!v[0] || strpbrk(v, " \t\"'")) {
     if (say) fprintf(stderr, "error: %s: empty or malformed value '%s'\n", opt, v);
     return 1;
   }
   switch (ax->kind) {
-  case SWEEP_REAL: {
-    double x = strtod(v, &end);
-    if (*end || !isfinite(x)) {
-      if (say) fprintf(stderr, "error: %s: '%s' is not a number\n", opt, v);
+  case SWEEP_REAL:
+  case SWEEP_INT: {
+    double x = 0.0;
+    long n = 0;
+    int bad = ax->kind == SWEEP_REAL ? option_parse_real(v, &x) : option_parse_int(v, &n);
+    if (bad) {
+      if (say)
+        fprintf(stderr, "error: %s: '%s' is not %s\n", opt, v,
+                ax->kind == SWEEP_REAL ? "a number" : "an integer");
+      return 1;
+    }
+    if (ax->kind == SWEEP_INT) x = (double)n;
+    if (option_in_range(ax->range, x) != 1) {
+      if (say)
+        fprintf(stderr, "error: %s %s: out of range %s (%s)\n", opt, v, ax->range, ax->help ? ax->help : "");
       return 1;
     }
     return 0;
   }
-  case SWEEP_INT:
-    strtol(v, &end, 10);
-    if (*end) {
-      if (say) fprintf(stderr, "error: %s: '%s' is not an integer\n", opt, v);
-      return 1;
-    }
-    return 0;
   case SWEEP_FORMULATION:
     if (formulation_find(v)) return 0;
     if (say) {
@@ -161,6 +164,19 @@ int sweep_axes_parse(struct sweep *s)
       if (!set) snprintf(buf, SWEEP_OPTION_MAX, "%s", ax->def ? ax->def : "");
       if (!buf[0]) {
         if (s->rank == 0) fprintf(stderr, "error: %s: the axis is empty (give at least one value)\n", opt);
+        goto cleanup;
+      }
+      /* strtok skips an empty item ("1e-3,,2e-3"): a typo would silently drop a value from the sweep */
+      size_t len = strlen(buf);
+      if (strspn(buf, ",") == len) {
+        if (s->rank == 0) fprintf(stderr, "error: %s: the axis is empty (give at least one value)\n", opt);
+        goto cleanup;
+      }
+      if (buf[0] == ',' || buf[len - 1] == ',' || strstr(buf, ",,")) {
+        if (s->rank == 0)
+          fprintf(stderr,
+                  "error: %s %s: an empty value in the list (two commas in a row, or one at an end)\n", opt,
+                  buf);
         goto cleanup;
       }
       char *save = NULL;

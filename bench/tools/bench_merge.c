@@ -4,12 +4,15 @@
  *         the last row wins), then write summary.csv/.md and the plots. slurm/merge.sbatch runs it.
  *         It also writes the run's meta.json (tasks present, missing, failed; the slices it came from).
  * USAGE   bench_merge RUN_DIR [-no_plots]
- * EXIT    0 done; 1 tables written but tasks are missing (re-run those slices with -resume) or a table
- *         could not be written; 2 usage, no ledgers, or ledgers with different columns. */
+ * EXIT    0 done; 1 tables written but tasks are missing (their ids and slices are named: re-run those
+ *         slices with -resume) or a table could not be written; 2 usage, no ledgers, or ledgers with
+ * different columns. */
 #include "engine/sweep.h"
+#include "run_files.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 int main(int argc, char **argv)
 {
@@ -18,8 +21,23 @@ int main(int argc, char **argv)
   if (sweep_tool_args(argc, argv, "bench_merge", &dir, &plots)) return 2;
   long missing = 0;
   if (sweep_merge(dir, &missing)) return 2;
-  if (sweep_summarize(dir) || sweep_write_merged_meta(dir)) return 1;
+  if (sweep_summarize(dir)) return 1;
+  if (sweep_write_merged_meta(dir)) {
+    char tmp[SWEEP_PATH_MAX +
+             32]; /* the writer's temporary file, so that a full disk leaves no meta.json.tmp */
+    sweep_path(tmp, sizeof tmp, "%s/meta.json.tmp", dir);
+    unlink(tmp);
+    fprintf(stderr, "bench_merge: cannot write %s/meta.json\n", dir);
+    return 1;
+  }
   if (plots && sweep_plot(dir)) fprintf(stderr, "bench_merge: the plots failed (the tables are written)\n");
+  if (missing > 0) { /* the tables hold what is there; the run is not complete, and a script must know */
+    fprintf(stderr,
+            "bench_merge: %s is incomplete: %ld tasks missing (listed above); tables written from the rows "
+            "present\n",
+            dir, missing);
+    return 1;
+  }
   printf("bench_merge: %s/tasks.csv, summary.csv, summary.md, meta.json%s\n", dir, plots ? ", plots/" : "");
-  return missing > 0;
+  return 0;
 }
