@@ -164,7 +164,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     return 0;
   }
   long n = scene_step_count(ctx->T, h), done = 0;
-  double *traj = malloc(3 * ((size_t)n + 1) * sizeof *traj);
+  double *traj = calloc(3 * ((size_t)n + 1), sizeof *traj); /* zeroed: samples past a failed run stay 0 */
   if (!traj) return 1;
   int rc = simulate(task, form, solver, ctx->T, h, traj, &done, row);
   if (rc == 0 && (done > 0 || n == 0)) {
