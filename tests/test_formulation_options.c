@@ -62,6 +62,7 @@ static const char *malformed(enum option_type t)
 static void check_table(const char *name, const char *form, const struct option_decl *d, int n)
 {
   char msg[512], opt[160], val[64];
+  if (!d) return; /* a type without options of its own */
   for (int i = 0; i < n; i++) {
     CHECK(d[i].name && d[i].name[0] != '-' && d[i].help && d[i].def,
           "%s: row %d (%s) has a name without '-', help, default", name, i, d[i].name ? d[i].name : "NULL");

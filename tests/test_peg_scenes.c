@@ -260,8 +260,8 @@ static void test_traps(void)
   /* through the run loop's trap observer, for a formulation that does not use PEG's contacts */
   struct simulation sim;
   struct run_observer o = {0};
-  struct run_trap_stats traps;
-  struct run_summary sum;
+  struct run_trap_stats traps = {0};
+  struct run_summary sum = {0};
   int rc = simulation_open(&sim, diamonds(0.001, 0.0), "stewart_trinkle", "pgs") ||
            run_observer_traps(&o, &traps) || simulation_run(&sim, 0.01, 1, &o, 1, &sum);
   CHECK(rc == 0 && traps.steps == 1 && traps.traps == 2 && traps.steps_with_traps == 1,

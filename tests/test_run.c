@@ -81,7 +81,7 @@ static void test_complete(void)
 {
   struct tally c;
   struct run_observer o = tally_observer(&c);
-  struct run_summary sum;
+  struct run_summary sum = {0};
   int rc = drop(0, "stewart_trinkle", "lemke", &o, 1, &sum);
   CHECK(rc == 0 && scene_step_count(T, h) == 99 && sum.steps == 99 && c.steps == 99,
         "disc drop: floor(T / h) = 99 steps at T = 0.7, h = 0.007 (%ld)", sum.steps);
@@ -104,7 +104,7 @@ static void test_no_answer(void)
   PetscOptionsSetValue(NULL, "-cp_max_it", "1");
   struct tally c;
   struct run_observer o = tally_observer(&c);
-  struct run_summary sum;
+  struct run_summary sum = {0};
   int rc = drop(1, "stewart_trinkle", "lemke", &o, 1, &sum);
   PetscOptionsClearValue(NULL, "-cp_max_it");
   CHECK(rc == 0 && c.first_failed_k == 1 && sum.end == RUN_END_NO_ANSWER && !sum.completed &&
@@ -121,7 +121,7 @@ static void test_approximate(void)
   PetscOptionsSetValue(NULL, "-cp_max_it", "1");
   struct tally c;
   struct run_observer o[2] = {tally_observer(&c)};
-  struct run_summary sum;
+  struct run_summary sum = {0};
   int rc = drop(1, "impulse_lcp", "pgs", o, 1, &sum);
   CHECK(rc == 0 && sum.completed && sum.steps == 99 && sum.failed_steps > 5 && c.first_failed_k == 1,
         "approximate: the run goes on through failed steps (%ld of %ld failed)", sum.failed_steps, sum.steps);
@@ -142,7 +142,7 @@ static void test_stop(void)
   struct tally c;
   struct run_observer o = tally_observer(&c);
   c.stop_after = 3;
-  struct run_summary sum;
+  struct run_summary sum = {0};
   int rc = drop(0, "stewart_trinkle", "lemke", &o, 1, &sum);
   CHECK(rc == 0 && sum.steps == 3 && sum.end == RUN_END_OBSERVER && !sum.completed && sum.stopped_by &&
             !strcmp(sum.stopped_by, "tally") && c.ended == 1,
@@ -170,13 +170,13 @@ static void test_traps_and_trace(const char *dir)
 {
   struct direct_traps d = {0};
   struct run_observer obs[4] = {{.name = "direct", .ctx = &d, .before_step = direct_before}};
-  struct run_trap_stats traps;
+  struct run_trap_stats traps = {0};
   int n = 1;
   struct sweep_driver drv = {.experiment = "test_run"};
   struct sweep_task task = {.driver = &drv, .id = 7, .trace_dir = dir};
   int rc = run_observer_traps(&obs[n++], &traps) || sweep_observers_standard(&task, obs, &n, 4);
   struct simulation sim;
-  struct run_summary sum;
+  struct run_summary sum = {0};
   long steps = 100;
   rc = rc || simulation_open(&sim, scene_polygon_box(6, 1.0, 1, 0.0), "stewart_trinkle", "lemke") ||
        simulation_run(&sim, 0.01, steps, obs, n, &sum);
@@ -213,7 +213,7 @@ static void test_dump(const char *dir)
   struct tally c;
   obs[n++] = tally_observer(&c);
   PetscOptionsSetValue(NULL, "-cp_max_it", "1");
-  struct run_summary sum;
+  struct run_summary sum = {0};
   int rc = sweep_observers_standard(&task, obs, &n, 2) || drop(1, "impulse_lcp", "pgs", obs, n, &sum);
   PetscOptionsClearValue(NULL, "-cp_max_it");
   run_observers_destroy(obs, n);
