@@ -18,28 +18,23 @@
 #include <cblas.h>
 #include <math.h>
 #include <petscsys.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define BENCH_DEFAULT_SICONOS_DIR "../shared/data/siconos"
-#define BENCH_MAX_REPEATS         1000
 
 static const char help[] =
-    "bench_solvers options (besides the axes and the engine's):\n"
-    "  -repeats R         timed solves per converged task; solve_seconds is their median (default 3)\n"
-    "  -siconos_dir DIR   folder of the Siconos numerics .dat files (lcp/, mlcp/); the default problem list\n"
-    "                     holds siconos:lcp/X.dat and siconos:mlcp/X.dat for each file there (default\n"
-    "                     " BENCH_DEFAULT_SICONOS_DIR
-    "; give it on the command line: the default list is built\n"
-    "                     before the options files are read). Absent files give status not_applicable.\n"
-    "  -blas_threads N    OpenBLAS threads per task (default 1: one task per core)\n"
-    "  -cp_tol, -cp_max_it, -cp_time_limit and every solver's own options apply to every task.\n";
+    "-siconos_dir: the default problem list holds siconos:lcp/X.dat and siconos:mlcp/X.dat for each file\n"
+    "there; give it on the command line (the default list is built before the options files are read).\n"
+    "Absent files give status not_applicable. -cp_tol, -cp_max_it, -cp_time_limit and every solver's own\n"
+    "options apply to every task.\n";
 
 struct bench_ctx {
-  char siconos_dir[PETSC_MAX_PATH_LEN];
-  int repeats;
+  char siconos_dir[OPTION_STRING_MAX];
+  int repeats, blas_threads;
   /* problem sizes by class name, cached for the cost estimate */
   int n_cached;
   char **cached_name;
@@ -77,28 +72,25 @@ static struct sweep_axis axes[] = {
      SWEEP_INSTANCE, NULL},
 };
 
+static const struct option_decl options[] = {
+    {"repeats", OPT_INT, offsetof(struct bench_ctx, repeats), "3", "[1,1000]",
+     "timed solves per converged task; solve_seconds is their median"},
+    {"siconos_dir", OPT_STRING, offsetof(struct bench_ctx, siconos_dir), BENCH_DEFAULT_SICONOS_DIR, NULL,
+     "folder of the Siconos numerics .dat files (lcp/, mlcp/)"},
+    {"blas_threads", OPT_INT, offsetof(struct bench_ctx, blas_threads), "1", "[1,256]",
+     "OpenBLAS threads per task (1: one task per core)"},
+};
+
+static const struct sweep_driver driver;
+
 static int bench_setup(void **vctx)
 {
   struct bench_ctx *c = calloc(1, sizeof *c);
   if (!c) return 1;
   *vctx = c;
   PetscBool set;
-  PetscInt v = 3;
-  strcpy(c->siconos_dir, BENCH_DEFAULT_SICONOS_DIR);
-  PetscOptionsGetString(NULL, NULL, "-siconos_dir", c->siconos_dir, sizeof c->siconos_dir, &set);
-  PetscOptionsGetInt(NULL, NULL, "-repeats", &v, &set);
-  if (v < 1 || v > BENCH_MAX_REPEATS) {
-    fprintf(stderr, "error: -repeats must lie in [1, %d] (got %d)\n", BENCH_MAX_REPEATS, (int)v);
-    return 2;
-  }
-  c->repeats = (int)v;
-  v = 1;
-  PetscOptionsGetInt(NULL, NULL, "-blas_threads", &v, &set);
-  if (v < 1) {
-    fprintf(stderr, "error: -blas_threads must be positive (got %d)\n", (int)v);
-    return 2;
-  }
-  openblas_set_num_threads((int)v);
+  if (sweep_read_options(&driver, c)) return 2;
+  openblas_set_num_threads(c->blas_threads);
   /* Class names are checked here, before any task runs: a typo is bad input, not a column of errors. */
   char list[8192];
   PetscOptionsGetString(NULL, NULL, "-problem", list, sizeof list, &set);
@@ -251,6 +243,8 @@ static const struct sweep_driver driver = {
     .experiment = "solvers",
     .title = "complementarity solvers on SPD, contact, Murty, Egan and Siconos LCPs (issue 2)",
     .help = help,
+    .options = options,
+    .n_options = (int)(sizeof options / sizeof options[0]),
     .axes = axes,
     .n_axes = (int)(sizeof axes / sizeof axes[0]),
     .columns = columns,

@@ -74,3 +74,6 @@ check "unknown problem class exits 2 with a message naming it" '[ $rc = 2 ] && g
 "$drv" -problem spd10 -repeats 0 -out "$tmp/f" -quiet >/dev/null 2>&1
 rc=$?
 check "-repeats 0 exits 2" '[ $rc = 2 ]'
+"$drv" -problem spd10 -repeats abc -out "$tmp/g" -quiet >"$tmp/g.log" 2>&1
+rc=$?
+check "-repeats abc exits 2 naming the option" '[ $rc = 2 ] && grep -q -- "-repeats: .abc. is not a whole number" $tmp/g.log && [ ! -e $tmp/g ]'
