@@ -11,6 +11,7 @@
  * EXIT    0 pass, 1 regression, 2 could not compare (missing or corrupt files, different experiments or
  *         columns, no common group, unknown options). */
 #include "compare.h"
+#include "option_table.h"
 
 #include <math.h>
 #include <petscsys.h>
@@ -177,6 +178,28 @@ static int parse_map(char **items, PetscInt n, char **from, char **to)
   return 0;
 }
 
+/* The scalar options, declared and read by the one strict reader (a malformed "0.5x" is refused). */
+struct compare_settings {
+  double tol_rel, tol_abs, time_ratio, count_ratio, alpha;
+  int min_repeats, all, interleaved, fail_time_limit;
+};
+#define CMP_OPT(name, type, def, range, help)                                                                \
+  {                                                                                                          \
+#name, type, offsetof(struct compare_settings, name), def, range, help                                   \
+  }
+static const struct option_decl compare_settings_options[] = {
+    CMP_OPT(tol_rel, OPT_REAL, "0.01", "[0,inf)", "relative tolerance of accuracy metrics"),
+    CMP_OPT(tol_abs, OPT_REAL, "0", "[0,inf)", "absolute tolerance of accuracy metrics"),
+    CMP_OPT(time_ratio, OPT_REAL, "1.2", "[1,inf)", "ratio of medians a timing must exceed"),
+    CMP_OPT(count_ratio, OPT_REAL, "1.2", "[1,inf)", "ratio of medians a count (iterations) must exceed"),
+    CMP_OPT(alpha, OPT_REAL, "0.05", "(0,1)", "significance level of the rank-sum test"),
+    CMP_OPT(min_repeats, OPT_INT, "5", "[2,1000000]", "task pairs a timing comparison needs"),
+    CMP_OPT(all, OPT_BOOL, "0", NULL, "list every compared value, not only those that moved"),
+    CMP_OPT(interleaved, OPT_BOOL, "0", NULL,
+            "the runs were timed interleaved (bench/ab): timings are verdicts"),
+    CMP_OPT(fail_time_limit, OPT_BOOL, "0", NULL, "a success drop made of time_limit tasks fails too"),
+};
+
 int main(int argc, char **argv)
 {
   /* the two directories come first; PETSc skips arguments that are not options */
@@ -202,16 +225,21 @@ int main(int argc, char **argv)
     rc = 0;
     goto done;
   }
-  PetscInt min_repeats = o.min_repeats;
-  PetscOptionsGetReal(NULL, NULL, "-tol_rel", &o.tol_rel, NULL);
-  PetscOptionsGetReal(NULL, NULL, "-tol_abs", &o.tol_abs, NULL);
-  PetscOptionsGetReal(NULL, NULL, "-time_ratio", &o.time_ratio, NULL);
-  PetscOptionsGetReal(NULL, NULL, "-count_ratio", &o.count_ratio, NULL);
-  PetscOptionsGetReal(NULL, NULL, "-alpha", &o.alpha, NULL);
-  PetscOptionsGetInt(NULL, NULL, "-min_repeats", &min_repeats, NULL);
-  PetscOptionsGetBool(NULL, NULL, "-all", &all, NULL);
-  PetscOptionsGetBool(NULL, NULL, "-interleaved", &interleaved, NULL);
-  PetscOptionsGetBool(NULL, NULL, "-fail_time_limit", &fail_tl, NULL);
+  struct compare_settings cs;
+  char msg[512];
+  if (option_read(compare_settings_options,
+                  (int)(sizeof compare_settings_options / sizeof compare_settings_options[0]), NULL, &cs, msg,
+                  sizeof msg)) {
+    fprintf(stderr, "error: %s\n", msg);
+    goto done;
+  }
+  o.tol_rel = cs.tol_rel, o.tol_abs = cs.tol_abs, o.time_ratio = cs.time_ratio,
+  o.count_ratio = cs.count_ratio;
+  o.alpha = cs.alpha;
+  PetscInt min_repeats = cs.min_repeats;
+  all = cs.all ? PETSC_TRUE : PETSC_FALSE;
+  interleaved = cs.interleaved ? PETSC_TRUE : PETSC_FALSE;
+  fail_tl = cs.fail_time_limit ? PETSC_TRUE : PETSC_FALSE;
   PetscOptionsGetStringArray(NULL, NULL, "-metric_tol", items, &n_items, &set);
   PetscOptionsGetStringArray(NULL, NULL, "-map", maps, &n_maps, &map_set);
   o.min_repeats = (int)min_repeats;
