@@ -57,6 +57,8 @@ static int list_parse(struct rundir_list *l, const char *value)
   return 0;
 }
 
+int rundir_list_set(struct rundir_list *l, const char *value) { return list_parse(l, value); }
+
 int rundir_list_find(const struct rundir_list *l, const char *name)
 {
   for (int i = 0; i < l->n; i++)
@@ -73,6 +75,7 @@ void rundir_destroy(struct rundir **rp)
   free(r->title);
   free(r->plot_x);
   free(r->options);
+  free(r->labels);
   struct rundir_list *lists[] = {&r->axes, &r->group,  &r->metrics, &r->costs,
                                  &r->info, &r->series, &r->units,   &r->higher_better};
   for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
@@ -111,6 +114,7 @@ static int read_experiment(struct rundir *r, const char *path)
                 {"title", NULL, &r->title, 0},
                 {"plot_x", NULL, &r->plot_x, 0},
                 {"options", NULL, &r->options, 0},
+                {"labels", NULL, &r->labels, 0},
                 {"axes", &r->axes, NULL, 2},
                 {"group", &r->group, NULL, 4},
                 {"metrics", &r->metrics, NULL, 8},
@@ -148,6 +152,7 @@ static int read_experiment(struct rundir *r, const char *path)
   if (!r->title && !(r->title = dup_str(r->experiment))) return 2;
   if (!r->plot_x && !(r->plot_x = dup_str(""))) return 2;
   if (!r->options && !(r->options = dup_str(""))) return 2;
+  if (!r->labels && !(r->labels = dup_str(""))) return 2;
   return 0;
 }
 
@@ -215,6 +220,22 @@ void rundir_label(const struct rundir *r, const char *name, char *buf, size_t n)
     snprintf(buf, n, "%s [%s]", name, u);
   else
     snprintf(buf, n, "%s", name);
+}
+
+void rundir_help_label(const struct rundir *r, const char *name, char *buf, size_t n)
+{
+  size_t k = strlen(name);
+  for (const char *p = r->labels; p && *p;) {
+    const char *end = strchr(p, '|');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    if (len > k && strncmp(p, name, k) == 0 && p[k] == '=') {
+      const char *u = rundir_unit(r, name);
+      snprintf(buf, n, "%.*s%s%s%s", (int)(len - k - 1), p + k + 1, u ? " [" : "", u ? u : "", u ? "]" : "");
+      return;
+    }
+    p += len + (end != NULL);
+  }
+  rundir_label(r, name, buf, n);
 }
 
 int rundir_outcome(const struct rundir *r, int row)
