@@ -329,7 +329,9 @@ static int plot_stat(const struct rundir *r, const struct plot_series *ps, const
   int flat = !log_y && same_value(lin_lo, lin_hi);
   if (log_y) {
     lo = floor_y;
-    y0 = lo / 4.0, y1 = hi * 2.0, y_fail = lo / 2.5;
+    /* room under the floor for the failed marks: a fixed share of the decades shown */
+    double decades = log10(hi * 2.0 / lo);
+    y0 = lo / pow(10.0, 0.16 * decades), y1 = hi * 2.0, y_fail = lo / pow(10.0, 0.1 * decades);
   } else if (flat) { /* flat to rounding: a range round the value, so the noise stays flat */
     double c = 0.5 * (lin_lo + lin_hi), half = c != 0.0 ? 0.1 * fabs(c) : 1.0;
     y0 = c - half, y1 = c + half, y_fail = c - 0.85 * half;
@@ -358,14 +360,17 @@ static int plot_stat(const struct rundir *r, const struct plot_series *ps, const
   double *xs = calloc((size_t)ns * nx + 1, sizeof *xs);
   if (!xs) goto cleanup;
   for (int s = 0; s < ns; s++) {
-    int rank = 0;
-    for (int t = 0; t < s; t++)
-      rank += dup[s] >= 0 && dup[t] == dup[s];
+    int rank = 0, at = 0, in_panel = 0; /* at: its place among the series of its panel */
+    for (int t = 0; t < ns; t++) {
+      rank += t < s && dup[s] >= 0 && dup[t] == dup[s];
+      at += t < s && f->panel[t] == f->panel[s];
+      in_panel += f->panel[t] == f->panel[s];
+    }
     rank += dup[s] >= 0;
     for (int i = 0; i < nx; i++) {
       double xv = x->value[i];
       if (!x->numeric)
-        xv += (s - 0.5 * (ns - 1)) * fmin(0.15, 0.6 / ns);
+        xv += (at - 0.5 * (in_panel - 1)) * fmin(0.15, 0.6 / in_panel);
       else if (r->log_x && x->value[0] > 0.0)
         xv *= pow(1.035, rank);
       else
@@ -388,15 +393,27 @@ static int plot_stat(const struct rundir *r, const struct plot_series *ps, const
     }
   }
   /* the marks: failed cells on the bottom, clamped medians at the floor */
-  int fail_block = nb, clamp_block = nb + 1;
-  fprintf(dat, "%s# failed: every task of the cell failed (x, y on the bottom, colour)\n", nb ? "\n\n" : "");
-  for (int c = 0; c < ns * nx; c++)
-    if (!count[c] && failed[c]) fprintf(dat, "%.17g %.17g %ld\n", xs[c], y_fail, plot_color_int(c / nx));
-  if (!n_failed) fprintf(dat, "NaN NaN 0\n");
-  fprintf(dat, "\n\n# clamped: medians under the floor %.3g drawn at it\n", floor_y);
-  for (int c = 0; log_y && c < ns * nx; c++)
-    if (count[c] && !(q[3 * c] >= floor_y)) fprintf(dat, "%.17g %.17g %ld\n", xs[c], floor_y, plot_color_int(c / nx));
-  if (!n_clamped) fprintf(dat, "NaN NaN 0\n");
+  /* per panel: failed (index mark_block + 2 p) and clamped (+ 1) */
+  int mark_block = nb, *marks = calloc((size_t)2 * f->n + 1, sizeof *marks); /* failed, clamped per panel */
+  if (!marks) {
+    free(xs);
+    goto cleanup;
+  }
+  for (int p = 0; p < f->n; p++) {
+    int n_f = 0, n_c = 0;
+    fprintf(dat, "%s# panel %d, failed: every task of the cell failed (x, y on the bottom, colour)\n",
+            nb || p ? "\n\n" : "", p);
+    for (int c = 0; c < ns * nx; c++)
+      if (f->panel[c / nx] == p && !count[c] && failed[c])
+        fprintf(dat, "%.17g %.17g %ld\n", xs[c], y_fail, plot_color_int(c / nx)), n_f++;
+    if (!n_f) fprintf(dat, "NaN NaN 0\n");
+    fprintf(dat, "\n\n# panel %d, clamped: medians under the floor %.3g drawn at it\n", p, floor_y);
+    for (int c = 0; log_y && c < ns * nx; c++)
+      if (f->panel[c / nx] == p && count[c] && !(q[3 * c] >= floor_y))
+        fprintf(dat, "%.17g %.17g %ld\n", xs[c], floor_y, plot_color_int(c / nx)), n_c++;
+    if (!n_c) fprintf(dat, "NaN NaN 0\n");
+    marks[2 * p] = n_f, marks[2 * p + 1] = n_c;
+  }
   free(xs);
   int bad = ferror(dat) != 0;
   bad |= fclose(dat) != 0;
@@ -405,7 +422,10 @@ static int plot_stat(const struct rundir *r, const struct plot_series *ps, const
   char what[1024];
   snprintf(what, sizeof what, "%s vs %s: median (line) and interquartile range (band) per %s", col_name,
            r->plot_x[0] ? r->plot_x : "run", ps->title);
-  if (bad || !(gp = plot_script_open(dir, name, what))) goto cleanup;
+  if (bad || !(gp = plot_script_open(dir, name, what))) {
+    free(marks);
+    goto cleanup;
+  }
   write_x_axis(gp, r, x);
   rundir_help_label(r, col_name, lab, sizeof lab);
   plot_quote(lab, qt, sizeof qt);
@@ -485,20 +505,21 @@ static int plot_stat(const struct rundir *r, const struct plot_series *ps, const
       first = 0;
     }
     if (first) fprintf(gp, " NaN notitle");
-    /* the marks of the whole plot in every panel's key; their points in the series colour */
-    if (n_failed)
+    /* the marks of the panel, their points in the series colour, and a grey key entry for them */
+    if (marks[2 * p])
       fprintf(gp,
               ", \\\n  '%s' index %d using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \\\n"
               "  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title \"failed (no successful task)\"",
-              file, fail_block);
-    if (n_clamped)
+              file, mark_block + 2 * p);
+    if (marks[2 * p + 1])
       fprintf(gp,
               ", \\\n  '%s' index %d using 1:2:3 with points pt 10 ps 2.2 lw 1.5 lc rgb variable notitle, \\\n"
               "  NaN with points pt 10 ps 2 lc rgb '#444444' title \"clamped (under %.2g)\"",
-              file, clamp_block, floor_y);
+              file, mark_block + 2 * p + 1, floor_y);
     fprintf(gp, "\n");
   }
   if (f->n > 1) fprintf(gp, "unset multiplot\n");
+  free(marks);
   rc = plot_script_close(gp, name) ? 2 : 0;
 cleanup:
   if (dat) fclose(dat);
@@ -544,7 +565,8 @@ static int success_heat_map(const struct rundir *r, const struct plot_series *ps
           "set palette defined (0 '#67000d', 25 '#d7301f', 50 '#fc8d59', 75 '#fdd49e', 100 '#fff7ec')\n"
           "$cells << EOD\n",
           qt);
-  /* the cells inline, so the script stands alone; NaN (no applicable task) is left to the grey background */
+  /* the cells inline, so the script stands alone; a NaN cell (no applicable task) is not drawn: the grey
+   * background shows */
   for (int s = 0; s < ns; s++)
     for (int i = 0; i < nx; i++) {
       int c = s * nx + i;
@@ -558,7 +580,7 @@ static int success_heat_map(const struct rundir *r, const struct plot_series *ps
   plot_script_png_size(gp, "success_rate", w < 1000 ? 1000 : w > 2200 ? 2200 : w, h < 700 ? 700 : h > 1600 ? 1600 : h);
   fprintf(gp,
           "set object 1 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fc rgb '#d9d9d9' fs solid 1.0\n"
-          "plot $cells using 1:2:3 with image, \\\n"
+          "plot $cells using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palette, \\\n"
           "  $cells using 1:2:(strcol(4)):($3 < 45 ? 0xffffff : 0x000000) with labels font ',8' tc rgb variable\n");
   return plot_script_close(gp, "success_rate");
 }
