@@ -109,8 +109,8 @@ static int write_experiment(const struct sweep *s, const char *path)
   }
   fprintf(fp, "%stask_seconds=s\n", first ? "" : ",");
   /* "name=help" for the plots' axis labels: the help without its "[unit]" (units says that), '|' between
-   * entries since help text has commas; a '|' or newline inside a help would split it, so they become
-   * spaces */
+   * entries since help text has commas; a '|' or backslash inside a help gets a backslash before it (helps
+   * write |v| for a magnitude), a newline becomes a space */
   fprintf(fp, "labels ");
   first = 1;
   for (int j = 0; j < d->n_axes + d->n_columns; j++) {
@@ -123,8 +123,10 @@ static int write_experiment(const struct sweep *s, const char *path)
       len--;
     if (!len) continue;
     fprintf(fp, "%s%s=", first ? "" : "|", name), first = 0;
-    for (size_t i = 0; i < len; i++)
-      fputc(h[i] == '|' || h[i] == '\n' || h[i] == '\r' ? ' ' : h[i], fp);
+    for (size_t i = 0; i < len; i++) {
+      if (h[i] == '|' || h[i] == '\\') fputc('\\', fp);
+      fputc(h[i] == '\n' || h[i] == '\r' ? ' ' : h[i], fp);
+    }
   }
   fputc('\n', fp);
   int bad = ferror(fp) != 0;

@@ -81,6 +81,28 @@ static const char *x_text(const struct rundir *r, const struct plot_x *x, int i)
   return x->g->n_keys ? table_get(r->tasks, x->g->first[x->order[i]], x->g->key_col[0]) : "all";
 }
 
+/* An axis label: the help text and unit of a column (rundir_help_label), a long help cut at its first
+ * clause ("; ", " (", ": ", ", ") so that it fits along the axis; the unit kept. */
+static void axis_label(const struct rundir *r, const char *name, char *buf, size_t n)
+{
+  rundir_help_label(r, name, buf, n);
+  const char *u = rundir_unit(r, name);
+  char unit[128] = "";
+  size_t len = strlen(buf);
+  if (u) {
+    snprintf(unit, sizeof unit, " [%s]", u);
+    if (len >= strlen(unit) && strcmp(buf + len - strlen(unit), unit) == 0) len -= strlen(unit);
+  }
+  if (len <= 50) return;
+  static const char *const cuts[] = {"; ", " (", ": ", ", "};
+  size_t cut = len > 50 ? 50 : len;
+  for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
+    const char *c = strstr(buf, cuts[k]);
+    if (c && (size_t)(c - buf) >= 8 && (size_t)(c - buf) < cut) cut = (size_t)(c - buf);
+  }
+  snprintf(buf + cut, n - cut, "%s%s", cut < len && cut == 50 ? "..." : "", unit);
+}
+
 /* Whether the x tic labels need turning: many categories, or long ones, or many explicit numbers. */
 static int x_crowded(const struct rundir *r, const struct plot_x *x)
 {
@@ -96,7 +118,7 @@ static void write_x_axis(FILE *fp, const struct rundir *r, const struct plot_x *
 {
   char lab[256], q[512];
   if (r->plot_x[0])
-    rundir_help_label(r, r->plot_x, lab, sizeof lab);
+    axis_label(r, r->plot_x, lab, sizeof lab);
   else
     snprintf(lab, sizeof lab, "all tasks");
   plot_quote(lab, q, sizeof q);
@@ -427,7 +449,7 @@ static int plot_stat(const struct rundir *r, const struct plot_series *ps, const
     goto cleanup;
   }
   write_x_axis(gp, r, x);
-  rundir_help_label(r, col_name, lab, sizeof lab);
+  axis_label(r, col_name, lab, sizeof lab);
   plot_quote(lab, qt, sizeof qt);
   fprintf(gp, "set ylabel \"%s%s\"\n", qt,
           rundir_list_find(&r->higher_better, col_name) >= 0 ? " (higher is better)" : "");
@@ -554,7 +576,7 @@ static int success_heat_map(const struct rundir *r, const struct plot_series *ps
     fprintf(gp, "%s\"%s\" %d", s ? ", " : "", qt, s);
   }
   if (r->plot_x[0])
-    rundir_help_label(r, r->plot_x, lab, sizeof lab);
+    axis_label(r, r->plot_x, lab, sizeof lab);
   else
     snprintf(lab, sizeof lab, "all tasks");
   plot_quote(lab, qt, sizeof qt);
@@ -631,7 +653,7 @@ static int plot_success(const struct rundir *r, const struct plot_series *ps, co
   }
   char lab[256];
   if (r->plot_x[0])
-    rundir_label(r, r->plot_x, lab, sizeof lab);
+    axis_label(r, r->plot_x, lab, sizeof lab);
   else
     snprintf(lab, sizeof lab, "all tasks");
   plot_quote(lab, qt, sizeof qt);

@@ -224,16 +224,23 @@ void rundir_label(const struct rundir *r, const char *name, char *buf, size_t n)
 
 void rundir_help_label(const struct rundir *r, const char *name, char *buf, size_t n)
 {
-  size_t k = strlen(name);
-  for (const char *p = r->labels; p && *p;) {
-    const char *end = strchr(p, '|');
-    size_t len = end ? (size_t)(end - p) : strlen(p);
-    if (len > k && strncmp(p, name, k) == 0 && p[k] == '=') {
+  size_t k = strlen(name), at = 0;
+  const char *p = r->labels;
+  /* entries split at a '|' that no backslash escapes; a backslash keeps the next character as it is */
+  while (p && *p) {
+    int match = strncmp(p, name, k) == 0 && p[k] == '=';
+    if (match) p += k + 1;
+    for (; *p && *p != '|'; p++) {
+      if (*p == '\\' && p[1]) p++;
+      if (match && at + 1 < n) buf[at++] = *p;
+    }
+    if (match && at) {
       const char *u = rundir_unit(r, name);
-      snprintf(buf, n, "%.*s%s%s%s", (int)(len - k - 1), p + k + 1, u ? " [" : "", u ? u : "", u ? "]" : "");
+      buf[at] = '\0';
+      if (u) snprintf(buf + at, n - at, " [%s]", u);
       return;
     }
-    p += len + (end != NULL);
+    if (*p) p++;
   }
   rundir_label(r, name, buf, n);
 }
