@@ -254,7 +254,8 @@ static void facets_free(struct plot_facets *f)
 }
 
 /* The panel key of series s: the value of facet series column fk (-1: the family prefix). */
-static void facet_key(const struct rundir *r, const struct plot_series *ps, int s, int fk, char *buf, size_t n)
+static void facet_key(const struct rundir *r, const struct plot_series *ps, int s, int fk, char *buf,
+                      size_t n)
 {
   const char *v = ps->g->n_keys ? table_get(r->tasks, ps->g->first[s], ps->g->key_col[fk < 0 ? 0 : fk]) : "";
   size_t len = strlen(v);
@@ -327,7 +328,8 @@ static int plot_stat(const struct rundir *r, const struct plot_series *ps, const
 {
   int ns = ps->g->n, nx = x->g->n, col = table_column(r->tasks, col_name), rc = 2;
   double *q = calloc((size_t)3 * ns * nx + 1, sizeof *q);
-  int *count = calloc((size_t)ns * nx + 1, sizeof *count), *failed = calloc((size_t)ns * nx + 1, sizeof *failed);
+  int *count = calloc((size_t)ns * nx + 1, sizeof *count),
+      *failed = calloc((size_t)ns * nx + 1, sizeof *failed);
   int *block = calloc((size_t)ns + 1, sizeof *block), *dup = calloc((size_t)ns + 1, sizeof *dup);
   char name[256], file[300], lab[256], qt[512], over[512];
   FILE *dat = NULL, *gp = NULL;
@@ -453,7 +455,8 @@ static int plot_stat(const struct rundir *r, const struct plot_series *ps, const
   plot_quote(lab, qt, sizeof qt);
   fprintf(gp, "set ylabel \"%s%s\"\n", qt,
           rundir_list_find(&r->higher_better, col_name) >= 0 ? " (higher is better)" : "");
-  if (log_y && hi / lo < 1e3) { /* under three decades: tics at 1, 2, 5 x 10^k, or there are only one or two */
+  if (log_y &&
+      hi / lo < 1e3) { /* under three decades: tics at 1, 2, 5 x 10^k, or there are only one or two */
     fprintf(gp, "set logscale y\nset format y '%%g'\nset ytics (");
     for (int k = (int)floor(log10(y0)), first_tic = 1; k <= (int)ceil(log10(hi)); k++)
       for (int m = 1; m <= 5; m += m == 1 ? 1 : 3)
@@ -475,17 +478,19 @@ static int plot_stat(const struct rundir *r, const struct plot_series *ps, const
   plot_script_png_size(gp, name, w, h);
   char notes[1024];
   snprintf(notes, sizeof notes, "%s%s%s%s%s%s", over[0] ? "aggregated over " : "", over,
-           n_failed ? (over[0] ? "; x on the bottom: every task failed" : "x on the bottom: every task failed") : "",
+           n_failed
+               ? (over[0] ? "; x on the bottom: every task failed" : "x on the bottom: every task failed")
+               : "",
            n_clamped ? "; open triangles: under the floor, drawn at it" : "",
            n_dup ? "; open points shifted right: same values as an earlier series" : "",
            flat ? "; flat to rounding" : "");
   plot_quote(r->title, qt, sizeof qt);
   char head[2048];
-  snprintf(head, sizeof head, "%s\\nmedian (%s) and interquartile range (%s) over the successful tasks%s%s", qt,
-           x->numeric ? "line" : "point", x->numeric ? "band" : "bar", notes[0] ? "\\n" : "", notes);
+  snprintf(head, sizeof head, "%s\\nmedian (%s) and interquartile range (%s) over the successful tasks%s%s",
+           qt, x->numeric ? "line" : "point", x->numeric ? "band" : "bar", notes[0] ? "\\n" : "", notes);
   if (f->n > 1)
-    fprintf(gp, "set multiplot layout %d,%d title \"%s\"\nset key below horizontal center maxcols 3\n", rows, cols,
-            head);
+    fprintf(gp, "set multiplot layout %d,%d title \"%s\"\nset key below horizontal center maxcols 3\n", rows,
+            cols, head);
   else
     fprintf(gp, "set title \"%s\"\n", head);
   for (int p = 0; p < f->n; p++) {
@@ -509,19 +514,20 @@ static int plot_stat(const struct rundir *r, const struct plot_series *ps, const
         npts += count[s * nx + i] > 0;
       /* a light band with dashed edges in the series colour: overlapping bands stay tellable apart */
       if (npts > 1 && x->numeric)
-        fprintf(gp,
-                "%s \\\n  '%s' index %d using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb "
-                "'%s' notitle, \\\n  '%s' index %d using 1:3 with lines lw 0.8 dt 2 lc rgb '%s' notitle, \\\n"
-                "  '%s' index %d using 1:4 with lines lw 0.8 dt 2 lc rgb '%s' notitle",
-                first ? "" : ",", file, block[s], plot_color(s), file, block[s], plot_color(s), file, block[s],
-                plot_color(s));
+        fprintf(
+            gp,
+            "%s \\\n  '%s' index %d using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb "
+            "'%s' notitle, \\\n  '%s' index %d using 1:3 with lines lw 0.8 dt 2 lc rgb '%s' notitle, \\\n"
+            "  '%s' index %d using 1:4 with lines lw 0.8 dt 2 lc rgb '%s' notitle",
+            first ? "" : ",", file, block[s], plot_color(s), file, block[s], plot_color(s), file, block[s],
+            plot_color(s));
       else
         fprintf(gp, "%s \\\n  '%s' index %d using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '%s' notitle",
                 first ? "" : ",", file, block[s], plot_color(s));
       /* categories are not a continuum: points only, no line between them */
       fprintf(gp,
-              ", \\\n  '%s' index %d using 1:2 with %s lw %.2g pt %d ps %.2g dt %d lc rgb '%s' title \"%s\"", file,
-              block[s], x->numeric ? "linespoints" : "points", plot_width(s, ns),
+              ", \\\n  '%s' index %d using 1:2 with %s lw %.2g pt %d ps %.2g dt %d lc rgb '%s' title \"%s\"",
+              file, block[s], x->numeric ? "linespoints" : "points", plot_width(s, ns),
               dup[s] >= 0 ? plot_point_hollow(s) : plot_point(s), dup[s] >= 0 ? 1.6 : 1.3, plot_dash(s),
               plot_color(s), qt);
       first = 0;
@@ -534,10 +540,11 @@ static int plot_stat(const struct rundir *r, const struct plot_series *ps, const
               "  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title \"failed (no successful task)\"",
               file, mark_block + 2 * p);
     if (marks[2 * p + 1])
-      fprintf(gp,
-              ", \\\n  '%s' index %d using 1:2:3 with points pt 10 ps 2.2 lw 1.5 lc rgb variable notitle, \\\n"
-              "  NaN with points pt 10 ps 2 lc rgb '#444444' title \"clamped (under %.2g)\"",
-              file, mark_block + 2 * p + 1, floor_y);
+      fprintf(
+          gp,
+          ", \\\n  '%s' index %d using 1:2:3 with points pt 10 ps 2.2 lw 1.5 lc rgb variable notitle, \\\n"
+          "  NaN with points pt 10 ps 2 lc rgb '#444444' title \"clamped (under %.2g)\"",
+          file, mark_block + 2 * p + 1, floor_y);
     fprintf(gp, "\n");
   }
   if (f->n > 1) fprintf(gp, "unset multiplot\n");
@@ -565,7 +572,8 @@ static int success_heat_map(const struct rundir *r, const struct plot_series *ps
   char qt[512], lab[256];
   fprintf(gp,
           "unset grid\nset border 15\nset tics nomirror out\nset xrange [-0.5:%d.5]\nset yrange [%d.5:-0.5]\n"
-              "set xtics (", nx - 1, ns - 1);
+          "set xtics (",
+          nx - 1, ns - 1);
   for (int i = 0; i < nx; i++) {
     plot_quote(x_text(r, x, i), qt, sizeof qt);
     fprintf(gp, "%s\"%s\" %d", i ? ", " : "", qt, i);
@@ -599,11 +607,18 @@ static int success_heat_map(const struct rundir *r, const struct plot_series *ps
     }
   fprintf(gp, "EOD\n");
   int w = 260 + 62 * nx, h = 260 + 34 * ns;
-  plot_script_png_size(gp, "success_rate", w < 1000 ? 1000 : w > 2200 ? 2200 : w, h < 700 ? 700 : h > 1600 ? 1600 : h);
-  fprintf(gp,
-          "set object 1 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fc rgb '#d9d9d9' fs solid 1.0\n"
-          "plot $cells using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palette, \\\n"
-          "  $cells using 1:2:(strcol(4)):($3 < 45 ? 0xffffff : 0x000000) with labels font ',8' tc rgb variable\n");
+  plot_script_png_size(gp, "success_rate",
+                       w < 1000   ? 1000
+                       : w > 2200 ? 2200
+                                  : w,
+                       h < 700    ? 700
+                       : h > 1600 ? 1600
+                                  : h);
+  fprintf(gp, "set object 1 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fc rgb '#d9d9d9' fs "
+              "solid 1.0\n"
+              "plot $cells using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palette, \\\n"
+              "  $cells using 1:2:(strcol(4)):($3 < 45 ? 0xffffff : 0x000000) with labels font ',8' tc rgb "
+              "variable\n");
   return plot_script_close(gp, "success_rate");
 }
 
@@ -784,7 +799,8 @@ static int apply_options(struct rundir *r, const struct plot_options *o)
       }
       keep = hit;
     }
-    if (keep && table_append(kept, (const char *const *)&r->tasks->cell[(size_t)i * r->tasks->ncol])) goto cleanup;
+    if (keep && table_append(kept, (const char *const *)&r->tasks->cell[(size_t)i * r->tasks->ncol]))
+      goto cleanup;
   }
   if (!kept->nrow) {
     fprintf(stderr, "error: -where %s leaves no task of %s\n", o->where, r->dir);
@@ -886,7 +902,11 @@ int plot_runs(int n_dirs, const char *const *dirs, const struct plot_options *o)
   }
   if (plot_series_make(r, &ps) || plot_x_make(r, &x)) goto cleanup;
   /* an overlay with many series: one panel per series of the runs, baseline and variant side by side */
-  if (facets_make(r, &ps, o->facet && o->facet[0] ? o->facet : n_other && ps.g->n > FACET_MIN && r->series.n > 1 ? r->series.name[1] : NULL, &f))
+  if (facets_make(r, &ps,
+                  o->facet && o->facet[0]                             ? o->facet
+                  : n_other && ps.g->n > FACET_MIN && r->series.n > 1 ? r->series.name[1]
+                                                                      : NULL,
+                  &f))
     goto cleanup;
   /* each plot: its name, made only when it has something to show */
   for (int pass = 0; pass < 2; pass++) {

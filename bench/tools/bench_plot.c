@@ -23,9 +23,10 @@
 
 static int usage(void)
 {
-  fprintf(stderr, "usage: bench_plot RUN_DIR [-no_plots]\n"
-                  "       bench_plot RUN_DIR [RUN_DIR2 ... -overlay] [-x COL] [-series COL,...] [-facet COL]\n"
-                  "                  [-where COL=VALUE,...] [-out DIR]\n");
+  fprintf(stderr,
+          "usage: bench_plot RUN_DIR [-no_plots]\n"
+          "       bench_plot RUN_DIR [RUN_DIR2 ... -overlay] [-x COL] [-series COL,...] [-facet COL]\n"
+          "                  [-where COL=VALUE,...] [-out DIR]\n");
   return 2;
 }
 
