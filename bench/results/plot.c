@@ -1,11 +1,13 @@
-/* plot.c — sweep_plot: gnuplot plots of a run directory into RUN_DIR/plots/ (PNG and SVG, with the .gp
- * scripts and .dat files that make them): for each accuracy metric and each cost, the median against
- * plot_x per series with the interquartile range as a band (aggregated over every other axis, successful
- * tasks only); the success rate per x and series as clustered bars; the performance profile of each cost
- * (plot_profile.c) when the run is a solver benchmark (a "problem" axis and "solver" among the series).
- * Log y only when the values span more than SPAN_LOG decades-worth of ratio; values <= 0 cannot sit on a
- * log axis, so a band's lower edge is clamped to the bottom and a median <= 0 is left out and counted in
- * the plot's subtitle. Then gnuplot runs once per script (fork/exec, in plots/, output in gnuplot.log). */
+/* plot.c — sweep_plot and plot_runs: gnuplot plots of a run directory into RUN_DIR/plots/ (PNG and SVG,
+ * with the .gp scripts and .dat files that make them): for each accuracy metric and each cost, the median
+ * against plot_x per series with the interquartile range as a band (aggregated over every other axis,
+ * successful tasks only); the success rate per x and series as clustered bars, or as a heat map when
+ * there are too many bars to read; the performance profile of each cost (plot_profile.c) when the run is
+ * a solver benchmark (a "problem" axis and "solver" among the series). Axis labels are the help texts of
+ * experiment.txt's "labels". Log y only when the values span more than SPAN_LOG; what a log axis cannot
+ * show (<= 0, rounding noise) is clamped to a floor and marked, failed cells are marked on the bottom,
+ * more than FACET_MIN series are split into panels. plot_runs also takes bench_plot's view options and
+ * overlays runs. Then gnuplot runs once per script (fork/exec, in plots/, output in gnuplot.log). */
 #include "plot_impl.h"
 #include "results.h"
 #include "run_files.h"
@@ -21,6 +23,9 @@
 #include <unistd.h>
 
 #define SPAN_LOG 30.0 /* max/min of the positive values above which y is logarithmic */
+/* On a log y, values under this are drawn at it and marked: double rounding of quantities of order one
+ * (errors, residuals, drifts) is about 1e-16 to 1e-13, and their ups and downs there are not a trend. */
+#define NOISE_FLOOR 1e-13
 
 /* The x values of a run: distinct plot_x values, in ascending order when all are numbers. */
 struct plot_x {
@@ -319,10 +324,10 @@ static int facets_make(const struct rundir *r, const struct plot_series *ps, con
 /* One "median and IQR band vs x" plot of column col: NAME.dat, NAME.gp. 0 written, 1 nothing to plot
  * (no successful or failed task anywhere), 2 write error. The y range is set here, not by gnuplot, so
  * that the marks under the data have their place: a cell whose tasks all failed is a cross on the bottom
- * of the frame ("failed"); on a log axis a value under the floor (<= 0, or under 1e-12 of the largest:
- * rounding noise) is drawn at the floor as an open triangle ("clamped"); data flat to rounding get a
- * range round their value instead of a magnified noise; a series identical to an earlier one is drawn
- * with open points, shifted a little right, and its key says which one it repeats. */
+ * of the frame ("failed"); on a log axis a value under the floor (<= 0, under 1e-12 of the largest or
+ * under NOISE_FLOOR: rounding noise) is drawn at the floor as an open triangle ("clamped"); data flat to
+ * rounding get a range round their value instead of a magnified noise; a series identical to an earlier one
+ * is drawn with open points, shifted a little right, and its key says which one it repeats. */
 static int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct plot_x *x,
                      const struct plot_facets *f, const char *dir, const char *kind, const char *col_name)
 {
@@ -349,7 +354,8 @@ static int plot_stat(const struct rundir *r, const struct plot_series *ps, const
   rc = 1;
   if (!any) goto cleanup;
   int log_y = hi > 0.0 && hi / lo > SPAN_LOG;
-  double floor_y = log_y ? fmax(lo, hi * 1e-12) : lin_lo, y0, y1, y_fail;
+  /* the floor: 1e-12 of the largest value, and at least NOISE_FLOOR (a trend under it is rounding) */
+  double floor_y = log_y ? fmax(lo, fmin(hi, fmax(hi * 1e-12, NOISE_FLOOR))) : lin_lo, y0, y1, y_fail;
   int flat = !log_y && same_value(lin_lo, lin_hi);
   if (log_y) {
     lo = floor_y;
@@ -476,14 +482,16 @@ static int plot_stat(const struct rundir *r, const struct plot_series *ps, const
     w = 620 * cols > 1900 ? 1900 : 620 * cols, h = 520 * rows > 1600 ? 1600 : 520 * rows;
   }
   plot_script_png_size(gp, name, w, h);
-  char notes[1024];
-  snprintf(notes, sizeof notes, "%s%s%s%s%s%s", over[0] ? "aggregated over " : "", over,
-           n_failed
-               ? (over[0] ? "; x on the bottom: every task failed" : "x on the bottom: every task failed")
-               : "",
-           n_clamped ? "; open triangles: under the floor, drawn at it" : "",
-           n_dup ? "; open points shifted right: same values as an earlier series" : "",
-           flat ? "; flat to rounding" : "");
+  /* the notes under the title, "; " between those that apply */
+  const char *note[] = {over[0] ? "aggregated over " : NULL,
+                        n_failed ? "x on the bottom: every task failed" : NULL,
+                        n_clamped ? "open triangles: under the floor, drawn at it" : NULL,
+                        n_dup ? "open points shifted right: same values as an earlier series" : NULL,
+                        flat ? "flat to rounding" : NULL};
+  char notes[1024] = "";
+  for (size_t k = 0, at = 0; k < sizeof note / sizeof note[0] && at < sizeof notes; k++)
+    if (note[k])
+      at += (size_t)snprintf(notes + at, sizeof notes - at, "%s%s%s", at ? "; " : "", note[k], k ? "" : over);
   plot_quote(r->title, qt, sizeof qt);
   char head[2048];
   snprintf(head, sizeof head, "%s\\nmedian (%s) and interquartile range (%s) over the successful tasks%s%s",
