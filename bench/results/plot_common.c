@@ -1,11 +1,11 @@
 /* plot_common.c — the pieces every plot shares (plot_impl.h): series, colours, quoting, and the frame of
  * a gnuplot script. The look is fixed here so all plots agree: the Okabe-Ito palette (safe for the common
  * colour-vision deficiencies), and beside the colour a point type and a dash pattern per series on cycles
- * of 8 colours, 12 points and 5 dashes, so no two of the first 40 series share all three (and series stay
- * tellable apart in grey); line widths shrink from the first series to the last, so a series drawn over an
- * identical earlier one leaves that one showing round it; the key below the graph (it never covers data),
- * text without enhanced mode (names hold underscores), PNG and SVG made by one loop over the same commands
- * (a multiplot cannot be replotted). */
+ * of 8 colours, 9 points and 5 dashes, so no two of the first 72 series share colour and point (what is
+ * left of a series drawn with points only) and series stay tellable apart in grey; line widths shrink from
+ * the first series to the last, so a series drawn over an identical earlier one leaves that one showing round
+ * it; the key below the graph (it never covers data), text without enhanced mode (names hold underscores),
+ * PNG and SVG made by one loop over the same commands (a multiplot cannot be replotted). */
 #include "plot_impl.h"
 #include "results.h"
 #include "run_files.h"
@@ -17,9 +17,12 @@
 static const char *const palette[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
                                       "#E69F00", "#56B4E9", "#000000", "#F0E442"};
 #define N_PALETTE ((int)(sizeof palette / sizeof palette[0]))
-static const int points[] = {7, 5, 9, 11, 13, 15, 1, 2, 3, 4, 8, 10};
-/* the hollow twin of each point type (open shapes and the line-only ones stay as they are) */
-static const int hollow[] = {6, 4, 8, 10, 12, 14, 1, 2, 3, 4, 8, 10};
+/* filled shapes, then line-only ones and an open pentagon; left out because they mean something else:
+ * 2 (x, a failed cell), 10 (open down triangle, a clamped value) and the other open shapes (a series that
+ * repeats an earlier one) */
+static const int points[] = {7, 5, 9, 11, 13, 15, 1, 3, 14};
+/* the open twin of each point type (the line-only ones and the open pentagon stay as they are) */
+static const int hollow[] = {6, 4, 8, 10, 12, 14, 1, 3, 14};
 #define N_POINTS ((int)(sizeof points / sizeof points[0]))
 
 const char *plot_color(int k) { return palette[k % N_PALETTE]; }
