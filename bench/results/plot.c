@@ -242,6 +242,7 @@ static int same_series(const double *q, const int *count, int nx, int s, int t)
  * else blocks of six). */
 #define FACET_MIN 8
 struct plot_facets {
+  int period; /* overlay: series s + period is series s of the next run, drawn in the same colour */
   int n;
   int *panel;
   char **name; /* per panel */
@@ -257,6 +258,11 @@ static void facets_free(struct plot_facets *f)
   free(f->panel_label);
   memset(f, 0, sizeof *f);
 }
+
+/* The look of series s: its own, or in an overlay that of the same series of the baseline. */
+static int look(const struct plot_facets *f, int s) { return f->period ? s % f->period : s; }
+/* 1 for a series of a variant run in an overlay: dashed with open points. */
+static int variant(const struct plot_facets *f, int s) { return f->period && s >= f->period; }
 
 /* The panel key of series s: the value of facet series column fk (-1: the family prefix). */
 static void facet_key(const struct rundir *r, const struct plot_series *ps, int s, int fk, char *buf,
@@ -435,12 +441,12 @@ static int plot_stat(const struct rundir *r, const struct plot_series *ps, const
             nb || p ? "\n\n" : "", p);
     for (int c = 0; c < ns * nx; c++)
       if (f->panel[c / nx] == p && !count[c] && failed[c])
-        fprintf(dat, "%.17g %.17g %ld\n", xs[c], y_fail, plot_color_int(c / nx)), n_f++;
+        fprintf(dat, "%.17g %.17g %ld\n", xs[c], y_fail, plot_color_int(look(f, c / nx))), n_f++;
     if (!n_f) fprintf(dat, "NaN NaN 0\n");
     fprintf(dat, "\n\n# panel %d, clamped: medians under the floor %.3g drawn at it\n", p, floor_y);
     for (int c = 0; log_y && c < ns * nx; c++)
       if (f->panel[c / nx] == p && count[c] && !(q[3 * c] >= floor_y))
-        fprintf(dat, "%.17g %.17g %ld\n", xs[c], floor_y, plot_color_int(c / nx)), n_c++;
+        fprintf(dat, "%.17g %.17g %ld\n", xs[c], floor_y, plot_color_int(look(f, c / nx))), n_c++;
     if (!n_c) fprintf(dat, "NaN NaN 0\n");
     marks[2 * p] = n_f, marks[2 * p + 1] = n_c;
   }
@@ -527,17 +533,21 @@ static int plot_stat(const struct rundir *r, const struct plot_series *ps, const
             "%s \\\n  '%s' index %d using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb "
             "'%s' notitle, \\\n  '%s' index %d using 1:3 with lines lw 0.8 dt 2 lc rgb '%s' notitle, \\\n"
             "  '%s' index %d using 1:4 with lines lw 0.8 dt 2 lc rgb '%s' notitle",
-            first ? "" : ",", file, block[s], plot_color(s), file, block[s], plot_color(s), file, block[s],
-            plot_color(s));
+            first ? "" : ",", file, block[s], plot_color(look(f, s)), file, block[s], plot_color(look(f, s)),
+            file, block[s], plot_color(look(f, s)));
       else
         fprintf(gp, "%s \\\n  '%s' index %d using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '%s' notitle",
-                first ? "" : ",", file, block[s], plot_color(s));
+                first ? "" : ",", file, block[s], plot_color(look(f, s)));
       /* categories are not a continuum: points only, no line between them */
       fprintf(gp,
               ", \\\n  '%s' index %d using 1:2 with %s lw %.2g pt %d ps %.2g dt %d lc rgb '%s' title \"%s\"",
               file, block[s], x->numeric ? "linespoints" : "points", plot_width(s, ns),
-              dup[s] >= 0 ? plot_point_hollow(s) : plot_point(s), dup[s] >= 0 ? 1.6 : 1.3, plot_dash(s),
-              plot_color(s), qt);
+              dup[s] >= 0 || variant(f, s) ? plot_point_hollow(look(f, s)) : plot_point(look(f, s)),
+              dup[s] >= 0 ? 1.6 : 1.3,
+              variant(f, s) ? 2
+              : f->period   ? 1
+                            : plot_dash(s),
+              plot_color(look(f, s)), qt);
       first = 0;
     }
     if (first) fprintf(gp, " NaN notitle");
@@ -910,12 +920,15 @@ int plot_runs(int n_dirs, const char *const *dirs, const struct plot_options *o)
   }
   if (plot_series_make(r, &ps) || plot_x_make(r, &x)) goto cleanup;
   /* an overlay with many series: one panel per series of the runs, baseline and variant side by side */
+  /* an overlay of runs with the same series: each series keeps its colour, the variants dashed and open */
+  int period = n_other && r->series.n > 1 && ps.g->n % n_dirs == 0 ? ps.g->n / n_dirs : 0;
   if (facets_make(r, &ps,
                   o->facet && o->facet[0]                             ? o->facet
                   : n_other && ps.g->n > FACET_MIN && r->series.n > 1 ? r->series.name[1]
                                                                       : NULL,
                   &f))
     goto cleanup;
+  f.period = f.n == 1 ? period : 0;
   /* each plot: its name, made only when it has something to show */
   for (int pass = 0; pass < 2; pass++) {
     const struct rundir_list *cols = pass ? &r->costs : &r->metrics;
