@@ -105,7 +105,10 @@ static void axis_label(const struct rundir *r, const char *name, char *buf, size
     const char *c = strstr(buf, cuts[k]);
     if (c && (size_t)(c - buf) >= 8 && (size_t)(c - buf) < cut) cut = (size_t)(c - buf);
   }
-  snprintf(buf + cut, n - cut, "%s%s", cut < len && cut == 50 ? "..." : "", unit);
+  int cut_word = cut == 50 && cut < len; /* no clause to cut at: the last whole word, then "..." */
+  while (cut_word && cut > 30 && buf[cut] != ' ')
+    cut--;
+  snprintf(buf + cut, n - cut, "%s%s", cut_word ? "..." : "", unit);
 }
 
 /* Whether the x tic labels need turning: many categories, or long ones, or many explicit numbers. */
