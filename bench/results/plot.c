@@ -102,8 +102,16 @@ static void axis_label(const struct rundir *r, const char *name, char *buf, size
   static const char *const cuts[] = {"; ", " (", ": ", ", "};
   size_t cut = len > 50 ? 50 : len;
   for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
-    const char *c = strstr(buf, cuts[k]);
-    if (c && (size_t)(c - buf) >= 8 && (size_t)(c - buf) < cut) cut = (size_t)(c - buf);
+    /* the first such separator outside parentheses (a formula's "mid(lo, hi, ...)" is not a clause) */
+    for (const char *c = strstr(buf, cuts[k]); c; c = strstr(c + 1, cuts[k])) {
+      int depth = 0;
+      for (const char *t = buf; t < c; t++)
+        depth += (*t == '(') - (*t == ')');
+      if (depth != 0) continue;
+      if (k == 1 && buf[len - 1] != ')') break; /* only a closing remark in parentheses is cut off */
+      if ((size_t)(c - buf) >= 8 && (size_t)(c - buf) < cut) cut = (size_t)(c - buf);
+      break;
+    }
   }
   int cut_word = cut == 50 && cut < len; /* no clause to cut at: the last whole word, then "..." */
   while (cut_word && cut > 30 && buf[cut] != ' ')
