@@ -1,4 +1,4 @@
-/* NAME    bench_solvers — every registered complementarity solver on the classic problem classes (issue 2).
+/* NAME    bench_solvers — every registered complementarity solver on the classic problem classes.
  * PURPOSE per (problem, solver, seed): the harness's status (solver_solve: the independent checker of
  *         cp.c decides, never the solver), iterations (pivots for Lemke), residual, n, and the median wall
  *         time of -repeats R converged solves. Classes (solvers/problem_class.h): random SPD (n = 10, 100,
@@ -241,7 +241,7 @@ cleanup:
 
 static const struct sweep_driver driver = {
     .experiment = "solvers",
-    .title = "complementarity solvers on SPD, contact, Murty, Egan and Siconos LCPs (issue 2)",
+    .title = "complementarity solvers on SPD, contact, Murty, Egan and Siconos LCPs",
     .help = help,
     .options = options,
     .n_options = (int)(sizeof options / sizeof options[0]),

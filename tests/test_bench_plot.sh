@@ -2,7 +2,10 @@
 # test_bench_plot.sh — bin/bench_plot and the plots at the end of a sweep: PNG and SVG files that exist,
 # are non-empty and are what they claim (PNG signature, <svg>); the scripts re-run by hand in plots/;
 # a solver benchmark (a "problem" axis, "solver" series) gets performance profiles with the expected
-# fractions; a metric with no successful value gets no plot but the rest are made; without gnuplot,
+# fractions; labels are the help texts; failed cells and clamped values are marked; many categories turn
+# the tics, many series make panels and a success heat map, identical series are told apart; the view
+# options (-x, -series, -facet, -where, -out) and -overlay of two runs; no title mentions an issue; a
+# metric with no successful value gets no plot but the rest are made; without gnuplot,
 # bench_plot says so, exits nonzero and keeps the scripts, data and tables; bad run directories exit 2.
 set -u
 bin=${CB_BIN:-bin}
@@ -23,7 +26,14 @@ for n in accuracy_draw_mean cost_busy_seconds cost_task_seconds success_rate; do
   check "sweep made $n.png and $n.svg" "images_ok $p $n"
 done
 check "scripts and data are kept next to the images" '[ -s $p/accuracy_draw_mean.gp ] && [ -s $p/accuracy_draw_mean.dat ]'
-check "x label carries the axis unit from experiment.txt" 'grep -q "set xlabel \"work \[s\]\"" $p/cost_busy_seconds.gp'
+check "x label is the axis help with its unit from experiment.txt" \
+  'grep -q "set xlabel \"seconds of busy computation per task \[s\]\"" $p/cost_busy_seconds.gp'
+check "experiment.txt has the labels line (help texts)" 'grep -q "^labels .*work=seconds of busy computation per task" $tmp/syn/experiment.txt'
+check "y label is the column's help, not its name" 'grep -q "set ylabel \"mean of 1000 uniform draws" $p/accuracy_draw_mean.gp'
+check "a failed cell is drawn as a 'failed' mark on the bottom" \
+  'grep -q "title \"failed (no successful task)\"" $p/accuracy_draw_mean.gp && grep -A3 "failed: every task" $p/accuracy_draw_mean.dat | grep -q "^0.00"'
+check "no title of the sweep's plots mentions an issue" '! grep -i "set title.*issue" $p/*.gp'
+check "PNG and SVG from one loop over the same commands" 'grep -q "do for \[cb_svg = 0:1\]" $p/accuracy_draw_mean.gp'
 check "log x for a positive real axis" 'grep -q "^set logscale x" $p/cost_busy_seconds.gp'
 check "only the successful kind has accuracy data (fail has none)" \
   '[ "$(grep -c "^# ok" $p/accuracy_draw_mean.dat)" = 1 ] && ! grep -q "^# fail" $p/accuracy_draw_mean.dat'
@@ -40,7 +50,7 @@ if [ -x "$bin/bench_nonconvex_corner" ]; then
   check "higher_better lists the driver's SWEEP_METRIC_HIGHER columns" \
     'grep -q "^higher_better matches_paper,end_valid$" $tmp/nc/experiment.txt'
   check "... and their plots say higher is better" \
-    'grep -q "ylabel \"end_valid (higher is better)\"" $tmp/nc/plots/accuracy_end_valid.gp && ! grep -q "higher is better" $tmp/nc/plots/accuracy_residual.gp'
+    'grep -q "ylabel \".*(higher is better)\"" $tmp/nc/plots/accuracy_end_valid.gp && ! grep -q "higher is better" $tmp/nc/plots/accuracy_residual.gp'
 fi
 
 # 2. bench_plot on a hand-made solver benchmark: problems x solvers x 2 seeds
@@ -83,8 +93,62 @@ prof() { awk -v want="$2" '/^# /{s=$2} s==want && NF==2 && $1!="#"' "$d/plots/pr
 check "profile of fast: 0.5 at tau 1 and no more" '[ "$(prof x fast)" = "1 0.5 3 0.5 " ]'
 check "profile of slow: 0.5 at tau 1, 1 at tau 2" '[ "$(prof x slow)" = "1 0.5 2 1 3 1 " ]'
 check "categorical x: problem names as tics" 'grep -q "set xtics (\"p1\" 0, \"p2\" 1)" $d/plots/cost_solve_seconds.gp'
-check "log y for residuals spanning decades; the zero median of p1/slow left out and said so" \
-  'grep -q "^set logscale y" $d/plots/accuracy_residual.gp && grep -q "medians <= 0 not drawn" $d/plots/accuracy_residual.gp'
+check "log y for residuals spanning decades; the zero median of p1/slow clamped to the floor and marked" \
+  'grep -q "^set logscale y" $d/plots/accuracy_residual.gp && grep -q "title \"clamped" $d/plots/accuracy_residual.gp &&
+   grep -A1 "clamped: medians" $d/plots/accuracy_residual.dat | tail -1 | grep -vq NaN'
+check "p2/fast (every task failed) is a failed mark" 'grep -q "title \"failed" $d/plots/accuracy_residual.gp'
+check "few short categories: tics not turned" '! grep -q "rotate" $d/plots/cost_solve_seconds.gp'
+check "no title mentions an issue" '! grep -i "set title.*issue" $d/plots/*.gp'
+src=$(dirname "$0")/..
+check "bench_solvers' title and header carry no issue reference" '! grep -qi issue "$src/bench/solvers.c"'
+
+# 2b. many problems and solvers: 14 problems x 10 solvers, two of the solvers with identical values
+m=$tmp/many
+mkdir -p "$m"
+sed 's/^options .*/options -problem many/' "$d/experiment.txt" >"$m/experiment.txt"
+echo "labels residual=natural-map residual of the answer|solve_seconds=solve wall time" >>"$m/experiment.txt"
+awk 'BEGIN { print "task_id,problem,solver,seed,status,residual,missing_metric,solve_seconds,task_seconds,rank,host"; id = 0
+  for (p = 0; p < 14; p++) for (s = 0; s < 10; s++) for (e = 0; e < 2; e++) {
+    st = (s == 3 && p < 4) ? "max_iterations" : "converged"; sv = s == 1 ? "s0" : "s" s
+    printf "%d,problem_number_%02d,%s_%d,%d,%s,%g,,%g,%g,0,vm\n", id++, p, (s < 5 ? "tao" : "snes"), s, e, st,
+      10^-(1 + (s == 1 ? 0 : s) + e), 1 + (s == 1 ? 0 : s) + p / 10, 2 + s }
+}' >"$m/tasks.csv"
+"$bin/bench_plot" "$m" >"$tmp/out" 2>"$tmp/err"
+check "many: bench_plot exits 0" '[ $? = 0 ] && images_ok $m/plots accuracy_residual && images_ok $m/plots success_rate'
+check "many categories: x tics turned 45 degrees" 'grep -q "set xtics rotate by 45 right" $m/plots/cost_solve_seconds.gp'
+check "more than 8 series: one panel per solver family (multiplot)" \
+  'grep -q "set multiplot layout" $m/plots/accuracy_residual.gp && grep -q "set title \"tao\"" $m/plots/accuracy_residual.gp &&
+   grep -q "set title \"snes\"" $m/plots/accuracy_residual.gp'
+check "an identical series is drawn open and says which one it repeats" \
+  'grep -q "title \"tao_1 (= tao_0)\"" $m/plots/accuracy_residual.gp'
+check "the y label is the help text from experiment.txt's labels" \
+  'grep -q "set ylabel \"natural-map residual of the answer\"" $m/plots/accuracy_residual.gp'
+check "14 problems x 10 solvers: success as a heat map with the counts in the cells" \
+  'grep -q "with boxxyerror" $m/plots/success_rate.gp && grep -q "^3 3 0 \"0/2\"" $m/plots/success_rate.gp'
+check "ten series: no two share colour, point and dash" \
+  '[ "$(grep -o "pt [0-9]* ps 1.[36] dt [0-9]* lc rgb .#[0-9A-Fa-f]*." $m/plots/cost_solve_seconds.gp | sort -u | wc -l)" = 10 ]'
+
+# 2c. bench_plot's view options and the overlay of two runs
+"$bin/bench_plot" "$m" -x solver -series none -where problem=problem_number_01,problem=problem_number_02 -out "$tmp/v1" \
+  >"$tmp/out" 2>"$tmp/err"
+check "-x/-series/-where: exit 0, x is the solver, one series, two problems kept" \
+  '[ $? = 0 ] && grep -q "set xlabel \"solver\"" $tmp/v1/cost_solve_seconds.gp &&
+   [ "$(grep -c "^# " $tmp/v1/cost_solve_seconds.dat)" = 4 ] && grep -q "aggregated over problem, seed" $tmp/v1/cost_solve_seconds.gp &&
+   grep -q "\"tao_3\" 0 0 4" $tmp/v1/success_rate.dat'
+"$bin/bench_plot" "$m" -facet seed -series solver -where solver=tao_0,solver=tao_2 -out "$tmp/v2" >"$tmp/out" 2>"$tmp/err"
+check "-facet seed: one panel per seed" \
+  '[ $? = 0 ] && grep -q "set multiplot layout 1,2" $tmp/v2/accuracy_residual.gp && grep -q "set title \"1\"" $tmp/v2/accuracy_residual.gp'
+"$bin/bench_plot" "$m" -x no_such_column >"$tmp/out" 2>"$tmp/err"
+check "-x naming no column: exit 2 with a message" '[ $? = 2 ] && grep -q no_such_column $tmp/err'
+"$bin/bench_plot" "$m" "$d" >"$tmp/out" 2>"$tmp/err"
+check "two runs without -overlay: usage, exit 2" '[ $? = 2 ] && grep -q usage $tmp/err'
+"$bin/bench_synthetic" -out "$tmp/syn2" -kind ok,fail -work 0.001,0.003 -seeds 3 -quiet 2>/dev/null
+"$bin/bench_plot" "$tmp/syn" "$tmp/syn2" -overlay -out "$tmp/ov" >"$tmp/out" 2>"$tmp/err"
+check "-overlay: exit 0, one figure per metric" '[ $? = 0 ] && images_ok $tmp/ov accuracy_draw_mean && [ ! -e $tmp/ov/plots ]'
+check "-overlay: both runs in the same figure, labelled baseline and variant" \
+  'grep -q "^# baseline / ok" $tmp/ov/accuracy_draw_mean.dat && grep -q "^# variant / ok" $tmp/ov/accuracy_draw_mean.dat &&
+   grep -q "title \"baseline / ok\"" $tmp/ov/accuracy_draw_mean.gp && grep -q "variant / ok" $tmp/ov/accuracy_draw_mean.gp'
+check "-overlay: the runs' own plots untouched" '[ ! -e $tmp/syn/plots/plots_overlay ] && [ -s $tmp/syn/plots/accuracy_draw_mean.gp ]'
 
 # 3. a metric no task has a value for: that plot is skipped, the others are made
 sed -i 's/^metrics residual$/metrics residual,missing_metric/' "$d/experiment.txt"

@@ -118,6 +118,26 @@ static int write_experiment(const struct sweep *s, const char *path)
   first = 1;
   for (int j = 0; j < d->n_columns; j++)
     if (d->columns[j].count) fprintf(fp, "%s%s", first ? "" : ",", d->columns[j].name), first = 0;
+  /* "name=help" for the plots' axis labels: the help without its "[unit]" (units says that), '|' between
+   * entries since help text has commas; a '|' or backslash inside a help gets a backslash before it (helps
+   * write |v| for a magnitude), a newline becomes a space */
+  fprintf(fp, "\nlabels ");
+  first = 1;
+  for (int j = 0; j < d->n_axes + d->n_columns; j++) {
+    const char *name = j < d->n_axes ? d->axes[j].name : d->columns[j - d->n_axes].name;
+    const char *h = j < d->n_axes ? d->axes[j].help : d->columns[j - d->n_axes].help;
+    if (!h || !h[0]) continue;
+    const char *lb = strrchr(h, '['), *rb = lb ? strchr(lb, ']') : NULL;
+    size_t len = lb && rb && rb[1] == '\0' ? (size_t)(lb - h) : strlen(h);
+    while (len > 0 && h[len - 1] == ' ')
+      len--;
+    if (!len) continue;
+    fprintf(fp, "%s%s=", first ? "" : "|", name), first = 0;
+    for (size_t i = 0; i < len; i++) {
+      if (h[i] == '|' || h[i] == '\\') fputc('\\', fp);
+      fputc(h[i] == '\n' || h[i] == '\r' ? ' ' : h[i], fp);
+    }
+  }
   fputc('\n', fp);
   int bad = ferror(fp) != 0;
   bad |= fclose(fp) != 0;

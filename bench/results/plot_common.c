@@ -1,9 +1,11 @@
 /* plot_common.c — the pieces every plot shares (plot_impl.h): series, colours, quoting, and the frame of
- * a gnuplot script. The look is fixed here so all plots agree: the Tableau 10 palette (distinguishable,
- * and readable in grey), a distinct point type per series and line widths that shrink from the first series
- * to the last, so a series drawn over an identical earlier one leaves that one showing round it, the key
- * below the graph (it never covers data), text without enhanced mode (names hold underscores), 1000x700 PNG
- * and SVG. */
+ * a gnuplot script. The look is fixed here so all plots agree: the Okabe-Ito palette (safe for the common
+ * colour-vision deficiencies), and beside the colour a point type and a dash pattern per series on cycles
+ * of 8 colours, 9 points and 5 dashes, so no two of the first 72 series share colour and point (what is
+ * left of a series drawn with points only) and series stay tellable apart in grey; line widths shrink from
+ * the first series to the last, so a series drawn over an identical earlier one leaves that one showing round
+ * it; the key below the graph (it never covers data), text without enhanced mode (names hold underscores),
+ * PNG and SVG made by one loop over the same commands (a multiplot cannot be replotted). */
 #include "plot_impl.h"
 #include "results.h"
 #include "run_files.h"
@@ -11,16 +13,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const palette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
-                                      "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
+/* Okabe-Ito, the yellow last (weak on white) */
+static const char *const palette[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                                      "#E69F00", "#56B4E9", "#000000", "#F0E442"};
 #define N_PALETTE ((int)(sizeof palette / sizeof palette[0]))
-static const int points[] = {7, 5, 9, 11, 13, 15, 4, 6, 8, 10, 12, 14};
+/* filled shapes, then line-only ones and an open pentagon; left out because they mean something else:
+ * 2 (x, a failed cell), 10 (open down triangle, a clamped value) and the other open shapes (a series that
+ * repeats an earlier one) */
+static const int points[] = {7, 5, 9, 11, 13, 15, 1, 3, 14};
+/* the open twin of each point type (the line-only ones and the open pentagon stay as they are) */
+static const int hollow[] = {6, 4, 8, 10, 12, 14, 1, 3, 14};
 #define N_POINTS ((int)(sizeof points / sizeof points[0]))
 
 const char *plot_color(int k) { return palette[k % N_PALETTE]; }
 int plot_point(int k) { return points[k % N_POINTS]; }
-int plot_dash(int k) { return 1 + (k / N_PALETTE) % 5; } /* solid until the colours repeat */
-double plot_width(int k, int n) { return n > 1 ? 3.2 - 2.0 * k / (n - 1) : 2.0; }
+int plot_point_hollow(int k) { return hollow[k % N_POINTS]; }
+int plot_dash(int k) { return 1 + k % 5; }
+double plot_width(int k, int n) { return n > 1 ? 2.8 - 1.6 * k / (n - 1) : 2.0; }
+long plot_color_int(int k) { return strtol(palette[k % N_PALETTE] + 1, NULL, 16); }
 
 void plot_quote(const char *s, char *buf, size_t n)
 {
@@ -101,17 +111,22 @@ FILE *plot_script_open(const char *plots_dir, const char *name, const char *what
   return fp;
 }
 
-void plot_script_png(FILE *fp, const char *name)
+void plot_script_png_size(FILE *fp, const char *name, int width, int height)
 {
-  fprintf(fp, "set terminal pngcairo size 1000,700 noenhanced font 'sans,11'\nset output '%s.png'\n", name);
+  fprintf(fp,
+          "# the same commands twice: PNG, then SVG\n"
+          "do for [cb_svg = 0:1] {\n"
+          "if (cb_svg) {\n  set terminal svg size %d,%d noenhanced font 'sans,11' background '#ffffff'\n"
+          "  set output '%s.svg'\n} else {\n"
+          "  set terminal pngcairo size %d,%d noenhanced font 'sans,11'\n  set output '%s.png'\n}\n",
+          width, height, name, width, height, name);
 }
+
+void plot_script_png(FILE *fp, const char *name) { plot_script_png_size(fp, name, 1000, 700); }
 
 int plot_script_close(FILE *fp, const char *name)
 {
-  fprintf(fp,
-          "set terminal svg size 1000,700 noenhanced font 'sans,11' background '#ffffff'\n"
-          "set output '%s.svg'\nreplot\nunset output\n",
-          name);
+  fprintf(fp, "}\nunset output\n");
   int bad = ferror(fp) != 0;
   bad |= fclose(fp) != 0;
   if (bad) fprintf(stderr, "error: cannot write %s.gp\n", name);

@@ -24,6 +24,8 @@ void plot_series_free(struct plot_series *ps);
 const char *plot_color(int k);
 int plot_point(int k);
 int plot_dash(int k);
+int plot_point_hollow(int k); /* the open twin of plot_point(k): for a series identical to an earlier one */
+long plot_color_int(int k);   /* plot_color(k) as 0xRRGGBB, for "lc rgb variable" */
 double plot_width(int k, int n); /* line width of series k of n */
 /* A string safe inside gnuplot single quotes (quotes doubled) into buf. */
 void plot_quote(const char *s, char *buf, size_t n);
@@ -31,9 +33,11 @@ void plot_quote(const char *s, char *buf, size_t n);
 /* Opens plots_dir/name.gp and writes its header: what it shows, how to re-make it, reset and the common
  * settings. NULL (with a message) when it cannot be written. */
 FILE *plot_script_open(const char *plots_dir, const char *name, const char *what);
-/* Before the plot command: the PNG terminal and output. */
+/* Before the settings of the plot itself: opens the loop that makes the PNG and then the SVG (1000x700, or
+ * the size given) from the same commands. */
 void plot_script_png(FILE *fp, const char *name);
-/* After the plot command: the same plot as SVG; closes fp. 0 on success. */
+void plot_script_png_size(FILE *fp, const char *name, int width, int height);
+/* After the plot command(s): closes the loop and fp. 0 on success. */
 int plot_script_close(FILE *fp, const char *name);
 /* Opens plots_dir/name for the data (NULL with a message on failure). */
 FILE *plot_data_open(const char *plots_dir, const char *name);
@@ -42,5 +46,17 @@ FILE *plot_data_open(const char *plots_dir, const char *name);
  * success, 1 when there is nothing to plot (fewer than two series), 2 on a write error. */
 int plot_profile(const struct rundir *r, const struct plot_series *ps, const char *plots_dir,
                  const char *cost);
+
+/* What bench_plot may change (NULL or 0: experiment.txt's choice). */
+struct plot_options {
+  const char *x;      /* the x column ("none": one x, all tasks) */
+  const char *series; /* comma-separated series columns ("none": one series) */
+  const char *facet;  /* one panel per value of this column */
+  const char *where;  /* name=value,...: only the matching tasks (items on the same name: either) */
+  const char *out;    /* the plots directory; default RUN_DIR/plots of the first run */
+};
+/* The plots of dirs[0], or with n_dirs > 1 of dirs[0] (baseline) overlaid with the others (variant...):
+ * a "run" series axis in front. 0 done, 1 plots failed, 2 a run or an option is bad (message printed). */
+int plot_runs(int n_dirs, const char *const *dirs, const struct plot_options *o);
 
 #endif

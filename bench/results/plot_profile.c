@@ -116,7 +116,7 @@ int plot_profile(const struct rundir *r, const struct plot_series *ps, const cha
   if (unsolved) fprintf(gp, "%d solved by none", unsolved);
   if (floored) fprintf(gp, "%s%d zero costs raised to %.3g", unsolved ? "; " : "", floored, floor_cost);
   fprintf(gp, "\"\n");
-  rundir_label(r, cost, lab, sizeof lab);
+  rundir_help_label(r, cost, lab, sizeof lab);
   plot_quote(lab, qt, sizeof qt);
   fprintf(gp,
           "set xlabel \"tau: %s relative to the best %s on the instance (log2)\"\n"

@@ -57,6 +57,8 @@ static int list_parse(struct rundir_list *l, const char *value)
   return 0;
 }
 
+int rundir_list_set(struct rundir_list *l, const char *value) { return list_parse(l, value); }
+
 int rundir_list_find(const struct rundir_list *l, const char *name)
 {
   for (int i = 0; i < l->n; i++)
@@ -73,6 +75,7 @@ void rundir_destroy(struct rundir **rp)
   free(r->title);
   free(r->plot_x);
   free(r->options);
+  free(r->labels);
   struct rundir_list *lists[] = {&r->axes,   &r->group, &r->metrics,       &r->costs,  &r->info,
                                  &r->series, &r->units, &r->higher_better, &r->floors, &r->counts};
   for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
@@ -111,6 +114,7 @@ static int read_experiment(struct rundir *r, const char *path)
                 {"title", NULL, &r->title, 0},
                 {"plot_x", NULL, &r->plot_x, 0},
                 {"options", NULL, &r->options, 0},
+                {"labels", NULL, &r->labels, 0},
                 {"axes", &r->axes, NULL, 2},
                 {"group", &r->group, NULL, 4},
                 {"metrics", &r->metrics, NULL, 8},
@@ -150,6 +154,7 @@ static int read_experiment(struct rundir *r, const char *path)
   if (!r->title && !(r->title = dup_str(r->experiment))) return 2;
   if (!r->plot_x && !(r->plot_x = dup_str(""))) return 2;
   if (!r->options && !(r->options = dup_str(""))) return 2;
+  if (!r->labels && !(r->labels = dup_str(""))) return 2;
   return 0;
 }
 
@@ -228,6 +233,29 @@ void rundir_label(const struct rundir *r, const char *name, char *buf, size_t n)
     snprintf(buf, n, "%s [%s]", name, u);
   else
     snprintf(buf, n, "%s", name);
+}
+
+void rundir_help_label(const struct rundir *r, const char *name, char *buf, size_t n)
+{
+  size_t k = strlen(name), at = 0;
+  const char *p = r->labels;
+  /* entries split at a '|' that no backslash escapes; a backslash keeps the next character as it is */
+  while (p && *p) {
+    int match = strncmp(p, name, k) == 0 && p[k] == '=';
+    if (match) p += k + 1;
+    for (; *p && *p != '|'; p++) {
+      if (*p == '\\' && p[1]) p++;
+      if (match && at + 1 < n) buf[at++] = *p;
+    }
+    if (match && at) {
+      const char *u = rundir_unit(r, name);
+      buf[at] = '\0';
+      if (u) snprintf(buf + at, n - at, " [%s]", u);
+      return;
+    }
+    if (*p) p++;
+  }
+  rundir_label(r, name, buf, n);
 }
 
 int rundir_outcome(const struct rundir *r, int row)

@@ -26,6 +26,7 @@ struct rundir {
   int status_col;
   struct rundir_list floors; /* "name=value" noise floors of columns (absent in runs of older engines) */
   struct rundir_list counts; /* the costs that are deterministic counts (iterations, pivots, rows) */
+  char *labels;              /* "name=help|name=help..." from experiment.txt ("" when absent: an older run) */
 };
 
 /* Reads dir/experiment.txt and dir/tasks.csv. 0 on success; 2 with a message naming the file and the
@@ -39,8 +40,13 @@ const char *rundir_unit(const struct rundir *r, const char *name);
 double rundir_floor(const struct rundir *r, const char *name);
 /* "name [unit]", or just name when it has no unit, into buf. */
 void rundir_label(const struct rundir *r, const char *name, char *buf, size_t n);
+/* The help text of a column or axis from the "labels" key, with " [unit]" when it has one; falls back to
+ * rundir_label when experiment.txt has no help for it. For axis labels and plot keys. */
+void rundir_help_label(const struct rundir *r, const char *name, char *buf, size_t n);
 /* Outcome of a row: 1 success (ok, converged), 0 failure, -1 not applicable. */
 int rundir_outcome(const struct rundir *r, int row);
+/* Replaces l by the comma-separated names of value (empty items skipped); 0 on success. */
+int rundir_list_set(struct rundir_list *l, const char *value);
 /* Index of name in list, -1 when absent. */
 int rundir_list_find(const struct rundir_list *l, const char *name);
 
