@@ -67,3 +67,15 @@ expect 0 "-help with solvers" -- "$bin/cpsolve" -help -cp_solver lemke
 grep -q -- "-lemke_pivot_tol <real>" "$tmp/out" && grep -q -- "-cp_tol <real>" "$tmp/out" &&
   ! grep -q -- "-log_view" "$tmp/out" && pass "-help: own, harness and lemke options, not PETSc's" ||
   fail "-help output: $(head -c 400 "$tmp/out")"
+# A library that aborts on its own errors must not take the other solvers' rows with it: GLPK's "invalid
+# scale factor" on data near DBL_MAX (milp's MIP, enum's face LPs) becomes numerical_failure with its text.
+printf '2\n1e200 -1e200\n-1e200 1e200\n-1e200 1e200\n' >"$tmp/glpk_scale.txt"
+expect 0 "GLPK error in milp: lemke still converges" -- "$bin/cpsolve" -f "$tmp/glpk_scale.txt" -cp_solver milp,lemke
+grep -q '^milp  *numerical_failure' "$tmp/out" && pass "milp: numerical_failure" || fail "milp row: $(cat "$tmp/out")"
+grep -q '^# milp: GLPK error: glp_set_rii.*invalid scale factor' "$tmp/out" && pass "milp: GLPK's message" || fail "milp message: $(cat "$tmp/out")"
+grep -q '^lemke  *converged' "$tmp/out" && pass "lemke row after milp's GLPK error" || fail "lemke row: $(cat "$tmp/out")"
+printf '3\n0 -1 -1e200\n1 0 0\n-1 0 0\n-0.0001 -1 1\n' >"$tmp/glpk_face.txt"
+expect 1 "GLPK error in enum's face LP: no abort" -- "$bin/cpsolve" -f "$tmp/glpk_face.txt" -cp_solver enum,lemke,milp
+grep -q '^enum  *numerical_failure' "$tmp/out" && pass "enum: numerical_failure" || fail "enum row: $(cat "$tmp/out")"
+grep -q '^# enum: .*GLPK error: glp_set_sjj.*invalid scale factor' "$tmp/out" && pass "enum: GLPK's message" || fail "enum message: $(cat "$tmp/out")"
+grep -q '^lemke ' "$tmp/out" && grep -q '^milp ' "$tmp/out" && pass "rows after enum's GLPK error" || fail "rows: $(cat "$tmp/out")"
