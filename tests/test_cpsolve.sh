@@ -13,8 +13,8 @@ expect() { # expect RC DESCRIPTION -- command...
 }
 printf '2\n2 1\n1 2\n-5 -6\n' >"$tmp/good.txt"
 expect 0 "solves a plain LCP" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_solver pgs -format csv
-grep -q '^solver,status,iterations,residual,seconds,n$' "$tmp/out" && pass "csv header" || fail "csv header"
-grep -q '^pgs,converged,[0-9]*,[0-9.e+-]*,[0-9.e+-]*,2$' "$tmp/out" && pass "csv row for pgs" || fail "csv row: $(cat "$tmp/out")"
+grep -q '^solver,status,iterations,residual,seconds,n,scale,scaled_residual$' "$tmp/out" && pass "csv header" || fail "csv header"
+grep -q '^pgs,converged,[0-9]*,[0-9.e+-]*,[0-9.e+-]*,2,6.000000e+00,[0-9.e+-]*$' "$tmp/out" && pass "csv row for pgs" || fail "csv row: $(cat "$tmp/out")"
 expect 0 "-cp_solver all" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_solver all
 rows=$(grep -c -E '^[a-z_]+ +(converged|max_iterations|ray_termination|line_search_failure|nan_or_inf|time_limit|not_applicable|numerical_failure|infeasible) ' "$tmp/out")
 nsolvers=$("$bin/cpsolve" -help | grep -c -E '^  [a-z_]+ +(lcp|mlcp|box_mcp|ncp)')
@@ -79,3 +79,10 @@ expect 1 "GLPK error in enum's face LP: no abort" -- "$bin/cpsolve" -f "$tmp/glp
 grep -q '^enum  *numerical_failure' "$tmp/out" && pass "enum: numerical_failure" || fail "enum row: $(cat "$tmp/out")"
 grep -q '^# enum: .*GLPK error: glp_set_sjj.*invalid scale factor' "$tmp/out" && pass "enum: GLPK's message" || fail "enum message: $(cat "$tmp/out")"
 grep -q '^lemke ' "$tmp/out" && grep -q '^milp ' "$tmp/out" && pass "rows after enum's GLPK error" || fail "rows: $(cat "$tmp/out")"
+# Badly scaled data: the tolerance's scale is capped at 1e8, so a residual of 4e262 beside ||q|| = 3e271 is
+# not converged (it was: 1e-8 x 3e271), while an exact answer still is.
+printf '2\n1 0\n0 1\n-3e271 -1\n' >"$tmp/huge_q.txt"
+expect 1 "||q|| = 3e271: psor's 17-sweep iterate is not converged" -- "$bin/cpsolve" -f "$tmp/huge_q.txt" -cp_solver psor -cp_max_it 17 -format csv
+grep -q '^psor,max_iterations,17,[0-9.]*e+262,[0-9.e+-]*,2,1.000000e+08,[0-9.]*e+254$' "$tmp/out" && pass "capped scale and scaled residual in the row" || fail "row: $(cat "$tmp/out")"
+grep -q '^# psor: badly scaled: ||q||_inf 3e+271, judged on scale 1e+08' "$tmp/out" && pass "badly scaled message" || fail "message: $(cat "$tmp/out")"
+expect 0 "||q|| = 3e271: pgs's exact answer converges" -- "$bin/cpsolve" -f "$tmp/huge_q.txt" -cp_solver pgs -format csv
