@@ -86,3 +86,19 @@ expect 1 "||q|| = 3e271: psor's 17-sweep iterate is not converged" -- "$bin/cpso
 grep -q '^psor,max_iterations,17,[0-9.]*e+262,[0-9.e+-]*,2,1.000000e+08,[0-9.]*e+254$' "$tmp/out" && pass "capped scale and scaled residual in the row" || fail "row: $(cat "$tmp/out")"
 grep -q '^# psor: badly scaled: ||q||_inf 3e+271, judged on scale 1e+08' "$tmp/out" && pass "badly scaled message" || fail "message: $(cat "$tmp/out")"
 expect 0 "||q|| = 3e271: pgs's exact answer converges" -- "$bin/cpsolve" -f "$tmp/huge_q.txt" -cp_solver pgs -format csv
+# Hostile files: refused with a reason (exit 2), never by running out of memory.
+expect 2 "/dev/zero" -- "$bin/cpsolve" -f /dev/zero
+grep -q "/dev/zero: binary data (NUL byte)" "$tmp/err" && pass "/dev/zero: NUL byte message" || fail "message: $(cat "$tmp/err")"
+expect 2 "a directory" -- "$bin/cpsolve" -f "$tmp"
+grep -q "is a directory" "$tmp/err" && pass "directory message" || fail "message: $(cat "$tmp/err")"
+printf '100000\n1 2\n3 4\n' >"$tmp/huge_n.txt"
+expect 2 "header n = 100000 over two lines" -- "$bin/cpsolve" -f "$tmp/huge_n.txt"
+grep -q "huge_n.txt:1: n = 100000 needs a 80 GB dense matrix" "$tmp/err" && pass "huge n message" || fail "message: $(cat "$tmp/err")"
+printf '1\n1e-320\n-1e-320\n' >"$tmp/subnormal.txt"
+expect 0 "subnormals read, written and read back" -- "$bin/cpsolve" -f "$tmp/subnormal.txt" -cp_solver pgs -write "$tmp/subnormal2.txt"
+expect 0 "subnormal file written by -write reads back" -- "$bin/cpsolve" -f "$tmp/subnormal2.txt" -cp_solver pgs
+printf '2\n2 1\033[31m\n1 2\n-5 -6\n' >"$tmp/ctl.txt"
+expect 2 "control bytes in a number" -- "$bin/cpsolve" -f "$tmp/ctl.txt"
+grep -qF "'1\x1b[31m' is not a number" "$tmp/err" && ! grep -q $'\033' "$tmp/err" && pass "control bytes escaped" || fail "message: $(od -c "$tmp/err" | head -3)"
+printf '\357\273\2772\n2 1\n1 2\n-5 -6\n' >"$tmp/bom.txt"
+expect 0 "a leading UTF-8 BOM is skipped" -- "$bin/cpsolve" -f "$tmp/bom.txt" -cp_solver lemke
