@@ -5,7 +5,13 @@
  * (SICONOS_LCP_NEWTON_MIN_FBLSA); siconos_enum: enumeration of the 2^n complementary bases.
  * LCP kind only (Siconos' LCP interface has no bounds or free rows). M goes over COLUMN-major.
  * Siconos' tolerance is relative to ||q||_2 (lcp_compute_error); we convert so that its success implies
- * ours, but only our checker decides. Fatal Siconos errors come back through its setjmp hook. */
+ * ours, but only our checker decides. Fatal Siconos errors come back through its setjmp hook.
+ * Timing: the conversion (M to column-major, q, the tolerance) is done in setup, before the harness starts
+ * the clock, so the timed region holds the Siconos call only. Time limit: Siconos has no way to be
+ * interrupted, so with -cp_time_limit > 0 the call runs in a forked child writing z, w and its outputs to
+ * shared memory; the parent kills it at the limit (status time_limit, no answer). */
+/* MAP_ANONYMOUS (shared memory for the forked call) is not in XSI 7, which the build selects. */
+#define _DEFAULT_SOURCE
 #include "solver.h"
 
 #include <fcntl.h>
@@ -19,15 +25,34 @@
 #include <numerics/lcp_cst.h>
 #include <numerics/sn_error_handling.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+/* What the forked child hands back (shared memory), followed by z and w. */
+struct siconos_shared {
+  int info, fatal, iterations, done;
+  double residu;
+  char fatal_msg[160];
+  double zw[]; /* z then w, n each */
+};
 
 struct siconos_data {
   int solver_id;
   int enum_max_n;  /* -siconos_enum_max_n: enum refuses larger problems (default 20: 2^20 solves) */
   int show_stderr; /* -siconos_stderr: let Siconos' own stderr messages through (default false) */
+  /* Prepared by setup for one problem (outside the clock): */
+  const struct cp_problem *prepared; /* the problem Mc and q hold (NULL: none) */
+  int n, cap;                        /* size prepared, capacity of the buffers */
+  double *Mc, *q, *w;                /* column-major M, q, w */
+  double tol_s;                      /* Siconos' tolerance matching ours */
+  struct siconos_shared *shared;     /* mmap'd for the forked call, 2 cap doubles */
+  size_t shared_bytes;
 };
 
 /* One prefix for the family ("siconos_"): -siconos_stderr is shared, -siconos_enum_max_n is enum's. */
@@ -105,9 +130,97 @@ static int siconos_call(LinearComplementarityProblem *lcp, double *z, double *w,
   return info;
 }
 
+/* Converts p for Siconos (column-major M, q, the tolerance) into buffers kept across solves; called by
+ * the harness before the clock starts, and by solve if it was not (a caller that skipped solver_setup). */
+static int siconos_setup(struct solver *s, const struct cp_problem *p)
+{
+  struct siconos_data *d = s->data;
+  int n = p->n;
+  d->prepared = NULL;
+  if (!cp_is_linear(p) || n <= 0) return 0;
+  if (n > d->cap) {
+    free(d->Mc);
+    free(d->q);
+    free(d->w);
+    if (d->shared) munmap(d->shared, d->shared_bytes);
+    d->shared = NULL;
+    d->cap = 0;
+    d->Mc = malloc((size_t)n * n * sizeof *d->Mc);
+    d->q = malloc((size_t)n * sizeof *d->q);
+    d->w = malloc((size_t)n * sizeof *d->w);
+    d->shared_bytes = sizeof(struct siconos_shared) + 2 * (size_t)n * sizeof(double);
+    void *m = mmap(NULL, d->shared_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    d->shared = m == MAP_FAILED ? NULL : m;
+    if (!d->Mc || !d->q || !d->w || !d->shared) return 1;
+    d->cap = n;
+  }
+  for (int i = 0; i < n; i++) /* ours row-major, Siconos dense column-major */
+    for (int j = 0; j < n; j++)
+      d->Mc[(size_t)j * n + i] = p->M[(size_t)i * n + j];
+  double qinf = 1.0, qmax = 0.0, q2 = 0.0;
+  for (int i = 0; i < n; i++) {
+    d->q[i] = p->q[i];
+    qmax = fmax(qmax, fabs(d->q[i]));
+  }
+  for (int i = 0; i < n && qmax > 0.0; i++) /* ||q||_2 without overflow for ||q|| near DBL_MAX */
+    q2 += (d->q[i] / qmax) * (d->q[i] / qmax);
+  q2 = qmax * sqrt(q2);
+  qinf = fmax(qinf, qmax);
+  if (qinf > CP_SCALE_MAX) qinf = CP_SCALE_MAX; /* the checker's capped scale (cp.h) */
+  /* Siconos stops at ||z - max(0, z - w)||_2 / ||q||_2 <= tol_s (absolute when ||q||_2 ~ 0); ours is
+   * ||.||_inf <= tol scale. ||.||_inf <= ||.||_2, so this tol_s makes its stop imply ours. */
+  d->tol_s = q2 > 1e-300 ? s->set.tol * qinf / q2 : s->set.tol;
+  d->prepared = p;
+  d->n = n;
+  return 0;
+}
+
+/* The Siconos call in a forked child, killed at the time limit. Returns 0 when the child finished (its
+ * outputs in d->shared, z and w copied), 1 at the time limit, 2 if the child could not run or died. */
+static int siconos_call_forked(struct solver *s, LinearComplementarityProblem *lcp, double *z, double *w,
+                               SolverOptions *o, int *status_out)
+{
+  struct siconos_data *d = s->data;
+  struct siconos_shared *sh = d->shared;
+  int n = lcp->size;
+  memset(sh, 0, sizeof *sh);
+  memcpy(sh->zw, z, (size_t)n * sizeof *z);
+  fflush(NULL); /* the child must not inherit unwritten output */
+  pid_t pid = fork();
+  if (pid < 0) return 2;
+  if (pid == 0) {
+    int fatal = 0;
+    sh->info = siconos_call(lcp, sh->zw, sh->zw + n, o, !d->show_stderr, &fatal);
+    sh->fatal = fatal;
+    if (fatal) snprintf(sh->fatal_msg, sizeof sh->fatal_msg, "%s", sn_fatal_error_msg());
+    sh->iterations = o->iparam[SICONOS_IPARAM_ITER_DONE];
+    sh->residu = o->dparam[SICONOS_DPARAM_RESIDU];
+    sh->done = 1;
+    _exit(0); /* no atexit handlers: MPI and PETSc belong to the parent */
+  }
+  int wstatus = 0;
+  for (;;) {
+    pid_t got = waitpid(pid, &wstatus, WNOHANG);
+    if (got == pid) break;
+    if (got < 0) return 2;
+    if (solver_out_of_time(s)) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &wstatus, 0);
+      return 1;
+    }
+    struct timespec nap = {0, 1000000}; /* 1 ms: the limit is honoured to within a millisecond or so */
+    nanosleep(&nap, NULL);
+  }
+  *status_out = wstatus;
+  if (!WIFEXITED(wstatus) || !sh->done) return 2;
+  memcpy(z, sh->zw, (size_t)n * sizeof *z);
+  memcpy(w, sh->zw + n, (size_t)n * sizeof *w);
+  return 0;
+}
+
 static int siconos_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
 {
-  const struct siconos_data *d = s->data;
+  struct siconos_data *d = s->data;
   int n = p->n;
   if (d->solver_id == SICONOS_LCP_ENUM && n > d->enum_max_n) {
     r->status = SOLVE_NOT_APPLICABLE;
@@ -119,55 +232,92 @@ static int siconos_solve(struct solver *s, const struct cp_problem *p, double *z
     r->status = SOLVE_CONVERGED;
     return 0;
   }
-  double *Mc = malloc((size_t)n * n * sizeof *Mc), *q = malloc((size_t)n * sizeof *q);
-  double *w = calloc((size_t)n, sizeof *w);
-  NumericsMatrix *M = NULL;
-  SolverOptions *o = NULL;
+  if ((d->prepared != p || d->n != n) && siconos_setup(s, p) != 0) return 1;
+  NumericsMatrix *M = NM_create_from_data(NM_DENSE, n, n, d->Mc);
+  SolverOptions *o = solver_options_create(d->solver_id);
+  double *w = d->w;
   int err = 1;
-  if (!Mc || !q || !w) goto cleanup;
-  for (int i = 0; i < n; i++) /* ours row-major, Siconos dense column-major */
-    for (int j = 0; j < n; j++)
-      Mc[(size_t)j * n + i] = p->M[(size_t)i * n + j];
-  double qinf = 1.0, q2 = 0.0;
-  for (int i = 0; i < n; i++) {
-    q[i] = p->q[i];
-    q2 += q[i] * q[i];
-    if (fabs(q[i]) > qinf) qinf = fabs(q[i]);
-  }
-  q2 = sqrt(q2);
-  M = NM_create_from_data(NM_DENSE, n, n, Mc);
-  o = solver_options_create(d->solver_id);
   if (!M || !o) goto cleanup;
-  /* Siconos stops at ||z - max(0, z - w)||_2 / ||q||_2 <= tol_s (absolute when ||q||_2 ~ 0); ours is
-   * ||.||_inf <= tol max(1, ||q||_inf). ||.||_inf <= ||.||_2, so this tol_s makes its stop imply ours. */
-  o->dparam[SICONOS_DPARAM_TOL] = q2 > 1e-300 ? s->set.tol * qinf / q2 : s->set.tol;
-  /* Siconos' recheck after the solve (lcp_compute_error) turns a claim it cannot confirm into info 1.
-   * Lemke needs it: 4.4's lcp_lexicolemke reports success (info 0) when it stops on a ray. Elsewhere it
-   * would blur the solver's own verdict (enum: a wrong claim would read as "no solution"), and our
-   * harness rechecks every answer anyway. */
+  o->dparam[SICONOS_DPARAM_TOL] = d->tol_s;
+  /* Siconos' recheck after the solve (lcp_compute_error) turns a claim it cannot confirm into info 1 and
+   * leaves its error in dparam[SICONOS_DPARAM_RESIDU]. Lemke needs it: 4.4's lcp_lexicolemke returns info 0
+   * also when it stops on a ray. Elsewhere it would blur the solver's own verdict (enum: a wrong claim
+   * would read as "no solution"), and our harness rechecks every answer anyway. */
   o->filterOn = d->solver_id == SICONOS_LCP_LEMKE;
   if (s->set.max_it > 0)
     o->iparam[SICONOS_IPARAM_MAX_ITER] = s->set.max_it;
   else if (d->solver_id == SICONOS_LCP_LEMKE && o->iparam[SICONOS_IPARAM_MAX_ITER] < 10 * n)
     o->iparam[SICONOS_IPARAM_MAX_ITER] = 10 * n; /* a pivoting method needs O(n) pivots */
-  LinearComplementarityProblem lcp = {.size = n, .M = M, .q = q};
+  int max_it = o->iparam[SICONOS_IPARAM_MAX_ITER];
+  LinearComplementarityProblem lcp = {.size = n, .M = M, .q = d->q};
   if (d->solver_id == SICONOS_LCP_ENUM) lcp_enum_init(&lcp, o, 1);
   if (s->set.warm_start == 0)
     for (int i = 0; i < n; i++)
       z[i] = 0.0;
-  int fatal;
-  int info = siconos_call(&lcp, z, w, o, !d->show_stderr, &fatal);
+  int fatal = 0, info = -1, iterations = 0, killed = 0, died = 0, wstatus = 0;
+  double residu = NAN;
+  if (s->set.time_limit > 0.0) {
+    int rc = siconos_call_forked(s, &lcp, z, w, o, &wstatus);
+    killed = rc == 1;
+    died = rc == 2;
+    if (rc == 0) {
+      info = d->shared->info;
+      fatal = d->shared->fatal;
+      iterations = d->shared->iterations;
+      residu = d->shared->residu;
+    }
+  } else {
+    info = siconos_call(&lcp, z, w, o, !d->show_stderr, &fatal);
+    iterations = o->iparam[SICONOS_IPARAM_ITER_DONE];
+    residu = o->dparam[SICONOS_DPARAM_RESIDU];
+  }
   if (d->solver_id == SICONOS_LCP_ENUM) lcp_enum_reset(&lcp, o, 1);
-  r->iterations = o->iparam[SICONOS_IPARAM_ITER_DONE];
-  if (fatal) {
+  r->iterations = iterations;
+  if (killed) {
+    r->status = SOLVE_TIME_LIMIT;
+    snprintf(r->message, sizeof r->message, "Siconos call killed at the time limit %g s (-cp_time_limit)",
+             s->set.time_limit);
+  } else if (died) {
     r->status = SOLVE_NUMERICAL_FAILURE;
-    snprintf(r->message, sizeof r->message, "Siconos fatal error: %s", sn_fatal_error_msg());
+    if (WIFSIGNALED(wstatus))
+      snprintf(r->message, sizeof r->message, "Siconos died on signal %d", WTERMSIG(wstatus));
+    else
+      snprintf(r->message, sizeof r->message, "Siconos could not be run in a child process");
+  } else if (fatal) {
+    r->status = SOLVE_NUMERICAL_FAILURE;
+    snprintf(r->message, sizeof r->message, "Siconos fatal error: %.130s",
+             s->set.time_limit > 0.0 ? d->shared->fatal_msg : sn_fatal_error_msg());
   } else if (info == 0) {
     r->status = SOLVE_CONVERGED; /* a claim: the harness checks it */
   } else if (d->solver_id == SICONOS_LCP_LEMKE) {
-    /* info 1 is the pivot limit or, through the recheck above, a ray: tell them apart by the count */
-    r->status =
-        r->iterations >= o->iparam[SICONOS_IPARAM_MAX_ITER] ? SOLVE_MAX_ITERATIONS : SOLVE_RAY_TERMINATION;
+    /* With filterOn, info 1 is either lcp_lexicolemke's pivot limit (iter = itermax, its documented info
+     * 1) or its own error check rejecting where it stopped: lexicolemke leaves the pivot loop before the
+     * limit only on success or on a ray (pivot column nonpositive), and 4.4 reports both as info 0. What
+     * it returns tells them apart: at a complementary basis z and w are nonnegative (Siconos' error is
+     * then only inaccuracy); at a ray 4.4 hands back a point that is not (e.g. w = q < 0). */
+    double scale = 1.0, most_negative = 0.0;
+    for (int i = 0; i < n; i++) {
+      scale = fmax(scale, fabs(d->q[i]));
+      most_negative = fmin(most_negative, fmin(z[i], w[i]));
+    }
+    scale = fmin(scale, CP_SCALE_MAX);
+    if (iterations >= max_it) {
+      r->status = SOLVE_MAX_ITERATIONS;
+      snprintf(r->message, sizeof r->message, "Siconos: pivot limit %d reached (info 1)", max_it);
+    } else if (most_negative < -1e-8 * scale) {
+      r->status = SOLVE_RAY_TERMINATION;
+      snprintf(
+          r->message, sizeof r->message,
+          "Siconos stopped after %d of %d pivots without a complementary basis (min(z, w) = %.3g): a ray",
+          iterations, max_it, most_negative);
+    } else {
+      r->status = SOLVE_NUMERICAL_FAILURE;
+      snprintf(
+          r->message, sizeof r->message,
+          "Siconos reached a complementary basis after %d pivots, but its own error check failed: %.3g > "
+          "tol %.3g",
+          iterations, residu, d->tol_s);
+    }
   } else if (d->solver_id == SICONOS_LCP_ENUM) {
     /* every basis tried without a solution; singular bases are skipped, so this proves nothing */
     r->status = SOLVE_NUMERICAL_FAILURE;
@@ -181,13 +331,14 @@ static int siconos_solve(struct solver *s, const struct cp_problem *p, double *z
   } else {
     r->status = SOLVE_NUMERICAL_FAILURE;
   }
-  if (r->status != SOLVE_CONVERGED && r->status != SOLVE_NOT_APPLICABLE && solver_out_of_time(s))
-    r->status = SOLVE_TIME_LIMIT; /* Siconos cannot be interrupted; we can only report it afterwards */
   /* pivoting and enumeration leave no approximate answer when they stop short (solver.h) */
-  if (r->status != SOLVE_CONVERGED && (d->solver_id == SICONOS_LCP_LEMKE || d->solver_id == SICONOS_LCP_ENUM))
+  if (killed || died ||
+      (r->status != SOLVE_CONVERGED &&
+       (d->solver_id == SICONOS_LCP_LEMKE || d->solver_id == SICONOS_LCP_ENUM)))
     r->no_answer = 1;
   if (!r->message[0] && r->status != SOLVE_CONVERGED)
-    snprintf(r->message, sizeof r->message, "Siconos info %d after %d iterations", info, r->iterations);
+    snprintf(r->message, sizeof r->message, "Siconos info %d after %d iterations (its error %.3g)", info,
+             r->iterations, residu);
   err = 0;
 cleanup:
   if (o) {
@@ -198,14 +349,18 @@ cleanup:
     M->matrix0 = NULL; /* Mc is ours */
     NM_free(M);
   }
-  free(Mc);
-  free(q);
-  free(w);
   return err;
 }
 
 static void siconos_destroy(struct solver *s)
 {
+  struct siconos_data *d = s->data;
+  if (d) {
+    free(d->Mc);
+    free(d->q);
+    free(d->w);
+    if (d->shared) munmap(d->shared, d->shared_bytes);
+  }
   free(s->data);
   s->data = NULL;
 }
@@ -227,6 +382,7 @@ static void siconos_view(const struct solver *s, FILE *out)
       .n_options = (int)(sizeof(OPTIONS) / sizeof(OPTIONS)[0]),                                              \
       .option_prefix = "siconos_",                                                                           \
       .create = (CREATE),                                                                                    \
+      .setup = siconos_setup,                                                                                \
       .solve = siconos_solve,                                                                                \
       .destroy = siconos_destroy,                                                                            \
       .view = siconos_view,                                                                                  \

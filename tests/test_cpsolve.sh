@@ -102,3 +102,26 @@ expect 2 "control bytes in a number" -- "$bin/cpsolve" -f "$tmp/ctl.txt"
 grep -qF "'1\x1b[31m' is not a number" "$tmp/err" && ! grep -q $'\033' "$tmp/err" && pass "control bytes escaped" || fail "message: $(od -c "$tmp/err" | head -3)"
 printf '\357\273\2772\n2 1\n1 2\n-5 -6\n' >"$tmp/bom.txt"
 expect 0 "a leading UTF-8 BOM is skipped" -- "$bin/cpsolve" -f "$tmp/bom.txt" -cp_solver lemke
+# Siconos cannot be interrupted: with -cp_time_limit its call runs in a child killed at the limit.
+if "$bin/cpsolve" -help | grep -q '^  siconos_lemke '; then
+  awk -v n=800 'BEGIN{print n; for(i=0;i<n;i++){s=""; for(j=0;j<n;j++){v=(i==j)?n:((i*7+j*13)%10)/10; s=s (j?" ":"") v}; print s}
+    s=""; for(j=0;j<n;j++) s=s (j?" ":"") "-1"; print s}' >"$tmp/slow800.txt"
+  expect 1 "siconos_lemke under -cp_time_limit 0.3 on n = 800" -- "$bin/cpsolve" -f "$tmp/slow800.txt" -cp_solver siconos_lemke -cp_time_limit 0.3 -format csv
+  secs=$(awk -F, '$1=="siconos_lemke"{print $5}' "$tmp/out")
+  grep -q '^siconos_lemke,time_limit,' "$tmp/out" && awk -v s="$secs" 'BEGIN{exit !(s >= 0.3 && s < 1.5)}' &&
+    pass "siconos_lemke: time_limit after ${secs} s" || fail "siconos_lemke time limit: $(cat "$tmp/out")"
+  grep -q 'killed at the time limit 0.3 s' "$tmp/out" && pass "siconos_lemke: time limit message" || fail "message: $(cat "$tmp/out")"
+  expect 0 "siconos_lemke through the child process still converges" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_solver siconos_lemke,siconos_enum -cp_time_limit 30 -print_solution -cp_tol 1e-12
+  grep -q '^siconos_lemke  *converged  *2 ' "$tmp/out" && grep -q '^# siconos_lemke z = 1.333333333' "$tmp/out" &&
+    grep -q '^siconos_enum  *converged' "$tmp/out" && pass "siconos: z comes back from the child" || fail "rows: $(cat "$tmp/out")"
+  # Siconos' own outcome: a ray (4.4 says info 0 there; its error check and the point it returns tell)
+  printf '2\n0 -1\n1 0\n-1 -1\n' >"$tmp/ray.txt"
+  expect 1 "siconos_lemke on a ray" -- "$bin/cpsolve" -f "$tmp/ray.txt" -cp_solver siconos_lemke
+  grep -q '^siconos_lemke  *ray_termination' "$tmp/out" && grep -q 'without a complementary basis.*a ray' "$tmp/out" &&
+    pass "siconos_lemke: ray_termination with Siconos' reason" || fail "ray: $(cat "$tmp/out")"
+  expect 1 "siconos_lemke at its pivot limit" -- "$bin/cpsolve" -f "$tmp/slow800.txt" -cp_solver siconos_lemke -cp_max_it 3
+  grep -q '^siconos_lemke  *max_iterations  *3 ' "$tmp/out" && grep -q 'pivot limit 3 reached' "$tmp/out" &&
+    pass "siconos_lemke: max_iterations at -cp_max_it" || fail "pivot limit: $(cat "$tmp/out")"
+else
+  pass "skipped: built without Siconos"
+fi
