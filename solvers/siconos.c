@@ -38,6 +38,7 @@
 struct siconos_shared {
   int info, fatal, iterations, done;
   double residu;
+  double seconds; /* wall time of the Siconos call in the child */
   char fatal_msg[160];
   double zw[]; /* z then w, n each */
 };
@@ -190,7 +191,9 @@ static int siconos_call_forked(struct solver *s, LinearComplementarityProblem *l
   if (pid < 0) return 2;
   if (pid == 0) {
     int fatal = 0;
+    double t0 = solver_wall_time();
     sh->info = siconos_call(lcp, sh->zw, sh->zw + n, o, !d->show_stderr, &fatal);
+    sh->seconds = solver_wall_time() - t0;
     sh->fatal = fatal;
     if (fatal) snprintf(sh->fatal_msg, sizeof sh->fatal_msg, "%s", sn_fatal_error_msg());
     sh->iterations = o->iparam[SICONOS_IPARAM_ITER_DONE];
@@ -199,6 +202,7 @@ static int siconos_call_forked(struct solver *s, LinearComplementarityProblem *l
     _exit(0); /* no atexit handlers: MPI and PETSc belong to the parent */
   }
   int wstatus = 0;
+  long nap_ns = 10000; /* 10 us, doubling to 1 ms: short solves are not held up by the polling */
   for (;;) {
     pid_t got = waitpid(pid, &wstatus, WNOHANG);
     if (got == pid) break;
@@ -208,8 +212,9 @@ static int siconos_call_forked(struct solver *s, LinearComplementarityProblem *l
       waitpid(pid, &wstatus, 0);
       return 1;
     }
-    struct timespec nap = {0, 1000000}; /* 1 ms: the limit is honoured to within a millisecond or so */
+    struct timespec nap = {0, nap_ns}; /* at most 1 ms: the limit is honoured to within a millisecond */
     nanosleep(&nap, NULL);
+    nap_ns = nap_ns < 500000 ? 2 * nap_ns : 1000000;
   }
   *status_out = wstatus;
   if (!WIFEXITED(wstatus) || !sh->done) return 2;
@@ -265,6 +270,7 @@ static int siconos_solve(struct solver *s, const struct cp_problem *p, double *z
       fatal = d->shared->fatal;
       iterations = d->shared->iterations;
       residu = d->shared->residu;
+      r->call_seconds = d->shared->seconds; /* the call alone, as in-process (not the fork) */
     }
   } else {
     info = siconos_call(&lcp, z, w, o, !d->show_stderr, &fatal);

@@ -266,6 +266,7 @@ int solver_solve(struct solver *s, const struct cp_problem *p, double *z, struct
   s->t_start = solver_wall_time();
   int err = s->type->solve(s, p, z, r);
   r->seconds = solver_wall_time() - s->t_start;
+  if (r->call_seconds > 0.0 && r->call_seconds < r->seconds) r->seconds = r->call_seconds;
   if (pushed) PetscPopErrorHandler();
   if (err) {
     r->status = SOLVE_NUMERICAL_FAILURE;

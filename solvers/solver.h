@@ -33,7 +33,11 @@ struct solve_result {
   double scale;       /* the scale the tolerance was multiplied by: min(max(1, ||q||_inf), CP_SCALE_MAX) */
   double data_scale;  /* max(1, ||q||_inf) (callback problems: their declared scale), before the cap */
   double seconds;     /* wall time of the solve call */
-  int n_solutions;    /* enum: every solution found; row-major n_solutions x n, owned by the solver */
+  /* Set by a solver whose library call runs elsewhere (Siconos in a forked child under a time limit): the
+   * wall time of that call alone, which the harness reports as seconds instead of its own clock's (which
+   * would add the fork and the polling). 0: the harness's clock. */
+  double call_seconds;
+  int n_solutions; /* enum: every solution found; row-major n_solutions x n, owned by the solver */
   const double *solutions;
   char message[160]; /* detail for failures (e.g. a PETSc error), empty otherwise */
   /* Set by a solver that stopped (time or iteration limit) without anything that approximates a solution:
