@@ -8,12 +8,16 @@
  * ours, but only our checker decides. Fatal Siconos errors come back through its setjmp hook.
  * Timing: the conversion (M to column-major, q, the tolerance) is done in setup, before the harness starts
  * the clock, so the timed region holds the Siconos call only. Time limit: Siconos has no way to be
- * interrupted, so with -cp_time_limit > 0 the call runs in a forked child writing z, w and its outputs to
- * shared memory; the parent kills it at the limit (status time_limit, no answer). */
+ * interrupted, so with -cp_time_limit > 0 the call runs in a worker process forked by setup (outside the
+ * clock) and kept for later solves: the problem, z, w and Siconos' outputs live in shared memory, a pipe
+ * says "solve" and "done", and the parent kills the worker at the limit (status time_limit, no answer;
+ * the next setup forks a new one). A persistent worker, not a fork per solve: a fresh child's first
+ * writes fault on copy-on-write pages, milliseconds that would be timed as Siconos'. */
 /* MAP_ANONYMOUS (shared memory for the forked call) is not in XSI 7, which the build selects. */
 #define _DEFAULT_SOURCE
 #include "solver.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <numerics/LCP_Solvers.h>
@@ -24,6 +28,7 @@
 #include <numerics/SolverOptions.h>
 #include <numerics/lcp_cst.h>
 #include <numerics/sn_error_handling.h>
+#include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stddef.h>
@@ -34,13 +39,15 @@
 #include <time.h>
 #include <unistd.h>
 
-/* What the forked child hands back (shared memory), followed by z and w. */
+/* The shared memory of the worker: the request, its outputs, then M (column-major), q, z and w. */
 struct siconos_shared {
+  int n, max_it_setting; /* request: size, -cp_max_it */
+  double tol_s;          /* request: Siconos' tolerance */
   int info, fatal, iterations, done;
   double residu;
   double seconds; /* wall time of the Siconos call in the child */
   char fatal_msg[160];
-  double zw[]; /* z then w, n each */
+  double data[]; /* M (cap x cap), q, z, w (cap each) */
 };
 
 struct siconos_data {
@@ -50,10 +57,12 @@ struct siconos_data {
   /* Prepared by setup for one problem (outside the clock): */
   const struct cp_problem *prepared; /* the problem Mc and q hold (NULL: none) */
   int n, cap;                        /* size prepared, capacity of the buffers */
-  double *Mc, *q, *w;                /* column-major M, q, w */
+  double *Mc, *q, *zs, *w;           /* column-major M, q, z, w: in the shared memory */
   double tol_s;                      /* Siconos' tolerance matching ours */
-  struct siconos_shared *shared;     /* mmap'd for the forked call, 2 cap doubles */
+  struct siconos_shared *shared;     /* mmap'd, seen by the worker */
   size_t shared_bytes;
+  pid_t worker;       /* 0: none */
+  int req_fd, rep_fd; /* parent's ends: write a byte to solve, read one when done */
 };
 
 /* One prefix for the family ("siconos_"): -siconos_stderr is shared, -siconos_enum_max_n is enum's. */
@@ -131,6 +140,166 @@ static int siconos_call(LinearComplementarityProblem *lcp, double *z, double *w,
   return info;
 }
 
+/* Options for one solve (parent and worker build the same): our tolerance and pivot limit. */
+static SolverOptions *siconos_make_options(const struct siconos_data *d, int n, int max_it_setting,
+                                           double tol_s)
+{
+  SolverOptions *o = solver_options_create(d->solver_id);
+  if (!o) return NULL;
+  o->dparam[SICONOS_DPARAM_TOL] = tol_s;
+  /* Siconos' recheck after the solve (lcp_compute_error) turns a claim it cannot confirm into info 1 and
+   * leaves its error in dparam[SICONOS_DPARAM_RESIDU]. Lemke needs it: 4.4's lcp_lexicolemke returns info 0
+   * also when it stops on a ray. Elsewhere it would blur the solver's own verdict (enum: a wrong claim
+   * would read as "no solution"), and our harness rechecks every answer anyway. */
+  o->filterOn = d->solver_id == SICONOS_LCP_LEMKE;
+  if (max_it_setting > 0)
+    o->iparam[SICONOS_IPARAM_MAX_ITER] = max_it_setting;
+  else if (d->solver_id == SICONOS_LCP_LEMKE && o->iparam[SICONOS_IPARAM_MAX_ITER] < 10 * n)
+    o->iparam[SICONOS_IPARAM_MAX_ITER] = 10 * n; /* a pivoting method needs O(n) pivots */
+  return o;
+}
+
+static void siconos_options_free(SolverOptions *o)
+{
+  if (!o) return;
+  solver_options_delete(o); /* 4.4 frees the members only (its free(op) is commented out) */
+  free(o);
+}
+
+/* One Siconos solve on the prepared data (d->Mc, d->q) from z; outputs into sh's fields (sh may be a
+ * local struct for the in-process path). */
+static void siconos_run(const struct siconos_data *d, int n, int max_it_setting, double tol_s, double *z,
+                        double *w, struct siconos_shared *sh)
+{
+  NumericsMatrix *M = NM_create_from_data(NM_DENSE, n, n, d->Mc);
+  SolverOptions *o = siconos_make_options(d, n, max_it_setting, tol_s);
+  sh->fatal = 0;
+  if (!M || !o) {
+    sh->fatal = 1;
+    snprintf(sh->fatal_msg, sizeof sh->fatal_msg, "out of memory creating the Siconos problem");
+  } else {
+    LinearComplementarityProblem lcp = {.size = n, .M = M, .q = d->q};
+    if (d->solver_id == SICONOS_LCP_ENUM) lcp_enum_init(&lcp, o, 1);
+    int fatal = 0;
+    double t0 = solver_wall_time();
+    sh->info = siconos_call(&lcp, z, w, o, !d->show_stderr, &fatal);
+    sh->seconds = solver_wall_time() - t0;
+    if (d->solver_id == SICONOS_LCP_ENUM) lcp_enum_reset(&lcp, o, 1);
+    sh->fatal = fatal;
+    if (fatal) snprintf(sh->fatal_msg, sizeof sh->fatal_msg, "%s", sn_fatal_error_msg());
+    sh->iterations = o->iparam[SICONOS_IPARAM_ITER_DONE];
+    sh->residu = o->dparam[SICONOS_DPARAM_RESIDU];
+  }
+  siconos_options_free(o);
+  if (M) {
+    M->matrix0 = NULL; /* Mc is ours */
+    NM_free(M);
+  }
+}
+
+/* The worker: one solve per request byte, until the parent closes the pipe. */
+static void siconos_worker_loop(struct siconos_data *d, int req, int rep)
+{
+  char c = 0;
+  while (read(req, &c, 1) == 1) {
+    struct siconos_shared *sh = d->shared;
+    int n = sh->n;
+    d->Mc = sh->data;
+    d->q = d->Mc + (size_t)n * n;
+    double *z = d->q + n;
+    siconos_run(d, n, sh->max_it_setting, sh->tol_s, z, z + n, sh);
+    sh->done = 1;
+    if (write(rep, "x", 1) != 1) break;
+  }
+  _exit(0); /* no atexit handlers: MPI and PETSc belong to the parent */
+}
+
+static int siconos_worker_start(struct siconos_data *d)
+{
+  int req[2], rep[2];
+  if (pipe(req) != 0) return 1;
+  if (pipe(rep) != 0) {
+    close(req[0]);
+    close(req[1]);
+    return 1;
+  }
+  fflush(NULL); /* the worker must not inherit unwritten output */
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(req[1]);
+    close(rep[0]);
+    siconos_worker_loop(d, req[0], rep[1]);
+  }
+  close(req[0]);
+  close(rep[1]);
+  if (pid < 0) {
+    close(req[1]);
+    close(rep[0]);
+    return 1;
+  }
+  d->worker = pid;
+  d->req_fd = req[1];
+  d->rep_fd = rep[0];
+  return 0;
+}
+
+/* Ends the worker (killed when kill_it, else it sees the pipe close); returns its wait status. */
+static int siconos_worker_stop(struct siconos_data *d, int kill_it)
+{
+  int wstatus = 0;
+  if (d->worker <= 0) return 0;
+  if (kill_it) kill(d->worker, SIGKILL);
+  close(d->req_fd);
+  close(d->rep_fd);
+  waitpid(d->worker, &wstatus, 0);
+  d->worker = 0;
+  return wstatus;
+}
+
+/* One solve in the worker, killed at the time limit. Returns 0 when it finished (outputs in d->shared,
+ * z copied back, w in d->w), 1 at the time limit, 2 if the worker is gone (*wstatus: how it ended). */
+static int siconos_call_worker(struct solver *s, int n, double *z, int *wstatus)
+{
+  struct siconos_data *d = s->data;
+  struct siconos_shared *sh = d->shared;
+  if (d->worker <= 0 && siconos_worker_start(d) != 0) return 2;
+  sh->n = n;
+  sh->max_it_setting = s->set.max_it;
+  sh->tol_s = d->tol_s;
+  sh->done = 0;
+  sh->fatal_msg[0] = '\0';
+  memcpy(d->zs, z, (size_t)n * sizeof *z);
+  /* a worker that died already must not take us with it through SIGPIPE */
+  struct sigaction ignore = {0}, old;
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGPIPE, &ignore, &old);
+  ssize_t sent = write(d->req_fd, "s", 1);
+  sigaction(SIGPIPE, &old, NULL);
+  char c = 0;
+  int got = 0;
+  while (sent == 1) {
+    double left = s->set.time_limit - (solver_wall_time() - s->t_start);
+    if (left <= 0.0) {
+      *wstatus = siconos_worker_stop(d, 1);
+      return 1;
+    }
+    struct pollfd pfd = {.fd = d->rep_fd, .events = POLLIN};
+    int ready = poll(&pfd, 1, (int)ceil(fmin(left, 1e6) * 1e3));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready > 0) {
+      got = read(d->rep_fd, &c, 1) == 1;
+      break;
+    }
+    if (ready < 0) break;
+  }
+  if (!got || !sh->done) {
+    *wstatus = siconos_worker_stop(d, 1);
+    return 2;
+  }
+  memcpy(z, d->zs, (size_t)n * sizeof *z);
+  return 0;
+}
+
 /* Converts p for Siconos (column-major M, q, the tolerance) into buffers kept across solves; called by
  * the harness before the clock starts, and by solve if it was not (a caller that skipped solver_setup). */
 static int siconos_setup(struct solver *s, const struct cp_problem *p)
@@ -140,21 +309,21 @@ static int siconos_setup(struct solver *s, const struct cp_problem *p)
   d->prepared = NULL;
   if (!cp_is_linear(p) || n <= 0) return 0;
   if (n > d->cap) {
-    free(d->Mc);
-    free(d->q);
-    free(d->w);
+    siconos_worker_stop(d, 1); /* it maps the old memory */
     if (d->shared) munmap(d->shared, d->shared_bytes);
     d->shared = NULL;
     d->cap = 0;
-    d->Mc = malloc((size_t)n * n * sizeof *d->Mc);
-    d->q = malloc((size_t)n * sizeof *d->q);
-    d->w = malloc((size_t)n * sizeof *d->w);
-    d->shared_bytes = sizeof(struct siconos_shared) + 2 * (size_t)n * sizeof(double);
+    d->shared_bytes = sizeof(struct siconos_shared) + ((size_t)n * n + 3 * (size_t)n) * sizeof(double);
     void *m = mmap(NULL, d->shared_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    d->shared = m == MAP_FAILED ? NULL : m;
-    if (!d->Mc || !d->q || !d->w || !d->shared) return 1;
+    if (m == MAP_FAILED) return 1;
+    d->shared = m;
     d->cap = n;
   }
+  /* packed for this n (the worker finds them from n alone) */
+  d->Mc = d->shared->data;
+  d->q = d->Mc + (size_t)n * n;
+  d->zs = d->q + n;
+  d->w = d->zs + n;
   for (int i = 0; i < n; i++) /* ours row-major, Siconos dense column-major */
     for (int j = 0; j < n; j++)
       d->Mc[(size_t)j * n + i] = p->M[(size_t)i * n + j];
@@ -173,53 +342,7 @@ static int siconos_setup(struct solver *s, const struct cp_problem *p)
   d->tol_s = q2 > 1e-300 ? s->set.tol * qinf / q2 : s->set.tol;
   d->prepared = p;
   d->n = n;
-  return 0;
-}
-
-/* The Siconos call in a forked child, killed at the time limit. Returns 0 when the child finished (its
- * outputs in d->shared, z and w copied), 1 at the time limit, 2 if the child could not run or died. */
-static int siconos_call_forked(struct solver *s, LinearComplementarityProblem *lcp, double *z, double *w,
-                               SolverOptions *o, int *status_out)
-{
-  struct siconos_data *d = s->data;
-  struct siconos_shared *sh = d->shared;
-  int n = lcp->size;
-  memset(sh, 0, sizeof *sh);
-  memcpy(sh->zw, z, (size_t)n * sizeof *z);
-  fflush(NULL); /* the child must not inherit unwritten output */
-  pid_t pid = fork();
-  if (pid < 0) return 2;
-  if (pid == 0) {
-    int fatal = 0;
-    double t0 = solver_wall_time();
-    sh->info = siconos_call(lcp, sh->zw, sh->zw + n, o, !d->show_stderr, &fatal);
-    sh->seconds = solver_wall_time() - t0;
-    sh->fatal = fatal;
-    if (fatal) snprintf(sh->fatal_msg, sizeof sh->fatal_msg, "%s", sn_fatal_error_msg());
-    sh->iterations = o->iparam[SICONOS_IPARAM_ITER_DONE];
-    sh->residu = o->dparam[SICONOS_DPARAM_RESIDU];
-    sh->done = 1;
-    _exit(0); /* no atexit handlers: MPI and PETSc belong to the parent */
-  }
-  int wstatus = 0;
-  long nap_ns = 10000; /* 10 us, doubling to 1 ms: short solves are not held up by the polling */
-  for (;;) {
-    pid_t got = waitpid(pid, &wstatus, WNOHANG);
-    if (got == pid) break;
-    if (got < 0) return 2;
-    if (solver_out_of_time(s)) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &wstatus, 0);
-      return 1;
-    }
-    struct timespec nap = {0, nap_ns}; /* at most 1 ms: the limit is honoured to within a millisecond */
-    nanosleep(&nap, NULL);
-    nap_ns = nap_ns < 500000 ? 2 * nap_ns : 1000000;
-  }
-  *status_out = wstatus;
-  if (!WIFEXITED(wstatus) || !sh->done) return 2;
-  memcpy(z, sh->zw, (size_t)n * sizeof *z);
-  memcpy(w, sh->zw + n, (size_t)n * sizeof *w);
+  if (s->set.time_limit > 0.0 && d->worker <= 0 && siconos_worker_start(d) != 0) return 1;
   return 0;
 }
 
@@ -238,46 +361,29 @@ static int siconos_solve(struct solver *s, const struct cp_problem *p, double *z
     return 0;
   }
   if ((d->prepared != p || d->n != n) && siconos_setup(s, p) != 0) return 1;
-  NumericsMatrix *M = NM_create_from_data(NM_DENSE, n, n, d->Mc);
-  SolverOptions *o = solver_options_create(d->solver_id);
-  double *w = d->w;
-  int err = 1;
-  if (!M || !o) goto cleanup;
-  o->dparam[SICONOS_DPARAM_TOL] = d->tol_s;
-  /* Siconos' recheck after the solve (lcp_compute_error) turns a claim it cannot confirm into info 1 and
-   * leaves its error in dparam[SICONOS_DPARAM_RESIDU]. Lemke needs it: 4.4's lcp_lexicolemke returns info 0
-   * also when it stops on a ray. Elsewhere it would blur the solver's own verdict (enum: a wrong claim
-   * would read as "no solution"), and our harness rechecks every answer anyway. */
-  o->filterOn = d->solver_id == SICONOS_LCP_LEMKE;
-  if (s->set.max_it > 0)
-    o->iparam[SICONOS_IPARAM_MAX_ITER] = s->set.max_it;
-  else if (d->solver_id == SICONOS_LCP_LEMKE && o->iparam[SICONOS_IPARAM_MAX_ITER] < 10 * n)
-    o->iparam[SICONOS_IPARAM_MAX_ITER] = 10 * n; /* a pivoting method needs O(n) pivots */
+  /* the pivot limit Siconos will use, for telling its info 1 apart */
+  SolverOptions *o = siconos_make_options(d, n, s->set.max_it, d->tol_s);
+  if (!o) return 1;
   int max_it = o->iparam[SICONOS_IPARAM_MAX_ITER];
-  LinearComplementarityProblem lcp = {.size = n, .M = M, .q = d->q};
-  if (d->solver_id == SICONOS_LCP_ENUM) lcp_enum_init(&lcp, o, 1);
+  siconos_options_free(o);
+  double *w = d->w;
   if (s->set.warm_start == 0)
     for (int i = 0; i < n; i++)
       z[i] = 0.0;
-  int fatal = 0, info = -1, iterations = 0, killed = 0, died = 0, wstatus = 0;
-  double residu = NAN;
+  int killed = 0, died = 0, wstatus = 0;
+  struct siconos_shared local = {0}, *out = d->shared;
   if (s->set.time_limit > 0.0) {
-    int rc = siconos_call_forked(s, &lcp, z, w, o, &wstatus);
+    int rc = siconos_call_worker(s, n, z, &wstatus);
     killed = rc == 1;
     died = rc == 2;
-    if (rc == 0) {
-      info = d->shared->info;
-      fatal = d->shared->fatal;
-      iterations = d->shared->iterations;
-      residu = d->shared->residu;
-      r->call_seconds = d->shared->seconds; /* the call alone, as in-process (not the fork) */
-    }
+    if (rc == 0) r->call_seconds = out->seconds; /* the call alone, not the pipe round trip */
   } else {
-    info = siconos_call(&lcp, z, w, o, !d->show_stderr, &fatal);
-    iterations = o->iparam[SICONOS_IPARAM_ITER_DONE];
-    residu = o->dparam[SICONOS_DPARAM_RESIDU];
+    out = &local;
+    siconos_run(d, n, s->set.max_it, d->tol_s, z, w, out);
   }
-  if (d->solver_id == SICONOS_LCP_ENUM) lcp_enum_reset(&lcp, o, 1);
+  int info = killed || died ? -1 : out->info, fatal = !killed && !died && out->fatal;
+  int iterations = killed || died ? 0 : out->iterations;
+  double residu = killed || died ? NAN : out->residu;
   r->iterations = iterations;
   if (killed) {
     r->status = SOLVE_TIME_LIMIT;
@@ -288,11 +394,10 @@ static int siconos_solve(struct solver *s, const struct cp_problem *p, double *z
     if (WIFSIGNALED(wstatus))
       snprintf(r->message, sizeof r->message, "Siconos died on signal %d", WTERMSIG(wstatus));
     else
-      snprintf(r->message, sizeof r->message, "Siconos could not be run in a child process");
+      snprintf(r->message, sizeof r->message, "Siconos could not be run in a worker process");
   } else if (fatal) {
     r->status = SOLVE_NUMERICAL_FAILURE;
-    snprintf(r->message, sizeof r->message, "Siconos fatal error: %.130s",
-             s->set.time_limit > 0.0 ? d->shared->fatal_msg : sn_fatal_error_msg());
+    snprintf(r->message, sizeof r->message, "Siconos fatal error: %.130s", out->fatal_msg);
   } else if (info == 0) {
     r->status = SOLVE_CONVERGED; /* a claim: the harness checks it */
   } else if (d->solver_id == SICONOS_LCP_LEMKE) {
@@ -345,26 +450,14 @@ static int siconos_solve(struct solver *s, const struct cp_problem *p, double *z
   if (!r->message[0] && r->status != SOLVE_CONVERGED)
     snprintf(r->message, sizeof r->message, "Siconos info %d after %d iterations (its error %.3g)", info,
              r->iterations, residu);
-  err = 0;
-cleanup:
-  if (o) {
-    solver_options_delete(o); /* 4.4 frees the members only (its free(op) is commented out) */
-    free(o);
-  }
-  if (M) {
-    M->matrix0 = NULL; /* Mc is ours */
-    NM_free(M);
-  }
-  return err;
+  return 0;
 }
 
 static void siconos_destroy(struct solver *s)
 {
   struct siconos_data *d = s->data;
   if (d) {
-    free(d->Mc);
-    free(d->q);
-    free(d->w);
+    siconos_worker_stop(d, 1); /* idle; and a later worker may hold its pipe open */
     if (d->shared) munmap(d->shared, d->shared_bytes);
   }
   free(s->data);
