@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -224,8 +225,12 @@ static int siconos_worker_start(struct siconos_data *d)
     return 1;
   }
   fflush(NULL); /* the worker must not inherit unwritten output */
+  pid_t parent = getpid();
   pid_t pid = fork();
   if (pid == 0) {
+    /* dies with its parent (e.g. a sweep task killed at -task_time_limit) instead of idling forever */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(0);
     close(req[1]);
     close(rep[0]);
     siconos_worker_loop(d, req[0], rep[1]);
