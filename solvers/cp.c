@@ -142,6 +142,8 @@ int cp_check(const struct cp_problem *p, const double *z, double *work, struct c
   } else if (p->scale > 0.0) {
     c->scale = p->scale;
   }
+  c->data_scale = c->scale;
+  if (!(c->scale <= CP_SCALE_MAX)) c->scale = CP_SCALE_MAX; /* also a NaN declared scale */
   /* A failing callback counts as a non-finite F: such a z is never a solution. */
   if (cp_eval_F(p, z, Fz) != 0) c->nonfinite = 1;
   for (int i = 0; i < n && !c->nonfinite; i++) {

@@ -31,12 +31,19 @@ struct cp_problem {
   char name[128];
 };
 
+/* The largest scale the relative tolerance is multiplied by. Beyond it the data is badly scaled: with
+ * ||q||_inf = 3e271 an uncapped tolerance 1e-8 ||q||_inf would call a residual of 1e262 "converged". Such a
+ * problem is judged on this capped scale (an absolute residual of at most tol * 1e8), the same rule for
+ * every solver; README "When is a solution converged?". */
+#define CP_SCALE_MAX 1e8
+
 /* The checker's verdict on a candidate z (design.md contract 3: computed the same way for every solver). */
 struct cp_check {
-  double natural;  /* || z - mid(lo, hi, z - F(z)) ||_inf ; for an LCP || min(z, Mz+q) ||_inf */
-  double equality; /* mixed LCP: max |F_i(z)| over the free rows; 0 otherwise */
-  double scale;    /* max(1, ||q||_inf) for linear problems, p->scale for callback problems */
-  int nonfinite;   /* z or F(z) holds NaN or Inf */
+  double natural;    /* || z - mid(lo, hi, z - F(z)) ||_inf ; for an LCP || min(z, Mz+q) ||_inf */
+  double equality;   /* mixed LCP: max |F_i(z)| over the free rows; 0 otherwise */
+  double scale;      /* min(data_scale, CP_SCALE_MAX): what the tolerance is multiplied by */
+  double data_scale; /* max(1, ||q||_inf) for linear problems, p->scale for callback problems */
+  int nonfinite;     /* z or F(z) holds NaN or Inf */
 };
 
 struct cp_problem *cp_lcp_create(int n);
@@ -58,7 +65,7 @@ int cp_check(const struct cp_problem *p, const double *z, double *work, struct c
 /* max over entries of |p->M - M| and |p->q - q| (M n x n row-major, q n entries, n = p->n): how far an
  * assembled problem is from a printed or reference one. */
 double cp_data_max_diff(const struct cp_problem *p, const double *M, const double *q);
-/* Converged iff finite and natural <= tol * scale and equality <= tol * scale. */
+/* Converged iff finite and natural <= tol * scale and equality <= tol * scale (scale capped, above). */
 int cp_check_passes(const struct cp_check *c, double tol);
 
 /* Projection of a value onto [lo, hi]. */

@@ -18,10 +18,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct lexer {
   const char *text, *name;
   size_t pos;
+  size_t len; /* strlen(text) */
+  size_t tok_start,
+      tok_len;   /* the last token in text: numbers are parsed there, whole, whatever their length */
   int line;      /* line of the last token returned */
   int next_line; /* line at pos */
   char *err;
@@ -29,9 +33,40 @@ struct lexer {
 };
 
 static int lex_error(struct lexer *lx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Bytes of untrusted text as they may appear in a message: printable ASCII as is, anything else (control
+ * bytes, a BOM, other non-ASCII) as \xNN, at most max_in bytes of input ("..." when cut). */
+static void cp_io_escape(const char *in, size_t len, size_t max_in, char *out, size_t outlen)
+{
+  size_t k = 0;
+  if (outlen == 0) return;
+  for (size_t i = 0; i < len && i < max_in; i++) {
+    unsigned char c = (unsigned char)in[i];
+    char buf[8];
+    int m = (c >= 0x20 && c < 0x7f) ? snprintf(buf, sizeof buf, "%c", c)
+                                    : snprintf(buf, sizeof buf, "\\x%02x", c);
+    if (k + (size_t)m + 4 >= outlen) break;
+    memcpy(out + k, buf, (size_t)m);
+    k += (size_t)m;
+  }
+  if (len > max_in && k + 4 < outlen) {
+    memcpy(out + k, "...", 3);
+    k += 3;
+  }
+  out[k] = '\0';
+}
+
+/* The last token, escaped for a message. */
+static const char *lex_shown(const struct lexer *lx, char *buf, size_t len)
+{
+  cp_io_escape(lx->text + lx->tok_start, lx->tok_len, 40, buf, len);
+  return buf;
+}
+
 static int lex_error(struct lexer *lx, const char *fmt, ...)
 {
-  int k = snprintf(lx->err, lx->errlen, "%s:%d: ", lx->name, lx->line);
+  char name[256];
+  cp_io_escape(lx->name, strlen(lx->name), 200, name, sizeof name);
+  int k = snprintf(lx->err, lx->errlen, "%s:%d: ", name, lx->line);
   if (k < 0 || (size_t)k >= lx->errlen) return 1;
   va_list ap;
   va_start(ap, fmt);
@@ -62,34 +97,43 @@ static int lex_token(struct lexer *lx, char *tok, size_t toklen, int stop_at_new
   }
   size_t k = 0;
   lx->line = lx->next_line;
+  lx->tok_start = lx->pos;
   while (t[lx->pos] && !isspace((unsigned char)t[lx->pos]) && t[lx->pos] != '#') {
     if (k + 1 < toklen) tok[k++] = t[lx->pos];
     lx->pos++;
   }
   tok[k] = '\0';
+  lx->tok_len = lx->pos - lx->tok_start;
   return 1;
 }
 
 static int lex_number(struct lexer *lx, double *x, const char *what, int stop_at_newline)
 {
-  char tok[128];
+  char tok[128], shown[200];
   if (!lex_token(lx, tok, sizeof tok, stop_at_newline)) {
     if (!stop_at_newline) lx->line = lx->next_line;
     return lex_error(lx, "%s: %s", what,
                      stop_at_newline ? "too few numbers on this line" : "file ends early");
   }
+  /* Parsed in place, not from tok: a number longer than tok (e.g. 1. and 140 zeros then 1e5) is read
+   * whole instead of cut. The token ends at whitespace or '#', where strtod stops as well. */
+  const char *start = lx->text + lx->tok_start;
   char *end;
   errno = 0;
-  double v = strtod(tok, &end);
-  if (end == tok || *end != '\0') return lex_error(lx, "%s: '%s' is not a number", what, tok);
-  if (!isfinite(v) || errno == ERANGE) return lex_error(lx, "%s: '%s' is not a finite number", what, tok);
+  double v = strtod(start, &end);
+  if (end == start || end != start + lx->tok_len)
+    return lex_error(lx, "%s: '%s' is not a number", what, lex_shown(lx, shown, sizeof shown));
+  /* ERANGE on underflow still returns the nearest double (a subnormal or 0, as -write may produce);
+   * only an overflow (HUGE_VAL) or a NaN/Inf literal is refused. */
+  if (!isfinite(v) || (errno == ERANGE && fabs(v) == HUGE_VAL))
+    return lex_error(lx, "%s: '%s' is not a finite number", what, lex_shown(lx, shown, sizeof shown));
   *x = v;
   return 0;
 }
 
 static int lex_int(struct lexer *lx, int *v, int lo, int hi, const char *what)
 {
-  char tok[128];
+  char tok[128], shown[200];
   if (!lex_token(lx, tok, sizeof tok, 0)) {
     lx->line = lx->next_line;
     lex_error(lx, "%s: file ends early", what);
@@ -98,8 +142,8 @@ static int lex_int(struct lexer *lx, int *v, int lo, int hi, const char *what)
   char *end;
   errno = 0;
   long x = strtol(tok, &end, 10);
-  if (end == tok || *end != '\0' || errno) {
-    lex_error(lx, "%s: '%s' is not an integer", what, tok);
+  if (end == tok || *end != '\0' || errno || lx->tok_len >= sizeof tok) {
+    lex_error(lx, "%s: '%s' is not an integer", what, lex_shown(lx, shown, sizeof shown));
     return 1;
   }
   if (x < lo || x > hi) {
@@ -132,12 +176,31 @@ static int skip_to_record(struct lexer *lx)
 
 static int end_of_record(struct lexer *lx, const char *what)
 {
-  char tok[128];
-  if (lex_token(lx, tok, sizeof tok, 1)) return lex_error(lx, "%s: extra value '%s' on this line", what, tok);
+  char tok[128], shown[200];
+  if (lex_token(lx, tok, sizeof tok, 1))
+    return lex_error(lx, "%s: extra value '%s' on this line", what, lex_shown(lx, shown, sizeof shown));
   return 0;
 }
 
 #define CB_MAX_N 100000
+/* The largest dense n x n matrix the reader allocates (8 GiB: n = 32768); a header may not ask for more. */
+#define CP_IO_MAX_DENSE_BYTES (8.0 * 1024 * 1024 * 1024)
+
+/* Before allocating an n x n matrix for a header's n: the rest of the file must hold at least min_numbers
+ * numbers (each one byte and a separator), and the matrix must fit the reader's limit. A header saying
+ * n = 100000 over two lines of data is refused here, not after allocating 80 GB. */
+static int lex_need(struct lexer *lx, int n, double min_numbers, const char *what)
+{
+  double bytes = (double)n * (double)n * sizeof(double);
+  if (bytes > CP_IO_MAX_DENSE_BYTES)
+    return lex_error(lx, "n = %d needs a %.3g GB dense matrix, above the reader's limit of %.3g GB", n,
+                     bytes / 1e9, CP_IO_MAX_DENSE_BYTES / 1e9);
+  double left = (double)(lx->len - lx->pos);
+  if (2.0 * min_numbers - 1.0 > left)
+    return lex_error(lx, "%s: file ends early: n = %d needs at least %.0f numbers, only %.0f bytes are left",
+                     what, n, min_numbers, left);
+  return 0;
+}
 
 static int read_plain(struct lexer *lx, struct cp_problem **out)
 {
@@ -147,15 +210,16 @@ static int read_plain(struct lexer *lx, struct cp_problem **out)
     return lex_error(lx, "empty file: expected the dimension n");
   }
   if (lex_int(lx, &n, 1, CB_MAX_N, "dimension n")) return 1;
-  char tok[128];
+  char tok[128], shown[200];
   if (lex_token(lx, tok, sizeof tok, 1)) {
     char *end;
     long v = strtol(tok, &end, 10);
-    if (end == tok || *end || v < 0 || v > n)
-      return lex_error(lx, "n_eq: '%s' is not an integer in [0, n]", tok);
+    if (end == tok || *end || v < 0 || v > n || lx->tok_len >= sizeof tok)
+      return lex_error(lx, "n_eq: '%s' is not an integer in [0, n]", lex_shown(lx, shown, sizeof shown));
     n_eq = (int)v;
     if (end_of_record(lx, "header")) return 1;
   }
+  if (lex_need(lx, n, (double)n * (n + 1), "M and q")) return 1;
   struct cp_problem *p = n_eq ? cp_mlcp_create(n_eq, n - n_eq) : cp_lcp_create(n);
   if (!p) return lex_error(lx, "out of memory for n = %d", n);
   char what[64];
@@ -180,7 +244,8 @@ static int read_plain(struct lexer *lx, struct cp_problem **out)
   if (end_of_record(lx, "q")) goto fail;
   if (skip_to_record(lx)) {
     lex_token(lx, tok, sizeof tok, 1);
-    lex_error(lx, "unexpected content after q ('%s'): expected %d rows of M and one line of q", tok, n);
+    lex_error(lx, "unexpected content after q ('%s'): expected %d rows of M and one line of q",
+              lex_shown(lx, shown, sizeof shown), n);
     goto fail;
   }
   *out = p;
@@ -203,6 +268,8 @@ static int read_numerics_matrix(struct lexer *lx, double **Mout, int *rows_out, 
     return 1;
   if ((*rows_out && rows != *rows_out) || (*cols_out && cols != *cols_out))
     return lex_error(lx, "M is %d x %d, expected %d x %d", rows, cols, *rows_out, *cols_out);
+  if (lex_need(lx, rows > cols ? rows : cols, storage == 0 ? (double)rows * cols : 1.0, "the matrix"))
+    return 1;
   double *M = calloc((size_t)rows * cols, sizeof *M);
   if (!M) return lex_error(lx, "out of memory for a %d x %d matrix", rows, cols);
   int ld = cols, rc = 1;
@@ -273,7 +340,7 @@ done:
 static int read_siconos_lcp(struct lexer *lx, struct cp_problem **out)
 {
   int n = 0;
-  if (lex_int(lx, &n, 1, CB_MAX_N, "dimension n")) return 1;
+  if (lex_int(lx, &n, 1, CB_MAX_N, "dimension n") || lex_need(lx, n, n, "q")) return 1;
   struct cp_problem *p = cp_lcp_create(n);
   if (!p) return lex_error(lx, "out of memory for n = %d", n);
   double *M = NULL;
@@ -308,6 +375,7 @@ static int read_siconos_mlcp(struct lexer *lx, struct cp_problem **out)
     return 1;
   if (n + m < 1) return lex_error(lx, "empty problem (n + m = 0)");
   if (!st1 && !st2) return lex_error(lx, "neither storage form is present (both flags 0)");
+  if (lex_need(lx, n + m, st2 ? (double)(n + m) * (n + m + 1) : (double)(n + m), "the data")) return 1;
   struct cp_problem *p = cp_mlcp_create(n, m);
   if (!p) return lex_error(lx, "out of memory for n + m = %d", n + m);
   if (st1) {
@@ -381,7 +449,16 @@ enum cp_file_format cp_file_format_guess(const char *path)
 int cp_read_text(const char *text, const char *name, enum cp_file_format format, struct cp_problem **p,
                  char *err, size_t errlen)
 {
-  struct lexer lx = {.text = text, .name = name, .line = 1, .next_line = 1, .err = err, .errlen = errlen};
+  /* A UTF-8 byte order mark (editors on Windows write one) is not content. */
+  if ((unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF)
+    text += 3;
+  struct lexer lx = {.text = text,
+                     .len = strlen(text),
+                     .name = name,
+                     .line = 1,
+                     .next_line = 1,
+                     .err = err,
+                     .errlen = errlen};
   *p = NULL;
   if (format == CP_FILE_AUTO) format = cp_file_format_guess(name);
   int rc;
@@ -400,40 +477,67 @@ int cp_read_text(const char *text, const char *name, enum cp_file_format format,
 int cp_read_file(const char *path, enum cp_file_format format, struct cp_problem **p, char *err,
                  size_t errlen)
 {
+  return cp_read_file_limited(path, format, CP_IO_MAX_FILE_BYTES, p, err, errlen);
+}
+
+int cp_read_file_limited(const char *path, enum cp_file_format format, size_t max_bytes,
+                         struct cp_problem **p, char *err, size_t errlen)
+{
   *p = NULL;
+  char shown[256];
+  cp_io_escape(path, strlen(path), 200, shown, sizeof shown);
   FILE *f = fopen(path, "rb");
   if (!f) {
-    snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    snprintf(err, errlen, "%s: cannot open: %s", shown, strerror(errno));
     return 1;
   }
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) { /* fopen succeeds on a directory */
+    fclose(f);
+    snprintf(err, errlen, "%s: is a directory, not a problem file", shown);
+    return 1;
+  }
+  /* Read in chunks, refusing NUL bytes as they arrive and stopping at max_bytes: /dev/zero or an endless
+   * pipe ends with a message, not with the memory. */
   size_t cap = 1 << 16, len = 0;
   char *buf = malloc(cap);
-  while (buf) {
+  const char *why = NULL;
+  int read_errno = 0;
+  while (buf && !why) {
     size_t got = fread(buf + len, 1, cap - len - 1, f);
+    if (memchr(buf + len, '\0', got)) why = "binary data (NUL byte) in a text format";
     len += got;
-    if (len + 1 < cap) break;
-    char *nb = realloc(buf, cap * 2);
+    if (len > max_bytes) why = "larger than the reader's limit";
+    if (why || len + 1 < cap) break;
+    size_t next = cap * 2 > max_bytes + 2 ? max_bytes + 2 : cap * 2;
+    char *nb = realloc(buf, next);
     if (!nb) {
       free(buf);
       buf = NULL;
       break;
     }
     buf = nb;
-    cap *= 2;
+    cap = next;
   }
-  int read_error = ferror(f);
+  if (ferror(f)) read_errno = errno ? errno : EIO;
   fclose(f);
-  if (!buf || read_error) {
+  if (why) {
+    if (len > max_bytes)
+      snprintf(err, errlen, "%s: more than %zu bytes: larger than the reader's limit", shown, max_bytes);
+    else
+      snprintf(err, errlen, "%s: %s", shown, why);
     free(buf);
-    snprintf(err, errlen, "%s: cannot read the file", path);
+    return 1;
+  }
+  if (!buf || read_errno) {
+    free(buf);
+    if (read_errno)
+      snprintf(err, errlen, "%s: cannot read the file: %s", shown, strerror(read_errno));
+    else
+      snprintf(err, errlen, "%s: out of memory reading the file", shown);
     return 1;
   }
   buf[len] = '\0';
-  if (memchr(buf, '\0', len)) {
-    free(buf);
-    snprintf(err, errlen, "%s: binary data (NUL byte) in a text format", path);
-    return 1;
-  }
   int rc = cp_read_text(buf, path, format, p, err, errlen);
   free(buf);
   return rc;

@@ -16,8 +16,17 @@ int cp_file_format_parse(const char *name);
 /* auto: a name ending in ".dat" is Siconos (MLCP if the base name contains "mlcp"), anything else plain. */
 enum cp_file_format cp_file_format_guess(const char *path);
 
+/* The largest file cp_read_file reads (1 GiB: a dense n = 5000 problem written with 17 digits is 0.6 GB). */
+#define CP_IO_MAX_FILE_BYTES ((size_t)1 << 30)
+
+/* A directory, a file with NUL bytes (e.g. /dev/zero) or one larger than the limit is refused with a
+ * message; a UTF-8 byte order mark at the start is skipped; bytes from the file appear in messages escaped
+ * (\xNN). Numbers are read whole, whatever their length; subnormals are accepted. */
 int cp_read_file(const char *path, enum cp_file_format format, struct cp_problem **p, char *err,
                  size_t errlen);
+/* Same with the size limit given (tests use a small one). */
+int cp_read_file_limited(const char *path, enum cp_file_format format, size_t max_bytes,
+                         struct cp_problem **p, char *err, size_t errlen);
 /* Same, from text in memory; name is used in messages. */
 int cp_read_text(const char *text, const char *name, enum cp_file_format format, struct cp_problem **p,
                  char *err, size_t errlen);

@@ -14,6 +14,7 @@
 
 #include <glpk.h>
 #include <math.h>
+#include <setjmp.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,53 +85,125 @@ int enum_is_lcp_form(const struct cp_problem *p)
   return 1;
 }
 
-/* Feasibility of the face {z_B >= 0 (free unknowns free), z = 0 off B, w_B = 0, w >= 0} as a GLPK LP, for
- * singular bases. Returns 0 and a vertex in z if feasible, 1 if GLPK proves it empty, 2 on failure. */
-static int enum_face_lp(const struct cp_problem *p, const int *basic, int k, double *z)
+struct enum_glpk_guard {
+  jmp_buf jump;
+  char line[2][256]; /* GLPK's last two output strings: its error text, then "Error detected in file" */
+  int count;
+};
+
+static int enum_glpk_term(void *info, const char *s)
 {
-  int n = p->n, rc = 2;
-  size_t cap = (size_t)n * (size_t)(k > 0 ? k : 1) + 1;
-  int *ia = malloc(cap * sizeof *ia), *ja = malloc(cap * sizeof *ja);
-  double *ar = malloc(cap * sizeof *ar);
+  struct enum_glpk_guard *g = info;
+  snprintf(g->line[g->count & 1], sizeof g->line[0], "%s", s);
+  g->count++;
+  return 1; /* nonzero: GLPK prints nothing itself */
+}
+
+static void enum_glpk_error(void *info)
+{
+  struct enum_glpk_guard *g = info;
+  longjmp(g->jump, 1); /* returning would let GLPK call abort() */
+}
+
+/* File scope, not automatic: it is written between setjmp and longjmp (C11 7.13.2.1). GLPK's environment
+ * is per thread and not reentrant, so one guard at a time is all there can be. */
+static struct enum_glpk_guard enum_glpk_state;
+
+int enum_glpk_guarded(void (*body)(void *ctx), void *ctx, char *msg, size_t len)
+{
+  struct enum_glpk_guard *g = &enum_glpk_state;
+  memset(g, 0, sizeof *g);
+  /* Terminal output stays on but goes to our hook: it is how GLPK hands over its error text. */
+  int old = glp_term_out(GLP_ON);
+  glp_term_hook(enum_glpk_term, g);
+  glp_error_hook(enum_glpk_error, g);
+  if (setjmp(g->jump) == 0) {
+    body(ctx);
+    glp_error_hook(NULL, NULL);
+    glp_term_hook(NULL, NULL);
+    glp_term_out(old);
+    return 0;
+  }
+  glp_free_env(); /* GLPK's state is undefined after an error: drop it (the next call starts afresh) */
+  const char *text = g->count >= 2 ? g->line[g->count & 1] : g->line[0];
+  char clean[256];
+  size_t k = 0;
+  for (; text[k] && text[k] != '\n' && k + 1 < sizeof clean; k++)
+    clean[k] = text[k];
+  clean[k] = '\0';
+  snprintf(msg, len, "GLPK error: %s", clean[0] ? clean : "(no message)");
+  return 1;
+}
+
+/* The face LP of enum_face_lp, run under enum_glpk_guarded: only GLPK objects are created here. */
+struct enum_face_ctx {
+  const struct cp_problem *p;
+  const int *basic;
+  int k, nz;
+  const int *ia, *ja;
+  const double *ar;
+  double *z;
+  int rc;
+};
+
+static void enum_face_body(void *ctx)
+{
+  struct enum_face_ctx *f = ctx;
+  const struct cp_problem *p = f->p;
+  int n = p->n, k = f->k;
   glp_prob *lp = glp_create_prob();
-  if (!ia || !ja || !ar || !lp) goto cleanup;
   glp_add_rows(lp, n);
   if (k > 0) glp_add_cols(lp, k);
-  int in_b = 0, nz = 0;
   for (int i = 0; i < n; i++) {
-    in_b = 0;
+    int in_b = 0;
     for (int c = 0; c < k; c++)
-      in_b |= basic[c] == i;
+      in_b |= f->basic[c] == i;
     glp_set_row_bnds(lp, i + 1, in_b || i < p->n_eq ? GLP_FX : GLP_LO, -p->q[i], -p->q[i]);
-    for (int c = 0; c < k; c++) {
-      double a = p->M[(size_t)i * n + basic[c]];
-      if (a != 0.0) nz++, ia[nz] = i + 1, ja[nz] = c + 1, ar[nz] = a;
-    }
   }
   for (int c = 0; c < k; c++)
-    glp_set_col_bnds(lp, c + 1, basic[c] < p->n_eq ? GLP_FR : GLP_LO, 0.0, 0.0);
-  glp_load_matrix(lp, nz, ia, ja, ar);
+    glp_set_col_bnds(lp, c + 1, f->basic[c] < p->n_eq ? GLP_FR : GLP_LO, 0.0, 0.0);
+  glp_load_matrix(lp, f->nz, f->ia, f->ja, f->ar);
   glp_smcp parm;
   glp_init_smcp(&parm);
   parm.msg_lev = GLP_MSG_OFF;
   parm.presolve = GLP_ON;
-  int old = glp_term_out(GLP_OFF), ret = glp_simplex(lp, &parm);
-  glp_term_out(old);
+  int ret = glp_simplex(lp, &parm);
   if (ret == GLP_ENOPFS || (ret == 0 && glp_get_status(lp) == GLP_NOFEAS))
-    rc = 1;
+    f->rc = 1;
   else if (ret == 0 && (glp_get_status(lp) == GLP_OPT || glp_get_status(lp) == GLP_FEAS)) {
     for (int i = 0; i < n; i++)
-      z[i] = 0.0;
+      f->z[i] = 0.0;
     for (int c = 0; c < k; c++)
-      z[basic[c]] = glp_get_col_prim(lp, c + 1);
-    rc = 0;
+      f->z[f->basic[c]] = glp_get_col_prim(lp, c + 1);
+    f->rc = 0;
   }
+  glp_delete_prob(lp);
+}
+
+/* Feasibility of the face {z_B >= 0 (free unknowns free), z = 0 off B, w_B = 0, w >= 0} as a GLPK LP, for
+ * singular bases. Returns 0 and a vertex in z if feasible, 1 if GLPK proves it empty, 2 on failure (msg
+ * holds GLPK's error when GLPK stopped on one, else is left alone). */
+static int enum_face_lp(const struct cp_problem *p, const int *basic, int k, double *z, char *msg, size_t len)
+{
+  int n = p->n;
+  size_t cap = (size_t)n * (size_t)(k > 0 ? k : 1) + 1;
+  int *ia = malloc(cap * sizeof *ia), *ja = malloc(cap * sizeof *ja);
+  double *ar = malloc(cap * sizeof *ar);
+  struct enum_face_ctx f = {.p = p, .basic = basic, .k = k, .ia = ia, .ja = ja, .ar = ar, .z = z, .rc = 2};
+  if (!ia || !ja || !ar) goto cleanup;
+  int nz = 0;
+  for (int i = 0; i < n; i++)
+    for (int c = 0; c < k; c++) {
+      double a = p->M[(size_t)i * n + basic[c]];
+      if (a != 0.0) nz++, ia[nz] = i + 1, ja[nz] = c + 1, ar[nz] = a;
+    }
+  f.nz = nz;
+  if (enum_glpk_guarded(enum_face_body, &f, msg, len) != 0) f.rc = 2;
 cleanup:
-  if (lp) glp_delete_prob(lp);
   free(ia);
   free(ja);
   free(ar);
-  return rc;
+  return f.rc;
 }
 
 struct enum_data {
@@ -252,6 +325,7 @@ static int enum_solve(struct solver *s, const struct cp_problem *p, double *z, s
   }
   /* Nothing from the regular bases: decide the singular ones exactly, so "infeasible" is a proof. */
   long lp_unknown = 0;
+  char glpk_msg[160] = "";
   for (unsigned long mask = 0;
        !err && d->n_solutions == 0 && singular > 0 && r->status == SOLVE_INFEASIBLE && mask < (1UL << m);
        mask++) {
@@ -261,7 +335,7 @@ static int enum_solve(struct solver *s, const struct cp_problem *p, double *z, s
     for (int j = 0; j < m; j++)
       if (mask & (1UL << j)) basic[k++] = n_eq + j;
     if (enum_basis_solve(p, basic, k, d->rcond_min, &w, zc) == 0) continue; /* regular: already done */
-    int lp = enum_face_lp(p, basic, k, zc);
+    int lp = enum_face_lp(p, basic, k, zc, glpk_msg, sizeof glpk_msg);
     if (lp == 2) lp_unknown++;
     if (lp == 0 && cp_check(p, zc, Fz, &c) == 0 && cp_check_passes(&c, s->set.tol))
       err = enum_add(d, n, zc);
@@ -296,8 +370,8 @@ static int enum_solve(struct solver *s, const struct cp_problem *p, double *z, s
     snprintf(r->message, sizeof r->message, "time limit after %ld of 2^%d bases, no solution yet", tried, m);
   } else if (r->status == SOLVE_INFEASIBLE) {
     r->status = SOLVE_NUMERICAL_FAILURE;
-    snprintf(r->message, sizeof r->message, "no solution found, but %ld singular bases undecided",
-             lp_unknown);
+    snprintf(r->message, sizeof r->message, "no solution found, but %ld singular bases undecided%s%s",
+             lp_unknown, glpk_msg[0] ? "; " : "", glpk_msg);
   }
 cleanup:
   free(zc);

@@ -42,21 +42,33 @@ static void milp_callback(glp_tree *tree, void *info)
   if (glp_ios_reason(tree) == GLP_ISELECT) ++*(int *)info;
 }
 
+/* Everything GLPK does for one solve, run under enum_glpk_guarded (GLPK aborts on errors it detects, e.g.
+ * scale factors of data near DBL_MAX): only GLPK objects are created here; the triplet arrays, parameters
+ * and outputs belong to the caller. */
+struct milp_run {
+  const struct cp_problem *p;
+  const struct milp_data *d;
+  glp_iocp *parm;
+  int *ia, *ja;
+  double *ar;
+  double *z;    /* out: n column values when an incumbent exists */
+  double *b;    /* out: m binary values */
+  int ret, mip; /* glp_intopt's return and the MIP status */
+  int have_z;
+};
+
 /* Builds the MIP: columns z_1..z_n then b for the m complementary unknowns; rows per complementary i:
- * w_i >= 0, w_i + U b_i <= U, z_i - U b_i <= 0; per free row i: w_i = 0. */
-static glp_prob *milp_build(const struct cp_problem *p, const struct milp_data *d)
+ * w_i >= 0, w_i + U b_i <= U, z_i - U b_i <= 0; per free row i: w_i = 0. Then solves it. */
+static void milp_body(void *ctx)
 {
+  struct milp_run *run = ctx;
+  const struct cp_problem *p = run->p;
+  const struct milp_data *d = run->d;
   int n = p->n, n_eq = p->n_eq, m = n - n_eq;
+  int *ia = run->ia, *ja = run->ja;
+  double *ar = run->ar;
   double U = d->bound;
-  size_t cap = (size_t)n * n + (size_t)m * n + 3 * (size_t)m + 1; /* rows w, rows w + U b, rows z - U b */
-  int *ia = malloc(cap * sizeof *ia), *ja = malloc(cap * sizeof *ja);
-  double *ar = malloc(cap * sizeof *ar);
   glp_prob *lp = glp_create_prob();
-  if (!ia || !ja || !ar || !lp) {
-    if (lp) glp_delete_prob(lp);
-    lp = NULL;
-    goto cleanup;
-  }
   glp_add_cols(lp, n + m);
   glp_add_rows(lp, n + 2 * m);
   int nz = 0;
@@ -91,11 +103,16 @@ static glp_prob *milp_build(const struct cp_problem *p, const struct milp_data *
     nz++, ia[nz] = row_z, ja[nz] = col_b, ar[nz] = -U;
   }
   glp_load_matrix(lp, nz, ia, ja, ar);
-cleanup:
-  free(ia);
-  free(ja);
-  free(ar);
-  return lp;
+  run->ret = glp_intopt(lp, run->parm);
+  run->mip = glp_mip_status(lp);
+  if ((run->ret == 0 || run->ret == GLP_ETMLIM) && (run->mip == GLP_OPT || run->mip == GLP_FEAS)) {
+    for (int j = 0; j < n; j++)
+      run->z[j] = glp_mip_col_val(lp, j + 1);
+    for (int k = 0; k < m; k++)
+      run->b[k] = glp_mip_col_val(lp, n + k + 1);
+    run->have_z = 1;
+  }
+  glp_delete_prob(lp);
 }
 
 static int milp_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
@@ -118,12 +135,14 @@ static int milp_solve(struct solver *s, const struct cp_problem *p, double *z, s
     snprintf(r->message, sizeof r->message, "NaN or Inf in M or q");
     return 0;
   }
-  glp_prob *lp = milp_build(p, d);
   size_t nn = n > 0 ? (size_t)n : 1;
+  size_t cap = (size_t)n * n + (size_t)m * n + 3 * (size_t)m + 1; /* rows w, rows w + U b, rows z - U b */
+  int *ia = malloc(cap * sizeof *ia), *ja = malloc(cap * sizeof *ja);
+  double *ar = malloc(cap * sizeof *ar), *bval = malloc(((size_t)m + 1) * sizeof *bval);
   double *zp = malloc(nn * sizeof *zp), *wz = malloc(nn * sizeof *wz), *zbest = malloc(nn * sizeof *zbest);
   int *basic = malloc(nn * sizeof *basic), err = 0, nodes = 0, polished = 0;
   struct enum_basis_work w = {0};
-  if (!lp || !zp || !wz || !zbest || !basic || enum_basis_work_create(n, &w) != 0) {
+  if (!ia || !ja || !ar || !bval || !zp || !wz || !zbest || !basic || enum_basis_work_create(n, &w) != 0) {
     err = 1;
     goto cleanup;
   }
@@ -136,14 +155,16 @@ static int milp_solve(struct solver *s, const struct cp_problem *p, double *z, s
   parm.cb_info = &nodes;
   if (s->set.time_limit > 0.0)
     parm.tm_lim = s->set.time_limit * 1e3 < 2e9 ? (int)ceil(s->set.time_limit * 1e3) : 2000000000;
-  int old = glp_term_out(GLP_OFF);
-  int ret = glp_intopt(lp, &parm);
-  glp_term_out(old);
-  int mip = glp_mip_status(lp);
+  struct milp_run run = {.p = p, .d = d, .parm = &parm, .ia = ia, .ja = ja, .ar = ar, .z = z, .b = bval};
+  if (enum_glpk_guarded(milp_body, &run, r->message, sizeof r->message) != 0) {
+    r->status = SOLVE_NUMERICAL_FAILURE; /* GLPK stopped on its own error: no answer from it */
+    r->no_answer = 1;
+    r->iterations = nodes;
+    goto cleanup;
+  }
+  int ret = run.ret, mip = run.mip;
   r->iterations = nodes;
-  if ((ret == 0 || ret == GLP_ETMLIM) && (mip == GLP_OPT || mip == GLP_FEAS)) {
-    for (int j = 0; j < n; j++)
-      z[j] = glp_mip_col_val(lp, j + 1);
+  if (run.have_z) {
     /* GLPK accepts b_i within tol_int of an integer, which lets z_i reach U tol_int beside w_i > 0, and its
      * simplex tolerances are looser than ours: polish on the basis GLPK chose (free unknowns plus the
      * complementary ones allowed to be positive) and on the pattern z_i > w_i, keeping the best. */
@@ -159,7 +180,7 @@ static int milp_solve(struct solver *s, const struct cp_problem *p, double *z, s
         basic[k++] = i;
       for (int i = 0; i < m; i++) {
         double Fi = zp[n_eq + i]; /* cp_check left F(z) in zp */
-        if (rule == 0 ? glp_mip_col_val(lp, n + i + 1) > 0.5 : z[n_eq + i] > Fi) basic[k++] = n_eq + i;
+        if (rule == 0 ? bval[i] > 0.5 : z[n_eq + i] > Fi) basic[k++] = n_eq + i;
       }
       if (enum_basis_solve(p, basic, k, 1e-14, &w, wz) != 0) continue;
       struct cp_check cpol;
@@ -185,7 +206,10 @@ static int milp_solve(struct solver *s, const struct cp_problem *p, double *z, s
     snprintf(r->message, sizeof r->message, "glp_intopt returned %d, MIP status %d", ret, mip);
   }
 cleanup:
-  if (lp) glp_delete_prob(lp);
+  free(ia);
+  free(ja);
+  free(ar);
+  free(bval);
   free(zp);
   free(wz);
   free(zbest);

@@ -63,7 +63,7 @@ void solver_registry_print(FILE *out)
 
 const struct option_decl solver_harness_options[] = {
     {"tol", OPT_REAL, offsetof(struct solver_settings, tol), "1e-8", "(0,inf)",
-     "converged iff natural residual <= tol * max(1, ||q||_inf)"},
+     "converged iff natural residual <= tol * min(max(1, ||q||_inf), 1e8)"},
     {"max_it", OPT_INT, offsetof(struct solver_settings, max_it), "0", "[0,inf)",
      "iteration / pivot limit; 0 = the solver's own default"},
     {"time_limit", OPT_REAL, offsetof(struct solver_settings, time_limit), "0", "[0,inf)",
@@ -380,6 +380,7 @@ int solver_solve(struct solver *s, const struct cp_problem *p, double *z, struct
   s->t_start = solver_wall_time();
   int err = s->type->solve(s, p, z, r);
   r->seconds = solver_wall_time() - s->t_start;
+  if (r->call_seconds > 0.0 && r->call_seconds < r->seconds) r->seconds = r->call_seconds;
   if (pushed) PetscPopErrorHandler();
   if (err) {
     r->status = SOLVE_NUMERICAL_FAILURE;
@@ -391,6 +392,7 @@ int solver_solve(struct solver *s, const struct cp_problem *p, double *z, struct
   r->residual = c.natural;
   r->residual_eq = c.equality;
   r->scale = c.scale;
+  r->data_scale = c.data_scale;
   if (c.nonfinite)
     r->status = SOLVE_NAN_OR_INF;
   else if (cp_check_passes(&c, s->set.tol))
@@ -400,7 +402,14 @@ int solver_solve(struct solver *s, const struct cp_problem *p, double *z, struct
     if (!r->message[0])
       snprintf(r->message, sizeof r->message, "claimed convergence, residual %.3g > tol %.3g x scale %.3g",
                c.natural, s->set.tol, c.scale);
-  } else if (r->status == SOLVE_INFEASIBLE)
+  } else if (r->status == SOLVE_INFEASIBLE) {
     solver_judge_infeasible(p, r);
+  }
+  if (r->status != SOLVE_CONVERGED && c.data_scale > c.scale) {
+    /* say why a huge residual relative to ||q|| still fails: the scale was capped */
+    size_t used = strlen(r->message);
+    snprintf(r->message + used, sizeof r->message - used,
+             "%sbadly scaled: ||q||_inf %.3g, judged on scale %.3g", used ? "; " : "", c.data_scale, c.scale);
+  }
   return 0;
 }

@@ -30,9 +30,14 @@ struct solve_result {
   int iterations;     /* pivots for pivoting methods */
   double residual;    /* natural-map residual from cp_check (absolute, not scaled) */
   double residual_eq; /* equality residual of mixed problems */
-  double scale;       /* the scale the tolerance was multiplied by */
+  double scale;       /* the scale the tolerance was multiplied by: min(max(1, ||q||_inf), CP_SCALE_MAX) */
+  double data_scale;  /* max(1, ||q||_inf) (callback problems: their declared scale), before the cap */
   double seconds;     /* wall time of the solve call */
-  int n_solutions;    /* enum: every solution found; row-major n_solutions x n, owned by the solver */
+  /* Set by a solver whose library call runs elsewhere (Siconos in a forked child under a time limit): the
+   * wall time of that call alone, which the harness reports as seconds instead of its own clock's (which
+   * would add the fork and the polling). 0: the harness's clock. */
+  double call_seconds;
+  int n_solutions; /* enum: every solution found; row-major n_solutions x n, owned by the solver */
   const double *solutions;
   char message[160]; /* detail for failures (e.g. a PETSc error), empty otherwise */
   /* Set by a solver that stopped (time or iteration limit) without anything that approximates a solution:
@@ -48,8 +53,8 @@ struct solve_result {
 
 /* Settings every solver honours; a solver ignoring its tolerance or limits is a defect. */
 struct solver_settings {
-  double tol;        /* -cp_tol: converged iff residual <= tol * max(1, ||q||_inf) (default 1e-8) */
-  int max_it;        /* -cp_max_it: iterations / pivots; 0 = the solver's own default */
+  double tol; /* -cp_tol: converged iff residual <= tol * min(max(1, ||q||_inf), CP_SCALE_MAX) (1e-8) */
+  int max_it; /* -cp_max_it: iterations / pivots; 0 = the solver's own default */
   double time_limit; /* -cp_time_limit seconds; 0 = none */
   int warm_start;    /* -cp_warm_start: z on entry is the initial guess (Lemke: its support is the basis) */
 };

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <petscsys.h>
+#include <string.h>
 
 static void test_lcp_residual(void)
 {
@@ -93,12 +94,52 @@ static void test_harness(void)
   cp_destroy(&p);
 }
 
+/* Badly scaled data: with ||q||_inf = 3e271 a tolerance relative to ||q|| would accept a residual of
+ * 2e162; the scale is capped at CP_SCALE_MAX, so it does not, while a normal problem keeps max(1, ||q||). */
+static void test_scale_cap(void)
+{
+  struct cp_problem *p = cp_lcp_create(2);
+  p->M[0] = p->M[3] = 1.0;
+  p->q[0] = -3e271;
+  p->q[1] = -1.0;
+  struct cp_check c;
+  double zbad[2] = {3e271, 2e162}; /* w_2 = 2e162 - 1 beside z_2 = 2e162: residual 2e162 */
+  cp_check(p, zbad, NULL, &c);
+  CHECK_CLOSE(c.natural, 2e162, 1e150, "scale cap: residual of the bad point is 2e162");
+  CHECK(c.scale == CP_SCALE_MAX && c.data_scale == 3e271, "scale cap: scale %g (data %g)", c.scale,
+        c.data_scale);
+  CHECK(!cp_check_passes(&c, 1e-8), "scale cap: a residual of 2e162 with ||q|| = 3e271 is not converged");
+  double zgood[2] = {3e271, 1.0};
+  cp_check(p, zgood, NULL, &c);
+  CHECK(cp_check_passes(&c, 1e-8), "scale cap: the exact solution still is (residual %g)", c.natural);
+  struct solver *s = NULL;
+  CHECK(solver_create("psor", &s, NULL, 0) == 0 && s, "registry: psor is found");
+  s->set.max_it = 17; /* psor's iterate after 17 sweeps has residual ~4e262: "converged" without the cap */
+  double z[2];
+  struct solve_result r;
+  solver_solve(s, p, z, &r);
+  CHECK(r.status != SOLVE_CONVERGED && r.residual > 1.0,
+        "harness: badly scaled psor iterate not converged (%s, %g)", solve_status_name(r.status), r.residual);
+  CHECK(r.scale == CP_SCALE_MAX && r.data_scale == 3e271, "harness: reports capped %g and data scale %g",
+        r.scale, r.data_scale);
+  CHECK(strstr(r.message, "badly scaled") != NULL, "harness: the message says badly scaled ('%s')",
+        r.message);
+  p->q[0] = -5.0; /* a normal problem: scale max(1, ||q||) as before */
+  s->set.max_it = 0;
+  solver_solve(s, p, z, &r);
+  CHECK(r.status == SOLVE_CONVERGED && r.scale == 5.0 && r.data_scale == 5.0 && !strstr(r.message, "badly"),
+        "harness: normal scale unchanged (%s, scale %g)", solve_status_name(r.status), r.scale);
+  solver_destroy(&s);
+  cp_destroy(&p);
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   test_lcp_residual();
   test_mlcp_residual();
   test_harness();
+  test_scale_cap();
   int rc = check_finish();
   PetscCall(PetscFinalize());
   return rc;

@@ -129,10 +129,73 @@ static void test_bad_input(void)
   expect_error("0 1 1 1\n1\n2\n", CP_FILE_SICONOS_MLCP, "file ends early", "truncated MLCP");
 }
 
+/* What a hostile file does to the reader: long numbers, subnormals, endless or binary input, a header
+ * promising more than the file holds, a directory, control bytes and a byte order mark. */
+static void test_hostile_input(void)
+{
+  struct cp_problem *p = NULL;
+  char err[512] = "", text[400];
+  /* 1. and 140 zeros then 1e5: read whole (it used to be cut at 127 characters and read as 1.0) */
+  int k = snprintf(text, sizeof text, "1\n1.");
+  for (int i = 0; i < 140; i++)
+    text[k++] = '0';
+  snprintf(text + k, sizeof text - (size_t)k, "1e5\n-1\n");
+  int rc = cp_read_text(text, "long.txt", CP_FILE_PLAIN, &p, err, sizeof err);
+  CHECK(rc == 0 && p && p->M[0] == 1e5, "a 146-character number is read whole (%g; %s)", p ? p->M[0] : 0.0,
+        err);
+  cp_destroy(&p);
+  /* subnormals: accepted, and a written file reads back bit for bit */
+  rc = cp_read_text("2\n1e-320 0\n0 4.9406564584124654e-324\n-1e-310 1\n", "sub.txt", CP_FILE_PLAIN, &p, err,
+                    sizeof err);
+  CHECK(rc == 0 && p && p->M[0] > 0.0 && p->M[0] < 2.3e-308 && p->M[3] > 0.0, "subnormals are accepted (%s)",
+        rc ? err : "ok");
+  char path[] = "/tmp/cb_test_cp_io_XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0, "subnormal round trip: temporary file");
+  struct cp_problem *r = NULL;
+  if (p) {
+    p->q[1] = -0x1p-1074; /* the smallest subnormal */
+    rc = cp_write_plain(path, p, err, sizeof err) || cp_read_file(path, CP_FILE_PLAIN, &r, err, sizeof err);
+    CHECK(rc == 0 && same_problem(p, r), "subnormal round trip: -write output reads back bit for bit (%s)",
+          rc ? err : "ok");
+  }
+  cp_destroy(&r);
+  /* a size limit: refused with a message (tests use a small one; the default is CP_IO_MAX_FILE_BYTES) */
+  rc = cp_read_file_limited(path, CP_FILE_PLAIN, 16, &r, err, sizeof err);
+  CHECK(rc != 0 && r == NULL && strstr(err, "larger than the reader's limit"), "size limit: %s", err);
+  remove(path);
+  cp_destroy(&p);
+  rc = cp_read_file("/dev/zero", CP_FILE_PLAIN, &p, err, sizeof err);
+  CHECK(rc != 0 && p == NULL && strstr(err, "/dev/zero: binary data (NUL byte)"), "/dev/zero: %s", err);
+  rc = cp_read_file("/tmp", CP_FILE_PLAIN, &p, err, sizeof err);
+  CHECK(rc != 0 && strstr(err, "/tmp: is a directory"), "a directory: %s", err);
+  /* a header promising more data than the file holds: refused before the n x n allocation */
+  expect_error("20000\n1 2\n3 4\n", CP_FILE_PLAIN,
+               "file ends early: n = 20000 needs at least 400020000 numbers", "n = 20000 over two lines");
+  expect_error("100000\n1 2\n3 4\n", CP_FILE_PLAIN, "n = 100000 needs a 80 GB dense matrix", "n = 100000");
+  expect_error("0 1 20000 0\n1\n", CP_FILE_SICONOS_MLCP, "file ends early: n = 20000", "MLCP n = 20000");
+  /* control bytes are escaped in messages; a leading UTF-8 byte order mark is skipped */
+  expect_error("2\n2 1\x1b[31m\n1 2\n-5 -6\n", CP_FILE_PLAIN, "'1\\x1b[31m' is not a number",
+               "escape sequence");
+  rc = cp_read_text("2\n2 \x01\n1 2\n-5 -6\n", "ctl.txt", CP_FILE_PLAIN, &p, err, sizeof err);
+  CHECK(rc != 0 && !strchr(err, '\x01') && strstr(err, "'\\x01'"), "a control byte is shown as \\x01: %s",
+        err);
+  rc = cp_read_text("\xef\xbb\xbf"
+                    "2\n2 1\n1 2\n-5 -6\n",
+                    "bom.txt", CP_FILE_PLAIN, &p, err, sizeof err);
+  CHECK(rc == 0 && p && p->n == 2 && p->q[1] == -6, "a leading byte order mark is skipped (%s)",
+        rc ? err : "ok");
+  cp_destroy(&p);
+  expect_error("2\n2 \xef\xbb\xbf"
+               "1\n1 2\n-5 -6\n",
+               CP_FILE_PLAIN, "'\\xef\\xbb\\xbf1' is not a number", "a byte order mark inside is escaped");
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   test_siconos_files();
+  test_hostile_input();
   test_round_trip();
   test_bad_input();
   int rc = check_finish();

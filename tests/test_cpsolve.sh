@@ -13,8 +13,8 @@ expect() { # expect RC DESCRIPTION -- command...
 }
 printf '2\n2 1\n1 2\n-5 -6\n' >"$tmp/good.txt"
 expect 0 "solves a plain LCP" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_solver pgs -format csv
-grep -q '^solver,status,iterations,residual,seconds,n$' "$tmp/out" && pass "csv header" || fail "csv header"
-grep -q '^pgs,converged,[0-9]*,[0-9.e+-]*,[0-9.e+-]*,2$' "$tmp/out" && pass "csv row for pgs" || fail "csv row: $(cat "$tmp/out")"
+grep -q '^solver,status,iterations,residual,seconds,n,scale,scaled_residual$' "$tmp/out" && pass "csv header" || fail "csv header"
+grep -q '^pgs,converged,[0-9]*,[0-9.e+-]*,[0-9.e+-]*,2,6.000000e+00,[0-9.e+-]*$' "$tmp/out" && pass "csv row for pgs" || fail "csv row: $(cat "$tmp/out")"
 expect 0 "-cp_solver all" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_solver all
 rows=$(grep -c -E '^[a-z_]+ +(converged|max_iterations|ray_termination|line_search_failure|nan_or_inf|time_limit|not_applicable|numerical_failure|infeasible) ' "$tmp/out")
 nsolvers=$("$bin/cpsolve" -help | grep -c -E '^  [a-z_]+ +(lcp|mlcp|box_mcp|ncp)')
@@ -67,3 +67,61 @@ expect 0 "-help with solvers" -- "$bin/cpsolve" -help -cp_solver lemke
 grep -q -- "-lemke_pivot_tol <real>" "$tmp/out" && grep -q -- "-cp_tol <real>" "$tmp/out" &&
   ! grep -q -- "-log_view" "$tmp/out" && pass "-help: own, harness and lemke options, not PETSc's" ||
   fail "-help output: $(head -c 400 "$tmp/out")"
+# A library that aborts on its own errors must not take the other solvers' rows with it: GLPK's "invalid
+# scale factor" on data near DBL_MAX (milp's MIP, enum's face LPs) becomes numerical_failure with its text.
+printf '2\n1e200 -1e200\n-1e200 1e200\n-1e200 1e200\n' >"$tmp/glpk_scale.txt"
+expect 0 "GLPK error in milp: lemke still converges" -- "$bin/cpsolve" -f "$tmp/glpk_scale.txt" -cp_solver milp,lemke
+grep -q '^milp  *numerical_failure' "$tmp/out" && pass "milp: numerical_failure" || fail "milp row: $(cat "$tmp/out")"
+grep -q '^# milp: GLPK error: glp_set_rii.*invalid scale factor' "$tmp/out" && pass "milp: GLPK's message" || fail "milp message: $(cat "$tmp/out")"
+grep -q '^lemke  *converged' "$tmp/out" && pass "lemke row after milp's GLPK error" || fail "lemke row: $(cat "$tmp/out")"
+printf '3\n0 -1 -1e200\n1 0 0\n-1 0 0\n-0.0001 -1 1\n' >"$tmp/glpk_face.txt"
+expect 1 "GLPK error in enum's face LP: no abort" -- "$bin/cpsolve" -f "$tmp/glpk_face.txt" -cp_solver enum,lemke,milp
+grep -q '^enum  *numerical_failure' "$tmp/out" && pass "enum: numerical_failure" || fail "enum row: $(cat "$tmp/out")"
+grep -q '^# enum: .*GLPK error: glp_set_sjj.*invalid scale factor' "$tmp/out" && pass "enum: GLPK's message" || fail "enum message: $(cat "$tmp/out")"
+grep -q '^lemke ' "$tmp/out" && grep -q '^milp ' "$tmp/out" && pass "rows after enum's GLPK error" || fail "rows: $(cat "$tmp/out")"
+# Badly scaled data: the tolerance's scale is capped at 1e8, so a residual of 4e262 beside ||q|| = 3e271 is
+# not converged (it was: 1e-8 x 3e271), while an exact answer still is.
+printf '2\n1 0\n0 1\n-3e271 -1\n' >"$tmp/huge_q.txt"
+expect 1 "||q|| = 3e271: psor's 17-sweep iterate is not converged" -- "$bin/cpsolve" -f "$tmp/huge_q.txt" -cp_solver psor -cp_max_it 17 -format csv
+grep -q '^psor,max_iterations,17,[0-9.]*e+262,[0-9.e+-]*,2,1.000000e+08,[0-9.]*e+254$' "$tmp/out" && pass "capped scale and scaled residual in the row" || fail "row: $(cat "$tmp/out")"
+grep -q '^# psor: badly scaled: ||q||_inf 3e+271, judged on scale 1e+08' "$tmp/out" && pass "badly scaled message" || fail "message: $(cat "$tmp/out")"
+expect 0 "||q|| = 3e271: pgs's exact answer converges" -- "$bin/cpsolve" -f "$tmp/huge_q.txt" -cp_solver pgs -format csv
+# Hostile files: refused with a reason (exit 2), never by running out of memory.
+expect 2 "/dev/zero" -- "$bin/cpsolve" -f /dev/zero
+grep -q "/dev/zero: binary data (NUL byte)" "$tmp/err" && pass "/dev/zero: NUL byte message" || fail "message: $(cat "$tmp/err")"
+expect 2 "a directory" -- "$bin/cpsolve" -f "$tmp"
+grep -q "is a directory" "$tmp/err" && pass "directory message" || fail "message: $(cat "$tmp/err")"
+printf '100000\n1 2\n3 4\n' >"$tmp/huge_n.txt"
+expect 2 "header n = 100000 over two lines" -- "$bin/cpsolve" -f "$tmp/huge_n.txt"
+grep -q "huge_n.txt:1: n = 100000 needs a 80 GB dense matrix" "$tmp/err" && pass "huge n message" || fail "message: $(cat "$tmp/err")"
+printf '1\n1e-320\n-1e-320\n' >"$tmp/subnormal.txt"
+expect 0 "subnormals read, written and read back" -- "$bin/cpsolve" -f "$tmp/subnormal.txt" -cp_solver pgs -write "$tmp/subnormal2.txt"
+expect 0 "subnormal file written by -write reads back" -- "$bin/cpsolve" -f "$tmp/subnormal2.txt" -cp_solver pgs
+printf '2\n2 1\033[31m\n1 2\n-5 -6\n' >"$tmp/ctl.txt"
+expect 2 "control bytes in a number" -- "$bin/cpsolve" -f "$tmp/ctl.txt"
+grep -qF "'1\x1b[31m' is not a number" "$tmp/err" && ! grep -q $'\033' "$tmp/err" && pass "control bytes escaped" || fail "message: $(od -c "$tmp/err" | head -3)"
+printf '\357\273\2772\n2 1\n1 2\n-5 -6\n' >"$tmp/bom.txt"
+expect 0 "a leading UTF-8 BOM is skipped" -- "$bin/cpsolve" -f "$tmp/bom.txt" -cp_solver lemke
+# Siconos cannot be interrupted: with -cp_time_limit its call runs in a child killed at the limit.
+if "$bin/cpsolve" -help | grep -q '^  siconos_lemke '; then
+  awk -v n=800 'BEGIN{print n; for(i=0;i<n;i++){s=""; for(j=0;j<n;j++){v=(i==j)?n:((i*7+j*13)%10)/10; s=s (j?" ":"") v}; print s}
+    s=""; for(j=0;j<n;j++) s=s (j?" ":"") "-1"; print s}' >"$tmp/slow800.txt"
+  expect 1 "siconos_lemke under -cp_time_limit 0.3 on n = 800" -- "$bin/cpsolve" -f "$tmp/slow800.txt" -cp_solver siconos_lemke -cp_time_limit 0.3 -format csv
+  secs=$(awk -F, '$1=="siconos_lemke"{print $5}' "$tmp/out")
+  grep -q '^siconos_lemke,time_limit,' "$tmp/out" && awk -v s="$secs" 'BEGIN{exit !(s >= 0.3 && s < 1.5)}' &&
+    pass "siconos_lemke: time_limit after ${secs} s" || fail "siconos_lemke time limit: $(cat "$tmp/out")"
+  grep -q 'killed at the time limit 0.3 s' "$tmp/out" && pass "siconos_lemke: time limit message" || fail "message: $(cat "$tmp/out")"
+  expect 0 "siconos_lemke through the child process still converges" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_solver siconos_lemke,siconos_enum -cp_time_limit 30 -print_solution -cp_tol 1e-12
+  grep -q '^siconos_lemke  *converged  *2 ' "$tmp/out" && grep -q '^# siconos_lemke z = 1.333333333' "$tmp/out" &&
+    grep -q '^siconos_enum  *converged' "$tmp/out" && pass "siconos: z comes back from the child" || fail "rows: $(cat "$tmp/out")"
+  # Siconos' own outcome: a ray (4.4 says info 0 there; its error check and the point it returns tell)
+  printf '2\n0 -1\n1 0\n-1 -1\n' >"$tmp/ray.txt"
+  expect 1 "siconos_lemke on a ray" -- "$bin/cpsolve" -f "$tmp/ray.txt" -cp_solver siconos_lemke
+  grep -q '^siconos_lemke  *ray_termination' "$tmp/out" && grep -q 'without a complementary basis.*a ray' "$tmp/out" &&
+    pass "siconos_lemke: ray_termination with Siconos' reason" || fail "ray: $(cat "$tmp/out")"
+  expect 1 "siconos_lemke at its pivot limit" -- "$bin/cpsolve" -f "$tmp/slow800.txt" -cp_solver siconos_lemke -cp_max_it 3
+  grep -q '^siconos_lemke  *max_iterations  *3 ' "$tmp/out" && grep -q 'pivot limit 3 reached' "$tmp/out" &&
+    pass "siconos_lemke: max_iterations at -cp_max_it" || fail "pivot limit: $(cat "$tmp/out")"
+else
+  pass "skipped: built without Siconos"
+fi

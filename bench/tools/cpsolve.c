@@ -130,12 +130,14 @@ static int run_one(struct solver *s, const struct cp_problem *p, int csv, int pr
     free(z);
     return -1;
   }
+  /* the residual relative to the scale the tolerance multiplies (README: capped for badly scaled data) */
+  double scaled = r.scale > 0.0 ? r.residual / r.scale : r.residual;
   if (csv)
-    printf("%s,%s,%d,%.6e,%.6e,%d\n", name, solve_status_name(r.status), r.iterations, r.residual, r.seconds,
-           p->n);
+    printf("%s,%s,%d,%.6e,%.6e,%d,%.6e,%.6e\n", name, solve_status_name(r.status), r.iterations, r.residual,
+           r.seconds, p->n, r.scale, scaled);
   else
-    printf("%-22s %-20s %10d %12.3e %12.3e %6d\n", name, solve_status_name(r.status), r.iterations,
-           r.residual, r.seconds, p->n);
+    printf("%-22s %-20s %10d %12.3e %12.3e %6d %12.3e %12.3e\n", name, solve_status_name(r.status),
+           r.iterations, r.residual, r.seconds, p->n, r.scale, scaled);
   if (r.message[0]) printf("# %s: %s\n", name, r.message);
   if (r.n_solutions > 1) printf("# %s: %d solutions found\n", name, r.n_solutions);
   if (print_solution && r.status != SOLVE_NOT_APPLICABLE) {
@@ -218,11 +220,11 @@ int main(int argc, char **argv)
     goto done;
   }
   if (o.csv)
-    printf("solver,status,iterations,residual,seconds,n\n");
+    printf("solver,status,iterations,residual,seconds,n,scale,scaled_residual\n");
   else
-    printf("# %s: %s, n = %d%s\n%-22s %-20s %10s %12s %12s %6s\n", p->name, cp_kind_name(p->kind), p->n,
-           p->n_eq ? " (mixed: free unknowns first)" : "", "solver", "status", "iterations", "residual",
-           "seconds", "n");
+    printf("# %s: %s, n = %d%s\n%-22s %-20s %10s %12s %12s %6s %12s %12s\n", p->name, cp_kind_name(p->kind),
+           p->n, p->n_eq ? " (mixed: free unknowns first)" : "", "solver", "status", "iterations", "residual",
+           "seconds", "n", "scale", "scaled_res");
   int any = 0;
   for (int i = 0; i < n_names; i++) {
     int c = run_one(solvers[i], p, o.csv, o.print_solution);
