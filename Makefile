@@ -1,7 +1,7 @@
 # contactbench — one non-recursive Makefile. Objects out of tree under $(BUILD)/, programs in $(BIN)/.
 #   make deps      install the Debian packages the project needs (apt-get, as root) when missing
 #   make           build the library, the drivers (bench/*.c -> bin/bench_*), the tools and the tests
-#   make check     deps -> build -> every test; ends with "N passed, N failed"
+#   make check     deps -> build -> every test; ends with "N passed, N failed, N skipped"
 #   make run       deps -> build -> the main job
 #   make regress   the quick presets compared with results/baseline/ (make baseline rewrites it)
 #   make asan      the tests under AddressSanitizer + UBSan
