@@ -370,7 +370,8 @@ static int enum_solve(struct solver *s, const struct cp_problem *p, double *z, s
     snprintf(r->message, sizeof r->message, "time limit after %ld of 2^%d bases, no solution yet", tried, m);
   } else if (r->status == SOLVE_INFEASIBLE) {
     r->status = SOLVE_NUMERICAL_FAILURE;
-    snprintf(r->message, sizeof r->message, "no solution found, but %ld singular bases undecided%s%s",
+    /* GLPK's message is cut to what the result's message has room for (%.90s) */
+    snprintf(r->message, sizeof r->message, "no solution found, but %ld singular bases undecided%s%.90s",
              lp_unknown, glpk_msg[0] ? "; " : "", glpk_msg);
   }
 cleanup:
