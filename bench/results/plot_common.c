@@ -57,7 +57,7 @@ int plot_series_make(const struct rundir *r, struct plot_series *ps)
     strcat(strcat(ps->title, k ? " / " : ""), r->series.name[k]);
   if (!r->series.n) strcpy(ps->title, "run");
   for (int s = 0; s < ps->g->n; s++) {
-    size_t len = 8;
+    size_t len = sizeof "all tasks"; /* the label when there are no keys (-series none) */
     for (int k = 0; k < ps->g->n_keys; k++)
       len += strlen(table_get(r->tasks, ps->g->first[s], ps->g->key_col[k])) + 3;
     if (!(ps->label[s] = malloc(len))) return 1;
