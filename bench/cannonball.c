@@ -1,5 +1,5 @@
 /* NAME    bench_cannonball — Anitescu-Hart's cannonball experiments (LCP0 / LCP1 / LCP2).
- * PURPOSE issue 5, experiments 1-3: n rows of discs of diameter 3 (n on the bottom, n - 1 above, ...; 21,
+ * PURPOSE Anitescu & Hart Sec. 4B, experiments 1-3: n rows of discs of diameter 3 (n on the bottom, n - 1 above, ...; 21,
  *         136, 210 discs) on a fixed plank, plastic contacts, from rest; for each (disks, mu, h, formulation,
  *         solver) simulate -t_end seconds (or -steps steps) and report success, cost, fixed-point rounds and
  *         the paper's normal velocity error (for pushing contacts, |n'v + gap/h|: mu lambda for LCP2).

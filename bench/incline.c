@@ -2,7 +2,7 @@
  * PURPOSE for each (dim, theta, mu, h, formulation, solver) simulate a block released at rest on an
  *         incline for -t_end seconds and compare with Coulomb's answer: it sticks when tan theta <= mu
  *         (measured = drift along the slope, analytic 0) and otherwise slides with
- *         a = g (sin theta - mu cos theta) (measured = mean acceleration). Issue 3 known answers: drift
+ *         a = g (sin theta - mu cos theta) (measured = mean acceleration). Known answers: drift
  *         < 1e-9 after 1 s, a within 1e-6 relative at h = 1e-3 (status ok, else fail). In 3D the slide runs
  *         along a friction direction of the pyramid cone (formulation_tangents), where the pyramid bound
  *         equals mu p_n.

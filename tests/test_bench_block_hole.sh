@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_bench_block_hole.sh — smoke run of bin/bench_block_hole (issue 6 item 2) on the sweep engine, speed 2,
+# test_bench_block_hole.sh — smoke run of bin/bench_block_hole on the sweep engine, speed 2,
 # h = 0.01: stewart_trinkle hits the extended diagonal (passed 0, its speed drops below 90 %), nonconvex_max
 # (milp) and nonconvex_sum (lemke) slide past (passed 1, status ok, penetration < 1e-3); the columns are
 # there.

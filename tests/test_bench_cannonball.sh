@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_bench_cannonball.sh — smoke run of bin/bench_cannonball (issue 5) on the sweep engine: the 21-disc
+# test_bench_cannonball.sh — smoke run of bin/bench_cannonball on the sweep engine: the 21-disc
 # pile, mu = 0.05, 3 steps, LCP0/LCP1/LCP2 with Lemke all end ok; LCP1 takes several fixed-point rounds and
 # its normal velocity error is below mu TOL, LCP2's is visible (mu lambda), LCP0's is at rounding level;
 # the issue's columns are there; a non-triangular disk count and an unknown formulation exit 2.

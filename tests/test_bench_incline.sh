@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_bench_incline.sh — smoke run of bin/bench_incline (issue 3) on the sweep engine: one sticking and one
+# test_bench_incline.sh — smoke run of bin/bench_incline on the sweep engine: one sticking and one
 # sliding angle in 2D and 3D with Lemke report status ok (drift < 1e-9, acceleration within 1e-6); the
 # columns the issue names are there; an unknown formulation exits 2.
 set -u

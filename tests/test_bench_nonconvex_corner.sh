@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_bench_nonconvex_corner.sh — smoke run of bin/bench_nonconvex_corner (issue 6 item 1) on the sweep
+# test_bench_nonconvex_corner.sh — smoke run of bin/bench_nonconvex_corner on the sweep
 # engine: both Fig. 3 cases with the two nonconvex forms assemble exactly the printed LCPs
 # (matches_paper = 1); milp solves all four and returns a printed solution (z_a, or one of z_b1..z_b3 of the
 # max form), ending in the free space; the columns are there.

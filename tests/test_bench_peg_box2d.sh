@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_bench_peg_box2d.sh — smoke run of bin/bench_peg_box2d (issue 6, item 4) on the sweep engine: 1 s of
+# test_bench_peg_box2d.sh — smoke run of bin/bench_peg_box2d on the sweep engine: 1 s of
 # pouring from our generator (4 polygons at h = 0.016) with peg and corrective; the issue's columns are
 # there; peg's overlap stays below corrective's; a missing body-set file exits 2 with -source paper; with
 # ../shared/data the stored set a runs (skipped without it); -cp_dump_failed writes a replayable failed LCP

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_bench_solvers.sh — smoke run of bin/bench_solvers (issue 2) through the sweep engine on 1 and 2 ranks:
+# test_bench_solvers.sh — smoke run of bin/bench_solvers through the sweep engine on 1 and 2 ranks:
 # tasks.csv has one row per (problem, solver, seed) and the same rows on both (apart from timing, rank,
 # host); every registered solver converges on spd10; Lemke takes 2^10 - 1 = 1023 pivots on Murty's n = 10
 # (Siconos' Lemke too); Lemke stops on a ray on Egan's max (b) while enum solves it; a Siconos file solves

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_bench_triangle_drop.sh — smoke run of bin/bench_triangle_drop (issue 6, item 3) on the sweep engine,
+# test_bench_triangle_drop.sh — smoke run of bin/bench_triangle_drop on the sweep engine,
 # with a coarse reference (PEG at h = 1e-3) to stay fast: peg and corrective complete at h = 0.008 and
 # 0.016; peg stays within 0.2 m of the reference and its overlap is orders of magnitude below corrective's;
 # the issue's columns are there; an h that is no multiple of -ref_h is not_applicable; an unknown

@@ -1,4 +1,4 @@
-/* test_contact_lcp.c — issue 2's Stewart-Trinkle test: the frictional LCP (Egan et al. eqs. 5-7) of a box on
+/* test_contact_lcp.c — the Stewart-Trinkle test: the frictional LCP (Egan et al. eqs. 5-7) of a box on
  * a plane, 4 contacts, k = 4 friction directions, mu = 0.5, h = 1e-3, built by cp_test_box_lcp. lemke and
  * fb_newton must converge and give the analytic impulses: resting, the normal impulses carry the weight
  * (sum p_n = m g h) with the centre of pressure under the centre of mass and no friction; sliding along a

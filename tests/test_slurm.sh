@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_slurm.sh — the slurm/ scripts on a real SLURM (issue 4). As root, starts munged, a controller and a
+# test_slurm.sh — the slurm/ scripts on a real SLURM. As root, starts munged, a controller and a
 # node daemon on localhost in a scratch directory (../shared/notes/local-slurm.md), then: a small
 # bench_synthetic sweep as a job array + merge through slurm/submit, and once through slurm/sweep.sbatch,
 # each giving the tasks.csv of a plain mpirun run (timing, rank and host aside); one array element

@@ -1,4 +1,4 @@
-/* test_stewart_trinkle_3d.c — 3D known answers (issue 3) for the Stewart-Trinkle LCP (Egan et al.
+/* test_stewart_trinkle_3d.c — 3D known answers for the Stewart-Trinkle LCP (Egan et al.
  * eqs. 5-7) through the stepper and the 3D narrow phase (contact3d), solved by Lemke: contact detection
  * of a box on a plane through world_detect; a ball dropped on a plane comes to rest without penetrating
  * beyond the stabilisation tolerance; an icosahedron dropped on a triangulated block settles on a face

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_sweep.sh — the sweep engine through bin/bench_synthetic (issue 4): the same sweep on 1, 2 and 3 ranks
+# test_sweep.sh — the sweep engine through bin/bench_synthetic: the same sweep on 1, 2 and 3 ranks
 # gives identical tasks.csv apart from timing, rank and host; hung, crashing and erroring tasks are
 # recorded (time_limit, crashed, error) and the sweep goes on; kill -9 mid-run then -resume equals an
 # uninterrupted run, a torn last ledger line is redone, -rerun_failed redoes only failures; slices add up

@@ -1,5 +1,5 @@
 /* NAME    ah_pyramid — the nonconvex solution set of Anitescu-Hart Sec. 3 (hexagonal pyramid on a table).
- * PURPOSE issue 5, experiment 4: builds the mixed LCP (6)-(7) of the pyramid at rest (scene_hex_pyramid
+ * PURPOSE Anitescu & Hart Sec. 4B, experiment 4: builds the mixed LCP (6)-(7) of the pyramid at rest (scene_hex_pyramid
  *         through anitescu_potra, ah_pyramid.h), checks the paper's two solutions and their average with
  *         the independent checker for each mu, convex combinations at mu = 0, and searches for further
  *         solutions with the milp solver (objectives none, min_sum, max_sum) on the full problem and with
