@@ -1,11 +1,12 @@
 /* NAME    bench_cannonball — Anitescu-Hart's cannonball experiments (LCP0 / LCP1 / LCP2).
- * PURPOSE Anitescu & Hart Sec. 4B, experiments 1-3: n rows of discs of diameter 3 (n on the bottom, n - 1
- * above, ...; 21, 136, 210 discs) on a fixed plank, plastic contacts, from rest; for each (disks, mu, h,
- * formulation, solver) simulate -t_end seconds (or -steps steps) and report success, cost, fixed-point rounds
- * and the paper's normal velocity error (for pushing contacts, |n'v + gap/h|: mu lambda for LCP2). the
- * formulation axis: anitescu_potra = LCP0 (eq. 6-7), anitescu_hart_lcp1 = LCP1 (fixed point of QP (15)),
- * anitescu_hart_lcp2 = LCP2 (one QP); the paper's MAX ITER is -cp_max_it 10000. USAGE   bench_cannonball
- * -options_file bench/experiments/cannonball_exp1.opts (exp2, exp3, quick)
+ * PURPOSE Anitescu & Hart Sec. 4B, experiments 1-3: n rows of discs of diameter 3 (n on the bottom,
+ *         n - 1 above, ...; 21, 136, 210 discs) on a fixed plank, plastic contacts, from rest; for each
+ *         (disks, mu, h, formulation, solver) simulate -t_end seconds (or -steps steps) and report
+ *         success, cost, fixed-point rounds and the paper's normal velocity error (for pushing contacts,
+ *         |n'v + gap/h|: mu lambda for LCP2). The formulation axis: anitescu_potra = LCP0 (eq. 6-7),
+ *         anitescu_hart_lcp1 = LCP1 (fixed point of QP (15)), anitescu_hart_lcp2 = LCP2 (one QP); the
+ *         paper's MAX ITER is -cp_max_it 10000.
+ * USAGE   bench_cannonball -options_file bench/experiments/cannonball_exp1.opts (exp2, exp3, quick)
  *         [-disks 21,136,210] [-mu 0.05] [-h 0.05] [-formulation anitescu_potra,...] [-cp_solver lemke]
  *         [-t_end 2] [-steps N] [-stop_on_failure 1] [-trace DIR] [sweep options: -out, -resume, ... -help]
  * PAPER   Anitescu & Hart, Sec. 4B (Figs. 3-4, Table 1), eqs. 6-7, 15-19.

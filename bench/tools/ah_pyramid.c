@@ -1,7 +1,8 @@
 /* NAME    ah_pyramid — the nonconvex solution set of Anitescu-Hart Sec. 3 (hexagonal pyramid on a table).
- * PURPOSE Anitescu & Hart Sec. 4B, experiment 4: builds the mixed LCP (6)-(7) of the pyramid at rest
- * (scene_hex_pyramid through anitescu_potra, ah_pyramid.h), checks the paper's two solutions and their
- * average with the independent checker for each mu, convex combinations at mu = 0, and searches for further
+ * PURPOSE Anitescu & Hart Sec. 4B, experiment 4: builds the mixed LCP (6)-(7) of the pyramid at
+ *         rest (scene_hex_pyramid through anitescu_potra, ah_pyramid.h), checks the paper's two
+ *         solutions and their average with the independent checker for each mu, convex combinations
+ *         at mu = 0, and searches for further
  *         solutions with the milp solver (objectives none, min_sum, max_sum) on the full problem and with
  *         enum on the reduced problem (zero tangential impulse).
  * USAGE   ah_pyramid [-mu 0,0.001,0.01,0.1,0.5,1,2] [-h 0.05] [-friction_dirs 4] [-cp_tol 1e-8]
