@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define MAX_LABEL 50 /* characters of an axis label before the unit: what fits along a 700-pixel axis */
+
 static const struct table *sort_table;
 static int sort_col;
 static int x_cmp(const void *a, const void *b)
@@ -58,9 +60,12 @@ const char *plot_x_text(const struct rundir *r, const struct plot_x *x, int i)
   return x->g->n_keys ? table_get(r->tasks, x->g->first[x->order[i]], x->g->key_col[0]) : "all";
 }
 
-/* An axis label: the help text and unit of a column (rundir_help_label), a long help cut at its first
- * clause ("; ", " (", ": ", ", ") so that it fits along the axis; the unit kept. */
-void plot_axis_label(const struct rundir *r, const char *name, char *buf, size_t n)
+/* An axis label: the help text and unit of a column (rundir_help_label), a long help cut so that it fits
+ * along the axis, the unit kept: before a formula (the first word after the eighth character holding '|',
+ * '=' or '^': "natural-map residual ||z - mid(lo, hi, z - F(z))||_inf" -> "natural-map residual"), else
+ * at its first clause ("; ", " (", ": ", ", "), else at the last whole word with "...". Returns 1 when the
+ * help was cut: the plot then gives the whole text (plot_axis_note). */
+int plot_axis_label(const struct rundir *r, const char *name, char *buf, size_t n)
 {
   rundir_help_label(r, name, buf, n);
   const char *u = rundir_unit(r, name);
@@ -70,9 +75,19 @@ void plot_axis_label(const struct rundir *r, const char *name, char *buf, size_t
     snprintf(unit, sizeof unit, " [%s]", u);
     if (len >= strlen(unit) && strcmp(buf + len - strlen(unit), unit) == 0) len -= strlen(unit);
   }
-  if (len <= 50) return;
+  size_t cut = len > MAX_LABEL ? MAX_LABEL : len;
+  for (size_t w = 8; w < len; w++) { /* a formula: cut before the word that starts it */
+    if (buf[w - 1] != ' ') continue;
+    size_t e = w;
+    while (e < len && buf[e] != ' ')
+      e++;
+    if (memchr(buf + w, '|', e - w) || memchr(buf + w, '=', e - w) || memchr(buf + w, '^', e - w)) {
+      if (w - 1 < cut) cut = w - 1;
+      break;
+    }
+  }
+  if (cut == len) return 0;
   static const char *const cuts[] = {"; ", " (", ": ", ", "};
-  size_t cut = len > 50 ? 50 : len;
   for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
     /* the first such separator outside parentheses (a formula's "mid(lo, hi, ...)" is not a clause) */
     for (const char *c = strstr(buf, cuts[k]); c; c = strstr(c + 1, cuts[k])) {
@@ -85,10 +100,23 @@ void plot_axis_label(const struct rundir *r, const char *name, char *buf, size_t
       break;
     }
   }
-  int cut_word = cut == 50 && cut < len; /* no clause to cut at: the last whole word, then "..." */
+  int cut_word = cut == MAX_LABEL && cut < len; /* no clause to cut at: the last whole word, then "..." */
   while (cut_word && cut > 30 && buf[cut] != ' ')
     cut--;
   snprintf(buf + cut, n - cut, "%s%s", cut_word ? "..." : "", unit);
+  return 1;
+}
+
+/* The whole help text of a column for a plot's title when its axis label was cut: "AXIS: help [unit]"
+ * (empty when the label is the whole help). */
+void plot_axis_note(const struct rundir *r, const char *axis, const char *name, char *buf, size_t n)
+{
+  char lab[512];
+  buf[0] = '\0';
+  if (plot_axis_label(r, name, lab, sizeof lab)) {
+    rundir_help_label(r, name, lab, sizeof lab);
+    snprintf(buf, n, "%s: %s", axis, lab);
+  }
 }
 
 /* Whether the x tic labels need turning: many categories, or long ones, or many explicit numbers. */

@@ -58,8 +58,10 @@ const char *plot_x_text(const struct rundir *r, const struct plot_x *x, int i);
 int plot_x_crowded(const struct rundir *r, const struct plot_x *x);
 /* The xlabel, range, log scale and tics of x. */
 void plot_write_x_axis(FILE *fp, const struct rundir *r, const struct plot_x *x);
-/* An axis label of column name: its help text cut to what fits along an axis, and its unit. */
-void plot_axis_label(const struct rundir *r, const char *name, char *buf, size_t n);
+/* An axis label of column name: its help text cut to what fits along an axis, and its unit; 1 when cut. */
+int plot_axis_label(const struct rundir *r, const char *name, char *buf, size_t n);
+/* "AXIS: the whole help text [unit]" of a column whose axis label was cut, for the title; else "". */
+void plot_axis_note(const struct rundir *r, const char *axis, const char *name, char *buf, size_t n);
 /* What the plots aggregate over: the axes that are neither the x nor a series axis. */
 void plot_aggregated_over(const struct rundir *r, char *buf, size_t n);
 

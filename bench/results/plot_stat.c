@@ -255,9 +255,15 @@ int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct
     if (note[k])
       at += (size_t)snprintf(notes + at, sizeof notes - at, "%s%s%s", at ? "; " : "", note[k], k ? "" : over);
   plot_quote(r->title, qt, sizeof qt);
-  char head[2048];
-  snprintf(head, sizeof head, "%s\\nmedian (%s) and interquartile range (%s) over the successful tasks%s%s",
-           qt, x->numeric ? "line" : "point", x->numeric ? "band" : "bar", notes[0] ? "\\n" : "", notes);
+  /* the y label's whole definition when the label had to be cut */
+  char ynote[600], ynote_q[1300];
+  plot_axis_note(r, "y", col_name, ynote, sizeof ynote);
+  plot_quote(ynote, ynote_q, sizeof ynote_q);
+  char head[4096];
+  snprintf(head, sizeof head,
+           "%s\\nmedian (%s) and interquartile range (%s) over the successful tasks%s%s%s%s", qt,
+           x->numeric ? "line" : "point", x->numeric ? "band" : "bar", notes[0] ? "\\n" : "", notes,
+           ynote[0] ? "\\n" : "", ynote_q);
   if (f->n > 1)
     fprintf(gp, "set multiplot layout %d,%d title \"%s\"\nset key below horizontal center maxcols 3\n", rows,
             cols, head);

@@ -6,10 +6,11 @@
 #include <string.h>
 
 /* The success rate as a heat map (bars for 20 x values times 14 series are unreadable): x along the
- * bottom, series up the side, the rate as colour (a sequential palette from dark red through orange to
- * light yellow, readable for the common colour-vision deficiencies and in grey) and successes/applicable
- * written in each cell; a cell with no applicable task is grey and says "n/a". Writes success_rate_map.dat
- * and the rest of the script gp (which it closes). */
+ * bottom, series up the side, the rate as colour and successes/applicable written in each cell; a cell
+ * with no applicable task is hatched and says "n/a" (no colour of the palette). The palette is cividis (Nunez, Anderton & Renslow, PLoS
+ * ONE 13 (2018) e0199239): sequential dark blue to yellow, designed to read the same with the common
+ * colour-vision deficiencies and monotonic in lightness, so it survives grey print; its stops are written
+ * into the .gp (gnuplot has no built-in cividis). Writes the rest of the script gp (which it closes). */
 static int success_heat_map(const struct rundir *r, const struct plot_series *ps, const struct plot_x *x,
                             FILE *gp, const int *app, const int *suc)
 {
@@ -36,11 +37,14 @@ static int success_heat_map(const struct rundir *r, const struct plot_series *ps
   fprintf(gp, ")\nset xlabel \"%s\"\n", qt);
   plot_quote(ps->title, qt, sizeof qt);
   fprintf(gp,
-          "set ylabel \"%s\"\nset cblabel 'success rate [%%]'\nset cbrange [0:100]\nunset key\n"
-          "set palette defined (0 '#67000d', 25 '#d7301f', 50 '#fc8d59', 75 '#fdd49e', 100 '#fff7ec')\n"
+          "set ylabel \"%s\"\nset cblabel 'success rate [%%] (cividis palette, colour-blind safe)'\nset "
+          "cbrange [0:100]\nunset key\n"
+          "# cividis (colour-blind safe, lightness rising with the rate): its quartile colours (viridisLite\n"
+          "# cividis(5)), interpolated\n"
+          "set palette defined (0 '#00204d', 25 '#414d6b', 50 '#7c7b78', 75 '#bcaf6f', 100 '#ffea46')\n"
           "$cells << EOD\n",
           qt);
-  /* the cells inline, so the script stands alone; a NaN cell (no applicable task) is not drawn: the grey
+  /* the cells inline, so the script stands alone; a NaN cell (no applicable task) is not drawn: the hatched
    * background shows */
   for (int s = 0; s < ns; s++)
     for (int i = 0; i < nx; i++) {
@@ -59,10 +63,10 @@ static int success_heat_map(const struct rundir *r, const struct plot_series *ps
                        h < 700    ? 700
                        : h > 1600 ? 1600
                                   : h);
-  fprintf(gp, "set object 1 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fc rgb '#d9d9d9' fs "
-              "solid 1.0\n"
+  fprintf(gp, "set object 1 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fc rgb '#b0b0b0' fs "
+              "pattern 4 transparent\n"
               "plot $cells using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palette, \\\n"
-              "  $cells using 1:2:(strcol(4)):($3 < 45 ? 0xffffff : 0x000000) with labels font ',8' tc rgb "
+              "  $cells using 1:2:(strcol(4)):($3 < 55 ? 0xffffff : 0x000000) with labels font ',8' tc rgb "
               "variable\n");
   return plot_script_close(gp, "success_rate");
 }
@@ -105,9 +109,10 @@ int plot_success(const struct rundir *r, const struct plot_series *ps, const str
   if (bad || !(gp = plot_script_open(dir, "success_rate", "success rate per x value and series (bars)")))
     goto cleanup;
   plot_quote(r->title, qt, sizeof qt);
-  fprintf(gp, "set title \"%s\\nsuccesses / applicable tasks (not_applicable left out)%s%s\"\n", qt,
-          over[0] ? "\\naggregated over " : "", over);
-  if (ns > FACET_MIN || ns * nx > 48) { /* too many bars to read: a heat map, x by series */
+  int heat = ns > FACET_MIN || ns * nx > 48; /* too many bars to read: a heat map, x by series */
+  fprintf(gp, "set title \"%s\\nsuccesses / applicable tasks (not_applicable left out%s)%s%s\"\n", qt,
+          heat ? "; hatched: no applicable task" : "", over[0] ? "\\naggregated over " : "", over);
+  if (heat) {
     rc = success_heat_map(r, ps, x, gp, app, suc) ? 2 : 0;
     goto cleanup;
   }
