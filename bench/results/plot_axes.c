@@ -63,8 +63,9 @@ const char *plot_x_text(const struct rundir *r, const struct plot_x *x, int i)
 /* An axis label: the help text and unit of a column (rundir_help_label), a long help cut so that it fits
  * along the axis, the unit kept: before a formula (the first word after the eighth character holding '|',
  * '=' or '^': "natural-map residual ||z - mid(lo, hi, z - F(z))||_inf" -> "natural-map residual"), else
- * at its first clause ("; ", " (", ": ", ", "), else at the last whole word with "...". Returns 1 when the
- * help was cut: the plot then gives the whole text (plot_axis_note). */
+ * at its first clause ("; ", " (", ": ", ", "), else the column's name with spaces for '_' ("energy gain" for
+ * a help "max over steps of (energy - initial energy) / initial kinetic energy"). Returns 1 when the help was
+ * cut: the plot then gives the whole text (plot_axis_note). */
 int plot_axis_label(const struct rundir *r, const char *name, char *buf, size_t n)
 {
   rundir_help_label(r, name, buf, n);
@@ -100,10 +101,13 @@ int plot_axis_label(const struct rundir *r, const char *name, char *buf, size_t 
       break;
     }
   }
-  int cut_word = cut == MAX_LABEL && cut < len; /* no clause to cut at: the last whole word, then "..." */
-  while (cut_word && cut > 30 && buf[cut] != ' ')
-    cut--;
-  snprintf(buf + cut, n - cut, "%s%s", cut_word ? "..." : "", unit);
+  if (cut == MAX_LABEL && cut < len) { /* no clause to cut at: the column's name, its words spaced */
+    snprintf(buf, n, "%s", name);
+    for (char *c = buf; *c; c++)
+      if (*c == '_') *c = ' ';
+    cut = strlen(buf);
+  }
+  snprintf(buf + cut, n - cut, "%s", unit);
   return 1;
 }
 

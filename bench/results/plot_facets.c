@@ -13,11 +13,20 @@ void plot_facets_free(struct plot_facets *f)
   free(f->name);
   free(f->panel);
   free(f->panel_label);
+  free(f->at);
+  free(f->in_size);
   memset(f, 0, sizeof *f);
 }
 
 /* The look of series s: its own, or in an overlay that of the same series of the baseline. */
-int plot_look(const struct plot_facets *f, int s) { return f->period ? s % f->period : s; }
+int plot_look(const struct plot_facets *f, int s)
+{
+  return f->period ? s % f->period : f->n > 1 && f->at ? f->at[s] : s;
+}
+double plot_look_width(const struct plot_facets *f, int s, int ns)
+{
+  return f->n > 1 && f->at ? plot_width(f->at[s], f->in_size[s]) : plot_width(s, ns);
+}
 /* 1 for a series of a variant run in an overlay: dashed with open points. */
 int plot_variant(const struct plot_facets *f, int s) { return f->period && s >= f->period; }
 
@@ -31,8 +40,9 @@ static void facet_key(const struct rundir *r, const struct plot_series *ps, int 
   snprintf(buf, n, "%.*s", (int)len, v);
 }
 
-int plot_facets_make(const struct rundir *r, const struct plot_series *ps, const char *facet,
-                     struct plot_facets *f)
+/* The panels of the series (see plot_impl.h). */
+static int facets_assign(const struct rundir *r, const struct plot_series *ps, const char *facet,
+                         struct plot_facets *f)
 {
   int ns = ps->g->n;
   memset(f, 0, sizeof *f);
@@ -81,5 +91,21 @@ int plot_facets_make(const struct rundir *r, const struct plot_series *ps, const
       l = strstr(l, " / ") + 3;
     if (fk == 0 && strstr(l, " / ")) f->panel_label[s] = strstr(l, " / ") + 3;
   }
+  return 0;
+}
+
+int plot_facets_make(const struct rundir *r, const struct plot_series *ps, const char *facet,
+                     struct plot_facets *f)
+{
+  int ns = ps->g->n;
+  if (facets_assign(r, ps, facet, f)) return 1;
+  f->at = calloc((size_t)ns + 1, sizeof *f->at);
+  f->in_size = calloc((size_t)ns + 1, sizeof *f->in_size);
+  if (!f->at || !f->in_size) return 1;
+  for (int s = 0; s < ns; s++)
+    for (int t = 0; t < ns; t++) {
+      f->at[s] += t < s && f->panel[t] == f->panel[s];
+      f->in_size[s] += f->panel[t] == f->panel[s];
+    }
   return 0;
 }

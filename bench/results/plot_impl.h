@@ -77,12 +77,18 @@ struct plot_facets {
   int *panel;
   char **name; /* per panel */
   const char **panel_label;
+  int *at;      /* the place of series s among the series of its panel */
+  int *in_size; /* the number of series in the panel of series s */
 };
 int plot_facets_make(const struct rundir *r, const struct plot_series *ps, const char *facet,
                      struct plot_facets *f);
 void plot_facets_free(struct plot_facets *f);
-/* The look of series s: its own, or in an overlay that of the same series of the baseline. */
+/* The look (colour, point, dash) of series s: its own; in panels that of its place in its panel (the
+ * strong colours first in every panel, and a series axis split by a facet keeps its colour across the
+ * panels); in an overlay that of the same series of the baseline. */
 int plot_look(const struct plot_facets *f, int s);
+/* The line width of series s of ns (plot_width, within its panel). */
+double plot_look_width(const struct plot_facets *f, int s, int ns);
 /* 1 for a series of a variant run in an overlay: dashed with open points. */
 int plot_variant(const struct plot_facets *f, int s);
 

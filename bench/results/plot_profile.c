@@ -185,8 +185,8 @@ int plot_profile(const struct rundir *r, const struct plot_series *ps, const cha
       fprintf(gp,
               "%s \\\n  '%s' index %d using 1:2 with steps lw %.2g dt %d lc rgb '%s' title \"%s (solved "
               "%.0f%%)\"",
-              first ? "" : ",", file, s, f.n > 1 ? 2.2 : plot_width(s, ns), plot_dash(s), plot_color(s), qt,
-              solved[s]);
+              first ? "" : ",", file, s, plot_look_width(&f, s, ns), plot_dash(plot_look(&f, s)),
+              plot_color(plot_look(&f, s)), qt, solved[s]);
       first = 0;
     }
     fprintf(gp, "\n");

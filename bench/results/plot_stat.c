@@ -303,14 +303,26 @@ int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct
       /* categories are not a continuum: points only, no line between them */
       fprintf(gp,
               ", \\\n  '%s' index %d using 1:2 with %s lw %.2g pt %d ps %.2g dt %d lc rgb '%s' title \"%s\"",
-              file, block[s], x->numeric ? "linespoints" : "points", plot_width(s, ns),
+              file, block[s], x->numeric ? "linespoints" : "points", plot_look_width(f, s, ns),
               dup[s] >= 0 || plot_variant(f, s) ? plot_point_hollow(plot_look(f, s))
                                                 : plot_point(plot_look(f, s)),
               dup[s] >= 0 ? 1.6 : 1.3,
               plot_variant(f, s) ? 2
               : f->period        ? 1
-                                 : plot_dash(s),
+                                 : plot_dash(plot_look(f, s)),
               plot_color(plot_look(f, s)), qt);
+      first = 0;
+    }
+    /* a series with no successful cell at all still gets its key entry (its crosses are in its colour),
+     * or its failures would be the only trace of it, under no name */
+    for (int s = 0; s < ns; s++) {
+      int n_fail = 0;
+      for (int i = 0; i < nx; i++)
+        n_fail += failed[s * nx + i] > 0;
+      if (f->panel[s] != p || block[s] >= 0 || !n_fail) continue;
+      plot_quote(f->panel_label[s], qt, sizeof qt);
+      fprintf(gp, "%s \\\n  NaN with points pt 2 ps 1.6 lw 2 lc rgb '%s' title \"%s (every task failed)\"",
+              first ? "" : ",", plot_color(plot_look(f, s)), qt);
       first = 0;
     }
     if (first) fprintf(gp, " NaN notitle");

@@ -7,10 +7,11 @@
 
 /* The success rate as a heat map (bars for 20 x values times 14 series are unreadable): x along the
  * bottom, series up the side, the rate as colour and successes/applicable written in each cell; a cell
- * with no applicable task is hatched and says "n/a" (no colour of the palette). The palette is cividis (Nunez, Anderton & Renslow, PLoS
- * ONE 13 (2018) e0199239): sequential dark blue to yellow, designed to read the same with the common
- * colour-vision deficiencies and monotonic in lightness, so it survives grey print; its stops are written
- * into the .gp (gnuplot has no built-in cividis). Writes the rest of the script gp (which it closes). */
+ * with no applicable task is hatched and says "n/a" (no colour of the palette). The palette is cividis
+ * (Nunez, Anderton & Renslow, PLoS ONE 13 (2018) e0199239): sequential dark blue to yellow, designed to read
+ * the same with the common colour-vision deficiencies and monotonic in lightness, so it survives grey print;
+ * its stops are written into the .gp (gnuplot has no built-in cividis). Writes the rest of the script gp
+ * (which it closes). */
 static int success_heat_map(const struct rundir *r, const struct plot_series *ps, const struct plot_x *x,
                             FILE *gp, const int *app, const int *suc)
 {
