@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_LABEL 50 /* characters of an axis label before the unit: what fits along a 700-pixel axis */
+#define MAX_LABEL 44 /* characters of an axis label before the unit: what fits along a 700-pixel axis */
 
 static const struct table *sort_table;
 static int sort_col;
@@ -37,7 +37,8 @@ int plot_x_make(const struct rundir *r, struct plot_x *x)
   x->pos = calloc((size_t)n + 1, sizeof *x->pos);
   x->value = calloc((size_t)n + 1, sizeof *x->value);
   if (!x->order || !x->pos || !x->value) return 1;
-  x->numeric = r->plot_x[0] != 0;
+  /* one x value is a category: the series then stand side by side at it, not on top of each other */
+  x->numeric = r->plot_x[0] != 0 && n > 1;
   for (int i = 0; i < n; i++) {
     x->order[i] = x->g->first[i]; /* rows, sorted below, then mapped back to groups */
     if (x->numeric) x->numeric = isfinite(table_number(r->tasks, x->g->first[i], x->g->key_col[0]));

@@ -27,6 +27,8 @@ int plot_dash(int k);
 int plot_point_hollow(int k); /* the open twin of plot_point(k): for a series identical to an earlier one */
 long plot_color_int(int k);   /* plot_color(k) as 0xRRGGBB, for "lc rgb variable" */
 double plot_width(int k, int n); /* line width of series k of n */
+/* How many key columns fit across width pixels for these labels (1 to 4). */
+int plot_key_cols(const char *const *labels, int n, int width);
 /* A string safe inside gnuplot single quotes (quotes doubled) into buf. */
 void plot_quote(const char *s, char *buf, size_t n);
 

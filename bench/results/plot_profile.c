@@ -151,10 +151,11 @@ int plot_profile(const struct rundir *r, const struct plot_series *ps, const cha
           qt, tau_max);
   plot_script_png_size(gp, name, w, h);
   if (f.n > 1)
-    fprintf(gp, "set multiplot layout %d,%d title \"%s\"\nset key below horizontal center maxcols 2\n", rows,
-            cols, head);
+    fprintf(gp, "set multiplot layout %d,%d title \"%s\"\n", rows, cols, head);
   else
     fprintf(gp, "set title \"%s\"\n", head);
+  /* the keys carry " (solved NN%)" too: 13 characters more */
+  fprintf(gp, "set key maxcols %d\n", plot_key_cols(f.panel_label, ns, w / cols - 9 * 13));
   for (int p = 0; p < f.n; p++) {
     if (f.n > 1) {
       plot_quote(f.name[p], qt, sizeof qt);

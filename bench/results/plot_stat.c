@@ -221,8 +221,8 @@ int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct
   plot_write_x_axis(gp, r, x);
   plot_axis_label(r, col_name, lab, sizeof lab);
   plot_quote(lab, qt, sizeof qt);
-  fprintf(gp, "set ylabel \"%s%s\"\n", qt,
-          rundir_list_find(&r->higher_better, col_name) >= 0 ? " (higher is better)" : "");
+  /* "higher is better" goes under the title: along the axis it would push a long label off the panel */
+  fprintf(gp, "set ylabel \"%s\"\n", qt);
   if (log_y &&
       hi / lo < 1e3) { /* under three decades: tics at 1, 2, 5 x 10^k, or there are only one or two */
     fprintf(gp, "set logscale y\nset format y '%%g'\nset ytics (");
@@ -246,6 +246,7 @@ int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct
   plot_script_png_size(gp, name, w, h);
   /* the notes under the title, "; " between those that apply */
   const char *note[] = {over[0] ? "aggregated over " : NULL,
+                        rundir_list_find(&r->higher_better, col_name) >= 0 ? "higher is better" : NULL,
                         n_failed ? "x on the bottom: every task failed" : NULL,
                         n_clamped ? "open triangles: under the floor, drawn at it" : NULL,
                         n_dup ? "open points shifted right: same values as an earlier series" : NULL,
@@ -265,10 +266,10 @@ int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct
            x->numeric ? "line" : "point", x->numeric ? "band" : "bar", notes[0] ? "\\n" : "", notes,
            ynote[0] ? "\\n" : "", ynote_q);
   if (f->n > 1)
-    fprintf(gp, "set multiplot layout %d,%d title \"%s\"\nset key below horizontal center maxcols 3\n", rows,
-            cols, head);
+    fprintf(gp, "set multiplot layout %d,%d title \"%s\"\nset key maxcols %d\n", rows, cols, head,
+            plot_key_cols(f->panel_label, ns, w / cols));
   else
-    fprintf(gp, "set title \"%s\"\n", head);
+    fprintf(gp, "set title \"%s\"\nset key maxcols %d\n", head, plot_key_cols(f->panel_label, ns, w));
   for (int p = 0; p < f->n; p++) {
     if (f->n > 1) {
       plot_quote(f->name[p], qt, sizeof qt);
@@ -325,7 +326,12 @@ int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct
               first ? "" : ",", plot_color(plot_look(f, s)), qt);
       first = 0;
     }
-    if (first) fprintf(gp, " NaN notitle");
+    /* a panel with nothing to draw says so (the column is empty for its series: not measured there) */
+    if (first && !marks[2 * p])
+      fprintf(gp, " NaN notitle, \\\n  NaN with points lc rgb '#ffffff' title \"(no value: not measured for "
+                  "these series)\"");
+    else if (first)
+      fprintf(gp, " NaN notitle");
     /* the marks of the panel, their points in the series colour, and a grey key entry for them */
     if (marks[2 * p])
       fprintf(gp,

@@ -129,6 +129,7 @@ int plot_success(const struct rundir *r, const struct plot_series *ps, const str
           "set style fill solid 0.85 border -1\nset boxwidth 0.9 relative\nset xrange [-0.5:%d.5]\n",
           qt, nx - 1);
   plot_script_png(gp, "success_rate");
+  fprintf(gp, "set key maxcols %d\n", plot_key_cols((const char *const *)ps->label, ns, 1000));
   fprintf(gp, "plot");
   for (int s = 0; s < ns; s++) {
     plot_quote(ps->label[s], qt, sizeof qt);
