@@ -61,7 +61,7 @@ static int facets_assign(const struct rundir *r, const struct plot_series *ps, c
   for (int s = 0; fk > -2 && s < ns; s++) {
     facet_key(r, ps, s, fk, key, sizeof key);
     int k = 0;
-    while (k < f->n && strcmp(f->name[k], key) != 0)
+    while (k < f->n && f->name[k] && strcmp(f->name[k], key) != 0)
       k++;
     if (k == f->n && !(f->name[f->n++] = strdup(key))) return 1;
     f->panel[s] = k;
