@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_LABEL 44 /* characters of an axis label before the unit: what fits along a 700-pixel axis */
+#define MAX_LABEL 50 /* characters of an axis label before the unit: what fits along a 700-pixel axis */
 
 static const struct table *sort_table;
 static int sort_col;
