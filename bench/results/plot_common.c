@@ -122,6 +122,17 @@ void plot_script_png_size(FILE *fp, const char *name, int width, int height)
           width, height, name, width, height, name);
 }
 
+int plot_key_cols(const char *const *labels, int n, int width)
+{
+  size_t longest = 1;
+  for (int k = 0; k < n; k++)
+    if (labels[k] && strlen(labels[k]) > longest) longest = strlen(labels[k]);
+  /* gnuplot's own estimate of a key column is short for sans 11: about 9 pixels a character, and the
+   * sample and gaps */
+  int cols = width / (9 * (int)longest + 110);
+  return cols < 1 ? 1 : cols > 4 ? 4 : cols;
+}
+
 void plot_script_png(FILE *fp, const char *name) { plot_script_png_size(fp, name, 1000, 700); }
 
 int plot_script_close(FILE *fp, const char *name)

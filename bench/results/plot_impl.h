@@ -1,8 +1,8 @@
-/* plot_impl.h — what plot.c (accuracy, cost and success plots, running gnuplot) and plot_profile.c (the
- * Dolan-More performance profile) share: the series of a run, the look (colours, points, dashes), and
- * the frame of every gnuplot script (a header saying how to re-make it, one PNG and one SVG output).
- * Scripts and data files live together in RUN_DIR/plots/ and name each other relatively, so
- * `cd RUN_DIR/plots && gnuplot NAME.gp` re-makes NAME.png and NAME.svg. */
+/* plot_impl.h — what the plot files share (plot.c runs them and gnuplot; plot_axes.c, plot_facets.c,
+ * plot_stat.c, plot_success.c, plot_profile.c, plot_view.c): the series of a run, the look (colours, points,
+ * dashes), and the frame of every gnuplot script (a header saying how to re-make it, one PNG and one SVG
+ * output). Scripts and data files live together in RUN_DIR/plots/ and name each other relatively, so `cd
+ * RUN_DIR/plots && gnuplot NAME.gp` re-makes NAME.png and NAME.svg. */
 #ifndef CB_PLOT_IMPL_H
 #define CB_PLOT_IMPL_H
 
@@ -27,6 +27,8 @@ int plot_dash(int k);
 int plot_point_hollow(int k); /* the open twin of plot_point(k): for a series identical to an earlier one */
 long plot_color_int(int k);   /* plot_color(k) as 0xRRGGBB, for "lc rgb variable" */
 double plot_width(int k, int n); /* line width of series k of n */
+/* How many key columns fit across width pixels for these labels (1 to 4). */
+int plot_key_cols(const char *const *labels, int n, int width);
 /* A string safe inside gnuplot single quotes (quotes doubled) into buf. */
 void plot_quote(const char *s, char *buf, size_t n);
 
@@ -42,6 +44,64 @@ int plot_script_close(FILE *fp, const char *name);
 /* Opens plots_dir/name for the data (NULL with a message on failure). */
 FILE *plot_data_open(const char *plots_dir, const char *name);
 
+/* The x values of a run (plot_axes.c): distinct plot_x values, in ascending order when all are numbers. */
+struct plot_x {
+  struct rundir_groups *g;
+  int numeric;
+  int *order; /* order[i]: the x group drawn at position i */
+  int *pos;   /* pos[group] = i */
+  double *value;
+};
+int plot_x_make(const struct rundir *r, struct plot_x *x);
+void plot_x_free(struct plot_x *x);
+/* Text of the x value at position i (as tasks.csv has it). */
+const char *plot_x_text(const struct rundir *r, const struct plot_x *x, int i);
+/* Whether the x tic labels need turning: many categories, or long ones. */
+int plot_x_crowded(const struct rundir *r, const struct plot_x *x);
+/* The xlabel, range, log scale and tics of x. */
+void plot_write_x_axis(FILE *fp, const struct rundir *r, const struct plot_x *x);
+/* An axis label of column name: its help text cut to what fits along an axis, and its unit; 1 when cut. */
+int plot_axis_label(const struct rundir *r, const char *name, char *buf, size_t n);
+/* "AXIS: the whole help text [unit]" of a column whose axis label was cut, for the title; else "". */
+void plot_axis_note(const struct rundir *r, const char *axis, const char *name, char *buf, size_t n);
+/* What the plots aggregate over: the axes that are neither the x nor a series axis. */
+void plot_aggregated_over(const struct rundir *r, char *buf, size_t n);
+
+/* Facets (plot_facets.c): panel[s] is the panel of series s (0.. n_panels-1), panel_label[s] the series'
+ * name within its panel (the full label less the facet part). One panel unless there are more than
+ * FACET_MIN series or a facet column is asked for: then one panel per value of the facet column (by
+ * default the first series axis when there are several, else the family of the one series axis: its
+ * values' prefix up to '_', else blocks of six). */
+#define FACET_MIN 8
+struct plot_facets {
+  int period; /* overlay: series s + period is series s of the next run, drawn in the same colour */
+  int n;
+  int *panel;
+  char **name; /* per panel */
+  const char **panel_label;
+  int *at;      /* the place of series s among the series of its panel */
+  int *in_size; /* the number of series in the panel of series s */
+};
+int plot_facets_make(const struct rundir *r, const struct plot_series *ps, const char *facet,
+                     struct plot_facets *f);
+void plot_facets_free(struct plot_facets *f);
+/* The look (colour, point, dash) of series s: its own; in panels that of its place in its panel (the
+ * strong colours first in every panel, and a series axis split by a facet keeps its colour across the
+ * panels); in an overlay that of the same series of the baseline. */
+int plot_look(const struct plot_facets *f, int s);
+/* The line width of series s of ns (plot_width, within its panel). */
+double plot_look_width(const struct plot_facets *f, int s, int ns);
+/* 1 for a series of a variant run in an overlay: dashed with open points. */
+int plot_variant(const struct plot_facets *f, int s);
+
+/* The "median and IQR against x" plot of one column (plot_stat.c): kind_col.gp/.dat; 0 written, 1
+ * nothing to plot, 2 write error. */
+int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct plot_x *x,
+              const struct plot_facets *f, const char *dir, const char *kind, const char *col_name);
+/* The success rate per x and series (plot_success.c): bars, or a heat map; 0 written, else 2. */
+int plot_success(const struct rundir *r, const struct plot_series *ps, const struct plot_x *x,
+                 const char *dir);
+
 /* The performance profile of one cost column (plot_profile.c): writes profile_<cost>.gp/.dat; 0 on
  * success, 1 when there is nothing to plot (fewer than two series), 2 on a write error. */
 int plot_profile(const struct rundir *r, const struct plot_series *ps, const char *plots_dir,
@@ -55,6 +115,10 @@ struct plot_options {
   const char *where;  /* name=value,...: only the matching tasks (items on the same name: either) */
   const char *out;    /* the plots directory; default RUN_DIR/plots of the first run */
 };
+/* bench_plot's options applied to r (plot_view.c): 0, or 2 with a message when an option is bad. */
+int plot_apply_options(struct rundir *r, const struct plot_options *o);
+/* The tasks of the other runs appended to base's under a first column and series axis "run". 0 or 2. */
+int plot_overlay_runs(struct rundir *base, struct rundir **other, int n_other);
 /* The plots of dirs[0], or with n_dirs > 1 of dirs[0] (baseline) overlaid with the others (variant...):
  * a "run" series axis in front. 0 done, 1 plots failed, 2 a run or an option is bad (message printed). */
 int plot_runs(int n_dirs, const char *const *dirs, const struct plot_options *o);

@@ -4,7 +4,9 @@
  * other outcome (failure or not_applicable: the series did not solve it). With r = t / min_s t, the
  * profile rho_s(tau) = |{p : r[p][s] <= tau}| / n_p is drawn as a step function on a log2 axis. Instances
  * no series solved stay in n_p (no curve reaches 1 then). Costs <= 0 (a timer's resolution, zero
- * iterations) are raised to the smallest positive cost of the column so the ratios stay finite. */
+ * iterations) are raised to the smallest positive cost of the column so the ratios stay finite. More than
+ * FACET_MIN series are split into panels as the other plots are (plot_facets.c): the ratios stay those to
+ * the best of all series, and each panel draws the other panels' curves in grey behind its own. */
 #include "plot_impl.h"
 
 #include <gsl/gsl_sort.h>
@@ -109,30 +111,89 @@ int plot_profile(const struct rundir *r, const struct plot_series *ps, const cha
     free(solved);
     goto cleanup;
   }
+  /* many series: one panel per family (the facets of the other plots), every curve of the other panels
+   * drawn thin and grey behind, so each panel still reads against the whole field */
+  struct plot_facets f = {0};
+  if (plot_facets_make(r, ps, NULL, &f)) {
+    plot_facets_free(&f);
+    free(solved);
+    fclose(gp);
+    gp = NULL;
+    goto cleanup;
+  }
+  int rows = 1, cols = 1, w = 1000, h = 700;
+  if (f.n > 1) {
+    cols = (int)ceil(sqrt((double)f.n)), rows = (f.n + cols - 1) / cols;
+    w = 620 * cols > 1900 ? 1900 : 620 * cols, h = 520 * rows > 1600 ? 1600 : 520 * rows;
+  }
+  char head[2048], xnote[600], xnote_q[1300];
   plot_quote(r->title, qt, sizeof qt);
-  fprintf(gp, "set title \"%s\\nperformance profile (Dolan-More) of %s over %d instances (%s)", qt, cost, np,
-          keys_text);
-  if (unsolved || floored) fprintf(gp, "\\n");
-  if (unsolved) fprintf(gp, "%d solved by none", unsolved);
-  if (floored) fprintf(gp, "%s%d zero costs raised to %.3g", unsolved ? "; " : "", floored, floor_cost);
-  fprintf(gp, "\"\n");
+  int hat = snprintf(head, sizeof head, "%s\\nperformance profile (Dolan-More) of %s over %d instances (%s)",
+                     qt, cost, np, keys_text);
+  if (unsolved || floored) hat += snprintf(head + hat, sizeof head - (size_t)hat, "\\n");
+  if (unsolved) hat += snprintf(head + hat, sizeof head - (size_t)hat, "%d solved by none", unsolved);
+  if (floored)
+    hat += snprintf(head + hat, sizeof head - (size_t)hat, "%s%d zero costs raised to %.3g",
+                    unsolved ? "; " : "", floored, floor_cost);
+  if (f.n > 1)
+    hat += snprintf(head + hat, sizeof head - (size_t)hat,
+                    "\\ngrey: the curves of the other panels (ratios to the best %s of all)", ps->title);
+  /* the cost's definition in the title (the whole help text), the axis only says what tau is */
   rundir_help_label(r, cost, lab, sizeof lab);
-  plot_quote(lab, qt, sizeof qt);
+  snprintf(xnote, sizeof xnote, "cost: %s", lab);
+  plot_quote(xnote, xnote_q, sizeof xnote_q);
+  snprintf(head + hat, sizeof head - (size_t)hat, "\\n%s", xnote_q);
+  plot_quote(ps->title, qt, sizeof qt);
   fprintf(gp,
-          "set xlabel \"tau: %s relative to the best %s on the instance (log2)\"\n"
+          "set xlabel \"tau = cost / the best %s's cost on the instance (log2)\"\n"
           "set ylabel \"fraction of instances within tau of the best\"\n"
           "set logscale x 2\nset xrange [1:%.17g]\nset yrange [0:1.05]\nset ytics 0,0.2,1\n",
-          qt, ps->title, tau_max);
-  plot_script_png(gp, name);
-  fprintf(gp, "plot");
-  for (int s = 0; s < ns; s++) {
-    plot_quote(ps->label[s], qt, sizeof qt);
-    fprintf(
-        gp,
-        "%s \\\n  '%s' index %d using 1:2 with steps lw %.2g dt %d lc rgb '%s' title \"%s (solved %.0f%%)\"",
-        s ? "," : "", file, s, plot_width(s, ns), plot_dash(s), plot_color(s), qt, solved[s]);
+          qt, tau_max);
+  plot_script_png_size(gp, name, w, h);
+  if (f.n > 1)
+    fprintf(gp, "set multiplot layout %d,%d title \"%s\"\n", rows, cols, head);
+  else
+    fprintf(gp, "set title \"%s\"\n", head);
+  /* the keys carry " (solved NN%)" too: 13 characters more */
+  fprintf(gp, "set key maxcols %d\n", plot_key_cols(f.panel_label, ns, w / cols - 9 * 13));
+  for (int p = 0; p < f.n; p++) {
+    if (f.n > 1) {
+      plot_quote(f.name[p], qt, sizeof qt);
+      fprintf(gp, "set title \"%s\"\n", qt);
+    }
+    fprintf(gp, "plot");
+    int first = 1;
+    for (int s = 0; s < ns && f.n > 1; s++)
+      if (f.panel[s] != p)
+        fprintf(gp, "%s \\\n  '%s' index %d using 1:2 with steps lw 0.8 lc rgb '#c8c8c8' notitle",
+                first ? "" : ",", file, s),
+            first = 0;
+    for (int s = 0; s < ns; s++) {
+      if (f.panel[s] != p) continue;
+      /* a curve identical to an earlier one of the panel (the same ratio on every instance) lies under
+       * it: its key says so */
+      int same = -1;
+      for (int u = 0; u < s && same < 0; u++) {
+        int eq = f.panel[u] == p;
+        for (int q = 0; eq && q < np; q++)
+          eq = t[(size_t)q * ns + u] == t[(size_t)q * ns + s];
+        if (eq) same = u;
+      }
+      char key[600];
+      snprintf(key, sizeof key, "%s%s%s%s", f.panel_label[s], same >= 0 ? " (= " : "",
+               same >= 0 ? f.panel_label[same] : "", same >= 0 ? ")" : "");
+      plot_quote(key, qt, sizeof qt);
+      fprintf(gp,
+              "%s \\\n  '%s' index %d using 1:2 with steps lw %.2g dt %d lc rgb '%s' title \"%s (solved "
+              "%.0f%%)\"",
+              first ? "" : ",", file, s, plot_look_width(&f, s, ns), plot_dash(plot_look(&f, s)),
+              plot_color(plot_look(&f, s)), qt, solved[s]);
+      first = 0;
+    }
+    fprintf(gp, "\n");
   }
-  fprintf(gp, "\n");
+  if (f.n > 1) fprintf(gp, "unset multiplot\n");
+  plot_facets_free(&f);
   free(solved);
   rc = plot_script_close(gp, name) ? 2 : 0;
 cleanup:

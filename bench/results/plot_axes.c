@@ -1,0 +1,184 @@
+/* plot_axes.c — the x axis of every plot (the distinct plot_x values, numeric and sorted or categories)
+ * and the axis labels: a column's help text and unit from experiment.txt's "labels" and "units", a long
+ * help cut to what fits along an axis (the full text goes into the plot's footnote, plot_axis_note). */
+#include "plot_impl.h"
+#include "results.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LABEL 50 /* characters of an axis label before the unit: what fits along a 700-pixel axis */
+
+static const struct table *sort_table;
+static int sort_col;
+static int x_cmp(const void *a, const void *b)
+{
+  int ra = *(const int *)a, rb = *(const int *)b;
+  double va = table_number(sort_table, ra, sort_col), vb = table_number(sort_table, rb, sort_col);
+  return (va > vb) - (va < vb);
+}
+
+void plot_x_free(struct plot_x *x)
+{
+  rundir_groups_destroy(&x->g);
+  free(x->order);
+  free(x->pos);
+  free(x->value);
+}
+
+int plot_x_make(const struct rundir *r, struct plot_x *x)
+{
+  memset(x, 0, sizeof *x);
+  char *key = r->plot_x;
+  if (rundir_group(r, r->plot_x[0] ? 1 : 0, &key, &x->g)) return 1;
+  int n = x->g->n;
+  x->order = calloc((size_t)n + 1, sizeof *x->order);
+  x->pos = calloc((size_t)n + 1, sizeof *x->pos);
+  x->value = calloc((size_t)n + 1, sizeof *x->value);
+  if (!x->order || !x->pos || !x->value) return 1;
+  /* one x value is a category: the series then stand side by side at it, not on top of each other */
+  x->numeric = r->plot_x[0] != 0 && n > 1;
+  for (int i = 0; i < n; i++) {
+    x->order[i] = x->g->first[i]; /* rows, sorted below, then mapped back to groups */
+    if (x->numeric) x->numeric = isfinite(table_number(r->tasks, x->g->first[i], x->g->key_col[0]));
+  }
+  if (x->numeric) {
+    sort_table = r->tasks, sort_col = x->g->key_col[0];
+    qsort(x->order, (size_t)n, sizeof *x->order, x_cmp);
+  }
+  for (int i = 0; i < n; i++) {
+    x->order[i] = x->g->of_row[x->order[i]];
+    x->pos[x->order[i]] = i;
+    x->value[i] = x->numeric ? table_number(r->tasks, x->g->first[x->order[i]], x->g->key_col[0]) : i;
+  }
+  return 0;
+}
+
+/* Text of the x value at position i (as tasks.csv has it). */
+const char *plot_x_text(const struct rundir *r, const struct plot_x *x, int i)
+{
+  return x->g->n_keys ? table_get(r->tasks, x->g->first[x->order[i]], x->g->key_col[0]) : "all";
+}
+
+/* An axis label: the help text and unit of a column (rundir_help_label), a long help cut so that it fits
+ * along the axis, the unit kept: before a formula (the first word after the eighth character holding '|',
+ * '=' or '^': "natural-map residual ||z - mid(lo, hi, z - F(z))||_inf" -> "natural-map residual"), else
+ * at its first clause ("; ", " (", ": ", ", "), else the column's name with spaces for '_' ("energy gain" for
+ * a help "max over steps of (energy - initial energy) / initial kinetic energy"). Returns 1 when the help was
+ * cut: the plot then gives the whole text (plot_axis_note). */
+int plot_axis_label(const struct rundir *r, const char *name, char *buf, size_t n)
+{
+  rundir_help_label(r, name, buf, n);
+  const char *u = rundir_unit(r, name);
+  char unit[128] = "";
+  size_t len = strlen(buf);
+  if (u) {
+    snprintf(unit, sizeof unit, " [%s]", u);
+    if (len >= strlen(unit) && strcmp(buf + len - strlen(unit), unit) == 0) len -= strlen(unit);
+  }
+  size_t cut = len > MAX_LABEL ? MAX_LABEL : len;
+  for (size_t w = 8; w < len; w++) { /* a formula: cut before the word that starts it */
+    if (buf[w - 1] != ' ') continue;
+    size_t e = w;
+    while (e < len && buf[e] != ' ')
+      e++;
+    if (memchr(buf + w, '|', e - w) || memchr(buf + w, '=', e - w) || memchr(buf + w, '^', e - w)) {
+      if (w - 1 < cut) cut = w - 1;
+      break;
+    }
+  }
+  if (cut == len) return 0;
+  static const char *const cuts[] = {"; ", " (", ": ", ", "};
+  for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
+    /* the first such separator outside parentheses (a formula's "mid(lo, hi, ...)" is not a clause) */
+    for (const char *c = strstr(buf, cuts[k]); c; c = strstr(c + 1, cuts[k])) {
+      int depth = 0;
+      for (const char *t = buf; t < c; t++)
+        depth += (*t == '(') - (*t == ')');
+      if (depth != 0) continue;
+      if (k == 1 && buf[len - 1] != ')') break; /* only a closing remark in parentheses is cut off */
+      if ((size_t)(c - buf) >= 8 && (size_t)(c - buf) < cut) cut = (size_t)(c - buf);
+      break;
+    }
+  }
+  if (cut == MAX_LABEL && cut < len) { /* no clause to cut at: the column's name, its words spaced */
+    snprintf(buf, n, "%s", name);
+    for (char *c = buf; *c; c++)
+      if (*c == '_') *c = ' ';
+    cut = strlen(buf);
+  }
+  snprintf(buf + cut, n - cut, "%s", unit);
+  return 1;
+}
+
+/* The whole help text of a column for a plot's title when its axis label was cut: "AXIS: help [unit]"
+ * (empty when the label is the whole help). */
+void plot_axis_note(const struct rundir *r, const char *axis, const char *name, char *buf, size_t n)
+{
+  char lab[512];
+  buf[0] = '\0';
+  if (plot_axis_label(r, name, lab, sizeof lab)) {
+    rundir_help_label(r, name, lab, sizeof lab);
+    snprintf(buf, n, "%s: %s", axis, lab);
+  }
+}
+
+/* Whether the x tic labels need turning: many categories, or long ones, or many explicit numbers. */
+int plot_x_crowded(const struct rundir *r, const struct plot_x *x)
+{
+  size_t chars = 0;
+  for (int i = 0; i < x->g->n; i++)
+    chars += strlen(plot_x_text(r, x, i)) + 1;
+  return x->g->n > 8 || chars > 60;
+}
+
+/* Axis settings for x: log when experiment.txt says so (and every x is positive), categories when the
+ * values are not numbers; crowded tic labels turned 45 degrees so they do not run into each other. */
+void plot_write_x_axis(FILE *fp, const struct rundir *r, const struct plot_x *x)
+{
+  char lab[256], q[512];
+  if (r->plot_x[0])
+    plot_axis_label(r, r->plot_x, lab, sizeof lab);
+  else
+    snprintf(lab, sizeof lab, "all tasks");
+  plot_quote(lab, q, sizeof q);
+  fprintf(fp, "set xlabel \"%s\"\n", q);
+  int n = x->g->n, log_x = r->log_x && x->numeric && x->value[0] > 0.0, explicit_tics = 0;
+  if (!x->numeric) {
+    fprintf(fp, "set xrange [-0.5:%d.5]\nset xtics (", n - 1);
+    for (int i = 0; i < n; i++) {
+      plot_quote(plot_x_text(r, x, i), q, sizeof q);
+      fprintf(fp, "%s\"%s\" %d", i ? ", " : "", q, i);
+    }
+    fprintf(fp, ")\n");
+    explicit_tics = 1;
+  } else if (log_x) {
+    /* a little room either side so the end points and their bands are not on the frame */
+    fprintf(fp, "set logscale x\nset format x '%%g'\nset xrange [%.17g:%.17g]\n", x->value[0] / 1.25,
+            x->value[n - 1] * 1.25);
+    if (x->value[n - 1] / x->value[0] < 100.0) { /* few decades: label the values themselves */
+      fprintf(fp, "set xtics (");
+      for (int i = 0; i < n; i++)
+        fprintf(fp, "%s%.6g", i ? ", " : "", x->value[i]);
+      fprintf(fp, ")\n");
+      explicit_tics = 1;
+    }
+  } else {
+    double span = n > 1 ? x->value[n - 1] - x->value[0] : fabs(x->value[0]) + 1.0;
+    fprintf(fp, "set xrange [%.17g:%.17g]\n", x->value[0] - 0.05 * span, x->value[n - 1] + 0.05 * span);
+  }
+  if (explicit_tics && plot_x_crowded(r, x)) fprintf(fp, "set xtics rotate by 45 right\n");
+}
+
+/* What the plots aggregate over: the axes that are neither the x nor a series axis. */
+void plot_aggregated_over(const struct rundir *r, char *buf, size_t n)
+{
+  size_t at = 0;
+  buf[0] = '\0';
+  for (int k = 0; k < r->axes.n && at < n; k++) {
+    const char *a = r->axes.name[k];
+    if (strcmp(a, r->plot_x) == 0 || rundir_list_find(&r->series, a) >= 0) continue;
+    at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? ", " : "", a);
+  }
+}
