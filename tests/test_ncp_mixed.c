@@ -8,6 +8,7 @@
  * Siconos MCP backend's bound mapping (free row last, upper-bound row, shifted lower bound), its refusal of
  * box rows, and its iteration and time limits. */
 #include "check.h"
+#include "problem_class.h"
 #include "solver.h"
 #include "testncp.h"
 
@@ -291,6 +292,44 @@ static void test_siconos_mapping_and_limits(void)
   cp_destroy(&p);
 }
 
+/* The benchmark's classes of these problems (problem_class.h): sizes, and instances fixed by the seed. */
+static void test_classes(void)
+{
+  const char *names[7] = {"ncp_disc_roll", "ncp_disc_slide",    "ncp_disc_rand", "ncp_mixed30",
+                          "ncp_mixed300",  "ncp_kojima_shindo", "mcp_siconos10"};
+  const int sizes[7] = {11, 11, 11, 30, 300, 4, 10};
+  for (int k = 0; k < 7; k++) {
+    struct cp_problem *a = NULL, *b = NULL, *c = NULL;
+    char err[256];
+    int ok = cp_class_valid(names[k]) && cp_class_size(names[k], NULL) == sizes[k] &&
+             cp_class_create(names[k], 1, NULL, &a, err, sizeof err) == CP_CLASS_OK &&
+             cp_class_create(names[k], 1, NULL, &b, err, sizeof err) == CP_CLASS_OK &&
+             cp_class_create(names[k], 2, NULL, &c, err, sizeof err) == CP_CLASS_OK && a->n == sizes[k] &&
+             a->kind == CP_NCP;
+    CHECK(ok, "class %s: valid, n = %d, builds a callback problem", names[k], sizes[k]);
+    if (ok) {
+      double *z = calloc((size_t)a->n, sizeof *z), *Fa = malloc((size_t)a->n * sizeof *Fa);
+      double *Fb = malloc((size_t)a->n * sizeof *Fb), *Fc = malloc((size_t)a->n * sizeof *Fc);
+      for (int i = 0; i < a->n; i++)
+        z[i] = 0.1 * (i % 5);
+      cp_eval_F(a, z, Fa);
+      cp_eval_F(b, z, Fb);
+      cp_eval_F(c, z, Fc);
+      int same = max_abs_diff(Fa, Fb, a->n) == 0.0, differ = max_abs_diff(Fa, Fc, a->n) > 0.0;
+      CHECK(same && differ == cp_class_random(names[k]),
+            "class %s: the same seed gives the same instance; another seed %s", names[k],
+            cp_class_random(names[k]) ? "another instance" : "the same (deterministic class)");
+      free(z);
+      free(Fa);
+      free(Fb);
+      free(Fc);
+    }
+    cp_destroy(&a);
+    cp_destroy(&b);
+    cp_destroy(&c);
+  }
+}
+
 int main(int argc, char **argv)
 {
   PetscInitialize(&argc, &argv, NULL, NULL);
@@ -298,6 +337,7 @@ int main(int argc, char **argv)
   test_all_solvers();
   test_warm_start();
   test_siconos_mapping_and_limits();
+  test_classes();
   int rc = check_finish();
   PetscFinalize();
   return rc;
