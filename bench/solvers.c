@@ -4,13 +4,16 @@
  *         time of -repeats R converged solves. Classes (solvers/problem_class.h): random SPD (n = 10, 100,
  *         1000), Stewart-Trinkle contact LCPs of boxes resting / sliding on a plane (Egan et al. eqs. 5-7,
  *         n = 24, 120, 600), Murty (n = 10, 16), Egan et al. Fig. 3 (max and summation formulations), and
- *         every Siconos numerics LCP / MLCP test file under -siconos_dir. The Siconos backend (siconos_*)
- *         runs in the same sweep, so its times are ratios on the same machine and load.
+ *         every Siconos numerics LCP / MLCP test file under -siconos_dir, and mixed NCPs given by callbacks
+ *         (the disc on a plane of Chakraborty et al. eqs. 41-47, a monotone mixed NCP, Kojima-Shindo,
+ *         Siconos' MCP test). The Siconos backends (siconos_*, siconos_mcp_*) run in the same sweep, so
+ *         their times are ratios on the same machine and load.
  * USAGE   bench_solvers [-options_file bench/experiments/solvers.opts] [-problem a,b,...] [-cp_solver ...]
  *         [-seeds N] [-repeats R] [-siconos_dir DIR] [-cp_tol T] [-cp_time_limit S] [engine options]
  * PAPER   Cottle-Pang-Stone (Lemke, PGS), De Luca-Facchinei-Kanzow 1996 (FB Newton), Egan et al. 2003
- *         (contact LCPs, Fig. 3), Murty 1978. Random instances depend on (-seed, the seed axis, the class)
- *         only, never on the solver: every solver sees the same instance. */
+ *         (contact LCPs, Fig. 3), Murty 1978, Chakraborty-Berard-Akella-Trinkle (disc NCP, Sec. 6.1). Random
+ * instances depend on (-seed, the seed axis, the class) only, never on the solver: every solver sees the same
+ * instance. */
 #include "engine/sweep.h"
 #include "problem_class.h"
 #include "solver.h"
@@ -64,7 +67,8 @@ static const struct sweep_column columns[] = {
 static struct sweep_axis axes[] = {
     {"problem", NULL, SWEEP_STRING, NULL,
      "problem classes: spdN, restingN, slidingN (N a multiple of 24), murtyN, egan_max_a, egan_max_b, "
-     "egan_sum_1, egan_sum_2, siconos:PATH (default: the built-in list and every Siconos file)",
+     "egan_sum_1, egan_sum_2, ncp_disc_roll, ncp_disc_slide, ncp_disc_rand, ncp_mixedN, ncp_kojima_shindo, "
+     "mcp_siconos10, siconos:PATH (default: the built-in list and every Siconos file)",
      0, SWEEP_INSTANCE, NULL},
     {"solver", "-cp_solver", SWEEP_SOLVER, "all", "solvers (all: every registered one)", 0, SWEEP_METHOD,
      NULL},
@@ -241,7 +245,7 @@ cleanup:
 
 static const struct sweep_driver driver = {
     .experiment = "solvers",
-    .title = "complementarity solvers on SPD, contact, Murty, Egan and Siconos LCPs",
+    .title = "complementarity solvers on SPD, contact, Murty, Egan and Siconos LCPs and mixed NCPs",
     .help = help,
     .options = options,
     .n_options = (int)(sizeof options / sizeof options[0]),

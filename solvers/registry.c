@@ -22,6 +22,8 @@ extern const struct solver_type solver_type_siconos_pgs;
 extern const struct solver_type solver_type_siconos_newton_fb;
 extern const struct solver_type solver_type_siconos_newton_minfb;
 extern const struct solver_type solver_type_siconos_enum;
+extern const struct solver_type solver_type_siconos_mcp_newton_fb;
+extern const struct solver_type solver_type_siconos_mcp_newton_minfb;
 #endif
 
 const struct solver_type *const solver_registry[] = {
@@ -45,6 +47,8 @@ const struct solver_type *const solver_registry[] = {
     &solver_type_siconos_newton_fb,
     &solver_type_siconos_newton_minfb,
     &solver_type_siconos_enum,
+    &solver_type_siconos_mcp_newton_fb,
+    &solver_type_siconos_mcp_newton_minfb,
 #endif
     NULL,
 };

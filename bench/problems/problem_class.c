@@ -1,12 +1,15 @@
 /* problem_class.c — see problem_class.h. The contact classes are the Stewart-Trinkle LCP of Egan et al.
  * eqs. 5-7 (cp_test_box_contact: 4 corner contacts per box, k = 4 friction directions, so 24 unknowns per
- * box); the Egan classes are Fig. 3 (eqs. 13-22 and 25-28); Murty (1978). */
+ * box); the Egan classes are Fig. 3 (eqs. 13-22 and 25-28); Murty (1978); the nonlinear classes are the
+ * mixed NCPs of testncp.h (the disc on a plane, Chakraborty et al. eqs. 41-47). */
 #include "problem_class.h"
 
 #include "cp_io.h"
+#include "testncp.h"
 #include "testproblems.h"
 
 #include <glob.h>
+#include <gsl/gsl_rng.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +23,8 @@ static const double cp_class_h = 1e-3, cp_class_gap_max = 1e-6;
 
 static const char *const cp_class_builtin =
     "spd10,spd100,spd1000,resting24,sliding24,resting120,sliding120,resting600,sliding600,murty10,murty16,"
-    "egan_max_a,egan_max_b,egan_sum_1,egan_sum_2";
+    "egan_max_a,egan_max_b,egan_sum_1,egan_sum_2,ncp_disc_roll,ncp_disc_slide,ncp_disc_rand,ncp_mixed30,"
+    "ncp_mixed300,ncp_kojima_shindo,mcp_siconos10";
 
 static const char cp_class_file_prefix[] = "siconos:";
 
@@ -70,10 +74,42 @@ static int cp_class_egan(const char *name, int *max_form, double *a2)
   return 0;
 }
 
+/* The nonlinear (callback) classes of fixed size: their n, else 0. */
+static int cp_class_ncp_fixed(const char *name)
+{
+  if (strcmp(name, "ncp_disc_roll") == 0 || strcmp(name, "ncp_disc_slide") == 0 ||
+      strcmp(name, "ncp_disc_rand") == 0)
+    return 11;
+  if (strcmp(name, "ncp_kojima_shindo") == 0) return 4;
+  if (strcmp(name, "mcp_siconos10") == 0) return 10;
+  return 0;
+}
+
+/* The disc on a plane (Chakraborty et al. Sec. 6.1) at h = 0.01: the paper's rolling state, sliding without
+ * spin at 2 m/s, or (random) resting on the plane at x in [-1, 1] with v_x, omega uniform in [-3, 3]. */
+static struct cp_problem *cp_class_disc(const char *name, unsigned long seed)
+{
+  struct cp_test_disc d = cp_test_disc_rolling(0.01);
+  if (strcmp(name, "ncp_disc_slide") == 0) {
+    d.vx = 2.0;
+    d.omega = 0.0;
+  } else if (strcmp(name, "ncp_disc_rand") == 0) {
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!rng) return NULL;
+    gsl_rng_set(rng, seed);
+    d.qx = 2.0 * gsl_rng_uniform(rng) - 1.0;
+    d.vx = 6.0 * gsl_rng_uniform(rng) - 3.0;
+    d.omega = 6.0 * gsl_rng_uniform(rng) - 3.0;
+    gsl_rng_free(rng);
+  }
+  return cp_test_disc_step(&d);
+}
+
 int cp_class_random(const char *name)
 {
   int sliding;
-  return cp_class_sized(name, "spd") > 0 || cp_class_boxes(name, &sliding) > 0;
+  return cp_class_sized(name, "spd") > 0 || cp_class_boxes(name, &sliding) > 0 ||
+         cp_class_sized(name, "ncp_mixed") > 0 || strcmp(name, "ncp_disc_rand") == 0;
 }
 
 int cp_class_valid(const char *name)
@@ -81,7 +117,7 @@ int cp_class_valid(const char *name)
   int max_form;
   double a2;
   return cp_class_random(name) || cp_class_sized(name, "murty") > 0 || cp_class_egan(name, &max_form, &a2) ||
-         cp_class_file(name) != NULL;
+         cp_class_ncp_fixed(name) > 0 || cp_class_file(name) != NULL;
 }
 
 enum cp_class_status cp_class_create(const char *name, unsigned long seed, const char *data_dir,
@@ -114,11 +150,20 @@ enum cp_class_status cp_class_create(const char *name, unsigned long seed, const
     *p = cp_test_murty(n);
   else if (cp_class_egan(name, &max_form, &a2))
     *p = max_form ? cp_test_egan_max(-1.5, a2, 100.0) : cp_test_egan_sum(-1.5, a2, 0.01);
+  else if ((n = cp_class_sized(name, "ncp_mixed")) > 0)
+    *p = cp_test_ncp_mixed(n / 3, n - n / 3, 1.0, seed, NULL);
+  else if (strncmp(name, "ncp_disc_", 9) == 0 && cp_class_ncp_fixed(name))
+    *p = cp_class_disc(name, seed);
+  else if (strcmp(name, "ncp_kojima_shindo") == 0)
+    *p = cp_test_kojima_shindo();
+  else if (strcmp(name, "mcp_siconos10") == 0)
+    *p = cp_test_mcp_siconos();
   else {
     snprintf(
         err, errlen,
         "unknown problem class '%s' (spdN, restingN, slidingN with N a multiple of 24, murtyN, egan_max_a, "
-        "egan_max_b, egan_sum_1, egan_sum_2, siconos:PATH)",
+        "egan_max_b, egan_sum_1, egan_sum_2, ncp_disc_roll, ncp_disc_slide, ncp_disc_rand, ncp_mixedN, "
+        "ncp_kojima_shindo, mcp_siconos10, siconos:PATH)",
         name);
     return CP_CLASS_UNKNOWN;
   }
@@ -133,7 +178,9 @@ int cp_class_size(const char *name, const char *data_dir)
 {
   int n, sliding, max_form;
   double a2;
-  if ((n = cp_class_sized(name, "spd")) > 0 || (n = cp_class_sized(name, "murty")) > 0) return n;
+  if ((n = cp_class_sized(name, "spd")) > 0 || (n = cp_class_sized(name, "murty")) > 0 ||
+      (n = cp_class_sized(name, "ncp_mixed")) > 0 || (n = cp_class_ncp_fixed(name)) > 0)
+    return n;
   if ((n = cp_class_boxes(name, &sliding)) > 0) return n * CP_CLASS_BOX_UNKNOWNS;
   if (cp_class_egan(name, &max_form, &a2)) return max_form ? 10 : 4;
   if (!cp_class_file(name)) return -1;

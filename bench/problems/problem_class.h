@@ -18,6 +18,11 @@
  *   murtyN        Murty's matrix (Lemke: 2^N - 1 pivots)
  *   egan_max_a, egan_max_b   Egan et al. Fig. 3, max formulation, gamma = 100, cases (a) and (b)
  *   egan_sum_1, egan_sum_2   summation formulation, eps/h = 0.01; the paper's b_1 is case (b), b_2 case (a)
+ *   ncp_disc_roll, ncp_disc_slide, ncp_disc_rand   the step of a disc on a plane as a mixed NCP (Chakraborty
+ *                 et al. eqs. 41-47, 8 free + 3 complementary unknowns, h = 0.01): the paper's rolling state,
+ *                 sliding at 2 m/s, a random state on the plane (seeded)
+ *   ncp_mixedN    random strictly monotone mixed NCP, N / 3 free unknowns, known solution (seeded)
+ *   ncp_kojima_shindo   Kojima-Shindo's 4-unknown NCP;  mcp_siconos10   Siconos' MCP test (5 free + 5)
  *   siconos:PATH  a Siconos numerics .dat file, PATH relative to the data folder (LCP, or MLCP when the
  *                 file name contains "mlcp") */
 enum cp_class_status {
@@ -29,7 +34,8 @@ enum cp_class_status {
 
 /* 1 if name is a valid class name (files are not opened). */
 int cp_class_valid(const char *name);
-/* 1 for the random classes (spd, resting, sliding), whose instance depends on the seed. */
+/* 1 for the random classes (spd, resting, sliding, ncp_mixed, ncp_disc_rand): the instance depends on the
+ * seed. */
 int cp_class_random(const char *name);
 /* Builds the instance; *p is NULL unless CP_CLASS_OK. data_dir holds the siconos: files. */
 enum cp_class_status cp_class_create(const char *name, unsigned long seed, const char *data_dir,
