@@ -151,10 +151,13 @@ held "$tmp/lock/ledger.lock" $first
 expect2 "a second -resume on a ledger in use" "in use by another run (host .*, pid $first" "$syn" -out "$tmp/lock" "${L[@]}"
 wait $first; frc=$?
 check "... the first run completes alone: 2 rows for 2 tasks" '[ $frc = 0 ] && [ "$(tail -n +2 $tmp/lock/ledger.csv | wc -l)" = 2 ]'
-"$syn" -out "$tmp/lock2" "${L[@]}" -slice 0/2 2>"$tmp/lock0.err" & first=$!
+# The held slice hangs for 15 s (not 5) so that it is surely still running when the other slice, started
+# after it, has finished, even on a loaded machine where a process takes seconds to start.
+L2=(-kind hang,ok -work 0.01 -seeds 1 -task_time_limit 15 -quiet -no_plots -resume)
+"$syn" -out "$tmp/lock2" "${L2[@]}" -slice 0/2 2>"$tmp/lock0.err" & first=$!
 held "$tmp/lock2/ledger.0-of-2.lock" $first
-expect2 "the same slice twice" "ledger.0-of-2.csv is in use by another run" "$syn" -out "$tmp/lock2" "${L[@]}" -slice 0/2
-"$syn" -out "$tmp/lock2" "${L[@]}" -slice 1/2 2>"$tmp/lock2.err"; src=$?
+expect2 "the same slice twice" "ledger.0-of-2.csv is in use by another run" "$syn" -out "$tmp/lock2" "${L2[@]}" -slice 0/2
+"$syn" -out "$tmp/lock2" "${L2[@]}" -slice 1/2 2>"$tmp/lock2.err"; src=$?
 kill -0 $first 2>/dev/null; alongside=$?
 wait $first; frc=$?
 check "... while another slice of the directory runs alongside (exit 0), one row each" \
