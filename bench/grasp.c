@@ -17,9 +17,11 @@
 #include "engine/sweep.h"
 
 #include <math.h>
+#include <petscsys.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define X_CELLS "-9.5,-8.5,-7.5,-6.5,-5.5,-4.5,-3.5,-2.5,-1.5,-0.5,0.5,1.5,2.5,3.5,4.5,5.5,6.5,7.5,8.5,9.5"
 #define Y_CELLS                                                                                              \
@@ -53,6 +55,8 @@ static const struct sweep_column columns[] = {
     {"mu_grip", SWEEP_INFO, "drawn gripper friction coefficient", .floor = 0},
     {"tripod", SWEEP_INFO, "drawn support points in the part's frame, x:y;x:y;x:y [mm]", .floor = 0},
     {"sim_time", SWEEP_INFO, "simulated time at the end [s]", .floor = 0},
+    {"skipped_time", SWEEP_INFO, "of which skipped: jaws closing freely, the part still (no steps) [s]",
+     .floor = 0},
     {"part_dx", SWEEP_INFO, "part's displacement along x at the end [mm]", .floor = 0},
     {"part_dy", SWEEP_INFO, "part's displacement along y at the end [mm]", .floor = 0},
     {"part_dtheta", SWEEP_INFO, "part's rotation at the end [rad]", .floor = 0},
@@ -64,6 +68,8 @@ static const struct sweep_column columns[] = {
     {"pivots_mean", SWEEP_COST, "mean solver iterations (pivots) per step", .count = 1},
     {"solve_seconds", SWEEP_COST, "wall time in the solver, whole trial [s]", .floor = 0},
     {"trial_seconds", SWEEP_COST, "wall time of the trial (draws, steps, classification) [s]", .floor = 0},
+    {"trial_cpu_seconds", SWEEP_COST,
+     "CPU time of the trial (the machine may be shared: wall time then overstates the cost) [s]", .floor = 0},
 };
 
 struct grasp_ctx {
@@ -105,16 +111,6 @@ static const struct option_decl options[] = {
 
 static const struct sweep_driver driver;
 
-static int setup(void **vctx)
-{
-  struct grasp_ctx *ctx = calloc(1, sizeof *ctx);
-  if (!ctx) return 1;
-  *vctx = ctx;
-  return sweep_read_options(&driver, ctx);
-}
-
-static void teardown(void *ctx) { free(ctx); }
-
 static int friction_range(const char *name, double *lo, double *hi)
 {
   if (strcmp(name, "medium") == 0) {
@@ -128,10 +124,38 @@ static int friction_range(const char *name, double *lo, double *hi)
   return 1;
 }
 
+static double cpu_seconds(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int setup(void **vctx)
+{
+  struct grasp_ctx *ctx = calloc(1, sizeof *ctx);
+  if (!ctx) return 1;
+  *vctx = ctx;
+  if (sweep_read_options(&driver, ctx)) return 1;
+  /* the friction axis is a string axis: its values are checked here, before any task runs */
+  char buf[256], *save = NULL;
+  double lo, hi;
+  snprintf(buf, sizeof buf, "%s", axes[0].def);
+  PetscOptionsGetString(NULL, NULL, "-friction", buf, sizeof buf, NULL);
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+    if (friction_range(tok, &lo, &hi)) {
+      fprintf(stderr, "error: -friction %s: the ranges are medium (0.33,0.66] and high (0.66,0.99]\n", tok);
+      return 1;
+    }
+  return 0;
+}
+
+static void teardown(void *ctx) { free(ctx); }
+
 static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
 {
   const struct grasp_ctx *ctx = vctx;
-  const double t0 = solver_wall_time();
+  const double t0 = solver_wall_time(), c0 = cpu_seconds();
   double lo, hi;
   if (friction_range(sweep_task_string(task, "friction"), &lo, &hi)) {
     fprintf(stderr, "bench_grasp: -friction takes medium or high (got '%s')\n",
@@ -171,6 +195,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
            1e3 * p.tripod[1][0], 1e3 * p.tripod[1][1], 1e3 * p.tripod[2][0], 1e3 * p.tripod[2][1]);
   sweep_row_set_text(row, "tripod", text);
   sweep_row_set(row, "sim_time", r.t);
+  sweep_row_set(row, "skipped_time", r.skipped);
   sweep_row_set(row, "part_dx", 1e3 * (r.q[0] + 1e-3 * sweep_task_real(task, "x")));
   sweep_row_set(row, "part_dy", 1e3 * (r.q[1] + 1e-3 * sweep_task_real(task, "y")));
   sweep_row_set(row, "part_dtheta", r.q[2]);
@@ -197,6 +222,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   grasp_trial_destroy(&t);
   solver_destroy(&s);
   sweep_row_set(row, "trial_seconds", solver_wall_time() - t0);
+  sweep_row_set(row, "trial_cpu_seconds", cpu_seconds() - c0);
   return 0;
 }
 

@@ -114,6 +114,7 @@ struct grasp_result {
   int at_rest;          /* ended at rest (else: time limit, lost or solver failure) */
   long steps;           /* steps taken */
   double t;             /* simulated time at the end [s] */
+  double skipped;       /* of which skipped: the jaws closing freely, the part still [s] */
   double q[4];          /* final state */
   double solve_seconds; /* total in the solver */
   double rows_sum;      /* sum over steps of the LCP size */

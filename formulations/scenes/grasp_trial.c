@@ -133,6 +133,33 @@ static int assemble(struct grasp_trial *t, const struct grasp_params *pp, const 
   return n;
 }
 
+/* No contact, the part still and the jaws at their commanded speed: nothing happens until a finger
+ * reaches the part, so the jaws advance in one go to half the margin from it (each gap shrinks by at most
+ * the jaws' travel: d gap / d s = cos phi <= 1), or to where they meet. Returns 1 when it moved them. */
+static int free_jump(struct grasp_state *st, const struct grasp_params *pp, const struct grasp_trial_opts *o,
+                     struct grasp_result *r)
+{
+  const double still = 1e-9; /* [m/s]: a part this slow is at rest on its support (friction holds it) */
+  if (fabs(st->u[0]) > still || fabs(st->u[1]) > still || fabs(st->u[2]) * GRASP_DISC_RADIUS > still ||
+      fabs(st->u[3] + pp->close_speed) > 1e-9 * pp->close_speed)
+    return 0;
+  double gmin = INFINITY;
+  for (int finger = 1; finger >= -1; finger -= 2)
+    for (int k = 0; k < GRASP_COMPONENTS; k++) {
+      struct grasp_contact c;
+      grasp_finger_gap(st->q, finger, k, &c);
+      if (c.gap < gmin) gmin = c.gap;
+    }
+  double ds = gmin - 0.5 * o->margin;
+  if (ds <= 0.0) return 0;
+  if (st->q[3] - ds < o->s_min) ds = st->q[3] - o->s_min;
+  st->q[3] -= ds;
+  st->u[0] = st->u[1] = st->u[2] = 0.0;
+  st->t += ds / pp->close_speed;
+  r->skipped += ds / pp->close_speed;
+  return 1;
+}
+
 int grasp_trial_run(struct grasp_trial *t, const struct grasp_params *pp, const struct grasp_trial_opts *o,
                     double x, double y, struct grasp_result *r)
 {
@@ -156,6 +183,10 @@ int grasp_trial_run(struct grasp_trial *t, const struct grasp_params *pp, const 
   r->outcome = GRASP_LOST;
   while (r->steps < max_steps) {
     nc = grasp_detect(st.q, o->margin, c);
+    if (nc == 0 && free_jump(&st, pp, o, r)) {
+      if (st.q[3] <= o->s_min) break; /* closed on nothing */
+      continue;
+    }
     for (int j = 0; j < 4; j++)
       ustar[j] = minv[j] * mass[j] * st.u[j];
     const int n = assemble(t, pp, o, &st, c, nc, minv, ustar);
