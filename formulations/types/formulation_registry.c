@@ -14,6 +14,7 @@ extern const struct formulation_type formulation_type_lnc;
 extern const struct formulation_type formulation_type_corrective;
 extern const struct formulation_type formulation_type_anitescu_hart_lcp1;
 extern const struct formulation_type formulation_type_anitescu_hart_lcp2;
+extern const struct formulation_type formulation_type_geometric_implicit;
 
 const struct formulation_type *const formulation_registry[] = {
     &formulation_type_stewart_trinkle,
@@ -27,5 +28,6 @@ const struct formulation_type *const formulation_registry[] = {
     &formulation_type_corrective,
     &formulation_type_anitescu_hart_lcp1,
     &formulation_type_anitescu_hart_lcp2,
+    &formulation_type_geometric_implicit,
     NULL,
 };
