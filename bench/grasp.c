@@ -64,6 +64,8 @@ static const struct sweep_column columns[] = {
     {"contacts", SWEEP_INFO, "loaded contacts at the end: R or L, then d (disc) or the tooth 1..6",
      .floor = 0},
     {"steps", SWEEP_COST, "time steps taken", .count = 1},
+    {"cold_retries", SWEEP_INFO, "warm-started solves that failed and were solved again from cold",
+     .floor = 0},
     {"rows_mean", SWEEP_COST, "mean rows of the LCP per step", .count = 1},
     {"pivots_mean", SWEEP_COST, "mean solver iterations (pivots) per step", .count = 1},
     {"solve_seconds", SWEEP_COST, "wall time in the solver, whole trial [s]", .floor = 0},
@@ -213,6 +215,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     }
   sweep_row_set_text(row, "contacts", text);
   sweep_row_set_int(row, "steps", r.steps);
+  sweep_row_set_int(row, "cold_retries", r.retries);
   if (r.steps > 0) {
     sweep_row_set(row, "rows_mean", r.rows_sum / (double)r.steps);
     sweep_row_set(row, "pivots_mean", (double)r.pivots / (double)r.steps);

@@ -119,6 +119,7 @@ struct grasp_result {
   double solve_seconds; /* total in the solver */
   double rows_sum;      /* sum over steps of the LCP size */
   long pivots;          /* sum of solver iterations */
+  int retries;          /* failed warm-started solves retried cold */
   int n_contacts;       /* loaded contacts at the end */
   struct grasp_contact contact[GRASP_MAX_CONTACTS];
   char message[160];

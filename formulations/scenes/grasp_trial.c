@@ -201,6 +201,15 @@ int grasp_trial_run(struct grasp_trial *t, const struct grasp_params *pp, const 
       memset(t->z, 0, (size_t)n * sizeof *t->z);
     struct solve_result sr;
     int bad = solver_solve(t->s, t->p, t->z, &sr);
+    if ((bad || sr.status != SOLVE_CONVERGED || sr.no_answer) && t->s->set.warm_start) {
+      /* a warm basis can be singular where a cold start is not: one cold retry, both solves counted */
+      r->solve_seconds += sr.seconds;
+      r->pivots += sr.iterations;
+      r->retries++;
+      t->s->set.warm_start = 0;
+      memset(t->z, 0, (size_t)n * sizeof *t->z);
+      bad = solver_solve(t->s, t->p, t->z, &sr);
+    }
     r->solve_seconds += sr.seconds;
     r->pivots += sr.iterations;
     r->rows_sum += n;
