@@ -33,7 +33,8 @@ struct grasp_trial {
   struct solver *s;
   struct cp_problem *p;
   double G[NMAX][4]; /* generalized direction of each unknown's impulse (zero for the multipliers) */
-  double z[NMAX], zprev[NMAX];
+  double z[NMAX], zprev[NMAX];               /* the scaled unknowns (assemble) */
+  double scale[NMAX], row[NMAX];             /* unknown a is scale[a] z[a]; row a is divided by row[a] */
   int prev_key[GRASP_MAX_CONTACTS], prev_nc; /* the last step's contact set (finger, component) */
   int n_dirs;
 };
@@ -128,6 +129,22 @@ static int assemble(struct grasp_trial *t, const struct grasp_params *pp, const 
   for (int j = 0; j < 2; j++) {
     M[(i_bm + j) * n + i_lm] = 1.0;
     M[i_lm * n + i_bm + j] = -1.0;
+  }
+  /* Scaling (SI values differ by orders: impulses ~ F h = 1e-3 N s, velocities ~ v_close): impulse
+   * unknowns in units of 2 F h, the multipliers (slip speeds) in units of v_close; each row by the unit of
+   * its own complementary quantity's partner, so that complementarity is kept and the harness's relative
+   * tolerance means the same everywhere (an absolute 1e-8 on 1e-3 impulses would be loose, on 1e-8 tight). */
+  const double P = 2.0 * pp->close_force * h, V = pp->close_speed;
+  for (int a = 0; a < n; a++) {
+    const int mult = (a >= i_lf && a < i_bs) || (a >= i_ls && a < i_bm) || a == i_lm;
+    t->scale[a] = mult ? V : P;
+    t->row[a] = mult ? P : V; /* the row's unit: a velocity for an impulse unknown, and back */
+  }
+  for (int a = 0; a < n; a++) {
+    const double ra = t->row[a];
+    q[a] /= ra;
+    for (int b = 0; b < n; b++)
+      M[a * n + b] *= t->scale[b] / ra;
   }
   t->p->n = n;
   return n;
@@ -229,11 +246,11 @@ int grasp_trial_run(struct grasp_trial *t, const struct grasp_params *pp, const 
     for (int a = 0; a < n; a++)
       if (t->z[a] != 0.0)
         for (int j = 0; j < 4; j++)
-          du[j] += t->G[a][j] * t->z[a];
+          du[j] += t->G[a][j] * t->scale[a] * t->z[a];
     int loaded = 0;
     for (int k = 0; k < nc; k++) {
-      c[k].impulse = t->z[k];
-      loaded |= t->z[k] > load_min;
+      c[k].impulse = t->scale[k] * t->z[k];
+      loaded |= c[k].impulse > load_min;
     }
     double speed = 0.0;
     for (int j = 0; j < 4; j++) {
