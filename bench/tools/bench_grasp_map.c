@@ -147,6 +147,10 @@ int main(int argc, char **argv)
   }
   struct cell *c = calloc((size_t)t->nrow + 1, sizeof *c);
   int nc = 0;
+  if (!c) {
+    table_destroy(&t);
+    return 1;
+  }
   for (int r = 0; r < t->nrow; r++) {
     char g[96];
     snprintf(g, sizeof g, "%s/%s/%s", table_get(t, r, cf), table_get(t, r, cm), table_get(t, r, cv));
@@ -168,6 +172,8 @@ int main(int argc, char **argv)
   FILE *f = fopen(path, "w");
   if (!f) {
     fprintf(stderr, "bench_grasp_map: cannot write %s\n", path);
+    free(c);
+    table_destroy(&t);
     return 1;
   }
   fprintf(f, "group,x,y,trials,successes,p,wilson_lo,wilson_hi");

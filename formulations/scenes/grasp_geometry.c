@@ -82,7 +82,7 @@ void grasp_finger_gap(const double q[4], int finger, int component, struct grasp
   double phi = 0.5 * (a + b), best = gap_at(q, finger, component, phi, n, p);
   double e0 = gap_at(q, finger, component, 0.0, n, p), e1 = gap_at(q, finger, component, -M_PI / 2, n, p);
   if (e0 > best) best = e0, phi = 0.0;
-  if (e1 > best) best = e1, phi = -M_PI / 2;
+  if (e1 > best) phi = -M_PI / 2;
   ct->gap = gap_at(q, finger, component, phi, n, p);
   ct->finger = finger;
   ct->component = component;
