@@ -3,7 +3,8 @@
 # Sec. 6.4): with medium friction the sweet spot (0.5, -11.5) mm succeeds (there the contact normal is
 # 33.6 degrees under horizontal, so a gripper friction under tan 33.6 = 0.665 lets the part slide up onto
 # the outer teeth) and the diameter (0.5, -0.5) mm does not; one row per
-# trial with its outcome; the same rows (timing columns aside) on 2 ranks as on 1 rank in-process; a bad
+# trial with its outcome; the same rows (timing columns aside) on 2 ranks as on 1 rank in-process and
+# after a stop and -resume; a bad
 # friction range exits 2; bench_grasp_map writes the per-cell intervals and the sweet spot.
 set -u
 tmp=$(mktemp -d)
@@ -30,6 +31,20 @@ strip() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) keep[i] = $i !~ /_seconds
 if cmp -s <(strip "$csv") <(strip "$tmp/b/tasks.csv"); then
   echo "ok - bench_grasp: 2 ranks forked give the rows of 1 rank in-process"; else
   echo "not ok - bench_grasp: rows differ between 1 and 2 ranks"; sed 's/^/# /' "$tmp/out2"; fi
+# stopped part-way (tasks 0..4 only) and resumed: the rows of the uninterrupted run, none twice
+"$CB_BIN/bench_grasp" $args -out "$tmp/c" -task_fork 0 -tasks 0:5 >/dev/null 2>&1
+"$CB_BIN/bench_grasp" $args -out "$tmp/c" -task_fork 0 -resume >"$tmp/out3" 2>&1
+ledger_rows=$(awk 'NR > 1' "$tmp/c/ledger.csv" 2>/dev/null | wc -l)
+if cmp -s <(strip "$csv") <(strip "$tmp/c/tasks.csv") && [ "$ledger_rows" = 12 ]; then
+  echo "ok - bench_grasp: resumed run equals the uninterrupted one, each trial once"; else
+  echo "not ok - bench_grasp: resume ($ledger_rows ledger rows)"; sed 's/^/# /' "$tmp/out3"; fi
+# the map: 3 of 3 at the medium sweet spot gives the Wilson interval [0.4385, 1]
+"$CB_BIN/bench_grasp_map" "$tmp/a" -no_plots >"$tmp/map" 2>&1
+if awk -F, '$1 == "medium/explicit_lcp/lemke" && $3 == -11.5 { f = 1; if ($4 != 3 || $5 != 3 || \
+     $7 < 0.43849 || $7 > 0.43851 || $8 != 1) bad = 1 } END { exit !(f && !bad) }' "$tmp/a/grasp_cells.csv" &&
+   grep -q "best cell (0.5, -11.5) mm: 3/3" "$tmp/a/grasp_sweet.txt"; then
+  echo "ok - bench_grasp_map: Wilson interval and best cell"; else
+  echo "not ok - bench_grasp_map"; sed 's/^/# /' "$tmp/map" "$tmp/a/grasp_cells.csv"; fi
 "$CB_BIN/bench_grasp" -friction low -out "$tmp/bad" -quiet >/dev/null 2>&1
 rc=$?
 if [ "$rc" = 2 ]; then echo "ok - bench_grasp: unknown friction range exits 2"; else
