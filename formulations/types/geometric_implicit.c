@@ -22,6 +22,7 @@
  * choice of the active index k1 within the step (Remark 1), which is not implemented; such a world is
  * refused with a message. Option: -geometric_implicit_et (e_t of the friction ellipse, default 1). */
 #include "formulation.h"
+#include "implicit_side.h"
 #include "shape.h"
 #include "world_detect.h"
 
@@ -32,12 +33,6 @@
 
 #define GI_FREE 5 /* a1 (2), a2 (2), p_t */
 #define GI_COMP 4 /* l1, l2, p_n, sigma */
-
-struct gi_side {
-  int dof;           /* -1 for a static body */
-  double x0[2], th0; /* pose at the start of the step */
-  struct convex_fn fn;
-};
 
 struct gi_contact {
   struct gi_side s[2]; /* s[0]: body 1 (f), s[1]: body 2 (g) */
@@ -84,60 +79,6 @@ static void gi_destroy(struct formulation *f)
   free(d->prev);
   free(d);
   f->data = NULL;
-}
-
-/* ---- one body's implicit function at a world point, at the pose of the end of the step ---- */
-
-struct side_eval {
-  double f, G[2], Hw[4]; /* value, world gradient, world Hessian (row-major) */
-  double dfdq[3];        /* d f / d (x, y, theta) of the body's pose */
-  double dGdq[6];        /* d G / d (x, y, theta), 2 x 3 row-major */
-  double r[2];           /* a - x (lever arm) */
-};
-
-static void side_pose(const struct gi_side *s, double h, const double *nu, double x[2], double *th)
-{
-  x[0] = s->x0[0];
-  x[1] = s->x0[1];
-  *th = s->th0;
-  if (s->dof < 0) return;
-  x[0] += h * nu[s->dof];
-  x[1] += h * nu[s->dof + 1];
-  *th += h * nu[s->dof + 2];
-}
-
-/* f(a) = phi(R^T (a - x)): G = R grad phi, Hw = R H R^T, df/dx = -G, df/dtheta = -G . S r,
- * dG/dx = -Hw, dG/dtheta = S G - Hw S r, with S the rotation by +90 degrees (S r = (-r_y, r_x)). */
-static void side_eval(const struct gi_side *s, double h, const double *nu, const double *a,
-                      struct side_eval *e)
-{
-  double x[2], th;
-  side_pose(s, h, nu, x, &th);
-  double c = cos(th), sn = sin(th);
-  e->r[0] = a[0] - x[0];
-  e->r[1] = a[1] - x[1];
-  double xi[2] = {c * e->r[0] + sn * e->r[1], -sn * e->r[0] + c * e->r[1]}, gl[2], Hl[4];
-  e->f = convex_fn_eval(&s->fn, xi, gl, Hl);
-  double R[4] = {c, -sn, sn, c};
-  e->G[0] = R[0] * gl[0] + R[1] * gl[1];
-  e->G[1] = R[2] * gl[0] + R[3] * gl[1];
-  double RH[4];
-  for (int i = 0; i < 2; i++)
-    for (int j = 0; j < 2; j++)
-      RH[i * 2 + j] = R[i * 2] * Hl[j] + R[i * 2 + 1] * Hl[2 + j];
-  for (int i = 0; i < 2; i++)
-    for (int j = 0; j < 2; j++)
-      e->Hw[i * 2 + j] = RH[i * 2] * R[j * 2] + RH[i * 2 + 1] * R[j * 2 + 1];
-  double Sr[2] = {-e->r[1], e->r[0]};
-  e->dfdq[0] = -e->G[0];
-  e->dfdq[1] = -e->G[1];
-  e->dfdq[2] = -(e->G[0] * Sr[0] + e->G[1] * Sr[1]);
-  double SG[2] = {-e->G[1], e->G[0]};
-  for (int i = 0; i < 2; i++) {
-    e->dGdq[i * 3] = -e->Hw[i * 2];
-    e->dGdq[i * 3 + 1] = -e->Hw[i * 2 + 1];
-    e->dGdq[i * 3 + 2] = SG[i] - (e->Hw[i * 2] * Sr[0] + e->Hw[i * 2 + 1] * Sr[1]);
-  }
 }
 
 /* ---- residual and Jacobian ---- */
@@ -359,28 +300,6 @@ static int gi_J(void *ctx, const double *z, double *J)
 
 /* ---- world -> implicit functions, detection, assembly, recovery ---- */
 
-/* The single convex function of a world shape, in its body's frame; 1 if the shape is not one. */
-static int shape_fn(const struct world *w, int si, struct convex_fn *fn, char *msg, size_t len)
-{
-  const struct shape *sh = &w->shapes[si];
-  struct convex_part part;
-  int rc;
-  if (sh->kind == SHAPE_DISC)
-    rc = convex_part_ball(&part, 2, sh->c, sh->radius, msg, len);
-  else if (sh->kind == SHAPE_HALFPLANE)
-    rc = convex_part_halfspace(&part, 2, sh->n, sh->d, msg, len);
-  else {
-    snprintf(msg, len,
-             "shape %d is a polygon: an intersection of half-planes needs Sec. 4.3's active-index choice, "
-             "not implemented (discs and half-planes only)",
-             si);
-    return 1;
-  }
-  if (rc) return 1;
-  *fn = part.f[0];
-  return 0;
-}
-
 static int gi_detect(struct formulation *f, const struct world *w, double h, struct contact_set *cs)
 {
   (void)h;
@@ -455,7 +374,7 @@ static int gi_assemble(struct formulation *f, const struct world *w, const struc
       s->x0[0] = b->x[0];
       s->x0[1] = b->x[1];
       s->th0 = b->theta;
-      if (shape_fn(w, sh[k], &s->fn, msg, sizeof msg))
+      if (implicit_side_shape(w, sh[k], &s->fn, msg, sizeof msg))
         return formulation_fail(f, "geometric_implicit: %s", msg);
     }
     ct->sa = sh[0];
