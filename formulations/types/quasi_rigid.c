@@ -240,7 +240,7 @@ static int qr_F(void *ctx, const double *z, double *F) { return qr_eval(ctx, z, 
 static int qr_J(void *ctx, const double *z, double *J)
 {
   struct qr_data *d = ctx;
-  double *F = malloc((size_t)d->n * sizeof *F);
+  double *F = calloc((size_t)d->n, sizeof *F);
   if (!F) return 1;
   int rc = qr_eval(d, z, F, J);
   free(F);
