@@ -184,14 +184,14 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   double d_an = fmin(dmax, an.dmax_free), derr = fabs(ob.dmax - d_an) / d_an;
   sweep_row_set(row, "t_contact", ob.t_contact);
   sweep_row_set(row, "t_contact_analytic", an.tc);
-  sweep_row_set(row, "t_core", ob.t_core);
-  sweep_row_set(row, "t_core_analytic", an.t_core);
+  if (!isnan(ob.t_core)) sweep_row_set(row, "t_core", ob.t_core); /* unset: an empty cell (no impact) */
+  if (!isnan(an.t_core)) sweep_row_set(row, "t_core_analytic", an.t_core);
   sweep_row_set(row, "deflection_max", ob.dmax);
   sweep_row_set(row, "deflection_analytic", d_an);
   sweep_row_set(row, "deflection_rel_error", derr);
   sweep_row_set(row, "energy_drift", ob.drift);
-  sweep_row_set(row, "energy_lost_core", isnan(ob.t_core) ? NAN : ob.e_lost);
-  sweep_row_set(row, "energy_lost_core_analytic", an.e_core);
+  if (!isnan(ob.t_core)) sweep_row_set(row, "energy_lost_core", ob.e_lost);
+  if (!isnan(an.e_core)) sweep_row_set(row, "energy_lost_core_analytic", an.e_core);
   sweep_row_set(row, "step_seconds", sum.step_seconds);
   sweep_row_set(row, "solve_seconds", sum.solve_seconds);
   if (sum.failed_steps) {
