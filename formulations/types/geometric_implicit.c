@@ -291,7 +291,7 @@ static int gi_F(void *ctx, const double *z, double *F) { return gi_eval(ctx, z, 
 static int gi_J(void *ctx, const double *z, double *J)
 {
   struct gi_data *d = ctx;
-  double *F = malloc((size_t)d->n * sizeof *F);
+  double *F = calloc((size_t)d->n, sizeof *F);
   if (!F) return 1;
   int rc = gi_eval(d, z, F, J);
   free(F);
