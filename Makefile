@@ -54,7 +54,7 @@ endif
 # Layers (design.md): solvers <- formulations <- bench. Each layer is one archive, compiled with the include
 # paths of itself and the layers below only, so an include that reaches up fails to compile.
 SOLVERS_INC = -Isolvers
-FORMULATIONS_ROOMS = world geometry scenes types step
+FORMULATIONS_ROOMS = world geometry shapes scenes types step
 FORMULATIONS_INC = $(SOLVERS_INC) $(FORMULATIONS_ROOMS:%=-Iformulations/%)
 BENCH_INC = $(FORMULATIONS_INC) -Ibench -Ibench/engine -Ibench/results -Ibench/problems
 

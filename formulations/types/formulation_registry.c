@@ -14,6 +14,8 @@ extern const struct formulation_type formulation_type_lnc;
 extern const struct formulation_type formulation_type_corrective;
 extern const struct formulation_type formulation_type_anitescu_hart_lcp1;
 extern const struct formulation_type formulation_type_anitescu_hart_lcp2;
+extern const struct formulation_type formulation_type_geometric_implicit;
+extern const struct formulation_type formulation_type_quasi_rigid;
 
 const struct formulation_type *const formulation_registry[] = {
     &formulation_type_stewart_trinkle,
@@ -27,5 +29,7 @@ const struct formulation_type *const formulation_registry[] = {
     &formulation_type_corrective,
     &formulation_type_anitescu_hart_lcp1,
     &formulation_type_anitescu_hart_lcp2,
+    &formulation_type_geometric_implicit,
+    &formulation_type_quasi_rigid,
     NULL,
 };

@@ -1,0 +1,254 @@
+/* NAME    bench_grasp — the Brost–Christiansen grasp study in simulation: a parallel-jaw gripper closes on
+ *         the lock piece from (x, y) relative to its centre; one row per trial.
+ * PURPOSE for each (friction range, x, y, seed): draw the unknown quantities from the task's own RNG (the
+ *         support tripod under the part, the support and gripper friction coefficients in the range),
+ *         close the jaws by force control until everything is at rest (or the time limit), classify the
+ *         grasp: status ok = held by the outer edges of the outer-most teeth (the experiment's success),
+ *         else the outcome (other_teeth, round, diametric, lost, solve_failed). The success probability
+ *         per (x, y) is the summary's success rate; bench_grasp_map adds the 95 % intervals, outcome shares
+ *         and the sweet spot.
+ * USAGE   bench_grasp [-options_file bench/experiments/grasp.opts] [-x -9.5,...] [-y -19.5,...]
+ *         [-friction medium,high] [-seeds 126] [-cp_solver lemke] [-h 1e-3] [-close_force 2] ...
+ *         [sweep options: -out, -resume, -slice, ... see -help]
+ * PAPER   Chakraborty, Berard, Akella & Trinkle, Sec. 6.4, eqs. (56)–(61), Fig. 10; the 2.5D model of
+ *         Berard et al., ICRA 2007 (../shared/notes/grasp-study.md). */
+#include "grasp.h"
+
+#include "engine/sweep.h"
+
+#include <math.h>
+#include <petscsys.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define X_CELLS "-9.5,-8.5,-7.5,-6.5,-5.5,-4.5,-3.5,-2.5,-1.5,-0.5,0.5,1.5,2.5,3.5,4.5,5.5,6.5,7.5,8.5,9.5"
+#define Y_CELLS                                                                                              \
+  "-19.5,-18.5,-17.5,-16.5,-15.5,-14.5,-13.5,-12.5,-11.5,-10.5,-9.5,-8.5,-7.5,-6.5,-5.5,-4.5,-3.5,-2.5,"     \
+  "-1.5,-0.5"
+
+static const struct sweep_axis axes[] = {
+    {"friction", NULL, SWEEP_STRING, "medium,high",
+     "range of both friction coefficients: medium (0.33,0.66] or high (0.66,0.99]", 0, SWEEP_INSTANCE, NULL},
+    {"y", NULL, SWEEP_REAL, Y_CELLS,
+     "gripper centre above the part's centre: the 1 mm patches of the paper's 20 mm box [mm]", 0,
+     SWEEP_INSTANCE, "[-60,60]"},
+    {"x", NULL, SWEEP_REAL, X_CELLS, "gripper centre right of the part's centre [mm]", 0, SWEEP_INSTANCE,
+     "[-60,60]"},
+    {SWEEP_SEEDS_AXIS, NULL, SWEEP_INT, "126", "trials per cell (each its own draws)", 1, SWEEP_INSTANCE,
+     NULL},
+    {"formulation", NULL, SWEEP_STRING, "explicit_lcp",
+     "explicit_lcp: Stewart-Trinkle LCP on the exact shapes' contacts at the step's start (geometrically "
+     "explicit; the implicit NCP of the paper is not this)",
+     0, SWEEP_METHOD, NULL},
+    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD, NULL},
+};
+
+static const struct sweep_column columns[] = {
+    {"outcome", SWEEP_INFO, "outer_teeth (success), other_teeth, round, diametric, lost or solver_failure",
+     .floor = 0},
+    {"success", SWEEP_METRIC_HIGHER, "1 when held by the outer edges of the outer-most teeth", .floor = 0},
+    {"at_rest", SWEEP_INFO, "1 when the trial ended at rest (else the time limit or the jaws met)",
+     .floor = 0},
+    {"mu_support", SWEEP_INFO, "drawn support friction coefficient", .floor = 0},
+    {"mu_grip", SWEEP_INFO, "drawn gripper friction coefficient", .floor = 0},
+    {"tripod", SWEEP_INFO, "drawn support points in the part's frame, x:y;x:y;x:y [mm]", .floor = 0},
+    {"sim_time", SWEEP_INFO, "simulated time at the end [s]", .floor = 0},
+    {"skipped_time", SWEEP_INFO, "of which skipped: jaws closing freely, the part still (no steps) [s]",
+     .floor = 0},
+    {"part_dx", SWEEP_INFO, "part's displacement along x at the end [mm]", .floor = 0},
+    {"part_dy", SWEEP_INFO, "part's displacement along y at the end [mm]", .floor = 0},
+    {"part_dtheta", SWEEP_INFO, "part's rotation at the end [rad]", .floor = 0},
+    {"opening", SWEEP_INFO, "final distance between the fingers' inside edges [mm]", .floor = 0},
+    {"contacts", SWEEP_INFO, "loaded contacts at the end: R or L, then d (disc) or the tooth 1..6",
+     .floor = 0},
+    {"steps", SWEEP_COST, "time steps taken", .count = 1},
+    {"cold_retries", SWEEP_INFO, "warm-started solves that failed and were solved again from cold",
+     .floor = 0},
+    {"rows_mean", SWEEP_COST, "mean rows of the LCP per step", .count = 1},
+    {"pivots_mean", SWEEP_COST, "mean solver iterations (pivots) per step", .count = 1},
+    {"solve_seconds", SWEEP_COST, "wall time in the solver, whole trial [s]", .floor = 0},
+    {"trial_seconds", SWEEP_COST, "wall time of the trial (draws, steps, classification) [s]", .floor = 0},
+    {"trial_cpu_seconds", SWEEP_COST,
+     "CPU time of the trial (the machine may be shared: wall time then overstates the cost) [s]", .floor = 0},
+};
+
+struct grasp_ctx {
+  double mass, jaw_mass, close_speed, close_force, damping, g;
+  int n_dirs;
+  struct grasp_trial_opts o;
+};
+
+static const struct option_decl options[] = {
+    {"mass", OPT_REAL, offsetof(struct grasp_ctx, mass), "0.03", "(0,inf)",
+     "part's mass [kg] (a 41 mm steel disc 3 mm thick); the inertia is that of a uniform disc"},
+    {"jaw_mass", OPT_REAL, offsetof(struct grasp_ctx, jaw_mass), "0.05", "(0,inf)", "each jaw's mass [kg]"},
+    {"close_speed", OPT_REAL, offsetof(struct grasp_ctx, close_speed), "0.02", "(0,inf)",
+     "commanded closing speed of each jaw [m/s] (neither paper gives it)"},
+    {"close_force", OPT_REAL, offsetof(struct grasp_ctx, close_force), "1", "(0,inf)",
+     "force limit of each jaw's controller [N] (neither paper gives it)"},
+    {"support_damping", OPT_REAL, offsetof(struct grasp_ctx, damping), "0", "[0,inf)",
+     "linear viscous friction of the support on the part [N s/m]"},
+    {"g", OPT_REAL, offsetof(struct grasp_ctx, g), "9.81", "(0,inf)",
+     "gravity [m/s^2]: sets the tripod's normal forces (statics), out of the plane of motion"},
+    {"support_directions", OPT_INT, offsetof(struct grasp_ctx, n_dirs), "8", "[3,16]",
+     "friction directions per support point (the polygonal friction disc)"},
+    {"h", OPT_REAL, offsetof(struct grasp_ctx, o.h), "1e-3", "(0,0.1]", "time step [s]"},
+    {"t_max", OPT_REAL, offsetof(struct grasp_ctx, o.t_max), "2", "(0,inf)",
+     "simulated time limit of a trial after the first touch can happen [s]"},
+    {"rest_speed", OPT_REAL, offsetof(struct grasp_ctx, o.rest_speed), "1e-5", "(0,inf)",
+     "at rest: every speed (part, its rim's speed of rotation, jaws) below this [m/s]"},
+    {"rest_steps", OPT_INT, offsetof(struct grasp_ctx, o.rest_steps), "10", "[1,100000]",
+     "... for this many consecutive steps, a finger loaded"},
+    {"margin", OPT_REAL, offsetof(struct grasp_ctx, o.margin), "5e-4", "(0,inf)",
+     "finger-part contacts enter the LCP when closer than this [m]"},
+    {"s_min", OPT_REAL, offsetof(struct grasp_ctx, o.s_min), "5e-4", "[0,inf)",
+     "half-opening at which the fingers meet: the trial ends, nothing held [m]"},
+    {"start_clear", OPT_REAL, offsetof(struct grasp_ctx, o.start_clear), "2e-4", "(0,inf)",
+     "the jaws start this far outside the part (the free closing before is skipped) [m]"},
+    {"warm_start", OPT_BOOL, offsetof(struct grasp_ctx, o.warm_start), "1", NULL,
+     "start each solve from the last step's solution when the contact set is unchanged"},
+};
+
+static const struct sweep_driver driver;
+
+static int friction_range(const char *name, double *lo, double *hi)
+{
+  if (strcmp(name, "medium") == 0) {
+    *lo = 0.33, *hi = 0.66;
+    return 0;
+  }
+  if (strcmp(name, "high") == 0) {
+    *lo = 0.66, *hi = 0.99;
+    return 0;
+  }
+  return 1;
+}
+
+static double cpu_seconds(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int setup(void **vctx)
+{
+  struct grasp_ctx *ctx = calloc(1, sizeof *ctx);
+  if (!ctx) return 1;
+  *vctx = ctx;
+  if (sweep_read_options(&driver, ctx)) return 1;
+  /* the friction axis is a string axis: its values are checked here, before any task runs */
+  char buf[256], *save = NULL;
+  double lo, hi;
+  snprintf(buf, sizeof buf, "%s", axes[0].def);
+  PetscOptionsGetString(NULL, NULL, "-friction", buf, sizeof buf, NULL);
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+    if (friction_range(tok, &lo, &hi)) {
+      fprintf(stderr, "error: -friction %s: the ranges are medium (0.33,0.66] and high (0.66,0.99]\n", tok);
+      return 1;
+    }
+  return 0;
+}
+
+static void teardown(void *ctx) { free(ctx); }
+
+static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
+{
+  const struct grasp_ctx *ctx = vctx;
+  const double t0 = solver_wall_time(), c0 = cpu_seconds();
+  double lo, hi;
+  if (friction_range(sweep_task_string(task, "friction"), &lo, &hi)) {
+    fprintf(stderr, "bench_grasp: -friction takes medium or high (got '%s')\n",
+            sweep_task_string(task, "friction"));
+    return 1;
+  }
+  struct grasp_params p = {.mass = ctx->mass,
+                           .inertia = 0.5 * ctx->mass * GRASP_DISC_RADIUS * GRASP_DISC_RADIUS,
+                           .jaw_mass = ctx->jaw_mass,
+                           .close_speed = ctx->close_speed,
+                           .close_force = ctx->close_force,
+                           .support_damping = ctx->damping,
+                           .g = ctx->g,
+                           .n_dirs = ctx->n_dirs};
+  grasp_draw(task->rng, lo, hi, &p);
+  char msg[256], text[160];
+  struct solver *s = NULL;
+  struct grasp_trial *t = NULL;
+  if (solver_create(sweep_task_string(task, "solver"), &s, msg, sizeof msg) ||
+      solver_set_from_options(s, msg, sizeof msg) || grasp_trial_create(&t, s, p.n_dirs)) {
+    fprintf(stderr, "bench_grasp: %s\n", msg);
+    solver_destroy(&s);
+    return 1;
+  }
+  struct grasp_result r;
+  grasp_trial_run(t, &p, &ctx->o, 1e-3 * sweep_task_real(task, "x"), 1e-3 * sweep_task_real(task, "y"), &r);
+  const char *name = grasp_outcome_name(r.outcome);
+  sweep_row_status(row, r.outcome == GRASP_OUTER_TEETH      ? "ok"
+                        : r.outcome == GRASP_SOLVER_FAILURE ? "solve_failed"
+                                                            : name);
+  sweep_row_set_text(row, "outcome", name);
+  sweep_row_set_int(row, "success", r.outcome == GRASP_OUTER_TEETH);
+  sweep_row_set_int(row, "at_rest", r.at_rest);
+  sweep_row_set(row, "mu_support", p.mu_support);
+  sweep_row_set(row, "mu_grip", p.mu_grip);
+  snprintf(text, sizeof text, "%.4g:%.4g;%.4g:%.4g;%.4g:%.4g", 1e3 * p.tripod[0][0], 1e3 * p.tripod[0][1],
+           1e3 * p.tripod[1][0], 1e3 * p.tripod[1][1], 1e3 * p.tripod[2][0], 1e3 * p.tripod[2][1]);
+  sweep_row_set_text(row, "tripod", text);
+  sweep_row_set(row, "sim_time", r.t);
+  sweep_row_set(row, "skipped_time", r.skipped);
+  sweep_row_set(row, "part_dx", 1e3 * (r.q[0] + 1e-3 * sweep_task_real(task, "x")));
+  sweep_row_set(row, "part_dy", 1e3 * (r.q[1] + 1e-3 * sweep_task_real(task, "y")));
+  sweep_row_set(row, "part_dtheta", r.q[2]);
+  sweep_row_set(row, "opening", 2e3 * r.q[3]);
+  size_t len = 0;
+  text[0] = 0;
+  for (int k = 0; k < r.n_contacts; k++)
+    if (r.contact[k].impulse > 0.01 * p.close_force * ctx->o.h && len + 8 < sizeof text) {
+      int w = snprintf(text + len, sizeof text - len, "%s%c", len ? " " : "",
+                       r.contact[k].finger > 0 ? 'R' : 'L');
+      len += (size_t)w;
+      w = r.contact[k].component ? snprintf(text + len, sizeof text - len, "%d", r.contact[k].component)
+                                 : snprintf(text + len, sizeof text - len, "d");
+      len += (size_t)w;
+    }
+  sweep_row_set_text(row, "contacts", text);
+  sweep_row_set_int(row, "steps", r.steps);
+  sweep_row_set_int(row, "cold_retries", r.retries);
+  if (r.steps > 0) {
+    sweep_row_set(row, "rows_mean", r.rows_sum / (double)r.steps);
+    sweep_row_set(row, "pivots_mean", (double)r.pivots / (double)r.steps);
+  }
+  sweep_row_set(row, "solve_seconds", r.solve_seconds);
+  if (r.message[0]) fprintf(stderr, "bench_grasp: task %ld: %s\n", task->id, r.message);
+  grasp_trial_destroy(&t);
+  solver_destroy(&s);
+  sweep_row_set(row, "trial_seconds", solver_wall_time() - t0);
+  sweep_row_set(row, "trial_cpu_seconds", cpu_seconds() - c0);
+  return 0;
+}
+
+static const struct sweep_driver driver = {
+    .experiment = "grasp",
+    .title =
+        "grasping the lock piece: success map (Chakraborty et al. Sec. 6.4, Fig. 10; Brost & Christiansen)",
+    .help =
+        "Status ok: the fingers hold the outer edges of the outer-most teeth (the experiment's success);\n"
+        "otherwise the status is the outcome: other_teeth, round, diametric, lost, solve_failed. The\n"
+        "summary's success rate per (friction, y, x) is the success probability; bench_grasp_map RUN_DIR\n"
+        "adds Wilson 95 % intervals, outcome shares and the sweet spot, and draws the maps.\n",
+    .options = options,
+    .n_options = sizeof options / sizeof options[0],
+    .axes = axes,
+    .n_axes = sizeof axes / sizeof axes[0],
+    .columns = columns,
+    .n_columns = sizeof columns / sizeof columns[0],
+    .plot_x = "x",
+    .series = "friction,y",
+    .setup = setup,
+    .run = run,
+    .teardown = teardown,
+};
+
+int main(int argc, char **argv) { return sweep_main(&driver, argc, argv); }

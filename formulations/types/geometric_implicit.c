@@ -1,0 +1,468 @@
+/* geometric_implicit.c — the geometrically implicit time-stepper of Chakraborty, Berard, Akella & Trinkle,
+ * "A geometrically implicit time-stepping method for multibody systems with intermittent contact", Sec. 3-4:
+ * the contact points are unknowns of the step, fixed by the KKT conditions of the distance problem, so the
+ * geometry is not linearised. Per step one mixed NCP (eqs. (20)-(22) with the rows of Proposition 1):
+ *   0 = -M (nu - nu^l) + W_n p_n + W_t p_t + p_app                (Newton-Euler, W's at l+1)
+ *   0 = a1 - a2 + l1 grad f(a1)                                   (15)
+ *   0 = grad f(a1) + l2 grad g(a2)                                (16)
+ *   0 = e_t^2 mu p_n (W_t^T nu) + p_t sigma                       (21, friction; 2D: e_t only)
+ *   0 <= l1 perp -f(a1) >= 0,  0 <= l2 perp -g(a2) >= 0           (17), (18)
+ *   0 <= p_n perp f(a2) >= 0                                      (19)
+ *   0 <= sigma perp mu^2 p_n^2 - p_t^2 / e_t^2 >= 0               (22, ellipsoidal friction)
+ * with f, g the implicit functions of the two bodies (formulations/shapes/shape.h) evaluated at the poses
+ * of the end of the step, q^{l+1} = q^l + h nu^{l+1} (backward Euler on positions, the stepper's own update).
+ * For the unit disc on the plane these are exactly eqs. (41)-(47). W_n = [n; r x n], W_t = [t; r x t] with
+ * r = a - x^{l+1} and n = grad g(a2) / |grad g(a2)| the outward normal of body 2 (towards body 1), t = (n_y,
+ * -n_x). Unknowns z = [nu; per contact (a1, a2, p_t); per contact (l1, l2, p_n, sigma)]: free rows first,
+ * then complementarity rows, each stored SHIFTED by the initial guess (the previous step's answer for the
+ * same pair of shapes, else the detected closest points), so that the stepper's z = 0 start is a warm start:
+ * the unknowns are x = guess + z with lower bounds -guess on the complementarity part (a box MCP).
+ * The Jacobian is analytic (tests/test_geometric_implicit.c checks it against finite differences).
+ * 2D only, bodies whose parts are single convex functions (disc, half-plane): a polygon needs Sec. 4.3's
+ * choice of the active index k1 within the step (Remark 1), which is not implemented; such a world is
+ * refused with a message. Option: -geometric_implicit_et (e_t of the friction ellipse, default 1). */
+#include "formulation.h"
+#include "implicit_side.h"
+#include "shape.h"
+#include "world_detect.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GI_FREE 5 /* a1 (2), a2 (2), p_t */
+#define GI_COMP 4 /* l1, l2, p_n, sigma */
+
+struct gi_contact {
+  struct gi_side s[2]; /* s[0]: body 1 (f), s[1]: body 2 (g) */
+  int sa, sb;          /* world shapes of body 1 and body 2 (the warm-start key) */
+  double mu;
+};
+
+struct gi_prev {
+  int sa, sb;
+  double blk[GI_FREE + GI_COMP];
+};
+
+struct gi_data {
+  double et; /* option: e_t */
+  int ndof, nc, n;
+  double h;
+  double *M, *nu0, *papp, *guess;
+  struct gi_contact *c;
+  int cap_c, cap_n;
+  struct gi_prev *prev;
+  int nprev, cap_prev;
+};
+
+static const struct option_decl gi_options[] = {
+    {"geometric_implicit_et", OPT_REAL, offsetof(struct gi_data, et), "1", "(0,inf)",
+     "e_t: semi-axis of the friction ellipse (Sec. 3, eq. 5); 2D has no e_o, e_r"},
+};
+
+static int gi_create(struct formulation *f)
+{
+  f->data = calloc(1, sizeof(struct gi_data));
+  return f->data ? 0 : 1;
+}
+
+static void gi_destroy(struct formulation *f)
+{
+  struct gi_data *d = f->data;
+  if (!d) return;
+  free(d->M);
+  free(d->nu0);
+  free(d->papp);
+  free(d->guess);
+  free(d->c);
+  free(d->prev);
+  free(d);
+  f->data = NULL;
+}
+
+/* ---- residual and Jacobian ---- */
+
+struct gi_idx {
+  int a1, a2, pt, l1, l2, pn, sg;
+};
+
+static struct gi_idx gi_index(const struct gi_data *d, int i)
+{
+  int fb = d->ndof + GI_FREE * i, cb = d->ndof + GI_FREE * d->nc + GI_COMP * i;
+  return (struct gi_idx){fb, fb + 2, fb + 4, cb, cb + 1, cb + 2, cb + 3};
+}
+
+/* J[row, dof(side) + k] += h v[k] (a derivative with respect to the side's pose, chained to nu). */
+static void add_pose(double *J, int n, int row, const struct gi_side *s, double h, const double *v,
+                     double scale)
+{
+  if (!J || s->dof < 0) return;
+  for (int k = 0; k < 3; k++)
+    J[(size_t)row * n + s->dof + k] += scale * h * v[k];
+}
+
+static void add(double *J, int n, int row, int col, double v)
+{
+  if (J) J[(size_t)row * n + col] += v;
+}
+
+/* F (and J, dense row-major, when not NULL) at the unknowns x = guess + z. */
+static int gi_eval(struct gi_data *d, const double *z, double *F, double *J)
+{
+  int n = d->n, nd = d->ndof;
+  double h = d->h;
+  double *x = calloc((size_t)n, sizeof *x); /* zeroed: the analyser cannot see n covers every index */
+  if (!x) return 1;
+  for (int i = 0; i < n; i++)
+    x[i] = d->guess[i] + z[i];
+  const double *nu = x;
+  if (J) memset(J, 0, (size_t)n * n * sizeof *J);
+  /* Newton-Euler: -M (nu - nu^l) + p_app */
+  for (int r = 0; r < nd; r++) {
+    double s = d->papp[r];
+    for (int c = 0; c < nd; c++) {
+      s -= d->M[(size_t)r * nd + c] * (nu[c] - d->nu0[c]);
+      add(J, n, r, c, -d->M[(size_t)r * nd + c]);
+    }
+    F[r] = s;
+  }
+  double et2 = d->et * d->et;
+  for (int i = 0; i < d->nc; i++) {
+    const struct gi_contact *ct = &d->c[i];
+    const struct gi_side *s1 = &ct->s[0], *s2 = &ct->s[1];
+    struct gi_idx ix = gi_index(d, i);
+    const double *a1 = x + ix.a1, *a2 = x + ix.a2;
+    double pt = x[ix.pt], l1 = x[ix.l1], l2 = x[ix.l2], pn = x[ix.pn], sg = x[ix.sg], mu = ct->mu;
+    struct side_eval e1, e2, e12;
+    side_eval(s1, h, nu, a1, &e1);
+    side_eval(s2, h, nu, a2, &e2);
+    side_eval(s1, h, nu, a2, &e12);
+    /* (15): a1 - a2 + l1 G1(a1) */
+    for (int k = 0; k < 2; k++) {
+      int row = ix.a1 + k;
+      F[row] = a1[k] - a2[k] + l1 * e1.G[k];
+      add(J, n, row, ix.a1 + k, 1.0);
+      add(J, n, row, ix.a2 + k, -1.0);
+      for (int j = 0; j < 2; j++)
+        add(J, n, row, ix.a1 + j, l1 * e1.Hw[k * 2 + j]);
+      add(J, n, row, ix.l1, e1.G[k]);
+      add_pose(J, n, row, s1, h, e1.dGdq + 3 * k, l1);
+    }
+    /* (16): G1(a1) + l2 G2(a2) */
+    for (int k = 0; k < 2; k++) {
+      int row = ix.a1 + 2 + k;
+      F[row] = e1.G[k] + l2 * e2.G[k];
+      for (int j = 0; j < 2; j++) {
+        add(J, n, row, ix.a1 + j, e1.Hw[k * 2 + j]);
+        add(J, n, row, ix.a2 + j, l2 * e2.Hw[k * 2 + j]);
+      }
+      add(J, n, row, ix.l2, e2.G[k]);
+      add_pose(J, n, row, s1, h, e1.dGdq + 3 * k, 1.0);
+      add_pose(J, n, row, s2, h, e2.dGdq + 3 * k, l2);
+    }
+    /* normal n = G2 / |G2| and tangent t = (n_y, -n_x); their derivatives in a2 and body 2's pose */
+    double gn = hypot(e2.G[0], e2.G[1]);
+    if (!(gn > 0.0)) {
+      free(x);
+      return 1;
+    }
+    double nv[2] = {e2.G[0] / gn, e2.G[1] / gn}, tv[2] = {nv[1], -nv[0]};
+    double P[4] = {(1 - nv[0] * nv[0]) / gn, -nv[0] * nv[1] / gn, -nv[0] * nv[1] / gn,
+                   (1 - nv[1] * nv[1]) / gn};
+    double dn_a2[4], dn_q2[6], dt_a2[4], dt_q2[6];
+    for (int k = 0; k < 2; k++) {
+      for (int j = 0; j < 2; j++)
+        dn_a2[k * 2 + j] = P[k * 2] * e2.Hw[j] + P[k * 2 + 1] * e2.Hw[2 + j];
+      for (int j = 0; j < 3; j++)
+        dn_q2[k * 3 + j] = P[k * 2] * e2.dGdq[j] + P[k * 2 + 1] * e2.dGdq[3 + j];
+    }
+    for (int j = 0; j < 2; j++) {
+      dt_a2[j] = dn_a2[2 + j];
+      dt_a2[2 + j] = -dn_a2[j];
+    }
+    for (int j = 0; j < 3; j++) {
+      dt_q2[j] = dn_q2[3 + j];
+      dt_q2[3 + j] = -dn_q2[j];
+    }
+    /* relative velocity of the contact points w = v1 + w1 S r1 - v2 - w2 S r2; v_t = t . w */
+    double w1 = s1->dof >= 0 ? nu[s1->dof + 2] : 0.0, w2 = s2->dof >= 0 ? nu[s2->dof + 2] : 0.0;
+    double wr[2] = {-w1 * e1.r[1] + w2 * e2.r[1], w1 * e1.r[0] - w2 * e2.r[0]};
+    if (s1->dof >= 0) wr[0] += nu[s1->dof], wr[1] += nu[s1->dof + 1];
+    if (s2->dof >= 0) wr[0] -= nu[s2->dof], wr[1] -= nu[s2->dof + 1];
+    double vt = tv[0] * wr[0] + tv[1] * wr[1];
+    /* friction (21): e_t^2 mu p_n v_t + p_t sigma */
+    {
+      int row = ix.pt;
+      double c0 = et2 * mu;
+      F[row] = c0 * pn * vt + pt * sg;
+      add(J, n, row, ix.pn, c0 * vt);
+      add(J, n, row, ix.pt, sg);
+      add(J, n, row, ix.sg, pt);
+      double k0 = c0 * pn;
+      /* through t: dv_t = dt . w */
+      for (int j = 0; j < 2; j++)
+        add(J, n, row, ix.a2 + j, k0 * (dt_a2[j] * wr[0] + dt_a2[2 + j] * wr[1]));
+      double tq[3];
+      for (int j = 0; j < 3; j++)
+        tq[j] = dt_q2[j] * wr[0] + dt_q2[3 + j] * wr[1];
+      add_pose(J, n, row, s2, h, tq, k0);
+      /* through w: t . S = (t_y, -t_x) applied to d r */
+      double tS[2] = {tv[1], -tv[0]};
+      if (s1->dof >= 0) {
+        add(J, n, row, s1->dof, k0 * (tv[0] - h * w1 * tS[0]));
+        add(J, n, row, s1->dof + 1, k0 * (tv[1] - h * w1 * tS[1]));
+        add(J, n, row, s1->dof + 2, k0 * (tv[1] * e1.r[0] - tv[0] * e1.r[1]));
+      }
+      if (s2->dof >= 0) {
+        add(J, n, row, s2->dof, k0 * (-tv[0] + h * w2 * tS[0]));
+        add(J, n, row, s2->dof + 1, k0 * (-tv[1] + h * w2 * tS[1]));
+        add(J, n, row, s2->dof + 2, -k0 * (tv[1] * e2.r[0] - tv[0] * e2.r[1]));
+      }
+      for (int j = 0; j < 2; j++) {
+        add(J, n, row, ix.a1 + j, k0 * w1 * tS[j]);
+        add(J, n, row, ix.a2 + j, -k0 * w2 * tS[j]);
+      }
+    }
+    /* Newton-Euler: body 1 gets Fv = n p_n + t p_t at a1, body 2 gets -Fv at a2 */
+    double Fv[2] = {nv[0] * pn + tv[0] * pt, nv[1] * pn + tv[1] * pt};
+    double dF_a2[4], dF_q2[6];
+    for (int k = 0; k < 4; k++)
+      dF_a2[k] = pn * dn_a2[k] + pt * dt_a2[k];
+    for (int k = 0; k < 6; k++)
+      dF_q2[k] = pn * dn_q2[k] + pt * dt_q2[k];
+    for (int side = 0; side < 2; side++) {
+      const struct gi_side *s = &ct->s[side];
+      if (s->dof < 0) continue;
+      double sign = side == 0 ? 1.0 : -1.0;
+      const double *r = side == 0 ? e1.r : e2.r;
+      int ia = side == 0 ? ix.a1 : ix.a2;
+      int o = s->dof;
+      /* force rows */
+      for (int k = 0; k < 2; k++) {
+        F[o + k] += sign * Fv[k];
+        add(J, n, o + k, ix.pn, sign * nv[k]);
+        add(J, n, o + k, ix.pt, sign * tv[k]);
+        for (int j = 0; j < 2; j++)
+          add(J, n, o + k, ix.a2 + j, sign * dF_a2[k * 2 + j]);
+        add_pose(J, n, o + k, s2, h, dF_q2 + 3 * k, sign);
+      }
+      /* torque row: sign (r x Fv), r = a - x(nu) */
+      F[o + 2] += sign * (r[0] * Fv[1] - r[1] * Fv[0]);
+      double dr[2] = {Fv[1], -Fv[0]}; /* d(r x F)/dr */
+      double dFv[2] = {-r[1], r[0]};  /* d(r x F)/dF */
+      for (int j = 0; j < 2; j++) {
+        add(J, n, o + 2, ia + j, sign * dr[j]);
+        add(J, n, o + 2, o + j, -sign * h * dr[j]);
+      }
+      add(J, n, o + 2, ix.pn, sign * (dFv[0] * nv[0] + dFv[1] * nv[1]));
+      add(J, n, o + 2, ix.pt, sign * (dFv[0] * tv[0] + dFv[1] * tv[1]));
+      for (int j = 0; j < 2; j++)
+        add(J, n, o + 2, ix.a2 + j, sign * (dFv[0] * dF_a2[j] + dFv[1] * dF_a2[2 + j]));
+      double tq[3];
+      for (int j = 0; j < 3; j++)
+        tq[j] = dFv[0] * dF_q2[j] + dFv[1] * dF_q2[3 + j];
+      add_pose(J, n, o + 2, s2, h, tq, sign);
+    }
+    /* complementarity rows */
+    F[ix.l1] = -e1.f;
+    F[ix.l2] = -e2.f;
+    F[ix.pn] = e12.f;
+    F[ix.sg] = mu * mu * pn * pn - pt * pt / et2;
+    for (int j = 0; j < 2; j++) {
+      add(J, n, ix.l1, ix.a1 + j, -e1.G[j]);
+      add(J, n, ix.l2, ix.a2 + j, -e2.G[j]);
+      add(J, n, ix.pn, ix.a2 + j, e12.G[j]);
+    }
+    add_pose(J, n, ix.l1, s1, h, e1.dfdq, -1.0);
+    add_pose(J, n, ix.l2, s2, h, e2.dfdq, -1.0);
+    add_pose(J, n, ix.pn, s1, h, e12.dfdq, 1.0);
+    add(J, n, ix.sg, ix.pn, 2.0 * mu * mu * pn);
+    add(J, n, ix.sg, ix.pt, -2.0 * pt / et2);
+  }
+  free(x);
+  for (int i = 0; i < n; i++)
+    if (!isfinite(F[i])) return 1;
+  return 0;
+}
+
+static int gi_F(void *ctx, const double *z, double *F) { return gi_eval(ctx, z, F, NULL); }
+
+static int gi_J(void *ctx, const double *z, double *J)
+{
+  struct gi_data *d = ctx;
+  double *F = calloc((size_t)d->n, sizeof *F);
+  if (!F) return 1;
+  int rc = gi_eval(d, z, F, J);
+  free(F);
+  return rc;
+}
+
+/* ---- world -> implicit functions, detection, assembly, recovery ---- */
+
+static int gi_detect(struct formulation *f, const struct world *w, double h, struct contact_set *cs)
+{
+  (void)h;
+  if (w->dim != 2) return formulation_fail(f, "geometric_implicit: 2D worlds only");
+  if (world_detect(w, f->threshold >= 0.0 ? f->threshold : w->threshold, cs)) return 1;
+  /* one contact per pair of convex parts: the KKT rows find the closest points themselves */
+  int m = 0;
+  for (int i = 0; i < cs->n; i++) {
+    int dup = 0;
+    for (int j = 0; j < m && !dup; j++)
+      dup = cs->c[j].sa == cs->c[i].sa && cs->c[j].sb == cs->c[i].sb;
+    if (!dup) cs->c[m++] = cs->c[i];
+  }
+  cs->n = m;
+  return 0;
+}
+
+static int reserve_d(double **p, int n)
+{
+  double *q = realloc(*p, (size_t)(n > 0 ? n : 1) * sizeof *q);
+  if (!q) return 1;
+  *p = q;
+  return 0;
+}
+
+static const struct gi_prev *find_prev(const struct gi_data *d, int sa, int sb)
+{
+  for (int i = 0; i < d->nprev; i++)
+    if (d->prev[i].sa == sa && d->prev[i].sb == sb) return &d->prev[i];
+  return NULL;
+}
+
+static int gi_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
+                       struct cp_problem **out)
+{
+  struct gi_data *d = f->data;
+  *out = NULL;
+  if (w->dim != 2) return formulation_fail(f, "geometric_implicit: 2D worlds only");
+  int nd = w->ndof, nc = cs->n, n = nd + (GI_FREE + GI_COMP) * nc;
+  if (nc > d->cap_c) {
+    struct gi_contact *c = realloc(d->c, (size_t)nc * sizeof *c);
+    if (!c) return formulation_fail(f, "geometric_implicit: out of memory");
+    d->c = c;
+    d->cap_c = nc;
+  }
+  if (reserve_d(&d->M, nd * nd) || reserve_d(&d->nu0, nd) || reserve_d(&d->papp, nd) ||
+      reserve_d(&d->guess, n))
+    return formulation_fail(f, "geometric_implicit: out of memory");
+  d->ndof = nd;
+  d->nc = nc;
+  d->n = n;
+  d->h = h;
+  world_mass_matrix(w, d->M);
+  world_get_velocity(w, d->nu0);
+  world_external_force(w, d->papp);
+  for (int i = 0; i < nd; i++) {
+    d->papp[i] *= h;
+    d->guess[i] = d->nu0[i];
+  }
+  for (int i = 0; i < nc; i++) {
+    const struct contact *c = &cs->c[i];
+    struct gi_contact *ct = &d->c[i];
+    /* body 1 carries f (its function is evaluated at a2 in (19)): a bounded part when there is one */
+    int swap = w->shapes[c->sa].kind == SHAPE_HALFPLANE;
+    int sh[2] = {swap ? c->sb : c->sa, swap ? c->sa : c->sb};
+    const double *pt[2] = {swap ? c->pb : c->pa, swap ? c->pa : c->pb};
+    char msg[200];
+    for (int k = 0; k < 2; k++) {
+      const struct body *b = &w->bodies[w->shapes[sh[k]].body];
+      struct gi_side *s = &ct->s[k];
+      s->dof = b->dof;
+      s->x0[0] = b->x[0];
+      s->x0[1] = b->x[1];
+      s->th0 = b->theta;
+      if (implicit_side_shape(w, sh[k], &s->fn, msg, sizeof msg))
+        return formulation_fail(f, "geometric_implicit: %s", msg);
+    }
+    ct->sa = sh[0];
+    ct->sb = sh[1];
+    ct->mu = c->mu;
+    struct gi_idx ix = gi_index(d, i);
+    const struct gi_prev *pv = find_prev(d, ct->sa, ct->sb);
+    if (pv) {
+      memcpy(d->guess + ix.a1, pv->blk, GI_FREE * sizeof(double));
+      memcpy(d->guess + ix.l1, pv->blk + GI_FREE, GI_COMP * sizeof(double));
+      continue;
+    }
+    /* first step of this pair: the detected closest points, l1 = gap / |grad f|, l2 = |grad f| / |grad g| */
+    struct side_eval e1, e2;
+    memcpy(d->guess + ix.a1, pt[0], 2 * sizeof(double));
+    memcpy(d->guess + ix.a2, pt[1], 2 * sizeof(double));
+    side_eval(&ct->s[0], 0.0, d->nu0, pt[0], &e1);
+    side_eval(&ct->s[1], 0.0, d->nu0, pt[1], &e2);
+    double g1 = hypot(e1.G[0], e1.G[1]), g2 = hypot(e2.G[0], e2.G[1]);
+    d->guess[ix.pt] = 0.0;
+    d->guess[ix.l1] = g1 > 0 ? fmax(c->gap, 0.0) / g1 : 0.0;
+    d->guess[ix.l2] = g2 > 0 ? g1 / g2 : 1.0;
+    d->guess[ix.pn] = 0.0;
+    d->guess[ix.sg] = 0.0;
+  }
+  struct cp_problem *p = cp_ncp_create(n, gi_F, gi_J, d);
+  if (!p) return formulation_fail(f, "geometric_implicit: out of memory");
+  int nfree = nd + GI_FREE * nc;
+  for (int i = 0; i < n; i++) {
+    p->lo[i] = i < nfree ? -INFINITY : -d->guess[i];
+    p->hi[i] = INFINITY;
+  }
+  snprintf(p->name, sizeof p->name, "geometric_implicit nc=%d (z shifted by the warm start)", nc);
+  f->rows = (struct row_counts){
+      .normal = nc, .friction = nc, .slack = nc, .velocity = nd, .other = 6 * nc, .total = n};
+  *out = p;
+  return 0;
+}
+
+static int gi_recover(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
+                      const double *z, double *nu, double *pn)
+{
+  struct gi_data *d = f->data;
+  (void)h;
+  (void)cs;
+  for (int i = 0; i < w->ndof; i++)
+    nu[i] = d->guess[i] + z[i];
+  if (d->nc > d->cap_prev) {
+    struct gi_prev *p = realloc(d->prev, (size_t)d->nc * sizeof *p);
+    if (!p) return formulation_fail(f, "geometric_implicit: out of memory");
+    d->prev = p;
+    d->cap_prev = d->nc;
+  }
+  d->nprev = d->nc;
+  for (int i = 0; i < d->nc; i++) {
+    struct gi_idx ix = gi_index(d, i);
+    struct gi_prev *pv = &d->prev[i];
+    pv->sa = d->c[i].sa;
+    pv->sb = d->c[i].sb;
+    for (int k = 0; k < GI_FREE; k++)
+      pv->blk[k] = d->guess[ix.a1 + k] + z[ix.a1 + k];
+    for (int k = 0; k < GI_COMP; k++)
+      pv->blk[GI_FREE + k] = d->guess[ix.l1 + k] + z[ix.l1 + k];
+    pn[i] = pv->blk[GI_FREE + 2];
+  }
+  return 0;
+}
+
+static void gi_view(const struct formulation *f, FILE *out)
+{
+  const struct gi_data *d = f->data;
+  fprintf(out, "  friction ellipse e_t %g; 2D, discs and half-planes\n", d->et);
+}
+
+const struct formulation_type formulation_type_geometric_implicit = {
+    .name = "geometric_implicit",
+    .summary = "mixed NCP with the closest points as unknowns (no linearised geometry); 2D discs/half-planes",
+    .paper = "Chakraborty, Berard, Akella & Trinkle, geometrically implicit time-stepping, eqs. (15)-(22), "
+             "(41)-(47)",
+    .dims = FORMULATION_2D,
+    .shapes = SHAPE_DISC | SHAPE_HALFPLANE,
+    .joints = 0,
+    .options = gi_options,
+    .n_options = 1,
+    .create = gi_create,
+    .assemble = gi_assemble,
+    .recover = gi_recover,
+    .detect = gi_detect,
+    .destroy = gi_destroy,
+    .view = gi_view,
+};

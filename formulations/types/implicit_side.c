@@ -1,0 +1,72 @@
+/* implicit_side.c — one body's implicit function at the end-of-step pose and its derivatives (see
+ * implicit_side.h; Chakraborty et al., geometrically implicit time-stepping, Sec. 4). */
+#include "implicit_side.h"
+
+#include <math.h>
+#include <stdio.h>
+
+void side_pose(const struct gi_side *s, double h, const double *nu, double x[2], double *th)
+{
+  x[0] = s->x0[0];
+  x[1] = s->x0[1];
+  *th = s->th0;
+  if (s->dof < 0) return;
+  x[0] += h * nu[s->dof];
+  x[1] += h * nu[s->dof + 1];
+  *th += h * nu[s->dof + 2];
+}
+
+/* f(a) = phi(R^T (a - x)): G = R grad phi, Hw = R H R^T, df/dx = -G, df/dtheta = -G . S r,
+ * dG/dx = -Hw, dG/dtheta = S G - Hw S r, with S the rotation by +90 degrees (S r = (-r_y, r_x)). */
+void side_eval(const struct gi_side *s, double h, const double *nu, const double *a, struct side_eval *e)
+{
+  double x[2], th;
+  side_pose(s, h, nu, x, &th);
+  double c = cos(th), sn = sin(th);
+  e->r[0] = a[0] - x[0];
+  e->r[1] = a[1] - x[1];
+  double xi[2] = {c * e->r[0] + sn * e->r[1], -sn * e->r[0] + c * e->r[1]}, gl[2], Hl[4];
+  e->f = convex_fn_eval(&s->fn, xi, gl, Hl);
+  double R[4] = {c, -sn, sn, c};
+  e->G[0] = R[0] * gl[0] + R[1] * gl[1];
+  e->G[1] = R[2] * gl[0] + R[3] * gl[1];
+  double RH[4];
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 2; j++)
+      RH[i * 2 + j] = R[i * 2] * Hl[j] + R[i * 2 + 1] * Hl[2 + j];
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 2; j++)
+      e->Hw[i * 2 + j] = RH[i * 2] * R[j * 2] + RH[i * 2 + 1] * R[j * 2 + 1];
+  double Sr[2] = {-e->r[1], e->r[0]};
+  e->dfdq[0] = -e->G[0];
+  e->dfdq[1] = -e->G[1];
+  e->dfdq[2] = -(e->G[0] * Sr[0] + e->G[1] * Sr[1]);
+  double SG[2] = {-e->G[1], e->G[0]};
+  for (int i = 0; i < 2; i++) {
+    e->dGdq[i * 3] = -e->Hw[i * 2];
+    e->dGdq[i * 3 + 1] = -e->Hw[i * 2 + 1];
+    e->dGdq[i * 3 + 2] = SG[i] - (e->Hw[i * 2] * Sr[0] + e->Hw[i * 2 + 1] * Sr[1]);
+  }
+}
+
+/* The single convex function of a world shape, in its body's frame; 1 if the shape is not one. */
+int implicit_side_shape(const struct world *w, int si, struct convex_fn *fn, char *msg, size_t len)
+{
+  const struct shape *sh = &w->shapes[si];
+  struct convex_part part;
+  int rc;
+  if (sh->kind == SHAPE_DISC)
+    rc = convex_part_ball(&part, 2, sh->c, sh->radius, msg, len);
+  else if (sh->kind == SHAPE_HALFPLANE)
+    rc = convex_part_halfspace(&part, 2, sh->n, sh->d, msg, len);
+  else {
+    snprintf(msg, len,
+             "shape %d is a polygon: an intersection of half-planes needs Sec. 4.3's active-index choice, "
+             "not implemented (discs and half-planes only)",
+             si);
+    return 1;
+  }
+  if (rc) return 1;
+  *fn = part.f[0];
+  return 0;
+}

@@ -1,0 +1,35 @@
+/* implicit_side.h — one body's implicit function at a world point, evaluated at the body's pose at the end
+ * of the step q^{l+1} = q^l + h nu^{l+1} (backward Euler on positions), with the derivatives the mixed NCPs
+ * of the geometrically implicit time-stepper need (Chakraborty, Berard, Akella & Trinkle, Sec. 4 and 5):
+ * value, world gradient and Hessian in the point, and value / gradient derivatives in the body's pose. 2D.
+ * Shared by geometric_implicit.c and quasi_rigid.c. */
+#ifndef CB_IMPLICIT_SIDE_H
+#define CB_IMPLICIT_SIDE_H
+
+#include "shape.h"
+#include "world.h"
+
+#include <stddef.h>
+
+struct gi_side {
+  int dof;           /* -1 for a static body */
+  double x0[2], th0; /* pose at the start of the step */
+  struct convex_fn fn;
+};
+
+struct side_eval {
+  double f, G[2], Hw[4]; /* value, world gradient, world Hessian (row-major) */
+  double dfdq[3];        /* d f / d (x, y, theta) of the body's pose */
+  double dGdq[6];        /* d G / d (x, y, theta), 2 x 3 row-major */
+  double r[2];           /* a - x (lever arm) */
+};
+
+/* The body's pose (x, theta) at the end of the step for the velocities nu (unchanged for a static body). */
+void side_pose(const struct gi_side *s, double h, const double *nu, double x[2], double *th);
+/* f at the world point a, with its derivatives (struct side_eval). */
+void side_eval(const struct gi_side *s, double h, const double *nu, const double *a, struct side_eval *e);
+/* The single convex function of a world shape in its body's frame (disc, half-plane); 1 with msg otherwise.
+ */
+int implicit_side_shape(const struct world *w, int si, struct convex_fn *fn, char *msg, size_t len);
+
+#endif

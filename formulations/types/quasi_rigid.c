@@ -1,0 +1,409 @@
+/* quasi_rigid.c — the geometrically implicit time-stepper for quasi-rigid bodies (Chakraborty, Berard, Akella
+ * & Trinkle, "A geometrically implicit time-stepping method for multibody systems with intermittent contact",
+ * Sec. 5.1, eqs. (33)-(38); the disc on the quasi-rigid half-plane of Sec. 6.3 is eqs. (48)-(55)): a rigid
+ * core inside a compliant layer of normal stiffness k, damping c and maximum deflection delta_max. Per
+ * contact one body is compliant (C, function c: the half-plane when there is one, as in the paper's example)
+ * and one rigid (R, function r). Frictionless (the paper's examples; eq. (37)'s tangential spring is left
+ * out). Rows: 0 = -M (nu - nu^l) + W_n (p_ns + p_nr) + p_app                  (48) 0 = aC - aR + l1 grad
+ * c(aC)                                     (34), with C's deflected level set 0 = grad c(aC) + l2 grad r(aR)
+ * (34) 0 = c(aC + delta grad c(aC) / |grad c(aC)|)                     (35): deflection from the algebraic
+ * one 0 = p_ns - (h k delta + c (delta - delta^l))                    (49) / (37) 0 <= l1 perp -(c(aC) +
+ * delta_bar) >= 0, 0 <= l2 perp -r(aR) >= 0 (34) 0 <= p_ns perp c(aR) + delta_bar >= 0 (36): psi = c at the
+ * rigid body's point 0 <= p_nr perp delta_max - delta >= 0                           (36): the rigid core's
+ * impulse with n = grad c(aC) / |grad c(aC)| (from C towards R), W_n = [n; r x n] on R at aR and its opposite
+ * on C at aC, positions at the end of the step (backward Euler). Which body carries l1 follows Proposition 1
+ * (the deflected compliant body plays f): the paper's example writes the same rows with the roles of
+ * (50)-(51) and the signs of (52)-(53) arranged differently; the solution set is the same. Unknowns: z = [nu;
+ * per contact (aC, aR, delta_bar, delta); per contact (l1, l2, p_ns, p_nr)], shifted by the warm start as in
+ * geometric_implicit.c (the previous step's answer for the same shape pair). Analytic Jacobian (checked by
+ * finite differences in tests/test_quasi_rigid.c). Options: -quasi_rigid_k (1000), -quasi_rigid_c (0),
+ * -quasi_rigid_delta_max (0.05). */
+#include "formulation.h"
+#include "implicit_side.h"
+#include "world_detect.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define QR_FREE 6 /* aC (2), aR (2), delta_bar, delta */
+#define QR_COMP 4 /* l1, l2, p_ns, p_nr */
+
+struct qr_contact {
+  struct gi_side s[2]; /* s[0]: compliant body C, s[1]: rigid body R */
+  int sc, sr;          /* their world shapes (the warm-start key) */
+  double delta0;       /* the deflection at the start of the step (damping) */
+};
+
+struct qr_prev {
+  int sc, sr;
+  double blk[QR_FREE + QR_COMP];
+};
+
+struct qr_data {
+  double k, c, dmax; /* options */
+  int ndof, nc, n;
+  double h;
+  double *M, *nu0, *papp, *guess;
+  struct qr_contact *ct;
+  int cap_c;
+  struct qr_prev *prev;
+  int nprev, cap_prev;
+};
+
+static const struct option_decl qr_options[] = {
+    {"quasi_rigid_k", OPT_REAL, offsetof(struct qr_data, k), "1000", "(0,inf)",
+     "normal stiffness of the compliant layer k [N/m]"},
+    {"quasi_rigid_c", OPT_REAL, offsetof(struct qr_data, c), "0", "[0,inf)", "normal damping c [N s/m]"},
+    {"quasi_rigid_delta_max", OPT_REAL, offsetof(struct qr_data, dmax), "0.05", "(0,inf)",
+     "maximum deflection delta_max: the rigid core is reached there [m]"},
+};
+
+static int qr_create(struct formulation *f)
+{
+  f->data = calloc(1, sizeof(struct qr_data));
+  return f->data ? 0 : 1;
+}
+
+static void qr_destroy(struct formulation *f)
+{
+  struct qr_data *d = f->data;
+  if (!d) return;
+  free(d->M);
+  free(d->nu0);
+  free(d->papp);
+  free(d->guess);
+  free(d->ct);
+  free(d->prev);
+  free(d);
+  f->data = NULL;
+}
+
+static void add(double *J, int n, int row, int col, double v)
+{
+  if (J) J[(size_t)row * n + col] += v;
+}
+
+static void add_pose(double *J, int n, int row, const struct gi_side *s, double h, const double *v,
+                     double scale)
+{
+  if (!J || s->dof < 0) return;
+  for (int k = 0; k < 3; k++)
+    J[(size_t)row * n + s->dof + k] += scale * h * v[k];
+}
+
+struct qr_idx {
+  int ac, ar, db, dl, l1, l2, pns, pnr;
+};
+
+static struct qr_idx qr_index(const struct qr_data *d, int i)
+{
+  int fb = d->ndof + QR_FREE * i, cb = d->ndof + QR_FREE * d->nc + QR_COMP * i;
+  return (struct qr_idx){fb, fb + 2, fb + 4, fb + 5, cb, cb + 1, cb + 2, cb + 3};
+}
+
+static int qr_eval(struct qr_data *d, const double *z, double *F, double *J)
+{
+  int n = d->n, nd = d->ndof;
+  double h = d->h;
+  double *x = calloc((size_t)n, sizeof *x);
+  if (!x) return 1;
+  for (int i = 0; i < n; i++)
+    x[i] = d->guess[i] + z[i];
+  const double *nu = x;
+  if (J) memset(J, 0, (size_t)n * n * sizeof *J);
+  for (int r = 0; r < nd; r++) {
+    double s = d->papp[r];
+    for (int c = 0; c < nd; c++) {
+      s -= d->M[(size_t)r * nd + c] * (nu[c] - d->nu0[c]);
+      add(J, n, r, c, -d->M[(size_t)r * nd + c]);
+    }
+    F[r] = s;
+  }
+  for (int i = 0; i < d->nc; i++) {
+    const struct qr_contact *ct = &d->ct[i];
+    const struct gi_side *sC = &ct->s[0], *sR = &ct->s[1];
+    struct qr_idx ix = qr_index(d, i);
+    const double *ac = x + ix.ac, *ar = x + ix.ar;
+    double db = x[ix.db], dl = x[ix.dl], l1 = x[ix.l1], l2 = x[ix.l2], pns = x[ix.pns], pnr = x[ix.pnr];
+    struct side_eval eC, eR, eCR, eY;
+    side_eval(sC, h, nu, ac, &eC);
+    side_eval(sR, h, nu, ar, &eR);
+    side_eval(sC, h, nu, ar, &eCR);
+    double gn = hypot(eC.G[0], eC.G[1]);
+    if (!(gn > 0.0)) {
+      free(x);
+      return 1;
+    }
+    double u[2] = {eC.G[0] / gn, eC.G[1] / gn};
+    double P[4] = {(1 - u[0] * u[0]) / gn, -u[0] * u[1] / gn, -u[0] * u[1] / gn, (1 - u[1] * u[1]) / gn};
+    double du_a[4], du_q[6]; /* du / d aC, du / d pose of C */
+    for (int k = 0; k < 2; k++) {
+      for (int j = 0; j < 2; j++)
+        du_a[k * 2 + j] = P[k * 2] * eC.Hw[j] + P[k * 2 + 1] * eC.Hw[2 + j];
+      for (int j = 0; j < 3; j++)
+        du_q[k * 3 + j] = P[k * 2] * eC.dGdq[j] + P[k * 2 + 1] * eC.dGdq[3 + j];
+    }
+    /* (34): aC - aR + l1 Gc(aC) and Gc(aC) + l2 Gr(aR) */
+    for (int k = 0; k < 2; k++) {
+      int row = ix.ac + k;
+      F[row] = ac[k] - ar[k] + l1 * eC.G[k];
+      add(J, n, row, ix.ac + k, 1.0);
+      add(J, n, row, ix.ar + k, -1.0);
+      for (int j = 0; j < 2; j++)
+        add(J, n, row, ix.ac + j, l1 * eC.Hw[k * 2 + j]);
+      add(J, n, row, ix.l1, eC.G[k]);
+      add_pose(J, n, row, sC, h, eC.dGdq + 3 * k, l1);
+      row = ix.ar + k;
+      F[row] = eC.G[k] + l2 * eR.G[k];
+      for (int j = 0; j < 2; j++) {
+        add(J, n, row, ix.ac + j, eC.Hw[k * 2 + j]);
+        add(J, n, row, ix.ar + j, l2 * eR.Hw[k * 2 + j]);
+      }
+      add(J, n, row, ix.l2, eR.G[k]);
+      add_pose(J, n, row, sC, h, eC.dGdq + 3 * k, 1.0);
+      add_pose(J, n, row, sR, h, eR.dGdq + 3 * k, l2);
+    }
+    /* (35): c(y) = 0, y = aC + delta u */
+    double y[2] = {ac[0] + dl * u[0], ac[1] + dl * u[1]};
+    side_eval(sC, h, nu, y, &eY);
+    F[ix.db] = eY.f;
+    for (int j = 0; j < 2; j++)
+      add(J, n, ix.db, ix.ac + j, eY.G[j] + dl * (eY.G[0] * du_a[j] + eY.G[1] * du_a[2 + j]));
+    add(J, n, ix.db, ix.dl, eY.G[0] * u[0] + eY.G[1] * u[1]);
+    double yq[3];
+    for (int j = 0; j < 3; j++)
+      yq[j] = eY.dfdq[j] + dl * (eY.G[0] * du_q[j] + eY.G[1] * du_q[3 + j]);
+    add_pose(J, n, ix.db, sC, h, yq, 1.0);
+    /* (49): p_ns - h k delta - c (delta - delta^l) */
+    F[ix.dl] = pns - h * d->k * dl - d->c * (dl - ct->delta0);
+    add(J, n, ix.dl, ix.pns, 1.0);
+    add(J, n, ix.dl, ix.dl, -(h * d->k + d->c));
+    /* (48): +n p_n on R at aR, -n p_n on C at aC */
+    double pn = pns + pnr;
+    for (int side = 0; side < 2; side++) {
+      const struct gi_side *s = &ct->s[side];
+      if (s->dof < 0) continue;
+      double sign = side == 1 ? 1.0 : -1.0;
+      const double *r = side == 1 ? eR.r : eC.r;
+      int ia = side == 1 ? ix.ar : ix.ac, o = s->dof;
+      double Fv[2] = {u[0] * pn, u[1] * pn};
+      for (int k = 0; k < 2; k++) {
+        F[o + k] += sign * Fv[k];
+        add(J, n, o + k, ix.pns, sign * u[k]);
+        add(J, n, o + k, ix.pnr, sign * u[k]);
+        for (int j = 0; j < 2; j++)
+          add(J, n, o + k, ix.ac + j, sign * pn * du_a[k * 2 + j]);
+        add_pose(J, n, o + k, sC, h, du_q + 3 * k, sign * pn);
+      }
+      F[o + 2] += sign * (r[0] * Fv[1] - r[1] * Fv[0]);
+      double dr[2] = {Fv[1], -Fv[0]}, dF[2] = {-r[1], r[0]};
+      for (int j = 0; j < 2; j++) {
+        add(J, n, o + 2, ia + j, sign * dr[j]);
+        add(J, n, o + 2, o + j, -sign * h * dr[j]);
+        add(J, n, o + 2, ix.ac + j, sign * pn * (dF[0] * du_a[j] + dF[1] * du_a[2 + j]));
+      }
+      double rn = dF[0] * u[0] + dF[1] * u[1];
+      add(J, n, o + 2, ix.pns, sign * rn);
+      add(J, n, o + 2, ix.pnr, sign * rn);
+      double tq[3];
+      for (int j = 0; j < 3; j++)
+        tq[j] = dF[0] * du_q[j] + dF[1] * du_q[3 + j];
+      add_pose(J, n, o + 2, sC, h, tq, sign * pn);
+    }
+    /* complementarity rows */
+    F[ix.l1] = -(eC.f + db);
+    F[ix.l2] = -eR.f;
+    F[ix.pns] = eCR.f + db;
+    F[ix.pnr] = d->dmax - dl;
+    for (int j = 0; j < 2; j++) {
+      add(J, n, ix.l1, ix.ac + j, -eC.G[j]);
+      add(J, n, ix.l2, ix.ar + j, -eR.G[j]);
+      add(J, n, ix.pns, ix.ar + j, eCR.G[j]);
+    }
+    add(J, n, ix.l1, ix.db, -1.0);
+    add(J, n, ix.pns, ix.db, 1.0);
+    add(J, n, ix.pnr, ix.dl, -1.0);
+    add_pose(J, n, ix.l1, sC, h, eC.dfdq, -1.0);
+    add_pose(J, n, ix.l2, sR, h, eR.dfdq, -1.0);
+    add_pose(J, n, ix.pns, sC, h, eCR.dfdq, 1.0);
+  }
+  free(x);
+  for (int i = 0; i < n; i++)
+    if (!isfinite(F[i])) return 1;
+  return 0;
+}
+
+static int qr_F(void *ctx, const double *z, double *F) { return qr_eval(ctx, z, F, NULL); }
+
+static int qr_J(void *ctx, const double *z, double *J)
+{
+  struct qr_data *d = ctx;
+  double *F = calloc((size_t)d->n, sizeof *F);
+  if (!F) return 1;
+  int rc = qr_eval(d, z, F, J);
+  free(F);
+  return rc;
+}
+
+static int qr_detect(struct formulation *f, const struct world *w, double h, struct contact_set *cs)
+{
+  (void)h;
+  if (w->dim != 2) return formulation_fail(f, "quasi_rigid: 2D worlds only");
+  if (world_detect(w, f->threshold >= 0.0 ? f->threshold : w->threshold, cs)) return 1;
+  int m = 0;
+  for (int i = 0; i < cs->n; i++) {
+    int dup = 0;
+    for (int j = 0; j < m && !dup; j++)
+      dup = cs->c[j].sa == cs->c[i].sa && cs->c[j].sb == cs->c[i].sb;
+    if (!dup) cs->c[m++] = cs->c[i];
+  }
+  cs->n = m;
+  return 0;
+}
+
+static int reserve_d(double **p, int n)
+{
+  double *q = realloc(*p, (size_t)(n > 0 ? n : 1) * sizeof *q);
+  if (!q) return 1;
+  *p = q;
+  return 0;
+}
+
+static int qr_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
+                       struct cp_problem **out)
+{
+  struct qr_data *d = f->data;
+  *out = NULL;
+  if (w->dim != 2) return formulation_fail(f, "quasi_rigid: 2D worlds only");
+  int nd = w->ndof, nc = cs->n, n = nd + (QR_FREE + QR_COMP) * nc;
+  if (nc > d->cap_c) {
+    struct qr_contact *c = realloc(d->ct, (size_t)nc * sizeof *c);
+    if (!c) return formulation_fail(f, "quasi_rigid: out of memory");
+    d->ct = c;
+    d->cap_c = nc;
+  }
+  if (reserve_d(&d->M, nd * nd) || reserve_d(&d->nu0, nd) || reserve_d(&d->papp, nd) ||
+      reserve_d(&d->guess, n))
+    return formulation_fail(f, "quasi_rigid: out of memory");
+  d->ndof = nd;
+  d->nc = nc;
+  d->n = n;
+  d->h = h;
+  world_mass_matrix(w, d->M);
+  world_get_velocity(w, d->nu0);
+  world_external_force(w, d->papp);
+  for (int i = 0; i < nd; i++) {
+    d->papp[i] *= h;
+    d->guess[i] = d->nu0[i];
+  }
+  for (int i = 0; i < nc; i++) {
+    const struct contact *c = &cs->c[i];
+    struct qr_contact *ct = &d->ct[i];
+    /* the compliant body: the half-plane when there is one (Sec. 6.3), else body b of the contact */
+    int a_is_c = w->shapes[c->sa].kind == SHAPE_HALFPLANE;
+    int sh[2] = {a_is_c ? c->sa : c->sb, a_is_c ? c->sb : c->sa};
+    const double *pt[2] = {a_is_c ? c->pa : c->pb, a_is_c ? c->pb : c->pa};
+    char msg[200];
+    for (int k = 0; k < 2; k++) {
+      const struct body *b = &w->bodies[w->shapes[sh[k]].body];
+      struct gi_side *s = &ct->s[k];
+      s->dof = b->dof;
+      s->x0[0] = b->x[0];
+      s->x0[1] = b->x[1];
+      s->th0 = b->theta;
+      if (implicit_side_shape(w, sh[k], &s->fn, msg, sizeof msg))
+        return formulation_fail(f, "quasi_rigid: %s", msg);
+    }
+    ct->sc = sh[0];
+    ct->sr = sh[1];
+    struct qr_idx ix = qr_index(d, i);
+    const struct qr_prev *pv = NULL;
+    for (int j = 0; j < d->nprev && !pv; j++)
+      if (d->prev[j].sc == ct->sc && d->prev[j].sr == ct->sr) pv = &d->prev[j];
+    if (pv) {
+      memcpy(d->guess + ix.ac, pv->blk, QR_FREE * sizeof(double));
+      memcpy(d->guess + ix.l1, pv->blk + QR_FREE, QR_COMP * sizeof(double));
+      ct->delta0 = pv->blk[5];
+      continue;
+    }
+    struct side_eval eC, eR;
+    memcpy(d->guess + ix.ac, pt[0], 2 * sizeof(double));
+    memcpy(d->guess + ix.ar, pt[1], 2 * sizeof(double));
+    side_eval(&ct->s[0], 0.0, d->nu0, pt[0], &eC);
+    side_eval(&ct->s[1], 0.0, d->nu0, pt[1], &eR);
+    double gc = hypot(eC.G[0], eC.G[1]), gr = hypot(eR.G[0], eR.G[1]);
+    d->guess[ix.db] = d->guess[ix.dl] = 0.0;
+    d->guess[ix.l1] = gc > 0 ? fmax(c->gap, 0.0) / gc : 0.0;
+    d->guess[ix.l2] = gr > 0 ? gc / gr : 1.0;
+    d->guess[ix.pns] = d->guess[ix.pnr] = 0.0;
+    ct->delta0 = 0.0;
+  }
+  struct cp_problem *p = cp_ncp_create(n, qr_F, qr_J, d);
+  if (!p) return formulation_fail(f, "quasi_rigid: out of memory");
+  int nfree = nd + QR_FREE * nc;
+  for (int i = 0; i < n; i++) {
+    p->lo[i] = i < nfree ? -INFINITY : -d->guess[i];
+    p->hi[i] = INFINITY;
+  }
+  snprintf(p->name, sizeof p->name, "quasi_rigid nc=%d (z shifted by the warm start)", nc);
+  f->rows = (struct row_counts){.normal = 2 * nc, .velocity = nd, .other = 8 * nc, .total = n};
+  *out = p;
+  return 0;
+}
+
+static int qr_recover(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
+                      const double *z, double *nu, double *pn)
+{
+  struct qr_data *d = f->data;
+  (void)h;
+  (void)cs;
+  for (int i = 0; i < w->ndof; i++)
+    nu[i] = d->guess[i] + z[i];
+  if (d->nc > d->cap_prev) {
+    struct qr_prev *p = realloc(d->prev, (size_t)d->nc * sizeof *p);
+    if (!p) return formulation_fail(f, "quasi_rigid: out of memory");
+    d->prev = p;
+    d->cap_prev = d->nc;
+  }
+  d->nprev = d->nc;
+  for (int i = 0; i < d->nc; i++) {
+    struct qr_idx ix = qr_index(d, i);
+    struct qr_prev *pv = &d->prev[i];
+    pv->sc = d->ct[i].sc;
+    pv->sr = d->ct[i].sr;
+    for (int k = 0; k < QR_FREE; k++)
+      pv->blk[k] = d->guess[ix.ac + k] + z[ix.ac + k];
+    for (int k = 0; k < QR_COMP; k++)
+      pv->blk[QR_FREE + k] = d->guess[ix.l1 + k] + z[ix.l1 + k];
+    pn[i] = pv->blk[QR_FREE + 2] + pv->blk[QR_FREE + 3]; /* p_ns + p_nr */
+  }
+  return 0;
+}
+
+static void qr_view(const struct formulation *f, FILE *out)
+{
+  const struct qr_data *d = f->data;
+  fprintf(out, "  k %g, c %g, delta_max %g; 2D, frictionless, discs and half-planes\n", d->k, d->c, d->dmax);
+}
+
+const struct formulation_type formulation_type_quasi_rigid = {
+    .name = "quasi_rigid",
+    .summary =
+        "mixed NCP, rigid core in a compliant layer (k, c, delta_max); 2D frictionless discs/half-planes",
+    .paper = "Chakraborty, Berard, Akella & Trinkle, geometrically implicit time-stepping, eqs. (33)-(38), "
+             "(48)-(55)",
+    .dims = FORMULATION_2D,
+    .shapes = SHAPE_DISC | SHAPE_HALFPLANE,
+    .joints = 0,
+    .frictionless = 1,
+    .options = qr_options,
+    .n_options = sizeof qr_options / sizeof qr_options[0],
+    .create = qr_create,
+    .assemble = qr_assemble,
+    .recover = qr_recover,
+    .detect = qr_detect,
+    .destroy = qr_destroy,
+    .view = qr_view,
+};

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# test_bench_grasp.sh — smoke run of bin/bench_grasp (the lock piece grasp study, Chakraborty et al.
+# Sec. 6.4): with medium friction the sweet spot (0.5, -11.5) mm succeeds (there the contact normal is
+# 33.6 degrees under horizontal, so a gripper friction under tan 33.6 = 0.665 lets the part slide up onto
+# the outer teeth) and the diameter (0.5, -0.5) mm does not; one row per
+# trial with its outcome; the same rows (timing columns aside) on 2 ranks as on 1 rank in-process and
+# after a stop and -resume; a bad
+# friction range exits 2; bench_grasp_map writes the per-cell intervals and the sweet spot.
+set -u
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+args="-x 0.5 -y -11.5,-0.5 -friction medium,high -seeds 3 -quiet -no_plots"
+"$CB_BIN/bench_grasp" $args -out "$tmp/a" -task_fork 0 >"$tmp/out" 2>&1
+rc=$?
+csv="$tmp/a/tasks.csv"
+rows=$(awk 'NR > 1' "$csv" 2>/dev/null | wc -l)
+if [ "$rc" = 0 ] && [ "$rows" = 12 ]; then echo "ok - bench_grasp: 12 trials, one row each"; else
+  echo "not ok - bench_grasp: exit $rc, $rows rows"; sed 's/^/# /' "$tmp/out"; fi
+col() { head -1 "$csv" | tr , '\n' | grep -nx "$1" | cut -d: -f1; }
+cy=$(col y) cs=$(col status) co=$(col outcome) cf=$(col friction)
+if awk -F, -v y="$cy" -v s="$cs" -v f="$cf" 'NR > 1 && $y == -11.5 && $f == "medium" && $s != "ok" { bad = 1 }
+   END { exit bad }' "$csv"; then
+  echo "ok - bench_grasp: the sweet spot holds by the outer teeth in every medium-friction trial"; else
+  echo "not ok - bench_grasp: sweet spot rows"; cut -d, -f1-12 "$csv" | sed 's/^/# /'; fi
+if awk -F, -v y="$cy" -v o="$co" 'NR > 1 && $y == -0.5 && $o != "diametric" { bad = 1 } END { exit bad }' "$csv"; then
+  echo "ok - bench_grasp: squeezed across the diameter at y = -0.5 mm"; else
+  echo "not ok - bench_grasp: diameter rows"; fi
+mpirun -n 2 "$CB_BIN/bench_grasp" $args -out "$tmp/b" >"$tmp/out2" 2>&1
+strip() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) keep[i] = $i !~ /_seconds$|^rank$|^host$/ }
+  { line = ""; for (i = 1; i <= NF; i++) if (keep[i]) line = line $i ","; print line }' "$1"; }
+if cmp -s <(strip "$csv") <(strip "$tmp/b/tasks.csv"); then
+  echo "ok - bench_grasp: 2 ranks forked give the rows of 1 rank in-process"; else
+  echo "not ok - bench_grasp: rows differ between 1 and 2 ranks"; sed 's/^/# /' "$tmp/out2"; fi
+# stopped part-way (tasks 0..4 only) and resumed: the rows of the uninterrupted run, none twice
+"$CB_BIN/bench_grasp" $args -out "$tmp/c" -task_fork 0 -tasks 0:5 >/dev/null 2>&1
+"$CB_BIN/bench_grasp" $args -out "$tmp/c" -task_fork 0 -resume >"$tmp/out3" 2>&1
+ledger_rows=$(awk 'NR > 1' "$tmp/c/ledger.csv" 2>/dev/null | wc -l)
+if cmp -s <(strip "$csv") <(strip "$tmp/c/tasks.csv") && [ "$ledger_rows" = 12 ]; then
+  echo "ok - bench_grasp: resumed run equals the uninterrupted one, each trial once"; else
+  echo "not ok - bench_grasp: resume ($ledger_rows ledger rows)"; sed 's/^/# /' "$tmp/out3"; fi
+# the map: 3 of 3 at the medium sweet spot gives the Wilson interval [0.4385, 1]
+"$CB_BIN/bench_grasp_map" "$tmp/a" -no_plots >"$tmp/map" 2>&1
+if awk -F, '$1 == "medium/explicit_lcp/lemke" && $3 == -11.5 { f = 1; if ($4 != 3 || $5 != 3 || \
+     $7 < 0.43849 || $7 > 0.43851 || $8 != 1) bad = 1 } END { exit !(f && !bad) }' "$tmp/a/grasp_cells.csv" &&
+   grep -q "best cell (0.5, -11.5) mm: 3/3" "$tmp/a/grasp_sweet.txt"; then
+  echo "ok - bench_grasp_map: Wilson interval and best cell"; else
+  echo "not ok - bench_grasp_map"; sed 's/^/# /' "$tmp/map" "$tmp/a/grasp_cells.csv"; fi
+"$CB_BIN/bench_grasp" -friction low -out "$tmp/bad" -quiet >/dev/null 2>&1
+rc=$?
+if [ "$rc" = 2 ]; then echo "ok - bench_grasp: unknown friction range exits 2"; else
+  echo "not ok - bench_grasp: unknown friction range exits $rc (want 2)"; fi

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# test_bench_rolling_disc.sh — smoke run of bin/bench_rolling_disc (Chakraborty et al. Sec. 6.1): the
+# implicit disc (geometric_implicit, semismooth Newton) keeps its kinetic energy (status ok: relative loss
+# <= 1e-6) and does not slip; the 10-gon (stewart_trinkle, Lemke) loses more than the 100-gon; an N-gon with
+# geometric_implicit and the NCP with Lemke are not_applicable; the columns are there.
+set -u
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$CB_BIN/bench_rolling_disc" -N 0,10,100 -h 0.01 -formulation geometric_implicit,stewart_trinkle \
+  -cp_solver fb_newton,lemke -t_end 1 -out "$tmp/run" -quiet -no_plots >"$tmp/out" 2>&1
+rc=$?
+csv="$tmp/run/tasks.csv"
+want="task_id,N,h,formulation,solver,status,ke_loss,ke_loss_rel,slip_max,step_seconds,solve_seconds"
+if [ "$rc" = 0 ] && head -1 "$csv" | grep -q "^$want,"; then echo "ok - bench_rolling_disc: runs, tasks.csv columns"; else
+  echo "not ok - bench_rolling_disc: exit $rc, header $(head -1 "$csv" 2>/dev/null)"; sed 's/^/# /' "$tmp/out"; fi
+if awk -F, 'NR > 1 && $2 == 0 && $4 == "geometric_implicit" && $5 == "fb_newton" { n++;
+   if ($6 != "ok" || $8 > 1e-6 || $8 < -1e-6 || $9 > 1e-8) bad = 1 } END { exit !(n == 1 && !bad) }' "$csv"; then
+  echo "ok - bench_rolling_disc: implicit disc keeps its energy and rolls without slip"; else
+  echo "not ok - bench_rolling_disc: implicit disc row"; sed 's/^/# /' "$csv"; fi
+if awk -F, 'NR > 1 && $4 == "stewart_trinkle" && $5 == "lemke" && $2 > 0 { l[$2] = $7 }
+   END { exit !(l[10] > l[100] && l[100] > 0) }' "$csv"; then
+  echo "ok - bench_rolling_disc: the 10-gon loses more energy than the 100-gon (Fig. 1a)"; else
+  echo "not ok - bench_rolling_disc: N-gon losses"; fi
+n_na=$(awk -F, 'NR > 1 && $6 == "not_applicable"' "$csv" | wc -l)
+if [ "$n_na" = 5 ]; then echo "ok - bench_rolling_disc: 5 not_applicable combinations"; else
+  echo "not ok - bench_rolling_disc: $n_na not_applicable (want 5)"; fi

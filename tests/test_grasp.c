@@ -1,0 +1,184 @@
+/* test_grasp.c — the lock piece grasp (Chakraborty et al. Sec. 6.4, eqs. (56)–(61)): shapes' support
+ * functions and distances against closed forms, the tripod's statics, the per-trial draws, the outcome
+ * classification on hand-placed contacts of each outcome, and whole trials from hand-placed gripper
+ * positions (sweet spot, round part, diametric, lost) with the final opening checked against geometry. */
+#include "check.h"
+#include "grasp.h"
+
+#include <gsl/gsl_rng.h>
+#include <math.h>
+
+#define R GRASP_DISC_RADIUS
+
+static void test_shapes(void)
+{
+  const double q[4] = {0.0, 0.0, 0.0, 0.025}, px[2] = {1.0, 0.0};
+  double p[2];
+  CHECK_CLOSE(grasp_support(q, 0, px, p), R, 1e-15, "disc support along x is R");
+  /* tooth 6 (theta_6 = 5.321051): centre 20.75 (cos, sin), extent +2.3 mm along x */
+  double cx = R * cos(5.321051), cy = R * sin(5.321051);
+  CHECK_CLOSE(grasp_support(q, 6, px, p), cx + GRASP_TOOTH_A, 1e-15, "tooth 6 support along x");
+  const double d[2] = {0.6, -0.8};
+  grasp_support(q, 6, d, p);
+  double u = (p[0] - cx) / GRASP_TOOTH_A, v = (p[1] - cy) / GRASP_TOOTH_B;
+  CHECK_CLOSE(pow(u, 4) + pow(v, 4), 1.0, 1e-12, "tooth support point lies on eq. (57)'s curve");
+  /* turned by 90 degrees: tooth 6's extent along world y is its a */
+  const double qr[4] = {0.0, 0.0, M_PI / 2, 0.025}, py[2] = {0.0, 1.0};
+  double c6 = R * cos(5.321051); /* the centre's part-x is world y after the turn */
+  CHECK_CLOSE(grasp_support(qr, 6, py, p), c6 + GRASP_TOOTH_A, 1e-15, "turned tooth support");
+  struct grasp_contact c;
+  grasp_finger_gap(q, 1, 0, &c); /* fingertip line through the centre: the vertex is nearest */
+  CHECK_CLOSE(c.gap, 0.025 - R, 1e-12, "disc-right finger gap s - R");
+  CHECK(fabs(c.n[0] - 1.0) < 1e-9 && fabs(c.n[1]) < 1e-6, "normal (1, 0)");
+  const double qb[4] = {0.0, -0.005, 0.0, 0.025}; /* centre below the tips: the inside edge */
+  grasp_finger_gap(qb, -1, 0, &c);
+  CHECK_CLOSE(c.gap, 0.025 - R, 1e-12, "disc-left finger inside edge gap");
+  CHECK(fabs(c.n[0] + 1.0) < 1e-12, "left normal (-1, 0)");
+  const double qa[4] = {0.0, 0.03, 0.0, 0.01}; /* centre above the tips: the vertex (s, 0) */
+  grasp_finger_gap(qa, 1, 0, &c);
+  CHECK_CLOSE(c.gap, sqrt(0.01 * 0.01 + 0.03 * 0.03) - R, 1e-12, "disc-vertex gap");
+  const double qo[4] = {0.0, 0.0, 0.0, 0.02}; /* overlap: the signed distance is the depth */
+  grasp_finger_gap(qo, 1, 0, &c);
+  CHECK_CLOSE(c.gap, 0.02 - R, 1e-12, "overlap depth");
+  CHECK_CLOSE(grasp_part_extent(q), R, 1e-15, "extent of the part at its centre");
+}
+
+static void test_tripod(void)
+{
+  double p[3][2], N[3];
+  for (int i = 0; i < 3; i++) {
+    p[i][0] = 0.01 * cos(2 * M_PI * i / 3 + 0.3);
+    p[i][1] = 0.01 * sin(2 * M_PI * i / 3 + 0.3);
+  }
+  CHECK(grasp_tripod_statics(p, 0.03, 9.81, N) == 0, "symmetric tripod holds");
+  for (int i = 0; i < 3; i++)
+    CHECK_CLOSE(N[i], 0.03 * 9.81 / 3, 1e-14, "symmetric tripod: m g / 3 at point %d", i);
+  double q[3][2] = {{0.01, 0.0}, {-0.004, 0.008}, {-0.003, -0.012}};
+  CHECK(grasp_tripod_statics(q, 0.03, 9.81, N) == 0, "skew tripod holds");
+  double f = N[0] + N[1] + N[2], mx = 0, my = 0;
+  for (int i = 0; i < 3; i++)
+    mx += N[i] * q[i][0], my += N[i] * q[i][1];
+  CHECK_CLOSE(f, 0.03 * 9.81, 1e-14, "sum N = m g");
+  CHECK(fabs(mx) < 1e-15 && fabs(my) < 1e-15, "moments about the centre of mass vanish");
+  double o[3][2] = {{0.01, 0.001}, {0.012, 0.004}, {0.011, -0.003}}; /* all on one side */
+  CHECK(grasp_tripod_statics(o, 0.03, 9.81, N) == 1, "centre of mass outside the tripod is refused");
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937), *rng2 = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 42);
+  gsl_rng_set(rng2, 42);
+  int ok = 1;
+  for (int k = 0; k < 1000; k++) {
+    struct grasp_params a = {.mass = 0.03, .g = 9.81}, b = a;
+    grasp_draw(rng, 0.33, 0.66, &a);
+    grasp_draw(rng2, 0.33, 0.66, &b);
+    ok &= a.mu_support > 0.33 && a.mu_support <= 0.66 && a.mu_grip > 0.33 && a.mu_grip <= 0.66;
+    ok &= a.mu_support == b.mu_support && a.mu_grip == b.mu_grip;
+    for (int i = 0; i < 3; i++)
+      ok &=
+          a.tripod[i][0] == b.tripod[i][0] && a.tripod[i][1] == b.tripod[i][1] && a.normal[i] == b.normal[i];
+    for (int i = 0; i < 3; i++)
+      ok &= a.normal[i] >= 0.1 * 0.03 * 9.81 / 3 - 1e-15 && hypot(a.tripod[i][0], a.tripod[i][1]) <= 0.9 * R;
+  }
+  CHECK(ok, "1000 draws: frictions in (0.33, 0.66], every normal force >= 10 %% of m g / 3, reproducible");
+  gsl_rng_free(rng);
+  gsl_rng_free(rng2);
+}
+
+static struct grasp_contact ct(int finger, int comp, double nx, double ny)
+{
+  struct grasp_contact c = {.finger = finger, .component = comp, .n = {nx, ny}, .impulse = 1.0};
+  return c;
+}
+
+static void test_classify(void)
+{
+  struct grasp_contact c[3];
+  c[0] = ct(1, 6, 1, 0), c[1] = ct(-1, 1, -1, 0);
+  CHECK(grasp_classify(c, 2, 0.1, 1e-4, 0.014) == GRASP_OUTER_TEETH, "outer edges of teeth 1 and 6: success");
+  c[2] = ct(1, 0, 0.9, -0.43);
+  CHECK(grasp_classify(c, 3, 0.1, 1e-4, 0.014) == GRASP_OUTER_TEETH, "... also touching the disc");
+  c[0] = ct(1, 5, 1, 0);
+  CHECK(grasp_classify(c, 2, 0.1, 1e-4, 0.014) == GRASP_OTHER_TEETH, "teeth 1 and 5: other teeth");
+  c[0] = ct(1, 6, 0.1, -0.995); /* on tooth 6's top edge, not its outer edge */
+  CHECK(grasp_classify(c, 2, 0.1, 1e-4, 0.014) == GRASP_OTHER_TEETH, "tooth 6's top: other teeth");
+  c[0] = ct(1, 0, 1, 0), c[1] = ct(-1, 0, -1, -0.05);
+  CHECK(grasp_classify(c, 2, 0.1, 1e-4, 0.02) == GRASP_DIAMETRIC, "disc near its diameter: diametric");
+  c[0] = ct(1, 0, cos(-0.7), sin(-0.7)), c[1] = ct(-1, 0, -cos(-0.7), sin(-0.7));
+  CHECK(grasp_classify(c, 2, 0.1, 1e-4, 0.015) == GRASP_ROUND, "disc below its diameter: round part");
+  c[1].impulse = 0.0;
+  CHECK(grasp_classify(c, 2, 0.1, 1e-4, 0.015) == GRASP_LOST, "one finger unloaded: lost");
+  CHECK(grasp_classify(c, 0, 0.1, 1e-4, 5e-5) == GRASP_LOST, "jaws met: lost");
+}
+
+/* A whole trial with fixed frictions and a symmetric tripod. */
+static void trial(struct grasp_trial *t, double x, double y, double mu, struct grasp_result *r)
+{
+  struct grasp_params p = {.mass = 0.03,
+                           .inertia = 0.5 * 0.03 * R * R,
+                           .jaw_mass = 0.05,
+                           .close_speed = 0.02,
+                           .close_force = 1.0,
+                           .mu_support = mu,
+                           .mu_grip = mu,
+                           .g = 9.81,
+                           .n_dirs = 8};
+  for (int i = 0; i < 3; i++) {
+    p.tripod[i][0] = 0.012 * cos(2 * M_PI * i / 3 + 0.5);
+    p.tripod[i][1] = 0.012 * sin(2 * M_PI * i / 3 + 0.5);
+  }
+  grasp_tripod_statics(p.tripod, p.mass, p.g, p.normal);
+  const struct grasp_trial_opts o = {.h = 1e-3,
+                                     .t_max = 2.0,
+                                     .rest_speed = 1e-5,
+                                     .rest_steps = 10,
+                                     .margin = 5e-4,
+                                     .s_min = 5e-4,
+                                     .start_clear = 2e-4,
+                                     .warm_start = 1};
+  grasp_trial_run(t, &p, &o, x, y, r);
+}
+
+static void test_trials(void)
+{
+  struct solver *s = NULL;
+  struct grasp_trial *t = NULL;
+  char msg[256];
+  if (solver_create("lemke", &s, msg, sizeof msg) || grasp_trial_create(&t, s, 8)) {
+    CHECK(0, "create: %s", msg);
+    return;
+  }
+  struct grasp_result r;
+  trial(t, 0.0, -0.011, 0.5, &r); /* the paper's sweet spot */
+  CHECK(r.outcome == GRASP_OUTER_TEETH && r.at_rest, "(0, -11) mm: held by the outer teeth at rest (%s)",
+        grasp_outcome_name(r.outcome));
+  /* the fingers on the outer edges of teeth 1 and 6: the opening is at most their span 2 (20.75 cos
+   * 0.962134 + 2.3) mm (less where the rounded side meets the fingertip) */
+  double span = 2.0 * (R * cos(2 * M_PI - 5.321051) + GRASP_TOOTH_A);
+  CHECK(2 * r.q[3] <= span + 1e-9 && 2 * r.q[3] > span - 0.5e-3, "opening %.6f mm within 0.5 mm under %.6f",
+        2e3 * r.q[3], 1e3 * span);
+  CHECK(fabs(r.q[0]) < 1e-9 && fabs(r.q[2]) < 1e-6, "symmetric: no sideways drift, no turn");
+  CHECK(r.q[1] > 0.011 - R * 1e-9, "the part slid up, away from the fingers (y %.4f mm)", 1e3 * r.q[1]);
+  trial(t, 0.0, -0.0005, 0.5, &r); /* tips 0.5 mm under the centre: squeezed across the diameter */
+  CHECK(r.outcome == GRASP_DIAMETRIC && r.at_rest, "(0, -0.5) mm: diametric (%s)",
+        grasp_outcome_name(r.outcome));
+  CHECK_CLOSE(r.q[3], sqrt(R * R - r.q[1] * r.q[1]), 1e-9, "the fingertips on the disc at its final height");
+  trial(t, 0.0, -0.0055, 0.5, &r);
+  CHECK(r.outcome == GRASP_ROUND && r.at_rest, "(0, -5.5) mm: held by friction on the round part (%s)",
+        grasp_outcome_name(r.outcome));
+  trial(t, 0.0, -0.021, 0.5, &r); /* tips under the disc, level with the lowest teeth (3 and 4) */
+  CHECK(r.outcome == GRASP_LOST, "(0, -21) mm: the tips slip under the part: lost (%s)",
+        grasp_outcome_name(r.outcome));
+  trial(t, 0.0, -0.03, 0.5, &r); /* below the part: the jaws meet, in one free jump */
+  CHECK(r.outcome == GRASP_LOST && r.steps == 0, "(0, -30) mm: nothing to grasp, no step taken (%ld)",
+        r.steps);
+  grasp_trial_destroy(&t);
+  solver_destroy(&s);
+}
+
+int main(void)
+{
+  test_shapes();
+  test_tripod();
+  test_classify();
+  test_trials();
+  return check_finish();
+}
