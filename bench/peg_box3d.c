@@ -33,8 +33,8 @@ static const struct sweep_axis axes[] = {
     {"h", NULL, SWEEP_REAL,
      "0.001,0.002,0.003,0.004,0.005,0.006,0.007,0.008,0.009,0.01,0.011,0.012,0.013,0.014,0.015,0.016",
      "time step [s]", 0, SWEEP_METHOD, "(0,inf)"},
-    {"formulation", NULL, SWEEP_FORMULATION, "peg,corrective,stewart_trinkle", "formulations", 0, SWEEP_METHOD,
-     NULL},
+    {"formulation", NULL, SWEEP_FORMULATION, "peg,corrective,stewart_trinkle", "formulations", 0,
+     SWEEP_METHOD, NULL},
     {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD, NULL},
     {"detection", NULL, SWEEP_STRING, "closest,paper",
      "the standard model's contacts (stewart_trinkle only; -stewart_trinkle_detection): closest features, or "
@@ -43,7 +43,8 @@ static const struct sweep_axis axes[] = {
 };
 
 static const struct sweep_column columns[] = {
-    {"overlap_mean", SWEEP_METRIC, "mean over the steps of the total intersection volume [m^3]", .floor = 1e-12},
+    {"overlap_mean", SWEEP_METRIC, "mean over the steps of the total intersection volume [m^3]",
+     .floor = 1e-12},
     {"overlap_median", SWEEP_METRIC, "median over the steps of the total intersection volume [m^3]",
      .floor = 1e-12},
     {"overlap_q1", SWEEP_INFO, "first quartile over the steps [m^3]", .floor = 0},
@@ -260,8 +261,9 @@ static void teardown(void *ctx) { free(ctx); }
 static const struct sweep_driver driver = {
     .experiment = "peg_box3d",
     .title = "box of icosahedra: total overlap volume vs h (Williams, Lu & Trinkle 2016, Figs. 23-24)",
-    .help = "Status ok: every solve converged; solve_failed: some did not (a solve without an answer ends\n"
-            "the run). The detection axis applies to stewart_trinkle only (paper: not_applicable elsewhere).\n",
+    .help =
+        "Status ok: every solve converged; solve_failed: some did not (a solve without an answer ends\n"
+        "the run). The detection axis applies to stewart_trinkle only (paper: not_applicable elsewhere).\n",
     .options = options,
     .n_options = sizeof options / sizeof options[0],
     .steps_observed = 1,

@@ -97,21 +97,18 @@ static int vertex_faces_3d(const struct world *w, int sa, int sb, const struct h
   return 0;
 }
 
-static int pair_2d(const struct world *w, int sa, int sb, double eps, double **buf, int *cap,
-                   struct contact_set *out)
+static int pair_2d(const struct world *w, int sa, int sb, double eps, struct contact_set *out)
 {
   int na = w->shapes[sa].polygon->n, nb = w->shapes[sb].polygon->n;
-  if (2 * (na + nb) > *cap) {
-    double *b = realloc(*buf, 2 * (size_t)(na + nb) * sizeof *b);
-    if (!b) return 1;
-    *buf = b;
-    *cap = 2 * (na + nb);
-  }
-  double *va = *buf, *vb = *buf + 2 * na;
+  double *va = malloc(2 * (size_t)(na + nb) * sizeof *va);
+  if (!va) return 1;
+  double *vb = va + 2 * na;
   geom2d_world_polygon(w, &w->shapes[sa], va);
   geom2d_world_polygon(w, &w->shapes[sb], vb);
-  return vertex_edges_2d(w, sa, sb, va, na, vb, nb, eps, out) ||
-         vertex_edges_2d(w, sb, sa, vb, nb, va, na, eps, out);
+  int rc = vertex_edges_2d(w, sa, sb, va, na, vb, nb, eps, out) ||
+           vertex_edges_2d(w, sb, sa, vb, nb, va, na, eps, out);
+  free(va);
+  return rc;
 }
 
 static int pair_3d(const struct world *w, int sa, int sb, double eps, struct contact_set *out)
@@ -133,8 +130,7 @@ cleanup:
 
 int stewart_trinkle_paper_detect(const struct world *w, double eps, struct contact_set *out)
 {
-  double *buf = NULL;
-  int cap = 0, rc = 0;
+  int rc = 0;
   for (int i = 0; i < w->ns && !rc; i++)
     for (int j = i + 1; j < w->ns && !rc; j++) {
       const struct shape *A = &w->shapes[i], *B = &w->shapes[j];
@@ -146,8 +142,7 @@ int stewart_trinkle_paper_detect(const struct world *w, double eps, struct conta
       for (int k = 0; k < w->dim; k++)
         d2 += (ba->x[k] - bb->x[k]) * (ba->x[k] - bb->x[k]);
       if (sqrt(d2) > A->radius + B->radius + 2.0 * eps) continue; /* bounding circles / spheres apart */
-      rc = A->kind == SHAPE_POLYGON ? pair_2d(w, i, j, eps, &buf, &cap, out) : pair_3d(w, i, j, eps, out);
+      rc = A->kind == SHAPE_POLYGON ? pair_2d(w, i, j, eps, out) : pair_3d(w, i, j, eps, out);
     }
-  free(buf);
   return rc;
 }
