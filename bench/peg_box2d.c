@@ -10,7 +10,7 @@
  * (-seed and the instance axes), which needs no ../shared data. USAGE   bench_peg_box2d [-options_file
  * bench/experiments/peg_box2d.opts] [-source paper,generator]
  *         [-seeds 10] [-bodyset a,b,c] [-h 0.001,0.016] [-formulation peg,stewart_trinkle]
- *         [-cp_solver lemke] [-t_end 5] [-interval 0.25] [-mu 0] [-bodyset_file F]
+ *         [-cp_solver lemke] [-detection closest,paper] [-t_end 5] [-interval 0.25] [-mu 0] [-bodyset_file F]
  *         [sweep options: -out, -resume, ... see -help]
  * PAPER   Williams, Lu & Trinkle 2016, Sec. 6, Figs. 20-22 (set-up from the authors' code:
  *         ../shared/notes/peg-experiments.md). */
@@ -42,6 +42,10 @@ static const struct sweep_axis axes[] = {
     {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle,corrective,lnc,peg", "formulations", 0,
      SWEEP_METHOD, NULL},
     {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD, NULL},
+    {"detection", NULL, SWEEP_STRING, "closest",
+     "the standard model's contacts (stewart_trinkle only; -stewart_trinkle_detection): closest features, or "
+     "paper (the PEG paper's experiments: every vertex against every edge near its line)",
+     0, SWEEP_METHOD, NULL},
 };
 
 static const struct sweep_column columns[] = {
@@ -112,12 +116,32 @@ static int spawn_before(void *vctx, struct simulation *sim, long k, double h)
 
 static void spawn_values(void *vctx, double *v) { v[0] = ((const struct scene_spawner *)vctx)->added; }
 
+/* The detection axis: the standard model's -stewart_trinkle_detection for this task (set in the task's own
+ * process, the forked child); other formulations have one detection, so "paper" is not_applicable to
+ * them. Returns 1 when the task is to be skipped (status set), -1 on an error, 0 to go on. */
+static int apply_detection(const struct sweep_task *task, const char *form, struct sweep_row *row)
+{
+  const char *det = sweep_task_string(task, "detection");
+  if (strcmp(det, "closest") != 0 && strcmp(det, "paper") != 0) {
+    fprintf(stderr, "error: -detection %s: closest or paper\n", det);
+    return -1;
+  }
+  if (strcmp(form, "stewart_trinkle") != 0) {
+    if (strcmp(det, "closest") == 0) return 0;
+    sweep_row_status(row, "not_applicable");
+    return 1;
+  }
+  return PetscOptionsSetValue(NULL, "-stewart_trinkle_detection", det) ? -1 : 0;
+}
+
 static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
 {
   const struct box_ctx *ctx = vctx;
   const char *source = sweep_task_string(task, "source"), *form = sweep_task_string(task, "formulation");
   const char *solver = sweep_task_string(task, "solver");
   const double h = sweep_task_real(task, "h");
+  int skip = apply_detection(task, form, row);
+  if (skip) return skip < 0;
   struct peg_body_spec specs[MAX_BODIES];
   char label[64];
   int nspec = task_bodies(ctx, source, sweep_task_int(task, SWEEP_SEEDS_AXIS), task->instance_seed, specs,
@@ -265,6 +289,7 @@ static const struct sweep_driver driver = {
             "the run: completed 0). Formulations take their own options (-peg_..., -stewart_trinkle_...).\n",
     .options = options,
     .steps_observed = 1,
+    .series = "formulation,detection,solver",
     .n_options = sizeof options / sizeof options[0],
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],

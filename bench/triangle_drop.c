@@ -10,7 +10,7 @@
  *         goes on.
  * USAGE   bench_triangle_drop [-options_file bench/experiments/triangle_drop.opts] [-h 0.001,0.002]
  *         [-formulation peg,stewart_trinkle] [-cp_solver lemke] [-t_end 1.5] [-ref_h 1e-4]
- *         [-ref_solver lemke] [sweep options: -out, -resume, ... see -help]
+ *         [-ref_solver lemke] [-detection closest,paper] [sweep options: -out, -resume, ... see -help]
  * PAPER   Williams, Lu & Trinkle 2016 (PEG), the triangle-drop experiment of the authors' code
  *         (../shared/notes/peg-experiments.md); formulations peg (eqs. 43-49), lnc, corrective, standard. */
 #include "engine/sweep_observers.h"
@@ -32,6 +32,10 @@ static const struct sweep_axis axes[] = {
     {"formulation", NULL, SWEEP_FORMULATION, "peg,stewart_trinkle,corrective,lnc", "formulations", 0,
      SWEEP_METHOD, NULL},
     {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD, NULL},
+    {"detection", NULL, SWEEP_STRING, "closest",
+     "the standard model's contacts (stewart_trinkle only; -stewart_trinkle_detection): closest features, or "
+     "paper (the PEG paper's experiments: every vertex against every edge near its line)",
+     0, SWEEP_METHOD, NULL},
 };
 
 static const struct sweep_column columns[] = {
@@ -151,11 +155,31 @@ cleanup:
   return rc;
 }
 
+/* The detection axis: the standard model's -stewart_trinkle_detection for this task (set in the task's own
+ * process, the forked child); other formulations have one detection, so "paper" is not_applicable to
+ * them. Returns 1 when the task is to be skipped (status set), -1 on an error, 0 to go on. */
+static int apply_detection(const struct sweep_task *task, const char *form, struct sweep_row *row)
+{
+  const char *det = sweep_task_string(task, "detection");
+  if (strcmp(det, "closest") != 0 && strcmp(det, "paper") != 0) {
+    fprintf(stderr, "error: -detection %s: closest or paper\n", det);
+    return -1;
+  }
+  if (strcmp(form, "stewart_trinkle") != 0) {
+    if (strcmp(det, "closest") == 0) return 0;
+    sweep_row_status(row, "not_applicable");
+    return 1;
+  }
+  return PetscOptionsSetValue(NULL, "-stewart_trinkle_detection", det) ? -1 : 0;
+}
+
 static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
 {
   const struct drop_ctx *ctx = vctx;
   const double h = sweep_task_real(task, "h");
   const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
+  int skip = apply_detection(task, form, row);
+  if (skip) return skip < 0;
   double ratio = h / ctx->ref_h;
   long m = lround(ratio);
   if (m < 1 || fabs(ratio - (double)m) > 1e-6 * ratio) {
@@ -244,6 +268,7 @@ static const struct sweep_driver driver = {
             "the run). Formulations take their own options (-peg_..., -stewart_trinkle_...).\n",
     .options = options,
     .steps_observed = 1,
+    .series = "formulation,detection,solver",
     .n_options = sizeof options / sizeof options[0],
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],

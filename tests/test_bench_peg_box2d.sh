@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
   -out "$tmp/run" -quiet -no_plots >"$tmp/out" 2>&1
 rc=$?
 csv="$tmp/run/tasks.csv"
-want="task_id,source,seed,h,formulation,solver,status"
+want="task_id,source,seed,h,formulation,solver,detection,status"
 cols="overlap_mean overlap_median max_overlap_depth failed_at trap_fraction rows_mean solve_seconds step_seconds"
 missing=""
 for c in $cols; do head -1 "$csv" | tr ',' '\n' | grep -qx "$c" || missing="$missing $c"; done
@@ -48,7 +48,7 @@ data=${CB_SHARED_DATA:-../shared/data}
 if [ -f "$data/peg/box2d_bodysets.txt" ]; then
   "$CB_BIN/bench_peg_box2d" -source paper -seeds 1 -h 0.016 -t_end 0.5 -formulation peg -cp_solver lemke \
     -out "$tmp/paper" -quiet -no_plots >/dev/null 2>&1
-  if awk -F, 'NR == 2 { exit !($7 == "ok" && $8 == "a") }' "$tmp/paper/tasks.csv" 2>/dev/null; then
+  if awk -F, 'NR == 2 { exit !($8 == "ok" && $9 == "a") }' "$tmp/paper/tasks.csv" 2>/dev/null; then
     echo "ok - bench_peg_box2d: the stored set a runs"; else echo "not ok - bench_peg_box2d: stored set a"; fi
 else
   echo "skip - bench_peg_box2d stored set a: no $data/peg/box2d_bodysets.txt"

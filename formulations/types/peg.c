@@ -5,7 +5,9 @@
  * giving the pure LCP of eqs. 48-49 with nu eliminated (peg_model.c, peg_lcp.c). Frictionless in the
  * paper; with mu > 0 every impulse-carrying contact (U, I/X primary) gets Stewart-Trinkle's polyhedral
  * cone (2 directions). Options -peg_distance_factor, -peg_distance_min, -peg_predict, -peg_swept,
- * -peg_applicability, -peg_swap_tol. Polygons only. */
+ * -peg_applicability, -peg_swap_tol, -peg_distance_3d. In 3D (polyhedra; peg3d.c, Sec. 5.2): vertex-face
+ * and edge-edge potential contacts within -peg_distance_3d, U (eqs. 34-35), I over the faces a vertex is
+ * near (eqs. 36-37) and X of the vertex-edge case (eq. 36). */
 #include "peg_lcp.h"
 
 #include <stddef.h>
@@ -21,10 +23,11 @@ static void peg_view(const struct formulation *f, FILE *out) { peg_type_view(f, 
 
 const struct formulation_type formulation_type_peg = {
     .name = "peg",
-    .summary = "PEG: exact polygon corners via U/I/X constraints, single primary contact (LCP); 2D polygons",
-    .paper = "Williams, Lu & Trinkle 2016 eqs. 20-24, 29, 32-33, 43-49",
-    .dims = FORMULATION_2D,
-    .shapes = SHAPE_POLYGON,
+    .summary = "PEG: exact polytope corners via U/I/X constraints, single primary contact (LCP); "
+               "polygons / polyhedra",
+    .paper = "Williams, Lu & Trinkle 2016 eqs. 20-24, 29-37, 43-49",
+    .dims = FORMULATION_2D | FORMULATION_3D,
+    .shapes = SHAPE_POLYGON | SHAPE_POLYHEDRON,
     .joints = 0,
     .options = peg_options,
     .n_options = PEG_SETTINGS_N_OPTIONS,

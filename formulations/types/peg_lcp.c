@@ -21,12 +21,14 @@
 
 struct peg_lcp {
   struct jcol *cn;          /* normal column of every contact */
-  struct jcol *cf;          /* friction columns: 2 per friction contact */
+  struct jcol *cf;          /* friction columns: kdir per friction contact */
   const struct jcol **fcol; /* impulse columns in unknown order: p (nimp), then beta (2 nfr) */
   int *force;               /* contact of each p */
   int *fric;                /* impulse index of each friction contact */
-  int cap_c, cap_imp;
-  int nimp, nslack, nfr, nu; /* layout of the last assembly */
+  int *pimp;                /* per pair (I then X): the impulse of its constraint */
+  int *pfirst;              /* per pair: the first pair of its constraint */
+  int cap_c, cap_imp, cap_pair;
+  int nimp, nslack, nfr, nu, kdir; /* layout of the last assembly */
   double *nu_free, *work;
   int ndof;
 };
@@ -46,14 +48,28 @@ void peg_lcp_destroy(struct peg_lcp **L)
   free(l->fcol);
   free(l->force);
   free(l->fric);
+  free(l->pimp);
+  free(l->pfirst);
   free(l->nu_free);
   free(l->work);
   free(l);
   *L = NULL;
 }
 
-static int reserve(struct peg_lcp *L, int nc, int nimp, int ndof)
+static int reserve(struct peg_lcp *L, int nc, int nimp, int npair, int kdir, int ndof)
 {
+  if (npair > L->cap_pair) {
+    int *a = realloc(L->pimp, (size_t)npair * sizeof *a);
+    if (a) L->pimp = a;
+    int *b = realloc(L->pfirst, (size_t)npair * sizeof *b);
+    if (b) L->pfirst = b;
+    if (!a || !b) return 1;
+    L->cap_pair = npair;
+  }
+  if (kdir != L->kdir) { /* the friction arrays are sized by kdir: grow them afresh */
+    L->kdir = kdir;
+    L->cap_imp = 0;
+  }
   if (nc > L->cap_c) {
     struct jcol *c = realloc(L->cn, (size_t)nc * sizeof *c);
     if (!c) return 1;
@@ -61,9 +77,10 @@ static int reserve(struct peg_lcp *L, int nc, int nimp, int ndof)
     L->cap_c = nc;
   }
   if (nimp > L->cap_imp) {
-    struct jcol *f = realloc(L->cf, 2 * (size_t)nimp * sizeof *f);
+    struct jcol *f = realloc(L->cf, (size_t)kdir * (size_t)nimp * sizeof *f);
     if (f) L->cf = f;
-    const struct jcol **fc = realloc(L->fcol, 3 * (size_t)nimp * sizeof(const struct jcol *));
+    const struct jcol **fc =
+        realloc(L->fcol, (size_t)(kdir + 1) * (size_t)nimp * sizeof(const struct jcol *));
     if (fc) L->fcol = fc;
     int *force = realloc(L->force, (size_t)nimp * sizeof *force);
     if (force) L->force = force;
@@ -95,11 +112,18 @@ static void fill_row(const struct peg_lcp *L, const struct jcol *x, const struct
 }
 
 int peg_lcp_assemble(struct peg_lcp *L, const struct peg_model *m, const struct world *w,
-                     const struct contact_set *cs, double h, struct cp_problem **out, struct row_counts *rows)
+                     const struct contact_set *cs, double h, int kdir, struct cp_problem **out,
+                     struct row_counts *rows)
 {
-  int npair = m->ni + m->nx, nimp = m->nu + npair;
+  int npair = m->ni + m->nx, ngroup = 0;
+  for (int j = 0; j < npair; j++) {
+    const struct peg_pair *pr = j < m->ni ? &m->in[j] : &m->x[j - m->ni];
+    ngroup += !(pr->cont && j != 0 && j != m->ni);
+  }
+  int nimp = m->nu + ngroup;
   *out = NULL;
-  if (reserve(L, cs->n > 0 ? cs->n : 1, nimp > 0 ? nimp : 1, w->ndof)) return 1;
+  if (kdir < 1 || kdir > 16) return 1;
+  if (reserve(L, cs->n > 0 ? cs->n : 1, nimp > 0 ? nimp : 1, npair > 0 ? npair : 1, kdir, w->ndof)) return 1;
   jacobian_free_velocity(w, h, L->nu_free, L->work);
   for (int i = 0; i < cs->n; i++)
     jcol_contact(w, &cs->c[i], cs->c[i].n, &L->cn[i]);
@@ -107,21 +131,33 @@ int peg_lcp_assemble(struct peg_lcp *L, const struct peg_model *m, const struct 
   L->nimp = nimp;
   L->nslack = npair;
   L->nfr = 0;
+  for (int k = 0; k < m->nu; k++)
+    L->force[k] = m->u[k];
+  /* Pairs to constraints: a pair that does not continue the previous one (or starts a list) opens one. */
+  for (int j = 0, k = m->nu - 1; j < npair; j++) {
+    const struct peg_pair *pr = j < m->ni ? &m->in[j] : &m->x[j - m->ni];
+    if (!(pr->cont && j != 0 && j != m->ni)) {
+      k++;
+      L->force[k] = pr->primary;
+      L->pfirst[j] = j;
+    } else {
+      L->pfirst[j] = L->pfirst[j - 1];
+    }
+    L->pimp[j] = k;
+  }
+  double dirs[3 * 16];
   for (int k = 0; k < nimp; k++) {
-    int c = k < m->nu ? m->u[k]
-                      : (k - m->nu < m->ni ? m->in[k - m->nu].primary : m->x[k - m->nu - m->ni].primary);
-    L->force[k] = c;
+    int c = L->force[k];
     L->fcol[k] = &L->cn[c];
     if (cs->c[c].mu > 0.0) {
-      double dirs[6];
-      formulation_tangents(2, cs->c[c].n, 2, dirs);
-      jcol_contact(w, &cs->c[c], dirs, &L->cf[2 * L->nfr]);
-      jcol_contact(w, &cs->c[c], dirs + 3, &L->cf[2 * L->nfr + 1]);
+      formulation_tangents(w->dim, cs->c[c].n, kdir, dirs);
+      for (int d = 0; d < kdir; d++)
+        jcol_contact(w, &cs->c[c], dirs + 3 * d, &L->cf[kdir * L->nfr + d]);
       L->fric[L->nfr++] = k;
     }
   }
-  int nfc = nimp + 2 * L->nfr, n = nimp + npair + 3 * L->nfr;
-  for (int f = 0; f < 2 * L->nfr; f++)
+  int nfc = nimp + kdir * L->nfr, n = nimp + npair + (kdir + 1) * L->nfr;
+  for (int f = 0; f < kdir * L->nfr; f++)
     L->fcol[nimp + f] = &L->cf[f];
   struct cp_problem *p = cp_lcp_create(n > 0 ? n : 1);
   if (!p) return 1;
@@ -129,34 +165,35 @@ int peg_lcp_assemble(struct peg_lcp *L, const struct peg_model *m, const struct 
     p->M[0] = 1.0;
     p->q[0] = 0.0;
   }
-  int beta0 = nimp + npair, lambda0 = beta0 + 2 * L->nfr;
+  int beta0 = nimp + npair, lambda0 = beta0 + kdir * L->nfr;
   for (int k = 0; k < nimp; k++) {
     const struct contact *c = &cs->c[L->force[k]];
     double *row = p->M + (size_t)k * n;
     fill_row(L, &L->cn[L->force[k]], NULL, nfc, row, &p->q[k], c->gap / h);
-    if (k >= m->nu) row[nimp + (k - m->nu)] = 1.0; /* E_I2 c */
   }
   for (int j = 0; j < npair; j++) {
     const struct peg_pair *pr = j < m->ni ? &m->in[j] : &m->x[j - m->ni];
     double *row = p->M + (size_t)(nimp + j) * n;
     double q0 = (cs->c[pr->primary].gap - cs->c[pr->kappa].gap) / h;
     fill_row(L, &L->cn[pr->primary], &L->cn[pr->kappa], nfc, row, &p->q[nimp + j], q0);
-    row[nimp + j] = 1.0; /* E_I1 c */
+    for (int t = L->pfirst[j]; t <= j; t++)
+      row[nimp + t] = 1.0;                         /* E_I1: lower triangular within the constraint */
+    p->M[(size_t)L->pimp[j] * n + nimp + j] = 1.0; /* E_I2: the impulse row sees all its slacks */
   }
   for (int f = 0; f < L->nfr; f++) {
-    for (int d = 0; d < 2; d++) {
-      double *row = p->M + (size_t)(beta0 + 2 * f + d) * n;
-      fill_row(L, &L->cf[2 * f + d], NULL, nfc, row, &p->q[beta0 + 2 * f + d], 0.0);
-      row[lambda0 + f] = 1.0; /* E */
-    }
     double *row = p->M + (size_t)(lambda0 + f) * n;
-    row[L->fric[f]] = cs->c[L->force[L->fric[f]]].mu;   /* U */
-    row[beta0 + 2 * f] = row[beta0 + 2 * f + 1] = -1.0; /* -E' */
+    for (int d = 0; d < kdir; d++) {
+      double *fr = p->M + (size_t)(beta0 + kdir * f + d) * n;
+      fill_row(L, &L->cf[kdir * f + d], NULL, nfc, fr, &p->q[beta0 + kdir * f + d], 0.0);
+      fr[lambda0 + f] = 1.0;            /* E */
+      row[beta0 + kdir * f + d] = -1.0; /* -E' */
+    }
+    row[L->fric[f]] = cs->c[L->force[L->fric[f]]].mu; /* U */
     p->q[lambda0 + f] = 0.0;
   }
   snprintf(p->name, sizeof p->name, "peg nU=%d nI=%d nX=%d nfr=%d", m->nu, m->ni, m->nx, L->nfr);
   *rows = (struct row_counts){
-      .normal = nimp, .friction = 2 * L->nfr, .slack = L->nfr, .other = npair, .total = n};
+      .normal = nimp, .friction = kdir * L->nfr, .slack = L->nfr, .other = npair, .total = n};
   *out = p;
   return 0;
 }
@@ -166,7 +203,7 @@ int peg_lcp_recover(const struct peg_lcp *L, const struct world *w, const struct
 {
   for (int i = 0; i < w->ndof; i++)
     nu[i] = L->nu_free[i];
-  for (int j = 0; j < L->nimp + 2 * L->nfr; j++) {
+  for (int j = 0; j < L->nimp + L->kdir * L->nfr; j++) {
     int u = j < L->nimp ? j : j + L->nslack;
     jcol_axpy_minv(L->fcol[j], z[u], nu);
   }
@@ -212,7 +249,8 @@ int peg_type_set_from_options(struct formulation *f, const char *prefix, char *m
 int peg_type_detect(struct formulation *f, const struct world *w, double h, struct contact_set *cs)
 {
   const struct peg_state *d = f->data;
-  if (peg2d_detect(w, &d->set.detect, h, cs)) return formulation_fail(f, "out of memory detecting contacts");
+  int rc = w->dim == 3 ? peg3d_detect(w, &d->set, h, cs) : peg2d_detect(w, &d->set.detect, h, cs);
+  if (rc) return formulation_fail(f, "out of memory detecting contacts");
   return 0;
 }
 
@@ -221,9 +259,9 @@ int peg_type_assemble(struct formulation *f, const struct world *w, const struct
 {
   struct peg_state *d = f->data;
   *p = NULL;
-  if (peg_model_build(&d->model, w, cs, &d->set))
+  if (w->dim == 3 ? peg3d_model_build(&d->model, w, cs, &d->set) : peg_model_build(&d->model, w, cs, &d->set))
     return formulation_fail(f, "out of memory building the constraint model of %d contacts", cs->n);
-  if (peg_lcp_assemble(d->lcp, &d->model, w, cs, h, p, &f->rows))
+  if (peg_lcp_assemble(d->lcp, &d->model, w, cs, h, w->dim == 2 ? 2 : f->friction_dirs, p, &f->rows))
     return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   return 0;
 }

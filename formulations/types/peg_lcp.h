@@ -17,13 +17,14 @@ struct peg_settings {
   double applicability; /* epsilon_theta = sin(theta): applicable iff appl > this (-P_applicability) */
   double swap_tol;      /* primary-swap heuristic threshold (-P_swap_tol), default 1e-3 m */
   int cross;            /* 1: PEG (X constraints); 0: LNC (no X) */
+  double distance_3d;   /* 3D proximity distance (-P_distance_3d), default 0.1 m as the authors' code */
 };
 
 void peg_settings_default(struct peg_settings *s, int cross);
 /* The declared options of a PEG-family formulation, -<P>_distance_factor ... -<P>_swap_tol (P "peg" or
  * "lnc", a string literal): offsets into struct peg_settings, which is the first member of the state
  * peg_type_create puts in f->data. The defaults are peg_settings_default's. */
-#define PEG_SETTINGS_N_OPTIONS 6
+#define PEG_SETTINGS_N_OPTIONS 7
 #define PEG_SETTINGS_OPTIONS(P)                                                                              \
   {P "_distance_factor",                                                                                     \
    OPT_REAL,                                                                                                 \
@@ -44,7 +45,13 @@ void peg_settings_default(struct peg_settings *s, int cross);
        "[-1,1]",                                                                                             \
        "epsilon_theta = sin theta of the relaxed applicability test (eq. 29)"},                              \
       {P "_swap_tol", OPT_REAL,  offsetof(struct peg_settings, swap_tol),                                    \
-       "1e-3",        "[0,inf)", "primary-swap heuristic threshold [m]"},
+       "1e-3",        "[0,inf)", "primary-swap heuristic threshold [m]"},                                    \
+      {P "_distance_3d",                                                                                     \
+       OPT_REAL,                                                                                             \
+       offsetof(struct peg_settings, distance_3d),                                                           \
+       "0.1",                                                                                                \
+       "(0,inf)",                                                                                            \
+       "3D: vertex-face and edge-edge proximity distance [m]"},
 void peg_settings_view(const struct peg_settings *s, const char *prefix, FILE *out);
 
 /* One I- or X-constraint in single-primary form (eq. 24 with |C_iota| = |C_kappa| = 1): slack c with
@@ -54,6 +61,11 @@ void peg_settings_view(const struct peg_settings *s, const char *prefix, FILE *o
  * p acts along the primary contact's normal. Indices into the contact set. */
 struct peg_pair {
   int primary, kappa;
+  /* 1: this pair continues the previous pair's constraint in the same list (same primary, the same
+   * impulse): an I with several kappa contacts, as in 3D where a vertex meets three or more faces. Its
+   * slacks are cumulative (eq. 45's lower-triangular E_I1, eq. 46's row of ones E_I2), so the sum of the
+   * group's slacks is max(0, max_kappa psi_kappa - psi_primary). 0 (2D always): a constraint of its own. */
+  int cont;
 };
 
 struct peg_model {
@@ -70,17 +82,34 @@ struct peg_model {
 };
 
 void peg_model_free(struct peg_model *m);
+/* Room for n contacts (u, in, keys, appl, used: n; x: 2 n). 0, or 1 on allocation failure. */
+int peg_model_reserve(struct peg_model *m, int n);
 /* Classifies the contacts (fa = VERTEX, fb = EDGE, polygon parts; others are ignored). 0 on success. */
 int peg_model_build(struct peg_model *m, const struct world *w, const struct contact_set *cs,
                     const struct peg_settings *s);
 
-/* The LCP (unknowns and rows in this order): p_U (nu), p_I (ni + nx), c (ni + nx), then, when any
- * impulse-carrying contact has mu > 0, beta (2 per such contact: +t, -t) and lambda (1 per contact). */
+/* PEG in 3D (peg3d.c; Sec. 5.2): potential contacts between polyhedron parts within -P_distance_3d
+ * (vertex-face both ways, edge-edge of non-parallel edges), and the model: a vertex near one face gives U
+ * (eq. 34), near several faces one I over them (eqs. 36-37: the vertex stays outside at least one of the
+ * faces, primary the most applicable), near an edge also X between each of its own edges and the face on
+ * that edge's side (eq. 36); an edge-edge contact with closest points inside both edges gives U (eq. 35).
+ * Applicability eqs. 30-31. 0, or 1 on allocation failure. */
+int peg3d_detect(const struct world *w, const struct peg_settings *s, double h, struct contact_set *out);
+int peg3d_model_build(struct peg_model *m, const struct world *w, const struct contact_set *cs,
+                      const struct peg_settings *s);
+/* Applicability of a 3D PEG contact (eq. 30 vertex-face, eq. 31 edge-edge); -2 for other kinds. */
+double peg3d_applicability(const struct world *w, const struct contact *c);
+
+/* The LCP (unknowns and rows in this order): p_U (nu), p_I (one per constraint: the pairs of in and x that
+ * do not continue the previous one), c (ni + nx), then, when any impulse-carrying contact has mu > 0, beta
+ * (kdir per such contact) and lambda (1 per contact). */
 struct peg_lcp;
 int peg_lcp_create(struct peg_lcp **L);
 void peg_lcp_destroy(struct peg_lcp **L);
+/* kdir: friction directions per friction contact (2D: 2, +t and -t; 3D: -friction_dirs). */
 int peg_lcp_assemble(struct peg_lcp *L, const struct peg_model *m, const struct world *w,
-                     const struct contact_set *cs, double h, struct cp_problem **p, struct row_counts *rows);
+                     const struct contact_set *cs, double h, int kdir, struct cp_problem **p,
+                     struct row_counts *rows);
 /* nu (w->ndof) and pn (cs->n: each contact's normal impulse, summed over the constraints it is primary in).
  */
 int peg_lcp_recover(const struct peg_lcp *L, const struct world *w, const struct contact_set *cs,

@@ -21,6 +21,7 @@ void peg_settings_default(struct peg_settings *s, int cross)
   s->applicability = -0.2;
   s->swap_tol = 1e-3;
   s->cross = cross;
+  s->distance_3d = 0.1;
 }
 
 void peg_settings_view(const struct peg_settings *s, const char *prefix, FILE *out)
@@ -45,7 +46,7 @@ void peg_model_free(struct peg_model *m)
   memset(m, 0, sizeof *m);
 }
 
-static int reserve(struct peg_model *m, int n)
+int peg_model_reserve(struct peg_model *m, int n)
 {
   if (n <= m->cap) return 0;
   int cap = n < 64 ? 64 : n;
@@ -86,9 +87,9 @@ static void add_inter(struct peg_model *m, const struct contact_set *cs, const s
 {
   int ia = m->appl[a] > s->applicability, ib = m->appl[b] > s->applicability;
   if (!ia && !ib) return; /* no contact may carry the force: the authors drop the I */
-  struct peg_pair p = {a, b};
+  struct peg_pair p = {a, b, 0};
   if (!ia || (ib && (m->appl[b] > m->appl[a] || (m->appl[b] == m->appl[a] && cs->c[b].gap > cs->c[a].gap))))
-    p = (struct peg_pair){b, a};
+    p = (struct peg_pair){b, a, 0};
   swap_heuristic(&p, cs, s->swap_tol);
   m->in[m->ni++] = p;
   m->used[a] |= 2;
@@ -101,7 +102,7 @@ static void add_cross(struct peg_model *m, const struct contact_set *cs, const s
   if (!(m->appl[a] > s->applicability && m->appl[b] > s->applicability)) return;
   for (int k = 0; k < m->nx; k++) /* the same corner is met again from the other vertex's group */
     if ((m->x[k].primary == a && m->x[k].kappa == b) || (m->x[k].primary == b && m->x[k].kappa == a)) return;
-  struct peg_pair p = {a, b};
+  struct peg_pair p = {a, b, 0};
   swap_heuristic(&p, cs, s->swap_tol);
   m->x[m->nx++] = p;
 }
@@ -155,7 +156,7 @@ int peg_model_build(struct peg_model *m, const struct world *w, const struct con
 {
   int n = cs->n;
   m->nu = m->ni = m->nx = m->vv = 0;
-  if (reserve(m, n > 0 ? n : 1)) return 1;
+  if (peg_model_reserve(m, n > 0 ? n : 1)) return 1;
   int nk = 0; /* keys of usable contacts only */
   for (int i = 0; i < n; i++) {
     const struct contact *c = &cs->c[i];

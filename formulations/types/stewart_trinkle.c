@@ -8,11 +8,14 @@
  * -stewart_trinkle_penetration_correction beta in [0, 1] (default 1 = Egan's full psi/h): a penetrating
  * contact (psi < 0) uses beta psi / h. With beta = 0 every Delta >= 0, the case in which Anitescu-Potra
  * guarantee a solution (Lemke processes it); with beta > 0 overlapping piles can yield LCPs on which
- * Lemke ends on a ray even though their frictionless part is solvable. */
+ * Lemke ends on a ray even though their frictionless part is solvable.
+ * -stewart_trinkle_detection closest|paper (default closest): the contacts, closest features within the
+ * threshold (world_detect), or the PEG paper's experiments' standard model (stewart_trinkle_paper.c). */
 #include "stewart_trinkle.h"
 
 #include "formulation.h"
 #include "jacobian.h"
+#include "world_detect.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -23,6 +26,8 @@ struct st_data {
   double *nu_free, *work;
   int ndof;
   double correction;
+  int detection;    /* 0: closest features (world_detect), 1: the paper's experiments' model */
+  double paper_eps; /* the paper model's distance [m] */
 };
 
 static int st_create(struct formulation *f)
@@ -35,7 +40,23 @@ static int st_create(struct formulation *f)
 const struct option_decl stewart_trinkle_options[STEWART_TRINKLE_N_OPTIONS] = {
     {"stewart_trinkle_penetration_correction", OPT_REAL, offsetof(struct st_data, correction), "1", "[0,1]",
      "beta: a penetrating contact's row uses beta psi / h (1: Egan's full psi/h; 0: Anitescu-Potra's case)"},
+    {"stewart_trinkle_detection", OPT_CHOICE, offsetof(struct st_data, detection), "closest", "closest|paper",
+     "contacts: closest features within the threshold, or the PEG paper's standard model (every vertex "
+     "against every edge / face near its line / plane)"},
+    {"stewart_trinkle_paper_distance", OPT_REAL, offsetof(struct st_data, paper_eps), "0.07", "(0,inf)",
+     "-stewart_trinkle_detection paper: |signed distance| to the line / plane and overshoot of the "
+     "projection past the segment / face allowed [m]"},
 };
+
+/* Closest features through the shared detector (what the stepper does without a hook), or the paper's. */
+static int st_detect(struct formulation *f, const struct world *w, double h, struct contact_set *cs)
+{
+  const struct st_data *d = f->data;
+  (void)h;
+  int rc = d->detection == 1 ? stewart_trinkle_paper_detect(w, d->paper_eps, cs)
+                             : world_detect(w, f->threshold >= 0.0 ? f->threshold : w->threshold, cs);
+  return rc ? formulation_fail(f, "contact detection failed (out of memory or an unsupported pair)") : 0;
+}
 
 static void st_destroy(struct formulation *f)
 {
@@ -137,7 +158,10 @@ static int st_recover(struct formulation *f, const struct world *w, const struct
 static void st_view(const struct formulation *f, FILE *out)
 {
   const struct st_data *d = f->data;
-  fprintf(out, "  friction directions (3D) %d, penetration correction %g\n", f->friction_dirs, d->correction);
+  fprintf(out, "  friction directions (3D) %d, penetration correction %g, detection %s", f->friction_dirs,
+          d->correction, d->detection ? "paper" : "closest");
+  if (d->detection) fprintf(out, " (distance %g m)", d->paper_eps);
+  fprintf(out, "\n");
 }
 
 const struct formulation_type formulation_type_stewart_trinkle = {
@@ -152,6 +176,7 @@ const struct formulation_type formulation_type_stewart_trinkle = {
     .create = st_create,
     .assemble = st_assemble,
     .recover = st_recover,
+    .detect = st_detect,
     .destroy = st_destroy,
     .view = st_view,
 };

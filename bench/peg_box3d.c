@@ -1,0 +1,281 @@
+/* NAME    bench_peg_box3d — icosahedra thrown into a fixed open box of five static blocks (the PEG paper's
+ *         box of polyhedra), one every 0.5 s, until 5 s, frictionless.
+ * PURPOSE for each (h, formulation, detection, solver): the total intersection volume over body pairs after
+ *         every step (exact, overlap3d: qhull's halfspace intersection; the box's own blocks excluded),
+ *         summarised as mean, median and quartiles over the steps and its maximum; the fastest body's
+ *         speed; whether and when a solve failed (a solve without an answer ends the run); mean contacts,
+ *         problem size, solve and step time. No random element: the spawns are identical (no seeds).
+ * USAGE   bench_peg_box3d [-options_file bench/experiments/peg_box3d.opts] [-h 0.001,0.016]
+ *         [-formulation peg,corrective,stewart_trinkle] [-detection closest,paper] [-cp_solver lemke]
+ *         [-t_end 5] [-interval 0.5] [-threshold 0.1] [sweep options: -out, -resume, ... see -help]
+ * PAPER   Williams, Lu & Trinkle 2016, Sec. 6, "Box of Polyhedra", Figs. 23-24 (set-up from the authors'
+ *         code: ../shared/notes/peg-experiments.md): floor 10.25 x 4.25 x 0.25 centred at (0, 0, -0.125),
+ *         end walls 0.25 x 4.25 x 4 at (+-5, 0, 1.75), side walls 10.25 x 0.25 x 4 at (0, +-2, 1.75), each a
+ *         triangulated cube mesh; icosahedra of circumradius 0.5, mass 0.5, J = 0.1309017 I, entering
+ *         before step 1 + (k - 1) round(interval / h) at (3, 0, 2) with v = (-5, 0, 0), turned 0.2 rad
+ *         about (1, 2, 3) / sqrt 14; g = 9.81. */
+#include "contact3d.h"
+#include "engine/sweep_observers.h"
+#include "geom3d.h"
+#include "hull3d.h"
+#include "scenes.h"
+#include "simulation.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <petscsys.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct sweep_axis axes[] = {
+    {"h", NULL, SWEEP_REAL,
+     "0.001,0.002,0.003,0.004,0.005,0.006,0.007,0.008,0.009,0.01,0.011,0.012,0.013,0.014,0.015,0.016",
+     "time step [s]", 0, SWEEP_METHOD, "(0,inf)"},
+    {"formulation", NULL, SWEEP_FORMULATION, "peg,corrective,stewart_trinkle", "formulations", 0,
+     SWEEP_METHOD, NULL},
+    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD, NULL},
+    {"detection", NULL, SWEEP_STRING, "closest,paper",
+     "the standard model's contacts (stewart_trinkle only; -stewart_trinkle_detection): closest features, or "
+     "paper (every vertex against every face near its plane)",
+     0, SWEEP_METHOD, NULL},
+};
+
+static const struct sweep_column columns[] = {
+    {"overlap_mean", SWEEP_METRIC, "mean over the steps of the total intersection volume [m^3]",
+     .floor = 1e-12},
+    {"overlap_median", SWEEP_METRIC, "median over the steps of the total intersection volume [m^3]",
+     .floor = 1e-12},
+    {"overlap_q1", SWEEP_INFO, "first quartile over the steps [m^3]", .floor = 0},
+    {"overlap_q3", SWEEP_INFO, "third quartile over the steps [m^3]", .floor = 0},
+    {"overlap_max", SWEEP_METRIC, "largest total intersection volume [m^3]", .floor = 1e-12},
+    {"speed_max", SWEEP_INFO, "fastest body's speed over the steps [m/s] (blow-ups show here)", .floor = 0},
+    {"failed_at", SWEEP_INFO, "simulated time at the start of the first failed step [s] (empty: none)",
+     .floor = 0},
+    {"failed_steps", SWEEP_INFO, "solves that did not converge", .floor = 0},
+    {"completed", SWEEP_INFO, "1 when the run reached -t_end", .floor = 0},
+    {"contacts_mean", SWEEP_INFO, "mean potential contacts per step", .floor = 0},
+    {"bodies", SWEEP_INFO, "icosahedra spawned", .floor = 0},
+    {"steps", SWEEP_INFO, "steps taken (the last one may have failed)", .floor = 0},
+    {"rows_mean", SWEEP_COST, "mean rows of the complementarity problem per step", .count = 1},
+    {"solve_seconds", SWEEP_COST, "wall time per step in the solver only, mean over the run's steps [s]",
+     .floor = 0},
+    {"step_seconds", SWEEP_COST,
+     "wall time per step, whole step (detect + assemble + solve + recover), mean over the run's steps [s]",
+     .floor = 0},
+};
+
+struct box3d_ctx {
+  double T, interval, threshold;
+};
+
+/* The static box: five triangulated blocks (centre, half extents), one static body each. */
+static struct world *box3d_world(double threshold)
+{
+  static const double blocks[5][6] = {
+      {0, 0, -0.125, 5.125, 2.125, 0.125}, {5, 0, 1.75, 0.125, 2.125, 2},  {-5, 0, 1.75, 0.125, 2.125, 2},
+      {0, 2, 1.75, 5.125, 0.125, 2},       {0, -2, 1.75, 5.125, 0.125, 2},
+  };
+  struct world *w = world_create(3);
+  if (!w) return NULL;
+  for (int i = 0; i < 5; i++) {
+    struct polyhedron *box = hull3d_box(blocks[i][3], blocks[i][4], blocks[i][5]);
+    struct polyhedron *tri = box ? hull3d_triangulate(box) : NULL;
+    polyhedron_free(box);
+    int b = world_add_body(w, 1, 0.0, 0.0);
+    if (!tri || b < 0 || world_add_polyhedron(w, b, tri) < 0) {
+      world_destroy(&w);
+      return NULL;
+    }
+    memcpy(w->bodies[b].x, blocks[i], 3 * sizeof(double));
+  }
+  w->gravity[0] = w->gravity[1] = 0.0;
+  w->gravity[2] = -9.81;
+  w->mu = 0.0;
+  w->threshold = threshold;
+  if (world_finalize(w)) world_destroy(&w);
+  return w;
+}
+
+static int add_icosahedron(struct world *w)
+{
+  static const double q0[4] = {0.99500417, 0.02668160, 0.05336321, 0.08004481};
+  int b = world_add_body(w, 0, 0.5, 0.0);
+  if (b < 0 || world_add_polyhedron(w, b, hull3d_icosahedron(0.5)) < 0) return -1;
+  struct body *bd = &w->bodies[b];
+  memset(bd->inertia3, 0, sizeof bd->inertia3);
+  bd->inertia3[0] = bd->inertia3[4] = bd->inertia3[8] = 0.1309017;
+  bd->x[0] = 3.0, bd->x[1] = 0.0, bd->x[2] = 2.0;
+  memcpy(bd->q, q0, sizeof q0);
+  quat_normalize(bd->q);
+  bd->v[0] = -5.0;
+  return world_finalize(w) == 0 ? b : -1;
+}
+
+struct spawn3d {
+  long every;
+  int added, max;
+};
+
+static int spawn_before(void *vctx, struct simulation *sim, long k, double h)
+{
+  (void)h;
+  struct spawn3d *sp = vctx;
+  if (sp->added < sp->max && (k - 1) % sp->every == 0) {
+    if (add_icosahedron(sim->w) < 0) return RUN_ERROR;
+    sp->added++;
+  }
+  return RUN_CONTINUE;
+}
+
+static void spawn_values(void *vctx, double *v) { v[0] = ((const struct spawn3d *)vctx)->added; }
+
+/* Total intersection volume and fastest speed after every step that advanced. */
+struct volume_stats {
+  double *vol;
+  long n, cap;
+  double speed_max, last;
+};
+
+static int volume_after(void *vctx, const struct simulation *sim, long k, const struct step_record *rec)
+{
+  (void)k;
+  struct volume_stats *c = vctx;
+  if (!rec->advanced) return RUN_CONTINUE;
+  double v = contact3d_total_overlap(sim->w);
+  if (v < 0.0) return RUN_ERROR;
+  c->last = v;
+  if (c->n < c->cap) c->vol[c->n++] = v;
+  for (int i = 0; i < sim->w->nb; i++)
+    c->speed_max = fmax(c->speed_max, vec3_norm(sim->w->bodies[i].v));
+  return RUN_CONTINUE;
+}
+
+static void volume_values(void *vctx, double *v) { v[0] = ((const struct volume_stats *)vctx)->last; }
+
+static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
+{
+  const struct box3d_ctx *ctx = vctx;
+  const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
+  const char *det = sweep_task_string(task, "detection");
+  const double h = sweep_task_real(task, "h");
+  if (strcmp(det, "closest") != 0 && strcmp(det, "paper") != 0) {
+    fprintf(stderr, "error: -detection %s: closest or paper\n", det);
+    return 1;
+  }
+  if (strcmp(form, "stewart_trinkle") != 0 && strcmp(det, "closest") != 0) {
+    sweep_row_status(row, "not_applicable"); /* one detection only */
+    return 0;
+  }
+  if (strcmp(form, "stewart_trinkle") == 0 && PetscOptionsSetValue(NULL, "-stewart_trinkle_detection", det))
+    return 1;
+  long n = scene_step_count(ctx->T, h);
+  struct simulation sim;
+  int sim_bad = simulation_open(&sim, box3d_world(ctx->threshold), form, solver);
+  struct run_observer obs[5];
+  int n_obs = 0, rc = 1;
+  double *vol = malloc(((size_t)n + 1) * sizeof *vol);
+  if (sim_bad || !vol) goto cleanup;
+  rc = 0;
+  if (!formulation_supports(sim.f, sim.w)) {
+    sweep_row_status(row, "not_applicable");
+    goto cleanup;
+  }
+  long every = lround(ctx->interval / h);
+  struct spawn3d sp = {.every = every > 0 ? every : 1, .max = (int)(n / (every > 0 ? every : 1)) + 1};
+  struct volume_stats vs = {.vol = vol, .cap = n + 1};
+  obs[n_obs++] = (struct run_observer){.name = "spawner",
+                                       .ctx = &sp,
+                                       .before_step = spawn_before,
+                                       .columns = "bodies",
+                                       .n_columns = 1,
+                                       .values = spawn_values};
+  obs[n_obs++] = (struct run_observer){.name = "overlap_volume",
+                                       .ctx = &vs,
+                                       .after_step = volume_after,
+                                       .columns = "overlap_volume",
+                                       .n_columns = 1,
+                                       .values = volume_values};
+  struct run_summary sum;
+  if (sweep_observers_standard(task, obs, &n_obs, 5) || simulation_run(&sim, h, n, obs, n_obs, &sum)) {
+    rc = 1;
+    goto cleanup;
+  }
+  sweep_row_status(row, sum.failed_steps ? "solve_failed" : "ok");
+  if (isfinite(sum.failed_at)) sweep_row_set(row, "failed_at", sum.failed_at);
+  sweep_row_set_int(row, "failed_steps", sum.failed_steps);
+  sweep_row_set_int(row, "completed", sum.completed);
+  sweep_row_set_int(row, "bodies", sp.added);
+  sweep_row_set_int(row, "steps", sum.steps);
+  const size_t done = (size_t)vs.n;
+  if (done > 0) {
+    sweep_row_set(row, "overlap_mean", gsl_stats_mean(vol, 1, done));
+    gsl_sort(vol, 1, done);
+    sweep_row_set(row, "overlap_median", gsl_stats_median_from_sorted_data(vol, 1, done));
+    sweep_row_set(row, "overlap_q1", gsl_stats_quantile_from_sorted_data(vol, 1, done, 0.25));
+    sweep_row_set(row, "overlap_q3", gsl_stats_quantile_from_sorted_data(vol, 1, done, 0.75));
+    sweep_row_set(row, "overlap_max", vol[done - 1]);
+    sweep_row_set(row, "speed_max", vs.speed_max);
+  }
+  if (sum.steps > 0) {
+    sweep_row_set(row, "contacts_mean", sum.contacts_mean);
+    sweep_row_set(row, "rows_mean", sum.rows_mean);
+    sweep_row_set(row, "solve_seconds", sum.solve_seconds);
+    sweep_row_set(row, "step_seconds", sum.step_seconds);
+  }
+cleanup:
+  run_observers_destroy(obs, n_obs);
+  free(vol);
+  simulation_close(&sim);
+  return rc;
+}
+
+static const struct option_decl options[] = {
+    {"t_end", OPT_REAL, offsetof(struct box3d_ctx, T), "5", "(0,inf)", "simulated seconds [s]"},
+    {"interval", OPT_REAL, offsetof(struct box3d_ctx, interval), "0.5", "(0,inf)",
+     "seconds between spawns: body k enters before step 1 + (k - 1) round(interval / h) [s]"},
+    {"threshold", OPT_REAL, offsetof(struct box3d_ctx, threshold), "0.1", "(0,inf)",
+     "the world's contact threshold (closest-feature detection of the standard model) [m]"},
+};
+
+static const struct sweep_driver driver;
+
+static int setup(void **vctx)
+{
+  struct box3d_ctx *ctx = calloc(1, sizeof *ctx);
+  if (!ctx) return 1;
+  *vctx = ctx;
+  return sweep_read_options(&driver, ctx);
+}
+
+static double cost(const struct sweep_task *t, void *vctx)
+{
+  const struct box3d_ctx *ctx = vctx;
+  const char *form = sweep_task_string(t, "formulation");
+  return ctx->T / sweep_task_real(t, "h") * (strcmp(form, "peg") == 0 ? 3.0 : 1.0);
+}
+
+static void teardown(void *ctx) { free(ctx); }
+
+static const struct sweep_driver driver = {
+    .experiment = "peg_box3d",
+    .title = "box of icosahedra: total overlap volume vs h (Williams, Lu & Trinkle 2016, Figs. 23-24)",
+    .help =
+        "Status ok: every solve converged; solve_failed: some did not (a solve without an answer ends\n"
+        "the run). The detection axis applies to stewart_trinkle only (paper: not_applicable elsewhere).\n",
+    .options = options,
+    .n_options = sizeof options / sizeof options[0],
+    .steps_observed = 1,
+    .series = "formulation,detection,solver",
+    .axes = axes,
+    .n_axes = sizeof axes / sizeof axes[0],
+    .columns = columns,
+    .n_columns = sizeof columns / sizeof columns[0],
+    .setup = setup,
+    .cost = cost,
+    .run = run,
+    .teardown = teardown,
+};
+
+int main(int argc, char **argv) { return sweep_main(&driver, argc, argv); }

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# test_bench_peg_box3d.sh — smoke run of bin/bench_peg_box3d (the PEG paper's box of icosahedra) on the
+# sweep engine: 1.2 s at h = 0.016 (three icosahedra) with peg, corrective and the standard model with both
+# detections; the columns are there; every run completes; peg's mean overlap volume is at least a hundred
+# times below corrective's; "paper" is not_applicable to peg; a bad -detection value is an error row.
+set -u
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$CB_BIN/bench_peg_box3d" -h 0.016 -t_end 1.2 -formulation peg,corrective,stewart_trinkle -detection closest,paper \
+  -cp_solver lemke -out "$tmp/run" -quiet -no_plots >"$tmp/out" 2>&1
+rc=$?
+csv="$tmp/run/tasks.csv"
+want="task_id,h,formulation,solver,detection,status"
+cols="overlap_mean overlap_median overlap_q1 overlap_q3 overlap_max failed_at contacts_mean bodies rows_mean step_seconds"
+missing=""
+for c in $cols; do head -1 "$csv" 2>/dev/null | tr ',' '\n' | grep -qx "$c" || missing="$missing $c"; done
+if [ "$rc" = 0 ] && head -1 "$csv" | grep -q "^$want," && [ -z "$missing" ]; then
+  echo "ok - bench_peg_box3d: runs, tasks.csv columns"; else
+  echo "not ok - bench_peg_box3d: exit $rc, missing$missing, header $(head -1 "$csv" 2>/dev/null)"; sed 's/^/# /' "$tmp/out"; fi
+col() { head -1 "$csv" | tr ',' '\n' | grep -n "^$1\$" | cut -d: -f1; }
+st=$(col status) om=$(col overlap_mean) bo=$(col bodies)
+if awk -F, -v s="$st" -v o="$om" -v b="$bo" 'NR > 1 { k = $3 "/" $5; st[k] = $s; ov[k] = $o; bd[k] = $b }
+   END { bad = !(st["peg/closest"] == "ok" && st["corrective/closest"] == "ok" && st["stewart_trinkle/closest"] == "ok");
+         bad = bad || st["peg/paper"] != "not_applicable" || st["stewart_trinkle/paper"] == "";
+         bad = bad || bd["peg/closest"] != 3 || !(ov["peg/closest"] * 100 < ov["corrective/closest"]);
+         exit bad }' "$csv"; then
+  echo "ok - bench_peg_box3d: three icosahedra, every run ok, peg's overlap far below corrective's"; else
+  echo "not ok - bench_peg_box3d: statuses or overlaps"; sed 's/^/# /' "$csv"; fi
+"$CB_BIN/bench_peg_box3d" -h 0.016 -t_end 0.1 -formulation peg -detection nearest -out "$tmp/bad" -quiet \
+  -no_plots >/dev/null 2>&1
+if grep -q ",error," "$tmp/bad/tasks.csv" 2>/dev/null; then echo "ok - bench_peg_box3d: a bad -detection is an error row"; else
+  echo "not ok - bench_peg_box3d: -detection nearest"; sed 's/^/# /' "$tmp/bad/tasks.csv" 2>/dev/null; fi

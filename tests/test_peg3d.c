@@ -1,0 +1,220 @@
+/* test_peg3d.c — known answers for PEG in 3D (Williams, Lu & Trinkle 2016, Sec. 5.2; peg3d.c) on hand-built
+ * pairs of boxes, one step of h = 0.01 from a gap of 0.01 m with the upper box falling at 2 m/s (so the
+ * unconstrained step would penetrate by 0.01 m), solved by Lemke:
+ *   a cube corner on a face — one vertex-face contact, a U row (eq. 34);
+ *   crossed edges — one edge-edge contact with interior closest points, a U row (eq. 35), normal vertical;
+ *   an edge on an edge (parallel, the upper one shorter) — each end vertex near the two faces of the lower
+ *     edge: an I (eq. 36) each, with X rows between the vertex's slanted edges and the faces (eq. 36);
+ *   a vertex on a vertex — each vertex near the other's three faces: an I with two kappa contacts each
+ *     (eq. 37, cumulative slacks);
+ * in each: the rows built, a positive impulse that stops the approach (the box's vertical velocity after
+ * the step is -gap / h = -1 m/s, so it lands exactly), and no overlap after the step (exact intersection
+ * volume, overlap3d). Also the paper's standard model (-stewart_trinkle_detection paper) on the crossed-edge
+ * and corner pairs: the vertex-face contacts both ways within 0.07 m, none for edges. */
+#include "check.h"
+#include "contact3d.h"
+#include "formulation.h"
+#include "geom3d.h"
+#include "hull3d.h"
+#include "peg_lcp.h"
+#include "run.h"
+#include "stewart_trinkle.h"
+
+#include <math.h>
+#include <petscsys.h>
+
+static const double H = 0.01, V0 = 2.0, GAP = 0.01;
+
+/* Body 0: static box (half extents lo) rotated by qlo; body 1: dynamic box (he), rotated by qhi, placed so
+ * that its lowest point is GAP above the static box's highest point, directly above it, falling at V0. */
+static struct world *pair(const double lo[3], const double qlo[4], const double he[3], const double qhi[4])
+{
+  struct world *w = world_create(3);
+  if (!w) return NULL;
+  int b0 = world_add_body(w, 1, 0, 0);
+  world_add_polyhedron(w, b0, hull3d_box(lo[0], lo[1], lo[2]));
+  memcpy(w->bodies[b0].q, qlo, 4 * sizeof *qlo);
+  int b1 = world_add_body(w, 0, 1.0, 1.0);
+  world_add_polyhedron(w, b1, hull3d_box(he[0], he[1], he[2]));
+  memcpy(w->bodies[b1].q, qhi, 4 * sizeof *qhi);
+  hull3d_central_inertia(w->shapes[1].polyhedron, 1.0, w->bodies[b1].inertia3);
+  w->gravity[2] = 0.0;
+  if (world_finalize(w)) {
+    world_destroy(&w);
+    return NULL;
+  }
+  /* heights of the extreme vertices */
+  double top = -HUGE_VAL, bottom = HUGE_VAL, R[9], x[3];
+  for (int s = 0; s < 2; s++) {
+    const struct polyhedron *ph = w->shapes[s].polyhedron;
+    world_rotation(w, &w->bodies[s], R);
+    for (int i = 0; i < ph->nv; i++) {
+      mat3_vec(R, ph->v + 3 * i, x);
+      if (s == 0)
+        top = fmax(top, x[2]);
+      else
+        bottom = fmin(bottom, x[2]);
+    }
+  }
+  w->bodies[b1].x[2] = top - bottom + GAP;
+  w->bodies[b1].v[2] = -V0;
+  return w;
+}
+
+struct outcome {
+  int ok, nc, nu, ni, nx, ncont, vv, nee, nvf;
+  double vz, overlap, impulse;
+};
+
+static struct outcome step(struct world *w, const char *form)
+{
+  struct outcome o = {0};
+  struct simulation sim = {.w = w};
+  struct run_summary sum;
+  if (formulation_create(form, &sim.f, NULL, 0) || solver_create("lemke", &sim.s, NULL, 0) ||
+      stepper_create(&sim.st) || simulation_run(&sim, H, 1, NULL, 0, &sum))
+    goto cleanup;
+  o.ok = sum.failed_steps == 0;
+  const struct contact_set *cs = stepper_contacts(sim.st);
+  const double *pn = stepper_impulses(sim.st);
+  o.nc = cs->n;
+  for (int i = 0; i < cs->n; i++) {
+    o.impulse += pn[i];
+    o.nee += cs->c[i].fa == FEATURE_EDGE && cs->c[i].fb == FEATURE_EDGE;
+    o.nvf += cs->c[i].fa == FEATURE_VERTEX && cs->c[i].fb == FEATURE_FACE;
+  }
+  if (strcmp(form, "peg") == 0) {
+    const struct peg_model *m = peg_type_model(sim.f);
+    o.nu = m->nu, o.ni = m->ni, o.nx = m->nx, o.vv = m->vv;
+    for (int j = 0; j < m->ni; j++)
+      o.ncont += m->in[j].cont;
+  }
+  o.vz = w->bodies[1].v[2];
+  o.overlap = contact3d_overlap_volume(w, 0, 1);
+cleanup:
+  sim.w = NULL;
+  simulation_close(&sim);
+  return o;
+}
+
+static void expect_landing(const char *name, struct outcome o)
+{
+  CHECK(o.ok, "%s: the step's LCP solved", name);
+  CHECK(o.impulse > 0.0, "%s: a positive normal impulse (%g)", name, o.impulse);
+  CHECK_CLOSE(o.vz, -GAP / H, 1e-8, "%s: lands exactly: v_z = -gap / h (%.12g)", name, o.vz);
+  CHECK(o.overlap >= 0.0 && o.overlap < 1e-12, "%s: no overlap after the step (volume %g)", name, o.overlap);
+}
+
+int main(int argc, char **argv)
+{
+  PetscInitialize(&argc, &argv, NULL, NULL);
+  const double id[4] = {1, 0, 0, 0};
+  double qc[4], qx[4], qy[4], qv[4], axis[3];
+  /* corner down: the cube's diagonal (1,1,1) turned onto -z */
+  double diag[3] = {1, 1, 1}, down[3] = {0, 0, -1};
+  vec3_normalize(diag);
+  vec3_cross(diag, down, axis);
+  quat_from_axis_angle(axis, acos(vec3_dot(diag, down)), qc);
+  /* corner up (the static box): (1,1,1) onto +z */
+  double up[3] = {0, 0, 1};
+  vec3_cross(diag, up, axis);
+  quat_from_axis_angle(axis, acos(vec3_dot(diag, up)), qv);
+  double ax[3] = {1, 0, 0}, ay[3] = {0, 1, 0};
+  quat_from_axis_angle(ax, M_PI / 4, qx); /* an edge along x at the top and at the bottom */
+  quat_from_axis_angle(ay, M_PI / 4, qy); /* (a bar along y) an edge along y */
+
+  const double big[3] = {2, 2, 0.5}, cube[3] = {0.25, 0.25, 0.25}, bar[3] = {1.0, 0.2, 0.2},
+               shortbar[3] = {0.5, 0.2, 0.2}, ybar[3] = {0.2, 1.0, 0.2};
+  struct world *w;
+  struct outcome o;
+
+  w = pair(big, id, cube, qc);
+  o = step(w, "peg");
+  CHECK(o.nvf == 1 && o.nee == 0 && o.nu == 1 && o.ni == 0 && o.nx == 0,
+        "corner on a face: one vertex-face contact, one U (contacts %d: vf %d ee %d; U %d I %d X %d)", o.nc,
+        o.nvf, o.nee, o.nu, o.ni, o.nx);
+  expect_landing("corner on a face", o);
+  world_destroy(&w);
+
+  w = pair(bar, qx, ybar, qy);
+  o = step(w, "peg");
+  CHECK(o.nee == 1 && o.nu == 1 && o.ni == 0 && o.nx == 0,
+        "crossed edges: one edge-edge contact, one U (contacts %d: vf %d ee %d; U %d I %d X %d)", o.nc, o.nvf,
+        o.nee, o.nu, o.ni, o.nx);
+  expect_landing("crossed edges", o);
+  world_destroy(&w);
+
+  w = pair(bar, qx, shortbar, qx);
+  o = step(w, "peg");
+  CHECK(o.ni == 2 && o.ncont == 0 && o.nx == 4 && o.nu == 0,
+        "edge on an edge: two vertex-edge I (one kappa each), four X (contacts %d: vf %d ee %d; U %d I %d X "
+        "%d)",
+        o.nc, o.nvf, o.nee, o.nu, o.ni, o.nx);
+  expect_landing("edge on an edge", o);
+  world_destroy(&w);
+
+  w = pair(cube, qv, cube, qc);
+  o = step(w, "peg");
+  CHECK(o.ni == 4 && o.ncont == 2 && o.vv == 2 && o.nu == 0,
+        "vertex on a vertex: two I over three faces each (I rows %d, continued %d, vertices %d, U %d)", o.ni,
+        o.ncont, o.vv, o.nu);
+  /* Unstable: the impulse acts along one face normal of the primary, so the upper cube slides off
+   * sideways and turns, and lands by less than -gap / h. Its vertex stays outside the lower cube (the I
+   * holds); the edges next to the vertices have no X here (eq. 38 is left out), so a second-order overlap
+   * remains. */
+  CHECK(o.ok && o.impulse > 0.0 && o.vz < -GAP / H, "vertex on a vertex: solved, impulse %g, v_z %g",
+        o.impulse, o.vz);
+  {
+    double R[9], x[3], best = -HUGE_VAL;
+    const struct polyhedron *A = w->shapes[1].polyhedron, *B = w->shapes[0].polyhedron;
+    int low = 0;
+    world_rotation(w, &w->bodies[1], R);
+    for (int i = 0; i < A->nv; i++) {
+      mat3_vec(R, A->v + 3 * i, x);
+      if (i == 0 || x[2] < best) best = x[2], low = i;
+    }
+    mat3_vec(R, A->v + 3 * low, x);
+    vec3_add(x, w->bodies[1].x, x);
+    double Rb[9], xb[3], worst = -HUGE_VAL;
+    world_rotation(w, &w->bodies[0], Rb);
+    for (int f = 0; f < B->nf; f++) {
+      mat3_tvec(Rb, x, xb); /* the static box sits at the origin */
+      worst = fmax(worst, vec3_dot(B->fn + 3 * f, xb) - B->fd[f]);
+    }
+    CHECK(worst > -1e-9, "vertex on a vertex: the lower vertex stays outside the other cube (%g)", worst);
+  }
+  CHECK(o.overlap >= 0.0 && o.overlap < 1e-8, "vertex on a vertex: overlap after the step < 1e-8 (%g)",
+        o.overlap);
+  world_destroy(&w);
+
+  /* The paper's standard model in 3D: a corner GAP above a face — one vertex-face row; crossed edges —
+   * the vertex-face rows of the edges' end vertices within 0.07 m only (the bars' ends are far). */
+  PetscOptionsSetValue(NULL, "-stewart_trinkle_detection", "paper");
+  struct formulation *f = NULL;
+  struct contact_set cs = {0};
+  char msg[256] = "";
+  int rc = formulation_create("stewart_trinkle", &f, msg, sizeof msg) ||
+           formulation_set_from_options(f, msg, sizeof msg);
+  CHECK(rc == 0, "stewart_trinkle -stewart_trinkle_detection paper reads (%s)", msg);
+  if (rc == 0) {
+    w = pair(big, id, cube, qc);
+    rc = f->type->detect(f, w, H, &cs);
+    CHECK(rc == 0 && cs.n == 1 && cs.c[0].fa == FEATURE_VERTEX && cs.c[0].fb == FEATURE_FACE &&
+              fabs(cs.c[0].gap - GAP) < 1e-12,
+          "paper detection 3D: a corner 0.01 above a face gives one vertex-face contact (%d)", cs.n);
+    world_destroy(&w);
+    contact_set_clear(&cs);
+    /* a cube resting 0.01 above a corner-up cube: the lower vertex is near three faces of the upper
+     * cube, and the upper cube's lowest vertex near three of the lower's: six rows (closest: fewer) */
+    w = pair(cube, qv, cube, qc);
+    rc = f->type->detect(f, w, H, &cs);
+    CHECK(rc == 0 && cs.n == 6, "paper detection 3D: vertex on a vertex gives 6 vertex-face rows (%d)", cs.n);
+    world_destroy(&w);
+  }
+  contact_set_free(&cs);
+  formulation_destroy(&f);
+  PetscOptionsClearValue(NULL, "-stewart_trinkle_detection");
+  int code = check_finish();
+  PetscFinalize();
+  return code;
+}
