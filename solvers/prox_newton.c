@@ -1,0 +1,280 @@
+/* prox_newton.c — a stabilized semismooth Newton method for the (mixed) LCP in the spirit of PATH (Dirkse &
+ * Ferris 1995, Optim. Methods Softw. 5: a Newton method on the nonsmooth normal map, globalised by a
+ * non-monotone watchdog and a path search). Here the nonsmooth equation is the min map
+ *   Phi_i(z) = min(z_i, w_i) (complementary rows),  Phi_i(z) = w_i (free rows of a mixed LCP),  w = M z + q,
+ * whose semismooth Newton step is the primal-dual active-set step (Hintermueller, Ito & Kunisch 2002, SIAM J.
+ * Optim. 13, Sec. 3): with J = {free rows} u {i : w_i < z_i} and I the rest, the next point has z_I = 0 and
+ *   (M_JJ + lambda I) z_J = -q_J + lambda z_J^k,
+ * i.e. one proximal-point step (Rockafellar 1976) of the linearised problem on J. lambda = kappa rho
+ * min(1, ||Phi||_inf / scale) max_i M_ii stabilises singular or nearly singular M_JJ (redundant contacts of
+ * resting stacks) and vanishes at the solution, so the local rate is that of Newton's method.
+ * Globalisation (PATH's watchdog, Ferris & Munson 1999 Sec. 2.4): full steps are taken without a test for up
+ * to -prox_newton_watchdog iterations; if the merit 1/2 ||Phi||^2 has not fallen below (1 - sigma) of the best
+ * seen by then, the method returns to the best point, raises kappa tenfold and searches the projected path
+ * z(t) = Pi(z_best + t d), t = 1, 1/2, ... (Pi: onto z >= 0 on the complementary rows) monotonically.
+ * Dense LAPACKE dgetrf on M_JJ; the warm start (-cp_warm_start) starts from z on entry. */
+#include "solver.h"
+
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct prox_data {
+  int watchdog;       /* -prox_newton_watchdog: unchecked full steps before the watchdog returns */
+  double sigma;       /* -prox_newton_sigma: sufficient decrease of the merit */
+  double rho;         /* -prox_newton_rho: proximal weight relative to max M_ii and the scaled residual */
+  int max_backtracks; /* -prox_newton_max_backtracks: path-search halvings */
+  /* workspace, sized by setup */
+  int cap;
+  double *G, *w, *phi, *zbest, *wbest, *zt, *y, *d;
+  int *J, *ipiv;
+};
+
+static const struct option_decl prox_options[] = {
+    {"watchdog", OPT_INT, offsetof(struct prox_data, watchdog), "5", "[0,1000]",
+     "full Newton steps taken without a merit test before the watchdog returns to the best point"},
+    {"sigma", OPT_REAL, offsetof(struct prox_data, sigma), "1e-4", "(0,0.5)",
+     "sufficient decrease: merit <= (1 - sigma t) best merit"},
+    {"rho", OPT_REAL, offsetof(struct prox_data, rho), "1e-3", "[0,inf)",
+     "proximal weight lambda = kappa rho min(1, ||Phi||/scale) max M_ii (plus 1e-12 max M_ii)"},
+    {"max_backtracks", OPT_INT, offsetof(struct prox_data, max_backtracks), "30", "[1,200]",
+     "halvings of the projected-path search before kappa is raised"},
+};
+
+static int prox_create(struct solver *s)
+{
+  s->data = calloc(1, sizeof(struct prox_data));
+  return s->data == NULL;
+}
+
+static void prox_free_work(struct prox_data *pd)
+{
+  free(pd->G);
+  free(pd->w);
+  free(pd->phi);
+  free(pd->zbest);
+  free(pd->wbest);
+  free(pd->zt);
+  free(pd->y);
+  free(pd->d);
+  free(pd->J);
+  free(pd->ipiv);
+  pd->G = pd->w = pd->phi = pd->zbest = pd->wbest = pd->zt = pd->y = pd->d = NULL;
+  pd->J = pd->ipiv = NULL;
+  pd->cap = 0;
+}
+
+static int prox_setup(struct solver *s, const struct cp_problem *p)
+{
+  struct prox_data *pd = s->data;
+  if (p->n <= pd->cap) return 0;
+  prox_free_work(pd);
+  size_t n = (size_t)p->n;
+  pd->G = malloc(n * n * sizeof *pd->G);
+  pd->w = malloc(n * sizeof *pd->w);
+  pd->phi = malloc(n * sizeof *pd->phi);
+  pd->zbest = malloc(n * sizeof *pd->zbest);
+  pd->wbest = malloc(n * sizeof *pd->wbest);
+  pd->zt = malloc(n * sizeof *pd->zt);
+  pd->y = malloc(n * sizeof *pd->y);
+  pd->d = malloc(n * sizeof *pd->d);
+  pd->J = malloc(n * sizeof *pd->J);
+  pd->ipiv = malloc(n * sizeof *pd->ipiv);
+  if (!pd->G || !pd->w || !pd->phi || !pd->zbest || !pd->wbest || !pd->zt || !pd->y || !pd->d || !pd->J ||
+      !pd->ipiv) {
+    prox_free_work(pd);
+    return 1;
+  }
+  pd->cap = p->n;
+  return 0;
+}
+
+/* w = M z + q and the merit 1/2 ||Phi||^2; *res = ||Phi||_inf (the checker's natural and equality residuals).
+ * NaN-propagating. */
+static double prox_eval(const struct cp_problem *p, const double *z, double *w, double *res)
+{
+  int n = p->n;
+  memcpy(w, p->q, (size_t)n * sizeof *w);
+  cblas_dgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0, p->M, n, z, 1, 1.0, w, 1);
+  double merit = 0.0, mx = 0.0;
+  for (int i = 0; i < n; i++) {
+    double ph = i < p->n_eq ? w[i] : fmin(z[i], w[i]);
+    if (isnan(w[i]) || isnan(z[i])) ph = NAN;
+    merit += ph * ph;
+    if (!(fabs(ph) <= mx)) mx = fabs(ph);
+  }
+  *res = mx;
+  return 0.5 * merit;
+}
+
+/* The proximal active-set Newton point from (z, w) into y: y_I = 0, (M_JJ + lambda I) y_J = -q_J + lambda z_J.
+ * Returns 0, or 1 if the matrix is singular. */
+static int prox_newton_point(struct prox_data *pd, const struct cp_problem *p, const double *z, const double *w,
+                             double lambda, double *y)
+{
+  int n = p->n, kj = 0;
+  size_t nn = (size_t)n;
+  for (int i = 0; i < n; i++)
+    if (i < p->n_eq || w[i] < z[i]) pd->J[kj++] = i;
+  memset(y, 0, nn * sizeof *y);
+  if (kj == 0) return 0;
+  size_t k = (size_t)kj;
+  for (size_t a = 0; a < k; a++) {
+    const double *row = p->M + (size_t)pd->J[a] * nn;
+    double *g = pd->G + a * k; /* row-major k x k */
+    for (size_t b = 0; b < k; b++)
+      g[b] = row[pd->J[b]];
+    g[a] += lambda;
+  }
+  double *rhs = pd->d; /* scratch until the caller forms the direction */
+  for (int a = 0; a < kj; a++)
+    rhs[a] = -p->q[pd->J[a]] + lambda * z[pd->J[a]];
+  if (LAPACKE_dgetrf_work(LAPACK_ROW_MAJOR, kj, kj, pd->G, kj, pd->ipiv) != 0) return 1;
+  if (LAPACKE_dgetrs_work(LAPACK_ROW_MAJOR, 'N', kj, 1, pd->G, kj, pd->ipiv, rhs, 1) != 0) return 1;
+  for (int a = 0; a < kj; a++)
+    y[pd->J[a]] = rhs[a];
+  return 0;
+}
+
+/* z(t) = Pi(z + t d): projected onto z >= 0 on the complementary rows. */
+static void prox_path_point(const struct cp_problem *p, const double *z, const double *d, double t, double *out)
+{
+  for (int i = 0; i < p->n; i++) {
+    double v = z[i] + t * d[i];
+    out[i] = i < p->n_eq ? v : fmax(v, 0.0);
+  }
+}
+
+static int prox_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
+{
+  struct prox_data *pd = s->data;
+  if (prox_setup(s, p) != 0) return 1; /* a no-op after the harness's setup */
+  int n = p->n, max_it = s->set.max_it > 0 ? s->set.max_it : 200, nbad = 0, restarts = 0, singular = 0;
+  size_t bytes = (size_t)n * sizeof *z;
+  double qnorm = 0.0, mdiag = 0.0;
+  for (int i = 0; i < n; i++) {
+    qnorm = fmax(qnorm, fabs(p->q[i]));
+    mdiag = fmax(mdiag, fabs(p->M[(size_t)i * n + i]));
+  }
+  if (mdiag == 0.0) mdiag = 1.0;
+  double scale = fmin(fmax(1.0, qnorm), CP_SCALE_MAX), tol_abs = s->set.tol * scale, kappa = 1.0, res = 0.0;
+  if (!s->set.warm_start) memset(z, 0, bytes);
+  for (int i = p->n_eq; i < n; i++) /* a warm start's negative entries are projected */
+    z[i] = fmax(z[i], 0.0);
+  double merit = prox_eval(p, z, pd->w, &res), mbest = merit, resbest = res;
+  memcpy(pd->zbest, z, bytes);
+  memcpy(pd->wbest, pd->w, bytes);
+  r->status = SOLVE_MAX_ITERATIONS;
+  int it = 0;
+  for (; it < max_it; it++) {
+    if (!isfinite(merit)) {
+      r->status = SOLVE_NAN_OR_INF;
+      break;
+    }
+    if (resbest <= tol_abs) {
+      r->status = SOLVE_CONVERGED;
+      break;
+    }
+    if (solver_out_of_time(s)) {
+      r->status = SOLVE_TIME_LIMIT;
+      break;
+    }
+    int watchdog_fired = nbad >= pd->watchdog;
+    if (watchdog_fired) { /* back to the best point, more proximal weight, a monotone path search */
+      memcpy(z, pd->zbest, bytes);
+      memcpy(pd->w, pd->wbest, bytes);
+      merit = mbest;
+      res = resbest;
+      kappa *= 10.0;
+      restarts++;
+      nbad = 0;
+    }
+    double lambda = mdiag * (kappa * pd->rho * fmin(1.0, res / scale) + 1e-12);
+    if (prox_newton_point(pd, p, z, pd->w, lambda, pd->y) != 0) {
+      singular++;
+      kappa *= 10.0;
+      if (kappa > 1e16) {
+        r->status = SOLVE_NUMERICAL_FAILURE;
+        break;
+      }
+      continue;
+    }
+    for (int i = 0; i < n; i++)
+      pd->d[i] = pd->y[i] - z[i];
+    double t = 1.0, mt = 0.0, rt = 0.0;
+    int accepted = 0;
+    for (int b = 0; b <= (watchdog_fired ? pd->max_backtracks : 0); b++, t *= 0.5) {
+      prox_path_point(p, z, pd->d, t, pd->zt);
+      mt = prox_eval(p, pd->zt, pd->y, &rt);
+      if (mt <= (1.0 - pd->sigma * t) * mbest) {
+        accepted = 1;
+        break;
+      }
+      if (!watchdog_fired) break;
+    }
+    if (!watchdog_fired || accepted) { /* a watchdog step is taken whatever its merit */
+      memcpy(z, pd->zt, bytes);
+      memcpy(pd->w, pd->y, bytes);
+      merit = mt;
+      res = rt;
+    }
+    if (accepted) {
+      memcpy(pd->zbest, z, bytes);
+      memcpy(pd->wbest, pd->w, bytes);
+      mbest = merit;
+      resbest = res;
+      nbad = 0;
+      if (t == 1.0) kappa = fmax(1.0, kappa * 0.1);
+    } else if (watchdog_fired) {
+      nbad = pd->watchdog; /* the path search failed: fire again with more proximal weight */
+      if (kappa > 1e16) {
+        r->status = SOLVE_LINE_SEARCH_FAILURE;
+        break;
+      }
+    } else {
+      nbad++;
+      if (merit < mbest) { /* not a sufficient decrease, still the best point so far */
+        memcpy(pd->zbest, z, bytes);
+        memcpy(pd->wbest, pd->w, bytes);
+        mbest = merit;
+        resbest = res;
+      }
+    }
+  }
+  memcpy(z, pd->zbest, bytes); /* the best point seen */
+  if (r->status == SOLVE_MAX_ITERATIONS && resbest <= tol_abs) r->status = SOLVE_CONVERGED;
+  r->iterations = it;
+  snprintf(r->message, sizeof r->message, "%d watchdog returns, %d singular M_JJ, final kappa %g, residual %.3g",
+           restarts, singular, kappa, resbest);
+  return 0;
+}
+
+static void prox_destroy(struct solver *s)
+{
+  if (s->data) prox_free_work(s->data);
+  free(s->data);
+  s->data = NULL;
+}
+
+static void prox_view(const struct solver *s, FILE *out)
+{
+  const struct prox_data *pd = s->data;
+  fprintf(out, "  watchdog %d, sigma %g, rho %g, max_backtracks %d\n", pd->watchdog, pd->sigma, pd->rho,
+          pd->max_backtracks);
+}
+
+const struct solver_type solver_type_prox_newton = {
+    .name = "prox_newton",
+    .summary = "semismooth Newton on the min map (active-set step), proximal stabilisation, watchdog path search",
+    .kinds = CP_LCP | CP_MLCP,
+    .options = prox_options,
+    .n_options = (int)(sizeof prox_options / sizeof prox_options[0]),
+    .create = prox_create,
+    .setup = prox_setup,
+    .solve = prox_solve,
+    .destroy = prox_destroy,
+    .view = prox_view,
+};
