@@ -1,18 +1,21 @@
 /* prox_newton.c — a stabilized semismooth Newton method for the (mixed) LCP in the spirit of PATH (Dirkse &
- * Ferris 1995, Optim. Methods Softw. 5: a Newton method on the nonsmooth normal map, globalised by a
- * non-monotone watchdog and a path search). Here the nonsmooth equation is the min map
+ * Ferris 1995, Optim. Methods Softw. 5: Newton steps on a nonsmooth reformulation, globalised by a
+ * non-monotone watchdog and a path search; PATH 4 measures progress by the Fischer-Burmeister merit, Ferris &
+ * Munson 1999). The Newton steps are those of the min map
  *   Phi_i(z) = min(z_i, w_i) (complementary rows),  Phi_i(z) = w_i (free rows of a mixed LCP),  w = M z + q,
- * whose semismooth Newton step is the primal-dual active-set step (Hintermueller, Ito & Kunisch 2002, SIAM J.
- * Optim. 13, Sec. 3): with J = {free rows} u {i : w_i < z_i} and I the rest, the next point has z_I = 0 and
+ * i.e. the primal-dual active-set step (Hintermueller, Ito & Kunisch 2002, SIAM J. Optim. 13, Sec. 3): with
+ * J = {free rows} u {i : w_i < z_i} and I the rest, the next point has z_I = 0 and
  *   (M_JJ + lambda I) z_J = -q_J + lambda z_J^k,
- * i.e. one proximal-point step (Rockafellar 1976) of the linearised problem on J. lambda = kappa rho
- * min(1, ||Phi||_inf / scale) max_i M_ii stabilises singular or nearly singular M_JJ (redundant contacts of
- * resting stacks) and vanishes at the solution, so the local rate is that of Newton's method.
- * Globalisation (PATH's watchdog, Ferris & Munson 1999 Sec. 2.4): full steps are taken without a test for up
- * to -prox_newton_watchdog iterations; if the merit 1/2 ||Phi||^2 has not fallen below (1 - sigma) of the best
- * seen by then, the method returns to the best point, raises kappa tenfold and searches the projected path
- * z(t) = Pi(z_best + t d), t = 1, 1/2, ... (Pi: onto z >= 0 on the complementary rows) monotonically.
- * Dense LAPACKE dgetrf on M_JJ; the warm start (-cp_warm_start) starts from z on entry. */
+ * one proximal-point step (Rockafellar 1976) of the problem restricted to J. lambda = kappa rho min(1,
+ * ||min(z, w)||_inf / scale) max_i M_ii stabilises singular M_JJ (redundant contacts of resting stacks) and
+ * vanishes at the solution, so the local rate is Newton's.
+ * Globalisation: full steps are taken unchecked for up to -prox_newton_watchdog iterations; if the FB merit
+ * 1/2 ||Phi_FB||^2 has not fallen below (1 - sigma) of the best seen, the method returns to the best point,
+ * raises kappa tenfold and searches the projected path z(t) = Pi(z_best + t d) (Pi: onto z >= 0 on the
+ * complementary rows), t = 1, 1/2, ...; if that fails, an Armijo search along the Levenberg-Marquardt
+ * direction of the FB equation (Yamashita & Fukushima 2001; a descent direction of the merit), or steepest
+ * descent. Stops on the checker's natural residual. Dense LAPACKE (dgetrf on M_JJ; dpotrf for the
+ * Levenberg-Marquardt system); -cp_warm_start starts from z on entry. */
 #include "solver.h"
 
 #include <cblas.h>
@@ -29,7 +32,7 @@ struct prox_data {
   int max_backtracks; /* -prox_newton_max_backtracks: path-search halvings */
   /* workspace, sized by setup */
   int cap;
-  double *G, *w, *phi, *zbest, *wbest, *zt, *y, *d;
+  double *G, *A, *w, *phi, *zbest, *wbest, *zt, *y, *d, *g;
   int *J, *ipiv;
 };
 
@@ -40,8 +43,8 @@ static const struct option_decl prox_options[] = {
      "sufficient decrease: merit <= (1 - sigma t) best merit"},
     {"rho", OPT_REAL, offsetof(struct prox_data, rho), "1e-3", "[0,inf)",
      "proximal weight lambda = kappa rho min(1, ||Phi||/scale) max M_ii (plus 1e-12 max M_ii)"},
-    {"max_backtracks", OPT_INT, offsetof(struct prox_data, max_backtracks), "30", "[1,200]",
-     "halvings of the projected-path search before kappa is raised"},
+    {"max_backtracks", OPT_INT, offsetof(struct prox_data, max_backtracks), "8", "[0,200]",
+     "halvings of the watchdog's Newton path search before a steepest-descent step"},
 };
 
 static int prox_create(struct solver *s)
@@ -53,6 +56,7 @@ static int prox_create(struct solver *s)
 static void prox_free_work(struct prox_data *pd)
 {
   free(pd->G);
+  free(pd->A);
   free(pd->w);
   free(pd->phi);
   free(pd->zbest);
@@ -60,9 +64,10 @@ static void prox_free_work(struct prox_data *pd)
   free(pd->zt);
   free(pd->y);
   free(pd->d);
+  free(pd->g);
   free(pd->J);
   free(pd->ipiv);
-  pd->G = pd->w = pd->phi = pd->zbest = pd->wbest = pd->zt = pd->y = pd->d = NULL;
+  pd->G = pd->A = pd->w = pd->phi = pd->zbest = pd->wbest = pd->zt = pd->y = pd->d = pd->g = NULL;
   pd->J = pd->ipiv = NULL;
   pd->cap = 0;
 }
@@ -73,18 +78,20 @@ static int prox_setup(struct solver *s, const struct cp_problem *p)
   if (p->n <= pd->cap) return 0;
   prox_free_work(pd);
   size_t n = (size_t)p->n;
-  pd->G = malloc(n * n * sizeof *pd->G);
-  pd->w = malloc(n * sizeof *pd->w);
-  pd->phi = malloc(n * sizeof *pd->phi);
-  pd->zbest = malloc(n * sizeof *pd->zbest);
-  pd->wbest = malloc(n * sizeof *pd->wbest);
-  pd->zt = malloc(n * sizeof *pd->zt);
-  pd->y = malloc(n * sizeof *pd->y);
-  pd->d = malloc(n * sizeof *pd->d);
-  pd->J = malloc(n * sizeof *pd->J);
-  pd->ipiv = malloc(n * sizeof *pd->ipiv);
-  if (!pd->G || !pd->w || !pd->phi || !pd->zbest || !pd->wbest || !pd->zt || !pd->y || !pd->d || !pd->J ||
-      !pd->ipiv) {
+  pd->G = calloc(n * n, sizeof *pd->G);
+  pd->A = calloc(n * n, sizeof *pd->A);
+  pd->w = calloc(n, sizeof *pd->w);
+  pd->phi = calloc(n, sizeof *pd->phi);
+  pd->zbest = calloc(n, sizeof *pd->zbest);
+  pd->wbest = calloc(n, sizeof *pd->wbest);
+  pd->zt = calloc(n, sizeof *pd->zt);
+  pd->y = calloc(n, sizeof *pd->y);
+  pd->d = calloc(n, sizeof *pd->d);
+  pd->g = calloc(n, sizeof *pd->g);
+  pd->J = calloc(n, sizeof *pd->J);
+  pd->ipiv = calloc(n, sizeof *pd->ipiv);
+  if (!pd->G || !pd->A || !pd->w || !pd->phi || !pd->zbest || !pd->wbest || !pd->zt || !pd->y || !pd->d ||
+      !pd->g || !pd->J || !pd->ipiv) {
     prox_free_work(pd);
     return 1;
   }
@@ -92,8 +99,9 @@ static int prox_setup(struct solver *s, const struct cp_problem *p)
   return 0;
 }
 
-/* w = M z + q and the merit 1/2 ||Phi||^2; *res = ||Phi||_inf (the checker's natural and equality residuals).
- * NaN-propagating. */
+/* w = M z + q and the Fischer-Burmeister merit 1/2 ||Phi_FB||^2 (C^1; PATH 4's merit, Ferris & Munson 1999),
+ * Phi_FB,i = z_i + w_i - sqrt(z_i^2 + w_i^2) (w_i on free rows); *res = ||min(z, w)||_inf with w_i on free
+ * rows: the checker's natural and equality residuals, on which the method stops. NaN-propagating. */
 static double prox_eval(const struct cp_problem *p, const double *z, double *w, double *res)
 {
   int n = p->n;
@@ -101,19 +109,39 @@ static double prox_eval(const struct cp_problem *p, const double *z, double *w, 
   cblas_dgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0, p->M, n, z, 1, 1.0, w, 1);
   double merit = 0.0, mx = 0.0;
   for (int i = 0; i < n; i++) {
-    double ph = i < p->n_eq ? w[i] : fmin(z[i], w[i]);
-    if (isnan(w[i]) || isnan(z[i])) ph = NAN;
+    int free_row = i < p->n_eq;
+    double ph = free_row ? w[i] : z[i] + w[i] - hypot(z[i], w[i]), nat = free_row ? w[i] : fmin(z[i], w[i]);
+    if (isnan(w[i]) || isnan(z[i])) ph = nat = NAN;
     merit += ph * ph;
-    if (!(fabs(ph) <= mx)) mx = fabs(ph);
+    if (!(fabs(nat) <= mx)) mx = fabs(nat);
   }
   *res = mx;
   return 0.5 * merit;
 }
 
-/* The proximal active-set Newton point from (z, w) into y: y_I = 0, (M_JJ + lambda I) y_J = -q_J + lambda z_J.
- * Returns 0, or 1 if the matrix is singular. */
-static int prox_newton_point(struct prox_data *pd, const struct cp_problem *p, const double *z, const double *w,
-                             double lambda, double *y)
+/* g = grad 1/2 ||Phi_FB||^2 = D_a Phi + M^T (D_b Phi) at (z, w), D_a = 1 - z / r, D_b = 1 - w / r, r =
+ * hypot(z, w) (1 - 1/sqrt 2 each where r = 0); free rows D_a = 0, D_b = 1. u: n doubles of scratch. */
+static void prox_gradient(const struct cp_problem *p, const double *z, const double *w, double *g, double *u)
+{
+  int n = p->n;
+  for (int i = 0; i < n; i++) {
+    if (i < p->n_eq) {
+      g[i] = 0.0;
+      u[i] = w[i];
+      continue;
+    }
+    double r = hypot(z[i], w[i]), ph = z[i] + w[i] - r;
+    double da = r > 0.0 ? 1.0 - z[i] / r : 1.0 - M_SQRT1_2, db = r > 0.0 ? 1.0 - w[i] / r : 1.0 - M_SQRT1_2;
+    g[i] = da * ph;
+    u[i] = db * ph;
+  }
+  cblas_dgemv(CblasRowMajor, CblasTrans, n, n, 1.0, p->M, n, u, 1, 1.0, g, 1);
+}
+
+/* The proximal active-set Newton point from (z, w) into y: y_I = 0, (M_JJ + lambda I) y_J = -q_J + lambda
+ * z_J. Returns 0, or 1 if the matrix is singular. */
+static int prox_newton_point(struct prox_data *pd, const struct cp_problem *p, const double *z,
+                             const double *w, double lambda, double *y)
 {
   int n = p->n, kj = 0;
   size_t nn = (size_t)n;
@@ -139,8 +167,48 @@ static int prox_newton_point(struct prox_data *pd, const struct cp_problem *p, c
   return 0;
 }
 
+/* The Levenberg-Marquardt direction of the Fischer-Burmeister equation at (z, w): H = D_a + D_b M by rows
+ * (free rows: M), the generalised Jacobian of De Luca, Facchinei & Kanzow 1996; always a descent direction of
+ * the FB merit. Returns 0, or 1 if the factorization fails. */
+static int prox_fb_direction(struct prox_data *pd, const struct cp_problem *p, const double *z,
+                             const double *w, double *d)
+{
+  int n = p->n;
+  size_t nn = (size_t)n;
+  for (int i = 0; i < n; i++) {
+    double *h = pd->G + (size_t)i * nn, da = 0.0, db = 1.0, ph = w[i];
+    if (i >= p->n_eq) {
+      double r = hypot(z[i], w[i]);
+      da = r > 0.0 ? 1.0 - z[i] / r : 1.0 - M_SQRT1_2;
+      db = r > 0.0 ? 1.0 - w[i] / r : 1.0 - M_SQRT1_2;
+      ph = z[i] + w[i] - r;
+    }
+    const double *row = p->M + (size_t)i * nn;
+    for (size_t j = 0; j < nn; j++)
+      h[j] = db * row[j];
+    h[i] += da;
+    d[i] = -ph;
+  }
+  /* H is singular where contacts are redundant (the four corners of a resting box): Levenberg-Marquardt,
+   * (H^T H + nu I) d = -H^T Phi with nu = ||Phi||^2 (Yamashita & Fukushima 2001), by Cholesky */
+  cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, n, n, 1.0, pd->G, n, 0.0, pd->A, n);
+  double nu = 0.0, hmax = 0.0;
+  for (int i = 0; i < n; i++) {
+    nu += d[i] * d[i];
+    hmax = fmax(hmax, pd->A[(size_t)i * nn + (size_t)i]);
+  }
+  nu += 1e-12 * hmax;
+  for (int i = 0; i < n; i++)
+    pd->A[(size_t)i * nn + (size_t)i] += nu;
+  cblas_dgemv(CblasRowMajor, CblasTrans, n, n, 1.0, pd->G, n, d, 1, 0.0, pd->phi, 1); /* H^T (-Phi) */
+  memcpy(d, pd->phi, nn * sizeof *d);
+  if (LAPACKE_dpotrf_work(LAPACK_ROW_MAJOR, 'U', n, pd->A, n) != 0) return 1;
+  return LAPACKE_dpotrs_work(LAPACK_ROW_MAJOR, 'U', n, 1, pd->A, n, d, 1) != 0;
+}
+
 /* z(t) = Pi(z + t d): projected onto z >= 0 on the complementary rows. */
-static void prox_path_point(const struct cp_problem *p, const double *z, const double *d, double t, double *out)
+static void prox_path_point(const struct cp_problem *p, const double *z, const double *d, double t,
+                            double *out)
 {
   for (int i = 0; i < p->n; i++) {
     double v = z[i] + t * d[i];
@@ -152,7 +220,8 @@ static int prox_solve(struct solver *s, const struct cp_problem *p, double *z, s
 {
   struct prox_data *pd = s->data;
   if (prox_setup(s, p) != 0) return 1; /* a no-op after the harness's setup */
-  int n = p->n, max_it = s->set.max_it > 0 ? s->set.max_it : 200, nbad = 0, restarts = 0, singular = 0;
+  int n = p->n, max_it = s->set.max_it > 0 ? s->set.max_it : 200, nbad = 0, restarts = 0, singular = 0,
+      gradient_steps = 0, fb_steps = 0;
   size_t bytes = (size_t)n * sizeof *z;
   double qnorm = 0.0, mdiag = 0.0;
   for (int i = 0; i < n; i++) {
@@ -188,7 +257,7 @@ static int prox_solve(struct solver *s, const struct cp_problem *p, double *z, s
       memcpy(pd->w, pd->wbest, bytes);
       merit = mbest;
       res = resbest;
-      kappa *= 10.0;
+      kappa = fmin(kappa * 10.0, 1e6);
       restarts++;
       nbad = 0;
     }
@@ -229,11 +298,43 @@ static int prox_solve(struct solver *s, const struct cp_problem *p, double *z, s
       nbad = 0;
       if (t == 1.0) kappa = fmax(1.0, kappa * 0.1);
     } else if (watchdog_fired) {
-      nbad = pd->watchdog; /* the path search failed: fire again with more proximal weight */
-      if (kappa > 1e16) {
+      /* the Newton path failed from the best point: the Fischer-Burmeister Newton direction, a descent
+       * direction of the merit, else steepest descent, searched by Armijo on the projected path; then the
+       * active-set steps again from there */
+      prox_gradient(p, pd->zbest, pd->wbest, pd->g, pd->phi);
+      double gg = cblas_ddot(n, pd->g, 1, pd->g, 1), gd = 0.0;
+      int fb = prox_fb_direction(pd, p, pd->zbest, pd->wbest, pd->d) == 0;
+      if (fb) gd = cblas_ddot(n, pd->g, 1, pd->d, 1);
+      if (!fb || !(gd < 0.0)) { /* d = -g, with a Gauss-Newton-sized first trial */
+        double sc = gg > 0.0 ? fmin(1.0, mbest / gg) : 0.0;
+        for (int i = 0; i < n; i++)
+          pd->d[i] = -sc * pd->g[i];
+        gradient_steps++;
+      } else
+        fb_steps++;
+      t = 1.0;
+      for (int b = 0; b < 60 && gg > 0.0; b++, t *= 0.5) {
+        prox_path_point(p, pd->zbest, pd->d, t, pd->zt);
+        double dec = 0.0;
+        for (int i = 0; i < n; i++)
+          dec += pd->g[i] * (pd->zbest[i] - pd->zt[i]);
+        mt = prox_eval(p, pd->zt, pd->y, &rt);
+        if (mt <= mbest - pd->sigma * dec && mt < mbest) {
+          accepted = 1;
+          break;
+        }
+      }
+      if (!accepted) {
         r->status = SOLVE_LINE_SEARCH_FAILURE;
         break;
       }
+      memcpy(z, pd->zt, bytes);
+      memcpy(pd->w, pd->y, bytes);
+      memcpy(pd->zbest, z, bytes);
+      memcpy(pd->wbest, pd->w, bytes);
+      merit = mbest = mt;
+      res = resbest = rt;
+      nbad = 0;
     } else {
       nbad++;
       if (merit < mbest) { /* not a sufficient decrease, still the best point so far */
@@ -247,8 +348,10 @@ static int prox_solve(struct solver *s, const struct cp_problem *p, double *z, s
   memcpy(z, pd->zbest, bytes); /* the best point seen */
   if (r->status == SOLVE_MAX_ITERATIONS && resbest <= tol_abs) r->status = SOLVE_CONVERGED;
   r->iterations = it;
-  snprintf(r->message, sizeof r->message, "%d watchdog returns, %d singular M_JJ, final kappa %g, residual %.3g",
-           restarts, singular, kappa, resbest);
+  snprintf(r->message, sizeof r->message,
+           "%d watchdog returns, %d FB Levenberg-Marquardt and %d gradient steps, %d singular M_JJ, "
+           "kappa %.0e, residual %.2e",
+           restarts, fb_steps, gradient_steps, singular, kappa, resbest);
   return 0;
 }
 
@@ -268,7 +371,8 @@ static void prox_view(const struct solver *s, FILE *out)
 
 const struct solver_type solver_type_prox_newton = {
     .name = "prox_newton",
-    .summary = "semismooth Newton on the min map (active-set step), proximal stabilisation, watchdog path search",
+    .summary =
+        "semismooth Newton on the min map (active-set step), proximal stabilisation, watchdog path search",
     .kinds = CP_LCP | CP_MLCP,
     .options = prox_options,
     .n_options = (int)(sizeof prox_options / sizeof prox_options[0]),
