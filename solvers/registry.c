@@ -23,6 +23,8 @@ extern const struct solver_type solver_type_siconos_pgs;
 extern const struct solver_type solver_type_siconos_newton_fb;
 extern const struct solver_type solver_type_siconos_newton_minfb;
 extern const struct solver_type solver_type_siconos_enum;
+extern const struct solver_type solver_type_siconos_pathsearch;
+extern const struct solver_type solver_type_siconos_pivot_lumod;
 #endif
 
 const struct solver_type *const solver_registry[] = {
@@ -47,6 +49,8 @@ const struct solver_type *const solver_registry[] = {
     &solver_type_siconos_newton_fb,
     &solver_type_siconos_newton_minfb,
     &solver_type_siconos_enum,
+    &solver_type_siconos_pathsearch,
+    &solver_type_siconos_pivot_lumod,
 #endif
     NULL,
 };
