@@ -230,7 +230,10 @@ static int prox_solve(struct solver *s, const struct cp_problem *p, double *z, s
   }
   if (mdiag == 0.0) mdiag = 1.0;
   double scale = fmin(fmax(1.0, qnorm), CP_SCALE_MAX), tol_abs = s->set.tol * scale, kappa = 1.0, res = 0.0;
-  if (!s->set.warm_start) memset(z, 0, bytes);
+  int warm = s->set.warm_start;
+  for (int i = 0; warm && i < n; i++) /* a previous failure's NaN is no guess */
+    warm = isfinite(z[i]);
+  if (!warm) memset(z, 0, bytes);
   for (int i = p->n_eq; i < n; i++) /* a warm start's negative entries are projected */
     z[i] = fmax(z[i], 0.0);
   double merit = prox_eval(p, z, pd->w, &res), mbest = merit, resbest = res;
