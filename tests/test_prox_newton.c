@@ -54,12 +54,12 @@ static void test_classes(void)
   static const struct {
     const char *cls;
     int seeds, need;
-  } cases[] = {{"spd100", 5, 5}, {"murty10", 1, 1}, {"resting24", 5, 5}, {"resting120", 5, 5},
-               {"sliding24", 5, 5}, {"sliding120", 5, 4}};
+  } cases[] = {{"spd100", 5, 5},     {"murty10", 1, 1},   {"resting24", 5, 5},
+               {"resting120", 5, 5}, {"sliding24", 5, 5}, {"sliding120", 5, 5}};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
     int iters = 0, ok = solve_class(cases[c].cls, cases[c].seeds, &iters);
-    CHECK(ok >= cases[c].need, "%s: %d of %d seeds solved (need %d), %d Newton steps in all", cases[c].cls, ok,
-          cases[c].seeds, cases[c].need, iters);
+    CHECK(ok >= cases[c].need, "%s: %d of %d seeds solved (need %d), %d Newton steps in all", cases[c].cls,
+          ok, cases[c].seeds, cases[c].need, iters);
   }
 }
 
