@@ -235,6 +235,28 @@ static double lemke_snap(struct lemke_tableau *t, double qnorm)
   return zx;
 }
 
+/* The drift checks' view of the problem; call after w->d is set. bmax is found at the first check (a pass
+ * over M that a run without checks does not pay). */
+static void lemke_set_ref(struct lemke_work *w, const double *M, const double *q)
+{
+  w->ref = (struct lemke_data_ref){.M = M, .q = q, .d = w->d, .bmax = -1.0};
+}
+
+static double lemke_drift(struct lemke_work *w, int m)
+{
+  if (w->ref.bmax < 0.0) {
+    int n = w->t->n;
+    double bmax = 1.0;
+    size_t nn = (size_t)n * (size_t)n;
+    for (size_t k = 0; k < nn; k++)
+      bmax = fmax(bmax, fabs(w->ref.M[k]));
+    for (int i = 0; i < n; i++)
+      bmax = fmax(bmax, fabs(w->d[i]));
+    w->ref.bmax = bmax;
+  }
+  return lemke_tableau_drift(w->t, &w->ref, m, w->col);
+}
+
 /* One run of Lemke's method from the tableau's current basis. Returns the status; *pivots counts. */
 static enum solve_status lemke_run(struct solver *s, struct lemke_work *w, double qnorm, int max_pivots,
                                    int *pivots)
@@ -266,7 +288,7 @@ static enum solve_status lemke_run(struct solver *s, struct lemke_work *w, doubl
     if (*pivots > 0 && *pivots % 16 == 0 && solver_out_of_time(s)) return SOLVE_TIME_LIMIT;
     int m = -1 - t->where[entering];
     lemke_tableau_column(t, m, w->col);
-    if (*pivots % check_every == 0 && lemke_tableau_drift(t, &w->ref, m, w->col) > ld->drift_tol) {
+    if (*pivots > 0 && *pivots % check_every == 0 && lemke_drift(w, m) > ld->drift_tol) {
       /* the held-back updates drifted from the data: start again from a fresh factorization of B */
       if (lemke_tableau_refactor(t, &w->ref) != 0) return SOLVE_NUMERICAL_FAILURE;
       zx = lemke_snap(t, qnorm);
@@ -303,18 +325,6 @@ static void lemke_extract(const struct lemke_tableau *t, double *z)
     int where = t->where[t->n + i];
     z[i] = where >= 0 ? fmax(t->x[where], 0.0) : 0.0;
   }
-}
-
-/* The drift checks' view of the problem; call after w->d is set. */
-static void lemke_set_ref(struct lemke_work *w, const double *M, const double *q, int n)
-{
-  double bmax = 1.0;
-  size_t nn = (size_t)n * (size_t)n;
-  for (size_t k = 0; k < nn; k++)
-    bmax = fmax(bmax, fabs(M[k]));
-  for (int i = 0; i < n; i++)
-    bmax = fmax(bmax, fabs(w->d[i]));
-  w->ref = (struct lemke_data_ref){.M = M, .q = q, .d = w->d, .bmax = bmax};
 }
 
 /* ||min(z, M z + q)||_inf, the checker's natural residual of an LCP; f: n doubles of scratch. */
@@ -419,7 +429,7 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
       if (w->in_basis[j])
         for (int i = 0; i < n; i++)
           w->d[i] -= M[(size_t)i * n + j];
-    lemke_set_ref(w, M, q, n);
+    lemke_set_ref(w, M, q);
     st = lemke_run(s, w, qnorm, max_pivots, &pivots);
     if (st == SOLVE_RAY_TERMINATION || st == SOLVE_NUMERICAL_FAILURE || st == SOLVE_NAN_OR_INF) {
       snprintf(r->message, sizeof r->message, "warm start stopped (%s) after %d pivots; restarted cold",
@@ -431,7 +441,7 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
     for (int i = 0; i < n; i++)
       w->d[i] = ld->cover == LEMKE_COVER_QSCALED ? fmax(1.0, fabs(q[i])) : 1.0;
     lemke_tableau_cold(w->t, M, q, w->d);
-    lemke_set_ref(w, M, q, n);
+    lemke_set_ref(w, M, q);
     st = lemke_run(s, w, qnorm, max_pivots, &pivots);
   }
   lemke_extract(w->t, z);
