@@ -25,6 +25,12 @@
  *   block: pivots held back before one dgemm update of the tableau; 1 = plain rank-1 updates; 0 = n / 16
  *     clamped to [32, 128] (measured at n = 100 ... 2000: larger n wants larger blocks once the tableau
  *     leaves the caches).
+ *   check_every, drift_tol: every check_every pivots (0: each pivot up to n = 100, else n / 2) the entering
+ *     column and x are checked against the data (backward error of B c = a_m and B x = q); above drift_tol
+ *     (1e-10) the basis is refactorized by LAPACK (measured: the triangle drop's Stewart-Trinkle LCP with two
+ *     nearly parallel contact columns took a wrong pivot without it and ended at residual 1.3e-4).
+ *   final_solve auto|always|never: the answer recomputed from a fresh LU of M_SS with iterative refinement
+ *     (auto: when the tableau's answer misses tol / 100).
  * Harness options: -cp_max_it pivot limit (default 50 n + 1000); -cp_time_limit checked every 16 pivots;
  * -cp_warm_start: the support {i : z_i > 0} of z on entry is the starting basis (z_i basic there, w_i
  * elsewhere), with d = B_0 e; a singular basis (rcond of M_SS below 1e3 eps) or a warm run ending on a ray
