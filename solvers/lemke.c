@@ -9,6 +9,8 @@
 #include "mlcp_reduce.h"
 #include "solver.h"
 
+#include <cblas.h>
+#include <lapacke.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -23,12 +25,20 @@
  *   block: pivots held back before one dgemm update of the tableau; 1 = plain rank-1 updates; 0 = n / 16
  *     clamped to [32, 128] (measured at n = 100 ... 2000: larger n wants larger blocks once the tableau
  *     leaves the caches).
+ *   check_every, drift_tol: every check_every pivots (0: each pivot up to n = 100, else n / 2) the entering
+ *     column and x are checked against the data (backward error of B c = a_m and B x = q); above drift_tol
+ *     (1e-10) the basis is refactorized by LAPACK (measured: the triangle drop's Stewart-Trinkle LCP with two
+ *     nearly parallel contact columns took a wrong pivot without it and ended at residual 1.3e-4).
+ *   final_solve auto|always|never: the answer recomputed from a fresh LU of M_SS with iterative refinement
+ *     (auto: when the tableau's answer misses tol / 100).
  * Harness options: -cp_max_it pivot limit (default 50 n + 1000); -cp_time_limit checked every 16 pivots;
  * -cp_warm_start: the support {i : z_i > 0} of z on entry is the starting basis (z_i basic there, w_i
  * elsewhere), with d = B_0 e; a singular basis (rcond of M_SS below 1e3 eps) or a warm run ending on a ray
  * restarts cold; pivots of both runs are counted. */
 enum lemke_cover { LEMKE_COVER_E, LEMKE_COVER_QSCALED };
 static const char *const lemke_cover_names[] = {"e", "qscaled"};
+enum lemke_final { LEMKE_FINAL_AUTO, LEMKE_FINAL_ALWAYS, LEMKE_FINAL_NEVER };
+static const char *const lemke_final_names[] = {"auto", "always", "never"};
 
 /* The workspace, sized by lemke_setup before the harness starts the clock (GSL's rule: nothing in the
  * timed solve allocates what could be allocated up front) and kept while problems do not grow. */
@@ -36,13 +46,18 @@ struct lemke_work {
   struct lemke_tableau *t;
   double *d, *col, *row, *lex_best, *lex_cand;
   int *tied, *in_basis;
-  int cap_n; /* the vectors' length */
+  int cap_n;                 /* the vectors' length */
+  struct lemke_data_ref ref; /* the current problem in the tableau's terms (for drift checks) */
 };
 
 struct lemke_data {
   double pivot_tol; /* -lemke_pivot_tol */
   int cover;        /* -lemke_cover: enum lemke_cover */
   int block;        /* -lemke_block: pivots held back before one dgemm update */
+  int check_every;  /* -lemke_check_every: pivots between drift checks (0: automatic) */
+  double
+      drift_tol;   /* -lemke_drift_tol: backward error of an updated column that triggers a refactorization */
+  int final_solve; /* -lemke_final_solve: enum lemke_final */
   struct lemke_work w;
 };
 
@@ -53,6 +68,13 @@ static const struct option_decl lemke_options[] = {
      "covering vector: all ones, or max(1, |q_i|)"},
     {"block", OPT_INT, offsetof(struct lemke_data, block), "0", "[0,4096]",
      "pivots held back before one dgemm tableau update; 0 = n/16 clamped to [32, 128]"},
+    {"check_every", OPT_INT, offsetof(struct lemke_data, check_every), "0", "[0,1000000]",
+     "pivots between checks of the updated column and x against the data; 0 = 1 up to n = 100, else n/2"},
+    {"drift_tol", OPT_REAL, offsetof(struct lemke_data, drift_tol), "1e-10", "(0,1)",
+     "backward error of the updated column or x above which the basis is refactorized (LAPACK dgetrf)"},
+    {"final_solve", OPT_CHOICE, offsetof(struct lemke_data, final_solve), "auto", "auto|always|never",
+     "recompute the answer from a fresh LU of M_SS with refinement: auto = when the tableau's misses "
+     "tol/100"},
 };
 
 /* Tie thresholds from ../shared/notes/lemke.md. Basic values below lemke_zero_x * max(||x||, ||q||) are
@@ -84,6 +106,13 @@ static void lemke_work_free(struct lemke_work *w)
   memset(w, 0, sizeof *w);
 }
 
+/* -lemke_check_every 0: every pivot up to n = 100 (the check costs about a pivot there), then every n / 2
+ * pivots (a check reads M once: at n = 1000 about a millisecond, the time of ~25 blocked pivots). */
+static int lemke_check_every_for(const struct lemke_data *ld, int n)
+{
+  return ld->check_every > 0 ? ld->check_every : (n <= 100 ? 1 : n / 2);
+}
+
 static int lemke_block_for(const struct lemke_data *ld, int n)
 {
   return ld->block > 0 ? ld->block : (n / 16 < 32 ? 32 : (n / 16 > 128 ? 128 : n / 16));
@@ -96,9 +125,9 @@ static int lemke_work_reserve(struct lemke_data *ld, int n, int warm)
   struct lemke_work *w = &ld->w;
   int block = lemke_block_for(ld, n);
   if (n < 1) return 0;
-  if (w->t && n <= w->cap_n && block <= w->t->cap_b && (!warm || w->t->wG)) return 0;
+  if (w->t && n <= w->cap_n && block <= w->t->cap_b && (!warm || w->t->wX)) return 0;
   int cap = n > w->cap_n ? n : w->cap_n, bcap = w->t && w->t->cap_b > block ? w->t->cap_b : block;
-  int had_warm = w->t && w->t->wG;
+  int had_warm = w->t && w->t->wX;
   lemke_work_free(w);
   size_t nn = (size_t)cap, nc = nn + 1;
   if (lemke_tableau_create(cap, bcap, warm || had_warm, &w->t) != 0) return 1;
@@ -212,13 +241,35 @@ static double lemke_snap(struct lemke_tableau *t, double qnorm)
   return zx;
 }
 
+/* The drift checks' view of the problem; call after w->d is set. bmax is found at the first check (a pass
+ * over M that a run without checks does not pay). */
+static void lemke_set_ref(struct lemke_work *w, const double *M, const double *q)
+{
+  w->ref = (struct lemke_data_ref){.M = M, .q = q, .d = w->d, .bmax = -1.0};
+}
+
+static double lemke_drift(struct lemke_work *w, int m)
+{
+  if (w->ref.bmax < 0.0) {
+    int n = w->t->n;
+    double bmax = 1.0;
+    size_t nn = (size_t)n * (size_t)n;
+    for (size_t k = 0; k < nn; k++)
+      bmax = fmax(bmax, fabs(w->ref.M[k]));
+    for (int i = 0; i < n; i++)
+      bmax = fmax(bmax, fabs(w->d[i]));
+    w->ref.bmax = bmax;
+  }
+  return lemke_tableau_drift(w->t, &w->ref, m, w->col);
+}
+
 /* One run of Lemke's method from the tableau's current basis. Returns the status; *pivots counts. */
 static enum solve_status lemke_run(struct solver *s, struct lemke_work *w, double qnorm, int max_pivots,
                                    int *pivots)
 {
   const struct lemke_data *ld = s->data;
   struct lemke_tableau *t = w->t;
-  int n = t->n;
+  int n = t->n, check_every = lemke_check_every_for(ld, n);
   double zx = lemke_snap(t, qnorm), dnorm = lemke_norm_inf(n, w->d);
   double z0_negligible = lemke_z0_negligible * s->set.tol * fmax(1.0, qnorm);
   /* First pivot: z0 enters (column n, entries < 0) and replaces the most negative x_i / |c_i|; ties go
@@ -243,6 +294,12 @@ static enum solve_status lemke_run(struct solver *s, struct lemke_work *w, doubl
     if (*pivots > 0 && *pivots % 16 == 0 && solver_out_of_time(s)) return SOLVE_TIME_LIMIT;
     int m = -1 - t->where[entering];
     lemke_tableau_column(t, m, w->col);
+    if (*pivots > 0 && *pivots % check_every == 0 && lemke_drift(w, m) > ld->drift_tol) {
+      /* the held-back updates drifted from the data: start again from a fresh factorization of B */
+      if (lemke_tableau_refactor(t, &w->ref) != 0) return SOLVE_NUMERICAL_FAILURE;
+      zx = lemke_snap(t, qnorm);
+      lemke_tableau_column(t, m, w->col);
+    }
     double cmax = lemke_norm_inf(n, w->col);
     if (!isfinite(cmax)) return SOLVE_NAN_OR_INF;
     int z0_row = t->where[2 * n];
@@ -273,6 +330,74 @@ static void lemke_extract(const struct lemke_tableau *t, double *z)
   for (int i = 0; i < t->n; i++) {
     int where = t->where[t->n + i];
     z[i] = where >= 0 ? fmax(t->x[where], 0.0) : 0.0;
+  }
+}
+
+/* ||min(z, M z + q)||_inf, the checker's natural residual of an LCP; f: n doubles of scratch. */
+static double lemke_natural(int n, const double *M, const double *q, const double *z, double *f)
+{
+  double res = 0.0;
+  memcpy(f, q, (size_t)n * sizeof *f);
+  cblas_dgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0, M, n, z, 1, 1.0, f, 1);
+  for (int i = 0; i < n; i++) {
+    double v = fabs(fmin(z[i], f[i]));
+    if (!(v <= res)) res = v;
+  }
+  return res;
+}
+
+/* The answer of a complementary basis recomputed from the data: z_S solves M_SS z_S = -q_S (S the basic z's;
+ * w_S = 0 whether or not a negligible z0 is still basic) by a fresh LU (LAPACKE dgetrf) and iterative
+ * refinement with residuals accumulated in long double, z = 0 off S. The blocked updates' rounding never
+ * reaches this answer; it replaces the tableau's when its natural residual is smaller. Skipped
+ * (-lemke_final_solve auto) when the tableau's answer is already within tol / 100. */
+static void lemke_final_solve(const struct lemke_data *ld, struct lemke_work *w, const double *M,
+                              const double *q, int n, double tol_abs, double *z, struct solve_result *r)
+{
+  struct lemke_tableau *t = w->t;
+  if (ld->final_solve == LEMKE_FINAL_NEVER) return;
+  double res_t = lemke_natural(n, M, q, z, w->col);
+  if (ld->final_solve == LEMKE_FINAL_AUTO && res_t <= 1e-2 * tol_abs) return;
+  int ks = 0, *S = t->wS;
+  size_t nn = (size_t)n;
+  for (int i = 0; i < n; i++)
+    if (t->where[n + i] >= 0) S[ks++] = i;
+  double *G = t->wG, *zs = w->lex_best, *res = w->lex_cand, *zc = w->row;
+  memset(zc, 0, nn * sizeof *zc);
+  if (ks > 0) {
+    for (int b = 0; b < ks; b++)
+      for (int a = 0; a < ks; a++)
+        G[a + (size_t)b * (size_t)ks] = M[(size_t)S[a] * nn + (size_t)S[b]];
+    if (LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, ks, ks, G, ks, t->wipiv) != 0) return;
+    for (int a = 0; a < ks; a++)
+      zs[a] = -q[S[a]];
+    if (LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', ks, 1, G, ks, t->wipiv, zs, ks) != 0) return;
+    double prev = INFINITY;
+    for (int it = 0; it < 4; it++) { /* refinement: zs += M_SS^-1 (-q_S - M_SS zs) */
+      double rmax = 0.0;
+      for (int a = 0; a < ks; a++) {
+        const double *row = M + (size_t)S[a] * nn;
+        long double acc = -(long double)q[S[a]];
+        for (int b = 0; b < ks; b++)
+          acc -= (long double)row[S[b]] * zs[b];
+        res[a] = (double)acc;
+        rmax = fmax(rmax, fabs(res[a]));
+      }
+      if (!(rmax < 0.5 * prev) || rmax == 0.0) break;
+      prev = rmax;
+      if (LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', ks, 1, G, ks, t->wipiv, res, ks) != 0) return;
+      for (int a = 0; a < ks; a++)
+        zs[a] += res[a];
+    }
+    for (int a = 0; a < ks; a++)
+      zc[S[a]] = zs[a];
+  }
+  double res_c = lemke_natural(n, M, q, zc, w->col);
+  if (res_c < res_t) {
+    memcpy(z, zc, nn * sizeof *z);
+    size_t len = strlen(r->message);
+    snprintf(r->message + len, sizeof r->message - len, "%sfinal solve of M_SS (%d): residual %.2g -> %.2g",
+             len ? "; " : "", ks, res_t, res_c);
   }
 }
 
@@ -310,6 +435,7 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
       if (w->in_basis[j])
         for (int i = 0; i < n; i++)
           w->d[i] -= M[(size_t)i * n + j];
+    lemke_set_ref(w, M, q);
     st = lemke_run(s, w, qnorm, max_pivots, &pivots);
     if (st == SOLVE_RAY_TERMINATION || st == SOLVE_NUMERICAL_FAILURE || st == SOLVE_NAN_OR_INF) {
       snprintf(r->message, sizeof r->message, "warm start stopped (%s) after %d pivots; restarted cold",
@@ -321,9 +447,17 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
     for (int i = 0; i < n; i++)
       w->d[i] = ld->cover == LEMKE_COVER_QSCALED ? fmax(1.0, fabs(q[i])) : 1.0;
     lemke_tableau_cold(w->t, M, q, w->d);
+    lemke_set_ref(w, M, q);
     st = lemke_run(s, w, qnorm, max_pivots, &pivots);
   }
   lemke_extract(w->t, z);
+  if (w->t->refactors > 0) {
+    size_t len = strlen(r->message);
+    snprintf(r->message + len, sizeof r->message - len, "%s%d refactorizations (drift above %g)",
+             len ? "; " : "", w->t->refactors, ld->drift_tol);
+  }
+  if (st == SOLVE_CONVERGED)
+    lemke_final_solve(ld, w, M, q, n, s->set.tol * fmin(fmax(1.0, qnorm), CP_SCALE_MAX), z, r);
   r->status = st;
   r->no_answer = st != SOLVE_CONVERGED; /* an almost-complementary basis (z0 > 0) approximates nothing */
   r->iterations = pivots;
@@ -361,6 +495,8 @@ static void lemke_view(const struct solver *s, FILE *out)
   const struct lemke_data *d = s->data;
   fprintf(out, "  pivot_tol %g (relative to ||column||_inf), cover %s, block %d%s\n", d->pivot_tol,
           lemke_cover_names[d->cover], d->block, d->block == 0 ? " (automatic)" : "");
+  fprintf(out, "  drift checks every %d pivots%s (drift_tol %g), final solve %s\n", d->check_every,
+          d->check_every == 0 ? " (automatic)" : "", d->drift_tol, lemke_final_names[d->final_solve]);
 }
 
 const struct solver_type solver_type_lemke = {

@@ -22,10 +22,13 @@ struct lemke_tableau {
   int *nonbasic; /* nonbasic[m]: the variable in column m */
   int *where;    /* where[v] = r if v is basic in row r, -1 - m if it is nonbasic in column m */
   int *lex_var;  /* lex_var[k]: the variable basic in row k of the starting basis (column k of B^-1 B_0) */
-  /* Warm-start scratch, allocated only when asked for (about 3 n^2 doubles): G = M_SS (its LU, later
-   * M_Sbar,S), X and Y the right-hand sides and products, LAPACK work; NULL otherwise. */
+  /* Factorization scratch, always allocated: G (n^2) holds the LU of a fresh basis (refactorization, the
+   * final solve) or of the warm start's M_SS (later M_Sbar,S); wwork 4 n doubles; wS, wpos, wipiv, wiwork n.
+   * Warm-start scratch, allocated only when asked for (about 2 n^2 doubles): X and Y the right-hand sides
+   * and products; NULL otherwise. */
   double *wG, *wX, *wY, *wwork;
   int *wS, *wpos, *wipiv, *wiwork;
+  int refactors; /* refactorizations since the last cold or warm start */
 };
 
 /* Buffers for problems up to n_cap rows and bmax_cap held-back pivots (with the warm-start scratch when
@@ -51,5 +54,19 @@ void lemke_tableau_row(const struct lemke_tableau *t, int i, double *row);
 void lemke_tableau_pivot(struct lemke_tableau *t, int r, int m, const double *col, const double *row);
 /* Apply the held-back updates to T0 (one dgemm). */
 void lemke_tableau_flush(struct lemke_tableau *t);
+
+/* The problem in the tableau's own terms, w - M z - d z0 = q, for the checks against the original data. */
+struct lemke_data_ref {
+  const double *M, *q, *d; /* M row-major n x n */
+  double bmax;             /* max(1, max |M_ij|, max |d_i|): bounds every entry of a basis */
+};
+/* Backward error of the updated column col = T(:, m) and of x against the original data: the largest of
+ * ||B col - a_m||_inf / (||a_m||_inf + |B| |col|) and ||B x - q||_inf / (||q||_inf + |B| |x|) (B the basis's
+ * original columns, |B| |v| bounded by bmax ||v||_1). One gemv with M on the basic z's. */
+double lemke_tableau_drift(struct lemke_tableau *t, const struct lemke_data_ref *ref, int m,
+                           const double *col);
+/* Rebuild T0 = B^-1 N and x = B^-1 q from a fresh LU of the basis's original columns (LAPACKE dgetrf), with
+ * one step of iterative refinement on x. 0 on success, 1 if the basis is singular. */
+int lemke_tableau_refactor(struct lemke_tableau *t, const struct lemke_data_ref *ref);
 
 #endif

@@ -33,19 +33,20 @@ int lemke_tableau_create(int n_cap, int bmax_cap, int warm, struct lemke_tableau
   t->nonbasic = malloc(nc * sizeof *t->nonbasic);
   t->where = malloc((2 * nn + 1) * sizeof *t->where);
   t->lex_var = malloc(nn * sizeof *t->lex_var);
+  /* G holds a basis (n^2), M_SS (k^2 <= n^2) or M_Sbar,S ((n - k) k <= n^2 / 4); X and Y n x (n + 1) */
+  t->wG = malloc(nn * nn * sizeof *t->wG);
+  t->wwork = malloc(6 * nn * sizeof *t->wwork);
+  t->wS = malloc(nn * sizeof *t->wS);
+  t->wpos = malloc(nn * sizeof *t->wpos);
+  t->wipiv = malloc(nn * sizeof *t->wipiv);
+  t->wiwork = malloc(nn * sizeof *t->wiwork);
   int bad = !t->T0 || !t->U || !t->V || !t->x || !t->s || !t->g || !t->corr_i || !t->corr_m || !t->corr_val ||
-            !t->basic || !t->nonbasic || !t->where || !t->lex_var;
+            !t->basic || !t->nonbasic || !t->where || !t->lex_var || !t->wG || !t->wwork || !t->wS ||
+            !t->wpos || !t->wipiv || !t->wiwork;
   if (!bad && warm) {
-    /* G holds M_SS (k^2 <= n^2) and later M_Sbar,S ((n - k) k <= n^2 / 4); X and Y n x (n + 1) at most */
-    t->wG = malloc(nn * nn * sizeof *t->wG);
     t->wX = malloc(nn * nc * sizeof *t->wX);
     t->wY = malloc(nn * nc * sizeof *t->wY);
-    t->wwork = malloc(4 * nn * sizeof *t->wwork);
-    t->wS = malloc(nn * sizeof *t->wS);
-    t->wpos = malloc(nn * sizeof *t->wpos);
-    t->wipiv = malloc(nn * sizeof *t->wipiv);
-    t->wiwork = malloc(nn * sizeof *t->wiwork);
-    bad = !t->wG || !t->wX || !t->wY || !t->wwork || !t->wS || !t->wpos || !t->wipiv || !t->wiwork;
+    bad = !t->wX || !t->wY;
   }
   if (bad) {
     lemke_tableau_destroy(&t);
@@ -113,6 +114,7 @@ static void lemke_tableau_label(struct lemke_tableau *t, const int *in_basis)
   for (int m = 0; m <= n; m++)
     t->g[m] = 1.0;
   t->k = 0;
+  t->refactors = 0;
 }
 
 void lemke_tableau_cold(struct lemke_tableau *t, const double *M, const double *q, const double *d)
@@ -138,7 +140,7 @@ int lemke_tableau_warm(struct lemke_tableau *t, const double *M, const double *q
 {
   int n = t->n, nc = n + 1, ks = 0;
   size_t nn = (size_t)n;
-  if (!t->wG) return 2;
+  if (!t->wX) return 2;
   int *S = t->wS, *pos = t->wpos, *ipiv = t->wipiv;
   double *G = t->wG, *X = t->wX;
   for (int i = 0; i < n; i++) {
@@ -275,4 +277,105 @@ void lemke_tableau_pivot(struct lemke_tableau *t, int r, int m, const double *co
   t->where[entering] = r;
   t->where[leaving] = -1 - m;
   if (t->k == t->bmax) lemke_tableau_flush(t);
+}
+
+/* The original column of variable v in w - M z - d z0 = q. */
+static void lemke_original_column(int n, int v, const struct lemke_data_ref *ref, double *out)
+{
+  size_t nn = (size_t)n;
+  if (v < n) {
+    memset(out, 0, nn * sizeof *out);
+    out[v] = 1.0;
+  } else if (v < 2 * n) {
+    for (size_t i = 0; i < nn; i++)
+      out[i] = -ref->M[i * nn + (size_t)(v - n)];
+  } else
+    for (size_t i = 0; i < nn; i++)
+      out[i] = -ref->d[i];
+}
+
+/* Y = B [v1 v2] (B the original columns of the basic variables; Y n x 2 row-major, rows interleaved: one
+ * pass over M for both); returns bnd[k] = bmax ||v_k||_1, bounds on |B| |v_k|. wwork[4n..6n) holds the z
+ * parts. */
+static void lemke_basis_times2(struct lemke_tableau *t, const struct lemke_data_ref *ref, const double *v1,
+                               const double *v2, double *Y, double *bnd)
+{
+  int n = t->n;
+  double *u = t->wwork + 4 * (size_t)n, s1 = 0.0, s2 = 0.0, z01 = 0.0, z02 = 0.0;
+  int any_z = 0;
+  memset(Y, 0, 2 * (size_t)n * sizeof *Y);
+  for (int j = 0; j < n; j++) {
+    int r = t->where[n + j];
+    u[2 * j] = r >= 0 ? v1[r] : 0.0;
+    u[2 * j + 1] = r >= 0 ? v2[r] : 0.0;
+    any_z |= r >= 0;
+  }
+  for (int r = 0; r < n; r++) {
+    int b = t->basic[r];
+    s1 += fabs(v1[r]);
+    s2 += fabs(v2[r]);
+    if (b < n) {
+      Y[2 * b] += v1[r];
+      Y[2 * b + 1] += v2[r];
+    }
+    if (b == 2 * n) {
+      z01 = v1[r];
+      z02 = v2[r];
+    }
+  }
+  if (any_z)
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, 2, n, -1.0, ref->M, n, u, 2, 1.0, Y, 2);
+  for (int i = 0; i < n; i++) {
+    Y[2 * i] -= z01 * ref->d[i];
+    Y[2 * i + 1] -= z02 * ref->d[i];
+  }
+  bnd[0] = ref->bmax * s1;
+  bnd[1] = ref->bmax * s2;
+}
+
+double lemke_tableau_drift(struct lemke_tableau *t, const struct lemke_data_ref *ref, int m,
+                           const double *col)
+{
+  int n = t->n;
+  double *Y = t->wwork, *a = t->wwork + 2 * (size_t)n, bnd[2], ec = 0.0, ex = 0.0, ac = 0.0, aq = 0.0;
+  lemke_original_column(n, t->nonbasic[m], ref, a);
+  lemke_basis_times2(t, ref, col, t->x, Y, bnd);
+  for (int i = 0; i < n; i++) {
+    ec = fmax(ec, fabs(Y[2 * i] - a[i]));
+    ac = fmax(ac, fabs(a[i]));
+    ex = fmax(ex, fabs(Y[2 * i + 1] - ref->q[i]));
+    aq = fmax(aq, fabs(ref->q[i]));
+  }
+  ec /= ac + bnd[0];
+  ex /= aq + bnd[1];
+  return ex > ec || isnan(ex) ? ex : ec;
+}
+
+int lemke_tableau_refactor(struct lemke_tableau *t, const struct lemke_data_ref *ref)
+{
+  int n = t->n;
+  size_t nn = (size_t)n;
+  double *B = t->wG, *Y = t->wwork, *dx = t->wwork + 2 * nn, bnd[2];
+  for (int r = 0; r < n; r++)
+    lemke_original_column(n, t->basic[r], ref, B + (size_t)r * nn);
+  for (int m = 0; m < t->ncols; m++)
+    lemke_original_column(n, t->nonbasic[m], ref, t->T0 + (size_t)m * nn);
+  memcpy(t->x, ref->q, nn * sizeof *t->x);
+  if (LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, B, n, t->wipiv) != 0) return 1;
+  if (LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, t->ncols, B, n, t->wipiv, t->T0, n) != 0) return 1;
+  if (LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, 1, B, n, t->wipiv, t->x, n) != 0) return 1;
+  /* one refinement step: x += B^-1 (q - B x) */
+  lemke_basis_times2(t, ref, t->x, t->x, Y, bnd);
+  for (int i = 0; i < n; i++)
+    dx[i] = ref->q[i] - Y[2 * i];
+  if (LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, 1, B, n, t->wipiv, dx, n) != 0) return 1;
+  for (int i = 0; i < n; i++)
+    t->x[i] += dx[i];
+  for (int i = 0; i < n; i++)
+    t->s[i] = 1.0;
+  for (int m = 0; m < t->ncols; m++)
+    t->g[m] = 1.0;
+  t->k = 0;
+  t->refactors++;
+  return 0;
 }

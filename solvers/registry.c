@@ -16,6 +16,7 @@ extern const struct solver_type solver_type_snes_vinewtonrsls;
 extern const struct solver_type solver_type_snes_vinewtonssls;
 extern const struct solver_type solver_type_tao_bqpip;
 extern const struct solver_type solver_type_tao_gpcg;
+extern const struct solver_type solver_type_prox_newton;
 #ifdef CB_HAVE_SICONOS
 extern const struct solver_type solver_type_siconos_lemke;
 extern const struct solver_type solver_type_siconos_pgs;
@@ -24,6 +25,8 @@ extern const struct solver_type solver_type_siconos_newton_minfb;
 extern const struct solver_type solver_type_siconos_enum;
 extern const struct solver_type solver_type_siconos_mcp_newton_fb;
 extern const struct solver_type solver_type_siconos_mcp_newton_minfb;
+extern const struct solver_type solver_type_siconos_pathsearch;
+extern const struct solver_type solver_type_siconos_pivot_lumod;
 #endif
 
 const struct solver_type *const solver_registry[] = {
@@ -41,6 +44,7 @@ const struct solver_type *const solver_registry[] = {
     &solver_type_snes_vinewtonssls,
     &solver_type_tao_bqpip,
     &solver_type_tao_gpcg,
+    &solver_type_prox_newton,
 #ifdef CB_HAVE_SICONOS
     &solver_type_siconos_lemke,
     &solver_type_siconos_pgs,
@@ -49,6 +53,8 @@ const struct solver_type *const solver_registry[] = {
     &solver_type_siconos_enum,
     &solver_type_siconos_mcp_newton_fb,
     &solver_type_siconos_mcp_newton_minfb,
+    &solver_type_siconos_pathsearch,
+    &solver_type_siconos_pivot_lumod,
 #endif
     NULL,
 };

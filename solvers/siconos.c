@@ -2,7 +2,10 @@
  * siconos_lemke: lexicographic Lemke (Cottle-Pang-Stone 1992, Sec. 4.4; SICONOS_LCP_LEMKE);
  * siconos_pgs: projected Gauss-Seidel; siconos_newton_fb: semismooth Newton on Fischer-Burmeister
  * (SICONOS_LCP_NEWTON_FB_FBLSA); siconos_newton_minfb: Newton on min with FB line search
- * (SICONOS_LCP_NEWTON_MIN_FBLSA); siconos_enum: enumeration of the 2^n complementary bases.
+ * (SICONOS_LCP_NEWTON_MIN_FBLSA); siconos_enum: enumeration of the 2^n complementary bases;
+ * siconos_pathsearch: Siconos' own path search on its non-monotone stabilisation (SICONOS_LCP_PATHSEARCH,
+ * Dirkse & Ferris 1995's scheme; PathSearch.h); siconos_pivot_lumod: complementary pivoting with block-LU
+ * updates of the basis (SICONOS_LCP_PIVOT_LUMOD; lcp_pivot.h, LUMOD of Saunders).
  * LCP kind only (Siconos' LCP interface has no bounds or free rows). M goes over COLUMN-major.
  * Siconos' tolerance is relative to ||q||_2 (lcp_compute_error); we convert so that its success implies
  * ours, but only our checker decides. Fatal Siconos errors come back through its setjmp hook.
@@ -100,6 +103,11 @@ static int siconos_nmfb_create(struct solver *s)
   return siconos_create_with(s, SICONOS_LCP_NEWTON_MIN_FBLSA);
 }
 static int siconos_enum_create(struct solver *s) { return siconos_create_with(s, SICONOS_LCP_ENUM); }
+static int siconos_pathsearch_create(struct solver *s)
+{
+  return siconos_create_with(s, SICONOS_LCP_PATHSEARCH);
+}
+static int siconos_lumod_create(struct solver *s) { return siconos_create_with(s, SICONOS_LCP_PIVOT_LUMOD); }
 
 /* The driver call under Siconos' error hook: a fatal error longjmps back here instead of abort(). */
 static int siconos_guarded(LinearComplementarityProblem *lcp, double *z, double *w, SolverOptions *o,
@@ -155,7 +163,8 @@ static SolverOptions *siconos_make_options(const struct siconos_data *d, int n, 
   o->filterOn = d->solver_id == SICONOS_LCP_LEMKE;
   if (max_it_setting > 0)
     o->iparam[SICONOS_IPARAM_MAX_ITER] = max_it_setting;
-  else if (d->solver_id == SICONOS_LCP_LEMKE && o->iparam[SICONOS_IPARAM_MAX_ITER] < 10 * n)
+  else if ((d->solver_id == SICONOS_LCP_LEMKE || d->solver_id == SICONOS_LCP_PIVOT_LUMOD) &&
+           o->iparam[SICONOS_IPARAM_MAX_ITER] < 10 * n)
     o->iparam[SICONOS_IPARAM_MAX_ITER] = 10 * n; /* a pivoting method needs O(n) pivots */
   return o;
 }
@@ -283,7 +292,7 @@ static int siconos_call_worker(struct solver *s, int n, double *z, int *wstatus)
   char c = 0;
   int got = 0;
   while (sent == 1) {
-    double left = s->set.time_limit - (solver_wall_time() - s->t_start);
+    double left = s->set.time_limit > 0.0 ? s->set.time_limit - (solver_wall_time() - s->t_start) : 1e6;
     if (left <= 0.0) {
       *wstatus = siconos_worker_stop(d, 1);
       return 1;
@@ -307,6 +316,15 @@ static int siconos_call_worker(struct solver *s, int n, double *z, int *wstatus)
 
 /* Converts p for Siconos (column-major M, q, the tolerance) into buffers kept across solves; called by
  * the harness before the clock starts, and by solve if it was not (a caller that skipped solver_setup). */
+/* The call runs in the worker process under a time limit, and always for lcp_pivot_lumod: Siconos 4.4's
+ * lcp_pivot_lumod_covering_vector aborts on an assertion (bck_drive >= 0) on some contact LCPs, which must
+ * be a recorded status, not the end of the run. */
+static int siconos_in_worker(const struct solver *s)
+{
+  const struct siconos_data *d = s->data;
+  return s->set.time_limit > 0.0 || d->solver_id == SICONOS_LCP_PIVOT_LUMOD;
+}
+
 static int siconos_setup(struct solver *s, const struct cp_problem *p)
 {
   struct siconos_data *d = s->data;
@@ -347,7 +365,7 @@ static int siconos_setup(struct solver *s, const struct cp_problem *p)
   d->tol_s = q2 > 1e-300 ? s->set.tol * qinf / q2 : s->set.tol;
   d->prepared = p;
   d->n = n;
-  if (s->set.time_limit > 0.0 && d->worker <= 0 && siconos_worker_start(d) != 0) return 1;
+  if (siconos_in_worker(s) && d->worker <= 0 && siconos_worker_start(d) != 0) return 1;
   return 0;
 }
 
@@ -377,7 +395,7 @@ static int siconos_solve(struct solver *s, const struct cp_problem *p, double *z
       z[i] = 0.0;
   int killed = 0, died = 0, wstatus = 0;
   struct siconos_shared local = {0}, *out = d->shared;
-  if (s->set.time_limit > 0.0) {
+  if (siconos_in_worker(s)) {
     int rc = siconos_call_worker(s, n, z, &wstatus);
     killed = rc == 1;
     died = rc == 2;
@@ -450,7 +468,8 @@ static int siconos_solve(struct solver *s, const struct cp_problem *p, double *z
   /* pivoting and enumeration leave no approximate answer when they stop short (solver.h) */
   if (killed || died ||
       (r->status != SOLVE_CONVERGED &&
-       (d->solver_id == SICONOS_LCP_LEMKE || d->solver_id == SICONOS_LCP_ENUM)))
+       (d->solver_id == SICONOS_LCP_LEMKE || d->solver_id == SICONOS_LCP_ENUM ||
+        d->solver_id == SICONOS_LCP_PIVOT_LUMOD)))
     r->no_answer = 1;
   if (!r->message[0] && r->status != SOLVE_CONVERGED)
     snprintf(r->message, sizeof r->message, "Siconos info %d after %d iterations (its error %.3g)", info,
@@ -500,3 +519,7 @@ SICONOS_TYPE(siconos_newton_minfb, siconos_nmfb_create, siconos_options,
              "Siconos Newton on min, FB line search");
 SICONOS_TYPE(siconos_enum, siconos_enum_create, siconos_enum_options,
              "Siconos enumeration (-siconos_enum_max_n 20)");
+SICONOS_TYPE(siconos_pathsearch, siconos_pathsearch_create, siconos_options,
+             "Siconos path search, non-monotone stabilisation");
+SICONOS_TYPE(siconos_pivot_lumod, siconos_lumod_create, siconos_options,
+             "Siconos complementary pivoting, block-LU (LUMOD) basis updates");

@@ -394,6 +394,60 @@ static void test_tobenna(void)
   cp_destroy(&p);
 }
 
+/* The triangle drop's Stewart-Trinkle LCP with two nearly identical contact columns: the blocked updates
+ * drift enough to pick a wrong pivot (the basis ends with residual 1.3e-4 at scale 10.4); the drift check
+ * refactorizes the basis from the data and the run ends on the exact solution. */
+static void test_triangle_drop_drift(void)
+{
+  const char *path = "tests/data/lemke_triangle_drop_stewart_trinkle_h0.003.txt";
+  char err[256];
+  struct cp_problem *p = NULL;
+  if (cp_read_file(path, CP_FILE_PLAIN, &p, err, sizeof err) != 0) {
+    CHECK(0, "%s: %s", path, err);
+    return;
+  }
+  struct solver *s = new_solver("lemke", 0);
+  double z[8] = {0};
+  struct solve_result r = run(s, p, z);
+  CHECK(r.status == SOLVE_CONVERGED && r.residual <= 1e-8 * r.scale && r.iterations <= 16,
+        "triangle drop LCP: %s after %d pivots, residual %.2g (tol x scale %.2g); %s",
+        solve_status_name(r.status), r.iterations, r.residual, 1e-8 * r.scale, r.message);
+  solver_destroy(&s);
+  /* the final solve from a fresh LU of M_SS with refinement, forced, keeps the exact answer */
+  PetscOptionsSetValue(NULL, "-lemke_final_solve", "always");
+  s = new_solver("lemke", 0);
+  memset(z, 0, sizeof z);
+  r = run(s, p, z);
+  CHECK(r.status == SOLVE_CONVERGED && r.residual <= 1e-12 * r.scale,
+        "triangle drop LCP, -lemke_final_solve always: %s, residual %.2g", solve_status_name(r.status),
+        r.residual);
+  PetscOptionsClearValue(NULL, "-lemke_final_solve");
+  solver_destroy(&s);
+  cp_destroy(&p);
+}
+
+/* SPD n = 300 with the drift checked at every pivot: no refactorization is needed (well-conditioned), the
+ * answer matches the default run's pivots. */
+static void test_drift_every_pivot(void)
+{
+  struct cp_problem *p = cp_test_spd(300, 7);
+  double *z = calloc(300, sizeof *z);
+  struct solver *s = new_solver("lemke", 0);
+  struct solve_result r0 = run(s, p, z);
+  solver_destroy(&s);
+  PetscOptionsSetValue(NULL, "-lemke_check_every", "1");
+  s = new_solver("lemke", 0);
+  memset(z, 0, 300 * sizeof *z);
+  struct solve_result r = run(s, p, z);
+  CHECK(r.status == SOLVE_CONVERGED && r.iterations == r0.iterations && strstr(r.message, "refactor") == NULL,
+        "spd300 checked every pivot: %s after %d pivots (default run %d), message '%s'",
+        solve_status_name(r.status), r.iterations, r0.iterations, r.message);
+  PetscOptionsClearValue(NULL, "-lemke_check_every");
+  solver_destroy(&s);
+  free(z);
+  cp_destroy(&p);
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
@@ -409,6 +463,8 @@ int main(int argc, char **argv)
   test_cover();
   test_block_sizes();
   test_tobenna();
+  test_triangle_drop_drift();
+  test_drift_every_pivot();
   int rc = check_finish();
   PetscCall(PetscFinalize());
   return rc;

@@ -84,6 +84,7 @@ int stepper_step(struct stepper *st, struct world *w, struct formulation *f, str
   int rc = 1;
   memset(rec, 0, sizeof *rec);
   rec->t_start = w->t;
+  int nz_prev = st->nz; /* the previous step's answer stays in st->z (a warm start when the size matches) */
   st->nz = 0;
   cp_destroy(&st->p);
   double t0 = solver_wall_time();
@@ -107,7 +108,9 @@ int stepper_step(struct stepper *st, struct world *w, struct formulation *f, str
     if (reserve(&st->z, &st->cap_z, p->n) || reserve(&st->nu, &st->cap_nu, w->ndof + 1) ||
         reserve(&st->pn, &st->cap_pn, st->cs.n + 1))
       goto cleanup;
-    if (round == 0) memset(st->z, 0, (size_t)p->n * sizeof *st->z);
+    /* -cp_warm_start: the previous step's answer is the initial guess when its problem had the same size
+     * (a heuristic: the contacts are matched by position, not identity) */
+    if (round == 0 && !(s->set.warm_start && p->n == nz_prev)) memset(st->z, 0, (size_t)p->n * sizeof *st->z);
     st->nz = p->n;
     struct solve_result r;
     if (solver_solve(s, p, st->z, &r)) goto cleanup;
