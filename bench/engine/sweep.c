@@ -5,6 +5,7 @@
 #include "formulation.h"
 #include "option_table.h"
 #include "sweep_impl.h"
+#include "sweep_observers.h"
 
 #include <errno.h>
 #include <petscsys.h>
@@ -496,6 +497,7 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   struct sweep s;
   int rc = 0, want_help = 0, petsc_help = 0, pargc = 0;
   MPI_Comm self_inner = MPI_COMM_NULL;
+  struct sweep_driver *with_standard = NULL;
   memset(&s, 0, sizeof s);
   s.d = d;
   s.lock_fd = -1;
@@ -545,6 +547,13 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   int hl = 0;
   MPI_Get_processor_name(s.host, &hl);
   if (petsc_help) goto finalize; /* PETSc printed its options */
+  if (d->steps_observed) {       /* the standard observers' columns follow the driver's */
+    if (!(with_standard = sweep_driver_with_standard_columns(d))) {
+      rc = 1;
+      goto finalize;
+    }
+    s.d = with_standard;
+  }
   if (want_help) {
     if (sweep_axes_parse(&s)) sweep_axes_free(&s); /* help for the defaults when the axes are bad */
     if (s.rank == 0) print_help(&s);
@@ -629,6 +638,7 @@ finalize:
   if (s.ledger) fclose(s.ledger);
   if (s.lock_fd >= 0) close(s.lock_fd); /* after the merge: the tables are this run's too */
   sweep_axes_free(&s);
+  free(with_standard);
   free(s.todo);
   free(s.options);
   free(cmd);

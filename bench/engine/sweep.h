@@ -105,6 +105,8 @@ struct sweep_task {
   /* Time-stepping drivers (.steps_observed): -trace DIR and -cp_dump_failed DIR, read by the engine before
    * any task ("" = off); sweep_observers_standard turns them into observers. */
   const char *trace_dir, *dump_dir;
+  /* The task's row, for the standard observers' columns (sweep_observers.h); set by the engine. */
+  struct sweep_row *row;
 };
 
 struct sweep_row;

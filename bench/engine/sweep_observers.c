@@ -1,4 +1,5 @@
-/* sweep_observers.c — the trace and failed-problem dump observers of a task's run (sweep_observers.h). The
+/* sweep_observers.c — the standard observer of a task's run (sweep_observers.h): the physics checks
+ * (physics_check.h) with their columns, the trace and the failed-problem dump. The
  * dump keeps a failure inside a long sweep replayable with bin/cpsolve (every solver, its own options)
  * without the scene; files are named by experiment, task id and step, so a rerun overwrites its own. */
 #include "sweep_observers.h"
@@ -100,44 +101,162 @@ static int dump_after(void *vctx, const struct simulation *sim, long k, const st
   return RUN_CONTINUE;
 }
 
+/* ---- the standard columns ---- */
+
+const struct sweep_column sweep_standard_columns[] = {
+    {"phys_penetration_max", SWEEP_INFO, "deepest overlap after a step, shared detection [m]", .floor = 1e-9},
+    {"phys_penetration_mean", SWEEP_INFO, "mean over the steps of the deepest overlap [m]", .floor = 1e-9},
+    {"phys_signorini_max", SWEEP_INFO, "largest p_n (gap/h + v_n+)^+: impulse on an opening contact [J]",
+     .floor = 1e-9},
+    {"phys_signorini_mean", SWEEP_INFO, "mean over the steps of the step's largest [J]", .floor = 1e-9},
+    {"phys_coulomb_max", SWEEP_INFO, "largest (|lambda_t| - mu p_n)^+ against the true cone [N s]",
+     .floor = 1e-9},
+    {"phys_coulomb_mean", SWEEP_INFO, "mean over the steps of the step's largest [N s]", .floor = 1e-9},
+    {"phys_dissipation_max", SWEEP_INFO,
+     "largest (lambda_t . v_t+ + mu p_n |v_t+|)^+: friction not opposing sliding at the cone's edge [J]",
+     .floor = 1e-9},
+    {"phys_dissipation_mean", SWEEP_INFO, "mean over the steps of the step's largest [J]", .floor = 1e-9},
+    {"phys_energy_gain_max", SWEEP_INFO, "largest energy gain of a step (kinetic + potential) [J]",
+     .floor = 1e-9},
+    {"phys_energy_gain_mean", SWEEP_INFO, "mean over the steps of the energy gain [J]", .floor = 1e-9},
+};
+const int sweep_n_standard_columns = (int)(sizeof sweep_standard_columns / sizeof sweep_standard_columns[0]);
+
+struct driver_with_columns {
+  struct sweep_driver d;
+  struct sweep_column col[];
+};
+
+struct sweep_driver *sweep_driver_with_standard_columns(const struct sweep_driver *d)
+{
+  int n = d->n_columns + sweep_n_standard_columns;
+  struct driver_with_columns *x = malloc(sizeof *x + (size_t)n * sizeof x->col[0]);
+  if (!x) return NULL;
+  x->d = *d;
+  memcpy(x->col, d->columns, (size_t)d->n_columns * sizeof x->col[0]);
+  memcpy(x->col + d->n_columns, sweep_standard_columns, (size_t)sweep_n_standard_columns * sizeof x->col[0]);
+  x->d.columns = x->col;
+  x->d.n_columns = n;
+  return &x->d;
+}
+
+/* ---- the one standard observer: physics checks, then trace, dump ---- */
+
+struct standard_ctx {
+  struct run_observer phys;
+  struct run_physics_stats stats;
+  struct trace_ctx *trace;
+  struct dump_ctx *dump;
+  struct sweep_row *row;
+};
+
+static int std_begin(void *vctx, struct simulation *sim, double h, long steps)
+{
+  struct standard_ctx *c = vctx;
+  if (c->phys.begin(c->phys.ctx, sim, h, steps) == RUN_ERROR) return RUN_ERROR;
+  if (c->trace) trace_begin(c->trace, sim, h, steps);
+  return RUN_CONTINUE;
+}
+
+static int std_before(void *vctx, struct simulation *sim, long k, double h)
+{
+  struct standard_ctx *c = vctx;
+  return c->phys.before_step(c->phys.ctx, sim, k, h) == RUN_ERROR ? RUN_ERROR : RUN_CONTINUE;
+}
+
+static int std_after(void *vctx, const struct simulation *sim, long k, const struct step_record *rec)
+{
+  struct standard_ctx *c = vctx;
+  if (c->phys.after_step(c->phys.ctx, sim, k, rec) == RUN_ERROR) return RUN_ERROR;
+  if (c->trace) trace_after(c->trace, sim, k, rec);
+  if (c->dump) dump_after(c->dump, sim, k, rec);
+  return RUN_CONTINUE;
+}
+
+static int std_end(void *vctx, const struct simulation *sim, const struct run_summary *sum)
+{
+  (void)sim, (void)sum;
+  struct standard_ctx *c = vctx;
+  if (!c->row || c->stats.steps == 0) return RUN_CONTINUE;
+  for (int j = 0; j < PHYSICS_N_CHECKS; j++) {
+    char name[64];
+    snprintf(name, sizeof name, "phys_%s_max", physics_check_names[j]);
+    sweep_row_set(c->row, name, c->stats.max[j]);
+    snprintf(name, sizeof name, "phys_%s_mean", physics_check_names[j]);
+    sweep_row_set(c->row, name, c->stats.mean[j]);
+  }
+  return RUN_CONTINUE;
+}
+
+static void std_destroy(void *vctx)
+{
+  struct standard_ctx *c = vctx;
+  if (!c) return;
+  if (c->phys.destroy) c->phys.destroy(c->phys.ctx);
+  trace_destroy(c->trace);
+  free(c->dump);
+  free(c);
+}
+
+/* The trace of task: SWEEP_TRACE_COLUMNS, the columns of obs[0 .. n), then the physics checks'. */
+static struct trace_ctx *trace_create(const struct sweep_task *task, const struct run_observer *obs, int n,
+                                      const struct run_observer *phys)
+{
+  struct trace_ctx *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  snprintf(c->dir, sizeof c->dir, "%s", task->trace_dir);
+  c->experiment = task->driver->experiment;
+  c->task_id = task->id;
+  size_t len = (size_t)snprintf(c->header, sizeof c->header, "%s", SWEEP_TRACE_COLUMNS);
+  for (int i = 0; i <= n; i++) {
+    const struct run_observer *o = i < n ? &obs[i] : phys;
+    if (!o->values || o->n_columns <= 0) continue;
+    if (c->n_src == SWEEP_TRACE_MAX_OBSERVERS || o->n_columns > 16 || len >= sizeof c->header) {
+      fprintf(stderr, "error: -trace: too many observer columns\n");
+      free(c);
+      return NULL;
+    }
+    c->src_ctx[c->n_src] = o->ctx;
+    c->src_values[c->n_src] = o->values;
+    c->src_n[c->n_src++] = o->n_columns;
+    len += (size_t)snprintf(c->header + len, sizeof c->header - len, ",%s", o->columns);
+  }
+  return c;
+}
+
 int sweep_observers_standard(const struct sweep_task *task, struct run_observer *obs, int *n, int cap)
 {
   const char *trace = task->trace_dir ? task->trace_dir : "", *dump = task->dump_dir ? task->dump_dir : "";
-  const char *experiment = task->driver->experiment;
-  if (*n + (trace[0] != '\0') + (dump[0] != '\0') > cap) {
+  if (*n + 1 > cap) {
     fprintf(stderr, "error: sweep_observers_standard: room for %d observers, %d used\n", cap, *n);
     return 1;
   }
-  if (trace[0]) {
-    struct trace_ctx *c = calloc(1, sizeof *c);
-    if (!c) return 1;
-    snprintf(c->dir, sizeof c->dir, "%s", trace);
-    c->experiment = experiment;
-    c->task_id = task->id;
-    size_t len = (size_t)snprintf(c->header, sizeof c->header, "%s", SWEEP_TRACE_COLUMNS);
-    for (int i = 0; i < *n; i++) {
-      if (!obs[i].values || obs[i].n_columns <= 0) continue;
-      if (c->n_src == SWEEP_TRACE_MAX_OBSERVERS || obs[i].n_columns > 16 || len >= sizeof c->header) {
-        fprintf(stderr, "error: -trace: too many observer columns\n");
-        free(c);
-        return 1;
-      }
-      c->src_ctx[c->n_src] = obs[i].ctx;
-      c->src_values[c->n_src] = obs[i].values;
-      c->src_n[c->n_src++] = obs[i].n_columns;
-      len += (size_t)snprintf(c->header + len, sizeof c->header - len, ",%s", obs[i].columns);
-    }
-    obs[(*n)++] = (struct run_observer){
-        .name = "trace", .ctx = c, .begin = trace_begin, .after_step = trace_after, .destroy = trace_destroy};
+  struct standard_ctx *c = calloc(1, sizeof *c);
+  if (!c) return 1;
+  c->row = task->row;
+  if (run_observer_physics(&c->phys, &c->stats)) {
+    free(c);
+    return 1;
+  }
+  if (trace[0] && !(c->trace = trace_create(task, obs, *n, &c->phys))) {
+    std_destroy(c);
+    return 1;
   }
   if (dump[0]) {
-    struct dump_ctx *c = calloc(1, sizeof *c);
-    if (!c) return 1;
-    snprintf(c->dir, sizeof c->dir, "%s", dump);
-    c->experiment = experiment;
-    c->task_id = task->id;
-    obs[(*n)++] =
-        (struct run_observer){.name = "cp_dump_failed", .ctx = c, .after_step = dump_after, .destroy = free};
+    if (!(c->dump = calloc(1, sizeof *c->dump))) {
+      std_destroy(c);
+      return 1;
+    }
+    snprintf(c->dump->dir, sizeof c->dump->dir, "%s", dump);
+    c->dump->experiment = task->driver->experiment;
+    c->dump->task_id = task->id;
   }
+  obs[(*n)++] = (struct run_observer){.name = "standard",
+                                      .ctx = c,
+                                      .begin = std_begin,
+                                      .before_step = std_before,
+                                      .after_step = std_after,
+                                      .end = std_end,
+                                      .destroy = std_destroy};
   return 0;
 }
