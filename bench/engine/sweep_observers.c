@@ -4,6 +4,7 @@
  * without the scene; files are named by experiment, task id and step, so a rerun overwrites its own. */
 #include "sweep_observers.h"
 
+#include "corpus.h"
 #include "cp_io.h"
 
 #include <math.h>
@@ -101,6 +102,66 @@ static int dump_after(void *vctx, const struct simulation *sim, long k, const st
   return RUN_CONTINUE;
 }
 
+/* ---- capture of the steps' problems into an HDF5 corpus (corpus.h) ---- */
+
+struct capture_ctx {
+  const struct sweep_capture *set;
+  struct corpus_meta meta; /* the task's part, filled once */
+  double h;
+  int done;                /* 1: the cap was reached or a write failed: no more */
+  struct corpus_writer *w; /* opened at the first problem */
+};
+
+/* First line of `git rev-parse HEAD`, or "" (no git, or not a checkout). */
+static void git_sha(char *out, size_t len)
+{
+  out[0] = '\0';
+  FILE *fp = popen("git rev-parse HEAD 2>/dev/null", "r");
+  if (!fp) return;
+  if (fgets(out, (int)len, fp)) out[strcspn(out, "\n")] = '\0';
+  pclose(fp);
+}
+
+static struct capture_ctx *capture_create(const struct sweep_task *task)
+{
+  struct capture_ctx *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  c->set = task->capture;
+  struct corpus_meta *m = &c->meta;
+  snprintf(m->driver, sizeof m->driver, "%s", task->driver->experiment);
+  m->task_id = task->id;
+  m->seed = task->instance_seed;
+  size_t len = 0;
+  for (int k = 0; k < task->n_axes && len < sizeof m->axes; k++)
+    len += (size_t)snprintf(m->axes + len, sizeof m->axes - len, "%s%s=%s", k ? ";" : "",
+                            task->driver->axes[k].name, task->value[k]);
+  git_sha(m->git_sha, sizeof m->git_sha);
+  return c;
+}
+
+static void capture_after(struct capture_ctx *c, const struct simulation *sim, long k,
+                          const struct step_record *rec)
+{
+  const struct cp_problem *p = stepper_problem(sim->st);
+  if (c->done || !p || (c->set->failed_only && !rec->failed) || (k - 1) % c->set->every != 0) return;
+  struct corpus_meta *m = &c->meta;
+  snprintf(m->name, sizeof m->name, "%s_task%ld_step%ld", m->driver, m->task_id, k);
+  snprintf(m->formulation, sizeof m->formulation, "%s", sim->f->type->name);
+  snprintf(m->solver, sizeof m->solver, "%s", sim->s->type->name);
+  snprintf(m->status, sizeof m->status, "%s", solve_status_name(rec->solve.status));
+  m->h = c->h;
+  m->t = rec->t_start;
+  m->step = k;
+  const int rows[6] = {rec->rows.normal, rec->rows.friction, rec->rows.slack,
+                       rec->rows.joint,  rec->rows.velocity, rec->rows.other};
+  memcpy(m->rows, rows, sizeof rows);
+  char err[512];
+  int rc = c->w ? 0 : corpus_writer_open(c->set->path, &c->w, err, sizeof err);
+  if (!rc) rc = corpus_writer_add(c->w, p, m, c->set->max, err, sizeof err);
+  if (rc == 1) fprintf(stderr, "warning: -cp_capture: %s; no more problems from task %ld\n", err, m->task_id);
+  if (rc) c->done = 1;
+}
+
 /* ---- the standard columns ---- */
 
 const struct sweep_column sweep_standard_columns[] = {
@@ -147,6 +208,7 @@ struct standard_ctx {
   struct run_physics_stats stats;
   struct trace_ctx *trace;
   struct dump_ctx *dump;
+  struct capture_ctx *capture;
   struct sweep_row *row;
 };
 
@@ -155,6 +217,7 @@ static int std_begin(void *vctx, struct simulation *sim, double h, long steps)
   struct standard_ctx *c = vctx;
   if (c->phys.begin(c->phys.ctx, sim, h, steps) == RUN_ERROR) return RUN_ERROR;
   if (c->trace) trace_begin(c->trace, sim, h, steps);
+  if (c->capture) c->capture->h = h;
   return RUN_CONTINUE;
 }
 
@@ -170,6 +233,7 @@ static int std_after(void *vctx, const struct simulation *sim, long k, const str
   if (c->phys.after_step(c->phys.ctx, sim, k, rec) == RUN_ERROR) return RUN_ERROR;
   if (c->trace) trace_after(c->trace, sim, k, rec);
   if (c->dump) dump_after(c->dump, sim, k, rec);
+  if (c->capture) capture_after(c->capture, sim, k, rec);
   return RUN_CONTINUE;
 }
 
@@ -195,6 +259,8 @@ static void std_destroy(void *vctx)
   if (c->phys.destroy) c->phys.destroy(c->phys.ctx);
   trace_destroy(c->trace);
   free(c->dump);
+  if (c->capture) corpus_writer_close(&c->capture->w);
+  free(c->capture);
   free(c);
 }
 
@@ -250,6 +316,10 @@ int sweep_observers_standard(const struct sweep_task *task, struct run_observer 
     snprintf(c->dump->dir, sizeof c->dump->dir, "%s", dump);
     c->dump->experiment = task->driver->experiment;
     c->dump->task_id = task->id;
+  }
+  if (task->capture && task->capture->path[0] && !(c->capture = capture_create(task))) {
+    std_destroy(c);
+    return 1;
   }
   obs[(*n)++] = (struct run_observer){.name = "standard",
                                       .ctx = c,
