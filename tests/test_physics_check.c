@@ -141,8 +141,8 @@ int main(void)
   lt[0] = -copysign(mu * p_rest, slide);
   build(&s, 2, r, 1.0, p_rest, lt);
   physics_check_step(s.w0, &s.w1, &s.cs, s.pn, s.nu, h, &out);
-  CHECK(out.v[2] < 1e-12 && out.v[3] < 1e-12, "Coulomb sliding: Coulomb %g, dissipation %g both 0",
-        out.v[2], out.v[3]);
+  CHECK(out.v[2] < 1e-12 && out.v[3] < 1e-12, "Coulomb sliding: Coulomb %g, dissipation %g both 0", out.v[2],
+        out.v[3]);
   release(&s);
 
   /* 0.1 m above the ground with an impulse p_n: the contact opens, Signorini = p_n (gap / h + v_n+) */
@@ -162,7 +162,8 @@ int main(void)
   CHECK_CLOSE(out.v[0], 0.05, 1e-12, "penetration after the step = 0.05");
   CHECK_CLOSE(out.v[4], world_energy(&s.w1) - world_energy(s.w0), 1e-12, "energy gain = E+ - E = %g",
               world_energy(&s.w1) - world_energy(s.w0));
-  CHECK_CLOSE(out.v[4], 0.5 * m * 4.0 - m * 9.81 * 0.05, 1e-9, "the gain is the kinetic energy less the drop");
+  CHECK_CLOSE(out.v[4], 0.5 * m * 4.0 - m * 9.81 * 0.05, 1e-9,
+              "the gain is the kinetic energy less the drop");
   release(&s);
 
   /* 3D: a circumscribed pyramid's corner, lambda_t = mu p_n (t1 + t2): the true cone is exceeded by
@@ -170,7 +171,8 @@ int main(void)
   lt[0] = lt[1] = mu * p_rest;
   if (build(&s, 3, r, 0.0, p_rest, lt)) return CHECK(0, "3D world built"), check_finish();
   physics_check_step(s.w0, &s.w1, &s.cs, s.pn, s.nu, h, &out);
-  CHECK_CLOSE(out.v[2], (sqrt(2.0) - 1.0) * mu * p_rest, 1e-10, "pyramid corner: Coulomb (sqrt 2 - 1) mu p_n");
+  CHECK_CLOSE(out.v[2], (sqrt(2.0) - 1.0) * mu * p_rest, 1e-10,
+              "pyramid corner: Coulomb (sqrt 2 - 1) mu p_n");
   CHECK(out.fit < 1e-10, "3D tangential impulse recovered exactly (fit %g)", out.fit);
   release(&s);
   lt[0] = 0.6 * mu * p_rest, lt[1] = 0.0;

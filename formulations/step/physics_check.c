@@ -7,10 +7,10 @@
  * make this code formulation-specific. Instead the friction is what the momentum balance leaves over:
  *   nu+ - nu_free - sum_i p_n,i M^-1 W_n,i = sum_i M^-1 W_t,i lambda_t,i + M^-1 W_j lambda_j,
  * solved in the least-squares, minimum-weighted-norm sense (LAPACK dgelsd) with each contact's tangential
- * unknowns weighted by mu p_n,i + eps p_ref (min sum |lambda_t,i|^2 / w_i): among the distributions that explain the motion (several when
- * contacts are redundant, e.g. a box on four corners) the one closest to every cone is taken, so a
- * violation reported is one no distribution of the same motion avoids (up to that L2 choice). Motion the
- * contacts cannot explain stays in the residual (physics_step.fit). */
+ * unknowns weighted by mu p_n,i + eps p_ref (min sum |lambda_t,i|^2 / w_i): among the distributions that
+ * explain the motion (several when contacts are redundant, e.g. a box on four corners) the one closest to
+ * every cone is taken, so a violation reported is one no distribution of the same motion avoids (up to that
+ * L2 choice). Motion the contacts cannot explain stays in the residual (physics_step.fit). */
 #include "physics_check.h"
 
 #include "formulation.h"
