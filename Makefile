@@ -4,6 +4,7 @@
 #   make check     deps -> build -> every test; ends with "N passed, N failed, N skipped"
 #   make run       deps -> build -> the main job
 #   make regress   the quick presets compared with results/baseline/ (make baseline rewrites it)
+#   make regress-solvers  every solver on the committed corpus results/corpus/ against its baseline
 #   make asan      the tests under AddressSanitizer + UBSan
 # Sources are found by folder, so adding a solver, formulation, driver or test needs no edit here.
 
@@ -83,7 +84,7 @@ TESTS := $(TEST_SRC:tests/%.c=$(BIN)/tests/%)
 TEST_SUPPORT := $(BUILD)/tests/check.o
 
 .SECONDARY:
-.PHONY: all deps check test run regress baseline asan format format-check tidy clean bench-solvers bench-step
+.PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step
 all: $(DRIVERS) $(TOOLS) $(TESTS)
 
 $(BUILD)/solvers/%.o: solvers/%.c
@@ -148,6 +149,12 @@ run:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory all
 	bench/run-default
+
+# Every solver on the committed problem corpus (results/corpus/) against its baseline; exit 1 on a regression.
+regress-solvers: all
+	bench/regress_solvers
+baseline-solvers: all
+	bench/regress_solvers -baseline
 
 # The quick presets against results/baseline/ (bin/bench_compare); exit 1 on a regression.
 regress: all

@@ -53,7 +53,10 @@ static int put_str(hid_t obj, const char *name, const char *v)
 }
 
 static int put_int(hid_t obj, const char *name, long v) { return put_attr(obj, name, H5T_NATIVE_LONG, &v); }
-static int put_real(hid_t obj, const char *name, double v) { return put_attr(obj, name, H5T_NATIVE_DOUBLE, &v); }
+static int put_real(hid_t obj, const char *name, double v)
+{
+  return put_attr(obj, name, H5T_NATIVE_DOUBLE, &v);
+}
 
 static int get_attr(hid_t obj, const char *name, hid_t type, void *v)
 {
@@ -146,8 +149,8 @@ static int write_matrix(hid_t g, const struct cp_problem *p)
     hsize_t dims[2] = {(hsize_t)n, (hsize_t)n};
     return put_str(g, "M_format", "dense") || put_data(g, "M", H5T_NATIVE_DOUBLE, 2, dims, p->M);
   }
-  int *ptr = malloc(((size_t)n + 1) * sizeof *ptr), *idx = malloc((nnz ? nnz : 1) * sizeof *idx);
-  double *val = malloc((nnz ? nnz : 1) * sizeof *val);
+  int *ptr = malloc(((size_t)n + 1) * sizeof *ptr), *idx = calloc(nnz + 1, sizeof *idx);
+  double *val = calloc(nnz + 1, sizeof *val);
   int rc = 1;
   if (ptr && idx && val) {
     size_t k = 0;
@@ -183,7 +186,8 @@ static int write_group(hid_t g, const struct cp_problem *p, const struct corpus_
     rc = put_int(g, rows[k], m->rows[k]);
   if (rc || !captured) return rc || put_str(g, "M_format", "none");
   hsize_t dn = (hsize_t)p->n;
-  return put_data(g, "q", H5T_NATIVE_DOUBLE, 1, &dn, p->q) || put_data(g, "lo", H5T_NATIVE_DOUBLE, 1, &dn, p->lo) ||
+  return put_data(g, "q", H5T_NATIVE_DOUBLE, 1, &dn, p->q) ||
+         put_data(g, "lo", H5T_NATIVE_DOUBLE, 1, &dn, p->lo) ||
          put_data(g, "hi", H5T_NATIVE_DOUBLE, 1, &dn, p->hi) || write_matrix(g, p);
 }
 
@@ -231,7 +235,7 @@ int corpus_writer_open(const char *path, struct corpus_writer **w, char *err, si
     return 1;
   }
   (*w)->count = (long)info.nlinks;
-  snprintf((*w)->path, sizeof (*w)->path, "%s", path);
+  snprintf((*w)->path, sizeof(*w)->path, "%s", path);
   return 0;
 }
 
@@ -441,12 +445,17 @@ int corpus_merge(const char *out, const char *const *in, int n_in, char *err, si
       char name[160];
       snprintf(name, sizeof name, "%s", c->meta[i].name);
       if (H5Lexists(dst, name, H5P_DEFAULT) > 0) snprintf(name, sizeof name, "%s_in%d", c->meta[i].name, k);
-      if (H5Ocopy(c->file, c->meta[i].name, dst, name, H5P_DEFAULT, H5P_DEFAULT) < 0)
-        rc = fail(err, len, "%s: cannot copy %s into %s", in[k], c->meta[i].name, out) ? 2 : 2;
+      if (H5Ocopy(c->file, c->meta[i].name, dst, name, H5P_DEFAULT, H5P_DEFAULT) < 0) {
+        fail(err, len, "%s: cannot copy %s into %s", in[k], c->meta[i].name, out);
+        rc = 2;
+      }
     }
     corpus_close(&c);
   }
-  if (H5Fclose(dst) < 0 && !rc) rc = fail(err, len, "%s: close failed", out) ? 2 : 2;
+  if (H5Fclose(dst) < 0 && !rc) {
+    fail(err, len, "%s: close failed", out);
+    rc = 2;
+  }
   return rc;
 }
 

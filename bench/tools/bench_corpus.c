@@ -58,8 +58,8 @@ static const struct sweep_column columns[] = {
 
 /* The problem axis's default: every problem matching the filters, built in main. */
 static struct sweep_axis axes[] = {
-    {"problem", NULL, SWEEP_STRING, NULL, "problems of the corpus by name (default: all matching the filters)",
-     0, SWEEP_INSTANCE, NULL},
+    {"problem", NULL, SWEEP_STRING, NULL,
+     "problems of the corpus by name (default: all matching the filters)", 0, SWEEP_INSTANCE, NULL},
     {"solver", "-cp_solver", SWEEP_SOLVER, "all", "solvers (all: every registered one)", 0, SWEEP_METHOD,
      NULL},
 };
@@ -71,7 +71,8 @@ static const struct option_decl options[] = {
     {"formulation", OPT_STRING, offsetof(struct corpus_ctx, formulation_f), "", NULL,
      "only problems of this formulation"},
     {"kind", OPT_STRING, offsetof(struct corpus_ctx, kind_f), "", NULL, "only problems of this kind"},
-    {"n_min", OPT_INT, offsetof(struct corpus_ctx, n_min), "0", "[0,1000000]", "only problems with n >= this"},
+    {"n_min", OPT_INT, offsetof(struct corpus_ctx, n_min), "0", "[0,1000000]",
+     "only problems with n >= this"},
     {"n_max", OPT_INT, offsetof(struct corpus_ctx, n_max), "1000000", "[0,1000000]",
      "only problems with n <= this"},
     {"repeats", OPT_INT, offsetof(struct corpus_ctx, repeats), "3", "[1,1000]",
@@ -80,8 +81,8 @@ static const struct option_decl options[] = {
 
 static const struct sweep_driver driver;
 
-static int matches(const struct corpus_meta *m, const char *drv, const char *form, const char *kind, int n_min,
-                   int n_max)
+static int matches(const struct corpus_meta *m, const char *drv, const char *form, const char *kind,
+                   int n_min, int n_max)
 {
   return (!drv[0] || strcmp(m->driver, drv) == 0) && (!form[0] || strcmp(m->formulation, form) == 0) &&
          (!kind[0] || strcmp(m->kind, kind) == 0) && m->n >= n_min && m->n <= n_max;
@@ -253,8 +254,8 @@ static int info(const char *path)
     double sum = 0.0;
     for (int j = i; j < n; j++) {
       const struct corpus_meta *b = corpus_meta_at(c, j);
-      if (seen[j] || strcmp(a->driver, b->driver) || strcmp(a->formulation, b->formulation) ||
-          strcmp(a->kind, b->kind))
+      if (seen[j] || strcmp(a->driver, b->driver) != 0 || strcmp(a->formulation, b->formulation) != 0 ||
+          strcmp(a->kind, b->kind) != 0)
         continue;
       seen[j] = 1;
       count++;
@@ -321,7 +322,7 @@ int main(int argc, char **argv)
   const char *path = arg(argc, argv, "-corpus", CORPUS_DEFAULT);
   const char *dir = arg(argc, argv, "-export_siconos", NULL);
   if (dir) return export_siconos(path, dir);
-  for (int i = 1; i < argc; i++)
+  for (int i = 1; i < argc && argv[i]; i++)
     if (strcmp(argv[i], "-help") == 0 || strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
       return sweep_main(&driver, argc, argv);
   /* The default problem list: every problem of the corpus the filters keep (read before PETSc is up). */
@@ -346,8 +347,9 @@ int main(int argc, char **argv)
   corpus_close(&c);
   if (!list) return 1;
   if (len == 0) {
-    fprintf(stderr, "error: no problem of %s matches the filters (-driver '%s' -formulation '%s' -kind '%s' "
-                    "-n_min %d -n_max %d)\n",
+    fprintf(stderr,
+            "error: no problem of %s matches the filters (-driver '%s' -formulation '%s' -kind '%s' "
+            "-n_min %d -n_max %d)\n",
             path, drv, form, kind, n_min, n_max);
     free(list);
     return 2;
