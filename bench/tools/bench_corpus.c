@@ -230,7 +230,7 @@ static const struct sweep_driver driver = {
 static const char *arg(int argc, char **argv, const char *name, const char *def)
 {
   for (int i = 1; i + 1 < argc; i++)
-    if (strcmp(argv[i], name) == 0) return argv[i + 1];
+    if (argv[i] && strcmp(argv[i], name) == 0) return argv[i + 1];
   return def;
 }
 

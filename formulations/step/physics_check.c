@@ -63,7 +63,7 @@ static int recover_tangential(const struct world *w0, const struct contact_set *
   memset(lt, 0, 2 * (size_t)nc * sizeof *lt);
   if (nd == 0 || m == 0) return 0;
   double *A = calloc((size_t)nd * (size_t)m, sizeof *A), *b = calloc((size_t)ldb, sizeof *b);
-  double *scale = malloc((size_t)m * sizeof *scale), *sv = malloc((size_t)(nd < m ? nd : m) * sizeof *sv);
+  double *scale = calloc((size_t)m, sizeof *scale), *sv = malloc((size_t)(nd < m ? nd : m) * sizeof *sv);
   double *work = malloc((size_t)nd * sizeof *work);
   struct jcol *jc = nj ? malloc((size_t)nj * sizeof *jc) : NULL;
   double *phi = nj ? malloc((size_t)nj * sizeof *phi) : NULL;
