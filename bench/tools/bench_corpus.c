@@ -323,8 +323,10 @@ int main(int argc, char **argv)
   const char *dir = arg(argc, argv, "-export_siconos", NULL);
   if (dir) return export_siconos(path, dir);
   for (int i = 1; i < argc && argv[i]; i++)
-    if (strcmp(argv[i], "-help") == 0 || strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+    if (strcmp(argv[i], "-help") == 0 || strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      axes[0].def = "all"; /* the help does not read the corpus */
       return sweep_main(&driver, argc, argv);
+    }
   /* The default problem list: every problem of the corpus the filters keep (read before PETSc is up). */
   struct corpus *c = NULL;
   char err[512];
