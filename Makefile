@@ -4,6 +4,7 @@
 #   make check     deps -> build -> every test; ends with "N passed, N failed, N skipped"
 #   make run       deps -> build -> the main job
 #   make regress   the quick presets compared with results/baseline/ (make baseline rewrites it)
+#   make regress-solvers  every solver on the committed corpus results/corpus/ against its baseline
 #   make asan      the tests under AddressSanitizer + UBSan
 # Sources are found by folder, so adding a solver, formulation, driver or test needs no edit here.
 
@@ -19,7 +20,7 @@ LDFLAGS ?=
 
 DEB_PACKAGES = build-essential pkg-config openmpi-bin libopenmpi-dev petsc-dev libgsl-dev gnuplot-nox \
   liblapacke-dev libopenblas-dev libglpk-dev libsiconos-numerics-dev libqhull-dev slurm-wlm munge \
-  clang-format clang-tidy
+  clang-format clang-tidy libhdf5-dev
 
 # Dependencies. On Debian everything comes from `make deps`. On a cluster, point the build at module-provided
 # libraries instead: PETSc by its own convention (PETSC_DIR and PETSC_ARCH, e.g. `make PETSC_DIR=$PETSC_DIR
@@ -41,11 +42,14 @@ GLPK_LIBS ?= -lglpk
 QHULL_LIBS ?= $(shell pkg-config --libs qhull_r 2>/dev/null || echo -lqhull_r)
 LAPACK_LIBS ?= $(shell pkg-config --libs lapacke 2>/dev/null || echo -llapacke) -llapack -lopenblas
 SICONOS_DIR ?= /usr
+# HDF5 (the problem corpus, bench/corpus/): the serial library; one file per rank, so no MPI-IO is needed.
+HDF5_CFLAGS ?= $(shell pkg-config --cflags hdf5-serial 2>/dev/null || echo -I/usr/include/hdf5/serial)
+HDF5_LIBS ?= $(shell pkg-config --libs hdf5-serial 2>/dev/null || echo -L/usr/lib/x86_64-linux-gnu/hdf5/serial -lhdf5)
 SICONOS := $(wildcard $(SICONOS_DIR)/include/siconos/numerics/LCP_Solvers.h)
 
-PKG_CFLAGS := $(patsubst -I%,-isystem %,$(PETSC_CFLAGS) $(GSL_CFLAGS))
+PKG_CFLAGS := $(patsubst -I%,-isystem %,$(PETSC_CFLAGS) $(GSL_CFLAGS) $(HDF5_CFLAGS))
 BASE_CFLAGS = -std=c11 -D_XOPEN_SOURCE=700 $(CFLAGS) $(WARN) -MMD -MP $(PKG_CFLAGS)
-LIBS = $(PETSC_LIBS) $(GSL_LIBS) $(GLPK_LIBS) $(QHULL_LIBS) $(LAPACK_LIBS) -lm
+LIBS = $(PETSC_LIBS) $(GSL_LIBS) $(GLPK_LIBS) $(QHULL_LIBS) $(LAPACK_LIBS) $(HDF5_LIBS) -lm
 ifneq ($(SICONOS),)
   BASE_CFLAGS += -DCB_HAVE_SICONOS -isystem $(SICONOS_DIR)/include/siconos
   LIBS += -L$(SICONOS_DIR)/lib -lsiconos_numerics
@@ -56,14 +60,14 @@ endif
 SOLVERS_INC = -Isolvers
 FORMULATIONS_ROOMS = world geometry shapes scenes types step
 FORMULATIONS_INC = $(SOLVERS_INC) $(FORMULATIONS_ROOMS:%=-Iformulations/%)
-BENCH_INC = $(FORMULATIONS_INC) -Ibench -Ibench/engine -Ibench/results -Ibench/problems
+BENCH_INC = $(FORMULATIONS_INC) -Ibench -Ibench/engine -Ibench/results -Ibench/problems -Ibench/corpus
 
 SOLVERS_SRC := $(wildcard solvers/*.c)
 ifeq ($(SICONOS),)
   SOLVERS_SRC := $(filter-out solvers/siconos%.c,$(SOLVERS_SRC))
 endif
 FORMULATIONS_SRC := $(foreach r,$(FORMULATIONS_ROOMS),$(wildcard formulations/$(r)/*.c))
-BENCH_LIB_SRC := $(wildcard bench/engine/*.c bench/results/*.c bench/problems/*.c)
+BENCH_LIB_SRC := $(wildcard bench/engine/*.c bench/results/*.c bench/problems/*.c bench/corpus/*.c)
 LIB_SRC := $(SOLVERS_SRC) $(FORMULATIONS_SRC) $(BENCH_LIB_SRC)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 SOLVERS_LIB := $(BUILD)/libcb_solvers.a
@@ -80,7 +84,7 @@ TESTS := $(TEST_SRC:tests/%.c=$(BIN)/tests/%)
 TEST_SUPPORT := $(BUILD)/tests/check.o
 
 .SECONDARY:
-.PHONY: all deps check test run regress baseline asan format format-check tidy clean bench-solvers bench-step
+.PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step
 all: $(DRIVERS) $(TOOLS) $(TESTS)
 
 $(BUILD)/solvers/%.o: solvers/%.c
@@ -145,6 +149,13 @@ run:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory all
 	bench/run-default
+
+# Every solver on the committed problem corpus (results/corpus/) against its baseline (bench/regress_solvers:
+# 0 pass, 1 regression, 2 could not compare; make reports any failure as 2).
+regress-solvers: all
+	bench/regress_solvers
+baseline-solvers: all
+	bench/regress_solvers -baseline
 
 # The quick presets against results/baseline/ (bin/bench_compare). bench/regress exits 0 pass, 1 regression,
 # 2 could not compare; make turns any failing recipe into its own status 2, so the recipe prints the

@@ -5,6 +5,7 @@
 #include "formulation.h"
 #include "option_table.h"
 #include "sweep_impl.h"
+#include "sweep_observers.h"
 
 #include <errno.h>
 #include <petscsys.h>
@@ -112,6 +113,8 @@ static const struct option_decl engine_options[] = {
 /* Only time-stepping drivers (.steps_observed) take these: the standard observers (sweep_observers.h). */
 struct observer_settings {
   char trace[OPTION_STRING_MAX], cp_dump_failed[OPTION_STRING_MAX];
+  char cp_capture[OPTION_STRING_MAX];
+  int cp_capture_every, cp_capture_failed, cp_capture_max;
 };
 static const struct option_decl observer_options[] = {
     {"trace", OPT_STRING, offsetof(struct observer_settings, trace), "", NULL,
@@ -121,7 +124,17 @@ static const struct option_decl observer_options[] = {
     {"cp_dump_failed", OPT_STRING, offsetof(struct observer_settings, cp_dump_failed), "", NULL,
      "the first 5 failed problems of a task as plain files for bin/cpsolve: "
      "DIR/EXPERIMENT_task<ID>_step<K>.txt"},
+    {"cp_capture", OPT_STRING, offsetof(struct observer_settings, cp_capture), "", NULL,
+     "append the steps' problems to the HDF5 corpus FILE.h5 (one group per problem; under MPI one file per "
+     "rank, FILE.rank<R>.h5: join them with bin/bench_corpus -merge); replay with bin/bench_corpus"},
+    {"cp_capture_every", OPT_INT, offsetof(struct observer_settings, cp_capture_every), "1", "[1,1000000000]",
+     "-cp_capture: every K-th step of a run (steps 1, K+1, 2K+1, ...)"},
+    {"cp_capture_failed", OPT_BOOL, offsetof(struct observer_settings, cp_capture_failed), "0", NULL,
+     "-cp_capture: only the steps whose solve did not converge"},
+    {"cp_capture_max", OPT_INT, offsetof(struct observer_settings, cp_capture_max), "10000", "[1,2000000000]",
+     "-cp_capture: at most this many problems in the file"},
 };
+#define N_OBSERVER_OPTIONS ((int)(sizeof observer_options / sizeof observer_options[0]))
 
 /* Only drivers with a seeds axis take these (elsewhere they would change nothing: an error). */
 struct seed_settings {
@@ -131,6 +144,18 @@ static const struct option_decl seed_options[] = {
     {"seed", OPT_INT, offsetof(struct seed_settings, seed), "1", "[0,2147483647]",
      "base of every task's seed: splitmix64 of it and the instance axes' values"},
 };
+
+/* -cp_capture FILE on one of several ranks: FILE.rank<R>.h5 (FILE without its .h5), one writer per file. */
+static void capture_path(const char *path, int rank, int size, char *out, size_t len)
+{
+  size_t l = strlen(path);
+  if (size <= 1 || !path[0]) {
+    snprintf(out, len, "%s", path);
+    return;
+  }
+  if (l > 3 && strcmp(path + l - 3, ".h5") == 0) l -= 3;
+  snprintf(out, len, "%.*s.rank%d.h5", (int)l, path, rank);
+}
 
 static int has_seeds_axis(const struct sweep_driver *d)
 {
@@ -166,6 +191,10 @@ static char **known_options(const struct sweep_driver *d, int *n)
   ADD("-seeds");
   ADD("-trace");
   ADD("-cp_dump_failed");
+  ADD("-cp_capture");
+  ADD("-cp_capture_every");
+  ADD("-cp_capture_failed");
+  ADD("-cp_capture_max");
   for (int a = 0; a < d->n_axes; a++)
     if (strcmp(d->axes[a].name, SWEEP_SEEDS_AXIS) != 0) ADD("%s", sweep_axis_option(&d->axes[a]));
   for (int i = 0; i < d->n_options; i++)
@@ -279,7 +308,7 @@ static void print_help(const struct sweep *s)
   printf("\nSweep options (every driver):\n");
   option_print(stdout, engine_options, N_ENGINE_OPTIONS, NULL);
   if (has_seeds_axis(d)) option_print(stdout, seed_options, 1, NULL);
-  if (d->steps_observed) option_print(stdout, observer_options, 2, NULL);
+  if (d->steps_observed) option_print(stdout, observer_options, N_OBSERVER_OPTIONS, NULL);
   printf("  %-34s read options from F (PETSc format: lines like -h 1e-3,2e-3); may be repeated\n",
          "-options_file F");
   printf("  %-34s this help; -help petsc: PETSc's own options\n", "-help, --help, -h");
@@ -351,12 +380,16 @@ static int parse_engine(struct sweep *s)
   }
   if (s->d->steps_observed) {
     struct observer_settings os;
-    if (option_read(observer_options, 2, NULL, &os, msg, sizeof msg)) {
+    if (option_read(observer_options, N_OBSERVER_OPTIONS, NULL, &os, msg, sizeof msg)) {
       if (say) fprintf(stderr, "error: %s\n", msg);
       return 1;
     }
     snprintf(s->trace_dir, sizeof s->trace_dir, "%s", os.trace);
     snprintf(s->dump_dir, sizeof s->dump_dir, "%s", os.cp_dump_failed);
+    capture_path(os.cp_capture, s->rank, s->size, s->capture.path, sizeof s->capture.path);
+    s->capture.every = os.cp_capture_every;
+    s->capture.failed_only = os.cp_capture_failed;
+    s->capture.max = os.cp_capture_max;
   }
   s->base_seed = 1;
   if (has_seeds_axis(s->d)) {
@@ -496,6 +529,7 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   struct sweep s;
   int rc = 0, want_help = 0, petsc_help = 0, pargc = 0;
   MPI_Comm self_inner = MPI_COMM_NULL;
+  struct sweep_driver *with_standard = NULL;
   memset(&s, 0, sizeof s);
   s.d = d;
   s.lock_fd = -1;
@@ -545,6 +579,13 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   int hl = 0;
   MPI_Get_processor_name(s.host, &hl);
   if (petsc_help) goto finalize; /* PETSc printed its options */
+  if (d->steps_observed) {       /* the standard observers' columns follow the driver's */
+    if (!(with_standard = sweep_driver_with_standard_columns(d))) {
+      rc = 1;
+      goto finalize;
+    }
+    s.d = with_standard;
+  }
   if (want_help) {
     if (sweep_axes_parse(&s)) sweep_axes_free(&s); /* help for the defaults when the axes are bad */
     if (s.rank == 0) print_help(&s);
@@ -629,6 +670,7 @@ finalize:
   if (s.ledger) fclose(s.ledger);
   if (s.lock_fd >= 0) close(s.lock_fd); /* after the merge: the tables are this run's too */
   sweep_axes_free(&s);
+  free(with_standard);
   free(s.todo);
   free(s.options);
   free(cmd);

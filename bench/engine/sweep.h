@@ -91,6 +91,14 @@ struct sweep_column {
 
 struct sweep_driver;
 
+/* -cp_capture FILE (this rank's file; "" = off), -cp_capture_every K, -cp_capture_failed, -cp_capture_max N:
+ * the standard observer appends the steps' problems to an HDF5 corpus (corpus.h). */
+struct sweep_capture {
+  char path[OPTION_STRING_MAX];
+  int every, failed_only;
+  long max;
+};
+
 struct sweep_task {
   const struct sweep_driver *driver;
   long id;
@@ -105,6 +113,9 @@ struct sweep_task {
   /* Time-stepping drivers (.steps_observed): -trace DIR and -cp_dump_failed DIR, read by the engine before
    * any task ("" = off); sweep_observers_standard turns them into observers. */
   const char *trace_dir, *dump_dir;
+  /* The task's row, for the standard observers' columns (sweep_observers.h); set by the engine. */
+  struct sweep_row *row;
+  const struct sweep_capture *capture; /* NULL or path "": no capture */
 };
 
 struct sweep_row;

@@ -34,6 +34,7 @@ struct sweep {
   unsigned long base_seed;
   double time_limit;
   char trace_dir[OPTION_STRING_MAX], dump_dir[OPTION_STRING_MAX]; /* time-stepping drivers */
+  struct sweep_capture capture;                                   /* time-stepping drivers: -cp_capture ... */
   char *options;   /* canonical option string (the fingerprint) */
   char *argv_line; /* the full command line, for meta.json */
   /* the work list (rank 0): ids still to run, costliest first */

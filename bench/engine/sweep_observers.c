@@ -1,8 +1,10 @@
-/* sweep_observers.c — the trace and failed-problem dump observers of a task's run (sweep_observers.h). The
+/* sweep_observers.c — the standard observer of a task's run (sweep_observers.h): the physics checks
+ * (physics_check.h) with their columns, the trace and the failed-problem dump. The
  * dump keeps a failure inside a long sweep replayable with bin/cpsolve (every solver, its own options)
  * without the scene; files are named by experiment, task id and step, so a rerun overwrites its own. */
 #include "sweep_observers.h"
 
+#include "corpus.h"
 #include "cp_io.h"
 
 #include <math.h>
@@ -100,44 +102,231 @@ static int dump_after(void *vctx, const struct simulation *sim, long k, const st
   return RUN_CONTINUE;
 }
 
+/* ---- capture of the steps' problems into an HDF5 corpus (corpus.h) ---- */
+
+struct capture_ctx {
+  const struct sweep_capture *set;
+  struct corpus_meta meta; /* the task's part, filled once */
+  double h;
+  int done;                /* 1: the cap was reached or a write failed: no more */
+  struct corpus_writer *w; /* opened at the first problem */
+};
+
+/* First line of `git rev-parse HEAD`, or "" (no git, or not a checkout). */
+static void git_sha(char *out, size_t len)
+{
+  out[0] = '\0';
+  FILE *fp = popen("git rev-parse HEAD 2>/dev/null", "r");
+  if (!fp) return;
+  if (fgets(out, (int)len, fp)) out[strcspn(out, "\n")] = '\0';
+  pclose(fp);
+}
+
+static struct capture_ctx *capture_create(const struct sweep_task *task)
+{
+  struct capture_ctx *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  c->set = task->capture;
+  struct corpus_meta *m = &c->meta;
+  snprintf(m->driver, sizeof m->driver, "%s", task->driver->experiment);
+  m->task_id = task->id;
+  m->seed = task->instance_seed;
+  size_t len = 0;
+  for (int k = 0; k < task->n_axes && len < sizeof m->axes; k++)
+    len += (size_t)snprintf(m->axes + len, sizeof m->axes - len, "%s%s=%s", k ? ";" : "",
+                            task->driver->axes[k].name, task->value[k]);
+  git_sha(m->git_sha, sizeof m->git_sha);
+  return c;
+}
+
+static void capture_after(struct capture_ctx *c, const struct simulation *sim, long k,
+                          const struct step_record *rec)
+{
+  const struct cp_problem *p = stepper_problem(sim->st);
+  if (c->done || !p || (c->set->failed_only && !rec->failed) || (k - 1) % c->set->every != 0) return;
+  struct corpus_meta *m = &c->meta;
+  snprintf(m->name, sizeof m->name, "%s_task%ld_step%ld", m->driver, m->task_id, k);
+  snprintf(m->formulation, sizeof m->formulation, "%s", sim->f->type->name);
+  snprintf(m->solver, sizeof m->solver, "%s", sim->s->type->name);
+  snprintf(m->status, sizeof m->status, "%s", solve_status_name(rec->solve.status));
+  m->h = c->h;
+  m->t = rec->t_start;
+  m->step = k;
+  const int rows[6] = {rec->rows.normal, rec->rows.friction, rec->rows.slack,
+                       rec->rows.joint,  rec->rows.velocity, rec->rows.other};
+  memcpy(m->rows, rows, sizeof rows);
+  char err[512];
+  int rc = c->w ? 0 : corpus_writer_open(c->set->path, &c->w, err, sizeof err);
+  if (!rc) rc = corpus_writer_add(c->w, p, m, c->set->max, err, sizeof err);
+  if (rc == 1) fprintf(stderr, "warning: -cp_capture: %s; no more problems from task %ld\n", err, m->task_id);
+  if (rc) c->done = 1;
+}
+
+/* ---- the standard columns ---- */
+
+const struct sweep_column sweep_standard_columns[] = {
+    {"phys_penetration_max", SWEEP_INFO, "deepest overlap after a step, shared detection [m]", .floor = 1e-9},
+    {"phys_penetration_mean", SWEEP_INFO, "mean over the steps of the deepest overlap [m]", .floor = 1e-9},
+    {"phys_signorini_max", SWEEP_INFO, "largest p_n (gap/h + v_n+)^+: impulse on an opening contact [J]",
+     .floor = 1e-9},
+    {"phys_signorini_mean", SWEEP_INFO, "mean over the steps of the step's largest [J]", .floor = 1e-9},
+    {"phys_coulomb_max", SWEEP_INFO, "largest (|lambda_t| - mu p_n)^+ against the true cone [N s]",
+     .floor = 1e-9},
+    {"phys_coulomb_mean", SWEEP_INFO, "mean over the steps of the step's largest [N s]", .floor = 1e-9},
+    {"phys_dissipation_max", SWEEP_INFO,
+     "largest (lambda_t . v_t+ + mu p_n |v_t+|)^+: friction not opposing sliding at the cone's edge [J]",
+     .floor = 1e-9},
+    {"phys_dissipation_mean", SWEEP_INFO, "mean over the steps of the step's largest [J]", .floor = 1e-9},
+    {"phys_energy_gain_max", SWEEP_INFO, "largest energy gain of a step (kinetic + potential) [J]",
+     .floor = 1e-9},
+    {"phys_energy_gain_mean", SWEEP_INFO, "mean over the steps of the energy gain [J]", .floor = 1e-9},
+};
+const int sweep_n_standard_columns = (int)(sizeof sweep_standard_columns / sizeof sweep_standard_columns[0]);
+
+struct driver_with_columns {
+  struct sweep_driver d;
+  struct sweep_column col[];
+};
+
+struct sweep_driver *sweep_driver_with_standard_columns(const struct sweep_driver *d)
+{
+  int n = d->n_columns + sweep_n_standard_columns;
+  struct driver_with_columns *x = malloc(sizeof *x + (size_t)n * sizeof x->col[0]);
+  if (!x) return NULL;
+  x->d = *d;
+  memcpy(x->col, d->columns, (size_t)d->n_columns * sizeof x->col[0]);
+  memcpy(x->col + d->n_columns, sweep_standard_columns, (size_t)sweep_n_standard_columns * sizeof x->col[0]);
+  x->d.columns = x->col;
+  x->d.n_columns = n;
+  return &x->d;
+}
+
+/* ---- the one standard observer: physics checks, then trace, dump ---- */
+
+struct standard_ctx {
+  struct run_observer phys;
+  struct run_physics_stats stats;
+  struct trace_ctx *trace;
+  struct dump_ctx *dump;
+  struct capture_ctx *capture;
+  struct sweep_row *row;
+};
+
+static int std_begin(void *vctx, struct simulation *sim, double h, long steps)
+{
+  struct standard_ctx *c = vctx;
+  if (c->phys.begin(c->phys.ctx, sim, h, steps) == RUN_ERROR) return RUN_ERROR;
+  if (c->trace) trace_begin(c->trace, sim, h, steps);
+  if (c->capture) c->capture->h = h;
+  return RUN_CONTINUE;
+}
+
+static int std_before(void *vctx, struct simulation *sim, long k, double h)
+{
+  struct standard_ctx *c = vctx;
+  return c->phys.before_step(c->phys.ctx, sim, k, h) == RUN_ERROR ? RUN_ERROR : RUN_CONTINUE;
+}
+
+static int std_after(void *vctx, const struct simulation *sim, long k, const struct step_record *rec)
+{
+  struct standard_ctx *c = vctx;
+  if (c->phys.after_step(c->phys.ctx, sim, k, rec) == RUN_ERROR) return RUN_ERROR;
+  if (c->trace) trace_after(c->trace, sim, k, rec);
+  if (c->dump) dump_after(c->dump, sim, k, rec);
+  if (c->capture) capture_after(c->capture, sim, k, rec);
+  return RUN_CONTINUE;
+}
+
+static int std_end(void *vctx, const struct simulation *sim, const struct run_summary *sum)
+{
+  (void)sim, (void)sum;
+  struct standard_ctx *c = vctx;
+  if (!c->row || c->stats.steps == 0) return RUN_CONTINUE;
+  for (int j = 0; j < PHYSICS_N_CHECKS; j++) {
+    char name[64];
+    snprintf(name, sizeof name, "phys_%s_max", physics_check_names[j]);
+    sweep_row_set(c->row, name, c->stats.max[j]);
+    snprintf(name, sizeof name, "phys_%s_mean", physics_check_names[j]);
+    sweep_row_set(c->row, name, c->stats.mean[j]);
+  }
+  return RUN_CONTINUE;
+}
+
+static void std_destroy(void *vctx)
+{
+  struct standard_ctx *c = vctx;
+  if (!c) return;
+  if (c->phys.destroy) c->phys.destroy(c->phys.ctx);
+  trace_destroy(c->trace);
+  free(c->dump);
+  if (c->capture) corpus_writer_close(&c->capture->w);
+  free(c->capture);
+  free(c);
+}
+
+/* The trace of task: SWEEP_TRACE_COLUMNS, the columns of obs[0 .. n), then the physics checks'. */
+static struct trace_ctx *trace_create(const struct sweep_task *task, const struct run_observer *obs, int n,
+                                      const struct run_observer *phys)
+{
+  struct trace_ctx *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  snprintf(c->dir, sizeof c->dir, "%s", task->trace_dir);
+  c->experiment = task->driver->experiment;
+  c->task_id = task->id;
+  size_t len = (size_t)snprintf(c->header, sizeof c->header, "%s", SWEEP_TRACE_COLUMNS);
+  for (int i = 0; i <= n; i++) {
+    const struct run_observer *o = i < n ? &obs[i] : phys;
+    if (!o->values || o->n_columns <= 0) continue;
+    if (c->n_src == SWEEP_TRACE_MAX_OBSERVERS || o->n_columns > 16 || len >= sizeof c->header) {
+      fprintf(stderr, "error: -trace: too many observer columns\n");
+      free(c);
+      return NULL;
+    }
+    c->src_ctx[c->n_src] = o->ctx;
+    c->src_values[c->n_src] = o->values;
+    c->src_n[c->n_src++] = o->n_columns;
+    len += (size_t)snprintf(c->header + len, sizeof c->header - len, ",%s", o->columns);
+  }
+  return c;
+}
+
 int sweep_observers_standard(const struct sweep_task *task, struct run_observer *obs, int *n, int cap)
 {
   const char *trace = task->trace_dir ? task->trace_dir : "", *dump = task->dump_dir ? task->dump_dir : "";
-  const char *experiment = task->driver->experiment;
-  if (*n + (trace[0] != '\0') + (dump[0] != '\0') > cap) {
+  if (*n + 1 > cap) {
     fprintf(stderr, "error: sweep_observers_standard: room for %d observers, %d used\n", cap, *n);
     return 1;
   }
-  if (trace[0]) {
-    struct trace_ctx *c = calloc(1, sizeof *c);
-    if (!c) return 1;
-    snprintf(c->dir, sizeof c->dir, "%s", trace);
-    c->experiment = experiment;
-    c->task_id = task->id;
-    size_t len = (size_t)snprintf(c->header, sizeof c->header, "%s", SWEEP_TRACE_COLUMNS);
-    for (int i = 0; i < *n; i++) {
-      if (!obs[i].values || obs[i].n_columns <= 0) continue;
-      if (c->n_src == SWEEP_TRACE_MAX_OBSERVERS || obs[i].n_columns > 16 || len >= sizeof c->header) {
-        fprintf(stderr, "error: -trace: too many observer columns\n");
-        free(c);
-        return 1;
-      }
-      c->src_ctx[c->n_src] = obs[i].ctx;
-      c->src_values[c->n_src] = obs[i].values;
-      c->src_n[c->n_src++] = obs[i].n_columns;
-      len += (size_t)snprintf(c->header + len, sizeof c->header - len, ",%s", obs[i].columns);
-    }
-    obs[(*n)++] = (struct run_observer){
-        .name = "trace", .ctx = c, .begin = trace_begin, .after_step = trace_after, .destroy = trace_destroy};
+  struct standard_ctx *c = calloc(1, sizeof *c);
+  if (!c) return 1;
+  c->row = task->row;
+  if (run_observer_physics(&c->phys, &c->stats)) {
+    free(c);
+    return 1;
+  }
+  if (trace[0] && !(c->trace = trace_create(task, obs, *n, &c->phys))) {
+    std_destroy(c);
+    return 1;
   }
   if (dump[0]) {
-    struct dump_ctx *c = calloc(1, sizeof *c);
-    if (!c) return 1;
-    snprintf(c->dir, sizeof c->dir, "%s", dump);
-    c->experiment = experiment;
-    c->task_id = task->id;
-    obs[(*n)++] =
-        (struct run_observer){.name = "cp_dump_failed", .ctx = c, .after_step = dump_after, .destroy = free};
+    if (!(c->dump = calloc(1, sizeof *c->dump))) {
+      std_destroy(c);
+      return 1;
+    }
+    snprintf(c->dump->dir, sizeof c->dump->dir, "%s", dump);
+    c->dump->experiment = task->driver->experiment;
+    c->dump->task_id = task->id;
   }
+  if (task->capture && task->capture->path[0] && !(c->capture = capture_create(task))) {
+    std_destroy(c);
+    return 1;
+  }
+  obs[(*n)++] = (struct run_observer){.name = "standard",
+                                      .ctx = c,
+                                      .begin = std_begin,
+                                      .before_step = std_before,
+                                      .after_step = std_after,
+                                      .end = std_end,
+                                      .destroy = std_destroy};
   return 0;
 }

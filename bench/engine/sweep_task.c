@@ -384,6 +384,8 @@ char *sweep_task_execute(const struct sweep *s, long id)
   task.time_limit = s->time_limit;
   task.trace_dir = s->trace_dir;
   task.dump_dir = s->dump_dir;
+  task.row = &row;
+  task.capture = &s->capture;
   task.rng = gsl_rng_alloc(gsl_rng_mt19937);
   if (!task.rng) goto cleanup;
   task.instance_seed = sweep_instance_seed(s, values);

@@ -1,0 +1,363 @@
+/* NAME    bench_corpus — replay a problem corpus (the subproblems real runs produced, captured with
+ *         -cp_capture FILE.h5 by any time-stepping driver) with every solver.
+ * PURPOSE per (problem, solver): the harness's status (the independent checker of cp.c), iterations,
+ *         residual and the median wall time of -repeats converged solves, as bench_solvers reports them,
+ *         plus the problem's metadata (driver, formulation, kind, size, rows by kind, the status the run
+ *         saw); summaries, success rates and performance profiles (Dolan & More 2002) come from the
+ *         engine's results tools, the same as bench_solvers'.
+ * USAGE   bench_corpus [-corpus results/corpus/corpus.h5] [-driver D] [-formulation F] [-kind lcp|mlcp]
+ *         [-n_min A] [-n_max B] [-cp_solver ...] [-repeats R] [engine options: -out, -resume, ...]
+ *         bench_corpus -info FILE.h5                       (contents by driver / formulation / kind / size)
+ *         bench_corpus -merge OUT.h5 IN1.h5 IN2.h5 ...      (join per-rank files)
+ *         bench_corpus -export_siconos DIR [-corpus FILE.h5] (each linear problem as a Siconos .dat)
+ * PAPER   Acary et al. 2014 (FCLIB: a collection of discrete 3D frictional contact problems) for the idea;
+ *         Dolan & More 2002 (performance profiles). Exit 2 on bad input: a missing, corrupt or truncated
+ *         file, another schema version, a filter matching nothing. */
+#include "corpus.h"
+#include "engine/sweep.h"
+#include "solver.h"
+
+#include <math.h>
+#include <petscsys.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define CORPUS_DEFAULT "results/corpus/corpus.h5"
+
+struct corpus_ctx {
+  char corpus[OPTION_STRING_MAX], driver_f[OPTION_STRING_MAX], formulation_f[OPTION_STRING_MAX];
+  char kind_f[OPTION_STRING_MAX];
+  int n_min, n_max, repeats;
+  struct corpus *c;
+};
+
+static const struct sweep_column columns[] = {
+    {"iterations", SWEEP_COST, "iterations (pivots for pivoting methods, sweeps for PGS) of the first solve",
+     .count = 1},
+    {"residual", SWEEP_METRIC, "the checker's natural residual / scale of the first solve", .floor = 1e-8},
+    {"residual_eq", SWEEP_INFO, "equality residual of mixed LCPs (0 for other kinds)", .floor = 0},
+    {"n", SWEEP_INFO, "unknowns", .floor = 0},
+    {"solve_seconds", SWEEP_COST, "median wall time of the timed solves [s]", .floor = 0},
+    {"solve_min_seconds", SWEEP_COST, "fastest timed solve [s]", .floor = 0},
+    {"repeats", SWEEP_INFO, "timed solves (1 for a failure)", .floor = 0},
+    {"message", SWEEP_INFO, "the solver's or the harness's message", .floor = 0},
+    {"driver", SWEEP_INFO, "the experiment that produced the problem", .floor = 0},
+    {"formulation", SWEEP_INFO, "its formulation", .floor = 0},
+    {"kind", SWEEP_INFO, "lcp, mlcp, box_mcp, ncp", .floor = 0},
+    {"n_eq", SWEEP_INFO, "free (equality) unknowns of a mixed LCP", .floor = 0},
+    {"rows_normal", SWEEP_INFO, "rows by constraint kind: normal", .floor = 0},
+    {"rows_friction", SWEEP_INFO, "friction-direction rows", .floor = 0},
+    {"rows_slack", SWEEP_INFO, "friction-cone rows", .floor = 0},
+    {"h", SWEEP_INFO, "the run's time step [s]", .floor = 0},
+    {"run_solver", SWEEP_INFO, "the solver of the run that produced it", .floor = 0},
+    {"run_status", SWEEP_INFO, "the status that run's solve had", .floor = 0},
+};
+
+/* The problem axis's default: every problem matching the filters, built in main. */
+static struct sweep_axis axes[] = {
+    {"problem", NULL, SWEEP_STRING, NULL,
+     "problems of the corpus by name (default: all matching the filters)", 0, SWEEP_INSTANCE, NULL},
+    {"solver", "-cp_solver", SWEEP_SOLVER, "all", "solvers (all: every registered one)", 0, SWEEP_METHOD,
+     NULL},
+};
+
+static const struct option_decl options[] = {
+    {"corpus", OPT_STRING, offsetof(struct corpus_ctx, corpus), CORPUS_DEFAULT, NULL,
+     "the HDF5 corpus (give it on the command line: the problem list is built before options files)"},
+    {"driver", OPT_STRING, offsetof(struct corpus_ctx, driver_f), "", NULL, "only problems of this driver"},
+    {"formulation", OPT_STRING, offsetof(struct corpus_ctx, formulation_f), "", NULL,
+     "only problems of this formulation"},
+    {"kind", OPT_STRING, offsetof(struct corpus_ctx, kind_f), "", NULL, "only problems of this kind"},
+    {"n_min", OPT_INT, offsetof(struct corpus_ctx, n_min), "0", "[0,1000000]",
+     "only problems with n >= this"},
+    {"n_max", OPT_INT, offsetof(struct corpus_ctx, n_max), "1000000", "[0,1000000]",
+     "only problems with n <= this"},
+    {"repeats", OPT_INT, offsetof(struct corpus_ctx, repeats), "3", "[1,1000]",
+     "timed solves per converged task; solve_seconds is their median"},
+};
+
+static const struct sweep_driver driver;
+
+static int matches(const struct corpus_meta *m, const char *drv, const char *form, const char *kind,
+                   int n_min, int n_max)
+{
+  return (!drv[0] || strcmp(m->driver, drv) == 0) && (!form[0] || strcmp(m->formulation, form) == 0) &&
+         (!kind[0] || strcmp(m->kind, kind) == 0) && m->n >= n_min && m->n <= n_max;
+}
+
+static int setup(void **vctx)
+{
+  struct corpus_ctx *c = calloc(1, sizeof *c);
+  if (!c) return 1;
+  *vctx = c;
+  if (sweep_read_options(&driver, c)) return 2;
+  char err[512];
+  if (corpus_open(c->corpus, &c->c, err, sizeof err)) {
+    fprintf(stderr, "error: -corpus: %s\n", err);
+    return 2;
+  }
+  return 0;
+}
+
+static void teardown(void *vctx)
+{
+  struct corpus_ctx *c = vctx;
+  if (!c) return;
+  corpus_close(&c->c);
+  free(c);
+}
+
+static double cost(const struct sweep_task *t, void *vctx)
+{
+  struct corpus_ctx *c = vctx;
+  int i = corpus_find(c->c, sweep_task_string(t, "problem"));
+  double n = i >= 0 ? corpus_meta_at(c->c, i)->n : 1.0;
+  return n * n * n + 100.0 * n * n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static void put_meta(struct sweep_row *row, const struct corpus_meta *m)
+{
+  sweep_row_set_text(row, "driver", m->driver);
+  sweep_row_set_text(row, "formulation", m->formulation);
+  sweep_row_set_text(row, "kind", m->kind);
+  sweep_row_set_int(row, "n", m->n);
+  sweep_row_set_int(row, "n_eq", m->n_eq);
+  sweep_row_set_int(row, "rows_normal", m->rows[0]);
+  sweep_row_set_int(row, "rows_friction", m->rows[1]);
+  sweep_row_set_int(row, "rows_slack", m->rows[2]);
+  sweep_row_set(row, "h", m->h);
+  sweep_row_set_text(row, "run_solver", m->solver);
+  sweep_row_set_text(row, "run_status", m->status);
+}
+
+/* Recipe (bench_solvers'): read the problem -> first solve (judged by the harness) -> repeat converged
+ * solves for the median time -> row. A problem that cannot be read is a row (not_captured / unreadable). */
+static int run(const struct sweep_task *t, void *vctx, struct sweep_row *row)
+{
+  struct corpus_ctx *c = vctx;
+  const char *name = sweep_task_string(t, "problem"), *solver_name = sweep_task_string(t, "solver");
+  int i = corpus_find(c->c, name), status = 1;
+  struct cp_problem *p = NULL;
+  struct solver *s = NULL;
+  double *z = NULL, *times = NULL;
+  char err[512] = "";
+  if (i < 0) {
+    sweep_row_status(row, "not_applicable");
+    sweep_row_set_text(row, "message", "no such problem in the corpus");
+    return 0;
+  }
+  const struct corpus_meta *m = corpus_meta_at(c->c, i);
+  put_meta(row, m);
+  if (corpus_read(c->c, i, &p, err, sizeof err)) {
+    sweep_row_status(row, m->captured ? "unreadable" : "not_captured");
+    sweep_row_set_text(row, "message", err);
+    return 0;
+  }
+  char msg[512] = "";
+  if (solver_create(solver_name, &s, msg, sizeof msg) || solver_set_from_options(s, msg, sizeof msg)) {
+    fprintf(stderr, "error: %s\n", msg);
+    goto cleanup;
+  }
+  s->set.warm_start = 0;
+  z = calloc((size_t)p->n, sizeof *z);
+  times = malloc((size_t)c->repeats * sizeof *times);
+  if (!z || !times) goto cleanup;
+  struct solve_result first, r;
+  double t0 = solver_wall_time();
+  if (solver_solve(s, p, z, &first)) goto cleanup;
+  times[0] = first.seconds;
+  int k = 1;
+  while (first.status == SOLVE_CONVERGED && k < c->repeats) {
+    if (t->time_limit > 0.0 && solver_wall_time() - t0 + 2.0 * times[k - 1] > 0.8 * t->time_limit) break;
+    if (solver_solve(s, p, z, &r)) goto cleanup;
+    times[k++] = r.seconds;
+  }
+  double tmin = times[0];
+  for (int j = 1; j < k; j++)
+    tmin = fmin(tmin, times[j]);
+  qsort(times, (size_t)k, sizeof *times, cmp_double);
+  double tmed = k % 2 ? times[k / 2] : 0.5 * (times[k / 2 - 1] + times[k / 2]);
+  sweep_row_status(row, solve_status_name(first.status));
+  if (first.status != SOLVE_NOT_APPLICABLE) {
+    sweep_row_set_int(row, "iterations", first.iterations);
+    sweep_row_set(row, "residual", first.residual);
+    sweep_row_set(row, "residual_eq", first.residual_eq);
+    sweep_row_set(row, "solve_seconds", tmed);
+    sweep_row_set(row, "solve_min_seconds", tmin);
+    sweep_row_set_int(row, "repeats", k);
+  }
+  if (first.message[0]) sweep_row_set_text(row, "message", first.message);
+  status = 0;
+cleanup:
+  free(z);
+  free(times);
+  solver_destroy(&s);
+  cp_destroy(&p);
+  return status;
+}
+
+static const struct sweep_driver driver = {
+    .experiment = "corpus",
+    .title = "complementarity solvers on the problems real runs produced (a captured corpus)",
+    .help = "Status: the harness's solve status; not_captured: a callback (nonlinear) problem, recorded\n"
+            "without its data; unreadable: the group is damaged. -cp_tol, -cp_max_it, -cp_time_limit and\n"
+            "every solver's own options apply to every task.\n",
+    .options = options,
+    .n_options = (int)(sizeof options / sizeof options[0]),
+    .axes = axes,
+    .n_axes = (int)(sizeof axes / sizeof axes[0]),
+    .columns = columns,
+    .n_columns = (int)(sizeof columns / sizeof columns[0]),
+    .plot_x = "problem",
+    .series = "solver",
+    .setup = setup,
+    .cost = cost,
+    .run = run,
+    .teardown = teardown,
+};
+
+/* ---- the modes outside the sweep ---- */
+
+static const char *arg(int argc, char **argv, const char *name, const char *def)
+{
+  for (int i = 1; i + 1 < argc; i++)
+    if (argv[i] && strcmp(argv[i], name) == 0) return argv[i + 1];
+  return def;
+}
+
+static int info(const char *path)
+{
+  struct corpus *c = NULL;
+  char err[512];
+  if (corpus_open(path, &c, err, sizeof err)) {
+    fprintf(stderr, "error: %s\n", err);
+    return 2;
+  }
+  printf("%s: %d problems (schema version %d)\n", path, corpus_count(c), CORPUS_SCHEMA_VERSION);
+  printf("%-16s %-22s %-8s %6s %6s %6s %8s %s\n", "driver", "formulation", "kind", "count", "n_min", "n_max",
+         "n_mean", "run statuses other than converged");
+  int n = corpus_count(c);
+  char *seen = calloc((size_t)n + 1, 1);
+  for (int i = 0; seen && i < n; i++) {
+    if (seen[i]) continue;
+    const struct corpus_meta *a = corpus_meta_at(c, i);
+    int count = 0, lo = a->n, hi = a->n, other = 0;
+    double sum = 0.0;
+    for (int j = i; j < n; j++) {
+      const struct corpus_meta *b = corpus_meta_at(c, j);
+      if (seen[j] || strcmp(a->driver, b->driver) != 0 || strcmp(a->formulation, b->formulation) != 0 ||
+          strcmp(a->kind, b->kind) != 0)
+        continue;
+      seen[j] = 1;
+      count++;
+      sum += b->n;
+      lo = b->n < lo ? b->n : lo;
+      hi = b->n > hi ? b->n : hi;
+      other += strcmp(b->status, "converged") != 0;
+    }
+    printf("%-16s %-22s %-8s %6d %6d %6d %8.1f %d\n", a->driver, a->formulation, a->kind, count, lo, hi,
+           sum / count, other);
+  }
+  free(seen);
+  corpus_close(&c);
+  return 0;
+}
+
+static int export_siconos(const char *path, const char *dir)
+{
+  struct corpus *c = NULL;
+  char err[512];
+  if (corpus_open(path, &c, err, sizeof err)) {
+    fprintf(stderr, "error: %s\n", err);
+    return 2;
+  }
+  struct stat st;
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "error: -export_siconos: %s is not an existing directory\n", dir);
+    corpus_close(&c);
+    return 2;
+  }
+  int written = 0, skipped = 0, rc = 0;
+  for (int i = 0; i < corpus_count(c) && !rc; i++) {
+    struct cp_problem *p = NULL;
+    const struct corpus_meta *m = corpus_meta_at(c, i);
+    char file[OPTION_STRING_MAX + 256];
+    /* cp_io guesses the Siconos flavour from the name: "mlcp" in it means an MLCP */
+    snprintf(file, sizeof file, "%s/%s_%s.dat", dir, m->name, strcmp(m->kind, "mlcp") == 0 ? "mlcp" : "lcp");
+    if (corpus_read(c, i, &p, err, sizeof err) || corpus_write_siconos(file, p, err, sizeof err)) {
+      fprintf(stderr, "note: %s skipped: %s\n", m->name, err);
+      skipped++;
+    } else {
+      written++;
+    }
+    cp_destroy(&p);
+  }
+  printf("%d problems written to %s, %d skipped (callback or box-constrained)\n", written, dir, skipped);
+  corpus_close(&c);
+  return rc;
+}
+
+int main(int argc, char **argv)
+{
+  if (argc >= 2 && strcmp(argv[1], "-info") == 0) {
+    if (argc != 3) return fprintf(stderr, "usage: bench_corpus -info FILE.h5\n"), 2;
+    return info(argv[2]);
+  }
+  if (argc >= 2 && strcmp(argv[1], "-merge") == 0) {
+    if (argc < 4) return fprintf(stderr, "usage: bench_corpus -merge OUT.h5 IN.h5 [IN.h5 ...]\n"), 2;
+    char err[512];
+    int rc = corpus_merge(argv[2], (const char *const *)argv + 3, argc - 3, err, sizeof err);
+    if (rc) fprintf(stderr, "error: -merge: %s\n", err);
+    return rc;
+  }
+  const char *path = arg(argc, argv, "-corpus", CORPUS_DEFAULT);
+  const char *dir = arg(argc, argv, "-export_siconos", NULL);
+  if (dir) return export_siconos(path, dir);
+  for (int i = 1; i < argc && argv[i]; i++)
+    if (strcmp(argv[i], "-help") == 0 || strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      axes[0].def = "all"; /* the help does not read the corpus */
+      return sweep_main(&driver, argc, argv);
+    }
+  /* The default problem list: every problem of the corpus the filters keep (read before PETSc is up). */
+  struct corpus *c = NULL;
+  char err[512];
+  if (corpus_open(path, &c, err, sizeof err)) {
+    fprintf(stderr, "error: -corpus: %s\n", err);
+    return 2;
+  }
+  const char *drv = arg(argc, argv, "-driver", ""), *form = arg(argc, argv, "-formulation", "");
+  const char *kind = arg(argc, argv, "-kind", "");
+  int n_min = atoi(arg(argc, argv, "-n_min", "0")), n_max = atoi(arg(argc, argv, "-n_max", "1000000"));
+  size_t cap = 1, len = 0;
+  for (int i = 0; i < corpus_count(c); i++)
+    cap += strlen(corpus_meta_at(c, i)->name) + 1;
+  char *list = calloc(cap, 1);
+  for (int i = 0; list && i < corpus_count(c); i++) {
+    const struct corpus_meta *m = corpus_meta_at(c, i);
+    if (matches(m, drv, form, kind, n_min, n_max))
+      len += (size_t)snprintf(list + len, cap - len, "%s%s", len ? "," : "", m->name);
+  }
+  corpus_close(&c);
+  if (!list) return 1;
+  if (len == 0) {
+    fprintf(stderr,
+            "error: no problem of %s matches the filters (-driver '%s' -formulation '%s' -kind '%s' "
+            "-n_min %d -n_max %d)\n",
+            path, drv, form, kind, n_min, n_max);
+    free(list);
+    return 2;
+  }
+  axes[0].def = list;
+  int rc = sweep_main(&driver, argc, argv);
+  free(list);
+  return rc;
+}
