@@ -53,6 +53,11 @@ struct sweep {
 
 /* sweep_task.c */
 int sweep_axes_parse(struct sweep *s);
+/* sweep_options.c: the engine's options into s (nonzero after a message), the unused-option check (nonzero
+ * when any option was not read; rank 0 names each), and -help for this run. */
+int sweep_parse_engine(struct sweep *s);
+int sweep_check_unused(const struct sweep *s);
+void sweep_print_help(const struct sweep *s);
 void sweep_axes_free(struct sweep *s);
 /* Reads the own options of every formulation and solver the axes name, once, before any task (after the
  * driver's setup, which may set defaults of its own): a bad value stops the run, and PETSc marks them
