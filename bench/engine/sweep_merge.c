@@ -1,0 +1,273 @@
+/* sweep_merge.c — the ledgers of a run (one per slice, or one shared) merged into tasks.csv: rows matched
+ * and numbered by their axis values (experiment.txt's value lists), so that a sweep extended with new
+ * values keeps every finished row; missing tasks and slices named (bench_merge exits 1 on them). */
+#include "sweep_impl.h"
+#include "table.h"
+
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+struct id_row {
+  long id;
+  int table, row;
+};
+
+static int by_id(const void *a, const void *b)
+{
+  const struct id_row *x = a, *y = b;
+  return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The axis value lists of a run (experiment.txt: axes, values_<axis>), to number tasks by their values. */
+struct axis_lists {
+  int n;
+  int *col;       /* column of each axis in the ledger */
+  int *count;     /* values per axis */
+  char ***values; /* values[k][i] */
+};
+
+static void axis_lists_free(struct axis_lists *l)
+{
+  for (int k = 0; l->values && k < l->n; k++) {
+    for (int i = 0; l->values[k] && i < l->count[k]; i++)
+      free(l->values[k][i]);
+    free(l->values[k]);
+  }
+  free(l->values);
+  free(l->count);
+  free(l->col);
+  memset(l, 0, sizeof *l);
+}
+
+static int split_list(const char *text, char ***out, int *n)
+{
+  *n = 0;
+  *out = NULL;
+  if (!text || !text[0]) return 0;
+  char *copy = strdup(text), *save = NULL;
+  if (!copy) return 1;
+  for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    char **nv = realloc(*out, (size_t)(*n + 1) * sizeof *nv);
+    if (!nv) break;
+    *out = nv;
+    if (!((*out)[*n] = strdup(tok))) break;
+    (*n)++;
+  }
+  free(copy);
+  return 0;
+}
+
+static int axis_lists_read(const char *path, const struct table *t, struct axis_lists *l)
+{
+  char *axes = sweep_experiment_value(path, "axes");
+  char **names = NULL;
+  int n = 0, rc = 2;
+  memset(l, 0, sizeof *l);
+  if (!axes || split_list(axes, &names, &n)) {
+    fprintf(stderr, "error: %s: no 'axes' line\n", path);
+    goto cleanup;
+  }
+  l->n = n;
+  l->col = calloc((size_t)n + 1, sizeof *l->col);
+  l->count = calloc((size_t)n + 1, sizeof *l->count);
+  l->values = calloc((size_t)n + 1, sizeof *l->values);
+  if (!l->col || !l->count || !l->values) goto cleanup;
+  for (int k = 0; k < n; k++) {
+    char key[256];
+    snprintf(key, sizeof key, "values_%s", names[k]);
+    char *v = sweep_experiment_value(path, key);
+    l->col[k] = table_column(t, names[k]);
+    if (!v || l->col[k] < 0) {
+      fprintf(stderr, "error: %s: no '%s' line, or the ledger has no column %s\n", path, key, names[k]);
+      free(v);
+      goto cleanup;
+    }
+    split_list(v, &l->values[k], &l->count[k]);
+    free(v);
+  }
+  rc = 0;
+cleanup:
+  for (int k = 0; k < n; k++)
+    free(names[k]);
+  free(names);
+  free(axes);
+  if (rc) axis_lists_free(l);
+  return rc;
+}
+
+/* The id of row r in the sweep the lists describe (last axis fastest), -1 when a value is not in it. */
+static long axis_lists_id(const struct axis_lists *l, const struct table *t, int r)
+{
+  long id = 0;
+  for (int k = 0; k < l->n; k++) {
+    int found = -1;
+    for (int i = 0; i < l->count[k] && found < 0; i++)
+      if (strcmp(l->values[k][i], table_get(t, r, l->col[k])) == 0) found = i;
+    if (found < 0) return -1;
+    id = id * l->count[k] + found;
+  }
+  return id;
+}
+
+/* Names what a merge lacks: the ids of the missing tasks (as ranges, the first few) and, when the
+ * directory holds slice ledgers (ledger.K-of-N.csv), the slices those ids belong to, which are the job
+ * array elements to run again. */
+static void report_missing(const char *run_dir, const struct table *out, long total, long missing)
+{
+  char *present = calloc((size_t)total + 1, 1), path[SWEEP_PATH_MAX + 64];
+  long slices = 0;
+  glob_t g = {0};
+  if (!present) return;
+  for (int i = 0; i < out->nrow; i++) {
+    long id = strtol(table_get(out, i, 0), NULL, 10);
+    if (id >= 0 && id < total) present[id] = 1;
+  }
+  sweep_path(path, sizeof path, "%s/ledger.*-of-*.csv", run_dir);
+  if (glob(path, 0, NULL, &g) == 0 && g.gl_pathc > 0) {
+    const char *of = strstr(strrchr(g.gl_pathv[0], '/'), "-of-");
+    slices = of ? strtol(of + 4, NULL, 10) : 0;
+  }
+  fprintf(stderr, "[merge] %s: %ld of %ld tasks present (%ld missing); the missing ids:", run_dir,
+          total - missing, total, missing);
+  int ranges = 0;
+  for (long id = 0; id < total; id++) {
+    if (present[id]) continue;
+    long end = id;
+    while (end + 1 < total && !present[end + 1])
+      end++;
+    if (++ranges > 20) {
+      fprintf(stderr, " ...");
+      break;
+    }
+    if (end > id)
+      fprintf(stderr, " %ld-%ld", id, end);
+    else
+      fprintf(stderr, " %ld", id);
+    id = end;
+  }
+  fputc('\n', stderr);
+  if (slices > 0) {
+    fprintf(stderr, "[merge] slices with missing tasks (run them again with -slice K/%ld -resume):", slices);
+    for (long k = 0; k < slices; k++) {
+      long n = 0;
+      for (long id = k; id < total; id += slices)
+        n += !present[id];
+      if (n) fprintf(stderr, " %ld/%ld (%ld)", k, slices, n);
+    }
+    fputc('\n', stderr);
+  } else {
+    fprintf(stderr, "[merge] run again with -resume to complete it\n");
+  }
+  globfree(&g);
+  free(present);
+}
+
+int sweep_merge(const char *run_dir, long *n_missing)
+{
+  struct axis_lists lists = {0};
+  char path[SWEEP_PATH_MAX + 64];
+  glob_t g = {0};
+  struct table **t = NULL;
+  struct id_row *rows = NULL;
+  int rc = 2;
+  size_t nt = 0;
+  long nrows = 0;
+  sweep_path(path, sizeof path, "%s/ledger*.csv", run_dir);
+  if (glob(path, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
+    fprintf(stderr, "error: %s has no ledger*.csv to merge\n", run_dir);
+    goto cleanup;
+  }
+  qsort(g.gl_pathv, g.gl_pathc, sizeof *g.gl_pathv, by_name);
+  t = calloc(g.gl_pathc, sizeof(struct table *));
+  if (!t) goto cleanup;
+  for (nt = 0; nt < g.gl_pathc; nt++) {
+    if (table_read(g.gl_pathv[nt], TABLE_TORN_LAST, &t[nt])) goto cleanup;
+    int same = t[nt]->ncol == t[0]->ncol;
+    for (int j = 0; same && j < t[0]->ncol; j++)
+      same = strcmp(t[nt]->col[j], t[0]->col[j]) == 0;
+    if (!same || table_column(t[nt], "task_id") != 0) {
+      fprintf(stderr, "error: %s and %s have different columns\n", g.gl_pathv[0], g.gl_pathv[nt]);
+      nt++;
+      goto cleanup;
+    }
+    nrows += t[nt]->nrow;
+  }
+  rows = malloc((size_t)nrows * sizeof *rows + 1);
+  if (!rows) goto cleanup;
+  sweep_path(path, sizeof path, "%s/experiment.txt", run_dir);
+  if (axis_lists_read(path, t[0], &lists)) goto cleanup;
+  long k = 0, dropped = 0;
+  for (size_t i = 0; i < nt; i++)
+    for (int r = 0; r < t[i]->nrow; r++) {
+      long id = axis_lists_id(&lists, t[i], r);
+      if (id < 0) {
+        dropped++;
+        continue;
+      }
+      rows[k++] = (struct id_row){id, (int)i, r};
+    }
+  if (dropped)
+    fprintf(stderr,
+            "[merge] %s: %ld ledger rows have axis values this sweep no longer has; not in tasks.csv\n",
+            run_dir, dropped);
+  nrows = k;
+  /* by id; of a repeated id (rerun_failed, resume) the last written row wins: highest (file, row) */
+  qsort(rows, (size_t)nrows, sizeof *rows, by_id);
+  sweep_path(path, sizeof path, "%s/tasks.csv.tmp", run_dir);
+  FILE *fp = fopen(path, "w");
+  if (!fp) {
+    fprintf(stderr, "error: cannot write %s\n", path);
+    goto cleanup;
+  }
+  struct table *out = table_create(t[0]->ncol, (const char *const *)t[0]->col);
+  for (long i = 0; out && i < nrows; i++) {
+    long j = i; /* the last row of this id in write order */
+    while (j + 1 < nrows && rows[j + 1].id == rows[i].id)
+      j++;
+    long best = i;
+    for (long m = i; m <= j; m++)
+      if (rows[m].table > rows[best].table ||
+          (rows[m].table == rows[best].table && rows[m].row > rows[best].row))
+        best = m;
+    const struct table *src = t[rows[best].table];
+    char **fields = &src->cell[(size_t)rows[best].row * (size_t)src->ncol], idtxt[32];
+    char *saved = fields[0];
+    snprintf(idtxt, sizeof idtxt, "%ld", rows[best].id);
+    fields[0] = idtxt; /* the id in this sweep (the ledger's may be from before an axis grew) */
+    int bad_row = table_append(out, (const char *const *)fields);
+    fields[0] = saved;
+    if (bad_row) break;
+    i = j;
+  }
+  int bad = !out || table_write(out, fp);
+  bad |= fclose(fp) != 0;
+  char final[SWEEP_PATH_MAX + 64];
+  sweep_path(final, sizeof final, "%s/tasks.csv", run_dir);
+  if (bad || rename(path, final)) {
+    fprintf(stderr, "error: cannot write %s\n", final);
+    unlink(path); /* no half-written tasks.csv.tmp left behind (a full disk) */
+    table_destroy(&out);
+    goto cleanup;
+  }
+  sweep_path(path, sizeof path, "%s/experiment.txt", run_dir);
+  char *tasks = sweep_experiment_value(path, "tasks");
+  long total = tasks ? strtol(tasks, NULL, 10) : 0, missing = total > out->nrow ? total - out->nrow : 0;
+  if (n_missing) *n_missing = missing;
+  if (missing) report_missing(run_dir, out, total, missing);
+  free(tasks);
+  table_destroy(&out);
+  rc = 0;
+cleanup:
+  for (size_t i = 0; t && i < nt; i++)
+    table_destroy(&t[i]);
+  free(t);
+  free(rows);
+  globfree(&g);
+  axis_lists_free(&lists);
+  return rc;
+}
