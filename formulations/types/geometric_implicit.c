@@ -463,6 +463,13 @@ static void gi_view(const struct formulation *f, FILE *out)
       d->et, d->eo, d->er);
 }
 
+int geometric_implicit_results(const struct formulation *f, int i, struct gi3_contact_result *out)
+{
+  if (!f || !f->type || strcmp(f->type->name, "geometric_implicit") != 0 || !f->data) return 0;
+  const struct gi_data *d = f->data;
+  return gi3_results(d->d3, i, out);
+}
+
 const struct formulation_type formulation_type_geometric_implicit = {
     .name = "geometric_implicit",
     .summary = "mixed NCP with the closest points as unknowns (no linearised geometry); discs/half-planes, "

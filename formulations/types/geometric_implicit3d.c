@@ -27,9 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define G3_FREE 9 /* a1 (3), a2 (3), p_t, p_o, p_r */
-#define G3_COMP 4 /* l1, l2, p_n, sigma */
-#define NL 18     /* local variables: a1, a2, nu1, nu2 */
+#define G3_FREE 9  /* a1 (3), a2 (3), p_t, p_o, p_r */
+#define G3_COMP 4  /* l1, l2, p_n, sigma */
+#define NL      18 /* local variables: a1, a2, nu1, nu2 */
 
 struct g3_contact {
   struct gi_side3 s[2];
@@ -355,7 +355,8 @@ int gi3_assemble(struct formulation *f, struct gi3_data **dp, const double e[3],
                  const struct contact_set *cs, double h, struct cp_problem **out)
 {
   *out = NULL;
-  if (!*dp && !(*dp = calloc(1, sizeof **dp))) return formulation_fail(f, "geometric_implicit: out of memory");
+  if (!*dp && !(*dp = calloc(1, sizeof **dp)))
+    return formulation_fail(f, "geometric_implicit: out of memory");
   struct gi3_data *d = *dp;
   int nd = w->ndof, nc = cs->n, n = nd + (G3_FREE + G3_COMP) * nc;
   if (nc > d->cap_c) {
@@ -478,4 +479,22 @@ void gi3_free(struct gi3_data **dp)
   free(d->prev);
   free(d);
   *dp = NULL;
+}
+
+int gi3_results(const struct gi3_data *d, int i, struct gi3_contact_result *out)
+{
+  if (!d) return 0;
+  if (i >= 0 && i < d->nprev && out) {
+    const struct g3_prev *pv = &d->prev[i];
+    out->sa = pv->sa;
+    out->sb = pv->sb;
+    memcpy(out->a1, pv->blk, 3 * sizeof(double));
+    memcpy(out->a2, pv->blk + 3, 3 * sizeof(double));
+    out->pt = pv->blk[6];
+    out->po = pv->blk[7];
+    out->pr = pv->blk[8];
+    out->pn = pv->blk[G3_FREE + 2];
+    out->sigma = pv->blk[G3_FREE + 3];
+  }
+  return d->nprev;
 }

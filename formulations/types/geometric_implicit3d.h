@@ -19,4 +19,16 @@ int gi3_recover(struct formulation *f, struct gi3_data *d, const struct world *w
                 double *pn);
 void gi3_free(struct gi3_data **d);
 
+/* One contact's answer at the last step (an observer's view of the mixed NCP's solution, e.g. for Sec. 6.2's
+ * Figs. 5a, 5b): the world shapes of body 1 (f) and body 2 (g), the impulses and the slip multiplier. */
+struct gi3_contact_result {
+  int sa, sb;
+  double pn, pt, po, pr, sigma;
+  double a1[3], a2[3];
+};
+/* The number of contacts of the last step of a 3D geometric_implicit formulation (0 for any other
+ * formulation); fills *out for contact i when 0 <= i < that number. */
+int geometric_implicit_results(const struct formulation *f, int i, struct gi3_contact_result *out);
+int gi3_results(const struct gi3_data *d, int i, struct gi3_contact_result *out);
+
 #endif

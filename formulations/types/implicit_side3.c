@@ -1,5 +1,6 @@
 /* implicit_side3.c — one body's implicit function at the end-of-step pose in 3D and its derivatives in the
- * body's velocities (see implicit_side3.h; Chakraborty et al., geometrically implicit time-stepping, Sec. 4). */
+ * body's velocities (see implicit_side3.h; Chakraborty et al., geometrically implicit time-stepping, Sec. 4).
+ */
 #include "implicit_side3.h"
 
 #include <math.h>
@@ -48,7 +49,8 @@ static void cayley(const double u[3], double C[9], double dC[27])
   }
 }
 
-static void pose(const struct gi_side3 *s, double h, const double *nu, double x[3], double R[9], double dR[27])
+static void pose(const struct gi_side3 *s, double h, const double *nu, double x[3], double R[9],
+                 double dR[27])
 {
   double R0[9], u[3] = {0, 0, 0}, C[9], dC[27];
   quat_rot(s->q0, R0);
@@ -72,8 +74,8 @@ void side3_pose(const struct gi_side3 *s, double h, const double *nu, double x[3
 }
 
 /* f(a) = phi(xi), xi = R^T (a - x): G = R grad phi, Hw = R H R^T; d f / d v = -h G;
- * d xi / d u_k = dR_k^T r, d f / d u_k = grad phi . d xi / d u_k, d G / d u_k = dR_k grad phi + R H d xi / d u_k,
- * d G / d v = -h Hw; d u / d omega = h / 2. */
+ * d xi / d u_k = dR_k^T r, d f / d u_k = grad phi . d xi / d u_k, d G / d u_k = dR_k grad phi + R H d xi / d
+ * u_k, d G / d v = -h Hw; d u / d omega = h / 2. */
 void side3_eval(const struct gi_side3 *s, double h, const double *nu, const double *a, struct side3_eval *e)
 {
   double x[3], R[9], dR[27], xi[3], gl[3], Hl[9];
