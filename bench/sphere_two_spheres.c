@@ -18,8 +18,8 @@
  * bench_sphere_two_spheres [-options_file bench/experiments/sphere_two_spheres.opts] [-h 0.01]
  *         [-formulation geometric_implicit,stewart_trinkle,anitescu_potra] [-cp_solver fb_newton,lemke]
  *         [-t_end 4] [sweep options: -out, -resume, ... see -help]
- * PAPER   Chakraborty et al. eqs. (5), (21), (22) (geometric_implicit), Stewart & Trinkle 1996, Anitescu-Potra.
- * Runs on the sweep engine: results/sphere_two_spheres/<run>/tasks.csv, summary, plots. */
+ * PAPER   Chakraborty et al. eqs. (5), (21), (22) (geometric_implicit), Stewart & Trinkle 1996,
+ * Anitescu-Potra. Runs on the sweep engine: results/sphere_two_spheres/<run>/tasks.csv, summary, plots. */
 #include "engine/sweep_observers.h"
 #include "geometric_implicit3d.h"
 #include "simulation.h"
@@ -40,14 +40,18 @@ static const struct sweep_axis axes[] = {
 static const struct sweep_column columns[] = {
     {"c2_slide_time", SWEEP_METRIC, "time contact 2 turns from rolling to sliding (paper: ~3.0 s) [s]",
      .floor = 0},
-    {"c1_sep_time", SWEEP_METRIC, "time contact 1 (radius-10 sphere) separates (paper: ~3.2 s) [s]", .floor = 0},
-    {"c2_sep_time", SWEEP_METRIC, "time contact 2 (radius-9 sphere) separates (paper: ~3.6 s) [s]", .floor = 0},
+    {"c1_sep_time", SWEEP_METRIC, "time contact 1 (radius-10 sphere) separates (paper: ~3.2 s) [s]",
+     .floor = 0},
+    {"c2_sep_time", SWEEP_METRIC, "time contact 2 (radius-9 sphere) separates (paper: ~3.6 s) [s]",
+     .floor = 0},
     {"friction_residual", SWEEP_METRIC,
-     "largest friction-law violation over steps and contacts: | |p_f|_e - mu p_n | sliding, max(0, |p_f|_e - mu "
+     "largest friction-law violation over steps and contacts: | |p_f|_e - mu p_n | sliding, max(0, |p_f|_e - "
+     "mu "
      "p_n) rolling, |p_f|_e the ellipsoid norm (geometric_implicit only) [N s]",
      .floor = 1e-12},
     {"velocity_jump", SWEEP_METRIC,
-     "velocity smoothness: largest max_k |(nu^{l+1} - nu^l) - (nu^l - nu^{l-1})|_k over the steps, the jump of "
+     "velocity smoothness: largest max_k |(nu^{l+1} - nu^l) - (nu^l - nu^{l-1})|_k over the steps, the jump "
+     "of "
      "the velocity beyond its steady change (O(h^2) when smooth) [m/s, rad/s]",
      .floor = 1e-12},
     {"step_seconds", SWEEP_COST,
@@ -213,14 +217,15 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     goto cleanup;
   }
   const int steps = (int)floor(ctx->T / h + 1e-9);
-  obs[n_obs++] = (struct run_observer){.name = "sphere_two_spheres",
-                                       .ctx = &so,
-                                       .begin = s2_begin,
-                                       .after_step = s2_after,
-                                       .columns = "vx,vy,vz,wx,wy,wz,c1_normal_force,c1_friction_force,"
-                                                  "c1_slip_speed,c2_normal_force,c2_friction_force,c2_slip_speed",
-                                       .n_columns = 12,
-                                       .values = s2_values};
+  obs[n_obs++] =
+      (struct run_observer){.name = "sphere_two_spheres",
+                            .ctx = &so,
+                            .begin = s2_begin,
+                            .after_step = s2_after,
+                            .columns = "vx,vy,vz,wx,wy,wz,c1_normal_force,c1_friction_force,"
+                                       "c1_slip_speed,c2_normal_force,c2_friction_force,c2_slip_speed",
+                            .n_columns = 12,
+                            .values = s2_values};
   struct run_summary sum;
   if (sweep_observers_standard(task, obs, &n_obs, 3) || simulation_run(&sim, h, steps, obs, n_obs, &sum)) {
     rc = 1;
@@ -228,7 +233,8 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   }
   if (so.slid2) sweep_row_set(row, "c2_slide_time", so.t_slide2);
   for (int c = 0; c < 2; c++) /* still loaded at the end: no separation */
-    if (so.t_sep[c] > 0 && so.t_sep[c] < ctx->T - 0.5 * h) sweep_row_set(row, c ? "c2_sep_time" : "c1_sep_time", so.t_sep[c]);
+    if (so.t_sep[c] > 0 && so.t_sep[c] < ctx->T - 0.5 * h)
+      sweep_row_set(row, c ? "c2_sep_time" : "c1_sep_time", so.t_sep[c]);
   if (ncp) sweep_row_set(row, "friction_residual", so.fres);
   sweep_row_set(row, "velocity_jump", so.jump);
   sweep_row_set(row, "step_seconds", sum.step_seconds);
@@ -275,8 +281,9 @@ static void teardown(void *ctx) { free(ctx); }
 static const struct sweep_driver driver = {
     .experiment = "sphere_two_spheres",
     .title = "sphere on two spheres: contact transitions (Chakraborty et al. Sec. 6.2, Figs. 4-5)",
-    .help = "Status ok when every step solved; the transition times are the measurement (the paper: contact 2\n"
-            "rolls until ~3.0 s then slides, contact 1 separates at ~3.2 s, contact 2 at ~3.6 s).\n",
+    .help =
+        "Status ok when every step solved; the transition times are the measurement (the paper: contact 2\n"
+        "rolls until ~3.0 s then slides, contact 1 separates at ~3.2 s, contact 2 at ~3.6 s).\n",
     .options = options,
     .steps_observed = 1,
     .n_options = sizeof options / sizeof options[0],
