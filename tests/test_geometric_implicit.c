@@ -4,9 +4,15 @@
  * ground: every body-2 pose derivative is exercised), then known answers through the stepper with the
  * semismooth Newton solver: the rolling unit disc of Sec. 6.1 (q = (0, 1, 0), nu = (-3, 0, 3), mu = 0.4,
  * h = 0.01, 2 s) keeps its kinetic energy (relative loss <= 1e-6, the paper's tolerance) and rolls without
- * slipping; a disc dropped on the line comes to rest on it without penetrating. */
+ * slipping; a disc dropped on the line comes to rest on it without penetrating. 3D (unit quaternions, e_t,
+ * e_o, e_r): the end-of-step implicit function's derivatives in the body velocities (an ellipsoid, exercising
+ * the quaternion update) against finite differences; the problem's Jacobian at random 3D states (a sphere
+ * near a tilted plane, two moving spheres on the ground, the sphere on two spheres of Sec. 6.2); a sphere
+ * rolling on the plane keeps its kinetic energy and rolls without slipping; a dropped sphere comes to rest on
+ * the plane. */
 #include "check.h"
 #include "formulation.h"
+#include "implicit_side3.h"
 #include "run.h"
 #include "scenes.h"
 #include "world_detect.h"
@@ -150,12 +156,167 @@ static void test_drop(void)
   world_destroy(&w);
 }
 
+/* 3D: side3_eval's derivatives in (a, v, omega) against central differences, for a rotated ellipsoid on a
+ * moving body (the Cayley form of the renormalised quaternion update, implicit_side3.h). */
+static void test_side3(gsl_rng *rng)
+{
+  struct convex_part part;
+  char msg[200];
+  const double c[3] = {0.1, -0.2, 0.05}, ax[3] = {1.3, 0.7, 0.9};
+  double worst = INFINITY;
+  if (convex_part_ellipsoid(&part, 3, c, ax, msg, sizeof msg) == 0) {
+    worst = 0.0;
+    for (int trial = 0; trial < 5; trial++) {
+      struct gi_side3 s = {.dof = 0, .fn = part.f[0]};
+      double q[4], len = 0.0, nu[6], a[3], h = 0.05;
+      for (int k = 0; k < 4; k++)
+        q[k] = gsl_rng_uniform(rng) - 0.5, len += q[k] * q[k];
+      for (int k = 0; k < 4; k++)
+        s.q0[k] = q[k] / sqrt(len);
+      for (int k = 0; k < 3; k++) {
+        s.x0[k] = gsl_rng_uniform(rng) - 0.5;
+        a[k] = 2.0 * gsl_rng_uniform(rng) - 1.0;
+      }
+      for (int k = 0; k < 6; k++)
+        nu[k] = 6.0 * gsl_rng_uniform(rng) - 3.0;
+      struct side3_eval e, ep, em;
+      side3_eval(&s, h, nu, a, &e);
+      double step = 1e-6;
+      for (int j = 0; j < 9; j++) { /* a (3), then nu (6) */
+        double *v = j < 3 ? &a[j] : &nu[j - 3], keep = *v;
+        *v = keep + step;
+        side3_eval(&s, h, nu, a, &ep);
+        *v = keep - step;
+        side3_eval(&s, h, nu, a, &em);
+        *v = keep;
+        double df = (ep.f - em.f) / (2 * step), an = j < 3 ? e.G[j] : e.dfdn[j - 3];
+        worst = fmax(worst, fabs(df - an) / fmax(1.0, fabs(an)));
+        for (int i = 0; i < 3; i++) {
+          double dg = (ep.G[i] - em.G[i]) / (2 * step);
+          double ag = j < 3 ? e.Hw[i * 3 + j] : e.dGdn[i * 6 + j - 3];
+          worst = fmax(worst, fabs(dg - ag) / fmax(1.0, fabs(ag)));
+        }
+      }
+    }
+  }
+  CHECK(worst < 1e-7,
+        "implicit side 3D: ellipsoid f, grad f derivatives in (a, v, omega) = finite differences (%.1e)",
+        worst);
+}
+
+static void random_pose(struct body *b, gsl_rng *rng)
+{
+  double len = 0.0;
+  for (int k = 0; k < 4; k++)
+    b->q[k] = gsl_rng_uniform(rng) - 0.5, len += b->q[k] * b->q[k];
+  for (int k = 0; k < 4; k++)
+    b->q[k] /= sqrt(len);
+  for (int k = 0; k < 3; k++) {
+    b->v[k] = 2.0 * gsl_rng_uniform(rng) - 1.0;
+    b->w[k] = 4.0 * gsl_rng_uniform(rng) - 2.0;
+  }
+}
+
+static void test_jacobians3d(void)
+{
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 43);
+  test_side3(rng);
+  /* a sphere (off-centre in its body) near a tilted static plane */
+  struct world *w = world_create(3);
+  int g = world_add_body(w, 1, 0, 0);
+  const double np[3] = {sin(0.3), -0.2, cos(0.3)}, c0[3] = {0.1, -0.05, 0.02}, cz[3] = {0, 0, 0};
+  world_add_plane(w, g, np, 0.1);
+  int b = world_add_body(w, 0, 1.3, 0.4);
+  world_add_sphere(w, b, c0, 0.8);
+  world_finalize(w);
+  w->threshold = 1.0;
+  w->mu = 0.4;
+  w->bodies[b].x[2] = 1.0;
+  random_pose(&w->bodies[b], rng);
+  check_jacobian(w, "3D sphere on a tilted plane", rng);
+  world_destroy(&w);
+  /* two moving spheres on the ground: sphere-sphere with both bodies dynamic, and sphere-plane */
+  w = world_create(3);
+  g = world_add_body(w, 1, 0, 0);
+  const double up[3] = {0, 0, 1};
+  world_add_plane(w, g, up, 0.0);
+  int b1 = world_add_body(w, 0, 1.0, 0.4);
+  world_add_sphere(w, b1, cz, 1.0); /* a body's parts are added right after it */
+  int b2 = world_add_body(w, 0, 2.0, 0.9);
+  world_add_sphere(w, b2, cz, 0.7);
+  world_finalize(w);
+  w->threshold = 1.0;
+  w->mu = 0.3;
+  w->bodies[b1].x[2] = 1.05;
+  w->bodies[b2].x[0] = 1.9, w->bodies[b2].x[1] = 0.6, w->bodies[b2].x[2] = 1.5;
+  random_pose(&w->bodies[b1], rng);
+  random_pose(&w->bodies[b2], rng);
+  check_jacobian(w, "3D two spheres on the ground", rng);
+  world_destroy(&w);
+  gsl_rng_free(rng);
+}
+
+/* A unit sphere (m = 1, J = 2/5) on the plane z <= 0. */
+static struct world *sphere_on_plane(double z, double mu)
+{
+  struct world *w = world_create(3);
+  const double up[3] = {0, 0, 1}, cz[3] = {0, 0, 0};
+  int g = world_add_body(w, 1, 0, 0);
+  world_add_plane(w, g, up, 0.0);
+  int b = world_add_body(w, 0, 1.0, 0.4);
+  world_add_sphere(w, b, cz, 1.0);
+  world_finalize(w);
+  w->bodies[b].x[2] = z;
+  w->threshold = 1.0;
+  w->mu = mu;
+  return w;
+}
+
+static void test_rolling_sphere(void)
+{
+  struct world *w = sphere_on_plane(1.0, 0.4);
+  struct body *b = &w->bodies[1];
+  b->v[0] = -3.0, b->v[1] = 1.0, b->w[1] = -3.0, b->w[0] = -1.0; /* v + w x (-r e_z) = 0: rolling */
+  double ke0 = world_kinetic_energy(w);
+  struct run_summary sum;
+  int rc = run(w, 0.01, 200, &sum);
+  double ke = world_kinetic_energy(w), slip = hypot(b->v[0] - b->w[1], b->v[1] + b->w[0]);
+  double qn = sqrt(b->q[0] * b->q[0] + b->q[1] * b->q[1] + b->q[2] * b->q[2] + b->q[3] * b->q[3]);
+  CHECK(rc == 0 && sum.failed_steps == 0, "3D rolling sphere: 200 steps, every NCP solved (%d failed)",
+        rc ? -1 : (int)sum.failed_steps);
+  CHECK(fabs(ke - ke0) / ke0 <= 1e-6, "3D rolling sphere: kinetic energy kept (rel. loss %.2e <= 1e-6)",
+        fabs(ke - ke0) / ke0);
+  CHECK(slip < 1e-6, "3D rolling sphere: rolls without slipping (%.2e)", slip);
+  CHECK(
+      fabs(b->x[0] + 6.0) < 1e-6 && fabs(b->x[1] - 2.0) < 1e-6 && fabs(b->x[2] - 1.0) < 1e-8 &&
+          fabs(qn - 1.0) < 1e-12,
+      "3D rolling sphere: travelled (-6, 2) on the plane, unit quaternion (x = %.9f, y = %.9f, z - 1 = %.1e)",
+      b->x[0], b->x[1], b->x[2] - 1.0);
+  world_destroy(&w);
+}
+
+static void test_drop3d(void)
+{
+  struct world *w = sphere_on_plane(1.5, 0.3);
+  struct run_summary sum;
+  int rc = run(w, 0.01, 150, &sum);
+  const struct body *b = &w->bodies[1];
+  CHECK(rc == 0 && sum.failed_steps == 0 && fabs(b->x[2] - 1.0) < 1e-8 && fabs(b->v[2]) < 1e-8,
+        "3D sphere drop: every NCP solved, at rest on the plane (z - r = %.1e, vz = %.1e)", b->x[2] - 1.0,
+        b->v[2]);
+  world_destroy(&w);
+}
+
 int main(int argc, char **argv)
 {
   PetscInitialize(&argc, &argv, NULL, NULL);
   test_jacobians();
   test_rolling_disc();
   test_drop();
+  test_jacobians3d();
+  test_rolling_sphere();
+  test_drop3d();
   int rc = check_finish();
   PetscFinalize();
   return rc;

@@ -20,8 +20,10 @@
  * The Jacobian is analytic (tests/test_geometric_implicit.c checks it against finite differences).
  * 2D only, bodies whose parts are single convex functions (disc, half-plane): a polygon needs Sec. 4.3's
  * choice of the active index k1 within the step (Remark 1), which is not implemented; such a world is
- * refused with a message. Option: -geometric_implicit_et (e_t of the friction ellipse, default 1). */
+ * refused with a message. 3D worlds (spheres, planes; unit quaternions; e_t, e_o, e_r) are assembled by
+ * geometric_implicit3d.c. Options: -geometric_implicit_et, _eo, _er (the friction ellipsoid, eq. (5)). */
 #include "formulation.h"
+#include "geometric_implicit3d.h"
 #include "implicit_side.h"
 #include "shape.h"
 #include "world_detect.h"
@@ -46,7 +48,8 @@ struct gi_prev {
 };
 
 struct gi_data {
-  double et; /* option: e_t */
+  double et, eo, er;   /* options: e_t, e_o, e_r (e_o, e_r: 3D only) */
+  struct gi3_data *d3; /* the 3D half */
   int ndof, nc, n;
   double h;
   double *M, *nu0, *papp, *guess;
@@ -59,6 +62,10 @@ struct gi_data {
 static const struct option_decl gi_options[] = {
     {"geometric_implicit_et", OPT_REAL, offsetof(struct gi_data, et), "1", "(0,inf)",
      "e_t: semi-axis of the friction ellipse (Sec. 3, eq. 5); 2D has no e_o, e_r"},
+    {"geometric_implicit_eo", OPT_REAL, offsetof(struct gi_data, eo), "1", "(0,inf)",
+     "e_o: second tangential semi-axis of the friction ellipsoid (eq. 5; 3D only)"},
+    {"geometric_implicit_er", OPT_REAL, offsetof(struct gi_data, er), "1", "(0,inf)",
+     "e_r: semi-axis of the frictional moment about the normal (eq. 5; 3D only)"},
 };
 
 static int gi_create(struct formulation *f)
@@ -77,6 +84,7 @@ static void gi_destroy(struct formulation *f)
   free(d->guess);
   free(d->c);
   free(d->prev);
+  gi3_free(&d->d3);
   free(d);
   f->data = NULL;
 }
@@ -303,7 +311,6 @@ static int gi_J(void *ctx, const double *z, double *J)
 static int gi_detect(struct formulation *f, const struct world *w, double h, struct contact_set *cs)
 {
   (void)h;
-  if (w->dim != 2) return formulation_fail(f, "geometric_implicit: 2D worlds only");
   if (world_detect(w, f->threshold >= 0.0 ? f->threshold : w->threshold, cs)) return 1;
   /* one contact per pair of convex parts: the KKT rows find the closest points themselves */
   int m = 0;
@@ -337,7 +344,10 @@ static int gi_assemble(struct formulation *f, const struct world *w, const struc
 {
   struct gi_data *d = f->data;
   *out = NULL;
-  if (w->dim != 2) return formulation_fail(f, "geometric_implicit: 2D worlds only");
+  if (w->dim == 3) {
+    const double e[3] = {d->et, d->eo, d->er};
+    return gi3_assemble(f, &d->d3, e, w, cs, h, out);
+  }
   int nd = w->ndof, nc = cs->n, n = nd + (GI_FREE + GI_COMP) * nc;
   if (nc > d->cap_c) {
     struct gi_contact *c = realloc(d->c, (size_t)nc * sizeof *c);
@@ -420,6 +430,7 @@ static int gi_recover(struct formulation *f, const struct world *w, const struct
   struct gi_data *d = f->data;
   (void)h;
   (void)cs;
+  if (w->dim == 3) return gi3_recover(f, d->d3, w, z, nu, pn);
   for (int i = 0; i < w->ndof; i++)
     nu[i] = d->guess[i] + z[i];
   if (d->nc > d->cap_prev) {
@@ -446,19 +457,30 @@ static int gi_recover(struct formulation *f, const struct world *w, const struct
 static void gi_view(const struct formulation *f, FILE *out)
 {
   const struct gi_data *d = f->data;
-  fprintf(out, "  friction ellipse e_t %g; 2D, discs and half-planes\n", d->et);
+  fprintf(
+      out,
+      "  friction ellipsoid e_t %g, e_o %g, e_r %g (3D); 2D discs and half-planes, 3D spheres and planes\n",
+      d->et, d->eo, d->er);
+}
+
+int geometric_implicit_results(const struct formulation *f, int i, struct gi3_contact_result *out)
+{
+  if (!f || !f->type || strcmp(f->type->name, "geometric_implicit") != 0 || !f->data) return 0;
+  const struct gi_data *d = f->data;
+  return gi3_results(d->d3, i, out);
 }
 
 const struct formulation_type formulation_type_geometric_implicit = {
     .name = "geometric_implicit",
-    .summary = "mixed NCP with the closest points as unknowns (no linearised geometry); 2D discs/half-planes",
+    .summary = "mixed NCP with the closest points as unknowns (no linearised geometry); discs/half-planes, "
+               "spheres/planes",
     .paper = "Chakraborty, Berard, Akella & Trinkle, geometrically implicit time-stepping, eqs. (15)-(22), "
              "(41)-(47)",
-    .dims = FORMULATION_2D,
-    .shapes = SHAPE_DISC | SHAPE_HALFPLANE,
+    .dims = FORMULATION_2D | FORMULATION_3D,
+    .shapes = SHAPE_DISC | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_PLANE,
     .joints = 0,
     .options = gi_options,
-    .n_options = 1,
+    .n_options = 3,
     .create = gi_create,
     .assemble = gi_assemble,
     .recover = gi_recover,

@@ -1,0 +1,300 @@
+/* NAME    bench_sphere_two_spheres — a small sphere in contact with two large fixed spheres, Chakraborty,
+ * Berard, Akella & Trinkle, "A geometrically implicit time-stepping method for multibody systems with
+ * intermittent contact", Sec. 6.2, Figs. 4-5 (after Trinkle et al. 2001). PURPOSE for each (h, formulation,
+ * solver) simulate the unit sphere (m = 1, J = 2/5 I) from q = (0, 6.62105263157895, 8.78417110772903,
+ * 1, 0, 0, 0), nu = 0 touching the fixed sphere of radius 10 at the origin (contact 1) and the fixed sphere
+ * of radius 9 at (0, 11.4, 0) (contact 2), under the constant applied force (1.0, 2.6, -9.81) (no other
+ * gravity), friction mu = 0.2 with the ellipsoid e_t = e_o = 1, e_r = 0.3 (eq. (5)), for -t_end seconds.
+ * Columns: the time contact 2 turns from rolling to sliding, the times contacts 1 and 2 separate (the paper:
+ * about 3.0, 3.2 and 3.6 s), the friction-law residual (|friction| = mu lambda_n while sliding, <= while
+ * rolling; geometric_implicit only, whose impulses p_t, p_o, p_r are read from its solution), the velocity
+ * smoothness (largest second difference |nu^{l+1} - 2 nu^l + nu^{l-1}|: a jump shows, a steady
+ * acceleration does not) and the cost per step. Every formulation is measured alike: a contact separates at
+ * the end of the last step whose normal impulse (the stepper's, summed over the pair's contacts) exceeds
+ * -load_tol h; contact 2 slides from the first step whose slip speed (the velocity of the sphere's point
+ * nearest the fixed sphere, tangential part) exceeds -slip_tol. Per-step trace
+ * (-trace DIR): the sphere's velocity (Fig. 4b) and, per contact, the normal force, the friction force
+ * magnitude and the slip speed (Figs. 5a, 5b). USAGE
+ * bench_sphere_two_spheres [-options_file bench/experiments/sphere_two_spheres.opts] [-h 0.01]
+ *         [-formulation geometric_implicit,stewart_trinkle,anitescu_potra] [-cp_solver fb_newton,lemke]
+ *         [-t_end 4] [sweep options: -out, -resume, ... see -help]
+ * PAPER   Chakraborty et al. eqs. (5), (21), (22) (geometric_implicit), Stewart & Trinkle 1996,
+ * Anitescu-Potra. Runs on the sweep engine: results/sphere_two_spheres/<run>/tasks.csv, summary, plots. */
+#include "engine/sweep_observers.h"
+#include "geometric_implicit3d.h"
+#include "simulation.h"
+
+#include <math.h>
+#include <petscsys.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct sweep_axis axes[] = {
+    {"h", NULL, SWEEP_REAL, "0.01", "time step [s]", 0, SWEEP_METHOD, "(0,inf)"},
+    {"formulation", NULL, SWEEP_FORMULATION, "geometric_implicit,stewart_trinkle,anitescu_potra",
+     "formulations", 0, SWEEP_METHOD, NULL},
+    {"solver", "-cp_solver", SWEEP_SOLVER, "fb_newton", "solvers", 0, SWEEP_METHOD, NULL},
+};
+
+static const struct sweep_column columns[] = {
+    {"c2_slide_time", SWEEP_METRIC, "time contact 2 turns from rolling to sliding (paper: ~3.0 s) [s]",
+     .floor = 0},
+    {"c1_sep_time", SWEEP_METRIC, "time contact 1 (radius-10 sphere) separates (paper: ~3.2 s) [s]",
+     .floor = 0},
+    {"c2_sep_time", SWEEP_METRIC, "time contact 2 (radius-9 sphere) separates (paper: ~3.6 s) [s]",
+     .floor = 0},
+    {"friction_residual", SWEEP_METRIC,
+     "largest friction-law violation over steps and contacts: | |p_f|_e - mu p_n | sliding, max(0, |p_f|_e - "
+     "mu "
+     "p_n) rolling, |p_f|_e the ellipsoid norm (geometric_implicit only) [N s]",
+     .floor = 1e-12},
+    {"velocity_jump", SWEEP_METRIC,
+     "velocity smoothness: largest max_k |(nu^{l+1} - nu^l) - (nu^l - nu^{l-1})|_k over the steps, the jump "
+     "of "
+     "the velocity beyond its steady change (O(h^2) when smooth) [m/s, rad/s]",
+     .floor = 1e-12},
+    {"step_seconds", SWEEP_COST,
+     "wall time per step, whole step (detect + assemble + solve + recover), mean over the run [s]",
+     .floor = 0},
+    {"solve_seconds", SWEEP_COST, "wall time per step in the solver only, mean over the run [s]", .floor = 0},
+    {"iterations", SWEEP_INFO, "solver iterations over the run", .floor = 0},
+    {"failed_at", SWEEP_INFO, "simulated time at the start of the first failed step [s] (empty: none)",
+     .floor = 0},
+};
+
+struct s2_ctx {
+  double T, load_tol, slip_tol;
+};
+
+static const double big_c[2][3] = {{0, 0, 0}, {0, 11.4, 0}}, big_r[2] = {10.0, 9.0};
+static const double e_ell[3] = {1.0, 1.0, 0.3}, mu_paper = 0.2;
+
+/* Per-step state of the two contacts, and the run's events. */
+struct s2_obs {
+  const struct s2_ctx *ctx;
+  int shape_big[2]; /* world shapes of the radius-10 and radius-9 spheres */
+  double nu_prev[6], dnu_prev[6], jump;
+  long steps_seen;
+  double gap[2], slip[2], fn[2], ff[2];
+  int slid2;
+  double t_sep[2], t_slide2, fres;
+};
+
+static int s2_begin(void *vctx, struct simulation *sim, double h, long steps)
+{
+  struct s2_obs *o = vctx;
+  (void)h;
+  (void)steps;
+  world_get_velocity(sim->w, o->nu_prev);
+  return RUN_CONTINUE;
+}
+
+static int s2_after(void *vctx, const struct simulation *sim, long k, const struct step_record *rec)
+{
+  struct s2_obs *o = vctx;
+  (void)k;
+  const struct world *w = sim->w;
+  const struct body *b = &w->bodies[2];
+  double nu[6];
+  world_get_velocity(w, nu);
+  for (int i = 0; i < 6; i++) {
+    double dnu = nu[i] - o->nu_prev[i];
+    if (o->steps_seen > 0) o->jump = fmax(o->jump, fabs(dnu - o->dnu_prev[i]));
+    o->dnu_prev[i] = dnu;
+    o->nu_prev[i] = nu[i];
+  }
+  o->steps_seen++;
+  for (int c = 0; c < 2; c++) {
+    double d[3], len = 0.0;
+    for (int i = 0; i < 3; i++)
+      d[i] = b->x[i] - big_c[c][i], len += d[i] * d[i];
+    len = sqrt(len);
+    o->gap[c] = len - big_r[c] - 1.0;
+    /* velocity of the sphere's point nearest the fixed sphere, tangential part */
+    double nrm[3] = {d[0] / len, d[1] / len, d[2] / len}, p[3], vp[3];
+    for (int i = 0; i < 3; i++)
+      p[i] = b->x[i] - nrm[i];
+    world_point_velocity(w, b, p, vp);
+    double vn = vp[0] * nrm[0] + vp[1] * nrm[1] + vp[2] * nrm[2], s2 = 0.0;
+    for (int i = 0; i < 3; i++)
+      s2 += (vp[i] - vn * nrm[i]) * (vp[i] - vn * nrm[i]);
+    o->slip[c] = sqrt(s2);
+    o->fn[c] = o->ff[c] = 0.0;
+  }
+  /* normal impulses of the step per fixed sphere (any formulation) */
+  const struct contact_set *cs = stepper_contacts(sim->st);
+  const double *pn = stepper_impulses(sim->st);
+  double load[2] = {0, 0}, h = rec->t - rec->t_start;
+  for (int i = 0; cs && pn && i < cs->n; i++)
+    for (int c = 0; c < 2; c++)
+      if (cs->c[i].sa == o->shape_big[c] || cs->c[i].sb == o->shape_big[c]) load[c] += pn[i];
+  for (int c = 0; c < 2; c++)
+    if (load[c] > o->ctx->load_tol * h) o->t_sep[c] = rec->t;
+  if (!o->slid2 && load[1] > o->ctx->load_tol * h && o->slip[1] > o->ctx->slip_tol) {
+    o->slid2 = 1;
+    o->t_slide2 = rec->t;
+  }
+  /* the implicit formulation's own impulses (forces = impulses / h for the trace) */
+  struct gi3_contact_result r;
+  int nc = geometric_implicit_results(sim->f, 0, NULL);
+  for (int i = 0; i < nc && h > 0; i++) {
+    geometric_implicit_results(sim->f, i, &r);
+    int c = r.sa == o->shape_big[0] || r.sb == o->shape_big[0] ? 0 : 1;
+    double pf = sqrt(r.pt * r.pt / (e_ell[0] * e_ell[0]) + r.po * r.po / (e_ell[1] * e_ell[1]) +
+                     r.pr * r.pr / (e_ell[2] * e_ell[2]));
+    o->fn[c] = r.pn / h;
+    o->ff[c] = sqrt(r.pt * r.pt + r.po * r.po) / h;
+    double lim = mu_paper * r.pn;
+    double v = r.sigma > 1e-9 ? fabs(pf - lim) : fmax(0.0, pf - lim);
+    o->fres = fmax(o->fres, v);
+  }
+  return RUN_CONTINUE;
+}
+
+static void s2_values(void *vctx, double *v)
+{
+  const struct s2_obs *o = vctx;
+  for (int i = 0; i < 6; i++)
+    v[i] = o->nu_prev[i];
+  for (int c = 0; c < 2; c++) {
+    v[6 + 3 * c] = o->fn[c];
+    v[7 + 3 * c] = o->ff[c];
+    v[8 + 3 * c] = o->slip[c];
+  }
+}
+
+/* The scene of Sec. 6.2: body 0 and 1 the fixed spheres, body 2 the unit sphere. */
+static struct world *scene(void)
+{
+  struct world *w = world_create(3);
+  if (!w) return NULL;
+  const double cz[3] = {0, 0, 0};
+  for (int c = 0; c < 2; c++) {
+    int g = world_add_body(w, 1, 0, 0);
+    world_add_sphere(w, g, big_c[c], big_r[c]);
+  }
+  int b = world_add_body(w, 0, 1.0, 0.4);
+  world_add_sphere(w, b, cz, 1.0);
+  if (world_finalize(w)) {
+    world_destroy(&w);
+    return NULL;
+  }
+  w->gravity[2] = 0.0; /* the paper's applied force includes the weight */
+  w->mu = mu_paper;
+  w->threshold = 0.5;
+  struct body *s = &w->bodies[b];
+  s->x[0] = 0.0, s->x[1] = 6.62105263157895, s->x[2] = 8.78417110772903;
+  s->f[0] = 1.0, s->f[1] = 2.6, s->f[2] = -9.81;
+  return w;
+}
+
+static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
+{
+  const struct s2_ctx *ctx = vctx;
+  const double h = sweep_task_real(task, "h");
+  const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
+  int rc = 1;
+  /* the formulation reads its friction ellipsoid from the options database (its declared options) */
+  if (strcmp(form, "geometric_implicit") == 0) {
+    const char *names[3] = {"-geometric_implicit_et", "-geometric_implicit_eo", "-geometric_implicit_er"};
+    for (int k = 0; k < 3; k++) {
+      char text[32];
+      snprintf(text, sizeof text, "%.17g", e_ell[k]);
+      PetscOptionsSetValue(NULL, names[k], text);
+    }
+  }
+  struct simulation sim;
+  int sim_bad = simulation_open(&sim, scene(), form, solver);
+  struct s2_obs so = {.ctx = ctx, .shape_big = {0, 1}};
+  struct run_observer obs[3];
+  int n_obs = 0;
+  if (sim_bad) goto cleanup;
+  rc = 0;
+  int ncp = strcmp(form, "geometric_implicit") == 0;
+  if (!formulation_supports(sim.f, sim.w) || (ncp && !(sim.s->type->kinds & CP_NCP))) {
+    sweep_row_status(row, "not_applicable");
+    goto cleanup;
+  }
+  const int steps = (int)floor(ctx->T / h + 1e-9);
+  obs[n_obs++] =
+      (struct run_observer){.name = "sphere_two_spheres",
+                            .ctx = &so,
+                            .begin = s2_begin,
+                            .after_step = s2_after,
+                            .columns = "vx,vy,vz,wx,wy,wz,c1_normal_force,c1_friction_force,"
+                                       "c1_slip_speed,c2_normal_force,c2_friction_force,c2_slip_speed",
+                            .n_columns = 12,
+                            .values = s2_values};
+  struct run_summary sum;
+  if (sweep_observers_standard(task, obs, &n_obs, 3) || simulation_run(&sim, h, steps, obs, n_obs, &sum)) {
+    rc = 1;
+    goto cleanup;
+  }
+  if (so.slid2) sweep_row_set(row, "c2_slide_time", so.t_slide2);
+  for (int c = 0; c < 2; c++) /* still loaded at the end: no separation */
+    if (so.t_sep[c] > 0 && so.t_sep[c] < ctx->T - 0.5 * h)
+      sweep_row_set(row, c ? "c2_sep_time" : "c1_sep_time", so.t_sep[c]);
+  if (ncp) sweep_row_set(row, "friction_residual", so.fres);
+  sweep_row_set(row, "velocity_jump", so.jump);
+  sweep_row_set(row, "step_seconds", sum.step_seconds);
+  sweep_row_set(row, "solve_seconds", sum.solve_seconds);
+  sweep_row_set(row, "iterations", (double)sum.iterations);
+  if (sum.failed_steps) {
+    sweep_row_status(row, "solve_failed");
+    sweep_row_set(row, "failed_at", sum.failed_at);
+    goto cleanup;
+  }
+  sweep_row_status(row, "ok");
+cleanup:
+  run_observers_destroy(obs, n_obs);
+  simulation_close(&sim);
+  return rc;
+}
+
+static const struct option_decl options[] = {
+    {"t_end", OPT_REAL, offsetof(struct s2_ctx, T), "4", "(0,inf)", "simulated seconds per run [s]"},
+    {"load_tol", OPT_REAL, offsetof(struct s2_ctx, load_tol), "1e-6", "(0,inf)",
+     "a contact carries load while its normal impulse exceeds this times h [N]"},
+    {"slip_tol", OPT_REAL, offsetof(struct s2_ctx, slip_tol), "1e-3", "(0,inf)",
+     "contact 2 slides once its slip speed exceeds this [m/s]"},
+};
+
+static const struct sweep_driver driver;
+
+static int setup(void **vctx)
+{
+  struct s2_ctx *ctx = calloc(1, sizeof *ctx);
+  if (!ctx) return 1;
+  *vctx = ctx;
+  return sweep_read_options(&driver, ctx);
+}
+
+static double cost(const struct sweep_task *t, void *vctx)
+{
+  const struct s2_ctx *ctx = vctx;
+  return ctx->T / sweep_task_real(t, "h");
+}
+
+static void teardown(void *ctx) { free(ctx); }
+
+static const struct sweep_driver driver = {
+    .experiment = "sphere_two_spheres",
+    .title = "sphere on two spheres: contact transitions (Chakraborty et al. Sec. 6.2, Figs. 4-5)",
+    .help =
+        "Status ok when every step solved; the transition times are the measurement (the paper: contact 2\n"
+        "rolls until ~3.0 s then slides, contact 1 separates at ~3.2 s, contact 2 at ~3.6 s).\n",
+    .options = options,
+    .steps_observed = 1,
+    .n_options = sizeof options / sizeof options[0],
+    .axes = axes,
+    .n_axes = sizeof axes / sizeof axes[0],
+    .columns = columns,
+    .n_columns = sizeof columns / sizeof columns[0],
+    .setup = setup,
+    .cost = cost,
+    .run = run,
+    .teardown = teardown,
+};
+
+int main(int argc, char **argv) { return sweep_main(&driver, argc, argv); }

@@ -1,0 +1,500 @@
+/* geometric_implicit3d.c — the geometrically implicit time-stepper in 3D (Chakraborty, Berard, Akella &
+ * Trinkle, "A geometrically implicit time-stepping method for multibody systems with intermittent contact",
+ * Sec. 3 eqs. (5)-(7) and Sec. 4.2 eqs. (21)-(22) with the rows (15)-(19) of Proposition 1). Per contact the
+ * unknowns are a1, a2 (3 each), p_t, p_o, p_r (free) and l1, l2, p_n, sigma (complementarity): 13, as in
+ * Sec. 6.2 ("6 velocity variables and 13 variables for each contact"). Rows:
+ *   0 = -M (nu - nu^l) + sum W_n p_n + W_t p_t + W_o p_o + W_r p_r + p_app          (Newton-Euler, W at l+1)
+ *   0 = a1 - a2 + l1 grad f(a1),   0 = grad f(a1) + l2 grad g(a2)                    (15), (16)
+ *   0 = e_t^2 mu p_n W_t^T nu + p_t sigma  (and o, r)                                (21)
+ *   0 <= (l1, l2, p_n, sigma) perp (-f(a1), -g(a2), f(a2), zeta) >= 0                (22)
+ *   zeta = mu^2 p_n^2 - p_t^2/e_t^2 - p_o^2/e_o^2 - p_r^2/e_r^2                      (ellipsoidal friction)
+ * f, g are evaluated at the end-of-step poses: x^{l+1} = x^l + h v, q^{l+1} = q^l + h G(q^l) omega
+ * renormalised (implicit_side3.h), the world's own update. The contact frame: n = grad g(a2) / |grad g(a2)|
+ * (body 2 -> body 1), t = the unit projection of a fixed axis e onto the plane normal to n (e chosen once
+ * per pair, the world axis least aligned with the first normal, and kept while the pair persists, so the
+ * frame varies smoothly), o = n x t. Body 1 receives F = n p_n + t p_t + o p_o at a1 and the moment n p_r;
+ * body 2 the opposite at a2. W_t^T nu = t . (v1 + w1 x r1 - v2 - w2 x r2), W_r^T nu = n . (w1 - w2).
+ * The Jacobian is analytic: every geometric quantity carries its derivative in the contact's 18 local
+ * variables (a1, a2, nu of body 1, nu of body 2), then is scattered into the global Jacobian
+ * (tests/test_geometric_implicit.c checks it against finite differences). Warm start as in 2D: the stored
+ * unknowns are shifted by the previous step's answer for the same pair (else the detected closest points). */
+#include "geometric_implicit3d.h"
+
+#include "implicit_side3.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define G3_FREE 9  /* a1 (3), a2 (3), p_t, p_o, p_r */
+#define G3_COMP 4  /* l1, l2, p_n, sigma */
+#define NL      18 /* local variables: a1, a2, nu1, nu2 */
+
+struct g3_contact {
+  struct gi_side3 s[2];
+  int sa, sb, axis;
+  double mu;
+};
+
+struct g3_prev {
+  int sa, sb, axis;
+  double blk[G3_FREE + G3_COMP];
+};
+
+struct gi3_data {
+  double e[3]; /* e_t, e_o, e_r */
+  int ndof, nc, n;
+  double h;
+  double *M, *nu0, *papp, *guess;
+  struct g3_contact *c;
+  int cap_c;
+  struct g3_prev *prev;
+  int nprev, cap_prev;
+};
+
+/* a vector with its derivative in the local variables */
+struct dv {
+  double v[3], d[3][NL];
+};
+
+static void dv_normalise(const struct dv *a, struct dv *out)
+{
+  double len = sqrt(a->v[0] * a->v[0] + a->v[1] * a->v[1] + a->v[2] * a->v[2]);
+  for (int i = 0; i < 3; i++)
+    out->v[i] = a->v[i] / len;
+  for (int j = 0; j < NL; j++) {
+    double s = out->v[0] * a->d[0][j] + out->v[1] * a->d[1][j] + out->v[2] * a->d[2][j];
+    for (int i = 0; i < 3; i++)
+      out->d[i][j] = (a->d[i][j] - out->v[i] * s) / len;
+  }
+}
+
+static void cross(const double *a, const double *b, double *c)
+{
+  c[0] = a[1] * b[2] - a[2] * b[1];
+  c[1] = a[2] * b[0] - a[0] * b[2];
+  c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static void dv_cross(const struct dv *a, const struct dv *b, struct dv *c)
+{
+  cross(a->v, b->v, c->v);
+  for (int j = 0; j < NL; j++) {
+    double da[3] = {a->d[0][j], a->d[1][j], a->d[2][j]}, db[3] = {b->d[0][j], b->d[1][j], b->d[2][j]};
+    double x1[3], x2[3];
+    cross(da, b->v, x1);
+    cross(a->v, db, x2);
+    for (int i = 0; i < 3; i++)
+      c->d[i][j] = x1[i] + x2[i];
+  }
+}
+
+/* s = a . b and ds */
+static double dv_dot(const struct dv *a, const struct dv *b, double *ds)
+{
+  for (int j = 0; j < NL; j++)
+    ds[j] = 0.0;
+  double s = 0.0;
+  for (int i = 0; i < 3; i++) {
+    s += a->v[i] * b->v[i];
+    for (int j = 0; j < NL; j++)
+      ds[j] += a->d[i][j] * b->v[i] + a->v[i] * b->d[i][j];
+  }
+  return s;
+}
+
+static void add(double *J, int n, int row, int col, double v)
+{
+  if (J && col >= 0) J[(size_t)row * n + col] += v;
+}
+
+static void scatter(double *J, int n, int row, const int *cols, const double *d, double scale)
+{
+  for (int j = 0; j < NL; j++)
+    add(J, n, row, cols[j], scale * d[j]);
+}
+
+struct g3_idx {
+  int a1, a2, pt, po, pr, l1, l2, pn, sg;
+};
+
+static struct g3_idx g3_index(const struct gi3_data *d, int i)
+{
+  int fb = d->ndof + G3_FREE * i, cb = d->ndof + G3_FREE * d->nc + G3_COMP * i;
+  return (struct g3_idx){fb, fb + 3, fb + 6, fb + 7, fb + 8, cb, cb + 1, cb + 2, cb + 3};
+}
+
+/* One contact's rows of F (and J): see the header comment. */
+static int g3_contact_eval(const struct gi3_data *d, int i, const double *x, double *F, double *J)
+{
+  int n = d->n;
+  double h = d->h;
+  const struct g3_contact *ct = &d->c[i];
+  const struct gi_side3 *s1 = &ct->s[0], *s2 = &ct->s[1];
+  struct g3_idx ix = g3_index(d, i);
+  const double *a1 = x + ix.a1, *a2 = x + ix.a2, *nu = x;
+  double pt = x[ix.pt], po = x[ix.po], pr = x[ix.pr], l1 = x[ix.l1], l2 = x[ix.l2], pn = x[ix.pn];
+  double sg = x[ix.sg], mu = ct->mu;
+  int cols[NL];
+  for (int k = 0; k < 3; k++) {
+    cols[k] = ix.a1 + k;
+    cols[3 + k] = ix.a2 + k;
+  }
+  for (int k = 0; k < 6; k++) {
+    cols[6 + k] = s1->dof >= 0 ? s1->dof + k : -1;
+    cols[12 + k] = s2->dof >= 0 ? s2->dof + k : -1;
+  }
+  struct side3_eval e1, e2, e12;
+  side3_eval(s1, h, nu, a1, &e1);
+  side3_eval(s2, h, nu, a2, &e2);
+  side3_eval(s1, h, nu, a2, &e12);
+  /* G1(a1, nu1), G2(a2, nu2) as local-derivative vectors */
+  struct dv G1, G2;
+  memset(&G1, 0, sizeof G1);
+  memset(&G2, 0, sizeof G2);
+  for (int k = 0; k < 3; k++) {
+    G1.v[k] = e1.G[k];
+    G2.v[k] = e2.G[k];
+    for (int j = 0; j < 3; j++) {
+      G1.d[k][j] = e1.Hw[k * 3 + j];
+      G2.d[k][3 + j] = e2.Hw[k * 3 + j];
+    }
+    for (int j = 0; j < 6; j++) {
+      G1.d[k][6 + j] = e1.dGdn[k * 6 + j];
+      G2.d[k][12 + j] = e2.dGdn[k * 6 + j];
+    }
+  }
+  /* (15): a1 - a2 + l1 G1 */
+  for (int k = 0; k < 3; k++) {
+    int row = ix.a1 + k;
+    F[row] = a1[k] - a2[k] + l1 * G1.v[k];
+    add(J, n, row, ix.a1 + k, 1.0);
+    add(J, n, row, ix.a2 + k, -1.0);
+    scatter(J, n, row, cols, G1.d[k], l1);
+    add(J, n, row, ix.l1, G1.v[k]);
+  }
+  /* (16): G1 + l2 G2 */
+  for (int k = 0; k < 3; k++) {
+    int row = ix.a2 + k;
+    F[row] = G1.v[k] + l2 * G2.v[k];
+    scatter(J, n, row, cols, G1.d[k], 1.0);
+    scatter(J, n, row, cols, G2.d[k], l2);
+    add(J, n, row, ix.l2, G2.v[k]);
+  }
+  if (!(G2.v[0] * G2.v[0] + G2.v[1] * G2.v[1] + G2.v[2] * G2.v[2] > 0.0)) return 1;
+  /* contact frame n, t, o */
+  struct dv nv, m, tv, ov;
+  dv_normalise(&G2, &nv);
+  double ev[3] = {0, 0, 0};
+  ev[ct->axis] = 1.0;
+  double ne = nv.v[ct->axis];
+  for (int k = 0; k < 3; k++) {
+    m.v[k] = ev[k] - ne * nv.v[k];
+    for (int j = 0; j < NL; j++)
+      m.d[k][j] = -nv.d[ct->axis][j] * nv.v[k] - ne * nv.d[k][j];
+  }
+  if (!(m.v[0] * m.v[0] + m.v[1] * m.v[1] + m.v[2] * m.v[2] > 1e-24)) return 1;
+  dv_normalise(&m, &tv);
+  dv_cross(&nv, &tv, &ov);
+  /* lever arms r = a - x(nu) and the relative velocity w = v1 + w1 x r1 - v2 - w2 x r2 */
+  struct dv r[2], om[2], vel;
+  memset(r, 0, sizeof r);
+  memset(om, 0, sizeof om);
+  memset(&vel, 0, sizeof vel);
+  const struct gi_side3 *ss[2] = {s1, s2};
+  const double *rr[2] = {e1.r, e2.r};
+  for (int b = 0; b < 2; b++) {
+    int dof = ss[b]->dof;
+    double sign = b == 0 ? 1.0 : -1.0;
+    for (int k = 0; k < 3; k++) {
+      r[b].v[k] = rr[b][k];
+      r[b].d[k][3 * b + k] = 1.0;
+      if (dof < 0) continue;
+      r[b].d[k][6 + 6 * b + k] = -h;
+      om[b].v[k] = nu[dof + 3 + k];
+      om[b].d[k][6 + 6 * b + 3 + k] = 1.0;
+      vel.v[k] += sign * nu[dof + k];
+      vel.d[k][6 + 6 * b + k] += sign;
+    }
+    struct dv wr;
+    dv_cross(&om[b], &r[b], &wr);
+    for (int k = 0; k < 3; k++) {
+      vel.v[k] += sign * wr.v[k];
+      for (int j = 0; j < NL; j++)
+        vel.d[k][j] += sign * wr.d[k][j];
+    }
+  }
+  struct dv dom;
+  for (int k = 0; k < 3; k++) {
+    dom.v[k] = om[0].v[k] - om[1].v[k];
+    for (int j = 0; j < NL; j++)
+      dom.d[k][j] = om[0].d[k][j] - om[1].d[k][j];
+  }
+  double dvt[NL], dvo[NL], dvr[NL];
+  double vt = dv_dot(&tv, &vel, dvt), vo = dv_dot(&ov, &vel, dvo), vr = dv_dot(&nv, &dom, dvr);
+  /* friction (21) */
+  const double vs[3] = {vt, vo, vr}, *dvs[3] = {dvt, dvo, dvr}, ps[3] = {pt, po, pr};
+  const int prow[3] = {ix.pt, ix.po, ix.pr};
+  for (int k = 0; k < 3; k++) {
+    double c0 = d->e[k] * d->e[k] * mu;
+    F[prow[k]] = c0 * pn * vs[k] + ps[k] * sg;
+    add(J, n, prow[k], ix.pn, c0 * vs[k]);
+    add(J, n, prow[k], prow[k], sg);
+    add(J, n, prow[k], ix.sg, ps[k]);
+    scatter(J, n, prow[k], cols, dvs[k], c0 * pn);
+  }
+  /* Newton-Euler: body 1 gets Fv = n p_n + t p_t + o p_o at a1 and n p_r; body 2 the opposite at a2 */
+  struct dv Fv;
+  for (int k = 0; k < 3; k++) {
+    Fv.v[k] = nv.v[k] * pn + tv.v[k] * pt + ov.v[k] * po;
+    for (int j = 0; j < NL; j++)
+      Fv.d[k][j] = nv.d[k][j] * pn + tv.d[k][j] * pt + ov.d[k][j] * po;
+  }
+  for (int b = 0; b < 2; b++) {
+    int o = ss[b]->dof;
+    if (o < 0) continue;
+    double sign = b == 0 ? 1.0 : -1.0;
+    struct dv tq;
+    dv_cross(&r[b], &Fv, &tq);
+    double rn[3], rt[3], ro[3];
+    cross(r[b].v, nv.v, rn);
+    cross(r[b].v, tv.v, rt);
+    cross(r[b].v, ov.v, ro);
+    for (int k = 0; k < 3; k++) {
+      F[o + k] += sign * Fv.v[k];
+      scatter(J, n, o + k, cols, Fv.d[k], sign);
+      add(J, n, o + k, ix.pn, sign * nv.v[k]);
+      add(J, n, o + k, ix.pt, sign * tv.v[k]);
+      add(J, n, o + k, ix.po, sign * ov.v[k]);
+      F[o + 3 + k] += sign * (tq.v[k] + nv.v[k] * pr);
+      scatter(J, n, o + 3 + k, cols, tq.d[k], sign);
+      scatter(J, n, o + 3 + k, cols, nv.d[k], sign * pr);
+      add(J, n, o + 3 + k, ix.pn, sign * rn[k]);
+      add(J, n, o + 3 + k, ix.pt, sign * rt[k]);
+      add(J, n, o + 3 + k, ix.po, sign * ro[k]);
+      add(J, n, o + 3 + k, ix.pr, sign * nv.v[k]);
+    }
+  }
+  /* complementarity rows (17)-(19), (22) */
+  F[ix.l1] = -e1.f;
+  F[ix.l2] = -e2.f;
+  F[ix.pn] = e12.f;
+  double et2 = d->e[0] * d->e[0], eo2 = d->e[1] * d->e[1], er2 = d->e[2] * d->e[2];
+  F[ix.sg] = mu * mu * pn * pn - pt * pt / et2 - po * po / eo2 - pr * pr / er2;
+  for (int k = 0; k < 3; k++) {
+    add(J, n, ix.l1, ix.a1 + k, -e1.G[k]);
+    add(J, n, ix.l2, ix.a2 + k, -e2.G[k]);
+    add(J, n, ix.pn, ix.a2 + k, e12.G[k]);
+  }
+  for (int k = 0; k < 6; k++) {
+    add(J, n, ix.l1, cols[6 + k], -e1.dfdn[k]);
+    add(J, n, ix.l2, cols[12 + k], -e2.dfdn[k]);
+    add(J, n, ix.pn, cols[6 + k], e12.dfdn[k]);
+  }
+  add(J, n, ix.sg, ix.pn, 2.0 * mu * mu * pn);
+  add(J, n, ix.sg, ix.pt, -2.0 * pt / et2);
+  add(J, n, ix.sg, ix.po, -2.0 * po / eo2);
+  add(J, n, ix.sg, ix.pr, -2.0 * pr / er2);
+  return 0;
+}
+
+/* F (and J, dense row-major, when not NULL) at the unknowns x = guess + z. */
+static int g3_eval(struct gi3_data *d, const double *z, double *F, double *J)
+{
+  int n = d->n, nd = d->ndof, rc = 0;
+  double *x = calloc((size_t)n, sizeof *x);
+  if (!x) return 1;
+  for (int i = 0; i < n; i++)
+    x[i] = d->guess[i] + z[i];
+  if (J) memset(J, 0, (size_t)n * n * sizeof *J);
+  for (int r = 0; r < nd; r++) {
+    double s = d->papp[r];
+    for (int c = 0; c < nd; c++) {
+      s -= d->M[(size_t)r * nd + c] * (x[c] - d->nu0[c]);
+      add(J, n, r, c, -d->M[(size_t)r * nd + c]);
+    }
+    F[r] = s;
+  }
+  for (int i = 0; i < d->nc && !rc; i++)
+    rc = g3_contact_eval(d, i, x, F, J);
+  free(x);
+  for (int i = 0; i < n && !rc; i++)
+    if (!isfinite(F[i])) rc = 1;
+  return rc;
+}
+
+static int g3_F(void *ctx, const double *z, double *F) { return g3_eval(ctx, z, F, NULL); }
+
+static int g3_J(void *ctx, const double *z, double *J)
+{
+  struct gi3_data *d = ctx;
+  double *F = calloc((size_t)d->n, sizeof *F);
+  if (!F) return 1;
+  int rc = g3_eval(d, z, F, J);
+  free(F);
+  return rc;
+}
+
+static int reserve_d(double **p, int n)
+{
+  double *q = realloc(*p, (size_t)(n > 0 ? n : 1) * sizeof *q);
+  if (!q) return 1;
+  *p = q;
+  return 0;
+}
+
+static const struct g3_prev *find_prev(const struct gi3_data *d, int sa, int sb)
+{
+  for (int i = 0; i < d->nprev; i++)
+    if (d->prev[i].sa == sa && d->prev[i].sb == sb) return &d->prev[i];
+  return NULL;
+}
+
+int gi3_assemble(struct formulation *f, struct gi3_data **dp, const double e[3], const struct world *w,
+                 const struct contact_set *cs, double h, struct cp_problem **out)
+{
+  *out = NULL;
+  if (!*dp && !(*dp = calloc(1, sizeof **dp)))
+    return formulation_fail(f, "geometric_implicit: out of memory");
+  struct gi3_data *d = *dp;
+  int nd = w->ndof, nc = cs->n, n = nd + (G3_FREE + G3_COMP) * nc;
+  if (nc > d->cap_c) {
+    struct g3_contact *c = realloc(d->c, (size_t)nc * sizeof *c);
+    if (!c) return formulation_fail(f, "geometric_implicit: out of memory");
+    d->c = c;
+    d->cap_c = nc;
+  }
+  if (reserve_d(&d->M, nd * nd) || reserve_d(&d->nu0, nd) || reserve_d(&d->papp, nd) ||
+      reserve_d(&d->guess, n))
+    return formulation_fail(f, "geometric_implicit: out of memory");
+  memcpy(d->e, e, sizeof d->e);
+  d->ndof = nd;
+  d->nc = nc;
+  d->n = n;
+  d->h = h;
+  world_mass_matrix(w, d->M);
+  world_get_velocity(w, d->nu0);
+  world_external_force(w, d->papp);
+  for (int i = 0; i < nd; i++) {
+    d->papp[i] *= h;
+    d->guess[i] = d->nu0[i];
+  }
+  for (int i = 0; i < nc; i++) {
+    const struct contact *c = &cs->c[i];
+    struct g3_contact *ct = &d->c[i];
+    /* body 1 carries f (evaluated at a2 in (19)): a bounded part when there is one */
+    int swap = w->shapes[c->sa].kind == SHAPE_PLANE;
+    int sh[2] = {swap ? c->sb : c->sa, swap ? c->sa : c->sb};
+    const double *pt[2] = {swap ? c->pb : c->pa, swap ? c->pa : c->pb};
+    char msg[200];
+    for (int k = 0; k < 2; k++) {
+      const struct body *b = &w->bodies[w->shapes[sh[k]].body];
+      struct gi_side3 *s = &ct->s[k];
+      s->dof = b->dof;
+      memcpy(s->x0, b->x, sizeof s->x0);
+      memcpy(s->q0, b->q, sizeof s->q0);
+      if (implicit_side3_shape(w, sh[k], &s->fn, msg, sizeof msg))
+        return formulation_fail(f, "geometric_implicit: %s", msg);
+    }
+    ct->sa = sh[0];
+    ct->sb = sh[1];
+    ct->mu = c->mu;
+    struct g3_idx ix = g3_index(d, i);
+    const struct g3_prev *pv = find_prev(d, ct->sa, ct->sb);
+    if (pv) {
+      ct->axis = pv->axis;
+      memcpy(d->guess + ix.a1, pv->blk, G3_FREE * sizeof(double));
+      memcpy(d->guess + ix.l1, pv->blk + G3_FREE, G3_COMP * sizeof(double));
+      continue;
+    }
+    /* first step of this pair: the detected closest points, l1 = gap / |grad f|, l2 = |grad f| / |grad g| */
+    int axis = 0;
+    for (int k = 1; k < 3; k++)
+      if (fabs(c->n[k]) < fabs(c->n[axis])) axis = k;
+    ct->axis = axis;
+    struct side3_eval e1, e2;
+    memcpy(d->guess + ix.a1, pt[0], 3 * sizeof(double));
+    memcpy(d->guess + ix.a2, pt[1], 3 * sizeof(double));
+    side3_eval(&ct->s[0], 0.0, d->nu0, pt[0], &e1);
+    side3_eval(&ct->s[1], 0.0, d->nu0, pt[1], &e2);
+    double g1 = sqrt(e1.G[0] * e1.G[0] + e1.G[1] * e1.G[1] + e1.G[2] * e1.G[2]);
+    double g2 = sqrt(e2.G[0] * e2.G[0] + e2.G[1] * e2.G[1] + e2.G[2] * e2.G[2]);
+    d->guess[ix.pt] = d->guess[ix.po] = d->guess[ix.pr] = 0.0;
+    d->guess[ix.l1] = g1 > 0 ? fmax(c->gap, 0.0) / g1 : 0.0;
+    d->guess[ix.l2] = g2 > 0 ? g1 / g2 : 1.0;
+    d->guess[ix.pn] = 0.0;
+    d->guess[ix.sg] = 0.0;
+  }
+  struct cp_problem *p = cp_ncp_create(n, g3_F, g3_J, d);
+  if (!p) return formulation_fail(f, "geometric_implicit: out of memory");
+  int nfree = nd + G3_FREE * nc;
+  for (int i = 0; i < n; i++) {
+    p->lo[i] = i < nfree ? -INFINITY : -d->guess[i];
+    p->hi[i] = INFINITY;
+  }
+  snprintf(p->name, sizeof p->name, "geometric_implicit 3D nc=%d (z shifted by the warm start)", nc);
+  f->rows = (struct row_counts){
+      .normal = nc, .friction = 3 * nc, .slack = nc, .velocity = nd, .other = 8 * nc, .total = n};
+  *out = p;
+  return 0;
+}
+
+int gi3_recover(struct formulation *f, struct gi3_data *d, const struct world *w, const double *z, double *nu,
+                double *pn)
+{
+  for (int i = 0; i < w->ndof; i++)
+    nu[i] = d->guess[i] + z[i];
+  if (d->nc > d->cap_prev) {
+    struct g3_prev *p = realloc(d->prev, (size_t)d->nc * sizeof *p);
+    if (!p) return formulation_fail(f, "geometric_implicit: out of memory");
+    d->prev = p;
+    d->cap_prev = d->nc;
+  }
+  d->nprev = d->nc;
+  for (int i = 0; i < d->nc; i++) {
+    struct g3_idx ix = g3_index(d, i);
+    struct g3_prev *pv = &d->prev[i];
+    pv->sa = d->c[i].sa;
+    pv->sb = d->c[i].sb;
+    pv->axis = d->c[i].axis;
+    for (int k = 0; k < G3_FREE; k++)
+      pv->blk[k] = d->guess[ix.a1 + k] + z[ix.a1 + k];
+    for (int k = 0; k < G3_COMP; k++)
+      pv->blk[G3_FREE + k] = d->guess[ix.l1 + k] + z[ix.l1 + k];
+    pn[i] = pv->blk[G3_FREE + 2];
+  }
+  return 0;
+}
+
+void gi3_free(struct gi3_data **dp)
+{
+  struct gi3_data *d = *dp;
+  if (!d) return;
+  free(d->M);
+  free(d->nu0);
+  free(d->papp);
+  free(d->guess);
+  free(d->c);
+  free(d->prev);
+  free(d);
+  *dp = NULL;
+}
+
+int gi3_results(const struct gi3_data *d, int i, struct gi3_contact_result *out)
+{
+  if (!d) return 0;
+  if (i >= 0 && i < d->nprev && out) {
+    const struct g3_prev *pv = &d->prev[i];
+    out->sa = pv->sa;
+    out->sb = pv->sb;
+    memcpy(out->a1, pv->blk, 3 * sizeof(double));
+    memcpy(out->a2, pv->blk + 3, 3 * sizeof(double));
+    out->pt = pv->blk[6];
+    out->po = pv->blk[7];
+    out->pr = pv->blk[8];
+    out->pn = pv->blk[G3_FREE + 2];
+    out->sigma = pv->blk[G3_FREE + 3];
+  }
+  return d->nprev;
+}
