@@ -6,7 +6,8 @@
  *   an edge on an edge (parallel, the upper one shorter) — each end vertex near the two faces of the lower
  *     edge: an I (eq. 36) each, with X rows between the vertex's slanted edges and the faces (eq. 36);
  *   a vertex on a vertex — each vertex near the other's three faces: an I with two kappa contacts each
- *     (eq. 37, cumulative slacks);
+ *     (eq. 37, cumulative slacks), and per face pair an X over the two vertex-face and the edge-edge
+ *     contacts there (eq. 38);
  * in each: the rows built, a positive impulse that stops the approach (the box's vertical velocity after
  * the step is -gap / h = -1 m/s, so it lands exactly), and no overlap after the step (exact intersection
  * volume, overlap3d). Also the paper's standard model (-stewart_trinkle_detection paper) on the crossed-edge
@@ -62,7 +63,8 @@ static struct world *pair(const double lo[3], const double qlo[4], const double 
 }
 
 struct outcome {
-  int ok, nc, nu, ni, nx, ncont, vv, nee, nvf;
+  int ok, nc, nu, ni, nx, ncont, vv, nee, nvf, xvv, xcont;
+  int x_groups_ok; /* each X group (a pair and its continuations): both vertex-face ways, an edge-edge */
   double vz, overlap, impulse;
 };
 
@@ -85,9 +87,25 @@ static struct outcome step(struct world *w, const char *form)
   }
   if (strcmp(form, "peg") == 0) {
     const struct peg_model *m = peg_type_model(sim.f);
-    o.nu = m->nu, o.ni = m->ni, o.nx = m->nx, o.vv = m->vv;
+    o.nu = m->nu, o.ni = m->ni, o.nx = m->nx, o.vv = m->vv, o.xvv = m->xvv;
     for (int j = 0; j < m->ni; j++)
       o.ncont += m->in[j].cont;
+    for (int j = 0; j < m->nx; j++)
+      o.xcont += m->x[j].cont;
+    o.x_groups_ok = m->nx > 0;
+    for (int j0 = 0; j0 < m->nx;) {
+      int j1 = j0 + 1, ab = 0, ba = 0, ee = 0;
+      while (j1 < m->nx && m->x[j1].cont)
+        j1++;
+      for (int j = j0 - 1; j < j1; j++) {
+        const struct contact *c = &cs->c[j < j0 ? m->x[j0].primary : m->x[j].kappa];
+        ab += c->fa == FEATURE_VERTEX && c->sa == 1;
+        ba += c->fa == FEATURE_VERTEX && c->sa == 0;
+        ee += c->fa == FEATURE_EDGE;
+      }
+      if (ab != 1 || ba != 1 || ee < 1) o.x_groups_ok = 0;
+      j0 = j1;
+    }
   }
   o.vz = w->bodies[1].v[2];
   o.overlap = contact3d_overlap_volume(w, 0, 1);
@@ -158,12 +176,16 @@ int main(int argc, char **argv)
   CHECK(o.ni == 4 && o.ncont == 2 && o.vv == 2 && o.nu == 0,
         "vertex on a vertex: two I over three faces each (I rows %d, continued %d, vertices %d, U %d)", o.ni,
         o.ncont, o.vv, o.nu);
-  /* Unstable: the impulse acts along one face normal of the primary, so the upper cube slides off
-   * sideways and turns, and lands by less than -gap / h. Its vertex stays outside the lower cube (the I
-   * holds); the edges next to the vertices have no X here (eq. 38 is left out), so a second-order overlap
-   * remains. */
-  CHECK(o.ok && o.impulse > 0.0 && o.vz < -GAP / H, "vertex on a vertex: solved, impulse %g, v_z %g",
-        o.impulse, o.vz);
+  /* Eq. 38: one X per face pair (fa at the lower vertex, fb at the upper: 3 x 3), each over both
+   * vertex-face contacts C(va, fb), C(vb, fa) and the applicable edge-edge contacts of fa's and fb's edges
+   * at the vertices (6 of the 9 edge pairs are non-parallel and detected); single primary, the rest
+   * continuing it. With them the impulse stops the approach exactly, as on a flat face. */
+  CHECK(o.nee == 6 && o.xvv == 9 && o.nx == 33 && o.nx - o.xcont == 9,
+        "vertex on a vertex: eq. 38 X per face pair (edge-edge %d, X groups %d, X rows %d, continued %d)",
+        o.nee, o.xvv, o.nx, o.xcont);
+  CHECK(o.x_groups_ok,
+        "vertex on a vertex: every eq. 38 X holds both vertex-face contacts and >= 1 edge-edge");
+  expect_landing("vertex on a vertex", o);
   {
     double R[9], x[3], best = -HUGE_VAL;
     const struct polyhedron *A = w->shapes[1].polyhedron, *B = w->shapes[0].polyhedron;
@@ -183,8 +205,6 @@ int main(int argc, char **argv)
     }
     CHECK(worst > -1e-9, "vertex on a vertex: the lower vertex stays outside the other cube (%g)", worst);
   }
-  CHECK(o.overlap >= 0.0 && o.overlap < 1e-8, "vertex on a vertex: overlap after the step < 1e-8 (%g)",
-        o.overlap);
   world_destroy(&w);
 
   /* The paper's standard model in 3D: a corner GAP above a face — one vertex-face row; crossed edges —

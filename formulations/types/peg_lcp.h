@@ -74,6 +74,7 @@ struct peg_model {
   struct peg_pair *in; /* ni I-constraints */
   struct peg_pair *x;  /* nx X-constraints kept (both contacts applicable) */
   int vv;              /* vertex-corner pairs found (each gives at most one I) */
+  int xvv;             /* 3D: X groups of the vertex-vertex case (eq. 38), one per face pair */
   int cap;             /* capacity of u, in, x (contacts) */
   struct peg2d_key *keys;
   int *run;
