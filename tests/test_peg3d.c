@@ -66,6 +66,7 @@ struct outcome {
   int ok, nc, nu, ni, nx, ncont, vv, nee, nvf, xvv, xcont;
   int x_groups_ok; /* each X group (a pair and its continuations): both vertex-face ways, an edge-edge */
   double vz, overlap, impulse;
+  int rows; /* the LCP's size */
 };
 
 static struct outcome step(struct world *w, const char *form)
@@ -73,13 +74,16 @@ static struct outcome step(struct world *w, const char *form)
   struct outcome o = {0};
   struct simulation sim = {.w = w};
   struct run_summary sum;
-  if (formulation_create(form, &sim.f, NULL, 0) || solver_create("lemke", &sim.s, NULL, 0) ||
-      stepper_create(&sim.st) || simulation_run(&sim, H, 1, NULL, 0, &sum))
+  char msg[256];
+  if (formulation_create(form, &sim.f, NULL, 0) || formulation_set_from_options(sim.f, msg, sizeof msg) ||
+      solver_create("lemke", &sim.s, NULL, 0) || stepper_create(&sim.st) ||
+      simulation_run(&sim, H, 1, NULL, 0, &sum))
     goto cleanup;
   o.ok = sum.failed_steps == 0;
   const struct contact_set *cs = stepper_contacts(sim.st);
   const double *pn = stepper_impulses(sim.st);
   o.nc = cs->n;
+  o.rows = sim.f->rows.total;
   for (int i = 0; i < cs->n; i++) {
     o.impulse += pn[i];
     o.nee += cs->c[i].fa == FEATURE_EDGE && cs->c[i].fb == FEATURE_EDGE;
@@ -206,6 +210,29 @@ int main(int argc, char **argv)
     CHECK(worst > -1e-9, "vertex on a vertex: the lower vertex stays outside the other cube (%g)", worst);
   }
   world_destroy(&w);
+
+  /* The frictionless standard model (-stewart_trinkle_frictionless, eqs. 8-9): at mu = 0 one row per
+   * contact instead of 1 + friction_dirs + 1, and the same step as with the (inert) friction block. The
+   * paper's detection (the pair's world has no closest-feature threshold). */
+  {
+    PetscOptionsSetValue(NULL, "-stewart_trinkle_detection", "paper");
+    w = pair(big, id, cube, qc);
+    struct outcome full = step(w, "stewart_trinkle");
+    world_destroy(&w);
+    PetscOptionsSetValue(NULL, "-stewart_trinkle_frictionless", "1");
+    w = pair(big, id, cube, qc);
+    struct outcome bare = step(w, "stewart_trinkle");
+    world_destroy(&w);
+    PetscOptionsClearValue(NULL, "-stewart_trinkle_frictionless");
+    PetscOptionsClearValue(NULL, "-stewart_trinkle_detection");
+    CHECK(full.ok && bare.ok && full.nc >= 1 && bare.nc == full.nc && full.rows == 6 * full.nc &&
+              bare.rows == bare.nc,
+          "stewart_trinkle frictionless: %d contacts, rows %d with friction (4 directions), %d without",
+          bare.nc, full.rows, bare.rows);
+    CHECK_CLOSE(bare.vz, full.vz, 1e-12, "stewart_trinkle frictionless: the same step (v_z %.12g, %.12g)",
+                bare.vz, full.vz);
+    CHECK_CLOSE(bare.vz, -GAP / H, 1e-8, "stewart_trinkle frictionless: lands exactly (v_z %.12g)", bare.vz);
+  }
 
   /* The paper's standard model in 3D: a corner GAP above a face — one vertex-face row; crossed edges —
    * the vertex-face rows of the edges' end vertices within 0.07 m only (the bars' ends are far). */
