@@ -375,6 +375,13 @@ static void vertex_vertex_cross(struct peg_model *m, const struct world *w, cons
   const struct polyhedron *A = w->shapes[c0->sa].polyhedron, *B = w->shapes[c0->sb].polyhedron;
   int va = c0->ida;
   for (int vb = 0; vb < B->nv; vb++) {
+    /* vertex-vertex only: va near at least two faces of B at vb, vb near at least two faces of A at va */
+    int near_b = 0, near_a = 0;
+    for (int k = g0; k < g1; k++)
+      near_b += face_has_vertex(B, cs->c[keys[k]].idb, vb);
+    for (int fa = 0; fa < A->nf && near_b >= 2; fa++)
+      near_a += face_has_vertex(A, fa, va) && find_vertex_face(cs, keys, nk, c0->sb, c0->sa, vb, fa) >= 0;
+    if (near_b < 2 || near_a < 2) continue;
     for (int k = g0; k < g1; k++) {
       int cab = keys[k], fb = cs->c[cab].idb;
       if (!face_has_vertex(B, fb, vb)) continue;
@@ -401,8 +408,8 @@ static void vertex_vertex_cross(struct peg_model *m, const struct world *w, cons
           m->x[m->nx++] = (struct peg_pair){set[best], set[i], !first};
           first = 0;
         }
-        for (int i = 0; i < ns; i++)
-          m->used[set[i]] |= 2;
+        /* no used flag: an edge-edge contact interior to both edges keeps its own U (eq. 35), which the
+         * weaker OR of this X does not replace; the vertex-face contacts are in the vertices' I already */
         m->xvv++;
       }
     }
