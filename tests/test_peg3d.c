@@ -211,6 +211,27 @@ int main(int argc, char **argv)
   }
   world_destroy(&w);
 
+  /* Standard-model traps in 3D (peg3d_count_traps): a vertex near two or more faces of one part — none for
+   * a corner on a face, the two end vertices of the upper edge on an edge, both vertices of a vertex on a
+   * vertex. */
+  {
+    struct contact_set ts = {0};
+    int t[3];
+    w = pair(big, id, cube, qc);
+    t[0] = peg3d_count_traps(w, &ts);
+    world_destroy(&w);
+    w = pair(bar, qx, shortbar, qx);
+    t[1] = peg3d_count_traps(w, &ts);
+    world_destroy(&w);
+    w = pair(cube, qv, cube, qc);
+    t[2] = peg3d_count_traps(w, &ts);
+    world_destroy(&w);
+    contact_set_free(&ts);
+    CHECK(t[0] == 0 && t[1] == 2 && t[2] == 2,
+          "3D traps: corner on a face %d (0), edge on an edge %d (2), vertex on a vertex %d (2)", t[0], t[1],
+          t[2]);
+  }
+
   /* The frictionless standard model (-stewart_trinkle_frictionless, eqs. 8-9): at mu = 0 one row per
    * contact instead of 1 + friction_dirs + 1, and the same step as with the (inert) friction block. The
    * paper's detection (the pair's world has no closest-feature threshold). */

@@ -503,3 +503,25 @@ int peg3d_model_build(struct peg_model *m, const struct world *w, const struct c
     if (m->used[i] == 1) m->u[m->nu++] = i;
   return 0;
 }
+
+int peg3d_count_traps(const struct world *w, struct contact_set *scratch)
+{
+  struct peg_settings s;
+  peg_settings_default(&s, 1);
+  contact_set_clear(scratch);
+  if (peg3d_detect(w, &s, 0.0, scratch)) return -1;
+  /* a vertex near two or more faces of one part: the corner / edge the standard model would trap it in.
+   * Counted once per (vertex, part) at its second face. */
+  int count = 0;
+  for (int i = 0; i < scratch->n; i++) {
+    const struct contact *c = &scratch->c[i];
+    if (c->fa != FEATURE_VERTEX) continue;
+    int before = 0;
+    for (int j = 0; j < i && before < 2; j++) {
+      const struct contact *d = &scratch->c[j];
+      before += d->fa == FEATURE_VERTEX && d->sa == c->sa && d->sb == c->sb && d->ida == c->ida;
+    }
+    count += before == 1;
+  }
+  return count;
+}
