@@ -4,8 +4,8 @@
  *         every step (exact, overlap3d: qhull's halfspace intersection; the box's own blocks excluded),
  *         summarised as mean, median and quartiles over the steps and its maximum; the fastest body's
  *         speed; whether and when a solve failed (a solve without an answer ends the run); the fraction of
- *         steps with a standard-model trap (a vertex near two or more faces of one part, counted on PEG's
- *         potential contacts of the step's start state, as the 2D box counts corners); mean contacts,
+ *         steps with a standard-model trap (a vertex near two or more non-coplanar faces of one part, counted
+ * on PEG's potential contacts of the step's start state, as the 2D box counts corners); mean contacts,
  *         problem size, solve and step time. No random element: the spawns are identical (no seeds).
  * USAGE   bench_peg_box3d [-options_file bench/experiments/peg_box3d.opts] [-h 0.001,0.016]
  *         [-formulation peg,corrective,stewart_trinkle] [-detection closest,paper] [-cp_solver lemke]
@@ -58,7 +58,7 @@ static const struct sweep_column columns[] = {
     {"failed_steps", SWEEP_INFO, "solves that did not converge", .floor = 0},
     {"completed", SWEEP_INFO, "1 when the run reached -t_end", .floor = 0},
     {"trap_fraction", SWEEP_METRIC,
-     "fraction of steps with a standard-model trap (a vertex near two or more faces of one part)",
+     "fraction of steps with a standard-model trap (a vertex near two non-coplanar faces of one part)",
      .floor = 0},
     {"traps_mean", SWEEP_INFO, "mean trap count per step", .floor = 0},
     {"contacts_mean", SWEEP_INFO, "mean potential contacts per step", .floor = 0},

@@ -504,24 +504,39 @@ int peg3d_model_build(struct peg_model *m, const struct world *w, const struct c
   return 0;
 }
 
+/* Contact i closes a trap: an earlier vertex-face contact of the same (vertex, part) on a face that is not
+ * coplanar with i's (a triangulated face's two halves make no corner). */
+static int closes_trap(const struct contact_set *cs, int i)
+{
+  const struct contact *c = &cs->c[i];
+  for (int j = 0; j < i; j++) {
+    const struct contact *d = &cs->c[j];
+    if (d->fa == FEATURE_VERTEX && d->sa == c->sa && d->sb == c->sb && d->ida == c->ida &&
+        vec3_dot(c->n, d->n) <= 1.0 - peg3d_flat)
+      return 1;
+  }
+  return 0;
+}
+
 int peg3d_count_traps(const struct world *w, struct contact_set *scratch)
 {
   struct peg_settings s;
   peg_settings_default(&s, 1);
   contact_set_clear(scratch);
   if (peg3d_detect(w, &s, 0.0, scratch)) return -1;
-  /* a vertex near two or more faces of one part: the corner / edge the standard model would trap it in.
-   * Counted once per (vertex, part) at its second face. */
+  /* a vertex near two or more non-coplanar faces of one part: the edge / corner the standard model would
+   * trap it in. Counted once per (vertex, part), at the first contact that closes it. */
   int count = 0;
   for (int i = 0; i < scratch->n; i++) {
     const struct contact *c = &scratch->c[i];
-    if (c->fa != FEATURE_VERTEX) continue;
-    int before = 0;
-    for (int j = 0; j < i && before < 2; j++) {
-      const struct contact *d = &scratch->c[j];
-      before += d->fa == FEATURE_VERTEX && d->sa == c->sa && d->sb == c->sb && d->ida == c->ida;
+    if (c->fa != FEATURE_VERTEX || !closes_trap(scratch, i)) continue;
+    int counted = 0;
+    for (int k = 0; k < i && !counted; k++) {
+      const struct contact *d = &scratch->c[k];
+      counted = d->fa == FEATURE_VERTEX && d->sa == c->sa && d->sb == c->sb && d->ida == c->ida &&
+                closes_trap(scratch, k);
     }
-    count += before == 1;
+    count += !counted;
   }
   return count;
 }
