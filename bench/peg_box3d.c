@@ -3,7 +3,9 @@
  * PURPOSE for each (h, formulation, detection, solver): the total intersection volume over body pairs after
  *         every step (exact, overlap3d: qhull's halfspace intersection; the box's own blocks excluded),
  *         summarised as mean, median and quartiles over the steps and its maximum; the fastest body's
- *         speed; whether and when a solve failed (a solve without an answer ends the run); mean contacts,
+ *         speed; whether and when a solve failed (a solve without an answer ends the run); the fraction of
+ *         steps with a standard-model trap (a vertex near two or more non-coplanar faces of one part, counted
+ * on PEG's potential contacts of the step's start state, as the 2D box counts corners); mean contacts,
  *         problem size, solve and step time. No random element: the spawns are identical (no seeds).
  * USAGE   bench_peg_box3d [-options_file bench/experiments/peg_box3d.opts] [-h 0.001,0.016]
  *         [-formulation peg,corrective,stewart_trinkle] [-detection closest,paper] [-cp_solver lemke]
@@ -55,6 +57,10 @@ static const struct sweep_column columns[] = {
      .floor = 0},
     {"failed_steps", SWEEP_INFO, "solves that did not converge", .floor = 0},
     {"completed", SWEEP_INFO, "1 when the run reached -t_end", .floor = 0},
+    {"trap_fraction", SWEEP_METRIC,
+     "fraction of steps with a standard-model trap (a vertex near two non-coplanar faces of one part)",
+     .floor = 0},
+    {"traps_mean", SWEEP_INFO, "mean trap count per step", .floor = 0},
     {"contacts_mean", SWEEP_INFO, "mean potential contacts per step", .floor = 0},
     {"bodies", SWEEP_INFO, "icosahedra spawned", .floor = 0},
     {"steps", SWEEP_INFO, "steps taken (the last one may have failed)", .floor = 0},
@@ -173,7 +179,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   long n = scene_step_count(ctx->T, h);
   struct simulation sim;
   int sim_bad = simulation_open(&sim, box3d_world(ctx->threshold), form, solver);
-  struct run_observer obs[5];
+  struct run_observer obs[6];
   int n_obs = 0, rc = 1;
   double *vol = malloc(((size_t)n + 1) * sizeof *vol);
   if (sim_bad || !vol) goto cleanup;
@@ -197,8 +203,10 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
                                        .columns = "overlap_volume",
                                        .n_columns = 1,
                                        .values = volume_values};
+  struct run_trap_stats traps;
   struct run_summary sum;
-  if (sweep_observers_standard(task, obs, &n_obs, 5) || simulation_run(&sim, h, n, obs, n_obs, &sum)) {
+  if (run_observer_traps(&obs[n_obs++], &traps) || sweep_observers_standard(task, obs, &n_obs, 6) ||
+      simulation_run(&sim, h, n, obs, n_obs, &sum)) {
     rc = 1;
     goto cleanup;
   }
@@ -219,6 +227,10 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     sweep_row_set(row, "speed_max", vs.speed_max);
   }
   if (sum.steps > 0) {
+    if (traps.steps > 0) {
+      sweep_row_set(row, "trap_fraction", (double)traps.steps_with_traps / (double)traps.steps);
+      sweep_row_set(row, "traps_mean", (double)traps.traps / (double)traps.steps);
+    }
     sweep_row_set(row, "contacts_mean", sum.contacts_mean);
     sweep_row_set(row, "rows_mean", sum.rows_mean);
     sweep_row_set(row, "solve_seconds", sum.solve_seconds);

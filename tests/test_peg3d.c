@@ -6,7 +6,8 @@
  *   an edge on an edge (parallel, the upper one shorter) — each end vertex near the two faces of the lower
  *     edge: an I (eq. 36) each, with X rows between the vertex's slanted edges and the faces (eq. 36);
  *   a vertex on a vertex — each vertex near the other's three faces: an I with two kappa contacts each
- *     (eq. 37, cumulative slacks);
+ *     (eq. 37, cumulative slacks), and per face pair an X over the two vertex-face and the edge-edge
+ *     contacts there (eq. 38);
  * in each: the rows built, a positive impulse that stops the approach (the box's vertical velocity after
  * the step is -gap / h = -1 m/s, so it lands exactly), and no overlap after the step (exact intersection
  * volume, overlap3d). Also the paper's standard model (-stewart_trinkle_detection paper) on the crossed-edge
@@ -62,8 +63,10 @@ static struct world *pair(const double lo[3], const double qlo[4], const double 
 }
 
 struct outcome {
-  int ok, nc, nu, ni, nx, ncont, vv, nee, nvf;
+  int ok, nc, nu, ni, nx, ncont, vv, nee, nvf, xvv, xcont;
+  int x_groups_ok; /* each X group (a pair and its continuations): both vertex-face ways, an edge-edge */
   double vz, overlap, impulse;
+  int rows; /* the LCP's size */
 };
 
 static struct outcome step(struct world *w, const char *form)
@@ -71,13 +74,16 @@ static struct outcome step(struct world *w, const char *form)
   struct outcome o = {0};
   struct simulation sim = {.w = w};
   struct run_summary sum;
-  if (formulation_create(form, &sim.f, NULL, 0) || solver_create("lemke", &sim.s, NULL, 0) ||
-      stepper_create(&sim.st) || simulation_run(&sim, H, 1, NULL, 0, &sum))
+  char msg[256];
+  if (formulation_create(form, &sim.f, NULL, 0) || formulation_set_from_options(sim.f, msg, sizeof msg) ||
+      solver_create("lemke", &sim.s, NULL, 0) || stepper_create(&sim.st) ||
+      simulation_run(&sim, H, 1, NULL, 0, &sum))
     goto cleanup;
   o.ok = sum.failed_steps == 0;
   const struct contact_set *cs = stepper_contacts(sim.st);
   const double *pn = stepper_impulses(sim.st);
   o.nc = cs->n;
+  o.rows = sim.f->rows.total;
   for (int i = 0; i < cs->n; i++) {
     o.impulse += pn[i];
     o.nee += cs->c[i].fa == FEATURE_EDGE && cs->c[i].fb == FEATURE_EDGE;
@@ -85,9 +91,25 @@ static struct outcome step(struct world *w, const char *form)
   }
   if (strcmp(form, "peg") == 0) {
     const struct peg_model *m = peg_type_model(sim.f);
-    o.nu = m->nu, o.ni = m->ni, o.nx = m->nx, o.vv = m->vv;
+    o.nu = m->nu, o.ni = m->ni, o.nx = m->nx, o.vv = m->vv, o.xvv = m->xvv;
     for (int j = 0; j < m->ni; j++)
       o.ncont += m->in[j].cont;
+    for (int j = 0; j < m->nx; j++)
+      o.xcont += m->x[j].cont;
+    o.x_groups_ok = m->nx > 0;
+    for (int j0 = 0; j0 < m->nx;) {
+      int j1 = j0 + 1, ab = 0, ba = 0, ee = 0;
+      while (j1 < m->nx && m->x[j1].cont)
+        j1++;
+      for (int j = j0 - 1; j < j1; j++) {
+        const struct contact *c = &cs->c[j < j0 ? m->x[j0].primary : m->x[j].kappa];
+        ab += c->fa == FEATURE_VERTEX && c->sa == 1;
+        ba += c->fa == FEATURE_VERTEX && c->sa == 0;
+        ee += c->fa == FEATURE_EDGE;
+      }
+      if (ab != 1 || ba != 1 || ee < 1) o.x_groups_ok = 0;
+      j0 = j1;
+    }
   }
   o.vz = w->bodies[1].v[2];
   o.overlap = contact3d_overlap_volume(w, 0, 1);
@@ -158,12 +180,16 @@ int main(int argc, char **argv)
   CHECK(o.ni == 4 && o.ncont == 2 && o.vv == 2 && o.nu == 0,
         "vertex on a vertex: two I over three faces each (I rows %d, continued %d, vertices %d, U %d)", o.ni,
         o.ncont, o.vv, o.nu);
-  /* Unstable: the impulse acts along one face normal of the primary, so the upper cube slides off
-   * sideways and turns, and lands by less than -gap / h. Its vertex stays outside the lower cube (the I
-   * holds); the edges next to the vertices have no X here (eq. 38 is left out), so a second-order overlap
-   * remains. */
-  CHECK(o.ok && o.impulse > 0.0 && o.vz < -GAP / H, "vertex on a vertex: solved, impulse %g, v_z %g",
-        o.impulse, o.vz);
+  /* Eq. 38: one X per face pair (fa at the lower vertex, fb at the upper: 3 x 3), each over both
+   * vertex-face contacts C(va, fb), C(vb, fa) and the applicable edge-edge contacts of fa's and fb's edges
+   * at the vertices (6 of the 9 edge pairs are non-parallel and detected); single primary, the rest
+   * continuing it. With them the impulse stops the approach exactly, as on a flat face. */
+  CHECK(o.nee == 6 && o.xvv == 9 && o.nx == 33 && o.nx - o.xcont == 9,
+        "vertex on a vertex: eq. 38 X per face pair (edge-edge %d, X groups %d, X rows %d, continued %d)",
+        o.nee, o.xvv, o.nx, o.xcont);
+  CHECK(o.x_groups_ok,
+        "vertex on a vertex: every eq. 38 X holds both vertex-face contacts and >= 1 edge-edge");
+  expect_landing("vertex on a vertex", o);
   {
     double R[9], x[3], best = -HUGE_VAL;
     const struct polyhedron *A = w->shapes[1].polyhedron, *B = w->shapes[0].polyhedron;
@@ -183,9 +209,51 @@ int main(int argc, char **argv)
     }
     CHECK(worst > -1e-9, "vertex on a vertex: the lower vertex stays outside the other cube (%g)", worst);
   }
-  CHECK(o.overlap >= 0.0 && o.overlap < 1e-8, "vertex on a vertex: overlap after the step < 1e-8 (%g)",
-        o.overlap);
   world_destroy(&w);
+
+  /* Standard-model traps in 3D (peg3d_count_traps): a vertex near two or more faces of one part — none for
+   * a corner on a face, the two end vertices of the upper edge on an edge, both vertices of a vertex on a
+   * vertex. */
+  {
+    struct contact_set ts = {0};
+    int t[3];
+    w = pair(big, id, cube, qc);
+    t[0] = peg3d_count_traps(w, &ts);
+    world_destroy(&w);
+    w = pair(bar, qx, shortbar, qx);
+    t[1] = peg3d_count_traps(w, &ts);
+    world_destroy(&w);
+    w = pair(cube, qv, cube, qc);
+    t[2] = peg3d_count_traps(w, &ts);
+    world_destroy(&w);
+    contact_set_free(&ts);
+    CHECK(t[0] == 0 && t[1] == 2 && t[2] == 2,
+          "3D traps: corner on a face %d (0), edge on an edge %d (2), vertex on a vertex %d (2)", t[0], t[1],
+          t[2]);
+  }
+
+  /* The frictionless standard model (-stewart_trinkle_frictionless, eqs. 8-9): at mu = 0 one row per
+   * contact instead of 1 + friction_dirs + 1, and the same step as with the (inert) friction block. The
+   * paper's detection (the pair's world has no closest-feature threshold). */
+  {
+    PetscOptionsSetValue(NULL, "-stewart_trinkle_detection", "paper");
+    w = pair(big, id, cube, qc);
+    struct outcome full = step(w, "stewart_trinkle");
+    world_destroy(&w);
+    PetscOptionsSetValue(NULL, "-stewart_trinkle_frictionless", "1");
+    w = pair(big, id, cube, qc);
+    struct outcome bare = step(w, "stewart_trinkle");
+    world_destroy(&w);
+    PetscOptionsClearValue(NULL, "-stewart_trinkle_frictionless");
+    PetscOptionsClearValue(NULL, "-stewart_trinkle_detection");
+    CHECK(full.ok && bare.ok && full.nc >= 1 && bare.nc == full.nc && full.rows == 6 * full.nc &&
+              bare.rows == bare.nc,
+          "stewart_trinkle frictionless: %d contacts, rows %d with friction (4 directions), %d without",
+          bare.nc, full.rows, bare.rows);
+    CHECK_CLOSE(bare.vz, full.vz, 1e-12, "stewart_trinkle frictionless: the same step (v_z %.12g, %.12g)",
+                bare.vz, full.vz);
+    CHECK_CLOSE(bare.vz, -GAP / H, 1e-8, "stewart_trinkle frictionless: lands exactly (v_z %.12g)", bare.vz);
+  }
 
   /* The paper's standard model in 3D: a corner GAP above a face — one vertex-face row; crossed edges —
    * the vertex-face rows of the edges' end vertices within 0.07 m only (the bars' ends are far). */

@@ -6,6 +6,7 @@
 #include "geom2d.h"
 #include "jacobian.h"
 #include "peg2d.h"
+#include "peg_lcp.h"
 #include "sat2d.h"
 
 #include <math.h>
@@ -17,7 +18,7 @@
 struct trap_ctx {
   struct run_trap_stats *out;
   struct contact_set scratch;
-  int last; /* the step's count, -1: not counted (3D) */
+  int last; /* the step's count, -1: not counted */
 };
 
 static int traps_begin(void *vctx, struct simulation *sim, double h, long steps)
@@ -33,8 +34,8 @@ static int traps_before(void *vctx, struct simulation *sim, long k, double h)
   (void)k;
   struct trap_ctx *c = vctx;
   c->last = -1;
-  if (sim->w->dim != 2) return RUN_CONTINUE;
-  c->last = peg2d_count_traps(sim->w, h, &c->scratch);
+  c->last =
+      sim->w->dim == 2 ? peg2d_count_traps(sim->w, h, &c->scratch) : peg3d_count_traps(sim->w, &c->scratch);
   return c->last < 0 ? RUN_ERROR : RUN_CONTINUE;
 }
 

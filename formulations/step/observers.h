@@ -8,8 +8,9 @@
 
 #include "run.h"
 
-/* Standard-model traps (Williams, Lu & Trinkle 2016 Sec. 1.2.3, Fig. 2; peg2d_count_traps) counted on
- * every step's start state, 2D only (a 3D world counts nothing). Trace column: traps. */
+/* Standard-model traps (Williams, Lu & Trinkle 2016 Sec. 1.2.3, Fig. 2) counted on every step's start
+ * state: 2D peg2d_count_traps (a vertex at a corner), 3D peg3d_count_traps (a vertex near two or more faces
+ * of one part). Trace column: traps. */
 struct run_trap_stats {
   long steps;            /* steps counted */
   long steps_with_traps; /* steps with at least one trap */

@@ -15,8 +15,10 @@
  *     e_i of the vertex with an applicable edge-edge contact on e_b, f_k the face on whose side e_i points
  *     (eq. 36: the edge may cross e_b only when the vertex passes on that face's side);
  *   an edge-edge contact whose closest points are interior to both edges and that is in no X: U (eq. 35).
- * Left out: the X-constraints of the vertex-vertex case (eq. 38); there the two vertices' I-constraints act
- * alone. Friction as in 2D: Stewart-Trinkle's polyhedral cone (-friction_dirs directions) on every
+ *   vertex-vertex (a vertex near several faces of another part that meet at a vertex, and that vertex near
+ *     faces at the first): per face pair X({C(va, fb), C(vb, fa)}, {C(ea_r, eb_s)}) (eq. 38), the edges of
+ *     fa at va against those of fb at vb with applicable detected edge-edge contacts.
+ * Friction as in 2D: Stewart-Trinkle's polyhedral cone (-friction_dirs directions) on every
  * impulse-carrying contact when mu > 0. */
 #include "geom3d.h"
 #include "hull3d.h"
@@ -327,12 +329,100 @@ static void vertex_edge_cross(struct peg_model *m, const struct world *w, const 
   (void)B;
 }
 
+/* The vertex-face contact (part sa vertex v, part sb face f), or -1. */
+static int find_vertex_face(const struct contact_set *cs, const int *keys, int n, int sa, int sb, int v,
+                            int f)
+{
+  for (int k = 0; k < n; k++) {
+    const struct contact *c = &cs->c[keys[k]];
+    if (c->fa == FEATURE_VERTEX && c->sa == sa && c->sb == sb && c->ida == v && c->idb == f) return keys[k];
+  }
+  return -1;
+}
+
+/* The (at most two) edges of face f of ph that meet vertex v; returns how many. */
+static int face_edges_at(const struct polyhedron *ph, int f, int v, int e[2])
+{
+  int k = 0;
+  for (int i = 0; i < ph->ne && k < 2; i++) {
+    const int *ev = ph->edge_vert + 2 * i, *ef = ph->edge_face + 2 * i;
+    if ((ev[0] == v || ev[1] == v) && (ef[0] == f || ef[1] == f)) e[k++] = i;
+  }
+  return k;
+}
+
+static int face_has_vertex(const struct polyhedron *ph, int f, int v)
+{
+  for (int k = ph->face_start[f]; k < ph->face_start[f + 1]; k++)
+    if (ph->face_vert[k] == v) return 1;
+  return 0;
+}
+
+/* Eq. 38, vertex-vertex: va (part sa, the lower shape index) near vb (part sb), each near faces of the
+ * other. For every face pair (fa at va, fb at vb) with both vertex-face contacts C(va, fb), C(vb, fa):
+ *   X({C(va, fb), C(vb, fa)}, {C(ea_r, eb_s)})
+ * over the edges ea_r of fa at va and eb_s of fb at vb whose edge-edge contact was detected (feasibility)
+ * and is applicable (eq. 31). The paper writes the edge set as {C(ea1, eb1), C(ea2, eb2)} without fixing
+ * which edge of fa goes with which of fb; every applicable pairing r, s is taken (a weaker OR, never a
+ * spurious trap). Single primary (the most applicable, ties to the larger gap) with the others as kappa:
+ * one auxiliary impulse and cumulative slacks (eqs. 45-46), as the vertex's I. Nothing is added when no
+ * edge pair qualifies (the paper enforces these X only for applicable, feasible edges). */
+static void vertex_vertex_cross(struct peg_model *m, const struct world *w, const struct contact_set *cs,
+                                const struct peg_settings *s, const int *keys, int nk, int g0, int g1)
+{
+  const struct contact *c0 = &cs->c[keys[g0]];
+  if (c0->sa > c0->sb) return; /* each vertex pair once, from the lower shape's vertex */
+  const struct polyhedron *A = w->shapes[c0->sa].polyhedron, *B = w->shapes[c0->sb].polyhedron;
+  int va = c0->ida;
+  for (int vb = 0; vb < B->nv; vb++) {
+    /* vertex-vertex only: va near at least two faces of B at vb, vb near at least two faces of A at va */
+    int near_b = 0, near_a = 0;
+    for (int k = g0; k < g1; k++)
+      near_b += face_has_vertex(B, cs->c[keys[k]].idb, vb);
+    for (int fa = 0; fa < A->nf && near_b >= 2; fa++)
+      near_a += face_has_vertex(A, fa, va) && find_vertex_face(cs, keys, nk, c0->sb, c0->sa, vb, fa) >= 0;
+    if (near_b < 2 || near_a < 2) continue;
+    for (int k = g0; k < g1; k++) {
+      int cab = keys[k], fb = cs->c[cab].idb;
+      if (!face_has_vertex(B, fb, vb)) continue;
+      for (int fa = 0; fa < A->nf; fa++) {
+        if (!face_has_vertex(A, fa, va)) continue;
+        int cba = find_vertex_face(cs, keys, nk, c0->sb, c0->sa, vb, fa);
+        if (cba < 0) continue;
+        int ea[2], eb[2], na = face_edges_at(A, fa, va, ea), nb = face_edges_at(B, fb, vb, eb);
+        int set[6] = {cab, cba}, ns = 2;
+        for (int r = 0; r < na; r++)
+          for (int t = 0; t < nb; t++) {
+            int ce = find_edge_edge(cs, keys, nk, c0->sa, c0->sb, ea[r], eb[t]);
+            if (ce >= 0 && m->appl[ce] > s->applicability) set[ns++] = ce;
+          }
+        if (ns == 2 || m->nx + ns - 1 > 2 * m->cap) continue;
+        int best = 0;
+        for (int i = 1; i < ns; i++)
+          if (m->appl[set[i]] > m->appl[set[best]] ||
+              (m->appl[set[i]] == m->appl[set[best]] && cs->c[set[i]].gap > cs->c[set[best]].gap))
+            best = i;
+        int first = 1;
+        for (int i = 0; i < ns; i++) {
+          if (i == best) continue;
+          m->x[m->nx++] = (struct peg_pair){set[best], set[i], !first};
+          first = 0;
+        }
+        /* no used flag: an edge-edge contact interior to both edges keeps its own U (eq. 35), which the
+         * weaker OR of this X does not replace; the vertex-face contacts are in the vertices' I already */
+        m->xvv++;
+      }
+    }
+  }
+}
+
 int peg3d_model_build(struct peg_model *m, const struct world *w, const struct contact_set *cs,
                       const struct peg_settings *s)
 {
   int n = cs->n;
-  m->nu = m->ni = m->nx = m->vv = 0;
-  if (peg_model_reserve(m, n > 0 ? n : 1)) return 1;
+  m->nu = m->ni = m->nx = m->vv = m->xvv = 0;
+  /* room for eq. 38's X groups (up to five pairs per face pair) beyond the 2 n pairs of the 2D layout */
+  if (peg_model_reserve(m, n > 0 ? 4 * n : 1)) return 1;
   int *keys = m->run, nk = 0;
   double eps = s->applicability;
   /* grouped by (part a, part b, vertex, face); edge-edge contacts sorted after every vertex-face one */
@@ -384,6 +474,7 @@ int peg3d_model_build(struct peg_model *m, const struct world *w, const struct c
             if (vec3_dot(n1, n2) <= 1.0 - peg3d_flat) vertex_edge_cross(m, w, cs, s, keys, nk, c1, c2, eb);
           }
         }
+        if (s->cross && g1 - g0 >= 2) vertex_vertex_cross(m, w, cs, s, keys, nk, g0, g1);
       }
     }
     g0 = g1;
@@ -411,4 +502,41 @@ int peg3d_model_build(struct peg_model *m, const struct world *w, const struct c
   for (int i = 0; i < n; i++)
     if (m->used[i] == 1) m->u[m->nu++] = i;
   return 0;
+}
+
+/* Contact i closes a trap: an earlier vertex-face contact of the same (vertex, part) on a face that is not
+ * coplanar with i's (a triangulated face's two halves make no corner). */
+static int closes_trap(const struct contact_set *cs, int i)
+{
+  const struct contact *c = &cs->c[i];
+  for (int j = 0; j < i; j++) {
+    const struct contact *d = &cs->c[j];
+    if (d->fa == FEATURE_VERTEX && d->sa == c->sa && d->sb == c->sb && d->ida == c->ida &&
+        vec3_dot(c->n, d->n) <= 1.0 - peg3d_flat)
+      return 1;
+  }
+  return 0;
+}
+
+int peg3d_count_traps(const struct world *w, struct contact_set *scratch)
+{
+  struct peg_settings s;
+  peg_settings_default(&s, 1);
+  contact_set_clear(scratch);
+  if (peg3d_detect(w, &s, 0.0, scratch)) return -1;
+  /* a vertex near two or more non-coplanar faces of one part: the edge / corner the standard model would
+   * trap it in. Counted once per (vertex, part), at the first contact that closes it. */
+  int count = 0;
+  for (int i = 0; i < scratch->n; i++) {
+    const struct contact *c = &scratch->c[i];
+    if (c->fa != FEATURE_VERTEX || !closes_trap(scratch, i)) continue;
+    int counted = 0;
+    for (int k = 0; k < i && !counted; k++) {
+      const struct contact *d = &scratch->c[k];
+      counted = d->fa == FEATURE_VERTEX && d->sa == c->sa && d->sb == c->sb && d->ida == c->ida &&
+                closes_trap(scratch, k);
+    }
+    count += !counted;
+  }
+  return count;
 }

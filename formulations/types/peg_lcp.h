@@ -74,6 +74,7 @@ struct peg_model {
   struct peg_pair *in; /* ni I-constraints */
   struct peg_pair *x;  /* nx X-constraints kept (both contacts applicable) */
   int vv;              /* vertex-corner pairs found (each gives at most one I) */
+  int xvv;             /* 3D: X groups of the vertex-vertex case (eq. 38), one per face pair */
   int cap;             /* capacity of u, in, x (contacts) */
   struct peg2d_key *keys;
   int *run;
@@ -97,6 +98,11 @@ int peg_model_build(struct peg_model *m, const struct world *w, const struct con
 int peg3d_detect(const struct world *w, const struct peg_settings *s, double h, struct contact_set *out);
 int peg3d_model_build(struct peg_model *m, const struct world *w, const struct contact_set *cs,
                       const struct peg_settings *s);
+/* Standard-model traps in 3D, the analogue of peg2d_count_traps: on the PEG potential contacts of the state
+ * (default settings), the vertices near two or more non-coplanar faces of one other part (vertex-edge,
+ * vertex-vertex: where the standard model enforces every face and PEG an I-constraint). The count, or -1
+ * on failure. */
+int peg3d_count_traps(const struct world *w, struct contact_set *scratch);
 /* Applicability of a 3D PEG contact (eq. 30 vertex-face, eq. 31 edge-edge); -2 for other kinds. */
 double peg3d_applicability(const struct world *w, const struct contact *c);
 

@@ -155,7 +155,7 @@ int peg_model_build(struct peg_model *m, const struct world *w, const struct con
                     const struct peg_settings *s)
 {
   int n = cs->n;
-  m->nu = m->ni = m->nx = m->vv = 0;
+  m->nu = m->ni = m->nx = m->vv = m->xvv = 0;
   if (peg_model_reserve(m, n > 0 ? n : 1)) return 1;
   int nk = 0; /* keys of usable contacts only */
   for (int i = 0; i < n; i++) {

@@ -10,7 +10,11 @@
  * guarantee a solution (Lemke processes it); with beta > 0 overlapping piles can yield LCPs on which
  * Lemke ends on a ray even though their frictionless part is solvable.
  * -stewart_trinkle_detection closest|paper (default closest): the contacts, closest features within the
- * threshold (world_detect), or the PEG paper's experiments' standard model (stewart_trinkle_paper.c). */
+ * threshold (world_detect), or the PEG paper's experiments' standard model (stewart_trinkle_paper.c).
+ * -stewart_trinkle_frictionless 1 (default 0): when every contact of the step has mu = 0, the friction and
+ * slack unknowns are left out and the LCP is the frictionless standard model of Williams, Lu & Trinkle
+ * eqs. 8-9 (one row per contact). With mu = 0 the cone row forces beta = 0, so the solution set is the
+ * same; only the problem size changes, which is what a cost comparison with frictionless PEG needs. */
 #include "stewart_trinkle.h"
 
 #include "formulation.h"
@@ -28,6 +32,7 @@ struct st_data {
   double correction;
   int detection;    /* 0: closest features (world_detect), 1: the paper's experiments' model */
   double paper_eps; /* the paper model's distance [m] */
+  int frictionless; /* 1: no friction/slack rows when every contact has mu = 0 */
 };
 
 static int st_create(struct formulation *f)
@@ -46,6 +51,9 @@ const struct option_decl stewart_trinkle_options[STEWART_TRINKLE_N_OPTIONS] = {
     {"stewart_trinkle_paper_distance", OPT_REAL, offsetof(struct st_data, paper_eps), "0.07", "(0,inf)",
      "-stewart_trinkle_detection paper: |signed distance| to the line / plane and overshoot of the "
      "projection past the segment / face allowed [m]"},
+    {"stewart_trinkle_frictionless", OPT_BOOL, offsetof(struct st_data, frictionless), "0", NULL,
+     "when every contact has mu = 0, leave out the friction and slack rows (the frictionless standard "
+     "model, eqs. 8-9 of the PEG paper)"},
 };
 
 /* Closest features through the shared detector (what the stepper does without a hook), or the paper's. */
@@ -93,7 +101,11 @@ static int st_assemble(struct formulation *f, const struct world *w, const struc
 {
   struct st_data *d = f->data;
   int nc = cs->n, k = w->dim == 2 ? 2 : f->friction_dirs;
-  int ncol = nc * (1 + k), n = nc * (k + 2);
+  int frictionless = d->frictionless;
+  for (int i = 0; i < nc && frictionless; i++)
+    frictionless = cs->c[i].mu == 0.0;
+  if (frictionless) k = 0;
+  int ncol = nc * (1 + k), n = frictionless ? nc : nc * (k + 2);
   *out = NULL;
   if (st_reserve(d, ncol > 0 ? ncol : 1, w->ndof))
     return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
@@ -127,7 +139,7 @@ static int st_assemble(struct formulation *f, const struct world *w, const struc
     else
       row[ncol + (r - nc) / k] = 1.0; /* E */
   }
-  for (int i = 0; i < nc; i++) {
+  for (int i = 0; i < nc && !frictionless; i++) {
     double *row = p->M + (size_t)(ncol + i) * n;
     row[i] = cs->c[i].mu; /* U */
     for (int l = 0; l < k; l++)
@@ -135,7 +147,7 @@ static int st_assemble(struct formulation *f, const struct world *w, const struc
     p->q[ncol + i] = 0.0;
   }
   snprintf(p->name, sizeof p->name, "stewart_trinkle nc=%d k=%d", nc, k);
-  f->rows = (struct row_counts){.normal = nc, .friction = nc * k, .slack = nc, .total = n};
+  f->rows = (struct row_counts){.normal = nc, .friction = nc * k, .slack = frictionless ? 0 : nc, .total = n};
   *out = p;
   return 0;
 }
@@ -158,8 +170,9 @@ static int st_recover(struct formulation *f, const struct world *w, const struct
 static void st_view(const struct formulation *f, FILE *out)
 {
   const struct st_data *d = f->data;
-  fprintf(out, "  friction directions (3D) %d, penetration correction %g, detection %s", f->friction_dirs,
-          d->correction, d->detection ? "paper" : "closest");
+  fprintf(out, "  friction directions (3D) %d, penetration correction %g, detection %s%s", f->friction_dirs,
+          d->correction, d->detection ? "paper" : "closest",
+          d->frictionless ? ", frictionless when every mu = 0" : "");
   if (d->detection) fprintf(out, " (distance %g m)", d->paper_eps);
   fprintf(out, "\n");
 }

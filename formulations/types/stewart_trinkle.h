@@ -9,7 +9,7 @@
 #include "contact_set.h"
 #include "option_table.h"
 
-#define STEWART_TRINKLE_N_OPTIONS 3
+#define STEWART_TRINKLE_N_OPTIONS 4
 /* corrective declares the first row only (it has its own detection): -stewart_trinkle_penetration_correction
  */
 #define STEWART_TRINKLE_N_SHARED_OPTIONS 1
