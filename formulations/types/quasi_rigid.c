@@ -230,6 +230,23 @@ static int qr_eval(struct qr_data *d, const double *z, double *F, double *J)
     add_pose(J, n, ix.pns, sC, h, eCR.dfdq, 1.0);
   }
   free(x);
+  /* The rows in lengths ((34)'s aC - aR + l1 grad c, (35), and the gaps of l1, l2, p_ns and p_nr) are divided
+   * by h: a velocity, the scale of the Newton-Euler rows' impulse / mass. Unscaled, the core row
+   * delta_max - delta moves by h / m per unit of p_nr, and at the core-impact step (h = 1e-4) the
+   * Fischer-Burmeister merit has a local minimum with p_nr = 0.11 (the answer: 2.70), l1 < 0 and residuals
+   * of 9e-5 spread over these rows, where fb_newton stalled (at h = 1e-5 the same with the l2 row at 1e-5);
+   * scaled, it converges. The solution set is
+   * unchanged (each row times a positive constant). */
+  for (int i = 0; i < d->nc; i++) {
+    struct qr_idx ix = qr_index(d, i);
+    const int rows[] = {ix.ac, ix.ac + 1, ix.db, ix.l1, ix.l2, ix.pns, ix.pnr};
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+      F[rows[k]] /= h;
+      if (J)
+        for (int j = 0; j < n; j++)
+          J[(size_t)rows[k] * n + j] /= h;
+    }
+  }
   for (int i = 0; i < n; i++)
     if (!isfinite(F[i])) return 1;
   return 0;
