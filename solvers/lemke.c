@@ -25,10 +25,10 @@
  *   block: pivots held back before one dgemm update of the tableau; 1 = plain rank-1 updates; 0 = n / 16
  *     clamped to [32, 128] (measured at n = 100 ... 2000: larger n wants larger blocks once the tableau
  *     leaves the caches).
- *   check_every, drift_tol: every check_every pivots (0: each pivot up to n = 100, else n / 2) the entering
- *     column and x are checked against the data (backward error of B c = a_m and B x = q); above drift_tol
- *     (1e-10) the basis is refactorized by LAPACK (measured: the triangle drop's Stewart-Trinkle LCP with two
- *     nearly parallel contact columns took a wrong pivot without it and ended at residual 1.3e-4).
+ *   check_every, drift_tol: every check_every pivots (0: each pivot up to n = 16, else max(10, n / 10)) the
+ * entering column and x are checked against the data (backward error of B c = a_m and B x = q); above
+ * drift_tol (1e-10) the basis is refactorized by LAPACK (measured: the triangle drop's Stewart-Trinkle LCP
+ * with two nearly parallel contact columns took a wrong pivot without it and ended at residual 1.3e-4).
  *   final_solve auto|always|never: the answer recomputed from a fresh LU of M_SS with iterative refinement
  *     (auto: when the tableau's answer misses tol / 100).
  * Harness options: -cp_max_it pivot limit (default 50 n + 1000); -cp_time_limit checked every 16 pivots;
@@ -69,7 +69,8 @@ static const struct option_decl lemke_options[] = {
     {"block", OPT_INT, offsetof(struct lemke_data, block), "0", "[0,4096]",
      "pivots held back before one dgemm tableau update; 0 = n/16 clamped to [32, 128]"},
     {"check_every", OPT_INT, offsetof(struct lemke_data, check_every), "0", "[0,1000000]",
-     "pivots between checks of the updated column and x against the data; 0 = 1 up to n = 100, else n/2"},
+     "pivots between checks of the updated column and x against the data; 0 = 1 up to n = 16, else max(10, "
+     "n/10)"},
     {"drift_tol", OPT_REAL, offsetof(struct lemke_data, drift_tol), "1e-10", "(0,1)",
      "backward error of the updated column or x above which the basis is refactorized (LAPACK dgetrf)"},
     {"final_solve", OPT_CHOICE, offsetof(struct lemke_data, final_solve), "auto", "auto|always|never",
@@ -106,11 +107,14 @@ static void lemke_work_free(struct lemke_work *w)
   memset(w, 0, sizeof *w);
 }
 
-/* -lemke_check_every 0: every pivot up to n = 100 (the check costs about a pivot there), then every n / 2
- * pivots (a check reads M once: at n = 1000 about a millisecond, the time of ~25 blocked pivots). */
+/* -lemke_check_every 0: every pivot up to n = 16 (the contact LCPs whose drift picked a wrong pivot were
+ * 8 x 8), then every max(10, n / 10) pivots. A check costs about a pivot: checking every pivot at n = 100
+ * made Lemke 3x slower on SPD n = 100 (0.62x siconos_lemke's time against 0.15-0.24x with a check every 10
+ * pivots, one run); at n = 1000 a check (one read of M, ~1 ms) every 100 pivots costs ~1 %. */
 static int lemke_check_every_for(const struct lemke_data *ld, int n)
 {
-  return ld->check_every > 0 ? ld->check_every : (n <= 100 ? 1 : n / 2);
+  if (ld->check_every > 0) return ld->check_every;
+  return n <= 16 ? 1 : (n / 10 > 10 ? n / 10 : 10);
 }
 
 static int lemke_block_for(const struct lemke_data *ld, int n)
