@@ -324,14 +324,6 @@ static int gi_detect(struct formulation *f, const struct world *w, double h, str
   return 0;
 }
 
-static int reserve_d(double **p, int n)
-{
-  double *q = realloc(*p, (size_t)(n > 0 ? n : 1) * sizeof *q);
-  if (!q) return 1;
-  *p = q;
-  return 0;
-}
-
 static const struct gi_prev *find_prev(const struct gi_data *d, int sa, int sb)
 {
   for (int i = 0; i < d->nprev; i++)
@@ -355,20 +347,12 @@ static int gi_assemble(struct formulation *f, const struct world *w, const struc
     d->c = c;
     d->cap_c = nc;
   }
-  if (reserve_d(&d->M, nd * nd) || reserve_d(&d->nu0, nd) || reserve_d(&d->papp, nd) ||
-      reserve_d(&d->guess, n))
+  if (implicit_step_start(w, h, n, &d->M, &d->nu0, &d->papp, &d->guess))
     return formulation_fail(f, "geometric_implicit: out of memory");
   d->ndof = nd;
   d->nc = nc;
   d->n = n;
   d->h = h;
-  world_mass_matrix(w, d->M);
-  world_get_velocity(w, d->nu0);
-  world_external_force(w, d->papp);
-  for (int i = 0; i < nd; i++) {
-    d->papp[i] *= h;
-    d->guess[i] = d->nu0[i];
-  }
   for (int i = 0; i < nc; i++) {
     const struct contact *c = &cs->c[i];
     struct gi_contact *ct = &d->c[i];
@@ -377,16 +361,9 @@ static int gi_assemble(struct formulation *f, const struct world *w, const struc
     int sh[2] = {swap ? c->sb : c->sa, swap ? c->sa : c->sb};
     const double *pt[2] = {swap ? c->pb : c->pa, swap ? c->pa : c->pb};
     char msg[200];
-    for (int k = 0; k < 2; k++) {
-      const struct body *b = &w->bodies[w->shapes[sh[k]].body];
-      struct gi_side *s = &ct->s[k];
-      s->dof = b->dof;
-      s->x0[0] = b->x[0];
-      s->x0[1] = b->x[1];
-      s->th0 = b->theta;
-      if (implicit_side_shape(w, sh[k], &s->fn, msg, sizeof msg))
+    for (int k = 0; k < 2; k++)
+      if (implicit_side_init(w, sh[k], &ct->s[k], msg, sizeof msg))
         return formulation_fail(f, "geometric_implicit: %s", msg);
-    }
     ct->sa = sh[0];
     ct->sb = sh[1];
     ct->mu = c->mu;

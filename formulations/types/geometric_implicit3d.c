@@ -20,6 +20,7 @@
  * unknowns are shifted by the previous step's answer for the same pair (else the detected closest points). */
 #include "geometric_implicit3d.h"
 
+#include "implicit_side.h"
 #include "implicit_side3.h"
 
 #include <math.h>
@@ -336,14 +337,6 @@ static int g3_J(void *ctx, const double *z, double *J)
   return rc;
 }
 
-static int reserve_d(double **p, int n)
-{
-  double *q = realloc(*p, (size_t)(n > 0 ? n : 1) * sizeof *q);
-  if (!q) return 1;
-  *p = q;
-  return 0;
-}
-
 static const struct g3_prev *find_prev(const struct gi3_data *d, int sa, int sb)
 {
   for (int i = 0; i < d->nprev; i++)
@@ -365,21 +358,13 @@ int gi3_assemble(struct formulation *f, struct gi3_data **dp, const double e[3],
     d->c = c;
     d->cap_c = nc;
   }
-  if (reserve_d(&d->M, nd * nd) || reserve_d(&d->nu0, nd) || reserve_d(&d->papp, nd) ||
-      reserve_d(&d->guess, n))
+  if (implicit_step_start(w, h, n, &d->M, &d->nu0, &d->papp, &d->guess))
     return formulation_fail(f, "geometric_implicit: out of memory");
   memcpy(d->e, e, sizeof d->e);
   d->ndof = nd;
   d->nc = nc;
   d->n = n;
   d->h = h;
-  world_mass_matrix(w, d->M);
-  world_get_velocity(w, d->nu0);
-  world_external_force(w, d->papp);
-  for (int i = 0; i < nd; i++) {
-    d->papp[i] *= h;
-    d->guess[i] = d->nu0[i];
-  }
   for (int i = 0; i < nc; i++) {
     const struct contact *c = &cs->c[i];
     struct g3_contact *ct = &d->c[i];

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 void side_pose(const struct gi_side *s, double h, const double *nu, double x[2], double *th)
 {
@@ -69,4 +70,37 @@ int implicit_side_shape(const struct world *w, int si, struct convex_fn *fn, cha
   if (rc) return 1;
   *fn = part.f[0];
   return 0;
+}
+
+static int grow(double **p, int n)
+{
+  double *q = realloc(*p, (size_t)(n > 0 ? n : 1) * sizeof *q);
+  if (!q) return 1;
+  *p = q;
+  return 0;
+}
+
+int implicit_step_start(const struct world *w, double h, int n, double **M, double **nu0, double **papp,
+                        double **guess)
+{
+  int nd = w->ndof;
+  if (grow(M, nd * nd) || grow(nu0, nd) || grow(papp, nd) || grow(guess, n)) return 1;
+  world_mass_matrix(w, *M);
+  world_get_velocity(w, *nu0);
+  world_external_force(w, *papp);
+  for (int i = 0; i < nd; i++) {
+    (*papp)[i] *= h;
+    (*guess)[i] = (*nu0)[i];
+  }
+  return 0;
+}
+
+int implicit_side_init(const struct world *w, int si, struct gi_side *s, char *msg, size_t len)
+{
+  const struct body *b = &w->bodies[w->shapes[si].body];
+  s->dof = b->dof;
+  s->x0[0] = b->x[0];
+  s->x0[1] = b->x[1];
+  s->th0 = b->theta;
+  return implicit_side_shape(w, si, &s->fn, msg, len);
 }

@@ -31,5 +31,15 @@ void side_eval(const struct gi_side *s, double h, const double *nu, const double
 /* The single convex function of a world shape in its body's frame (disc, half-plane); 1 with msg otherwise.
  */
 int implicit_side_shape(const struct world *w, int si, struct convex_fn *fn, char *msg, size_t len);
+/* A side of a contact from shape si: its body's dof, its pose at the start of the step and its function
+ * (implicit_side_shape; nonzero with msg when the shape has none). */
+int implicit_side_init(const struct world *w, int si, struct gi_side *s, char *msg, size_t len);
+
+/* What every implicit step (geometric_implicit in 2D and 3D, quasi_rigid) starts from: the mass matrix M
+ * (ndof x ndof), the velocity nu0 at the start of the step, the applied impulse h F_ext (papp), and the
+ * initial guess (length n) whose velocity block is nu0. The buffers are grown (realloc) to fit; nonzero when
+ * out of memory. */
+int implicit_step_start(const struct world *w, double h, int n, double **M, double **nu0, double **papp,
+                        double **guess);
 
 #endif

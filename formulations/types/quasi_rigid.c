@@ -280,14 +280,6 @@ static int qr_detect(struct formulation *f, const struct world *w, double h, str
   return 0;
 }
 
-static int reserve_d(double **p, int n)
-{
-  double *q = realloc(*p, (size_t)(n > 0 ? n : 1) * sizeof *q);
-  if (!q) return 1;
-  *p = q;
-  return 0;
-}
-
 static int qr_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
                        struct cp_problem **out)
 {
@@ -301,20 +293,12 @@ static int qr_assemble(struct formulation *f, const struct world *w, const struc
     d->ct = c;
     d->cap_c = nc;
   }
-  if (reserve_d(&d->M, nd * nd) || reserve_d(&d->nu0, nd) || reserve_d(&d->papp, nd) ||
-      reserve_d(&d->guess, n))
+  if (implicit_step_start(w, h, n, &d->M, &d->nu0, &d->papp, &d->guess))
     return formulation_fail(f, "quasi_rigid: out of memory");
   d->ndof = nd;
   d->nc = nc;
   d->n = n;
   d->h = h;
-  world_mass_matrix(w, d->M);
-  world_get_velocity(w, d->nu0);
-  world_external_force(w, d->papp);
-  for (int i = 0; i < nd; i++) {
-    d->papp[i] *= h;
-    d->guess[i] = d->nu0[i];
-  }
   for (int i = 0; i < nc; i++) {
     const struct contact *c = &cs->c[i];
     struct qr_contact *ct = &d->ct[i];
@@ -323,16 +307,9 @@ static int qr_assemble(struct formulation *f, const struct world *w, const struc
     int sh[2] = {a_is_c ? c->sa : c->sb, a_is_c ? c->sb : c->sa};
     const double *pt[2] = {a_is_c ? c->pa : c->pb, a_is_c ? c->pb : c->pa};
     char msg[200];
-    for (int k = 0; k < 2; k++) {
-      const struct body *b = &w->bodies[w->shapes[sh[k]].body];
-      struct gi_side *s = &ct->s[k];
-      s->dof = b->dof;
-      s->x0[0] = b->x[0];
-      s->x0[1] = b->x[1];
-      s->th0 = b->theta;
-      if (implicit_side_shape(w, sh[k], &s->fn, msg, sizeof msg))
+    for (int k = 0; k < 2; k++)
+      if (implicit_side_init(w, sh[k], &ct->s[k], msg, sizeof msg))
         return formulation_fail(f, "quasi_rigid: %s", msg);
-    }
     ct->sc = sh[0];
     ct->sr = sh[1];
     struct qr_idx ix = qr_index(d, i);
