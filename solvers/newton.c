@@ -5,6 +5,7 @@
 #include "newton.h"
 
 #include <cblas.h>
+#include <float.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -20,6 +21,8 @@ void newton_settings_default(struct newton_settings *set)
   set->p = 2.1;
   set->levenberg_marquardt = 1;
   set->lm_below = 0.02;
+  set->lm_power = 2.0;
+  set->lm_scaled = 1;
   set->tol = 1e-8;
   set->clock = NULL;
 }
@@ -155,20 +158,26 @@ enum newton_reason newton_solve(const struct newton_problem *prob, const struct 
       memcpy(phi0, phi, nn * sizeof *phi);
     }
     int accepted = have_d && newton_try(prob, set, z, phi, &psi, d, g, zt, phit, 1, &t);
-    /* 2. Levenberg-Marquardt (H^T H + |Phi| I) d = -H^T Phi from the same point when the Newton step failed
+    /* 2. Levenberg-Marquardt (H^T H + |Phi|^lm_power D) d = -H^T Phi, D = I or diag(H^T H) (Marquardt
+     * 1963), from the same point when the Newton step failed
      * or had to be cut below lm_below: a descent direction even where H is singular, and well scaled near
      * nonisolated solutions (Yamashita-Fukushima 2001), where H is nearly singular and the Newton step huge
      * along its null space. The lower merit wins. The LU overwrote H, so it is evaluated again into Hc
      * (cheaper than copying it every iteration: this path is rare). */
     if ((!accepted || t < set->lm_below) && lm) {
-      double lambda = sqrt(2.0 * psi0), psi_lm = psi0, t_lm = 0.0;
+      double lambda = pow(2.0 * psi0, 0.5 * set->lm_power), psi_lm = psi0, t_lm = 0.0;
       if (prob->jacobian(prob->ctx, z0, phi0, Hc) != 0) {
         reason = NEWTON_EVAL_FAILURE;
         break;
       }
       cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, n, 1.0, Hc, n, 0.0, H, n);
+      double dmax = 0.0; /* a zero column still gets a (tiny) damping: relative to the largest */
       for (int i = 0; i < n; i++)
-        H[(size_t)i * n + i] += lambda;
+        dmax = fmax(dmax, H[(size_t)i * n + i]);
+      for (int i = 0; i < n; i++) {
+        double *hii = &H[(size_t)i * n + i];
+        *hii += set->lm_scaled ? lambda * fmax(*hii, DBL_EPSILON * dmax) : lambda;
+      }
       for (int i = 0; i < n; i++)
         d[i] = -g[i];
       if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, H, n) == 0 &&

@@ -32,10 +32,15 @@ struct newton_settings {
   int max_backtracks;      /* line-search trials before line_search_failure (default 40) */
   double rho;              /* descent test constant (default 1e-8) */
   double p;                /* descent test exponent, > 2 (default 2.1) */
-  int levenberg_marquardt; /* on a singular or rejected Newton step try (H^T H + |Phi| I) d = -H^T Phi
+  int levenberg_marquardt; /* on a singular or rejected Newton step try (H^T H + lambda D) d = -H^T Phi
                             * before the gradient step (default 1) */
   double lm_below; /* also try Levenberg-Marquardt when Armijo cut the Newton step below this; the lower
                     * merit wins (default 0.02, i.e. after 6 halvings) */
+  double lm_power; /* the Levenberg-Marquardt parameter is |Phi|^lm_power, in [1, 2] (Fan-Yuan 2005; 2 is
+                    * Yamashita-Fukushima 2001) */
+  int lm_scaled;   /* Marquardt's scaling: the parameter multiplies diag(H^T H) instead of I, so a column
+                    * that is small only because of the state (a friction multiplier whose column is the
+                    * friction impulse, near separation) is not damped to a standstill */
   double tol;      /* used only when problem->converged is NULL */
   const struct solver *clock; /* for solver_out_of_time; may be NULL */
 };

@@ -356,6 +356,14 @@ int sweep_prepare_run_dir(struct sweep *s)
     fprintf(stderr, "error: cannot create the run directory %s: %s\n", s->out, strerror(errno));
     goto cleanup;
   }
+  /* the observers' directories too: a trace or dump that cannot be written must stop the run before a task */
+  const char *obs_dir[2] = {s->trace_dir, s->dump_dir}, *obs_opt[2] = {"-trace", "-cp_dump_failed"};
+  for (int k = 0; k < 2; k++)
+    if (obs_dir[k][0] && mkdir_p(obs_dir[k])) {
+      fprintf(stderr, "error: %s: cannot create the directory %s: %s\n", obs_opt[k], obs_dir[k],
+              strerror(errno));
+      goto cleanup;
+    }
   if (sweep_check_run_dir(s) || take_lock(s)) goto cleanup; /* refuse a clash before touching */
   sweep_path(path, sizeof path, "%s/experiment.txt", s->out);
   if (access(s->ledger_path, F_OK) == 0 && !s->resume && !s->rerun_failed) {
