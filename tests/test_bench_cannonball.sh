@@ -6,7 +6,7 @@
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$CB_BIN/bench_cannonball" -disks 21 -mu 0.05 -h 0.05 -cp_solver lemke -steps 3 -trace "$tmp" \
+"$CB_BIN/bench_cannonball" -disks 21 -mu 0.05 -h 0.05 -cp_solver lemke -steps 3 -trace "$tmp/tr/ace" \
   -out "$tmp/run" -quiet -no_plots >"$tmp/out" 2>&1
 rc=$?
 csv="$tmp/run/tasks.csv"
@@ -23,9 +23,15 @@ want="disks,mu,h,formulation,solver,status"
 if head -1 "$csv" | grep -q "^task_id,$want," &&
   for c in steps cpu_seconds nv_error_mean nv_error_max fp_iterations; do head -1 "$csv" | grep -q ",$c,"; done
 then echo "ok - bench_cannonball: tasks.csv columns"; else echo "not ok - bench_cannonball: header $(head -1 "$csv")"; fi
-if [ "$(ls "$tmp"/cannonball_task*.csv 2>/dev/null | wc -l)" = 3 ] &&
-  [ "$(wc -l <"$tmp/cannonball_task1.csv")" = 4 ]; then echo "ok - bench_cannonball: -trace writes one step table per task"
-else echo "not ok - bench_cannonball: trace files"; ls "$tmp"; fi
+if [ "$(ls "$tmp"/tr/ace/cannonball_task*.csv 2>/dev/null | wc -l)" = 3 ] &&
+  [ "$(wc -l <"$tmp/tr/ace/cannonball_task1.csv")" = 4 ]; then
+  echo "ok - bench_cannonball: -trace creates its directory and writes one step table per task"
+else echo "not ok - bench_cannonball: trace files"; ls -R "$tmp"; fi
+"$CB_BIN/bench_cannonball" -disks 21 -steps 1 -trace /proc/no/such -out "$tmp/badtrace" >"$tmp/out" 2>&1
+rc=$?
+if [ "$rc" = 2 ] && grep -q "error: -trace: cannot create the directory /proc/no/such" "$tmp/out" &&
+  [ ! -e "$tmp/badtrace/tasks.csv" ]; then echo "ok - bench_cannonball: a -trace directory that cannot be made stops the run"
+else echo "not ok - bench_cannonball: unwritable -trace: exit $rc"; sed 's/^/# /' "$tmp/out"; fi
 "$CB_BIN/bench_cannonball" -disks 20 -out "$tmp/bad1" >/dev/null 2>&1
 rc1=$?
 "$CB_BIN/bench_cannonball" -formulation no_such_thing -out "$tmp/bad2" >/dev/null 2>&1
