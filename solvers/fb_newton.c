@@ -12,7 +12,7 @@
  * Options (defaults): -fb_newton_sigma 1e-4 (Armijo), -fb_newton_beta 0.5 (backtracking ratio),
  * -fb_newton_max_backtracks 40, -fb_newton_rho 1e-8 and -fb_newton_p 2.1 (descent test),
  * -fb_newton_lm true (Levenberg-Marquardt step when the Newton matrix is singular, the step is rejected or
- * Armijo cuts it below -fb_newton_lm_below 0.02) with parameter |Phi|^2 (-fb_newton_lm_power 2) times
+ * Armijo cuts it below -fb_newton_lm_below 0.02) with parameter |Phi|^1.5 (-fb_newton_lm_power 1.5) times
  * diag(H^T H) (-fb_newton_lm_scaled true: Marquardt's scaling; with the identity instead, a column that is
  * small only because of the state, e.g. a friction multiplier's near separation, is damped to a standstill:
  * the sphere between two spheres stalled at |Phi| ~ 1e-5 on 7 of 400 steps), -cp_max_it 200 iterations. */
@@ -174,7 +174,7 @@ static const struct option_decl fb_options[] = {
      "Levenberg-Marquardt step when the Newton matrix is singular or the step is rejected"},
     {"lm_below", OPT_REAL, offsetof(struct fb_data, ns.lm_below), "0.02", "[0,inf)",
      "also try Levenberg-Marquardt when Armijo cut the Newton step below this"},
-    {"lm_power", OPT_REAL, offsetof(struct fb_data, ns.lm_power), "2", "[1,2]",
+    {"lm_power", OPT_REAL, offsetof(struct fb_data, ns.lm_power), "1.5", "[1,2]",
      "Levenberg-Marquardt parameter |Phi|^lm_power (Fan-Yuan 2005; 2: Yamashita-Fukushima 2001)"},
     {"lm_scaled", OPT_BOOL, offsetof(struct fb_data, ns.lm_scaled), "1", NULL,
      "Marquardt's scaling: damp by the parameter times diag(H^T H) instead of the identity"},

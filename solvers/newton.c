@@ -21,7 +21,7 @@ void newton_settings_default(struct newton_settings *set)
   set->p = 2.1;
   set->levenberg_marquardt = 1;
   set->lm_below = 0.02;
-  set->lm_power = 2.0;
+  set->lm_power = 1.5;
   set->lm_scaled = 1;
   set->tol = 1e-8;
   set->clock = NULL;
