@@ -18,10 +18,14 @@
  * same pair of shapes, else the detected closest points), so that the stepper's z = 0 start is a warm start:
  * the unknowns are x = guess + z with lower bounds -guess on the complementarity part (a box MCP).
  * The Jacobian is analytic (tests/test_geometric_implicit.c checks it against finite differences).
- * 2D only, bodies whose parts are single convex functions (disc, half-plane): a polygon needs Sec. 4.3's
- * choice of the active index k1 within the step (Remark 1), which is not implemented; such a world is
- * refused with a message. 3D worlds (spheres, planes; unit quaternions; e_t, e_o, e_r) are assembled by
- * geometric_implicit3d.c. Options: -geometric_implicit_et, _eo, _er (the friction ellipsoid, eq. (5)). */
+ * Polygons (2D) are intersections of half-planes, Sec. 4.3: when body 2 is a polygon with inequalities
+ * g_1 .. g_m, (16) becomes (29) G1(a1) + sum_j l2_j G2_j(a2) = 0 and (18) becomes (31), one multiplier per
+ * edge (0 <= l2_j perp -g_j(a2) >= 0); body 1 stays a single function, so the active index k1 of (28)-(29)
+ * is known before the step, the case Sec. 7 says PATH-based implementations are restricted to. The normal is
+ * then -G1(a1)/|G1| (body 2's normal cone at a vertex holds many). A polygon against a polygon would need k1
+ * chosen within the step (Remark 1) and is refused with a message. 3D worlds (spheres, planes; unit
+ * quaternions; e_t, e_o, e_r) are assembled by geometric_implicit3d.c; polyhedra are refused there.
+ * Options: -geometric_implicit_et, _eo, _er (the friction ellipsoid, eq. (5)). */
 #include "formulation.h"
 #include "geometric_implicit3d.h"
 #include "implicit_side.h"
@@ -33,18 +37,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GI_FREE 5 /* a1 (2), a2 (2), p_t */
-#define GI_COMP 4 /* l1, l2, p_n, sigma */
+#define GI_FREE 5 /* a1 (2), a2 (2), p_t; then l1, l2_1 .. l2_m, p_n, sigma */
 
 struct gi_contact {
   struct gi_side s[2]; /* s[0]: body 1 (f), s[1]: body 2 (g) */
   int sa, sb;          /* world shapes of body 1 and body 2 (the warm-start key) */
   double mu;
+  int m2;      /* inequalities of body 2: 1 (disc, half-plane) or a polygon's edges (Sec. 4.3) */
+  int g2;      /* with m2 > 1: where body 2's half-planes start in gi_data.pool */
+  int comp;    /* where the contact's complementarity block (3 + m2 unknowns) starts in z */
+  int swapped; /* body 1 is the detected contact's second shape */
 };
 
 struct gi_prev {
-  int sa, sb;
-  double blk[GI_FREE + GI_COMP];
+  int sa, sb, m2;
+  int at; /* the contact's GI_FREE + 3 + m2 unknowns start at gi_data.prevbuf + at */
 };
 
 struct gi_data {
@@ -55,8 +62,14 @@ struct gi_data {
   double *M, *nu0, *papp, *guess;
   struct gi_contact *c;
   int cap_c, cap_n;
+  struct convex_fn *pool; /* the polygons' half-planes of this step's contacts */
+  int cap_pool;
+  struct side_eval *e2; /* body 2's inequalities evaluated at a2 (room for the largest m2) */
+  int cap_e2;
   struct gi_prev *prev;
   int nprev, cap_prev;
+  double *prevbuf;
+  int cap_prevbuf;
 };
 
 static const struct option_decl gi_options[] = {
@@ -83,7 +96,10 @@ static void gi_destroy(struct formulation *f)
   free(d->papp);
   free(d->guess);
   free(d->c);
+  free(d->pool);
+  free(d->e2);
   free(d->prev);
+  free(d->prevbuf);
   gi3_free(&d->d3);
   free(d);
   f->data = NULL;
@@ -95,10 +111,11 @@ struct gi_idx {
   int a1, a2, pt, l1, l2, pn, sg;
 };
 
+/* l2 is the first of body 2's m2 multipliers */
 static struct gi_idx gi_index(const struct gi_data *d, int i)
 {
-  int fb = d->ndof + GI_FREE * i, cb = d->ndof + GI_FREE * d->nc + GI_COMP * i;
-  return (struct gi_idx){fb, fb + 2, fb + 4, cb, cb + 1, cb + 2, cb + 3};
+  int fb = d->ndof + GI_FREE * i, cb = d->c[i].comp, m2 = d->c[i].m2;
+  return (struct gi_idx){fb, fb + 2, fb + 4, cb, cb + 1, cb + 1 + m2, cb + 2 + m2};
 }
 
 /* J[row, dof(side) + k] += h v[k] (a derivative with respect to the side's pose, chained to nu). */
@@ -141,12 +158,18 @@ static int gi_eval(struct gi_data *d, const double *z, double *F, double *J)
     const struct gi_side *s1 = &ct->s[0], *s2 = &ct->s[1];
     struct gi_idx ix = gi_index(d, i);
     const double *a1 = x + ix.a1, *a2 = x + ix.a2;
-    double pt = x[ix.pt], l1 = x[ix.l1], l2 = x[ix.l2], pn = x[ix.pn], sg = x[ix.sg], mu = ct->mu;
-    struct side_eval e1, e2, e12;
+    double pt = x[ix.pt], l1 = x[ix.l1], pn = x[ix.pn], sg = x[ix.sg], mu = ct->mu;
+    int m2 = ct->m2;
+    const double *l2 = x + ix.l2;
+    struct side_eval e1, *e2 = d->e2, e12;
     side_eval(s1, h, nu, a1, &e1);
-    side_eval(s2, h, nu, a2, &e2);
+    for (int j = 0; j < m2; j++)
+      if (m2 == 1)
+        side_eval(s2, h, nu, a2, &e2[0]);
+      else
+        side_eval_fn(s2, &d->pool[ct->g2 + j], h, nu, a2, &e2[j]);
     side_eval(s1, h, nu, a2, &e12);
-    /* (15): a1 - a2 + l1 G1(a1) */
+    /* (15) = (28): a1 - a2 + l1 G1(a1) */
     for (int k = 0; k < 2; k++) {
       int row = ix.a1 + k;
       F[row] = a1[k] - a2[k] + l1 * e1.G[k];
@@ -157,45 +180,55 @@ static int gi_eval(struct gi_data *d, const double *z, double *F, double *J)
       add(J, n, row, ix.l1, e1.G[k]);
       add_pose(J, n, row, s1, h, e1.dGdq + 3 * k, l1);
     }
-    /* (16): G1(a1) + l2 G2(a2) */
+    /* (16) = (29): G1(a1) + sum_j l2_j G2_j(a2) */
     for (int k = 0; k < 2; k++) {
       int row = ix.a1 + 2 + k;
-      F[row] = e1.G[k] + l2 * e2.G[k];
-      for (int j = 0; j < 2; j++) {
+      F[row] = e1.G[k];
+      for (int j = 0; j < 2; j++)
         add(J, n, row, ix.a1 + j, e1.Hw[k * 2 + j]);
-        add(J, n, row, ix.a2 + j, l2 * e2.Hw[k * 2 + j]);
-      }
-      add(J, n, row, ix.l2, e2.G[k]);
       add_pose(J, n, row, s1, h, e1.dGdq + 3 * k, 1.0);
-      add_pose(J, n, row, s2, h, e2.dGdq + 3 * k, l2);
+      for (int q = 0; q < m2; q++) {
+        F[row] += l2[q] * e2[q].G[k];
+        for (int j = 0; j < 2; j++)
+          add(J, n, row, ix.a2 + j, l2[q] * e2[q].Hw[k * 2 + j]);
+        add(J, n, row, ix.l2 + q, e2[q].G[k]);
+        add_pose(J, n, row, s2, h, e2[q].dGdq + 3 * k, l2[q]);
+      }
     }
-    /* normal n = G2 / |G2| and tangent t = (n_y, -n_x); their derivatives in a2 and body 2's pose */
-    double gn = hypot(e2.G[0], e2.G[1]);
+    /* normal n (towards body 1) and tangent t = (n_y, -n_x), with their derivatives in the point and the
+     * pose of the side they come from: G2(a2) / |G2| when body 2 is one function, else -G1(a1) / |G1| (body
+     * 2's normal cone at a vertex holds many; by (29) -G1 is the common normal) */
+    const struct side_eval *en = m2 == 1 ? &e2[0] : &e1;
+    const struct gi_side *sn = m2 == 1 ? s2 : s1;
+    int ian = m2 == 1 ? ix.a2 : ix.a1;
+    double nsg = m2 == 1 ? 1.0 : -1.0;
+    double gn = hypot(en->G[0], en->G[1]);
     if (!(gn > 0.0)) {
       free(x);
       return 1;
     }
-    double nv[2] = {e2.G[0] / gn, e2.G[1] / gn}, tv[2] = {nv[1], -nv[0]};
-    double P[4] = {(1 - nv[0] * nv[0]) / gn, -nv[0] * nv[1] / gn, -nv[0] * nv[1] / gn,
-                   (1 - nv[1] * nv[1]) / gn};
-    double dn_a2[4], dn_q2[6], dt_a2[4], dt_q2[6];
+    double nv[2] = {nsg * en->G[0] / gn, nsg * en->G[1] / gn}, tv[2] = {nv[1], -nv[0]};
+    double P[4] = {nsg * (1 - nv[0] * nv[0]) / gn, -nsg * nv[0] * nv[1] / gn, -nsg * nv[0] * nv[1] / gn,
+                   nsg * (1 - nv[1] * nv[1]) / gn};
+    double dn_a[4], dn_q[6], dt_a[4], dt_q[6];
     for (int k = 0; k < 2; k++) {
       for (int j = 0; j < 2; j++)
-        dn_a2[k * 2 + j] = P[k * 2] * e2.Hw[j] + P[k * 2 + 1] * e2.Hw[2 + j];
+        dn_a[k * 2 + j] = P[k * 2] * en->Hw[j] + P[k * 2 + 1] * en->Hw[2 + j];
       for (int j = 0; j < 3; j++)
-        dn_q2[k * 3 + j] = P[k * 2] * e2.dGdq[j] + P[k * 2 + 1] * e2.dGdq[3 + j];
+        dn_q[k * 3 + j] = P[k * 2] * en->dGdq[j] + P[k * 2 + 1] * en->dGdq[3 + j];
     }
     for (int j = 0; j < 2; j++) {
-      dt_a2[j] = dn_a2[2 + j];
-      dt_a2[2 + j] = -dn_a2[j];
+      dt_a[j] = dn_a[2 + j];
+      dt_a[2 + j] = -dn_a[j];
     }
     for (int j = 0; j < 3; j++) {
-      dt_q2[j] = dn_q2[3 + j];
-      dt_q2[3 + j] = -dn_q2[j];
+      dt_q[j] = dn_q[3 + j];
+      dt_q[3 + j] = -dn_q[j];
     }
     /* relative velocity of the contact points w = v1 + w1 S r1 - v2 - w2 S r2; v_t = t . w */
     double w1 = s1->dof >= 0 ? nu[s1->dof + 2] : 0.0, w2 = s2->dof >= 0 ? nu[s2->dof + 2] : 0.0;
-    double wr[2] = {-w1 * e1.r[1] + w2 * e2.r[1], w1 * e1.r[0] - w2 * e2.r[0]};
+    const double *r2 = e2[0].r; /* a2 - x2, the same for every inequality of body 2 */
+    double wr[2] = {-w1 * e1.r[1] + w2 * r2[1], w1 * e1.r[0] - w2 * r2[0]};
     if (s1->dof >= 0) wr[0] += nu[s1->dof], wr[1] += nu[s1->dof + 1];
     if (s2->dof >= 0) wr[0] -= nu[s2->dof], wr[1] -= nu[s2->dof + 1];
     double vt = tv[0] * wr[0] + tv[1] * wr[1];
@@ -210,11 +243,11 @@ static int gi_eval(struct gi_data *d, const double *z, double *F, double *J)
       double k0 = c0 * pn;
       /* through t: dv_t = dt . w */
       for (int j = 0; j < 2; j++)
-        add(J, n, row, ix.a2 + j, k0 * (dt_a2[j] * wr[0] + dt_a2[2 + j] * wr[1]));
+        add(J, n, row, ian + j, k0 * (dt_a[j] * wr[0] + dt_a[2 + j] * wr[1]));
       double tq[3];
       for (int j = 0; j < 3; j++)
-        tq[j] = dt_q2[j] * wr[0] + dt_q2[3 + j] * wr[1];
-      add_pose(J, n, row, s2, h, tq, k0);
+        tq[j] = dt_q[j] * wr[0] + dt_q[3 + j] * wr[1];
+      add_pose(J, n, row, sn, h, tq, k0);
       /* through w: t . S = (t_y, -t_x) applied to d r */
       double tS[2] = {tv[1], -tv[0]};
       if (s1->dof >= 0) {
@@ -225,7 +258,7 @@ static int gi_eval(struct gi_data *d, const double *z, double *F, double *J)
       if (s2->dof >= 0) {
         add(J, n, row, s2->dof, k0 * (-tv[0] + h * w2 * tS[0]));
         add(J, n, row, s2->dof + 1, k0 * (-tv[1] + h * w2 * tS[1]));
-        add(J, n, row, s2->dof + 2, -k0 * (tv[1] * e2.r[0] - tv[0] * e2.r[1]));
+        add(J, n, row, s2->dof + 2, -k0 * (tv[1] * r2[0] - tv[0] * r2[1]));
       }
       for (int j = 0; j < 2; j++) {
         add(J, n, row, ix.a1 + j, k0 * w1 * tS[j]);
@@ -234,16 +267,16 @@ static int gi_eval(struct gi_data *d, const double *z, double *F, double *J)
     }
     /* Newton-Euler: body 1 gets Fv = n p_n + t p_t at a1, body 2 gets -Fv at a2 */
     double Fv[2] = {nv[0] * pn + tv[0] * pt, nv[1] * pn + tv[1] * pt};
-    double dF_a2[4], dF_q2[6];
+    double dF_a[4], dF_q[6];
     for (int k = 0; k < 4; k++)
-      dF_a2[k] = pn * dn_a2[k] + pt * dt_a2[k];
+      dF_a[k] = pn * dn_a[k] + pt * dt_a[k];
     for (int k = 0; k < 6; k++)
-      dF_q2[k] = pn * dn_q2[k] + pt * dt_q2[k];
+      dF_q[k] = pn * dn_q[k] + pt * dt_q[k];
     for (int side = 0; side < 2; side++) {
       const struct gi_side *s = &ct->s[side];
       if (s->dof < 0) continue;
       double sign = side == 0 ? 1.0 : -1.0;
-      const double *r = side == 0 ? e1.r : e2.r;
+      const double *r = side == 0 ? e1.r : r2;
       int ia = side == 0 ? ix.a1 : ix.a2;
       int o = s->dof;
       /* force rows */
@@ -252,8 +285,8 @@ static int gi_eval(struct gi_data *d, const double *z, double *F, double *J)
         add(J, n, o + k, ix.pn, sign * nv[k]);
         add(J, n, o + k, ix.pt, sign * tv[k]);
         for (int j = 0; j < 2; j++)
-          add(J, n, o + k, ix.a2 + j, sign * dF_a2[k * 2 + j]);
-        add_pose(J, n, o + k, s2, h, dF_q2 + 3 * k, sign);
+          add(J, n, o + k, ian + j, sign * dF_a[k * 2 + j]);
+        add_pose(J, n, o + k, sn, h, dF_q + 3 * k, sign);
       }
       /* torque row: sign (r x Fv), r = a - x(nu) */
       F[o + 2] += sign * (r[0] * Fv[1] - r[1] * Fv[0]);
@@ -266,24 +299,27 @@ static int gi_eval(struct gi_data *d, const double *z, double *F, double *J)
       add(J, n, o + 2, ix.pn, sign * (dFv[0] * nv[0] + dFv[1] * nv[1]));
       add(J, n, o + 2, ix.pt, sign * (dFv[0] * tv[0] + dFv[1] * tv[1]));
       for (int j = 0; j < 2; j++)
-        add(J, n, o + 2, ix.a2 + j, sign * (dFv[0] * dF_a2[j] + dFv[1] * dF_a2[2 + j]));
+        add(J, n, o + 2, ian + j, sign * (dFv[0] * dF_a[j] + dFv[1] * dF_a[2 + j]));
       double tq[3];
       for (int j = 0; j < 3; j++)
-        tq[j] = dFv[0] * dF_q2[j] + dFv[1] * dF_q2[3 + j];
-      add_pose(J, n, o + 2, s2, h, tq, sign);
+        tq[j] = dFv[0] * dF_q[j] + dFv[1] * dF_q[3 + j];
+      add_pose(J, n, o + 2, sn, h, tq, sign);
     }
     /* complementarity rows */
     F[ix.l1] = -e1.f;
-    F[ix.l2] = -e2.f;
+    for (int q = 0; q < m2; q++) { /* (18) = (31) */
+      F[ix.l2 + q] = -e2[q].f;
+      for (int j = 0; j < 2; j++)
+        add(J, n, ix.l2 + q, ix.a2 + j, -e2[q].G[j]);
+      add_pose(J, n, ix.l2 + q, s2, h, e2[q].dfdq, -1.0);
+    }
     F[ix.pn] = e12.f;
     F[ix.sg] = mu * mu * pn * pn - pt * pt / et2;
     for (int j = 0; j < 2; j++) {
       add(J, n, ix.l1, ix.a1 + j, -e1.G[j]);
-      add(J, n, ix.l2, ix.a2 + j, -e2.G[j]);
       add(J, n, ix.pn, ix.a2 + j, e12.G[j]);
     }
     add_pose(J, n, ix.l1, s1, h, e1.dfdq, -1.0);
-    add_pose(J, n, ix.l2, s2, h, e2.dfdq, -1.0);
     add_pose(J, n, ix.pn, s1, h, e12.dfdq, 1.0);
     add(J, n, ix.sg, ix.pn, 2.0 * mu * mu * pn);
     add(J, n, ix.sg, ix.pt, -2.0 * pt / et2);
@@ -331,6 +367,110 @@ static const struct gi_prev *find_prev(const struct gi_data *d, int sa, int sb)
   return NULL;
 }
 
+/* The closest-point guess of a polygon contact (body 2 a polygon, Sec. 4.3) at the poses predicted with the
+ * start velocities, q + h nu^l: a2 minimises body 1's function over the polygon (its vertices and, along each
+ * edge, a golden-section search: f is convex along a segment), a1 is a2 projected on f = 0 by one Newton
+ * step, and the multipliers of the faces active at a2 combine to -grad f (a vertex: a 2 x 2 system; a
+ * negative weight falls back to the best-aligned face). Why: warm-started from the previous step, a polygon
+ * that pivots from one vertex to the next leaves a2 on the old vertex, where the Newton solvers stall. The
+ * warm start (guess already holding the previous answer, warm = 1) is kept when its a2, carried with body 2
+ * to the predicted pose, is still a minimiser (a box resting on a face keeps its contact point under the
+ * centre of mass). */
+static void polygon_guess(const struct gi_data *d, const struct world *w, const struct gi_contact *ct,
+                          struct gi_idx ix, double *guess, int warm)
+{
+  const struct gi_side *s1 = &ct->s[0], *s2 = &ct->s[1];
+  const struct polygon *pg = w->shapes[ct->sb].polygon;
+  double x2[2], th2;
+  side_pose(s2, d->h, d->nu0, x2, &th2);
+  double c = cos(th2), sn = sin(th2), best[2] = {0, 0}, fbest = INFINITY;
+  struct side_eval e;
+  for (int i = 0; i < pg->n; i++) {
+    const double *u = pg->v + 2 * i, *v = pg->v + 2 * ((i + 1) % pg->n);
+    double p0[2] = {x2[0] + c * u[0] - sn * u[1], x2[1] + sn * u[0] + c * u[1]};
+    double p1[2] = {x2[0] + c * v[0] - sn * v[1], x2[1] + sn * v[0] + c * v[1]};
+    double lo = 0.0, hi = 1.0; /* golden section on t -> f(p0 + t (p1 - p0)) */
+    const double gr = 0.5 * (sqrt(5.0) - 1.0);
+    for (int it = 0; it < 40; it++) {
+      double t1 = hi - gr * (hi - lo), t2 = lo + gr * (hi - lo), q1[2], q2[2];
+      for (int k = 0; k < 2; k++) {
+        q1[k] = p0[k] + t1 * (p1[k] - p0[k]);
+        q2[k] = p0[k] + t2 * (p1[k] - p0[k]);
+      }
+      side_eval(s1, d->h, d->nu0, q1, &e);
+      double f1 = e.f;
+      side_eval(s1, d->h, d->nu0, q2, &e);
+      if (f1 <= e.f)
+        hi = t2;
+      else
+        lo = t1;
+    }
+    for (int k = 0; k < 3; k++) { /* the two ends and the search's point */
+      double t = k == 0 ? 0.0 : k == 1 ? 1.0 : 0.5 * (lo + hi), q[2];
+      for (int j = 0; j < 2; j++)
+        q[j] = p0[j] + t * (p1[j] - p0[j]);
+      side_eval(s1, d->h, d->nu0, q, &e);
+      if (e.f < fbest - 1e-12) {
+        fbest = e.f;
+        best[0] = q[0];
+        best[1] = q[1];
+      }
+    }
+  }
+  if (warm) { /* the previous a2 in body 2's frame (start pose), then in the world at the predicted pose */
+    double dx = guess[ix.a2] - s2->x0[0], dy = guess[ix.a2 + 1] - s2->x0[1];
+    double c0 = cos(s2->th0), s0 = sin(s2->th0), u[2] = {c0 * dx + s0 * dy, -s0 * dx + c0 * dy};
+    double q[2] = {x2[0] + c * u[0] - sn * u[1], x2[1] + sn * u[0] + c * u[1]};
+    side_eval(s1, d->h, d->nu0, q, &e);
+    if (e.f <= fbest + 1e-9 * fmax(1.0, fabs(fbest))) return;
+  }
+  side_eval(s1, d->h, d->nu0, best, &e);
+  double g2n = e.G[0] * e.G[0] + e.G[1] * e.G[1];
+  double a1[2] = {best[0], best[1]};
+  if (g2n > 0.0)
+    for (int k = 0; k < 2; k++)
+      a1[k] -= e.f / g2n * e.G[k];
+  struct side_eval e1;
+  side_eval(s1, d->h, d->nu0, a1, &e1);
+  double g1 = hypot(e1.G[0], e1.G[1]), gap = hypot(best[0] - a1[0], best[1] - a1[1]);
+  memcpy(guess + ix.a1, a1, sizeof a1);
+  memcpy(guess + ix.a2, best, sizeof best);
+  guess[ix.l1] = g1 > 0.0 && e.f > 0.0 ? gap / g1 : 0.0;
+  /* faces active at a2, and the weights l2 with sum l2_j G2_j = -G1 */
+  int act[2], na = 0, align = 0;
+  double G2[2][2], walign = -INFINITY;
+  for (int q = 0; q < ct->m2; q++) {
+    struct side_eval e2;
+    side_eval_fn(s2, &d->pool[ct->g2 + q], d->h, d->nu0, best, &e2);
+    guess[ix.l2 + q] = 0.0;
+    double al = -(e2.G[0] * e1.G[0] + e2.G[1] * e1.G[1]) / (hypot(e2.G[0], e2.G[1]) * g1 + 1e-300);
+    if (fabs(e2.f) < 1e-9 && na < 2) {
+      act[na] = q;
+      G2[na][0] = e2.G[0];
+      G2[na][1] = e2.G[1];
+      na++;
+    }
+    if (al > walign) {
+      walign = al;
+      align = q;
+    }
+  }
+  if (na == 2) {
+    double det = G2[0][0] * G2[1][1] - G2[1][0] * G2[0][1];
+    double u0 = (-e1.G[0] * G2[1][1] + e1.G[1] * G2[1][0]) / det;
+    double u1 = (-G2[0][0] * e1.G[1] + G2[0][1] * e1.G[0]) / det;
+    if (fabs(det) > 1e-12 && u0 >= 0.0 && u1 >= 0.0) {
+      guess[ix.l2 + act[0]] = u0;
+      guess[ix.l2 + act[1]] = u1;
+      return;
+    }
+  }
+  struct side_eval e2;
+  side_eval_fn(s2, &d->pool[ct->g2 + align], d->h, d->nu0, best, &e2);
+  double g2 = hypot(e2.G[0], e2.G[1]);
+  guess[ix.l2 + align] = g2 > 0.0 ? g1 / g2 : 1.0;
+}
+
 static int gi_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
                        struct cp_problem **out)
 {
@@ -340,55 +480,119 @@ static int gi_assemble(struct formulation *f, const struct world *w, const struc
     const double e[3] = {d->et, d->eo, d->er};
     return gi3_assemble(f, &d->d3, e, w, cs, h, out);
   }
-  int nd = w->ndof, nc = cs->n, n = nd + (GI_FREE + GI_COMP) * nc;
+  int nd = w->ndof, nc = cs->n;
   if (nc > d->cap_c) {
     struct gi_contact *c = realloc(d->c, (size_t)nc * sizeof *c);
-    if (!c) return formulation_fail(f, "geometric_implicit: out of memory");
+    if (!c) return formulation_fail(f, "out of memory");
     d->c = c;
     d->cap_c = nc;
   }
+  /* pass 1: which body carries the single function f (body 1), body 2's inequalities, the layout */
+  int n = nd + GI_FREE * nc, npool = 0;
+  char msg[200];
+  for (int i = 0; i < nc; i++) {
+    const struct contact *c = &cs->c[i];
+    struct gi_contact *ct = &d->c[i];
+    int poly_a = w->shapes[c->sa].kind == SHAPE_POLYGON, poly_b = w->shapes[c->sb].kind == SHAPE_POLYGON;
+    if (poly_a && poly_b)
+      return formulation_fail(f,
+                              "shapes %d and %d are both polygons: Sec. 4.3's rows need one "
+                              "body given by a single function (the active index k1 of eq. (29) known before "
+                              "the step, Sec. 7); use a disc, a half-plane or another formulation",
+                              c->sa, c->sb);
+    /* body 1 carries f (evaluated at a2 in (19)): the single function, bounded when there is a choice */
+    int swap = poly_a || (!poly_b && w->shapes[c->sa].kind == SHAPE_HALFPLANE);
+    ct->swapped = swap;
+    int sh[2] = {swap ? c->sb : c->sa, swap ? c->sa : c->sb};
+    if (implicit_side_init(w, sh[0], &ct->s[0], msg, sizeof msg)) return formulation_fail(f, "%s", msg);
+    if (w->shapes[sh[1]].kind == SHAPE_POLYGON) {
+      implicit_side_pose_init(w, sh[1], &ct->s[1]);
+      int m = w->shapes[sh[1]].polygon->n;
+      if (npool + m > d->cap_pool) {
+        int cap = 2 * (npool + m);
+        struct convex_fn *pool = realloc(d->pool, (size_t)cap * sizeof *pool);
+        if (!pool) return formulation_fail(f, "out of memory");
+        d->pool = pool;
+        d->cap_pool = cap;
+      }
+      if (implicit_polygon_halfplanes(w, sh[1], d->pool + npool, m, msg, sizeof msg) < 0)
+        return formulation_fail(f, "%s", msg);
+      ct->m2 = m;
+      ct->g2 = npool;
+      npool += m;
+    } else {
+      if (implicit_side_init(w, sh[1], &ct->s[1], msg, sizeof msg)) return formulation_fail(f, "%s", msg);
+      ct->m2 = 1;
+      ct->g2 = -1;
+    }
+    ct->sa = sh[0];
+    ct->sb = sh[1];
+    ct->mu = c->mu;
+    ct->comp = n;
+    n += 3 + ct->m2;
+    if (ct->m2 > d->cap_e2) {
+      struct side_eval *e2 = realloc(d->e2, (size_t)ct->m2 * sizeof *e2);
+      if (!e2) return formulation_fail(f, "out of memory");
+      d->e2 = e2;
+      d->cap_e2 = ct->m2;
+    }
+  }
   if (implicit_step_start(w, h, n, &d->M, &d->nu0, &d->papp, &d->guess))
-    return formulation_fail(f, "geometric_implicit: out of memory");
+    return formulation_fail(f, "out of memory");
   d->ndof = nd;
   d->nc = nc;
   d->n = n;
   d->h = h;
+  /* pass 2: the initial guess, from the previous step's answer for the same pair, else the detection */
+  int other = 0;
   for (int i = 0; i < nc; i++) {
     const struct contact *c = &cs->c[i];
     struct gi_contact *ct = &d->c[i];
-    /* body 1 carries f (its function is evaluated at a2 in (19)): a bounded part when there is one */
-    int swap = w->shapes[c->sa].kind == SHAPE_HALFPLANE;
-    int sh[2] = {swap ? c->sb : c->sa, swap ? c->sa : c->sb};
-    const double *pt[2] = {swap ? c->pb : c->pa, swap ? c->pa : c->pb};
-    char msg[200];
-    for (int k = 0; k < 2; k++)
-      if (implicit_side_init(w, sh[k], &ct->s[k], msg, sizeof msg))
-        return formulation_fail(f, "geometric_implicit: %s", msg);
-    ct->sa = sh[0];
-    ct->sb = sh[1];
-    ct->mu = c->mu;
     struct gi_idx ix = gi_index(d, i);
+    int m2 = ct->m2, ncomp = 3 + m2;
+    other += 5 + m2; /* a1, a2, l1, l2_1 .. l2_m */
     const struct gi_prev *pv = find_prev(d, ct->sa, ct->sb);
-    if (pv) {
-      memcpy(d->guess + ix.a1, pv->blk, GI_FREE * sizeof(double));
-      memcpy(d->guess + ix.l1, pv->blk + GI_FREE, GI_COMP * sizeof(double));
+    if (pv && pv->m2 == m2) {
+      memcpy(d->guess + ix.a1, d->prevbuf + pv->at, GI_FREE * sizeof(double));
+      memcpy(d->guess + ix.l1, d->prevbuf + pv->at + GI_FREE, (size_t)ncomp * sizeof(double));
+      if (m2 > 1) polygon_guess(d, w, ct, ix, d->guess, 1);
       continue;
     }
-    /* first step of this pair: the detected closest points, l1 = gap / |grad f|, l2 = |grad f| / |grad g| */
+    if (m2 > 1) {
+      polygon_guess(d, w, ct, ix, d->guess, 0);
+      d->guess[ix.pt] = d->guess[ix.pn] = d->guess[ix.sg] = 0.0;
+      continue;
+    }
+    /* first step of this pair: the detected closest points, l1 = gap / |grad f|, and on body 2 the most
+     * nearly active inequality j gets l2_j = |grad f| / |grad g_j|, the others 0 */
+    int swap = ct->swapped;
+    const double *pt[2] = {swap ? c->pb : c->pa, swap ? c->pa : c->pb};
     struct side_eval e1, e2;
     memcpy(d->guess + ix.a1, pt[0], 2 * sizeof(double));
     memcpy(d->guess + ix.a2, pt[1], 2 * sizeof(double));
     side_eval(&ct->s[0], 0.0, d->nu0, pt[0], &e1);
-    side_eval(&ct->s[1], 0.0, d->nu0, pt[1], &e2);
-    double g1 = hypot(e1.G[0], e1.G[1]), g2 = hypot(e2.G[0], e2.G[1]);
+    int best = 0;
+    double fbest = -INFINITY, g1 = hypot(e1.G[0], e1.G[1]), g2 = 1.0;
+    for (int q = 0; q < m2; q++) {
+      if (m2 == 1)
+        side_eval(&ct->s[1], 0.0, d->nu0, pt[1], &e2);
+      else
+        side_eval_fn(&ct->s[1], &d->pool[ct->g2 + q], 0.0, d->nu0, pt[1], &e2);
+      d->guess[ix.l2 + q] = 0.0;
+      if (e2.f > fbest) {
+        fbest = e2.f;
+        best = q;
+        g2 = hypot(e2.G[0], e2.G[1]);
+      }
+    }
     d->guess[ix.pt] = 0.0;
     d->guess[ix.l1] = g1 > 0 ? fmax(c->gap, 0.0) / g1 : 0.0;
-    d->guess[ix.l2] = g2 > 0 ? g1 / g2 : 1.0;
+    d->guess[ix.l2 + best] = g2 > 0 ? g1 / g2 : 1.0;
     d->guess[ix.pn] = 0.0;
     d->guess[ix.sg] = 0.0;
   }
   struct cp_problem *p = cp_ncp_create(n, gi_F, gi_J, d);
-  if (!p) return formulation_fail(f, "geometric_implicit: out of memory");
+  if (!p) return formulation_fail(f, "out of memory");
   int nfree = nd + GI_FREE * nc;
   for (int i = 0; i < n; i++) {
     p->lo[i] = i < nfree ? -INFINITY : -d->guess[i];
@@ -396,7 +600,7 @@ static int gi_assemble(struct formulation *f, const struct world *w, const struc
   }
   snprintf(p->name, sizeof p->name, "geometric_implicit nc=%d (z shifted by the warm start)", nc);
   f->rows = (struct row_counts){
-      .normal = nc, .friction = nc, .slack = nc, .velocity = nd, .other = 6 * nc, .total = n};
+      .normal = nc, .friction = nc, .slack = nc, .velocity = nd, .other = other, .total = n};
   *out = p;
   return 0;
 }
@@ -412,21 +616,34 @@ static int gi_recover(struct formulation *f, const struct world *w, const struct
     nu[i] = d->guess[i] + z[i];
   if (d->nc > d->cap_prev) {
     struct gi_prev *p = realloc(d->prev, (size_t)d->nc * sizeof *p);
-    if (!p) return formulation_fail(f, "geometric_implicit: out of memory");
+    if (!p) return formulation_fail(f, "out of memory");
     d->prev = p;
     d->cap_prev = d->nc;
   }
+  int total = 0;
+  for (int i = 0; i < d->nc; i++)
+    total += GI_FREE + 3 + d->c[i].m2;
+  if (total > d->cap_prevbuf) {
+    double *b = realloc(d->prevbuf, (size_t)total * sizeof *b);
+    if (!b) return formulation_fail(f, "out of memory");
+    d->prevbuf = b;
+    d->cap_prevbuf = total;
+  }
   d->nprev = d->nc;
-  for (int i = 0; i < d->nc; i++) {
+  for (int i = 0, at = 0; i < d->nc; i++) {
     struct gi_idx ix = gi_index(d, i);
     struct gi_prev *pv = &d->prev[i];
     pv->sa = d->c[i].sa;
     pv->sb = d->c[i].sb;
+    pv->m2 = d->c[i].m2;
+    pv->at = at;
+    double *blk = d->prevbuf + at;
     for (int k = 0; k < GI_FREE; k++)
-      pv->blk[k] = d->guess[ix.a1 + k] + z[ix.a1 + k];
-    for (int k = 0; k < GI_COMP; k++)
-      pv->blk[GI_FREE + k] = d->guess[ix.l1 + k] + z[ix.l1 + k];
-    pn[i] = pv->blk[GI_FREE + 2];
+      blk[k] = d->guess[ix.a1 + k] + z[ix.a1 + k];
+    for (int k = 0; k < 3 + pv->m2; k++)
+      blk[GI_FREE + k] = d->guess[ix.l1 + k] + z[ix.l1 + k];
+    at += GI_FREE + 3 + pv->m2;
+    pn[i] = d->guess[ix.pn] + z[ix.pn];
   }
   return 0;
 }
@@ -434,10 +651,10 @@ static int gi_recover(struct formulation *f, const struct world *w, const struct
 static void gi_view(const struct formulation *f, FILE *out)
 {
   const struct gi_data *d = f->data;
-  fprintf(
-      out,
-      "  friction ellipsoid e_t %g, e_o %g, e_r %g (3D); 2D discs and half-planes, 3D spheres and planes\n",
-      d->et, d->eo, d->er);
+  fprintf(out,
+          "  friction ellipsoid e_t %g, e_o %g, e_r %g (3D); 2D discs, half-planes and polygons (not two "
+          "polygons in one contact), 3D spheres and planes\n",
+          d->et, d->eo, d->er);
 }
 
 int geometric_implicit_results(const struct formulation *f, int i, struct gi3_contact_result *out)
@@ -449,12 +666,12 @@ int geometric_implicit_results(const struct formulation *f, int i, struct gi3_co
 
 const struct formulation_type formulation_type_geometric_implicit = {
     .name = "geometric_implicit",
-    .summary = "mixed NCP with the closest points as unknowns (no linearised geometry); discs/half-planes, "
-               "spheres/planes",
+    .summary = "mixed NCP with the closest points as unknowns (no linearised geometry); discs/half-planes/"
+               "polygons (one side a single function), spheres/planes",
     .paper = "Chakraborty, Berard, Akella & Trinkle, geometrically implicit time-stepping, eqs. (15)-(22), "
-             "(41)-(47)",
+             "(28)-(32), (41)-(47)",
     .dims = FORMULATION_2D | FORMULATION_3D,
-    .shapes = SHAPE_DISC | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_PLANE,
+    .shapes = SHAPE_DISC | SHAPE_HALFPLANE | SHAPE_POLYGON | SHAPE_SPHERE | SHAPE_PLANE,
     .joints = 0,
     .options = gi_options,
     .n_options = 3,

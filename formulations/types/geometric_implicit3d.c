@@ -348,18 +348,17 @@ int gi3_assemble(struct formulation *f, struct gi3_data **dp, const double e[3],
                  const struct contact_set *cs, double h, struct cp_problem **out)
 {
   *out = NULL;
-  if (!*dp && !(*dp = calloc(1, sizeof **dp)))
-    return formulation_fail(f, "geometric_implicit: out of memory");
+  if (!*dp && !(*dp = calloc(1, sizeof **dp))) return formulation_fail(f, "out of memory");
   struct gi3_data *d = *dp;
   int nd = w->ndof, nc = cs->n, n = nd + (G3_FREE + G3_COMP) * nc;
   if (nc > d->cap_c) {
     struct g3_contact *c = realloc(d->c, (size_t)nc * sizeof *c);
-    if (!c) return formulation_fail(f, "geometric_implicit: out of memory");
+    if (!c) return formulation_fail(f, "out of memory");
     d->c = c;
     d->cap_c = nc;
   }
   if (implicit_step_start(w, h, n, &d->M, &d->nu0, &d->papp, &d->guess))
-    return formulation_fail(f, "geometric_implicit: out of memory");
+    return formulation_fail(f, "out of memory");
   memcpy(d->e, e, sizeof d->e);
   d->ndof = nd;
   d->nc = nc;
@@ -379,8 +378,7 @@ int gi3_assemble(struct formulation *f, struct gi3_data **dp, const double e[3],
       s->dof = b->dof;
       memcpy(s->x0, b->x, sizeof s->x0);
       memcpy(s->q0, b->q, sizeof s->q0);
-      if (implicit_side3_shape(w, sh[k], &s->fn, msg, sizeof msg))
-        return formulation_fail(f, "geometric_implicit: %s", msg);
+      if (implicit_side3_shape(w, sh[k], &s->fn, msg, sizeof msg)) return formulation_fail(f, "%s", msg);
     }
     ct->sa = sh[0];
     ct->sb = sh[1];
@@ -412,7 +410,7 @@ int gi3_assemble(struct formulation *f, struct gi3_data **dp, const double e[3],
     d->guess[ix.sg] = 0.0;
   }
   struct cp_problem *p = cp_ncp_create(n, g3_F, g3_J, d);
-  if (!p) return formulation_fail(f, "geometric_implicit: out of memory");
+  if (!p) return formulation_fail(f, "out of memory");
   int nfree = nd + G3_FREE * nc;
   for (int i = 0; i < n; i++) {
     p->lo[i] = i < nfree ? -INFINITY : -d->guess[i];
@@ -432,7 +430,7 @@ int gi3_recover(struct formulation *f, struct gi3_data *d, const struct world *w
     nu[i] = d->guess[i] + z[i];
   if (d->nc > d->cap_prev) {
     struct g3_prev *p = realloc(d->prev, (size_t)d->nc * sizeof *p);
-    if (!p) return formulation_fail(f, "geometric_implicit: out of memory");
+    if (!p) return formulation_fail(f, "out of memory");
     d->prev = p;
     d->cap_prev = d->nc;
   }

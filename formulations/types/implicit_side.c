@@ -21,13 +21,19 @@ void side_pose(const struct gi_side *s, double h, const double *nu, double x[2],
  * dG/dx = -Hw, dG/dtheta = S G - Hw S r, with S the rotation by +90 degrees (S r = (-r_y, r_x)). */
 void side_eval(const struct gi_side *s, double h, const double *nu, const double *a, struct side_eval *e)
 {
+  side_eval_fn(s, &s->fn, h, nu, a, e);
+}
+
+void side_eval_fn(const struct gi_side *s, const struct convex_fn *fn, double h, const double *nu,
+                  const double *a, struct side_eval *e)
+{
   double x[2], th;
   side_pose(s, h, nu, x, &th);
   double c = cos(th), sn = sin(th);
   e->r[0] = a[0] - x[0];
   e->r[1] = a[1] - x[1];
   double xi[2] = {c * e->r[0] + sn * e->r[1], -sn * e->r[0] + c * e->r[1]}, gl[2], Hl[4];
-  e->f = convex_fn_eval(&s->fn, xi, gl, Hl);
+  e->f = convex_fn_eval(fn, xi, gl, Hl);
   double R[4] = {c, -sn, sn, c};
   e->G[0] = R[0] * gl[0] + R[1] * gl[1];
   e->G[1] = R[2] * gl[0] + R[3] * gl[1];
@@ -95,12 +101,39 @@ int implicit_step_start(const struct world *w, double h, int n, double **M, doub
   return 0;
 }
 
-int implicit_side_init(const struct world *w, int si, struct gi_side *s, char *msg, size_t len)
+void implicit_side_pose_init(const struct world *w, int si, struct gi_side *s)
 {
   const struct body *b = &w->bodies[w->shapes[si].body];
   s->dof = b->dof;
   s->x0[0] = b->x[0];
   s->x0[1] = b->x[1];
   s->th0 = b->theta;
+}
+
+int implicit_side_init(const struct world *w, int si, struct gi_side *s, char *msg, size_t len)
+{
+  implicit_side_pose_init(w, si, s);
   return implicit_side_shape(w, si, &s->fn, msg, len);
+}
+
+int implicit_polygon_halfplanes(const struct world *w, int si, struct convex_fn *fn, int cap, char *msg,
+                                size_t len)
+{
+  const struct shape *sh = &w->shapes[si];
+  if (sh->kind != SHAPE_POLYGON || !sh->polygon) {
+    snprintf(msg, len, "shape %d is not a polygon", si);
+    return -1;
+  }
+  const struct polygon *pg = sh->polygon;
+  if (pg->n > cap) {
+    snprintf(msg, len, "shape %d: a polygon of %d edges (at most %d inequalities per part)", si, pg->n, cap);
+    return -1;
+  }
+  for (int i = 0; i < pg->n; i++) {
+    struct convex_part part;
+    const double n[3] = {pg->en[2 * i], pg->en[2 * i + 1], 0.0};
+    if (convex_part_halfspace(&part, 2, n, pg->ed[i], msg, len)) return -1;
+    fn[i] = part.f[0];
+  }
+  return pg->n;
 }

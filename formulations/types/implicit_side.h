@@ -28,12 +28,22 @@ struct side_eval {
 void side_pose(const struct gi_side *s, double h, const double *nu, double x[2], double *th);
 /* f at the world point a, with its derivatives (struct side_eval). */
 void side_eval(const struct gi_side *s, double h, const double *nu, const double *a, struct side_eval *e);
+/* The same for another inequality fn of the side's body (a polygon's half-planes, Sec. 4.3). */
+void side_eval_fn(const struct gi_side *s, const struct convex_fn *fn, double h, const double *nu,
+                  const double *a, struct side_eval *e);
 /* The single convex function of a world shape in its body's frame (disc, half-plane); 1 with msg otherwise.
  */
 int implicit_side_shape(const struct world *w, int si, struct convex_fn *fn, char *msg, size_t len);
 /* A side of a contact from shape si: its body's dof, its pose at the start of the step and its function
  * (implicit_side_shape; nonzero with msg when the shape has none). */
 int implicit_side_init(const struct world *w, int si, struct gi_side *s, char *msg, size_t len);
+/* Only the body's dof and pose at the start of the step (a side whose inequalities are kept elsewhere). */
+void implicit_side_pose_init(const struct world *w, int si, struct gi_side *s);
+/* A polygon shape as the intersection of its edges' half-planes, body frame (Sec. 4.3): writes the pg->n
+ * inequalities into fn (room for cap) and returns their number; -1 with msg if si is not a polygon or has
+ * more than cap edges. */
+int implicit_polygon_halfplanes(const struct world *w, int si, struct convex_fn *fn, int cap, char *msg,
+                                size_t len);
 
 /* What every implicit step (geometric_implicit in 2D and 3D, quasi_rigid) starts from: the mass matrix M
  * (ndof x ndof), the velocity nu0 at the start of the step, the applied impulse h F_ext (papp), and the

@@ -267,7 +267,7 @@ static int qr_J(void *ctx, const double *z, double *J)
 static int qr_detect(struct formulation *f, const struct world *w, double h, struct contact_set *cs)
 {
   (void)h;
-  if (w->dim != 2) return formulation_fail(f, "quasi_rigid: 2D worlds only");
+  if (w->dim != 2) return formulation_fail(f, "2D worlds only");
   if (world_detect(w, f->threshold >= 0.0 ? f->threshold : w->threshold, cs)) return 1;
   int m = 0;
   for (int i = 0; i < cs->n; i++) {
@@ -285,16 +285,16 @@ static int qr_assemble(struct formulation *f, const struct world *w, const struc
 {
   struct qr_data *d = f->data;
   *out = NULL;
-  if (w->dim != 2) return formulation_fail(f, "quasi_rigid: 2D worlds only");
+  if (w->dim != 2) return formulation_fail(f, "2D worlds only");
   int nd = w->ndof, nc = cs->n, n = nd + (QR_FREE + QR_COMP) * nc;
   if (nc > d->cap_c) {
     struct qr_contact *c = realloc(d->ct, (size_t)nc * sizeof *c);
-    if (!c) return formulation_fail(f, "quasi_rigid: out of memory");
+    if (!c) return formulation_fail(f, "out of memory");
     d->ct = c;
     d->cap_c = nc;
   }
   if (implicit_step_start(w, h, n, &d->M, &d->nu0, &d->papp, &d->guess))
-    return formulation_fail(f, "quasi_rigid: out of memory");
+    return formulation_fail(f, "out of memory");
   d->ndof = nd;
   d->nc = nc;
   d->n = n;
@@ -308,8 +308,7 @@ static int qr_assemble(struct formulation *f, const struct world *w, const struc
     const double *pt[2] = {a_is_c ? c->pa : c->pb, a_is_c ? c->pb : c->pa};
     char msg[200];
     for (int k = 0; k < 2; k++)
-      if (implicit_side_init(w, sh[k], &ct->s[k], msg, sizeof msg))
-        return formulation_fail(f, "quasi_rigid: %s", msg);
+      if (implicit_side_init(w, sh[k], &ct->s[k], msg, sizeof msg)) return formulation_fail(f, "%s", msg);
     ct->sc = sh[0];
     ct->sr = sh[1];
     struct qr_idx ix = qr_index(d, i);
@@ -335,7 +334,7 @@ static int qr_assemble(struct formulation *f, const struct world *w, const struc
     ct->delta0 = 0.0;
   }
   struct cp_problem *p = cp_ncp_create(n, qr_F, qr_J, d);
-  if (!p) return formulation_fail(f, "quasi_rigid: out of memory");
+  if (!p) return formulation_fail(f, "out of memory");
   int nfree = nd + QR_FREE * nc;
   for (int i = 0; i < n; i++) {
     p->lo[i] = i < nfree ? -INFINITY : -d->guess[i];
@@ -357,7 +356,7 @@ static int qr_recover(struct formulation *f, const struct world *w, const struct
     nu[i] = d->guess[i] + z[i];
   if (d->nc > d->cap_prev) {
     struct qr_prev *p = realloc(d->prev, (size_t)d->nc * sizeof *p);
-    if (!p) return formulation_fail(f, "quasi_rigid: out of memory");
+    if (!p) return formulation_fail(f, "out of memory");
     d->prev = p;
     d->cap_prev = d->nc;
   }
