@@ -7,7 +7,8 @@
 # options, an existing ledger without -resume, a corrupt ledger line) exits 2 and touches nothing. Also:
 # axis values outside their declared range and empty list items exit 2; a second run on a ledger in use is
 # refused; ranks stop when mpirun is killed; a full disk stops the run with exit 1 and no false claims;
-# bench_merge names missing tasks and slices and exits 1.
+# bench_merge names missing tasks and slices and exits 1. -task_batch (several tasks per forked child) gives
+# the same rows, statuses included.
 set -u
 bin=${CB_BIN:-bin}
 tmp=$(mktemp -d)
@@ -29,6 +30,12 @@ check "hang -> time_limit" '[ "$(st $tmp/r2/tasks.csv hang)" = "time_limit " ]'
 check "crash -> crashed" '[ "$(st $tmp/r2/tasks.csv crash)" = "crashed " ]'
 check "error -> error" '[ "$(st $tmp/r2/tasks.csv error)" = "error " ]'
 check "ok -> ok, fail -> solve_failed" '[ "$(st $tmp/r2/tasks.csv ok)$(st $tmp/r2/tasks.csv fail)" = "ok solve_failed " ]'
+# -task_batch: one child runs several tasks; each keeps its own limit and a hang or crash ends only its child
+mpi 2 "$syn" -out "$tmp/rb" "${A[@]}" -task_batch 4 2>"$tmp/rb.err"
+check "-task_batch 4 on 2 ranks: identical tasks.csv (statuses too) except timing/rank/host" \
+  'diff <(keep $tmp/r1/tasks.csv) <(keep $tmp/rb/tasks.csv) >/dev/null'
+check "-task_batch with -task_fork 0 is refused" \
+  '"$syn" -out $tmp/rbf -kind ok -seeds 1 -task_fork 0 -task_batch 4 -quiet -no_plots 2>&1 | grep -q "task_batch needs -task_fork 1"; [ ${PIPESTATUS[0]} = 2 ]'
 check "a killed task took about the limit" \
   'awk -F, "NR>1 && \$2==\"hang\" && (\$9<0.35 || \$9>1.5) {bad=1} END {exit bad}" $tmp/r2/tasks.csv'
 check "different seeds draw differently, the same id the same" \

@@ -17,9 +17,10 @@
 
 /* Options that steer a run but do not change its results: left out of the fingerprint that -resume and
  * a shared run directory must match. */
-static const char *const run_control[] = {
-    "-out",       "-run",      "-resume",  "-rerun_failed",    "-quiet", "-tasks",        "-slice",
-    "-task_fork", "-no_plots", "-dry_run", "-task_time_limit", "-help",  "-options_left", NULL};
+static const char *const run_control[] = {"-out",        "-run",          "-resume",  "-rerun_failed",
+                                          "-quiet",      "-tasks",        "-slice",   "-task_fork",
+                                          "-task_batch", "-no_plots",     "-dry_run", "-task_time_limit",
+                                          "-help",       "-options_left", NULL};
 
 static int is_run_control(const struct sweep_driver *d, const char *name)
 {

@@ -29,6 +29,7 @@ struct sweep {
   char ledger_path[SWEEP_PATH_MAX];
   char slice_tag[64]; /* "" or "K-of-N" */
   int resume, rerun_failed, quiet, use_fork, plots, dry_run;
+  int task_batch;        /* tasks one forked child runs before it is replaced by a fresh one (-task_batch) */
   long task_lo, task_hi; /* -tasks i:j (half-open), default 0:total */
   long slice_k, slice_n; /* -slice K/N: ids with id % N == K */
   unsigned long base_seed;

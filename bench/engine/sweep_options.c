@@ -17,7 +17,7 @@
 /* The engine's options (every driver), declared: -help prints this table, the one reader checks them. */
 struct engine_settings {
   char out[OPTION_STRING_MAX], run[OPTION_STRING_MAX], tasks[OPTION_STRING_MAX], slice[OPTION_STRING_MAX];
-  int resume, rerun_failed, task_fork, no_plots, dry_run, quiet;
+  int resume, rerun_failed, task_fork, task_batch, no_plots, dry_run, quiet;
   double task_time_limit;
 };
 
@@ -42,6 +42,11 @@ static const struct option_decl engine_options[] = {
         "K/N: run only the tasks with id % N == K (job arrays: ledger.K-of-N.csv; bin/bench_merge DIR)"),
     ENGINE_OPT(task_fork, OPT_BOOL, "1", NULL,
                "run each task in a forked child (time limit enforced, a crash is a status); 0 = in-process"),
+    ENGINE_OPT(
+        task_batch, OPT_INT, "1", "[1,inf)",
+        "tasks one forked child runs, one after the other, before a fresh child is forked: amortises "
+        "the fork for short tasks; each task keeps its own -task_time_limit, and a task that is killed "
+        "or crashes ends only that child (the next task gets a fresh one)"),
     ENGINE_OPT(no_plots, OPT_BOOL, "0", NULL, "skip the gnuplot plots at the end"),
     ENGINE_OPT(dry_run, OPT_BOOL, "0", NULL, "check every option, list the tasks this run would do and stop"),
     ENGINE_OPT(quiet, OPT_BOOL, "0", NULL, "no progress lines on stderr"),
@@ -56,7 +61,8 @@ struct observer_settings {
 };
 static const struct option_decl observer_options[] = {
     {"trace", OPT_STRING, offsetof(struct observer_settings, trace), "", NULL,
-     "per-step CSV per task: DIR/EXPERIMENT_task<ID>.csv (an existing directory): step, t, status, contacts, "
+     "per-step CSV per task: DIR/EXPERIMENT_task<ID>.csv (DIR is created if missing): step, t, status, "
+     "contacts, "
      "rows, iterations, fp_iterations, residual, solve_seconds, step_seconds, energy, max_penetration, then "
      "the experiment's own columns"},
     {"cp_dump_failed", OPT_STRING, offsetof(struct observer_settings, cp_dump_failed), "", NULL,
@@ -310,7 +316,13 @@ int sweep_parse_engine(struct sweep *s)
   s->plots = !e.no_plots;
   s->dry_run = e.dry_run;
   s->use_fork = e.task_fork;
+  s->task_batch = e.task_batch;
   s->time_limit = e.task_time_limit;
+  if (s->task_batch > 1 && !s->use_fork) {
+    if (say)
+      fprintf(stderr, "error: -task_batch needs -task_fork 1 (it sets how many tasks one child runs)\n");
+    return 1;
+  }
   if (s->time_limit > 0.0 && !s->use_fork) {
     if (say)
       fprintf(stderr, "error: -task_time_limit needs -task_fork 1 (an in-process task cannot be stopped)\n");

@@ -2,7 +2,9 @@
  * (so a task that hangs is killed at -task_time_limit and one that crashes is a recorded status, never the
  * end of the sweep), and while its own child computes, rank 0's parent process dispatches: workers send
  * a finished ledger line with each request for the next task id (dynamic self-scheduling, costliest
- * first), and rank 0 writes every line to the ledger at once. With -task_fork 0 tasks run in-process
+ * first), and rank 0 writes every line to the ledger at once. A child runs up to -task_batch tasks (sent
+ * one by one through a pipe), so short tasks need not pay a fork each; a task over its limit or one that
+ * crashes takes only its child with it. With -task_fork 0 tasks run in-process
  * (for debuggers); then no time limit is enforced and rank 0 answers requests only between its tasks.
  * A forked child never calls MPI: it computes, writes its row to a pipe and _exits. */
 #include "sweep_impl.h"
@@ -12,6 +14,7 @@
 #include <petscsys.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -39,9 +42,14 @@ void sweep_launcher_note(void)
 
 static int launcher_gone(void) { return launcher > 0 && getppid() != launcher; }
 
+/* This rank's task process. With forking, a child runs up to -task_batch tasks one after the other: the
+ * parent writes a task id to it and reads back the task's row as one frame (its length, then the bytes).
+ * A child that is killed (time limit) or dies ends only its own task; the next task forks a fresh one. */
 struct running {
-  pid_t pid; /* 0 when idle */
-  int fd;
+  pid_t pid;    /* the child; 0 when there is none */
+  int to, from; /* task ids to the child; framed rows from it */
+  int served;   /* tasks this child was given */
+  int busy;     /* a task is in flight */
   long id;
   double t0;
   char *buf;
@@ -71,35 +79,95 @@ static int write_all(int fd, const char *p, size_t n)
   return 0;
 }
 
-static int start_task(const struct sweep *s, long id, struct running *r)
+static int read_all(int fd, char *p, size_t n)
 {
-  int fds[2];
+  while (n > 0) {
+    ssize_t got = read(fd, p, n);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return 1;
+    p += got;
+    n -= (size_t)got;
+  }
+  return 0;
+}
+
+/* The child: runs the task ids it is sent until its input closes (or a task gives no row: exit 3). */
+static void child_loop(const struct sweep *s, int in, int out)
+{
+  long id;
+  while (!read_all(in, (char *)&id, sizeof id)) {
+    char *frag = sweep_task_execute(s, id);
+    uint64_t n = frag ? strlen(frag) : 0;
+    if (!frag || write_all(out, (const char *)&n, sizeof n) || write_all(out, frag, (size_t)n)) _exit(3);
+    free(frag);
+  }
+  _exit(0);
+}
+
+static int fork_child(const struct sweep *s, struct running *r)
+{
+  int down[2], up[2];
   fflush(stdout);
   fflush(stderr);
-  if (pipe(fds)) return 1;
-  /* the clock starts before fork: on a loaded machine the child may run to completion before the parent
-   * is scheduled again, and a clock read after fork then misses the whole task */
-  r->t0 = MPI_Wtime();
+  if (pipe(down)) return 1;
+  if (pipe(up)) {
+    close(down[0]);
+    close(down[1]);
+    return 1;
+  }
+  signal(SIGPIPE, SIG_IGN); /* a child that died between tasks: the write fails with EPIPE instead */
   pid_t pid = fork();
   if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
+    close(down[0]), close(down[1]), close(up[0]), close(up[1]);
     return 1;
   }
   if (pid == 0) {
-    close(fds[0]);
+    close(down[1]);
+    close(up[0]);
     child_reset();
-    char *frag = sweep_task_execute(s, id);
-    int bad = !frag || write_all(fds[1], frag, strlen(frag));
-    _exit(bad ? 3 : 0);
+    child_loop(s, down[0], up[1]);
   }
-  close(fds[1]);
-  fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
+  close(down[0]);
+  close(up[1]);
+  fcntl(up[0], F_SETFL, fcntl(up[0], F_GETFL) | O_NONBLOCK);
   r->pid = pid;
-  r->fd = fds[0];
-  r->id = id;
-  r->len = 0;
+  r->to = down[1];
+  r->from = up[0];
+  r->served = 0;
   return 0;
+}
+
+/* Closes the pipes and reaps the child (killed first when kill_it); its exit status. */
+static int reap_child(struct running *r, int kill_it)
+{
+  int st = 0;
+  if (!r->pid) return 0;
+  if (kill_it) kill(r->pid, SIGKILL);
+  close(r->to);
+  close(r->from);
+  while (waitpid(r->pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  r->pid = 0;
+  return st;
+}
+
+static int start_task(const struct sweep *s, long id, struct running *r)
+{
+  /* the clock starts before fork: on a loaded machine the child may run to completion before the parent
+   * is scheduled again, and a clock read after fork then misses the whole task */
+  r->t0 = MPI_Wtime();
+  for (int attempt = 0; attempt < 2; attempt++) {
+    if (!r->pid && fork_child(s, r)) return 1;
+    if (!write_all(r->to, (const char *)&id, sizeof id)) {
+      r->served++;
+      r->busy = 1;
+      r->id = id;
+      r->len = 0;
+      return 0;
+    }
+    reap_child(r, 1); /* it died between tasks: a fresh one */
+  }
+  return 1;
 }
 
 /* Number of comma-separated fields. */
@@ -111,51 +179,50 @@ static int count_fields(const char *p)
   return n;
 }
 
-/* Reaps a finished or killed child; returns the ledger line (malloc'd). */
-static char *finish_task(const struct sweep *s, struct running *r, int killed)
+/* The task in flight has ended (row == 1: its frame arrived; else the child was killed or died); returns
+ * its ledger line (malloc'd). A child that has run -task_batch tasks, or failed, is retired. */
+static char *finish_task(const struct sweep *s, struct running *r, int row, int killed)
 {
-  int st = 0;
-  while (waitpid(r->pid, &st, 0) < 0 && errno == EINTR) {
-  }
-  close(r->fd);
   double secs = MPI_Wtime() - r->t0;
   const char *status = NULL;
   char *frag = NULL;
-  if (killed) {
-    status = "time_limit";
-    fprintf(stderr, "[%s] task %ld: over the %g s limit, killed\n", s->d->experiment, r->id, s->time_limit);
-  } else if (WIFSIGNALED(st)) {
-    status = "crashed";
-    fprintf(stderr, "[%s] task %ld: crashed (signal %d, %s)\n", s->d->experiment, r->id, WTERMSIG(st),
-            strsignal(WTERMSIG(st)));
-  } else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || r->len == 0) {
-    status = "error";
-    fprintf(stderr, "[%s] task %ld: no result (exit status %d)\n", s->d->experiment, r->id,
-            WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-  } else {
+  if (row) {
     r->buf[r->len] = '\0';
-    if (count_fields(r->buf) != s->d->n_columns + 1) {
+    frag = r->buf + sizeof(uint64_t);
+    if (count_fields(frag) != s->d->n_columns + 1) {
       status = "error";
+      frag = NULL;
       fprintf(stderr, "[%s] task %ld: malformed row\n", s->d->experiment, r->id);
+    }
+    if (r->served >= s->task_batch) reap_child(r, 0); /* its input closes: it exits */
+  } else {
+    int st = reap_child(r, killed);
+    if (killed) {
+      status = "time_limit";
+      fprintf(stderr, "[%s] task %ld: over the %g s limit, killed\n", s->d->experiment, r->id, s->time_limit);
+    } else if (WIFSIGNALED(st)) {
+      status = "crashed";
+      fprintf(stderr, "[%s] task %ld: crashed (signal %d, %s)\n", s->d->experiment, r->id, WTERMSIG(st),
+              strsignal(WTERMSIG(st)));
     } else {
-      frag = r->buf;
+      status = "error";
+      fprintf(stderr, "[%s] task %ld: no result (exit status %d)\n", s->d->experiment, r->id,
+              WIFEXITED(st) ? WEXITSTATUS(st) : -1);
     }
   }
   char *line = sweep_ledger_line(s, r->id, frag, status, secs);
-  r->pid = 0;
+  r->busy = 0;
   return line;
 }
 
-/* Waits up to timeout_ms for the child; returns its ledger line when it has finished, NULL otherwise. */
+/* Waits up to timeout_ms for the task in flight; returns its ledger line when it has ended, NULL otherwise.
+ */
 static char *poll_task(const struct sweep *s, struct running *r, int timeout_ms)
 {
-  struct pollfd pfd = {r->fd, POLLIN, 0};
+  struct pollfd pfd = {r->from, POLLIN, 0};
   if (s->time_limit > 0.0) {
     double left = s->time_limit - (MPI_Wtime() - r->t0);
-    if (left <= 0.0) {
-      kill(r->pid, SIGKILL);
-      return finish_task(s, r, 1);
-    }
+    if (left <= 0.0) return finish_task(s, r, 0, 1);
     if (timeout_ms < 0 || left * 1000.0 < timeout_ms) timeout_ms = (int)(left * 1000.0) + 1;
   }
   int n = poll(&pfd, 1, timeout_ms);
@@ -168,27 +235,29 @@ static char *poll_task(const struct sweep *s, struct running *r, int timeout_ms)
       r->buf = b;
       r->cap = cap;
     }
-    ssize_t got = read(r->fd, r->buf + r->len, r->cap - r->len - 1);
+    ssize_t got = read(r->from, r->buf + r->len, r->cap - r->len - 1);
     if (got > 0) {
       r->len += (size_t)got;
+      uint64_t want;
+      if (r->len >= sizeof want) {
+        memcpy(&want, r->buf, sizeof want);
+        if (r->len >= sizeof want + want) return finish_task(s, r, 1, 0); /* the whole row */
+      }
       continue;
     }
-    if (got == 0) return finish_task(s, r, 0); /* end of file: the child is done */
+    if (got == 0) return finish_task(s, r, 0, 0); /* end of file before the row: the child died */
     if (errno == EINTR) continue;
     break; /* EAGAIN: more later */
   }
   return NULL;
 }
 
-/* Kills and reaps a running child: its row is not wanted (the run is stopping). */
+/* Kills and reaps the child: the row of its task in flight is not wanted (the run is stopping). */
 static void drop_task(struct running *r)
 {
-  if (!r || !r->pid) return;
-  kill(r->pid, SIGKILL);
-  while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR) {
-  }
-  close(r->fd);
-  r->pid = 0;
+  if (!r) return;
+  reap_child(r, 1);
+  r->busy = 0;
 }
 
 /* The launcher is gone: MPI can no longer be trusted to finish (MPI_Finalize may wait forever), so this
@@ -295,14 +364,14 @@ static int run_master(struct sweep *s)
   int workers = s->size - 1, stopping = 0, stopped = 0;
   char *busy_worker = calloc((size_t)s->size, 1); /* 1: holds a task; 2: told to stop */
   if (!busy_worker) return 1;
-  while (next < s->n_todo || own.pid || workers > 0) {
+  while (next < s->n_todo || own.busy || workers > 0) {
     int busy = 0;
     if (launcher_gone()) abandon(s, &own);
     if (s->ledger_failed && !stopping) {
       stop_all(s, &own, &next, busy_worker);
       stopping = 1;
     }
-    if (!own.pid && next < s->n_todo) {
+    if (!own.busy && next < s->n_todo) {
       long id = s->todo[next++];
       if (!s->use_fork)
         record(s, run_blocking(s, id, &own, &stopped));
@@ -310,7 +379,7 @@ static int run_master(struct sweep *s)
         record(s, sweep_ledger_line(s, id, NULL, "error", 0.0));
       busy = 1;
     }
-    if (own.pid) {
+    if (own.busy) {
       char *line = poll_task(s, &own, workers > 0 ? 2 : 50);
       if (line) record(s, line), busy = 1;
     }
@@ -338,8 +407,9 @@ static int run_master(struct sweep *s)
       MPI_Send(&id, 1, MPI_LONG, st.MPI_SOURCE, TAG_ASSIGN, s->comm);
       busy = 1;
     }
-    if (!busy && !own.pid) sleep_ms(2);
+    if (!busy && !own.busy) sleep_ms(2);
   }
+  reap_child(&own, 0); /* its input closes: it exits */
   free(own.buf);
   free(busy_worker);
   return s->ledger_failed;
@@ -378,6 +448,7 @@ static int run_worker(struct sweep *s)
     line = run_blocking(s, id, &r, &stopped);
     if (!line && !stopped) line = sweep_ledger_line(s, id, NULL, "error", 0.0);
   }
+  reap_child(&r, 0);
   free(r.buf);
   return 0;
 }
