@@ -59,6 +59,7 @@ struct corpus_writer;
 int corpus_writer_open(const char *path, struct corpus_writer **w, char *err, size_t len);
 int corpus_writer_add(struct corpus_writer *w, const struct cp_problem *p, const struct corpus_meta *m,
                       long cap, char *err, size_t len);
+int corpus_writer_has(const struct corpus_writer *w, const char *name); /* 1: a problem of that name is in */
 int corpus_writer_close(struct corpus_writer **w); /* writes the last batch: 0, or 1 when that failed */
 
 struct corpus;

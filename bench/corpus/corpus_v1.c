@@ -98,7 +98,8 @@ int corpus_v1_list(hid_t f, const char *path, struct corpus_meta **meta, int *n,
   H5G_info_t info;
   *meta = NULL;
   *n = 0;
-  if (H5Gget_info(f, &info) < 0) return snprintf(err, len, "%s: cannot list the problems (corrupt?)", path), 1;
+  if (H5Gget_info(f, &info) < 0)
+    return snprintf(err, len, "%s: cannot list the problems (corrupt?)", path), 1;
   struct corpus_meta *m = calloc(info.nlinks ? info.nlinks : 1, sizeof *m);
   if (!m) return snprintf(err, len, "out of memory"), 1;
   for (hsize_t i = 0; i < info.nlinks; i++) {
