@@ -25,7 +25,7 @@
 #define CORPUS_SCHEMA_VERSION 2
 /* A writer's batch: appended and flushed when it holds this many problems, this many bytes, or when the
  * first problem after this many seconds since the last flush arrives; and at close. */
-#define CORPUS_BATCH_PROBLEMS 64
+#define CORPUS_BATCH_PROBLEMS 256
 #define CORPUS_BATCH_BYTES    (1L << 20)
 #define CORPUS_BATCH_SECONDS  1.0
 
