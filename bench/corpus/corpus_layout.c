@@ -161,4 +161,3 @@ const char *corpus_kind_text(enum cp_kind k)
   }
   return "unknown";
 }
-

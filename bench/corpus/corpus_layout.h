@@ -38,8 +38,8 @@ int corpus_extent(hid_t d, hsize_t *size); /* the extent of 1-D d: 0, or 1 */
 int corpus_append_slice(hid_t d, hid_t type, hsize_t *size, hsize_t count, const void *buf);
 /* Reads count elements from offset of d (whose extent is size) into buf: 0, or 1 (also when out of range). */
 int corpus_read_slice(hid_t d, hid_t type, hsize_t size, int64_t offset, int64_t count, void *buf);
-int corpus_put_version(hid_t f);   /* the root attribute schema_version = CORPUS_SCHEMA_VERSION */
-long corpus_get_version(hid_t f);  /* -1 when absent */
+int corpus_put_version(hid_t f);  /* the root attribute schema_version = CORPUS_SCHEMA_VERSION */
+long corpus_get_version(hid_t f); /* -1 when absent */
 const char *corpus_kind_text(enum cp_kind k);
 
 #endif

@@ -18,7 +18,6 @@ static double now(void)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-
 /* ---- the names in a file (a duplicate is refused): open addressing on FNV-1a ---- */
 
 struct names {
@@ -136,10 +135,11 @@ static int open_existing(struct corpus_writer *w, char *err, size_t len)
   if (w->file < 0) return corpus_fail(err, len, "%s: not a readable HDF5 corpus", w->path);
   long v = corpus_get_version(w->file);
   if (v != CORPUS_SCHEMA_VERSION)
-    return corpus_fail(err, len,
-                "%s: schema version %ld, this build writes %d (bench_corpus -merge NEW.h5 %s converts a "
-                "version 1 file)",
-                w->path, v, CORPUS_SCHEMA_VERSION, w->path);
+    return corpus_fail(
+        err, len,
+        "%s: schema version %ld, this build writes %d (bench_corpus -merge NEW.h5 %s converts a "
+        "version 1 file)",
+        w->path, v, CORPUS_SCHEMA_VERSION, w->path);
   w->problems = H5Dopen2(w->file, "problems", H5P_DEFAULT);
   w->values = H5Dopen2(w->file, "values", H5P_DEFAULT);
   w->indices = H5Dopen2(w->file, "indices", H5P_DEFAULT);
@@ -280,7 +280,8 @@ int corpus_writer_add(struct corpus_writer *w, const struct cp_problem *p, const
   size_t bytes = w->n_rows * sizeof *w->rows + w->n_val * sizeof *w->val + w->n_idx * sizeof *w->idx;
   if (w->n_rows >= CORPUS_BATCH_PROBLEMS || bytes >= (size_t)CORPUS_BATCH_BYTES ||
       now() - w->last_flush >= CORPUS_BATCH_SECONDS) {
-    if (write_batch(w)) return corpus_fail(err, len, "%s: cannot write the batch ending with %s", w->path, m->name);
+    if (write_batch(w))
+      return corpus_fail(err, len, "%s: cannot write the batch ending with %s", w->path, m->name);
   }
   return 0;
 }
@@ -325,4 +326,3 @@ int corpus_append(const char *path, const struct cp_problem *p, const struct cor
   if (corpus_writer_close(&w) && rc != 1) rc = corpus_fail(err, len, "%s: close failed", path);
   return rc;
 }
-
