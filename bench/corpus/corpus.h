@@ -1,7 +1,7 @@
 /* corpus.h — a problem corpus: the complementarity problems real runs produced, in an HDF5 file (libhdf5
  * C API), so that every solver can replay the same subproblems (the FCLIB idea, Acary et al. 2014, for our
  * LCP / MLCP / box MCP kinds). Schema (README "Problem corpus"), version CORPUS_SCHEMA_VERSION in the root
- * attribute schema_version. Version 2: three 1-D chunked, extendible datasets a problem appends to (a
+ * attribute schema_version. Version 2: four 1-D chunked, extendible datasets a problem appends to (a
  * problem is one table row plus two slices, not an HDF5 group with ~25 objects: capture is cheap):
  *   /problems   compound, one row per problem: name (EXPERIMENT_task<ID>_step<K>, unique in a file), kind
  *               (lcp, mlcp, box_mcp, ncp), driver, formulation, solver, status (the run's), axes
@@ -11,10 +11,12 @@
  *   /values     double: per problem at values_offset q[n], lo[n], hi[n] (+-inf as IEEE infinities), then
  *               M[n][n] row-major (dense) or the nnz CSR values (csr: under a quarter of M is nonzero)
  *   /indices    int32: per csr problem at indices_offset the row pointers [n+1], then the nnz columns
+ *   /name_hash  uint64: FNV-1a of each problem's name, row for row (read by a writer appending to the
+ *               file to refuse a duplicate name without reading the names)
  * A writer buffers problems and appends them in batches (CORPUS_BATCH_*), each batch written values and
- * indices first, the table rows last, then H5Fflush; HDF5 is not called between batches, so a killed run
- * leaves a readable file holding every batch before the last. Version 1 files (one group per problem with
- * attributes) are still read (corpus_v1.c); `corpus_merge` into a new file converts them. */
+ * indices first (then the hashes), the table rows last, then H5Fflush; HDF5 is not called between batches, so
+ * a killed run leaves a readable file holding every batch before the last. Version 1 files (one group per
+ * problem with attributes) are still read (corpus_v1.c); `corpus_merge` into a new file converts them. */
 #ifndef CB_CORPUS_H
 #define CB_CORPUS_H
 

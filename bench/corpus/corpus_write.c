@@ -1,6 +1,6 @@
 /* corpus_write.c — the corpus writer (corpus.h, layout in corpus_layout.h): problems are buffered and
- * appended in batches to the three datasets, values and indices first, the table rows last, then one
- * H5Fflush; HDF5 is not called between batches, so a killed run leaves a file whose every batch but the
+ * appended in batches to the four datasets, values, indices and name hashes first, the table rows last, then
+ * one H5Fflush; HDF5 is not called between batches, so a killed run leaves a file whose every batch but the
  * last is readable. A problem costs a copy of its data into the batch (one pass over M), not the creation
  * of ~25 HDF5 objects and a flush (schema version 1: 0.6-0.9 ms a problem). */
 #include "corpus_layout.h"
@@ -18,71 +18,81 @@ static double now(void)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* ---- the names in a file (a duplicate is refused): open addressing on FNV-1a ---- */
+/* ---- the names in a file (a duplicate is refused) ---- */
 
-struct names {
-  char **key;
-  size_t cap, n; /* cap a power of two, at most half full */
-};
-
-static size_t name_hash(const char *s)
+/* FNV-1a, 64 bits: the /name_hash of a problem. */
+static uint64_t name_hash(const char *s)
 {
   uint64_t h = 1469598103934665603ULL;
   for (; *s; s++)
     h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-  return (size_t)h;
+  return h;
 }
 
-static int names_has(const struct names *s, const char *k)
+/* The names' hashes, each with its problem's index (in the file, then in the batch): open addressing, at
+ * most half full, row -1 marks a free slot. A writer opening a file reads /name_hash (8 bytes a problem),
+ * not the names (reading one field of the 1.1 kB rows costs ~3 us a problem: 30 ms for 10000). */
+struct names {
+  uint64_t *hash;
+  long *row;
+  size_t cap, n;
+};
+
+/* Grows the table to hold at least want names (a power of two, at most half full). */
+static int names_grow(struct names *s, size_t want);
+
+static int names_insert(struct names *s, uint64_t h, long row)
 {
-  if (!s->cap) return 0;
-  for (size_t i = name_hash(k) & (s->cap - 1); s->key[i]; i = (i + 1) & (s->cap - 1))
-    if (strcmp(s->key[i], k) == 0) return 1;
+  if (2 * (s->n + 1) > s->cap && names_grow(s, s->n + 1)) return 1;
+  size_t j = (size_t)h & (s->cap - 1);
+  while (s->row[j] >= 0)
+    j = (j + 1) & (s->cap - 1);
+  s->hash[j] = h;
+  s->row[j] = row;
+  s->n++;
   return 0;
 }
 
-static int names_add(struct names *s, const char *k)
+static int names_grow(struct names *s, size_t want)
 {
-  if (2 * (s->n + 1) > s->cap) {
-    struct names g = {calloc(s->cap ? 2 * s->cap : 256, sizeof(char *)), s->cap ? 2 * s->cap : 256, 0};
-    if (!g.key) return 1;
-    for (size_t i = 0; i < s->cap; i++)
-      if (s->key[i]) {
-        size_t j = name_hash(s->key[i]) & (g.cap - 1);
-        while (g.key[j])
-          j = (j + 1) & (g.cap - 1);
-        g.key[j] = s->key[i];
-        g.n++;
-      }
-    free(s->key);
-    *s = g;
+  if (2 * want <= s->cap) return 0;
+  size_t cap = s->cap ? s->cap : 1024;
+  while (cap < 2 * want)
+    cap *= 2;
+  struct names g = {malloc(cap * sizeof *g.hash), malloc(cap * sizeof *g.row), cap, 0};
+  if (!g.hash || !g.row) {
+    free(g.hash);
+    free(g.row);
+    return 1;
   }
-  size_t j = name_hash(k) & (s->cap - 1);
-  while (s->key[j])
-    j = (j + 1) & (s->cap - 1);
-  if (!(s->key[j] = strdup(k))) return 1;
-  s->n++;
+  for (size_t i = 0; i < cap; i++)
+    g.row[i] = -1;
+  for (size_t i = 0; i < s->cap; i++)
+    if (s->row[i] >= 0) names_insert(&g, s->hash[i], s->row[i]);
+  free(s->hash);
+  free(s->row);
+  *s = g;
   return 0;
 }
 
 static void names_free(struct names *s)
 {
-  for (size_t i = 0; i < s->cap; i++)
-    free(s->key[i]);
-  free(s->key);
+  free(s->hash);
+  free(s->row);
   memset(s, 0, sizeof *s);
 }
 
 /* ---- writing ---- */
 
 struct corpus_writer {
-  hid_t file, problems, values, indices, row_t;
+  hid_t file, problems, values, indices, hashes, row_t;
   char path[1024];
-  hsize_t n_problems, n_values, n_indices; /* in the file */
-  struct row *rows;                        /* the batch not yet written */
+  hsize_t n_problems, n_values, n_indices, n_hashes; /* in the file */
+  struct row *rows;                                  /* the batch not yet written */
+  uint64_t *hash;                                    /* its names' hashes */
   double *val;
   int32_t *idx;
-  size_t n_rows, n_val, n_idx, cap_rows, cap_val, cap_idx;
+  size_t n_rows, n_val, n_idx, cap_rows, cap_val, cap_idx, cap_hash;
   struct names names;
   double last_flush;
 };
@@ -101,6 +111,33 @@ static int reserve(void **buf, size_t *cap, size_t used, size_t more, size_t sz)
   return 0;
 }
 
+/* 1 when a problem named name is in the file or the batch (a hash match is confirmed on the name). */
+static int writer_has(const struct corpus_writer *w, const char *name)
+{
+  const struct names *s = &w->names;
+  const uint64_t h = name_hash(name);
+  for (size_t j = s->cap ? (size_t)h & (s->cap - 1) : 0; s->cap && s->row[j] >= 0;
+       j = (j + 1) & (s->cap - 1)) {
+    if (s->hash[j] != h) continue;
+    long r = s->row[j];
+    if (r >= (long)w->n_problems) {
+      if (strcmp(w->rows[r - (long)w->n_problems].name, name) == 0) return 1;
+      continue;
+    }
+    char nm[sizeof(((struct row *)0)->name)] = "";
+    hsize_t off = (hsize_t)r, one = 1;
+    hid_t nt = corpus_name_type(), fs = H5Dget_space(w->problems), ms = H5Screate_simple(1, &one, NULL);
+    int bad = H5Sselect_hyperslab(fs, H5S_SELECT_SET, &off, NULL, &one, NULL) < 0 ||
+              H5Dread(w->problems, nt, ms, fs, H5P_DEFAULT, nm) < 0;
+    H5Sclose(ms);
+    H5Sclose(fs);
+    H5Tclose(nt);
+    nm[sizeof nm - 1] = '\0';
+    if (bad || strcmp(nm, name) == 0) return 1; /* unreadable: refused rather than risk a duplicate */
+  }
+  return 0;
+}
+
 /* Writes the batch: values and indices first, the table rows last (a reader sees a problem only once its
  * data is there), then flushes, so the file on disk is whole again. */
 static int write_batch(struct corpus_writer *w)
@@ -108,6 +145,7 @@ static int write_batch(struct corpus_writer *w)
   if (w->n_rows == 0) return 0;
   int rc = corpus_append_slice(w->values, H5T_NATIVE_DOUBLE, &w->n_values, w->n_val, w->val) ||
            corpus_append_slice(w->indices, H5T_NATIVE_INT32, &w->n_indices, w->n_idx, w->idx) ||
+           corpus_append_slice(w->hashes, H5T_NATIVE_UINT64, &w->n_hashes, w->n_rows, w->hash) ||
            corpus_append_slice(w->problems, w->row_t, &w->n_problems, w->n_rows, w->rows) ||
            H5Fflush(w->file, H5F_SCOPE_LOCAL) < 0;
   w->n_rows = w->n_val = w->n_idx = 0;
@@ -120,8 +158,10 @@ static void writer_free(struct corpus_writer *w)
   if (w->problems >= 0) H5Dclose(w->problems);
   if (w->values >= 0) H5Dclose(w->values);
   if (w->indices >= 0) H5Dclose(w->indices);
+  if (w->hashes >= 0) H5Dclose(w->hashes);
   if (w->row_t >= 0) H5Tclose(w->row_t);
   free(w->rows);
+  free(w->hash);
   free(w->val);
   free(w->idx);
   names_free(&w->names);
@@ -146,17 +186,18 @@ static int open_existing(struct corpus_writer *w, char *err, size_t len)
   if (w->problems < 0 || w->values < 0 || w->indices < 0 || corpus_extent(w->problems, &w->n_problems) ||
       corpus_extent(w->values, &w->n_values) || corpus_extent(w->indices, &w->n_indices))
     return corpus_fail(err, len, "%s: not a corpus (datasets problems, values, indices)", w->path);
-  if (w->n_problems == 0) return 0;
-  hid_t nt = corpus_name_type();
-  char(*nm)[sizeof(((struct row *)0)->name)] = calloc(w->n_problems, sizeof *nm);
-  int rc = !nm || H5Dread(w->problems, nt, H5S_ALL, H5S_ALL, H5P_DEFAULT, nm) < 0;
-  for (hsize_t i = 0; i < w->n_problems && !rc; i++) {
-    nm[i][sizeof nm[i] - 1] = '\0';
-    rc = names_add(&w->names, nm[i]);
-  }
-  free(nm);
-  H5Tclose(nt);
-  return rc ? corpus_fail(err, len, "%s: cannot read the problem names", w->path) : 0;
+  w->hashes = H5Dopen2(w->file, "name_hash", H5P_DEFAULT);
+  if (w->hashes < 0 || corpus_extent(w->hashes, &w->n_hashes) || w->n_hashes < w->n_problems)
+    return corpus_fail(err, len, "%s: not a corpus (dataset name_hash)", w->path);
+  /* (a writer killed inside a batch may have left more hashes than rows: the rows count) */
+  w->n_hashes = w->n_problems;
+  uint64_t *h = malloc((w->n_problems + 1) * sizeof *h);
+  int rc = !h || names_grow(&w->names, w->n_problems + CORPUS_BATCH_PROBLEMS) ||
+           corpus_read_slice(w->hashes, H5T_NATIVE_UINT64, w->n_problems, 0, (int64_t)w->n_problems, h);
+  for (hsize_t i = 0; i < w->n_problems && !rc; i++)
+    rc = names_insert(&w->names, h[i], (long)i);
+  free(h);
+  return rc ? corpus_fail(err, len, "%s: cannot read the problem names' hashes", w->path) : 0;
 }
 
 static int create_new(struct corpus_writer *w, hid_t fapl, char *err, size_t len)
@@ -168,8 +209,9 @@ static int create_new(struct corpus_writer *w, hid_t fapl, char *err, size_t len
   w->problems = corpus_make_dataset(w->file, "problems", w->row_t, 64);
   w->values = corpus_make_dataset(w->file, "values", H5T_IEEE_F64LE, 32768);
   w->indices = corpus_make_dataset(w->file, "indices", H5T_STD_I32LE, 16384);
+  w->hashes = corpus_make_dataset(w->file, "name_hash", H5T_STD_U64LE, 4096);
   /* flushed empty: a run killed before its first batch leaves a readable corpus of 0 problems */
-  if (w->problems < 0 || w->values < 0 || w->indices < 0 || corpus_put_version(w->file) ||
+  if (w->problems < 0 || w->values < 0 || w->indices < 0 || w->hashes < 0 || corpus_put_version(w->file) ||
       H5Fflush(w->file, H5F_SCOPE_LOCAL) < 0)
     return corpus_fail(err, len, "%s: cannot create the datasets", w->path);
   return 0;
@@ -181,8 +223,11 @@ static int writer_open(const char *path, hid_t fapl, struct corpus_writer **out,
   corpus_quiet();
   struct corpus_writer *w = calloc(1, sizeof *w);
   *out = NULL;
-  if (!w) return corpus_fail(err, len, "out of memory");
-  w->file = w->problems = w->values = w->indices = -1;
+  if (!w) {
+    corpus_fail(err, len, "out of memory");
+    return 1;
+  }
+  w->file = w->problems = w->values = w->indices = w->hashes = -1;
   w->row_t = corpus_row_type();
   snprintf(w->path, sizeof w->path, "%s", path);
   int rc = fapl == H5P_DEFAULT && access(path, F_OK) == 0 ? open_existing(w, err, len)
@@ -249,9 +294,10 @@ int corpus_writer_add(struct corpus_writer *w, const struct cp_problem *p, const
                       long cap, char *err, size_t len)
 {
   if (cap > 0 && (long)(w->n_problems + w->n_rows) >= cap) return 3;
-  if (names_has(&w->names, m->name))
+  if (writer_has(w, m->name))
     return corpus_fail(err, len, "%s: a problem named %s is already there", w->path, m->name);
-  if (reserve((void **)&w->rows, &w->cap_rows, w->n_rows, 1, sizeof *w->rows))
+  if (reserve((void **)&w->rows, &w->cap_rows, w->n_rows, 1, sizeof *w->rows) ||
+      reserve((void **)&w->hash, &w->cap_hash, w->n_rows, 1, sizeof *w->hash))
     return corpus_fail(err, len, "out of memory");
   struct row *r = memset(&w->rows[w->n_rows], 0, sizeof *w->rows);
   snprintf(r->name, sizeof r->name, "%s", m->name);
@@ -274,7 +320,9 @@ int corpus_writer_add(struct corpus_writer *w, const struct cp_problem *p, const
   r->n_eq = p ? p->n_eq : m->n_eq;
   r->captured = p && cp_is_linear(p);
   r->values_offset = r->indices_offset = -1;
-  if ((r->captured && add_matrix(w, p, r)) || names_add(&w->names, m->name))
+  w->hash[w->n_rows] = name_hash(r->name);
+  if ((r->captured && add_matrix(w, p, r)) ||
+      names_insert(&w->names, w->hash[w->n_rows], (long)(w->n_problems + w->n_rows)))
     return corpus_fail(err, len, "out of memory");
   w->n_rows++;
   size_t bytes = w->n_rows * sizeof *w->rows + w->n_val * sizeof *w->val + w->n_idx * sizeof *w->idx;
@@ -286,7 +334,7 @@ int corpus_writer_add(struct corpus_writer *w, const struct cp_problem *p, const
   return 0;
 }
 
-int corpus_writer_has(const struct corpus_writer *w, const char *name) { return names_has(&w->names, name); }
+int corpus_writer_has(const struct corpus_writer *w, const char *name) { return writer_has(w, name); }
 
 int corpus_writer_close(struct corpus_writer **w)
 {
@@ -301,9 +349,11 @@ int corpus_writer_close(struct corpus_writer **w)
 
 int corpus_init(void)
 {
-  /* A first writer in a process costs ~10 ms (the library's start, its lazily bound functions, its caches
-   * and free lists touched for the first time), a later one ~0.2 ms: one problem written to an in-memory
-   * file (HDF5's core driver, nothing on disk) here leaves that done for every task forked afterwards. */
+  /* The first writer in a process pays the library's start and its lazily bound functions (~4 ms); one
+   * problem written here to an in-memory file (HDF5's core driver, nothing on disk) leaves that done for
+   * every task forked afterwards. A forked task's file open still costs 5-10 ms (measured: ~270 page
+   * faults, HDF5's per-file caches written for the first time in the child), a later one in the same
+   * process ~0.2 ms. */
   corpus_quiet();
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
   struct corpus_writer *w = NULL;
