@@ -120,8 +120,10 @@ static int writer_has(const struct corpus_writer *w, const char *name)
        j = (j + 1) & (s->cap - 1)) {
     if (s->hash[j] != h) continue;
     long r = s->row[j];
-    if (r >= (long)w->n_problems) {
-      if (strcmp(w->rows[r - (long)w->n_problems].name, name) == 0) return 1;
+    if (r >= (long)w->n_problems) { /* in the batch (an index past it: a batch that failed to write) */
+      if (r - (long)w->n_problems < (long)w->n_rows &&
+          strcmp(w->rows[r - (long)w->n_problems].name, name) == 0)
+        return 1;
       continue;
     }
     char nm[sizeof(((struct row *)0)->name)] = "";
