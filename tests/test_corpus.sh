@@ -3,8 +3,8 @@
 # step (capped), on 2 ranks one file per rank that bench_corpus -merge joins to the single-rank count;
 # -cp_capture_every thins it; bench_corpus -info lists it; bench_corpus replays it with two solvers (one
 # row per problem and solver, every Lemke row converged); -export_siconos writes .dat files cpsolve reads;
-# a run killed while capturing leaves a readable file; bad input exits 2 with a message (a truncated file,
-# a file that is not HDF5, a filter matching nothing).
+# a run killed while capturing leaves a readable file holding the batches written before the kill; bad
+# input exits 2 with a message (a truncated file, a file that is not HDF5, a filter matching nothing).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -44,16 +44,22 @@ check "-export_siconos: 40 .dat files" '[ "$(ls "$tmp/dat" | wc -l)" = 40 ]'
 check "cpsolve reads an exported file and solves it" \
   '"$CB_BIN/cpsolve" -f "$tmp/dat/$first" -cp_solver lemke 2>&1 | grep -q converged'
 
-# killed while capturing: the file stays readable
+# killed while capturing: the file stays readable and holds every batch written before the kill (the
+# writer appends and flushes every 256 problems, 1 MB or 1 s; the batch being filled is lost)
 $inc -theta 20 -mu 0.3 -h 1e-3 -t_end 50 -formulation stewart_trinkle -cp_solver lemke -dim 3 -quiet -no_plots \
   -out "$tmp/k" -cp_capture "$tmp/killed.h5" -task_fork 0 >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 50); do [ -s "$tmp/killed.h5" ] && break; sleep 0.2; done
-sleep 1
+seen=
+for _ in $(seq 100); do
+  seen=$(count "$tmp/killed.h5")
+  [ -n "$seen" ] && [ "$seen" -gt 0 ] && break
+  sleep 0.2
+done
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
 n=$(count "$tmp/killed.h5")
-check "killed run: the file opens and holds the problems flushed so far ($n)" '[ -n "$n" ] && [ "$n" -gt 0 ]'
+check "killed run: the file opens and holds the batches flushed before the kill ($seen seen, $n after)" \
+  '[ -n "$n" ] && [ -n "$seen" ] && [ "$seen" -gt 0 ] && [ "$n" -ge "$seen" ]'
 
 # bad input
 head -c 3000 "$tmp/one.h5" >"$tmp/trunc.h5"

@@ -97,6 +97,8 @@ struct sweep_capture {
   char path[OPTION_STRING_MAX];
   int every, failed_only;
   long max;
+  char git_sha[64]; /* read once per process (a popen per task costs ~10 ms: more than a quick task's capture)
+                     */
 };
 
 struct sweep_task {

@@ -112,16 +112,6 @@ struct capture_ctx {
   struct corpus_writer *w; /* opened at the first problem */
 };
 
-/* First line of `git rev-parse HEAD`, or "" (no git, or not a checkout). */
-static void git_sha(char *out, size_t len)
-{
-  out[0] = '\0';
-  FILE *fp = popen("git rev-parse HEAD 2>/dev/null", "r");
-  if (!fp) return;
-  if (fgets(out, (int)len, fp)) out[strcspn(out, "\n")] = '\0';
-  pclose(fp);
-}
-
 static struct capture_ctx *capture_create(const struct sweep_task *task)
 {
   struct capture_ctx *c = calloc(1, sizeof *c);
@@ -135,7 +125,7 @@ static struct capture_ctx *capture_create(const struct sweep_task *task)
   for (int k = 0; k < task->n_axes && len < sizeof m->axes; k++)
     len += (size_t)snprintf(m->axes + len, sizeof m->axes - len, "%s%s=%s", k ? ";" : "",
                             task->driver->axes[k].name, task->value[k]);
-  git_sha(m->git_sha, sizeof m->git_sha);
+  snprintf(m->git_sha, sizeof m->git_sha, "%s", c->set->git_sha);
   return c;
 }
 

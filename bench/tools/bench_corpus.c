@@ -242,7 +242,7 @@ static int info(const char *path)
     fprintf(stderr, "error: %s\n", err);
     return 2;
   }
-  printf("%s: %d problems (schema version %d)\n", path, corpus_count(c), CORPUS_SCHEMA_VERSION);
+  printf("%s: %d problems (schema version %d)\n", path, corpus_count(c), corpus_schema(c));
   printf("%-16s %-22s %-8s %6s %6s %6s %8s %s\n", "driver", "formulation", "kind", "count", "n_min", "n_max",
          "n_mean", "run statuses other than converged");
   int n = corpus_count(c);

@@ -1,0 +1,45 @@
+/* corpus_layout.h — the version 2 file layout of the problem corpus (corpus.h), shared by its writer
+ * (corpus_write.c) and reader (corpus.c): the /problems row, its HDF5 compound type, appends to and reads
+ * from the 1-D extendible datasets, the schema version attribute. Internal to bench/corpus. */
+#ifndef CB_CORPUS_LAYOUT_H
+#define CB_CORPUS_LAYOUT_H
+
+#include "corpus.h"
+
+#include <hdf5.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum { FMT_NONE, FMT_DENSE, FMT_CSR };
+extern const char *const corpus_fmt_text[3]; /* M_format: none, dense, csr */
+
+/* One row of /problems (the in-memory layout; the file's is the packed copy of the same fields). */
+struct row {
+  char name[128], kind[16], driver[64], formulation[64], solver[64], status[64], axes[512], git_sha[64];
+  char m_format[8];
+  double h, t;
+  int64_t step, task_id;
+  uint64_t seed;
+  int32_t rows[6];
+  int32_t n, n_eq, captured;
+  int64_t values_offset, indices_offset, nnz;
+};
+
+/* Writes the printf-style message into err (when given); returns 1. */
+int corpus_fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void corpus_quiet(void); /* HDF5's own error printing off: every failure becomes one message */
+hid_t corpus_str_type(size_t size);
+hid_t corpus_row_type(void);  /* the compound type of struct row (memory layout, also the file's) */
+hid_t corpus_name_type(void); /* the name field alone */
+/* A 1-D chunked dataset of extent 0, extendible without limit. */
+hid_t corpus_make_dataset(hid_t f, const char *name, hid_t type, hsize_t chunk);
+int corpus_extent(hid_t d, hsize_t *size); /* the extent of 1-D d: 0, or 1 */
+/* Appends count elements of buf at the end (*size, updated) of d: 0, or 1. */
+int corpus_append_slice(hid_t d, hid_t type, hsize_t *size, hsize_t count, const void *buf);
+/* Reads count elements from offset of d (whose extent is size) into buf: 0, or 1 (also when out of range). */
+int corpus_read_slice(hid_t d, hid_t type, hsize_t size, int64_t offset, int64_t count, void *buf);
+int corpus_put_version(hid_t f);  /* the root attribute schema_version = CORPUS_SCHEMA_VERSION */
+long corpus_get_version(hid_t f); /* -1 when absent */
+const char *corpus_kind_text(enum cp_kind k);
+
+#endif
