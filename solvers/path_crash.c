@@ -29,9 +29,10 @@ enum pc_cover { PC_COVER_POINT, PC_COVER_E };
 static const char *const pc_cover_names[] = {"point", "e"};
 
 struct pc_data {
-  int crash_it;     /* -path_crash_crash_it: Newton steps of the crash phase */
-  double crash_tol; /* -path_crash_crash_tol: the crash stops at this relative residual (0: -cp_tol) */
-  int cover;        /* -path_crash_cover: enum pc_cover */
+  int crash_it;      /* -path_crash_crash_it: Newton steps of the crash phase */
+  double crash_tol;  /* -path_crash_crash_tol: the crash stops at this relative residual (0: -cp_tol) */
+  int cover;         /* -path_crash_cover: enum pc_cover */
+  double repair_tol; /* -path_crash_repair_tol: Schur-complement pivots below this times the first leave */
   struct solver *newton, *lemke;
   double *zc, *w; /* crash point and M z + q, n each */
   double *G;      /* the basis repair's copy of M_SS, n^2 */
@@ -47,6 +48,9 @@ static const struct option_decl pc_options[] = {
      "the crash stops once its residual is below this times the scale; 0 = -cp_tol"},
     {"cover", OPT_CHOICE, offsetof(struct pc_data, cover), "e", "point|e",
      "covering vector: the crash point at z0 = 1 (d = B_0 (x~ - B_0^-1 q)), or d = B_0 e"},
+    {"repair_tol", OPT_REAL, offsetof(struct pc_data, repair_tol), "1e-9", "[0,1)",
+     "basis repair: crash-basis indices whose Schur-complement pivot of M_SS falls below this times the "
+     "first leave the basis"},
 };
 
 static int pc_create(struct solver *s)
@@ -126,11 +130,9 @@ static double pc_residual(const struct cp_problem *p, const double *z, double *w
 /* Basis repair (PATH's crash replaces dependent basis columns by slacks, Dirkse & Ferris 1995 Sec. 3): the
  * crash support S of redundant contacts (a resting pile's) makes M_SS singular, and Lemke would start cold.
  * Gaussian elimination on M_SS with diagonal pivoting picks, among the unprocessed indices, the one with the
- * largest Schur-complement diagonal; once that is below pc_repair_tol of the first pivot the rest of S leaves
- * the basis (v_i = 0, w_i basic). The kept principal block then has pivots bounded away from zero. Returns
- * the number of indices dropped. O(|S|^3 / 3). */
-static const double pc_repair_tol = 1e-9;
-
+ * largest Schur-complement diagonal; once that is below -path_crash_repair_tol of the first pivot the rest of
+ * S leaves the basis (v_i = 0, w_i basic). The kept principal block then has pivots bounded away from zero.
+ * Returns the number of indices dropped. O(|S|^3 / 3). */
 static int pc_repair(struct pc_data *pd, const struct cp_problem *lcp, double *v)
 {
   int m = lcp->n, k = 0, dropped = 0;
@@ -150,7 +152,7 @@ static int pc_repair(struct pc_data *pd, const struct cp_problem *lcp, double *v
       if (fabs(G[(size_t)i * kk + (size_t)i]) > fabs(G[(size_t)best * kk + (size_t)best])) best = i;
     double piv = G[(size_t)best * kk + (size_t)best];
     if (j == 0) first = fabs(piv);
-    if (!(fabs(piv) > pc_repair_tol * first)) break;
+    if (!(fabs(piv) > pd->repair_tol * first)) break;
     if (best != j) { /* symmetric swap of rows and columns j, best */
       for (size_t b = 0; b < kk; b++) {
         double tmp = G[(size_t)j * kk + b];
@@ -289,8 +291,8 @@ static void pc_destroy(struct solver *s)
 static void pc_view(const struct solver *s, FILE *out)
 {
   const struct pc_data *pd = s->data;
-  fprintf(out, "  crash: %d prox_newton steps (crash_tol %g), cover %s; then lemke\n", pd->crash_it,
-          pd->crash_tol, pc_cover_names[pd->cover]);
+  fprintf(out, "  crash: %d prox_newton steps (crash_tol %g), repair_tol %g, cover %s; then lemke\n",
+          pd->crash_it, pd->crash_tol, pd->repair_tol, pc_cover_names[pd->cover]);
   if (pd->newton) solver_view(pd->newton, out);
   if (pd->lemke) solver_view(pd->lemke, out);
 }
