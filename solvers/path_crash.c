@@ -5,16 +5,18 @@
  *  1. crash: up to -path_crash_crash_it steps of prox_newton (the active-set semismooth Newton with its
  *     watchdog, prox_newton.c) from z = 0 (or the warm-start z); its best point z_c;
  *  2. basis: B_0 = {z_i basic : z_c,i > w_c,i} on the complementary unknowns (w_c = M z_c + q of the reduced
- *     LCP of a mixed problem, mlcp_reduce: the free unknowns are eliminated as Lemke does);
+ *     LCP of a mixed problem, mlcp_reduce: the free unknowns are eliminated as Lemke does), repaired when
+ *     M_SS is singular (redundant contacts): see pc_repair;
  *  3. pivoting: Lemke (lemke.c, lexicographic, drift checks, final solve) warm-started from B_0 with the
  *     covering vector d = B_0 e (-path_crash_cover e: B_0^-1 d = e, every basic value raised alike), or
  *     d = B_0 (x~ - B_0^-1 q) with x~ the crash point's basic values (-path_crash_cover point, lemke_crash.h:
  *     z0 = 1 is the crash point, the path q + z0 d runs from it to a solution). Measured with a 2-step crash
- * on bench_solvers' resting120 / sliding120 (3 seeds each): e 6/6 in 347 pivots, point 5/6 in 991 (two
- *     secondary rays, one basis 1e-6 off), hence e. If the crash basis is right, B_0^-1 q >= 0: no pivot.
- * A singular M_SS or a secondary ray from B_0 makes Lemke restart cold (its warm-start rule), with the
- * pivots of both runs counted against -cp_max_it. Iterations are the pivots; the crash's Newton steps are
- * in the message. -cp_time_limit covers both phases. */
+ *     on bench_solvers' resting24 / resting120 / sliding120 (3 seeds each): e 9/9 in 380 pivots, no secondary
+ *     ray; point 9/9 in 472, one ray from B_0 (then a cold restart); hence e. If the crash basis is right,
+ *     B_0^-1 q >= 0 and no pivot is made.
+ * A secondary ray from B_0 (or a warm basis Lemke refuses) makes Lemke restart cold (its warm-start rule),
+ * with the pivots of both runs counted against -cp_max_it. Iterations are the pivots; the crash's Newton
+ * steps and the repair are in the message. -cp_time_limit covers both phases. */
 #include "lemke_crash.h"
 #include "mlcp_reduce.h"
 #include "solver.h"
