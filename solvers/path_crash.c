@@ -28,6 +28,8 @@
 #include <string.h>
 
 enum pc_cover { PC_COVER_POINT, PC_COVER_E };
+enum pc_repair_order { PC_REPAIR_PIVOT, PC_REPAIR_CRASH };
+static const char *const pc_repair_order_names[] = {"pivot", "crash"};
 static const char *const pc_cover_names[] = {"point", "e"};
 
 struct pc_data {
@@ -35,6 +37,7 @@ struct pc_data {
   double crash_tol;  /* -path_crash_crash_tol: the crash stops at this relative residual (0: -cp_tol) */
   int cover;         /* -path_crash_cover: enum pc_cover */
   double repair_tol; /* -path_crash_repair_tol: Schur-complement pivots below this times the first leave */
+  int repair_order;  /* -path_crash_repair_order: enum pc_repair_order */
   struct solver *newton, *lemke;
   double *zc, *w; /* crash point and M z + q, n each */
   double *G;      /* the basis repair's copy of M_SS, n^2 */
@@ -53,6 +56,8 @@ static const struct option_decl pc_options[] = {
     {"repair_tol", OPT_REAL, offsetof(struct pc_data, repair_tol), "1e-9", "[0,1)",
      "basis repair: crash-basis indices whose Schur-complement pivot of M_SS falls below this times the "
      "first leave the basis"},
+    {"repair_order", OPT_CHOICE, offsetof(struct pc_data, repair_order), "pivot", "pivot|crash",
+     "basis repair keeps first the largest Schur-complement pivot, or the largest crash values"},
 };
 
 static int pc_create(struct solver *s)
@@ -129,60 +134,80 @@ static double pc_residual(const struct cp_problem *p, const double *z, double *w
   return res;
 }
 
+/* Symmetric swap of rows and columns a, b of the k x k row-major G and of S[a], S[b]. */
+static void pc_swap(double *G, size_t kk, int *S, int a, int b)
+{
+  if (a == b) return;
+  for (size_t c = 0; c < kk; c++) {
+    double tmp = G[(size_t)a * kk + c];
+    G[(size_t)a * kk + c] = G[(size_t)b * kk + c];
+    G[(size_t)b * kk + c] = tmp;
+  }
+  for (size_t r = 0; r < kk; r++) {
+    double tmp = G[r * kk + (size_t)a];
+    G[r * kk + (size_t)a] = G[r * kk + (size_t)b];
+    G[r * kk + (size_t)b] = tmp;
+  }
+  int t = S[a];
+  S[a] = S[b];
+  S[b] = t;
+}
+
 /* Basis repair (PATH's crash replaces dependent basis columns by slacks, Dirkse & Ferris 1995 Sec. 3): the
  * crash support S of redundant contacts (a resting pile's) makes M_SS singular, and Lemke would start cold.
- * Gaussian elimination on M_SS with diagonal pivoting picks, among the unprocessed indices, the one with the
- * largest Schur-complement diagonal; once that is below -path_crash_repair_tol of the first pivot the rest of
- * S leaves the basis (v_i = 0, w_i basic). The kept principal block then has pivots bounded away from zero.
- * Returns the number of indices dropped. O(|S|^3 / 3). */
+ * Gaussian elimination on M_SS with diagonal (principal) pivots: -path_crash_repair_order pivot takes next
+ * the undecided index with the largest Schur-complement diagonal and, once that is below
+ * -path_crash_repair_tol times max |diag M_SS|, drops all the rest; order crash takes the indices by
+ * decreasing crash value and drops each whose Schur-complement diagonal is below that bound (the contacts
+ * carrying the most stay basic). Dropped: v_i = 0, w_i basic. The kept principal block has pivots bounded
+ * away from zero. Returns the number of indices dropped. O(|S|^3 / 3). */
 static int pc_repair(struct pc_data *pd, const struct cp_problem *lcp, double *v)
 {
-  int m = lcp->n, k = 0, dropped = 0;
+  int m = lcp->n, k = 0;
   int *S = pd->S;
   for (int i = 0; i < m; i++)
     if (v[i] > 0.0) S[k++] = i;
   if (k == 0) return 0;
-  double *G = pd->G, first = 0.0; /* row-major k x k */
+  if (pd->repair_order == PC_REPAIR_CRASH) /* largest crash values first (insertion sort, k <= n) */
+    for (int a = 1; a < k; a++)
+      for (int b = a; b > 0 && v[S[b]] > v[S[b - 1]]; b--) {
+        int t = S[b];
+        S[b] = S[b - 1];
+        S[b - 1] = t;
+      }
+  double *G = pd->G, dmax = 0.0; /* row-major k x k */
   size_t kk = (size_t)k;
   for (size_t a = 0; a < kk; a++)
     for (size_t b = 0; b < kk; b++)
       G[a * kk + b] = lcp->M[(size_t)S[a] * (size_t)m + (size_t)S[b]];
-  int j = 0;
-  for (; j < k; j++) {
+  for (size_t a = 0; a < kk; a++)
+    dmax = fmax(dmax, fabs(G[a * kk + a]));
+  double small = pd->repair_tol * dmax;
+  int j = 0, kact = k; /* positions j .. kact - 1 are undecided; kact .. k - 1 dropped */
+  while (j < kact) {
     int best = j;
-    for (int i = j + 1; i < k; i++)
-      if (fabs(G[(size_t)i * kk + (size_t)i]) > fabs(G[(size_t)best * kk + (size_t)best])) best = i;
-    double piv = G[(size_t)best * kk + (size_t)best];
-    if (j == 0) first = fabs(piv);
-    if (!(fabs(piv) > pd->repair_tol * first)) break;
-    if (best != j) { /* symmetric swap of rows and columns j, best */
-      for (size_t b = 0; b < kk; b++) {
-        double tmp = G[(size_t)j * kk + b];
-        G[(size_t)j * kk + b] = G[(size_t)best * kk + b];
-        G[(size_t)best * kk + b] = tmp;
-      }
-      for (size_t a = 0; a < kk; a++) {
-        double tmp = G[a * kk + (size_t)j];
-        G[a * kk + (size_t)j] = G[a * kk + (size_t)best];
-        G[a * kk + (size_t)best] = tmp;
-      }
-      int t = S[j];
-      S[j] = S[best];
-      S[best] = t;
+    if (pd->repair_order == PC_REPAIR_PIVOT) {
+      for (int i = j + 1; i < kact; i++)
+        if (fabs(G[(size_t)i * kk + (size_t)i]) > fabs(G[(size_t)best * kk + (size_t)best])) best = i;
+      if (!(fabs(G[(size_t)best * kk + (size_t)best]) > small)) break; /* every remaining one is smaller */
+    } else if (!(fabs(G[(size_t)j * kk + (size_t)j]) > small)) {
+      pc_swap(G, kk, S, j, --kact); /* dependent on the ones kept: drop it */
+      continue;
     }
+    pc_swap(G, kk, S, j, best);
     const double *gj = G + (size_t)j * kk;
+    double piv = gj[j];
     for (int i = j + 1; i < k; i++) {
       double *gi = G + (size_t)i * kk, l = gi[j] / piv;
       if (l != 0.0)
-        for (int b = j + 1; b < k; b++)
-          gi[b] -= l * gj[b];
+        for (int c = j + 1; c < k; c++)
+          gi[c] -= l * gj[c];
     }
+    j++;
   }
-  for (int i = j; i < k; i++) {
+  for (int i = j; i < k; i++)
     v[S[i]] = 0.0;
-    dropped++;
-  }
-  return dropped;
+  return k - j;
 }
 
 /* Pivoting on the LCP (M, q) of size m from the crash point v (m entries; overwritten by the answer): the
@@ -293,8 +318,10 @@ static void pc_destroy(struct solver *s)
 static void pc_view(const struct solver *s, FILE *out)
 {
   const struct pc_data *pd = s->data;
-  fprintf(out, "  crash: %d prox_newton steps (crash_tol %g), repair_tol %g, cover %s; then lemke\n",
-          pd->crash_it, pd->crash_tol, pd->repair_tol, pc_cover_names[pd->cover]);
+  fprintf(out,
+          "  crash: %d prox_newton steps (crash_tol %g), repair_tol %g (order %s), cover %s; then lemke\n",
+          pd->crash_it, pd->crash_tol, pd->repair_tol, pc_repair_order_names[pd->repair_order],
+          pc_cover_names[pd->cover]);
   if (pd->newton) solver_view(pd->newton, out);
   if (pd->lemke) solver_view(pd->lemke, out);
 }

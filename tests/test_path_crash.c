@@ -1,8 +1,9 @@
 /* test_path_crash.c — the crash-started pivoting method (solvers/path_crash.c): random SPD LCPs, Murty's
  * example, the box-stack contact classes, the triangle drop's degenerate Stewart-Trinkle LCP (two nearly
  * parallel contact columns) with both covering vectors and with a one-step crash (so that Lemke pivots from
- * the crash basis), a mixed LCP with a known answer, a warm start at the solution (no pivot), and the pivot
- * limit (-cp_max_it) giving max_iterations with no answer. Residuals are the harness's checker. */
+ * the crash basis; both basis-repair orders), a mixed LCP with a known answer, a warm start at the solution
+ * (no pivot), and the pivot limit (-cp_max_it) giving max_iterations with no answer. Residuals are the
+ * harness's checker. */
 #include "check.h"
 #include "cp.h"
 #include "cp_io.h"
@@ -154,6 +155,9 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   test_classes("30");
   test_classes("2");
+  PetscOptionsSetValue(NULL, "-path_crash_repair_order", "crash"); /* the other basis repair */
+  test_classes("2");
+  PetscOptionsClearValue(NULL, "-path_crash_repair_order");
   test_murty_no_crash();
   test_triangle_drop();
   test_mlcp();
