@@ -1,9 +1,9 @@
 /* test_path_crash.c — the crash-started pivoting method (solvers/path_crash.c): random SPD LCPs, Murty's
- * example, the box-stack contact classes, the triangle drop's degenerate Stewart-Trinkle LCP (two nearly
- * parallel contact columns) with both covering vectors and with a one-step crash (so that Lemke pivots from
- * the crash basis; both basis-repair orders), a mixed LCP with a known answer, a warm start at the solution
- * (no pivot), and the pivot limit (-cp_max_it) giving max_iterations with no answer. Residuals are the
- * harness's checker. */
+ * example and the box-stack contact classes, with the default crash and with a 2-step crash (so that Lemke
+ * pivots from an unfinished crash basis; both basis-repair orders); the triangle drop's degenerate
+ * Stewart-Trinkle LCP (two nearly parallel contact columns) with both covering vectors; a mixed LCP with a
+ * known answer; a warm start at the solution (no pivot); the pivot limit (-cp_max_it) giving max_iterations
+ * with no answer. Residuals are the harness's checker. */
 #include "check.h"
 #include "cp.h"
 #include "cp_io.h"
