@@ -60,6 +60,7 @@ struct lemke_data {
       drift_tol;   /* -lemke_drift_tol: backward error of an updated column that triggers a refactorization */
   int final_solve; /* -lemke_final_solve: enum lemke_final */
   int point_cover; /* not an option: set by lemke_set_point_cover (lemke_crash.h) */
+  int ray_no_cold; /* not an option: lemke_set_ray_no_cold (lemke_crash.h) */
   struct lemke_work w;
 };
 
@@ -449,6 +450,11 @@ void lemke_set_point_cover(struct solver *s, int on)
   ((struct lemke_data *)s->data)->point_cover = on != 0;
 }
 
+void lemke_set_ray_no_cold(struct solver *s, int on)
+{
+  ((struct lemke_data *)s->data)->ray_no_cold = on != 0;
+}
+
 /* Solve the LCP (M, q) of size n; z holds the warm-start guess on entry when s->set.warm_start. */
 static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, int n, double *z,
                            struct solve_result *r)
@@ -489,7 +495,9 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
     }
     lemke_set_ref(w, M, q);
     st = lemke_run(s, w, qnorm, max_pivots, &pivots);
-    if (st == SOLVE_RAY_TERMINATION || st == SOLVE_NUMERICAL_FAILURE || st == SOLVE_NAN_OR_INF) {
+    if (st == SOLVE_RAY_TERMINATION && ld->ray_no_cold)
+      snprintf(r->message, sizeof r->message, "secondary ray from the warm basis after %d pivots", pivots);
+    else if (st == SOLVE_RAY_TERMINATION || st == SOLVE_NUMERICAL_FAILURE || st == SOLVE_NAN_OR_INF) {
       snprintf(r->message, sizeof r->message, "warm start stopped (%s) after %d pivots; restarted cold",
                solve_status_name(st), pivots);
       st = SOLVE_NUMERICAL_FAILURE;

@@ -12,5 +12,9 @@ struct solver;
 
 /* s must be a "lemke" solver; on = 1 selects the point cover for its warm starts, 0 the default d = B_0 e. */
 void lemke_set_point_cover(struct solver *s, int on);
+/* on = 1: a warm start that ends on a secondary ray returns ray_termination with z the basic z's of that
+ * almost-complementary basis (no_answer set) instead of restarting cold, so that the caller can restart from
+ * there (PATH restarts its path search from the point reached); 0: the cold restart (default). */
+void lemke_set_ray_no_cold(struct solver *s, int on);
 
 #endif

@@ -38,12 +38,14 @@ struct pc_data {
   int cover;         /* -path_crash_cover: enum pc_cover */
   double repair_tol; /* -path_crash_repair_tol: Schur-complement pivots below this times the first leave */
   int repair_order;  /* -path_crash_repair_order: enum pc_repair_order */
+  int restarts;      /* -path_crash_restarts: warm restarts after secondary rays before a cold Lemke */
   struct solver *newton, *lemke;
   double *zc, *w; /* crash point and M z + q, n each */
   double *G;      /* the basis repair's copy of M_SS, n^2 */
   int *S;         /* the crash basis's indices, n */
   int cap;
   int dropped; /* indices the last basis repair took out of the crash basis */
+  int rounds;  /* restarts after a secondary ray in the last solve */
 };
 
 static const struct option_decl pc_options[] = {
@@ -56,6 +58,9 @@ static const struct option_decl pc_options[] = {
     {"repair_tol", OPT_REAL, offsetof(struct pc_data, repair_tol), "1e-9", "[0,1)",
      "basis repair: crash-basis indices whose Schur-complement pivot of M_SS falls below this times the "
      "first leave the basis"},
+    {"restarts", OPT_INT, offsetof(struct pc_data, restarts), "0", "[0,100000]",
+     "after a secondary ray from the crash basis, restart from the ray's basis this many times (then Lemke "
+     "restarts cold)"},
     {"repair_order", OPT_CHOICE, offsetof(struct pc_data, repair_order), "pivot", "pivot|crash",
      "basis repair keeps first the largest Schur-complement pivot, or the largest crash values"},
 };
@@ -216,16 +221,33 @@ static int pc_pivot(struct solver *s, const struct cp_problem *lcp, double *v, d
                     struct solve_result *r)
 {
   struct pc_data *pd = s->data;
-  int m = lcp->n;
-  memcpy(w, lcp->q, (size_t)m * sizeof *w);
-  cblas_dgemv(CblasRowMajor, CblasNoTrans, m, m, 1.0, lcp->M, m, v, 1, 1.0, w, 1);
-  for (int i = 0; i < m; i++)
-    v[i] = v[i] > w[i] && v[i] > 0.0 ? v[i] : 0.0;
-  pd->dropped = pc_repair(pd, lcp, v);
-  lemke_set_point_cover(pd->lemke, pd->cover == PC_COVER_POINT);
-  pd->lemke->set.warm_start = 1;
-  pc_limits(s, pd->lemke, s->set.tol, s->set.max_it);
-  return pd->lemke->type->solve(pd->lemke, lcp, v, r);
+  int m = lcp->n, pivots = 0, max_it = s->set.max_it > 0 ? s->set.max_it : 50 * m + 1000, err = 0;
+  pd->rounds = 0;
+  for (;;) {
+    memcpy(w, lcp->q, (size_t)m * sizeof *w);
+    cblas_dgemv(CblasRowMajor, CblasNoTrans, m, m, 1.0, lcp->M, m, v, 1, 1.0, w, 1);
+    for (int i = 0; i < m; i++)
+      v[i] = v[i] > w[i] && v[i] > 0.0 ? v[i] : 0.0;
+    pd->dropped = pc_repair(pd, lcp, v);
+    int last = pd->rounds >= pd->restarts;
+    lemke_set_point_cover(pd->lemke, pd->cover == PC_COVER_POINT);
+    lemke_set_ray_no_cold(pd->lemke, !last);
+    pd->lemke->set.warm_start = 1;
+    pc_limits(s, pd->lemke, s->set.tol, max_it - pivots);
+    r->message[0] = '\0';
+    err = pd->lemke->type->solve(pd->lemke, lcp, v, r);
+    pivots += r->iterations;
+    if (err || r->status != SOLVE_RAY_TERMINATION || last) break;
+    /* a secondary ray from B_0: restart from the basic z's of the ray's basis (PATH restarts its path
+     * search from the point reached), while pivots remain */
+    pd->rounds++;
+    if (pivots >= max_it) {
+      r->status = SOLVE_MAX_ITERATIONS;
+      break;
+    }
+  }
+  r->iterations = pivots;
+  return err;
 }
 
 static int pc_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
@@ -291,8 +313,8 @@ static int pc_solve(struct solver *s, const struct cp_problem *p, double *z, str
   /* the crash's summary first; Lemke's own message after it, cut to what fits */
   memcpy(lm, r->message, sizeof lm);
   int used = snprintf(r->message, sizeof r->message,
-                      "crash: %d Newton steps, residual %.2e; repair dropped %d; %d pivots", steps, res_crash,
-                      pd->dropped, r->iterations);
+                      "crash: %d Newton steps, residual %.2e; repair dropped %d; %d ray restarts; %d pivots",
+                      steps, res_crash, pd->dropped, pd->rounds, r->iterations);
   if (lm[0] && used > 0 && (size_t)used + 3 < sizeof r->message) {
     size_t room = sizeof r->message - (size_t)used - 3;
     memcpy(r->message + used, "; ", 2);
