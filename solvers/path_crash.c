@@ -58,7 +58,7 @@ static const struct option_decl pc_options[] = {
     {"repair_tol", OPT_REAL, offsetof(struct pc_data, repair_tol), "1e-9", "[0,1)",
      "basis repair: crash-basis indices whose Schur-complement pivot of M_SS falls below this times the "
      "first leave the basis"},
-    {"restarts", OPT_INT, offsetof(struct pc_data, restarts), "0", "[0,100000]",
+    {"restarts", OPT_INT, offsetof(struct pc_data, restarts), "10", "[0,100000]",
      "after a secondary ray from the crash basis, restart from the ray's basis this many times (then Lemke "
      "restarts cold)"},
     {"repair_order", OPT_CHOICE, offsetof(struct pc_data, repair_order), "pivot", "pivot|crash",
