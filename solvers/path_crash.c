@@ -47,6 +47,7 @@ struct pc_data {
   double *zc, *w; /* crash point and M z + q, n each */
   double *G;      /* the basis repair's copy of M_SS, n^2 */
   int *S;         /* the crash basis's indices, n */
+  int *prev;      /* the previous round's basis (0/1 per complementary unknown), n */
   int cap;
   int dropped; /* indices the last basis repair took out of the crash basis */
   int rounds;  /* restarts after a secondary ray in the last solve */
@@ -96,8 +97,9 @@ static void pc_free_work(struct pc_data *pd)
   free(pd->w);
   free(pd->G);
   free(pd->S);
+  free(pd->prev);
   pd->zc = pd->w = pd->G = NULL;
-  pd->S = NULL;
+  pd->S = pd->prev = NULL;
   pd->cap = 0;
 }
 
@@ -112,7 +114,8 @@ static int pc_setup(struct solver *s, const struct cp_problem *p)
   pd->w = malloc((size_t)p->n * sizeof *pd->w);
   pd->G = malloc((size_t)p->n * (size_t)p->n * sizeof *pd->G);
   pd->S = malloc((size_t)p->n * sizeof *pd->S);
-  if (!pd->zc || !pd->w || !pd->G || !pd->S) {
+  pd->prev = malloc((size_t)p->n * sizeof *pd->prev);
+  if (!pd->zc || !pd->w || !pd->G || !pd->S || !pd->prev) {
     pc_free_work(pd);
     return 1;
   }
@@ -233,7 +236,12 @@ static int pc_pivot(struct solver *s, const struct cp_problem *lcp, double *v, d
     for (int i = 0; i < m; i++)
       v[i] = v[i] > w[i] && v[i] > 0.0 ? v[i] : 0.0;
     pd->dropped = pc_repair(pd, lcp, v);
-    int last = pd->rounds >= pd->restarts;
+    int last = pd->rounds >= pd->restarts, same = pd->rounds > 0;
+    for (int i = 0; i < m; i++) {
+      same = same && pd->prev[i] == (v[i] > 0.0);
+      pd->prev[i] = v[i] > 0.0;
+    }
+    if (same) last = 1; /* the ray's basis is the one the path started from: no progress, go cold */
     lemke_set_point_cover(pd->lemke, pd->cover == PC_COVER_POINT);
     lemke_set_ray_no_cold(pd->lemke, !last);
     pd->lemke->set.warm_start = 1;
