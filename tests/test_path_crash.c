@@ -3,7 +3,8 @@
  * pivots from an unfinished crash basis; both basis-repair orders); the triangle drop's degenerate
  * Stewart-Trinkle LCP (two nearly parallel contact columns) with both covering vectors; a mixed LCP with a
  * known answer; a warm start at the solution (no pivot); the pivot limit (-cp_max_it) giving max_iterations
- * with no answer. Residuals are the harness's checker. */
+ * with no answer; the restart after a secondary ray from the crash basis. Residuals are the harness's
+ * checker. */
 #include "check.h"
 #include "cp.h"
 #include "cp_io.h"
@@ -150,6 +151,39 @@ static void test_pivot_limit(void)
   cp_destroy(&p);
 }
 
+/* The ray restart: on bench_solvers' sliding24 (seed 1), the warm basis {z_i : i in S} below (found by a
+ * search over random supports, no crash) ends on a secondary ray after a few pivots; restarted from the ray's
+ * basis the path converges without the cold Lemke. With -path_crash_restarts 0 Lemke restarts cold instead.
+ */
+static void test_ray_restart(void)
+{
+  static const int S[] = {0, 3, 6, 8, 13, 16, 17, 19};
+  struct cp_problem *p = NULL;
+  char err[256];
+  if (cp_class_create("sliding24", 1, NULL, &p, err, sizeof err) != CP_CLASS_OK) {
+    CHECK(0, "sliding24: %s", err);
+    return;
+  }
+  double *z = calloc((size_t)p->n, sizeof *z);
+  PetscOptionsSetValue(NULL, "-path_crash_crash_it", "0");
+  for (int k = 0; k < 2; k++) {
+    memset(z, 0, (size_t)p->n * sizeof *z);
+    for (size_t a = 0; a < sizeof S / sizeof S[0]; a++)
+      z[S[a]] = 1.0;
+    if (k) PetscOptionsSetValue(NULL, "-path_crash_restarts", "0");
+    struct solve_result r = run(p, z, 1, 0);
+    int restarted = strstr(r.message, "; 1 ray restarts") != NULL, cold = strstr(r.message, "cold") != NULL;
+    CHECK(solved(&r) && (k ? cold : restarted && !cold),
+          "sliding24 seed 1 from a ray-ending warm basis, restarts %s: %s, residual %.2g; %s (expect %s)",
+          k ? "0" : "10", solve_status_name(r.status), r.residual, r.message,
+          k ? "a cold restart" : "1 ray restart, no cold start");
+  }
+  PetscOptionsClearValue(NULL, "-path_crash_restarts");
+  PetscOptionsClearValue(NULL, "-path_crash_crash_it");
+  free(z);
+  cp_destroy(&p);
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
@@ -162,6 +196,7 @@ int main(int argc, char **argv)
   test_triangle_drop();
   test_mlcp();
   test_pivot_limit();
+  test_ray_restart();
   int rc = check_finish();
   PetscCall(PetscFinalize());
   return rc;
