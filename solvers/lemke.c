@@ -6,6 +6,7 @@
  * mlcp_reduce. Pivot counts exclude the initial pivot that brings z0 in (Murty's n x n example: 2^n - 1). */
 #include "lemke.h"
 
+#include "lemke_crash.h"
 #include "mlcp_reduce.h"
 #include "solver.h"
 
@@ -58,6 +59,8 @@ struct lemke_data {
   double
       drift_tol;   /* -lemke_drift_tol: backward error of an updated column that triggers a refactorization */
   int final_solve; /* -lemke_final_solve: enum lemke_final */
+  int point_cover; /* not an option: set by lemke_set_point_cover (lemke_crash.h) */
+  int ray_no_cold; /* not an option: lemke_set_ray_no_cold (lemke_crash.h) */
   struct lemke_work w;
 };
 
@@ -405,6 +408,53 @@ static void lemke_final_solve(const struct lemke_data *ld, struct lemke_work *w,
   }
 }
 
+/* Basic values of the point cover are at least this times max(1, max x~): a crash point of a resting pile
+ * has hundreds of w_i = 0 rows, and from x~ with those zeros Lemke made 6000 degenerate pivots at z0 = 1
+ * (210-disc pile, Anitescu-Hart Table 1, mu = 0.1). On bench_solvers' resting24/resting120/sliding120 (3
+ * seeds, 2-step crash): floor 0 solved 8 of 9 in 1024 pivots, 1e-6 8 in 418, 1e-3 9 in 505, 1e-2 9 in 472. */
+static const double lemke_point_floor = 1e-2;
+
+/* The point cover of a warm start (lemke_crash.h), after lemke_tableau_warm: x~ = z_i on the rows of basic
+ * z's, max(0, (M z_B + q)_i) on those of basic w's (z_B: z on the basis, 0 elsewhere), raised to the floor
+ * above; the z0 column of the
+ * tableau becomes -B_0^-1 d = x - x~, so that x - c z0 = x~ at z0 = 1, and d = B_0 (x~ - x) in the original
+ * columns (e_i for w_i, -M e_j for z_j) for the drift checks. Rows with x_i < 0 have c_i = x_i - x~_i < 0,
+ * as the first pivot needs; rows already right (x~_i = x_i) stay out of the path until a pivot moves them. */
+static void lemke_point_cover(struct lemke_work *w, const double *M, const double *q, const double *z)
+{
+  struct lemke_tableau *t = w->t;
+  int n = t->n;
+  double *f = w->col, *delta = w->row, *c = t->T0 + (size_t)n * (size_t)n;
+  for (int j = 0; j < n; j++)
+    delta[j] = w->in_basis[j] ? z[j] : 0.0;
+  memcpy(f, q, (size_t)n * sizeof *f);
+  cblas_dgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0, M, n, delta, 1, 1.0, f, 1);
+  double xmax = 1.0;
+  for (int i = 0; i < n; i++)
+    xmax = fmax(xmax, w->in_basis[i] ? z[i] : f[i]);
+  double floor_x = lemke_point_floor * xmax;
+  for (int i = 0; i < n; i++) { /* row i holds z_i or w_i (lemke_tableau_label) */
+    double xt = w->in_basis[i] ? fmax(z[i], floor_x) : fmax(f[i], floor_x);
+    c[i] = t->x[i] - xt;
+    delta[i] = -c[i];
+  }
+  for (int i = 0; i < n; i++)
+    w->d[i] = w->in_basis[i] ? 0.0 : delta[i];
+  for (int j = 0; j < n; j++)
+    if (!w->in_basis[j]) delta[j] = 0.0;
+  cblas_dgemv(CblasRowMajor, CblasNoTrans, n, n, -1.0, M, n, delta, 1, 1.0, w->d, 1);
+}
+
+void lemke_set_point_cover(struct solver *s, int on)
+{
+  ((struct lemke_data *)s->data)->point_cover = on != 0;
+}
+
+void lemke_set_ray_no_cold(struct solver *s, int on)
+{
+  ((struct lemke_data *)s->data)->ray_no_cold = on != 0;
+}
+
 /* Solve the LCP (M, q) of size n; z holds the warm-start guess on entry when s->set.warm_start. */
 static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, int n, double *z,
                            struct solve_result *r)
@@ -433,15 +483,21 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
   if (nbasis > 0 && lemke_tableau_warm(w->t, M, q, w->in_basis) != 0)
     snprintf(r->message, sizeof r->message, "warm-start basis (%d z's) singular; started cold", nbasis);
   else if (nbasis > 0) {
-    for (int i = 0; i < n; i++) /* the covering vector d = B_0 e of the warm start (for z0 ||d||) */
-      w->d[i] = w->in_basis[i] ? 0.0 : 1.0;
-    for (int j = 0; j < n; j++)
-      if (w->in_basis[j])
-        for (int i = 0; i < n; i++)
-          w->d[i] -= M[(size_t)i * n + j];
+    if (ld->point_cover)
+      lemke_point_cover(w, M, q, z);
+    else {
+      for (int i = 0; i < n; i++) /* the covering vector d = B_0 e of the warm start (for z0 ||d||) */
+        w->d[i] = w->in_basis[i] ? 0.0 : 1.0;
+      for (int j = 0; j < n; j++)
+        if (w->in_basis[j])
+          for (int i = 0; i < n; i++)
+            w->d[i] -= M[(size_t)i * n + j];
+    }
     lemke_set_ref(w, M, q);
     st = lemke_run(s, w, qnorm, max_pivots, &pivots);
-    if (st == SOLVE_RAY_TERMINATION || st == SOLVE_NUMERICAL_FAILURE || st == SOLVE_NAN_OR_INF) {
+    if (st == SOLVE_RAY_TERMINATION && ld->ray_no_cold)
+      snprintf(r->message, sizeof r->message, "secondary ray from the warm basis after %d pivots", pivots);
+    else if (st == SOLVE_RAY_TERMINATION || st == SOLVE_NUMERICAL_FAILURE || st == SOLVE_NAN_OR_INF) {
       snprintf(r->message, sizeof r->message, "warm start stopped (%s) after %d pivots; restarted cold",
                solve_status_name(st), pivots);
       st = SOLVE_NUMERICAL_FAILURE;

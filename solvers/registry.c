@@ -17,6 +17,7 @@ extern const struct solver_type solver_type_snes_vinewtonssls;
 extern const struct solver_type solver_type_tao_bqpip;
 extern const struct solver_type solver_type_tao_gpcg;
 extern const struct solver_type solver_type_prox_newton;
+extern const struct solver_type solver_type_path_crash;
 #ifdef CB_HAVE_SICONOS
 extern const struct solver_type solver_type_siconos_lemke;
 extern const struct solver_type solver_type_siconos_pgs;
@@ -45,6 +46,7 @@ const struct solver_type *const solver_registry[] = {
     &solver_type_tao_bqpip,
     &solver_type_tao_gpcg,
     &solver_type_prox_newton,
+    &solver_type_path_crash,
 #ifdef CB_HAVE_SICONOS
     &solver_type_siconos_lemke,
     &solver_type_siconos_pgs,

@@ -1,0 +1,203 @@
+/* test_path_crash.c — the crash-started pivoting method (solvers/path_crash.c): random SPD LCPs, Murty's
+ * example and the box-stack contact classes, with the default crash and with a 2-step crash (so that Lemke
+ * pivots from an unfinished crash basis; both basis-repair orders); the triangle drop's degenerate
+ * Stewart-Trinkle LCP (two nearly parallel contact columns) with both covering vectors; a mixed LCP with a
+ * known answer; a warm start at the solution (no pivot); the pivot limit (-cp_max_it) giving max_iterations
+ * with no answer; the restart after a secondary ray from the crash basis. Residuals are the harness's
+ * checker. */
+#include "check.h"
+#include "cp.h"
+#include "cp_io.h"
+#include "problem_class.h"
+#include "solver.h"
+#include "testproblems.h"
+
+#include <math.h>
+#include <petscsys.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct solve_result run(const struct cp_problem *p, double *z, int warm, int max_it)
+{
+  struct solver *s = NULL;
+  struct solve_result r;
+  memset(&r, 0, sizeof r);
+  r.status = SOLVE_NUMERICAL_FAILURE;
+  if (solver_create("path_crash", &s, NULL, 0) != 0 || solver_set_from_options(s, NULL, 0) != 0) return r;
+  s->set.warm_start = warm;
+  s->set.max_it = max_it;
+  solver_solve(s, p, z, &r);
+  solver_destroy(&s);
+  return r;
+}
+
+static int solved(const struct solve_result *r)
+{
+  return r->status == SOLVE_CONVERGED && r->residual <= 1e-8 * r->scale;
+}
+
+/* Each class with the default crash (which mostly solves these alone) and with a 2-step crash, so that
+ * Lemke pivots from an unfinished crash basis. */
+static void test_classes(const char *crash_it)
+{
+  static const struct {
+    const char *cls;
+    int seeds;
+  } cases[] = {{"spd100", 3}, {"murty10", 1}, {"resting24", 3}, {"sliding24", 3}, {"resting120", 2}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    int ok = 0, pivots = 0;
+    double worst = 0.0;
+    for (int seed = 0; seed < cases[c].seeds; seed++) {
+      struct cp_problem *p = NULL;
+      char err[256];
+      if (cp_class_create(cases[c].cls, (unsigned long)seed + 1, NULL, &p, err, sizeof err) != CP_CLASS_OK)
+        continue;
+      double *z = calloc((size_t)p->n, sizeof *z);
+      PetscOptionsSetValue(NULL, "-path_crash_crash_it", crash_it);
+      struct solve_result r = run(p, z, 0, 0);
+      PetscOptionsClearValue(NULL, "-path_crash_crash_it");
+      ok += solved(&r);
+      pivots += r.iterations;
+      worst = fmax(worst, r.residual / r.scale);
+      if (!solved(&r))
+        printf("# %s seed %d: %s, residual %.2g; %s\n", cases[c].cls, seed + 1, solve_status_name(r.status),
+               r.residual, r.message);
+      free(z);
+      cp_destroy(&p);
+    }
+    CHECK(ok == cases[c].seeds,
+          "%s, crash %s: %d of %d seeds solved, relative residuals <= %.2g, %d pivots in all", cases[c].cls,
+          crash_it, ok, cases[c].seeds, worst, pivots);
+  }
+}
+
+/* Murty's example with no crash: Lemke from the support of z = 0 is the cold start, 2^n - 1 pivots. */
+static void test_murty_no_crash(void)
+{
+  struct cp_problem *p = cp_test_murty(8);
+  double z[8] = {0};
+  PetscOptionsSetValue(NULL, "-path_crash_crash_it", "0");
+  struct solve_result r = run(p, z, 0, 0);
+  PetscOptionsClearValue(NULL, "-path_crash_crash_it");
+  CHECK(solved(&r) && r.iterations == 255,
+        "murty n=8 without a crash: %s, %d pivots (expect 255), residual %.2g", solve_status_name(r.status),
+        r.iterations, r.residual);
+  cp_destroy(&p);
+}
+
+static void test_triangle_drop(void)
+{
+  const char *path = "tests/data/lemke_triangle_drop_stewart_trinkle_h0.003.txt";
+  char err[256];
+  struct cp_problem *p = NULL;
+  if (cp_read_file(path, CP_FILE_PLAIN, &p, err, sizeof err) != 0) {
+    CHECK(0, "%s: %s", path, err);
+    return;
+  }
+  static const char *const covers[] = {"point", "e"};
+  static const char *const crash[] = {"1", "2", "30"};
+  for (int c = 0; c < 2; c++)
+    for (int k = 0; k < 3; k++) {
+      double z[8] = {0};
+      PetscOptionsSetValue(NULL, "-path_crash_cover", covers[c]);
+      PetscOptionsSetValue(NULL, "-path_crash_crash_it", crash[k]);
+      struct solve_result r = run(p, z, 0, 0);
+      CHECK(solved(&r) && r.residual <= 1e-10 * r.scale,
+            "triangle drop LCP, cover %s, crash %s steps: %s, residual %.2g (scale %.3g), %d pivots; %s",
+            covers[c], crash[k], solve_status_name(r.status), r.residual, r.scale, r.iterations, r.message);
+    }
+  PetscOptionsClearValue(NULL, "-path_crash_cover");
+  PetscOptionsClearValue(NULL, "-path_crash_crash_it");
+  /* warm start at the answer: the crash point solves it, no pivot */
+  double z[8] = {0};
+  struct solve_result r = run(p, z, 0, 0);
+  r = run(p, z, 1, 0);
+  CHECK(solved(&r) && r.iterations == 0, "warm start at the solution: %s after %d pivots",
+        solve_status_name(r.status), r.iterations);
+  cp_destroy(&p);
+}
+
+/* Mixed LCP: u free with u - v = 1 (so u = 1 + v), 0 <= v perp u + 2 v - 4 >= 0: v = 1, u = 2. Without a
+ * crash the pivoting phase alone (on the reduced LCP) solves it. */
+static void test_mlcp(void)
+{
+  struct cp_problem *p = cp_mlcp_create(1, 1);
+  const double M[4] = {1, -1, 1, 2}, q[2] = {-1, -4};
+  memcpy(p->M, M, sizeof M);
+  memcpy(p->q, q, sizeof q);
+  for (int k = 0; k < 2; k++) {
+    double z[2] = {0, 0};
+    PetscOptionsSetValue(NULL, "-path_crash_crash_it", k ? "30" : "0");
+    struct solve_result r = run(p, z, 0, 0);
+    CHECK(solved(&r) && fabs(z[0] - 2.0) < 1e-10 && fabs(z[1] - 1.0) < 1e-10,
+          "mixed LCP, crash %s: %s, z = (%g, %g) (expect (2, 1)), residual %.2g", k ? "30" : "0",
+          solve_status_name(r.status), z[0], z[1], r.residual);
+  }
+  PetscOptionsClearValue(NULL, "-path_crash_crash_it");
+  cp_destroy(&p);
+}
+
+/* The pivot limit: Murty n = 10 without a crash needs 1023 pivots; -cp_max_it 5 stops at 5 with no answer. */
+static void test_pivot_limit(void)
+{
+  struct cp_problem *p = cp_test_murty(10);
+  double z[10] = {0};
+  PetscOptionsSetValue(NULL, "-path_crash_crash_it", "0");
+  struct solve_result r = run(p, z, 0, 5);
+  PetscOptionsClearValue(NULL, "-path_crash_crash_it");
+  CHECK(r.status == SOLVE_MAX_ITERATIONS && r.iterations == 5 && r.no_answer,
+        "-cp_max_it 5 on murty n=10: %s after %d pivots, no_answer %d (expect max_iterations, 5, 1)",
+        solve_status_name(r.status), r.iterations, r.no_answer);
+  cp_destroy(&p);
+}
+
+/* The ray restart: on bench_solvers' sliding24 (seed 1), the warm basis {z_i : i in S} below (found by a
+ * search over random supports, no crash) ends on a secondary ray after a few pivots; restarted from the ray's
+ * basis the path converges without the cold Lemke. With -path_crash_restarts 0 Lemke restarts cold instead.
+ */
+static void test_ray_restart(void)
+{
+  static const int S[] = {0, 3, 6, 8, 13, 16, 17, 19};
+  struct cp_problem *p = NULL;
+  char err[256];
+  if (cp_class_create("sliding24", 1, NULL, &p, err, sizeof err) != CP_CLASS_OK) {
+    CHECK(0, "sliding24: %s", err);
+    return;
+  }
+  double *z = calloc((size_t)p->n, sizeof *z);
+  PetscOptionsSetValue(NULL, "-path_crash_crash_it", "0");
+  for (int k = 0; k < 2; k++) {
+    memset(z, 0, (size_t)p->n * sizeof *z);
+    for (size_t a = 0; a < sizeof S / sizeof S[0]; a++)
+      z[S[a]] = 1.0;
+    if (k) PetscOptionsSetValue(NULL, "-path_crash_restarts", "0");
+    struct solve_result r = run(p, z, 1, 0);
+    int restarted = strstr(r.message, "; 1 ray restarts") != NULL, cold = strstr(r.message, "cold") != NULL;
+    CHECK(solved(&r) && (k ? cold : restarted && !cold),
+          "sliding24 seed 1 from a ray-ending warm basis, restarts %s: %s, residual %.2g; %s (expect %s)",
+          k ? "0" : "10", solve_status_name(r.status), r.residual, r.message,
+          k ? "a cold restart" : "1 ray restart, no cold start");
+  }
+  PetscOptionsClearValue(NULL, "-path_crash_restarts");
+  PetscOptionsClearValue(NULL, "-path_crash_crash_it");
+  free(z);
+  cp_destroy(&p);
+}
+
+int main(int argc, char **argv)
+{
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  test_classes("30");
+  test_classes("2");
+  PetscOptionsSetValue(NULL, "-path_crash_repair_order", "crash"); /* the other basis repair */
+  test_classes("2");
+  PetscOptionsClearValue(NULL, "-path_crash_repair_order");
+  test_murty_no_crash();
+  test_triangle_drop();
+  test_mlcp();
+  test_pivot_limit();
+  test_ray_restart();
+  int rc = check_finish();
+  PetscCall(PetscFinalize());
+  return rc;
+}
