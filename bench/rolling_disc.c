@@ -176,6 +176,7 @@ static const struct sweep_driver driver = {
     .options = options,
     .steps_observed = 1,
     .n_options = sizeof options / sizeof options[0],
+    .series = "formulation,N,solver", /* the disc (N = 0) and each N-gon its own series, never pooled */
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,
