@@ -31,7 +31,6 @@
 #include "geometric_implicit3d.h"
 #include "implicit_side.h"
 #include "shape.h"
-#include "world_detect.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -348,17 +347,7 @@ static int gi_J(void *ctx, const double *z, double *J)
 static int gi_detect(struct formulation *f, const struct world *w, double h, struct contact_set *cs)
 {
   (void)h;
-  if (world_detect(w, f->threshold >= 0.0 ? f->threshold : w->threshold, cs)) return 1;
-  /* one contact per pair of convex parts: the KKT rows find the closest points themselves */
-  int m = 0;
-  for (int i = 0; i < cs->n; i++) {
-    int dup = 0;
-    for (int j = 0; j < m && !dup; j++)
-      dup = cs->c[j].sa == cs->c[i].sa && cs->c[j].sb == cs->c[i].sb;
-    if (!dup) cs->c[m++] = cs->c[i];
-  }
-  cs->n = m;
-  return 0;
+  return implicit_detect_pairs(w, f->threshold >= 0.0 ? f->threshold : w->threshold, cs);
 }
 
 static const struct gi_prev *find_prev(const struct gi_data *d, int sa, int sb)

@@ -2,6 +2,8 @@
  * implicit_side.h; Chakraborty et al., geometrically implicit time-stepping, Sec. 4). */
 #include "implicit_side.h"
 
+#include "world_detect.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,4 +138,18 @@ int implicit_polygon_halfplanes(const struct world *w, int si, struct convex_fn 
     fn[i] = part.f[0];
   }
   return pg->n;
+}
+
+int implicit_detect_pairs(const struct world *w, double threshold, struct contact_set *cs)
+{
+  if (world_detect(w, threshold, cs)) return 1;
+  int m = 0;
+  for (int i = 0; i < cs->n; i++) {
+    int dup = 0;
+    for (int j = 0; j < m && !dup; j++)
+      dup = cs->c[j].sa == cs->c[i].sa && cs->c[j].sb == cs->c[i].sb;
+    if (!dup) cs->c[m++] = cs->c[i];
+  }
+  cs->n = m;
+  return 0;
 }

@@ -6,6 +6,7 @@
 #ifndef CB_IMPLICIT_SIDE_H
 #define CB_IMPLICIT_SIDE_H
 
+#include "contact_set.h"
 #include "shape.h"
 #include "world.h"
 
@@ -51,5 +52,9 @@ int implicit_polygon_halfplanes(const struct world *w, int si, struct convex_fn 
  * out of memory. */
 int implicit_step_start(const struct world *w, double h, int n, double **M, double **nu0, double **papp,
                         double **guess);
+
+/* The potential contacts of an implicit step: world_detect within threshold, then one contact per pair of
+ * convex parts (the KKT rows find the closest points themselves). Nonzero when detection fails. */
+int implicit_detect_pairs(const struct world *w, double threshold, struct contact_set *cs);
 
 #endif

@@ -20,7 +20,6 @@
  * -quasi_rigid_delta_max (0.05). */
 #include "formulation.h"
 #include "implicit_side.h"
-#include "world_detect.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -268,16 +267,7 @@ static int qr_detect(struct formulation *f, const struct world *w, double h, str
 {
   (void)h;
   if (w->dim != 2) return formulation_fail(f, "2D worlds only");
-  if (world_detect(w, f->threshold >= 0.0 ? f->threshold : w->threshold, cs)) return 1;
-  int m = 0;
-  for (int i = 0; i < cs->n; i++) {
-    int dup = 0;
-    for (int j = 0; j < m && !dup; j++)
-      dup = cs->c[j].sa == cs->c[i].sa && cs->c[j].sb == cs->c[i].sb;
-    if (!dup) cs->c[m++] = cs->c[i];
-  }
-  cs->n = m;
-  return 0;
+  return implicit_detect_pairs(w, f->threshold >= 0.0 ? f->threshold : w->threshold, cs);
 }
 
 static int qr_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
