@@ -23,12 +23,13 @@
  * perp -g_j(a2) >= 0); body 1 stays a single function, so the active index k1 of (28)-(29) is known before
  * the step, the case Sec. 7 says PATH-based implementations are restricted to. The normal is then
  * -G1(a1)/|G1| (body 2's normal cone at a vertex holds many), and the closest points are guessed at the
- * predicted pose (polygon_guess). A polygon against a polygon would need k1 chosen within the step (Remark
- * 1) and is refused with a message. 3D worlds (spheres, planes; unit quaternions; e_t, e_o, e_r) are
+ * predicted pose (implicit_polygon.c). A polygon against a polygon would need k1 chosen within the step
+ * (Remark 1) and is refused with a message. 3D worlds (spheres, planes; unit quaternions; e_t, e_o, e_r) are
  * assembled by geometric_implicit3d.c; polyhedra are refused there. Options: -geometric_implicit_et, _eo,
  * _er (the friction ellipsoid, eq. (5)). */
 #include "formulation.h"
 #include "geometric_implicit3d.h"
+#include "implicit_polygon.h"
 #include "implicit_side.h"
 #include "shape.h"
 
@@ -357,110 +358,6 @@ static const struct gi_prev *find_prev(const struct gi_data *d, int sa, int sb)
   return NULL;
 }
 
-/* The closest-point guess of a polygon contact (body 2 a polygon, Sec. 4.3) at the poses predicted with the
- * start velocities, q + h nu^l: a2 minimises body 1's function over the polygon (its vertices and, along each
- * edge, a golden-section search: f is convex along a segment), a1 is a2 projected on f = 0 by one Newton
- * step, and the multipliers of the faces active at a2 combine to -grad f (a vertex: a 2 x 2 system; a
- * negative weight falls back to the best-aligned face). Why: warm-started from the previous step, a polygon
- * that pivots from one vertex to the next leaves a2 on the old vertex, where the Newton solvers stall. The
- * warm start (guess already holding the previous answer, warm = 1) is kept when its a2, carried with body 2
- * to the predicted pose, is still a minimiser (a box resting on a face keeps its contact point under the
- * centre of mass). */
-static void polygon_guess(const struct gi_data *d, const struct world *w, const struct gi_contact *ct,
-                          struct gi_idx ix, double *guess, int warm)
-{
-  const struct gi_side *s1 = &ct->s[0], *s2 = &ct->s[1];
-  const struct polygon *pg = w->shapes[ct->sb].polygon;
-  double x2[2], th2;
-  side_pose(s2, d->h, d->nu0, x2, &th2);
-  double c = cos(th2), sn = sin(th2), best[2] = {0, 0}, fbest = INFINITY;
-  struct side_eval e;
-  for (int i = 0; i < pg->n; i++) {
-    const double *u = pg->v + 2 * i, *v = pg->v + 2 * ((i + 1) % pg->n);
-    double p0[2] = {x2[0] + c * u[0] - sn * u[1], x2[1] + sn * u[0] + c * u[1]};
-    double p1[2] = {x2[0] + c * v[0] - sn * v[1], x2[1] + sn * v[0] + c * v[1]};
-    double lo = 0.0, hi = 1.0; /* golden section on t -> f(p0 + t (p1 - p0)) */
-    const double gr = 0.5 * (sqrt(5.0) - 1.0);
-    for (int it = 0; it < 40; it++) {
-      double t1 = hi - gr * (hi - lo), t2 = lo + gr * (hi - lo), q1[2], q2[2];
-      for (int k = 0; k < 2; k++) {
-        q1[k] = p0[k] + t1 * (p1[k] - p0[k]);
-        q2[k] = p0[k] + t2 * (p1[k] - p0[k]);
-      }
-      side_eval(s1, d->h, d->nu0, q1, &e);
-      double f1 = e.f;
-      side_eval(s1, d->h, d->nu0, q2, &e);
-      if (f1 <= e.f)
-        hi = t2;
-      else
-        lo = t1;
-    }
-    for (int k = 0; k < 3; k++) { /* the two ends and the search's point */
-      double t = k == 0 ? 0.0 : k == 1 ? 1.0 : 0.5 * (lo + hi), q[2];
-      for (int j = 0; j < 2; j++)
-        q[j] = p0[j] + t * (p1[j] - p0[j]);
-      side_eval(s1, d->h, d->nu0, q, &e);
-      if (e.f < fbest - 1e-12) {
-        fbest = e.f;
-        best[0] = q[0];
-        best[1] = q[1];
-      }
-    }
-  }
-  if (warm) { /* the previous a2 in body 2's frame (start pose), then in the world at the predicted pose */
-    double dx = guess[ix.a2] - s2->x0[0], dy = guess[ix.a2 + 1] - s2->x0[1];
-    double c0 = cos(s2->th0), s0 = sin(s2->th0), u[2] = {c0 * dx + s0 * dy, -s0 * dx + c0 * dy};
-    double q[2] = {x2[0] + c * u[0] - sn * u[1], x2[1] + sn * u[0] + c * u[1]};
-    side_eval(s1, d->h, d->nu0, q, &e);
-    if (e.f <= fbest + 1e-9 * fmax(1.0, fabs(fbest))) return;
-  }
-  side_eval(s1, d->h, d->nu0, best, &e);
-  double g2n = e.G[0] * e.G[0] + e.G[1] * e.G[1];
-  double a1[2] = {best[0], best[1]};
-  if (g2n > 0.0)
-    for (int k = 0; k < 2; k++)
-      a1[k] -= e.f / g2n * e.G[k];
-  struct side_eval e1;
-  side_eval(s1, d->h, d->nu0, a1, &e1);
-  double g1 = hypot(e1.G[0], e1.G[1]), gap = hypot(best[0] - a1[0], best[1] - a1[1]);
-  memcpy(guess + ix.a1, a1, sizeof a1);
-  memcpy(guess + ix.a2, best, sizeof best);
-  guess[ix.l1] = g1 > 0.0 && e.f > 0.0 ? gap / g1 : 0.0;
-  /* faces active at a2, and the weights l2 with sum l2_j G2_j = -G1 */
-  int act[2], na = 0, align = 0;
-  double G2[2][2], walign = -INFINITY;
-  for (int q = 0; q < ct->m2; q++) {
-    struct side_eval e2;
-    side_eval_fn(s2, &d->pool[ct->g2 + q], d->h, d->nu0, best, &e2);
-    guess[ix.l2 + q] = 0.0;
-    double al = -(e2.G[0] * e1.G[0] + e2.G[1] * e1.G[1]) / (hypot(e2.G[0], e2.G[1]) * g1 + 1e-300);
-    if (fabs(e2.f) < 1e-9 && na < 2) {
-      act[na] = q;
-      G2[na][0] = e2.G[0];
-      G2[na][1] = e2.G[1];
-      na++;
-    }
-    if (al > walign) {
-      walign = al;
-      align = q;
-    }
-  }
-  if (na == 2) {
-    double det = G2[0][0] * G2[1][1] - G2[1][0] * G2[0][1];
-    double u0 = (-e1.G[0] * G2[1][1] + e1.G[1] * G2[1][0]) / det;
-    double u1 = (-G2[0][0] * e1.G[1] + G2[0][1] * e1.G[0]) / det;
-    if (fabs(det) > 1e-12 && u0 >= 0.0 && u1 >= 0.0) {
-      guess[ix.l2 + act[0]] = u0;
-      guess[ix.l2 + act[1]] = u1;
-      return;
-    }
-  }
-  struct side_eval e2;
-  side_eval_fn(s2, &d->pool[ct->g2 + align], d->h, d->nu0, best, &e2);
-  double g2 = hypot(e2.G[0], e2.G[1]);
-  guess[ix.l2 + align] = g2 > 0.0 ? g1 / g2 : 1.0;
-}
-
 static int gi_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
                        struct cp_problem **out)
 {
@@ -545,11 +442,14 @@ static int gi_assemble(struct formulation *f, const struct world *w, const struc
     if (pv && pv->m2 == m2) {
       memcpy(d->guess + ix.a1, d->prevbuf + pv->at, GI_FREE * sizeof(double));
       memcpy(d->guess + ix.l1, d->prevbuf + pv->at + GI_FREE, (size_t)ncomp * sizeof(double));
-      if (m2 > 1) polygon_guess(d, w, ct, ix, d->guess, 1);
+      if (m2 > 1)
+        implicit_polygon_guess(&ct->s[0], &ct->s[1], w->shapes[ct->sb].polygon, d->pool + ct->g2, h, d->nu0,
+                               1, d->guess + ix.a1, d->guess + ix.a2, d->guess + ix.l1, d->guess + ix.l2);
       continue;
     }
     if (m2 > 1) {
-      polygon_guess(d, w, ct, ix, d->guess, 0);
+      implicit_polygon_guess(&ct->s[0], &ct->s[1], w->shapes[ct->sb].polygon, d->pool + ct->g2, h, d->nu0, 0,
+                             d->guess + ix.a1, d->guess + ix.a2, d->guess + ix.l1, d->guess + ix.l2);
       d->guess[ix.pt] = d->guess[ix.pn] = d->guess[ix.sg] = 0.0;
       continue;
     }

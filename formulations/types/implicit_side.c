@@ -118,28 +118,6 @@ int implicit_side_init(const struct world *w, int si, struct gi_side *s, char *m
   return implicit_side_shape(w, si, &s->fn, msg, len);
 }
 
-int implicit_polygon_halfplanes(const struct world *w, int si, struct convex_fn *fn, int cap, char *msg,
-                                size_t len)
-{
-  const struct shape *sh = &w->shapes[si];
-  if (sh->kind != SHAPE_POLYGON || !sh->polygon) {
-    snprintf(msg, len, "shape %d is not a polygon", si);
-    return -1;
-  }
-  const struct polygon *pg = sh->polygon;
-  if (pg->n > cap) {
-    snprintf(msg, len, "shape %d: a polygon of %d edges (at most %d inequalities per part)", si, pg->n, cap);
-    return -1;
-  }
-  for (int i = 0; i < pg->n; i++) {
-    struct convex_part part;
-    const double n[3] = {pg->en[2 * i], pg->en[2 * i + 1], 0.0};
-    if (convex_part_halfspace(&part, 2, n, pg->ed[i], msg, len)) return -1;
-    fn[i] = part.f[0];
-  }
-  return pg->n;
-}
-
 int implicit_detect_pairs(const struct world *w, double threshold, struct contact_set *cs)
 {
   if (world_detect(w, threshold, cs)) return 1;

@@ -40,11 +40,6 @@ int implicit_side_shape(const struct world *w, int si, struct convex_fn *fn, cha
 int implicit_side_init(const struct world *w, int si, struct gi_side *s, char *msg, size_t len);
 /* Only the body's dof and pose at the start of the step (a side whose inequalities are kept elsewhere). */
 void implicit_side_pose_init(const struct world *w, int si, struct gi_side *s);
-/* A polygon shape as the intersection of its edges' half-planes, body frame (Sec. 4.3): writes the pg->n
- * inequalities into fn (room for cap) and returns their number; -1 with msg if si is not a polygon or has
- * more than cap edges. */
-int implicit_polygon_halfplanes(const struct world *w, int si, struct convex_fn *fn, int cap, char *msg,
-                                size_t len);
 
 /* What every implicit step (geometric_implicit in 2D and 3D, quasi_rigid) starts from: the mass matrix M
  * (ndof x ndof), the velocity nu0 at the start of the step, the applied impulse h F_ext (papp), and the

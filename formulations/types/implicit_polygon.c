@@ -1,0 +1,141 @@
+/* implicit_polygon.c — a polygon side of a geometrically implicit contact (Chakraborty, Berard, Akella &
+ * Trinkle, Sec. 4.3, eqs. (28)-(32)): the polygon as the intersection of its edges' half-planes, and the
+ * guess of the contact's closest points and multipliers at the predicted pose. */
+#include "implicit_polygon.h"
+
+#include <math.h>
+#include <stdio.h>
+
+int implicit_polygon_halfplanes(const struct world *w, int si, struct convex_fn *fn, int cap, char *msg,
+                                size_t len)
+{
+  const struct shape *sh = &w->shapes[si];
+  if (sh->kind != SHAPE_POLYGON || !sh->polygon) {
+    snprintf(msg, len, "shape %d is not a polygon", si);
+    return -1;
+  }
+  const struct polygon *pg = sh->polygon;
+  if (pg->n > cap) {
+    snprintf(msg, len, "shape %d: a polygon of %d edges (at most %d inequalities per part)", si, pg->n, cap);
+    return -1;
+  }
+  for (int i = 0; i < pg->n; i++) {
+    struct convex_part part;
+    const double n[3] = {pg->en[2 * i], pg->en[2 * i + 1], 0.0};
+    if (convex_part_halfspace(&part, 2, n, pg->ed[i], msg, len)) return -1;
+    fn[i] = part.f[0];
+  }
+  return pg->n;
+}
+
+/* p = x + R(th) u, with c = cos th, sn = sin th */
+static void place(const double x[2], double c, double sn, const double u[2], double p[2])
+{
+  p[0] = x[0] + c * u[0] - sn * u[1];
+  p[1] = x[1] + sn * u[0] + c * u[1];
+}
+
+/* The closest-point guess of a polygon contact (body 2 a polygon, Sec. 4.3) at the poses predicted with the
+ * start velocities, q + h nu^l: a2 minimises body 1's function over the polygon (its vertices and, along each
+ * edge, a golden-section search: f is convex along a segment), a1 is a2 projected on f = 0 by one Newton
+ * step, and the multipliers of the faces active at a2 combine to -grad f (a vertex: a 2 x 2 system; a
+ * negative weight falls back to the best-aligned face). Why: warm-started from the previous step, a polygon
+ * that pivots from one vertex to the next leaves a2 on the old vertex, where the Newton solvers stall. The
+ * warm start (guess already holding the previous answer, warm = 1) is kept when its a2, carried with body 2
+ * to the predicted pose, is still a minimiser (a box resting on a face keeps its contact point under the
+ * centre of mass). */
+void implicit_polygon_guess(const struct gi_side *s1, const struct gi_side *s2, const struct polygon *pg,
+                            const struct convex_fn *g2, double h, const double *nu0, int warm, double a1_out[2],
+                            double a2[2], double *l1, double *l2)
+{
+  double x2[2], th2;
+  side_pose(s2, h, nu0, x2, &th2);
+  double c = cos(th2), sn = sin(th2), best[2] = {0, 0}, fbest = INFINITY;
+  struct side_eval e;
+  for (int i = 0; i < pg->n; i++) {
+    const double *u = pg->v + 2 * i, *v = pg->v + 2 * ((i + 1) % pg->n);
+    double p0[2], p1[2];
+    place(x2, c, sn, u, p0);
+    place(x2, c, sn, v, p1);
+    double lo = 0.0, hi = 1.0; /* golden section on t -> f(p0 + t (p1 - p0)) */
+    const double gr = 0.5 * (sqrt(5.0) - 1.0);
+    for (int it = 0; it < 40; it++) {
+      double t1 = hi - gr * (hi - lo), t2 = lo + gr * (hi - lo), q1[2], q2[2];
+      for (int k = 0; k < 2; k++) {
+        q1[k] = p0[k] + t1 * (p1[k] - p0[k]);
+        q2[k] = p0[k] + t2 * (p1[k] - p0[k]);
+      }
+      side_eval(s1, h, nu0, q1, &e);
+      double f1 = e.f;
+      side_eval(s1, h, nu0, q2, &e);
+      if (f1 <= e.f)
+        hi = t2;
+      else
+        lo = t1;
+    }
+    for (int k = 0; k < 3; k++) { /* the two ends and the search's point */
+      double t = k == 0 ? 0.0 : k == 1 ? 1.0 : 0.5 * (lo + hi), q[2];
+      for (int j = 0; j < 2; j++)
+        q[j] = p0[j] + t * (p1[j] - p0[j]);
+      side_eval(s1, h, nu0, q, &e);
+      if (e.f < fbest - 1e-12) {
+        fbest = e.f;
+        best[0] = q[0];
+        best[1] = q[1];
+      }
+    }
+  }
+  if (warm) { /* the previous a2 in body 2's frame (start pose), then in the world at the predicted pose */
+    double dx = a2[0] - s2->x0[0], dy = a2[1] - s2->x0[1];
+    double c0 = cos(s2->th0), s0 = sin(s2->th0), u[2] = {c0 * dx + s0 * dy, -s0 * dx + c0 * dy}, q[2];
+    place(x2, c, sn, u, q);
+    side_eval(s1, h, nu0, q, &e);
+    if (e.f <= fbest + 1e-9 * fmax(1.0, fabs(fbest))) return;
+  }
+  side_eval(s1, h, nu0, best, &e);
+  double g2n = e.G[0] * e.G[0] + e.G[1] * e.G[1];
+  double a1[2] = {best[0], best[1]};
+  if (g2n > 0.0)
+    for (int k = 0; k < 2; k++)
+      a1[k] -= e.f / g2n * e.G[k];
+  struct side_eval e1;
+  side_eval(s1, h, nu0, a1, &e1);
+  double g1 = hypot(e1.G[0], e1.G[1]), gap = hypot(best[0] - a1[0], best[1] - a1[1]);
+  a1_out[0] = a1[0], a1_out[1] = a1[1];
+  a2[0] = best[0], a2[1] = best[1];
+  *l1 = g1 > 0.0 && e.f > 0.0 ? gap / g1 : 0.0;
+  /* faces active at a2, and the weights l2 with sum l2_j G2_j = -G1 */
+  int act[2], na = 0, align = 0;
+  double G2[2][2], walign = -INFINITY;
+  for (int q = 0; q < pg->n; q++) {
+    struct side_eval e2;
+    side_eval_fn(s2, &g2[q], h, nu0, best, &e2);
+    l2[q] = 0.0;
+    double al = -(e2.G[0] * e1.G[0] + e2.G[1] * e1.G[1]) / (hypot(e2.G[0], e2.G[1]) * g1 + 1e-300);
+    if (fabs(e2.f) < 1e-9 && na < 2) {
+      act[na] = q;
+      G2[na][0] = e2.G[0];
+      G2[na][1] = e2.G[1];
+      na++;
+    }
+    if (al > walign) {
+      walign = al;
+      align = q;
+    }
+  }
+  if (na == 2) {
+    double det = G2[0][0] * G2[1][1] - G2[1][0] * G2[0][1];
+    double u0 = (-e1.G[0] * G2[1][1] + e1.G[1] * G2[1][0]) / det;
+    double u1 = (-G2[0][0] * e1.G[1] + G2[0][1] * e1.G[0]) / det;
+    if (fabs(det) > 1e-12 && u0 >= 0.0 && u1 >= 0.0) {
+      l2[act[0]] = u0;
+      l2[act[1]] = u1;
+      return;
+    }
+  }
+  struct side_eval e2;
+  side_eval_fn(s2, &g2[align], h, nu0, best, &e2);
+  double gn2 = hypot(e2.G[0], e2.G[1]);
+  l2[align] = gn2 > 0.0 ? g1 / gn2 : 1.0;
+}
+
