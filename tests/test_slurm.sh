@@ -42,9 +42,13 @@ stop_cluster() {
 }
 trap 'stop_cluster; [ -n "${CB_KEEP_SCRATCH:-}" ] || rm -rf "$D"' EXIT
 
-# a TCP port nobody listens on, with the next one free too (slurmctld and slurmd)
-listening() { awk -v h="$(printf '%04X' "$1")" '$4 == "0A" && toupper(substr($2, index($2, ":") + 1)) == h { f = 1 }
+# a TCP port no socket uses, in any state, with the next one free too (slurmctld and slurmd), drawn below
+# the kernel's ephemeral range: a port only checked for listeners could still be some connection's local
+# port (MPI's, say), and slurmd then failed with "Address already in use"
+in_use() { awk -v h="$(printf '%04X' "$1")" 'toupper(substr($2, index($2, ":") + 1)) == h { f = 1 }
   END { exit !f }' /proc/net/tcp /proc/net/tcp6 2>/dev/null; }
+ephemeral_lo=$(awk '{ print $1 }' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null)
+[ "${ephemeral_lo:-0}" -gt 20100 ] 2>/dev/null || ephemeral_lo=32768
 start_cluster() {
   mkdir -p "$D/munge" "$D/etc" "$D/state" "$D/spool/localhost" "$D/tmp" "$D/log" "$D/run"
   chmod 755 "$D/munge"
@@ -56,8 +60,8 @@ start_cluster() {
   munge_pid=$!
   local port cpus mem
   for _ in $(seq 50); do
-    port=$((20000 + RANDOM % 30000))
-    listening "$port" || listening $((port + 1)) || break
+    port=$((20000 + RANDOM % (ephemeral_lo - 20002)))
+    in_use "$port" || in_use $((port + 1)) || break
   done
   cpus=$(slurmd -C | sed -n 's/.*CPUs=\([0-9]*\).*/\1/p' | head -n 1)
   mem=$(slurmd -C | sed -n 's/.*RealMemory=\([0-9]*\).*/\1/p' | head -n 1)
