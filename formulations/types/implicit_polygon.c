@@ -45,8 +45,8 @@ static void place(const double x[2], double c, double sn, const double u[2], dou
  * to the predicted pose, is still a minimiser (a box resting on a face keeps its contact point under the
  * centre of mass). */
 void implicit_polygon_guess(const struct gi_side *s1, const struct gi_side *s2, const struct polygon *pg,
-                            const struct convex_fn *g2, double h, const double *nu0, int warm, double a1_out[2],
-                            double a2[2], double *l1, double *l2)
+                            const struct convex_fn *g2, double h, const double *nu0, int warm,
+                            double a1_out[2], double a2[2], double *l1, double *l2)
 {
   double x2[2], th2;
   side_pose(s2, h, nu0, x2, &th2);
@@ -138,4 +138,3 @@ void implicit_polygon_guess(const struct gi_side *s1, const struct gi_side *s2, 
   double gn2 = hypot(e2.G[0], e2.G[1]);
   l2[align] = gn2 > 0.0 ? g1 / gn2 : 1.0;
 }
-
