@@ -97,7 +97,7 @@ const struct formulation_type formulation_type_corrective = {
         "corrective model of Williams, Lu & Trinkle 2016 Sec. 6 (authors' code); LCP of Egan et al. eqs. 5-7",
     .dims = FORMULATION_2D | FORMULATION_3D,
     .shapes = SHAPE_POLYGON | SHAPE_POLYHEDRON,
-    .joints = 0,
+    .joints = 1,
     .create = corrective_create,
     .options = stewart_trinkle_options,
     .n_options = STEWART_TRINKLE_N_SHARED_OPTIONS,

@@ -14,6 +14,7 @@
 #include "peg_lcp.h"
 
 #include "jacobian.h"
+#include "joint_block.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -31,6 +32,9 @@ struct peg_lcp {
   int nimp, nslack, nfr, nu, kdir; /* layout of the last assembly */
   double *nu_free, *work;
   int ndof;
+  struct joint_block joints;                /* bilateral joints in front of the LCP (joint_block.h) */
+  const struct jcol **rdir, **rsub, **ucol; /* per row / unknown of the LCP, for the joint block */
+  int cap_dir;
 };
 
 int peg_lcp_create(struct peg_lcp **L)
@@ -52,6 +56,10 @@ void peg_lcp_destroy(struct peg_lcp **L)
   free(l->pfirst);
   free(l->nu_free);
   free(l->work);
+  free(l->rdir);
+  free(l->rsub);
+  free(l->ucol);
+  joint_block_free(&l->joints);
   free(l);
   *L = NULL;
 }
@@ -109,6 +117,45 @@ static void fill_row(const struct peg_lcp *L, const struct jcol *x, const struct
     row[u] = jcol_dot_minv(x, L->fcol[j]) - (y ? jcol_dot_minv(y, L->fcol[j]) : 0.0);
   }
   *q = q0 + jcol_dot(x, L->nu_free) - (y ? jcol_dot(y, L->nu_free) : 0.0);
+}
+
+/* Joints (joint_block.h): each row's velocity direction and each unknown's impulse column in the layout
+ * above — p along its contact's normal, the I/X slack rows along primary minus kappa (their unknowns c are
+ * not impulses), beta along its friction direction, lambda neither. */
+static int wrap_joints(struct peg_lcp *L, const struct peg_model *m, const struct world *w, double h, int n,
+                       struct cp_problem **p)
+{
+  if (w->nj == 0) {
+    L->joints.nj = 0;
+    return 0;
+  }
+  if (n > L->cap_dir) {
+    const struct jcol **a = realloc(L->rdir, (size_t)n * sizeof *a);
+    if (a) L->rdir = a;
+    const struct jcol **b = realloc(L->rsub, (size_t)n * sizeof *b);
+    if (b) L->rsub = b;
+    const struct jcol **c = realloc(L->ucol, (size_t)n * sizeof *c);
+    if (c) L->ucol = c;
+    if (!a || !b || !c) {
+      cp_destroy(p);
+      return 1;
+    }
+    L->cap_dir = n;
+  }
+  int npair = m->ni + m->nx, beta0 = L->nimp + npair, nbeta = L->kdir * L->nfr;
+  for (int r = 0; r < n; r++) {
+    L->rdir[r] = L->rsub[r] = L->ucol[r] = NULL;
+    if (r < L->nimp) {
+      L->rdir[r] = L->ucol[r] = L->fcol[r];
+    } else if (r < beta0) {
+      const struct peg_pair *pr = r - L->nimp < m->ni ? &m->in[r - L->nimp] : &m->x[r - L->nimp - m->ni];
+      L->rdir[r] = &L->cn[pr->primary];
+      L->rsub[r] = &L->cn[pr->kappa];
+    } else if (r < beta0 + nbeta) {
+      L->rdir[r] = L->ucol[r] = L->fcol[L->nimp + r - beta0];
+    }
+  }
+  return joint_block_wrap(&L->joints, w, h, L->nu_free, L->rdir, L->rsub, L->ucol, p);
 }
 
 int peg_lcp_assemble(struct peg_lcp *L, const struct peg_model *m, const struct world *w,
@@ -192,8 +239,13 @@ int peg_lcp_assemble(struct peg_lcp *L, const struct peg_model *m, const struct 
     p->q[lambda0 + f] = 0.0;
   }
   snprintf(p->name, sizeof p->name, "peg nU=%d nI=%d nX=%d nfr=%d", m->nu, m->ni, m->nx, L->nfr);
-  *rows = (struct row_counts){
-      .normal = nimp, .friction = kdir * L->nfr, .slack = L->nfr, .other = npair, .total = n};
+  if (wrap_joints(L, m, w, h, p->n, &p)) return 1;
+  *rows = (struct row_counts){.normal = nimp,
+                              .friction = kdir * L->nfr,
+                              .slack = L->nfr,
+                              .other = npair,
+                              .joint = L->joints.nj,
+                              .total = p->n};
   *out = p;
   return 0;
 }
@@ -203,6 +255,8 @@ int peg_lcp_recover(const struct peg_lcp *L, const struct world *w, const struct
 {
   for (int i = 0; i < w->ndof; i++)
     nu[i] = L->nu_free[i];
+  joint_block_recover(&L->joints, z, nu);
+  z += L->joints.nj; /* the LCP's unknowns follow the joint impulses */
   for (int j = 0; j < L->nimp + L->kdir * L->nfr; j++) {
     int u = j < L->nimp ? j : j + L->nslack;
     jcol_axpy_minv(L->fcol[j], z[u], nu);

@@ -19,6 +19,7 @@
 
 #include "formulation.h"
 #include "jacobian.h"
+#include "joint_block.h"
 #include "world_detect.h"
 
 #include <stddef.h>
@@ -30,9 +31,12 @@ struct st_data {
   double *nu_free, *work;
   int ndof;
   double correction;
-  int detection;    /* 0: closest features (world_detect), 1: the paper's experiments' model */
-  double paper_eps; /* the paper model's distance [m] */
-  int frictionless; /* 1: no friction/slack rows when every contact has mu = 0 */
+  int detection;             /* 0: closest features (world_detect), 1: the paper's experiments' model */
+  double paper_eps;          /* the paper model's distance [m] */
+  int frictionless;          /* 1: no friction/slack rows when every contact has mu = 0 */
+  struct joint_block joints; /* bilateral joints: the free block in front of the LCP (joint_block.h) */
+  const struct jcol **dir;   /* per LCP row / unknown: its column, NULL for the slack rows */
+  int cap_dir;
 };
 
 static int st_create(struct formulation *f)
@@ -71,6 +75,8 @@ static void st_destroy(struct formulation *f)
   struct st_data *d = f->data;
   if (!d) return;
   free(d->col);
+  free(d->dir);
+  joint_block_free(&d->joints);
   free(d->nu_free);
   free(d->work);
   free(d);
@@ -94,6 +100,30 @@ static int st_reserve(struct st_data *d, int ncol, int ndof)
     d->ndof = ndof;
   }
   return 0;
+}
+
+/* Joints: the LCP's first ncol rows and unknowns are [p_n; p_f] along their own columns, the slack rows
+ * have no velocity (joint_block.h). */
+static int st_wrap_joints(struct st_data *d, const struct world *w, double h, int ncol, int m,
+                          struct cp_problem **p)
+{
+  if (w->nj == 0) {
+    d->joints.nj = 0;
+    return 0;
+  }
+  if (m > d->cap_dir) {
+    const struct jcol **dir = realloc(d->dir, (size_t)m * sizeof *dir);
+    if (!dir) {
+      cp_destroy(p);
+      return 1;
+    }
+    d->dir = dir;
+    d->cap_dir = m;
+  }
+  for (int r = 0; r < m; r++)
+    d->dir[r] = r < ncol ? &d->col[r] : NULL;
+  const struct jcol *const *dir = d->dir;
+  return joint_block_wrap(&d->joints, w, h, d->nu_free, dir, NULL, dir, p);
 }
 
 static int st_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
@@ -147,7 +177,10 @@ static int st_assemble(struct formulation *f, const struct world *w, const struc
     p->q[ncol + i] = 0.0;
   }
   snprintf(p->name, sizeof p->name, "stewart_trinkle nc=%d k=%d", nc, k);
-  f->rows = (struct row_counts){.normal = nc, .friction = nc * k, .slack = frictionless ? 0 : nc, .total = n};
+  if (st_wrap_joints(d, w, h, ncol, p->n, &p))
+    return formulation_fail(f, "out of memory assembling %d joints", w->nj);
+  f->rows = (struct row_counts){
+      .normal = nc, .friction = nc * k, .slack = frictionless ? 0 : nc, .joint = d->joints.nj, .total = p->n};
   *out = p;
   return 0;
 }
@@ -157,13 +190,14 @@ static int st_recover(struct formulation *f, const struct world *w, const struct
 {
   const struct st_data *d = f->data;
   (void)h;
-  int nc = cs->n, ncol = nc * (1 + d->k);
+  int nc = cs->n, ncol = nc * (1 + d->k), nj = d->joints.nj;
   for (int i = 0; i < w->ndof; i++)
     nu[i] = d->nu_free[i];
+  joint_block_recover(&d->joints, z, nu);
   for (int c = 0; c < ncol; c++)
-    jcol_axpy_minv(&d->col[c], z[c], nu);
+    jcol_axpy_minv(&d->col[c], z[nj + c], nu);
   for (int i = 0; i < nc; i++)
-    pn[i] = z[i];
+    pn[i] = z[nj + i];
   return 0;
 }
 
@@ -179,11 +213,11 @@ static void st_view(const struct formulation *f, FILE *out)
 
 const struct formulation_type formulation_type_stewart_trinkle = {
     .name = "stewart_trinkle",
-    .summary = "velocity-level LCP with polyhedral friction cone; any contact mix, no joints",
+    .summary = "velocity-level LCP with polyhedral friction cone; any contact mix; joints as a mixed LCP",
     .paper = "Stewart & Trinkle 1996 as in Egan, Berard & Trinkle eqs. 3-7",
     .dims = FORMULATION_2D | FORMULATION_3D,
     .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE,
-    .joints = 0,
+    .joints = 1,
     .options = stewart_trinkle_options,
     .n_options = STEWART_TRINKLE_N_OPTIONS,
     .create = st_create,
