@@ -14,6 +14,7 @@
  *         [sweep options: -out, -resume, ... see -help]
  * PAPER   Williams, Lu & Trinkle 2016, Sec. 6, Figs. 20-22 (set-up from the authors' code:
  *         ../shared/notes/peg-experiments.md). */
+#include "engine/sweep_detection.h"
 #include "engine/sweep_observers.h"
 #include "geom2d.h"
 #include "sat2d.h"
@@ -116,31 +117,13 @@ static int spawn_before(void *vctx, struct simulation *sim, long k, double h)
 
 static void spawn_values(void *vctx, double *v) { v[0] = ((const struct scene_spawner *)vctx)->added; }
 
-/* The detection axis: the standard model's -stewart_trinkle_detection for this task (set in the task's own
- * process, the forked child); other formulations have one detection, so "paper" is not_applicable to
- * them. Returns 1 when the task is to be skipped (status set), -1 on an error, 0 to go on. */
-static int apply_detection(const struct sweep_task *task, const char *form, struct sweep_row *row)
-{
-  const char *det = sweep_task_string(task, "detection");
-  if (strcmp(det, "closest") != 0 && strcmp(det, "paper") != 0) {
-    fprintf(stderr, "error: -detection %s: closest or paper\n", det);
-    return -1;
-  }
-  if (strcmp(form, "stewart_trinkle") != 0) {
-    if (strcmp(det, "closest") == 0) return 0;
-    sweep_row_status(row, "not_applicable");
-    return 1;
-  }
-  return PetscOptionsSetValue(NULL, "-stewart_trinkle_detection", det) ? -1 : 0;
-}
-
 static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
 {
   const struct box_ctx *ctx = vctx;
   const char *source = sweep_task_string(task, "source"), *form = sweep_task_string(task, "formulation");
   const char *solver = sweep_task_string(task, "solver");
   const double h = sweep_task_real(task, "h");
-  int skip = apply_detection(task, form, row);
+  int skip = sweep_apply_detection(task, form, row);
   if (skip) return skip < 0;
   struct peg_body_spec specs[MAX_BODIES];
   char label[64];

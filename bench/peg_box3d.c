@@ -17,6 +17,7 @@
  *         before step 1 + (k - 1) round(interval / h) at (3, 0, 2) with v = (-5, 0, 0), turned 0.2 rad
  *         about (1, 2, 3) / sqrt 14; g = 9.81. */
 #include "contact3d.h"
+#include "engine/sweep_detection.h"
 #include "engine/sweep_observers.h"
 #include "geom3d.h"
 #include "hull3d.h"
@@ -164,18 +165,9 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
 {
   const struct box3d_ctx *ctx = vctx;
   const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
-  const char *det = sweep_task_string(task, "detection");
   const double h = sweep_task_real(task, "h");
-  if (strcmp(det, "closest") != 0 && strcmp(det, "paper") != 0) {
-    fprintf(stderr, "error: -detection %s: closest or paper\n", det);
-    return 1;
-  }
-  if (strcmp(form, "stewart_trinkle") != 0 && strcmp(det, "closest") != 0) {
-    sweep_row_status(row, "not_applicable"); /* one detection only */
-    return 0;
-  }
-  if (strcmp(form, "stewart_trinkle") == 0 && PetscOptionsSetValue(NULL, "-stewart_trinkle_detection", det))
-    return 1;
+  int skip = sweep_apply_detection(task, form, row);
+  if (skip) return skip < 0;
   long n = scene_step_count(ctx->T, h);
   struct simulation sim;
   int sim_bad = simulation_open(&sim, box3d_world(ctx->threshold), form, solver);

@@ -13,6 +13,7 @@
  *         [-ref_solver lemke] [-detection closest,paper] [sweep options: -out, -resume, ... see -help]
  * PAPER   Williams, Lu & Trinkle 2016 (PEG), the triangle-drop experiment of the authors' code
  *         (../shared/notes/peg-experiments.md); formulations peg (eqs. 43-49), lnc, corrective, standard. */
+#include "engine/sweep_detection.h"
 #include "engine/sweep_observers.h"
 #include "geom2d.h"
 #include "sat2d.h"
@@ -155,30 +156,12 @@ cleanup:
   return rc;
 }
 
-/* The detection axis: the standard model's -stewart_trinkle_detection for this task (set in the task's own
- * process, the forked child); other formulations have one detection, so "paper" is not_applicable to
- * them. Returns 1 when the task is to be skipped (status set), -1 on an error, 0 to go on. */
-static int apply_detection(const struct sweep_task *task, const char *form, struct sweep_row *row)
-{
-  const char *det = sweep_task_string(task, "detection");
-  if (strcmp(det, "closest") != 0 && strcmp(det, "paper") != 0) {
-    fprintf(stderr, "error: -detection %s: closest or paper\n", det);
-    return -1;
-  }
-  if (strcmp(form, "stewart_trinkle") != 0) {
-    if (strcmp(det, "closest") == 0) return 0;
-    sweep_row_status(row, "not_applicable");
-    return 1;
-  }
-  return PetscOptionsSetValue(NULL, "-stewart_trinkle_detection", det) ? -1 : 0;
-}
-
 static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
 {
   const struct drop_ctx *ctx = vctx;
   const double h = sweep_task_real(task, "h");
   const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
-  int skip = apply_detection(task, form, row);
+  int skip = sweep_apply_detection(task, form, row);
   if (skip) return skip < 0;
   double ratio = h / ctx->ref_h;
   long m = lround(ratio);

@@ -160,6 +160,22 @@ static int is_help(int argc, char **argv, int i, int *petsc)
   return 0;
 }
 
+/* The driver's prepare hook with the parsed axis values. */
+static int prepare_axes(struct sweep *s)
+{
+  int n = s->d->n_axes, rc = 1;
+  int *nv = malloc(((size_t)n + 1) * sizeof *nv);
+  char *const **v = malloc(((size_t)n + 1) * sizeof *v);
+  if (nv && v) {
+    for (int i = 0; i < n; i++)
+      nv[i] = s->ax[i].n, v[i] = s->ax[i].v;
+    rc = s->d->prepare(s->ctx, nv, (char *const *const *)v);
+  }
+  free(nv);
+  free((void *)v);
+  return rc != 0;
+}
+
 int sweep_main(const struct sweep_driver *d, int argc, char **argv)
 {
   struct sweep s;
@@ -257,6 +273,9 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
     rc = 1;
     goto finalize;
   }
+  if (d->prepare && prepare_axes(&s)) rc = 1;
+  MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, s.comm);
+  if (rc) goto finalize;
   sweep_iso_now(s.start_iso, sizeof s.start_iso);
   s.t_start = MPI_Wtime();
   if (s.rank == 0) {

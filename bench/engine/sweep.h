@@ -62,7 +62,8 @@ struct sweep_axis {
 };
 
 /* A "seeds" axis is special: -seeds N (default from def, a single integer) expands to the values
- * 0..N-1, it is never a group key, and it is an instance axis. Only a driver with a seeds axis takes
+ * 0..N-1 (N - 1 must lie in its range when one is given), it is never a group key, and it is an instance
+ * axis. Only a driver with a seeds axis takes
  * -seeds and -seed BASE (elsewhere they are unused options, hence errors). */
 #define SWEEP_SEEDS_AXIS "seed"
 
@@ -143,6 +144,12 @@ struct sweep_driver {
   /* Optional: reads the driver's own options once per rank, before any task; nonzero = bad input (exit 2,
    * the driver prints what is wrong). *ctx is passed to every call and released by teardown. */
   int (*setup)(void **ctx);
+  /* Optional: called on every rank after setup, once the run directory is ready and before any task (not
+   * for -help or -dry_run), with the axes' values as given (axis i in driver order: n_values[i] strings
+   * values[i][0..]; the seeds axis expanded to 0..N-1): work that many tasks share and only the selected
+   * values need, such as a reference solution per instance. Nonzero: the run stops (exit 1; the driver
+   * prints why). */
+  int (*prepare)(void *ctx, const int *n_values, char *const *const *values);
   /* Optional: relative cost estimate of a task; the engine hands out the costliest first. */
   double (*cost)(const struct sweep_task *t, void *ctx);
   /* Runs one task and fills the row (sweep_row_*). Returns 0 when the row is filled (whatever its status),

@@ -136,6 +136,12 @@ static int parse_seeds(struct sweep *s, const struct sweep_axis *ax, struct swee
     if (s->rank == 0) fprintf(stderr, "error: -seeds %d: must be between 1 and 1000000\n", (int)n);
     return 1;
   }
+  if (option_in_range(ax->range, (double)(n - 1)) != 1) { /* a driver with a fixed set of instances */
+    if (s->rank == 0)
+      fprintf(stderr, "error: -seeds %d: seed %d is out of range %s (%s)\n", (int)n, (int)n - 1, ax->range,
+              ax->help ? ax->help : "");
+    return 1;
+  }
   char buf[32];
   for (PetscInt i = 0; i < n; i++) {
     snprintf(buf, sizeof buf, "%d", (int)i);

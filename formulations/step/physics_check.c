@@ -142,6 +142,24 @@ cleanup:
   return rc;
 }
 
+/* Work of the applied forces and torques (kept in the bodies, beside gravity, which the potential energy
+ * holds) over the step: the positions move by h nu+, so W = h sum_b (f . v+ + tau . omega+). */
+static double applied_work(const struct world *w, const double *nu, double h)
+{
+  double W = 0.0;
+  for (int i = 0; i < w->nb; i++) {
+    const struct body *b = &w->bodies[i];
+    if (b->dof < 0) continue;
+    const double *v = nu + b->dof;
+    if (w->dim == 2)
+      W += b->f[0] * v[0] + b->f[1] * v[1] + b->tau[2] * v[2];
+    else
+      for (int k = 0; k < 3; k++)
+        W += b->f[k] * v[k] + b->tau[k] * v[3 + k];
+  }
+  return h * W;
+}
+
 int physics_check_step(const struct world *w0, const struct world *w1, const struct contact_set *cs,
                        const double *pn, const double *nu, double h, struct physics_step *out)
 {
@@ -153,7 +171,7 @@ int physics_check_step(const struct world *w0, const struct world *w1, const str
   }
   out->v[0] = contact_set_max_penetration(&after);
   contact_set_free(&after);
-  out->v[4] = fmax(world_energy(w1) - world_energy(w0), 0.0);
+  out->v[4] = fmax(world_energy(w1) - world_energy(w0) - applied_work(w0, nu, h), 0.0);
   if (cs->n == 0) return 0;
   double *lt = malloc(2 * (size_t)cs->n * sizeof *lt);
   if (!lt) return 1;

@@ -13,7 +13,8 @@
  *   dissipation  max over contacts of (lambda_t . v_t+ + mu p_n |v_t+|)^+: friction that does not take the
  *                most power out of the sliding (maximum dissipation; 0 when it opposes sliding at the cone's
  *                edge) [J]
- *   energy_gain  (E+ - E)^+, kinetic + potential [J]
+ *   energy_gain  (E+ - E - W)^+, kinetic + potential, W = h (f . v+ + tau . omega+) the work of the applied
+ *                forces and torques over the step (an actuated joint's motor adds energy lawfully) [J]
  * v_n+, v_t+: relative velocities after the step along the contact's normal and tangents, with the Jacobian
  * of the step-start state (the one the formulation used). */
 #ifndef CB_PHYSICS_CHECK_H

@@ -1,0 +1,380 @@
+/* NAME    bench_robot_grasp — the PEG paper's 2D robot-arm grasp: two two-link fingers on revolute joints,
+ *         PD-controlled, close on a target polygon resting on the ground (2 s).
+ * PURPOSE for each (target, mu, h, formulation, detection, solver) simulate the grasp and compare the
+ *         target's position with a reference run (PEG at -ref_h 1e-4 with -ref_solver, same target and mu)
+ *         at the same times: the sample before step k is t = (k - 1) h, matched to reference step
+ *         (k - 1) h / ref_h (every h a multiple of ref_h; the authors' processing script matched sample i
+ *         to reference index round(i / n_steps * n_ref), up to one step later). Errors: the Euclidean
+ *         position error's mean, median and quartiles over the samples (the authors' box plots), its
+ *         maximum and final value, and the mean |rotation error|; plus the largest joint opening (the
+ *         joint rows' check), overlap, traps, problem size and cost. A solve that gives no answer ends the
+ *         run (status solve_failed); an approximate one is counted and the run goes on.
+ * USAGE   bench_robot_grasp [-options_file bench/experiments/robot_grasp.opts] [-seeds 10] [-mu 0,0.125]
+ *         [-h 0.001,0.016] [-formulation peg,stewart_trinkle,corrective] [-detection closest,paper]
+ *         [-cp_solver lemke] [-t_end 2] [-ref_h 1e-4] [-ref_solver path_crash] [-bodyset_file F]
+ * PAPER   Williams, Lu & Trinkle 2016 (PEG) Sec. 6, the robot-arm grasp of the authors' code (robotArm2D.m,
+ *         ../shared/notes/peg-experiments.md): targets = polygons 1..10 of body set b scaled by 0.28;
+ *         joints as the free block of a mixed LCP (formulations/types/joint_block.c). */
+#include "robot_grasp.h"
+
+#include "engine/sweep_detection.h"
+#include "engine/sweep_observers.h"
+#include "simulation.h"
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <petscsys.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_MU 8
+
+static const struct sweep_axis axes[] = {
+    {SWEEP_SEEDS_AXIS, NULL, SWEEP_INT, "10",
+     "targets: seed s grasps polygon s + 1 of body set b (at most 10)", 1, SWEEP_INSTANCE, "[0,9]"},
+    {"mu", NULL, SWEEP_REAL, "0,0.125", "friction coefficient of every contact (the paper: 0 and 0.125)", 0,
+     SWEEP_INSTANCE, "[0,inf)"},
+    {"h", NULL, SWEEP_REAL,
+     "0.001,0.002,0.003,0.004,0.005,0.006,0.007,0.008,0.009,0.01,0.011,0.012,0.013,0.014,0.015,0.016",
+     "time step [s] (a multiple of -ref_h)", 0, SWEEP_METHOD, "(0,inf)"},
+    {"formulation", NULL, SWEEP_FORMULATION, "peg,stewart_trinkle,corrective", "formulations", 0,
+     SWEEP_METHOD, NULL},
+    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD, NULL},
+    {"detection", NULL, SWEEP_STRING, "closest,paper",
+     "the standard model's contacts (stewart_trinkle only; -stewart_trinkle_detection): closest features, or "
+     "paper (the PEG paper's experiments: every vertex against every edge near its line)",
+     0, SWEEP_METHOD, NULL},
+};
+enum { AXIS_SEED = 0, AXIS_MU = 1 };
+
+static const struct sweep_column columns[] = {
+    {"target", SWEEP_INFO, "the target: polygon k of body set b", .floor = 0},
+    {"err_mean", SWEEP_METRIC, "mean position error of the target against the reference over the samples [m]",
+     .floor = 1e-9},
+    {"err_median", SWEEP_METRIC, "median position error over the samples [m]", .floor = 1e-9},
+    {"err_q1", SWEEP_METRIC, "first quartile of the position error over the samples [m]", .floor = 1e-9},
+    {"err_q3", SWEEP_METRIC, "third quartile of the position error over the samples [m]", .floor = 1e-9},
+    {"err_max", SWEEP_METRIC, "largest position error over the samples [m]", .floor = 1e-9},
+    {"err_final", SWEEP_METRIC, "position error at the last sample [m]", .floor = 1e-9},
+    {"rot_err_mean", SWEEP_METRIC, "mean |rotation error| of the target [rad]", .floor = 1e-9},
+    {"joint_gap_max", SWEEP_METRIC, "largest distance between a joint's two anchor points over the steps [m]",
+     .floor = 1e-9},
+    {"max_overlap", SWEEP_METRIC, "largest total intersection area over the steps [m^2]", .floor = 1e-12},
+    {"max_overlap_depth", SWEEP_METRIC, "largest separating-axis overlap depth over the steps [m]",
+     .floor = 1e-9},
+    {"final_x", SWEEP_INFO, "target's x at the end [m]", .floor = 0},
+    {"final_y", SWEEP_INFO, "target's y at the end [m]", .floor = 0},
+    {"trap_fraction", SWEEP_INFO, "fraction of steps with a standard-model trap", .floor = 0},
+    {"rows_mean", SWEEP_COST, "mean rows of the complementarity problem per step (joint rows included)",
+     .count = 1},
+    {"step_seconds", SWEEP_COST,
+     "wall time per step, whole step (detect + assemble + solve + recover), mean over the run's steps [s]",
+     .floor = 0},
+    {"steps", SWEEP_INFO, "steps taken (floor(T / h) when the run completes; the last one may have failed)",
+     .floor = 0},
+    {"failed_steps", SWEEP_INFO, "solves that did not converge", .floor = 0},
+    {"failed_at", SWEEP_INFO, "simulated time at the start of the first failed step [s] (empty: none)",
+     .floor = 0},
+};
+
+struct grasp_ctx {
+  double T, ref_h;
+  char ref_solver[OPTION_STRING_MAX];
+  char file[OPTION_STRING_MAX];
+  struct peg_body_spec target[10];
+  long ref_n;              /* reference steps */
+  int n_mu;                /* friction values with a reference */
+  double mu[MAX_MU];       /* their values */
+  double *ref[10][MAX_MU]; /* (ref_n + 1) x 3: target x, y, rotation after k reference steps */
+  double ref_seconds;      /* wall time of the reference runs (this rank) */
+};
+
+/* The target's state after every step that advanced (traj[3 k ..], k = 0 the start), and the joints'
+ * largest opening. */
+struct traj_ctx {
+  double *traj;
+  long done;
+  double joint_gap;
+};
+
+static void traj_put(struct traj_ctx *c, const struct world *w)
+{
+  const struct body *b = &w->bodies[ROBOT_GRASP_TARGET];
+  if (c->traj)
+    c->traj[3 * c->done] = b->x[0], c->traj[3 * c->done + 1] = b->x[1], c->traj[3 * c->done + 2] = b->theta;
+  for (int j = 0; j < w->nj; j++) {
+    const struct joint *jt = &w->joints[j];
+    double pa[3], pb[3] = {jt->pb[0], jt->pb[1], 0.0};
+    world_point(w, &w->bodies[jt->a], jt->pa, pa);
+    if (jt->b >= 0) world_point(w, &w->bodies[jt->b], jt->pb, pb);
+    c->joint_gap = fmax(c->joint_gap, hypot(pa[0] - pb[0], pa[1] - pb[1]));
+  }
+}
+
+static int traj_begin(void *vctx, struct simulation *sim, double h, long steps)
+{
+  (void)h, (void)steps;
+  traj_put(vctx, sim->w);
+  return RUN_CONTINUE;
+}
+
+static int traj_after(void *vctx, const struct simulation *sim, long k, const struct step_record *rec)
+{
+  (void)k;
+  struct traj_ctx *c = vctx;
+  if (!rec->advanced) return RUN_CONTINUE;
+  c->done++;
+  traj_put(c, sim->w);
+  return RUN_CONTINUE;
+}
+
+/* Simulates one grasp; records the target's state after every step in traj ((n + 1) x 3). task != NULL: a
+ * sweep task (standard observers, statistics in row); NULL: a reference run. Returns 0 (with *done steps
+ * that advanced), 1 on an internal error or a failed reference run. */
+static int simulate(const struct sweep_task *task, const struct peg_body_spec *target, double mu,
+                    const char *form, const char *solver, double T, double h, double *traj, long *done,
+                    struct sweep_row *row)
+{
+  struct simulation sim;
+  int sim_bad = simulation_open(&sim, scene_robot_grasp(target, mu), form, solver);
+  struct run_observer obs[6];
+  int n_obs = 0, rc = 1;
+  struct traj_ctx tc = {.traj = traj};
+  *done = 0;
+  if (sim_bad) goto cleanup;
+  rc = 0;
+  if (!formulation_supports(sim.f, sim.w)) {
+    if (row) sweep_row_status(row, "not_applicable");
+    goto cleanup;
+  }
+  obs[n_obs++] =
+      (struct run_observer){.name = "trajectory", .ctx = &tc, .begin = traj_begin, .after_step = traj_after};
+  struct run_trap_stats traps;
+  struct run_overlap_stats overlap = {0};
+  struct run_summary sum;
+  if (robot_grasp_controller(&obs[n_obs++]) ||
+      (task && (run_observer_traps(&obs[n_obs++], &traps) || run_observer_overlap(&obs[n_obs++], &overlap) ||
+                sweep_observers_standard(task, obs, &n_obs, 6))) ||
+      simulation_run(&sim, h, scene_step_count(T, h), obs, n_obs, &sum)) {
+    rc = 1;
+    goto cleanup;
+  }
+  *done = tc.done;
+  if (task) {
+    const struct body *b = &sim.w->bodies[ROBOT_GRASP_TARGET];
+    sweep_row_status(row, sum.failed_steps ? "solve_failed" : "ok");
+    sweep_row_set(row, "final_x", b->x[0]);
+    sweep_row_set(row, "final_y", b->x[1]);
+    sweep_row_set(row, "joint_gap_max", tc.joint_gap);
+    sweep_row_set(row, "max_overlap", overlap.area_max);
+    sweep_row_set(row, "max_overlap_depth", overlap.depth_max);
+    sweep_row_set(row, "trap_fraction",
+                  traps.steps ? (double)traps.steps_with_traps / (double)traps.steps : 0.0);
+    sweep_row_set(row, "rows_mean", sum.rows_mean);
+    sweep_row_set(row, "step_seconds", sum.step_seconds);
+    sweep_row_set_int(row, "steps", sum.steps);
+    sweep_row_set_int(row, "failed_steps", sum.failed_steps);
+    if (isfinite(sum.failed_at)) sweep_row_set(row, "failed_at", sum.failed_at);
+  } else if (sum.failed_steps) {
+    fprintf(stderr,
+            "error: the reference run (%s, %s, h = %g, mu = %g) failed %ld solves, the first at t = %g\n",
+            form, solver, h, mu, sum.failed_steps, sum.failed_at);
+    rc = 1;
+  }
+cleanup:
+  run_observers_destroy(obs, n_obs);
+  simulation_close(&sim);
+  return rc;
+}
+
+static int mu_index(const struct grasp_ctx *ctx, double mu)
+{
+  for (int i = 0; i < ctx->n_mu; i++)
+    if (ctx->mu[i] == mu) return i;
+  return -1;
+}
+
+/* Error statistics of the samples against the reference: e (done + 1 position errors) is sorted here. */
+static void put_errors(struct sweep_row *row, double *e, long n, double rot_sum)
+{
+  double final = e[n - 1];
+  gsl_sort(e, 1, (size_t)n);
+  sweep_row_set(row, "err_mean", gsl_stats_mean(e, 1, (size_t)n));
+  sweep_row_set(row, "err_median", gsl_stats_median_from_sorted_data(e, 1, (size_t)n));
+  sweep_row_set(row, "err_q1", gsl_stats_quantile_from_sorted_data(e, 1, (size_t)n, 0.25));
+  sweep_row_set(row, "err_q3", gsl_stats_quantile_from_sorted_data(e, 1, (size_t)n, 0.75));
+  sweep_row_set(row, "err_max", e[n - 1]);
+  sweep_row_set(row, "err_final", final);
+  sweep_row_set(row, "rot_err_mean", rot_sum / (double)n);
+}
+
+/* The standard model's paper detection defaults to 0.07 m, the larger scenes' distance; here it defaults to
+ * the scene's threshold (robot_grasp.c says why) unless the command line gives one. In the task's process. */
+static int paper_distance_default(void)
+{
+  PetscBool set = PETSC_FALSE;
+  if (PetscOptionsHasName(NULL, NULL, "-stewart_trinkle_paper_distance", &set)) return 1;
+  if (set) return 0;
+  char v[32];
+  snprintf(v, sizeof v, "%g", ROBOT_GRASP_THRESHOLD);
+  return PetscOptionsSetValue(NULL, "-stewart_trinkle_paper_distance", v) != 0;
+}
+
+static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
+{
+  const struct grasp_ctx *ctx = vctx;
+  const double h = sweep_task_real(task, "h"), mu = sweep_task_real(task, "mu");
+  const long seed = sweep_task_int(task, SWEEP_SEEDS_AXIS);
+  const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
+  sweep_row_set_int(row, "target", seed + 1);
+  int skip = sweep_apply_detection(task, form, row);
+  if (skip) return skip < 0;
+  if (paper_distance_default()) return 1;
+  int im = mu_index(ctx, mu);
+  double ratio = h / ctx->ref_h;
+  long m = lround(ratio);
+  if (seed < 0 || seed >= 10 || im < 0 || !ctx->ref[seed][im]) return 1; /* prepare made every reference */
+  if (m < 1 || fabs(ratio - (double)m) > 1e-6 * ratio) {
+    fprintf(stderr, "bench_robot_grasp: h = %g is not a multiple of -ref_h %g\n", h, ctx->ref_h);
+    sweep_row_status(row, "not_applicable");
+    return 0;
+  }
+  const double *ref = ctx->ref[seed][im];
+  long n = scene_step_count(ctx->T, h), done = 0;
+  double *traj = calloc(3 * ((size_t)n + 1), sizeof *traj), *e = malloc(((size_t)n + 1) * sizeof *e);
+  int rc =
+      !traj || !e ? 1 : simulate(task, &ctx->target[seed], mu, form, solver, ctx->T, h, traj, &done, row);
+  if (rc == 0 && (done > 0 || n == 0)) {
+    double rot_sum = 0.0;
+    long ns = 0;
+    for (long j = 0; j <= done && j * m <= ctx->ref_n; j++, ns++) { /* j m <= ref_n: j h <= T */
+      long r = j * m;
+      e[ns] = hypot(traj[3 * j] - ref[3 * r], traj[3 * j + 1] - ref[3 * r + 1]);
+      rot_sum += fabs(traj[3 * j + 2] - ref[3 * r + 2]);
+    }
+    put_errors(row, e, ns, rot_sum);
+  }
+  free(traj);
+  free(e);
+  return rc;
+}
+
+static const struct option_decl options[] = {
+    {"t_end", OPT_REAL, offsetof(struct grasp_ctx, T), "2", "(0,inf)", "simulated seconds [s]"},
+    {"ref_h", OPT_REAL, offsetof(struct grasp_ctx, ref_h), "1e-4", "(0,inf)",
+     "reference step; every h must be a multiple of it [s]"},
+    {"ref_solver", OPT_STRING, offsetof(struct grasp_ctx, ref_solver), "path_crash", NULL,
+     "solver of the reference PEG runs (the authors used PATH; lemke misses 1 step of 20,000 with target 8, "
+     "mu 0.125: a sticking answer 1.4e-8 off a friction row)"},
+    {"bodyset_file", OPT_STRING, offsetof(struct grasp_ctx, file), "", NULL,
+     "the stored body sets (default $CB_SHARED_DATA or ../shared/data, + /peg/box2d_bodysets.txt)"},
+};
+
+static const struct sweep_driver driver;
+
+static int setup(void **vctx)
+{
+  struct grasp_ctx *ctx = calloc(1, sizeof *ctx);
+  if (!ctx) return 1;
+  *vctx = ctx;
+  if (sweep_read_options(&driver, ctx)) return 1;
+  if (!solver_find(ctx->ref_solver)) {
+    fprintf(stderr, "error: -ref_solver '%s' is not a registered solver\n", ctx->ref_solver);
+    return 1;
+  }
+  if (!ctx->file[0]) { /* the default: the shared data folder */
+    const char *env = getenv("CB_SHARED_DATA");
+    snprintf(ctx->file, sizeof ctx->file, "%s/peg/box2d_bodysets.txt", env ? env : "../shared/data");
+  }
+  char err[512];
+  for (int k = 1; k <= 10; k++)
+    if (scene_robot_grasp_target(ctx->file, k, &ctx->target[k - 1], err, sizeof err)) {
+      fprintf(stderr, "error: %s\n       (the paper's polygon sets: set -bodyset_file or CB_SHARED_DATA)\n",
+              err);
+      return 1;
+    }
+  ctx->ref_n = scene_step_count(ctx->T, ctx->ref_h);
+  return 0;
+}
+
+/* One PEG reference run per (target, mu) of the sweep, on every rank (they are deterministic). */
+static int prepare(void *vctx, const int *n_values, char *const *const *values)
+{
+  struct grasp_ctx *ctx = vctx;
+  if (n_values[AXIS_MU] > MAX_MU) { /* the seeds axis's range bounds the targets */
+    fprintf(stderr, "error: -mu: at most %d friction values\n", MAX_MU);
+    return 1;
+  }
+  double t0 = solver_wall_time();
+  for (int im = 0; im < n_values[AXIS_MU]; im++) {
+    double mu = strtod(values[AXIS_MU][im], NULL);
+    if (mu_index(ctx, mu) >= 0) continue;
+    ctx->mu[ctx->n_mu++] = mu;
+    for (int s = 0; s < n_values[AXIS_SEED]; s++) {
+      long seed = strtol(values[AXIS_SEED][s], NULL, 10), done = 0;
+      double *ref = malloc(3 * ((size_t)ctx->ref_n + 1) * sizeof *ref);
+      if (!ref || seed < 0 || seed >= 10) {
+        free(ref);
+        return 1;
+      }
+      ctx->ref[seed][ctx->n_mu - 1] = ref;
+      if (simulate(NULL, &ctx->target[seed], mu, "peg", ctx->ref_solver, ctx->T, ctx->ref_h, ref, &done,
+                   NULL) ||
+          done != ctx->ref_n) {
+        fprintf(stderr,
+                "error: the reference run (peg, h = %g, target %ld, mu = %g) did not complete (%ld of %ld "
+                "steps)\n",
+                ctx->ref_h, seed + 1, mu, done, ctx->ref_n);
+        return 1;
+      }
+    }
+  }
+  ctx->ref_seconds = solver_wall_time() - t0;
+  return 0;
+}
+
+static double cost(const struct sweep_task *t, void *vctx)
+{
+  const struct grasp_ctx *ctx = vctx;
+  const char *form = sweep_task_string(t, "formulation");
+  return ctx->T / sweep_task_real(t, "h") * (strcmp(form, "stewart_trinkle") == 0 ? 3.0 : 1.0);
+}
+
+static void teardown(void *vctx)
+{
+  struct grasp_ctx *ctx = vctx;
+  if (!ctx) return;
+  for (int s = 0; s < 10; s++)
+    for (int i = 0; i < MAX_MU; i++)
+      free(ctx->ref[s][i]);
+  free(ctx);
+}
+
+static const struct sweep_driver driver = {
+    .experiment = "robot_grasp",
+    .title = "robot-arm grasp of a polygon, target position error vs a PEG h = 1e-4 reference "
+             "(Williams, Lu & Trinkle 2016)",
+    .help = "Status ok: every solve converged; solve_failed: some did not (a solve without an answer ends\n"
+            "the run). Formulations take their own options (-peg_..., -stewart_trinkle_...); the arm's\n"
+            "revolute joints are the free block of each formulation's mixed LCP. The scene's contact\n"
+            "threshold is 0.004 m (under half a link's thickness), which is also the default of\n"
+            "-stewart_trinkle_paper_distance here (0.07 m elsewhere: past a link's far side, misread as a\n"
+            "deep penetration, the first step's LCP has no solution).\n",
+    .options = options,
+    .steps_observed = 1,
+    .series = "formulation,detection,mu",
+    .n_options = sizeof options / sizeof options[0],
+    .axes = axes,
+    .n_axes = sizeof axes / sizeof axes[0],
+    .columns = columns,
+    .n_columns = sizeof columns / sizeof columns[0],
+    .setup = setup,
+    .prepare = prepare,
+    .cost = cost,
+    .run = run,
+    .teardown = teardown,
+};
+
+int main(int argc, char **argv) { return sweep_main(&driver, argc, argv); }
