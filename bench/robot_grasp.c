@@ -364,7 +364,7 @@ static const struct sweep_driver driver = {
             "deep penetration, the first step's LCP has no solution).\n",
     .options = options,
     .steps_observed = 1,
-    .series = "formulation,detection,mu",
+    .series = "formulation,detection,solver,mu",
     .n_options = sizeof options / sizeof options[0],
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
