@@ -4,8 +4,11 @@
 # bench_synthetic sweep as a job array + merge through slurm/submit, and once through slurm/sweep.sbatch,
 # each giving the tasks.csv of a plain mpirun run (timing, rank and host aside); one array element
 # cancelled mid-way leaves the merged table incomplete, and re-running that slice with -resume through
-# sbatch completes it with no task run twice. The daemons are stopped by their recorded PIDs (never by
-# name). Without root or SLURM it skips. CB_KEEP_SCRATCH=1 keeps the scratch directory (logs, runs).
+# sbatch completes it with no task run twice. Then a second cluster of two node daemons on this one host
+# (nodes n1, n2 of one CPU each: Debian's build lets several slurmd run as separate nodes): a two-element
+# array runs one element on each node and merges to the plain run's table. (An element whose ranks span
+# both daemons fails at step launch, "task launch failed": not tested.) The daemons are stopped by their
+# recorded PIDs (never by name). Without root or SLURM it skips. CB_KEEP_SCRATCH=1 keeps the scratch directory (logs, runs).
 set -u
 bin=${CB_BIN:-bin}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,16 +32,22 @@ chmod 755 "$D" # munged checks every parent directory of its socket
 munge_pid="" ctld_pid="" slurmd_pid=""
 # a recorded PID, still ours: alive and started with our scratch directory in its command line
 ours() { [ -n "$1" ] && tr '\0' ' ' 2>/dev/null <"/proc/$1/cmdline" | grep -qF "$D"; }
+any_ours() { # any of the PIDs given
+  local p
+  for p in "$@"; do ours "$p" && return 0; done
+  return 1
+}
 stop_cluster() {
   if ours "$ctld_pid"; then
     scancel -u "$(id -un)" >/dev/null 2>&1
     for _ in $(seq 50); do [ -z "$(squeue -h 2>/dev/null)" ] && break; sleep 0.1; done
     scontrol shutdown >/dev/null 2>&1
   fi
-  for _ in $(seq 50); do ours "$ctld_pid" || ours "$slurmd_pid" || break; sleep 0.1; done
-  for p in "$ctld_pid" "$slurmd_pid" "$munge_pid"; do ours "$p" && kill -TERM "$p"; done
-  for _ in $(seq 20); do ours "$ctld_pid" || ours "$slurmd_pid" || ours "$munge_pid" || break; sleep 0.1; done
-  for p in "$ctld_pid" "$slurmd_pid" "$munge_pid"; do ours "$p" && kill -KILL "$p"; done
+  local p
+  for _ in $(seq 50); do any_ours $ctld_pid $slurmd_pid || break; sleep 0.1; done
+  for p in $ctld_pid $slurmd_pid $munge_pid; do ours "$p" && kill -TERM "$p"; done
+  for _ in $(seq 20); do any_ours $ctld_pid $slurmd_pid $munge_pid || break; sleep 0.1; done
+  for p in $ctld_pid $slurmd_pid $munge_pid; do ours "$p" && kill -KILL "$p"; done
 }
 trap 'stop_cluster; [ -n "${CB_KEEP_SCRATCH:-}" ] || rm -rf "$D"' EXIT
 
@@ -49,8 +58,23 @@ in_use() { awk -v h="$(printf '%04X' "$1")" 'toupper(substr($2, index($2, ":") +
   END { exit !f }' /proc/net/tcp /proc/net/tcp6 2>/dev/null; }
 ephemeral_lo=$(awk '{ print $1 }' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null)
 [ "${ephemeral_lo:-0}" -gt 20100 ] 2>/dev/null || ephemeral_lo=32768
+# The nodes: one, localhost, with this machine's CPUs; or (two_nodes=1) n1 and n2 of one CPU each, two slurmd
+# on this host with ports of their own.
+two_nodes=0
+node_lines() {
+  if [ $two_nodes = 1 ]; then
+    echo "NodeName=n1 NodeAddr=127.0.0.1 NodeHostname=localhost Port=$((port + 1)) CPUs=1 RealMemory=1000 State=UNKNOWN"
+    echo "NodeName=n2 NodeAddr=127.0.0.1 NodeHostname=localhost Port=$((port + 2)) CPUs=1 RealMemory=1000 State=UNKNOWN"
+  else
+    echo "NodeName=localhost NodeAddr=127.0.0.1 CPUs=${cpus:-1} RealMemory=${mem:-1000} State=UNKNOWN"
+  fi
+}
 start_cluster() {
-  mkdir -p "$D/munge" "$D/etc" "$D/state" "$D/spool/localhost" "$D/tmp" "$D/log" "$D/run"
+  local nodes=localhost n
+  [ $two_nodes = 1 ] && nodes="n1 n2"
+  munge_pid="" ctld_pid="" slurmd_pid=""
+  rm -rf "$D/state" "$D/spool" "$D/run"
+  mkdir -p "$D/munge" "$D/etc" "$D/state" "$D/tmp" "$D/log" "$D/run"
   chmod 755 "$D/munge"
   if ! mungekey -c -k "$D/munge/munge.key" 2>/dev/null; then head -c 1024 /dev/urandom >"$D/munge/munge.key"; fi
   chmod 400 "$D/munge/munge.key"
@@ -61,7 +85,7 @@ start_cluster() {
   local port cpus mem
   for _ in $(seq 50); do
     port=$((20000 + RANDOM % (ephemeral_lo - 20002)))
-    in_use "$port" || in_use $((port + 1)) || break
+    in_use "$port" || in_use $((port + 1)) || in_use $((port + 2)) || break
   done
   cpus=$(slurmd -C | sed -n 's/.*CPUs=\([0-9]*\).*/\1/p' | head -n 1)
   mem=$(slurmd -C | sed -n 's/.*RealMemory=\([0-9]*\).*/\1/p' | head -n 1)
@@ -78,9 +102,9 @@ StateSaveLocation=$D/state
 SlurmdSpoolDir=$D/spool/%n
 TmpFS=$D/tmp
 SlurmctldPidFile=$D/run/slurmctld.pid
-SlurmdPidFile=$D/run/slurmd.pid
+SlurmdPidFile=$D/run/slurmd.%n.pid
 SlurmctldLogFile=$D/log/slurmctld.log
-SlurmdLogFile=$D/log/slurmd.log
+SlurmdLogFile=$D/log/slurmd.%n.log
 MailProg=/bin/true
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
@@ -94,17 +118,20 @@ SchedulerParameters=batch_sched_delay=0,bf_interval=1
 MpiDefault=pmix
 EnforcePartLimits=ALL
 ReturnToService=2
-NodeName=localhost NodeAddr=127.0.0.1 CPUs=${cpus:-1} RealMemory=${mem:-1000} State=UNKNOWN
+$(node_lines)
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 EOF
   for _ in $(seq 50); do [ -S "$D/munge/munge.socket.2" ] && break; sleep 0.1; done
   setsid slurmctld -D -f "$D/etc/slurm.conf" </dev/null >"$D/log/slurmctld.out" 2>&1 &
   ctld_pid=$!
-  setsid slurmd -D -N localhost -f "$D/etc/slurm.conf" </dev/null >"$D/log/slurmd.out" 2>&1 &
-  slurmd_pid=$!
+  for n in $nodes; do
+    mkdir -p "$D/spool/$n"
+    setsid slurmd -D -N "$n" -f "$D/etc/slurm.conf" </dev/null >"$D/log/slurmd.$n.out" 2>&1 &
+    slurmd_pid="${slurmd_pid:+$slurmd_pid }$!"
+  done
   export SLURM_CONF=$D/etc/slurm.conf
   for _ in $(seq 150); do
-    [ "$(sinfo -h -o %T 2>/dev/null)" = idle ] && return 0
+    [ "$(sinfo -h -o %T 2>/dev/null | sort -u)" = idle ] && return 0
     sleep 0.1
   done
   return 1
@@ -123,7 +150,7 @@ wait_job() {
   return 1
 }
 diagnose() { # job logs and the daemons' last words, as comment lines
-  for f in "$@" "$D/log/slurmctld.log" "$D/log/slurmd.log"; do
+  for f in "$@" "$D/log/slurmctld.log" "$D"/log/slurmd.*.log; do
     [ -f "$f" ] && tail -n 8 "$f" | sed "s|^|# $(basename "$f"): |"
   done
 }
@@ -132,7 +159,7 @@ field() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
 cd "$root" || exit 1
 if ! start_cluster; then
   fail "a local SLURM started in $D (controller, node daemon, munged)"
-  diagnose "$D/log/munged.log" "$D/log/slurmctld.out" "$D/log/slurmd.out"
+  diagnose "$D/log/munged.log" "$D/log/slurmctld.out" "$D"/log/slurmd.*.out
   exit 1
 fi
 pass "a local SLURM runs in a scratch directory (munged $munge_pid, slurmctld $ctld_pid, slurmd $slurmd_pid)"
@@ -202,4 +229,25 @@ check "... the resumed slice ran only its $((4 - before)) missing tasks (4 rows,
 check "... and tasks.csv equals the plain mpirun run's" 'same $D/plain2/tasks.csv $D/can/tasks.csv'
 
 stop_cluster
-check "the daemons stopped (by their PIDs)" '! ours $ctld_pid && ! ours $slurmd_pid && ! ours $munge_pid'
+check "the daemons stopped (by their PIDs)" '! any_ours $ctld_pid $slurmd_pid $munge_pid'
+
+# 3. two node daemons on this host, n1 and n2: a 2-element array of 1 rank each runs an element on each node
+two_nodes=1
+if ! start_cluster; then
+  fail "a local SLURM of two nodes (n1, n2) started"
+  diagnose "$D/log/slurmctld.out" "$D"/log/slurmd.*.out
+  exit 1
+fi
+pass "a local SLURM of two node daemons on this host runs: $(sinfo -h -o '%D %T %N' | tr '\n' ' ')"
+printf -- '-kind ok\n-work 0.05\n-seeds 8\n' >"$D/s3.opts"
+slurm/submit -n 1 -s 2 -t 5 -o "$D/two" --no-plots synthetic "$D/s3.opts" >"$D/submit4" 2>"$D/submit4.err"
+aid=$(field array_job "$D/submit4") mid=$(field merge_job "$D/submit4")
+mpirun -n 2 "$bin/bench_synthetic" -options_file "$D/s3.opts" -out "$D/plain3" -quiet -no_plots
+wait_job "$aid" && wait_job "$mid"
+nodes=$(scontrol show job -o "$aid" 2>/dev/null | sed -n 's/.* NodeList=\([^ ]*\).*/\1/p' | sort | tr '\n' ' ')
+check "the 2 elements ran on different nodes ($nodes) and the merge completed" \
+  '[ "$(states $aid)" = "COMPLETED " ] && [ "$(states $mid)" = "COMPLETED " ] && [ "$nodes" = "n1 n2 " ]' ||
+  diagnose "$D"/two/slurm/*
+check "... and the merged tasks.csv equals the plain mpirun run's" 'same $D/plain3/tasks.csv $D/two/tasks.csv'
+stop_cluster
+check "the two-node cluster's daemons stopped (by their PIDs)" '! any_ours $ctld_pid $slurmd_pid $munge_pid'
