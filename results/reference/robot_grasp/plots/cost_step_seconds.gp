@@ -1,4 +1,4 @@
-# cost_step_seconds.gp — step_seconds vs h: median (line) and interquartile range (band) per formulation / detection / mu.
+# cost_step_seconds.gp — step_seconds vs h: median (line) and interquartile range (band) per formulation / detection / solver / mu.
 # Made by the sweep engine (bench/engine/plot.c) from ../tasks.csv; re-make cost_step_seconds.png and cost_step_seconds.svg by
 # running `gnuplot cost_step_seconds.gp` in this directory (the run directory's plots/).
 reset
@@ -16,7 +16,10 @@ set xrange [0.00080000000000000004:0.02]
 set xtics (0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.007, 0.008, 0.009, 0.01, 0.011, 0.012, 0.013, 0.014, 0.015, 0.016)
 set xtics rotate by 45 right
 set ylabel "wall time per step [s]"
-set yrange [-5.2838305451950898e-06:0.00011868409563679962]
+set logscale y
+set format y '%g'
+set ytics (1e-06, 2e-06, 5e-06, 1e-05, 2e-05, 5e-05, 1e-04, 2e-04, 5e-04, 1e-03, 2e-03, 5e-03)
+set yrange [4.3546982701347349e-06:0.0011092409685224992]
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {
@@ -26,46 +29,78 @@ if (cb_svg) {
   set terminal pngcairo size 1240,1040 noenhanced font 'sans,11'
   set output 'cost_step_seconds.png'
 }
-set multiplot layout 2,2 title "robot-arm grasp of a polygon, target position error vs a PEG h = 1e-4 reference (Williams, Lu & Trinkle 2016)\nmedian (line) and interquartile range (band) over the successful tasks\naggregated over seed, solver; open points shifted right: same values as an earlier series\ny: wall time per step, whole step (detect + assemble + solve + recover), mean over the run's steps [s]"
-set key maxcols 2
+set multiplot layout 2,2 title "robot-arm grasp of a polygon, target position error vs a PEG h = 1e-4 reference (Williams, Lu & Trinkle 2016)\nmedian (line) and interquartile range (band) over the successful tasks\naggregated over seed; open points shifted right: same values as an earlier series\ny: wall time per step, whole step (detect + assemble + solve + recover), mean over the run's steps [s]"
+set key maxcols 1
 set title "peg"
 plot \
   'cost_step_seconds.dat' index 0 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
   'cost_step_seconds.dat' index 0 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
   'cost_step_seconds.dat' index 0 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
-  'cost_step_seconds.dat' index 0 using 1:2 with linespoints lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "closest / 0", \
+  'cost_step_seconds.dat' index 0 using 1:2 with linespoints lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "closest / lemke / 0", \
+  'cost_step_seconds.dat' index 1 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#009E73' notitle, \
+  'cost_step_seconds.dat' index 1 using 1:3 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
+  'cost_step_seconds.dat' index 1 using 1:4 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
+  'cost_step_seconds.dat' index 1 using 1:2 with linespoints lw 2.3 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "closest / path_crash / 0", \
+  'cost_step_seconds.dat' index 8 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#E69F00' notitle, \
+  'cost_step_seconds.dat' index 8 using 1:3 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
+  'cost_step_seconds.dat' index 8 using 1:4 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
+  'cost_step_seconds.dat' index 8 using 1:2 with linespoints lw 1.9 pt 13 ps 1.3 dt 5 lc rgb '#E69F00' title "closest / lemke / 0.125", \
+  'cost_step_seconds.dat' index 9 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#000000' notitle, \
+  'cost_step_seconds.dat' index 9 using 1:3 with lines lw 0.8 dt 2 lc rgb '#000000' notitle, \
+  'cost_step_seconds.dat' index 9 using 1:4 with lines lw 0.8 dt 2 lc rgb '#000000' notitle, \
+  'cost_step_seconds.dat' index 9 using 1:2 with linespoints lw 1.4 pt 1 ps 1.3 dt 2 lc rgb '#000000' title "closest / path_crash / 0.125"
+set title "stewart_trinkle"
+plot \
+  'cost_step_seconds.dat' index 2 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
+  'cost_step_seconds.dat' index 2 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'cost_step_seconds.dat' index 2 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'cost_step_seconds.dat' index 2 using 1:2 with linespoints lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "closest / lemke / 0", \
+  'cost_step_seconds.dat' index 3 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#D55E00' notitle, \
+  'cost_step_seconds.dat' index 3 using 1:3 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
+  'cost_step_seconds.dat' index 3 using 1:4 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
+  'cost_step_seconds.dat' index 3 using 1:2 with linespoints lw 2.6 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "paper / lemke / 0", \
   'cost_step_seconds.dat' index 4 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#009E73' notitle, \
   'cost_step_seconds.dat' index 4 using 1:3 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
   'cost_step_seconds.dat' index 4 using 1:4 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
-  'cost_step_seconds.dat' index 4 using 1:2 with linespoints lw 1.7 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "closest / 0.125"
-set title "stewart_trinkle"
-plot \
-  'cost_step_seconds.dat' index 1 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
-  'cost_step_seconds.dat' index 1 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
-  'cost_step_seconds.dat' index 1 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
-  'cost_step_seconds.dat' index 1 using 1:2 with linespoints lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "closest / 0", \
-  'cost_step_seconds.dat' index 2 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#D55E00' notitle, \
-  'cost_step_seconds.dat' index 2 using 1:3 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
-  'cost_step_seconds.dat' index 2 using 1:4 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
-  'cost_step_seconds.dat' index 2 using 1:2 with linespoints lw 2.3 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "paper / 0", \
-  'cost_step_seconds.dat' index 5 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#009E73' notitle, \
-  'cost_step_seconds.dat' index 5 using 1:3 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
-  'cost_step_seconds.dat' index 5 using 1:4 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
-  'cost_step_seconds.dat' index 5 using 1:2 with linespoints lw 1.7 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "closest / 0.125", \
-  'cost_step_seconds.dat' index 6 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#CC79A7' notitle, \
-  'cost_step_seconds.dat' index 6 using 1:3 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
-  'cost_step_seconds.dat' index 6 using 1:4 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
-  'cost_step_seconds.dat' index 6 using 1:2 with linespoints lw 1.2 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "paper / 0.125"
+  'cost_step_seconds.dat' index 4 using 1:2 with linespoints lw 2.3 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "closest / path_crash / 0", \
+  'cost_step_seconds.dat' index 5 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#CC79A7' notitle, \
+  'cost_step_seconds.dat' index 5 using 1:3 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
+  'cost_step_seconds.dat' index 5 using 1:4 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
+  'cost_step_seconds.dat' index 5 using 1:2 with linespoints lw 2.1 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "paper / path_crash / 0", \
+  'cost_step_seconds.dat' index 10 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#E69F00' notitle, \
+  'cost_step_seconds.dat' index 10 using 1:3 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
+  'cost_step_seconds.dat' index 10 using 1:4 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
+  'cost_step_seconds.dat' index 10 using 1:2 with linespoints lw 1.9 pt 13 ps 1.3 dt 5 lc rgb '#E69F00' title "closest / lemke / 0.125", \
+  'cost_step_seconds.dat' index 11 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#56B4E9' notitle, \
+  'cost_step_seconds.dat' index 11 using 1:3 with lines lw 0.8 dt 2 lc rgb '#56B4E9' notitle, \
+  'cost_step_seconds.dat' index 11 using 1:4 with lines lw 0.8 dt 2 lc rgb '#56B4E9' notitle, \
+  'cost_step_seconds.dat' index 11 using 1:2 with linespoints lw 1.7 pt 15 ps 1.3 dt 1 lc rgb '#56B4E9' title "paper / lemke / 0.125", \
+  'cost_step_seconds.dat' index 12 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#000000' notitle, \
+  'cost_step_seconds.dat' index 12 using 1:3 with lines lw 0.8 dt 2 lc rgb '#000000' notitle, \
+  'cost_step_seconds.dat' index 12 using 1:4 with lines lw 0.8 dt 2 lc rgb '#000000' notitle, \
+  'cost_step_seconds.dat' index 12 using 1:2 with linespoints lw 1.4 pt 1 ps 1.3 dt 2 lc rgb '#000000' title "closest / path_crash / 0.125", \
+  'cost_step_seconds.dat' index 13 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#F0E442' notitle, \
+  'cost_step_seconds.dat' index 13 using 1:3 with lines lw 0.8 dt 2 lc rgb '#F0E442' notitle, \
+  'cost_step_seconds.dat' index 13 using 1:4 with lines lw 0.8 dt 2 lc rgb '#F0E442' notitle, \
+  'cost_step_seconds.dat' index 13 using 1:2 with linespoints lw 1.2 pt 3 ps 1.3 dt 3 lc rgb '#F0E442' title "paper / path_crash / 0.125"
 set title "corrective"
 plot \
-  'cost_step_seconds.dat' index 3 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
-  'cost_step_seconds.dat' index 3 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
-  'cost_step_seconds.dat' index 3 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
-  'cost_step_seconds.dat' index 3 using 1:2 with linespoints lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "closest / 0", \
+  'cost_step_seconds.dat' index 6 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
+  'cost_step_seconds.dat' index 6 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'cost_step_seconds.dat' index 6 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'cost_step_seconds.dat' index 6 using 1:2 with linespoints lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "closest / lemke / 0", \
   'cost_step_seconds.dat' index 7 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#009E73' notitle, \
   'cost_step_seconds.dat' index 7 using 1:3 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
   'cost_step_seconds.dat' index 7 using 1:4 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
-  'cost_step_seconds.dat' index 7 using 1:2 with linespoints lw 1.7 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "closest / 0.125"
+  'cost_step_seconds.dat' index 7 using 1:2 with linespoints lw 2.3 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "closest / path_crash / 0", \
+  'cost_step_seconds.dat' index 14 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#E69F00' notitle, \
+  'cost_step_seconds.dat' index 14 using 1:3 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
+  'cost_step_seconds.dat' index 14 using 1:4 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
+  'cost_step_seconds.dat' index 14 using 1:2 with linespoints lw 1.9 pt 13 ps 1.3 dt 5 lc rgb '#E69F00' title "closest / lemke / 0.125", \
+  'cost_step_seconds.dat' index 15 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#000000' notitle, \
+  'cost_step_seconds.dat' index 15 using 1:3 with lines lw 0.8 dt 2 lc rgb '#000000' notitle, \
+  'cost_step_seconds.dat' index 15 using 1:4 with lines lw 0.8 dt 2 lc rgb '#000000' notitle, \
+  'cost_step_seconds.dat' index 15 using 1:2 with linespoints lw 1.4 pt 1 ps 1.3 dt 2 lc rgb '#000000' title "closest / path_crash / 0.125"
 unset multiplot
 }
 unset output
