@@ -5,6 +5,7 @@
  * and the Siconos files
  * (listed and loaded when ../shared is present; a missing folder gives CP_CLASS_MISSING, no list entries). */
 #include "check.h"
+#include "cp_io.h"
 #include "problem_class.h"
 #include "testproblems.h"
 
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct cp_problem *build(const char *name, unsigned long seed, const char *dir)
 {
@@ -162,6 +164,31 @@ static void test_siconos_files(void)
   cp_destroy(&p);
 }
 
+/* file:PATH reads a problem file as given (the plain files -cp_dump_failed writes): the same problem back,
+ * bit for bit; a missing file is CP_CLASS_MISSING naming it. */
+static void test_path_files(void)
+{
+  struct cp_problem *src = cp_test_murty(6), *p = NULL;
+  char path[] = "/tmp/cb_problem_class_XXXXXX", name[64], err[512];
+  int fd = mkstemp(path);
+  if (fd >= 0) close(fd);
+  CHECK(src && fd >= 0 && cp_write_plain(path, src, err, sizeof err) == 0, "a problem written to %s", path);
+  snprintf(name, sizeof name, "file:%s", path);
+  enum cp_class_status st = cp_class_create(name, 0, "/nonexistent/folder", &p, err, sizeof err);
+  int same = st == CP_CLASS_OK && p && p->n == src->n;
+  for (int i = 0; same && i < src->n * src->n; i++)
+    same = p->M[i] == src->M[i];
+  for (int i = 0; same && i < src->n; i++)
+    same = p->q[i] == src->q[i];
+  CHECK(cp_class_valid(name) && same && cp_class_size(name, NULL) == 6,
+        "file:PATH reads the problem back bit for bit (n = 6), whatever the data folder");
+  cp_destroy(&p);
+  remove(path);
+  st = cp_class_create(name, 0, NULL, &p, err, sizeof err);
+  CHECK(st == CP_CLASS_MISSING && !p && strstr(err, path), "a missing file: CP_CLASS_MISSING (%s)", err);
+  cp_destroy(&src);
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
@@ -170,6 +197,7 @@ int main(int argc, char **argv)
   test_seeds();
   test_contact_physics();
   test_siconos_files();
+  test_path_files();
   int rc = check_finish();
   PetscCall(PetscFinalize());
   return rc;

@@ -27,6 +27,9 @@ static const char *const cp_class_builtin =
     "ncp_mixed300,ncp_kojima_shindo,mcp_siconos10";
 
 static const char cp_class_file_prefix[] = "siconos:";
+/* "file:PATH": a problem file as given (relative to the working directory), in any format cp_io reads —
+ * the plain files -cp_dump_failed writes (the failed steps of a driver's run) among them. */
+static const char cp_class_path_prefix[] = "file:";
 
 /* "prefixN" with N a positive integer in range: N, else 0. */
 static int cp_class_sized(const char *name, const char *prefix)
@@ -49,11 +52,22 @@ static int cp_class_boxes(const char *name, int *sliding)
   return n % CP_CLASS_BOX_UNKNOWNS == 0 ? n / CP_CLASS_BOX_UNKNOWNS : 0;
 }
 
+/* The file of a file class: "siconos:PATH" (*in_data = 1: under the data folder) or "file:PATH"
+ * (*in_data = 0); NULL for the other classes. */
+static const char *cp_class_file_in(const char *name, int *in_data)
+{
+  size_t k = sizeof cp_class_file_prefix - 1, kp = sizeof cp_class_path_prefix - 1;
+  *in_data = 1;
+  if (strncmp(name, cp_class_file_prefix, k) == 0 && name[k] != '\0') return name + k;
+  *in_data = 0;
+  if (strncmp(name, cp_class_path_prefix, kp) == 0 && name[kp] != '\0') return name + kp;
+  return NULL;
+}
+
 static const char *cp_class_file(const char *name)
 {
-  size_t k = sizeof cp_class_file_prefix - 1;
-  if (strncmp(name, cp_class_file_prefix, k) != 0 || name[k] == '\0') return NULL;
-  return name + k;
+  int in_data;
+  return cp_class_file_in(name, &in_data);
 }
 
 /* Egan classes: the free gap rates (a1, a2) of Fig. 3, cases (a) and (b). */
@@ -127,16 +141,22 @@ enum cp_class_status cp_class_create(const char *name, unsigned long seed, const
   if (errlen) err[0] = '\0';
   int n, sliding, max_form;
   double a2;
-  const char *file = cp_class_file(name);
+  int in_data;
+  const char *file = cp_class_file_in(name, &in_data);
   if (file) {
     char path[4096];
-    if (snprintf(path, sizeof path, "%s/%s", data_dir ? data_dir : ".", file) >= (int)sizeof path) {
+    int len = in_data ? snprintf(path, sizeof path, "%s/%s", data_dir ? data_dir : ".", file)
+                      : snprintf(path, sizeof path, "%s", file);
+    if (len >= (int)sizeof path) {
       snprintf(err, errlen, "%s: path too long", name);
       return CP_CLASS_FAILED;
     }
     FILE *f = fopen(path, "r");
     if (!f) {
-      snprintf(err, errlen, "%s: no such file (data folder %s)", path, data_dir ? data_dir : ".");
+      if (in_data)
+        snprintf(err, errlen, "%s: no such file (data folder %s)", path, data_dir ? data_dir : ".");
+      else
+        snprintf(err, errlen, "%s: no such file", path);
       return CP_CLASS_MISSING;
     }
     fclose(f);
@@ -163,7 +183,7 @@ enum cp_class_status cp_class_create(const char *name, unsigned long seed, const
         err, errlen,
         "unknown problem class '%s' (spdN, restingN, slidingN with N a multiple of 24, murtyN, egan_max_a, "
         "egan_max_b, egan_sum_1, egan_sum_2, ncp_disc_roll, ncp_disc_slide, ncp_disc_rand, ncp_mixedN, "
-        "ncp_kojima_shindo, mcp_siconos10, siconos:PATH)",
+        "ncp_kojima_shindo, mcp_siconos10, siconos:PATH, file:PATH)",
         name);
     return CP_CLASS_UNKNOWN;
   }

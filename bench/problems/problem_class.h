@@ -24,7 +24,9 @@
  *   ncp_mixedN    random strictly monotone mixed NCP, N / 3 free unknowns, known solution (seeded)
  *   ncp_kojima_shindo   Kojima-Shindo's 4-unknown NCP;  mcp_siconos10   Siconos' MCP test (5 free + 5)
  *   siconos:PATH  a Siconos numerics .dat file, PATH relative to the data folder (LCP, or MLCP when the
- *                 file name contains "mlcp") */
+ *                 file name contains "mlcp")
+ *   file:PATH     a problem file in any format cp_io reads, PATH as given (relative to the working
+ *                 directory): e.g. a failed step -cp_dump_failed wrote (results/failed/) */
 enum cp_class_status {
   CP_CLASS_OK = 0,
   CP_CLASS_UNKNOWN = 1, /* not a class name (bad input) */
