@@ -199,6 +199,7 @@ static int mu_index(const struct grasp_ctx *ctx, double mu)
 /* Error statistics of the samples against the reference: e (done + 1 position errors) is sorted here. */
 static void put_errors(struct sweep_row *row, double *e, long n, double rot_sum)
 {
+  if (n < 1) return;
   double final = e[n - 1];
   gsl_sort(e, 1, (size_t)n);
   sweep_row_set(row, "err_mean", gsl_stats_mean(e, 1, (size_t)n));

@@ -174,7 +174,8 @@ static void test_pinned_bar(const char *form, double rest_tol, double support_rt
       pn_sum += pn[c] * fabs(cs->c[c].n[1]); /* vertical part: corrective's normal is the overlap's axis */
   }
   const struct body *bd = &w->bodies[b];
-  double support = pn_sum / ((steps - steps / 2) * 1e-3);
+  const int counted = steps - steps / 2; /* the second half */
+  double support = pn_sum / ((double)counted * 1e-3);
   CHECK(failed == 0, "pinned bar %s: every solve converged (%d failed)", form, failed);
   CHECK(fabs(bd->x[0]) < rest_tol && fabs(bd->x[1]) < rest_tol && fabs(bd->theta) < rest_tol,
         "pinned bar %s: stays at rest (x %.2e, y %.2e, theta %.2e)", form, bd->x[0], bd->x[1], bd->theta);

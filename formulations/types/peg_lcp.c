@@ -130,11 +130,11 @@ static int wrap_joints(struct peg_lcp *L, const struct peg_model *m, const struc
     return 0;
   }
   if (n > L->cap_dir) {
-    const struct jcol **a = realloc(L->rdir, (size_t)n * sizeof *a);
+    const struct jcol **a = realloc(L->rdir, (size_t)n * sizeof(const struct jcol *));
     if (a) L->rdir = a;
-    const struct jcol **b = realloc(L->rsub, (size_t)n * sizeof *b);
+    const struct jcol **b = realloc(L->rsub, (size_t)n * sizeof(const struct jcol *));
     if (b) L->rsub = b;
-    const struct jcol **c = realloc(L->ucol, (size_t)n * sizeof *c);
+    const struct jcol **c = realloc(L->ucol, (size_t)n * sizeof(const struct jcol *));
     if (c) L->ucol = c;
     if (!a || !b || !c) {
       cp_destroy(p);

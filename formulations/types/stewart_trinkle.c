@@ -112,7 +112,7 @@ static int st_wrap_joints(struct st_data *d, const struct world *w, double h, in
     return 0;
   }
   if (m > d->cap_dir) {
-    const struct jcol **dir = realloc(d->dir, (size_t)m * sizeof *dir);
+    const struct jcol **dir = realloc(d->dir, (size_t)m * sizeof(const struct jcol *));
     if (!dir) {
       cp_destroy(p);
       return 1;
