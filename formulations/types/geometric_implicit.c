@@ -538,17 +538,24 @@ static int gi_recover(struct formulation *f, const struct world *w, const struct
   return 0;
 }
 
-/* The carried state (formulation.h carry_get): [nprev; per pair sa, sb, m2, its GI_FREE + 3 + m2 answers],
- * the previous step's answer that shifts the unknowns. 3D keeps its own (not exported: -1). */
+/* The carried state (formulation.h carry_get): [0 (2D) | 1 (3D); 2D: nprev; per pair sa, sb, m2, its
+ * GI_FREE + 3 + m2 answers; 3D: gi3_carry_get's], the previous step's answers that shift the unknowns. */
 static int gi_carry_get(const struct formulation *f, double *buf, int cap)
 {
   const struct gi_data *d = f->data;
-  if (d->d3) return -1;
-  int need = 1;
+  if (d->d3) {
+    int need = 1 + gi3_carry_get(d->d3, NULL, 0);
+    if (need > cap) return need;
+    buf[0] = 1;
+    gi3_carry_get(d->d3, buf + 1, cap - 1);
+    return need;
+  }
+  int need = 2;
   for (int i = 0; i < d->nprev; i++)
     need += 3 + GI_FREE + 3 + d->prev[i].m2;
   if (need > cap) return need;
   int k = 0;
+  buf[k++] = 0;
   buf[k++] = d->nprev;
   for (int i = 0; i < d->nprev; i++) {
     const struct gi_prev *pv = &d->prev[i];
@@ -564,6 +571,9 @@ static int gi_carry_get(const struct formulation *f, double *buf, int cap)
 static int gi_carry_set(struct formulation *f, const double *buf, int n)
 {
   struct gi_data *d = f->data;
+  if (n >= 1 && buf[0] == 1.0) return gi3_carry_set(f, &d->d3, buf + 1, n - 1);
+  if (n < 1 || buf[0] != 0.0) return formulation_fail(f, "carried state: neither 2D nor 3D");
+  buf++, n--;
   int np = n > 0 ? (int)buf[0] : -1, k = 1, total = 0;
   if (n < 1 || np < 0 || np > n) return formulation_fail(f, "carried state: bad pair count");
   /* sizes first: nothing changes unless the whole state fits */
