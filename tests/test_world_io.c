@@ -1,7 +1,8 @@
 /* test_world_io.c — a world as text and back (world_io.h), bit for bit: scenes in 2D and 3D (polygons,
  * joints, polyhedra, spheres, planes) after a few steps (nonzero velocities, non-trivial poses) are written,
- * read back and compared field by field with memcmp (so -0.0, and every last bit, count); the text of the
- * copy is the text of the original; damaged or truncated texts are refused with a message. */
+ * read back and compared field by field with memcmp (doubles travel as their IEEE bits) (so -0.0, and every
+ * last bit, count); the text of the copy is the text of the original; damaged or truncated texts are refused
+ * with a message. */
 #include "check.h"
 #include "formulation.h"
 #include "scenes.h"
@@ -135,6 +136,14 @@ static void test_bad_header(void)
   CHECK(world_from_text(big, strlen(big), &w, err, sizeof err) && !w,
         "fewer bodies than counted: refused (%s)", err);
   CHECK(world_from_text("", 0, &w, err, sizeof err) && !w, "empty text: refused (%s)", err);
+  const char *hand = "world 1 2 0 0 0 0 0\nenv 0 -9.81 0 0.3 0.01 0\nend\n";
+  CHECK(!world_from_text(hand, strlen(hand), &w, err, sizeof err) && w && w->mu == 0.3 &&
+            w->gravity[1] == -9.81,
+        "a text written by hand with decimal numbers reads (%s)", err);
+  world_destroy(&w);
+  const char *cut = "world 1 2 0 0 0 0 0\nenv #0000 0 0 0 0.01 0\nend\n";
+  CHECK(world_from_text(cut, strlen(cut), &w, err, sizeof err) && !w, "a short hex number is refused (%s)",
+        err);
 }
 
 int main(int argc, char **argv)

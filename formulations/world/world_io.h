@@ -1,7 +1,8 @@
 /* world_io.h — a world (world.h) as text and back, bit for bit: every field a formulation reads (bodies'
  * poses, velocities, applied loads and inertia; shapes with their polygon / polyhedron data as the world
  * holds them, derived quantities included; joints; gravity, mu, threshold, broad phase, t). Doubles are
- * printed with %.17g, which strtod reads back to the same double. A problem corpus stores it so that a
+ * written as the hex digits of their IEEE bits ("#3ff0000000000000" is 1), so the copy is exact; a
+ * decimal number is read too (strtod), for texts written by hand. A problem corpus stores it so that a
  * callback problem of the nonlinear formulations (Chakraborty et al.'s geometrically implicit NCPs) can be
  * assembled again from the state it was assembled from (the FCLIB idea for problems without a matrix). No
  * HDF5 here: the caller stores the text where it likes. */
