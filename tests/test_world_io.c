@@ -1,8 +1,8 @@
 /* test_world_io.c — a world as text and back (world_io.h), bit for bit: scenes in 2D and 3D (polygons,
  * joints, polyhedra, spheres, planes) after a few steps (nonzero velocities, non-trivial poses) are written,
- * read back and compared field by field with memcmp (doubles travel as their IEEE bits) (so -0.0, and every
- * last bit, count); the text of the copy is the text of the original; damaged or truncated texts are refused
- * with a message. */
+ * read back and compared field by field, doubles bit for bit (they travel as their IEEE bits) (so -0.0, and
+ * every last bit, count); the text of the copy is the text of the original; damaged or truncated texts are
+ * refused with a message. */
 #include "check.h"
 #include "formulation.h"
 #include "scenes.h"
@@ -10,46 +10,64 @@
 #include "world_io.h"
 
 #include <petscsys.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SAME(a, b, n) (memcmp((a), (b), (n) * sizeof *(a)) == 0)
+/* Bit for bit (so -0.0 differs from 0.0), not by value. */
+static int same_d(const double *a, const double *b, int n)
+{
+  for (int i = 0; i < n; i++) {
+    uint64_t x, y;
+    memcpy(&x, &a[i], sizeof x);
+    memcpy(&y, &b[i], sizeof y);
+    if (x != y) return 0;
+  }
+  return 1;
+}
+
+static int same_i(const int *a, const int *b, int n)
+{
+  for (int i = 0; i < n; i++)
+    if (a[i] != b[i]) return 0;
+  return 1;
+}
 
 static int same_polygon(const struct polygon *a, const struct polygon *b)
 {
   if (!a || !b) return a == b;
-  return a->n == b->n && SAME(a->v, b->v, 2 * a->n) && SAME(a->en, b->en, 2 * a->n) &&
-         SAME(a->ed, b->ed, a->n) && SAME(&a->area, &b->area, 1) && SAME(a->centroid, b->centroid, 2) &&
-         SAME(&a->second_moment, &b->second_moment, 1);
+  return a->n == b->n && same_d(a->v, b->v, 2 * a->n) && same_d(a->en, b->en, 2 * a->n) &&
+         same_d(a->ed, b->ed, a->n) && same_d(&a->area, &b->area, 1) && same_d(a->centroid, b->centroid, 2) &&
+         same_d(&a->second_moment, &b->second_moment, 1);
 }
 
 static int same_polyhedron(const struct polyhedron *a, const struct polyhedron *b)
 {
   if (!a || !b) return a == b;
-  return a->nv == b->nv && a->nf == b->nf && a->ne == b->ne && SAME(a->v, b->v, 3 * a->nv) &&
-         SAME(a->face_start, b->face_start, a->nf + 1) &&
-         SAME(a->face_vert, b->face_vert, a->face_start[a->nf]) && SAME(a->fn, b->fn, 3 * a->nf) &&
-         SAME(a->fd, b->fd, a->nf) && SAME(a->edge_vert, b->edge_vert, 2 * a->ne) &&
-         SAME(a->edge_face, b->edge_face, 2 * a->ne) && SAME(&a->volume, &b->volume, 1) &&
-         SAME(a->centroid, b->centroid, 3) && SAME(a->inertia, b->inertia, 9);
+  return a->nv == b->nv && a->nf == b->nf && a->ne == b->ne && same_d(a->v, b->v, 3 * a->nv) &&
+         same_i(a->face_start, b->face_start, a->nf + 1) &&
+         same_i(a->face_vert, b->face_vert, a->face_start[a->nf]) && same_d(a->fn, b->fn, 3 * a->nf) &&
+         same_d(a->fd, b->fd, a->nf) && same_i(a->edge_vert, b->edge_vert, 2 * a->ne) &&
+         same_i(a->edge_face, b->edge_face, 2 * a->ne) && same_d(&a->volume, &b->volume, 1) &&
+         same_d(a->centroid, b->centroid, 3) && same_d(a->inertia, b->inertia, 9);
 }
 
 static int same_body(const struct body *a, const struct body *b)
 {
   return a->is_static == b->is_static && a->dof == b->dof && a->group == b->group &&
-         SAME(&a->mass, &b->mass, 1) && SAME(&a->inertia, &b->inertia, 1) &&
-         SAME(a->inertia3, b->inertia3, 9) && SAME(a->x, b->x, 3) && SAME(&a->theta, &b->theta, 1) &&
-         SAME(a->q, b->q, 4) && SAME(a->v, b->v, 3) && SAME(a->w, b->w, 3) && SAME(a->f, b->f, 3) &&
-         SAME(a->tau, b->tau, 3) && a->shape_begin == b->shape_begin && a->shape_count == b->shape_count &&
-         SAME(&a->bound_radius, &b->bound_radius, 1) && a->unbounded == b->unbounded;
+         same_d(&a->mass, &b->mass, 1) && same_d(&a->inertia, &b->inertia, 1) &&
+         same_d(a->inertia3, b->inertia3, 9) && same_d(a->x, b->x, 3) && same_d(&a->theta, &b->theta, 1) &&
+         same_d(a->q, b->q, 4) && same_d(a->v, b->v, 3) && same_d(a->w, b->w, 3) && same_d(a->f, b->f, 3) &&
+         same_d(a->tau, b->tau, 3) && a->shape_begin == b->shape_begin && a->shape_count == b->shape_count &&
+         same_d(&a->bound_radius, &b->bound_radius, 1) && a->unbounded == b->unbounded;
 }
 
 static int same_shape(const struct shape *a, const struct shape *b)
 {
-  return a->kind == b->kind && a->body == b->body && SAME(a->c, b->c, 3) && SAME(&a->radius, &b->radius, 1) &&
-         SAME(a->n, b->n, 3) && SAME(&a->d, &b->d, 1) && same_polygon(a->polygon, b->polygon) &&
-         same_polyhedron(a->polyhedron, b->polyhedron);
+  return a->kind == b->kind && a->body == b->body && same_d(a->c, b->c, 3) &&
+         same_d(&a->radius, &b->radius, 1) && same_d(a->n, b->n, 3) && same_d(&a->d, &b->d, 1) &&
+         same_polygon(a->polygon, b->polygon) && same_polyhedron(a->polyhedron, b->polyhedron);
 }
 
 static int same_world(const struct world *a, const struct world *b, char *what, size_t len)
@@ -57,8 +75,8 @@ static int same_world(const struct world *a, const struct world *b, char *what, 
   if (a->dim != b->dim || a->nb != b->nb || a->ns != b->ns || a->nj != b->nj || a->ndof != b->ndof ||
       a->broad != b->broad)
     return snprintf(what, len, "header"), 0;
-  if (!SAME(a->gravity, b->gravity, 3) || !SAME(&a->mu, &b->mu, 1) ||
-      !SAME(&a->threshold, &b->threshold, 1) || !SAME(&a->t, &b->t, 1))
+  if (!same_d(a->gravity, b->gravity, 3) || !same_d(&a->mu, &b->mu, 1) ||
+      !same_d(&a->threshold, &b->threshold, 1) || !same_d(&a->t, &b->t, 1))
     return snprintf(what, len, "gravity / mu / threshold / t"), 0;
   for (int i = 0; i < a->nb; i++)
     if (!same_body(&a->bodies[i], &b->bodies[i])) return snprintf(what, len, "body %d", i), 0;
@@ -66,8 +84,8 @@ static int same_world(const struct world *a, const struct world *b, char *what, 
     if (!same_shape(&a->shapes[i], &b->shapes[i])) return snprintf(what, len, "shape %d", i), 0;
   for (int i = 0; i < a->nj; i++) {
     const struct joint *x = &a->joints[i], *y = &b->joints[i];
-    if (x->kind != y->kind || x->a != y->a || x->b != y->b || !SAME(x->pa, y->pa, 3) ||
-        !SAME(x->pb, y->pb, 3))
+    if (x->kind != y->kind || x->a != y->a || x->b != y->b || !same_d(x->pa, y->pa, 3) ||
+        !same_d(x->pb, y->pb, 3))
       return snprintf(what, len, "joint %d", i), 0;
   }
   return 1;
@@ -113,7 +131,7 @@ static void round_trip(const char *label, struct world *w, const char *formulati
     char *bad_text = strdup(text);
     char *num = bad_text ? strstr(bad_text, "\nbody ") : NULL;
     struct world *bad = NULL;
-    if (num) memcpy(num + 6, "x", 1);
+    if (num) num[6] = 'x';
     CHECK(num && world_from_text(bad_text, len, &bad, err, sizeof err) && strstr(err, "body static flag"),
           "%s: a word for a number is refused (%s)", label, err);
     world_destroy(&bad);
