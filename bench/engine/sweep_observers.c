@@ -120,6 +120,8 @@ struct capture_ctx {
   size_t world_len;
   double *carry, *z_prev, *z0, *Fz0;
   int carry_n, n_prev, cap_prev, cap_z0;
+  char options[4096]; /* the formulation's option values: read once, they do not change in a run */
+  int options_ok;
 };
 
 /* Before step k: the state the step's problem is assembled from, when the step may be captured. */
@@ -151,10 +153,11 @@ static void capture_before(struct capture_ctx *c, const struct simulation *sim, 
  * previous answer under -cp_warm_start when the size matches, else mid(lo, hi, 0)) and F(z0). NULL when
  * the snapshot is incomplete (e.g. a formulation whose carried state cannot be exported). */
 static const struct corpus_callback *capture_callback(struct capture_ctx *c, const struct simulation *sim,
-                                                      const struct cp_problem *p, struct corpus_callback *cb,
-                                                      char *options, size_t olen)
+                                                      const struct cp_problem *p, struct corpus_callback *cb)
 {
-  if (!c->snap_ok || formulation_options_text(sim->f, options, olen)) return NULL;
+  if (!c->options_ok)
+    c->options_ok = formulation_options_text(sim->f, c->options, sizeof c->options) ? -1 : 1;
+  if (!c->snap_ok || c->options_ok < 0) return NULL;
   if (p->n > c->cap_z0) {
     double *a = realloc(c->z0, (size_t)p->n * sizeof *a),
            *b = a ? realloc(c->Fz0, (size_t)p->n * sizeof *b) : NULL;
@@ -168,9 +171,9 @@ static const struct corpus_callback *capture_callback(struct capture_ctx *c, con
     c->z0[i] = warm ? c->z_prev[i] : cp_mid(p->lo[i], p->hi[i], 0.0);
   if (cp_eval_F(p, c->z0, c->Fz0)) return NULL;
   *cb = (struct corpus_callback){.world = c->world,
-                                 .options = options,
+                                 .options = c->options,
                                  .world_len = c->world_len,
-                                 .options_len = strlen(options),
+                                 .options_len = strlen(c->options),
                                  .lo = p->lo,
                                  .hi = p->hi,
                                  .z0 = c->z0,
@@ -230,10 +233,8 @@ static void capture_after(struct capture_ctx *c, const struct simulation *sim, l
   memcpy(m->rows, rows, sizeof rows);
   char err[512];
   int rc = c->w ? 0 : corpus_writer_open(c->set->path, &c->w, err, sizeof err);
-  char options[4096];
   struct corpus_callback cb;
-  const struct corpus_callback *rb =
-      cp_is_linear(p) ? NULL : capture_callback(c, sim, p, &cb, options, sizeof options);
+  const struct corpus_callback *rb = cp_is_linear(p) ? NULL : capture_callback(c, sim, p, &cb);
   if (!rc) rc = corpus_writer_add_callback(c->w, p, m, rb, c->set->max, err, sizeof err);
   if (rc == 1) fprintf(stderr, "warning: -cp_capture: %s; no more problems from task %ld\n", err, m->task_id);
   if (rc) c->done = 1;
