@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <petscsys.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,15 @@ fail:
   return 1;
 }
 
+/* Bit for bit: a bound is data, -0.0 and 0.0 are different stored values. */
+static int same_bits(double a, double b)
+{
+  uint64_t x, y;
+  memcpy(&x, &a, sizeof x);
+  memcpy(&y, &b, sizeof y);
+  return x == y;
+}
+
 double corpus_rebuilt_difference(const struct corpus_rebuilt *r)
 {
   const int n = r->p->n;
@@ -139,9 +149,7 @@ double corpus_rebuilt_difference(const struct corpus_rebuilt *r)
     return INFINITY;
   }
   for (int i = 0; i < n; i++) {
-    if (memcmp(&r->p->lo[i], &r->cb.lo[i], sizeof(double)) != 0 ||
-        memcmp(&r->p->hi[i], &r->cb.hi[i], sizeof(double)) != 0)
-      worst = INFINITY;
+    if (!same_bits(r->p->lo[i], r->cb.lo[i]) || !same_bits(r->p->hi[i], r->cb.hi[i])) worst = INFINITY;
     double d = fabs(F[i] - r->cb.Fz0[i]) / fmax(1.0, fabs(r->cb.Fz0[i]));
     if (!(d <= worst)) worst = d; /* NaN counts as the worst */
   }
