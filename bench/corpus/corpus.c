@@ -13,14 +13,14 @@
 /* ---- reading ---- */
 
 struct corpus {
-  hid_t file, values, indices;
+  hid_t file, values, indices, text;
   int version, n;
-  hsize_t n_values, n_indices;
+  hsize_t n_values, n_indices, n_text;
   struct corpus_meta *meta;
   struct slot {
-    int64_t values_offset, indices_offset, nnz;
-    int format;
-  } * at; /* version 2: where each problem's data is */
+    int64_t values_offset, indices_offset, nnz, text_offset;
+    int format, world_len, options_len, carry_n, warm;
+  } * at; /* versions 2, 3: where each problem's data is */
 };
 
 static int open_v2(struct corpus *c, const char *path, char *err, size_t len)
@@ -28,13 +28,20 @@ static int open_v2(struct corpus *c, const char *path, char *err, size_t len)
   hid_t d = H5Dopen2(c->file, "problems", H5P_DEFAULT);
   c->values = H5Dopen2(c->file, "values", H5P_DEFAULT);
   c->indices = H5Dopen2(c->file, "indices", H5P_DEFAULT);
+  if (c->version >= 3) {
+    c->text = H5Dopen2(c->file, "text", H5P_DEFAULT);
+    if (c->text < 0 || corpus_extent(c->text, &c->n_text)) {
+      if (d >= 0) H5Dclose(d);
+      return corpus_fail(err, len, "%s: not a corpus (dataset text; corrupt?)", path);
+    }
+  }
   hsize_t n = 0;
   if (d < 0 || c->values < 0 || c->indices < 0 || corpus_extent(d, &n) ||
       corpus_extent(c->values, &c->n_values) || corpus_extent(c->indices, &c->n_indices) || n > 100000000) {
     if (d >= 0) H5Dclose(d);
     return corpus_fail(err, len, "%s: not a corpus (datasets problems, values, indices; corrupt?)", path);
   }
-  hid_t t = corpus_row_type();
+  hid_t t = c->version >= 3 ? corpus_row_type() : corpus_row_type_v2();
   struct row *r = calloc(n ? n : 1, sizeof *r);
   c->meta = calloc(n ? n : 1, sizeof *c->meta);
   c->at = calloc(n ? n : 1, sizeof *c->at);
@@ -66,7 +73,8 @@ static int open_v2(struct corpus *c, const char *path, char *err, size_t len)
     m->n = x->n;
     m->n_eq = x->n_eq;
     m->captured = x->captured;
-    c->at[i] = (struct slot){x->values_offset, x->indices_offset, x->nnz, FMT_NONE};
+    c->at[i] = (struct slot){x->values_offset, x->indices_offset, x->nnz,     x->text_offset, FMT_NONE,
+                             x->world_len,     x->options_len,    x->carry_n, x->warm};
     for (int f = 0; f < 3; f++)
       if (strcmp(x->m_format, corpus_fmt_text[f]) == 0) c->at[i].format = f;
   }
@@ -86,16 +94,16 @@ int corpus_open(const char *path, struct corpus **out, char *err, size_t len)
   hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (f < 0) return corpus_fail(err, len, "%s: HDF5 cannot open it (corrupt or truncated?)", path), 2;
   long v = corpus_get_version(f);
-  if (v != 1 && v != CORPUS_SCHEMA_VERSION) {
+  if (v != 1 && v != 2 && v != CORPUS_SCHEMA_VERSION) {
     H5Fclose(f);
-    return corpus_fail(err, len, "%s: schema version %ld, this build reads 1 and %d", path, v,
+    return corpus_fail(err, len, "%s: schema version %ld, this build reads 1, 2 and %d", path, v,
                        CORPUS_SCHEMA_VERSION),
            2;
   }
   struct corpus *c = calloc(1, sizeof *c);
   if (!c) return H5Fclose(f), corpus_fail(err, len, "out of memory"), 2;
   c->file = f;
-  c->values = c->indices = -1;
+  c->values = c->indices = c->text = -1;
   c->version = (int)v;
   int rc = v == 1 ? corpus_v1_list(f, path, &c->meta, &c->n, err, len) : open_v2(c, path, err, len);
   if (rc) {
@@ -164,6 +172,9 @@ int corpus_read(const struct corpus *c, int i, struct cp_problem **out, char *er
   const struct corpus_meta *m = &c->meta[i];
   *out = NULL;
   if (!m->captured) return corpus_fail(err, len, "%s: not captured (callback problem)", m->name);
+  if (m->captured == 2)
+    return corpus_fail(err, len, "%s: a callback problem: rebuilt through its formulation, not read",
+                       m->name);
   if (m->n < 1 || m->n > 100000 || m->n_eq < 0 || m->n_eq > m->n)
     return corpus_fail(err, len, "%s: bad size n = %d, n_eq = %d", m->name, m->n, m->n_eq);
   struct cp_problem *p = NULL;
@@ -183,11 +194,71 @@ int corpus_read(const struct corpus *c, int i, struct cp_problem **out, char *er
   return 0;
 }
 
+void corpus_callback_free(struct corpus_callback *cb)
+{
+  free(cb->world);
+  free(cb->options);
+  free(cb->lo);
+  free(cb->hi);
+  free(cb->z0);
+  free(cb->Fz0);
+  free(cb->carry);
+  memset(cb, 0, sizeof *cb);
+}
+
+int corpus_read_callback(const struct corpus *c, int i, struct corpus_callback *cb, char *err, size_t len)
+{
+  const struct corpus_meta *m = &c->meta[i];
+  memset(cb, 0, sizeof *cb);
+  if (m->captured != 2 || c->version < 3)
+    return corpus_fail(err, len, "%s: not a rebuildable callback problem", m->name);
+  const struct slot *s = &c->at[i];
+  const int n = m->n;
+  if (n < 1 || n > 1000000 || s->world_len < 1 || s->options_len < 0 || s->carry_n < 0)
+    return corpus_fail(err, len, "%s: bad sizes of its rebuild data (corrupt?)", m->name);
+  cb->world = malloc((size_t)s->world_len + 1);
+  cb->options = malloc((size_t)s->options_len + 1);
+  double *v = malloc((4 * (size_t)n + (size_t)s->carry_n) * sizeof *v);
+  int rc = !cb->world || !cb->options || !v ||
+           corpus_read_slice(c->text, H5T_NATIVE_UCHAR, c->n_text, s->text_offset, s->world_len, cb->world) ||
+           corpus_read_slice(c->text, H5T_NATIVE_UCHAR, c->n_text, s->text_offset + s->world_len,
+                             s->options_len, cb->options) ||
+           corpus_read_slice(c->values, H5T_NATIVE_DOUBLE, c->n_values, s->values_offset,
+                             4 * (int64_t)n + s->carry_n, v);
+  if (!rc) {
+    cb->world[s->world_len] = cb->options[s->options_len] = '\0';
+    cb->world_len = (size_t)s->world_len;
+    cb->options_len = (size_t)s->options_len;
+    cb->lo = v;
+    cb->hi = malloc((size_t)n * sizeof *v);
+    cb->z0 = malloc((size_t)n * sizeof *v);
+    cb->Fz0 = malloc((size_t)n * sizeof *v);
+    cb->carry = malloc(((size_t)s->carry_n + 1) * sizeof *v);
+    rc = !cb->hi || !cb->z0 || !cb->Fz0 || !cb->carry;
+    if (!rc) {
+      memcpy(cb->hi, v + n, (size_t)n * sizeof *v);
+      memcpy(cb->z0, v + 2 * n, (size_t)n * sizeof *v);
+      memcpy(cb->Fz0, v + 3 * n, (size_t)n * sizeof *v);
+      memcpy(cb->carry, v + 4 * n, (size_t)s->carry_n * sizeof *v);
+      cb->carry_n = s->carry_n;
+      cb->warm = s->warm;
+    }
+  } else {
+    free(v);
+  }
+  if (rc) {
+    corpus_callback_free(cb);
+    return corpus_fail(err, len, "%s: unreadable rebuild data (corrupt?)", m->name);
+  }
+  return 0;
+}
+
 void corpus_close(struct corpus **c)
 {
   if (!c || !*c) return;
   if ((*c)->values >= 0) H5Dclose((*c)->values);
   if ((*c)->indices >= 0) H5Dclose((*c)->indices);
+  if ((*c)->text >= 0) H5Dclose((*c)->text);
   if ((*c)->file >= 0) H5Fclose((*c)->file);
   free((*c)->meta);
   free((*c)->at);
@@ -212,8 +283,11 @@ int corpus_merge(const char *out, const char *const *in, int n_in, char *err, si
       struct corpus_meta m = c->meta[i];
       if (corpus_writer_has(w, m.name)) snprintf(m.name, sizeof m.name, "%.100s_in%d", c->meta[i].name, k);
       struct cp_problem *p = NULL;
-      if (m.captured && corpus_read(c, i, &p, err, len)) rc = 2;
-      if (!rc && corpus_writer_add(w, p, &m, 0, err, len)) rc = 2;
+      struct corpus_callback cb = {0};
+      if (m.captured == 1 && corpus_read(c, i, &p, err, len)) rc = 2;
+      if (m.captured == 2 && corpus_read_callback(c, i, &cb, err, len)) rc = 2;
+      if (!rc && corpus_writer_add_callback(w, p, &m, m.captured == 2 ? &cb : NULL, 0, err, len)) rc = 2;
+      corpus_callback_free(&cb);
       cp_destroy(&p);
     }
     corpus_close(&c);

@@ -1,22 +1,32 @@
 /* corpus.h — a problem corpus: the complementarity problems real runs produced, in an HDF5 file (libhdf5
  * C API), so that every solver can replay the same subproblems (the FCLIB idea, Acary et al. 2014, for our
  * LCP / MLCP / box MCP kinds). Schema (README "Problem corpus"), version CORPUS_SCHEMA_VERSION in the root
- * attribute schema_version. Version 2: four 1-D chunked, extendible datasets a problem appends to (a
+ * attribute schema_version. Version 3 (version 2 plus the callback problems' fields and /text): five 1-D
+ * chunked, extendible datasets a problem appends to (a
  * problem is one table row plus two slices, not an HDF5 group with ~25 objects: capture is cheap):
  *   /problems   compound, one row per problem: name (EXPERIMENT_task<ID>_step<K>, unique in a file), kind
  *               (lcp, mlcp, box_mcp, ncp), driver, formulation, solver, status (the run's), axes
  *               ("h=0.01;formulation=peg;..."), git_sha, M_format (dense | csr | none), h, t, step, task_id,
- *               seed, rows[6] (normal, friction, slack, joint, velocity, other), n, n_eq, captured (1; 0: a
- *               callback problem, no data), values_offset, indices_offset, nnz
+ *               seed, rows[6] (normal, friction, slack, joint, velocity, other), n, n_eq, captured (1: linear
+ *               data; 2: a callback problem with what rebuilds it; 0: a callback problem, no data),
+ *               values_offset, indices_offset, nnz; version 3: text_offset, world_len, options_len,
+ *               carry_n, warm (captured 2)
  *   /values     double: per problem at values_offset q[n], lo[n], hi[n] (+-inf as IEEE infinities), then
- *               M[n][n] row-major (dense) or the nnz CSR values (csr: under a quarter of M is nonzero)
+ *               M[n][n] row-major (dense) or the nnz CSR values (csr: under a quarter of M is nonzero);
+ *               captured 2: lo[n], hi[n], z0[n] (the run's initial guess: the previous step's answer when
+ *               warm = 1, else mid(lo, hi, 0)), F(z0)[n] as the run evaluated it, then carry_n doubles of
+ *               the formulation's carried state (formulation.h carry_get)
+ *   /text       uint8: captured 2 at text_offset the world at the step's start (world_io.h, world_len
+ *               bytes) then the formulation's option values in effect ("-name value" lines,
+ *               options_len bytes); corpus_rebuild.h assembles the problem again from them
  *   /indices    int32: per csr problem at indices_offset the row pointers [n+1], then the nnz columns
  *   /name_hash  uint64: FNV-1a of each problem's name, row for row (read by a writer appending to the
  *               file to refuse a duplicate name without reading the names)
  * A writer buffers problems and appends them in batches (CORPUS_BATCH_*), each batch written values and
  * indices first (then the hashes), the table rows last, then H5Fflush; HDF5 is not called between batches, so
  * a killed run leaves a readable file holding every batch before the last. Version 1 files (one group per
- * problem with attributes) are still read (corpus_v1.c); `corpus_merge` into a new file converts them. */
+ * problem with attributes) and version 2 files are still read (corpus_v1.c; version 2 through the version 3
+ * row type without its last fields); `corpus_merge` into a new file converts them. */
 #ifndef CB_CORPUS_H
 #define CB_CORPUS_H
 
@@ -24,7 +34,7 @@
 
 #include <stddef.h>
 
-#define CORPUS_SCHEMA_VERSION 2
+#define CORPUS_SCHEMA_VERSION 3
 /* A writer's batch: appended and flushed when it holds this many problems, this many bytes, or when the
  * first problem after this many seconds since the last flush arrives; and at close. */
 #define CORPUS_BATCH_PROBLEMS 256
@@ -42,8 +52,19 @@ struct corpus_meta {
   unsigned long seed;
   int rows[6]; /* normal, friction, slack, joint, velocity, other */
   int n, n_eq;
-  int captured; /* 0: a callback problem (no M, q): recorded, not replayable */
+  int captured; /* 1: linear data; 2: a rebuildable callback problem; 0: a callback problem, no data */
 };
+
+/* What rebuilds a callback problem (captured 2; layout above). Read: every pointer malloc'd
+ * (corpus_callback_free); written: the caller's. */
+struct corpus_callback {
+  char *world, *options;
+  size_t world_len, options_len;
+  double *lo, *hi, *z0, *Fz0; /* n each */
+  double *carry;
+  int carry_n, warm;
+};
+void corpus_callback_free(struct corpus_callback *cb);
 
 /* Appends p as problem m->name to path (created with the schema version when absent). cap > 0: nothing is
  * written once the file holds cap problems. Returns 0 written, 1 error (err says why), 3 cap reached. */
@@ -61,6 +82,10 @@ struct corpus_writer;
 int corpus_writer_open(const char *path, struct corpus_writer **w, char *err, size_t len);
 int corpus_writer_add(struct corpus_writer *w, const struct cp_problem *p, const struct corpus_meta *m,
                       long cap, char *err, size_t len);
+/* A callback problem p with what rebuilds it (cb; NULL: recorded without data, captured 0). */
+int corpus_writer_add_callback(struct corpus_writer *w, const struct cp_problem *p,
+                               const struct corpus_meta *m, const struct corpus_callback *cb, long cap,
+                               char *err, size_t len);
 int corpus_writer_has(const struct corpus_writer *w, const char *name); /* 1: a problem of that name is in */
 int corpus_writer_close(struct corpus_writer **w); /* writes the last batch: 0, or 1 when that failed */
 
@@ -69,16 +94,19 @@ struct corpus;
  * schema version. */
 int corpus_open(const char *path, struct corpus **c, char *err, size_t len);
 int corpus_count(const struct corpus *c);
-int corpus_schema(const struct corpus *c); /* the file's schema version (1 or 2) */
+int corpus_schema(const struct corpus *c); /* the file's schema version (1, 2 or 3) */
 /* Metadata of problem i (read on open). */
 const struct corpus_meta *corpus_meta_at(const struct corpus *c, int i);
 /* Index of the problem named name, -1 when absent. */
 int corpus_find(const struct corpus *c, const char *name);
-/* Reads problem i: 0 with *p (cp_destroy it); 1 with err (unreadable, or a callback problem). */
+/* Reads problem i: 0 with *p (cp_destroy it); 1 with err (unreadable, or a callback problem: see
+ * corpus_read_callback and corpus_rebuild.h). */
 int corpus_read(const struct corpus *c, int i, struct cp_problem **p, char *err, size_t len);
+/* Reads what rebuilds callback problem i (captured 2) into *cb: 0; 1 with err. */
+int corpus_read_callback(const struct corpus *c, int i, struct corpus_callback *cb, char *err, size_t len);
 void corpus_close(struct corpus **c);
 
-/* Copies every problem of the inputs (version 1 or 2) into out (version 2: created, or appended to); a
+/* Copies every problem of the inputs (version 1, 2 or 3) into out (version 3: created, or appended to); a
  * name already present gets the input's index as a suffix. 0, or 2 with err on a bad input. */
 int corpus_merge(const char *out, const char *const *in, int n_in, char *err, size_t len);
 

@@ -29,8 +29,8 @@ hid_t corpus_str_type(size_t size)
   return t;
 }
 
-/* The compound type of struct row (memory layout). */
-hid_t corpus_row_type(void)
+/* The compound type of struct row (memory layout); v3: with the version 3 fields. */
+static hid_t row_type(int v3)
 {
   hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct row));
   static const struct {
@@ -67,8 +67,18 @@ hid_t corpus_row_type(void)
   H5Tinsert(t, "values_offset", HOFFSET(struct row, values_offset), H5T_NATIVE_INT64);
   H5Tinsert(t, "indices_offset", HOFFSET(struct row, indices_offset), H5T_NATIVE_INT64);
   H5Tinsert(t, "nnz", HOFFSET(struct row, nnz), H5T_NATIVE_INT64);
+  if (v3) {
+    H5Tinsert(t, "text_offset", HOFFSET(struct row, text_offset), H5T_NATIVE_INT64);
+    H5Tinsert(t, "world_len", HOFFSET(struct row, world_len), H5T_NATIVE_INT32);
+    H5Tinsert(t, "options_len", HOFFSET(struct row, options_len), H5T_NATIVE_INT32);
+    H5Tinsert(t, "carry_n", HOFFSET(struct row, carry_n), H5T_NATIVE_INT32);
+    H5Tinsert(t, "warm", HOFFSET(struct row, warm), H5T_NATIVE_INT32);
+  }
   return t;
 }
+
+hid_t corpus_row_type(void) { return row_type(1); }
+hid_t corpus_row_type_v2(void) { return row_type(0); }
 
 /* The type of the names column alone (HDF5 reads one field of a compound by name). */
 hid_t corpus_name_type(void)

@@ -23,13 +23,20 @@ struct row {
   int32_t rows[6];
   int32_t n, n_eq, captured;
   int64_t values_offset, indices_offset, nnz;
+  /* version 3: a rebuildable callback problem (captured 2): its world and options text in /text at
+   * text_offset (world_len then options_len bytes), carry_n doubles of carried state, warm: z0 was the
+   * previous step's answer */
+  int64_t text_offset;
+  int32_t world_len, options_len, carry_n, warm;
 };
 
 /* Writes the printf-style message into err (when given); returns 1. */
 int corpus_fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void corpus_quiet(void); /* HDF5's own error printing off: every failure becomes one message */
 hid_t corpus_str_type(size_t size);
-hid_t corpus_row_type(void);  /* the compound type of struct row (memory layout, also the file's) */
+hid_t corpus_row_type(void); /* the compound type of struct row (memory layout, also the file's) */
+/* The same without the version 3 fields: reads a version 2 table into struct row (they stay 0). */
+hid_t corpus_row_type_v2(void);
 hid_t corpus_name_type(void); /* the name field alone */
 /* A 1-D chunked dataset of extent 0, extendible without limit. */
 hid_t corpus_make_dataset(hid_t f, const char *name, hid_t type, hsize_t chunk);

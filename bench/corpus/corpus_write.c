@@ -85,14 +85,15 @@ static void names_free(struct names *s)
 /* ---- writing ---- */
 
 struct corpus_writer {
-  hid_t file, problems, values, indices, hashes, row_t;
+  hid_t file, problems, values, indices, hashes, text, row_t;
   char path[1024];
-  hsize_t n_problems, n_values, n_indices, n_hashes; /* in the file */
-  struct row *rows;                                  /* the batch not yet written */
-  uint64_t *hash;                                    /* its names' hashes */
+  hsize_t n_problems, n_values, n_indices, n_hashes, n_text; /* in the file */
+  struct row *rows;                                          /* the batch not yet written */
+  uint64_t *hash;                                            /* its names' hashes */
   double *val;
   int32_t *idx;
-  size_t n_rows, n_val, n_idx, cap_rows, cap_val, cap_idx, cap_hash;
+  unsigned char *txt; /* callback problems' world and options text */
+  size_t n_rows, n_val, n_idx, n_txt, cap_rows, cap_val, cap_idx, cap_hash, cap_txt;
   struct names names;
   double last_flush;
 };
@@ -147,10 +148,11 @@ static int write_batch(struct corpus_writer *w)
   if (w->n_rows == 0) return 0;
   int rc = corpus_append_slice(w->values, H5T_NATIVE_DOUBLE, &w->n_values, w->n_val, w->val) ||
            corpus_append_slice(w->indices, H5T_NATIVE_INT32, &w->n_indices, w->n_idx, w->idx) ||
+           corpus_append_slice(w->text, H5T_NATIVE_UCHAR, &w->n_text, w->n_txt, w->txt) ||
            corpus_append_slice(w->hashes, H5T_NATIVE_UINT64, &w->n_hashes, w->n_rows, w->hash) ||
            corpus_append_slice(w->problems, w->row_t, &w->n_problems, w->n_rows, w->rows) ||
            H5Fflush(w->file, H5F_SCOPE_LOCAL) < 0;
-  w->n_rows = w->n_val = w->n_idx = 0;
+  w->n_rows = w->n_val = w->n_idx = w->n_txt = 0;
   w->last_flush = now();
   return rc;
 }
@@ -161,7 +163,9 @@ static void writer_free(struct corpus_writer *w)
   if (w->values >= 0) H5Dclose(w->values);
   if (w->indices >= 0) H5Dclose(w->indices);
   if (w->hashes >= 0) H5Dclose(w->hashes);
+  if (w->text >= 0) H5Dclose(w->text);
   if (w->row_t >= 0) H5Tclose(w->row_t);
+  free(w->txt);
   free(w->rows);
   free(w->hash);
   free(w->val);
@@ -191,6 +195,9 @@ static int open_existing(struct corpus_writer *w, char *err, size_t len)
   w->hashes = H5Dopen2(w->file, "name_hash", H5P_DEFAULT);
   if (w->hashes < 0 || corpus_extent(w->hashes, &w->n_hashes) || w->n_hashes < w->n_problems)
     return corpus_fail(err, len, "%s: not a corpus (dataset name_hash)", w->path);
+  w->text = H5Dopen2(w->file, "text", H5P_DEFAULT);
+  if (w->text < 0 || corpus_extent(w->text, &w->n_text))
+    return corpus_fail(err, len, "%s: not a corpus (dataset text)", w->path);
   /* (a writer killed inside a batch may have left more hashes than rows: the rows count) */
   w->n_hashes = w->n_problems;
   uint64_t *h = malloc((w->n_problems + 1) * sizeof *h);
@@ -212,9 +219,10 @@ static int create_new(struct corpus_writer *w, hid_t fapl, char *err, size_t len
   w->values = corpus_make_dataset(w->file, "values", H5T_IEEE_F64LE, 32768);
   w->indices = corpus_make_dataset(w->file, "indices", H5T_STD_I32LE, 16384);
   w->hashes = corpus_make_dataset(w->file, "name_hash", H5T_STD_U64LE, 4096);
+  w->text = corpus_make_dataset(w->file, "text", H5T_STD_U8LE, 65536);
   /* flushed empty: a run killed before its first batch leaves a readable corpus of 0 problems */
-  if (w->problems < 0 || w->values < 0 || w->indices < 0 || w->hashes < 0 || corpus_put_version(w->file) ||
-      H5Fflush(w->file, H5F_SCOPE_LOCAL) < 0)
+  if (w->problems < 0 || w->values < 0 || w->indices < 0 || w->hashes < 0 || w->text < 0 ||
+      corpus_put_version(w->file) || H5Fflush(w->file, H5F_SCOPE_LOCAL) < 0)
     return corpus_fail(err, len, "%s: cannot create the datasets", w->path);
   return 0;
 }
@@ -229,7 +237,7 @@ static int writer_open(const char *path, hid_t fapl, struct corpus_writer **out,
     corpus_fail(err, len, "out of memory");
     return 1;
   }
-  w->file = w->problems = w->values = w->indices = w->hashes = -1;
+  w->file = w->problems = w->values = w->indices = w->hashes = w->text = -1;
   w->row_t = corpus_row_type();
   snprintf(w->path, sizeof w->path, "%s", path);
   int rc = fapl == H5P_DEFAULT && access(path, F_OK) == 0 ? open_existing(w, err, len)
@@ -292,9 +300,44 @@ int corpus_writer_open(const char *path, struct corpus_writer **out, char *err, 
   return writer_open(path, H5P_DEFAULT, out, err, len);
 }
 
+/* Appends a rebuildable callback problem's data to the batch (layout: corpus.h, captured 2). */
+static int add_callback(struct corpus_writer *w, const struct corpus_callback *cb, int n, struct row *r)
+{
+  const size_t nv = 4 * (size_t)n + (size_t)cb->carry_n, nt = cb->world_len + cb->options_len;
+  if (reserve((void **)&w->val, &w->cap_val, w->n_val, nv, sizeof *w->val) ||
+      reserve((void **)&w->txt, &w->cap_txt, w->n_txt, nt, sizeof *w->txt))
+    return 1;
+  r->values_offset = (int64_t)(w->n_values + w->n_val);
+  double *v = w->val + w->n_val;
+  memcpy(v, cb->lo, (size_t)n * sizeof *v);
+  memcpy(v + n, cb->hi, (size_t)n * sizeof *v);
+  memcpy(v + 2 * n, cb->z0, (size_t)n * sizeof *v);
+  memcpy(v + 3 * n, cb->Fz0, (size_t)n * sizeof *v);
+  if (cb->carry_n) memcpy(v + 4 * n, cb->carry, (size_t)cb->carry_n * sizeof *v);
+  w->n_val += nv;
+  r->text_offset = (int64_t)(w->n_text + w->n_txt);
+  memcpy(w->txt + w->n_txt, cb->world, cb->world_len);
+  memcpy(w->txt + w->n_txt + cb->world_len, cb->options, cb->options_len);
+  w->n_txt += nt;
+  r->world_len = (int32_t)cb->world_len;
+  r->options_len = (int32_t)cb->options_len;
+  r->carry_n = cb->carry_n;
+  r->warm = cb->warm;
+  return 0;
+}
+
 int corpus_writer_add(struct corpus_writer *w, const struct cp_problem *p, const struct corpus_meta *m,
                       long cap, char *err, size_t len)
 {
+  return corpus_writer_add_callback(w, p, m, NULL, cap, err, len);
+}
+
+int corpus_writer_add_callback(struct corpus_writer *w, const struct cp_problem *p,
+                               const struct corpus_meta *m, const struct corpus_callback *cb, long cap,
+                               char *err, size_t len)
+{
+  if (cb && (cb->world_len > INT32_MAX || cb->options_len > INT32_MAX || cb->carry_n < 0))
+    return corpus_fail(err, len, "%s: the callback problem's text is too long", m->name);
   if (cap > 0 && (long)(w->n_problems + w->n_rows) >= cap) return 3;
   if (writer_has(w, m->name))
     return corpus_fail(err, len, "%s: a problem named %s is already there", w->path, m->name);
@@ -320,14 +363,15 @@ int corpus_writer_add(struct corpus_writer *w, const struct cp_problem *p, const
     r->rows[k] = m->rows[k];
   r->n = p ? p->n : m->n;
   r->n_eq = p ? p->n_eq : m->n_eq;
-  r->captured = p && cp_is_linear(p);
-  r->values_offset = r->indices_offset = -1;
+  r->captured = p && cp_is_linear(p) ? 1 : cb ? 2 : 0;
+  r->values_offset = r->indices_offset = r->text_offset = -1;
   w->hash[w->n_rows] = name_hash(r->name);
-  if ((r->captured && add_matrix(w, p, r)) ||
+  if ((r->captured == 1 && add_matrix(w, p, r)) || (r->captured == 2 && add_callback(w, cb, r->n, r)) ||
       names_insert(&w->names, w->hash[w->n_rows], (long)(w->n_problems + w->n_rows)))
     return corpus_fail(err, len, "out of memory");
   w->n_rows++;
-  size_t bytes = w->n_rows * sizeof *w->rows + w->n_val * sizeof *w->val + w->n_idx * sizeof *w->idx;
+  size_t bytes =
+      w->n_rows * sizeof *w->rows + w->n_val * sizeof *w->val + w->n_idx * sizeof *w->idx + w->n_txt;
   if (w->n_rows >= CORPUS_BATCH_PROBLEMS || bytes >= (size_t)CORPUS_BATCH_BYTES ||
       now() - w->last_flush >= CORPUS_BATCH_SECONDS) {
     if (write_batch(w))

@@ -6,6 +6,7 @@
 
 #include "corpus.h"
 #include "cp_io.h"
+#include "world_io.h"
 
 #include <math.h>
 #include <petscsys.h>
@@ -110,13 +111,97 @@ struct capture_ctx {
   double h;
   int done;                /* 1: the cap was reached or a write failed: no more */
   struct corpus_writer *w; /* opened at the first problem */
+  /* Callback problems (Chakraborty et al.'s implicit NCPs) are stored with what rebuilds them, taken
+   * before the step: the world text, the formulation's carried state, the previous answer (the warm
+   * start). callback: -1 not known yet (the first step's problem tells), 0 linear (no snapshots), 1. */
+  int callback;
+  int snap_ok; /* the snapshot of this step is complete */
+  char *world;
+  size_t world_len;
+  double *carry, *z_prev, *z0, *Fz0;
+  int carry_n, n_prev, cap_prev, cap_z0;
+  char options[4096]; /* the formulation's option values: read once, they do not change in a run */
+  int options_ok;
 };
+
+/* Before step k: the state the step's problem is assembled from, when the step may be captured. */
+static void capture_before(struct capture_ctx *c, const struct simulation *sim, long k)
+{
+  c->snap_ok = 0;
+  if (c->done || c->callback == 0 || (k - 1) % c->set->every != 0) return;
+  free(c->world);
+  free(c->carry);
+  c->world = NULL;
+  c->carry = NULL;
+  if (world_to_text(sim->w, &c->world, &c->world_len) ||
+      formulation_carry_get(sim->f, &c->carry, &c->carry_n))
+    return;
+  int n = 0;
+  const double *z = stepper_solution(sim->st, &n);
+  if (n > c->cap_prev) {
+    double *b = realloc(c->z_prev, (size_t)n * sizeof *b);
+    if (!b) return;
+    c->z_prev = b;
+    c->cap_prev = n;
+  }
+  if (n) memcpy(c->z_prev, z, (size_t)n * sizeof *z);
+  c->n_prev = n;
+  c->snap_ok = 1;
+}
+
+/* The rebuild data of the step's callback problem p: z0 as the stepper and the solver set it (the
+ * previous answer under -cp_warm_start when the size matches, else mid(lo, hi, 0)) and F(z0). NULL when
+ * the snapshot is incomplete (e.g. a formulation whose carried state cannot be exported). */
+static const struct corpus_callback *capture_callback(struct capture_ctx *c, const struct simulation *sim,
+                                                      const struct cp_problem *p, struct corpus_callback *cb)
+{
+  if (!c->options_ok)
+    c->options_ok = formulation_options_text(sim->f, c->options, sizeof c->options) ? -1 : 1;
+  if (!c->snap_ok || c->options_ok < 0) return NULL;
+  if (p->n > c->cap_z0) {
+    double *a = realloc(c->z0, (size_t)p->n * sizeof *a),
+           *b = a ? realloc(c->Fz0, (size_t)p->n * sizeof *b) : NULL;
+    if (a) c->z0 = a;
+    if (b) c->Fz0 = b;
+    if (!a || !b) return NULL;
+    c->cap_z0 = p->n;
+  }
+  int warm = sim->s->set.warm_start && c->n_prev == p->n;
+  for (int i = 0; i < p->n; i++)
+    c->z0[i] = warm ? c->z_prev[i] : cp_mid(p->lo[i], p->hi[i], 0.0);
+  if (cp_eval_F(p, c->z0, c->Fz0)) return NULL;
+  *cb = (struct corpus_callback){.world = c->world,
+                                 .options = c->options,
+                                 .world_len = c->world_len,
+                                 .options_len = strlen(c->options),
+                                 .lo = p->lo,
+                                 .hi = p->hi,
+                                 .z0 = c->z0,
+                                 .Fz0 = c->Fz0,
+                                 .carry = c->carry,
+                                 .carry_n = c->carry_n,
+                                 .warm = warm};
+  return cb;
+}
+
+static void capture_free(struct capture_ctx *c)
+{
+  if (!c) return;
+  corpus_writer_close(&c->w);
+  free(c->world);
+  free(c->carry);
+  free(c->z_prev);
+  free(c->z0);
+  free(c->Fz0);
+  free(c);
+}
 
 static struct capture_ctx *capture_create(const struct sweep_task *task)
 {
   struct capture_ctx *c = calloc(1, sizeof *c);
   if (!c) return NULL;
   c->set = task->capture;
+  c->callback = -1;
   struct corpus_meta *m = &c->meta;
   snprintf(m->driver, sizeof m->driver, "%s", task->driver->experiment);
   m->task_id = task->id;
@@ -133,6 +218,7 @@ static void capture_after(struct capture_ctx *c, const struct simulation *sim, l
                           const struct step_record *rec)
 {
   const struct cp_problem *p = stepper_problem(sim->st);
+  if (p) c->callback = !cp_is_linear(p);
   if (c->done || !p || (c->set->failed_only && !rec->failed) || (k - 1) % c->set->every != 0) return;
   struct corpus_meta *m = &c->meta;
   snprintf(m->name, sizeof m->name, "%s_task%ld_step%ld", m->driver, m->task_id, k);
@@ -147,7 +233,9 @@ static void capture_after(struct capture_ctx *c, const struct simulation *sim, l
   memcpy(m->rows, rows, sizeof rows);
   char err[512];
   int rc = c->w ? 0 : corpus_writer_open(c->set->path, &c->w, err, sizeof err);
-  if (!rc) rc = corpus_writer_add(c->w, p, m, c->set->max, err, sizeof err);
+  struct corpus_callback cb;
+  const struct corpus_callback *rb = cp_is_linear(p) ? NULL : capture_callback(c, sim, p, &cb);
+  if (!rc) rc = corpus_writer_add_callback(c->w, p, m, rb, c->set->max, err, sizeof err);
   if (rc == 1) fprintf(stderr, "warning: -cp_capture: %s; no more problems from task %ld\n", err, m->task_id);
   if (rc) c->done = 1;
 }
@@ -214,7 +302,9 @@ static int std_begin(void *vctx, struct simulation *sim, double h, long steps)
 static int std_before(void *vctx, struct simulation *sim, long k, double h)
 {
   struct standard_ctx *c = vctx;
-  return c->phys.before_step(c->phys.ctx, sim, k, h) == RUN_ERROR ? RUN_ERROR : RUN_CONTINUE;
+  if (c->phys.before_step(c->phys.ctx, sim, k, h) == RUN_ERROR) return RUN_ERROR;
+  if (c->capture) capture_before(c->capture, sim, k);
+  return RUN_CONTINUE;
 }
 
 static int std_after(void *vctx, const struct simulation *sim, long k, const struct step_record *rec)
@@ -249,8 +339,7 @@ static void std_destroy(void *vctx)
   if (c->phys.destroy) c->phys.destroy(c->phys.ctx);
   trace_destroy(c->trace);
   free(c->dump);
-  if (c->capture) corpus_writer_close(&c->capture->w);
-  free(c->capture);
+  capture_free(c->capture);
   free(c);
 }
 

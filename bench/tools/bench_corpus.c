@@ -14,6 +14,7 @@
  *         Dolan & More 2002 (performance profiles). Exit 2 on bad input: a missing, corrupt or truncated
  *         file, another schema version, a filter matching nothing. */
 #include "corpus.h"
+#include "corpus_rebuild.h"
 #include "engine/sweep.h"
 #include "solver.h"
 
@@ -54,6 +55,10 @@ static const struct sweep_column columns[] = {
     {"h", SWEEP_INFO, "the run's time step [s]", .floor = 0},
     {"run_solver", SWEEP_INFO, "the solver of the run that produced it", .floor = 0},
     {"run_status", SWEEP_INFO, "the status that run's solve had", .floor = 0},
+    {"rebuild_diff", SWEEP_INFO,
+     "callback problems: max |F(z0) - the run's F(z0)| / max(1, |F|) of the rebuilt problem (inf: bounds "
+     "differ)",
+     .floor = 1e-16},
 };
 
 /* The problem axis's default: every problem matching the filters, built in main. */
@@ -146,7 +151,8 @@ static int run(const struct sweep_task *t, void *vctx, struct sweep_row *row)
   struct corpus_ctx *c = vctx;
   const char *name = sweep_task_string(t, "problem"), *solver_name = sweep_task_string(t, "solver");
   int i = corpus_find(c->c, name), status = 1;
-  struct cp_problem *p = NULL;
+  struct cp_problem *p = NULL, *read = NULL;
+  struct corpus_rebuilt *rb = NULL;
   struct solver *s = NULL;
   double *z = NULL, *times = NULL;
   char err[512] = "";
@@ -157,27 +163,41 @@ static int run(const struct sweep_task *t, void *vctx, struct sweep_row *row)
   }
   const struct corpus_meta *m = corpus_meta_at(c->c, i);
   put_meta(row, m);
-  if (corpus_read(c->c, i, &p, err, sizeof err)) {
+  if (m->captured == 2) {
+    /* a callback problem: assembled again through its formulation (corpus_rebuild.h) */
+    if (corpus_rebuild(c->c, i, &rb, err, sizeof err)) {
+      sweep_row_status(row, "not_rebuildable");
+      sweep_row_set_text(row, "message", err);
+      return 0;
+    }
+    p = rb->p;
+    sweep_row_set(row, "rebuild_diff", corpus_rebuilt_difference(rb));
+  } else if (corpus_read(c->c, i, &read, err, sizeof err)) {
     sweep_row_status(row, m->captured ? "unreadable" : "not_captured");
     sweep_row_set_text(row, "message", err);
     return 0;
+  } else {
+    p = read;
   }
   char msg[512] = "";
   if (solver_create(solver_name, &s, msg, sizeof msg) || solver_set_from_options(s, msg, sizeof msg)) {
     fprintf(stderr, "error: %s\n", msg);
     goto cleanup;
   }
-  s->set.warm_start = 0;
+  /* a rebuilt callback problem starts where the run's solve started (z0); a linear one from zero */
+  s->set.warm_start = rb != NULL;
   z = calloc((size_t)p->n, sizeof *z);
   times = malloc((size_t)c->repeats * sizeof *times);
   if (!z || !times) goto cleanup;
   struct solve_result first, r;
   double t0 = solver_wall_time();
+  if (rb) memcpy(z, rb->cb.z0, (size_t)p->n * sizeof *z);
   if (solver_solve(s, p, z, &first)) goto cleanup;
   times[0] = first.seconds;
   int k = 1;
   while (first.status == SOLVE_CONVERGED && k < c->repeats) {
     if (t->time_limit > 0.0 && solver_wall_time() - t0 + 2.0 * times[k - 1] > 0.8 * t->time_limit) break;
+    if (rb) memcpy(z, rb->cb.z0, (size_t)p->n * sizeof *z);
     if (solver_solve(s, p, z, &r)) goto cleanup;
     times[k++] = r.seconds;
   }
@@ -201,16 +221,20 @@ cleanup:
   free(z);
   free(times);
   solver_destroy(&s);
-  cp_destroy(&p);
+  cp_destroy(&read);
+  corpus_rebuilt_free(&rb);
   return status;
 }
 
 static const struct sweep_driver driver = {
     .experiment = "corpus",
     .title = "complementarity solvers on the problems real runs produced (a captured corpus)",
-    .help = "Status: the harness's solve status; not_captured: a callback (nonlinear) problem, recorded\n"
-            "without its data; unreadable: the group is damaged. -cp_tol, -cp_max_it, -cp_time_limit and\n"
-            "every solver's own options apply to every task.\n",
+    .help =
+        "Status: the harness's solve status; not_captured: a callback (nonlinear) problem, recorded\n"
+        "without its data; not_rebuildable: a callback problem whose world, formulation or options could\n"
+        "not be assembled again (message says why); unreadable: the group is damaged. -cp_tol, -cp_max_it, "
+        "-cp_time_limit and\n"
+        "every solver's own options apply to every task.\n",
     .options = options,
     .n_options = (int)(sizeof options / sizeof options[0]),
     .axes = axes,

@@ -73,6 +73,13 @@ struct formulation_type {
                  const double *z);
   void (*destroy)(struct formulation *f);
   void (*view)(const struct formulation *f, FILE *out);
+  /* Optional: the state carried from one step into the next one's problem (the implicit formulations'
+   * previous answer per shape pair, which shifts their unknowns), as doubles, so that a problem corpus can
+   * assemble a step's problem again exactly. carry_get writes at most cap doubles into buf and returns the
+   * count it needs (-1: this state cannot be exported); carry_set replaces the state (0, or 1 when buf is
+   * not such a state). NULL: the formulation carries nothing that changes its next problem. */
+  int (*carry_get)(const struct formulation *f, double *buf, int cap);
+  int (*carry_set)(struct formulation *f, const double *buf, int n);
 };
 
 struct formulation {
@@ -117,6 +124,14 @@ void formulation_print_options(FILE *out, const struct formulation_type *t);
  * malloc'd (free it; the strings are the tables' own); returns the count, -1 on allocation failure. */
 int formulation_option_names(const char ***names);
 void formulation_destroy(struct formulation **f);
+/* The option values in effect (formulation_state.c): one "-name value" line per declared option, common and
+ * the type's own, doubles as %.17g; what formulation_options_apply gives back exactly. 0, or 1 when len is
+ * too small. */
+int formulation_options_text(const struct formulation *f, char *buf, size_t len);
+/* The carried state (see carry_get): *n doubles in a malloc'd *buf (NULL when n = 0). 0, or 1 when the type
+ * cannot export it (the problem is then not rebuildable) or out of memory. */
+int formulation_carry_get(const struct formulation *f, double **buf, int *n);
+int formulation_carry_set(struct formulation *f, const double *buf, int n); /* 0, or 1 with f->message */
 void formulation_view(const struct formulation *f, FILE *out);
 int formulation_supports(const struct formulation *f,
                          const struct world *w); /* 1 if dims/shapes/joints/friction fit */

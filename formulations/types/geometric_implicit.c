@@ -538,6 +538,71 @@ static int gi_recover(struct formulation *f, const struct world *w, const struct
   return 0;
 }
 
+/* The carried state (formulation.h carry_get): [0 (2D) | 1 (3D); 2D: nprev; per pair sa, sb, m2, its
+ * GI_FREE + 3 + m2 answers; 3D: gi3_carry_get's], the previous step's answers that shift the unknowns. */
+static int gi_carry_get(const struct formulation *f, double *buf, int cap)
+{
+  const struct gi_data *d = f->data;
+  if (d->d3) {
+    int need = 1 + gi3_carry_get(d->d3, NULL, 0);
+    if (need > cap) return need;
+    buf[0] = 1;
+    gi3_carry_get(d->d3, buf + 1, cap - 1);
+    return need;
+  }
+  int need = 2;
+  for (int i = 0; i < d->nprev; i++)
+    need += 3 + GI_FREE + 3 + d->prev[i].m2;
+  if (need > cap) return need;
+  int k = 0;
+  buf[k++] = 0;
+  buf[k++] = d->nprev;
+  for (int i = 0; i < d->nprev; i++) {
+    const struct gi_prev *pv = &d->prev[i];
+    buf[k++] = pv->sa;
+    buf[k++] = pv->sb;
+    buf[k++] = pv->m2;
+    memcpy(buf + k, d->prevbuf + pv->at, (size_t)(GI_FREE + 3 + pv->m2) * sizeof *buf);
+    k += GI_FREE + 3 + pv->m2;
+  }
+  return need;
+}
+
+static int gi_carry_set(struct formulation *f, const double *buf, int n)
+{
+  struct gi_data *d = f->data;
+  if (n >= 1 && buf[0] == 1.0) return gi3_carry_set(f, &d->d3, buf + 1, n - 1);
+  if (n < 1 || buf[0] != 0.0) return formulation_fail(f, "carried state: neither 2D nor 3D");
+  buf++, n--;
+  int np = n > 0 ? (int)buf[0] : -1, k = 1, total = 0;
+  if (n < 1 || np < 0 || np > n) return formulation_fail(f, "carried state: bad pair count");
+  /* sizes first: nothing changes unless the whole state fits */
+  for (int i = 0; i < np; i++) {
+    int m2 = k + 2 < n ? (int)buf[k + 2] : -1;
+    if (m2 < 1 || m2 > n || k + 3 + GI_FREE + 3 + m2 > n)
+      return formulation_fail(f, "carried state: truncated");
+    total += GI_FREE + 3 + m2;
+    k += 3 + GI_FREE + 3 + m2;
+  }
+  if (k != n) return formulation_fail(f, "carried state: %d values, %d expected", n, k);
+  struct gi_prev *p = realloc(d->prev, (size_t)(np ? np : 1) * sizeof *p);
+  if (p) d->prev = p, d->cap_prev = np ? np : 1;
+  double *b = p ? realloc(d->prevbuf, (size_t)(total ? total : 1) * sizeof *b) : NULL;
+  if (!b) return formulation_fail(f, "out of memory");
+  d->prevbuf = b;
+  d->cap_prevbuf = total ? total : 1;
+  k = 1;
+  for (int i = 0, at = 0; i < np; i++) {
+    struct gi_prev *pv = &d->prev[i];
+    pv->sa = (int)buf[k], pv->sb = (int)buf[k + 1], pv->m2 = (int)buf[k + 2], pv->at = at;
+    memcpy(d->prevbuf + at, buf + k + 3, (size_t)(GI_FREE + 3 + pv->m2) * sizeof *b);
+    at += GI_FREE + 3 + pv->m2;
+    k += 3 + GI_FREE + 3 + pv->m2;
+  }
+  d->nprev = np;
+  return 0;
+}
+
 static void gi_view(const struct formulation *f, FILE *out)
 {
   const struct gi_data *d = f->data;
@@ -569,6 +634,8 @@ const struct formulation_type formulation_type_geometric_implicit = {
     .assemble = gi_assemble,
     .recover = gi_recover,
     .detect = gi_detect,
+    .carry_get = gi_carry_get,
+    .carry_set = gi_carry_set,
     .destroy = gi_destroy,
     .view = gi_view,
 };

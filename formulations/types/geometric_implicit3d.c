@@ -450,6 +450,43 @@ int gi3_recover(struct formulation *f, struct gi3_data *d, const struct world *w
   return 0;
 }
 
+int gi3_carry_get(const struct gi3_data *d, double *buf, int cap)
+{
+  int np = d ? d->nprev : 0, need = 1 + np * (3 + G3_FREE + G3_COMP);
+  if (need > cap) return need;
+  buf[0] = np;
+  for (int i = 0, k = 1; i < np; i++, k += 3 + G3_FREE + G3_COMP) {
+    buf[k] = d->prev[i].sa;
+    buf[k + 1] = d->prev[i].sb;
+    buf[k + 2] = d->prev[i].axis;
+    memcpy(buf + k + 3, d->prev[i].blk, sizeof d->prev[i].blk);
+  }
+  return need;
+}
+
+int gi3_carry_set(struct formulation *f, struct gi3_data **dp, const double *buf, int n)
+{
+  int np = n > 0 ? (int)buf[0] : -1;
+  if (np < 0 || n != 1 + np * (3 + G3_FREE + G3_COMP))
+    return formulation_fail(f, "carried state: %d values do not hold whole pairs", n);
+  if (!*dp && !(*dp = calloc(1, sizeof **dp))) return formulation_fail(f, "out of memory");
+  struct gi3_data *d = *dp;
+  if (np > d->cap_prev) {
+    struct g3_prev *p = realloc(d->prev, (size_t)np * sizeof *p);
+    if (!p) return formulation_fail(f, "out of memory");
+    d->prev = p;
+    d->cap_prev = np;
+  }
+  for (int i = 0, k = 1; i < np; i++, k += 3 + G3_FREE + G3_COMP) {
+    d->prev[i].sa = (int)buf[k];
+    d->prev[i].sb = (int)buf[k + 1];
+    d->prev[i].axis = (int)buf[k + 2];
+    memcpy(d->prev[i].blk, buf + k + 3, sizeof d->prev[i].blk);
+  }
+  d->nprev = np;
+  return 0;
+}
+
 void gi3_free(struct gi3_data **dp)
 {
   struct gi3_data *d = *dp;

@@ -18,6 +18,9 @@ int gi3_assemble(struct formulation *f, struct gi3_data **d, const double e[3], 
 int gi3_recover(struct formulation *f, struct gi3_data *d, const struct world *w, const double *z, double *nu,
                 double *pn);
 void gi3_free(struct gi3_data **d);
+/* The carried state (formulation.h carry_get): [nprev; per pair sa, sb, axis, its answers]. */
+int gi3_carry_get(const struct gi3_data *d, double *buf, int cap);
+int gi3_carry_set(struct formulation *f, struct gi3_data **d, const double *buf, int n);
 
 /* One contact's answer at the last step (an observer's view of the mixed NCP's solution, e.g. for Sec. 6.2's
  * Figs. 5a, 5b): the world shapes of body 1 (f) and body 2 (g), the impulses and the slip multiplier. */

@@ -365,6 +365,43 @@ static int qr_recover(struct formulation *f, const struct world *w, const struct
   return 0;
 }
 
+/* The carried state (formulation.h carry_get): [nprev; per pair sc, sr, its QR_FREE + QR_COMP answers], the
+ * previous step's answer that shifts the unknowns and gives the damping's delta^l. */
+static int qr_carry_get(const struct formulation *f, double *buf, int cap)
+{
+  const struct qr_data *d = f->data;
+  int need = 1 + d->nprev * (2 + QR_FREE + QR_COMP);
+  if (need > cap) return need;
+  int k = 0;
+  buf[k++] = d->nprev;
+  for (int i = 0; i < d->nprev; i++) {
+    buf[k++] = d->prev[i].sc;
+    buf[k++] = d->prev[i].sr;
+    memcpy(buf + k, d->prev[i].blk, sizeof d->prev[i].blk);
+    k += QR_FREE + QR_COMP;
+  }
+  return need;
+}
+
+static int qr_carry_set(struct formulation *f, const double *buf, int n)
+{
+  struct qr_data *d = f->data;
+  int np = n > 0 ? (int)buf[0] : -1;
+  if (np < 0 || n != 1 + np * (2 + QR_FREE + QR_COMP))
+    return formulation_fail(f, "carried state: %d values do not hold whole pairs", n);
+  struct qr_prev *p = realloc(d->prev, (size_t)(np ? np : 1) * sizeof *p);
+  if (!p) return formulation_fail(f, "out of memory");
+  d->prev = p;
+  d->cap_prev = np ? np : 1;
+  for (int i = 0, k = 1; i < np; i++, k += 2 + QR_FREE + QR_COMP) {
+    p[i].sc = (int)buf[k];
+    p[i].sr = (int)buf[k + 1];
+    memcpy(p[i].blk, buf + k + 2, sizeof p[i].blk);
+  }
+  d->nprev = np;
+  return 0;
+}
+
 static void qr_view(const struct formulation *f, FILE *out)
 {
   const struct qr_data *d = f->data;
@@ -387,6 +424,8 @@ const struct formulation_type formulation_type_quasi_rigid = {
     .assemble = qr_assemble,
     .recover = qr_recover,
     .detect = qr_detect,
+    .carry_get = qr_carry_get,
+    .carry_set = qr_carry_set,
     .destroy = qr_destroy,
     .view = qr_view,
 };

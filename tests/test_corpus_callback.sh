@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# test_corpus_callback.sh — callback problems in the corpus (corpus.h schema 3, captured 2): steps of
+# Chakraborty et al.'s geometrically implicit formulation (2D rolling disc with -cp_warm_start, 3D spheres) and
+# of the quasi-rigid one (Sec. 6.3 drop) are captured with the world at the step's start, the option values
+# and the formulation's carried state; bench_corpus assembles each again through the formulation registry and
+# the rebuilt problem is the run's: the same bounds and F(z0) bit for bit (rebuild_diff 0), and fb_newton
+# from the run's z0 takes the same iterations to the same status as in the run's trace. A corrupt world text
+# and an unknown formulation are recorded rows (not_rebuildable) and the replay goes on (exit 0); the
+# committed version 2 corpus still reads.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cor="$CB_BIN/bench_corpus"
+q="-quiet -no_plots"
+col() { head -1 "$1" | tr , '\n' | grep -nx "$2" | cut -d: -f1; }
+
+# replay FILE.h5 TRACE.csv NAME: every row rebuilt exactly, same status and iterations as the run's trace
+replay() {
+  local h5=$1 trace=$2 name=$3 out="$tmp/rep_$3"
+  "$cor" -corpus "$h5" -cp_solver fb_newton -repeats 1 -out "$out" $q >"$tmp/out" 2>&1
+  check "$name: the replay exits 0" '[ $? = 0 ]' || sed 's/^/# /' "$tmp/out"
+  local csv="$out/tasks.csv"
+  local p=$(col "$csv" problem) s=$(col "$csv" status) i=$(col "$csv" iterations) d=$(col "$csv" rebuild_diff)
+  local rows=$(tail -n +2 "$csv" | wc -l)
+  check "$name: every captured step rebuilt with the same bounds and F(z0) ($rows rows, rebuild_diff 0)" \
+    '[ "$rows" -gt 0 ] && [ "$(awk -F, -v d=$d '"'"'NR > 1 && $d == "0"'"'"' "$csv" | wc -l)" = "$rows" ]'
+  local same=$(awk -F, -v p=$p -v s=$s -v i=$i 'FNR == 1 { f++; next }
+    f == 1 { st[$1] = $3; it[$1] = $6 } f == 2 { split($p, a, "_step"); n++; if (st[a[2]] == $s && it[a[2]] == $i) m++ }
+    END { print m + 0 "/" n + 0 }' "$trace" "$csv")
+  check "$name: fb_newton from the run's z0: the run's status and iterations on every step ($same)" \
+    '[ "$same" = "$rows/$rows" ]'
+}
+
+mkdir -p "$tmp/t1" "$tmp/t2" "$tmp/t3"
+"$CB_BIN/bench_rolling_disc" -N 0 -h 0.01 -formulation geometric_implicit -cp_solver fb_newton -cp_warm_start 1 \
+  -t_end 0.1 -out "$tmp/r1" -trace "$tmp/t1" -cp_capture "$tmp/gi.h5" $q >"$tmp/out" 2>&1
+check "rolling disc: the capturing run exits 0" '[ $? = 0 ]' || sed 's/^/# /' "$tmp/out"
+check "-info: 10 rebuildable ncp problems of geometric_implicit" \
+  '"$cor" -info "$tmp/gi.h5" | grep -q "^rolling_disc  *geometric_implicit  *ncp  *10 "'
+replay "$tmp/gi.h5" "$tmp/t1/rolling_disc_task0.csv" "geometric_implicit 2D, warm start"
+
+"$CB_BIN/bench_sphere_two_spheres" -h 0.01 -formulation geometric_implicit -cp_solver fb_newton -t_end 0.1 \
+  -out "$tmp/r2" -trace "$tmp/t2" -cp_capture "$tmp/sph.h5" $q >"$tmp/out" 2>&1
+check "spheres: the capturing run exits 0" '[ $? = 0 ]' || sed 's/^/# /' "$tmp/out"
+replay "$tmp/sph.h5" "$tmp/t2/sphere_two_spheres_task0.csv" "geometric_implicit 3D"
+
+"$CB_BIN/bench_quasirigid_drop" -delta_max 0.05 -h 1e-3 -cp_solver fb_newton -t_end 0.3 -out "$tmp/r3" \
+  -trace "$tmp/t3" -cp_capture "$tmp/qr.h5" -cp_capture_every 10 $q >"$tmp/out" 2>&1
+check "quasi-rigid drop: the capturing run exits 0" '[ $? = 0 ]' || sed 's/^/# /' "$tmp/out"
+replay "$tmp/qr.h5" "$tmp/t3/quasirigid_drop_task0.csv" "quasi_rigid"
+
+# merge keeps them rebuildable
+"$cor" -merge "$tmp/m.h5" "$tmp/gi.h5" "$tmp/qr.h5" >/dev/null 2>&1
+"$cor" -corpus "$tmp/m.h5" -cp_solver fb_newton -repeats 1 -out "$tmp/mrep" $q >/dev/null 2>&1
+d=$(col "$tmp/mrep/tasks.csv" rebuild_diff)
+check "merge: 40 problems, every one rebuilt exactly" \
+  '[ "$(awk -F, -v d=$d '"'"'NR > 1 && $d == "0"'"'"' "$tmp/mrep/tasks.csv" | wc -l)" = 40 ]'
+
+# damage: the first world text (rolling disc step 1); the first row's formulation name
+cp "$tmp/gi.h5" "$tmp/bad1.h5"
+cp "$tmp/gi.h5" "$tmp/bad2.h5"
+perl -0777 -pi -e 's/\nbody /\nbodX /' "$tmp/bad1.h5"
+perl -0777 -pi -e 's/geometric_implicit\0/geometric_implicix\0/' "$tmp/bad2.h5"
+for b in 1 2; do
+  "$cor" -corpus "$tmp/bad$b.h5" -cp_solver fb_newton -repeats 1 -out "$tmp/bad$b" $q >"$tmp/out" 2>&1
+  check "damaged problem $b: the replay goes on and exits 0" '[ $? = 0 ]' || sed 's/^/# /' "$tmp/out"
+done
+nr() { awk -F, -v s=$(col "$1" status) -v w="$2" '$s == w' "$1" | wc -l; }
+check "a corrupt world text: 1 not_rebuildable row saying why, 9 converged" \
+  '[ "$(nr "$tmp/bad1/tasks.csv" not_rebuildable)" = 1 ] && [ "$(nr "$tmp/bad1/tasks.csv" converged)" = 9 ] &&
+   grep -q "world text: bad or truncated" "$tmp/bad1/tasks.csv"'
+check "an unknown formulation: 1 not_rebuildable row saying why, 9 converged" \
+  '[ "$(nr "$tmp/bad2/tasks.csv" not_rebuildable)" = 1 ] && [ "$(nr "$tmp/bad2/tasks.csv" converged)" = 9 ] &&
+   grep -q "unable to find requested formulation type .geometric_implicix" "$tmp/bad2/tasks.csv"'
+
+# the committed corpus (schema version 2) still reads and replays
+if [ -f "$here/../results/corpus/corpus.h5" ]; then
+  check "a version 2 corpus reads" '"$cor" -info "$here/../results/corpus/corpus.h5" | grep -q "schema version 2"'
+  "$cor" -corpus "$here/../results/corpus/corpus.h5" -driver triangle_drop -formulation peg -cp_solver lemke \
+    -repeats 1 -out "$tmp/v2" $q >/dev/null 2>&1
+  s=$(col "$tmp/v2/tasks.csv" status)
+  check "a version 2 corpus replays (17 triangle_drop peg problems, Lemke converges)" \
+    '[ "$(awk -F, -v s=$s '"'"'NR > 1 && $s == "converged"'"'"' "$tmp/v2/tasks.csv" | wc -l)" = 17 ]'
+else
+  skip "results/corpus/corpus.h5 is absent"
+fi
