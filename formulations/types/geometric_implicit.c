@@ -29,6 +29,7 @@
  * _er (the friction ellipsoid, eq. (5)). */
 #include "formulation.h"
 #include "geometric_implicit3d.h"
+#include "implicit_answers.h"
 #include "implicit_polygon.h"
 #include "implicit_side.h"
 #include "shape.h"
@@ -50,11 +51,6 @@ struct gi_contact {
   int swapped; /* body 1 is the detected contact's second shape */
 };
 
-struct gi_prev {
-  int sa, sb, m2;
-  int at; /* the contact's GI_FREE + 3 + m2 unknowns start at gi_data.prevbuf + at */
-};
-
 struct gi_data {
   double et, eo, er;   /* options: e_t, e_o, e_r (e_o, e_r: 3D only) */
   struct gi3_data *d3; /* the 3D half */
@@ -67,10 +63,7 @@ struct gi_data {
   int cap_pool;
   struct side_eval *e2; /* body 2's inequalities evaluated at a2 (room for the largest m2) */
   int cap_e2;
-  struct gi_prev *prev;
-  int nprev, cap_prev;
-  double *prevbuf;
-  int cap_prevbuf;
+  struct implicit_answers prev; /* the last step's answers per pair: GI_FREE + 3 + m2 values each */
 };
 
 static const struct option_decl gi_options[] = {
@@ -84,8 +77,11 @@ static const struct option_decl gi_options[] = {
 
 static int gi_create(struct formulation *f)
 {
-  f->data = calloc(1, sizeof(struct gi_data));
-  return f->data ? 0 : 1;
+  struct gi_data *d = calloc(1, sizeof *d);
+  if (!d) return 1;
+  d->prev.base = GI_FREE + 3;
+  f->data = d;
+  return 0;
 }
 
 static void gi_destroy(struct formulation *f)
@@ -99,8 +95,7 @@ static void gi_destroy(struct formulation *f)
   free(d->c);
   free(d->pool);
   free(d->e2);
-  free(d->prev);
-  free(d->prevbuf);
+  implicit_answers_free(&d->prev);
   gi3_free(&d->d3);
   free(d);
   f->data = NULL;
@@ -351,13 +346,6 @@ static int gi_detect(struct formulation *f, const struct world *w, double h, str
   return implicit_detect_pairs(w, f->threshold >= 0.0 ? f->threshold : w->threshold, cs);
 }
 
-static const struct gi_prev *find_prev(const struct gi_data *d, int sa, int sb)
-{
-  for (int i = 0; i < d->nprev; i++)
-    if (d->prev[i].sa == sa && d->prev[i].sb == sb) return &d->prev[i];
-  return NULL;
-}
-
 static int gi_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
                        struct cp_problem **out)
 {
@@ -438,10 +426,10 @@ static int gi_assemble(struct formulation *f, const struct world *w, const struc
     struct gi_idx ix = gi_index(d, i);
     int m2 = ct->m2, ncomp = 3 + m2;
     other += 5 + m2; /* a1, a2, l1, l2_1 .. l2_m */
-    const struct gi_prev *pv = find_prev(d, ct->sa, ct->sb);
+    const struct implicit_answer *pv = implicit_answers_find(&d->prev, ct->sa, ct->sb);
     if (pv && pv->m2 == m2) {
-      memcpy(d->guess + ix.a1, d->prevbuf + pv->at, GI_FREE * sizeof(double));
-      memcpy(d->guess + ix.l1, d->prevbuf + pv->at + GI_FREE, (size_t)ncomp * sizeof(double));
+      memcpy(d->guess + ix.a1, d->prev.val + pv->at, GI_FREE * sizeof(double));
+      memcpy(d->guess + ix.l1, d->prev.val + pv->at + GI_FREE, (size_t)ncomp * sizeof(double));
       if (m2 > 1)
         implicit_polygon_guess(&ct->s[0], &ct->s[1], w->shapes[ct->sb].polygon, d->pool + ct->g2, h, d->nu0,
                                1, d->guess + ix.a1, d->guess + ix.a2, d->guess + ix.l1, d->guess + ix.l2);
@@ -504,30 +492,20 @@ static int gi_recover(struct formulation *f, const struct world *w, const struct
   if (w->dim == 3) return gi3_recover(f, d->d3, w, z, nu, pn);
   for (int i = 0; i < w->ndof; i++)
     nu[i] = d->guess[i] + z[i];
-  if (d->nc > d->cap_prev) {
-    struct gi_prev *p = realloc(d->prev, (size_t)d->nc * sizeof *p);
-    if (!p) return formulation_fail(f, "out of memory");
-    d->prev = p;
-    d->cap_prev = d->nc;
-  }
   int total = 0;
   for (int i = 0; i < d->nc; i++)
     total += GI_FREE + 3 + d->c[i].m2;
-  if (total > d->cap_prevbuf) {
-    double *b = realloc(d->prevbuf, (size_t)total * sizeof *b);
-    if (!b) return formulation_fail(f, "out of memory");
-    d->prevbuf = b;
-    d->cap_prevbuf = total;
-  }
-  d->nprev = d->nc;
+  if (implicit_answers_reserve(&d->prev, d->nc > 0 ? d->nc : 1, total > 0 ? total : 1))
+    return formulation_fail(f, "out of memory");
+  d->prev.n = d->nc;
   for (int i = 0, at = 0; i < d->nc; i++) {
     struct gi_idx ix = gi_index(d, i);
-    struct gi_prev *pv = &d->prev[i];
+    struct implicit_answer *pv = &d->prev.a[i];
     pv->sa = d->c[i].sa;
     pv->sb = d->c[i].sb;
     pv->m2 = d->c[i].m2;
     pv->at = at;
-    double *blk = d->prevbuf + at;
+    double *blk = d->prev.val + at;
     for (int k = 0; k < GI_FREE; k++)
       blk[k] = d->guess[ix.a1 + k] + z[ix.a1 + k];
     for (int k = 0; k < 3 + pv->m2; k++)
@@ -538,33 +516,18 @@ static int gi_recover(struct formulation *f, const struct world *w, const struct
   return 0;
 }
 
-/* The carried state (formulation.h carry_get): [0 (2D) | 1 (3D); 2D: nprev; per pair sa, sb, m2, its
- * GI_FREE + 3 + m2 answers; 3D: gi3_carry_get's], the previous step's answers that shift the unknowns. */
+/* The carried state (formulation.h carry_get): [0 (2D) | 1 (3D); 2D: implicit_answers_export's; 3D:
+ * gi3_carry_get's], the previous step's answers that shift the unknowns. */
 static int gi_carry_get(const struct formulation *f, double *buf, int cap)
 {
   const struct gi_data *d = f->data;
-  if (d->d3) {
-    int need = 1 + gi3_carry_get(d->d3, NULL, 0);
-    if (need > cap) return need;
-    buf[0] = 1;
-    gi3_carry_get(d->d3, buf + 1, cap - 1);
-    return need;
-  }
-  int need = 2;
-  for (int i = 0; i < d->nprev; i++)
-    need += 3 + GI_FREE + 3 + d->prev[i].m2;
+  int need = 1 + (d->d3 ? gi3_carry_get(d->d3, NULL, 0) : implicit_answers_export(&d->prev, NULL, 0));
   if (need > cap) return need;
-  int k = 0;
-  buf[k++] = 0;
-  buf[k++] = d->nprev;
-  for (int i = 0; i < d->nprev; i++) {
-    const struct gi_prev *pv = &d->prev[i];
-    buf[k++] = pv->sa;
-    buf[k++] = pv->sb;
-    buf[k++] = pv->m2;
-    memcpy(buf + k, d->prevbuf + pv->at, (size_t)(GI_FREE + 3 + pv->m2) * sizeof *buf);
-    k += GI_FREE + 3 + pv->m2;
-  }
+  buf[0] = d->d3 ? 1 : 0;
+  if (d->d3)
+    gi3_carry_get(d->d3, buf + 1, cap - 1);
+  else
+    implicit_answers_export(&d->prev, buf + 1, cap - 1);
   return need;
 }
 
@@ -573,33 +536,9 @@ static int gi_carry_set(struct formulation *f, const double *buf, int n)
   struct gi_data *d = f->data;
   if (n >= 1 && buf[0] == 1.0) return gi3_carry_set(f, &d->d3, buf + 1, n - 1);
   if (n < 1 || buf[0] != 0.0) return formulation_fail(f, "carried state: neither 2D nor 3D");
-  buf++, n--;
-  int np = n > 0 ? (int)buf[0] : -1, k = 1, total = 0;
-  if (n < 1 || np < 0 || np > n) return formulation_fail(f, "carried state: bad pair count");
-  /* sizes first: nothing changes unless the whole state fits */
-  for (int i = 0; i < np; i++) {
-    int m2 = k + 2 < n ? (int)buf[k + 2] : -1;
-    if (m2 < 1 || m2 > n || k + 3 + GI_FREE + 3 + m2 > n)
-      return formulation_fail(f, "carried state: truncated");
-    total += GI_FREE + 3 + m2;
-    k += 3 + GI_FREE + 3 + m2;
-  }
-  if (k != n) return formulation_fail(f, "carried state: %d values, %d expected", n, k);
-  struct gi_prev *p = realloc(d->prev, (size_t)(np ? np : 1) * sizeof *p);
-  if (p) d->prev = p, d->cap_prev = np ? np : 1;
-  double *b = p ? realloc(d->prevbuf, (size_t)(total ? total : 1) * sizeof *b) : NULL;
-  if (!b) return formulation_fail(f, "out of memory");
-  d->prevbuf = b;
-  d->cap_prevbuf = total ? total : 1;
-  k = 1;
-  for (int i = 0, at = 0; i < np; i++) {
-    struct gi_prev *pv = &d->prev[i];
-    pv->sa = (int)buf[k], pv->sb = (int)buf[k + 1], pv->m2 = (int)buf[k + 2], pv->at = at;
-    memcpy(d->prevbuf + at, buf + k + 3, (size_t)(GI_FREE + 3 + pv->m2) * sizeof *b);
-    at += GI_FREE + 3 + pv->m2;
-    k += 3 + GI_FREE + 3 + pv->m2;
-  }
-  d->nprev = np;
+  char msg[128];
+  if (implicit_answers_import(&d->prev, buf + 1, n - 1, msg, sizeof msg))
+    return formulation_fail(f, "%s", msg);
   return 0;
 }
 
