@@ -52,6 +52,7 @@ static int facets_assign(const struct rundir *r, const struct plot_series *ps, c
   if (!f->panel || !f->panel_label || !f->name) return 1;
   for (int s = 0; s < ns; s++)
     f->panel_label[s] = ps->label[s];
+  f->key_title = ps->title;
   int fk = -2; /* -2 none, -1 family of key 0, >= 0 the series key */
   if (facet && facet[0])
     fk = rundir_list_find(&r->series, facet);
@@ -91,6 +92,7 @@ static int facets_assign(const struct rundir *r, const struct plot_series *ps, c
       l = strstr(l, " / ") + 3;
     if (fk == 0 && strstr(l, " / ")) f->panel_label[s] = strstr(l, " / ") + 3;
   }
+  if (fk == 0 && r->series.n > 1 && strstr(ps->title, " / ")) f->key_title = strstr(ps->title, " / ") + 3;
   return 0;
 }
 

@@ -79,8 +79,9 @@ struct plot_facets {
   int *panel;
   char **name; /* per panel */
   const char **panel_label;
-  int *at;      /* the place of series s among the series of its panel */
-  int *in_size; /* the number of series in the panel of series s */
+  const char *key_title; /* what the panel labels name: the series axes, the facet's left out */
+  int *at;               /* the place of series s among the series of its panel */
+  int *in_size;          /* the number of series in the panel of series s */
 };
 int plot_facets_make(const struct rundir *r, const struct plot_series *ps, const char *facet,
                      struct plot_facets *f);

@@ -156,6 +156,8 @@ int plot_profile(const struct rundir *r, const struct plot_series *ps, const cha
     fprintf(gp, "set title \"%s\"\n", head);
   /* the keys carry " (solved NN%)" too: 13 characters more */
   fprintf(gp, "set key maxcols %d\n", plot_key_cols(f.panel_label, ns, w / cols - 9 * 13));
+  plot_quote(f.key_title, qt, sizeof qt);
+  fprintf(gp, "set key title \"%s\"\n", qt);
   for (int p = 0; p < f.n; p++) {
     if (f.n > 1) {
       plot_quote(f.name[p], qt, sizeof qt);

@@ -270,6 +270,8 @@ int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct
             plot_key_cols(f->panel_label, ns, w / cols));
   else
     fprintf(gp, "set title \"%s\"\nset key maxcols %d\n", head, plot_key_cols(f->panel_label, ns, w));
+  plot_quote(f->key_title, qt, sizeof qt);
+  fprintf(gp, "set key title \"%s\"\n", qt); /* a reader of "closest / lemke / 0" learns what each part is */
   for (int p = 0; p < f->n; p++) {
     if (f->n > 1) {
       plot_quote(f->name[p], qt, sizeof qt);

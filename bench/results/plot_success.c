@@ -130,6 +130,8 @@ int plot_success(const struct rundir *r, const struct plot_series *ps, const str
           qt, nx - 1);
   plot_script_png(gp, "success_rate");
   fprintf(gp, "set key maxcols %d\n", plot_key_cols((const char *const *)ps->label, ns, 1000));
+  plot_quote(ps->title, qt, sizeof qt);
+  fprintf(gp, "set key title \"%s\"\n", qt);
   fprintf(gp, "plot");
   for (int s = 0; s < ns; s++) {
     plot_quote(ps->label[s], qt, sizeof qt);
