@@ -229,10 +229,7 @@ static int setup(void **vctx)
   if (!ctx) return 1;
   *vctx = ctx;
   if (sweep_read_options(&driver, ctx)) return 1;
-  if (!ctx->file[0]) { /* the default: the shared data folder */
-    const char *env = getenv("CB_SHARED_DATA");
-    snprintf(ctx->file, sizeof ctx->file, "%s/peg/box2d_bodysets.txt", env ? env : "../shared/data");
-  }
+  if (!ctx->file[0]) scene_peg_bodyset_default_path(ctx->file, sizeof ctx->file);
   char sets[OPTION_STRING_MAX];
   snprintf(sets, sizeof sets, "%s", ctx->bodyset);
   char *save = NULL;

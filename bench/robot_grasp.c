@@ -88,7 +88,6 @@ struct grasp_ctx {
   int n_mu;                /* friction values with a reference */
   double mu[MAX_MU];       /* their values */
   double *ref[10][MAX_MU]; /* (ref_n + 1) x 3: target x, y, rotation after k reference steps */
-  double ref_seconds;      /* wall time of the reference runs (this rank) */
 };
 
 /* The target's state after every step that advanced (traj[3 k ..], k = 0 the start), and the joints'
@@ -104,13 +103,7 @@ static void traj_put(struct traj_ctx *c, const struct world *w)
   const struct body *b = &w->bodies[ROBOT_GRASP_TARGET];
   if (c->traj)
     c->traj[3 * c->done] = b->x[0], c->traj[3 * c->done + 1] = b->x[1], c->traj[3 * c->done + 2] = b->theta;
-  for (int j = 0; j < w->nj; j++) {
-    const struct joint *jt = &w->joints[j];
-    double pa[3], pb[3] = {jt->pb[0], jt->pb[1], 0.0};
-    world_point(w, &w->bodies[jt->a], jt->pa, pa);
-    if (jt->b >= 0) world_point(w, &w->bodies[jt->b], jt->pb, pb);
-    c->joint_gap = fmax(c->joint_gap, hypot(pa[0] - pb[0], pa[1] - pb[1]));
-  }
+  c->joint_gap = fmax(c->joint_gap, world_joint_gap(w));
 }
 
 static int traj_begin(void *vctx, struct simulation *sim, double h, long steps)
@@ -285,10 +278,7 @@ static int setup(void **vctx)
     fprintf(stderr, "error: -ref_solver '%s' is not a registered solver\n", ctx->ref_solver);
     return 1;
   }
-  if (!ctx->file[0]) { /* the default: the shared data folder */
-    const char *env = getenv("CB_SHARED_DATA");
-    snprintf(ctx->file, sizeof ctx->file, "%s/peg/box2d_bodysets.txt", env ? env : "../shared/data");
-  }
+  if (!ctx->file[0]) scene_peg_bodyset_default_path(ctx->file, sizeof ctx->file);
   char err[512];
   for (int k = 1; k <= 10; k++)
     if (scene_robot_grasp_target(ctx->file, k, &ctx->target[k - 1], err, sizeof err)) {
@@ -308,7 +298,6 @@ static int prepare(void *vctx, const int *n_values, char *const *const *values)
     fprintf(stderr, "error: -mu: at most %d friction values\n", MAX_MU);
     return 1;
   }
-  double t0 = solver_wall_time();
   for (int im = 0; im < n_values[AXIS_MU]; im++) {
     double mu = strtod(values[AXIS_MU][im], NULL);
     if (mu_index(ctx, mu) >= 0) continue;
@@ -332,7 +321,6 @@ static int prepare(void *vctx, const int *n_values, char *const *const *values)
       }
     }
   }
-  ctx->ref_seconds = solver_wall_time() - t0;
   return 0;
 }
 

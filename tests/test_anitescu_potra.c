@@ -33,21 +33,6 @@ static void sim_close(struct sim *m)
   formulation_destroy(&m->f);
 }
 
-static double joint_error(const struct world *w)
-{
-  double e = 0.0;
-  for (int j = 0; j < w->nj; j++) {
-    const struct joint *jt = &w->joints[j];
-    double pa[3], pb[3] = {jt->pb[0], jt->pb[1], w->dim == 3 ? jt->pb[2] : 0.0};
-    world_point(w, &w->bodies[jt->a], jt->pa, pa);
-    if (jt->b >= 0) world_point(w, &w->bodies[jt->b], jt->pb, pb);
-    double d = sqrt((pa[0] - pb[0]) * (pa[0] - pb[0]) + (pa[1] - pb[1]) * (pa[1] - pb[1]) +
-                    (pa[2] - pb[2]) * (pa[2] - pb[2]));
-    if (d > e) e = d;
-  }
-  return e;
-}
-
 static void test_pendulum(int dim)
 {
   const double L = 1.0, g = 9.81, h = 1e-3;
@@ -63,7 +48,7 @@ static void test_pendulum(int dim)
     struct step_record rec;
     if (stepper_step(m.st, w, m.f, m.s, h, &rec)) break;
     failed += rec.failed;
-    double x = w->bodies[0].x[0], e = joint_error(w);
+    double x = w->bodies[0].x[0], e = world_joint_gap(w);
     if (e > drift) drift = e;
     if (prev > 0.0 && x <= 0.0) { /* downward zero crossing, linearly interpolated */
       double t = w->t - h * x / (x - prev);
@@ -98,7 +83,7 @@ static void test_chain(void)
     struct step_record rec;
     if (stepper_step(m.st, w, m.f, m.s, 1e-3, &rec)) break;
     failed += rec.failed;
-    double e = joint_error(w);
+    double e = world_joint_gap(w);
     if (e > drift) drift = e;
   }
   CHECK(failed == 0, "5-link chain: every solve converged (%d failed)", failed);

@@ -35,20 +35,6 @@ static void sim_close(struct sim *m)
   formulation_destroy(&m->f);
 }
 
-static double joint_error(const struct world *w)
-{
-  double e = 0.0;
-  for (int j = 0; j < w->nj; j++) {
-    const struct joint *jt = &w->joints[j];
-    double pa[3], pb[3] = {jt->pb[0], jt->pb[1], 0.0};
-    world_point(w, &w->bodies[jt->a], jt->pa, pa);
-    if (jt->b >= 0) world_point(w, &w->bodies[jt->b], jt->pb, pb);
-    double d = hypot(pa[0] - pb[0], pa[1] - pb[1]);
-    if (d > e) e = d;
-  }
-  return e;
-}
-
 /* Runs the chain for `steps` steps; the final state in q (3 per body: x, y, theta). */
 static int run_chain(const char *form, int steps, double *q, double *drift, double *e0, double *e1,
                      int *failed)
@@ -64,7 +50,7 @@ static int run_chain(const char *form, int steps, double *q, double *drift, doub
     struct step_record rec;
     if (stepper_step(m.st, w, m.f, m.s, 1e-3, &rec)) goto cleanup;
     *failed += rec.failed;
-    double e = joint_error(w);
+    double e = world_joint_gap(w);
     if (e > *drift) *drift = e;
     if (i == 0 && rec.rows.joint != 10) goto cleanup; /* 5 revolute joints, 2 rows each */
   }

@@ -78,6 +78,8 @@ struct peg_body_spec {
  * polygon per line, "set idx x0 y0 rot0 vx0 vy0 w0 mass J nverts x1 y1 ... xn yn", # comments) into specs
  * (room for max), in line order (= spawn order). Every line is validated, whatever its set. Returns 0 and
  * *n on success; 1 with err = "FILE:LINE: what is wrong" on bad input or when the set is absent. */
+/* The body-set file's default place: $CB_SHARED_DATA (else ../shared/data) + /peg/box2d_bodysets.txt. */
+void scene_peg_bodyset_default_path(char *path, size_t len);
 int scene_peg_bodyset_load(const char *path, int set, struct peg_body_spec *specs, int max, int *n, char *err,
                            size_t errlen);
 /* Our generator (GSL mt19937 seeded with seed): n polygons, each the convex hull of 10 points uniform in

@@ -117,6 +117,12 @@ static int parse_numbers(char *line, double *v, int max, char **bad)
 
 static int is_int(double x, double lo, double hi) { return x == floor(x) && x >= lo && x <= hi; }
 
+void scene_peg_bodyset_default_path(char *path, size_t len)
+{
+  const char *env = getenv("CB_SHARED_DATA");
+  snprintf(path, len, "%s/peg/box2d_bodysets.txt", env ? env : "../shared/data");
+}
+
 int scene_peg_bodyset_load(const char *path, int set, struct peg_body_spec *specs, int max, int *n, char *err,
                            size_t errlen)
 {

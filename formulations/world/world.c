@@ -538,3 +538,18 @@ double world_max_speed(const struct world *w)
   }
   return m;
 }
+
+double world_joint_gap(const struct world *w)
+{
+  double gap = 0.0;
+  if (w->dim != 2 && w->dim != 3) return 0.0;
+  for (int j = 0; j < w->nj; j++) {
+    const struct joint *jt = &w->joints[j];
+    double pa[3], pb[3] = {jt->pb[0], jt->pb[1], w->dim == 3 ? jt->pb[2] : 0.0};
+    world_point(w, &w->bodies[jt->a], jt->pa, pa);
+    if (jt->b >= 0) world_point(w, &w->bodies[jt->b], jt->pb, pb);
+    double dx = pa[0] - pb[0], dy = pa[1] - pb[1], dz = w->dim == 3 ? pa[2] - pb[2] : 0.0;
+    gap = fmax(gap, w->dim == 2 ? hypot(dx, dy) : sqrt(dx * dx + dy * dy + dz * dz));
+  }
+  return gap;
+}

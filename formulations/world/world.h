@@ -169,6 +169,9 @@ void world_mass_matrix(const struct world *w, double *M);
 double world_kinetic_energy(const struct world *w);
 /* The fastest dynamic body's centre speed |v| (a blow-up shows here first). */
 double world_max_speed(const struct world *w);
+/* The largest distance between a joint's two anchor points (0 without joints): how far the joints are open.
+ */
+double world_joint_gap(const struct world *w);
 double world_potential_energy(const struct world *w); /* -m g . x summed over dynamic bodies */
 double world_energy(const struct world *w);
 
