@@ -6,6 +6,7 @@
 
 #include "corpus.h"
 #include "cp_io.h"
+#include "sweep_capture.h"
 #include "world_io.h"
 
 #include <math.h>
@@ -109,8 +110,7 @@ struct capture_ctx {
   const struct sweep_capture *set;
   struct corpus_meta meta; /* the task's part, filled once */
   double h;
-  int done;                /* 1: the cap was reached or a write failed: no more */
-  struct corpus_writer *w; /* opened at the first problem */
+  int done; /* 1: the cap was reached or a write failed: no more */
   /* Callback problems (Chakraborty et al.'s implicit NCPs) are stored with what rebuilds them, taken
    * before the step: the world text, the formulation's carried state, the previous answer (the warm
    * start). callback: -1 not known yet (the first step's problem tells), 0 linear (no snapshots), 1. */
@@ -187,7 +187,6 @@ static const struct corpus_callback *capture_callback(struct capture_ctx *c, con
 static void capture_free(struct capture_ctx *c)
 {
   if (!c) return;
-  corpus_writer_close(&c->w);
   free(c->world);
   free(c->carry);
   free(c->z_prev);
@@ -231,13 +230,9 @@ static void capture_after(struct capture_ctx *c, const struct simulation *sim, l
   const int rows[6] = {rec->rows.normal, rec->rows.friction, rec->rows.slack,
                        rec->rows.joint,  rec->rows.velocity, rec->rows.other};
   memcpy(m->rows, rows, sizeof rows);
-  char err[512];
-  int rc = c->w ? 0 : corpus_writer_open(c->set->path, &c->w, err, sizeof err);
   struct corpus_callback cb;
   const struct corpus_callback *rb = cp_is_linear(p) ? NULL : capture_callback(c, sim, p, &cb);
-  if (!rc) rc = corpus_writer_add_callback(c->w, p, m, rb, c->set->max, err, sizeof err);
-  if (rc == 1) fprintf(stderr, "warning: -cp_capture: %s; no more problems from task %ld\n", err, m->task_id);
-  if (rc) c->done = 1;
+  if (sweep_capture_add(c->set, p, m, rb)) c->done = 1;
 }
 
 /* ---- the standard columns ---- */

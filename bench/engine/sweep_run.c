@@ -7,6 +7,7 @@
  * crashes takes only its child with it. With -task_fork 0 tasks run in-process
  * (for debuggers); then no time limit is enforced and rank 0 answers requests only between its tasks.
  * A forked child never calls MPI: it computes, writes its row to a pipe and _exits. */
+#include "sweep_capture.h"
 #include "sweep_impl.h"
 
 #include <errno.h>
@@ -98,6 +99,7 @@ static void child_loop(const struct sweep *s, int in, int out)
   while (!read_all(in, (char *)&id, sizeof id)) {
     char *frag = sweep_task_execute(s, id);
     uint64_t n = frag ? strlen(frag) : 0;
+    sweep_capture_task_end(); /* its captured problems out before its row */
     if (!frag || write_all(out, (const char *)&n, sizeof n) || write_all(out, frag, (size_t)n)) _exit(3);
     free(frag);
   }
@@ -106,7 +108,7 @@ static void child_loop(const struct sweep *s, int in, int out)
 
 static int fork_child(const struct sweep *s, struct running *r)
 {
-  int down[2], up[2];
+  int down[2], up[2], cap[2] = {-1, -1};
   fflush(stdout);
   fflush(stderr);
   if (pipe(down)) return 1;
@@ -115,21 +117,28 @@ static int fork_child(const struct sweep *s, struct running *r)
     close(down[1]);
     return 1;
   }
+  if (sweep_capture_pipe(cap)) {
+    close(down[0]), close(down[1]), close(up[0]), close(up[1]);
+    return 1;
+  }
   signal(SIGPIPE, SIG_IGN); /* a child that died between tasks: the write fails with EPIPE instead */
   pid_t pid = fork();
   if (pid < 0) {
     close(down[0]), close(down[1]), close(up[0]), close(up[1]);
+    if (cap[0] >= 0) close(cap[0]), close(cap[1]);
     return 1;
   }
   if (pid == 0) {
     close(down[1]);
     close(up[0]);
+    sweep_capture_child(cap);
     child_reset();
     child_loop(s, down[0], up[1]);
   }
   close(down[0]);
   close(up[1]);
   fcntl(up[0], F_SETFL, fcntl(up[0], F_GETFL) | O_NONBLOCK);
+  sweep_capture_attach(cap);
   r->pid = pid;
   r->to = down[1];
   r->from = up[0];
@@ -456,7 +465,10 @@ static int run_worker(struct sweep *s)
 int sweep_run(struct sweep *s)
 {
   s->t_start = MPI_Wtime();
+  if (s->use_fork && sweep_capture_start(&s->capture))
+    fprintf(stderr, "warning: -cp_capture: cannot start the writer process; tasks write in-process\n");
   int rc = s->rank == 0 ? run_master(s) : run_worker(s);
+  sweep_capture_close(); /* a failure is a warning: the run's rows are what it owes */
   s->t_end = MPI_Wtime();
   return rc;
 }
