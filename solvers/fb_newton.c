@@ -15,7 +15,12 @@
  * Armijo cuts it below -fb_newton_lm_below 0.02) with parameter |Phi|^1.5 (-fb_newton_lm_power 1.5) times
  * diag(H^T H) (-fb_newton_lm_scaled true: Marquardt's scaling; with the identity instead, a column that is
  * small only because of the state, e.g. a friction multiplier's near separation, is damped to a standstill:
- * the sphere between two spheres stalled at |Phi| ~ 1e-5 on 7 of 400 steps), -cp_max_it 200 iterations. */
+ * the sphere between two spheres stalled at |Phi| ~ 1e-5 on 7 of 400 steps), -cp_max_it 200 iterations.
+ * -fb_newton_retry_plain true: when a run with Levenberg-Marquardt fails, it is run again from the same
+ * start without it (Newton, then the gradient step) and the better answer kept. The LM step's lower merit
+ * can lead into a valley of the merit where it crawls for hundreds of iterations to a stationary point
+ * that is not a solution, where the plain method converges in 7-11 iterations (two rolling-N-gon steps of
+ * the geometrically implicit formulation that TAO, SNES and Siconos solve). */
 #include "newton.h"
 
 #include <cblas.h>
@@ -26,6 +31,7 @@
 
 struct fb_data {
   struct newton_settings ns;
+  int retry_plain; /* -fb_newton_retry_plain: a failed run with Levenberg-Marquardt is run again without */
 };
 
 /* What one solve needs; allocated once per solve. */
@@ -178,6 +184,8 @@ static const struct option_decl fb_options[] = {
      "Levenberg-Marquardt parameter |Phi|^lm_power (Fan-Yuan 2005; 2: Yamashita-Fukushima 2001)"},
     {"lm_scaled", OPT_BOOL, offsetof(struct fb_data, ns.lm_scaled), "1", NULL,
      "Marquardt's scaling: damp by the parameter times diag(H^T H) instead of the identity"},
+    {"retry_plain", OPT_BOOL, offsetof(struct fb_data, retry_plain), "1", NULL,
+     "a run with Levenberg-Marquardt that fails is run again from the start without it; the better is kept"},
 };
 
 /* newton_settings_default fills what the table does not own (max_it, tol, clock). */
@@ -223,8 +231,37 @@ static int fb_solve(struct solver *s, const struct cp_problem *p, double *z, str
   struct newton_problem prob = {
       .n = n, .ctx = &c, .phi = fb_eval_phi, .jacobian = fb_eval_jacobian, .converged = fb_converged};
   struct newton_stats st;
+  double *z_start = NULL;
+  int retry = d->retry_plain && ns.levenberg_marquardt;
+  if (retry && !(z_start = malloc(nn * sizeof *z_start))) {
+    err = 1;
+    goto cleanup;
+  }
+  if (retry) memcpy(z_start, z, (size_t)n * sizeof *z);
   enum newton_reason why = newton_solve(&prob, &ns, z, &st);
-  r->iterations = st.iterations;
+  int retried = 0, iterations = st.iterations;
+  if (retry && (why == NEWTON_MAX_ITERATIONS || why == NEWTON_LINE_SEARCH_FAILURE)) {
+    /* the plain method from the same start; kept if it converges or ends at a lower merit */
+    double *z_lm = malloc(nn * sizeof *z_lm);
+    struct newton_stats st2;
+    if (z_lm) {
+      memcpy(z_lm, z, (size_t)n * sizeof *z);
+      memcpy(z, z_start, (size_t)n * sizeof *z);
+      ns.levenberg_marquardt = 0;
+      enum newton_reason why2 = newton_solve(&prob, &ns, z, &st2);
+      iterations += st2.iterations;
+      retried = 1;
+      if (why2 == NEWTON_CONVERGED || (why2 != NEWTON_ALLOCATION_FAILURE && st2.merit < st.merit)) {
+        why = why2;
+        st = st2;
+      } else {
+        memcpy(z, z_lm, (size_t)n * sizeof *z);
+      }
+      free(z_lm);
+    }
+  }
+  free(z_start);
+  r->iterations = iterations;
   switch (why) {
   case NEWTON_CONVERGED: r->status = SOLVE_CONVERGED; break;
   case NEWTON_MAX_ITERATIONS: r->status = SOLVE_MAX_ITERATIONS; break;
@@ -236,8 +273,12 @@ static int fb_solve(struct solver *s, const struct cp_problem *p, double *z, str
   }
   if (why != NEWTON_CONVERGED)
     snprintf(r->message, sizeof r->message,
-             "%s after %d iterations (%d Levenberg-Marquardt, %d gradient steps), merit %.3g",
-             newton_reason_name(why), st.iterations, st.lm_steps, st.gradient_steps, st.merit);
+             "%s after %d iterations (%d Levenberg-Marquardt, %d gradient steps), merit %.3g%s",
+             newton_reason_name(why), st.iterations, st.lm_steps, st.gradient_steps, st.merit,
+             retried ? "; also run without Levenberg-Marquardt" : "");
+  else if (retried)
+    snprintf(r->message, sizeof r->message,
+             "converged in the run without Levenberg-Marquardt (%d iterations)", st.iterations);
 cleanup:
   free(c.F);
   free(c.zF);
@@ -258,9 +299,10 @@ static void fb_view(const struct solver *s, FILE *out)
   fprintf(out,
           "  Armijo sigma %g (-fb_newton_sigma), backtracking ratio %g (-fb_newton_beta), max backtracks %d "
           "(-fb_newton_max_backtracks), descent test rho %g p %g (-fb_newton_rho, -fb_newton_p), "
-          "Levenberg-Marquardt fallback %d (-fb_newton_lm) below step %g (-fb_newton_lm_below)\n",
+          "Levenberg-Marquardt fallback %d (-fb_newton_lm) below step %g (-fb_newton_lm_below), a failed run "
+          "again without it %d (-fb_newton_retry_plain)\n",
           d->ns.sigma, d->ns.beta, d->ns.max_backtracks, d->ns.rho, d->ns.p, d->ns.levenberg_marquardt,
-          d->ns.lm_below);
+          d->ns.lm_below, d->retry_plain);
 }
 
 const struct solver_type solver_type_fb_newton = {

@@ -5,8 +5,8 @@
 # and the formulation's carried state; bench_corpus assembles each again through the formulation registry and
 # the rebuilt problem is the run's: the same bounds and F(z0) bit for bit (rebuild_diff 0), and fb_newton
 # from the run's z0 takes the same iterations to the same status as in the run's trace. A corrupt world text
-# and an unknown formulation are recorded rows (not_rebuildable) and the replay goes on (exit 0); the
-# committed version 2 corpus still reads.
+# and an unknown formulation are recorded rows (not_rebuildable) and the replay goes on (exit 0); a version 2
+# corpus still reads; fb_newton's run again without Levenberg-Marquardt solves a rolling N-gon step.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -75,14 +75,26 @@ check "an unknown formulation: 1 not_rebuildable row saying why, 9 converged" \
   '[ "$(nr "$tmp/bad2/tasks.csv" not_rebuildable)" = 1 ] && [ "$(nr "$tmp/bad2/tasks.csv" converged)" = 9 ] &&
    grep -q "unable to find requested formulation type .geometric_implicix" "$tmp/bad2/tasks.csv"'
 
-# the committed corpus (schema version 2) still reads and replays
-if [ -f "$here/../results/corpus/corpus.h5" ]; then
-  check "a version 2 corpus reads" '"$cor" -info "$here/../results/corpus/corpus.h5" | grep -q "schema version 2"'
-  "$cor" -corpus "$here/../results/corpus/corpus.h5" -driver triangle_drop -formulation peg -cp_solver lemke \
-    -repeats 1 -out "$tmp/v2" $q >/dev/null 2>&1
-  s=$(col "$tmp/v2/tasks.csv" status)
-  check "a version 2 corpus replays (17 triangle_drop peg problems, Lemke converges)" \
-    '[ "$(awk -F, -v s=$s '"'"'NR > 1 && $s == "converged"'"'"' "$tmp/v2/tasks.csv" | wc -l)" = 17 ]'
-else
-  skip "results/corpus/corpus.h5 is absent"
-fi
+# a version 2 corpus (the committed corpus before the callback problems, kept as tests/data/corpus_v2.h5)
+# still reads and replays
+v2="$here/data/corpus_v2.h5"
+check "a version 2 corpus reads" '"$cor" -info "$v2" | grep -q "schema version 2"'
+"$cor" -corpus "$v2" -driver triangle_drop -formulation peg -cp_solver lemke -repeats 1 -out "$tmp/v2" $q \
+  >/dev/null 2>&1
+s=$(col "$tmp/v2/tasks.csv" status)
+check "a version 2 corpus replays (17 triangle_drop peg problems, Lemke converges)" \
+  '[ "$(awk -F, -v s=$s '"'"'NR > 1 && $s == "converged"'"'"' "$tmp/v2/tasks.csv" | wc -l)" = 17 ]'
+
+# fb_newton: a rolling N-gon step where the run with Levenberg-Marquardt crawls to a stationary point of
+# the merit, and the run again without it (-fb_newton_retry_plain, default) converges
+"$CB_BIN/bench_rolling_disc" -N 10 -h 0.003 -formulation geometric_implicit -cp_solver fb_newton \
+  -fb_newton_retry_plain 0 -t_end 0.5 -out "$tmp/r5" -cp_capture "$tmp/ngon.h5" -cp_capture_failed 1 $q \
+  >/dev/null 2>&1
+for rp in 0 1; do
+  "$cor" -corpus "$tmp/ngon.h5" -cp_solver fb_newton -fb_newton_retry_plain $rp -repeats 1 -out "$tmp/ng$rp" $q \
+    >/dev/null 2>&1
+done
+check "N-gon step: fails with Levenberg-Marquardt alone" \
+  '[ "$(nr "$tmp/ng0/tasks.csv" max_iterations)" = 1 ] && [ "$(nr "$tmp/ng0/tasks.csv" converged)" = 0 ]'
+check "N-gon step: converges when the failed run is run again without it" \
+  '[ "$(nr "$tmp/ng1/tasks.csv" converged)" = 1 ] && grep -q "converged in the run without" "$tmp/ng1/tasks.csv"'
