@@ -92,6 +92,7 @@ int stepper_step(struct stepper *st, struct world *w, struct formulation *f, str
   if (f->type->detect) {
     if (f->type->detect(f, w, h, &st->cs)) goto cleanup;
   } else if (world_detect(w, f->threshold >= 0.0 ? f->threshold : w->threshold, &st->cs)) {
+    world_detect_explain(w, rec->solve.message, sizeof rec->solve.message); /* an unsupported pair, named */
     goto cleanup;
   }
   double t1 = solver_wall_time(), t_assemble = 0.0, t_solve = 0.0;
