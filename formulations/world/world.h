@@ -63,11 +63,12 @@ struct polyhedron {
 
 struct shape {
   enum shape_kind kind;
-  int body;       /* owning body */
-  double c[3];    /* disc / sphere centre (body frame) */
-  double radius;  /* disc / sphere radius; for polygons / polyhedra the bounding radius about the origin */
-  double n[3], d; /* half-plane / plane (body frame) */
-  struct polygon *polygon;       /* owned by the shape */
+  int body;                /* owning body */
+  double c[3];             /* disc / sphere centre (body frame) */
+  double radius;           /* disc / sphere radius; polygons / polyhedra: bounding radius about the origin;
+                              superellipse: max(a, b), its bounding radius about c */
+  double n[3], d;          /* half-plane / plane (body frame) */
+  struct polygon *polygon; /* owned by the shape */
   struct polyhedron *polyhedron; /* owned by the shape */
   struct superellipse se;        /* SHAPE_SUPERELLIPSE (radius = max(a, b) about c) */
 };
