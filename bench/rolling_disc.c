@@ -15,9 +15,10 @@
  * with nu = (-3 b, 0, 3), or the N-gon inscribed in it (scenes_superellipse.c): its centre rises and falls,
  * so the kept quantity is the mechanical energy E = KE + PE (column energy_loss_rel = (E(0) - E(t_end)) /
  * KE(0); slip = |v_x + omega y| at the centre height y); the implicit shape is ok when it rolls without slip
- * (<= 1e-6), never gains energy and loses at most -energy_rate h t_end of KE(0) (the backward Euler update of
- * the positions damps at first order in h: measured 3.4 h t_end for the ellipse), the N-gon loses energy at
- * every vertex. USAGE bench_rolling_disc
+ * (<= 1e-5, the Newton tolerance: 3e-6 at h = 1e-3), never gains energy and loses at most -energy_rate h
+ * t_end of KE(0) (the backward Euler update of the positions damps at first order in h: measured 3.3-3.5 h
+ * t_end for the ellipse; the p = 4 superellipse loses more and fails, its flat points having zero curvature),
+ * the N-gon loses energy at every vertex. USAGE bench_rolling_disc
  * [-options_file bench/experiments/rolling_disc.opts] [-N 0,10,100,1000] [-shape disc,ellipse,superellipse]
  *         [-h 0.01] [-formulation geometric_implicit,stewart_trinkle,anitescu_potra]
  *         [-cp_solver fb_newton,lemke] [-t_end 2] [sweep options: -out, -resume, ... see -help]
@@ -173,9 +174,10 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   else if (ncp && N == 0) {
     /* rolling without slip is conservative: the exact motion keeps E and never slips. The implicit step
      * keeps the no-slip constraint exactly and damps E at first order in h (backward Euler on positions):
-     * ok when it slips by <= 1e-6, never gains energy and loses at most energy_rate h t_end of KE(0) */
+     * ok when it slips by <= 1e-5 (the Newton tolerance: 3e-6 at h = 1e-3), never gains energy and loses at
+     * most energy_rate h t_end of KE(0) */
     double loss = (e0 - world_energy(w)) / ke0;
-    int good = ro.slip_max <= 1e-6 && loss >= -1e-9 && loss <= ctx->energy_rate * h * ctx->T;
+    int good = ro.slip_max <= 1e-5 && loss >= -1e-9 && loss <= ctx->energy_rate * h * ctx->T;
     sweep_row_status(row, good ? "ok" : "fail");
   } else
     sweep_row_status(row, "ok");
