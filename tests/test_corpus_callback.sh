@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test_corpus_callback.sh — callback problems in the corpus (corpus.h schema 3, captured 2): steps of
-# Chakraborty et al.'s geometrically implicit formulation (2D rolling disc with -cp_warm_start, 3D spheres) and
+# Chakraborty et al.'s geometrically implicit formulation (2D rolling disc with -cp_warm_start, a rolling
+# superellipse, 3D spheres) and
 # of the quasi-rigid one (Sec. 6.3 drop) are captured with the world at the step's start, the option values
 # and the formulation's carried state; bench_corpus assembles each again through the formulation registry and
 # the rebuilt problem is the run's: the same bounds and F(z0) bit for bit (rebuild_diff 0), and fb_newton
@@ -40,6 +41,13 @@ check "rolling disc: the capturing run exits 0" '[ $? = 0 ]' || sed 's/^/# /' "$
 check "-info: 10 rebuildable ncp problems of geometric_implicit" \
   '"$cor" -info "$tmp/gi.h5" | grep -q "^rolling_disc  *geometric_implicit  *ncp  *10 "'
 replay "$tmp/gi.h5" "$tmp/t1/rolling_disc_task0.csv" "geometric_implicit 2D, warm start"
+
+# a p = 4 superellipse rolling (the world text's superellipse record): rebuilt bit for bit as well
+mkdir -p "$tmp/t4"
+"$CB_BIN/bench_rolling_disc" -shape superellipse -N 0 -h 0.01 -formulation geometric_implicit -cp_solver fb_newton \
+  -cp_warm_start 1 -t_end 0.1 -out "$tmp/r4" -trace "$tmp/t4" -cp_capture "$tmp/se.h5" $q >"$tmp/out" 2>&1
+check "rolling superellipse: the capturing run exits 0" '[ $? = 0 ]' || sed 's/^/# /' "$tmp/out"
+replay "$tmp/se.h5" "$tmp/t4/rolling_disc_task0.csv" "geometric_implicit 2D superellipse"
 
 "$CB_BIN/bench_sphere_two_spheres" -h 0.01 -formulation geometric_implicit -cp_solver fb_newton -t_end 0.1 \
   -out "$tmp/r2" -trace "$tmp/t2" -cp_capture "$tmp/sph.h5" $q >"$tmp/out" 2>&1

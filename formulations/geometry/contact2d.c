@@ -8,6 +8,7 @@
  * equal-width boxes stacked or sunk along a common side line get vertical normals (point_polygon). */
 #include "contact2d.h"
 
+#include "contact2d_superellipse.h"
 #include "geom2d.h"
 
 #include <math.h>
@@ -379,5 +380,23 @@ int contact2d_shapes(const struct world *w, int sa, int sb, double threshold, st
   if (ka == SHAPE_DISC && kb == SHAPE_HALFPLANE) return disc_halfplane(w, sa, sb, threshold, out);
   if (ka == SHAPE_POLYGON && kb == SHAPE_POLYGON) return polygon_polygon(w, sa, sb, threshold, out);
   if (ka == SHAPE_POLYGON && kb == SHAPE_HALFPLANE) return polygon_halfplane(w, sa, sb, threshold, out);
+  if (ka == SHAPE_DISC && kb == SHAPE_SUPERELLIPSE)
+    return contact2d_disc_superellipse(w, sa, sb, threshold, out);
+  if (ka == SHAPE_HALFPLANE && kb == SHAPE_SUPERELLIPSE) {
+    /* written from the superellipse's side (body a), then turned to (sa, sb) = (half-plane, superellipse) */
+    int first = out->n;
+    int rc = contact2d_superellipse_halfplane(w, sb, sa, threshold, out);
+    for (int k = first; k < out->n; k++)
+      contact_flip(&out->c[k]);
+    return rc;
+  }
   return 2;
+}
+
+int contact2d_supported(enum shape_kind a, enum shape_kind b)
+{
+  enum shape_kind lo = a < b ? a : b, hi = a < b ? b : a;
+  if (hi == SHAPE_SUPERELLIPSE) return lo == SHAPE_DISC || lo == SHAPE_HALFPLANE;
+  int known = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE;
+  return (known & (int)lo) && (known & (int)hi) && !(lo == SHAPE_HALFPLANE && hi == SHAPE_HALFPLANE);
 }

@@ -10,6 +10,13 @@ struct world *scene_disc_on_line(double r, double m, double y0, double mu);
 /* A regular N-gon of circumradius r, mass m (inertia of the uniform polygon), vertex 0 at the bottom,
  * centred at (0, r) on the ground y <= 0; velocity (vx, vy, omega). Chakraborty et al. Sec. 6.1. */
 struct world *scene_ngon(int n, double r, double m, double mu, const double nu0[3]);
+/* Static ground y <= 0 (body 0) and one uniform superellipse (semi-axes a along x, b along y, even exponent
+ * p; p = 2 the ellipse) of mass m centred at (0, b), resting on its flank, velocity nu0
+ * (scenes_superellipse.c) — or the N-gon inscribed in it, vertex 0 at the bottom (0, -b). NULL on a bad
+ * shape. */
+struct world *scene_superellipse_on_line(double a, double b, int p, double m, double mu, const double nu0[3]);
+struct world *scene_superellipse_ngon(int n, double a, double b, int p, double m, double mu,
+                                      const double nu0[3]);
 /* Block (w x hgt, mass m) resting on an incline of angle theta (static half-plane through the origin,
  * normal (-sin, cos)); body 1 is the block, initially at rest, its bottom face on the incline. */
 struct world *scene_incline_2d(double theta, double mu, double wdt, double hgt, double m);

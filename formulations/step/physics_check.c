@@ -19,6 +19,7 @@
 
 #include <lapacke.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,6 +167,9 @@ int physics_check_step(const struct world *w0, const struct world *w1, const str
   memset(out, 0, sizeof *out);
   struct contact_set after = {0};
   if (world_detect(w1, 0.0, &after)) {
+    char why[240];
+    /* an unsupported pair of shapes is said where the check reports, never skipped silently */
+    if (world_detect_explain(w1, why, sizeof why)) fprintf(stderr, "physics check: penetration: %s\n", why);
     contact_set_free(&after);
     return 1;
   }

@@ -90,8 +90,12 @@ int stepper_step(struct stepper *st, struct world *w, struct formulation *f, str
   double t0 = solver_wall_time();
   contact_set_clear(&st->cs);
   if (f->type->detect) {
-    if (f->type->detect(f, w, h, &st->cs)) goto cleanup;
+    if (f->type->detect(f, w, h, &st->cs)) {
+      world_detect_explain(w, rec->solve.message, sizeof rec->solve.message); /* an unsupported pair, named */
+      goto cleanup;
+    }
   } else if (world_detect(w, f->threshold >= 0.0 ? f->threshold : w->threshold, &st->cs)) {
+    world_detect_explain(w, rec->solve.message, sizeof rec->solve.message); /* an unsupported pair, named */
     goto cleanup;
   }
   double t1 = solver_wall_time(), t_assemble = 0.0, t_solve = 0.0;

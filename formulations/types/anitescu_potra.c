@@ -150,7 +150,8 @@ const struct formulation_type formulation_type_anitescu_potra = {
     .summary = "mixed LCP in velocities and impulses; contacts with friction plus revolute/ball joints",
     .paper = "Anitescu & Potra 1997 as in Anitescu & Hart eq. 6",
     .dims = FORMULATION_2D | FORMULATION_3D,
-    .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE,
+    .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE |
+              SHAPE_SUPERELLIPSE,
     .joints = 1,
     .create = ap_create,
     .assemble = ap_assemble,

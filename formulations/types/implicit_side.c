@@ -68,10 +68,19 @@ int implicit_side_shape(const struct world *w, int si, struct convex_fn *fn, cha
     rc = convex_part_ball(&part, 2, sh->c, sh->radius, msg, len);
   else if (sh->kind == SHAPE_HALFPLANE)
     rc = convex_part_halfspace(&part, 2, sh->n, sh->d, msg, len);
-  else {
+  else if (sh->kind == SHAPE_SUPERELLIPSE) {
+    /* Sec. 4.1's single convex function: (u/a)^p + (v/b)^p - 1 in the frame at c turned by the angle */
+    const double ax[3] = {sh->se.a, sh->se.b, 1.0};
+    rc = convex_part_superellipsoid(&part, 2, sh->c, ax, sh->se.p, sh->se.p, msg, len);
+    if (!rc) {
+      double c = cos(sh->se.angle), s = sin(sh->se.angle);
+      double *R = part.f[0].R;
+      R[0] = c, R[1] = -s, R[3] = s, R[4] = c;
+    }
+  } else {
     snprintf(msg, len,
              "shape %d is a polygon: an intersection of half-planes needs Sec. 4.3's active-index choice, "
-             "not implemented (discs and half-planes only)",
+             "not implemented (discs, superellipses and half-planes only)",
              si);
     return 1;
   }

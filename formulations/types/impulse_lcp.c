@@ -126,7 +126,8 @@ const struct formulation_type formulation_type_impulse_lcp = {
     .summary = "velocity/impulse LCP, frictionless, Baumgarte + restitution in the right-hand side",
     .paper = "Trefny Sec. 2 eqs. 8-10",
     .dims = FORMULATION_2D | FORMULATION_3D,
-    .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE,
+    .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE |
+              SHAPE_SUPERELLIPSE,
     .joints = 0,
     .frictionless = 1,
     .options = imp_options,

@@ -415,7 +415,7 @@ const struct formulation_type formulation_type_quasi_rigid = {
     .paper = "Chakraborty, Berard, Akella & Trinkle, geometrically implicit time-stepping, eqs. (33)-(38), "
              "(48)-(55)",
     .dims = FORMULATION_2D,
-    .shapes = SHAPE_DISC | SHAPE_HALFPLANE,
+    .shapes = SHAPE_DISC | SHAPE_HALFPLANE | SHAPE_SUPERELLIPSE,
     .joints = 0,
     .frictionless = 1,
     .options = qr_options,

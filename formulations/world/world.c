@@ -79,10 +79,11 @@ int world_add_body(struct world *w, int is_static, double mass, double inertia)
 }
 
 /* Parts of a body must be contiguous in w->shapes: shapes are appended to the last body only. */
-static struct shape *new_shape(struct world *w, int body, enum shape_kind kind)
+struct shape *world_new_shape(struct world *w, int body, enum shape_kind kind)
 {
   if (body < 0 || body != w->nb - 1) return NULL;
-  int two_d = kind == SHAPE_DISC || kind == SHAPE_POLYGON || kind == SHAPE_HALFPLANE;
+  int two_d =
+      kind == SHAPE_DISC || kind == SHAPE_POLYGON || kind == SHAPE_HALFPLANE || kind == SHAPE_SUPERELLIPSE;
   if (two_d != (w->dim == 2)) return NULL;
   if (grow((void **)&w->shapes, &w->cap_s, w->ns + 1, sizeof *w->shapes)) return NULL;
   struct shape *s = &w->shapes[w->ns++];
@@ -95,7 +96,7 @@ static struct shape *new_shape(struct world *w, int body, enum shape_kind kind)
 
 int world_add_disc(struct world *w, int body, double cx, double cy, double radius)
 {
-  struct shape *s = new_shape(w, body, SHAPE_DISC);
+  struct shape *s = world_new_shape(w, body, SHAPE_DISC);
   if (!s) return -1;
   s->c[0] = cx;
   s->c[1] = cy;
@@ -107,7 +108,7 @@ int world_add_polygon(struct world *w, int body, int n, const double *xy)
 {
   struct polygon *p = polygon_create(n, xy);
   if (!p) return -1;
-  struct shape *s = new_shape(w, body, SHAPE_POLYGON);
+  struct shape *s = world_new_shape(w, body, SHAPE_POLYGON);
   if (!s) {
     polygon_free(p);
     return -1;
@@ -124,7 +125,7 @@ int world_add_halfplane(struct world *w, int body, double nx, double ny, double 
 {
   double len = hypot(nx, ny);
   if (!(len > 0.0)) return -1;
-  struct shape *s = new_shape(w, body, SHAPE_HALFPLANE);
+  struct shape *s = world_new_shape(w, body, SHAPE_HALFPLANE);
   if (!s) return -1;
   s->n[0] = nx / len;
   s->n[1] = ny / len;
@@ -134,7 +135,7 @@ int world_add_halfplane(struct world *w, int body, double nx, double ny, double 
 
 int world_add_sphere(struct world *w, int body, const double c[3], double radius)
 {
-  struct shape *s = new_shape(w, body, SHAPE_SPHERE);
+  struct shape *s = world_new_shape(w, body, SHAPE_SPHERE);
   if (!s) return -1;
   memcpy(s->c, c, 3 * sizeof *c);
   s->radius = radius;
@@ -144,7 +145,7 @@ int world_add_sphere(struct world *w, int body, const double c[3], double radius
 int world_add_polyhedron(struct world *w, int body, struct polyhedron *ph)
 {
   if (!ph) return -1;
-  struct shape *s = new_shape(w, body, SHAPE_POLYHEDRON);
+  struct shape *s = world_new_shape(w, body, SHAPE_POLYHEDRON);
   if (!s) {
     polyhedron_free(ph);
     return -1;
@@ -162,7 +163,7 @@ int world_add_plane(struct world *w, int body, const double n[3], double d)
 {
   double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
   if (!(len > 0.0)) return -1;
-  struct shape *s = new_shape(w, body, SHAPE_PLANE);
+  struct shape *s = world_new_shape(w, body, SHAPE_PLANE);
   if (!s) return -1;
   for (int k = 0; k < 3; k++)
     s->n[k] = n[k] / len;
@@ -206,7 +207,7 @@ int world_finalize(struct world *w)
         continue;
       }
       double r = s->radius;
-      if (s->kind == SHAPE_DISC || s->kind == SHAPE_SPHERE)
+      if (s->kind == SHAPE_DISC || s->kind == SHAPE_SPHERE || s->kind == SHAPE_SUPERELLIPSE)
         r += sqrt(s->c[0] * s->c[0] + s->c[1] * s->c[1] + s->c[2] * s->c[2]);
       if (r > b->bound_radius) b->bound_radius = r;
     }

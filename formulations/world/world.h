@@ -11,15 +11,26 @@
 #ifndef CB_WORLD_H
 #define CB_WORLD_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 enum shape_kind {
-  SHAPE_DISC = 1,        /* 2D: centre c[0..1], radius */
-  SHAPE_POLYGON = 2,     /* 2D: convex polygon, counter-clockwise vertices (struct polygon) */
-  SHAPE_HALFPLANE = 4,   /* 2D: solid {x : n . x <= d} in the body frame (usually a static body) */
-  SHAPE_SPHERE = 8,      /* 3D: centre c[0..2], radius */
-  SHAPE_POLYHEDRON = 16, /* 3D: convex polyhedron (struct polyhedron) */
-  SHAPE_PLANE = 32,      /* 3D: solid half-space {x : n . x <= d} in the body frame */
+  SHAPE_DISC = 1,          /* 2D: centre c[0..1], radius */
+  SHAPE_POLYGON = 2,       /* 2D: convex polygon, counter-clockwise vertices (struct polygon) */
+  SHAPE_HALFPLANE = 4,     /* 2D: solid {x : n . x <= d} in the body frame (usually a static body) */
+  SHAPE_SPHERE = 8,        /* 3D: centre c[0..2], radius */
+  SHAPE_POLYHEDRON = 16,   /* 3D: convex polyhedron (struct polyhedron) */
+  SHAPE_PLANE = 32,        /* 3D: solid half-space {x : n . x <= d} in the body frame */
+  SHAPE_SUPERELLIPSE = 64, /* 2D: Barr superellipse |x/a|^p + |y/b|^p <= 1 about c (struct superellipse) */
+};
+
+/* A superellipse in its body's frame (world_superellipse.c): |u/a|^p + |v/b|^p <= 1 in the frame centred at
+ * the shape's c and turned by angle; p even >= 2 (p = 2 the ellipse). area and second_moment (integral of
+ * |x|^2 dA about the body origin, unit density) by the Beta-function closed form. */
+struct superellipse {
+  double a, b, angle;
+  int p;
+  double area, second_moment;
 };
 
 /* Convex polygon in its body's frame. Edge i runs from vertex i to vertex (i + 1) % n; en[2i..2i+1] is its
@@ -52,12 +63,14 @@ struct polyhedron {
 
 struct shape {
   enum shape_kind kind;
-  int body;       /* owning body */
-  double c[3];    /* disc / sphere centre (body frame) */
-  double radius;  /* disc / sphere radius; for polygons / polyhedra the bounding radius about the origin */
-  double n[3], d; /* half-plane / plane (body frame) */
-  struct polygon *polygon;       /* owned by the shape */
+  int body;                /* owning body */
+  double c[3];             /* disc / sphere centre (body frame) */
+  double radius;           /* disc / sphere radius; polygons / polyhedra: bounding radius about the origin;
+                              superellipse: max(a, b), its bounding radius about c */
+  double n[3], d;          /* half-plane / plane (body frame) */
+  struct polygon *polygon; /* owned by the shape */
   struct polyhedron *polyhedron; /* owned by the shape */
+  struct superellipse se;        /* SHAPE_SUPERELLIPSE (radius = max(a, b) about c) */
 };
 
 struct body {
@@ -131,6 +144,21 @@ int world_add_sphere(struct world *w, int body, const double c[3], double radius
 /* Takes ownership of ph (the shape frees it with polyhedron_free). */
 int world_add_polyhedron(struct world *w, int body, struct polyhedron *ph);
 int world_add_plane(struct world *w, int body, const double n[3], double d);
+/* A superellipse (struct superellipse) of body; refused (-1, msg naming the shape and what is wrong) for a
+ * semi-axis that is not positive and finite or an exponent that is not an even integer >= 2. msg may be
+ * NULL. world_superellipse.c. */
+int world_add_superellipse(struct world *w, int body, double cx, double cy, double angle, double a, double b,
+                           int p, char *msg, size_t len);
+/* Area and polar second moment about its own centre of the uniform superellipse (a, b, p): Beta-function
+ * closed forms A = 2ab B(1/p, 1/p) / p, J = ab (a^2 + b^2) B(3/p, 1/p) / p (Dirichlet's integral). */
+void superellipse_mass_properties(double a, double b, int p, double *area, double *polar);
+/* The moment of inertia about the body origin of a body of the given mass made of the superellipse s. */
+double world_superellipse_inertia(const struct shape *s, double mass);
+/* A new zeroed shape of kind appended to body (the last body added); NULL when body is not the last one, the
+ * kind does not fit the world's dimension, or out of memory. For the world's constructors. */
+struct shape *world_new_shape(struct world *w, int body, enum shape_kind kind);
+/* The name of a shape kind ("disc", "superellipse", ...) for messages. */
+const char *world_shape_kind_name(enum shape_kind kind);
 int world_add_joint(struct world *w, enum joint_kind kind, int a, int b, const double pa[3],
                     const double pb[3]);
 int world_finalize(struct world *w);

@@ -5,6 +5,8 @@
  *         SHAPE_COUNT BOUND_RADIUS UNBOUNDED
  *   shape KIND BODY C[3] RADIUS N[3] D HAS_POLYGON HAS_POLYHEDRON
  *   poly  N AREA CENTROID[2] SECOND_MOMENT V[2N] EN[2N] ED[N]                       (after its shape)
+ *   super P A B ANGLE AREA SECOND_MOMENT                   (after a superellipse's shape; texts written
+ *                                                           before the superellipse existed hold none)
  *   hedron NV NF NE VOLUME CENTROID[3] INERTIA[9] V[3NV] FACE_START[NF+1] FACE_VERT[..] FN[3NF] FD[NF]
  *         EDGE_VERT[2NE] EDGE_FACE[2NE]                                              (after its shape)
  *   joint KIND A B PA[3] PB[3]
@@ -146,6 +148,14 @@ int world_to_text(const struct world *w, char **text, size_t *len)
       put_d(&o, p->v, 2 * p->n);
       put_d(&o, p->en, 2 * p->n);
       put_d(&o, p->ed, p->n);
+    }
+    if (s->kind == SHAPE_SUPERELLIPSE) {
+      put(&o, "\nsuper %d", s->se.p);
+      put_d(&o, &s->se.a, 1);
+      put_d(&o, &s->se.b, 1);
+      put_d(&o, &s->se.angle, 1);
+      put_d(&o, &s->se.area, 1);
+      put_d(&o, &s->se.second_moment, 1);
     }
     if (s->polyhedron) {
       const struct polyhedron *p = s->polyhedron;
@@ -337,10 +347,10 @@ static void read_shape(struct in *r, struct world *w, struct shape *s)
 {
   int k = 0, has[2] = {0, 0};
   tag(r, "shape");
-  get_i(r, &k, 1, SHAPE_DISC, SHAPE_PLANE, "shape kind");
+  get_i(r, &k, 1, SHAPE_DISC, SHAPE_SUPERELLIPSE, "shape kind");
   s->kind = (enum shape_kind)k;
   if (!r->bad && k != SHAPE_DISC && k != SHAPE_POLYGON && k != SHAPE_HALFPLANE && k != SHAPE_SPHERE &&
-      k != SHAPE_POLYHEDRON && k != SHAPE_PLANE)
+      k != SHAPE_POLYHEDRON && k != SHAPE_PLANE && k != SHAPE_SUPERELLIPSE)
     fail(r, "shape kind");
   get_i(r, &s->body, 1, 0, w->nb - 1, "shape body");
   get_d(r, s->c, 3, "shape centre");
@@ -352,6 +362,17 @@ static void read_shape(struct in *r, struct world *w, struct shape *s)
     fail(r, "shape polygon / polyhedron flags");
   if (has[0]) s->polygon = read_polygon(r);
   if (has[1]) s->polyhedron = read_polyhedron(r);
+  if (k == SHAPE_SUPERELLIPSE) {
+    tag(r, "super");
+    get_i(r, &s->se.p, 1, 2, 1000000, "superellipse exponent");
+    if (!r->bad && s->se.p % 2) fail(r, "superellipse exponent (even)");
+    get_d(r, &s->se.a, 1, "superellipse semi-axis a");
+    get_d(r, &s->se.b, 1, "superellipse semi-axis b");
+    if (!r->bad && !(s->se.a > 0.0 && s->se.b > 0.0)) fail(r, "superellipse semi-axes (positive)");
+    get_d(r, &s->se.angle, 1, "superellipse angle");
+    get_d(r, &s->se.area, 1, "superellipse area");
+    get_d(r, &s->se.second_moment, 1, "superellipse second moment");
+  }
 }
 
 int world_from_text(const char *text, size_t len, struct world **out, char *err, size_t elen)
