@@ -17,7 +17,8 @@
  * small only because of the state, e.g. a friction multiplier's near separation, is damped to a standstill:
  * the sphere between two spheres stalled at |Phi| ~ 1e-5 on 7 of 400 steps), -cp_max_it 200 iterations.
  * -fb_newton_retry_plain true: when a run with Levenberg-Marquardt fails, it is run again from the same
- * start without it (Newton, then the gradient step) and the better answer kept. The LM step's lower merit
+ * start without it (Newton, then the gradient step) and the better answer kept; the two share -cp_max_it
+ * (the first gets 3/4 of it, at most 50 iterations kept back). The LM step's lower merit
  * can lead into a valley of the merit where it crawls for hundreds of iterations to a stationary point
  * that is not a solution, where the plain method converges in 7-11 iterations (two rolling-N-gon steps of
  * the geometrically implicit formulation that TAO, SNES and Siconos solve). */
@@ -238,9 +239,14 @@ static int fb_solve(struct solver *s, const struct cp_problem *p, double *z, str
     goto cleanup;
   }
   if (retry) memcpy(z_start, z, (size_t)n * sizeof *z);
+  /* -cp_max_it bounds both runs together: the run with LM gets three quarters of it (at most 50 kept
+   * back), the plain run what the first left */
+  const int budget = ns.max_it, reserve = retry ? (budget / 4 < 50 ? budget / 4 : 50) : 0;
+  ns.max_it = budget - reserve;
   enum newton_reason why = newton_solve(&prob, &ns, z, &st);
   int retried = 0, iterations = st.iterations;
-  if (retry && (why == NEWTON_MAX_ITERATIONS || why == NEWTON_LINE_SEARCH_FAILURE)) {
+  ns.max_it = budget - iterations;
+  if (retry && ns.max_it > 0 && (why == NEWTON_MAX_ITERATIONS || why == NEWTON_LINE_SEARCH_FAILURE)) {
     /* the plain method from the same start; kept if it converges or ends at a lower merit */
     double *z_lm = malloc(nn * sizeof *z_lm);
     struct newton_stats st2;

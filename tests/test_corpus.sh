@@ -69,7 +69,7 @@ check "killed run: the file opens and holds the batches flushed before the kill 
 # forked tasks send their problems to the rank's writer process: tasks killed at the time limit in the
 # middle of their problems leave a file that opens, whose every problem reads and solves (a problem cut off
 # by the kill is dropped, not stored half)
-$inc -theta 20,30 -mu 0.3 -h 1e-3 -t_end 50 -formulation stewart_trinkle -cp_solver lemke -dim 3 -quiet -no_plots \
+$inc -theta 20,30 -mu 0.3 -h 1e-3 -t_end 2000 -formulation stewart_trinkle -cp_solver lemke -dim 3 -quiet -no_plots \
   -out "$tmp/tl" -cp_capture "$tmp/tl.h5" -cp_capture_every 400 -task_time_limit 1 >/dev/null 2>&1
 n=$(count "$tmp/tl.h5")
 check "tasks killed at the time limit: both rows say time_limit" \
