@@ -252,9 +252,14 @@ int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct
                         n_dup ? "open points shifted right: same values as an earlier series" : NULL,
                         flat ? "flat to rounding" : NULL};
   char notes[1024] = "";
-  for (size_t k = 0, at = 0; k < sizeof note / sizeof note[0] && at < sizeof notes; k++)
-    if (note[k])
-      at += (size_t)snprintf(notes + at, sizeof notes - at, "%s%s%s", at ? "; " : "", note[k], k ? "" : over);
+  /* a new line instead of "; " once a line would pass ~90 characters: a 1000-px title holds about 110 */
+  for (size_t k = 0, at = 0, line = 0; k < sizeof note / sizeof note[0] && at < sizeof notes; k++)
+    if (note[k]) {
+      size_t len = strlen(note[k]) + (k ? 0 : strlen(over));
+      const char *sep = !at ? "" : line + 2 + len > 90 ? "\\n" : "; ";
+      line = (sep[0] == '\\' ? 0 : line + strlen(sep)) + len;
+      at += (size_t)snprintf(notes + at, sizeof notes - at, "%s%s%s", sep, note[k], k ? "" : over);
+    }
   plot_quote(r->title, qt, sizeof qt);
   /* the y label's whole definition when the label had to be cut */
   char ynote[600], ynote_q[1300];
