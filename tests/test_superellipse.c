@@ -131,6 +131,7 @@ static void test_detection(void)
   rc = world_detect(w, 0.1, &cs);
   CHECK(rc == 0 && cs.n == 1 && fabs(cs.c[0].gap + 0.01) < 1e-12, "p = 4 flat: gap %.3e (analytic -0.01)",
         cs.n ? cs.c[0].gap : NAN);
+  contact_set_free(&cs);
   /* a disc beside it: the ellipse's end (2, 0) faces it */
   world_destroy(&w);
   w = world_create(2);
