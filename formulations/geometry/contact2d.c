@@ -8,6 +8,7 @@
  * equal-width boxes stacked or sunk along a common side line get vertical normals (point_polygon). */
 #include "contact2d.h"
 
+#include "contact2d_convex.h"
 #include "contact2d_superellipse.h"
 #include "geom2d.h"
 
@@ -390,13 +391,16 @@ int contact2d_shapes(const struct world *w, int sa, int sb, double threshold, st
       contact_flip(&out->c[k]);
     return rc;
   }
+  if ((ka == SHAPE_POLYGON || ka == SHAPE_SUPERELLIPSE) && kb == SHAPE_SUPERELLIPSE)
+    return contact2d_convex(w, sa, sb, threshold, out);
   return 2;
 }
 
 int contact2d_supported(enum shape_kind a, enum shape_kind b)
 {
   enum shape_kind lo = a < b ? a : b, hi = a < b ? b : a;
-  if (hi == SHAPE_SUPERELLIPSE) return lo == SHAPE_DISC || lo == SHAPE_HALFPLANE;
+  if (hi == SHAPE_SUPERELLIPSE)
+    return lo == SHAPE_DISC || lo == SHAPE_HALFPLANE || lo == SHAPE_POLYGON || lo == SHAPE_SUPERELLIPSE;
   int known = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE;
   return (known & (int)lo) && (known & (int)hi) && !(lo == SHAPE_HALFPLANE && hi == SHAPE_HALFPLANE);
 }

@@ -1,6 +1,6 @@
 /* contact2d_superellipse.h — the explicit 2D narrow phase of a superellipse (world.h's SHAPE_SUPERELLIPSE)
  * against a half-plane and against a disc (contact2d_superellipse.c), for the linear formulations and the
- * physics check's shared detection. Other pairs with a superellipse are refused by contact2d_shapes. */
+ * physics check's shared detection. Against a polygon or another superellipse: contact2d_convex.h. */
 #ifndef CB_CONTACT2D_SUPERELLIPSE_H
 #define CB_CONTACT2D_SUPERELLIPSE_H
 
