@@ -426,6 +426,31 @@ static void test_triangle_drop_drift(void)
   cp_destroy(&p);
 }
 
+/* A nonconvex corner of Egan et al.'s max formulation (block_hole, captured): M is not copositive
+ * (x >= 0 on rows 8 and 11 gives x^T M x < 0), so Lemke may end on a secondary ray although the LCP has a
+ * solution (enum finds one): the ray is reported as such, with the witness, not as a proof of infeasibility.
+ */
+static void test_not_copositive_ray(void)
+{
+  const char *path = "tests/data/lemke_nonconvex_max_ray.dat";
+  char err[256];
+  struct cp_problem *p = NULL;
+  if (cp_read_file(path, CP_FILE_SICONOS_LCP, &p, err, sizeof err) != 0) {
+    CHECK(0, "%s: %s", path, err);
+    return;
+  }
+  struct solver *s = new_solver("lemke", 0), *e = new_solver("enum", 0);
+  double z[12] = {0};
+  struct solve_result r = run(s, p, z), re = run(e, p, z);
+  CHECK(r.status == SOLVE_RAY_TERMINATION && strstr(r.message, "not copositive") &&
+            strstr(r.message, "rows 8, 11") && re.status == SOLVE_CONVERGED,
+        "nonconvex corner LCP: lemke %s (%s); enum %s", solve_status_name(r.status), r.message,
+        solve_status_name(re.status));
+  solver_destroy(&s);
+  solver_destroy(&e);
+  cp_destroy(&p);
+}
+
 /* SPD n = 300 with the drift checked at every pivot: no refactorization is needed (well-conditioned), the
  * answer matches the default run's pivots. */
 static void test_drift_every_pivot(void)
@@ -464,6 +489,7 @@ int main(int argc, char **argv)
   test_block_sizes();
   test_tobenna();
   test_triangle_drop_drift();
+  test_not_copositive_ray();
   test_drift_every_pivot();
   int rc = check_finish();
   PetscCall(PetscFinalize());
