@@ -3,7 +3,8 @@
  * differences at random states (a disc near a tilted compliant half-plane; a disc on a moving disc), then the
  * drop of Sec. 6.3 (unit disc from y = 1.5, k = 1000, no damping) with delta_max = 1: first contact at
  * t = sqrt(2 * 0.5 / g) within a step, the largest deflection near the undamped spring's
- * mg/k + sqrt((mg/k)^2 + m v^2 / k) (backward Euler damps it a little), the rigid core never reached. */
+ * mg/k + sqrt((mg/k)^2 + m v^2 / k) (backward Euler damps it a little), the rigid core never reached; and
+ * the 3D form (quasi_rigid3d.c): its Jacobian, and a sphere's drop that repeats the disc's to rounding. */
 #include "check.h"
 #include "formulation.h"
 #include "run.h"
@@ -175,12 +176,99 @@ static void test_core_impact(void)
   world_destroy(&w);
 }
 
+/* 3D (quasi_rigid3d.c): the analytic Jacobian against finite differences for a sphere near a tilted compliant
+ * plane and a sphere on a moving sphere at random poses and velocities; then the drop of Sec. 6.3 in 3D (a
+ * unit sphere, m = 1, from z = 1.5 onto the compliant plane z <= 0, delta_max = 1): the same vertical motion
+ * as the 2D disc, step for step (the sphere's height equals the disc's to rounding). */
+static void random_pose3(struct body *b, gsl_rng *rng)
+{
+  double len = 0.0;
+  for (int k = 0; k < 4; k++)
+    b->q[k] = gsl_rng_uniform(rng) - 0.5, len += b->q[k] * b->q[k];
+  for (int k = 0; k < 4; k++)
+    b->q[k] /= sqrt(len);
+  for (int k = 0; k < 3; k++) {
+    b->v[k] = 2.0 * gsl_rng_uniform(rng) - 1.0;
+    b->w[k] = 4.0 * gsl_rng_uniform(rng) - 2.0;
+  }
+}
+
+static void test_3d(void)
+{
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 71);
+  struct world *w = world_create(3);
+  int g = world_add_body(w, 1, 0, 0);
+  const double np[3] = {sin(0.3), -0.2, cos(0.3)}, c0[3] = {0.1, -0.05, 0.02}, cz[3] = {0, 0, 0};
+  world_add_plane(w, g, np, 0.1);
+  int b = world_add_body(w, 0, 1.3, 0.4);
+  world_add_sphere(w, b, c0, 0.8);
+  world_finalize(w);
+  w->threshold = 1.0;
+  w->bodies[b].x[2] = 0.95;
+  random_pose3(&w->bodies[b], rng);
+  check_jacobian(w, "3D: sphere on a tilted compliant plane", rng);
+  world_destroy(&w);
+  w = world_create(3);
+  int b1 = world_add_body(w, 0, 1.0, 0.4);
+  world_add_sphere(w, b1, cz, 1.0);
+  int b2 = world_add_body(w, 0, 2.0, 0.9);
+  world_add_sphere(w, b2, c0, 0.7);
+  world_finalize(w);
+  w->threshold = 1.0;
+  w->bodies[b2].x[0] = 1.2, w->bodies[b2].x[1] = 0.5, w->bodies[b2].x[2] = 0.9;
+  random_pose3(&w->bodies[b1], rng);
+  random_pose3(&w->bodies[b2], rng);
+  check_jacobian(w, "3D: sphere on a moving sphere", rng);
+  world_destroy(&w);
+  gsl_rng_free(rng);
+  /* the drop, 2D disc and 3D sphere side by side */
+  struct world *w2 = scene_disc_on_line(1.0, 1.0, 1.5, 0.0), *w3 = world_create(3);
+  w2->threshold = 2.0;
+  const double up[3] = {0, 0, 1};
+  world_add_plane(w3, world_add_body(w3, 1, 0, 0), up, 0.0);
+  world_add_sphere(w3, world_add_body(w3, 0, 1.0, 0.4), cz, 1.0);
+  world_finalize(w3);
+  w3->bodies[1].x[2] = 1.5;
+  w3->threshold = 2.0;
+  struct simulation s2 = {.w = w2}, s3 = {.w = w3};
+  PetscOptionsSetValue(NULL, "-quasi_rigid_delta_max", "1");
+  int ok = 1;
+  struct simulation *sims[2] = {&s2, &s3};
+  for (int k = 0; k < 2; k++)
+    ok = ok && formulation_create("quasi_rigid", &sims[k]->f, NULL, 0) == 0 &&
+         formulation_set_from_options(sims[k]->f, NULL, 0) == 0 &&
+         solver_create("fb_newton", &sims[k]->s, NULL, 0) == 0 && stepper_create(&sims[k]->st) == 0;
+  PetscOptionsClearValue(NULL, "-quasi_rigid_delta_max");
+  double worst = 0.0, dmax = 0.0;
+  long failed = 0;
+  for (int k = 0; ok && k < 600; k++) {
+    struct run_summary a = {0}, c = {0};
+    if (simulation_run(&s2, 1e-3, 1, NULL, 0, &a) || simulation_run(&s3, 1e-3, 1, NULL, 0, &c)) ok = 0;
+    failed += a.failed_steps + c.failed_steps;
+    worst = fmax(worst, fabs(w3->bodies[1].x[2] - w2->bodies[1].x[1]));
+    dmax = fmax(dmax, 1.0 - w3->bodies[1].x[2]);
+  }
+  CHECK(
+      ok && failed == 0 && worst < 1e-9 && dmax > 0.1,
+      "quasi-rigid drop in 3D: 600 steps (%ld failed), the sphere's height = the 2D disc's to %.1e, largest "
+      "deflection %.5f m",
+      failed, worst, dmax);
+  for (int k = 0; k < 2; k++) {
+    sims[k]->w = NULL;
+    simulation_close(sims[k]);
+  }
+  world_destroy(&w2);
+  world_destroy(&w3);
+}
+
 int main(int argc, char **argv)
 {
   PetscInitialize(&argc, &argv, NULL, NULL);
   test_jacobians();
   test_drop();
   test_core_impact();
+  test_3d();
   int rc = check_finish();
   PetscFinalize();
   return rc;

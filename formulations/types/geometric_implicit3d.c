@@ -20,6 +20,7 @@
  * unknowns are shifted by the previous step's answer for the same pair (else the detected closest points). */
 #include "geometric_implicit3d.h"
 
+#include "implicit_dv.h"
 #include "implicit_side.h"
 #include "implicit_side3.h"
 
@@ -28,9 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define G3_FREE 9  /* a1 (3), a2 (3), p_t, p_o, p_r */
-#define G3_COMP 4  /* l1, l2, p_n, sigma */
-#define NL      18 /* local variables: a1, a2, nu1, nu2 */
+#define G3_FREE 9 /* a1 (3), a2 (3), p_t, p_o, p_r */
+#define G3_COMP 4 /* l1, l2, p_n, sigma */
 
 struct g3_contact {
   struct gi_side3 s[2];
@@ -53,68 +53,6 @@ struct gi3_data {
   struct g3_prev *prev;
   int nprev, cap_prev;
 };
-
-/* a vector with its derivative in the local variables */
-struct dv {
-  double v[3], d[3][NL];
-};
-
-static void dv_normalise(const struct dv *a, struct dv *out)
-{
-  double len = sqrt(a->v[0] * a->v[0] + a->v[1] * a->v[1] + a->v[2] * a->v[2]);
-  for (int i = 0; i < 3; i++)
-    out->v[i] = a->v[i] / len;
-  for (int j = 0; j < NL; j++) {
-    double s = out->v[0] * a->d[0][j] + out->v[1] * a->d[1][j] + out->v[2] * a->d[2][j];
-    for (int i = 0; i < 3; i++)
-      out->d[i][j] = (a->d[i][j] - out->v[i] * s) / len;
-  }
-}
-
-static void cross(const double *a, const double *b, double *c)
-{
-  c[0] = a[1] * b[2] - a[2] * b[1];
-  c[1] = a[2] * b[0] - a[0] * b[2];
-  c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-static void dv_cross(const struct dv *a, const struct dv *b, struct dv *c)
-{
-  cross(a->v, b->v, c->v);
-  for (int j = 0; j < NL; j++) {
-    double da[3] = {a->d[0][j], a->d[1][j], a->d[2][j]}, db[3] = {b->d[0][j], b->d[1][j], b->d[2][j]};
-    double x1[3], x2[3];
-    cross(da, b->v, x1);
-    cross(a->v, db, x2);
-    for (int i = 0; i < 3; i++)
-      c->d[i][j] = x1[i] + x2[i];
-  }
-}
-
-/* s = a . b and ds */
-static double dv_dot(const struct dv *a, const struct dv *b, double *ds)
-{
-  for (int j = 0; j < NL; j++)
-    ds[j] = 0.0;
-  double s = 0.0;
-  for (int i = 0; i < 3; i++) {
-    s += a->v[i] * b->v[i];
-    for (int j = 0; j < NL; j++)
-      ds[j] += a->d[i][j] * b->v[i] + a->v[i] * b->d[i][j];
-  }
-  return s;
-}
-
-static void add(double *J, int n, int row, int col, double v)
-{
-  if (J && col >= 0) J[(size_t)row * n + col] += v;
-}
-
-static void scatter(double *J, int n, int row, const int *cols, const double *d, double scale)
-{
-  for (int j = 0; j < NL; j++)
-    add(J, n, row, cols[j], scale * d[j]);
-}
 
 struct g3_idx {
   int a1, a2, pt, po, pr, l1, l2, pn, sg;

@@ -16,10 +16,11 @@
  * (50)-(51) and the signs of (52)-(53) arranged differently; the solution set is the same. Unknowns: z = [nu;
  * per contact (aC, aR, delta_bar, delta); per contact (l1, l2, p_ns, p_nr)], shifted by the warm start as in
  * geometric_implicit.c (the previous step's answer for the same shape pair). Analytic Jacobian (checked by
- * finite differences in tests/test_quasi_rigid.c). Options: -quasi_rigid_k (1000), -quasi_rigid_c (0),
- * -quasi_rigid_delta_max (0.05). */
+ * finite differences in tests/test_quasi_rigid.c). 3D worlds (spheres, planes) are assembled by
+ * quasi_rigid3d.c. Options: -quasi_rigid_k (1000), -quasi_rigid_c (0), -quasi_rigid_delta_max (0.05). */
 #include "formulation.h"
 #include "implicit_side.h"
+#include "quasi_rigid3d.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -49,6 +50,7 @@ struct qr_data {
   int cap_c;
   struct qr_prev *prev;
   int nprev, cap_prev;
+  struct qr3_data *d3; /* the 3D half (quasi_rigid3d.c) */
 };
 
 static const struct option_decl qr_options[] = {
@@ -75,6 +77,7 @@ static void qr_destroy(struct formulation *f)
   free(d->guess);
   free(d->ct);
   free(d->prev);
+  qr3_free(&d->d3);
   free(d);
   f->data = NULL;
 }
@@ -266,7 +269,6 @@ static int qr_J(void *ctx, const double *z, double *J)
 static int qr_detect(struct formulation *f, const struct world *w, double h, struct contact_set *cs)
 {
   (void)h;
-  if (w->dim != 2) return formulation_fail(f, "2D worlds only");
   return implicit_detect_pairs(w, f->threshold >= 0.0 ? f->threshold : w->threshold, cs);
 }
 
@@ -275,7 +277,10 @@ static int qr_assemble(struct formulation *f, const struct world *w, const struc
 {
   struct qr_data *d = f->data;
   *out = NULL;
-  if (w->dim != 2) return formulation_fail(f, "2D worlds only");
+  if (w->dim == 3) {
+    const double kcd[3] = {d->k, d->c, d->dmax};
+    return qr3_assemble(f, &d->d3, kcd, w, cs, h, out);
+  }
   int nd = w->ndof, nc = cs->n, n = nd + (QR_FREE + QR_COMP) * nc;
   if (nc > d->cap_c) {
     struct qr_contact *c = realloc(d->ct, (size_t)nc * sizeof *c);
@@ -342,6 +347,7 @@ static int qr_recover(struct formulation *f, const struct world *w, const struct
   struct qr_data *d = f->data;
   (void)h;
   (void)cs;
+  if (w->dim == 3) return qr3_recover(f, d->d3, w, z, nu, pn);
   for (int i = 0; i < w->ndof; i++)
     nu[i] = d->guess[i] + z[i];
   if (d->nc > d->cap_prev) {
@@ -366,10 +372,16 @@ static int qr_recover(struct formulation *f, const struct world *w, const struct
 }
 
 /* The carried state (formulation.h carry_get): [nprev; per pair sc, sr, its QR_FREE + QR_COMP answers], the
- * previous step's answer that shifts the unknowns and gives the damping's delta^l. */
+ * previous step's answer that shifts the unknowns and gives the damping's delta^l. A 3D run's state is
+ * quasi_rigid3d.c's with its count stored as -1 - nprev, so a 2D state reads as before. */
 static int qr_carry_get(const struct formulation *f, double *buf, int cap)
 {
   const struct qr_data *d = f->data;
+  if (d->d3) {
+    int need3 = qr3_carry_get(d->d3, buf, cap);
+    if (need3 <= cap) buf[0] = -1.0 - buf[0];
+    return need3;
+  }
   int need = 1 + d->nprev * (2 + QR_FREE + QR_COMP);
   if (need > cap) return need;
   int k = 0;
@@ -386,6 +398,15 @@ static int qr_carry_get(const struct formulation *f, double *buf, int cap)
 static int qr_carry_set(struct formulation *f, const double *buf, int n)
 {
   struct qr_data *d = f->data;
+  if (n > 0 && buf[0] < 0.0) {
+    double *b3 = malloc((size_t)n * sizeof *b3);
+    if (!b3) return formulation_fail(f, "out of memory");
+    memcpy(b3, buf, (size_t)n * sizeof *b3);
+    b3[0] = -1.0 - b3[0];
+    int rc = qr3_carry_set(f, &d->d3, b3, n);
+    free(b3);
+    return rc;
+  }
   int np = n > 0 ? (int)buf[0] : -1;
   if (np < 0 || n != 1 + np * (2 + QR_FREE + QR_COMP))
     return formulation_fail(f, "carried state: %d values do not hold whole pairs", n);
@@ -405,17 +426,17 @@ static int qr_carry_set(struct formulation *f, const double *buf, int n)
 static void qr_view(const struct formulation *f, FILE *out)
 {
   const struct qr_data *d = f->data;
-  fprintf(out, "  k %g, c %g, delta_max %g; 2D, frictionless, discs and half-planes\n", d->k, d->c, d->dmax);
+  fprintf(out, "  k %g, c %g, delta_max %g; frictionless; 2D discs and half-planes, 3D spheres and planes\n",
+          d->k, d->c, d->dmax);
 }
 
 const struct formulation_type formulation_type_quasi_rigid = {
     .name = "quasi_rigid",
-    .summary =
-        "mixed NCP, rigid core in a compliant layer (k, c, delta_max); 2D frictionless discs/half-planes",
+    .summary = "mixed NCP, rigid core in a compliant layer (k, c, delta_max); frictionless, 2D and 3D",
     .paper = "Chakraborty, Berard, Akella & Trinkle, geometrically implicit time-stepping, eqs. (33)-(38), "
              "(48)-(55)",
-    .dims = FORMULATION_2D,
-    .shapes = SHAPE_DISC | SHAPE_HALFPLANE | SHAPE_SUPERELLIPSE,
+    .dims = FORMULATION_2D | FORMULATION_3D,
+    .shapes = SHAPE_DISC | SHAPE_HALFPLANE | SHAPE_SUPERELLIPSE | SHAPE_SPHERE | SHAPE_PLANE,
     .joints = 0,
     .frictionless = 1,
     .options = qr_options,

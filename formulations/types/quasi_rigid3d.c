@@ -1,0 +1,374 @@
+/* quasi_rigid3d.c — the quasi-rigid geometrically implicit time-stepper in 3D (Chakraborty, Berard, Akella &
+ * Trinkle, Sec. 5.1 eqs. (33)-(38); the 2D rows of Sec. 6.3, eqs. (48)-(55), with 3-vectors): a rigid core
+ * inside a compliant layer of stiffness k, damping c and maximum deflection delta_max, frictionless as in
+ * quasi_rigid.c. Per contact the unknowns are aC, aR (3 each), delta_bar, delta (free) and l1, l2, p_ns, p_nr
+ * (complementarity); the rows, with u = grad c(aC) / |grad c(aC)| (from the compliant body C towards R):
+ *   0 = -M (nu - nu^l) + W_n (p_ns + p_nr) + p_app, W_n: +u at aR on R, -u at aC on C       (48)
+ *   0 = aC - aR + l1 grad c(aC),   0 = grad c(aC) + l2 grad r(aR)                              (34)
+ *   0 = c(aC + delta u)                                                                        (35)
+ *   0 = p_ns - (h k delta + c (delta - delta^l))                                               (49), (37)
+ *   0 <= (l1, l2, p_ns, p_nr) perp (-(c(aC) + delta_bar), -r(aR), c(aR) + delta_bar, delta_max - delta)
+ * at the end-of-step poses of implicit_side3.h (x^{l+1} = x^l + h v, quaternions renormalised). The length
+ * rows are divided by h as in 2D (the scale of the Newton-Euler rows; fb_newton stalled without it). The
+ * Jacobian is analytic through implicit_dv.h (tests/test_quasi_rigid.c checks it against finite
+ * differences). Warm start: the previous step's answer for the same pair of shapes. */
+#include "quasi_rigid3d.h"
+
+#include "implicit_dv.h"
+#include "implicit_side.h"
+#include "implicit_side3.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define Q3_FREE 8 /* aC (3), aR (3), delta_bar, delta */
+#define Q3_COMP 4 /* l1, l2, p_ns, p_nr */
+
+struct q3_contact {
+  struct gi_side3 s[2]; /* s[0]: compliant C, s[1]: rigid R */
+  int sc, sr;
+  double delta0;
+};
+
+struct q3_prev {
+  int sc, sr;
+  double blk[Q3_FREE + Q3_COMP];
+};
+
+struct qr3_data {
+  double k, c, dmax;
+  int ndof, nc, n;
+  double h;
+  double *M, *nu0, *papp, *guess;
+  struct q3_contact *ct;
+  int cap_c;
+  struct q3_prev *prev;
+  int nprev, cap_prev;
+};
+
+struct q3_idx {
+  int ac, ar, db, dl, l1, l2, pns, pnr;
+};
+
+static struct q3_idx q3_index(const struct qr3_data *d, int i)
+{
+  int fb = d->ndof + Q3_FREE * i, cb = d->ndof + Q3_FREE * d->nc + Q3_COMP * i;
+  return (struct q3_idx){fb, fb + 3, fb + 6, fb + 7, cb, cb + 1, cb + 2, cb + 3};
+}
+
+/* grad f of a side at a point, with its derivative in the local variables (point slot, body slot). */
+static void grad_dv(const struct side3_eval *e, int point, int body, struct dv *G)
+{
+  memset(G, 0, sizeof *G);
+  for (int k = 0; k < 3; k++) {
+    G->v[k] = e->G[k];
+    for (int j = 0; j < 3; j++)
+      G->d[k][3 * point + j] = e->Hw[k * 3 + j];
+    for (int j = 0; j < 6; j++)
+      G->d[k][6 + 6 * body + j] = e->dGdn[k * 6 + j];
+  }
+}
+
+static int q3_contact_eval(const struct qr3_data *d, int i, const double *x, double *F, double *J)
+{
+  int n = d->n;
+  double h = d->h;
+  const struct q3_contact *ct = &d->ct[i];
+  const struct gi_side3 *sC = &ct->s[0], *sR = &ct->s[1];
+  struct q3_idx ix = q3_index(d, i);
+  const double *ac = x + ix.ac, *ar = x + ix.ar, *nu = x;
+  double db = x[ix.db], dl = x[ix.dl], l1 = x[ix.l1], l2 = x[ix.l2], pn = x[ix.pns] + x[ix.pnr];
+  int cols[NL];
+  for (int k = 0; k < 3; k++)
+    cols[k] = ix.ac + k, cols[3 + k] = ix.ar + k;
+  for (int k = 0; k < 6; k++) {
+    cols[6 + k] = sC->dof >= 0 ? sC->dof + k : -1;
+    cols[12 + k] = sR->dof >= 0 ? sR->dof + k : -1;
+  }
+  struct side3_eval eC, eR, eCR, eY;
+  side3_eval(sC, h, nu, ac, &eC);
+  side3_eval(sR, h, nu, ar, &eR);
+  side3_eval(sC, h, nu, ar, &eCR);
+  struct dv Gc, Gr, u;
+  grad_dv(&eC, 0, 0, &Gc);
+  grad_dv(&eR, 1, 1, &Gr);
+  if (!(Gc.v[0] * Gc.v[0] + Gc.v[1] * Gc.v[1] + Gc.v[2] * Gc.v[2] > 0.0)) return 1;
+  dv_normalise(&Gc, &u);
+  /* (34) */
+  for (int k = 0; k < 3; k++) {
+    int row = ix.ac + k;
+    F[row] = ac[k] - ar[k] + l1 * Gc.v[k];
+    add(J, n, row, ix.ac + k, 1.0);
+    add(J, n, row, ix.ar + k, -1.0);
+    scatter(J, n, row, cols, Gc.d[k], l1);
+    add(J, n, row, ix.l1, Gc.v[k]);
+    row = ix.ar + k;
+    F[row] = Gc.v[k] + l2 * Gr.v[k];
+    scatter(J, n, row, cols, Gc.d[k], 1.0);
+    scatter(J, n, row, cols, Gr.d[k], l2);
+    add(J, n, row, ix.l2, Gr.v[k]);
+  }
+  /* (35): c(y) = 0 at y = aC + delta u */
+  double y[3];
+  for (int k = 0; k < 3; k++)
+    y[k] = ac[k] + dl * u.v[k];
+  side3_eval(sC, h, nu, y, &eY);
+  F[ix.db] = eY.f;
+  double dy[NL];
+  for (int j = 0; j < NL; j++) {
+    dy[j] = 0.0;
+    for (int k = 0; k < 3; k++)
+      dy[j] += eY.G[k] * (dl * u.d[k][j] + (j == k ? 1.0 : 0.0));
+    if (j >= 6 && j < 12) dy[j] += eY.dfdn[j - 6];
+  }
+  scatter(J, n, ix.db, cols, dy, 1.0);
+  add(J, n, ix.db, ix.dl, eY.G[0] * u.v[0] + eY.G[1] * u.v[1] + eY.G[2] * u.v[2]);
+  /* (49) */
+  F[ix.dl] = x[ix.pns] - h * d->k * dl - d->c * (dl - ct->delta0);
+  add(J, n, ix.dl, ix.pns, 1.0);
+  add(J, n, ix.dl, ix.dl, -(h * d->k + d->c));
+  /* (48): +u p_n on R at aR, -u p_n on C at aC */
+  struct dv Fv;
+  for (int k = 0; k < 3; k++) {
+    Fv.v[k] = u.v[k] * pn;
+    for (int j = 0; j < NL; j++)
+      Fv.d[k][j] = u.d[k][j] * pn;
+  }
+  const struct gi_side3 *ss[2] = {sC, sR};
+  const double *rr[2] = {eC.r, eR.r};
+  for (int b = 0; b < 2; b++) {
+    int o = ss[b]->dof;
+    if (o < 0) continue;
+    double sign = b == 1 ? 1.0 : -1.0;
+    struct dv r, tq;
+    memset(&r, 0, sizeof r);
+    for (int k = 0; k < 3; k++) {
+      r.v[k] = rr[b][k];
+      r.d[k][3 * b + k] = 1.0;
+      r.d[k][6 + 6 * b + k] = -h;
+    }
+    dv_cross(&r, &Fv, &tq);
+    double ru[3];
+    cross(r.v, u.v, ru);
+    for (int k = 0; k < 3; k++) {
+      F[o + k] += sign * Fv.v[k];
+      scatter(J, n, o + k, cols, Fv.d[k], sign);
+      add(J, n, o + k, ix.pns, sign * u.v[k]);
+      add(J, n, o + k, ix.pnr, sign * u.v[k]);
+      F[o + 3 + k] += sign * tq.v[k];
+      scatter(J, n, o + 3 + k, cols, tq.d[k], sign);
+      add(J, n, o + 3 + k, ix.pns, sign * ru[k]);
+      add(J, n, o + 3 + k, ix.pnr, sign * ru[k]);
+    }
+  }
+  /* complementarity rows */
+  F[ix.l1] = -(eC.f + db);
+  F[ix.l2] = -eR.f;
+  F[ix.pns] = eCR.f + db;
+  F[ix.pnr] = d->dmax - dl;
+  for (int k = 0; k < 3; k++) {
+    add(J, n, ix.l1, ix.ac + k, -eC.G[k]);
+    add(J, n, ix.l2, ix.ar + k, -eR.G[k]);
+    add(J, n, ix.pns, ix.ar + k, eCR.G[k]);
+  }
+  for (int k = 0; k < 6; k++) {
+    add(J, n, ix.l1, cols[6 + k], -eC.dfdn[k]);
+    add(J, n, ix.l2, cols[12 + k], -eR.dfdn[k]);
+    add(J, n, ix.pns, cols[6 + k], eCR.dfdn[k]);
+  }
+  add(J, n, ix.l1, ix.db, -1.0);
+  add(J, n, ix.pns, ix.db, 1.0);
+  add(J, n, ix.pnr, ix.dl, -1.0);
+  /* the length rows in velocities (divided by h), as in 2D */
+  const int rows[] = {ix.ac, ix.ac + 1, ix.ac + 2, ix.db, ix.l1, ix.l2, ix.pns, ix.pnr};
+  for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+    F[rows[k]] /= h;
+    if (J)
+      for (int j = 0; j < n; j++)
+        J[(size_t)rows[k] * n + j] /= h;
+  }
+  return 0;
+}
+
+static int q3_eval(struct qr3_data *d, const double *z, double *F, double *J)
+{
+  int n = d->n, nd = d->ndof;
+  double *x = calloc((size_t)n, sizeof *x);
+  if (!x) return 1;
+  for (int i = 0; i < n; i++)
+    x[i] = d->guess[i] + z[i];
+  if (J) memset(J, 0, (size_t)n * n * sizeof *J);
+  for (int r = 0; r < nd; r++) {
+    double s = d->papp[r];
+    for (int c = 0; c < nd; c++) {
+      s -= d->M[(size_t)r * nd + c] * (x[c] - d->nu0[c]);
+      add(J, n, r, c, -d->M[(size_t)r * nd + c]);
+    }
+    F[r] = s;
+  }
+  int rc = 0;
+  for (int i = 0; i < d->nc && !rc; i++)
+    rc = q3_contact_eval(d, i, x, F, J);
+  free(x);
+  for (int i = 0; i < n && !rc; i++)
+    if (!isfinite(F[i])) rc = 1;
+  return rc;
+}
+
+static int q3_F(void *ctx, const double *z, double *F) { return q3_eval(ctx, z, F, NULL); }
+
+static int q3_J(void *ctx, const double *z, double *J)
+{
+  struct qr3_data *d = ctx;
+  double *F = calloc((size_t)d->n, sizeof *F);
+  if (!F) return 1;
+  int rc = q3_eval(d, z, F, J);
+  free(F);
+  return rc;
+}
+
+int qr3_assemble(struct formulation *f, struct qr3_data **dp, const double kcd[3], const struct world *w,
+                 const struct contact_set *cs, double h, struct cp_problem **out)
+{
+  *out = NULL;
+  if (!*dp && !(*dp = calloc(1, sizeof **dp))) return formulation_fail(f, "out of memory");
+  struct qr3_data *d = *dp;
+  int nd = w->ndof, nc = cs->n, n = nd + (Q3_FREE + Q3_COMP) * nc;
+  if (nc > d->cap_c) {
+    struct q3_contact *c = realloc(d->ct, (size_t)nc * sizeof *c);
+    if (!c) return formulation_fail(f, "out of memory");
+    d->ct = c;
+    d->cap_c = nc;
+  }
+  if (implicit_step_start(w, h, n, &d->M, &d->nu0, &d->papp, &d->guess))
+    return formulation_fail(f, "out of memory");
+  d->k = kcd[0], d->c = kcd[1], d->dmax = kcd[2];
+  d->ndof = nd, d->nc = nc, d->n = n, d->h = h;
+  for (int i = 0; i < nc; i++) {
+    const struct contact *c = &cs->c[i];
+    struct q3_contact *ct = &d->ct[i];
+    /* the compliant body: the plane when there is one (Sec. 6.3's half-plane), else body b */
+    int a_is_c = w->shapes[c->sa].kind == SHAPE_PLANE;
+    int sh[2] = {a_is_c ? c->sa : c->sb, a_is_c ? c->sb : c->sa};
+    const double *pt[2] = {a_is_c ? c->pa : c->pb, a_is_c ? c->pb : c->pa};
+    char msg[200];
+    for (int k = 0; k < 2; k++) {
+      const struct body *b = &w->bodies[w->shapes[sh[k]].body];
+      struct gi_side3 *s = &ct->s[k];
+      s->dof = b->dof;
+      memcpy(s->x0, b->x, sizeof s->x0);
+      memcpy(s->q0, b->q, sizeof s->q0);
+      if (implicit_side3_shape(w, sh[k], &s->fn, msg, sizeof msg)) return formulation_fail(f, "%s", msg);
+    }
+    ct->sc = sh[0];
+    ct->sr = sh[1];
+    struct q3_idx ix = q3_index(d, i);
+    const struct q3_prev *pv = NULL;
+    for (int j = 0; j < d->nprev && !pv; j++)
+      if (d->prev[j].sc == ct->sc && d->prev[j].sr == ct->sr) pv = &d->prev[j];
+    if (pv) {
+      memcpy(d->guess + ix.ac, pv->blk, Q3_FREE * sizeof(double));
+      memcpy(d->guess + ix.l1, pv->blk + Q3_FREE, Q3_COMP * sizeof(double));
+      ct->delta0 = pv->blk[7];
+      continue;
+    }
+    struct side3_eval eC, eR;
+    memcpy(d->guess + ix.ac, pt[0], 3 * sizeof(double));
+    memcpy(d->guess + ix.ar, pt[1], 3 * sizeof(double));
+    side3_eval(&ct->s[0], 0.0, d->nu0, pt[0], &eC);
+    side3_eval(&ct->s[1], 0.0, d->nu0, pt[1], &eR);
+    double gc = sqrt(eC.G[0] * eC.G[0] + eC.G[1] * eC.G[1] + eC.G[2] * eC.G[2]);
+    double gr = sqrt(eR.G[0] * eR.G[0] + eR.G[1] * eR.G[1] + eR.G[2] * eR.G[2]);
+    d->guess[ix.db] = d->guess[ix.dl] = 0.0;
+    d->guess[ix.l1] = gc > 0 ? fmax(c->gap, 0.0) / gc : 0.0;
+    d->guess[ix.l2] = gr > 0 ? gc / gr : 1.0;
+    d->guess[ix.pns] = d->guess[ix.pnr] = 0.0;
+    ct->delta0 = 0.0;
+  }
+  struct cp_problem *p = cp_ncp_create(n, q3_F, q3_J, d);
+  if (!p) return formulation_fail(f, "out of memory");
+  int nfree = nd + Q3_FREE * nc;
+  for (int i = 0; i < n; i++) {
+    p->lo[i] = i < nfree ? -INFINITY : -d->guess[i];
+    p->hi[i] = INFINITY;
+  }
+  snprintf(p->name, sizeof p->name, "quasi_rigid 3D nc=%d (z shifted by the warm start)", nc);
+  f->rows = (struct row_counts){.normal = 2 * nc, .velocity = nd, .other = 10 * nc, .total = n};
+  *out = p;
+  return 0;
+}
+
+int qr3_recover(struct formulation *f, struct qr3_data *d, const struct world *w, const double *z, double *nu,
+                double *pn)
+{
+  for (int i = 0; i < w->ndof; i++)
+    nu[i] = d->guess[i] + z[i];
+  if (d->nc > d->cap_prev) {
+    struct q3_prev *p = realloc(d->prev, (size_t)d->nc * sizeof *p);
+    if (!p) return formulation_fail(f, "out of memory");
+    d->prev = p;
+    d->cap_prev = d->nc;
+  }
+  d->nprev = d->nc;
+  for (int i = 0; i < d->nc; i++) {
+    struct q3_idx ix = q3_index(d, i);
+    struct q3_prev *pv = &d->prev[i];
+    pv->sc = d->ct[i].sc;
+    pv->sr = d->ct[i].sr;
+    for (int k = 0; k < Q3_FREE; k++)
+      pv->blk[k] = d->guess[ix.ac + k] + z[ix.ac + k];
+    for (int k = 0; k < Q3_COMP; k++)
+      pv->blk[Q3_FREE + k] = d->guess[ix.l1 + k] + z[ix.l1 + k];
+    pn[i] = pv->blk[Q3_FREE + 2] + pv->blk[Q3_FREE + 3];
+  }
+  return 0;
+}
+
+int qr3_carry_get(const struct qr3_data *d, double *buf, int cap)
+{
+  int np = d ? d->nprev : 0, need = 1 + np * (2 + Q3_FREE + Q3_COMP);
+  if (need > cap) return need;
+  buf[0] = np;
+  for (int i = 0, k = 1; i < np; i++, k += 2 + Q3_FREE + Q3_COMP) {
+    buf[k] = d->prev[i].sc;
+    buf[k + 1] = d->prev[i].sr;
+    memcpy(buf + k + 2, d->prev[i].blk, sizeof d->prev[i].blk);
+  }
+  return need;
+}
+
+int qr3_carry_set(struct formulation *f, struct qr3_data **dp, const double *buf, int n)
+{
+  int np = n > 0 ? (int)buf[0] : -1;
+  if (np < 0 || n != 1 + np * (2 + Q3_FREE + Q3_COMP))
+    return formulation_fail(f, "carried state: %d values do not hold whole pairs", n);
+  if (!*dp && !(*dp = calloc(1, sizeof **dp))) return formulation_fail(f, "out of memory");
+  struct qr3_data *d = *dp;
+  if (np > d->cap_prev) {
+    struct q3_prev *p = realloc(d->prev, (size_t)np * sizeof *p);
+    if (!p) return formulation_fail(f, "out of memory");
+    d->prev = p;
+    d->cap_prev = np;
+  }
+  for (int i = 0, k = 1; i < np; i++, k += 2 + Q3_FREE + Q3_COMP) {
+    d->prev[i].sc = (int)buf[k];
+    d->prev[i].sr = (int)buf[k + 1];
+    memcpy(d->prev[i].blk, buf + k + 2, sizeof d->prev[i].blk);
+  }
+  d->nprev = np;
+  return 0;
+}
+
+void qr3_free(struct qr3_data **dp)
+{
+  struct qr3_data *d = *dp;
+  if (!d) return;
+  free(d->M);
+  free(d->nu0);
+  free(d->papp);
+  free(d->guess);
+  free(d->ct);
+  free(d->prev);
+  free(d);
+  *dp = NULL;
+}
