@@ -14,8 +14,10 @@
  * Euler loses h (w^2 E_osc T_contact + m g^2 T_flight / 2), 0.056 J in 1 s at h = 1e-4), the energy lost at
  * the core impact (summed over the consecutive steps that end at the core), the cost per step. Status ok:
  * first contact and core impact within 2 h of the analytic times and the largest deflection within 5 %
- * (backward Euler damps the spring a little: its energy decays like exp(-w^2 h t)); else fail. USAGE
- * bench_quasirigid_drop [-options_file bench/experiments/quasirigid_drop.opts] [-delta_max 0.05,1]
+ * (backward Euler damps the spring a little: its energy decays like exp(-w^2 h t)); else fail. -dim 3 drops a
+ * unit sphere (J = 2/5) on the compliant plane z <= 0 instead (quasi_rigid's 3D form): the same vertical
+ * motion, so the same analytic answer. USAGE
+ * bench_quasirigid_drop [-options_file bench/experiments/quasirigid_drop.opts] [-dim 2,3] [-delta_max 0.05,1]
  *         [-h 1e-3,1e-4] [-cp_solver fb_newton] [-t_end 1] [sweep options: see -help]
  * PAPER   Chakraborty et al. Sec. 5.1, eqs. (33)-(38) and (48)-(55) (formulation quasi_rigid).
  * Runs on the sweep engine: results/quasirigid_drop/<run>/tasks.csv, summary, plots. */
@@ -31,6 +33,9 @@
 #include <string.h>
 
 static const struct sweep_axis axes[] = {
+    {"dim", NULL, SWEEP_INT, "2",
+     "dimension: 2 (the paper's disc on a half-plane) or 3 (a sphere on a plane)", 0, SWEEP_INSTANCE,
+     "[2,3]"},
     {"delta_max", NULL, SWEEP_REAL, "0.05,1", "maximum deflection of the compliant layer [m]", 0,
      SWEEP_INSTANCE, "(0,inf)"},
     {"h", NULL, SWEEP_REAL, "1e-3,1e-4", "time step [s]", 0, SWEEP_METHOD, "(0,inf)"},
@@ -109,12 +114,29 @@ struct drop_obs {
   int at_core; /* 1 while the disc rests on the core right after the impact */
 };
 
-static double deflection(const struct world *w) { return fmax(0.0, 1.0 - w->bodies[1].x[1]); }
+/* the centre's height: y in 2D, z in 3D */
+static double height(const struct world *w) { return w->bodies[1].x[w->dim - 1]; }
+
+static double deflection(const struct world *w) { return fmax(0.0, 1.0 - height(w)); }
 
 static double drop_energy(const struct world *w)
 {
   double d = deflection(w);
-  return world_kinetic_energy(w) + m * g * w->bodies[1].x[1] + 0.5 * k_spring * d * d;
+  return world_kinetic_energy(w) + m * g * height(w) + 0.5 * k_spring * d * d;
+}
+
+/* The unit disc on the line y = 0 (2D), or a unit sphere (J = 2/5 m) on the plane z = 0 (3D), at height y0.
+ */
+static struct world *drop_world(int dim, double y0)
+{
+  if (dim == 2) return scene_disc_on_line(1.0, m, y0, 0.0);
+  struct world *w = world_create(3);
+  const double up[3] = {0, 0, 1}, c0[3] = {0, 0, 0};
+  world_add_plane(w, world_add_body(w, 1, 0, 0), up, 0.0);
+  world_add_sphere(w, world_add_body(w, 0, m, 0.4 * m), c0, 1.0);
+  world_finalize(w);
+  w->bodies[1].x[2] = y0;
+  return w;
 }
 
 static int drop_after(void *vctx, const struct simulation *sim, long k, const struct step_record *rec)
@@ -165,7 +187,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   if (strcmp(form, "quasi_rigid") == 0) PetscOptionsSetValue(NULL, "-quasi_rigid_delta_max", text);
   int rc = 1;
   struct simulation sim;
-  int sim_bad = simulation_open(&sim, scene_disc_on_line(1.0, m, y_start, 0.0), form, solver);
+  int sim_bad = simulation_open(&sim, drop_world((int)sweep_task_int(task, "dim"), y_start), form, solver);
   struct drop_obs ob = {0, NAN, NAN, 0, 0, 0, 0, 0, 0, 0, 0};
   struct run_observer obs[3];
   int n_obs = 0;
