@@ -27,8 +27,8 @@ static struct world *lock_world(double s)
   world_add_disc(w, part, 0.0, 0.0, GRASP_DISC_RADIUS);
   for (int i = 0; i < GRASP_TEETH; i++)
     world_add_superellipse(w, part, GRASP_DISC_RADIUS * cos(grasp_tooth_angle[i]),
-                           GRASP_DISC_RADIUS * sin(grasp_tooth_angle[i]), 0.0, GRASP_TOOTH_A, GRASP_TOOTH_B, 4,
-                           NULL, 0);
+                           GRASP_DISC_RADIUS * sin(grasp_tooth_angle[i]), 0.0, GRASP_TOOTH_A, GRASP_TOOTH_B,
+                           4, NULL, 0);
   world_finalize(w);
   return w;
 }
@@ -73,10 +73,11 @@ static void test_gaps(void)
     world_destroy(&w);
   }
   gsl_rng_free(rng);
-  CHECK(compared > 300 && teeth > 100 && missing == 0 && worst_gap < 1e-9 && worst_n < 1e-6,
-        "lock piece between two fingertips, 300 poses: %d contacts (%d on teeth), none missing (%d), gap = the "
-        "grasp model's to %.1e m, normal to %.1e",
-        compared, teeth, missing, worst_gap, worst_n);
+  CHECK(
+      compared > 300 && teeth > 100 && missing == 0 && worst_gap < 1e-9 && worst_n < 1e-6,
+      "lock piece between two fingertips, 300 poses: %d contacts (%d on teeth), none missing (%d), gap = the "
+      "grasp model's to %.1e m, normal to %.1e",
+      compared, teeth, missing, worst_gap, worst_n);
 }
 
 int main(int argc, char **argv)
