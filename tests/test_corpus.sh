@@ -70,7 +70,7 @@ check "killed run: the file opens and holds the batches flushed before the kill 
 # middle of their problems leave a file that opens, whose every problem reads and solves (a problem cut off
 # by the kill is dropped, not stored half)
 $inc -theta 20,30 -mu 0.3 -h 1e-3 -t_end 2000 -formulation stewart_trinkle -cp_solver lemke -dim 3 -quiet -no_plots \
-  -out "$tmp/tl" -cp_capture "$tmp/tl.h5" -cp_capture_every 400 -task_time_limit 1 >/dev/null 2>&1
+  -out "$tmp/tl" -cp_capture "$tmp/tl.h5" -cp_capture_every 50 -cp_capture_max 150 -task_time_limit 2 >/dev/null 2>&1
 n=$(count "$tmp/tl.h5")
 check "tasks killed at the time limit: both rows say time_limit" \
   '[ "$(grep -c ",time_limit," "$tmp/tl/tasks.csv")" = 2 ]'
