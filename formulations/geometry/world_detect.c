@@ -112,10 +112,8 @@ int world_detect_explain(const struct world *w, char *msg, size_t len)
         for (int sb = b->shape_begin; sb < b->shape_begin + b->shape_count; sb++) {
           enum shape_kind ka = w->shapes[sa].kind, kb = w->shapes[sb].kind;
           if ((ka == SHAPE_HALFPLANE && kb == SHAPE_HALFPLANE) || contact2d_supported(ka, kb)) continue;
-          snprintf(msg, len,
-                   "shapes %d (%s) and %d (%s): no explicit 2D narrow phase for this pair (a superellipse "
-                   "meets discs and half-planes only)",
-                   sa, world_shape_kind_name(ka), sb, world_shape_kind_name(kb));
+          snprintf(msg, len, "shapes %d (%s) and %d (%s): no explicit 2D narrow phase for this pair", sa,
+                   world_shape_kind_name(ka), sb, world_shape_kind_name(kb));
           return 1;
         }
     }
