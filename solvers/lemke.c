@@ -6,6 +6,7 @@
  * mlcp_reduce. Pivot counts exclude the initial pivot that brings z0 in (Murty's n x n example: 2^n - 1). */
 #include "lemke.h"
 
+#include "copositive.h"
 #include "lemke_crash.h"
 #include "mlcp_reduce.h"
 #include "solver.h"
@@ -455,25 +456,6 @@ void lemke_set_ray_no_cold(struct solver *s, int on)
   ((struct lemke_data *)s->data)->ray_no_cold = on != 0;
 }
 
-/* A witness that M is not copositive on a face of the simplex: x = t e_i + (1 - t) e_j >= 0 with
- * x^T M x = a t^2 + b t (1 - t) + c (1 - t)^2 < 0 for some t in [0, 1] (a = M_ii, c = M_jj, b = M_ij +
- * M_ji), i.e. a < 0, or b < -2 sqrt(a c) with a, c >= 0. Lemke's secondary ray proves an LCP infeasible
- * only for copositive-plus M (Cottle, Pang & Stone, Thm. 4.4.13), so a ray on such an M is a limit of the
- * method, not an answer (the nonconvex corners of Egan et al.'s max formulation have such matrices). O(n^2):
- * only after a ray. 1 with *wi, *wj (wi == wj: a negative diagonal), else 0. */
-static int lemke_not_copositive(const double *M, int n, int *wi, int *wj)
-{
-  for (int i = 0; i < n; i++) {
-    double a = M[(size_t)i * n + i];
-    if (a < 0.0) return *wi = *wj = i, 1;
-    for (int j = i + 1; j < n; j++) {
-      double c = M[(size_t)j * n + j], b = M[(size_t)i * n + j] + M[(size_t)j * n + i];
-      if (c >= 0.0 && b < -2.0 * sqrt(a * c) * (1.0 + 1e-12)) return *wi = i, *wj = j, 1;
-    }
-  }
-  return 0;
-}
-
 /* Solve the LCP (M, q) of size n; z holds the warm-start guess on entry when s->set.warm_start. */
 static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, int n, double *z,
                            struct solve_result *r)
@@ -538,7 +520,7 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
   if (st == SOLVE_CONVERGED)
     lemke_final_solve(ld, w, M, q, n, s->set.tol * fmin(fmax(1.0, qnorm), CP_SCALE_MAX), z, r);
   int wi, wj;
-  if (st == SOLVE_RAY_TERMINATION && lemke_not_copositive(M, n, &wi, &wj)) {
+  if (st == SOLVE_RAY_TERMINATION && cp_not_copositive(M, n, &wi, &wj)) {
     size_t len = strlen(r->message);
     snprintf(
         r->message + len, sizeof r->message - len,
