@@ -80,6 +80,7 @@ static int gi_create(struct formulation *f)
   struct gi_data *d = calloc(1, sizeof *d);
   if (!d) return 1;
   d->prev.base = GI_FREE + 3;
+  d->prev.m2_min = 1; /* body 2 has at least one inequality */
   f->data = d;
   return 0;
 }

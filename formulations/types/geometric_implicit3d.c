@@ -310,14 +310,8 @@ int gi3_assemble(struct formulation *f, struct gi3_data **dp, const double e[3],
     int sh[2] = {swap ? c->sb : c->sa, swap ? c->sa : c->sb};
     const double *pt[2] = {swap ? c->pb : c->pa, swap ? c->pa : c->pb};
     char msg[200];
-    for (int k = 0; k < 2; k++) {
-      const struct body *b = &w->bodies[w->shapes[sh[k]].body];
-      struct gi_side3 *s = &ct->s[k];
-      s->dof = b->dof;
-      memcpy(s->x0, b->x, sizeof s->x0);
-      memcpy(s->q0, b->q, sizeof s->q0);
-      if (implicit_side3_shape(w, sh[k], &s->fn, msg, sizeof msg)) return formulation_fail(f, "%s", msg);
-    }
+    for (int k = 0; k < 2; k++)
+      if (implicit_side3_init(w, sh[k], &ct->s[k], msg, sizeof msg)) return formulation_fail(f, "%s", msg);
     ct->sa = sh[0];
     ct->sb = sh[1];
     ct->mu = c->mu;

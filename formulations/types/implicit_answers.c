@@ -66,7 +66,7 @@ int implicit_answers_import(struct implicit_answers *s, const double *buf, int n
   }
   for (int i = 0; i < np; i++) { /* sizes first: nothing changes unless the whole state fits */
     int m2 = k + 2 < n ? (int)buf[k + 2] : -1;
-    if (m2 < 1 || m2 > n || k + 3 + s->base + m2 > n) {
+    if (m2 < s->m2_min || m2 < 0 || m2 > n || k + 3 + s->base + m2 > n) {
       snprintf(msg, len, "carried state: truncated");
       return 1;
     }

@@ -3,7 +3,8 @@
  * next step's unknowns, and its export as the state a formulation carries between steps (formulation.h
  * carry_get / carry_set), so that a captured step can be assembled again exactly. A pair is keyed by its
  * world shapes (sa, sb) and holds base + m2 values: the free unknowns and the complementarity block of a
- * contact whose body 2 has m2 inequalities. Export layout: [count; per pair sa, sb, m2, its values]. */
+ * contact whose body 2 has m2 inequalities (quasi_rigid3d.c keeps m2 = 0: a fixed block per pair). Export
+ * layout: [count; per pair sa, sb, m2, its values]. */
 #ifndef CB_IMPLICIT_ANSWERS_H
 #define CB_IMPLICIT_ANSWERS_H
 
@@ -15,7 +16,8 @@ struct implicit_answer {
 };
 
 struct implicit_answers {
-  int base; /* values per pair besides its m2 (the caller's layout; set before use) */
+  int base;   /* values per pair besides its m2 (the caller's layout; set before use) */
+  int m2_min; /* the fewest inequalities a pair's body 2 can have (geometric_implicit: 1; 0 when unused) */
   struct implicit_answer *a;
   int n, cap;
   double *val;

@@ -134,3 +134,12 @@ int implicit_side3_shape(const struct world *w, int si, struct convex_fn *fn, ch
   *fn = part.f[0];
   return 0;
 }
+
+int implicit_side3_init(const struct world *w, int si, struct gi_side3 *s, char *msg, size_t len)
+{
+  const struct body *b = &w->bodies[w->shapes[si].body];
+  s->dof = b->dof;
+  memcpy(s->x0, b->x, sizeof s->x0);
+  memcpy(s->q0, b->q, sizeof s->q0);
+  return implicit_side3_shape(w, si, &s->fn, msg, len);
+}

@@ -35,5 +35,8 @@ void side3_eval(const struct gi_side3 *s, double h, const double *nu, const doub
 /* The single convex function of a 3D world shape in its body's frame (sphere, plane); 1 with msg otherwise.
  */
 int implicit_side3_shape(const struct world *w, int si, struct convex_fn *fn, char *msg, size_t len);
+/* A side of a contact from shape si: its body's dof, its pose at the start of the step and its function
+ * (implicit_side3_shape; nonzero with msg when the shape has none). */
+int implicit_side3_init(const struct world *w, int si, struct gi_side3 *s, char *msg, size_t len);
 
 #endif

@@ -14,6 +14,7 @@
  * differences). Warm start: the previous step's answer for the same pair of shapes. */
 #include "quasi_rigid3d.h"
 
+#include "implicit_answers.h"
 #include "implicit_dv.h"
 #include "implicit_side.h"
 #include "implicit_side3.h"
@@ -30,11 +31,6 @@ struct q3_contact {
   double delta0;
 };
 
-struct q3_prev {
-  int sc, sr;
-  double blk[Q3_FREE + Q3_COMP];
-};
-
 struct qr3_data {
   double k, c, dmax;
   int ndof, nc, n;
@@ -42,9 +38,15 @@ struct qr3_data {
   double *M, *nu0, *papp, *guess;
   struct q3_contact *ct;
   int cap_c;
-  struct q3_prev *prev;
-  int nprev, cap_prev;
+  struct implicit_answers prev; /* the last step's answers per pair (sc, sr): the warm start, carried */
 };
+
+/* The data, created at first use. */
+static struct qr3_data *q3_data(struct qr3_data **dp)
+{
+  if (!*dp && (*dp = calloc(1, sizeof **dp))) (*dp)->prev.base = Q3_FREE + Q3_COMP;
+  return *dp;
+}
 
 struct q3_idx {
   int ac, ar, db, dl, l1, l2, pns, pnr;
@@ -231,8 +233,8 @@ int qr3_assemble(struct formulation *f, struct qr3_data **dp, const double kcd[3
                  const struct contact_set *cs, double h, struct cp_problem **out)
 {
   *out = NULL;
-  if (!*dp && !(*dp = calloc(1, sizeof **dp))) return formulation_fail(f, "out of memory");
-  struct qr3_data *d = *dp;
+  struct qr3_data *d = q3_data(dp);
+  if (!d) return formulation_fail(f, "out of memory");
   int nd = w->ndof, nc = cs->n, n = nd + (Q3_FREE + Q3_COMP) * nc;
   if (nc > d->cap_c) {
     struct q3_contact *c = realloc(d->ct, (size_t)nc * sizeof *c);
@@ -252,24 +254,17 @@ int qr3_assemble(struct formulation *f, struct qr3_data **dp, const double kcd[3
     int sh[2] = {a_is_c ? c->sa : c->sb, a_is_c ? c->sb : c->sa};
     const double *pt[2] = {a_is_c ? c->pa : c->pb, a_is_c ? c->pb : c->pa};
     char msg[200];
-    for (int k = 0; k < 2; k++) {
-      const struct body *b = &w->bodies[w->shapes[sh[k]].body];
-      struct gi_side3 *s = &ct->s[k];
-      s->dof = b->dof;
-      memcpy(s->x0, b->x, sizeof s->x0);
-      memcpy(s->q0, b->q, sizeof s->q0);
-      if (implicit_side3_shape(w, sh[k], &s->fn, msg, sizeof msg)) return formulation_fail(f, "%s", msg);
-    }
+    for (int k = 0; k < 2; k++)
+      if (implicit_side3_init(w, sh[k], &ct->s[k], msg, sizeof msg)) return formulation_fail(f, "%s", msg);
     ct->sc = sh[0];
     ct->sr = sh[1];
     struct q3_idx ix = q3_index(d, i);
-    const struct q3_prev *pv = NULL;
-    for (int j = 0; j < d->nprev && !pv; j++)
-      if (d->prev[j].sc == ct->sc && d->prev[j].sr == ct->sr) pv = &d->prev[j];
+    const struct implicit_answer *pv = implicit_answers_find(&d->prev, ct->sc, ct->sr);
     if (pv) {
-      memcpy(d->guess + ix.ac, pv->blk, Q3_FREE * sizeof(double));
-      memcpy(d->guess + ix.l1, pv->blk + Q3_FREE, Q3_COMP * sizeof(double));
-      ct->delta0 = pv->blk[7];
+      const double *blk = d->prev.val + pv->at;
+      memcpy(d->guess + ix.ac, blk, Q3_FREE * sizeof(double));
+      memcpy(d->guess + ix.l1, blk + Q3_FREE, Q3_COMP * sizeof(double));
+      ct->delta0 = blk[7];
       continue;
     }
     struct side3_eval eC, eR;
@@ -303,59 +298,36 @@ int qr3_recover(struct formulation *f, struct qr3_data *d, const struct world *w
 {
   for (int i = 0; i < w->ndof; i++)
     nu[i] = d->guess[i] + z[i];
-  if (d->nc > d->cap_prev) {
-    struct q3_prev *p = realloc(d->prev, (size_t)d->nc * sizeof *p);
-    if (!p) return formulation_fail(f, "out of memory");
-    d->prev = p;
-    d->cap_prev = d->nc;
-  }
-  d->nprev = d->nc;
+  const int per = Q3_FREE + Q3_COMP;
+  if (implicit_answers_reserve(&d->prev, d->nc > 0 ? d->nc : 1, d->nc > 0 ? per * d->nc : 1))
+    return formulation_fail(f, "out of memory");
+  d->prev.n = d->nc;
   for (int i = 0; i < d->nc; i++) {
     struct q3_idx ix = q3_index(d, i);
-    struct q3_prev *pv = &d->prev[i];
-    pv->sc = d->ct[i].sc;
-    pv->sr = d->ct[i].sr;
+    struct implicit_answer *pv = &d->prev.a[i];
+    *pv = (struct implicit_answer){.sa = d->ct[i].sc, .sb = d->ct[i].sr, .m2 = 0, .at = per * i};
+    double *blk = d->prev.val + pv->at;
     for (int k = 0; k < Q3_FREE; k++)
-      pv->blk[k] = d->guess[ix.ac + k] + z[ix.ac + k];
+      blk[k] = d->guess[ix.ac + k] + z[ix.ac + k];
     for (int k = 0; k < Q3_COMP; k++)
-      pv->blk[Q3_FREE + k] = d->guess[ix.l1 + k] + z[ix.l1 + k];
-    pn[i] = pv->blk[Q3_FREE + 2] + pv->blk[Q3_FREE + 3];
+      blk[Q3_FREE + k] = d->guess[ix.l1 + k] + z[ix.l1 + k];
+    pn[i] = blk[Q3_FREE + 2] + blk[Q3_FREE + 3];
   }
   return 0;
 }
 
 int qr3_carry_get(const struct qr3_data *d, double *buf, int cap)
 {
-  int np = d ? d->nprev : 0, need = 1 + np * (2 + Q3_FREE + Q3_COMP);
-  if (need > cap) return need;
-  buf[0] = np;
-  for (int i = 0, k = 1; i < np; i++, k += 2 + Q3_FREE + Q3_COMP) {
-    buf[k] = d->prev[i].sc;
-    buf[k + 1] = d->prev[i].sr;
-    memcpy(buf + k + 2, d->prev[i].blk, sizeof d->prev[i].blk);
-  }
-  return need;
+  if (!d) return cap >= 1 ? (buf[0] = 0.0, 1) : 1;
+  return implicit_answers_export(&d->prev, buf, cap);
 }
 
 int qr3_carry_set(struct formulation *f, struct qr3_data **dp, const double *buf, int n)
 {
-  int np = n > 0 ? (int)buf[0] : -1;
-  if (np < 0 || n != 1 + np * (2 + Q3_FREE + Q3_COMP))
-    return formulation_fail(f, "carried state: %d values do not hold whole pairs", n);
-  if (!*dp && !(*dp = calloc(1, sizeof **dp))) return formulation_fail(f, "out of memory");
-  struct qr3_data *d = *dp;
-  if (np > d->cap_prev) {
-    struct q3_prev *p = realloc(d->prev, (size_t)np * sizeof *p);
-    if (!p) return formulation_fail(f, "out of memory");
-    d->prev = p;
-    d->cap_prev = np;
-  }
-  for (int i = 0, k = 1; i < np; i++, k += 2 + Q3_FREE + Q3_COMP) {
-    d->prev[i].sc = (int)buf[k];
-    d->prev[i].sr = (int)buf[k + 1];
-    memcpy(d->prev[i].blk, buf + k + 2, sizeof d->prev[i].blk);
-  }
-  d->nprev = np;
+  struct qr3_data *d = q3_data(dp);
+  char msg[200];
+  if (!d) return formulation_fail(f, "out of memory");
+  if (implicit_answers_import(&d->prev, buf, n, msg, sizeof msg)) return formulation_fail(f, "%s", msg);
   return 0;
 }
 
@@ -368,7 +340,7 @@ void qr3_free(struct qr3_data **dp)
   free(d->papp);
   free(d->guess);
   free(d->ct);
-  free(d->prev);
+  implicit_answers_free(&d->prev);
   free(d);
   *dp = NULL;
 }
