@@ -30,6 +30,7 @@
 #include "formulation.h"
 #include "geometric_implicit3d.h"
 #include "implicit_answers.h"
+#include "implicit_contact2d.h"
 #include "implicit_polygon.h"
 #include "implicit_side.h"
 #include "shape.h"
@@ -104,24 +105,11 @@ static void gi_destroy(struct formulation *f)
 
 /* ---- residual and Jacobian ---- */
 
-struct gi_idx {
-  int a1, a2, pt, l1, l2, pn, sg;
-};
-
 /* l2 is the first of body 2's m2 multipliers */
-static struct gi_idx gi_index(const struct gi_data *d, int i)
+static struct implicit_contact2d_index gi_index(const struct gi_data *d, int i)
 {
   int fb = d->ndof + GI_FREE * i, cb = d->c[i].comp, m2 = d->c[i].m2;
-  return (struct gi_idx){fb, fb + 2, fb + 4, cb, cb + 1, cb + 1 + m2, cb + 2 + m2};
-}
-
-/* J[row, dof(side) + k] += h v[k] (a derivative with respect to the side's pose, chained to nu). */
-static void add_pose(double *J, int n, int row, const struct gi_side *s, double h, const double *v,
-                     double scale)
-{
-  if (!J || s->dof < 0) return;
-  for (int k = 0; k < 3; k++)
-    J[(size_t)row * n + s->dof + k] += scale * h * v[k];
+  return (struct implicit_contact2d_index){fb, fb + 2, fb + 4, cb, cb + 1, cb + 1 + m2, cb + 2 + m2};
 }
 
 static void add(double *J, int n, int row, int col, double v)
@@ -129,7 +117,8 @@ static void add(double *J, int n, int row, int col, double v)
   if (J) J[(size_t)row * n + col] += v;
 }
 
-/* F (and J, dense row-major, when not NULL) at the unknowns x = guess + z. */
+/* F (and J, dense row-major, when not NULL) at the unknowns x = guess + z; each contact's rows are
+ * implicit_contact2d.c's. */
 static int gi_eval(struct gi_data *d, const double *z, double *F, double *J)
 {
   int n = d->n, nd = d->ndof;
@@ -152,174 +141,11 @@ static int gi_eval(struct gi_data *d, const double *z, double *F, double *J)
   double et2 = d->et * d->et;
   for (int i = 0; i < d->nc; i++) {
     const struct gi_contact *ct = &d->c[i];
-    const struct gi_side *s1 = &ct->s[0], *s2 = &ct->s[1];
-    struct gi_idx ix = gi_index(d, i);
-    const double *a1 = x + ix.a1, *a2 = x + ix.a2;
-    double pt = x[ix.pt], l1 = x[ix.l1], pn = x[ix.pn], sg = x[ix.sg], mu = ct->mu;
-    int m2 = ct->m2;
-    const double *l2 = x + ix.l2;
-    struct side_eval e1, *e2 = d->e2, e12;
-    side_eval(s1, h, nu, a1, &e1);
-    for (int j = 0; j < m2; j++)
-      if (m2 == 1)
-        side_eval(s2, h, nu, a2, &e2[0]);
-      else
-        side_eval_fn(s2, &d->pool[ct->g2 + j], h, nu, a2, &e2[j]);
-    side_eval(s1, h, nu, a2, &e12);
-    /* (15) = (28): a1 - a2 + l1 G1(a1) */
-    for (int k = 0; k < 2; k++) {
-      int row = ix.a1 + k;
-      F[row] = a1[k] - a2[k] + l1 * e1.G[k];
-      add(J, n, row, ix.a1 + k, 1.0);
-      add(J, n, row, ix.a2 + k, -1.0);
-      for (int j = 0; j < 2; j++)
-        add(J, n, row, ix.a1 + j, l1 * e1.Hw[k * 2 + j]);
-      add(J, n, row, ix.l1, e1.G[k]);
-      add_pose(J, n, row, s1, h, e1.dGdq + 3 * k, l1);
-    }
-    /* (16) = (29): G1(a1) + sum_j l2_j G2_j(a2) */
-    for (int k = 0; k < 2; k++) {
-      int row = ix.a1 + 2 + k;
-      F[row] = e1.G[k];
-      for (int j = 0; j < 2; j++)
-        add(J, n, row, ix.a1 + j, e1.Hw[k * 2 + j]);
-      add_pose(J, n, row, s1, h, e1.dGdq + 3 * k, 1.0);
-      for (int q = 0; q < m2; q++) {
-        F[row] += l2[q] * e2[q].G[k];
-        for (int j = 0; j < 2; j++)
-          add(J, n, row, ix.a2 + j, l2[q] * e2[q].Hw[k * 2 + j]);
-        add(J, n, row, ix.l2 + q, e2[q].G[k]);
-        add_pose(J, n, row, s2, h, e2[q].dGdq + 3 * k, l2[q]);
-      }
-    }
-    /* normal n (towards body 1) and tangent t = (n_y, -n_x), with their derivatives in the point and the
-     * pose of the side they come from: G2(a2) / |G2| when body 2 is one function, else -G1(a1) / |G1| (body
-     * 2's normal cone at a vertex holds many; by (29) -G1 is the common normal) */
-    const struct side_eval *en = m2 == 1 ? &e2[0] : &e1;
-    const struct gi_side *sn = m2 == 1 ? s2 : s1;
-    int ian = m2 == 1 ? ix.a2 : ix.a1;
-    double nsg = m2 == 1 ? 1.0 : -1.0;
-    double gn = hypot(en->G[0], en->G[1]);
-    if (!(gn > 0.0)) {
+    const struct convex_fn *g2 = ct->m2 > 1 ? d->pool + ct->g2 : NULL;
+    if (implicit_contact2d_eval(ct->s, g2, ct->m2, ct->mu, et2, h, x, gi_index(d, i), d->e2, F, J, n)) {
       free(x);
       return 1;
     }
-    double nv[2] = {nsg * en->G[0] / gn, nsg * en->G[1] / gn}, tv[2] = {nv[1], -nv[0]};
-    double P[4] = {nsg * (1 - nv[0] * nv[0]) / gn, -nsg * nv[0] * nv[1] / gn, -nsg * nv[0] * nv[1] / gn,
-                   nsg * (1 - nv[1] * nv[1]) / gn};
-    double dn_a[4], dn_q[6], dt_a[4], dt_q[6];
-    for (int k = 0; k < 2; k++) {
-      for (int j = 0; j < 2; j++)
-        dn_a[k * 2 + j] = P[k * 2] * en->Hw[j] + P[k * 2 + 1] * en->Hw[2 + j];
-      for (int j = 0; j < 3; j++)
-        dn_q[k * 3 + j] = P[k * 2] * en->dGdq[j] + P[k * 2 + 1] * en->dGdq[3 + j];
-    }
-    for (int j = 0; j < 2; j++) {
-      dt_a[j] = dn_a[2 + j];
-      dt_a[2 + j] = -dn_a[j];
-    }
-    for (int j = 0; j < 3; j++) {
-      dt_q[j] = dn_q[3 + j];
-      dt_q[3 + j] = -dn_q[j];
-    }
-    /* relative velocity of the contact points w = v1 + w1 S r1 - v2 - w2 S r2; v_t = t . w */
-    double w1 = s1->dof >= 0 ? nu[s1->dof + 2] : 0.0, w2 = s2->dof >= 0 ? nu[s2->dof + 2] : 0.0;
-    const double *r2 = e2[0].r; /* a2 - x2, the same for every inequality of body 2 */
-    double wr[2] = {-w1 * e1.r[1] + w2 * r2[1], w1 * e1.r[0] - w2 * r2[0]};
-    if (s1->dof >= 0) wr[0] += nu[s1->dof], wr[1] += nu[s1->dof + 1];
-    if (s2->dof >= 0) wr[0] -= nu[s2->dof], wr[1] -= nu[s2->dof + 1];
-    double vt = tv[0] * wr[0] + tv[1] * wr[1];
-    /* friction (21): e_t^2 mu p_n v_t + p_t sigma */
-    {
-      int row = ix.pt;
-      double c0 = et2 * mu;
-      F[row] = c0 * pn * vt + pt * sg;
-      add(J, n, row, ix.pn, c0 * vt);
-      add(J, n, row, ix.pt, sg);
-      add(J, n, row, ix.sg, pt);
-      double k0 = c0 * pn;
-      /* through t: dv_t = dt . w */
-      for (int j = 0; j < 2; j++)
-        add(J, n, row, ian + j, k0 * (dt_a[j] * wr[0] + dt_a[2 + j] * wr[1]));
-      double tq[3];
-      for (int j = 0; j < 3; j++)
-        tq[j] = dt_q[j] * wr[0] + dt_q[3 + j] * wr[1];
-      add_pose(J, n, row, sn, h, tq, k0);
-      /* through w: t . S = (t_y, -t_x) applied to d r */
-      double tS[2] = {tv[1], -tv[0]};
-      if (s1->dof >= 0) {
-        add(J, n, row, s1->dof, k0 * (tv[0] - h * w1 * tS[0]));
-        add(J, n, row, s1->dof + 1, k0 * (tv[1] - h * w1 * tS[1]));
-        add(J, n, row, s1->dof + 2, k0 * (tv[1] * e1.r[0] - tv[0] * e1.r[1]));
-      }
-      if (s2->dof >= 0) {
-        add(J, n, row, s2->dof, k0 * (-tv[0] + h * w2 * tS[0]));
-        add(J, n, row, s2->dof + 1, k0 * (-tv[1] + h * w2 * tS[1]));
-        add(J, n, row, s2->dof + 2, -k0 * (tv[1] * r2[0] - tv[0] * r2[1]));
-      }
-      for (int j = 0; j < 2; j++) {
-        add(J, n, row, ix.a1 + j, k0 * w1 * tS[j]);
-        add(J, n, row, ix.a2 + j, -k0 * w2 * tS[j]);
-      }
-    }
-    /* Newton-Euler: body 1 gets Fv = n p_n + t p_t at a1, body 2 gets -Fv at a2 */
-    double Fv[2] = {nv[0] * pn + tv[0] * pt, nv[1] * pn + tv[1] * pt};
-    double dF_a[4], dF_q[6];
-    for (int k = 0; k < 4; k++)
-      dF_a[k] = pn * dn_a[k] + pt * dt_a[k];
-    for (int k = 0; k < 6; k++)
-      dF_q[k] = pn * dn_q[k] + pt * dt_q[k];
-    for (int side = 0; side < 2; side++) {
-      const struct gi_side *s = &ct->s[side];
-      if (s->dof < 0) continue;
-      double sign = side == 0 ? 1.0 : -1.0;
-      const double *r = side == 0 ? e1.r : r2;
-      int ia = side == 0 ? ix.a1 : ix.a2;
-      int o = s->dof;
-      /* force rows */
-      for (int k = 0; k < 2; k++) {
-        F[o + k] += sign * Fv[k];
-        add(J, n, o + k, ix.pn, sign * nv[k]);
-        add(J, n, o + k, ix.pt, sign * tv[k]);
-        for (int j = 0; j < 2; j++)
-          add(J, n, o + k, ian + j, sign * dF_a[k * 2 + j]);
-        add_pose(J, n, o + k, sn, h, dF_q + 3 * k, sign);
-      }
-      /* torque row: sign (r x Fv), r = a - x(nu) */
-      F[o + 2] += sign * (r[0] * Fv[1] - r[1] * Fv[0]);
-      double dr[2] = {Fv[1], -Fv[0]}; /* d(r x F)/dr */
-      double dFv[2] = {-r[1], r[0]};  /* d(r x F)/dF */
-      for (int j = 0; j < 2; j++) {
-        add(J, n, o + 2, ia + j, sign * dr[j]);
-        add(J, n, o + 2, o + j, -sign * h * dr[j]);
-      }
-      add(J, n, o + 2, ix.pn, sign * (dFv[0] * nv[0] + dFv[1] * nv[1]));
-      add(J, n, o + 2, ix.pt, sign * (dFv[0] * tv[0] + dFv[1] * tv[1]));
-      for (int j = 0; j < 2; j++)
-        add(J, n, o + 2, ian + j, sign * (dFv[0] * dF_a[j] + dFv[1] * dF_a[2 + j]));
-      double tq[3];
-      for (int j = 0; j < 3; j++)
-        tq[j] = dFv[0] * dF_q[j] + dFv[1] * dF_q[3 + j];
-      add_pose(J, n, o + 2, sn, h, tq, sign);
-    }
-    /* complementarity rows */
-    F[ix.l1] = -e1.f;
-    for (int q = 0; q < m2; q++) { /* (18) = (31) */
-      F[ix.l2 + q] = -e2[q].f;
-      for (int j = 0; j < 2; j++)
-        add(J, n, ix.l2 + q, ix.a2 + j, -e2[q].G[j]);
-      add_pose(J, n, ix.l2 + q, s2, h, e2[q].dfdq, -1.0);
-    }
-    F[ix.pn] = e12.f;
-    F[ix.sg] = mu * mu * pn * pn - pt * pt / et2;
-    for (int j = 0; j < 2; j++) {
-      add(J, n, ix.l1, ix.a1 + j, -e1.G[j]);
-      add(J, n, ix.pn, ix.a2 + j, e12.G[j]);
-    }
-    add_pose(J, n, ix.l1, s1, h, e1.dfdq, -1.0);
-    add_pose(J, n, ix.pn, s1, h, e12.dfdq, 1.0);
-    add(J, n, ix.sg, ix.pn, 2.0 * mu * mu * pn);
-    add(J, n, ix.sg, ix.pt, -2.0 * pt / et2);
   }
   free(x);
   for (int i = 0; i < n; i++)
@@ -424,7 +250,7 @@ static int gi_assemble(struct formulation *f, const struct world *w, const struc
   for (int i = 0; i < nc; i++) {
     const struct contact *c = &cs->c[i];
     struct gi_contact *ct = &d->c[i];
-    struct gi_idx ix = gi_index(d, i);
+    struct implicit_contact2d_index ix = gi_index(d, i);
     int m2 = ct->m2, ncomp = 3 + m2;
     other += 5 + m2; /* a1, a2, l1, l2_1 .. l2_m */
     const struct implicit_answer *pv = implicit_answers_find(&d->prev, ct->sa, ct->sb);
@@ -500,7 +326,7 @@ static int gi_recover(struct formulation *f, const struct world *w, const struct
     return formulation_fail(f, "out of memory");
   d->prev.n = d->nc;
   for (int i = 0, at = 0; i < d->nc; i++) {
-    struct gi_idx ix = gi_index(d, i);
+    struct implicit_contact2d_index ix = gi_index(d, i);
     struct implicit_answer *pv = &d->prev.a[i];
     pv->sa = d->c[i].sa;
     pv->sb = d->c[i].sb;
