@@ -40,7 +40,8 @@ static const struct sweep_axis axes[] = {
      NULL},
     {"formulation", NULL, SWEEP_STRING, "explicit_lcp",
      "explicit_lcp: Stewart-Trinkle LCP on the exact shapes' contacts at the step's start (geometrically "
-     "explicit; the implicit NCP of the paper is not this)",
+     "explicit); geometric_implicit: the paper's mixed NCP, closest points as unknowns (needs a solver "
+     "that takes callback problems, e.g. fb_newton)",
      0, SWEEP_METHOD, NULL},
     {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD, NULL},
 };
@@ -126,6 +127,16 @@ static int friction_range(const char *name, double *lo, double *hi)
   return 1;
 }
 
+static int formulation_of(const char *name, enum grasp_formulation *f)
+{
+  for (int k = GRASP_EXPLICIT_LCP; k <= GRASP_GEOMETRIC_IMPLICIT; k++)
+    if (strcmp(name, grasp_formulation_name((enum grasp_formulation)k)) == 0) {
+      *f = (enum grasp_formulation)k;
+      return 0;
+    }
+  return 1;
+}
+
 static double cpu_seconds(void)
 {
   struct timespec ts;
@@ -149,6 +160,26 @@ static int setup(void **vctx)
       fprintf(stderr, "error: -friction %s: the ranges are medium (0.33,0.66] and high (0.66,0.99]\n", tok);
       return 1;
     }
+  /* the formulations, and the options only one of them reads */
+  int n_explicit = 0;
+  enum grasp_formulation form;
+  snprintf(buf, sizeof buf, "%s", axes[4].def);
+  PetscOptionsGetString(NULL, NULL, "-formulation", buf, sizeof buf, NULL);
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    if (formulation_of(tok, &form)) {
+      fprintf(stderr, "error: -formulation %s: the formulations are explicit_lcp and geometric_implicit\n",
+              tok);
+      return 1;
+    }
+    n_explicit += form == GRASP_EXPLICIT_LCP;
+  }
+  PetscBool set = PETSC_FALSE;
+  PetscOptionsHasName(NULL, NULL, "-support_directions", &set);
+  if (set && !n_explicit) {
+    fprintf(stderr, "error: -support_directions sets explicit_lcp's friction pyramid; geometric_implicit's "
+                    "support friction is the ellipse (eq. 5), and explicit_lcp is not run\n");
+    return 1;
+  }
   return 0;
 }
 
@@ -176,8 +207,14 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   char msg[256], text[160];
   struct solver *s = NULL;
   struct grasp_trial *t = NULL;
+  enum grasp_formulation form;
+  if (formulation_of(sweep_task_string(task, "formulation"), &form)) {
+    fprintf(stderr, "bench_grasp: -formulation takes explicit_lcp or geometric_implicit (got '%s')\n",
+            sweep_task_string(task, "formulation"));
+    return 1;
+  }
   if (solver_create(sweep_task_string(task, "solver"), &s, msg, sizeof msg) ||
-      solver_set_from_options(s, msg, sizeof msg) || grasp_trial_create(&t, s, p.n_dirs)) {
+      solver_set_from_options(s, msg, sizeof msg) || grasp_trial_create(&t, s, p.n_dirs, form)) {
     fprintf(stderr, "bench_grasp: %s\n", msg);
     solver_destroy(&s);
     return 1;
@@ -186,8 +223,9 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   grasp_trial_run(t, &p, &ctx->o, 1e-3 * sweep_task_real(task, "x"), 1e-3 * sweep_task_real(task, "y"), &r);
   const char *name = grasp_outcome_name(r.outcome);
   sweep_row_status(row, r.outcome == GRASP_OUTER_TEETH      ? "ok"
-                        : r.outcome == GRASP_SOLVER_FAILURE ? "solve_failed"
-                                                            : name);
+                        : r.outcome != GRASP_SOLVER_FAILURE ? name
+                        : r.status == SOLVE_NOT_APPLICABLE  ? "not_applicable"
+                                                            : "solve_failed");
   sweep_row_set_text(row, "outcome", name);
   sweep_row_set_int(row, "success", r.outcome == GRASP_OUTER_TEETH);
   sweep_row_set_int(row, "at_rest", r.at_rest);

@@ -142,7 +142,7 @@ static void test_trials(void)
   struct solver *s = NULL;
   struct grasp_trial *t = NULL;
   char msg[256];
-  if (solver_create("lemke", &s, msg, sizeof msg) || grasp_trial_create(&t, s, 8)) {
+  if (solver_create("lemke", &s, msg, sizeof msg) || grasp_trial_create(&t, s, 8, GRASP_EXPLICIT_LCP)) {
     CHECK(0, "create: %s", msg);
     return;
   }

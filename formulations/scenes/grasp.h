@@ -96,9 +96,15 @@ void grasp_draw(gsl_rng *rng, double mu_lo, double mu_hi, struct grasp_params *p
 enum grasp_outcome grasp_classify(const struct grasp_contact *c, int nc, double load_min, double s_min,
                                   double s);
 
-/* The trial (grasp_trial.c): Stewart–Trinkle velocity-level LCP per step on the exact shapes' contacts
- * at the step's start (geometrically explicit), friction pyramids (2 directions per finger contact, n_dirs
- * per support point), the jaw controller as a bounded-force velocity motor in the same LCP. */
+/* The trial (grasp_trial.c), per step one of two formulations of the same model:
+ * - explicit_lcp: the Stewart–Trinkle velocity-level LCP on the exact shapes' contacts at the step's start
+ *   (geometrically explicit), friction pyramids (2 directions per finger contact, n_dirs per support
+ *   point), the jaw controller as a bounded-force velocity motor in the same LCP;
+ * - geometric_implicit: the paper's own mixed NCP (grasp_trial_implicit.c): the closest points of each
+ *   finger-component pair are unknowns of the step, the friction laws (fingers, support points, the jaw
+ *   motor's force bound) ellipsoidal, eqs. (21)-(22). */
+enum grasp_formulation { GRASP_EXPLICIT_LCP, GRASP_GEOMETRIC_IMPLICIT };
+const char *grasp_formulation_name(enum grasp_formulation f);
 struct grasp_trial_opts {
   double h, t_max;    /* step [s], simulated time limit [s] */
   double rest_speed;  /* at rest: every speed (part, rim speed of the rotation, jaws) below it [m/s] */
@@ -106,7 +112,8 @@ struct grasp_trial_opts {
   double margin;      /* contacts kept when closer than this [m] */
   double s_min;       /* the jaws closed: half-opening at which the fingers meet [m] */
   double start_clear; /* the jaws start this far outside the part's extent [m] */
-  int warm_start;     /* reuse the last solution when the contact set is unchanged */
+  int warm_start;     /* start from the last step's solution (explicit_lcp: when the contact set is
+                         unchanged; geometric_implicit: per pair, else the detection's guess) */
 };
 
 struct grasp_result {
@@ -119,15 +126,17 @@ struct grasp_result {
   double solve_seconds; /* total in the solver */
   double rows_sum;      /* sum over steps of the LCP size */
   long pivots;          /* sum of solver iterations */
-  int retries;          /* failed warm-started solves retried cold */
-  int n_contacts;       /* loaded contacts at the end */
+  int retries;          /* failed warm-started solves retried cold (implicit: from the predictor) */
+  int predictions;      /* geometric_implicit: explicit LCPs solved as the guess (counted in solve_seconds) */
+  enum solve_status status; /* the failed solve's status (outcome solver_failure) */
+  int n_contacts;           /* loaded contacts at the end */
   struct grasp_contact contact[GRASP_MAX_CONTACTS];
   char message[160];
 };
 
 /* Workspace of a trial: allocated once (grasp_trial_create), reused by every step and trial. */
 struct grasp_trial;
-int grasp_trial_create(struct grasp_trial **t, struct solver *s, int n_dirs);
+int grasp_trial_create(struct grasp_trial **t, struct solver *s, int n_dirs, enum grasp_formulation form);
 void grasp_trial_destroy(struct grasp_trial **t);
 /* Runs one trial: gripper centre at (x, y) relative to the part's centre. */
 int grasp_trial_run(struct grasp_trial *t, const struct grasp_params *p, const struct grasp_trial_opts *o,

@@ -22,6 +22,7 @@
  * a failed solve, or at the time limit. The free closing before the first touch is skipped: the jaws
  * start just outside the part, already at their commanded speed. */
 #include "grasp.h"
+#include "grasp_implicit.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -37,16 +38,28 @@ struct grasp_trial {
   double scale[NMAX], row[NMAX];             /* unknown a is scale[a] z[a]; row a is divided by row[a] */
   int prev_key[GRASP_MAX_CONTACTS], prev_nc; /* the last step's contact set (finger, component) */
   int n_dirs;
+  struct grasp_implicit *gi; /* the geometrically implicit step (NULL: the explicit LCP) */
+  struct solver *lemke;      /* ... and its predictor's solver */
 };
 
-int grasp_trial_create(struct grasp_trial **t, struct solver *s, int n_dirs)
+const char *grasp_formulation_name(enum grasp_formulation f)
+{
+  return f == GRASP_GEOMETRIC_IMPLICIT ? "geometric_implicit" : "explicit_lcp";
+}
+
+int grasp_trial_create(struct grasp_trial **t, struct solver *s, int n_dirs, enum grasp_formulation form)
 {
   if (n_dirs < 3 || n_dirs > GRASP_MAX_DIRS) return 1;
   *t = calloc(1, sizeof **t);
   if (!*t) return 1;
   (*t)->s = s;
   (*t)->n_dirs = n_dirs;
-  if (!((*t)->p = cp_lcp_create(NMAX))) {
+  char msg[128];
+  if (!((*t)->p = cp_lcp_create(NMAX)) ||
+      (form == GRASP_GEOMETRIC_IMPLICIT &&
+       (grasp_implicit_create(&(*t)->gi) || solver_create("lemke", &(*t)->lemke, msg, sizeof msg)))) {
+    cp_destroy(&(*t)->p);
+    grasp_implicit_destroy(&(*t)->gi);
     free(*t);
     *t = NULL;
     return 1;
@@ -59,6 +72,8 @@ void grasp_trial_destroy(struct grasp_trial **t)
 {
   if (!*t) return;
   cp_destroy(&(*t)->p);
+  grasp_implicit_destroy(&(*t)->gi);
+  solver_destroy(&(*t)->lemke);
   free(*t);
   *t = NULL;
 }
@@ -177,6 +192,84 @@ static int free_jump(struct grasp_state *st, const struct grasp_params *pp, cons
   return 1;
 }
 
+/* One step of the explicit LCP from st with the contacts c: assembles, solves (a failed warm-started solve
+ * once more from cold), and on success advances st (not st->t) and sets c[k].impulse. Returns 0 when
+ * solved; *rows the LCP's size; the solves' seconds and iterations are added to r. */
+static int explicit_step(struct grasp_trial *t, struct solver *s, const struct grasp_params *pp,
+                         const struct grasp_trial_opts *o, struct grasp_state *st, struct grasp_contact *c,
+                         int nc, const double mass[4], const double minv[4], struct solve_result *sr,
+                         int *rows, struct grasp_result *r)
+{
+  double ustar[4];
+  for (int j = 0; j < 4; j++)
+    ustar[j] = minv[j] * mass[j] * st->u[j];
+  const int n = assemble(t, pp, o, st, c, nc, minv, ustar);
+  *rows = n;
+  /* warm start only when the contact set is the one of the last step: then z's layout is the same */
+  int same = nc == t->prev_nc;
+  for (int k = 0; same && k < nc; k++)
+    same = t->prev_key[k] == c[k].finger * 16 + c[k].component;
+  s->set.warm_start = o->warm_start && same;
+  if (s->set.warm_start)
+    memcpy(t->z, t->zprev, (size_t)n * sizeof *t->z);
+  else
+    memset(t->z, 0, (size_t)n * sizeof *t->z);
+  int bad = solver_solve(s, t->p, t->z, sr);
+  if ((bad || sr->status != SOLVE_CONVERGED || sr->no_answer) && s->set.warm_start) {
+    /* a warm basis can be singular where a cold start is not: one cold retry, both solves counted */
+    r->solve_seconds += sr->seconds;
+    r->pivots += sr->iterations;
+    r->retries++;
+    s->set.warm_start = 0;
+    memset(t->z, 0, (size_t)n * sizeof *t->z);
+    bad = solver_solve(s, t->p, t->z, sr);
+  }
+  if (bad || sr->status != SOLVE_CONVERGED || sr->no_answer) return 1;
+  memcpy(t->zprev, t->z, (size_t)n * sizeof *t->z);
+  t->prev_nc = nc;
+  for (int k = 0; k < nc; k++)
+    t->prev_key[k] = c[k].finger * 16 + c[k].component;
+  /* u+ = u* + Minv G^T z; q+ = q + h u+ */
+  double du[4] = {0, 0, 0, 0};
+  for (int a = 0; a < n; a++)
+    if (t->z[a] != 0.0)
+      for (int j = 0; j < 4; j++)
+        du[j] += t->G[a][j] * t->scale[a] * t->z[a];
+  for (int k = 0; k < nc; k++)
+    c[k].impulse = t->scale[k] * t->z[k];
+  for (int j = 0; j < 4; j++) {
+    st->u[j] = ustar[j] + minv[j] * du[j];
+    st->q[j] += o->h * st->u[j];
+  }
+  return 0;
+}
+
+/* The implicit step's predictor: the explicit LCP (Lemke) of the same step on a copy of the state; its cost
+ * is added to r's solve time. Returns 0 when it solved. */
+static int predict(struct grasp_trial *t, const struct grasp_params *pp, const struct grasp_trial_opts *o,
+                   const struct grasp_state *st, const struct grasp_contact *c, int nc, const double mass[4],
+                   const double minv[4], struct grasp_predictor *pred, struct grasp_result *r)
+{
+  struct grasp_state s2 = *st;
+  struct grasp_contact c2[GRASP_MAX_CONTACTS];
+  memcpy(c2, c, (size_t)nc * sizeof *c);
+  struct solve_result sr;
+  int rows;
+  const int bad = explicit_step(t, t->lemke, pp, o, &s2, c2, nc, mass, minv, &sr, &rows, r);
+  r->solve_seconds += sr.seconds;
+  r->pivots += sr.iterations;
+  r->predictions++;
+  if (bad) return 1;
+  memcpy(pred->u, s2.u, sizeof pred->u);
+  for (int k = 0; k < nc; k++)
+    pred->pn[k] = c2[k].impulse;
+  /* the motor's impulse on s: its two directions' unknowns (assemble's layout) */
+  const int i_bm = 4 * nc + 3 * (t->n_dirs + 1);
+  const double pm = t->scale[i_bm] * t->z[i_bm] - t->scale[i_bm + 1] * t->z[i_bm + 1];
+  pred->pm = pm;
+  return 0;
+}
+
 int grasp_trial_run(struct grasp_trial *t, const struct grasp_params *pp, const struct grasp_trial_opts *o,
                     double x, double y, struct grasp_result *r)
 {
@@ -189,7 +282,7 @@ int grasp_trial_run(struct grasp_trial *t, const struct grasp_params *pp, const 
     rho2 += pp->tripod[i][0] * pp->tripod[i][0] + pp->tripod[i][1] * pp->tripod[i][1];
   const double mass[4] = {pp->mass, pp->mass, pp->inertia, 2.0 * pp->jaw_mass};
   const double damp[4] = {pp->support_damping, pp->support_damping, pp->support_damping * rho2 / 3.0, 0.0};
-  double minv[4], ustar[4];
+  double minv[4];
   for (int j = 0; j < 4; j++)
     minv[j] = 1.0 / (mass[j] + h * damp[j]);
   struct grasp_contact c[GRASP_MAX_CONTACTS];
@@ -197,6 +290,7 @@ int grasp_trial_run(struct grasp_trial *t, const struct grasp_params *pp, const 
   const long max_steps = (long)ceil(o->t_max / h);
   int still = 0, nc = 0, failed = 0;
   t->prev_nc = -1;
+  if (t->gi) grasp_implicit_reset(t->gi);
   r->outcome = GRASP_LOST;
   while (r->steps < max_steps) {
     nc = grasp_detect(st.q, o->margin, c);
@@ -204,58 +298,47 @@ int grasp_trial_run(struct grasp_trial *t, const struct grasp_params *pp, const 
       if (st.q[3] <= o->s_min) break; /* closed on nothing */
       continue;
     }
-    for (int j = 0; j < 4; j++)
-      ustar[j] = minv[j] * mass[j] * st.u[j];
-    const int n = assemble(t, pp, o, &st, c, nc, minv, ustar);
-    /* warm start only when the contact set is the one of the last step: then z's layout is the same */
-    int same = nc == t->prev_nc;
-    for (int k = 0; same && k < nc; k++)
-      same = t->prev_key[k] == c[k].finger * 16 + c[k].component;
-    t->s->set.warm_start = o->warm_start && same;
-    if (t->s->set.warm_start)
-      memcpy(t->z, t->zprev, (size_t)n * sizeof *t->z);
-    else
-      memset(t->z, 0, (size_t)n * sizeof *t->z);
     struct solve_result sr;
-    int bad = solver_solve(t->s, t->p, t->z, &sr);
-    if ((bad || sr.status != SOLVE_CONVERGED || sr.no_answer) && t->s->set.warm_start) {
-      /* a warm basis can be singular where a cold start is not: one cold retry, both solves counted */
-      r->solve_seconds += sr.seconds;
-      r->pivots += sr.iterations;
-      r->retries++;
-      t->s->set.warm_start = 0;
-      memset(t->z, 0, (size_t)n * sizeof *t->z);
-      bad = solver_solve(t->s, t->p, t->z, &sr);
-    }
+    int n = 0, bad;
+    if (t->gi) {
+      /* only the pairs the step can close: a separated pair in the NCP has p_n = 0, where (22)'s
+       * sigma perp mu^2 p_n^2 - p_t^2 pins p_t only quadratically and the Newton methods crawl */
+      const double reach = 3.0 * h * (fabs(st.u[3]) + hypot(st.u[0], st.u[1]) + fabs(st.u[2]) * 0.025) + 1e-6;
+      int kept = 0;
+      for (int k = 0; k < nc; k++)
+        if (c[k].gap < reach) c[kept++] = c[k];
+      nc = kept;
+      /* a pair met for the first time (or no warm start): the explicit LCP's answer is the guess; else the
+       * last step's answers, and the predictor only when they fail */
+      struct grasp_predictor pred;
+      const int fresh = !o->warm_start || grasp_implicit_fresh(t->gi, c, nc);
+      const int have = fresh && predict(t, pp, o, &st, c, nc, mass, minv, &pred, r) == 0;
+      t->s->set.warm_start = 1; /* the NCP's z = 0 is the guess: the unknowns are stored shifted */
+      bad = grasp_implicit_step(t->gi, t->s, pp, o, have ? &pred : NULL, &st, c, nc, &sr, &n);
+      if (bad == 1 && !fresh && predict(t, pp, o, &st, c, nc, mass, minv, &pred, r) == 0) {
+        r->solve_seconds += sr.seconds;
+        r->pivots += sr.iterations;
+        r->retries++;
+        bad = grasp_implicit_step(t->gi, t->s, pp, o, &pred, &st, c, nc, &sr, &n);
+      }
+    } else
+      bad = explicit_step(t, t->s, pp, o, &st, c, nc, mass, minv, &sr, &n, r);
     r->solve_seconds += sr.seconds;
     r->pivots += sr.iterations;
     r->rows_sum += n;
     r->steps++;
-    if (bad || sr.status != SOLVE_CONVERGED || sr.no_answer) {
+    if (bad) {
       snprintf(r->message, sizeof r->message, "step %ld: %s %.100s", r->steps, solve_status_name(sr.status),
                sr.message);
+      r->status = sr.status;
       failed = 1;
       break;
     }
-    memcpy(t->zprev, t->z, (size_t)n * sizeof *t->z);
-    t->prev_nc = nc;
-    for (int k = 0; k < nc; k++)
-      t->prev_key[k] = c[k].finger * 16 + c[k].component;
-    /* u+ = u* + Minv G^T z; q+ = q + h u+ */
-    double du[4] = {0, 0, 0, 0};
-    for (int a = 0; a < n; a++)
-      if (t->z[a] != 0.0)
-        for (int j = 0; j < 4; j++)
-          du[j] += t->G[a][j] * t->scale[a] * t->z[a];
     int loaded = 0;
-    for (int k = 0; k < nc; k++) {
-      c[k].impulse = t->scale[k] * t->z[k];
+    for (int k = 0; k < nc; k++)
       loaded |= c[k].impulse > load_min;
-    }
     double speed = 0.0;
     for (int j = 0; j < 4; j++) {
-      st.u[j] = ustar[j] + minv[j] * du[j];
-      st.q[j] += h * st.u[j];
       double v = fabs(st.u[j]) * (j == 2 ? GRASP_DISC_RADIUS : 1.0);
       if (v > speed) speed = v;
     }

@@ -1,0 +1,165 @@
+/* test_grasp_implicit.c — the grasp study's step as the geometrically implicit mixed NCP (Chakraborty et al.
+ * Sec. 3-4 and 6.4, grasp_trial_implicit.c): its analytic Jacobian against central finite differences at
+ * random states and unknowns (the disc and the teeth against both fingertips, on a face and at the vertex),
+ * and whole trials from hand-placed gripper positions (round part, diametric, lost; the sweet spot up to
+ * where its known failure happens) checked against geometry and against the explicit LCP. */
+#include "check.h"
+#include "grasp.h"
+#include "grasp_implicit.h"
+
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define R GRASP_DISC_RADIUS
+
+static struct grasp_params params(double mu)
+{
+  struct grasp_params p = {.mass = 0.03,
+                           .inertia = 0.5 * 0.03 * R * R,
+                           .jaw_mass = 0.05,
+                           .close_speed = 0.02,
+                           .close_force = 1.0,
+                           .mu_support = mu,
+                           .mu_grip = mu,
+                           .support_damping = 0.1,
+                           .g = 9.81,
+                           .n_dirs = 8};
+  for (int i = 0; i < 3; i++) {
+    p.tripod[i][0] = 0.012 * cos(2 * M_PI * i / 3 + 0.5);
+    p.tripod[i][1] = 0.012 * sin(2 * M_PI * i / 3 + 0.5);
+  }
+  grasp_tripod_statics(p.tripod, p.mass, p.g, p.normal);
+  return p;
+}
+
+static const struct grasp_trial_opts opts = {.h = 1e-3,
+                                             .t_max = 2.0,
+                                             .rest_speed = 1e-5,
+                                             .rest_steps = 10,
+                                             .margin = 5e-4,
+                                             .s_min = 5e-4,
+                                             .start_clear = 2e-4,
+                                             .warm_start = 1};
+
+/* max |J - J_fd| / max(1, |J|) over the entries, at z. */
+static double jacobian_error(struct cp_problem *p, const double *z)
+{
+  const int n = p->n > 0 ? p->n : 1;
+  double *J = calloc((size_t)n * n, sizeof *J), *Fp = calloc((size_t)n, sizeof *Fp),
+         *Fm = calloc((size_t)n, sizeof *Fm), *zz = malloc((size_t)n * sizeof *zz), err = 0.0;
+  if (!J || !Fp || !Fm || !zz || cp_eval_J(p, z, J)) err = INFINITY;
+  for (int c = 0; c < n && isfinite(err); c++) {
+    memcpy(zz, z, (size_t)n * sizeof *zz);
+    const double e = 1e-6 * fmax(1.0, fabs(z[c]));
+    zz[c] = z[c] + e;
+    if (cp_eval_F(p, zz, Fp)) err = INFINITY;
+    zz[c] = z[c] - e;
+    if (cp_eval_F(p, zz, Fm)) err = INFINITY;
+    for (int r = 0; r < n && isfinite(err); r++) {
+      const double fd = (Fp[r] - Fm[r]) / (2 * e), a = J[(size_t)r * n + c];
+      err = fmax(err, fabs(a - fd) / fmax(1.0, fabs(a)));
+    }
+  }
+  free(J);
+  free(Fp);
+  free(Fm);
+  free(zz);
+  return err;
+}
+
+static void test_jacobian(void)
+{
+  struct grasp_implicit *g = NULL;
+  CHECK(grasp_implicit_create(&g) == 0, "create the implicit step");
+  if (!g) return;
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  gsl_rng_set(rng, 7);
+  const struct grasp_params p = params(0.5);
+  /* part poses near the fingers: (y of the part's centre, turn, half-opening) with the pairs they touch */
+  const double pose[4][3] = {{0.0, 0.0, R + 1e-4},     /* the disc on both inside edges */
+                             {0.011, 0.02, 0.0135},    /* the sweet spot: teeth 1 and 6, the disc */
+                             {-0.0205, 0.0, 0.0},      /* fingertips' top edges under the disc */
+                             {0.004, -0.1, R * 0.97}}; /* overlapping a little */
+  double worst = 0.0;
+  int pairs = 0;
+  for (int k = 0; k < 4; k++) {
+    struct grasp_state st = {.q = {0.0005, pose[k][0], pose[k][1], pose[k][2]},
+                             .u = {0.001, -0.002, 0.05, -0.02}};
+    if (st.q[3] <= 0.0) st.q[3] = grasp_part_extent(st.q) * 0.2;
+    struct grasp_contact c[GRASP_MAX_CONTACTS];
+    const int nc = grasp_detect(st.q, 2e-3, c);
+    pairs += nc;
+    struct cp_problem *pr = grasp_implicit_assemble(g, &p, &opts, &st, c, nc, 0);
+    double *z = calloc((size_t)pr->n, sizeof *z);
+    for (int trial = 0; z && trial < 5; trial++) {
+      for (int i = 0; i < pr->n; i++) /* complementarity unknowns kept >= 0: they are multipliers */
+        z[i] = isfinite(pr->lo[i]) ? -pr->lo[i] * 0.5 + gsl_rng_uniform(rng)
+                                   : 0.2 * (gsl_rng_uniform(rng) - 0.5);
+      worst = fmax(worst, jacobian_error(pr, z));
+    }
+    free(z);
+  }
+  CHECK(pairs >= 6 && worst < 1e-6, "analytic Jacobian = finite differences (%d pairs, 20 points): %.2e",
+        pairs, worst);
+  gsl_rng_free(rng);
+  grasp_implicit_destroy(&g);
+}
+
+static void trial(struct grasp_trial *t, double x, double y, double mu, struct grasp_result *r)
+{
+  struct grasp_params p = params(mu);
+  grasp_trial_run(t, &p, &opts, x, y, r);
+}
+
+static void test_trials(void)
+{
+  struct solver *s = NULL, *sl = NULL;
+  struct grasp_trial *t = NULL, *te = NULL;
+  char msg[256] = "";
+  if (solver_create("fb_newton", &s, msg, sizeof msg) || solver_create("lemke", &sl, msg, sizeof msg) ||
+      grasp_trial_create(&t, s, 8, GRASP_GEOMETRIC_IMPLICIT) ||
+      grasp_trial_create(&te, sl, 8, GRASP_EXPLICIT_LCP)) {
+    CHECK(0, "create: %s", msg);
+    return;
+  }
+  struct grasp_result r, re;
+  /* the paper's sweet spot: the part slides up between the fingers until its outer teeth reach them; there
+   * the flat flank of a p = 4 tooth (zero curvature: the normal turns with the cube of the offset, so row
+   * (29)'s tangential derivative vanishes) meets the finger's flat inside edge, and fb_newton fails. What is
+   * checked: the failure is a recorded outcome at that step, and the motion up to it is the explicit LCP's */
+  trial(t, 0.0, -0.011, 0.5, &r);
+  trial(te, 0.0, -0.011, 0.5, &re);
+  CHECK(re.outcome == GRASP_OUTER_TEETH, "(0, -11) mm, explicit LCP: held by the outer teeth");
+  CHECK(r.outcome == GRASP_SOLVER_FAILURE && r.steps > 150 && strstr(r.message, "step") != NULL,
+        "(0, -11) mm, implicit: a solver failure recorded when the teeth arrive (step %ld: %.60s)", r.steps,
+        r.message);
+  CHECK(fabs(r.q[0]) < 1e-8 && fabs(r.q[2]) < 1e-6, "symmetric: no sideways drift (%.1e m), no turn (%.1e)",
+        r.q[0], r.q[2]);
+  CHECK_CLOSE(r.q[3], re.q[3], 5e-5, "half-opening there %.5f mm, explicit LCP's final %.5f mm", 1e3 * r.q[3],
+              1e3 * re.q[3]);
+  CHECK_CLOSE(r.q[1], re.q[1], 5e-5, "part's height there %.4f mm, explicit LCP's final %.4f mm",
+              1e3 * r.q[1], 1e3 * re.q[1]);
+  trial(t, 0.0, -0.0005, 0.5, &r);
+  CHECK(r.outcome == GRASP_DIAMETRIC && r.at_rest, "(0, -0.5) mm: diametric (%s; %s)",
+        grasp_outcome_name(r.outcome), r.message);
+  CHECK_CLOSE(r.q[3], sqrt(R * R - r.q[1] * r.q[1]), 1e-9, "the fingertips on the disc at its final height");
+  trial(t, 0.0, -0.0055, 0.5, &r);
+  CHECK(r.outcome == GRASP_ROUND && r.at_rest, "(0, -5.5) mm: held by friction on the round part (%s; %s)",
+        grasp_outcome_name(r.outcome), r.message);
+  trial(t, 0.0, -0.021, 0.5, &r);
+  CHECK(r.outcome == GRASP_LOST, "(0, -21) mm: the tips slip under the part: lost (%s; %s)",
+        grasp_outcome_name(r.outcome), r.message);
+  grasp_trial_destroy(&t);
+  grasp_trial_destroy(&te);
+  solver_destroy(&s);
+  solver_destroy(&sl);
+}
+
+int main(void)
+{
+  test_jacobian();
+  test_trials();
+  return check_finish();
+}
