@@ -4,8 +4,8 @@
  * shape; the Beta-function volume and second moments against nested numerical quadrature, the inertia tensor
  * against the ellipsoid's closed form (turned and moved off the body origin); the explicit contact against a
  * plane (closed-form support point), a sphere and another superellipsoid against analytic gaps and the
- * distance problem's KKT conditions; a polyhedron pair refused by name; the world text round trip. The
- * formulations on it: test_superellipsoid_sim.c. */
+ * distance problem's KKT conditions, and a box (face, edge and vertex contacts); the world text round trip.
+ * The formulations on it: test_superellipsoid_sim.c. */
 #include "check.h"
 #include "contact3d_superellipsoid.h"
 #include "geom3d.h"
@@ -290,25 +290,94 @@ static void test_detection(void)
   }
 }
 
-/* A superellipsoid beside a polyhedron has no narrow phase: refused, the pair named. */
-static void test_refused_pair(void)
+/* A static unit p = 4 superellipsoid at the origin and a unit-half-extent box at x turned by q: the
+ * polyhedron's normal fan (face, edge arc, vertex cone) against hand-computed gaps. */
+static void test_polyhedron(void)
 {
-  struct world *w = world_create(3);
-  int b0 = world_add_body(w, 1, 0, 0);
-  const double a[3] = {1, 1, 1};
-  world_add_superellipsoid(w, b0, ZERO, ID, a, 4, NULL, 0);
-  int b1 = world_add_body(w, 0, 1.0, 1.0);
-  world_add_polyhedron(w, b1, hull3d_box(1.0, 1.0, 1.0));
-  world_finalize(w);
-  w->bodies[1].x[0] = 2.5;
-  struct contact_set cs = {0, 0, NULL};
-  char msg[200] = "";
-  int rc = world_detect(w, 1.0, &cs);
-  int named = world_detect_explain(w, msg, sizeof msg);
-  CHECK(rc != 0 && named && strstr(msg, "superellipsoid") && strstr(msg, "polyhedron"),
-        "superellipsoid beside a polyhedron refused, the pair named (%s)", msg);
-  contact_set_free(&cs);
-  world_destroy(&w);
+  const double a[3] = {1, 1, 1}, zaxis[3] = {0, 0, 1}, diag[3] = {0, 1, -1}, r3 = sqrt(3.0), r2 = sqrt(2.0);
+  double qe[4], qv[4];
+  quat_from_axis_angle(zaxis, M_PI / 4, qe);      /* an edge along z faces -x */
+  quat_from_axis_angle(diag, acos(1.0 / r3), qv); /* the vertex (-1, -1, -1) faces -x */
+  const double *qs[4] = {ID, ID, qe, qv}, xs[4] = {2.5, 1.9, 1.0 + r2 + 0.3, 1.0 + r3 + 0.2};
+  const double want[4] = {0.5, -0.1, 0.3, 0.2};
+  const enum feature_kind feat[4] = {FEATURE_FACE, FEATURE_FACE, FEATURE_EDGE, FEATURE_VERTEX};
+  const char *what[4] = {"face apart", "face overlapping", "edge", "vertex"};
+  for (int k = 0; k < 4; k++) {
+    struct world *w = world_create(3);
+    world_add_superellipsoid(w, world_add_body(w, 1, 0, 0), ZERO, ID, a, 4, NULL, 0);
+    int b1 = world_add_body(w, 0, 1.0, 1.0);
+    world_add_polyhedron(w, b1, hull3d_box(1.0, 1.0, 1.0));
+    world_finalize(w);
+    w->bodies[1].x[0] = xs[k];
+    memcpy(w->bodies[1].q, qs[k], 4 * sizeof(double));
+    struct contact_set cs = {0, 0, NULL};
+    int rc = world_detect(w, 1.0, &cs);
+    const struct contact *c = cs.n == 1 ? &cs.c[0] : NULL;
+    double d[3];
+    if (c) vec3_sub(c->pa, c->pb, d);
+    CHECK(rc == 0 && c && fabs(c->gap - want[k]) < 1e-10 && fabs(fabs(c->n[0]) - 1.0) < 1e-9 &&
+              (c->fa == feat[k] || c->fb == feat[k]) && fabs(vec3_dot(d, c->n) - c->gap) < 1e-14,
+          "p = 4 superellipsoid and a box, %s: gap %.12f (analytic %.2f), feature %s", what[k],
+          c ? c->gap : NAN, want[k], c ? contact_feature_name(c) : "none");
+    contact_set_free(&cs);
+    world_destroy(&w);
+  }
+}
+
+/* Distance from the world point x to the box of half extents 1 placed at t turned by R. */
+static double box_distance(const double R[9], const double t[3], const double x[3])
+{
+  double d[3], l[3], s = 0.0;
+  vec3_sub(x, t, d);
+  mat3_tvec(R, d, l);
+  for (int k = 0; k < 3; k++)
+    s += pow(fmax(fabs(l[k]) - 1.0, 0.0), 2);
+  return sqrt(s);
+}
+
+/* A turned superellipsoid and a turned box apart: the gap against brute force, the least box distance over
+ * a million boundary points of the superellipsoid (a Fibonacci grid of directions projected radially on it):
+ * never below it, and within the sampling error (a few 1e-5) of it. */
+static void test_polyhedron_brute(void)
+{
+  const double a[3] = {1.2, 0.8, 0.6}, ax1[3] = {1, 2, 3}, ax2[3] = {-2, 1, 0.5};
+  const double ts[3][3] = {{2.3, 1.3, 0.9}, {2.3, 1.3, 0.9}, {1.9, 1.1, 0.8}};
+  const int ps[3] = {2, 4, 4};
+  for (int k = 0; k < 3; k++) {
+    const double *t = ts[k];
+    double q1[4], q2[4], Rs[9], Rb[9];
+    quat_from_axis_angle(ax1, 0.5 + k, q1);
+    quat_from_axis_angle(ax2, 1.1 - 0.4 * k, q2);
+    struct world *w = world_create(3);
+    world_add_superellipsoid(w, world_add_body(w, 1, 0, 0), ZERO, q1, a, ps[k], NULL, 0);
+    int b1 = world_add_body(w, 0, 1.0, 1.0);
+    world_add_polyhedron(w, b1, hull3d_box(1.0, 1.0, 1.0));
+    world_finalize(w);
+    memcpy(w->bodies[1].x, t, 3 * sizeof *t);
+    memcpy(w->bodies[1].q, q2, sizeof q2);
+    struct contact_set cs = {0, 0, NULL};
+    int rc = world_detect(w, 1.0, &cs);
+    quat_to_matrix(q1, Rs);
+    quat_to_matrix(q2, Rb);
+    enum { N = 1000000 };
+    double brute = INFINITY, golden = M_PI * (3.0 - sqrt(5.0));
+    for (int i = 0; i < N; i++) {
+      double z = 1.0 - (2.0 * i + 1.0) / N, r = sqrt(1.0 - z * z);
+      double u[3] = {r * cos(golden * i), r * sin(golden * i), z}, xl[3], x[3], np = 0.0;
+      for (int j = 0; j < 3; j++) /* radially onto the unit p-sphere: even in space where p > 2 is flat */
+        np += pow(fabs(u[j]), ps[k]);
+      for (int j = 0; j < 3; j++)
+        xl[j] = a[j] * u[j] / pow(np, 1.0 / ps[k]);
+      mat3_vec(Rs, xl, x);
+      brute = fmin(brute, box_distance(Rb, t, x));
+    }
+    double gap = rc == 0 && cs.n == 1 ? cs.c[0].gap : NAN;
+    CHECK(gap > 0.0 && gap <= brute + 1e-12 && brute - gap < 1e-4,
+          "turned p = %d superellipsoid and a turned box apart: gap %.9f, brute force %.9f (%s)", ps[k], gap,
+          brute, cs.n ? contact_feature_name(&cs.c[0]) : "none");
+    contact_set_free(&cs);
+    world_destroy(&w);
+  }
 }
 
 static void test_world_io(void)
@@ -344,7 +413,8 @@ int main(void)
   test_refusals();
   test_mass_properties();
   test_detection();
-  test_refused_pair();
+  test_polyhedron();
+  test_polyhedron_brute();
   test_world_io();
   return check_finish();
 }

@@ -6,10 +6,12 @@
  * sphere, on another superellipsoid); then with geometric_implicit an ellipsoid resting on its flank stays at
  * height c, a frictionless one dropped from H reaches the plane at sqrt(2 (H - c) / g) within a step, one
  * standing on its end falls over and settles on its flank without its energy ever rising; quasi_rigid: an
- * ellipsoid on the compliant plane sinks by m g / k; stewart_trinkle keeps a p = 4 superellipsoid at rest. */
+ * ellipsoid on the compliant plane sinks by m g / k; stewart_trinkle keeps a p = 4 superellipsoid at rest on
+ * the plane and, with anitescu_potra, on a box (the polyhedron pair). */
 #include "check.h"
 #include "formulation.h"
 #include "geom3d.h"
+#include "hull3d.h"
 #include "run.h"
 
 #include <gsl/gsl_rng.h>
@@ -318,6 +320,29 @@ static void test_explicit(void)
         w->bodies[1].x[2] - 0.5);
   close_sim(&sim);
   world_destroy(&w);
+  /* on a static box (the polyhedron pair: its face contact), anitescu_potra as well */
+  const char *forms[2] = {"stewart_trinkle", "anitescu_potra"};
+  for (int k = 0; k < 2; k++) {
+    w = world_create(3);
+    int g = world_add_body(w, 1, 0, 0);
+    struct polyhedron *box = hull3d_box(3.0, 3.0, 1.0);
+    const double down[3] = {0, 0, -1.0};
+    hull3d_translate(box, down);
+    world_add_polyhedron(w, g, box);
+    int b = add_body(w, 1.0, ZERO, ID, a, 4);
+    world_finalize(w);
+    w->mu = 0.5;
+    w->threshold = 0.01;
+    w->bodies[b].x[2] = 0.5;
+    ok = open_sim(&sim, w, forms[k], "lemke");
+    sum = (struct run_summary){0};
+    ok = ok && simulation_run(&sim, 0.01, 100, NULL, 0, &sum) == 0 && sum.failed_steps == 0;
+    CHECK(ok && fabs(w->bodies[b].x[2] - 0.5) < 1e-6 && tilt(&w->bodies[b]) < 1e-9,
+          "%s 3D: p = 4 superellipsoid at rest on a box stays (z - c = %.1e)", forms[k],
+          w->bodies[b].x[2] - 0.5);
+    close_sim(&sim);
+    world_destroy(&w);
+  }
 }
 
 int main(int argc, char **argv)

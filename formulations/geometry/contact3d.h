@@ -6,8 +6,8 @@
  * world points pa on a and pb on b, features fa/fb with ids (vertex-face, edge-edge, vertex-edge,
  * vertex-vertex; FEATURE_SURFACE for spheres and planes). c.mu is filled by the caller.
  * Pairs: sphere-sphere, sphere-plane, sphere-polyhedron, polyhedron-plane, polyhedron-polyhedron, and a
- * superellipsoid with a plane, a sphere or a superellipsoid (contact3d_superellipsoid.h), either order.
- * Return 0 on success, 1 on allocation failure, 2 for a pair it does not support. */
+ * superellipsoid with a plane, a sphere, a superellipsoid or a polyhedron (contact3d_superellipsoid.h),
+ * either order. Return 0 on success, 1 on allocation failure, 2 for a pair it does not support. */
 #ifndef CB_CONTACT3D_H
 #define CB_CONTACT3D_H
 

@@ -1,6 +1,7 @@
 /* contact3d_superellipsoid.c — explicit 3D contact of a superellipsoid sum_k |u_k / a_k|^p <= 1 (Barr; p
  * even >= 2; the smooth convex shapes of Chakraborty, Berard, Akella & Trinkle, Sec. 4.1) with a plane, a
- * sphere or another superellipsoid (contact3d.h's conventions: n from b to a, gap = n . (pa - pb)).
+ * sphere, another superellipsoid or a convex polyhedron (contact3d.h's conventions: n from b to a, gap =
+ * n . (pa - pb)).
  * Support function: the unit p-ball's support in direction w is its dual q-norm, q = p / (p - 1), reached at
  * s_k = sign(w_k) (|w_k| / |w|_q)^(q - 1); with w = (a_k u_k) the superellipsoid's point farthest along u is
  * (a_k s_k) and its outward normal there is u. Against a plane n . x <= d the deepest point is the support
@@ -16,7 +17,9 @@
  * after each success) climbs to it. Curvature vanishing on a p > 2 superellipsoid's axes makes the peak
  * sharp (sep ~ -|du|^q there), not the ascent wrong: it ends when no step of angle > 1e-15 rad gains. Near
  * the peak sep is flat to rounding, so steps are then judged by the tangential gradient (the KKT residual)
- * halving instead, which takes u from about sqrt(eps) to near eps. */
+ * halving instead, which takes u from about sqrt(eps) to near eps. A polyhedron's support is only piecewise
+ * linear (kinks at its face normals), so there the maximum is taken cell by cell over its normal fan
+ * (polyhedron_pair below). */
 #include "contact3d_superellipsoid.h"
 
 #include "contact3d.h"
@@ -43,11 +46,12 @@ void superellipsoid_support(const double a[3], int p, const double u[3], double 
     x[k] = a[k] * copysign(pow(fabs(wv[k]) / m / N, q - 1.0), wv[k]);
 }
 
-/* A smooth part's support in the world frame: a superellipsoid (centre C, shape -> world rotation R) or a
- * sphere (centre C, radius). */
+/* A smooth part's support in the world frame: a superellipsoid (centre C, shape -> world rotation R, axes a,
+ * exponent p) or a ball (p = 0: centre C, radius r; r = 0 a point, e.g. a polyhedron's vertex). bound: a
+ * bounding radius about C (the length scale of the searches). */
 struct support3 {
-  const struct shape *s;
-  double C[3], R[9];
+  int p, body;
+  double C[3], R[9], a[3], r, bound;
 };
 
 static void support_init(struct support3 *sp, const struct world *w, int si)
@@ -55,27 +59,31 @@ static void support_init(struct support3 *sp, const struct world *w, int si)
   const struct shape *s = &w->shapes[si];
   const struct body *b = &w->bodies[s->body];
   double Rb[9], Q[9];
-  sp->s = s;
+  memset(sp, 0, sizeof *sp);
+  sp->body = s->body;
+  sp->bound = s->radius;
   world_point(w, b, s->c, sp->C);
   world_rotation(w, b, Rb);
   if (s->kind == SHAPE_SUPERELLIPSOID) {
     quat_to_matrix(s->sq.q, Q);
     mat3_mul(Rb, Q, sp->R);
+    memcpy(sp->a, s->sq.a, sizeof sp->a);
+    sp->p = s->sq.p;
   } else {
-    memcpy(sp->R, Rb, sizeof sp->R);
+    sp->r = s->radius;
   }
 }
 
 /* h(u) for a unit u, and the point x reaching it. */
 static double support_eval(const struct support3 *sp, const double u[3], double x[3])
 {
-  if (sp->s->kind == SHAPE_SPHERE) {
+  if (sp->p == 0) {
     for (int k = 0; k < 3; k++)
-      x[k] = sp->C[k] + sp->s->radius * u[k];
+      x[k] = sp->C[k] + sp->r * u[k];
   } else {
     double ul[3], xl[3];
     mat3_tvec(sp->R, u, ul);
-    superellipsoid_support(sp->s->sq.a, sp->s->sq.p, ul, xl);
+    superellipsoid_support(sp->a, sp->p, ul, xl);
     mat3_vec(sp->R, xl, x);
     vec3_add(x, sp->C, x);
   }
@@ -138,7 +146,7 @@ static int smooth_pair(const struct world *w, int sa, int sb, double thr, struct
   struct support3 A, B;
   support_init(&A, w, sa);
   support_init(&B, w, sb);
-  double scale = A.s->radius + B.s->radius, u[3], xa[3], yb[3];
+  double scale = A.bound + B.bound, u[3], xa[3], yb[3];
   vec3_sub(A.C, B.C, u);
   if (!(vec3_normalize(u) > 0.0)) u[0] = 0.0, u[1] = 0.0, u[2] = 1.0;
   double best = separation(&A, &B, u, xa, yb);
@@ -153,13 +161,8 @@ static int smooth_pair(const struct world *w, int sa, int sb, double thr, struct
   double gap = ascend(&A, &B, u, scale);
   if (gap > thr) return 0;
   separation(&A, &B, u, xa, yb);
-  struct contact c = {.a = A.s->body,
-                      .b = B.s->body,
-                      .sa = sa,
-                      .sb = sb,
-                      .gap = gap,
-                      .fa = FEATURE_SURFACE,
-                      .fb = FEATURE_SURFACE};
+  struct contact c = {
+      .a = A.body, .b = B.body, .sa = sa, .sb = sb, .gap = gap, .fa = FEATURE_SURFACE, .fb = FEATURE_SURFACE};
   memcpy(c.n, u, sizeof c.n);
   memcpy(c.pa, xa, sizeof c.pa);
   memcpy(c.pb, yb, sizeof c.pb);
@@ -181,13 +184,8 @@ static int plane_pair(const struct world *w, int se, int pl, int flip, double th
   support_eval(&A, mn, xa);
   double s = vec3_dot(n, xa) - d;
   if (s > thr) return 0;
-  struct contact c = {.a = A.s->body,
-                      .b = P->body,
-                      .sa = se,
-                      .sb = pl,
-                      .gap = s,
-                      .fa = FEATURE_SURFACE,
-                      .fb = FEATURE_SURFACE};
+  struct contact c = {
+      .a = A.body, .b = P->body, .sa = se, .sb = pl, .gap = s, .fa = FEATURE_SURFACE, .fb = FEATURE_SURFACE};
   memcpy(c.n, n, sizeof c.n);
   memcpy(c.pa, xa, sizeof c.pa);
   memcpy(c.pb, xa, sizeof c.pb);
@@ -196,11 +194,131 @@ static int plane_pair(const struct world *w, int se, int pl, int flip, double th
   return contact_set_push(out, &c);
 }
 
+/* A candidate maximiser of sep over the polyhedron's normal fan. */
+struct fan_best {
+  double gap, u[3];
+  enum feature_kind f;
+  int id;
+};
+
+static void fan_take(struct fan_best *b, double gap, const double u[3], enum feature_kind f, int id)
+{
+  if (!(gap > b->gap)) return;
+  b->gap = gap, b->f = f, b->id = id;
+  memcpy(b->u, u, sizeof b->u);
+}
+
+/* sep along the arc u(s) = normalise((1 - s) n1 + s n2) of an edge through the vertex v0 (h_P(u) = u . v0).
+ */
+static double arc_sep(const struct support3 *S, const double n1[3], const double n2[3], const double v0[3],
+                      double s, double u[3])
+{
+  double x[3];
+  for (int k = 0; k < 3; k++)
+    u[k] = (1.0 - s) * n1[k] + s * n2[k];
+  vec3_normalize(u);
+  const double mu[3] = {-u[0], -u[1], -u[2]};
+  return -support_eval(S, mu, x) - vec3_dot(u, v0);
+}
+
+/* Superellipsoid part se against polyhedron part ph (contact body a = se's). The polyhedron's support h_P is
+ * linear on each cone of its normal fan, so the maximum of sep is at a face normal (a face contact, exact),
+ * on an edge's arc between its two face normals (a 1D search: a grid of 16, then golden section to 1e-12), or
+ * inside a vertex's cone (the ascent of the smooth pair against the vertex as a point, kept when it ends
+ * inside the cone, i.e. when the vertex is still P's support there). The witness on the polyhedron is the
+ * vertex, or the superellipsoid's support point moved by the gap along the normal (on the face plane / edge
+ * line). */
+static int polyhedron_pair(const struct world *w, int se, int ph, int flip, double thr,
+                           struct contact_set *out)
+{
+  struct support3 S, V;
+  support_init(&S, w, se);
+  const struct shape *P = &w->shapes[ph];
+  const struct polyhedron *poly = P->polyhedron;
+  double R[9], xmu[3];
+  world_rotation(w, &w->bodies[P->body], R);
+  struct hull3d_placed pl = {0};
+  if (hull3d_place(poly, R, w->bodies[P->body].x, &pl)) return 1;
+  double scale = S.bound + pl.radius;
+  struct fan_best best = {-INFINITY, {0, 0, 1}, FEATURE_NONE, -1};
+  for (int f = 0; f < poly->nf; f++) {
+    const double *n = pl.fn + 3 * f, mu[3] = {-n[0], -n[1], -n[2]};
+    fan_take(&best, -support_eval(&S, mu, xmu) - pl.fd[f], n, FEATURE_FACE, f);
+  }
+  for (int e = 0; e < poly->ne; e++) {
+    const double *n1 = pl.fn + 3 * poly->edge_face[2 * e], *n2 = pl.fn + 3 * poly->edge_face[2 * e + 1];
+    const double *v0 = pl.v + 3 * poly->edge_vert[2 * e];
+    if (vec3_dot(n1, n2) > 1.0 - 1e-12) continue; /* a flat edge of a triangulated face: no arc */
+    enum { ARC = 16 };
+    double u[3], fb = -INFINITY;
+    int ib = 0;
+    for (int i = 1; i < ARC; i++) {
+      double f = arc_sep(&S, n1, n2, v0, (double)i / ARC, u);
+      if (f > fb) fb = f, ib = i;
+    }
+    const double gr = 0.5 * (sqrt(5.0) - 1.0);
+    double lo = (ib - 1.0) / ARC, hi = (ib + 1.0) / ARC;
+    double m1 = hi - gr * (hi - lo), m2 = lo + gr * (hi - lo);
+    double f1 = arc_sep(&S, n1, n2, v0, m1, u), f2 = arc_sep(&S, n1, n2, v0, m2, u);
+    for (int it = 0; it < 100 && hi - lo > 1e-12; it++) {
+      if (f1 > f2) {
+        hi = m2, m2 = m1, f2 = f1;
+        m1 = hi - gr * (hi - lo);
+        f1 = arc_sep(&S, n1, n2, v0, m1, u);
+      } else {
+        lo = m1, m1 = m2, f1 = f2;
+        m2 = lo + gr * (hi - lo);
+        f2 = arc_sep(&S, n1, n2, v0, m2, u);
+      }
+    }
+    double sm = f1 > f2 ? m1 : m2, fm = arc_sep(&S, n1, n2, v0, sm, u);
+    fan_take(&best, fm, u, FEATURE_EDGE, e);
+  }
+  for (int v = 0; v < poly->nv; v++) {
+    double u[3] = {0, 0, 0};
+    for (int f = 0; f < poly->nf; f++)
+      for (int k = poly->face_start[f]; k < poly->face_start[f + 1]; k++)
+        if (poly->face_vert[k] == v) vec3_add(u, pl.fn + 3 * f, u);
+    if (!(vec3_normalize(u) > 0.0)) continue;
+    memset(&V, 0, sizeof V);
+    memcpy(V.C, pl.v + 3 * v, sizeof V.C);
+    double gap = ascend(&S, &V, u, scale), hp = -INFINITY;
+    for (int i = 0; i < poly->nv; i++)
+      hp = fmax(hp, vec3_dot(u, pl.v + 3 * i));
+    if (hp - vec3_dot(u, V.C) <= 1e-12 * scale) fan_take(&best, gap, u, FEATURE_VERTEX, v);
+  }
+  int rc = 0;
+  if (best.gap <= thr) {
+    const double mu[3] = {-best.u[0], -best.u[1], -best.u[2]};
+    struct contact c = {.a = S.body,
+                        .b = P->body,
+                        .sa = se,
+                        .sb = ph,
+                        .gap = best.gap,
+                        .fa = FEATURE_SURFACE,
+                        .fb = best.f,
+                        .idb = best.id};
+    memcpy(c.n, best.u, sizeof c.n);
+    support_eval(&S, mu, c.pa);
+    if (best.f == FEATURE_VERTEX) {
+      memcpy(c.pb, pl.v + 3 * best.id, sizeof c.pb);
+    } else {
+      memcpy(c.pb, c.pa, sizeof c.pb);
+      vec3_axpy(-best.gap, best.u, c.pb);
+    }
+    if (flip) contact3d_flip(&c);
+    rc = contact_set_push(out, &c);
+  }
+  hull3d_placed_free(&pl);
+  return rc;
+}
+
 int contact3d_superellipsoid_supported(enum shape_kind a, enum shape_kind b)
 {
   int ka = a == SHAPE_SUPERELLIPSOID, kb = b == SHAPE_SUPERELLIPSOID;
   enum shape_kind other = ka ? b : a;
-  return (ka || kb) && (other == SHAPE_SUPERELLIPSOID || other == SHAPE_SPHERE || other == SHAPE_PLANE);
+  return (ka || kb) && (other == SHAPE_SUPERELLIPSOID || other == SHAPE_SPHERE || other == SHAPE_PLANE ||
+                        other == SHAPE_POLYHEDRON);
 }
 
 int contact3d_superellipsoid_shapes(const struct world *w, int sa, int sb, double thr,
@@ -210,5 +328,7 @@ int contact3d_superellipsoid_shapes(const struct world *w, int sa, int sb, doubl
   if (!contact3d_superellipsoid_supported(ka, kb)) return 2;
   if (kb == SHAPE_PLANE) return plane_pair(w, sa, sb, 0, thr, out);
   if (ka == SHAPE_PLANE) return plane_pair(w, sb, sa, 1, thr, out);
+  if (kb == SHAPE_POLYHEDRON) return polyhedron_pair(w, sa, sb, 0, thr, out);
+  if (ka == SHAPE_POLYHEDRON) return polyhedron_pair(w, sb, sa, 1, thr, out);
   return smooth_pair(w, sa, sb, thr, out);
 }

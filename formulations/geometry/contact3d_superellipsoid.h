@@ -1,9 +1,8 @@
 /* contact3d_superellipsoid.h — the explicit 3D narrow phase of a superellipsoid (world.h's
  * SHAPE_SUPERELLIPSOID) against a plane (closed-form support point), a sphere and another superellipsoid
- * (separating-axis maximum over the support functions), for the linear formulations and the shared
- * detection the geometrically implicit formulations take their pairs from (contact3d_superellipsoid.c).
- * Against a polyhedron: not implemented; refused (contact3d_shapes returns 2, world_detect_explain names
- * the pair). */
+ * (separating-axis maximum over the support functions) and a convex polyhedron (the same maximum over the
+ * polyhedron's normal fan: faces, edge arcs, vertex cones), for the linear formulations and the shared
+ * detection the geometrically implicit formulations take their pairs from (contact3d_superellipsoid.c). */
 #ifndef CB_CONTACT3D_SUPERELLIPSOID_H
 #define CB_CONTACT3D_SUPERELLIPSOID_H
 
@@ -16,7 +15,7 @@ void superellipsoid_support(const double a[3], int p, const double u[3], double 
 int contact3d_superellipsoid_supported(enum shape_kind a, enum shape_kind b);
 /* Parts sa (contact body a) and sb (body b), at least one a superellipsoid: one contact, normal from b to
  * a, gap the signed distance (minus the penetration depth when they overlap), appended when gap <= thr.
- * 0, 1 out of memory, 2 for a pair not supported (a polyhedron). */
+ * 0, 1 out of memory, 2 for a pair not supported. */
 int contact3d_superellipsoid_shapes(const struct world *w, int sa, int sb, double thr,
                                     struct contact_set *out);
 
