@@ -242,7 +242,7 @@ static void test_detection(void)
     w = pair(a, 4, NULL, 0, 1.0, xx[k], ID);
     cs = (struct contact_set){0, 0, NULL};
     rc = world_detect(w, 1.0, &cs);
-    CHECK(rc == 0 && cs.n == 1 && fabs(cs.c[0].gap - want[k]) < 1e-9 && kkt_residual(w, &cs.c[0]) < 1e-7,
+    CHECK(rc == 0 && cs.n == 1 && fabs(cs.c[0].gap - want[k]) < 1e-12 && kkt_residual(w, &cs.c[0]) < 1e-10,
           "unit sphere %s of a p = 4 superellipsoid: gap %.12f (analytic %.2f), KKT residual %.1e", what[k],
           cs.n ? cs.c[0].gap : NAN, want[k], cs.n ? kkt_residual(w, &cs.c[0]) : NAN);
     contact_set_free(&cs);
@@ -255,7 +255,7 @@ static void test_detection(void)
   cs = (struct contact_set){0, 0, NULL};
   rc = world_detect(w, 1.0, &cs);
   double kkt = rc == 0 && cs.n == 1 ? kkt_residual(w, &cs.c[0]) : NAN;
-  CHECK(kkt < 1e-9, "sphere near an ellipsoid, off its axes: gap %.9f, KKT residual %.1e",
+  CHECK(kkt < 1e-10, "sphere near an ellipsoid, off its axes: gap %.9f, KKT residual %.1e",
         cs.n ? cs.c[0].gap : NAN, kkt);
   contact_set_free(&cs);
   world_destroy(&w);
@@ -282,7 +282,7 @@ static void test_detection(void)
     cs = (struct contact_set){0, 0, NULL};
     rc = world_detect(w, 1.0, &cs);
     kkt = rc == 0 && cs.n == 1 ? kkt_residual(w, &cs.c[0]) : NAN;
-    CHECK(kkt < 1e-7 && cs.c[0].gap > 0.0,
+    CHECK(kkt < 1e-10 && cs.c[0].gap > 0.0,
           "two turned p = %d superellipsoids apart: gap %.9f, KKT residual %.1e", pp[k],
           cs.n ? cs.c[0].gap : NAN, kkt);
     contact_set_free(&cs);

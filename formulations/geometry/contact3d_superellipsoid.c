@@ -11,15 +11,15 @@
  * the distance when apart, minus the penetration depth when they overlap; the maximiser is the normal (b to
  * a). sep is C^1 on the sphere with gradient x_A(-u) - y_B(u) (the two support points), whose tangential
  * part vanishes exactly when the witness points lie on the common normal (the distance problem's KKT
- * condition). Search: a Fibonacci grid of 600 directions (and the centre-to-centre one) brackets the global
- * maximum — the only local one when the bodies are apart, one of several when they overlap deeply — then a
- * gradient ascent on the sphere (retraction u <- normalise(u + t g_tan), Armijo backtracking, step doubled
- * after each success) climbs to it. Curvature vanishing on a p > 2 superellipsoid's axes makes the peak
- * sharp (sep ~ -|du|^q there), not the ascent wrong: it ends when no step of angle > 1e-15 rad gains. Near
- * the peak sep is flat to rounding, so steps are then judged by the tangential gradient (the KKT residual)
- * halving instead, which takes u from about sqrt(eps) to near eps. A polyhedron's support is only piecewise
- * linear (kinks at its face normals), so there the maximum is taken cell by cell over its normal fan
- * (polyhedron_pair below). */
+ * condition). Search: a gradient ascent on the sphere (retraction u <- normalise(u + t g_tan), Armijo
+ * backtracking, Barzilai-Borwein trial steps) from the centre-to-centre direction; apart, that maximum is the
+ * only local one, so it is global; overlapping (several local maxima when deep), a Fibonacci grid of 600
+ * directions brackets the global one first and the ascent restarts from its best. Curvature vanishing on a p
+ * > 2 superellipsoid's axes makes the peak sharp (sep ~ -|du|^q there), not the ascent wrong: it ends when no
+ * step of angle > 1e-15 rad gains. Near the peak sep is flat to rounding, so steps are then judged by the
+ * tangential gradient (the KKT residual) halving instead, which takes u from about sqrt(eps) to near eps. A
+ * polyhedron's support is only piecewise linear (kinks at its face normals), so there the maximum is taken
+ * cell by cell over its normal fan (polyhedron_pair below). */
 #include "contact3d_superellipsoid.h"
 
 #include "contact3d.h"
@@ -126,11 +126,17 @@ static double ascend(const struct support3 *A, const struct support3 *B, double 
        * sqrt(eps) from values alone), a smaller stationarity residual: the KKT condition itself */
       int flat = fabs(fn - f) <= 1e-14 * scale && vec3_norm(gnew) < 0.5 * gn;
       if (fn >= f + 1e-4 * t * gn * gn || flat) {
+        /* the next trial step: Barzilai-Borwein's s.s / s.y from this step (s the move, y the fall of the
+         * tangential gradient), else twice this one */
+        double sv[3], yv[3];
+        vec3_sub(un, u, sv);
+        vec3_sub(gt, gnew, yv);
+        double sy = vec3_dot(sv, yv), ss = vec3_dot(sv, sv);
+        t = sy > 0.0 ? ss / sy : 2.0 * t;
         memcpy(u, un, sizeof un);
         memcpy(xa, xn, sizeof xn);
         memcpy(yb, yn, sizeof yn);
         f = fn;
-        t *= 2.0;
         gained = 1;
         break;
       }
@@ -141,6 +147,20 @@ static double ascend(const struct support3 *A, const struct support3 *B, double 
   return f;
 }
 
+/* Overlapping: the best of a Fibonacci grid of directions (and u itself), then the climb from it. */
+static double overlap_search(const struct support3 *A, const struct support3 *B, double u[3], double scale)
+{
+  enum { GRID = 600 };
+  const double golden = M_PI * (3.0 - sqrt(5.0));
+  double xa[3], yb[3], best = separation(A, B, u, xa, yb);
+  for (int i = 0; i < GRID; i++) {
+    double z = 1.0 - (2.0 * i + 1.0) / GRID, r = sqrt(1.0 - z * z);
+    double v[3] = {r * cos(golden * i), r * sin(golden * i), z}, f = separation(A, B, v, xa, yb);
+    if (f > best) best = f, memcpy(u, v, sizeof v);
+  }
+  return ascend(A, B, u, scale);
+}
+
 static int smooth_pair(const struct world *w, int sa, int sb, double thr, struct contact_set *out)
 {
   struct support3 A, B;
@@ -149,16 +169,11 @@ static int smooth_pair(const struct world *w, int sa, int sb, double thr, struct
   double scale = A.bound + B.bound, u[3], xa[3], yb[3];
   vec3_sub(A.C, B.C, u);
   if (!(vec3_normalize(u) > 0.0)) u[0] = 0.0, u[1] = 0.0, u[2] = 1.0;
-  double best = separation(&A, &B, u, xa, yb);
-  enum { GRID = 600 };
-  const double golden = M_PI * (3.0 - sqrt(5.0));
-  for (int i = 0; i < GRID; i++) {
-    double z = 1.0 - (2.0 * i + 1.0) / GRID, r = sqrt(1.0 - z * z),
-           v[3] = {r * cos(golden * i), r * sin(golden * i), z};
-    double f = separation(&A, &B, v, xa, yb);
-    if (f > best) best = f, memcpy(u, v, sizeof v);
-  }
   double gap = ascend(&A, &B, u, scale);
+  /* apart, sep has no other local maximum on the sphere (the maximum of the concave -h_{B-A} over the unit
+   * ball is on its boundary), so the climb from the centre-to-centre direction is global; overlapping, a
+   * grid brackets the global maximum first */
+  if (gap <= 0.0) gap = overlap_search(&A, &B, u, scale);
   if (gap > thr) return 0;
   separation(&A, &B, u, xa, yb);
   struct contact c = {
@@ -274,8 +289,14 @@ static int polyhedron_pair(const struct world *w, int se, int ph, int flip, doub
     double sm = f1 > f2 ? m1 : m2, fm = arc_sep(&S, n1, n2, v0, sm, u);
     fan_take(&best, fm, u, FEATURE_EDGE, e);
   }
+  /* sep inside a vertex's cone is at most the vertex's distance to the superellipsoid, below |v - C| minus
+   * its inscribed radius min a_k (a p-ball, p >= 2, holds its 2-ball): a vertex that cannot beat the best
+   * face or edge is not climbed */
+  double inscribed = fmin(S.a[0], fmin(S.a[1], S.a[2]));
   for (int v = 0; v < poly->nv; v++) {
-    double u[3] = {0, 0, 0};
+    double u[3] = {0, 0, 0}, dv[3];
+    vec3_sub(pl.v + 3 * v, S.C, dv);
+    if (vec3_norm(dv) - inscribed < best.gap) continue;
     for (int f = 0; f < poly->nf; f++)
       for (int k = poly->face_start[f]; k < poly->face_start[f + 1]; k++)
         if (poly->face_vert[k] == v) vec3_add(u, pl.fn + 3 * f, u);
