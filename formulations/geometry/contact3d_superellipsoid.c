@@ -14,11 +14,11 @@
  * condition). Search: a gradient ascent on the sphere (retraction u <- normalise(u + t g_tan), Armijo
  * backtracking, Barzilai-Borwein trial steps) from the centre-to-centre direction; apart, that maximum is the
  * only local one, so it is global; overlapping (several local maxima when deep), a Fibonacci grid of 600
- * directions brackets the global one first and the ascent restarts from its best. Curvature vanishing on a p
- * > 2 superellipsoid's axes makes the peak sharp (sep ~ -|du|^q there), not the ascent wrong: it ends when no
- * step of angle > 1e-15 rad gains. Near the peak sep is flat to rounding, so steps are then judged by the
- * tangential gradient (the KKT residual) halving instead, which takes u from about sqrt(eps) to near eps. A
- * polyhedron's support is only piecewise linear (kinks at its face normals), so there the maximum is taken
+ * directions brackets them and the ascent restarts from its 4 best distinct directions. Curvature vanishing
+ * on a p > 2 superellipsoid's axes makes the peak sharp (sep ~ -|du|^q there), not the ascent wrong: it ends
+ * when no step of angle > 1e-15 rad gains. Near the peak sep is flat to rounding, so steps are then judged by
+ * the tangential gradient (the KKT residual) halving instead, which takes u from about sqrt(eps) to near eps.
+ * A polyhedron's support is only piecewise linear (kinks at its face normals), so there the maximum is taken
  * cell by cell over its normal fan (polyhedron_pair below). */
 #include "contact3d_superellipsoid.h"
 
@@ -147,18 +147,186 @@ static double ascend(const struct support3 *A, const struct support3 *B, double 
   return f;
 }
 
-/* Overlapping: the best of a Fibonacci grid of directions (and u itself), then the climb from it. */
-static double overlap_search(const struct support3 *A, const struct support3 *B, double u[3], double scale)
+/* The side's function f(x) <= 0 at the world point x with its gradient G and Hessian H: sum_k (l_k / a_k)^p -
+ * 1 in the superellipsoid's frame (l = R^T (x - C)), |x - C|^2 / r^2 - 1 for a ball. */
+static double side_eval(const struct support3 *sp, const double x[3], double G[3], double H[9])
 {
-  enum { GRID = 600 };
+  double d[3];
+  vec3_sub(x, sp->C, d);
+  if (sp->p == 0) {
+    double r2 = sp->r * sp->r;
+    for (int i = 0; i < 3; i++) {
+      G[i] = 2.0 * d[i] / r2;
+      for (int j = 0; j < 3; j++)
+        H[3 * i + j] = i == j ? 2.0 / r2 : 0.0;
+    }
+    return vec3_dot(d, d) / r2 - 1.0;
+  }
+  double l[3], gl[3], D[9] = {0}, f = -1.0;
+  mat3_tvec(sp->R, d, l);
+  for (int k = 0; k < 3; k++) {
+    double t = l[k] / sp->a[k], tp2 = pow(t, sp->p - 2); /* p even: no sign trouble */
+    f += tp2 * t * t;
+    gl[k] = sp->p * tp2 * t / sp->a[k];
+    D[4 * k] = sp->p * (sp->p - 1) * tp2 / (sp->a[k] * sp->a[k]);
+  }
+  mat3_vec(sp->R, gl, G);
+  mat3_rotate_tensor(sp->R, D, H);
+  return f;
+}
+
+/* Solves the n x n system A x = b (row-major, overwritten) by Gaussian elimination with partial pivoting;
+ * 1 when singular. */
+static int dense_solve(int n, double *A, double *b)
+{
+  for (int c = 0; c < n; c++) {
+    int piv = c;
+    for (int r = c + 1; r < n; r++)
+      if (fabs(A[r * n + c]) > fabs(A[piv * n + c])) piv = r;
+    if (!(fabs(A[piv * n + c]) > 1e-300)) return 1;
+    for (int j = 0; j < n; j++) {
+      double t = A[c * n + j];
+      A[c * n + j] = A[piv * n + j], A[piv * n + j] = t;
+    }
+    double t = b[c];
+    b[c] = b[piv], b[piv] = t;
+    for (int r = c + 1; r < n; r++) {
+      double m = A[r * n + c] / A[c * n + c];
+      for (int j = c; j < n; j++)
+        A[r * n + j] -= m * A[c * n + j];
+      b[r] -= m * b[c];
+    }
+  }
+  for (int r = n - 1; r >= 0; r--) {
+    for (int j = r + 1; j < n; j++)
+      b[r] -= A[r * n + j] * b[j];
+    b[r] /= A[r * n + r];
+  }
+  return 0;
+}
+
+/* The KKT residual of the closest-point rows (Chakraborty et al. eqs. (15)-(18) as equations): x on A, y on
+ * B (y = the point when B is a point, r = 0), x - y + l1 G_A(x) = 0, G_A(x) + l2 G_B(y) = 0, f_A(x) = 0,
+ * f_B(y) = 0 (for a point: y = C_B, l2 = 0); with its Jacobian J (8 x 8) when not NULL. */
+static double kkt_rows(const struct support3 *A, const struct support3 *B, const double *z, double *R,
+                       double *J)
+{
+  const double *x = z, *y = z + 3, l1 = z[6], l2 = z[7];
+  int point = B->p == 0 && B->r == 0.0;
+  double Ga[3], Ha[9], Gb[3] = {0, 0, 0}, Hb[9] = {0}, fa = side_eval(A, x, Ga, Ha), fb = 0.0;
+  if (!point) fb = side_eval(B, y, Gb, Hb);
+  if (J) memset(J, 0, 64 * sizeof *J);
+  for (int i = 0; i < 3; i++) {
+    R[i] = x[i] - y[i] + l1 * Ga[i];
+    R[3 + i] = point ? y[i] - B->C[i] : Ga[i] + l2 * Gb[i];
+    if (!J) continue;
+    for (int j = 0; j < 3; j++) {
+      J[i * 8 + j] = (i == j) + l1 * Ha[3 * i + j];
+      J[(3 + i) * 8 + j] = point ? 0.0 : Ha[3 * i + j];
+      J[(3 + i) * 8 + 3 + j] = point ? (double)(i == j) : l2 * Hb[3 * i + j];
+    }
+    J[i * 8 + 3 + i] = -1.0;
+    J[i * 8 + 6] = Ga[i];
+    J[(3 + i) * 8 + 7] = point ? 0.0 : Gb[i];
+    J[6 * 8 + i] = Ga[i];
+    J[7 * 8 + 3 + i] = point ? 0.0 : Gb[i];
+  }
+  R[6] = fa;
+  R[7] = point ? l2 : fb;
+  if (J && point) J[7 * 8 + 7] = 1.0;
+  double r = 0.0; /* the Euclidean norm: Newton's step is a descent direction for it */
+  for (int i = 0; i < 8; i++)
+    r += R[i] * R[i];
+  return sqrt(r);
+}
+
+/* Newton on the closest-point rows from the ascent's witness points (u, xa, yb): where a p > 2 surface is
+ * flat the support map is only Hoelder continuous in u, and the ascent can stall short of the peak, while
+ * the rows in the points are polynomial. The polished normal replaces u when its sep is not lower. */
+static double polish(const struct support3 *A, const struct support3 *B, double u[3], double f, double xa[3],
+                     double yb[3])
+{
+  double z[8], R[8], J[64], Ga[3], Gb[3], H[9];
+  separation(A, B, u, xa, yb);
+  memcpy(z, xa, 3 * sizeof *xa);
+  memcpy(z + 3, yb, 3 * sizeof *yb);
+  side_eval(A, xa, Ga, H);
+  double ga = vec3_norm(Ga), gb = 1.0;
+  if (!(B->p == 0 && B->r == 0.0)) side_eval(B, yb, Gb, H), gb = vec3_norm(Gb);
+  if (!(ga > 0.0 && gb > 0.0)) return f;
+  z[6] = f / ga; /* x - y = f u and G_A = -|G_A| u: l1 = f / |G_A| (negative when they overlap) */
+  z[7] = B->p == 0 && B->r == 0.0 ? 0.0 : ga / gb;
+  double res = kkt_rows(A, B, z, R, J);
+  for (int it = 0; it < 60 && res > 1e-15 * (1.0 + A->bound + B->bound); it++) {
+    double dz[8], zt[8], Rt[8];
+    for (int i = 0; i < 8; i++)
+      dz[i] = -R[i];
+    if (dense_solve(8, J, dz)) return f;
+    double step = 1.0, rt = INFINITY;
+    for (int ls = 0; ls < 40; ls++, step *= 0.5) {
+      for (int i = 0; i < 8; i++)
+        zt[i] = z[i] + step * dz[i];
+      rt = kkt_rows(A, B, zt, Rt, NULL);
+      if (rt < res) break;
+    }
+    if (!(rt < res)) break;
+    memcpy(z, zt, sizeof zt);
+    res = kkt_rows(A, B, z, R, J);
+  }
+  double un[3], d[3];
+  side_eval(A, z, Ga, H);
+  vec3_scale(Ga, -1.0, un); /* the normal from B to A is A's inward normal at its witness point */
+  if (!(vec3_normalize(un) > 0.0)) return f;
+  vec3_sub(z, z + 3, d);
+  double fn = vec3_dot(un, d);
+  if (!(fn >= f - 1e-12 * (A->bound + B->bound))) return f; /* not lower than the peak, up to rounding */
+  /* the points are the rows' own: near a flat spot the support point of the polished u could move by
+   * about (rounding)^(1/(p-1)), the normal not */
+  memcpy(u, un, sizeof un);
+  memcpy(xa, z, 3 * sizeof *xa);
+  memcpy(yb, z + 3, 3 * sizeof *yb);
+  return fn;
+}
+
+/* Overlapping: a Fibonacci grid of directions; the climb (and polish) from each of its best 4 directions at
+ * least 0.5 rad apart (distinct basins when the overlap is deep and sep has several peaks) and from u; the
+ * highest peak wins. */
+static double overlap_search(const struct support3 *A, const struct support3 *B, double u[3], double scale,
+                             double xa[3], double yb[3])
+{
+  enum { GRID = 600, STARTS = 4 };
   const double golden = M_PI * (3.0 - sqrt(5.0));
-  double xa[3], yb[3], best = separation(A, B, u, xa, yb);
+  double dirs[GRID][3], val[GRID], starts[STARTS][3], x[3], y[3];
   for (int i = 0; i < GRID; i++) {
     double z = 1.0 - (2.0 * i + 1.0) / GRID, r = sqrt(1.0 - z * z);
-    double v[3] = {r * cos(golden * i), r * sin(golden * i), z}, f = separation(A, B, v, xa, yb);
-    if (f > best) best = f, memcpy(u, v, sizeof v);
+    dirs[i][0] = r * cos(golden * i), dirs[i][1] = r * sin(golden * i), dirs[i][2] = z;
+    val[i] = separation(A, B, dirs[i], x, y);
   }
-  return ascend(A, B, u, scale);
+  int ns = 0;
+  for (; ns < STARTS; ns++) {
+    int arg = -1;
+    for (int i = 0; i < GRID; i++) {
+      int near = 0;
+      for (int j = 0; j < ns && !near; j++)
+        near = vec3_dot(dirs[i], starts[j]) > cos(0.5);
+      if (!near && (arg < 0 || val[i] > val[arg])) arg = i;
+    }
+    if (arg < 0) break;
+    memcpy(starts[ns], dirs[arg], sizeof starts[ns]);
+  }
+  double best = polish(A, B, u, ascend(A, B, u, scale), xa, yb);
+  for (int j = 0; j < ns; j++) {
+    double v[3];
+    memcpy(v, starts[j], sizeof v);
+    double f = polish(A, B, v, ascend(A, B, v, scale), x, y);
+    if (f > best) {
+      best = f;
+      memcpy(u, v, sizeof v);
+      memcpy(xa, x, sizeof x);
+      memcpy(yb, y, sizeof y);
+    }
+  }
+  return best;
 }
 
 static int smooth_pair(const struct world *w, int sa, int sb, double thr, struct contact_set *out)
@@ -169,13 +337,12 @@ static int smooth_pair(const struct world *w, int sa, int sb, double thr, struct
   double scale = A.bound + B.bound, u[3], xa[3], yb[3];
   vec3_sub(A.C, B.C, u);
   if (!(vec3_normalize(u) > 0.0)) u[0] = 0.0, u[1] = 0.0, u[2] = 1.0;
-  double gap = ascend(&A, &B, u, scale);
+  double gap = polish(&A, &B, u, ascend(&A, &B, u, scale), xa, yb);
   /* apart, sep has no other local maximum on the sphere (the maximum of the concave -h_{B-A} over the unit
    * ball is on its boundary), so the climb from the centre-to-centre direction is global; overlapping, a
    * grid brackets the global maximum first */
-  if (gap <= 0.0) gap = overlap_search(&A, &B, u, scale);
+  if (gap <= 0.0) gap = overlap_search(&A, &B, u, scale, xa, yb);
   if (gap > thr) return 0;
-  separation(&A, &B, u, xa, yb);
   struct contact c = {
       .a = A.body, .b = B.body, .sa = sa, .sb = sb, .gap = gap, .fa = FEATURE_SURFACE, .fb = FEATURE_SURFACE};
   memcpy(c.n, u, sizeof c.n);
@@ -292,7 +459,7 @@ static int polyhedron_pair(const struct world *w, int se, int ph, int flip, doub
   /* sep inside a vertex's cone is at most the vertex's distance to the superellipsoid, below |v - C| minus
    * its inscribed radius min a_k (a p-ball, p >= 2, holds its 2-ball): a vertex that cannot beat the best
    * face or edge is not climbed */
-  double inscribed = fmin(S.a[0], fmin(S.a[1], S.a[2]));
+  double inscribed = fmin(S.a[0], fmin(S.a[1], S.a[2])), pa_vertex[3] = {0, 0, 0};
   for (int v = 0; v < poly->nv; v++) {
     double u[3] = {0, 0, 0}, dv[3];
     vec3_sub(pl.v + 3 * v, S.C, dv);
@@ -303,10 +470,13 @@ static int polyhedron_pair(const struct world *w, int se, int ph, int flip, doub
     if (!(vec3_normalize(u) > 0.0)) continue;
     memset(&V, 0, sizeof V);
     memcpy(V.C, pl.v + 3 * v, sizeof V.C);
-    double gap = ascend(&S, &V, u, scale), hp = -INFINITY;
+    double xs[3], xv[3], gap = polish(&S, &V, u, ascend(&S, &V, u, scale), xs, xv), hp = -INFINITY;
     for (int i = 0; i < poly->nv; i++)
       hp = fmax(hp, vec3_dot(u, pl.v + 3 * i));
-    if (hp - vec3_dot(u, V.C) <= 1e-12 * scale) fan_take(&best, gap, u, FEATURE_VERTEX, v);
+    if (hp - vec3_dot(u, V.C) <= 1e-12 * scale && gap > best.gap) {
+      fan_take(&best, gap, u, FEATURE_VERTEX, v);
+      memcpy(pa_vertex, xs, sizeof xs);
+    }
   }
   int rc = 0;
   if (best.gap <= thr) {
@@ -322,6 +492,7 @@ static int polyhedron_pair(const struct world *w, int se, int ph, int flip, doub
     memcpy(c.n, best.u, sizeof c.n);
     support_eval(&S, mu, c.pa);
     if (best.f == FEATURE_VERTEX) {
+      memcpy(c.pa, pa_vertex, sizeof c.pa);
       memcpy(c.pb, pl.v + 3 * best.id, sizeof c.pb);
     } else {
       memcpy(c.pb, c.pa, sizeof c.pb);
