@@ -283,6 +283,53 @@ static void test_gi_on_superellipsoid(void)
   }
 }
 
+/* Two free p = 4 superellipsoids (no gravity, frictionless) meet head on, turned so the contact normal is
+ * not along a symmetry axis of either: the impulses are equal and opposite, so the momentum is kept to
+ * rounding; the plastic contact (no restitution in the rows) leaves no approach speed along the normal; they
+ * end apart or touching, never overlapping. */
+static void test_gi_collision(void)
+{
+  const double a[3] = {1.0, 0.7, 0.5}, ax1[3] = {0.3, 1, 0.2}, ax2[3] = {1, -0.4, 0.6};
+  double q1[4], q2[4];
+  quat_from_axis_angle(ax1, 0.4, q1);
+  quat_from_axis_angle(ax2, -0.7, q2);
+  struct world *w = world_create(3);
+  w->gravity[2] = 0.0;
+  int b1 = add_body(w, 1.0, ZERO, ID, a, 4), b2 = add_body(w, 1.5, ZERO, ID, a, 4);
+  world_finalize(w);
+  w->threshold = 0.5;
+  memcpy(w->bodies[b1].q, q1, sizeof q1);
+  memcpy(w->bodies[b2].q, q2, sizeof q2);
+  w->bodies[b1].x[0] = -1.3, w->bodies[b1].x[1] = 0.2, w->bodies[b1].v[0] = 1.0;
+  w->bodies[b2].x[0] = 1.3, w->bodies[b2].v[0] = -0.5;
+  double p0[3];
+  for (int k = 0; k < 3; k++)
+    p0[k] = w->bodies[b1].v[k] * 1.0 + w->bodies[b2].v[k] * 1.5;
+  struct simulation sim;
+  int ok = open_sim(&sim, w, "geometric_implicit", "fb_newton");
+  struct run_summary sum = {0};
+  ok = ok && simulation_run(&sim, 0.005, 400, NULL, 0, &sum) == 0 && sum.failed_steps == 0;
+  double dp = 0.0, vn = NAN, gap = NAN;
+  for (int k = 0; k < 3; k++)
+    dp = fmax(dp, fabs(w->bodies[b1].v[k] * 1.0 + w->bodies[b2].v[k] * 1.5 - p0[k]));
+  struct contact_set cs = {0, 0, NULL};
+  if (ok && world_detect(w, 0.5, &cs) == 0 && cs.n == 1) {
+    const struct contact *c = &cs.c[0];
+    double va[3], vb[3];
+    world_point_velocity(w, &w->bodies[c->a], c->pa, va);
+    world_point_velocity(w, &w->bodies[c->b], c->pb, vb);
+    vn = (va[0] - vb[0]) * c->n[0] + (va[1] - vb[1]) * c->n[1] + (va[2] - vb[2]) * c->n[2];
+    gap = c->gap;
+  }
+  CHECK(ok && w->bodies[b1].v[0] < 0.5 && dp < 1e-12 && vn > -1e-8 && gap > -1e-8,
+        "geometric_implicit 3D: two turned p = 4 superellipsoids collide head on (v1x 1 -> %.3f): momentum "
+        "kept (%.1e), normal approach speed after %.1e, gap %.1e (%ld steps failed)",
+        w->bodies[b1].v[0], dp, vn, gap, sum.failed_steps);
+  contact_set_free(&cs);
+  close_sim(&sim);
+  world_destroy(&w);
+}
+
 /* quasi_rigid 3D: the ellipsoid resting on the compliant plane sinks by m g / k (k = 1000). */
 static void test_qr_rest(void)
 {
@@ -353,6 +400,7 @@ int main(int argc, char **argv)
   test_gi_rest();
   test_gi_drop();
   test_gi_on_superellipsoid();
+  test_gi_collision();
   test_qr_rest();
   test_gi_topple();
   int rc = check_finish();
