@@ -13,6 +13,8 @@
 #include "geom3d.h"
 #include "hull3d.h"
 #include "run.h"
+#include "scene.h"
+#include "world_detect.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -330,6 +332,41 @@ static void test_gi_collision(void)
   world_destroy(&w);
 }
 
+/* The registered scene superellipsoid_drop (a p = 4 superellipsoid tilted 15 degrees, dropped from 1.5 m):
+ * geometric_implicit lands it and lets it rock without its energy ever rising and without penetrating the
+ * plane; the scene passes the shape's refusals on (an odd exponent). */
+static void test_scene_drop(void)
+{
+  char msg[300] = "";
+  struct world *w = NULL;
+  int rc = scene_create_from_spec("superellipsoid_drop:p=3", NULL, &w, msg, sizeof msg);
+  CHECK(rc != 0 && !w && strstr(msg, "superellipsoid") && strstr(msg, "exponent"),
+        "scene superellipsoid_drop:p=3 refused, the shape named (%s)", msg);
+  rc = scene_create_from_spec("superellipsoid_drop", NULL, &w, msg, sizeof msg);
+  struct simulation sim;
+  int ok = rc == 0 && open_sim(&sim, w, "geometric_implicit", "fb_newton");
+  double e0 = ok ? world_energy(w) : NAN, rise = 0.0, deepest = 0.0, zmin = INFINITY;
+  long failed = 0;
+  for (int k = 0; ok && k < 3000; k++) {
+    struct run_summary sum = {0};
+    if (simulation_run(&sim, 1e-3, 1, NULL, 0, &sum)) ok = 0;
+    failed += sum.failed_steps;
+    rise = fmax(rise, world_energy(w) - e0);
+    zmin = fmin(zmin, w->bodies[1].x[2]);
+    struct contact_set cs = {0, 0, NULL};
+    if (ok && world_detect(w, 0.0, &cs) == 0 && cs.n) deepest = fmax(deepest, -cs.c[0].gap);
+    contact_set_free(&cs);
+  }
+  /* the centre never comes lower than the inscribed radius min(a, b, c) = 0.6 above the plane */
+  CHECK(ok && failed == 0 && rise < 1e-9 && deepest < 1e-8 && zmin > 0.6 - 1e-8 && zmin < 1.0,
+        "scene superellipsoid_drop with geometric_implicit (3 s): lands and rocks, lowest centre height %.6f "
+        "(inscribed radius 0.6), energy never above the start (%.1e J), deepest penetration %.1e m (%ld "
+        "failed)",
+        zmin, rise, deepest, failed);
+  if (rc == 0) close_sim(&sim);
+  world_destroy(&w);
+}
+
 /* quasi_rigid 3D: the ellipsoid resting on the compliant plane sinks by m g / k (k = 1000). */
 static void test_qr_rest(void)
 {
@@ -401,6 +438,7 @@ int main(int argc, char **argv)
   test_gi_drop();
   test_gi_on_superellipsoid();
   test_gi_collision();
+  test_scene_drop();
   test_qr_rest();
   test_gi_topple();
   int rc = check_finish();
