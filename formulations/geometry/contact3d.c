@@ -4,6 +4,7 @@
  * convention of world.h: n from b towards a, gap = n . (pa - pb), negative when penetrating. */
 #include "contact3d.h"
 
+#include "contact3d_superellipsoid.h"
 #include "geom3d.h"
 
 #include <math.h>
@@ -210,8 +211,16 @@ static int pair_kernel(const struct world *w, int s1, int s2, double threshold, 
   return rc;
 }
 
+int contact3d_supported(enum shape_kind a, enum shape_kind b)
+{
+  if (a == SHAPE_SUPERELLIPSOID || b == SHAPE_SUPERELLIPSOID) return contact3d_superellipsoid_supported(a, b);
+  return kind_rank(a) >= 0 && kind_rank(b) >= 0 && !(a == SHAPE_PLANE && b == SHAPE_PLANE);
+}
+
 int contact3d_shapes(const struct world *w, int sa, int sb, double threshold, struct contact_set *out)
 {
+  if (w->shapes[sa].kind == SHAPE_SUPERELLIPSOID || w->shapes[sb].kind == SHAPE_SUPERELLIPSOID)
+    return contact3d_superellipsoid_shapes(w, sa, sb, threshold, out);
   int ra = kind_rank(w->shapes[sa].kind), rb = kind_rank(w->shapes[sb].kind);
   if (ra < 0 || rb < 0) return 2;
   int swap = ra > rb, first = out->n;

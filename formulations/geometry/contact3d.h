@@ -5,8 +5,9 @@
  * c.a/c.b/c.sa/c.sb set, unit normal n from b towards a, gap = n . (pa - pb) (negative when penetrating),
  * world points pa on a and pb on b, features fa/fb with ids (vertex-face, edge-edge, vertex-edge,
  * vertex-vertex; FEATURE_SURFACE for spheres and planes). c.mu is filled by the caller.
- * Pairs: sphere-sphere, sphere-plane, sphere-polyhedron, polyhedron-plane, polyhedron-polyhedron (either
- * order). Return 0 on success, 1 on allocation failure, 2 for a pair it does not support. */
+ * Pairs: sphere-sphere, sphere-plane, sphere-polyhedron, polyhedron-plane, polyhedron-polyhedron, and a
+ * superellipsoid with a plane, a sphere, a superellipsoid or a polyhedron (contact3d_superellipsoid.h),
+ * either order. Return 0 on success, 1 on allocation failure, 2 for a pair it does not support. */
 #ifndef CB_CONTACT3D_H
 #define CB_CONTACT3D_H
 
@@ -15,6 +16,8 @@
 #include "overlap3d.h"
 
 int contact3d_shapes(const struct world *w, int sa, int sb, double threshold, struct contact_set *out);
+/* 1 when contact3d_shapes has a narrow phase for the pair of kinds (two planes have none). */
+int contact3d_supported(enum shape_kind a, enum shape_kind b);
 
 /* Exact intersection volume of two world-placed polyhedron parts (accuracy metric); 0 when disjoint,
  * negative on failure. */

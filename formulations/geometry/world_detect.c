@@ -103,7 +103,6 @@ int world_detect(const struct world *w, double thr, struct contact_set *out)
 
 int world_detect_explain(const struct world *w, char *msg, size_t len)
 {
-  if (w->dim != 2) return 0;
   for (int i = 0; i < w->nb; i++)
     for (int j = i + 1; j < w->nb; j++) {
       if (!may_collide(w, i, j)) continue;
@@ -111,9 +110,13 @@ int world_detect_explain(const struct world *w, char *msg, size_t len)
       for (int sa = a->shape_begin; sa < a->shape_begin + a->shape_count; sa++)
         for (int sb = b->shape_begin; sb < b->shape_begin + b->shape_count; sb++) {
           enum shape_kind ka = w->shapes[sa].kind, kb = w->shapes[sb].kind;
-          if ((ka == SHAPE_HALFPLANE && kb == SHAPE_HALFPLANE) || contact2d_supported(ka, kb)) continue;
-          snprintf(msg, len, "shapes %d (%s) and %d (%s): no explicit 2D narrow phase for this pair", sa,
-                   world_shape_kind_name(ka), sb, world_shape_kind_name(kb));
+          if (w->dim == 2 &&
+              ((ka == SHAPE_HALFPLANE && kb == SHAPE_HALFPLANE) || contact2d_supported(ka, kb)))
+            continue;
+          if (w->dim == 3 && ((ka == SHAPE_PLANE && kb == SHAPE_PLANE) || contact3d_supported(ka, kb)))
+            continue;
+          snprintf(msg, len, "shapes %d (%s) and %d (%s): no explicit %dD narrow phase for this pair", sa,
+                   world_shape_kind_name(ka), sb, world_shape_kind_name(kb), w->dim);
           return 1;
         }
     }

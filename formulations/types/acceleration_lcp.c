@@ -144,7 +144,7 @@ const struct formulation_type formulation_type_acceleration_lcp = {
     .paper = "Baraff 1994 as summarised by Trefny Sec. 1 eqs. 1-7",
     .dims = FORMULATION_2D | FORMULATION_3D,
     .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE |
-              SHAPE_SUPERELLIPSE,
+              SHAPE_SUPERELLIPSE | SHAPE_SUPERELLIPSOID,
     .joints = 0,
     .frictionless = 1,
     .options = acc_options,

@@ -151,7 +151,7 @@ const struct formulation_type formulation_type_anitescu_potra = {
     .paper = "Anitescu & Potra 1997 as in Anitescu & Hart eq. 6",
     .dims = FORMULATION_2D | FORMULATION_3D,
     .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE |
-              SHAPE_SUPERELLIPSE,
+              SHAPE_SUPERELLIPSE | SHAPE_SUPERELLIPSOID,
     .joints = 1,
     .create = ap_create,
     .assemble = ap_assemble,

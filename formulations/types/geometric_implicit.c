@@ -392,7 +392,8 @@ const struct formulation_type formulation_type_geometric_implicit = {
     .paper = "Chakraborty, Berard, Akella & Trinkle, geometrically implicit time-stepping, eqs. (15)-(22), "
              "(28)-(32), (41)-(47)",
     .dims = FORMULATION_2D | FORMULATION_3D,
-    .shapes = SHAPE_DISC | SHAPE_HALFPLANE | SHAPE_POLYGON | SHAPE_SPHERE | SHAPE_PLANE | SHAPE_SUPERELLIPSE,
+    .shapes = SHAPE_DISC | SHAPE_HALFPLANE | SHAPE_POLYGON | SHAPE_SPHERE | SHAPE_PLANE | SHAPE_SUPERELLIPSE |
+              SHAPE_SUPERELLIPSOID,
     .joints = 0,
     .options = gi_options,
     .n_options = 3,

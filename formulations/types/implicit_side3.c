@@ -123,10 +123,14 @@ int implicit_side3_shape(const struct world *w, int si, struct convex_fn *fn, ch
     rc = convex_part_ball(&part, 3, sh->c, sh->radius, msg, len);
   else if (sh->kind == SHAPE_PLANE)
     rc = convex_part_halfspace(&part, 3, sh->n, sh->d, msg, len);
-  else {
+  else if (sh->kind == SHAPE_SUPERELLIPSOID) {
+    /* Sec. 4.1's single convex function: sum_k (u_k / a_k)^p - 1 in the frame at c turned by the shape's q */
+    rc = convex_part_superellipsoid(&part, 3, sh->c, sh->sq.a, sh->sq.p, sh->sq.p, msg, len);
+    if (!rc) quat_rot(sh->sq.q, part.f[0].R);
+  } else {
     snprintf(msg, len,
              "shape %d is a polyhedron: an intersection of half-spaces needs Sec. 4.3's active-index choice, "
-             "not implemented (spheres and planes only)",
+             "not implemented (spheres, superellipsoids and planes only)",
              si);
     return 1;
   }

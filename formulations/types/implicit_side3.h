@@ -32,8 +32,8 @@ struct side3_eval {
 void side3_pose(const struct gi_side3 *s, double h, const double *nu, double x[3], double R[9]);
 /* f at the world point a, with its derivatives (struct side3_eval). */
 void side3_eval(const struct gi_side3 *s, double h, const double *nu, const double *a, struct side3_eval *e);
-/* The single convex function of a 3D world shape in its body's frame (sphere, plane); 1 with msg otherwise.
- */
+/* The single convex function of a 3D world shape in its body's frame (sphere, superellipsoid, plane); 1 with
+ * msg otherwise. */
 int implicit_side3_shape(const struct world *w, int si, struct convex_fn *fn, char *msg, size_t len);
 /* A side of a contact from shape si: its body's dof, its pose at the start of the step and its function
  * (implicit_side3_shape; nonzero with msg when the shape has none). */

@@ -127,7 +127,7 @@ const struct formulation_type formulation_type_impulse_lcp = {
     .paper = "Trefny Sec. 2 eqs. 8-10",
     .dims = FORMULATION_2D | FORMULATION_3D,
     .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE |
-              SHAPE_SUPERELLIPSE,
+              SHAPE_SUPERELLIPSE | SHAPE_SUPERELLIPSOID,
     .joints = 0,
     .frictionless = 1,
     .options = imp_options,

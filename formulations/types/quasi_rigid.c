@@ -436,7 +436,8 @@ const struct formulation_type formulation_type_quasi_rigid = {
     .paper = "Chakraborty, Berard, Akella & Trinkle, geometrically implicit time-stepping, eqs. (33)-(38), "
              "(48)-(55)",
     .dims = FORMULATION_2D | FORMULATION_3D,
-    .shapes = SHAPE_DISC | SHAPE_HALFPLANE | SHAPE_SUPERELLIPSE | SHAPE_SPHERE | SHAPE_PLANE,
+    .shapes =
+        SHAPE_DISC | SHAPE_HALFPLANE | SHAPE_SUPERELLIPSE | SHAPE_SPHERE | SHAPE_PLANE | SHAPE_SUPERELLIPSOID,
     .joints = 0,
     .frictionless = 1,
     .options = qr_options,

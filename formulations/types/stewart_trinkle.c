@@ -217,7 +217,7 @@ const struct formulation_type formulation_type_stewart_trinkle = {
     .paper = "Stewart & Trinkle 1996 as in Egan, Berard & Trinkle eqs. 3-7",
     .dims = FORMULATION_2D | FORMULATION_3D,
     .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE |
-              SHAPE_SUPERELLIPSE,
+              SHAPE_SUPERELLIPSE | SHAPE_SUPERELLIPSOID,
     .joints = 1,
     .options = stewart_trinkle_options,
     .n_options = STEWART_TRINKLE_N_OPTIONS,

@@ -207,7 +207,8 @@ int world_finalize(struct world *w)
         continue;
       }
       double r = s->radius;
-      if (s->kind == SHAPE_DISC || s->kind == SHAPE_SPHERE || s->kind == SHAPE_SUPERELLIPSE)
+      if (s->kind == SHAPE_DISC || s->kind == SHAPE_SPHERE || s->kind == SHAPE_SUPERELLIPSE ||
+          s->kind == SHAPE_SUPERELLIPSOID)
         r += sqrt(s->c[0] * s->c[0] + s->c[1] * s->c[1] + s->c[2] * s->c[2]);
       if (r > b->bound_radius) b->bound_radius = r;
     }

@@ -15,13 +15,14 @@
 #include <stdio.h>
 
 enum shape_kind {
-  SHAPE_DISC = 1,          /* 2D: centre c[0..1], radius */
-  SHAPE_POLYGON = 2,       /* 2D: convex polygon, counter-clockwise vertices (struct polygon) */
-  SHAPE_HALFPLANE = 4,     /* 2D: solid {x : n . x <= d} in the body frame (usually a static body) */
-  SHAPE_SPHERE = 8,        /* 3D: centre c[0..2], radius */
-  SHAPE_POLYHEDRON = 16,   /* 3D: convex polyhedron (struct polyhedron) */
-  SHAPE_PLANE = 32,        /* 3D: solid half-space {x : n . x <= d} in the body frame */
-  SHAPE_SUPERELLIPSE = 64, /* 2D: Barr superellipse |x/a|^p + |y/b|^p <= 1 about c (struct superellipse) */
+  SHAPE_DISC = 1,             /* 2D: centre c[0..1], radius */
+  SHAPE_POLYGON = 2,          /* 2D: convex polygon, counter-clockwise vertices (struct polygon) */
+  SHAPE_HALFPLANE = 4,        /* 2D: solid {x : n . x <= d} in the body frame (usually a static body) */
+  SHAPE_SPHERE = 8,           /* 3D: centre c[0..2], radius */
+  SHAPE_POLYHEDRON = 16,      /* 3D: convex polyhedron (struct polyhedron) */
+  SHAPE_PLANE = 32,           /* 3D: solid half-space {x : n . x <= d} in the body frame */
+  SHAPE_SUPERELLIPSE = 64,    /* 2D: Barr superellipse |x/a|^p + |y/b|^p <= 1 about c (struct superellipse) */
+  SHAPE_SUPERELLIPSOID = 128, /* 3D: |x/a|^p + |y/b|^p + |z/c|^p <= 1 about c (struct superellipsoid) */
 };
 
 /* A superellipse in its body's frame (world_superellipse.c): |u/a|^p + |v/b|^p <= 1 in the frame centred at
@@ -31,6 +32,16 @@ struct superellipse {
   double a, b, angle;
   int p;
   double area, second_moment;
+};
+
+/* A superellipsoid in its body's frame (world_superellipsoid.c): |u/a_0|^p + |v/a_1|^p + |w/a_2|^p <= 1 in
+ * the frame centred at the shape's c and turned by the unit quaternion q (scalar first, shape -> body);
+ * p even >= 2 (p = 2 the ellipsoid). volume and inertia (about the body origin, body frame, unit density) by
+ * the Beta-function closed form. */
+struct superellipsoid {
+  double a[3], q[4];
+  int p;
+  double volume, inertia[9];
 };
 
 /* Convex polygon in its body's frame. Edge i runs from vertex i to vertex (i + 1) % n; en[2i..2i+1] is its
@@ -71,6 +82,7 @@ struct shape {
   struct polygon *polygon; /* owned by the shape */
   struct polyhedron *polyhedron; /* owned by the shape */
   struct superellipse se;        /* SHAPE_SUPERELLIPSE (radius = max(a, b) about c) */
+  struct superellipsoid sq;      /* SHAPE_SUPERELLIPSOID (radius = max(a_k) about c) */
 };
 
 struct body {
@@ -154,6 +166,19 @@ int world_add_superellipse(struct world *w, int body, double cx, double cy, doub
 void superellipse_mass_properties(double a, double b, int p, double *area, double *polar);
 /* The moment of inertia about the body origin of a body of the given mass made of the superellipse s. */
 double world_superellipse_inertia(const struct shape *s, double mass);
+/* A superellipsoid (struct superellipsoid) of body centred at c, turned by the quaternion q (normalised
+ * here); refused (-1, msg naming the shape and what is wrong) for a semi-axis that is not positive and
+ * finite, an exponent that is not an even integer >= 2, a centre or quaternion that is not finite (or a zero
+ * quaternion), or a 2D world. msg may be NULL. world_superellipsoid.c. */
+int world_add_superellipsoid(struct world *w, int body, const double c[3], const double q[4],
+                             const double a[3], int p, char *msg, size_t len);
+/* Volume and second moments S_k = integral of x_k^2 dV (own frame, about its centre) of the uniform
+ * superellipsoid (a, p): V = 8 a0 a1 a2 B(1/p, 1/p) B(2/p, 1/p) / (3 p^2),
+ * S_0 = 8 a0^3 a1 a2 B(3/p, 1/p) B(4/p, 1/p) / (5 p^2) (Dirichlet's integral; S_1, S_2 alike). */
+void superellipsoid_mass_properties(const double a[3], int p, double *volume, double second[3]);
+/* The inertia tensor (body frame, about the body origin, row-major) of a body of the given mass made of the
+ * superellipsoid s. */
+void world_superellipsoid_inertia(const struct shape *s, double mass, double J[9]);
 /* A new zeroed shape of kind appended to body (the last body added); NULL when body is not the last one, the
  * kind does not fit the world's dimension, or out of memory. For the world's constructors. */
 struct shape *world_new_shape(struct world *w, int body, enum shape_kind kind);

@@ -7,6 +7,8 @@
  *   poly  N AREA CENTROID[2] SECOND_MOMENT V[2N] EN[2N] ED[N]                       (after its shape)
  *   super P A B ANGLE AREA SECOND_MOMENT                   (after a superellipse's shape; texts written
  *                                                           before the superellipse existed hold none)
+ *   sqd   P A[3] Q[4] VOLUME INERTIA[9]                   (after a superellipsoid's shape; likewise absent
+ *                                                           from older texts)
  *   hedron NV NF NE VOLUME CENTROID[3] INERTIA[9] V[3NV] FACE_START[NF+1] FACE_VERT[..] FN[3NF] FD[NF]
  *         EDGE_VERT[2NE] EDGE_FACE[2NE]                                              (after its shape)
  *   joint KIND A B PA[3] PB[3]
@@ -156,6 +158,13 @@ int world_to_text(const struct world *w, char **text, size_t *len)
       put_d(&o, &s->se.angle, 1);
       put_d(&o, &s->se.area, 1);
       put_d(&o, &s->se.second_moment, 1);
+    }
+    if (s->kind == SHAPE_SUPERELLIPSOID) {
+      put(&o, "\nsqd %d", s->sq.p);
+      put_d(&o, s->sq.a, 3);
+      put_d(&o, s->sq.q, 4);
+      put_d(&o, &s->sq.volume, 1);
+      put_d(&o, s->sq.inertia, 9);
     }
     if (s->polyhedron) {
       const struct polyhedron *p = s->polyhedron;
@@ -347,10 +356,10 @@ static void read_shape(struct in *r, struct world *w, struct shape *s)
 {
   int k = 0, has[2] = {0, 0};
   tag(r, "shape");
-  get_i(r, &k, 1, SHAPE_DISC, SHAPE_SUPERELLIPSE, "shape kind");
+  get_i(r, &k, 1, SHAPE_DISC, SHAPE_SUPERELLIPSOID, "shape kind");
   s->kind = (enum shape_kind)k;
   if (!r->bad && k != SHAPE_DISC && k != SHAPE_POLYGON && k != SHAPE_HALFPLANE && k != SHAPE_SPHERE &&
-      k != SHAPE_POLYHEDRON && k != SHAPE_PLANE && k != SHAPE_SUPERELLIPSE)
+      k != SHAPE_POLYHEDRON && k != SHAPE_PLANE && k != SHAPE_SUPERELLIPSE && k != SHAPE_SUPERELLIPSOID)
     fail(r, "shape kind");
   get_i(r, &s->body, 1, 0, w->nb - 1, "shape body");
   get_d(r, s->c, 3, "shape centre");
@@ -372,6 +381,17 @@ static void read_shape(struct in *r, struct world *w, struct shape *s)
     get_d(r, &s->se.angle, 1, "superellipse angle");
     get_d(r, &s->se.area, 1, "superellipse area");
     get_d(r, &s->se.second_moment, 1, "superellipse second moment");
+  }
+  if (k == SHAPE_SUPERELLIPSOID) {
+    tag(r, "sqd");
+    get_i(r, &s->sq.p, 1, 2, 1000000, "superellipsoid exponent");
+    if (!r->bad && s->sq.p % 2) fail(r, "superellipsoid exponent (even)");
+    get_d(r, s->sq.a, 3, "superellipsoid semi-axes");
+    if (!r->bad && !(s->sq.a[0] > 0.0 && s->sq.a[1] > 0.0 && s->sq.a[2] > 0.0))
+      fail(r, "superellipsoid semi-axes (positive)");
+    get_d(r, s->sq.q, 4, "superellipsoid quaternion");
+    get_d(r, &s->sq.volume, 1, "superellipsoid volume");
+    get_d(r, s->sq.inertia, 9, "superellipsoid inertia");
   }
 }
 

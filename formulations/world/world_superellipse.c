@@ -71,6 +71,7 @@ const char *world_shape_kind_name(enum shape_kind kind)
   case SHAPE_POLYHEDRON: return "polyhedron";
   case SHAPE_PLANE: return "plane";
   case SHAPE_SUPERELLIPSE: return "superellipse";
+  case SHAPE_SUPERELLIPSOID: return "superellipsoid";
   }
   return "unknown shape";
 }
