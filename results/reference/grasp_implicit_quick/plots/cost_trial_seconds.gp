@@ -1,0 +1,86 @@
+# cost_trial_seconds.gp — trial_seconds vs x: median (line) and interquartile range (band) per friction / y.
+# Made by the sweep engine (bench/engine/plot.c) from ../tasks.csv; re-make cost_trial_seconds.png and cost_trial_seconds.svg by
+# running `gnuplot cost_trial_seconds.gp` in this directory (the run directory's plots/).
+reset
+set encoding utf8
+set key below horizontal center maxcols 4 spacing 1.1 samplen 3 noenhanced title " "
+set grid back lt 1 lc rgb '#e4e4e4' lw 1
+set border 3 lw 1.2
+set tics nomirror out
+set datafile missing 'NaN'
+set mxtics default
+set xlabel "gripper centre right of the part's centre [mm]"
+set xrange [-10.300000000000001:7.2999999999999998]
+set ylabel "wall time of the trial [s]"
+set logscale y
+set format y '%g'
+set ytics (1e-04, 2e-04, 5e-04, 1e-03, 2e-03, 5e-03, 1e-02, 2e-02, 5e-02, 1e-01, 2e-01, 5e-01, 1e+00, 2e+00, 5e+00)
+set yrange [0.00097227284620684021:0.31407959400166874]
+set arrow from graph 0, first 0.0013109225402638826 to graph 1, first 0.0013109225402638826 nohead lc rgb '#bbbbbb' dt 3
+# the same commands twice: PNG, then SVG
+do for [cb_svg = 0:1] {
+if (cb_svg) {
+  set terminal svg size 1240,520 noenhanced font 'sans,11' background '#ffffff'
+  set output 'cost_trial_seconds.svg'
+} else {
+  set terminal pngcairo size 1240,520 noenhanced font 'sans,11'
+  set output 'cost_trial_seconds.png'
+}
+set multiplot layout 1,2 title "grasping the lock piece: success map (Chakraborty et al. Sec. 6.4, Fig. 10; Brost & Christiansen)\nmedian (line) and interquartile range (band) over the successful tasks\naggregated over seed, formulation, solver; x on the bottom: every task failed\nopen points shifted right: same values as an earlier series\ny: wall time of the trial (draws, steps, classification) [s]"
+set key maxcols 4
+set key title "y"
+set title "medium"
+plot \
+  'cost_trial_seconds.dat' index 0 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#009E73' notitle, \
+  'cost_trial_seconds.dat' index 0 using 1:3 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
+  'cost_trial_seconds.dat' index 0 using 1:4 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
+  'cost_trial_seconds.dat' index 0 using 1:2 with linespoints lw 2.4 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "-15.5", \
+  'cost_trial_seconds.dat' index 1 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#CC79A7' notitle, \
+  'cost_trial_seconds.dat' index 1 using 1:3 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
+  'cost_trial_seconds.dat' index 1 using 1:4 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
+  'cost_trial_seconds.dat' index 1 using 1:2 with linespoints lw 2.3 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "-13.5", \
+  'cost_trial_seconds.dat' index 2 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#E69F00' notitle, \
+  'cost_trial_seconds.dat' index 2 using 1:3 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
+  'cost_trial_seconds.dat' index 2 using 1:4 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
+  'cost_trial_seconds.dat' index 2 using 1:2 with linespoints lw 2.1 pt 13 ps 1.3 dt 5 lc rgb '#E69F00' title "-11.5", \
+  'cost_trial_seconds.dat' index 3 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#56B4E9' notitle, \
+  'cost_trial_seconds.dat' index 3 using 1:3 with lines lw 0.8 dt 2 lc rgb '#56B4E9' notitle, \
+  'cost_trial_seconds.dat' index 3 using 1:4 with lines lw 0.8 dt 2 lc rgb '#56B4E9' notitle, \
+  'cost_trial_seconds.dat' index 3 using 1:2 with linespoints lw 1.9 pt 15 ps 1.3 dt 1 lc rgb '#56B4E9' title "-9.5", \
+  'cost_trial_seconds.dat' index 4 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#000000' notitle, \
+  'cost_trial_seconds.dat' index 4 using 1:3 with lines lw 0.8 dt 2 lc rgb '#000000' notitle, \
+  'cost_trial_seconds.dat' index 4 using 1:4 with lines lw 0.8 dt 2 lc rgb '#000000' notitle, \
+  'cost_trial_seconds.dat' index 4 using 1:2 with linespoints lw 1.7 pt 1 ps 1.3 dt 2 lc rgb '#000000' title "-7.5", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#0072B2' title "-19.5 (every task failed)", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#D55E00' title "-17.5 (every task failed)", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#F0E442' title "-5.5 (every task failed)", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#0072B2' title "-3.5 (every task failed)", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#D55E00' title "-1.5 (every task failed)", \
+  'cost_trial_seconds.dat' index 8 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
+set title "high"
+plot \
+  'cost_trial_seconds.dat' index 5 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#009E73' notitle, \
+  'cost_trial_seconds.dat' index 5 using 1:3 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
+  'cost_trial_seconds.dat' index 5 using 1:4 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
+  'cost_trial_seconds.dat' index 5 using 1:2 with linespoints lw 2.4 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "-15.5", \
+  'cost_trial_seconds.dat' index 6 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#CC79A7' notitle, \
+  'cost_trial_seconds.dat' index 6 using 1:3 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
+  'cost_trial_seconds.dat' index 6 using 1:4 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
+  'cost_trial_seconds.dat' index 6 using 1:2 with linespoints lw 2.3 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "-13.5", \
+  'cost_trial_seconds.dat' index 7 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#E69F00' notitle, \
+  'cost_trial_seconds.dat' index 7 using 1:3 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
+  'cost_trial_seconds.dat' index 7 using 1:4 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
+  'cost_trial_seconds.dat' index 7 using 1:2 with linespoints lw 2.1 pt 13 ps 1.3 dt 5 lc rgb '#E69F00' title "-11.5", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#0072B2' title "-19.5 (every task failed)", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#D55E00' title "-17.5 (every task failed)", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#56B4E9' title "-9.5 (every task failed)", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#000000' title "-7.5 (every task failed)", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#F0E442' title "-5.5 (every task failed)", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#0072B2' title "-3.5 (every task failed)", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#D55E00' title "-1.5 (every task failed)", \
+  'cost_trial_seconds.dat' index 10 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
+unset multiplot
+}
+unset output
