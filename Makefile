@@ -88,7 +88,7 @@ TESTS := $(TEST_SRC:tests/%.c=$(BIN)/tests/%)
 TEST_SUPPORT := $(BUILD)/tests/check.o
 
 .SECONDARY:
-.PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step
+.PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step bench-sparse
 all: $(DRIVERS) $(TOOLS) $(TESTS)
 
 $(BUILD)/solvers/%.o: solvers/%.c
@@ -177,6 +177,10 @@ baseline: all
 
 bench-solvers: all
 	$(BIN)/bench_solvers -options_file bench/experiments/solvers.opts
+
+# fb_newton_sparse vs fb_newton vs lemke on the cannonball piles' mixed LCPs and sparse_mlcpN -> results/sparse/
+bench-sparse: all
+	bench/sparse_crossover
 
 # Per-step cost (detection / assembly / solve) of the cannonball stacks and polygon piles -> results/step/
 bench-step: all
