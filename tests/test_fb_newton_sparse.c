@@ -89,7 +89,7 @@ static void test_against_dense(void)
   compare(cp_test_spd(10, 7), 1e-8);
   compare(cp_test_spd(60, 8), 1e-8);
   compare(cp_test_box_contact(2, 4, 0.5, 1, 0.0, 3), 1e-7);
-  /* resting boxes, every corner in contact: degenerate, Levenberg-Marquardt steps (the augmented system);
+  /* resting boxes, every corner in contact: degenerate, Levenberg-Marquardt steps (sparse normal equations);
    * how a rigid box's weight splits over its 4 corners is not unique, so only both answers are checked */
   compare(cp_test_box_contact_gap(2, 4, 0.5, 0, 1e-3, 1e-6, 5), 0.0);
   compare(cp_test_sparse_mlcp(50, 1), 1e-8);
@@ -184,7 +184,7 @@ static void test_failures(void)
   solver_destroy(&a);
 
   /* lm_below 1.5 > every step length: the Levenberg-Marquardt step (the augmented system [I H; H^T -lambda
-   * D]) is tried at every iteration beside the Newton step; the dense solver the same way (normal equations)
+   * D]) is tried at every iteration beside the Newton step; the dense solver the same way
    */
   PetscOptionsSetValue(NULL, "-fb_newton_sparse_lm_below", "1.5");
   PetscOptionsSetValue(NULL, "-fb_newton_lm_below", "1.5");
