@@ -6,6 +6,7 @@
  * status, not a crash), -cp_max_it, and the COLAMD ordering option. */
 #include "check.h"
 #include "cp_io.h"
+#include "problem_class.h"
 #include "solver.h"
 #include "sparse_mlcp.h"
 #include "testproblems.h"
@@ -205,12 +206,34 @@ static void test_failures(void)
   solver_destroy(&a);
 }
 
+/* The class sparse_mlcpN: valid, seeded, size N, n / 5 bodies of 3 free unknowns, O(N) nonzeros, the same
+ * instance for the same seed. */
+static void test_class(void)
+{
+  struct cp_problem *a = NULL, *b = NULL;
+  char err[256];
+  CHECK(cp_class_valid("sparse_mlcp100") && cp_class_random("sparse_mlcp100") &&
+            cp_class_size("sparse_mlcp100", NULL) == 100 && !cp_class_valid("sparse_mlcp"),
+        "sparse_mlcpN: a valid random class of size N");
+  cp_class_create("sparse_mlcp100", 3, NULL, &a, err, sizeof err);
+  cp_class_create("sparse_mlcp100", 3, NULL, &b, err, sizeof err);
+  int nnz = 0;
+  for (int k = 0; a && k < 100 * 100; k++)
+    nnz += a->M[k] != 0.0;
+  CHECK(a && b && a->kind == CP_MLCP && a->n == 100 && a->n_eq == 60 && nnz <= 20 * 100 &&
+            cp_data_max_diff(a, b->M, b->q) == 0.0,
+        "sparse_mlcp100: mixed LCP, 60 free unknowns, %d nonzeros, the same for the same seed", nnz);
+  cp_destroy(&a);
+  cp_destroy(&b);
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   test_against_dense();
   test_siconos_files();
   test_failures();
+  test_class();
   int rc = check_finish();
   PetscCall(PetscFinalize());
   return rc;
