@@ -20,7 +20,7 @@ LDFLAGS ?=
 
 DEB_PACKAGES = build-essential pkg-config openmpi-bin libopenmpi-dev petsc-dev libgsl-dev gnuplot-nox \
   liblapacke-dev libopenblas-dev libglpk-dev libsiconos-numerics-dev libqhull-dev slurm-wlm munge \
-  clang-format clang-tidy libhdf5-dev
+  clang-format clang-tidy libhdf5-dev libsuitesparse-dev
 
 # Dependencies. On Debian everything comes from `make deps`. On a cluster, point the build at module-provided
 # libraries instead: PETSc by its own convention (PETSC_DIR and PETSC_ARCH, e.g. `make PETSC_DIR=$PETSC_DIR
@@ -49,7 +49,11 @@ SICONOS := $(wildcard $(SICONOS_DIR)/include/siconos/numerics/LCP_Solvers.h)
 
 PKG_CFLAGS := $(patsubst -I%,-isystem %,$(PETSC_CFLAGS) $(GSL_CFLAGS) $(HDF5_CFLAGS))
 BASE_CFLAGS = -std=c11 -D_XOPEN_SOURCE=700 $(CFLAGS) $(WARN) -MMD -MP $(PKG_CFLAGS)
-LIBS = $(PETSC_LIBS) $(GSL_LIBS) $(GLPK_LIBS) $(QHULL_LIBS) $(LAPACK_LIBS) $(HDF5_LIBS) -lm
+# KLU (SuiteSparse): the sparse LU of fb_newton_sparse
+KLU_CFLAGS ?= -isystem /usr/include/suitesparse
+KLU_LIBS ?= -lklu
+BASE_CFLAGS += $(KLU_CFLAGS)
+LIBS = $(PETSC_LIBS) $(GSL_LIBS) $(GLPK_LIBS) $(QHULL_LIBS) $(LAPACK_LIBS) $(HDF5_LIBS) $(KLU_LIBS) -lm
 ifneq ($(SICONOS),)
   BASE_CFLAGS += -DCB_HAVE_SICONOS -isystem $(SICONOS_DIR)/include/siconos
   LIBS += -L$(SICONOS_DIR)/lib -lsiconos_numerics
@@ -84,7 +88,7 @@ TESTS := $(TEST_SRC:tests/%.c=$(BIN)/tests/%)
 TEST_SUPPORT := $(BUILD)/tests/check.o
 
 .SECONDARY:
-.PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step
+.PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step bench-sparse
 all: $(DRIVERS) $(TOOLS) $(TESTS)
 
 $(BUILD)/solvers/%.o: solvers/%.c
@@ -173,6 +177,10 @@ baseline: all
 
 bench-solvers: all
 	$(BIN)/bench_solvers -options_file bench/experiments/solvers.opts
+
+# fb_newton_sparse vs fb_newton vs lemke on the cannonball piles' mixed LCPs and sparse_mlcpN -> results/sparse/
+bench-sparse: all
+	bench/sparse_crossover
 
 # Per-step cost (detection / assembly / solve) of the cannonball stacks and polygon piles -> results/step/
 bench-step: all

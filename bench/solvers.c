@@ -68,7 +68,8 @@ static struct sweep_axis axes[] = {
     {"problem", NULL, SWEEP_STRING, NULL,
      "problem classes: spdN, restingN, slidingN (N a multiple of 24), murtyN, egan_max_a, egan_max_b, "
      "egan_sum_1, egan_sum_2, ncp_disc_roll, ncp_disc_slide, ncp_disc_rand, ncp_mixedN, ncp_kojima_shindo, "
-     "mcp_siconos10, siconos:PATH, file:PATH (a problem file as given, e.g. a dumped failed step; default: "
+     "mcp_siconos10, sparse_mlcpN, siconos:PATH, file:PATH (a problem file as given, e.g. a dumped failed "
+     "step; default: "
      "the "
      "built-in list and every Siconos file)",
      0, SWEEP_INSTANCE, NULL},

@@ -22,18 +22,13 @@
  * can lead into a valley of the merit where it crawls for hundreds of iterations to a stationary point
  * that is not a solution, where the plain method converges in 7-11 iterations (two rolling-N-gon steps of
  * the geometrically implicit formulation that TAO, SNES and Siconos solve). */
-#include "newton.h"
+#include "fb.h"
 
 #include <cblas.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct fb_data {
-  struct newton_settings ns;
-  int retry_plain; /* -fb_newton_retry_plain: a failed run with Levenberg-Marquardt is run again without */
-};
 
 /* What one solve needs; allocated once per solve. */
 struct fb_ctx {
@@ -46,8 +41,6 @@ struct fb_ctx {
   double *y;      /* J e_beta for the degenerate rows */
   int *beta;      /* degenerate rows of the lower-bound kind */
 };
-
-static double fb_phi(double a, double b) { return a + b - hypot(a, b); }
 
 static int fb_eval_phi(void *vctx, const double *z, double *phi)
 {
@@ -64,15 +57,7 @@ static int fb_eval_phi(void *vctx, const double *z, double *phi)
   double res = 0.0;
   for (int i = 0; i < n; i++) {
     double l = p->lo[i], u = p->hi[i], Fi = c->F[i];
-    int hl = isfinite(l), hu = isfinite(u);
-    if (!hl && !hu)
-      phi[i] = Fi;
-    else if (hl && !hu)
-      phi[i] = fb_phi(z[i] - l, Fi);
-    else if (!hl)
-      phi[i] = fb_phi(u - z[i], -Fi);
-    else
-      phi[i] = fb_phi(z[i] - l, -fb_phi(u - z[i], -Fi));
+    phi[i] = fb_row_phi(l, u, z[i], Fi);
     double r = fabs(z[i] - cp_mid(l, u, z[i] - Fi));
     if (!(r <= res)) res = r; /* NaN propagates */
   }
@@ -89,18 +74,6 @@ static int fb_refresh(struct fb_ctx *c, const double *z)
   return fb_eval_phi(c, z, scratch);
 }
 
-/* Partial derivatives of phi(a, b); (1 - 1/sqrt 2) each at the kink a = b = 0. */
-static void fb_dphi(double a, double b, double *da, double *db)
-{
-  double r = hypot(a, b);
-  if (r > 0.0) {
-    *da = 1.0 - a / r;
-    *db = 1.0 - b / r;
-  } else {
-    *da = *db = 1.0 - M_SQRT1_2;
-  }
-}
-
 static int fb_eval_jacobian(void *vctx, const double *z, const double *phi, double *H)
 {
   (void)phi;
@@ -113,8 +86,7 @@ static int fb_eval_jacobian(void *vctx, const double *z, const double *phi, doub
   /* DLFK Procedure 3.1: degenerate lower-bound rows get the limit along y = e_beta. */
   int nb = 0;
   for (int i = 0; i < n; i++)
-    if (isfinite(p->lo[i]) && !isfinite(p->hi[i]) && z[i] - p->lo[i] == 0.0 && c->F[i] == 0.0)
-      c->beta[nb++] = i;
+    if (fb_row_degenerate(p->lo[i], p->hi[i], z[i], c->F[i])) c->beta[nb++] = i;
   for (int k = 0; k < nb; k++) {
     const double *row = J + (size_t)c->beta[k] * n;
     double s = 0.0;
@@ -124,33 +96,10 @@ static int fb_eval_jacobian(void *vctx, const double *z, const double *phi, doub
   }
   int k = 0;
   for (int i = 0; i < n; i++) {
-    double l = p->lo[i], u = p->hi[i], Fi = c->F[i], da, db;
-    int hl = isfinite(l), hu = isfinite(u);
-    if (!hl && !hu) {
-      da = 0.0; /* Phi_i = F_i: the row of J as it is */
-      db = 1.0;
-    } else if (hl && !hu) {
-      if (k < nb && c->beta[k] == i) {
-        double rho = hypot(1.0, c->y[k]);
-        da = 1.0 - 1.0 / rho;
-        db = 1.0 - c->y[k] / rho;
-        k++;
-      } else {
-        fb_dphi(z[i] - l, Fi, &da, &db);
-      }
-    } else if (!hl) {
-      fb_dphi(u - z[i], -Fi, &da, &db);
-      da = -da; /* d/dz of (u - z) and of (-F) */
-      db = -db;
-    } else {
-      double s = u - z[i], t = -Fi, ps, pt, pa, pb;
-      fb_dphi(s, t, &ps, &pt);
-      double inner = fb_phi(s, t);
-      fb_dphi(z[i] - l, -inner, &pa, &pb);
-      /* Phi = phi(a, -inner): dPhi = pa e_i - pb (-ps e_i - pt J_i) */
-      da = pa + pb * ps;
-      db = pb * pt;
-    }
+    double da, db;
+    int degenerate = k < nb && c->beta[k] == i;
+    fb_row_slopes(p->lo[i], p->hi[i], z[i], c->F[i], degenerate, degenerate ? c->y[k] : 0.0, &da, &db);
+    k += degenerate;
     double *row = H + (size_t)i * n;
     const double *jrow = J + (size_t)i * n;
     for (int j = 0; j < n; j++)
@@ -169,25 +118,7 @@ static int fb_converged(void *vctx, const double *z, const double *phi, double *
   return c->natural <= c->tol_abs;
 }
 
-static const struct option_decl fb_options[] = {
-    {"sigma", OPT_REAL, offsetof(struct fb_data, ns.sigma), "1e-4", "(0,0.5)", "Armijo constant"},
-    {"beta", OPT_REAL, offsetof(struct fb_data, ns.beta), "0.5", "(0,1)", "backtracking ratio t <- beta t"},
-    {"max_backtracks", OPT_INT, offsetof(struct fb_data, ns.max_backtracks), "40", "[1,inf)",
-     "line-search trials before line_search_failure"},
-    {"rho", OPT_REAL, offsetof(struct fb_data, ns.rho), "1e-8", "(0,inf)",
-     "descent test: grad^T d <= -rho ||d||^p, else a gradient step"},
-    {"p", OPT_REAL, offsetof(struct fb_data, ns.p), "2.1", "(2,inf)", "descent test exponent"},
-    {"lm", OPT_BOOL, offsetof(struct fb_data, ns.levenberg_marquardt), "1", NULL,
-     "Levenberg-Marquardt step when the Newton matrix is singular or the step is rejected"},
-    {"lm_below", OPT_REAL, offsetof(struct fb_data, ns.lm_below), "0.02", "[0,inf)",
-     "also try Levenberg-Marquardt when Armijo cut the Newton step below this"},
-    {"lm_power", OPT_REAL, offsetof(struct fb_data, ns.lm_power), "1.5", "[1,2]",
-     "Levenberg-Marquardt parameter |Phi|^lm_power (Fan-Yuan 2005; 2: Yamashita-Fukushima 2001)"},
-    {"lm_scaled", OPT_BOOL, offsetof(struct fb_data, ns.lm_scaled), "1", NULL,
-     "Marquardt's scaling: damp by the parameter times diag(H^T H) instead of the identity"},
-    {"retry_plain", OPT_BOOL, offsetof(struct fb_data, retry_plain), "1", NULL,
-     "a run with Levenberg-Marquardt that fails is run again from the start without it; the better is kept"},
-};
+static const struct option_decl fb_options[] = {FB_NEWTON_OPTION_ROWS(0)};
 
 /* newton_settings_default fills what the table does not own (max_it, tol, clock). */
 static int fb_create(struct solver *s)
@@ -197,6 +128,66 @@ static int fb_create(struct solver *s)
   newton_settings_default(&d->ns);
   s->data = d;
   return 0;
+}
+
+/* The run shared with fb_newton_sparse (fb.h). */
+int fb_run(const struct fb_data *d, struct newton_settings ns, const struct newton_problem *prob, double *z,
+           struct solve_result *r)
+{
+  int n = prob->n, err = 0;
+  size_t nn = n > 0 ? (size_t)n : 1;
+  struct newton_stats st;
+  double *z_start = NULL;
+  int retry = d->retry_plain && ns.levenberg_marquardt;
+  if (retry && !(z_start = malloc(nn * sizeof *z_start))) return 1;
+  if (retry) memcpy(z_start, z, (size_t)n * sizeof *z);
+  /* -cp_max_it bounds both runs together: the run with LM gets three quarters of it (at most 50 kept
+   * back), the plain run what the first left */
+  const int budget = ns.max_it, reserve = retry ? (budget / 4 < 50 ? budget / 4 : 50) : 0;
+  ns.max_it = budget - reserve;
+  enum newton_reason why = newton_solve(prob, &ns, z, &st);
+  int retried = 0, iterations = st.iterations;
+  ns.max_it = budget - iterations;
+  if (retry && ns.max_it > 0 && (why == NEWTON_MAX_ITERATIONS || why == NEWTON_LINE_SEARCH_FAILURE)) {
+    /* the plain method from the same start; kept if it converges or ends at a lower merit */
+    double *z_lm = malloc(nn * sizeof *z_lm);
+    struct newton_stats st2;
+    if (z_lm) {
+      memcpy(z_lm, z, (size_t)n * sizeof *z);
+      memcpy(z, z_start, (size_t)n * sizeof *z);
+      ns.levenberg_marquardt = 0;
+      enum newton_reason why2 = newton_solve(prob, &ns, z, &st2);
+      iterations += st2.iterations;
+      retried = 1;
+      if (why2 == NEWTON_CONVERGED || (why2 != NEWTON_ALLOCATION_FAILURE && st2.merit < st.merit)) {
+        why = why2;
+        st = st2;
+      } else {
+        memcpy(z, z_lm, (size_t)n * sizeof *z);
+      }
+      free(z_lm);
+    }
+  }
+  free(z_start);
+  r->iterations = iterations;
+  switch (why) {
+  case NEWTON_CONVERGED: r->status = SOLVE_CONVERGED; break;
+  case NEWTON_MAX_ITERATIONS: r->status = SOLVE_MAX_ITERATIONS; break;
+  case NEWTON_LINE_SEARCH_FAILURE: r->status = SOLVE_LINE_SEARCH_FAILURE; break;
+  case NEWTON_NAN_OR_INF: r->status = SOLVE_NAN_OR_INF; break;
+  case NEWTON_TIME_LIMIT: r->status = SOLVE_TIME_LIMIT; break;
+  case NEWTON_EVAL_FAILURE: r->status = SOLVE_NUMERICAL_FAILURE; break;
+  case NEWTON_ALLOCATION_FAILURE: err = 1; break;
+  }
+  if (why != NEWTON_CONVERGED)
+    snprintf(r->message, sizeof r->message,
+             "%s after %d iterations (%d Levenberg-Marquardt, %d gradient steps), merit %.3g%s",
+             newton_reason_name(why), st.iterations, st.lm_steps, st.gradient_steps, st.merit,
+             retried ? "; also run without Levenberg-Marquardt" : "");
+  else if (retried)
+    snprintf(r->message, sizeof r->message,
+             "converged in the run without Levenberg-Marquardt (%d iterations)", st.iterations);
+  return err;
 }
 
 static int fb_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
@@ -231,60 +222,7 @@ static int fb_solve(struct solver *s, const struct cp_problem *p, double *z, str
   ns.clock = s;
   struct newton_problem prob = {
       .n = n, .ctx = &c, .phi = fb_eval_phi, .jacobian = fb_eval_jacobian, .converged = fb_converged};
-  struct newton_stats st;
-  double *z_start = NULL;
-  int retry = d->retry_plain && ns.levenberg_marquardt;
-  if (retry && !(z_start = malloc(nn * sizeof *z_start))) {
-    err = 1;
-    goto cleanup;
-  }
-  if (retry) memcpy(z_start, z, (size_t)n * sizeof *z);
-  /* -cp_max_it bounds both runs together: the run with LM gets three quarters of it (at most 50 kept
-   * back), the plain run what the first left */
-  const int budget = ns.max_it, reserve = retry ? (budget / 4 < 50 ? budget / 4 : 50) : 0;
-  ns.max_it = budget - reserve;
-  enum newton_reason why = newton_solve(&prob, &ns, z, &st);
-  int retried = 0, iterations = st.iterations;
-  ns.max_it = budget - iterations;
-  if (retry && ns.max_it > 0 && (why == NEWTON_MAX_ITERATIONS || why == NEWTON_LINE_SEARCH_FAILURE)) {
-    /* the plain method from the same start; kept if it converges or ends at a lower merit */
-    double *z_lm = malloc(nn * sizeof *z_lm);
-    struct newton_stats st2;
-    if (z_lm) {
-      memcpy(z_lm, z, (size_t)n * sizeof *z);
-      memcpy(z, z_start, (size_t)n * sizeof *z);
-      ns.levenberg_marquardt = 0;
-      enum newton_reason why2 = newton_solve(&prob, &ns, z, &st2);
-      iterations += st2.iterations;
-      retried = 1;
-      if (why2 == NEWTON_CONVERGED || (why2 != NEWTON_ALLOCATION_FAILURE && st2.merit < st.merit)) {
-        why = why2;
-        st = st2;
-      } else {
-        memcpy(z, z_lm, (size_t)n * sizeof *z);
-      }
-      free(z_lm);
-    }
-  }
-  free(z_start);
-  r->iterations = iterations;
-  switch (why) {
-  case NEWTON_CONVERGED: r->status = SOLVE_CONVERGED; break;
-  case NEWTON_MAX_ITERATIONS: r->status = SOLVE_MAX_ITERATIONS; break;
-  case NEWTON_LINE_SEARCH_FAILURE: r->status = SOLVE_LINE_SEARCH_FAILURE; break;
-  case NEWTON_NAN_OR_INF: r->status = SOLVE_NAN_OR_INF; break;
-  case NEWTON_TIME_LIMIT: r->status = SOLVE_TIME_LIMIT; break;
-  case NEWTON_EVAL_FAILURE: r->status = SOLVE_NUMERICAL_FAILURE; break;
-  case NEWTON_ALLOCATION_FAILURE: err = 1; break;
-  }
-  if (why != NEWTON_CONVERGED)
-    snprintf(r->message, sizeof r->message,
-             "%s after %d iterations (%d Levenberg-Marquardt, %d gradient steps), merit %.3g%s",
-             newton_reason_name(why), st.iterations, st.lm_steps, st.gradient_steps, st.merit,
-             retried ? "; also run without Levenberg-Marquardt" : "");
-  else if (retried)
-    snprintf(r->message, sizeof r->message,
-             "converged in the run without Levenberg-Marquardt (%d iterations)", st.iterations);
+  err = fb_run(d, ns, &prob, z, r);
 cleanup:
   free(c.F);
   free(c.zF);

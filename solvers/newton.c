@@ -102,14 +102,16 @@ enum newton_reason newton_solve(const struct newton_problem *prob, const struct 
   size_t nn = n > 0 ? (size_t)n : 1;
   memset(stats, 0, sizeof *stats);
   double *phi = malloc(nn * sizeof *phi), *phit = malloc(nn * sizeof *phit), *zt = malloc(nn * sizeof *zt);
-  double *d = malloc(nn * sizeof *d), *g = malloc(nn * sizeof *g), *H = malloc(nn * nn * sizeof *H);
+  const struct newton_linalg *la = prob->linalg; /* NULL: dense H here */
+  size_t nh = la ? 1 : nn * nn;
+  double *d = malloc(nn * sizeof *d), *g = malloc(nn * sizeof *g), *H = malloc(nh * sizeof *H);
   double *Hc = NULL, *z0 = NULL, *phi0 = NULL;
   if (lm) {
-    Hc = malloc(nn * nn * sizeof *Hc);
+    Hc = malloc(nh * sizeof *Hc);
     z0 = malloc(nn * sizeof *z0);
     phi0 = malloc(nn * sizeof *phi0);
   }
-  lapack_int *ipiv = malloc(nn * sizeof *ipiv);
+  lapack_int *ipiv = malloc((la ? 1 : nn) * sizeof *ipiv);
   enum newton_reason reason = NEWTON_MAX_ITERATIONS;
   if (!phi || !phit || !zt || !d || !g || !H || !ipiv || (lm && (!Hc || !z0 || !phi0))) {
     reason = NEWTON_ALLOCATION_FAILURE;
@@ -135,11 +137,14 @@ enum newton_reason newton_solve(const struct newton_problem *prob, const struct 
       break;
     }
     stats->iterations = it;
-    if (prob->jacobian(prob->ctx, z, phi, H) != 0) {
+    if (la ? la->assemble(prob->ctx, z, phi) != 0 : prob->jacobian(prob->ctx, z, phi, H) != 0) {
       reason = NEWTON_EVAL_FAILURE;
       break;
     }
-    cblas_dgemv(CblasRowMajor, CblasTrans, n, n, 1.0, H, n, phi, 1, 0.0, g, 1);
+    if (la)
+      la->mult_transpose(prob->ctx, phi, g);
+    else
+      cblas_dgemv(CblasRowMajor, CblasTrans, n, n, 1.0, H, n, phi, 1, 0.0, g, 1);
     double gg = cblas_ddot(n, g, 1, g, 1);
     if (!isfinite(gg)) {
       reason = NEWTON_NAN_OR_INF;
@@ -149,9 +154,15 @@ enum newton_reason newton_solve(const struct newton_problem *prob, const struct 
     for (int i = 0; i < n; i++)
       d[i] = -phi[i];
     int have_d = 1;
-    lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, H, n, ipiv);
-    if (info > 0) stats->singular++;
-    if (info != 0 || LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', n, 1, H, n, ipiv, d, n) != 0) have_d = 0;
+    if (la) {
+      int info = la->solve(prob->ctx, d);
+      if (info > 0) stats->singular++;
+      if (info != 0) have_d = 0;
+    } else {
+      lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, H, n, ipiv);
+      if (info > 0) stats->singular++;
+      if (info != 0 || LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', n, 1, H, n, ipiv, d, n) != 0) have_d = 0;
+    }
     double t = 0.0, psi0 = psi;
     if (lm) {
       memcpy(z0, z, nn * sizeof *z);
@@ -166,28 +177,43 @@ enum newton_reason newton_solve(const struct newton_problem *prob, const struct 
      * (cheaper than copying it every iteration: this path is rare). */
     if ((!accepted || t < set->lm_below) && lm) {
       double lambda = pow(2.0 * psi0, 0.5 * set->lm_power), psi_lm = psi0, t_lm = 0.0;
-      if (prob->jacobian(prob->ctx, z0, phi0, Hc) != 0) {
-        reason = NEWTON_EVAL_FAILURE;
-        break;
-      }
-      cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, n, 1.0, Hc, n, 0.0, H, n);
-      double dmax = 0.0; /* a zero column still gets a (tiny) damping: relative to the largest */
-      for (int i = 0; i < n; i++)
-        dmax = fmax(dmax, H[(size_t)i * n + i]);
-      for (int i = 0; i < n; i++) {
-        double *hii = &H[(size_t)i * n + i];
-        *hii += set->lm_scaled ? lambda * fmax(*hii, DBL_EPSILON * dmax) : lambda;
-      }
-      for (int i = 0; i < n; i++)
-        d[i] = -g[i];
-      if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, H, n) == 0 &&
-          LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, H, n, d, n) == 0 &&
-          newton_try(prob, set, z0, phi0, &psi_lm, d, g, zt, phit, 0, &t_lm) && (!accepted || psi_lm < psi)) {
-        memcpy(z, z0, nn * sizeof *z);
-        memcpy(phi, phi0, nn * sizeof *phi);
-        psi = psi_lm;
-        accepted = 1;
-        stats->lm_steps++;
+      if (la) { /* the backend still holds H at z0: its factorization did not overwrite it */
+        for (int i = 0; i < n; i++)
+          d[i] = -g[i];
+        if (la->solve_lm(prob->ctx, lambda, set->lm_scaled, d) == 0 &&
+            newton_try(prob, set, z0, phi0, &psi_lm, d, g, zt, phit, 0, &t_lm) &&
+            (!accepted || psi_lm < psi)) {
+          memcpy(z, z0, nn * sizeof *z);
+          memcpy(phi, phi0, nn * sizeof *phi);
+          psi = psi_lm;
+          accepted = 1;
+          stats->lm_steps++;
+        }
+      } else {
+        if (prob->jacobian(prob->ctx, z0, phi0, Hc) != 0) {
+          reason = NEWTON_EVAL_FAILURE;
+          break;
+        }
+        cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, n, 1.0, Hc, n, 0.0, H, n);
+        double dmax = 0.0; /* a zero column still gets a (tiny) damping: relative to the largest */
+        for (int i = 0; i < n; i++)
+          dmax = fmax(dmax, H[(size_t)i * n + i]);
+        for (int i = 0; i < n; i++) {
+          double *hii = &H[(size_t)i * n + i];
+          *hii += set->lm_scaled ? lambda * fmax(*hii, DBL_EPSILON * dmax) : lambda;
+        }
+        for (int i = 0; i < n; i++)
+          d[i] = -g[i];
+        if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, H, n) == 0 &&
+            LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, H, n, d, n) == 0 &&
+            newton_try(prob, set, z0, phi0, &psi_lm, d, g, zt, phit, 0, &t_lm) &&
+            (!accepted || psi_lm < psi)) {
+          memcpy(z, z0, nn * sizeof *z);
+          memcpy(phi, phi0, nn * sizeof *phi);
+          psi = psi_lm;
+          accepted = 1;
+          stats->lm_steps++;
+        }
       }
     }
     /* 3. steepest descent, the globalisation of last resort */

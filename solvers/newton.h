@@ -11,6 +11,8 @@
 
 /* The problem as the Newton method sees it. Callbacks return 0 on success, nonzero when the value cannot
  * be computed at z (then the method stops with NEWTON_EVAL_FAILURE, or backtracks inside a line search). */
+struct newton_linalg;
+
 struct newton_problem {
   int n;
   void *ctx;
@@ -23,6 +25,22 @@ struct newton_problem {
   /* Optional stopping test on the problem's own measure (the natural-map residual), called after every
    * phi evaluation that is accepted; returns 1 to stop. NULL: stop when merit <= tol^2 / 2. */
   int (*converged)(void *ctx, const double *z, const double *phi, double *residual);
+  /* Optional linear algebra of the backend's own (a sparse factorization): when set, jacobian is not
+   * called and no n x n array is allocated. NULL: H dense, LAPACK LU / Cholesky. */
+  const struct newton_linalg *linalg;
+};
+
+/* The linear algebra newton_solve needs, for H an element of the generalised Jacobian kept by the backend.
+ * All take the problem's ctx. Return 0 on success. */
+struct newton_linalg {
+  /* H at z (as jacobian: phi = Phi(z), z not necessarily the point of the last phi call) */
+  int (*assemble)(void *ctx, const double *z, const double *phi);
+  void (*mult_transpose)(void *ctx, const double *v, double *g); /* g = H^T v */
+  /* H d = rhs, in place (d holds rhs on entry); > 0 when H is singular, < 0 on other failures */
+  int (*solve)(void *ctx, double *d);
+  /* (H^T H + lambda D) d = rhs in place, D = diag(H^T H) floored at DBL_EPSILON times its largest entry
+   * when scaled, else I: the Levenberg-Marquardt step of newton.c */
+  int (*solve_lm)(void *ctx, double lambda, int scaled, double *d);
 };
 
 struct newton_settings {

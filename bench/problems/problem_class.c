@@ -5,6 +5,7 @@
 #include "problem_class.h"
 
 #include "cp_io.h"
+#include "sparse_mlcp.h"
 #include "testncp.h"
 #include "testproblems.h"
 
@@ -123,7 +124,8 @@ int cp_class_random(const char *name)
 {
   int sliding;
   return cp_class_sized(name, "spd") > 0 || cp_class_boxes(name, &sliding) > 0 ||
-         cp_class_sized(name, "ncp_mixed") > 0 || strcmp(name, "ncp_disc_rand") == 0;
+         cp_class_sized(name, "ncp_mixed") > 0 || strcmp(name, "ncp_disc_rand") == 0 ||
+         cp_class_sized(name, "sparse_mlcp") >= 5;
 }
 
 int cp_class_valid(const char *name)
@@ -172,6 +174,8 @@ enum cp_class_status cp_class_create(const char *name, unsigned long seed, const
     *p = max_form ? cp_test_egan_max(-1.5, a2, 100.0) : cp_test_egan_sum(-1.5, a2, 0.01);
   else if ((n = cp_class_sized(name, "ncp_mixed")) > 0)
     *p = cp_test_ncp_mixed(n / 3, n - n / 3, 1.0, seed, NULL);
+  else if ((n = cp_class_sized(name, "sparse_mlcp")) >= 5)
+    *p = cp_test_sparse_mlcp(n, seed);
   else if (strncmp(name, "ncp_disc_", 9) == 0 && cp_class_ncp_fixed(name))
     *p = cp_class_disc(name, seed);
   else if (strcmp(name, "ncp_kojima_shindo") == 0)
@@ -183,7 +187,7 @@ enum cp_class_status cp_class_create(const char *name, unsigned long seed, const
         err, errlen,
         "unknown problem class '%s' (spdN, restingN, slidingN with N a multiple of 24, murtyN, egan_max_a, "
         "egan_max_b, egan_sum_1, egan_sum_2, ncp_disc_roll, ncp_disc_slide, ncp_disc_rand, ncp_mixedN, "
-        "ncp_kojima_shindo, mcp_siconos10, siconos:PATH, file:PATH)",
+        "ncp_kojima_shindo, mcp_siconos10, sparse_mlcpN, siconos:PATH, file:PATH)",
         name);
     return CP_CLASS_UNKNOWN;
   }
@@ -199,7 +203,8 @@ int cp_class_size(const char *name, const char *data_dir)
   int n, sliding, max_form;
   double a2;
   if ((n = cp_class_sized(name, "spd")) > 0 || (n = cp_class_sized(name, "murty")) > 0 ||
-      (n = cp_class_sized(name, "ncp_mixed")) > 0 || (n = cp_class_ncp_fixed(name)) > 0)
+      (n = cp_class_sized(name, "ncp_mixed")) > 0 || (n = cp_class_ncp_fixed(name)) > 0 ||
+      (n = cp_class_sized(name, "sparse_mlcp")) >= 5)
     return n;
   if ((n = cp_class_boxes(name, &sliding)) > 0) return n * CP_CLASS_BOX_UNKNOWNS;
   if (cp_class_egan(name, &max_form, &a2)) return max_form ? 10 : 4;

@@ -23,6 +23,7 @@
  *                 sliding at 2 m/s, a random state on the plane (seeded)
  *   ncp_mixedN    random strictly monotone mixed NCP, N / 3 free unknowns, known solution (seeded)
  *   ncp_kojima_shindo   Kojima-Shindo's 4-unknown NCP;  mcp_siconos10   Siconos' MCP test (5 free + 5)
+ *   sparse_mlcpN  synthetic sparse contact-structured mixed LCP of size N >= 5 (cp_test_sparse_mlcp, seeded)
  *   siconos:PATH  a Siconos numerics .dat file, PATH relative to the data folder (LCP, or MLCP when the
  *                 file name contains "mlcp")
  *   file:PATH     a problem file in any format cp_io reads, PATH as given (relative to the working
@@ -36,8 +37,8 @@ enum cp_class_status {
 
 /* 1 if name is a valid class name (files are not opened). */
 int cp_class_valid(const char *name);
-/* 1 for the random classes (spd, resting, sliding, ncp_mixed, ncp_disc_rand): the instance depends on the
- * seed. */
+/* 1 for the random classes (spd, resting, sliding, ncp_mixed, ncp_disc_rand, sparse_mlcp): the instance
+ * depends on the seed. */
 int cp_class_random(const char *name);
 /* Builds the instance; *p is NULL unless CP_CLASS_OK. data_dir holds the siconos: files. */
 enum cp_class_status cp_class_create(const char *name, unsigned long seed, const char *data_dir,
