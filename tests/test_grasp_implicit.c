@@ -49,7 +49,13 @@ static double jacobian_error(struct cp_problem *p, const double *z)
   const int n = p->n > 0 ? p->n : 1;
   double *J = calloc((size_t)n * n, sizeof *J), *Fp = calloc((size_t)n, sizeof *Fp),
          *Fm = calloc((size_t)n, sizeof *Fm), *zz = malloc((size_t)n * sizeof *zz), err = 0.0;
-  if (!J || !Fp || !Fm || !zz || cp_eval_J(p, z, J)) err = INFINITY;
+  if (!J || !Fp || !Fm || !zz || cp_eval_J(p, z, J)) {
+    free(J);
+    free(Fp);
+    free(Fm);
+    free(zz);
+    return INFINITY;
+  }
   for (int c = 0; c < n && isfinite(err); c++) {
     memcpy(zz, z, (size_t)n * sizeof *zz);
     const double e = 1e-6 * fmax(1.0, fabs(z[c]));

@@ -150,7 +150,8 @@ static void add(double *J, int n, int row, int col, double v)
 static int eval(struct grasp_implicit *g, const double *z, double *F, double *J)
 {
   const int n = g->n, nc = g->nc;
-  double x[NMAX], xl[LOCAL], Fl[LOCAL], Jl[LOCAL * LOCAL];
+  double x[NMAX] = {0}, xl[LOCAL], Fl[LOCAL],
+         Jl[LOCAL * LOCAL]; /* zeroed: the analyser cannot see n <= NMAX */
   for (int i = 0; i < n; i++)
     x[i] = g->guess[i] + z[i];
   memset(F, 0, (size_t)n * sizeof *F);
@@ -374,7 +375,7 @@ int grasp_implicit_step(struct grasp_implicit *g, struct solver *s, const struct
   memset(g->z, 0, (size_t)g->n * sizeof *g->z);
   const int bad = solver_solve(s, g->p, g->z, sr);
   if (!solved(sr, bad)) return bad == 2 ? 2 : 1;
-  double x[NMAX];
+  double x[NMAX] = {0};
   for (int i = 0; i < g->n; i++)
     x[i] = g->guess[i] + g->z[i];
   for (int j = 0; j < 4; j++) {
