@@ -108,6 +108,9 @@ static const struct option_decl options[] = {
      "half-opening at which the fingers meet: the trial ends, nothing held [m]"},
     {"start_clear", OPT_REAL, offsetof(struct grasp_ctx, o.start_clear), "2e-4", "(0,inf)",
      "the jaws start this far outside the part (the free closing before is skipped) [m]"},
+    {"friction_creep", OPT_REAL, offsetof(struct grasp_ctx, o.creep), "1e-3", "[0,1)",
+     "geometric_implicit: largest slip of sticking friction (fingertips, support points) as a fraction of "
+     "-close_speed; it picks the statically indeterminate split of the friction impulses"},
     {"warm_start", OPT_BOOL, offsetof(struct grasp_ctx, o.warm_start), "1", NULL,
      "start each solve from the last step's solution when the contact set is unchanged"},
 };
@@ -161,7 +164,7 @@ static int setup(void **vctx)
       return 1;
     }
   /* the formulations, and the options only one of them reads */
-  int n_explicit = 0;
+  int n_explicit = 0, n_forms = 0;
   enum grasp_formulation form;
   snprintf(buf, sizeof buf, "%s", axes[4].def);
   PetscOptionsGetString(NULL, NULL, "-formulation", buf, sizeof buf, NULL);
@@ -172,12 +175,18 @@ static int setup(void **vctx)
       return 1;
     }
     n_explicit += form == GRASP_EXPLICIT_LCP;
+    n_forms++;
   }
   PetscBool set = PETSC_FALSE;
   PetscOptionsHasName(NULL, NULL, "-support_directions", &set);
   if (set && !n_explicit) {
     fprintf(stderr, "error: -support_directions sets explicit_lcp's friction pyramid; geometric_implicit's "
                     "support friction is the ellipse (eq. 5), and explicit_lcp is not run\n");
+    return 1;
+  }
+  PetscOptionsHasName(NULL, NULL, "-friction_creep", &set);
+  if (set && n_explicit == n_forms) {
+    fprintf(stderr, "error: -friction_creep is geometric_implicit's, and geometric_implicit is not run\n");
     return 1;
   }
   return 0;

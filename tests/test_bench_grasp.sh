@@ -74,3 +74,8 @@ rc=$?
 if [ "$rc" = 2 ] && grep -q "support_directions" "$tmp/outbad2"; then
   echo "ok - bench_grasp: -support_directions without explicit_lcp exits 2, named"; else
   echo "not ok - bench_grasp: -support_directions without explicit_lcp exits $rc"; sed 's/^/# /' "$tmp/outbad2"; fi
+"$CB_BIN/bench_grasp" -friction_creep 1e-2 -out "$tmp/bad3" -quiet >"$tmp/outbad3" 2>&1
+rc=$?
+if [ "$rc" = 2 ] && grep -q "friction_creep" "$tmp/outbad3"; then
+  echo "ok - bench_grasp: -friction_creep without geometric_implicit exits 2, named"; else
+  echo "not ok - bench_grasp: -friction_creep without geometric_implicit exits $rc"; sed 's/^/# /' "$tmp/outbad3"; fi

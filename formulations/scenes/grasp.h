@@ -112,6 +112,7 @@ struct grasp_trial_opts {
   double margin;      /* contacts kept when closer than this [m] */
   double s_min;       /* the jaws closed: half-opening at which the fingers meet [m] */
   double start_clear; /* the jaws start this far outside the part's extent [m] */
+  double creep;       /* geometric_implicit: sticking friction's largest slip, in units of close_speed */
   int warm_start;     /* start from the last step's solution (explicit_lcp: when the contact set is
                          unchanged; geometric_implicit: per pair, else the detection's guess) */
 };

@@ -142,7 +142,7 @@ static int gi_eval(struct gi_data *d, const double *z, double *F, double *J)
   for (int i = 0; i < d->nc; i++) {
     const struct gi_contact *ct = &d->c[i];
     const struct convex_fn *g2 = ct->m2 > 1 ? d->pool + ct->g2 : NULL;
-    if (implicit_contact2d_eval(ct->s, g2, ct->m2, ct->mu, et2, h, x, gi_index(d, i), d->e2, F, J, n)) {
+    if (implicit_contact2d_eval(ct->s, g2, ct->m2, ct->mu, et2, 0.0, h, x, gi_index(d, i), d->e2, F, J, n)) {
       free(x);
       return 1;
     }

@@ -25,8 +25,9 @@ static void add(double *J, int n, int row, int col, double v)
 }
 
 int implicit_contact2d_eval(const struct gi_side s[2], const struct convex_fn *g2, int m2, double mu,
-                            double et2, double h, const double *x, struct implicit_contact2d_index ix,
-                            struct side_eval *e2, double *F, double *J, int n)
+                            double et2, double creep, double h, const double *x,
+                            struct implicit_contact2d_index ix, struct side_eval *e2, double *F, double *J,
+                            int n)
 {
   const struct gi_side *s1 = &s[0], *s2 = &s[1];
   const double *nu = x;
@@ -105,9 +106,9 @@ int implicit_contact2d_eval(const struct gi_side s[2], const struct convex_fn *g
   {
     int row = ix.pt;
     double c0 = et2 * mu;
-    F[row] = c0 * pn * vt + pt * sg;
+    F[row] = c0 * pn * vt + pt * (sg + creep);
     add(J, n, row, ix.pn, c0 * vt);
-    add(J, n, row, ix.pt, sg);
+    add(J, n, row, ix.pt, sg + creep);
     add(J, n, row, ix.sg, pt);
     double k0 = c0 * pn;
     /* through t: dv_t = dt . w */

@@ -18,9 +18,12 @@ struct implicit_contact2d_index {
  * moving side (s[0]: body 1, one convex function f; s[1]: body 2, its own function when m2 == 1, else the
  * m2 half-planes g2). x holds every unknown, the velocities nu at the sides' dof indices. With J (dense,
  * n columns, row-major) not NULL, adds the analytic derivatives there. e2: room for m2 evaluations. mu, et2:
- * the friction coefficient and e_t^2 (eq. 5). Returns 1 when body 2's normal is undefined (zero gradient). */
+ * the friction coefficient and e_t^2 (eq. 5); creep: 0 for the paper's (21), else the friction row reads
+ * e_t^2 mu p_n v_t + (sigma + creep) p_t (a slip of at most creep while sticking, grasp_trial_implicit.c).
+ * Returns 1 when body 2's normal is undefined (zero gradient). */
 int implicit_contact2d_eval(const struct gi_side s[2], const struct convex_fn *g2, int m2, double mu,
-                            double et2, double h, const double *x, struct implicit_contact2d_index ix,
-                            struct side_eval *e2, double *F, double *J, int n);
+                            double et2, double creep, double h, const double *x,
+                            struct implicit_contact2d_index ix, struct side_eval *e2, double *F, double *J,
+                            int n);
 
 #endif
