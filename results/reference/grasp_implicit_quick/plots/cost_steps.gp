@@ -12,8 +12,8 @@ set mxtics default
 set xlabel "gripper centre right of the part's centre [mm]"
 set xrange [-10.300000000000001:7.2999999999999998]
 set ylabel "time steps taken"
-set yrange [-66.480000000000004:806.42999999999995]
-set arrow from graph 0, first -30.704999999999998 to graph 1, first -30.704999999999998 nohead lc rgb '#bbbbbb' dt 3
+set yrange [-66.400000000000006:805.89999999999998]
+set arrow from graph 0, first -30.650000000000006 to graph 1, first -30.650000000000006 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {

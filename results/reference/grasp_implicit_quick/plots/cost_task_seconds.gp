@@ -12,11 +12,8 @@ set mxtics default
 set xlabel "gripper centre right of the part's centre [mm]"
 set xrange [-10.300000000000001:7.2999999999999998]
 set ylabel "task_seconds [s]"
-set logscale y
-set format y '%g'
-set ytics (1e-03, 2e-03, 5e-03, 1e-02, 2e-02, 5e-02, 1e-01, 2e-01, 5e-01, 1e+00, 2e+00, 5e+00)
-set yrange [0.0011442054367705921:0.33804820000000002]
-set arrow from graph 0, first 0.0015356320832549241 to graph 1, first 0.0015356320832549241 nohead lc rgb '#bbbbbb' dt 3
+set yrange [-0.0085389550000000009:0.081525105]
+set arrow from graph 0, first -0.004847805000000001 to graph 1, first -0.004847805000000001 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {

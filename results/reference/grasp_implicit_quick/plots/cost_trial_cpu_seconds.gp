@@ -12,8 +12,8 @@ set mxtics default
 set xlabel "gripper centre right of the part's centre [mm]"
 set xrange [-10.300000000000001:7.2999999999999998]
 set ylabel "CPU time of the trial [s]"
-set yrange [-0.0061378076800000479:0.057129895380000129]
-set arrow from graph 0, first -0.0035448690300000406 to graph 1, first -0.0035448690300000406 nohead lc rgb '#bbbbbb' dt 3
+set yrange [-0.0053583988199999832:0.047774486994999969]
+set arrow from graph 0, first -0.0031808215324999854 to graph 1, first -0.0031808215324999854 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {
