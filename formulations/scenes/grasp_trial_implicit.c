@@ -37,7 +37,11 @@
  * that points, multipliers, velocities and impulses are all near 1 and the checker's relative tolerance
  * means the same on every row. As in geometric_implicit, the unknowns are stored shifted by the guess (the
  * last step's answers per pair, the pose and velocity of the last step), so the solvers' z = 0 start is a
- * warm start; a failed warm solve is repeated from the detection's guess. Everything is sized once. */
+ * warm start. A pair met for the first time, or a failed warm solve, takes its guess from a predictor, the
+ * explicit LCP of the same step (grasp_trial.c): its velocities and impulses, the sliding directions they
+ * imply, and the closest points at the poses it predicts. Without it Newton went from the detection's
+ * guess to a spurious point: jaws at full speed, part still, a1 = a2 at the fingertip vertex inside the
+ * disc (every KKT row holds there; only (19) does not). Everything is sized once. */
 #include "grasp_implicit.h"
 #include "implicit_contact2d.h"
 #include "shape.h"
