@@ -112,7 +112,8 @@ static const struct option_decl options[] = {
      "geometric_implicit: largest slip of sticking friction (fingertips, support points) as a fraction of "
      "-close_speed; it picks the statically indeterminate split of the friction impulses"},
     {"warm_start", OPT_BOOL, offsetof(struct grasp_ctx, o.warm_start), "1", NULL,
-     "start each solve from the last step's solution when the contact set is unchanged"},
+     "start each solve from the last step's solution (explicit_lcp: when the contact set is unchanged; "
+     "geometric_implicit: per finger-part pair, a new pair from the explicit LCP's answer)"},
 };
 
 static const struct sweep_driver driver;
