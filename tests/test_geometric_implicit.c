@@ -13,6 +13,7 @@
  * of Sec. 6.2); a sphere rolling on the plane keeps its kinetic energy and rolls without slipping; a dropped
  * sphere comes to rest on the plane. */
 #include "check.h"
+#include "fd_jacobian.h"
 #include "formulation.h"
 #include "implicit_side3.h"
 #include "run.h"
@@ -25,63 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Largest |J - J_fd| / max(1, |J|) over the entries, at z. */
-static double jacobian_error(const struct cp_problem *p, const double *z)
-{
-  int n = p->n;
-  double *J = malloc((size_t)n * n * sizeof *J), *zp = malloc((size_t)n * sizeof *zp);
-  double *Fp = malloc((size_t)n * sizeof *Fp), *Fm = malloc((size_t)n * sizeof *Fm);
-  double worst = INFINITY;
-  if (!J || !zp || !Fp || !Fm || cp_eval_J(p, z, J)) goto done;
-  worst = 0.0;
-  for (int j = 0; j < n; j++) {
-    double step = 1e-6;
-    for (int i = 0; i < n; i++)
-      zp[i] = z[i];
-    zp[j] = z[j] + step;
-    if (cp_eval_F(p, zp, Fp)) return INFINITY;
-    zp[j] = z[j] - step;
-    if (cp_eval_F(p, zp, Fm)) return INFINITY;
-    for (int i = 0; i < n; i++) {
-      double fd = (Fp[i] - Fm[i]) / (2 * step), an = J[(size_t)i * n + j];
-      worst = fmax(worst, fabs(fd - an) / fmax(1.0, fabs(an)));
-    }
-  }
-done:
-  free(J);
-  free(zp);
-  free(Fp);
-  free(Fm);
-  return worst;
-}
-
 static void check_jacobian(struct world *w, const char *what, gsl_rng *rng)
 {
-  struct formulation *f = NULL;
-  struct contact_set cs = {0, 0, NULL};
-  struct cp_problem *p = NULL;
-  double worst = 0.0;
-  int ok = formulation_create("geometric_implicit", &f, NULL, 0) == 0;
-  ok = ok && f->type->detect(f, w, 0.01, &cs) == 0 && cs.n > 0;
-  ok = ok && f->type->assemble(f, w, &cs, 0.01, &p) == 0;
-  if (ok) {
-    double *z = malloc((size_t)p->n * sizeof *z);
-    for (int trial = 0; trial < 5 && z; trial++) {
-      /* a random point with every complementarity unknown positive (x = guess + z >= 0.05) */
-      for (int i = 0; i < p->n; i++) {
-        double u = gsl_rng_uniform(rng);
-        z[i] = isfinite(p->lo[i]) ? p->lo[i] + 0.05 + u : 0.3 * (2 * u - 1);
-      }
-      worst = fmax(worst, jacobian_error(p, z));
-    }
-    free(z);
-  }
-  CHECK(ok && worst < 1e-6,
-        "geometric_implicit %s: %d contacts, analytic Jacobian = finite differences (%.1e)", what, cs.n,
-        ok ? worst : NAN);
-  cp_destroy(&p);
-  contact_set_free(&cs);
-  formulation_destroy(&f);
+  int nc = 0;
+  double worst = formulation_jacobian_error(w, "geometric_implicit", rng, &nc);
+  CHECK(worst < 1e-6, "geometric_implicit %s: %d contacts, analytic Jacobian = finite differences (%.1e)",
+        what, nc, worst);
 }
 
 static void test_jacobians(void)
@@ -329,19 +279,6 @@ static void test_side3(gsl_rng *rng)
         worst);
 }
 
-static void random_pose(struct body *b, gsl_rng *rng)
-{
-  double len = 0.0;
-  for (int k = 0; k < 4; k++)
-    b->q[k] = gsl_rng_uniform(rng) - 0.5, len += b->q[k] * b->q[k];
-  for (int k = 0; k < 4; k++)
-    b->q[k] /= sqrt(len);
-  for (int k = 0; k < 3; k++) {
-    b->v[k] = 2.0 * gsl_rng_uniform(rng) - 1.0;
-    b->w[k] = 4.0 * gsl_rng_uniform(rng) - 2.0;
-  }
-}
-
 static void test_jacobians3d(void)
 {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -358,7 +295,7 @@ static void test_jacobians3d(void)
   w->threshold = 1.0;
   w->mu = 0.4;
   w->bodies[b].x[2] = 1.0;
-  random_pose(&w->bodies[b], rng);
+  random_body_motion(&w->bodies[b], rng);
   check_jacobian(w, "3D sphere on a tilted plane", rng);
   world_destroy(&w);
   /* two moving spheres on the ground: sphere-sphere with both bodies dynamic, and sphere-plane */
@@ -375,8 +312,8 @@ static void test_jacobians3d(void)
   w->mu = 0.3;
   w->bodies[b1].x[2] = 1.05;
   w->bodies[b2].x[0] = 1.9, w->bodies[b2].x[1] = 0.6, w->bodies[b2].x[2] = 1.5;
-  random_pose(&w->bodies[b1], rng);
-  random_pose(&w->bodies[b2], rng);
+  random_body_motion(&w->bodies[b1], rng);
+  random_body_motion(&w->bodies[b2], rng);
   check_jacobian(w, "3D two spheres on the ground", rng);
   world_destroy(&w);
   gsl_rng_free(rng);

@@ -4,6 +4,7 @@
  * and whole trials from hand-placed gripper positions (sweet spot, round part, diametric, lost) checked
  * against geometry and against the explicit LCP. */
 #include "check.h"
+#include "fd_jacobian.h"
 #include "grasp.h"
 #include "grasp_implicit.h"
 
@@ -44,38 +45,6 @@ static const struct grasp_trial_opts opts = {.h = 1e-3,
                                              .creep = 1e-3,
                                              .warm_start = 1};
 
-/* max |J - J_fd| / max(1, |J|) over the entries, at z. */
-static double jacobian_error(struct cp_problem *p, const double *z)
-{
-  const int n = p->n > 0 ? p->n : 1;
-  double *J = calloc((size_t)n * n, sizeof *J), *Fp = calloc((size_t)n, sizeof *Fp),
-         *Fm = calloc((size_t)n, sizeof *Fm), *zz = malloc((size_t)n * sizeof *zz), err = 0.0;
-  if (!J || !Fp || !Fm || !zz || cp_eval_J(p, z, J)) {
-    free(J);
-    free(Fp);
-    free(Fm);
-    free(zz);
-    return INFINITY;
-  }
-  for (int c = 0; c < n && isfinite(err); c++) {
-    memcpy(zz, z, (size_t)n * sizeof *zz);
-    const double e = 1e-6 * fmax(1.0, fabs(z[c]));
-    zz[c] = z[c] + e;
-    if (cp_eval_F(p, zz, Fp)) err = INFINITY;
-    zz[c] = z[c] - e;
-    if (cp_eval_F(p, zz, Fm)) err = INFINITY;
-    for (int r = 0; r < n && isfinite(err); r++) {
-      const double fd = (Fp[r] - Fm[r]) / (2 * e), a = J[(size_t)r * n + c];
-      err = fmax(err, fabs(a - fd) / fmax(1.0, fabs(a)));
-    }
-  }
-  free(J);
-  free(Fp);
-  free(Fm);
-  free(zz);
-  return err;
-}
-
 static void test_jacobian(void)
 {
   struct grasp_implicit *g = NULL;
@@ -104,7 +73,7 @@ static void test_jacobian(void)
       for (int i = 0; i < pr->n; i++) /* complementarity unknowns kept >= 0: they are multipliers */
         z[i] = isfinite(pr->lo[i]) ? -pr->lo[i] * 0.5 + gsl_rng_uniform(rng)
                                    : 0.2 * (gsl_rng_uniform(rng) - 0.5);
-      worst = fmax(worst, jacobian_error(pr, z));
+      worst = fmax(worst, fd_jacobian_error(pr, z, 1));
     }
     free(z);
   }

@@ -8,6 +8,7 @@
  * Siconos MCP backend's bound mapping (free row last, upper-bound row, shifted lower bound), its refusal of
  * box rows, and its iteration and time limits. */
 #include "check.h"
+#include "fd_jacobian.h"
 #include "problem_class.h"
 #include "solver.h"
 #include "testncp.h"
@@ -36,25 +37,6 @@ static struct solver *make_solver(const char *name, double tol)
   return s;
 }
 
-/* Analytic Jacobian against central differences at a point. */
-static double fd_error(const struct cp_problem *p, const double *z0)
-{
-  int n = p->n;
-  double J[MAXN * MAXN], z[MAXN], Fp[MAXN], Fm[MAXN], err = 0.0;
-  cp_eval_J(p, z0, J);
-  for (int j = 0; j < n; j++) {
-    memcpy(z, z0, (size_t)n * sizeof *z);
-    double h = 1e-6 * fmax(1.0, fabs(z0[j]));
-    z[j] = z0[j] + h;
-    cp_eval_F(p, z, Fp);
-    z[j] = z0[j] - h;
-    cp_eval_F(p, z, Fm);
-    for (int i = 0; i < n; i++)
-      err = fmax(err, fabs((Fp[i] - Fm[i]) / (2 * h) - J[i * n + j]) / fmax(1.0, fabs(J[i * n + j])));
-  }
-  return err;
-}
-
 static void test_jacobians(void)
 {
   struct cp_test_disc d = cp_test_disc_rolling(0.01);
@@ -70,7 +52,7 @@ static void test_jacobians(void)
         seed = seed * 1103515245u + 12345u;
         z[i] = 2.0 * ((seed >> 8) & 0xffff) / 65535.0 - 1.0;
       }
-      worst = fmax(worst, fd_error(ps[k], z));
+      worst = fmax(worst, fd_jacobian_error(ps[k], z, 1));
     }
     CHECK(worst < 1e-6, "%s: analytic Jacobian matches finite differences (rel. err %.2g)", ps[k]->name,
           worst);

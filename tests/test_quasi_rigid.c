@@ -6,6 +6,7 @@
  * mg/k + sqrt((mg/k)^2 + m v^2 / k) (backward Euler damps it a little), the rigid core never reached; and
  * the 3D form (quasi_rigid3d.c): its Jacobian, and a sphere's drop that repeats the disc's to rounding. */
 #include "check.h"
+#include "fd_jacobian.h"
 #include "formulation.h"
 #include "run.h"
 #include "scenes.h"
@@ -17,64 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double jacobian_error(const struct cp_problem *p, const double *z)
-{
-  int n = p->n;
-  double *J = malloc((size_t)n * n * sizeof *J), *zp = malloc((size_t)n * sizeof *zp);
-  double *Fp = malloc((size_t)n * sizeof *Fp), *Fm = malloc((size_t)n * sizeof *Fm);
-  double worst = INFINITY;
-  if (J && zp && Fp && Fm && cp_eval_J(p, z, J) == 0) {
-    worst = 0.0;
-    for (int j = 0; j < n && isfinite(worst); j++) {
-      double step = 1e-6;
-      for (int i = 0; i < n; i++)
-        zp[i] = z[i];
-      zp[j] = z[j] + step;
-      int bad = cp_eval_F(p, zp, Fp);
-      zp[j] = z[j] - step;
-      bad |= cp_eval_F(p, zp, Fm);
-      if (bad) {
-        worst = INFINITY;
-        break;
-      }
-      for (int i = 0; i < n; i++) {
-        double fd = (Fp[i] - Fm[i]) / (2 * step), an = J[(size_t)i * n + j];
-        worst = fmax(worst, fabs(fd - an) / fmax(1.0, fabs(an)));
-      }
-    }
-  }
-  free(J);
-  free(zp);
-  free(Fp);
-  free(Fm);
-  return worst;
-}
-
 static void check_jacobian(struct world *w, const char *what, gsl_rng *rng)
 {
-  struct formulation *f = NULL;
-  struct contact_set cs = {0, 0, NULL};
-  struct cp_problem *p = NULL;
-  double worst = 0.0;
-  int ok = formulation_create("quasi_rigid", &f, NULL, 0) == 0;
-  ok = ok && f->type->detect(f, w, 0.01, &cs) == 0 && cs.n > 0;
-  ok = ok && f->type->assemble(f, w, &cs, 0.01, &p) == 0;
-  if (ok) {
-    double *z = malloc((size_t)p->n * sizeof *z);
-    for (int trial = 0; trial < 5 && z; trial++) {
-      for (int i = 0; i < p->n; i++) {
-        double u = gsl_rng_uniform(rng);
-        z[i] = isfinite(p->lo[i]) ? p->lo[i] + 0.05 + u : 0.3 * (2 * u - 1);
-      }
-      worst = fmax(worst, jacobian_error(p, z));
-    }
-    free(z);
-  }
-  CHECK(ok && worst < 1e-6, "quasi_rigid %s: %d contacts, analytic Jacobian = finite differences (%.1e)",
-        what, cs.n, ok ? worst : NAN);
-  cp_destroy(&p);
-  contact_set_free(&cs);
-  formulation_destroy(&f);
+  int nc = 0;
+  double worst = formulation_jacobian_error(w, "quasi_rigid", rng, &nc);
+  CHECK(worst < 1e-6, "quasi_rigid %s: %d contacts, analytic Jacobian = finite differences (%.1e)", what, nc,
+        worst);
 }
 
 static void test_jacobians(void)
@@ -181,19 +130,6 @@ static void test_core_impact(void)
  * plane and a sphere on a moving sphere at random poses and velocities; then the drop of Sec. 6.3 in 3D (a
  * unit sphere, m = 1, from z = 1.5 onto the compliant plane z <= 0, delta_max = 1): the same vertical motion
  * as the 2D disc, step for step (the sphere's height equals the disc's to rounding). */
-static void random_pose3(struct body *b, gsl_rng *rng)
-{
-  double len = 0.0;
-  for (int k = 0; k < 4; k++)
-    b->q[k] = gsl_rng_uniform(rng) - 0.5, len += b->q[k] * b->q[k];
-  for (int k = 0; k < 4; k++)
-    b->q[k] /= sqrt(len);
-  for (int k = 0; k < 3; k++) {
-    b->v[k] = 2.0 * gsl_rng_uniform(rng) - 1.0;
-    b->w[k] = 4.0 * gsl_rng_uniform(rng) - 2.0;
-  }
-}
-
 static void test_3d(void)
 {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -207,7 +143,7 @@ static void test_3d(void)
   world_finalize(w);
   w->threshold = 1.0;
   w->bodies[b].x[2] = 0.95;
-  random_pose3(&w->bodies[b], rng);
+  random_body_motion(&w->bodies[b], rng);
   check_jacobian(w, "3D: sphere on a tilted compliant plane", rng);
   world_destroy(&w);
   w = world_create(3);
@@ -218,8 +154,8 @@ static void test_3d(void)
   world_finalize(w);
   w->threshold = 1.0;
   w->bodies[b2].x[0] = 1.2, w->bodies[b2].x[1] = 0.5, w->bodies[b2].x[2] = 0.9;
-  random_pose3(&w->bodies[b1], rng);
-  random_pose3(&w->bodies[b2], rng);
+  random_body_motion(&w->bodies[b1], rng);
+  random_body_motion(&w->bodies[b2], rng);
   check_jacobian(w, "3D: sphere on a moving sphere", rng);
   world_destroy(&w);
   gsl_rng_free(rng);

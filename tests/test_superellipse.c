@@ -10,6 +10,7 @@
  * quasi_rigid: an ellipse resting on the compliant half-plane sinks by m g / k. */
 #include "check.h"
 #include "contact2d_superellipse.h"
+#include "fd_jacobian.h"
 #include "formulation.h"
 #include "run.h"
 #include "world_detect.h"
@@ -333,36 +334,6 @@ static void test_qr_rest(void)
   world_destroy(&w);
 }
 
-/* Largest |J - J_fd| / max(1, |J|) of the callback problem over its entries at z. */
-static double jacobian_error(const struct cp_problem *p, const double *z)
-{
-  int n = p->n;
-  double *J = malloc((size_t)n * n * sizeof *J), *zp = malloc((size_t)n * sizeof *zp);
-  double *Fp = malloc((size_t)n * sizeof *Fp), *Fm = malloc((size_t)n * sizeof *Fm);
-  double worst = INFINITY;
-  if (J && zp && Fp && Fm && cp_eval_J(p, z, J) == 0) {
-    worst = 0.0;
-    for (int j = 0; j < n && isfinite(worst); j++) {
-      const double step = 1e-6;
-      memcpy(zp, z, (size_t)n * sizeof *zp);
-      zp[j] = z[j] + step;
-      int bad = cp_eval_F(p, zp, Fp);
-      zp[j] = z[j] - step;
-      bad |= cp_eval_F(p, zp, Fm);
-      for (int i = 0; i < n && !bad; i++) {
-        double fd = (Fp[i] - Fm[i]) / (2 * step), an = J[(size_t)i * n + j];
-        worst = fmax(worst, fabs(fd - an) / fmax(1.0, fabs(an)));
-      }
-      if (bad) worst = INFINITY;
-    }
-  }
-  free(J);
-  free(zp);
-  free(Fp);
-  free(Fm);
-  return worst;
-}
-
 /* The geometrically implicit NCP's analytic Jacobian with a superellipse side (rotated, off-centre, p = 4)
  * against central differences at random states: near a tilted half-plane and under a moving disc. */
 static void test_gi_jacobian(void)
@@ -401,7 +372,7 @@ static void test_gi_jacobian(void)
         double u = (double)(seed >> 8 & 0xffff) / 65536.0;
         z[i] = isfinite(p->lo[i]) ? p->lo[i] + 0.05 + u : 0.3 * (2 * u - 1);
       }
-      worst = trial ? fmax(worst, jacobian_error(p, z)) : jacobian_error(p, z);
+      worst = trial ? fmax(worst, fd_jacobian_error(p, z, 0)) : fd_jacobian_error(p, z, 0);
     }
     free(z);
     CHECK(ok && worst < 1e-6,

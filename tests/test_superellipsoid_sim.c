@@ -9,6 +9,7 @@
  * ellipsoid on the compliant plane sinks by m g / k; stewart_trinkle keeps a p = 4 superellipsoid at rest on
  * the plane and, with anitescu_potra, on a box (the polyhedron pair). */
 #include "check.h"
+#include "fd_jacobian.h"
 #include "formulation.h"
 #include "geom3d.h"
 #include "hull3d.h"
@@ -47,75 +48,12 @@ static struct world *on_ground(const double a[3], int p, double z, const double 
   return w;
 }
 
-/* Largest |J - J_fd| / max(1, |J|) of the callback problem over its entries at z. */
-static double jacobian_error(const struct cp_problem *p, const double *z)
-{
-  int n = p->n;
-  double *J = malloc((size_t)n * n * sizeof *J), *zp = malloc((size_t)n * sizeof *zp);
-  double *Fp = malloc((size_t)n * sizeof *Fp), *Fm = malloc((size_t)n * sizeof *Fm);
-  double worst = INFINITY;
-  if (J && zp && Fp && Fm && cp_eval_J(p, z, J) == 0) {
-    worst = 0.0;
-    for (int j = 0; j < n && isfinite(worst); j++) {
-      const double step = 1e-6;
-      memcpy(zp, z, (size_t)n * sizeof *zp);
-      zp[j] = z[j] + step;
-      int bad = cp_eval_F(p, zp, Fp);
-      zp[j] = z[j] - step;
-      bad |= cp_eval_F(p, zp, Fm);
-      for (int i = 0; i < n && !bad; i++) {
-        double fd = (Fp[i] - Fm[i]) / (2 * step), an = J[(size_t)i * n + j];
-        worst = fmax(worst, fabs(fd - an) / fmax(1.0, fabs(an)));
-      }
-      if (bad) worst = INFINITY;
-    }
-  }
-  free(J);
-  free(zp);
-  free(Fp);
-  free(Fm);
-  return worst;
-}
-
 static void check_jacobian(struct world *w, const char *formulation, const char *what, gsl_rng *rng)
 {
-  struct formulation *f = NULL;
-  struct contact_set cs = {0, 0, NULL};
-  struct cp_problem *p = NULL;
-  double worst = 0.0;
-  int ok = formulation_create(formulation, &f, NULL, 0) == 0;
-  ok = ok && f->type->detect(f, w, 0.01, &cs) == 0 && cs.n > 0;
-  ok = ok && f->type->assemble(f, w, &cs, 0.01, &p) == 0;
-  if (ok) {
-    double *z = malloc((size_t)p->n * sizeof *z);
-    for (int trial = 0; trial < 5 && z; trial++) {
-      /* a random point with every complementarity unknown positive (x = guess + z >= 0.05) */
-      for (int i = 0; i < p->n; i++) {
-        double u = gsl_rng_uniform(rng);
-        z[i] = isfinite(p->lo[i]) ? p->lo[i] + 0.05 + u : 0.3 * (2 * u - 1);
-      }
-      worst = fmax(worst, jacobian_error(p, z));
-    }
-    free(z);
-  }
-  CHECK(ok && worst < 1e-6, "%s, %s: %d contacts, analytic Jacobian = finite differences (%.1e)", formulation,
-        what, cs.n, ok ? worst : NAN);
-  cp_destroy(&p);
-  contact_set_free(&cs);
-  formulation_destroy(&f);
-}
-
-static void random_motion(struct body *b, gsl_rng *rng)
-{
-  double len = 0.0;
-  for (int k = 0; k < 4; k++)
-    b->q[k] = gsl_rng_uniform(rng) - 0.5, len += b->q[k] * b->q[k];
-  for (int k = 0; k < 4; k++)
-    b->q[k] /= sqrt(len);
-  for (int k = 0; k < 3; k++) {
-    b->v[k] = 2.0 * gsl_rng_uniform(rng) - 1.0;
-    b->w[k] = 4.0 * gsl_rng_uniform(rng) - 2.0;
-  }
+  int nc = 0;
+  double worst = formulation_jacobian_error(w, formulation, rng, &nc);
+  CHECK(worst < 1e-6, "%s, %s: %d contacts, analytic Jacobian = finite differences (%.1e)", formulation, what,
+        nc, worst);
 }
 
 static void test_jacobians(void)
@@ -136,7 +74,7 @@ static void test_jacobians(void)
     w->threshold = 1.0;
     w->mu = 0.4;
     w->bodies[b].x[2] = 1.0;
-    random_motion(&w->bodies[b], rng);
+    random_body_motion(&w->bodies[b], rng);
     check_jacobian(w, forms[k], "turned off-centre p = 4 superellipsoid near a tilted plane", rng);
     world_destroy(&w);
     /* under a moving sphere, and a moving superellipsoid on it */
@@ -154,8 +92,8 @@ static void test_jacobians(void)
       w->threshold = 1.0;
       w->mu = 0.4;
       w->bodies[b2].x[0] = 0.4, w->bodies[b2].x[1] = 0.2, w->bodies[b2].x[2] = 1.2;
-      random_motion(&w->bodies[b], rng);
-      random_motion(&w->bodies[b2], rng);
+      random_body_motion(&w->bodies[b], rng);
+      random_body_motion(&w->bodies[b2], rng);
       check_jacobian(
           w, forms[k],
           other ? "p = 4 superellipsoid and a moving ellipsoid" : "p = 4 superellipsoid and a sphere", rng);
