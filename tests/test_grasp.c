@@ -4,6 +4,7 @@
  * positions (sweet spot, round part, diametric, lost) with the final opening checked against geometry. */
 #include "check.h"
 #include "grasp.h"
+#include "grasp_fixture.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -109,31 +110,11 @@ static void test_classify(void)
   CHECK(grasp_classify(c, 0, 0.1, 1e-4, 5e-5) == GRASP_LOST, "jaws met: lost");
 }
 
-/* A whole trial with fixed frictions and a symmetric tripod. */
+/* A whole trial with fixed frictions and a symmetric tripod (grasp_fixture.h), no support damping. */
 static void trial(struct grasp_trial *t, double x, double y, double mu, struct grasp_result *r)
 {
-  struct grasp_params p = {.mass = 0.03,
-                           .inertia = 0.5 * 0.03 * R * R,
-                           .jaw_mass = 0.05,
-                           .close_speed = 0.02,
-                           .close_force = 1.0,
-                           .mu_support = mu,
-                           .mu_grip = mu,
-                           .g = 9.81,
-                           .n_dirs = 8};
-  for (int i = 0; i < 3; i++) {
-    p.tripod[i][0] = 0.012 * cos(2 * M_PI * i / 3 + 0.5);
-    p.tripod[i][1] = 0.012 * sin(2 * M_PI * i / 3 + 0.5);
-  }
-  grasp_tripod_statics(p.tripod, p.mass, p.g, p.normal);
-  const struct grasp_trial_opts o = {.h = 1e-3,
-                                     .t_max = 2.0,
-                                     .rest_speed = 1e-5,
-                                     .rest_steps = 10,
-                                     .margin = 5e-4,
-                                     .s_min = 5e-4,
-                                     .start_clear = 2e-4,
-                                     .warm_start = 1};
+  const struct grasp_params p = grasp_fixture_params(mu, 0.0);
+  const struct grasp_trial_opts o = grasp_fixture_opts();
   grasp_trial_run(t, &p, &o, x, y, r);
 }
 

@@ -6,6 +6,7 @@
 #include "check.h"
 #include "fd_jacobian.h"
 #include "grasp.h"
+#include "grasp_fixture.h"
 #include "grasp_implicit.h"
 
 #include <gsl/gsl_rng.h>
@@ -15,35 +16,8 @@
 
 #define R GRASP_DISC_RADIUS
 
-static struct grasp_params params(double mu)
-{
-  struct grasp_params p = {.mass = 0.03,
-                           .inertia = 0.5 * 0.03 * R * R,
-                           .jaw_mass = 0.05,
-                           .close_speed = 0.02,
-                           .close_force = 1.0,
-                           .mu_support = mu,
-                           .mu_grip = mu,
-                           .support_damping = 0.1,
-                           .g = 9.81,
-                           .n_dirs = 8};
-  for (int i = 0; i < 3; i++) {
-    p.tripod[i][0] = 0.012 * cos(2 * M_PI * i / 3 + 0.5);
-    p.tripod[i][1] = 0.012 * sin(2 * M_PI * i / 3 + 0.5);
-  }
-  grasp_tripod_statics(p.tripod, p.mass, p.g, p.normal);
-  return p;
-}
-
-static const struct grasp_trial_opts opts = {.h = 1e-3,
-                                             .t_max = 2.0,
-                                             .rest_speed = 1e-5,
-                                             .rest_steps = 10,
-                                             .margin = 5e-4,
-                                             .s_min = 5e-4,
-                                             .start_clear = 2e-4,
-                                             .creep = 1e-3,
-                                             .warm_start = 1};
+/* grasp_fixture.h's model with a little support damping (0.1 N s/m) */
+static struct grasp_params params(double mu) { return grasp_fixture_params(mu, 0.1); }
 
 static void test_jacobian(void)
 {
@@ -53,6 +27,7 @@ static void test_jacobian(void)
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, 7);
   const struct grasp_params p = params(0.5);
+  const struct grasp_trial_opts o = grasp_fixture_opts();
   /* part poses near the fingers: (y of the part's centre, turn, half-opening) with the pairs they touch */
   const double pose[4][3] = {{0.0, 0.0, R + 1e-4},     /* the disc on both inside edges */
                              {0.011, 0.02, 0.0135},    /* the sweet spot: teeth 1 and 6, the disc */
@@ -67,7 +42,7 @@ static void test_jacobian(void)
     struct grasp_contact c[GRASP_MAX_CONTACTS];
     const int nc = grasp_detect(st.q, 2e-3, c);
     pairs += nc;
-    struct cp_problem *pr = grasp_implicit_assemble(g, &p, &opts, &st, c, nc, 0);
+    struct cp_problem *pr = grasp_implicit_assemble(g, &p, &o, &st, c, nc, 0);
     double *z = calloc((size_t)pr->n, sizeof *z);
     for (int trial = 0; z && trial < 5; trial++) {
       for (int i = 0; i < pr->n; i++) /* complementarity unknowns kept >= 0: they are multipliers */
@@ -85,8 +60,9 @@ static void test_jacobian(void)
 
 static void trial(struct grasp_trial *t, double x, double y, double mu, struct grasp_result *r)
 {
-  struct grasp_params p = params(mu);
-  grasp_trial_run(t, &p, &opts, x, y, r);
+  const struct grasp_params p = params(mu);
+  const struct grasp_trial_opts o = grasp_fixture_opts();
+  grasp_trial_run(t, &p, &o, x, y, r);
 }
 
 static void test_trials(void)
