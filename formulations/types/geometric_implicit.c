@@ -33,6 +33,7 @@
 #include "implicit_contact2d.h"
 #include "implicit_polygon.h"
 #include "implicit_side.h"
+#include "jacobian_add.h"
 #include "shape.h"
 
 #include <math.h>
@@ -112,11 +113,6 @@ static struct implicit_contact2d_index gi_index(const struct gi_data *d, int i)
   return (struct implicit_contact2d_index){fb, fb + 2, fb + 4, cb, cb + 1, cb + 1 + m2, cb + 2 + m2};
 }
 
-static void add(double *J, int n, int row, int col, double v)
-{
-  if (J) J[(size_t)row * n + col] += v;
-}
-
 /* F (and J, dense row-major, when not NULL) at the unknowns x = guess + z; each contact's rows are
  * implicit_contact2d.c's. */
 static int gi_eval(struct gi_data *d, const double *z, double *F, double *J)
@@ -134,7 +130,7 @@ static int gi_eval(struct gi_data *d, const double *z, double *F, double *J)
     double s = d->papp[r];
     for (int c = 0; c < nd; c++) {
       s -= d->M[(size_t)r * nd + c] * (nu[c] - d->nu0[c]);
-      add(J, n, r, c, -d->M[(size_t)r * nd + c]);
+      jac_add(J, n, r, c, -d->M[(size_t)r * nd + c]);
     }
     F[r] = s;
   }

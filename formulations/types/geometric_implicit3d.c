@@ -108,10 +108,10 @@ static int g3_contact_eval(const struct gi3_data *d, int i, const double *x, dou
   for (int k = 0; k < 3; k++) {
     int row = ix.a1 + k;
     F[row] = a1[k] - a2[k] + l1 * G1.v[k];
-    add(J, n, row, ix.a1 + k, 1.0);
-    add(J, n, row, ix.a2 + k, -1.0);
+    jac_add(J, n, row, ix.a1 + k, 1.0);
+    jac_add(J, n, row, ix.a2 + k, -1.0);
     scatter(J, n, row, cols, G1.d[k], l1);
-    add(J, n, row, ix.l1, G1.v[k]);
+    jac_add(J, n, row, ix.l1, G1.v[k]);
   }
   /* (16): G1 + l2 G2 */
   for (int k = 0; k < 3; k++) {
@@ -119,7 +119,7 @@ static int g3_contact_eval(const struct gi3_data *d, int i, const double *x, dou
     F[row] = G1.v[k] + l2 * G2.v[k];
     scatter(J, n, row, cols, G1.d[k], 1.0);
     scatter(J, n, row, cols, G2.d[k], l2);
-    add(J, n, row, ix.l2, G2.v[k]);
+    jac_add(J, n, row, ix.l2, G2.v[k]);
   }
   if (!(G2.v[0] * G2.v[0] + G2.v[1] * G2.v[1] + G2.v[2] * G2.v[2] > 0.0)) return 1;
   /* contact frame n, t, o */
@@ -178,9 +178,9 @@ static int g3_contact_eval(const struct gi3_data *d, int i, const double *x, dou
   for (int k = 0; k < 3; k++) {
     double c0 = d->e[k] * d->e[k] * mu;
     F[prow[k]] = c0 * pn * vs[k] + ps[k] * sg;
-    add(J, n, prow[k], ix.pn, c0 * vs[k]);
-    add(J, n, prow[k], prow[k], sg);
-    add(J, n, prow[k], ix.sg, ps[k]);
+    jac_add(J, n, prow[k], ix.pn, c0 * vs[k]);
+    jac_add(J, n, prow[k], prow[k], sg);
+    jac_add(J, n, prow[k], ix.sg, ps[k]);
     scatter(J, n, prow[k], cols, dvs[k], c0 * pn);
   }
   /* Newton-Euler: body 1 gets Fv = n p_n + t p_t + o p_o at a1 and n p_r; body 2 the opposite at a2 */
@@ -203,16 +203,16 @@ static int g3_contact_eval(const struct gi3_data *d, int i, const double *x, dou
     for (int k = 0; k < 3; k++) {
       F[o + k] += sign * Fv.v[k];
       scatter(J, n, o + k, cols, Fv.d[k], sign);
-      add(J, n, o + k, ix.pn, sign * nv.v[k]);
-      add(J, n, o + k, ix.pt, sign * tv.v[k]);
-      add(J, n, o + k, ix.po, sign * ov.v[k]);
+      jac_add(J, n, o + k, ix.pn, sign * nv.v[k]);
+      jac_add(J, n, o + k, ix.pt, sign * tv.v[k]);
+      jac_add(J, n, o + k, ix.po, sign * ov.v[k]);
       F[o + 3 + k] += sign * (tq.v[k] + nv.v[k] * pr);
       scatter(J, n, o + 3 + k, cols, tq.d[k], sign);
       scatter(J, n, o + 3 + k, cols, nv.d[k], sign * pr);
-      add(J, n, o + 3 + k, ix.pn, sign * rn[k]);
-      add(J, n, o + 3 + k, ix.pt, sign * rt[k]);
-      add(J, n, o + 3 + k, ix.po, sign * ro[k]);
-      add(J, n, o + 3 + k, ix.pr, sign * nv.v[k]);
+      jac_add(J, n, o + 3 + k, ix.pn, sign * rn[k]);
+      jac_add(J, n, o + 3 + k, ix.pt, sign * rt[k]);
+      jac_add(J, n, o + 3 + k, ix.po, sign * ro[k]);
+      jac_add(J, n, o + 3 + k, ix.pr, sign * nv.v[k]);
     }
   }
   /* complementarity rows (17)-(19), (22) */
@@ -222,19 +222,19 @@ static int g3_contact_eval(const struct gi3_data *d, int i, const double *x, dou
   double et2 = d->e[0] * d->e[0], eo2 = d->e[1] * d->e[1], er2 = d->e[2] * d->e[2];
   F[ix.sg] = mu * mu * pn * pn - pt * pt / et2 - po * po / eo2 - pr * pr / er2;
   for (int k = 0; k < 3; k++) {
-    add(J, n, ix.l1, ix.a1 + k, -e1.G[k]);
-    add(J, n, ix.l2, ix.a2 + k, -e2.G[k]);
-    add(J, n, ix.pn, ix.a2 + k, e12.G[k]);
+    jac_add(J, n, ix.l1, ix.a1 + k, -e1.G[k]);
+    jac_add(J, n, ix.l2, ix.a2 + k, -e2.G[k]);
+    jac_add(J, n, ix.pn, ix.a2 + k, e12.G[k]);
   }
   for (int k = 0; k < 6; k++) {
-    add(J, n, ix.l1, cols[6 + k], -e1.dfdn[k]);
-    add(J, n, ix.l2, cols[12 + k], -e2.dfdn[k]);
-    add(J, n, ix.pn, cols[6 + k], e12.dfdn[k]);
+    jac_add(J, n, ix.l1, cols[6 + k], -e1.dfdn[k]);
+    jac_add(J, n, ix.l2, cols[12 + k], -e2.dfdn[k]);
+    jac_add(J, n, ix.pn, cols[6 + k], e12.dfdn[k]);
   }
-  add(J, n, ix.sg, ix.pn, 2.0 * mu * mu * pn);
-  add(J, n, ix.sg, ix.pt, -2.0 * pt / et2);
-  add(J, n, ix.sg, ix.po, -2.0 * po / eo2);
-  add(J, n, ix.sg, ix.pr, -2.0 * pr / er2);
+  jac_add(J, n, ix.sg, ix.pn, 2.0 * mu * mu * pn);
+  jac_add(J, n, ix.sg, ix.pt, -2.0 * pt / et2);
+  jac_add(J, n, ix.sg, ix.po, -2.0 * po / eo2);
+  jac_add(J, n, ix.sg, ix.pr, -2.0 * pr / er2);
   return 0;
 }
 
@@ -251,7 +251,7 @@ static int g3_eval(struct gi3_data *d, const double *z, double *F, double *J)
     double s = d->papp[r];
     for (int c = 0; c < nd; c++) {
       s -= d->M[(size_t)r * nd + c] * (x[c] - d->nu0[c]);
-      add(J, n, r, c, -d->M[(size_t)r * nd + c]);
+      jac_add(J, n, r, c, -d->M[(size_t)r * nd + c]);
     }
     F[r] = s;
   }

@@ -7,22 +7,10 @@
  * cone at a vertex holds many; by (29) -grad f is the common normal); t = (n_y, -n_x). */
 #include "implicit_contact2d.h"
 
+#include "jacobian_add.h"
+
 #include <math.h>
 #include <stddef.h>
-
-/* J[row, dof(side) + k] += h v[k] (a derivative with respect to the side's pose, chained to nu). */
-static void add_pose(double *J, int n, int row, const struct gi_side *s, double h, const double *v,
-                     double scale)
-{
-  if (!J || s->dof < 0) return;
-  for (int k = 0; k < 3; k++)
-    J[(size_t)row * n + s->dof + k] += scale * h * v[k];
-}
-
-static void add(double *J, int n, int row, int col, double v)
-{
-  if (J) J[(size_t)row * n + col] += v;
-}
 
 int implicit_contact2d_eval(const struct gi_side s[2], const struct convex_fn *g2, int m2, double mu,
                             double et2, double creep, double h, const double *x,
@@ -46,26 +34,26 @@ int implicit_contact2d_eval(const struct gi_side s[2], const struct convex_fn *g
   for (int k = 0; k < 2; k++) {
     int row = ix.a1 + k;
     F[row] = a1[k] - a2[k] + l1 * e1.G[k];
-    add(J, n, row, ix.a1 + k, 1.0);
-    add(J, n, row, ix.a2 + k, -1.0);
+    jac_add(J, n, row, ix.a1 + k, 1.0);
+    jac_add(J, n, row, ix.a2 + k, -1.0);
     for (int j = 0; j < 2; j++)
-      add(J, n, row, ix.a1 + j, l1 * e1.Hw[k * 2 + j]);
-    add(J, n, row, ix.l1, e1.G[k]);
-    add_pose(J, n, row, s1, h, e1.dGdq + 3 * k, l1);
+      jac_add(J, n, row, ix.a1 + j, l1 * e1.Hw[k * 2 + j]);
+    jac_add(J, n, row, ix.l1, e1.G[k]);
+    side_add_pose(J, n, row, s1, h, e1.dGdq + 3 * k, l1);
   }
   /* (16) = (29): G1(a1) + sum_j l2_j G2_j(a2) */
   for (int k = 0; k < 2; k++) {
     int row = ix.a1 + 2 + k;
     F[row] = e1.G[k];
     for (int j = 0; j < 2; j++)
-      add(J, n, row, ix.a1 + j, e1.Hw[k * 2 + j]);
-    add_pose(J, n, row, s1, h, e1.dGdq + 3 * k, 1.0);
+      jac_add(J, n, row, ix.a1 + j, e1.Hw[k * 2 + j]);
+    side_add_pose(J, n, row, s1, h, e1.dGdq + 3 * k, 1.0);
     for (int q = 0; q < m2; q++) {
       F[row] += l2[q] * e2[q].G[k];
       for (int j = 0; j < 2; j++)
-        add(J, n, row, ix.a2 + j, l2[q] * e2[q].Hw[k * 2 + j]);
-      add(J, n, row, ix.l2 + q, e2[q].G[k]);
-      add_pose(J, n, row, s2, h, e2[q].dGdq + 3 * k, l2[q]);
+        jac_add(J, n, row, ix.a2 + j, l2[q] * e2[q].Hw[k * 2 + j]);
+      jac_add(J, n, row, ix.l2 + q, e2[q].G[k]);
+      side_add_pose(J, n, row, s2, h, e2[q].dGdq + 3 * k, l2[q]);
     }
   }
   /* normal n (towards body 1) and tangent t = (n_y, -n_x), with their derivatives in the point and the
@@ -75,18 +63,9 @@ int implicit_contact2d_eval(const struct gi_side s[2], const struct convex_fn *g
   const struct gi_side *sn = m2 == 1 ? s2 : s1;
   int ian = m2 == 1 ? ix.a2 : ix.a1;
   double nsg = m2 == 1 ? 1.0 : -1.0;
-  double gn = hypot(en->G[0], en->G[1]);
-  if (!(gn > 0.0)) return 1;
-  double nv[2] = {nsg * en->G[0] / gn, nsg * en->G[1] / gn}, tv[2] = {nv[1], -nv[0]};
-  double P[4] = {nsg * (1 - nv[0] * nv[0]) / gn, -nsg * nv[0] * nv[1] / gn, -nsg * nv[0] * nv[1] / gn,
-                 nsg * (1 - nv[1] * nv[1]) / gn};
-  double dn_a[4], dn_q[6], dt_a[4], dt_q[6];
-  for (int k = 0; k < 2; k++) {
-    for (int j = 0; j < 2; j++)
-      dn_a[k * 2 + j] = P[k * 2] * en->Hw[j] + P[k * 2 + 1] * en->Hw[2 + j];
-    for (int j = 0; j < 3; j++)
-      dn_q[k * 3 + j] = P[k * 2] * en->dGdq[j] + P[k * 2 + 1] * en->dGdq[3 + j];
-  }
+  double nv[2], dn_a[4], dn_q[6], dt_a[4], dt_q[6];
+  if (side_unit_normal(en, nsg, nv, dn_a, dn_q)) return 1;
+  const double tv[2] = {nv[1], -nv[0]};
   for (int j = 0; j < 2; j++) {
     dt_a[j] = dn_a[2 + j];
     dt_a[2 + j] = -dn_a[j];
@@ -107,32 +86,32 @@ int implicit_contact2d_eval(const struct gi_side s[2], const struct convex_fn *g
     int row = ix.pt;
     double c0 = et2 * mu;
     F[row] = c0 * pn * vt + pt * (sg + creep);
-    add(J, n, row, ix.pn, c0 * vt);
-    add(J, n, row, ix.pt, sg + creep);
-    add(J, n, row, ix.sg, pt);
+    jac_add(J, n, row, ix.pn, c0 * vt);
+    jac_add(J, n, row, ix.pt, sg + creep);
+    jac_add(J, n, row, ix.sg, pt);
     double k0 = c0 * pn;
     /* through t: dv_t = dt . w */
     for (int j = 0; j < 2; j++)
-      add(J, n, row, ian + j, k0 * (dt_a[j] * wr[0] + dt_a[2 + j] * wr[1]));
+      jac_add(J, n, row, ian + j, k0 * (dt_a[j] * wr[0] + dt_a[2 + j] * wr[1]));
     double tq[3];
     for (int j = 0; j < 3; j++)
       tq[j] = dt_q[j] * wr[0] + dt_q[3 + j] * wr[1];
-    add_pose(J, n, row, sn, h, tq, k0);
+    side_add_pose(J, n, row, sn, h, tq, k0);
     /* through w: t . S = (t_y, -t_x) applied to d r */
     double tS[2] = {tv[1], -tv[0]};
     if (s1->dof >= 0) {
-      add(J, n, row, s1->dof, k0 * (tv[0] - h * w1 * tS[0]));
-      add(J, n, row, s1->dof + 1, k0 * (tv[1] - h * w1 * tS[1]));
-      add(J, n, row, s1->dof + 2, k0 * (tv[1] * e1.r[0] - tv[0] * e1.r[1]));
+      jac_add(J, n, row, s1->dof, k0 * (tv[0] - h * w1 * tS[0]));
+      jac_add(J, n, row, s1->dof + 1, k0 * (tv[1] - h * w1 * tS[1]));
+      jac_add(J, n, row, s1->dof + 2, k0 * (tv[1] * e1.r[0] - tv[0] * e1.r[1]));
     }
     if (s2->dof >= 0) {
-      add(J, n, row, s2->dof, k0 * (-tv[0] + h * w2 * tS[0]));
-      add(J, n, row, s2->dof + 1, k0 * (-tv[1] + h * w2 * tS[1]));
-      add(J, n, row, s2->dof + 2, -k0 * (tv[1] * r2[0] - tv[0] * r2[1]));
+      jac_add(J, n, row, s2->dof, k0 * (-tv[0] + h * w2 * tS[0]));
+      jac_add(J, n, row, s2->dof + 1, k0 * (-tv[1] + h * w2 * tS[1]));
+      jac_add(J, n, row, s2->dof + 2, -k0 * (tv[1] * r2[0] - tv[0] * r2[1]));
     }
     for (int j = 0; j < 2; j++) {
-      add(J, n, row, ix.a1 + j, k0 * w1 * tS[j]);
-      add(J, n, row, ix.a2 + j, -k0 * w2 * tS[j]);
+      jac_add(J, n, row, ix.a1 + j, k0 * w1 * tS[j]);
+      jac_add(J, n, row, ix.a2 + j, -k0 * w2 * tS[j]);
     }
   }
   /* Newton-Euler: body 1 gets Fv = n p_n + t p_t at a1, body 2 gets -Fv at a2 */
@@ -152,46 +131,46 @@ int implicit_contact2d_eval(const struct gi_side s[2], const struct convex_fn *g
     /* force rows */
     for (int k = 0; k < 2; k++) {
       F[o + k] += sign * Fv[k];
-      add(J, n, o + k, ix.pn, sign * nv[k]);
-      add(J, n, o + k, ix.pt, sign * tv[k]);
+      jac_add(J, n, o + k, ix.pn, sign * nv[k]);
+      jac_add(J, n, o + k, ix.pt, sign * tv[k]);
       for (int j = 0; j < 2; j++)
-        add(J, n, o + k, ian + j, sign * dF_a[k * 2 + j]);
-      add_pose(J, n, o + k, sn, h, dF_q + 3 * k, sign);
+        jac_add(J, n, o + k, ian + j, sign * dF_a[k * 2 + j]);
+      side_add_pose(J, n, o + k, sn, h, dF_q + 3 * k, sign);
     }
     /* torque row: sign (r x Fv), r = a - x(nu) */
     F[o + 2] += sign * (r[0] * Fv[1] - r[1] * Fv[0]);
     double dr[2] = {Fv[1], -Fv[0]}; /* d(r x F)/dr */
     double dFv[2] = {-r[1], r[0]};  /* d(r x F)/dF */
     for (int j = 0; j < 2; j++) {
-      add(J, n, o + 2, ia + j, sign * dr[j]);
-      add(J, n, o + 2, o + j, -sign * h * dr[j]);
+      jac_add(J, n, o + 2, ia + j, sign * dr[j]);
+      jac_add(J, n, o + 2, o + j, -sign * h * dr[j]);
     }
-    add(J, n, o + 2, ix.pn, sign * (dFv[0] * nv[0] + dFv[1] * nv[1]));
-    add(J, n, o + 2, ix.pt, sign * (dFv[0] * tv[0] + dFv[1] * tv[1]));
+    jac_add(J, n, o + 2, ix.pn, sign * (dFv[0] * nv[0] + dFv[1] * nv[1]));
+    jac_add(J, n, o + 2, ix.pt, sign * (dFv[0] * tv[0] + dFv[1] * tv[1]));
     for (int j = 0; j < 2; j++)
-      add(J, n, o + 2, ian + j, sign * (dFv[0] * dF_a[j] + dFv[1] * dF_a[2 + j]));
+      jac_add(J, n, o + 2, ian + j, sign * (dFv[0] * dF_a[j] + dFv[1] * dF_a[2 + j]));
     double tq[3];
     for (int j = 0; j < 3; j++)
       tq[j] = dFv[0] * dF_q[j] + dFv[1] * dF_q[3 + j];
-    add_pose(J, n, o + 2, sn, h, tq, sign);
+    side_add_pose(J, n, o + 2, sn, h, tq, sign);
   }
   /* complementarity rows */
   F[ix.l1] = -e1.f;
   for (int q = 0; q < m2; q++) { /* (18) = (31) */
     F[ix.l2 + q] = -e2[q].f;
     for (int j = 0; j < 2; j++)
-      add(J, n, ix.l2 + q, ix.a2 + j, -e2[q].G[j]);
-    add_pose(J, n, ix.l2 + q, s2, h, e2[q].dfdq, -1.0);
+      jac_add(J, n, ix.l2 + q, ix.a2 + j, -e2[q].G[j]);
+    side_add_pose(J, n, ix.l2 + q, s2, h, e2[q].dfdq, -1.0);
   }
   F[ix.pn] = e12.f;
   F[ix.sg] = mu * mu * pn * pn - pt * pt / et2;
   for (int j = 0; j < 2; j++) {
-    add(J, n, ix.l1, ix.a1 + j, -e1.G[j]);
-    add(J, n, ix.pn, ix.a2 + j, e12.G[j]);
+    jac_add(J, n, ix.l1, ix.a1 + j, -e1.G[j]);
+    jac_add(J, n, ix.pn, ix.a2 + j, e12.G[j]);
   }
-  add_pose(J, n, ix.l1, s1, h, e1.dfdq, -1.0);
-  add_pose(J, n, ix.pn, s1, h, e12.dfdq, 1.0);
-  add(J, n, ix.sg, ix.pn, 2.0 * mu * mu * pn);
-  add(J, n, ix.sg, ix.pt, -2.0 * pt / et2);
+  side_add_pose(J, n, ix.l1, s1, h, e1.dfdq, -1.0);
+  side_add_pose(J, n, ix.pn, s1, h, e12.dfdq, 1.0);
+  jac_add(J, n, ix.sg, ix.pn, 2.0 * mu * mu * pn);
+  jac_add(J, n, ix.sg, ix.pt, -2.0 * pt / et2);
   return 0;
 }

@@ -6,6 +6,8 @@
 #ifndef CB_IMPLICIT_DV_H
 #define CB_IMPLICIT_DV_H
 
+#include "jacobian_add.h"
+
 #include <math.h>
 #include <stddef.h>
 
@@ -62,15 +64,10 @@ static inline double dv_dot(const struct dv *a, const struct dv *b, double *ds)
   return s;
 }
 
-static inline void add(double *J, int n, int row, int col, double v)
-{
-  if (J && col >= 0) J[(size_t)row * n + col] += v;
-}
-
 static inline void scatter(double *J, int n, int row, const int *cols, const double *d, double scale)
 {
   for (int j = 0; j < NL; j++)
-    add(J, n, row, cols[j], scale * d[j]);
+    jac_add(J, n, row, cols[j], scale * d[j]);
 }
 
 #endif

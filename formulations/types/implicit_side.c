@@ -140,3 +140,21 @@ int implicit_detect_pairs(const struct world *w, double threshold, struct contac
   cs->n = m;
   return 0;
 }
+
+/* n = sign G / g with g = |G|: dn = sign (I - u u^T) / g dG, u = G / g (sign = +-1, so n n^T = u u^T). */
+int side_unit_normal(const struct side_eval *e, double sign, double n[2], double dn_a[4], double dn_q[6])
+{
+  const double gn = hypot(e->G[0], e->G[1]);
+  if (!(gn > 0.0)) return 1;
+  n[0] = sign * e->G[0] / gn;
+  n[1] = sign * e->G[1] / gn;
+  const double P[4] = {sign * (1 - n[0] * n[0]) / gn, -sign * n[0] * n[1] / gn, -sign * n[0] * n[1] / gn,
+                       sign * (1 - n[1] * n[1]) / gn};
+  for (int k = 0; k < 2; k++) {
+    for (int j = 0; j < 2; j++)
+      dn_a[k * 2 + j] = P[k * 2] * e->Hw[j] + P[k * 2 + 1] * e->Hw[2 + j];
+    for (int j = 0; j < 3; j++)
+      dn_q[k * 3 + j] = P[k * 2] * e->dGdq[j] + P[k * 2 + 1] * e->dGdq[3 + j];
+  }
+  return 0;
+}

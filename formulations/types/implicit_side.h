@@ -35,6 +35,20 @@ void side_eval_fn(const struct gi_side *s, const struct convex_fn *fn, double h,
 /* The single convex function of a world shape in its body's frame (disc, half-plane); 1 with msg otherwise.
  */
 int implicit_side_shape(const struct world *w, int si, struct convex_fn *fn, char *msg, size_t len);
+/* J[row, dof + k] += scale h v[k] (k = 0 .. 2): a derivative with respect to the side's end-of-step pose,
+ * chained to its velocities (q^{l+1} = q^l + h nu); nothing for a static side or a NULL J. */
+static inline void side_add_pose(double *J, int n, int row, const struct gi_side *s, double h,
+                                 const double *v, double scale)
+{
+  if (!J || s->dof < 0) return;
+  for (int k = 0; k < 3; k++)
+    J[(size_t)row * n + s->dof + k] += scale * h * v[k];
+}
+
+/* The unit normal n = sign G / |G| of an evaluation and its derivatives in the point (dn_a, 2 x 2) and in
+ * the side's pose (dn_q, 2 x 3), row-major; 1 when G = 0 (no normal). */
+int side_unit_normal(const struct side_eval *e, double sign, double n[2], double dn_a[4], double dn_q[6]);
+
 /* A side of a contact from shape si: its body's dof, its pose at the start of the step and its function
  * (implicit_side_shape; nonzero with msg when the shape has none). */
 int implicit_side_init(const struct world *w, int si, struct gi_side *s, char *msg, size_t len);

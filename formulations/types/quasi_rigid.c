@@ -20,6 +20,7 @@
  * quasi_rigid3d.c. Options: -quasi_rigid_k (1000), -quasi_rigid_c (0), -quasi_rigid_delta_max (0.05). */
 #include "formulation.h"
 #include "implicit_side.h"
+#include "jacobian_add.h"
 #include "quasi_rigid3d.h"
 
 #include <math.h>
@@ -82,19 +83,6 @@ static void qr_destroy(struct formulation *f)
   f->data = NULL;
 }
 
-static void add(double *J, int n, int row, int col, double v)
-{
-  if (J) J[(size_t)row * n + col] += v;
-}
-
-static void add_pose(double *J, int n, int row, const struct gi_side *s, double h, const double *v,
-                     double scale)
-{
-  if (!J || s->dof < 0) return;
-  for (int k = 0; k < 3; k++)
-    J[(size_t)row * n + s->dof + k] += scale * h * v[k];
-}
-
 struct qr_idx {
   int ac, ar, db, dl, l1, l2, pns, pnr;
 };
@@ -119,7 +107,7 @@ static int qr_eval(struct qr_data *d, const double *z, double *F, double *J)
     double s = d->papp[r];
     for (int c = 0; c < nd; c++) {
       s -= d->M[(size_t)r * nd + c] * (nu[c] - d->nu0[c]);
-      add(J, n, r, c, -d->M[(size_t)r * nd + c]);
+      jac_add(J, n, r, c, -d->M[(size_t)r * nd + c]);
     }
     F[r] = s;
   }
@@ -133,55 +121,46 @@ static int qr_eval(struct qr_data *d, const double *z, double *F, double *J)
     side_eval(sC, h, nu, ac, &eC);
     side_eval(sR, h, nu, ar, &eR);
     side_eval(sC, h, nu, ar, &eCR);
-    double gn = hypot(eC.G[0], eC.G[1]);
-    if (!(gn > 0.0)) {
+    double u[2], du_a[4], du_q[6]; /* u = Gc / |Gc|, du / d aC, du / d pose of C */
+    if (side_unit_normal(&eC, 1.0, u, du_a, du_q)) {
       free(x);
       return 1;
-    }
-    double u[2] = {eC.G[0] / gn, eC.G[1] / gn};
-    double P[4] = {(1 - u[0] * u[0]) / gn, -u[0] * u[1] / gn, -u[0] * u[1] / gn, (1 - u[1] * u[1]) / gn};
-    double du_a[4], du_q[6]; /* du / d aC, du / d pose of C */
-    for (int k = 0; k < 2; k++) {
-      for (int j = 0; j < 2; j++)
-        du_a[k * 2 + j] = P[k * 2] * eC.Hw[j] + P[k * 2 + 1] * eC.Hw[2 + j];
-      for (int j = 0; j < 3; j++)
-        du_q[k * 3 + j] = P[k * 2] * eC.dGdq[j] + P[k * 2 + 1] * eC.dGdq[3 + j];
     }
     /* (34): aC - aR + l1 Gc(aC) and Gc(aC) + l2 Gr(aR) */
     for (int k = 0; k < 2; k++) {
       int row = ix.ac + k;
       F[row] = ac[k] - ar[k] + l1 * eC.G[k];
-      add(J, n, row, ix.ac + k, 1.0);
-      add(J, n, row, ix.ar + k, -1.0);
+      jac_add(J, n, row, ix.ac + k, 1.0);
+      jac_add(J, n, row, ix.ar + k, -1.0);
       for (int j = 0; j < 2; j++)
-        add(J, n, row, ix.ac + j, l1 * eC.Hw[k * 2 + j]);
-      add(J, n, row, ix.l1, eC.G[k]);
-      add_pose(J, n, row, sC, h, eC.dGdq + 3 * k, l1);
+        jac_add(J, n, row, ix.ac + j, l1 * eC.Hw[k * 2 + j]);
+      jac_add(J, n, row, ix.l1, eC.G[k]);
+      side_add_pose(J, n, row, sC, h, eC.dGdq + 3 * k, l1);
       row = ix.ar + k;
       F[row] = eC.G[k] + l2 * eR.G[k];
       for (int j = 0; j < 2; j++) {
-        add(J, n, row, ix.ac + j, eC.Hw[k * 2 + j]);
-        add(J, n, row, ix.ar + j, l2 * eR.Hw[k * 2 + j]);
+        jac_add(J, n, row, ix.ac + j, eC.Hw[k * 2 + j]);
+        jac_add(J, n, row, ix.ar + j, l2 * eR.Hw[k * 2 + j]);
       }
-      add(J, n, row, ix.l2, eR.G[k]);
-      add_pose(J, n, row, sC, h, eC.dGdq + 3 * k, 1.0);
-      add_pose(J, n, row, sR, h, eR.dGdq + 3 * k, l2);
+      jac_add(J, n, row, ix.l2, eR.G[k]);
+      side_add_pose(J, n, row, sC, h, eC.dGdq + 3 * k, 1.0);
+      side_add_pose(J, n, row, sR, h, eR.dGdq + 3 * k, l2);
     }
     /* (35): c(y) = 0, y = aC + delta u */
     double y[2] = {ac[0] + dl * u[0], ac[1] + dl * u[1]};
     side_eval(sC, h, nu, y, &eY);
     F[ix.db] = eY.f;
     for (int j = 0; j < 2; j++)
-      add(J, n, ix.db, ix.ac + j, eY.G[j] + dl * (eY.G[0] * du_a[j] + eY.G[1] * du_a[2 + j]));
-    add(J, n, ix.db, ix.dl, eY.G[0] * u[0] + eY.G[1] * u[1]);
+      jac_add(J, n, ix.db, ix.ac + j, eY.G[j] + dl * (eY.G[0] * du_a[j] + eY.G[1] * du_a[2 + j]));
+    jac_add(J, n, ix.db, ix.dl, eY.G[0] * u[0] + eY.G[1] * u[1]);
     double yq[3];
     for (int j = 0; j < 3; j++)
       yq[j] = eY.dfdq[j] + dl * (eY.G[0] * du_q[j] + eY.G[1] * du_q[3 + j]);
-    add_pose(J, n, ix.db, sC, h, yq, 1.0);
+    side_add_pose(J, n, ix.db, sC, h, yq, 1.0);
     /* (49): p_ns - h k delta - c (delta - delta^l) */
     F[ix.dl] = pns - h * d->k * dl - d->c * (dl - ct->delta0);
-    add(J, n, ix.dl, ix.pns, 1.0);
-    add(J, n, ix.dl, ix.dl, -(h * d->k + d->c));
+    jac_add(J, n, ix.dl, ix.pns, 1.0);
+    jac_add(J, n, ix.dl, ix.dl, -(h * d->k + d->c));
     /* (48): +n p_n on R at aR, -n p_n on C at aC */
     double pn = pns + pnr;
     for (int side = 0; side < 2; side++) {
@@ -193,26 +172,26 @@ static int qr_eval(struct qr_data *d, const double *z, double *F, double *J)
       double Fv[2] = {u[0] * pn, u[1] * pn};
       for (int k = 0; k < 2; k++) {
         F[o + k] += sign * Fv[k];
-        add(J, n, o + k, ix.pns, sign * u[k]);
-        add(J, n, o + k, ix.pnr, sign * u[k]);
+        jac_add(J, n, o + k, ix.pns, sign * u[k]);
+        jac_add(J, n, o + k, ix.pnr, sign * u[k]);
         for (int j = 0; j < 2; j++)
-          add(J, n, o + k, ix.ac + j, sign * pn * du_a[k * 2 + j]);
-        add_pose(J, n, o + k, sC, h, du_q + 3 * k, sign * pn);
+          jac_add(J, n, o + k, ix.ac + j, sign * pn * du_a[k * 2 + j]);
+        side_add_pose(J, n, o + k, sC, h, du_q + 3 * k, sign * pn);
       }
       F[o + 2] += sign * (r[0] * Fv[1] - r[1] * Fv[0]);
       double dr[2] = {Fv[1], -Fv[0]}, dF[2] = {-r[1], r[0]};
       for (int j = 0; j < 2; j++) {
-        add(J, n, o + 2, ia + j, sign * dr[j]);
-        add(J, n, o + 2, o + j, -sign * h * dr[j]);
-        add(J, n, o + 2, ix.ac + j, sign * pn * (dF[0] * du_a[j] + dF[1] * du_a[2 + j]));
+        jac_add(J, n, o + 2, ia + j, sign * dr[j]);
+        jac_add(J, n, o + 2, o + j, -sign * h * dr[j]);
+        jac_add(J, n, o + 2, ix.ac + j, sign * pn * (dF[0] * du_a[j] + dF[1] * du_a[2 + j]));
       }
       double rn = dF[0] * u[0] + dF[1] * u[1];
-      add(J, n, o + 2, ix.pns, sign * rn);
-      add(J, n, o + 2, ix.pnr, sign * rn);
+      jac_add(J, n, o + 2, ix.pns, sign * rn);
+      jac_add(J, n, o + 2, ix.pnr, sign * rn);
       double tq[3];
       for (int j = 0; j < 3; j++)
         tq[j] = dF[0] * du_q[j] + dF[1] * du_q[3 + j];
-      add_pose(J, n, o + 2, sC, h, tq, sign * pn);
+      side_add_pose(J, n, o + 2, sC, h, tq, sign * pn);
     }
     /* complementarity rows */
     F[ix.l1] = -(eC.f + db);
@@ -220,16 +199,16 @@ static int qr_eval(struct qr_data *d, const double *z, double *F, double *J)
     F[ix.pns] = eCR.f + db;
     F[ix.pnr] = d->dmax - dl;
     for (int j = 0; j < 2; j++) {
-      add(J, n, ix.l1, ix.ac + j, -eC.G[j]);
-      add(J, n, ix.l2, ix.ar + j, -eR.G[j]);
-      add(J, n, ix.pns, ix.ar + j, eCR.G[j]);
+      jac_add(J, n, ix.l1, ix.ac + j, -eC.G[j]);
+      jac_add(J, n, ix.l2, ix.ar + j, -eR.G[j]);
+      jac_add(J, n, ix.pns, ix.ar + j, eCR.G[j]);
     }
-    add(J, n, ix.l1, ix.db, -1.0);
-    add(J, n, ix.pns, ix.db, 1.0);
-    add(J, n, ix.pnr, ix.dl, -1.0);
-    add_pose(J, n, ix.l1, sC, h, eC.dfdq, -1.0);
-    add_pose(J, n, ix.l2, sR, h, eR.dfdq, -1.0);
-    add_pose(J, n, ix.pns, sC, h, eCR.dfdq, 1.0);
+    jac_add(J, n, ix.l1, ix.db, -1.0);
+    jac_add(J, n, ix.pns, ix.db, 1.0);
+    jac_add(J, n, ix.pnr, ix.dl, -1.0);
+    side_add_pose(J, n, ix.l1, sC, h, eC.dfdq, -1.0);
+    side_add_pose(J, n, ix.l2, sR, h, eR.dfdq, -1.0);
+    side_add_pose(J, n, ix.pns, sC, h, eCR.dfdq, 1.0);
   }
   free(x);
   /* The rows in lengths ((34)'s aC - aR + l1 grad c, (35), and the gaps of l1, l2, p_ns and p_nr) are divided

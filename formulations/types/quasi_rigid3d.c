@@ -100,15 +100,15 @@ static int q3_contact_eval(const struct qr3_data *d, int i, const double *x, dou
   for (int k = 0; k < 3; k++) {
     int row = ix.ac + k;
     F[row] = ac[k] - ar[k] + l1 * Gc.v[k];
-    add(J, n, row, ix.ac + k, 1.0);
-    add(J, n, row, ix.ar + k, -1.0);
+    jac_add(J, n, row, ix.ac + k, 1.0);
+    jac_add(J, n, row, ix.ar + k, -1.0);
     scatter(J, n, row, cols, Gc.d[k], l1);
-    add(J, n, row, ix.l1, Gc.v[k]);
+    jac_add(J, n, row, ix.l1, Gc.v[k]);
     row = ix.ar + k;
     F[row] = Gc.v[k] + l2 * Gr.v[k];
     scatter(J, n, row, cols, Gc.d[k], 1.0);
     scatter(J, n, row, cols, Gr.d[k], l2);
-    add(J, n, row, ix.l2, Gr.v[k]);
+    jac_add(J, n, row, ix.l2, Gr.v[k]);
   }
   /* (35): c(y) = 0 at y = aC + delta u */
   double y[3];
@@ -124,11 +124,11 @@ static int q3_contact_eval(const struct qr3_data *d, int i, const double *x, dou
     if (j >= 6 && j < 12) dy[j] += eY.dfdn[j - 6];
   }
   scatter(J, n, ix.db, cols, dy, 1.0);
-  add(J, n, ix.db, ix.dl, eY.G[0] * u.v[0] + eY.G[1] * u.v[1] + eY.G[2] * u.v[2]);
+  jac_add(J, n, ix.db, ix.dl, eY.G[0] * u.v[0] + eY.G[1] * u.v[1] + eY.G[2] * u.v[2]);
   /* (49) */
   F[ix.dl] = x[ix.pns] - h * d->k * dl - d->c * (dl - ct->delta0);
-  add(J, n, ix.dl, ix.pns, 1.0);
-  add(J, n, ix.dl, ix.dl, -(h * d->k + d->c));
+  jac_add(J, n, ix.dl, ix.pns, 1.0);
+  jac_add(J, n, ix.dl, ix.dl, -(h * d->k + d->c));
   /* (48): +u p_n on R at aR, -u p_n on C at aC */
   struct dv Fv;
   for (int k = 0; k < 3; k++) {
@@ -155,12 +155,12 @@ static int q3_contact_eval(const struct qr3_data *d, int i, const double *x, dou
     for (int k = 0; k < 3; k++) {
       F[o + k] += sign * Fv.v[k];
       scatter(J, n, o + k, cols, Fv.d[k], sign);
-      add(J, n, o + k, ix.pns, sign * u.v[k]);
-      add(J, n, o + k, ix.pnr, sign * u.v[k]);
+      jac_add(J, n, o + k, ix.pns, sign * u.v[k]);
+      jac_add(J, n, o + k, ix.pnr, sign * u.v[k]);
       F[o + 3 + k] += sign * tq.v[k];
       scatter(J, n, o + 3 + k, cols, tq.d[k], sign);
-      add(J, n, o + 3 + k, ix.pns, sign * ru[k]);
-      add(J, n, o + 3 + k, ix.pnr, sign * ru[k]);
+      jac_add(J, n, o + 3 + k, ix.pns, sign * ru[k]);
+      jac_add(J, n, o + 3 + k, ix.pnr, sign * ru[k]);
     }
   }
   /* complementarity rows */
@@ -169,18 +169,18 @@ static int q3_contact_eval(const struct qr3_data *d, int i, const double *x, dou
   F[ix.pns] = eCR.f + db;
   F[ix.pnr] = d->dmax - dl;
   for (int k = 0; k < 3; k++) {
-    add(J, n, ix.l1, ix.ac + k, -eC.G[k]);
-    add(J, n, ix.l2, ix.ar + k, -eR.G[k]);
-    add(J, n, ix.pns, ix.ar + k, eCR.G[k]);
+    jac_add(J, n, ix.l1, ix.ac + k, -eC.G[k]);
+    jac_add(J, n, ix.l2, ix.ar + k, -eR.G[k]);
+    jac_add(J, n, ix.pns, ix.ar + k, eCR.G[k]);
   }
   for (int k = 0; k < 6; k++) {
-    add(J, n, ix.l1, cols[6 + k], -eC.dfdn[k]);
-    add(J, n, ix.l2, cols[12 + k], -eR.dfdn[k]);
-    add(J, n, ix.pns, cols[6 + k], eCR.dfdn[k]);
+    jac_add(J, n, ix.l1, cols[6 + k], -eC.dfdn[k]);
+    jac_add(J, n, ix.l2, cols[12 + k], -eR.dfdn[k]);
+    jac_add(J, n, ix.pns, cols[6 + k], eCR.dfdn[k]);
   }
-  add(J, n, ix.l1, ix.db, -1.0);
-  add(J, n, ix.pns, ix.db, 1.0);
-  add(J, n, ix.pnr, ix.dl, -1.0);
+  jac_add(J, n, ix.l1, ix.db, -1.0);
+  jac_add(J, n, ix.pns, ix.db, 1.0);
+  jac_add(J, n, ix.pnr, ix.dl, -1.0);
   /* the length rows in velocities (divided by h), as in 2D */
   const int rows[] = {ix.ac, ix.ac + 1, ix.ac + 2, ix.db, ix.l1, ix.l2, ix.pns, ix.pnr};
   for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
@@ -204,7 +204,7 @@ static int q3_eval(struct qr3_data *d, const double *z, double *F, double *J)
     double s = d->papp[r];
     for (int c = 0; c < nd; c++) {
       s -= d->M[(size_t)r * nd + c] * (x[c] - d->nu0[c]);
-      add(J, n, r, c, -d->M[(size_t)r * nd + c]);
+      jac_add(J, n, r, c, -d->M[(size_t)r * nd + c]);
     }
     F[r] = s;
   }
