@@ -85,7 +85,7 @@ TEST_SRC := $(wildcard tests/test_*.c)
 DRIVERS := $(DRIVER_SRC:bench/%.c=$(BIN)/bench_%)
 TOOLS := $(TOOL_SRC:bench/tools/%.c=$(BIN)/%)
 TESTS := $(TEST_SRC:tests/%.c=$(BIN)/tests/%)
-TEST_SUPPORT := $(BUILD)/tests/check.o $(BUILD)/tests/fd_jacobian.o
+TEST_SUPPORT := $(BUILD)/tests/check.o $(BUILD)/tests/fd_jacobian.o $(BUILD)/tests/solver_fixture.o
 
 .SECONDARY:
 .PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step bench-sparse

@@ -4,6 +4,7 @@
  * basis, an SPD LCP, a mixed LCP, and infeasible ones; the -enum_max_n refusal and -milp_objective. */
 #include "check.h"
 #include "solver.h"
+#include "solver_fixture.h"
 #include "testproblems.h"
 
 #include <math.h>
@@ -17,14 +18,6 @@ static struct cp_problem *lcp2(double m00, double m01, double m10, double m11, d
   p->M[0] = m00, p->M[1] = m01, p->M[2] = m10, p->M[3] = m11;
   p->q[0] = q0, p->q[1] = q1;
   return p;
-}
-
-static struct solver *make_solver(const char *name)
-{
-  struct solver *s = NULL;
-  if (solver_create(name, &s, NULL, 0) != 0) return NULL;
-  solver_set_from_options(s, NULL, 0);
-  return s;
 }
 
 /* 1 if r holds a solution within tol of want (n entries) */
@@ -41,7 +34,7 @@ static int has_solution(const struct solve_result *r, int n, const double *want,
 
 static void test_enum_small(void)
 {
-  struct solver *e = make_solver("enum");
+  struct solver *e = test_solver("enum", 0.0);
   double z[2];
   struct solve_result r;
   /* exactly two solutions: (0, 0) and (0.8, 0) */
@@ -89,7 +82,7 @@ static void test_enum_small(void)
 
 static void test_enum_spd_and_limits(void)
 {
-  struct solver *e = make_solver("enum"), *fb = make_solver("fb_newton");
+  struct solver *e = test_solver("enum", 0.0), *fb = test_solver("fb_newton", 0.0);
   fb->set.tol = 1e-12;
   struct cp_problem *p = cp_test_spd(12, 4242);
   double z[21], zf[21];
@@ -112,7 +105,7 @@ static void test_enum_spd_and_limits(void)
   cp_destroy(&p);
   solver_destroy(&e);
   PetscOptionsSetValue(NULL, "-enum_max_n", "4");
-  e = make_solver("enum");
+  e = test_solver("enum", 0.0);
   PetscOptionsClearValue(NULL, "-enum_max_n");
   p = cp_test_spd(5, 2);
   solver_solve(e, p, z, &r);
@@ -137,7 +130,7 @@ static void test_enum_spd_and_limits(void)
   CHECK(r.status == SOLVE_CONVERGED && diff <= 1e-12 && r.iterations == 16,
         "enum: mixed LCP known solution (%s, diff %.2e, %d bases)", solve_status_name(r.status), diff,
         r.iterations);
-  struct solver *mi = make_solver("milp");
+  struct solver *mi = test_solver("milp", 0.0);
   solver_solve(mi, p, zf, &rf);
   diff = 0.0;
   for (int i = 0; i < 6; i++)
@@ -152,7 +145,7 @@ static void test_enum_spd_and_limits(void)
 
 static void test_milp(void)
 {
-  struct solver *mi = make_solver("milp"), *fb = make_solver("fb_newton");
+  struct solver *mi = test_solver("milp", 0.0), *fb = test_solver("fb_newton", 0.0);
   fb->set.tol = 1e-12;
   struct cp_problem *p = cp_test_spd(10, 77);
   double z[10], zf[10];
@@ -184,13 +177,13 @@ static void test_milp(void)
   p = lcp2(-1.0, 0.5, 0.25, 2.0, 0.8, 0.3);
   solver_destroy(&mi);
   PetscOptionsSetValue(NULL, "-milp_objective", "max_sum");
-  mi = make_solver("milp");
+  mi = test_solver("milp", 0.0);
   solver_solve(mi, p, z, &r);
   CHECK(r.status == SOLVE_CONVERGED && fabs(z[0] - 0.8) <= 1e-12, "milp: max_sum selects (0.8, 0) (z0 = %g)",
         z[0]);
   solver_destroy(&mi);
   PetscOptionsSetValue(NULL, "-milp_objective", "min_sum");
-  mi = make_solver("milp");
+  mi = test_solver("milp", 0.0);
   PetscOptionsClearValue(NULL, "-milp_objective");
   solver_solve(mi, p, z, &r);
   CHECK(r.status == SOLVE_CONVERGED && z[0] == 0.0 && z[1] == 0.0, "milp: min_sum selects (0, 0)");
@@ -209,7 +202,7 @@ static void test_time_limits(void)
   const char *names[2] = {"enum", "milp"};
   const int sizes[2] = {20, 60};
   for (int k = 0; k < 2; k++) {
-    struct solver *s = make_solver(names[k]);
+    struct solver *s = test_solver(names[k], 0.0);
     s->set.time_limit = 0.2;
     struct cp_problem *p = cp_test_spd(sizes[k], 5);
     double z[60];

@@ -8,6 +8,7 @@
 #include "cp_io.h"
 #include "problem_class.h"
 #include "solver.h"
+#include "solver_fixture.h"
 #include "sparse_mlcp.h"
 #include "testproblems.h"
 
@@ -15,28 +16,11 @@
 #include <petscsys.h>
 #include <stdlib.h>
 
-static double max_abs_diff(const double *a, const double *b, int n)
-{
-  double m = 0.0;
-  for (int i = 0; i < n; i++)
-    if (fabs(a[i] - b[i]) > m) m = fabs(a[i] - b[i]);
-  return m;
-}
-
-static struct solver *make_solver(const char *name, double tol)
-{
-  struct solver *s = NULL;
-  if (solver_create(name, &s, NULL, 0) != 0) return NULL;
-  solver_set_from_options(s, NULL, 0);
-  s->set.tol = tol;
-  return s;
-}
-
 /* Both solvers on p: both converge and, when the solution is unique (tol > 0), their answers agree to tol
  * (scaled by max(1, |z|)). Takes p. */
 static void compare(struct cp_problem *p, double tol)
 {
-  struct solver *dense = make_solver("fb_newton", 1e-10), *sparse = make_solver("fb_newton_sparse", 1e-10);
+  struct solver *dense = test_solver("fb_newton", 1e-10), *sparse = test_solver("fb_newton_sparse", 1e-10);
   int n = p->n;
   double *z1 = calloc((size_t)n, sizeof *z1), *z2 = calloc((size_t)n, sizeof *z2);
   struct solve_result r1, r2;
@@ -97,7 +81,7 @@ static void test_against_dense(void)
   compare(cp_test_sparse_mlcp(200, 2), 1e-8);
   double zm[5];
   struct cp_problem *p = known_mlcp(zm);
-  struct solver *s = make_solver("fb_newton_sparse", 1e-12);
+  struct solver *s = test_solver("fb_newton_sparse", 1e-12);
   double z[5];
   struct solve_result r;
   solver_solve(s, p, z, &r);
@@ -126,7 +110,7 @@ static void test_siconos_files(void)
       check_skip("fb_newton_sparse on %s: %s", files[k], err);
       continue;
     }
-    struct solver *s = make_solver("fb_newton_sparse", 1e-8);
+    struct solver *s = test_solver("fb_newton_sparse", 1e-8);
     double *z = calloc((size_t)p->n, sizeof *z);
     struct solve_result r;
     solver_solve(s, p, z, &r);
@@ -147,7 +131,7 @@ static void test_failures(void)
   struct cp_problem *p = cp_lcp_create(2);
   p->M[0] = p->M[3] = -1.0;
   p->q[0] = p->q[1] = -1.0;
-  struct solver *s = make_solver("fb_newton_sparse", 1e-8);
+  struct solver *s = test_solver("fb_newton_sparse", 1e-8);
   double z[2];
   struct solve_result r;
   int rc = solver_solve(s, p, z, &r);
@@ -159,7 +143,7 @@ static void test_failures(void)
   /* -cp_max_it 3 through the options database: 3 iterations at most, status max_iterations */
   p = cp_test_sparse_mlcp(200, 4);
   PetscOptionsSetValue(NULL, "-cp_max_it", "3");
-  s = make_solver("fb_newton_sparse", 1e-10);
+  s = test_solver("fb_newton_sparse", 1e-10);
   PetscOptionsClearValue(NULL, "-cp_max_it");
   double *zz = calloc((size_t)p->n, sizeof *zz);
   solver_solve(s, p, zz, &r);
@@ -171,10 +155,10 @@ static void test_failures(void)
   /* COLAMD instead of AMD, no block triangular form: another order, the same answer */
   PetscOptionsSetValue(NULL, "-fb_newton_sparse_ordering", "colamd");
   PetscOptionsSetValue(NULL, "-fb_newton_sparse_btf", "0");
-  s = make_solver("fb_newton_sparse", 1e-10);
+  s = test_solver("fb_newton_sparse", 1e-10);
   PetscOptionsClearValue(NULL, "-fb_newton_sparse_ordering");
   PetscOptionsClearValue(NULL, "-fb_newton_sparse_btf");
-  struct solver *a = make_solver("fb_newton_sparse", 1e-10);
+  struct solver *a = test_solver("fb_newton_sparse", 1e-10);
   double *z2 = calloc((size_t)p->n, sizeof *z2);
   struct solve_result r2;
   solver_solve(s, p, zz, &r);
@@ -189,8 +173,8 @@ static void test_failures(void)
    */
   PetscOptionsSetValue(NULL, "-fb_newton_sparse_lm_below", "1.5");
   PetscOptionsSetValue(NULL, "-fb_newton_lm_below", "1.5");
-  s = make_solver("fb_newton_sparse", 1e-10);
-  a = make_solver("fb_newton", 1e-10);
+  s = test_solver("fb_newton_sparse", 1e-10);
+  a = test_solver("fb_newton", 1e-10);
   PetscOptionsClearValue(NULL, "-fb_newton_sparse_lm_below");
   PetscOptionsClearValue(NULL, "-fb_newton_lm_below");
   solver_solve(s, p, zz, &r);

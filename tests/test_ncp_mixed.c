@@ -11,6 +11,7 @@
 #include "fd_jacobian.h"
 #include "problem_class.h"
 #include "solver.h"
+#include "solver_fixture.h"
 #include "testncp.h"
 
 #include <math.h>
@@ -19,23 +20,6 @@
 #include <string.h>
 
 #define MAXN 64
-
-static double max_abs_diff(const double *a, const double *b, int n)
-{
-  double m = 0.0;
-  for (int i = 0; i < n; i++)
-    m = fmax(m, fabs(a[i] - b[i]));
-  return m;
-}
-
-static struct solver *make_solver(const char *name, double tol)
-{
-  struct solver *s = NULL;
-  if (solver_create(name, &s, NULL, 0) != 0) return NULL;
-  solver_set_from_options(s, NULL, 0);
-  s->set.tol = tol;
-  return s;
-}
 
 static void test_jacobians(void)
 {
@@ -113,7 +97,7 @@ static void test_all_solvers(void)
   }
   for (int r = 0; solver_registry[r]; r++) {
     const struct solver_type *t = solver_registry[r];
-    struct solver *s = make_solver(t->name, 1e-10);
+    struct solver *s = test_solver(t->name, 1e-10);
     for (int k = 0; k < 6; k++) {
       double z[MAXN];
       struct solve_result res;
@@ -150,7 +134,7 @@ static void test_warm_start(void)
     const struct solver_type *t = solver_registry[r];
     if (!(t->kinds & CP_NCP)) continue;
     for (int sliding = 0; sliding <= 1; sliding++) {
-      struct solver *cold = make_solver(t->name, 1e-10), *warm = make_solver(t->name, 1e-10);
+      struct solver *cold = test_solver(t->name, 1e-10), *warm = test_solver(t->name, 1e-10);
       warm->set.warm_start = 1;
       struct cp_test_disc d = cp_test_disc_rolling(0.01);
       if (sliding) {
@@ -230,7 +214,7 @@ static void test_siconos_mapping_and_limits(void)
   const double zs[3] = {1.0, 0.5, 1.0};
   const char *names[2] = {"siconos_mcp_newton_fb", "siconos_mcp_newton_minfb"};
   for (int k = 0; k < 2; k++) {
-    struct solver *s = make_solver(names[k], 1e-12);
+    struct solver *s = test_solver(names[k], 1e-12);
     double z[3];
     struct solve_result r;
     solver_solve(s, p, z, &r);
@@ -240,7 +224,7 @@ static void test_siconos_mapping_and_limits(void)
     solver_destroy(&s);
   }
   p->lo[0] = 0.0; /* now a box row */
-  struct solver *s = make_solver("siconos_mcp_newton_fb", 1e-10);
+  struct solver *s = test_solver("siconos_mcp_newton_fb", 1e-10);
   double z[MAXN];
   struct solve_result r;
   solver_solve(s, p, z, &r);

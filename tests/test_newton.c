@@ -5,33 +5,17 @@
  * iteration and time limits. */
 #include "check.h"
 #include "solver.h"
+#include "solver_fixture.h"
 #include "testproblems.h"
 
 #include <math.h>
 #include <petscsys.h>
 #include <stdlib.h>
 
-static double max_abs_diff(const double *a, const double *b, int n)
-{
-  double m = 0.0;
-  for (int i = 0; i < n; i++)
-    if (fabs(a[i] - b[i]) > m) m = fabs(a[i] - b[i]);
-  return m;
-}
-
-static struct solver *make_solver(const char *name, double tol)
-{
-  struct solver *s = NULL;
-  if (solver_create(name, &s, NULL, 0) != 0) return NULL;
-  solver_set_from_options(s, NULL, 0);
-  s->set.tol = tol;
-  return s;
-}
-
 static void test_spd(void)
 {
   const int sizes[3] = {10, 100, 500};
-  struct solver *fb = make_solver("fb_newton", 1e-10), *pgs = make_solver("pgs", 1e-10);
+  struct solver *fb = test_solver("fb_newton", 1e-10), *pgs = test_solver("pgs", 1e-10);
   for (int k = 0; k < 3; k++) {
     int n = sizes[k];
     struct cp_problem *p = cp_test_spd(n, 1000 + (unsigned long)n);
@@ -57,7 +41,7 @@ static void test_spd(void)
 
 static void test_box_contact(void)
 {
-  struct solver *fb = make_solver("fb_newton", 1e-8);
+  struct solver *fb = test_solver("fb_newton", 1e-8);
   for (int sliding = 0; sliding <= 1; sliding++)
     for (int boxes = 1; boxes <= 5; boxes += 4)
       for (unsigned long seed = 1; seed <= 5; seed++) {
@@ -91,7 +75,7 @@ static void test_box_analytic(void)
     struct cp_problem *p = cp_test_box_lcp(boxes, 3, 4, mu, h);
     for (int k = 0; k < 2; k++) {
       if (!solver_find(names[k])) continue;
-      struct solver *s = make_solver(names[k], 1e-10);
+      struct solver *s = test_solver(names[k], 1e-10);
       double z[72];
       struct solve_result r;
       solver_solve(s, p, z, &r);
@@ -135,7 +119,7 @@ static void fill_pd(struct cp_problem *p, const double *z_star, const double *w_
 
 static void test_mixed_and_box(void)
 {
-  struct solver *fb = make_solver("fb_newton", 1e-10);
+  struct solver *fb = test_solver("fb_newton", 1e-10);
   /* mixed LCP: 2 free unknowns, 3 complementary (one active, one inactive, one degenerate) */
   struct cp_problem *p = cp_mlcp_create(2, 3);
   const double zm[5] = {0.7, -1.3, 0.45, 0.0, 0.0}, wm[5] = {0, 0, 0, 0.9, 0.0};
@@ -203,7 +187,7 @@ static void test_ncp(void)
   fill_pd(lin, zs, w_lin);
   struct cubic_ctx ctx = {lin};
   struct cp_problem *p = cp_ncp_create(4, cubic_F, cubic_J, &ctx);
-  struct solver *fb = make_solver("fb_newton", 1e-10);
+  struct solver *fb = test_solver("fb_newton", 1e-10);
   double z[4];
   struct solve_result r;
   solver_solve(fb, p, z, &r);
@@ -218,7 +202,7 @@ static void test_ncp(void)
 
 static void test_failures(void)
 {
-  struct solver *fb = make_solver("fb_newton", 1e-10);
+  struct solver *fb = test_solver("fb_newton", 1e-10);
   struct cp_problem *p = cp_test_spd(20, 7);
   double z[20];
   struct solve_result r;
