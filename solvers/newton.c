@@ -177,19 +177,12 @@ enum newton_reason newton_solve(const struct newton_problem *prob, const struct 
      * (cheaper than copying it every iteration: this path is rare). */
     if ((!accepted || t < set->lm_below) && lm) {
       double lambda = pow(2.0 * psi0, 0.5 * set->lm_power), psi_lm = psi0, t_lm = 0.0;
-      if (la) { /* the backend still holds H at z0: its factorization did not overwrite it */
-        for (int i = 0; i < n; i++)
-          d[i] = -g[i];
-        if (la->solve_lm(prob->ctx, lambda, set->lm_scaled, d) == 0 &&
-            newton_try(prob, set, z0, phi0, &psi_lm, d, g, zt, phit, 0, &t_lm) &&
-            (!accepted || psi_lm < psi)) {
-          memcpy(z, z0, nn * sizeof *z);
-          memcpy(phi, phi0, nn * sizeof *phi);
-          psi = psi_lm;
-          accepted = 1;
-          stats->lm_steps++;
-        }
-      } else {
+      for (int i = 0; i < n; i++)
+        d[i] = -g[i];
+      int solved;
+      if (la) /* the backend still holds H at z0: its factorization did not overwrite it */
+        solved = la->solve_lm(prob->ctx, lambda, set->lm_scaled, d) == 0;
+      else {
         if (prob->jacobian(prob->ctx, z0, phi0, Hc) != 0) {
           reason = NEWTON_EVAL_FAILURE;
           break;
@@ -202,18 +195,16 @@ enum newton_reason newton_solve(const struct newton_problem *prob, const struct 
           double *hii = &H[(size_t)i * n + i];
           *hii += set->lm_scaled ? lambda * fmax(*hii, DBL_EPSILON * dmax) : lambda;
         }
-        for (int i = 0; i < n; i++)
-          d[i] = -g[i];
-        if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, H, n) == 0 &&
-            LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, H, n, d, n) == 0 &&
-            newton_try(prob, set, z0, phi0, &psi_lm, d, g, zt, phit, 0, &t_lm) &&
-            (!accepted || psi_lm < psi)) {
-          memcpy(z, z0, nn * sizeof *z);
-          memcpy(phi, phi0, nn * sizeof *phi);
-          psi = psi_lm;
-          accepted = 1;
-          stats->lm_steps++;
-        }
+        solved = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, H, n) == 0 &&
+                 LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, H, n, d, n) == 0;
+      }
+      if (solved && newton_try(prob, set, z0, phi0, &psi_lm, d, g, zt, phit, 0, &t_lm) &&
+          (!accepted || psi_lm < psi)) {
+        memcpy(z, z0, nn * sizeof *z);
+        memcpy(phi, phi0, nn * sizeof *phi);
+        psi = psi_lm;
+        accepted = 1;
+        stats->lm_steps++;
       }
     }
     /* 3. steepest descent, the globalisation of last resort */
