@@ -20,7 +20,7 @@ LDFLAGS ?=
 
 DEB_PACKAGES = build-essential pkg-config openmpi-bin libopenmpi-dev petsc-dev libgsl-dev gnuplot-nox \
   liblapacke-dev libopenblas-dev libglpk-dev libsiconos-numerics-dev libqhull-dev slurm-wlm munge \
-  clang-format clang-tidy libhdf5-dev libsuitesparse-dev
+  clang-format clang-tidy libhdf5-dev libsuitesparse-dev libgmp-dev
 
 # Dependencies. On Debian everything comes from `make deps`. On a cluster, point the build at module-provided
 # libraries instead: PETSc by its own convention (PETSC_DIR and PETSC_ARCH, e.g. `make PETSC_DIR=$PETSC_DIR
@@ -52,8 +52,10 @@ BASE_CFLAGS = -std=c11 -D_XOPEN_SOURCE=700 $(CFLAGS) $(WARN) -MMD -MP $(PKG_CFLA
 # KLU (SuiteSparse): the sparse LU of fb_newton_sparse
 KLU_CFLAGS ?= -isystem /usr/include/suitesparse
 KLU_LIBS ?= -lklu
+# GMP: the exact rational end game of Lemke (solvers/lemke_exact.c)
+GMP_LIBS ?= -lgmp
 BASE_CFLAGS += $(KLU_CFLAGS)
-LIBS = $(PETSC_LIBS) $(GSL_LIBS) $(GLPK_LIBS) $(QHULL_LIBS) $(LAPACK_LIBS) $(HDF5_LIBS) $(KLU_LIBS) -lm
+LIBS = $(PETSC_LIBS) $(GSL_LIBS) $(GLPK_LIBS) $(QHULL_LIBS) $(LAPACK_LIBS) $(HDF5_LIBS) $(KLU_LIBS) $(GMP_LIBS) -lm
 ifneq ($(SICONOS),)
   BASE_CFLAGS += -DCB_HAVE_SICONOS -isystem $(SICONOS_DIR)/include/siconos
   LIBS += -L$(SICONOS_DIR)/lib -lsiconos_numerics

@@ -19,6 +19,7 @@ extern const struct solver_type solver_type_tao_gpcg;
 extern const struct solver_type solver_type_prox_newton;
 extern const struct solver_type solver_type_path_crash;
 extern const struct solver_type solver_type_fb_newton_sparse;
+extern const struct solver_type solver_type_lemke_exact;
 #ifdef CB_HAVE_SICONOS
 extern const struct solver_type solver_type_siconos_lemke;
 extern const struct solver_type solver_type_siconos_pgs;
@@ -49,6 +50,7 @@ const struct solver_type *const solver_registry[] = {
     &solver_type_prox_newton,
     &solver_type_path_crash,
     &solver_type_fb_newton_sparse,
+    &solver_type_lemke_exact,
 #ifdef CB_HAVE_SICONOS
     &solver_type_siconos_lemke,
     &solver_type_siconos_pgs,

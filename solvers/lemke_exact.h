@@ -1,0 +1,18 @@
+/* lemke_exact.h — Lemke's method in exact rational arithmetic (GMP integers, fraction-free pivoting) with the
+ * lexicographic rule exactly as the theory states it (Cottle-Pang-Stone, The LCP, Sec. 4.4 and 4.9): the end
+ * game for problems small enough to pay for it, where the floating-point tableau's ties and near-dependent
+ * columns decide the path by rounding. */
+#ifndef CB_LEMKE_EXACT_H
+#define CB_LEMKE_EXACT_H
+
+#include "solver.h"
+
+/* Solve the LCP or mixed LCP p on the exact binary values of its M and q (covering vector e): z gets the
+ * answer rounded to double. s supplies -cp_time_limit (checked every pivot); max_pivots bounds the pivots
+ * after the free unknowns' n_eq (which are not counted). r: status (converged, ray_termination, time_limit,
+ * max_iterations, not_applicable when the free block is singular), iterations, no_answer, message (appended).
+ * Returns nonzero only on allocation failure. */
+int lemke_exact_solve(struct solver *s, const struct cp_problem *p, int max_pivots, double *z,
+                      struct solve_result *r);
+
+#endif
