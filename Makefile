@@ -211,4 +211,5 @@ tidy:
 clean:
 	rm -rf build build-asan bin
 
--include $(LIB_OBJ:.o=.d) $(DRIVER_SRC:%.c=$(BUILD)/%.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(TEST_SRC:%.c=$(BUILD)/%.d)
+-include $(LIB_OBJ:.o=.d) $(DRIVER_SRC:%.c=$(BUILD)/%.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(TEST_SRC:%.c=$(BUILD)/%.d) \
+  $(TEST_SUPPORT:.o=.d)

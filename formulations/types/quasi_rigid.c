@@ -3,20 +3,22 @@
  * Sec. 5.1, eqs. (33)-(38); the disc on the quasi-rigid half-plane of Sec. 6.3 is eqs. (48)-(55)): a rigid
  * core inside a compliant layer of normal stiffness k, damping c and maximum deflection delta_max. Per
  * contact one body is compliant (C, function c: the half-plane when there is one, as in the paper's example)
- * and one rigid (R, function r). Frictionless (the paper's examples; eq. (37)'s tangential spring is left
- * out). Rows: 0 = -M (nu - nu^l) + W_n (p_ns + p_nr) + p_app                  (48) 0 = aC - aR + l1 grad
- * c(aC)                                     (34), with C's deflected level set 0 = grad c(aC) + l2 grad r(aR)
- * (34) 0 = c(aC + delta grad c(aC) / |grad c(aC)|)                     (35): deflection from the algebraic
- * one 0 = p_ns - (h k delta + c (delta - delta^l))                    (49) / (37) 0 <= l1 perp -(c(aC) +
- * delta_bar) >= 0, 0 <= l2 perp -r(aR) >= 0 (34) 0 <= p_ns perp c(aR) + delta_bar >= 0 (36): psi = c at the
- * rigid body's point 0 <= p_nr perp delta_max - delta >= 0                           (36): the rigid core's
- * impulse with n = grad c(aC) / |grad c(aC)| (from C towards R), W_n = [n; r x n] on R at aR and its opposite
- * on C at aC, positions at the end of the step (backward Euler). Which body carries l1 follows Proposition 1
- * (the deflected compliant body plays f): the paper's example writes the same rows with the roles of
- * (50)-(51) and the signs of (52)-(53) arranged differently; the solution set is the same. Unknowns: z = [nu;
- * per contact (aC, aR, delta_bar, delta); per contact (l1, l2, p_ns, p_nr)], shifted by the warm start as in
- * geometric_implicit.c (the previous step's answer for the same shape pair). Analytic Jacobian (checked by
- * finite differences in tests/test_quasi_rigid.c). 3D worlds (spheres, planes) are assembled by
+ * and one rigid (R, function r). In a world with friction (2D) each contact adds p_t and sigma with the
+ * ellipsoidal law (21)-(22) and p_n = p_ns + p_nr (qr_friction_rows; eq. (37)'s tangential spring only maps
+ * p_t to a deflection no other row uses, so it is left out); a frictionless world (the paper's examples)
+ * has the problem below unchanged. Rows: 0 = -M (nu - nu^l) + W_n (p_ns + p_nr) + p_app                  (48)
+ * 0 = aC - aR + l1 grad c(aC)                                     (34), with C's deflected level set 0 = grad
+ * c(aC) + l2 grad r(aR) (34) 0 = c(aC + delta grad c(aC) / |grad c(aC)|)                     (35): deflection
+ * from the algebraic one 0 = p_ns - (h k delta + c (delta - delta^l))                    (49) / (37) 0 <= l1
+ * perp -(c(aC) + delta_bar) >= 0, 0 <= l2 perp -r(aR) >= 0 (34) 0 <= p_ns perp c(aR) + delta_bar >= 0 (36):
+ * psi = c at the rigid body's point 0 <= p_nr perp delta_max - delta >= 0                           (36): the
+ * rigid core's impulse with n = grad c(aC) / |grad c(aC)| (from C towards R), W_n = [n; r x n] on R at aR and
+ * its opposite on C at aC, positions at the end of the step (backward Euler). Which body carries l1 follows
+ * Proposition 1 (the deflected compliant body plays f): the paper's example writes the same rows with the
+ * roles of (50)-(51) and the signs of (52)-(53) arranged differently; the solution set is the same. Unknowns:
+ * z = [nu; per contact (aC, aR, delta_bar, delta); per contact (l1, l2, p_ns, p_nr)], shifted by the warm
+ * start as in geometric_implicit.c (the previous step's answer for the same shape pair). Analytic Jacobian
+ * (checked by finite differences in tests/test_quasi_rigid.c). 3D worlds (spheres, planes) are assembled by
  * quasi_rigid3d.c. Options: -quasi_rigid_k (1000), -quasi_rigid_c (0), -quasi_rigid_delta_max (0.05). */
 #include "formulation.h"
 #include "implicit_side.h"
@@ -28,23 +30,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define QR_FREE 6 /* aC (2), aR (2), delta_bar, delta */
-#define QR_COMP 4 /* l1, l2, p_ns, p_nr */
+#define QR_FREE 6 /* aC (2), aR (2), delta_bar, delta; + p_t with friction */
+#define QR_COMP 4 /* l1, l2, p_ns, p_nr; + sigma with friction */
+#define QR_BLK                                                                                               \
+  (QR_FREE + QR_COMP + 2) /* a pair's answers as carried: the frictionless ones, then p_t, sigma */
 
 struct qr_contact {
   struct gi_side s[2]; /* s[0]: compliant body C, s[1]: rigid body R */
   int sc, sr;          /* their world shapes (the warm-start key) */
   double delta0;       /* the deflection at the start of the step (damping) */
+  double mu;           /* the contact's friction coefficient */
 };
 
 struct qr_prev {
   int sc, sr;
-  double blk[QR_FREE + QR_COMP];
+  double blk[QR_BLK];
 };
 
 struct qr_data {
   double k, c, dmax; /* options */
   int ndof, nc, n;
+  int fr; /* 1: the friction unknowns p_t (free) and sigma (complementarity) are in (a world with mu > 0) */
   double h;
   double *M, *nu0, *papp, *guess;
   struct qr_contact *ct;
@@ -84,13 +90,73 @@ static void qr_destroy(struct formulation *f)
 }
 
 struct qr_idx {
-  int ac, ar, db, dl, l1, l2, pns, pnr;
+  int ac, ar, db, dl, l1, l2, pns, pnr, pt, sg; /* pt, sg: -1 without friction */
 };
 
 static struct qr_idx qr_index(const struct qr_data *d, int i)
 {
-  int fb = d->ndof + QR_FREE * i, cb = d->ndof + QR_FREE * d->nc + QR_COMP * i;
-  return (struct qr_idx){fb, fb + 2, fb + 4, fb + 5, cb, cb + 1, cb + 2, cb + 3};
+  int nf = QR_FREE + d->fr, ncp = QR_COMP + d->fr;
+  int fb = d->ndof + nf * i, cb = d->ndof + nf * d->nc + ncp * i;
+  return (struct qr_idx){
+      fb, fb + 2, fb + 4, fb + 5, cb, cb + 1, cb + 2, cb + 3, d->fr ? fb + 6 : -1, d->fr ? cb + 4 : -1};
+}
+
+/* The friction rows (Sec. 3 eqs. (21)-(22), in 2D e_t = 1; eq. (37)'s tangential spring-damper only maps
+ * p_t to a tangential deflection that no other row uses, so it is left out): with p_n = p_ns + p_nr and v_t
+ * = t . (v_R(aR) - v_C(aC)) the tangential velocity of R relative to C at the contact points,
+ *   0 = mu p_n v_t + p_t sigma,   0 <= sigma perp mu^2 p_n^2 - p_t^2 >= 0.
+ * A frictionless contact in a world with friction elsewhere gets p_t = 0 and sigma = 0. */
+static void qr_friction_rows(const struct qr_contact *ct, const double *nu, double h,
+                             const struct side_eval *eC, const struct side_eval *eR, const double t[2],
+                             const double dt_a[4], const double dt_q[6], double pn, double pt, double sg,
+                             struct qr_idx ix, double *F, double *J, int n)
+{
+  if (ct->mu == 0.0) {
+    F[ix.pt] = pt;
+    F[ix.sg] = sg;
+    jac_add(J, n, ix.pt, ix.pt, 1.0);
+    jac_add(J, n, ix.sg, ix.sg, 1.0);
+    return;
+  }
+  double mu = ct->mu, w[2] = {0.0, 0.0};
+  for (int side = 0; side < 2; side++) { /* w = v_R(aR) - v_C(aC) */
+    const struct gi_side *s = &ct->s[side];
+    if (s->dof < 0) continue;
+    const double *r = side == 1 ? eR->r : eC->r, *v = nu + s->dof;
+    double sign = side == 1 ? 1.0 : -1.0;
+    w[0] += sign * (v[0] - v[2] * r[1]);
+    w[1] += sign * (v[1] + v[2] * r[0]);
+  }
+  double vt = t[0] * w[0] + t[1] * w[1];
+  F[ix.pt] = mu * pn * vt + pt * sg;
+  jac_add(J, n, ix.pt, ix.pns, mu * vt);
+  jac_add(J, n, ix.pt, ix.pnr, mu * vt);
+  jac_add(J, n, ix.pt, ix.pt, sg);
+  jac_add(J, n, ix.pt, ix.sg, pt);
+  double c = mu * pn; /* d F / d v_t */
+  for (int side = 0; side < 2; side++) {
+    const struct gi_side *s = &ct->s[side];
+    if (s->dof < 0) continue;
+    const double *r = side == 1 ? eR->r : eC->r;
+    double sign = side == 1 ? 1.0 : -1.0, om = nu[s->dof + 2];
+    int o = s->dof, ia = side == 1 ? ix.ar : ix.ac;
+    /* r = a - x^{l+1}: d r / d v = -h I, d r / d a = I */
+    jac_add(J, n, ix.pt, o, c * sign * (t[0] - h * om * t[1]));
+    jac_add(J, n, ix.pt, o + 1, c * sign * (t[1] + h * om * t[0]));
+    jac_add(J, n, ix.pt, o + 2, c * sign * (t[1] * r[0] - t[0] * r[1]));
+    jac_add(J, n, ix.pt, ia, c * sign * om * t[1]);
+    jac_add(J, n, ix.pt, ia + 1, -c * sign * om * t[0]);
+  }
+  double tq[3]; /* through t: its derivatives in aC and in C's pose */
+  for (int j = 0; j < 2; j++)
+    jac_add(J, n, ix.pt, ix.ac + j, c * (dt_a[j] * w[0] + dt_a[2 + j] * w[1]));
+  for (int j = 0; j < 3; j++)
+    tq[j] = dt_q[j] * w[0] + dt_q[3 + j] * w[1];
+  side_add_pose(J, n, ix.pt, &ct->s[0], h, tq, c);
+  F[ix.sg] = mu * mu * pn * pn - pt * pt;
+  jac_add(J, n, ix.sg, ix.pns, 2.0 * mu * mu * pn);
+  jac_add(J, n, ix.sg, ix.pnr, 2.0 * mu * mu * pn);
+  jac_add(J, n, ix.sg, ix.pt, -2.0 * pt);
 }
 
 static int qr_eval(struct qr_data *d, const double *z, double *F, double *J)
@@ -161,38 +227,49 @@ static int qr_eval(struct qr_data *d, const double *z, double *F, double *J)
     F[ix.dl] = pns - h * d->k * dl - d->c * (dl - ct->delta0);
     jac_add(J, n, ix.dl, ix.pns, 1.0);
     jac_add(J, n, ix.dl, ix.dl, -(h * d->k + d->c));
-    /* (48): +n p_n on R at aR, -n p_n on C at aC */
-    double pn = pns + pnr;
+    /* (48): +(n p_n + t p_t) on R at aR, the opposite on C at aC (t = n turned by +90 degrees; p_t = 0
+     * without friction). G_a, G_q: the force's derivatives in aC and in C's pose through n and t. */
+    double pn = pns + pnr, pt = ix.pt >= 0 ? x[ix.pt] : 0.0, t[2] = {-u[1], u[0]};
+    double dt_a[4] = {-du_a[2], -du_a[3], du_a[0], du_a[1]}, dt_q[6], G_a[4], G_q[6];
+    for (int j = 0; j < 3; j++)
+      dt_q[j] = -du_q[3 + j], dt_q[3 + j] = du_q[j];
+    for (int j = 0; j < 4; j++)
+      G_a[j] = pn * du_a[j] + pt * dt_a[j];
+    for (int j = 0; j < 6; j++)
+      G_q[j] = pn * du_q[j] + pt * dt_q[j];
     for (int side = 0; side < 2; side++) {
       const struct gi_side *s = &ct->s[side];
       if (s->dof < 0) continue;
       double sign = side == 1 ? 1.0 : -1.0;
       const double *r = side == 1 ? eR.r : eC.r;
       int ia = side == 1 ? ix.ar : ix.ac, o = s->dof;
-      double Fv[2] = {u[0] * pn, u[1] * pn};
+      double Fv[2] = {u[0] * pn + t[0] * pt, u[1] * pn + t[1] * pt};
       for (int k = 0; k < 2; k++) {
         F[o + k] += sign * Fv[k];
         jac_add(J, n, o + k, ix.pns, sign * u[k]);
         jac_add(J, n, o + k, ix.pnr, sign * u[k]);
+        if (ix.pt >= 0) jac_add(J, n, o + k, ix.pt, sign * t[k]);
         for (int j = 0; j < 2; j++)
-          jac_add(J, n, o + k, ix.ac + j, sign * pn * du_a[k * 2 + j]);
-        side_add_pose(J, n, o + k, sC, h, du_q + 3 * k, sign * pn);
+          jac_add(J, n, o + k, ix.ac + j, sign * G_a[k * 2 + j]);
+        side_add_pose(J, n, o + k, sC, h, G_q + 3 * k, sign);
       }
       F[o + 2] += sign * (r[0] * Fv[1] - r[1] * Fv[0]);
       double dr[2] = {Fv[1], -Fv[0]}, dF[2] = {-r[1], r[0]};
       for (int j = 0; j < 2; j++) {
         jac_add(J, n, o + 2, ia + j, sign * dr[j]);
         jac_add(J, n, o + 2, o + j, -sign * h * dr[j]);
-        jac_add(J, n, o + 2, ix.ac + j, sign * pn * (dF[0] * du_a[j] + dF[1] * du_a[2 + j]));
+        jac_add(J, n, o + 2, ix.ac + j, sign * (dF[0] * G_a[j] + dF[1] * G_a[2 + j]));
       }
       double rn = dF[0] * u[0] + dF[1] * u[1];
       jac_add(J, n, o + 2, ix.pns, sign * rn);
       jac_add(J, n, o + 2, ix.pnr, sign * rn);
+      if (ix.pt >= 0) jac_add(J, n, o + 2, ix.pt, sign * (dF[0] * t[0] + dF[1] * t[1]));
       double tq[3];
       for (int j = 0; j < 3; j++)
-        tq[j] = dF[0] * du_q[j] + dF[1] * du_q[3 + j];
-      side_add_pose(J, n, o + 2, sC, h, tq, sign * pn);
+        tq[j] = dF[0] * G_q[j] + dF[1] * G_q[3 + j];
+      side_add_pose(J, n, o + 2, sC, h, tq, sign);
     }
+    if (ix.pt >= 0) qr_friction_rows(ct, nu, h, &eC, &eR, t, dt_a, dt_q, pn, pt, x[ix.sg], ix, F, J, n);
     /* complementarity rows */
     F[ix.l1] = -(eC.f + db);
     F[ix.l2] = -eR.f;
@@ -260,7 +337,7 @@ static int qr_assemble(struct formulation *f, const struct world *w, const struc
     const double kcd[3] = {d->k, d->c, d->dmax};
     return qr3_assemble(f, &d->d3, kcd, w, cs, h, out);
   }
-  int nd = w->ndof, nc = cs->n, n = nd + (QR_FREE + QR_COMP) * nc;
+  int fr = w->mu > 0.0, nd = w->ndof, nc = cs->n, n = nd + (QR_FREE + QR_COMP + 2 * fr) * nc;
   if (nc > d->cap_c) {
     struct qr_contact *c = realloc(d->ct, (size_t)nc * sizeof *c);
     if (!c) return formulation_fail(f, "out of memory");
@@ -270,6 +347,7 @@ static int qr_assemble(struct formulation *f, const struct world *w, const struc
   if (implicit_step_start(w, h, n, &d->M, &d->nu0, &d->papp, &d->guess))
     return formulation_fail(f, "out of memory");
   d->ndof = nd;
+  d->fr = fr;
   d->nc = nc;
   d->n = n;
   d->h = h;
@@ -285,6 +363,7 @@ static int qr_assemble(struct formulation *f, const struct world *w, const struc
       if (implicit_side_init(w, sh[k], &ct->s[k], msg, sizeof msg)) return formulation_fail(f, "%s", msg);
     ct->sc = sh[0];
     ct->sr = sh[1];
+    ct->mu = c->mu;
     struct qr_idx ix = qr_index(d, i);
     const struct qr_prev *pv = NULL;
     for (int j = 0; j < d->nprev && !pv; j++)
@@ -292,6 +371,7 @@ static int qr_assemble(struct formulation *f, const struct world *w, const struc
     if (pv) {
       memcpy(d->guess + ix.ac, pv->blk, QR_FREE * sizeof(double));
       memcpy(d->guess + ix.l1, pv->blk + QR_FREE, QR_COMP * sizeof(double));
+      if (fr) d->guess[ix.pt] = pv->blk[QR_FREE + QR_COMP], d->guess[ix.sg] = pv->blk[QR_FREE + QR_COMP + 1];
       ct->delta0 = pv->blk[5];
       continue;
     }
@@ -305,17 +385,19 @@ static int qr_assemble(struct formulation *f, const struct world *w, const struc
     d->guess[ix.l1] = gc > 0 ? fmax(c->gap, 0.0) / gc : 0.0;
     d->guess[ix.l2] = gr > 0 ? gc / gr : 1.0;
     d->guess[ix.pns] = d->guess[ix.pnr] = 0.0;
+    if (fr) d->guess[ix.pt] = d->guess[ix.sg] = 0.0;
     ct->delta0 = 0.0;
   }
   struct cp_problem *p = cp_ncp_create(n, qr_F, qr_J, d);
   if (!p) return formulation_fail(f, "out of memory");
-  int nfree = nd + QR_FREE * nc;
+  int nfree = nd + (QR_FREE + fr) * nc;
   for (int i = 0; i < n; i++) {
     p->lo[i] = i < nfree ? -INFINITY : -d->guess[i];
     p->hi[i] = INFINITY;
   }
   snprintf(p->name, sizeof p->name, "quasi_rigid nc=%d (z shifted by the warm start)", nc);
-  f->rows = (struct row_counts){.normal = 2 * nc, .velocity = nd, .other = 8 * nc, .total = n};
+  f->rows = (struct row_counts){
+      .normal = 2 * nc, .friction = 2 * fr * nc, .velocity = nd, .other = 8 * nc, .total = n};
   *out = p;
   return 0;
 }
@@ -345,13 +427,16 @@ static int qr_recover(struct formulation *f, const struct world *w, const struct
       pv->blk[k] = d->guess[ix.ac + k] + z[ix.ac + k];
     for (int k = 0; k < QR_COMP; k++)
       pv->blk[QR_FREE + k] = d->guess[ix.l1 + k] + z[ix.l1 + k];
+    pv->blk[QR_FREE + QR_COMP] = d->fr ? d->guess[ix.pt] + z[ix.pt] : 0.0;
+    pv->blk[QR_FREE + QR_COMP + 1] = d->fr ? d->guess[ix.sg] + z[ix.sg] : 0.0;
     pn[i] = pv->blk[QR_FREE + 2] + pv->blk[QR_FREE + 3]; /* p_ns + p_nr */
   }
   return 0;
 }
 
-/* The carried state (formulation.h carry_get): [nprev; per pair sc, sr, its QR_FREE + QR_COMP answers], the
- * previous step's answer that shifts the unknowns and gives the damping's delta^l. A 3D run's state is
+/* The carried state (formulation.h carry_get): [nprev; per pair sc, sr, its QR_FREE + QR_COMP answers, and
+ * p_t, sigma when the run has friction], the previous step's answer that shifts the unknowns and gives the
+ * damping's delta^l. A 3D run's state is
  * quasi_rigid3d.c's with its count stored as -1 - nprev, so a 2D state reads as before. */
 static int qr_carry_get(const struct formulation *f, double *buf, int cap)
 {
@@ -361,15 +446,15 @@ static int qr_carry_get(const struct formulation *f, double *buf, int cap)
     if (need3 <= cap) buf[0] = -1.0 - buf[0];
     return need3;
   }
-  int need = 1 + d->nprev * (2 + QR_FREE + QR_COMP);
+  int width = QR_FREE + QR_COMP + 2 * d->fr, need = 1 + d->nprev * (2 + width);
   if (need > cap) return need;
   int k = 0;
   buf[k++] = d->nprev;
   for (int i = 0; i < d->nprev; i++) {
     buf[k++] = d->prev[i].sc;
     buf[k++] = d->prev[i].sr;
-    memcpy(buf + k, d->prev[i].blk, sizeof d->prev[i].blk);
-    k += QR_FREE + QR_COMP;
+    memcpy(buf + k, d->prev[i].blk, (size_t)width * sizeof(double));
+    k += width;
   }
   return need;
 }
@@ -386,17 +471,19 @@ static int qr_carry_set(struct formulation *f, const double *buf, int n)
     free(b3);
     return rc;
   }
-  int np = n > 0 ? (int)buf[0] : -1;
-  if (np < 0 || n != 1 + np * (2 + QR_FREE + QR_COMP))
+  int np = n > 0 ? (int)buf[0] : -1, width = QR_FREE + QR_COMP;
+  if (np > 0 && n == 1 + np * (2 + QR_BLK)) width = QR_BLK; /* with friction */
+  if (np < 0 || n != 1 + np * (2 + width))
     return formulation_fail(f, "carried state: %d values do not hold whole pairs", n);
   struct qr_prev *p = realloc(d->prev, (size_t)(np ? np : 1) * sizeof *p);
   if (!p) return formulation_fail(f, "out of memory");
   d->prev = p;
   d->cap_prev = np ? np : 1;
-  for (int i = 0, k = 1; i < np; i++, k += 2 + QR_FREE + QR_COMP) {
+  for (int i = 0, k = 1; i < np; i++, k += 2 + width) {
     p[i].sc = (int)buf[k];
     p[i].sr = (int)buf[k + 1];
-    memcpy(p[i].blk, buf + k + 2, sizeof p[i].blk);
+    memset(p[i].blk, 0, sizeof p[i].blk);
+    memcpy(p[i].blk, buf + k + 2, (size_t)width * sizeof(double));
   }
   d->nprev = np;
   return 0;
@@ -405,20 +492,21 @@ static int qr_carry_set(struct formulation *f, const double *buf, int n)
 static void qr_view(const struct formulation *f, FILE *out)
 {
   const struct qr_data *d = f->data;
-  fprintf(out, "  k %g, c %g, delta_max %g; frictionless; 2D discs and half-planes, 3D spheres and planes\n",
-          d->k, d->c, d->dmax);
+  fprintf(out, "  k %g, c %g, delta_max %g; friction (21)-(22) in 2D, frictionless in 3D\n", d->k, d->c,
+          d->dmax);
 }
 
 const struct formulation_type formulation_type_quasi_rigid = {
     .name = "quasi_rigid",
-    .summary = "mixed NCP, rigid core in a compliant layer (k, c, delta_max); frictionless, 2D and 3D",
+    .summary = "mixed NCP, rigid core in a compliant layer (k, c, delta_max); ellipsoidal friction in 2D, "
+               "frictionless in 3D",
     .paper = "Chakraborty, Berard, Akella & Trinkle, geometrically implicit time-stepping, eqs. (33)-(38), "
              "(48)-(55)",
     .dims = FORMULATION_2D | FORMULATION_3D,
     .shapes =
         SHAPE_DISC | SHAPE_HALFPLANE | SHAPE_SUPERELLIPSE | SHAPE_SPHERE | SHAPE_PLANE | SHAPE_SUPERELLIPSOID,
     .joints = 0,
-    .frictionless = 1,
+    .frictionless_dims = FORMULATION_3D,
     .options = qr_options,
     .n_options = sizeof qr_options / sizeof qr_options[0],
     .create = qr_create,
