@@ -1,6 +1,7 @@
 /* test_quasi_rigid.c — the quasi-rigid mixed NCP (Chakraborty, Berard, Akella & Trinkle, eqs. (33)-(38); the
  * disc on the quasi-rigid half-plane = eqs. (48)-(55)): the analytic Jacobian against central finite
- * differences at random states (a disc near a tilted compliant half-plane; a disc on a moving disc), then the
+ * differences at random states (a disc near a tilted compliant half-plane; a disc on a moving disc; both also
+ * with friction, whose physics tests/test_quasi_rigid_friction.c checks), then the
  * drop of Sec. 6.3 (unit disc from y = 1.5, k = 1000, no damping) with delta_max = 1: first contact at
  * t = sqrt(2 * 0.5 / g) within a step, the largest deflection near the undamped spring's
  * mg/k + sqrt((mg/k)^2 + m v^2 / k) (backward Euler damps it a little), the rigid core never reached; and
@@ -40,6 +41,8 @@ static void test_jacobians(void)
   struct body *bd = &w->bodies[b];
   bd->x[0] = 0.2, bd->x[1] = 1.0, bd->theta = 0.7, bd->v[0] = -1.2, bd->v[1] = 0.4, bd->w[2] = 2.1;
   check_jacobian(w, "disc on a tilted compliant half-plane", rng);
+  w->mu = 0.4; /* the friction rows (21)-(22) of quasi_rigid.c's qr_friction_rows */
+  check_jacobian(w, "disc on a tilted compliant half-plane, mu 0.4", rng);
   world_destroy(&w);
   /* a disc on a moving disc (the compliant one is the contact's body b), both dynamic, far from the ground */
   w = scene_disc_on_line(1.0, 1.0, 5.0, 0.0);
@@ -50,6 +53,8 @@ static void test_jacobians(void)
   w->bodies[b2].x[0] = 1.2, w->bodies[b2].x[1] = 6.2, w->bodies[b2].theta = -0.4;
   w->bodies[b2].v[0] = 0.5, w->bodies[b2].w[2] = -1.5, w->bodies[1].w[2] = 0.8;
   check_jacobian(w, "disc on a moving disc", rng);
+  w->mu = 0.7; /* both sides' velocities and poses enter v_t and the lever arms */
+  check_jacobian(w, "disc on a moving disc, mu 0.7", rng);
   world_destroy(&w);
   gsl_rng_free(rng);
 }

@@ -1,57 +1,20 @@
 /* test_quasi_rigid_friction.c — friction in the quasi-rigid mixed NCP (Chakraborty, Berard, Akella & Trinkle,
- * Sec. 5.1 eq. (37) with the ellipsoidal law (21)-(22) of Sec. 3, 2D): the analytic Jacobian against central
- * finite differences at random states with mu > 0; then a unit disc (m = 1, r = 1, J = 1/2) launched along
+ * Sec. 5.1 eq. (37) with the ellipsoidal law (21)-(22) of Sec. 3, 2D; its Jacobian is checked in
+ * test_quasi_rigid.c): a unit disc (m = 1, r = 1, J = 1/2) launched along
  * the compliant half-plane without spin, which slides and then rolls. Analytic answer, whatever the normal
  * force's history: the friction impulse P stops the slip when v0 - P/m = P r^2 / J, so the disc rolls at
  * v = v0 / (1 + m r^2 / J) = 2 v0 / 3 and has lost m v0^2 / 6 of kinetic energy; with the normal force m g
  * the slip lasts v0 / (3 mu g). A 3D world with friction is not applicable (quasi_rigid3d.c is
  * frictionless), and a frictionless world gives the same problem as before friction existed. */
 #include "check.h"
-#include "fd_jacobian.h"
 #include "formulation.h"
 #include "run.h"
 #include "scenes.h"
 
-#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <petscsys.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void test_jacobians(void)
-{
-  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-  gsl_rng_set(rng, 71);
-  struct world *w = world_create(2);
-  int g = world_add_body(w, 1, 0, 0);
-  world_add_halfplane(w, g, -sin(0.3), cos(0.3), 0.1);
-  int b = world_add_body(w, 0, 1.3, 0.4);
-  world_add_disc(w, b, 0.1, -0.05, 0.8);
-  world_finalize(w);
-  w->threshold = 1.0;
-  w->mu = 0.4;
-  struct body *bd = &w->bodies[b];
-  bd->x[0] = 0.2, bd->x[1] = 1.0, bd->theta = 0.7, bd->v[0] = -1.2, bd->v[1] = 0.4, bd->w[2] = 2.1;
-  int nc = 0;
-  double worst = formulation_jacobian_error(w, "quasi_rigid", rng, &nc);
-  CHECK(nc == 1 && worst < 1e-6,
-        "mu 0.4, disc on a tilted compliant half-plane: analytic = FD Jacobian (%.1e)", worst);
-  world_destroy(&w);
-  /* a disc on a moving, spinning disc: both sides' velocities and poses enter v_t and the lever arms */
-  w = scene_disc_on_line(1.0, 1.0, 5.0, 0.0);
-  int b2 = world_add_body(w, 0, 2.0, 0.9);
-  world_add_disc(w, b2, 0.05, 0.1, 0.7);
-  world_finalize(w);
-  w->threshold = 0.5;
-  w->mu = 0.7;
-  w->bodies[b2].x[0] = 1.2, w->bodies[b2].x[1] = 6.2, w->bodies[b2].theta = -0.4;
-  w->bodies[b2].v[0] = 0.5, w->bodies[b2].w[2] = -1.5, w->bodies[1].w[2] = 0.8;
-  worst = formulation_jacobian_error(w, "quasi_rigid", rng, &nc);
-  CHECK(nc >= 1 && worst < 1e-6, "mu 0.7, disc on a moving disc: analytic = FD Jacobian (%.1e, %d contacts)",
-        worst, nc);
-  world_destroy(&w);
-  gsl_rng_free(rng);
-}
 
 static int open_sim(struct simulation *sim, struct world *w, const char *solver)
 {
@@ -122,7 +85,6 @@ static void test_applicability(void)
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
-  test_jacobians();
   test_slide_then_roll();
   test_applicability();
   int rc = check_finish();
