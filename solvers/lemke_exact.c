@@ -26,7 +26,8 @@ struct exact_tableau {
   int n, cols; /* cols = 2n + 2: W (0..n-1), Z (n..2n-1), z0 (2n), rhs (2n+1) */
   mpz_t *a;    /* n x cols, row-major */
   mpz_t det, t1, t2;
-  int *basic; /* basic[row] = the variable (column index) basic in that row */
+  int *basic;     /* basic[row] = the variable (column index) basic in that row */
+  char *is_basic; /* per column */
 };
 
 static mpz_t *at(struct exact_tableau *t, int i, int j) { return &t->a[(size_t)i * t->cols + j]; }
@@ -78,6 +79,7 @@ static void tableau_free(struct exact_tableau *t)
   }
   free(t->a);
   free(t->basic);
+  free(t->is_basic);
 }
 
 /* The tableau of p with the covering vector d = e on the complementary rows (0 on the free ones). */
@@ -88,11 +90,14 @@ static int tableau_init(struct exact_tableau *t, const struct cp_problem *p)
   t->cols = 2 * n + 2;
   t->a = malloc((size_t)n * t->cols * sizeof *t->a);
   t->basic = malloc((size_t)n * sizeof *t->basic);
-  if (!t->a || !t->basic) {
+  t->is_basic = calloc((size_t)t->cols, 1);
+  if (!t->a || !t->basic || !t->is_basic) {
     free(t->a);
     free(t->basic);
+    free(t->is_basic);
     t->a = NULL;
     t->basic = NULL;
+    t->is_basic = NULL;
     return 1;
   }
   for (size_t k = 0; k < (size_t)n * t->cols; k++)
@@ -102,24 +107,32 @@ static int tableau_init(struct exact_tableau *t, const struct cp_problem *p)
   for (int i = 0; i < n; i++) {
     load_row(t, i, p->M + (size_t)i * n, i < p->n_eq ? 0.0 : 1.0, p->q[i]);
     t->basic[i] = i;
+    t->is_basic[i] = 1;
   }
   return 0;
 }
 
-/* Fraction-free pivot on (r, c): the variable of column c becomes basic in row r. */
+/* Fraction-free pivot on (r, c): the variable of column c becomes basic in row r. Only the nonbasic columns
+ * are computed (half the tableau): a basic column is det e_row, so after the pivot the leaving variable's
+ * column is -A(:, c) off row r, every other basic column piv e_row, and the entering one piv e_r. */
 static void tableau_pivot(struct exact_tableau *t, int r, int c)
 {
+  int leaving = t->basic[r];
   mpz_t piv;
   mpz_init_set(piv, *at(t, r, c));
   for (int i = 0; i < t->n; i++) {
     if (i == r) continue;
     mpz_set(t->t2, *at(t, i, c));
     for (int j = 0; j < t->cols; j++) {
+      if (t->is_basic[j]) continue;
       mpz_t *aij = at(t, i, j);
       mpz_mul(*aij, *aij, piv);
       if (mpz_sgn(t->t2) != 0 && mpz_sgn(*at(t, r, j)) != 0) mpz_submul(*aij, t->t2, *at(t, r, j));
       mpz_divexact(*aij, *aij, t->det); /* exact: every entry is a minor of the data (Bareiss) */
     }
+    mpz_neg(*at(t, i, leaving), t->t2);
+    mpz_set_ui(*at(t, i, c), 0);
+    mpz_set(*at(t, i, t->basic[i]), piv);
   }
   mpz_set(t->det, piv);
   if (mpz_sgn(t->det) < 0) { /* keep det > 0: negate every equation */
@@ -129,6 +142,8 @@ static void tableau_pivot(struct exact_tableau *t, int r, int c)
   }
   mpz_clear(piv);
   t->basic[r] = c;
+  t->is_basic[leaving] = 0;
+  t->is_basic[c] = 1;
 }
 
 /* Compare rows a and b of [rhs | W] divided by their (positive) entries ca, cb, lexicographically, up to
