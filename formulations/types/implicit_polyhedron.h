@@ -1,0 +1,22 @@
+/* implicit_polyhedron.h — a polyhedron side of a geometrically implicit contact in 3D (Chakraborty, Berard,
+ * Akella & Trinkle, Sec. 4.3): its inequalities and the closest-point guess; the 3D analogue of
+ * implicit_polygon.h. */
+#ifndef CB_IMPLICIT_POLYHEDRON_H
+#define CB_IMPLICIT_POLYHEDRON_H
+
+#include "implicit_side3.h"
+
+/* A polyhedron shape as the intersection of its faces' half-spaces n_f . xi - d_f <= 0, body frame (Sec.
+ * 4.3): writes the nf inequalities into fn (room for cap) and returns their number; -1 with msg if si is not
+ * a polyhedron or has more than cap faces. */
+int implicit_polyhedron_halfspaces(const struct world *w, int si, struct convex_fn *fn, int cap, char *msg,
+                                   size_t len);
+/* The guess of a contact whose body 2 is the polyhedron ph (inequalities g2, ph->nf of them) and body 1 a
+ * single function, at the poses predicted with the start velocities nu0 over h: a1, a2, l1 and l2 (ph->nf).
+ * With warm, a1..l2 hold the previous step's answer and are kept when its a2 is still a minimiser. */
+void implicit_polyhedron_guess(const struct gi_side3 *s1, const struct gi_side3 *s2,
+                               const struct polyhedron *ph, const struct convex_fn *g2, double h,
+                               const double *nu0, int warm, double a1[3], double a2[3], double *l1,
+                               double *l2);
+
+#endif
