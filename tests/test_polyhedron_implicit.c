@@ -16,6 +16,7 @@
 #include "hull3d.h"
 #include "run.h"
 #include "scene.h"
+#include "world_detect.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -380,6 +381,53 @@ static void test_collision(void)
   world_destroy(&w);
 }
 
+/* The registered scene box_drop3d (a box turned 20 degrees about x, then 10 about y, dropped from 1.2 m)
+ * with geometric_implicit: it lands on a vertex when that vertex has fallen freely (within two steps: the
+ * contact is seen at the end of the step that closes the gap), rocks and settles on its bottom face at height
+ * c = 0.3, its energy never above the start and the plane never penetrated; the scene refuses a zero half
+ * extent. */
+static void test_scene(void)
+{
+  char msg[300] = "";
+  struct world *w = NULL;
+  int rc = scene_create_from_spec("box_drop3d:a=0", NULL, &w, msg, sizeof msg);
+  CHECK(rc != 0 && !w && strstr(msg, "a"), "scene box_drop3d:a=0 refused (%s)", msg);
+  rc = scene_create_from_spec("box_drop3d", NULL, &w, msg, sizeof msg);
+  struct simulation sim;
+  int ok = rc == 0 && open_sim(&sim, w, "geometric_implicit", "fb_newton");
+  double e0 = ok ? world_energy(w) : NAN, rise = 0.0, deepest = 0.0, t_land = NAN, zlow = INFINITY;
+  for (int i = 0; ok && i < w->shapes[1].polyhedron->nv; i++) { /* the lowest vertex falls freely */
+    double p[3];
+    world_point(w, &w->bodies[1], w->shapes[1].polyhedron->v + 3 * i, p);
+    zlow = fmin(zlow, p[2]);
+  }
+  const double tf = sqrt(2.0 * zlow / G);
+  long failed = 0;
+  for (int k = 0; ok && k < 3000; k++) {
+    struct run_summary sum = {0};
+    if (simulation_run(&sim, 1e-3, 1, NULL, 0, &sum)) ok = 0;
+    failed += sum.failed_steps;
+    rise = fmax(rise, world_energy(w) - e0);
+    struct contact_set cs = {0, 0, NULL};
+    if (ok && world_detect(w, 0.0, &cs) == 0 && cs.n) {
+      for (int i = 0; i < cs.n; i++)
+        deepest = fmax(deepest, -cs.c[i].gap);
+      if (isnan(t_land)) t_land = w->t;
+    }
+    contact_set_free(&cs);
+  }
+  const struct body *b = ok ? &w->bodies[1] : NULL;
+  CHECK(ok && failed == 0 && rise < 1e-9 && deepest < 1e-8 && fabs(b->x[2] - 0.3) < 1e-6 && tilt(b) < 1e-6 &&
+            speed(b) < 1e-5 && fabs(t_land - tf) <= 2e-3,
+        "scene box_drop3d with geometric_implicit (3 s): lands at %.4f s (its lowest vertex's free fall %.4f "
+        "s), "
+        "settles flat at height %.9f (0.3), tilt %.1e, energy never above the start (%.1e J), deepest "
+        "penetration %.1e m (%ld failed)",
+        t_land, tf, b ? b->x[2] : NAN, b ? tilt(b) : NAN, rise, deepest, failed);
+  if (rc == 0) close_sim(&sim);
+  world_destroy(&w);
+}
+
 int main(int argc, char **argv)
 {
   PetscInitialize(&argc, &argv, NULL, NULL);
@@ -392,6 +440,7 @@ int main(int argc, char **argv)
   test_topple();
   test_on_box();
   test_collision();
+  test_scene();
   int rc = check_finish();
   PetscFinalize();
   return rc;

@@ -106,7 +106,7 @@ static void face_minimum(const struct gi_side3 *s1, double h, const double *nu0,
     double d0 = -(c * g0 - b * g1) / det, d1 = -(a * g1 - b * g0) / det, slope = g0 * d0 + g1 * d1, t = 1.0;
     if (!(slope < 0.0) || hypot(d0, d1) < 1e-14) break;
     double q[3], fq = INFINITY;
-    for (; t > 1e-10; t *= 0.5) {
+    for (int ls = 0; ls < 34; ls++, t *= 0.5) { /* backtracking down to t = 2^-33 */
       for (int k = 0; k < 3; k++)
         q[k] = p[k] + t * (d0 * u[k] + d1 * v[k]);
       fq = f_at(s1, h, nu0, q);
