@@ -22,10 +22,22 @@ extern const struct scene_type scene_type_superellipsoid_drop;
 extern const struct scene_type scene_type_box_drop3d;
 
 const struct scene_type *const scene_registry[] = {
-    &scene_type_disc_on_line,        &scene_type_ngon,         &scene_type_incline,
-    &scene_type_incline_3d,          &scene_type_box_stack,    &scene_type_cannonball,
-    &scene_type_polygon_box,         &scene_type_chain,        &scene_type_pendulum,
-    &scene_type_pendulum_3d,         &scene_type_point_corner, &scene_type_block_hole,
-    &scene_type_triangle_drop,       &scene_type_peg_box,      &scene_type_hex_pyramid,
-    &scene_type_superellipsoid_drop, &scene_type_box_drop3d,   NULL,
+    &scene_type_disc_on_line,
+    &scene_type_ngon,
+    &scene_type_incline,
+    &scene_type_incline_3d,
+    &scene_type_box_stack,
+    &scene_type_cannonball,
+    &scene_type_polygon_box,
+    &scene_type_chain,
+    &scene_type_pendulum,
+    &scene_type_pendulum_3d,
+    &scene_type_point_corner,
+    &scene_type_block_hole,
+    &scene_type_triangle_drop,
+    &scene_type_peg_box,
+    &scene_type_hex_pyramid,
+    &scene_type_superellipsoid_drop,
+    &scene_type_box_drop3d, /* scenes_box3d.c */
+    NULL,
 };
