@@ -211,14 +211,16 @@ static void test_rest(void)
 }
 
 /* A frictionless box dropped flat from H reaches the plane at sqrt(2 (H - hz) / g), within a step, and
- * stops flat at height hz. */
+ * stops flat at height hz. With SNES, as test_superellipsoid_sim's frictionless ellipsoid: without friction
+ * the block (21)-(22) is degenerate (p_t = 0, sigma free), and fb_newton fails the impact step of both (the
+ * box's one step, the ellipsoid's five). */
 static void test_drop(void)
 {
   const double half[3] = {0.5, 0.4, 0.3}, H = 1.5, h = 1e-3, tc = sqrt(2.0 * (H - 0.3) / G);
   struct world *w = box_on_ground(half, H, ID, 0.0);
   w->threshold = 1.5;
   struct simulation sim;
-  int ok = open_sim(&sim, w, "geometric_implicit", "fb_newton");
+  int ok = open_sim(&sim, w, "geometric_implicit", "snes_vinewtonssls");
   double t_hit = NAN;
   long failed = 0;
   for (int k = 0; ok && k < 700; k++) {
@@ -382,10 +384,9 @@ static void test_collision(void)
 }
 
 /* The registered scene box_drop3d (a box turned 20 degrees about x, then 10 about y, dropped from 1.2 m)
- * with geometric_implicit: it lands on a vertex when that vertex has fallen freely (within two steps: the
- * contact is seen at the end of the step that closes the gap), rocks and settles on its bottom face at height
- * c = 0.3, its energy never above the start and the plane never penetrated; the scene refuses a zero half
- * extent. */
+ * with geometric_implicit: it lands on a vertex when that vertex has fallen freely (within a step), rocks and
+ * settles on its bottom face at height c = 0.3, its energy never above the start and the plane never
+ * penetrated; the scene refuses a zero half extent. */
 static void test_scene(void)
 {
   char msg[300] = "";
@@ -405,20 +406,20 @@ static void test_scene(void)
   long failed = 0;
   for (int k = 0; ok && k < 3000; k++) {
     struct run_summary sum = {0};
+    double vz = w->bodies[1].v[2];
     if (simulation_run(&sim, 1e-3, 1, NULL, 0, &sum)) ok = 0;
     failed += sum.failed_steps;
     rise = fmax(rise, world_energy(w) - e0);
     struct contact_set cs = {0, 0, NULL};
-    if (ok && world_detect(w, 0.0, &cs) == 0 && cs.n) {
+    if (ok && world_detect(w, 0.0, &cs) == 0)
       for (int i = 0; i < cs.n; i++)
         deepest = fmax(deepest, -cs.c[i].gap);
-      if (isnan(t_land)) t_land = w->t;
-    }
     contact_set_free(&cs);
+    if (isnan(t_land) && w->bodies[1].v[2] > vz) t_land = w->t; /* the plane's first impulse */
   }
   const struct body *b = ok ? &w->bodies[1] : NULL;
   CHECK(ok && failed == 0 && rise < 1e-9 && deepest < 1e-8 && fabs(b->x[2] - 0.3) < 1e-6 && tilt(b) < 1e-6 &&
-            speed(b) < 1e-5 && fabs(t_land - tf) <= 2e-3,
+            speed(b) < 1e-5 && fabs(t_land - tf) <= 1.5e-3,
         "scene box_drop3d with geometric_implicit (3 s): lands at %.4f s (its lowest vertex's free fall %.4f "
         "s), "
         "settles flat at height %.9f (0.3), tilt %.1e, energy never above the start (%.1e J), deepest "

@@ -336,11 +336,11 @@ static int g3_reserve(struct gi3_data *d, int npool, int m)
   return 0;
 }
 
-/* The impulses' cold start of a new polyhedron contact (its points already guessed): p_n the impulse that
- * closes the predicted gap over the step for the translational masses alone, and, when the contact slides,
- * the friction of (21)-(22) at that p_n opposing the start slip with sigma = sqrt(sum e_k^2 v_k^2). Why: at
- * p_n = p_t = sigma = 0 the friction rows' derivatives vanish, and a box launched sliding on the plane
- * failed its first steps with every Newton solver. */
+/* The impulses' cold start of a polyhedron contact that is new or was apart (its points already guessed): p_n
+ * the impulse that closes the predicted gap over the step for the translational masses alone, and, when the
+ * contact slides, the friction of (21)-(22) at that p_n opposing the start slip with sigma = sqrt(sum e_k^2
+ * v_k^2). Why: at p_n = p_t = sigma = 0 the friction rows' derivatives vanish, and a box launched sliding on
+ * the plane failed its first steps with every Newton solver. */
 static void g3_impulse_guess(struct gi3_data *d, int i)
 {
   const struct g3_contact *ct = &d->c[i];
@@ -480,9 +480,11 @@ int gi3_assemble(struct formulation *f, struct gi3_data **dp, const double e[3],
       ct->axis = pv->axis;
       memcpy(d->guess + ix.a1, pv->blk, G3_FREE * sizeof(double));
       memcpy(d->guess + ix.l1, pv->blk + G3_FREE, (size_t)(3 + m2) * sizeof(double));
-      if (ph)
+      if (ph) {
         implicit_polyhedron_guess(&ct->s[0], &ct->s[1], ph, d->pool + ct->g2, h, d->nu0, 1, d->guess + ix.a1,
                                   d->guess + ix.a2, d->guess + ix.l1, d->guess + ix.l2);
+        if (!(d->guess[ix.pn] > 0.0)) g3_impulse_guess(d, i); /* apart last step: no impulses to keep */
+      }
       continue;
     }
     int axis = 0;

@@ -220,7 +220,9 @@ void implicit_polyhedron_guess(const struct gi_side3 *s1, const struct gi_side3 
     if (i < VERTEX_MAX) memcpy(V + 3 * i, p, sizeof p);
     argmin_add(&m, p, f_at(s1, h, nu0, p));
   }
-  for (int e = 0; e < ph->ne; e++) { /* golden section on t -> f(p0 + t (p1 - p0)) */
+  /* a linear f (body 1 a plane) has its minimum over the polyhedron at a vertex: no edge or face search */
+  const int linear = s1->fn.kind == CONVEX_HALFSPACE;
+  for (int e = 0; e < ph->ne && !linear; e++) { /* golden section on t -> f(p0 + t (p1 - p0)) */
     double p0[3], p1[3], lo = 0.0, hi = 1.0, q[3];
     place(x2, R2, ph->v + 3 * ph->edge_vert[2 * e], p0);
     place(x2, R2, ph->v + 3 * ph->edge_vert[2 * e + 1], p1);
@@ -240,7 +242,7 @@ void implicit_polyhedron_guess(const struct gi_side3 *s1, const struct gi_side3 
       q[k] = p0[k] + 0.5 * (lo + hi) * (p1[k] - p0[k]);
     argmin_add(&m, q, f_at(s1, h, nu0, q));
   }
-  if (ph->nv <= VERTEX_MAX)
+  if (ph->nv <= VERTEX_MAX && !linear)
     for (int f = 0; f < ph->nf; f++) {
       double nw[3];
       for (int i = 0; i < 3; i++)
