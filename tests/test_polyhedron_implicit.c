@@ -8,7 +8,10 @@
  * the free-fall time sqrt(2 (H - c) / g) and stops there; a box sliding with mu decelerates at mu g (its
  * stopping time v0 / (mu g) and distance v0^2 / (2 mu g), without tipping); a tall box tilted past its edge
  * topples onto its side and a cube tilted less falls back flat, their energy never rising; a sphere and a
- * superellipsoid rest on a static box; a frictionless sphere hitting a free box keeps the momentum. */
+ * superellipsoid rest on a static box; a frictionless sphere hitting a free box keeps the momentum; the
+ * scene box_drop3d lands at its lowest vertex's free-fall time and settles flat. quasi_rigid (Sec. 5.1 with
+ * the polyhedron as the rigid body): the same Jacobian checks, a box on the compliant plane sinks by m g / k,
+ * two polyhedra refused. */
 #include "check.h"
 #include "fd_jacobian.h"
 #include "formulation.h"
@@ -50,18 +53,20 @@ static struct world *box_on_ground(const double half[3], double z, const double 
   return w;
 }
 
+static const char *form = "geometric_implicit"; /* the formulation test_jacobians checks */
+
 static void check_jacobian(struct world *w, const char *what, gsl_rng *rng)
 {
   int nc = 0;
-  double worst = formulation_jacobian_error(w, "geometric_implicit", rng, &nc);
-  CHECK(worst < 1e-6, "geometric_implicit 3D, %s: %d contacts, analytic Jacobian = finite differences (%.1e)",
-        what, nc, worst);
+  double worst = formulation_jacobian_error(w, form, rng, &nc);
+  CHECK(worst < 1e-6, "%s 3D, %s: %d contacts, analytic Jacobian = finite differences (%.1e)", form, what, nc,
+        worst);
 }
 
 static void test_jacobians(void)
 {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-  gsl_rng_set(rng, 43);
+  gsl_rng_set(rng, form[0] == 'g' ? 43 : 44);
   const double np[3] = {sin(0.3), -0.2, cos(0.3)}, a[3] = {0.9, 0.6, 0.5}, c0[3] = {0.1, -0.05, 0.02};
   /* a moving, turning box near a tilted plane (body 1 the plane, body 2 the box's six half-spaces) */
   struct world *w = world_create(3);
@@ -429,9 +434,55 @@ static void test_scene(void)
   world_destroy(&w);
 }
 
+/* quasi_rigid 3D (Sec. 5.1 with the polyhedron as the rigid body): a box (0.5, 0.4, 0.3) of mass 1 resting on
+ * the compliant plane (k = 1000, c = 20, delta_max = 1) sinks by m g / k; a box on a box is refused. */
+static void test_qr(void)
+{
+  const double half[3] = {0.5, 0.4, 0.3};
+  struct world *w = box_on_ground(half, 0.3, ID, 0.0);
+  PetscOptionsSetValue(NULL, "-quasi_rigid_delta_max", "1");
+  PetscOptionsSetValue(NULL, "-quasi_rigid_c", "20");
+  struct simulation sim;
+  int ok = open_sim(&sim, w, "quasi_rigid", "fb_newton");
+  PetscOptionsClearValue(NULL, "-quasi_rigid_delta_max");
+  PetscOptionsClearValue(NULL, "-quasi_rigid_c");
+  struct run_summary sum = {0};
+  ok = ok && simulation_run(&sim, 1e-3, 3000, NULL, 0, &sum) == 0 && sum.failed_steps == 0;
+  double delta = 0.3 - w->bodies[1].x[2], ref = G / 1000.0;
+  CHECK(
+      ok && fabs(delta - ref) / ref < 0.01 && tilt(&w->bodies[1]) < 1e-8,
+      "quasi_rigid 3D: box at rest on the compliant plane, compression %.6f m (m g / k = %.6f m), tilt %.1e",
+      delta, ref, tilt(&w->bodies[1]));
+  close_sim(&sim);
+  world_destroy(&w);
+  w = world_create(3);
+  int g = world_add_body(w, 1, 0, 0);
+  world_add_polyhedron(w, g, hull3d_box(2.0, 2.0, 0.5));
+  int b = add_box(w, 1.0, 0.5, 0.5, 0.5);
+  world_finalize(w);
+  w->threshold = 0.5;
+  w->bodies[b].x[2] = 1.1;
+  struct formulation *f = NULL;
+  struct contact_set cs = {0, 0, NULL};
+  struct cp_problem *p = NULL;
+  int rc = formulation_create("quasi_rigid", &f, NULL, 0);
+  rc = rc ? rc : f->type->detect(f, w, 0.01, &cs);
+  rc = rc ? rc : f->type->assemble(f, w, &cs, 0.01, &p);
+  CHECK(rc > 0 && p == NULL && f && strstr(f->message, "both polyhedra"),
+        "quasi_rigid 3D: a box on a box is "
+        "refused (%s)",
+        f ? f->message : "");
+  cp_destroy(&p);
+  contact_set_free(&cs);
+  formulation_destroy(&f);
+  world_destroy(&w);
+}
+
 int main(int argc, char **argv)
 {
   PetscInitialize(&argc, &argv, NULL, NULL);
+  test_jacobians();
+  form = "quasi_rigid";
   test_jacobians();
   test_refusal();
   test_carry();
@@ -442,6 +493,7 @@ int main(int argc, char **argv)
   test_on_box();
   test_collision();
   test_scene();
+  test_qr();
   int rc = check_finish();
   PetscFinalize();
   return rc;
