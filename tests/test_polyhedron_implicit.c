@@ -190,6 +190,26 @@ static void test_carry(void)
         "geometric_implicit 3D: a box contact's carried state (%d values: 6 face multipliers) read back as "
         "written",
         n);
+  /* the next step's problem assembled by both (what the corpus rebuild does): the same F at z = 0 */
+  struct contact_set cs = {0, 0, NULL};
+  struct cp_problem *p1 = NULL, *p2 = NULL;
+  double F1[64], F2[64];
+  int same = f2 && sim.f->type->detect(sim.f, w, 0.01, &cs) == 0 &&
+             sim.f->type->assemble(sim.f, w, &cs, 0.01, &p1) == 0 &&
+             f2->type->assemble(f2, w, &cs, 0.01, &p2) == 0 && p1->n == p2->n && p1->n <= 64;
+  if (same) {
+    double z[64] = {0};
+    same = cp_eval_F(p1, z, F1) == 0 && cp_eval_F(p2, z, F2) == 0 &&
+           memcmp(F1, F2, (size_t)p1->n * sizeof *F1) == 0 &&
+           memcmp(p1->lo, p2->lo, (size_t)p1->n * sizeof *p1->lo) == 0;
+  }
+  CHECK(same,
+        "geometric_implicit 3D: the box's next step assembled from the carried state is the run's (%d "
+        "unknowns, F(0) and bounds bit for bit)",
+        p1 ? p1->n : -1);
+  cp_destroy(&p1);
+  cp_destroy(&p2);
+  contact_set_free(&cs);
   free(buf);
   free(buf2);
   formulation_destroy(&f2);
