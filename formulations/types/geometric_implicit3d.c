@@ -336,70 +336,19 @@ static int g3_reserve(struct gi3_data *d, int npool, int m)
   return 0;
 }
 
-/* The impulses' cold start of a polyhedron contact that is new or was apart (its points already guessed): p_n
- * the impulse that closes the predicted gap over the step for the translational masses alone, and, when the
- * contact slides, the friction of (21)-(22) at that p_n opposing the start slip with sigma = sqrt(sum e_k^2
- * v_k^2). Why: at p_n = p_t = sigma = 0 the friction rows' derivatives vanish, and a box launched sliding on
- * the plane failed its first steps with every Newton solver. */
+/* The impulses' cold start of a polyhedron contact that is new or was apart (implicit_polyhedron_impulses),
+ * its points already guessed. */
 static void g3_impulse_guess(struct gi3_data *d, int i)
 {
   const struct g3_contact *ct = &d->c[i];
   struct g3_idx ix = g3_index(d, i);
-  const double *a[2] = {d->guess + ix.a1, d->guess + ix.a2}, h = d->h;
-  struct side3_eval e1;
-  side3_eval(&ct->s[0], 0.0, d->nu0, a[0], &e1);
-  double g1 = sqrt(e1.G[0] * e1.G[0] + e1.G[1] * e1.G[1] + e1.G[2] * e1.G[2]);
-  if (!(g1 > 0.0)) return;
-  double n[3], vrel[3] = {0, 0, 0}, vfree[3] = {0, 0, 0}, wrel[3] = {0, 0, 0}, inv_m = 0.0;
-  for (int k = 0; k < 3; k++)
-    n[k] = -e1.G[k] / g1;
-  for (int b = 0; b < 2; b++) {
-    const struct gi_side3 *s = &ct->s[b];
-    if (s->dof < 0) continue;
-    const double sign = b == 0 ? 1.0 : -1.0, *v = d->nu0 + s->dof, *om = v + 3;
-    const double m = d->M[(size_t)s->dof * d->ndof + s->dof];
-    double r[3] = {a[b][0] - s->x0[0], a[b][1] - s->x0[1], a[b][2] - s->x0[2]}, wr[3];
-    cross(om, r, wr);
-    inv_m += 1.0 / m;
-    for (int k = 0; k < 3; k++) {
-      vrel[k] += sign * (v[k] + wr[k]);
-      vfree[k] += sign * (v[k] + wr[k] + d->papp[s->dof + k] / m);
-      wrel[k] += sign * om[k];
-    }
+  double p[3];
+  if (implicit_polyhedron_impulses(ct->s, d->guess + ix.a1, d->guess + ix.a2, d->nu0, d->papp, d->M, d->ndof,
+                                   d->h, ct->mu, d->e, ct->axis, d->guess + ix.pn, p, d->guess + ix.sg)) {
+    d->guess[ix.pt] = p[0];
+    d->guess[ix.po] = p[1];
+    d->guess[ix.pr] = p[2];
   }
-  if (!(inv_m > 0.0)) return;
-  double gap = 0.0, vn = 0.0, vn0 = 0.0;
-  for (int k = 0; k < 3; k++) {
-    gap += n[k] * (a[0][k] - a[1][k]);
-    vn += n[k] * vfree[k];
-    vn0 += n[k] * vrel[k];
-  }
-  double pn = fmax(0.0, -gap / h - vn) / inv_m;
-  d->guess[ix.pn] = pn;
-  /* the contact frame of g3_contact_eval: t the unit projection of the pair's axis, o = n x t */
-  double t[3], o[3], ne = n[ct->axis], len = 0.0;
-  for (int k = 0; k < 3; k++) {
-    t[k] = (k == ct->axis ? 1.0 : 0.0) - ne * n[k];
-    len += t[k] * t[k];
-  }
-  if (!(pn > 0.0) || !(len > 1e-24)) return;
-  for (int k = 0; k < 3; k++)
-    t[k] /= sqrt(len);
-  cross(n, t, o);
-  double vs[3] = {0, 0, 0}, sg = 0.0;
-  for (int k = 0; k < 3; k++) {
-    vs[0] += t[k] * (vrel[k] - vn0 * n[k]);
-    vs[1] += o[k] * (vrel[k] - vn0 * n[k]);
-    vs[2] += n[k] * wrel[k];
-  }
-  for (int k = 0; k < 3; k++)
-    sg += d->e[k] * d->e[k] * vs[k] * vs[k];
-  sg = sqrt(sg);
-  if (!(sg > 1e-9)) return;
-  d->guess[ix.sg] = sg;
-  d->guess[ix.pt] = -d->e[0] * d->e[0] * ct->mu * pn * vs[0] / sg;
-  d->guess[ix.po] = -d->e[1] * d->e[1] * ct->mu * pn * vs[1] / sg;
-  d->guess[ix.pr] = -d->e[2] * d->e[2] * ct->mu * pn * vs[2] / sg;
 }
 
 int gi3_assemble(struct formulation *f, struct gi3_data **dp, const double e[3], const struct world *w,

@@ -305,3 +305,65 @@ void implicit_polyhedron_guess(const struct gi_side3 *s1, const struct gi_side3 
   double gn2 = sqrt(dot3(e2.G, e2.G));
   l2[align] = gn2 > 0.0 ? g1 / gn2 : 1.0;
 }
+
+/* See implicit_polyhedron.h. The frame is geometric_implicit3d.c's: n = -grad f(a1) / |grad f(a1)|, t the
+ * unit projection of the world axis onto the plane normal to n, o = n x t. */
+int implicit_polyhedron_impulses(const struct gi_side3 s[2], const double a1[3], const double a2[3],
+                                 const double *nu0, const double *papp, const double *M, int ndof, double h,
+                                 double mu, const double e[3], int axis, double *pn_out, double p[3],
+                                 double *sigma)
+{
+  const double *a[2] = {a1, a2};
+  struct side3_eval e1;
+  side3_eval(&s[0], 0.0, nu0, a1, &e1);
+  double g1 = sqrt(dot3(e1.G, e1.G));
+  if (!(g1 > 0.0)) return 0;
+  double n[3], vrel[3] = {0, 0, 0}, vfree[3] = {0, 0, 0}, wrel[3] = {0, 0, 0}, inv_m = 0.0;
+  for (int k = 0; k < 3; k++)
+    n[k] = -e1.G[k] / g1;
+  for (int b = 0; b < 2; b++) {
+    if (s[b].dof < 0) continue;
+    const double sign = b == 0 ? 1.0 : -1.0, *v = nu0 + s[b].dof, *om = v + 3;
+    const double m = M[(size_t)s[b].dof * ndof + s[b].dof];
+    double r[3] = {a[b][0] - s[b].x0[0], a[b][1] - s[b].x0[1], a[b][2] - s[b].x0[2]};
+    double wr[3] = {om[1] * r[2] - om[2] * r[1], om[2] * r[0] - om[0] * r[2], om[0] * r[1] - om[1] * r[0]};
+    inv_m += 1.0 / m;
+    for (int k = 0; k < 3; k++) {
+      vrel[k] += sign * (v[k] + wr[k]);
+      vfree[k] += sign * (v[k] + wr[k] + papp[s[b].dof + k] / m);
+      wrel[k] += sign * om[k];
+    }
+  }
+  if (!(inv_m > 0.0)) return 0;
+  double gap = 0.0, vn = 0.0, vn0 = 0.0;
+  for (int k = 0; k < 3; k++) {
+    gap += n[k] * (a1[k] - a2[k]);
+    vn += n[k] * vfree[k];
+    vn0 += n[k] * vrel[k];
+  }
+  const double pn = fmax(0.0, -gap / h - vn) / inv_m;
+  *pn_out = pn;
+  double t[3], o[3], ne = n[axis], len = 0.0;
+  for (int k = 0; k < 3; k++) {
+    t[k] = (k == axis ? 1.0 : 0.0) - ne * n[k];
+    len += t[k] * t[k];
+  }
+  if (!(pn > 0.0) || !(len > 1e-24)) return 0;
+  for (int k = 0; k < 3; k++)
+    t[k] /= sqrt(len);
+  o[0] = n[1] * t[2] - n[2] * t[1], o[1] = n[2] * t[0] - n[0] * t[2], o[2] = n[0] * t[1] - n[1] * t[0];
+  double vs[3] = {0, 0, 0}, sg = 0.0;
+  for (int k = 0; k < 3; k++) {
+    vs[0] += t[k] * (vrel[k] - vn0 * n[k]);
+    vs[1] += o[k] * (vrel[k] - vn0 * n[k]);
+    vs[2] += n[k] * wrel[k];
+  }
+  for (int k = 0; k < 3; k++)
+    sg += e[k] * e[k] * vs[k] * vs[k];
+  sg = sqrt(sg);
+  if (!(sg > 1e-9)) return 0;
+  *sigma = sg;
+  for (int k = 0; k < 3; k++)
+    p[k] = -e[k] * e[k] * mu * pn * vs[k] / sg;
+  return 1;
+}
