@@ -238,7 +238,7 @@ static void test_rest(void)
 /* A frictionless box dropped flat from H reaches the plane at sqrt(2 (H - hz) / g), within a step, and
  * stops flat at height hz. With SNES, as test_superellipsoid_sim's frictionless ellipsoid: without friction
  * the block (21)-(22) is degenerate (p_t = 0, sigma free), and fb_newton fails the impact step of both (the
- * box's one step, the ellipsoid's five). */
+ * box's one step of 700, the ellipsoid's ten of 1000). */
 static void test_drop(void)
 {
   const double half[3] = {0.5, 0.4, 0.3}, H = 1.5, h = 1e-3, tc = sqrt(2.0 * (H - 0.3) / G);
