@@ -24,9 +24,10 @@
  * the step, the case Sec. 7 says PATH-based implementations are restricted to. The normal is then
  * -G1(a1)/|G1| (body 2's normal cone at a vertex holds many), and the closest points are guessed at the
  * predicted pose (implicit_polygon.c). A polygon against a polygon would need k1 chosen within the step
- * (Remark 1) and is refused with a message. 3D worlds (spheres, planes; unit quaternions; e_t, e_o, e_r) are
- * assembled by geometric_implicit3d.c; polyhedra are refused there. Options: -geometric_implicit_et, _eo,
- * _er (the friction ellipsoid, eq. (5)). */
+ * (Remark 1) and is refused with a message. 3D worlds (spheres, superellipsoids, planes, and polyhedra as
+ * intersections of half-spaces against one of those, Sec. 4.3; unit quaternions; e_t, e_o, e_r) are
+ * assembled by geometric_implicit3d.c; two polyhedra in one contact are refused there. Options:
+ * -geometric_implicit_et, _eo, _er (the friction ellipsoid, eq. (5)). */
 #include "formulation.h"
 #include "geometric_implicit3d.h"
 #include "implicit_answers.h"
@@ -370,7 +371,8 @@ static void gi_view(const struct formulation *f, FILE *out)
   const struct gi_data *d = f->data;
   fprintf(out,
           "  friction ellipsoid e_t %g, e_o %g, e_r %g (3D); 2D discs, half-planes and polygons (not two "
-          "polygons in one contact), 3D spheres and planes\n",
+          "polygons in one contact), 3D spheres, superellipsoids, planes and polyhedra (not two in one "
+          "contact)\n",
           d->et, d->eo, d->er);
 }
 
@@ -389,7 +391,7 @@ const struct formulation_type formulation_type_geometric_implicit = {
              "(28)-(32), (41)-(47)",
     .dims = FORMULATION_2D | FORMULATION_3D,
     .shapes = SHAPE_DISC | SHAPE_HALFPLANE | SHAPE_POLYGON | SHAPE_SPHERE | SHAPE_PLANE | SHAPE_SUPERELLIPSE |
-              SHAPE_SUPERELLIPSOID,
+              SHAPE_SUPERELLIPSOID | SHAPE_POLYHEDRON,
     .joints = 0,
     .options = gi_options,
     .n_options = 3,

@@ -21,6 +21,7 @@
 #include "geometric_implicit3d.h"
 
 #include "implicit_dv.h"
+#include "implicit_polyhedron.h"
 #include "implicit_side.h"
 #include "implicit_side3.h"
 
@@ -30,17 +31,20 @@
 #include <string.h>
 
 #define G3_FREE 9 /* a1 (3), a2 (3), p_t, p_o, p_r */
-#define G3_COMP 4 /* l1, l2, p_n, sigma */
+#define G3_COMP 4 /* l1, l2, p_n, sigma when body 2 is one function; l1, l2_1 .. l2_m2, p_n, sigma else */
 
 struct g3_contact {
-  struct gi_side3 s[2];
+  struct gi_side3 s[2]; /* s[0]: body 1 (f, one function), s[1]: body 2 (g, or a polyhedron's faces) */
   int sa, sb, axis;
   double mu;
+  int m2;   /* inequalities of body 2: 1, or a polyhedron's faces (Sec. 4.3) */
+  int g2;   /* with m2 > 1: where body 2's half-spaces start in gi3_data.pool */
+  int comp; /* where the contact's complementarity block (3 + m2 unknowns) starts */
 };
 
 struct g3_prev {
-  int sa, sb, axis;
-  double blk[G3_FREE + G3_COMP];
+  int sa, sb, axis, m2;
+  double blk[G3_FREE + 3 + CONVEX_PART_MAX]; /* the free block, then the complementarity block */
 };
 
 struct gi3_data {
@@ -50,6 +54,10 @@ struct gi3_data {
   double *M, *nu0, *papp, *guess;
   struct g3_contact *c;
   int cap_c;
+  struct convex_fn *pool; /* the polyhedra's half-spaces of this step's contacts */
+  int cap_pool;
+  struct side3_eval *e2; /* body 2's inequalities at a2 (room for the largest m2) */
+  int cap_e2;
   struct g3_prev *prev;
   int nprev, cap_prev;
 };
@@ -58,10 +66,25 @@ struct g3_idx {
   int a1, a2, pt, po, pr, l1, l2, pn, sg;
 };
 
+/* l2 is the first of body 2's m2 multipliers */
 static struct g3_idx g3_index(const struct gi3_data *d, int i)
 {
-  int fb = d->ndof + G3_FREE * i, cb = d->ndof + G3_FREE * d->nc + G3_COMP * i;
-  return (struct g3_idx){fb, fb + 3, fb + 6, fb + 7, fb + 8, cb, cb + 1, cb + 2, cb + 3};
+  int fb = d->ndof + G3_FREE * i, cb = d->c[i].comp, m2 = d->c[i].m2;
+  return (struct g3_idx){fb, fb + 3, fb + 6, fb + 7, fb + 8, cb, cb + 1, cb + 1 + m2, cb + 2 + m2};
+}
+
+/* grad of a side's inequality at its point, with its derivative in the local variables (point slot, body
+ * slot) */
+static void grad_dv(const struct side3_eval *e, int point, int body, struct dv *G)
+{
+  memset(G, 0, sizeof *G);
+  for (int k = 0; k < 3; k++) {
+    G->v[k] = e->G[k];
+    for (int j = 0; j < 3; j++)
+      G->d[k][3 * point + j] = e->Hw[k * 3 + j];
+    for (int j = 0; j < 6; j++)
+      G->d[k][6 + 6 * body + j] = e->dGdn[k * 6 + j];
+  }
 }
 
 /* One contact's rows of F (and J): see the header comment. */
@@ -73,8 +96,11 @@ static int g3_contact_eval(const struct gi3_data *d, int i, const double *x, dou
   const struct gi_side3 *s1 = &ct->s[0], *s2 = &ct->s[1];
   struct g3_idx ix = g3_index(d, i);
   const double *a1 = x + ix.a1, *a2 = x + ix.a2, *nu = x;
-  double pt = x[ix.pt], po = x[ix.po], pr = x[ix.pr], l1 = x[ix.l1], l2 = x[ix.l2], pn = x[ix.pn];
+  double pt = x[ix.pt], po = x[ix.po], pr = x[ix.pr], l1 = x[ix.l1], pn = x[ix.pn];
   double sg = x[ix.sg], mu = ct->mu;
+  const double *l2 = x + ix.l2;
+  const int m2 = ct->m2;
+  const struct convex_fn *g2 = m2 > 1 ? d->pool + ct->g2 : NULL;
   int cols[NL];
   for (int k = 0; k < 3; k++) {
     cols[k] = ix.a1 + k;
@@ -84,26 +110,17 @@ static int g3_contact_eval(const struct gi3_data *d, int i, const double *x, dou
     cols[6 + k] = s1->dof >= 0 ? s1->dof + k : -1;
     cols[12 + k] = s2->dof >= 0 ? s2->dof + k : -1;
   }
-  struct side3_eval e1, e2, e12;
+  struct side3_eval e1, e12, *e2 = d->e2; /* e2[q]: body 2's inequality q at a2 */
   side3_eval(s1, h, nu, a1, &e1);
-  side3_eval(s2, h, nu, a2, &e2);
+  for (int q = 0; q < m2; q++)
+    if (m2 == 1)
+      side3_eval(s2, h, nu, a2, &e2[0]);
+    else
+      side3_eval_fn(s2, &g2[q], h, nu, a2, &e2[q]);
   side3_eval(s1, h, nu, a2, &e12);
-  /* G1(a1, nu1), G2(a2, nu2) as local-derivative vectors */
+  /* G1(a1, nu1), G2_q(a2, nu2) as local-derivative vectors */
   struct dv G1, G2;
-  memset(&G1, 0, sizeof G1);
-  memset(&G2, 0, sizeof G2);
-  for (int k = 0; k < 3; k++) {
-    G1.v[k] = e1.G[k];
-    G2.v[k] = e2.G[k];
-    for (int j = 0; j < 3; j++) {
-      G1.d[k][j] = e1.Hw[k * 3 + j];
-      G2.d[k][3 + j] = e2.Hw[k * 3 + j];
-    }
-    for (int j = 0; j < 6; j++) {
-      G1.d[k][6 + j] = e1.dGdn[k * 6 + j];
-      G2.d[k][12 + j] = e2.dGdn[k * 6 + j];
-    }
-  }
+  grad_dv(&e1, 0, 0, &G1);
   /* (15): a1 - a2 + l1 G1 */
   for (int k = 0; k < 3; k++) {
     int row = ix.a1 + k;
@@ -113,14 +130,29 @@ static int g3_contact_eval(const struct gi3_data *d, int i, const double *x, dou
     scatter(J, n, row, cols, G1.d[k], l1);
     jac_add(J, n, row, ix.l1, G1.v[k]);
   }
-  /* (16): G1 + l2 G2 */
+  /* (16) = (29): G1 + sum_q l2_q G2_q */
   for (int k = 0; k < 3; k++) {
     int row = ix.a2 + k;
-    F[row] = G1.v[k] + l2 * G2.v[k];
+    F[row] = G1.v[k];
     scatter(J, n, row, cols, G1.d[k], 1.0);
-    scatter(J, n, row, cols, G2.d[k], l2);
-    jac_add(J, n, row, ix.l2, G2.v[k]);
   }
+  for (int q = 0; q < m2; q++) {
+    grad_dv(&e2[q], 1, 1, &G2);
+    for (int k = 0; k < 3; k++) {
+      int row = ix.a2 + k;
+      F[row] += l2[q] * G2.v[k];
+      scatter(J, n, row, cols, G2.d[k], l2[q]);
+      jac_add(J, n, row, ix.l2 + q, G2.v[k]);
+    }
+  }
+  /* the normal's direction: G2(a2) when body 2 is one function, else -G1(a1) (body 2's normal cone at an
+   * edge or vertex holds many; by (29) -G1 is the common normal) */
+  if (m2 > 1)
+    for (int k = 0; k < 3; k++) {
+      G2.v[k] = -G1.v[k];
+      for (int j = 0; j < NL; j++)
+        G2.d[k][j] = -G1.d[k][j];
+    }
   if (!(G2.v[0] * G2.v[0] + G2.v[1] * G2.v[1] + G2.v[2] * G2.v[2] > 0.0)) return 1;
   /* contact frame n, t, o */
   struct dv nv, m, tv, ov;
@@ -142,7 +174,7 @@ static int g3_contact_eval(const struct gi3_data *d, int i, const double *x, dou
   memset(om, 0, sizeof om);
   memset(&vel, 0, sizeof vel);
   const struct gi_side3 *ss[2] = {s1, s2};
-  const double *rr[2] = {e1.r, e2.r};
+  const double *rr[2] = {e1.r, e2[0].r}; /* a2 - x2: the same for every inequality of body 2 */
   for (int b = 0; b < 2; b++) {
     int dof = ss[b]->dof;
     double sign = b == 0 ? 1.0 : -1.0;
@@ -217,18 +249,21 @@ static int g3_contact_eval(const struct gi3_data *d, int i, const double *x, dou
   }
   /* complementarity rows (17)-(19), (22) */
   F[ix.l1] = -e1.f;
-  F[ix.l2] = -e2.f;
+  for (int q = 0; q < m2; q++) /* (18) = (31) */
+    F[ix.l2 + q] = -e2[q].f;
   F[ix.pn] = e12.f;
   double et2 = d->e[0] * d->e[0], eo2 = d->e[1] * d->e[1], er2 = d->e[2] * d->e[2];
   F[ix.sg] = mu * mu * pn * pn - pt * pt / et2 - po * po / eo2 - pr * pr / er2;
   for (int k = 0; k < 3; k++) {
     jac_add(J, n, ix.l1, ix.a1 + k, -e1.G[k]);
-    jac_add(J, n, ix.l2, ix.a2 + k, -e2.G[k]);
+    for (int q = 0; q < m2; q++)
+      jac_add(J, n, ix.l2 + q, ix.a2 + k, -e2[q].G[k]);
     jac_add(J, n, ix.pn, ix.a2 + k, e12.G[k]);
   }
   for (int k = 0; k < 6; k++) {
     jac_add(J, n, ix.l1, cols[6 + k], -e1.dfdn[k]);
-    jac_add(J, n, ix.l2, cols[12 + k], -e2.dfdn[k]);
+    for (int q = 0; q < m2; q++)
+      jac_add(J, n, ix.l2 + q, cols[12 + k], -e2[q].dfdn[k]);
     jac_add(J, n, ix.pn, cols[6 + k], e12.dfdn[k]);
   }
   jac_add(J, n, ix.sg, ix.pn, 2.0 * mu * mu * pn);
@@ -282,18 +317,95 @@ static const struct g3_prev *find_prev(const struct gi3_data *d, int sa, int sb)
   return NULL;
 }
 
+/* Room for m more half-spaces in the pool (npool used) and for m evaluations in e2; 0, or 1 out of memory. */
+static int g3_reserve(struct gi3_data *d, int npool, int m)
+{
+  if (npool + m > d->cap_pool) {
+    int cap = 2 * (npool + m);
+    struct convex_fn *pool = realloc(d->pool, (size_t)cap * sizeof *pool);
+    if (!pool) return 1;
+    d->pool = pool;
+    d->cap_pool = cap;
+  }
+  if (m > d->cap_e2) {
+    struct side3_eval *e2 = realloc(d->e2, (size_t)m * sizeof *e2);
+    if (!e2) return 1;
+    d->e2 = e2;
+    d->cap_e2 = m;
+  }
+  return 0;
+}
+
+/* The impulses' cold start of a polyhedron contact that is new or was apart (implicit_polyhedron_impulses),
+ * its points already guessed. */
+static void g3_impulse_guess(struct gi3_data *d, int i)
+{
+  const struct g3_contact *ct = &d->c[i];
+  struct g3_idx ix = g3_index(d, i);
+  double p[3];
+  if (implicit_polyhedron_impulses(ct->s, d->guess + ix.a1, d->guess + ix.a2, d->nu0, d->papp, d->M, d->ndof,
+                                   d->h, ct->mu, d->e, ct->axis, d->guess + ix.pn, p, d->guess + ix.sg)) {
+    d->guess[ix.pt] = p[0];
+    d->guess[ix.po] = p[1];
+    d->guess[ix.pr] = p[2];
+  }
+}
+
 int gi3_assemble(struct formulation *f, struct gi3_data **dp, const double e[3], const struct world *w,
                  const struct contact_set *cs, double h, struct cp_problem **out)
 {
   *out = NULL;
   if (!*dp && !(*dp = calloc(1, sizeof **dp))) return formulation_fail(f, "out of memory");
   struct gi3_data *d = *dp;
-  int nd = w->ndof, nc = cs->n, n = nd + (G3_FREE + G3_COMP) * nc;
+  int nd = w->ndof, nc = cs->n, n = nd + G3_FREE * nc, npool = 0;
   if (nc > d->cap_c) {
     struct g3_contact *c = realloc(d->c, (size_t)nc * sizeof *c);
     if (!c) return formulation_fail(f, "out of memory");
     d->c = c;
     d->cap_c = nc;
+  }
+  if (g3_reserve(d, 0, 1)) return formulation_fail(f, "out of memory");
+  /* pass 1: which body carries the single function f (body 1), body 2's inequalities, the layout */
+  char msg[200];
+  for (int i = 0; i < nc; i++) {
+    const struct contact *c = &cs->c[i];
+    struct g3_contact *ct = &d->c[i];
+    int poly_a = w->shapes[c->sa].kind == SHAPE_POLYHEDRON,
+        poly_b = w->shapes[c->sb].kind == SHAPE_POLYHEDRON;
+    if (poly_a && poly_b)
+      return formulation_fail(
+          f,
+          "shapes %d and %d are both polyhedra: Sec. 4.3's rows need one body given by a "
+          "single function (the active index k1 of eq. (29) known before the step, Remark 1 "
+          "and Sec. 7); use a sphere, superellipsoid or plane, or another formulation",
+          c->sa, c->sb);
+    /* body 1 carries f (evaluated at a2 in (19)): the single function, bounded when there is a choice */
+    int swap = poly_a || (!poly_b && w->shapes[c->sa].kind == SHAPE_PLANE);
+    int sh[2] = {swap ? c->sb : c->sa, swap ? c->sa : c->sb};
+    if (implicit_side3_init(w, sh[0], &ct->s[0], msg, sizeof msg)) return formulation_fail(f, "%s", msg);
+    if (w->shapes[sh[1]].kind == SHAPE_POLYHEDRON) {
+      implicit_side3_pose_init(w, sh[1], &ct->s[1]);
+      memset(&ct->s[1].fn, 0, sizeof ct->s[1].fn);
+      int m = w->shapes[sh[1]].polyhedron->nf;
+      if (m > CONVEX_PART_MAX)
+        return formulation_fail(f, "shape %d: a polyhedron of %d faces (at most %d inequalities per part)",
+                                sh[1], m, CONVEX_PART_MAX);
+      if (g3_reserve(d, npool, m)) return formulation_fail(f, "out of memory");
+      if (implicit_polyhedron_halfspaces(w, sh[1], d->pool + npool, m, msg, sizeof msg) < 0)
+        return formulation_fail(f, "%s", msg);
+      ct->m2 = m;
+      ct->g2 = npool;
+      npool += m;
+    } else {
+      if (implicit_side3_init(w, sh[1], &ct->s[1], msg, sizeof msg)) return formulation_fail(f, "%s", msg);
+      ct->m2 = 1;
+      ct->g2 = -1;
+    }
+    ct->sa = sh[0];
+    ct->sb = sh[1];
+    ct->mu = c->mu;
+    ct->comp = n;
+    n += 3 + ct->m2;
   }
   if (implicit_step_start(w, h, n, &d->M, &d->nu0, &d->papp, &d->guess))
     return formulation_fail(f, "out of memory");
@@ -302,32 +414,42 @@ int gi3_assemble(struct formulation *f, struct gi3_data **dp, const double e[3],
   d->nc = nc;
   d->n = n;
   d->h = h;
+  /* pass 2: the initial guess, from the previous step's answer for the same pair, else the detection */
+  int other = 0;
   for (int i = 0; i < nc; i++) {
     const struct contact *c = &cs->c[i];
     struct g3_contact *ct = &d->c[i];
-    /* body 1 carries f (evaluated at a2 in (19)): a bounded part when there is one */
-    int swap = w->shapes[c->sa].kind == SHAPE_PLANE;
-    int sh[2] = {swap ? c->sb : c->sa, swap ? c->sa : c->sb};
+    const int m2 = ct->m2, swap = ct->sa != c->sa;
+    const struct polyhedron *ph = m2 > 1 ? w->shapes[ct->sb].polyhedron : NULL;
     const double *pt[2] = {swap ? c->pb : c->pa, swap ? c->pa : c->pb};
-    char msg[200];
-    for (int k = 0; k < 2; k++)
-      if (implicit_side3_init(w, sh[k], &ct->s[k], msg, sizeof msg)) return formulation_fail(f, "%s", msg);
-    ct->sa = sh[0];
-    ct->sb = sh[1];
-    ct->mu = c->mu;
     struct g3_idx ix = g3_index(d, i);
+    other += 7 + m2; /* a1, a2, l1, l2_1 .. l2_m */
     const struct g3_prev *pv = find_prev(d, ct->sa, ct->sb);
-    if (pv) {
+    if (pv && pv->m2 == m2) {
       ct->axis = pv->axis;
       memcpy(d->guess + ix.a1, pv->blk, G3_FREE * sizeof(double));
-      memcpy(d->guess + ix.l1, pv->blk + G3_FREE, G3_COMP * sizeof(double));
+      memcpy(d->guess + ix.l1, pv->blk + G3_FREE, (size_t)(3 + m2) * sizeof(double));
+      if (ph) {
+        implicit_polyhedron_guess(&ct->s[0], &ct->s[1], ph, d->pool + ct->g2, h, d->nu0, 1, d->guess + ix.a1,
+                                  d->guess + ix.a2, d->guess + ix.l1, d->guess + ix.l2);
+        if (!(d->guess[ix.pn] > 0.0)) g3_impulse_guess(d, i); /* apart last step: no impulses to keep */
+      }
       continue;
     }
-    /* first step of this pair: the detected closest points, l1 = gap / |grad f|, l2 = |grad f| / |grad g| */
     int axis = 0;
     for (int k = 1; k < 3; k++)
       if (fabs(c->n[k]) < fabs(c->n[axis])) axis = k;
     ct->axis = axis;
+    d->guess[ix.pt] = d->guess[ix.po] = d->guess[ix.pr] = 0.0;
+    d->guess[ix.pn] = 0.0;
+    d->guess[ix.sg] = 0.0;
+    if (ph) {
+      implicit_polyhedron_guess(&ct->s[0], &ct->s[1], ph, d->pool + ct->g2, h, d->nu0, 0, d->guess + ix.a1,
+                                d->guess + ix.a2, d->guess + ix.l1, d->guess + ix.l2);
+      g3_impulse_guess(d, i);
+      continue;
+    }
+    /* first step of this pair: the detected closest points, l1 = gap / |grad f|, l2 = |grad f| / |grad g| */
     struct side3_eval e1, e2;
     memcpy(d->guess + ix.a1, pt[0], 3 * sizeof(double));
     memcpy(d->guess + ix.a2, pt[1], 3 * sizeof(double));
@@ -335,11 +457,8 @@ int gi3_assemble(struct formulation *f, struct gi3_data **dp, const double e[3],
     side3_eval(&ct->s[1], 0.0, d->nu0, pt[1], &e2);
     double g1 = sqrt(e1.G[0] * e1.G[0] + e1.G[1] * e1.G[1] + e1.G[2] * e1.G[2]);
     double g2 = sqrt(e2.G[0] * e2.G[0] + e2.G[1] * e2.G[1] + e2.G[2] * e2.G[2]);
-    d->guess[ix.pt] = d->guess[ix.po] = d->guess[ix.pr] = 0.0;
     d->guess[ix.l1] = g1 > 0 ? fmax(c->gap, 0.0) / g1 : 0.0;
     d->guess[ix.l2] = g2 > 0 ? g1 / g2 : 1.0;
-    d->guess[ix.pn] = 0.0;
-    d->guess[ix.sg] = 0.0;
   }
   struct cp_problem *p = cp_ncp_create(n, g3_F, g3_J, d);
   if (!p) return formulation_fail(f, "out of memory");
@@ -350,7 +469,7 @@ int gi3_assemble(struct formulation *f, struct gi3_data **dp, const double e[3],
   }
   snprintf(p->name, sizeof p->name, "geometric_implicit 3D nc=%d (z shifted by the warm start)", nc);
   f->rows = (struct row_counts){
-      .normal = nc, .friction = 3 * nc, .slack = nc, .velocity = nd, .other = 8 * nc, .total = n};
+      .normal = nc, .friction = 3 * nc, .slack = nc, .velocity = nd, .other = other, .total = n};
   *out = p;
   return 0;
 }
@@ -373,34 +492,57 @@ int gi3_recover(struct formulation *f, struct gi3_data *d, const struct world *w
     pv->sa = d->c[i].sa;
     pv->sb = d->c[i].sb;
     pv->axis = d->c[i].axis;
+    pv->m2 = d->c[i].m2;
     for (int k = 0; k < G3_FREE; k++)
       pv->blk[k] = d->guess[ix.a1 + k] + z[ix.a1 + k];
-    for (int k = 0; k < G3_COMP; k++)
+    for (int k = 0; k < 3 + pv->m2; k++)
       pv->blk[G3_FREE + k] = d->guess[ix.l1 + k] + z[ix.l1 + k];
-    pn[i] = pv->blk[G3_FREE + 2];
+    pn[i] = pv->blk[G3_FREE + 1 + pv->m2];
   }
   return 0;
 }
 
+/* Two layouts: with every body 2 one function (m2 = 1) the one captured steps were stored in, [np; per pair
+ * sa, sb, axis, its 13 values]; with a polyhedron (Sec. 4.3) [-np; per pair sa, sb, axis, m2, its 12 + m2
+ * values]. */
 int gi3_carry_get(const struct gi3_data *d, double *buf, int cap)
 {
-  int np = d ? d->nprev : 0, need = 1 + np * (3 + G3_FREE + G3_COMP);
+  int np = d ? d->nprev : 0, need = 1, general = 0;
+  for (int i = 0; i < np; i++) {
+    general |= d->prev[i].m2 != 1;
+    need += 3 + G3_FREE + 3 + d->prev[i].m2;
+  }
+  if (general) need += np;
   if (need > cap) return need;
-  buf[0] = np;
-  for (int i = 0, k = 1; i < np; i++, k += 3 + G3_FREE + G3_COMP) {
-    buf[k] = d->prev[i].sa;
-    buf[k + 1] = d->prev[i].sb;
-    buf[k + 2] = d->prev[i].axis;
-    memcpy(buf + k + 3, d->prev[i].blk, sizeof d->prev[i].blk);
+  buf[0] = general ? -np : np;
+  for (int i = 0, k = 1; i < np; i++) {
+    const struct g3_prev *pv = &d->prev[i];
+    buf[k++] = pv->sa;
+    buf[k++] = pv->sb;
+    buf[k++] = pv->axis;
+    if (general) buf[k++] = pv->m2;
+    memcpy(buf + k, pv->blk, (size_t)(G3_FREE + 3 + pv->m2) * sizeof(double));
+    k += G3_FREE + 3 + pv->m2;
   }
   return need;
 }
 
 int gi3_carry_set(struct formulation *f, struct gi3_data **dp, const double *buf, int n)
 {
-  int np = n > 0 ? (int)buf[0] : -1;
-  if (np < 0 || n != 1 + np * (3 + G3_FREE + G3_COMP))
-    return formulation_fail(f, "carried state: %d values do not hold whole pairs", n);
+  int np = n > 0 ? (int)fabs(buf[0]) : -1, general = n > 0 && buf[0] < 0;
+  const char *bad = "carried state: %d values do not hold whole pairs";
+  /* the layout check first: nothing changes unless every pair fits */
+  int k = 1, i = 0;
+  for (; i < np && k < n; i++) {
+    int m2 = 1;
+    if (general) {
+      if (k + 3 >= n) return formulation_fail(f, bad, n);
+      m2 = (int)buf[k + 3];
+      if (m2 < 1 || m2 > CONVEX_PART_MAX) return formulation_fail(f, bad, n);
+    }
+    k += 3 + general + G3_FREE + 3 + m2;
+  }
+  if (np < 0 || i < np || k != n) return formulation_fail(f, bad, n);
   if (!*dp && !(*dp = calloc(1, sizeof **dp))) return formulation_fail(f, "out of memory");
   struct gi3_data *d = *dp;
   if (np > d->cap_prev) {
@@ -409,11 +551,15 @@ int gi3_carry_set(struct formulation *f, struct gi3_data **dp, const double *buf
     d->prev = p;
     d->cap_prev = np;
   }
-  for (int i = 0, k = 1; i < np; i++, k += 3 + G3_FREE + G3_COMP) {
-    d->prev[i].sa = (int)buf[k];
-    d->prev[i].sb = (int)buf[k + 1];
-    d->prev[i].axis = (int)buf[k + 2];
-    memcpy(d->prev[i].blk, buf + k + 3, sizeof d->prev[i].blk);
+  k = 1;
+  for (i = 0; i < np; i++) {
+    struct g3_prev *pv = &d->prev[i];
+    pv->sa = (int)buf[k++];
+    pv->sb = (int)buf[k++];
+    pv->axis = (int)buf[k++];
+    pv->m2 = general ? (int)buf[k++] : 1;
+    memcpy(pv->blk, buf + k, (size_t)(G3_FREE + 3 + pv->m2) * sizeof(double));
+    k += G3_FREE + 3 + pv->m2;
   }
   d->nprev = np;
   return 0;
@@ -428,6 +574,8 @@ void gi3_free(struct gi3_data **dp)
   free(d->papp);
   free(d->guess);
   free(d->c);
+  free(d->pool);
+  free(d->e2);
   free(d->prev);
   free(d);
   *dp = NULL;
@@ -445,8 +593,8 @@ int gi3_results(const struct gi3_data *d, int i, struct gi3_contact_result *out)
     out->pt = pv->blk[6];
     out->po = pv->blk[7];
     out->pr = pv->blk[8];
-    out->pn = pv->blk[G3_FREE + 2];
-    out->sigma = pv->blk[G3_FREE + 3];
+    out->pn = pv->blk[G3_FREE + 1 + pv->m2];
+    out->sigma = pv->blk[G3_FREE + 2 + pv->m2];
   }
   return d->nprev;
 }

@@ -78,13 +78,19 @@ void side3_pose(const struct gi_side3 *s, double h, const double *nu, double x[3
  * u_k, d G / d v = -h Hw; d u / d omega = h / 2. */
 void side3_eval(const struct gi_side3 *s, double h, const double *nu, const double *a, struct side3_eval *e)
 {
+  side3_eval_fn(s, &s->fn, h, nu, a, e);
+}
+
+void side3_eval_fn(const struct gi_side3 *s, const struct convex_fn *fn, double h, const double *nu,
+                   const double *a, struct side3_eval *e)
+{
   double x[3], R[9], dR[27], xi[3], gl[3], Hl[9];
   pose(s, h, nu, x, R, dR);
   for (int k = 0; k < 3; k++)
     e->r[k] = a[k] - x[k];
   for (int i = 0; i < 3; i++)
     xi[i] = R[i] * e->r[0] + R[3 + i] * e->r[1] + R[6 + i] * e->r[2];
-  e->f = convex_fn_eval(&s->fn, xi, gl, Hl);
+  e->f = convex_fn_eval(fn, xi, gl, Hl);
   double RH[9];
   for (int i = 0; i < 3; i++) {
     e->G[i] = R[i * 3] * gl[0] + R[i * 3 + 1] * gl[1] + R[i * 3 + 2] * gl[2];
@@ -128,10 +134,11 @@ int implicit_side3_shape(const struct world *w, int si, struct convex_fn *fn, ch
     rc = convex_part_superellipsoid(&part, 3, sh->c, sh->sq.a, sh->sq.p, sh->sq.p, msg, len);
     if (!rc) quat_rot(sh->sq.q, part.f[0].R);
   } else {
-    snprintf(msg, len,
-             "shape %d is a polyhedron: an intersection of half-spaces needs Sec. 4.3's active-index choice, "
-             "not implemented (spheres, superellipsoids and planes only)",
-             si);
+    snprintf(
+        msg, len,
+        "shape %d is a polyhedron: an intersection of half-spaces, not one convex function (Sec. 4.3 takes "
+        "it as body 2 of a contact whose body 1 is a sphere, superellipsoid or plane)",
+        si);
     return 1;
   }
   if (rc) return 1;
@@ -139,11 +146,16 @@ int implicit_side3_shape(const struct world *w, int si, struct convex_fn *fn, ch
   return 0;
 }
 
-int implicit_side3_init(const struct world *w, int si, struct gi_side3 *s, char *msg, size_t len)
+void implicit_side3_pose_init(const struct world *w, int si, struct gi_side3 *s)
 {
   const struct body *b = &w->bodies[w->shapes[si].body];
   s->dof = b->dof;
   memcpy(s->x0, b->x, sizeof s->x0);
   memcpy(s->q0, b->q, sizeof s->q0);
+}
+
+int implicit_side3_init(const struct world *w, int si, struct gi_side3 *s, char *msg, size_t len)
+{
+  implicit_side3_pose_init(w, si, s);
   return implicit_side3_shape(w, si, &s->fn, msg, len);
 }

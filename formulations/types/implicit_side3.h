@@ -6,7 +6,7 @@
  * C(u) = I + 2 ([u]x + [u]x^2) / (1 + u.u), whose derivatives in u are exact, so the pose derivatives below
  * are those of the stepper's map. Value, world gradient and Hessian in the point, and value / gradient
  * derivatives in the body's 6 velocities (v, omega). Any single convex function of shapes/shape.h (sphere,
- * ellipsoid, superellipsoid, half-space). */
+ * ellipsoid, superellipsoid, half-space), or one of a polyhedron's half-spaces (side3_eval_fn, Sec. 4.3). */
 #ifndef CB_IMPLICIT_SIDE3_H
 #define CB_IMPLICIT_SIDE3_H
 
@@ -32,11 +32,16 @@ struct side3_eval {
 void side3_pose(const struct gi_side3 *s, double h, const double *nu, double x[3], double R[9]);
 /* f at the world point a, with its derivatives (struct side3_eval). */
 void side3_eval(const struct gi_side3 *s, double h, const double *nu, const double *a, struct side3_eval *e);
+/* The same for another inequality fn of the side's body (a polyhedron's half-spaces, Sec. 4.3). */
+void side3_eval_fn(const struct gi_side3 *s, const struct convex_fn *fn, double h, const double *nu,
+                   const double *a, struct side3_eval *e);
 /* The single convex function of a 3D world shape in its body's frame (sphere, superellipsoid, plane); 1 with
  * msg otherwise. */
 int implicit_side3_shape(const struct world *w, int si, struct convex_fn *fn, char *msg, size_t len);
 /* A side of a contact from shape si: its body's dof, its pose at the start of the step and its function
  * (implicit_side3_shape; nonzero with msg when the shape has none). */
 int implicit_side3_init(const struct world *w, int si, struct gi_side3 *s, char *msg, size_t len);
+/* Only the body's dof and pose at the start of the step (a side whose inequalities are kept elsewhere). */
+void implicit_side3_pose_init(const struct world *w, int si, struct gi_side3 *s);
 
 #endif

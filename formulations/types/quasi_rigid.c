@@ -18,8 +18,9 @@
  * roles of (50)-(51) and the signs of (52)-(53) arranged differently; the solution set is the same. Unknowns:
  * z = [nu; per contact (aC, aR, delta_bar, delta); per contact (l1, l2, p_ns, p_nr)], shifted by the warm
  * start as in geometric_implicit.c (the previous step's answer for the same shape pair). Analytic Jacobian
- * (checked by finite differences in tests/test_quasi_rigid.c). 3D worlds (spheres, planes) are assembled by
- * quasi_rigid3d.c. Options: -quasi_rigid_k (1000), -quasi_rigid_c (0), -quasi_rigid_delta_max (0.05). */
+ * (checked by finite differences in tests/test_quasi_rigid.c). 3D worlds (spheres, superellipsoids, planes; a
+ * polyhedron as the rigid body, Sec. 4.3) are assembled by quasi_rigid3d.c. Options: -quasi_rigid_k (1000),
+ * -quasi_rigid_c (0), -quasi_rigid_delta_max (0.05). */
 #include "formulation.h"
 #include "implicit_side.h"
 #include "jacobian_add.h"
@@ -492,8 +493,11 @@ static int qr_carry_set(struct formulation *f, const double *buf, int n)
 static void qr_view(const struct formulation *f, FILE *out)
 {
   const struct qr_data *d = f->data;
-  fprintf(out, "  k %g, c %g, delta_max %g; friction (21)-(22) in 2D, frictionless in 3D\n", d->k, d->c,
-          d->dmax);
+  fprintf(
+      out,
+      "  k %g, c %g, delta_max %g; friction (21)-(22) in 2D, frictionless in 3D; 2D discs and half-planes, "
+      "3D spheres, planes and polyhedra (rigid side)\n",
+      d->k, d->c, d->dmax);
 }
 
 const struct formulation_type formulation_type_quasi_rigid = {
@@ -503,8 +507,8 @@ const struct formulation_type formulation_type_quasi_rigid = {
     .paper = "Chakraborty, Berard, Akella & Trinkle, geometrically implicit time-stepping, eqs. (33)-(38), "
              "(48)-(55)",
     .dims = FORMULATION_2D | FORMULATION_3D,
-    .shapes =
-        SHAPE_DISC | SHAPE_HALFPLANE | SHAPE_SUPERELLIPSE | SHAPE_SPHERE | SHAPE_PLANE | SHAPE_SUPERELLIPSOID,
+    .shapes = SHAPE_DISC | SHAPE_HALFPLANE | SHAPE_SUPERELLIPSE | SHAPE_SPHERE | SHAPE_PLANE |
+              SHAPE_SUPERELLIPSOID | SHAPE_POLYHEDRON,
     .joints = 0,
     .frictionless_dims = FORMULATION_3D,
     .options = qr_options,

@@ -11,11 +11,15 @@
  * at the end-of-step poses of implicit_side3.h (x^{l+1} = x^l + h v, quaternions renormalised). The length
  * rows are divided by h as in 2D (the scale of the Newton-Euler rows; fb_newton stalled without it). The
  * Jacobian is analytic through implicit_dv.h (tests/test_quasi_rigid.c checks it against finite
- * differences). Warm start: the previous step's answer for the same pair of shapes. */
+ * differences). Warm start: the previous step's answer for the same pair of shapes. A polyhedron is the rigid
+ * body R as an intersection of half-spaces (Sec. 4.3): one multiplier l2_q per face with its complementarity
+ * row, grad c(aC) + sum_q l2_q grad r_q(aR) = 0 in (34), the guess of implicit_polyhedron.c; C stays one
+ * function (two polyhedra are refused). */
 #include "quasi_rigid3d.h"
 
 #include "implicit_answers.h"
 #include "implicit_dv.h"
+#include "implicit_polyhedron.h"
 #include "implicit_side.h"
 #include "implicit_side3.h"
 
@@ -23,12 +27,15 @@
 #include <string.h>
 
 #define Q3_FREE 8 /* aC (3), aR (3), delta_bar, delta */
-#define Q3_COMP 4 /* l1, l2, p_ns, p_nr */
+#define Q3_COMP 4 /* l1, l2, p_ns, p_nr; a polyhedron R: l1, l2_1 .. l2_m, p_ns, p_nr */
 
 struct q3_contact {
-  struct gi_side3 s[2]; /* s[0]: compliant C, s[1]: rigid R */
+  struct gi_side3 s[2]; /* s[0]: compliant C (one function), s[1]: rigid R (one, or a polyhedron's faces) */
   int sc, sr;
   double delta0;
+  int m2;   /* inequalities of R: 1, or a polyhedron's faces (Sec. 4.3's (28)-(31) in (34)) */
+  int g2;   /* with m2 > 1: where R's half-spaces start in qr3_data.pool */
+  int comp; /* where the contact's complementarity block (3 + m2 unknowns) starts */
 };
 
 struct qr3_data {
@@ -38,7 +45,13 @@ struct qr3_data {
   double *M, *nu0, *papp, *guess;
   struct q3_contact *ct;
   int cap_c;
-  struct implicit_answers prev; /* the last step's answers per pair (sc, sr): the warm start, carried */
+  struct convex_fn *pool; /* the polyhedra's half-spaces of this step's contacts */
+  int cap_pool;
+  struct side3_eval *eR; /* R's inequalities at aR (room for the largest m2) */
+  int cap_e;
+  /* the last step's answers per pair (sc, sr): the warm start, carried; m2 there is R's inequalities less
+   * one (0 for one function, so a state without polyhedra reads as before) */
+  struct implicit_answers prev;
 };
 
 /* The data, created at first use. */
@@ -52,10 +65,11 @@ struct q3_idx {
   int ac, ar, db, dl, l1, l2, pns, pnr;
 };
 
+/* l2 is the first of R's m2 multipliers */
 static struct q3_idx q3_index(const struct qr3_data *d, int i)
 {
-  int fb = d->ndof + Q3_FREE * i, cb = d->ndof + Q3_FREE * d->nc + Q3_COMP * i;
-  return (struct q3_idx){fb, fb + 3, fb + 6, fb + 7, cb, cb + 1, cb + 2, cb + 3};
+  int fb = d->ndof + Q3_FREE * i, cb = d->ct[i].comp, m2 = d->ct[i].m2;
+  return (struct q3_idx){fb, fb + 3, fb + 6, fb + 7, cb, cb + 1, cb + 1 + m2, cb + 2 + m2};
 }
 
 /* grad f of a side at a point, with its derivative in the local variables (point slot, body slot). */
@@ -79,7 +93,10 @@ static int q3_contact_eval(const struct qr3_data *d, int i, const double *x, dou
   const struct gi_side3 *sC = &ct->s[0], *sR = &ct->s[1];
   struct q3_idx ix = q3_index(d, i);
   const double *ac = x + ix.ac, *ar = x + ix.ar, *nu = x;
-  double db = x[ix.db], dl = x[ix.dl], l1 = x[ix.l1], l2 = x[ix.l2], pn = x[ix.pns] + x[ix.pnr];
+  double db = x[ix.db], dl = x[ix.dl], l1 = x[ix.l1], pn = x[ix.pns] + x[ix.pnr];
+  const double *l2 = x + ix.l2;
+  const int m2 = ct->m2;
+  const struct convex_fn *g2 = m2 > 1 ? d->pool + ct->g2 : NULL;
   int cols[NL];
   for (int k = 0; k < 3; k++)
     cols[k] = ix.ac + k, cols[3 + k] = ix.ar + k;
@@ -87,13 +104,16 @@ static int q3_contact_eval(const struct qr3_data *d, int i, const double *x, dou
     cols[6 + k] = sC->dof >= 0 ? sC->dof + k : -1;
     cols[12 + k] = sR->dof >= 0 ? sR->dof + k : -1;
   }
-  struct side3_eval eC, eR, eCR, eY;
+  struct side3_eval eC, *eR = d->eR, eCR, eY; /* eR[q]: R's inequality q at aR */
   side3_eval(sC, h, nu, ac, &eC);
-  side3_eval(sR, h, nu, ar, &eR);
+  for (int q = 0; q < m2; q++)
+    if (m2 == 1)
+      side3_eval(sR, h, nu, ar, &eR[0]);
+    else
+      side3_eval_fn(sR, &g2[q], h, nu, ar, &eR[q]);
   side3_eval(sC, h, nu, ar, &eCR);
   struct dv Gc, Gr, u;
   grad_dv(&eC, 0, 0, &Gc);
-  grad_dv(&eR, 1, 1, &Gr);
   if (!(Gc.v[0] * Gc.v[0] + Gc.v[1] * Gc.v[1] + Gc.v[2] * Gc.v[2] > 0.0)) return 1;
   dv_normalise(&Gc, &u);
   /* (34) */
@@ -105,10 +125,17 @@ static int q3_contact_eval(const struct qr3_data *d, int i, const double *x, dou
     scatter(J, n, row, cols, Gc.d[k], l1);
     jac_add(J, n, row, ix.l1, Gc.v[k]);
     row = ix.ar + k;
-    F[row] = Gc.v[k] + l2 * Gr.v[k];
+    F[row] = Gc.v[k];
     scatter(J, n, row, cols, Gc.d[k], 1.0);
-    scatter(J, n, row, cols, Gr.d[k], l2);
-    jac_add(J, n, row, ix.l2, Gr.v[k]);
+  }
+  for (int q = 0; q < m2; q++) { /* grad c(aC) + sum_q l2_q grad r_q(aR): (29) with C's one function */
+    grad_dv(&eR[q], 1, 1, &Gr);
+    for (int k = 0; k < 3; k++) {
+      int row = ix.ar + k;
+      F[row] += l2[q] * Gr.v[k];
+      scatter(J, n, row, cols, Gr.d[k], l2[q]);
+      jac_add(J, n, row, ix.l2 + q, Gr.v[k]);
+    }
   }
   /* (35): c(y) = 0 at y = aC + delta u */
   double y[3];
@@ -137,7 +164,7 @@ static int q3_contact_eval(const struct qr3_data *d, int i, const double *x, dou
       Fv.d[k][j] = u.d[k][j] * pn;
   }
   const struct gi_side3 *ss[2] = {sC, sR};
-  const double *rr[2] = {eC.r, eR.r};
+  const double *rr[2] = {eC.r, eR[0].r}; /* aR - xR: the same for every inequality of R */
   for (int b = 0; b < 2; b++) {
     int o = ss[b]->dof;
     if (o < 0) continue;
@@ -165,29 +192,33 @@ static int q3_contact_eval(const struct qr3_data *d, int i, const double *x, dou
   }
   /* complementarity rows */
   F[ix.l1] = -(eC.f + db);
-  F[ix.l2] = -eR.f;
+  for (int q = 0; q < m2; q++)
+    F[ix.l2 + q] = -eR[q].f;
   F[ix.pns] = eCR.f + db;
   F[ix.pnr] = d->dmax - dl;
   for (int k = 0; k < 3; k++) {
     jac_add(J, n, ix.l1, ix.ac + k, -eC.G[k]);
-    jac_add(J, n, ix.l2, ix.ar + k, -eR.G[k]);
+    for (int q = 0; q < m2; q++)
+      jac_add(J, n, ix.l2 + q, ix.ar + k, -eR[q].G[k]);
     jac_add(J, n, ix.pns, ix.ar + k, eCR.G[k]);
   }
   for (int k = 0; k < 6; k++) {
     jac_add(J, n, ix.l1, cols[6 + k], -eC.dfdn[k]);
-    jac_add(J, n, ix.l2, cols[12 + k], -eR.dfdn[k]);
+    for (int q = 0; q < m2; q++)
+      jac_add(J, n, ix.l2 + q, cols[12 + k], -eR[q].dfdn[k]);
     jac_add(J, n, ix.pns, cols[6 + k], eCR.dfdn[k]);
   }
   jac_add(J, n, ix.l1, ix.db, -1.0);
   jac_add(J, n, ix.pns, ix.db, 1.0);
   jac_add(J, n, ix.pnr, ix.dl, -1.0);
   /* the length rows in velocities (divided by h), as in 2D */
-  const int rows[] = {ix.ac, ix.ac + 1, ix.ac + 2, ix.db, ix.l1, ix.l2, ix.pns, ix.pnr};
-  for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
-    F[rows[k]] /= h;
+  const int rows[] = {ix.ac, ix.ac + 1, ix.ac + 2, ix.db, ix.l1, ix.pns, ix.pnr};
+  for (size_t k = 0; k < sizeof rows / sizeof rows[0] + (size_t)m2; k++) {
+    int row = k < sizeof rows / sizeof rows[0] ? rows[k] : ix.l2 + (int)(k - sizeof rows / sizeof rows[0]);
+    F[row] /= h;
     if (J)
       for (int j = 0; j < n; j++)
-        J[(size_t)rows[k] * n + j] /= h;
+        J[(size_t)row * n + j] /= h;
   }
   return 0;
 }
@@ -229,42 +260,112 @@ static int q3_J(void *ctx, const double *z, double *J)
   return rc;
 }
 
+/* Room for m more half-spaces in the pool (npool used) and for m evaluations in eR; 0, or 1 out of memory. */
+static int q3_reserve(struct qr3_data *d, int npool, int m)
+{
+  if (npool + m > d->cap_pool) {
+    int cap = 2 * (npool + m);
+    struct convex_fn *pool = realloc(d->pool, (size_t)cap * sizeof *pool);
+    if (!pool) return 1;
+    d->pool = pool;
+    d->cap_pool = cap;
+  }
+  if (m > d->cap_e) {
+    struct side3_eval *e = realloc(d->eR, (size_t)m * sizeof *e);
+    if (!e) return 1;
+    d->eR = e;
+    d->cap_e = m;
+  }
+  return 0;
+}
+
 int qr3_assemble(struct formulation *f, struct qr3_data **dp, const double kcd[3], const struct world *w,
                  const struct contact_set *cs, double h, struct cp_problem **out)
 {
   *out = NULL;
   struct qr3_data *d = q3_data(dp);
   if (!d) return formulation_fail(f, "out of memory");
-  int nd = w->ndof, nc = cs->n, n = nd + (Q3_FREE + Q3_COMP) * nc;
+  int nd = w->ndof, nc = cs->n, n = nd + Q3_FREE * nc, npool = 0;
   if (nc > d->cap_c) {
     struct q3_contact *c = realloc(d->ct, (size_t)nc * sizeof *c);
     if (!c) return formulation_fail(f, "out of memory");
     d->ct = c;
     d->cap_c = nc;
   }
+  if (q3_reserve(d, 0, 1)) return formulation_fail(f, "out of memory");
+  /* pass 1: the compliant body C (one function) and the rigid R, R's inequalities, the layout */
+  char msg[200];
+  for (int i = 0; i < nc; i++) {
+    const struct contact *c = &cs->c[i];
+    struct q3_contact *ct = &d->ct[i];
+    int poly_a = w->shapes[c->sa].kind == SHAPE_POLYHEDRON,
+        poly_b = w->shapes[c->sb].kind == SHAPE_POLYHEDRON;
+    if (poly_a && poly_b)
+      return formulation_fail(
+          f,
+          "shapes %d and %d are both polyhedra: the compliant side of Sec. 5's rows is one "
+          "function (the active index k1 of eq. (29) known before the step, Sec. 4.3, "
+          "Remark 1); use a sphere, superellipsoid or plane for one of them",
+          c->sa, c->sb);
+    /* the compliant body: the plane when there is one (Sec. 6.3's half-plane), else the one that is not a
+     * polyhedron, else body b */
+    int a_is_c = w->shapes[c->sa].kind == SHAPE_PLANE || (poly_b && w->shapes[c->sb].kind != SHAPE_PLANE);
+    int sh[2] = {a_is_c ? c->sa : c->sb, a_is_c ? c->sb : c->sa};
+    if (implicit_side3_init(w, sh[0], &ct->s[0], msg, sizeof msg)) return formulation_fail(f, "%s", msg);
+    if (w->shapes[sh[1]].kind == SHAPE_POLYHEDRON) {
+      implicit_side3_pose_init(w, sh[1], &ct->s[1]);
+      memset(&ct->s[1].fn, 0, sizeof ct->s[1].fn);
+      int m = w->shapes[sh[1]].polyhedron->nf;
+      if (m > CONVEX_PART_MAX)
+        return formulation_fail(f, "shape %d: a polyhedron of %d faces (at most %d inequalities per part)",
+                                sh[1], m, CONVEX_PART_MAX);
+      if (q3_reserve(d, npool, m)) return formulation_fail(f, "out of memory");
+      if (implicit_polyhedron_halfspaces(w, sh[1], d->pool + npool, m, msg, sizeof msg) < 0)
+        return formulation_fail(f, "%s", msg);
+      ct->m2 = m;
+      ct->g2 = npool;
+      npool += m;
+    } else {
+      if (implicit_side3_init(w, sh[1], &ct->s[1], msg, sizeof msg)) return formulation_fail(f, "%s", msg);
+      ct->m2 = 1;
+      ct->g2 = -1;
+    }
+    ct->sc = sh[0];
+    ct->sr = sh[1];
+    ct->comp = n;
+    n += 3 + ct->m2;
+  }
   if (implicit_step_start(w, h, n, &d->M, &d->nu0, &d->papp, &d->guess))
     return formulation_fail(f, "out of memory");
   d->k = kcd[0], d->c = kcd[1], d->dmax = kcd[2];
   d->ndof = nd, d->nc = nc, d->n = n, d->h = h;
+  /* pass 2: the initial guess, from the previous step's answer for the same pair, else the detection */
+  int other = 0;
   for (int i = 0; i < nc; i++) {
     const struct contact *c = &cs->c[i];
     struct q3_contact *ct = &d->ct[i];
-    /* the compliant body: the plane when there is one (Sec. 6.3's half-plane), else body b */
-    int a_is_c = w->shapes[c->sa].kind == SHAPE_PLANE;
-    int sh[2] = {a_is_c ? c->sa : c->sb, a_is_c ? c->sb : c->sa};
+    const int m2 = ct->m2, a_is_c = ct->sc == c->sa;
+    const struct polyhedron *ph = m2 > 1 ? w->shapes[ct->sr].polyhedron : NULL;
     const double *pt[2] = {a_is_c ? c->pa : c->pb, a_is_c ? c->pb : c->pa};
-    char msg[200];
-    for (int k = 0; k < 2; k++)
-      if (implicit_side3_init(w, sh[k], &ct->s[k], msg, sizeof msg)) return formulation_fail(f, "%s", msg);
-    ct->sc = sh[0];
-    ct->sr = sh[1];
     struct q3_idx ix = q3_index(d, i);
+    other += 9 + m2; /* aC, aR, delta_bar, delta, l1, l2_1 .. l2_m */
     const struct implicit_answer *pv = implicit_answers_find(&d->prev, ct->sc, ct->sr);
-    if (pv) {
+    if (pv && pv->m2 == m2 - 1) {
       const double *blk = d->prev.val + pv->at;
       memcpy(d->guess + ix.ac, blk, Q3_FREE * sizeof(double));
-      memcpy(d->guess + ix.l1, blk + Q3_FREE, Q3_COMP * sizeof(double));
+      memcpy(d->guess + ix.l1, blk + Q3_FREE, (size_t)(3 + m2) * sizeof(double));
       ct->delta0 = blk[7];
+      if (ph)
+        implicit_polyhedron_guess(&ct->s[0], &ct->s[1], ph, d->pool + ct->g2, h, d->nu0, 1, d->guess + ix.ac,
+                                  d->guess + ix.ar, d->guess + ix.l1, d->guess + ix.l2);
+      continue;
+    }
+    d->guess[ix.db] = d->guess[ix.dl] = 0.0;
+    d->guess[ix.pns] = d->guess[ix.pnr] = 0.0;
+    ct->delta0 = 0.0;
+    if (ph) {
+      implicit_polyhedron_guess(&ct->s[0], &ct->s[1], ph, d->pool + ct->g2, h, d->nu0, 0, d->guess + ix.ac,
+                                d->guess + ix.ar, d->guess + ix.l1, d->guess + ix.l2);
       continue;
     }
     struct side3_eval eC, eR;
@@ -274,11 +375,8 @@ int qr3_assemble(struct formulation *f, struct qr3_data **dp, const double kcd[3
     side3_eval(&ct->s[1], 0.0, d->nu0, pt[1], &eR);
     double gc = sqrt(eC.G[0] * eC.G[0] + eC.G[1] * eC.G[1] + eC.G[2] * eC.G[2]);
     double gr = sqrt(eR.G[0] * eR.G[0] + eR.G[1] * eR.G[1] + eR.G[2] * eR.G[2]);
-    d->guess[ix.db] = d->guess[ix.dl] = 0.0;
     d->guess[ix.l1] = gc > 0 ? fmax(c->gap, 0.0) / gc : 0.0;
     d->guess[ix.l2] = gr > 0 ? gc / gr : 1.0;
-    d->guess[ix.pns] = d->guess[ix.pnr] = 0.0;
-    ct->delta0 = 0.0;
   }
   struct cp_problem *p = cp_ncp_create(n, q3_F, q3_J, d);
   if (!p) return formulation_fail(f, "out of memory");
@@ -288,7 +386,7 @@ int qr3_assemble(struct formulation *f, struct qr3_data **dp, const double kcd[3
     p->hi[i] = INFINITY;
   }
   snprintf(p->name, sizeof p->name, "quasi_rigid 3D nc=%d (z shifted by the warm start)", nc);
-  f->rows = (struct row_counts){.normal = 2 * nc, .velocity = nd, .other = 10 * nc, .total = n};
+  f->rows = (struct row_counts){.normal = 2 * nc, .velocity = nd, .other = other, .total = n};
   *out = p;
   return 0;
 }
@@ -298,20 +396,24 @@ int qr3_recover(struct formulation *f, struct qr3_data *d, const struct world *w
 {
   for (int i = 0; i < w->ndof; i++)
     nu[i] = d->guess[i] + z[i];
-  const int per = Q3_FREE + Q3_COMP;
-  if (implicit_answers_reserve(&d->prev, d->nc > 0 ? d->nc : 1, d->nc > 0 ? per * d->nc : 1))
+  int total = 0;
+  for (int i = 0; i < d->nc; i++)
+    total += Q3_FREE + 3 + d->ct[i].m2;
+  if (implicit_answers_reserve(&d->prev, d->nc > 0 ? d->nc : 1, total > 0 ? total : 1))
     return formulation_fail(f, "out of memory");
   d->prev.n = d->nc;
-  for (int i = 0; i < d->nc; i++) {
+  for (int i = 0, at = 0; i < d->nc; i++) {
     struct q3_idx ix = q3_index(d, i);
     struct implicit_answer *pv = &d->prev.a[i];
-    *pv = (struct implicit_answer){.sa = d->ct[i].sc, .sb = d->ct[i].sr, .m2 = 0, .at = per * i};
+    const int m2 = d->ct[i].m2;
+    *pv = (struct implicit_answer){.sa = d->ct[i].sc, .sb = d->ct[i].sr, .m2 = m2 - 1, .at = at};
     double *blk = d->prev.val + pv->at;
     for (int k = 0; k < Q3_FREE; k++)
       blk[k] = d->guess[ix.ac + k] + z[ix.ac + k];
-    for (int k = 0; k < Q3_COMP; k++)
+    for (int k = 0; k < 3 + m2; k++)
       blk[Q3_FREE + k] = d->guess[ix.l1 + k] + z[ix.l1 + k];
-    pn[i] = blk[Q3_FREE + 2] + blk[Q3_FREE + 3];
+    pn[i] = blk[Q3_FREE + 1 + m2] + blk[Q3_FREE + 2 + m2];
+    at += Q3_FREE + 3 + m2;
   }
   return 0;
 }
@@ -340,6 +442,8 @@ void qr3_free(struct qr3_data **dp)
   free(d->papp);
   free(d->guess);
   free(d->ct);
+  free(d->pool);
+  free(d->eR);
   implicit_answers_free(&d->prev);
   free(d);
   *dp = NULL;

@@ -1,7 +1,8 @@
 /* quasi_rigid3d.h — the 3D half of the quasi_rigid formulation (quasi_rigid3d.c: Chakraborty, Berard, Akella
- * & Trinkle Sec. 5.1, eqs. (33)-(38) with 3-vectors; spheres and planes), called by quasi_rigid.c when the
- * world is 3D, as geometric_implicit3d.h is by geometric_implicit.c. kcd: the stiffness k, damping c and
- * maximum deflection delta_max of the compliant layer. */
+ * & Trinkle Sec. 5.1, eqs. (33)-(38) with 3-vectors; spheres, superellipsoids, planes, a polyhedron as the
+ * rigid body), called by quasi_rigid.c when the world is 3D, as geometric_implicit3d.h is by
+ * geometric_implicit.c. kcd: the stiffness k, damping c and maximum deflection delta_max of the compliant
+ * layer. */
 #ifndef CB_QUASI_RIGID3D_H
 #define CB_QUASI_RIGID3D_H
 
