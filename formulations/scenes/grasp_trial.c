@@ -20,7 +20,10 @@
  * Viscous support damping enters implicitly (M + h C). Everything is sized once in grasp_trial_create: a
  * step allocates nothing; the run ends at rest (no steps wasted on a still scene), when the jaws meet, on
  * a failed solve, or at the time limit. The free closing before the first touch is skipped: the jaws
- * start just outside the part, already at their commanded speed. */
+ * start just outside the part, already at their commanded speed.
+ * The geometrically implicit step (grasp_trial_implicit.c, Sec. 4's mixed NCP) is driven from here too
+ * (implicit_step): its guesses (the last step's answers, the explicit LCP's), and a step that neither guess
+ * lets the solver finish taken as two steps of half the length (-step_halvings). */
 #include "grasp.h"
 #include "grasp_implicit.h"
 
