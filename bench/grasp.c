@@ -113,7 +113,7 @@ static const struct option_decl options[] = {
     {"friction_creep", OPT_REAL, offsetof(struct grasp_ctx, o.creep), "1e-3", "[0,1)",
      "geometric_implicit: largest slip of sticking friction (fingertips, support points) as a fraction of "
      "-close_speed; it picks the statically indeterminate split of the friction impulses"},
-    {"step_halvings", OPT_INT, offsetof(struct grasp_ctx, o.halvings), "4", "[0,20]",
+    {"step_halvings", OPT_INT, offsetof(struct grasp_ctx, o.halvings), "8", "[0,20]",
      "geometric_implicit: a step whose NCP neither guess solves is taken as two half steps, nested at most "
      "this often (0: the trial ends as solver_failure there)"},
     {"warm_start", OPT_BOOL, offsetof(struct grasp_ctx, o.warm_start), "1", NULL,

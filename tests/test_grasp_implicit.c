@@ -133,7 +133,7 @@ static void test_halving(void)
     struct grasp_result r0, r, re;
     o.halvings = 0;
     grasp_trial_run(t, &p, &o, pos[k][0], pos[k][1], &r0);
-    o.halvings = 4;
+    o.halvings = 8;
     grasp_trial_run(t, &p, &o, pos[k][0], pos[k][1], &r);
     grasp_trial_run(te, &p, &o, pos[k][0], pos[k][1], &re);
     const double x = 1e3 * pos[k][0], y = 1e3 * pos[k][1];
