@@ -292,11 +292,12 @@ static void step_mass(const struct grasp_params *pp, double h, double mass[4], d
  * (predict) for a pair met for the first time or when the warm solve fails. When neither guess leads the
  * solver to a solution, the step is taken as two steps of half the length (each the same mixed NCP with
  * h / 2, judged by the same checker; the second half detects its pairs again), nested at most o->halvings
- * times. Why: the failures left are solves that stall or crawl to the iteration limit where a fingertip's
- * vertex meets a tooth or the disc and the contact's friction changes regime within the step (sticking to
- * sliding, a normal impulse appearing); a shorter step moves the solution closer to the guess, the warm
- * start is again inside Newton's region of convergence, and the state it reaches is the same model's
- * (measured on the quick grid: results/reference/grasp_implicit_quick). On success c[k].impulse is per
+ * times. Why: the failures left are solves that stall or crawl to the iteration limit (on the quick grid
+ * 78 of 94 at a pair touching at a fingertip's vertex, on the disc or a tooth; 8 at a tooth's flat flank),
+ * the Newton matrix nearly singular in sigma of (22) where p_t is near 0, or in the statically
+ * indeterminate split of the impulses; a shorter step moves the solution closer to the guess, back inside
+ * Newton's region of convergence, and the state it reaches is the same model's (measured:
+ * results/reference/grasp_implicit_quick). On success c[k].impulse is per
  * length o->h (a halved step's last half's impulse doubled), as the caller's load test expects. */
 static int implicit_step(struct grasp_trial *t, const struct grasp_params *pp,
                          const struct grasp_trial_opts *o, struct grasp_state *st, struct grasp_contact *c,
@@ -351,14 +352,8 @@ int grasp_trial_run(struct grasp_trial *t, const struct grasp_params *pp, const 
   struct grasp_state st = {.q = {-x, -y, 0.0, 0.0}, .u = {0.0, 0.0, 0.0, -pp->close_speed}, .t = 0.0};
   st.q[3] = grasp_part_extent(st.q) + o->start_clear;
   const double h = o->h;
-  double rho2 = 0.0;
-  for (int i = 0; i < 3; i++)
-    rho2 += pp->tripod[i][0] * pp->tripod[i][0] + pp->tripod[i][1] * pp->tripod[i][1];
-  const double mass[4] = {pp->mass, pp->mass, pp->inertia, 2.0 * pp->jaw_mass};
-  const double damp[4] = {pp->support_damping, pp->support_damping, pp->support_damping * rho2 / 3.0, 0.0};
-  double minv[4];
-  for (int j = 0; j < 4; j++)
-    minv[j] = 1.0 / (mass[j] + h * damp[j]);
+  double mass[4], minv[4];
+  step_mass(pp, h, mass, minv);
   struct grasp_contact c[GRASP_MAX_CONTACTS];
   const double load_min = 0.01 * pp->close_force * h;
   const long max_steps = (long)ceil(o->t_max / h);
