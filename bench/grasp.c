@@ -67,6 +67,8 @@ static const struct sweep_column columns[] = {
     {"steps", SWEEP_COST, "time steps taken", .count = 1},
     {"cold_retries", SWEEP_INFO, "warm-started solves that failed and were solved again from cold",
      .floor = 0},
+    {"halved", SWEEP_INFO, "geometric_implicit: steps that no guess solved, taken as two half steps",
+     .floor = 0},
     {"rows_mean", SWEEP_COST, "mean rows of the LCP per step", .count = 1},
     {"pivots_mean", SWEEP_COST, "mean solver iterations (pivots) per step", .count = 1},
     {"solve_seconds", SWEEP_COST, "wall time in the solver, whole trial [s]", .floor = 0},
@@ -111,6 +113,9 @@ static const struct option_decl options[] = {
     {"friction_creep", OPT_REAL, offsetof(struct grasp_ctx, o.creep), "1e-3", "[0,1)",
      "geometric_implicit: largest slip of sticking friction (fingertips, support points) as a fraction of "
      "-close_speed; it picks the statically indeterminate split of the friction impulses"},
+    {"step_halvings", OPT_INT, offsetof(struct grasp_ctx, o.halvings), "8", "[0,20]",
+     "geometric_implicit: a step whose NCP neither guess solves is taken as two half steps, nested at most "
+     "this often (0: the trial ends as solver_failure there)"},
     {"warm_start", OPT_BOOL, offsetof(struct grasp_ctx, o.warm_start), "1", NULL,
      "start each solve from the last step's solution (explicit_lcp: when the contact set is unchanged; "
      "geometric_implicit: per finger-part pair, a new pair from the explicit LCP's answer)"},
@@ -185,10 +190,13 @@ static int setup(void **vctx)
                     "support friction is the ellipse (eq. 5), and explicit_lcp is not run\n");
     return 1;
   }
-  PetscOptionsHasName(NULL, NULL, "-friction_creep", &set);
-  if (set && n_explicit == n_forms) {
-    fprintf(stderr, "error: -friction_creep is geometric_implicit's, and geometric_implicit is not run\n");
-    return 1;
+  for (int k = 0; k < 2; k++) {
+    const char *opt = k ? "-step_halvings" : "-friction_creep";
+    PetscOptionsHasName(NULL, NULL, opt, &set);
+    if (set && n_explicit == n_forms) {
+      fprintf(stderr, "error: %s is geometric_implicit's, and geometric_implicit is not run\n", opt);
+      return 1;
+    }
   }
   return 0;
 }
@@ -264,6 +272,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   sweep_row_set_text(row, "contacts", text);
   sweep_row_set_int(row, "steps", r.steps);
   sweep_row_set_int(row, "cold_retries", r.retries);
+  sweep_row_set_int(row, "halved", r.halved);
   if (r.steps > 0) {
     sweep_row_set(row, "rows_mean", r.rows_sum / (double)r.steps);
     sweep_row_set(row, "pivots_mean", (double)r.pivots / (double)r.steps);

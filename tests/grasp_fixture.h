@@ -38,6 +38,7 @@ static inline struct grasp_trial_opts grasp_fixture_opts(void)
                                    .s_min = 5e-4,
                                    .start_clear = 2e-4,
                                    .creep = 1e-3,
+                                   .halvings = 8,
                                    .warm_start = 1};
 }
 

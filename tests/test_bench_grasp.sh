@@ -79,3 +79,8 @@ rc=$?
 if [ "$rc" = 2 ] && grep -q "friction_creep" "$tmp/outbad3"; then
   echo "ok - bench_grasp: -friction_creep without geometric_implicit exits 2, named"; else
   echo "not ok - bench_grasp: -friction_creep without geometric_implicit exits $rc"; sed 's/^/# /' "$tmp/outbad3"; fi
+"$CB_BIN/bench_grasp" -step_halvings 2 -out "$tmp/bad4" -quiet >"$tmp/outbad4" 2>&1
+rc=$?
+if [ "$rc" = 2 ] && grep -q "step_halvings" "$tmp/outbad4"; then
+  echo "ok - bench_grasp: -step_halvings without geometric_implicit exits 2, named"; else
+  echo "not ok - bench_grasp: -step_halvings without geometric_implicit exits $rc"; sed 's/^/# /' "$tmp/outbad4"; fi

@@ -2,7 +2,8 @@
  * Sec. 3-4 and 6.4, grasp_trial_implicit.c): its analytic Jacobian against central finite differences at
  * random states and unknowns (the disc and the teeth against both fingertips, on a face and at the vertex),
  * and whole trials from hand-placed gripper positions (sweet spot, round part, diametric, lost) checked
- * against geometry and against the explicit LCP. */
+ * against geometry and against the explicit LCP; two trials that fb_newton fails without the step halving
+ * (a flat-flank grip, a fingertip's vertex on the disc) and ends with it as the explicit LCP does. */
 #include "check.h"
 #include "fd_jacobian.h"
 #include "grasp.h"
@@ -105,9 +106,60 @@ static void test_trials(void)
   solver_destroy(&sl);
 }
 
+/* Steps whose NCP fb_newton cannot solve from either guess (the last step's answers, the explicit LCP's),
+ * taken as two half steps (grasp_trial.c, -step_halvings). (2.5, -9.5) mm: the grasp ends with the flat
+ * middles of the outer teeth's flanks (curvature ~1e-5 /mm) on the fingers' inside edges and the disc on
+ * both fingertips' vertices; at that step Newton crawls to the iteration limit (the friction split among
+ * four contacts and the support is nearly indeterminate). (0.5, -5.5) mm: a fingertip's vertex meets the
+ * disc at the first contact; Newton stalls with the vertex inside the disc. Without the halving both
+ * trials end as solver failures; with it, at the explicit LCP's outcome and final state. */
+static void test_halving(void)
+{
+  struct solver *s = NULL, *sl = NULL;
+  struct grasp_trial *t = NULL, *te = NULL;
+  char msg[256] = "";
+  if (solver_create("fb_newton", &s, msg, sizeof msg) || solver_create("lemke", &sl, msg, sizeof msg) ||
+      grasp_trial_create(&t, s, 8, GRASP_GEOMETRIC_IMPLICIT) ||
+      grasp_trial_create(&te, sl, 8, GRASP_EXPLICIT_LCP)) {
+    CHECK(0, "create: %s", msg);
+    return;
+  }
+  const struct grasp_params p = params(0.5);
+  struct grasp_trial_opts o = grasp_fixture_opts();
+  const double pos[2][2] = {{0.0025, -0.0095}, {0.0005, -0.0055}};
+  const enum grasp_outcome want[2] = {GRASP_OUTER_TEETH, GRASP_ROUND};
+  const double tol_q[2] = {1e-7, 2e-5}, tol_th[2] = {1e-6, 1e-3}; /* [m], [rad] */
+  for (int k = 0; k < 2; k++) {
+    struct grasp_result r0, r, re;
+    o.halvings = 0;
+    grasp_trial_run(t, &p, &o, pos[k][0], pos[k][1], &r0);
+    o.halvings = 8;
+    grasp_trial_run(t, &p, &o, pos[k][0], pos[k][1], &r);
+    grasp_trial_run(te, &p, &o, pos[k][0], pos[k][1], &re);
+    const double x = 1e3 * pos[k][0], y = 1e3 * pos[k][1];
+    CHECK(r0.outcome == GRASP_SOLVER_FAILURE, "(%.1f, %.1f) mm without halving: solver failure at step %ld",
+          x, y, r0.steps);
+    CHECK(r.outcome == want[k] && re.outcome == want[k] && r.at_rest && r.halved >= 1,
+          "(%.1f, %.1f) mm with halving: %s at rest (explicit LCP: %s), %d step(s) halved; %s", x, y,
+          grasp_outcome_name(r.outcome), grasp_outcome_name(re.outcome), r.halved, r.message);
+    double dq = 0.0;
+    for (int j = 0; j < 4; j++)
+      if (j != 2) dq = fmax(dq, fabs(r.q[j] - re.q[j]));
+    CHECK(dq < tol_q[k] && fabs(r.q[2] - re.q[2]) < tol_th[k],
+          "(%.1f, %.1f) mm: final position, height, half-opening within %.1e m of the explicit LCP's (%.1e), "
+          "turn within %.0e (%.1e)",
+          x, y, tol_q[k], dq, tol_th[k], fabs(r.q[2] - re.q[2]));
+  }
+  grasp_trial_destroy(&t);
+  grasp_trial_destroy(&te);
+  solver_destroy(&s);
+  solver_destroy(&sl);
+}
+
 int main(void)
 {
   test_jacobian();
   test_trials();
+  test_halving();
   return check_finish();
 }

@@ -113,6 +113,8 @@ struct grasp_trial_opts {
   double s_min;       /* the jaws closed: half-opening at which the fingers meet [m] */
   double start_clear; /* the jaws start this far outside the part's extent [m] */
   double creep;       /* geometric_implicit: sticking friction's largest slip, in units of close_speed */
+  int halvings;       /* geometric_implicit: a step whose NCP no guess solves is taken as two of half the
+                         length, at most this many times nested (0: the trial fails there) */
   int warm_start;     /* start from the last step's solution (explicit_lcp: when the contact set is
                          unchanged; geometric_implicit: per pair, else the detection's guess) */
 };
@@ -129,6 +131,7 @@ struct grasp_result {
   long pivots;          /* sum of solver iterations */
   int retries;          /* failed warm-started solves retried cold (implicit: from the predictor) */
   int predictions;      /* geometric_implicit: explicit LCPs solved as the guess (counted in solve_seconds) */
+  int halved;           /* geometric_implicit: steps (or half steps) taken as two halves */
   enum solve_status status; /* the failed solve's status (outcome solver_failure) */
   int n_contacts;           /* loaded contacts at the end */
   struct grasp_contact contact[GRASP_MAX_CONTACTS];

@@ -20,7 +20,10 @@
  * Viscous support damping enters implicitly (M + h C). Everything is sized once in grasp_trial_create: a
  * step allocates nothing; the run ends at rest (no steps wasted on a still scene), when the jaws meet, on
  * a failed solve, or at the time limit. The free closing before the first touch is skipped: the jaws
- * start just outside the part, already at their commanded speed. */
+ * start just outside the part, already at their commanded speed.
+ * The geometrically implicit step (grasp_trial_implicit.c, Sec. 4's mixed NCP) is driven from here too
+ * (implicit_step): its guesses (the last step's answers, the explicit LCP's), and a step that neither guess
+ * lets the solver finish taken as two steps of half the length (-step_halvings). */
 #include "grasp.h"
 #include "grasp_implicit.h"
 
@@ -270,6 +273,78 @@ static int predict(struct grasp_trial *t, const struct grasp_params *pp, const s
   return 0;
 }
 
+/* The step's mass matrix M + h C (diagonal) and its inverse, for a step of length h. */
+static void step_mass(const struct grasp_params *pp, double h, double mass[4], double minv[4])
+{
+  double rho2 = 0.0;
+  for (int i = 0; i < 3; i++)
+    rho2 += pp->tripod[i][0] * pp->tripod[i][0] + pp->tripod[i][1] * pp->tripod[i][1];
+  const double m[4] = {pp->mass, pp->mass, pp->inertia, 2.0 * pp->jaw_mass};
+  const double damp[4] = {pp->support_damping, pp->support_damping, pp->support_damping * rho2 / 3.0, 0.0};
+  for (int j = 0; j < 4; j++) {
+    mass[j] = m[j];
+    minv[j] = 1.0 / (m[j] + h * damp[j]);
+  }
+}
+
+/* One geometrically implicit step of length o->h from st with the pairs c (detected at st; *nc of them, cut
+ * to those the step can close). The guess: the last step's answers per pair, the explicit LCP's answer
+ * (predict) for a pair met for the first time or when the warm solve fails. When neither guess leads the
+ * solver to a solution, the step is taken as two steps of half the length (each the same mixed NCP with
+ * h / 2, judged by the same checker; the second half detects its pairs again), nested at most o->halvings
+ * times. Why: the failures left are solves that stall or crawl to the iteration limit (on the quick grid
+ * 78 of 94 at a pair touching at a fingertip's vertex, on the disc or a tooth; 8 at a tooth's flat flank),
+ * the Newton matrix nearly singular in sigma of (22) where p_t is near 0, or in the statically
+ * indeterminate split of the impulses; a shorter step moves the solution closer to the guess, back inside
+ * Newton's region of convergence, and the state it reaches is the same model's (measured:
+ * results/reference/grasp_implicit_quick). On success c[k].impulse is per
+ * length o->h (a halved step's last half's impulse doubled), as the caller's load test expects. */
+static int implicit_step(struct grasp_trial *t, const struct grasp_params *pp,
+                         const struct grasp_trial_opts *o, struct grasp_state *st, struct grasp_contact *c,
+                         int *nc, struct solve_result *sr, int *rows, struct grasp_result *r, int depth)
+{
+  const double h = o->h;
+  double mass[4], minv[4];
+  step_mass(pp, h, mass, minv);
+  /* only the pairs the step can close: a separated pair in the NCP has p_n = 0, where (22)'s
+   * sigma perp mu^2 p_n^2 - p_t^2 pins p_t only quadratically and the Newton methods crawl */
+  const double reach = 3.0 * h * (fabs(st->u[3]) + hypot(st->u[0], st->u[1]) + fabs(st->u[2]) * 0.025) + 1e-6;
+  int kept = 0;
+  for (int k = 0; k < *nc; k++)
+    if (c[k].gap < reach) c[kept++] = c[k];
+  *nc = kept;
+  /* a pair met for the first time (or no warm start): the explicit LCP's answer is the guess; else the
+   * last step's answers, and the predictor only when they fail */
+  struct grasp_predictor pred;
+  const int fresh = !o->warm_start || grasp_implicit_fresh(t->gi, c, kept);
+  const int have = fresh && predict(t, pp, o, st, c, kept, mass, minv, &pred, r) == 0;
+  t->s->set.warm_start = 1; /* the NCP's z = 0 is the guess: the unknowns are stored shifted */
+  int bad = grasp_implicit_step(t->gi, t->s, pp, o, have ? &pred : NULL, st, c, kept, sr, rows);
+  if (bad == 1 && !fresh && predict(t, pp, o, st, c, kept, mass, minv, &pred, r) == 0) {
+    r->solve_seconds += sr->seconds;
+    r->pivots += sr->iterations;
+    r->retries++;
+    bad = grasp_implicit_step(t->gi, t->s, pp, o, &pred, st, c, kept, sr, rows);
+  }
+  if (bad != 1 || depth >= o->halvings) return bad;
+  /* two half steps from the same state (the failed solve's cost counted) */
+  struct grasp_trial_opts half = *o;
+  half.h = 0.5 * h;
+  struct grasp_state s2 = *st;
+  r->halved++;
+  for (int k = 0; k < 2; k++) {
+    r->solve_seconds += sr->seconds;
+    r->pivots += sr->iterations;
+    if (k == 1) *nc = grasp_detect(s2.q, o->margin, c);
+    bad = implicit_step(t, pp, &half, &s2, c, nc, sr, rows, r, depth + 1);
+    if (bad) return bad;
+  }
+  *st = s2;
+  for (int k = 0; k < *nc; k++)
+    c[k].impulse *= 2.0;
+  return 0;
+}
+
 int grasp_trial_run(struct grasp_trial *t, const struct grasp_params *pp, const struct grasp_trial_opts *o,
                     double x, double y, struct grasp_result *r)
 {
@@ -277,14 +352,8 @@ int grasp_trial_run(struct grasp_trial *t, const struct grasp_params *pp, const 
   struct grasp_state st = {.q = {-x, -y, 0.0, 0.0}, .u = {0.0, 0.0, 0.0, -pp->close_speed}, .t = 0.0};
   st.q[3] = grasp_part_extent(st.q) + o->start_clear;
   const double h = o->h;
-  double rho2 = 0.0;
-  for (int i = 0; i < 3; i++)
-    rho2 += pp->tripod[i][0] * pp->tripod[i][0] + pp->tripod[i][1] * pp->tripod[i][1];
-  const double mass[4] = {pp->mass, pp->mass, pp->inertia, 2.0 * pp->jaw_mass};
-  const double damp[4] = {pp->support_damping, pp->support_damping, pp->support_damping * rho2 / 3.0, 0.0};
-  double minv[4];
-  for (int j = 0; j < 4; j++)
-    minv[j] = 1.0 / (mass[j] + h * damp[j]);
+  double mass[4], minv[4];
+  step_mass(pp, h, mass, minv);
   struct grasp_contact c[GRASP_MAX_CONTACTS];
   const double load_min = 0.01 * pp->close_force * h;
   const long max_steps = (long)ceil(o->t_max / h);
@@ -300,28 +369,9 @@ int grasp_trial_run(struct grasp_trial *t, const struct grasp_params *pp, const 
     }
     struct solve_result sr;
     int n = 0, bad;
-    if (t->gi) {
-      /* only the pairs the step can close: a separated pair in the NCP has p_n = 0, where (22)'s
-       * sigma perp mu^2 p_n^2 - p_t^2 pins p_t only quadratically and the Newton methods crawl */
-      const double reach = 3.0 * h * (fabs(st.u[3]) + hypot(st.u[0], st.u[1]) + fabs(st.u[2]) * 0.025) + 1e-6;
-      int kept = 0;
-      for (int k = 0; k < nc; k++)
-        if (c[k].gap < reach) c[kept++] = c[k];
-      nc = kept;
-      /* a pair met for the first time (or no warm start): the explicit LCP's answer is the guess; else the
-       * last step's answers, and the predictor only when they fail */
-      struct grasp_predictor pred;
-      const int fresh = !o->warm_start || grasp_implicit_fresh(t->gi, c, nc);
-      const int have = fresh && predict(t, pp, o, &st, c, nc, mass, minv, &pred, r) == 0;
-      t->s->set.warm_start = 1; /* the NCP's z = 0 is the guess: the unknowns are stored shifted */
-      bad = grasp_implicit_step(t->gi, t->s, pp, o, have ? &pred : NULL, &st, c, nc, &sr, &n);
-      if (bad == 1 && !fresh && predict(t, pp, o, &st, c, nc, mass, minv, &pred, r) == 0) {
-        r->solve_seconds += sr.seconds;
-        r->pivots += sr.iterations;
-        r->retries++;
-        bad = grasp_implicit_step(t->gi, t->s, pp, o, &pred, &st, c, nc, &sr, &n);
-      }
-    } else
+    if (t->gi)
+      bad = implicit_step(t, pp, o, &st, c, &nc, &sr, &n, r, 0);
+    else
       bad = explicit_step(t, t->s, pp, o, &st, c, nc, mass, minv, &sr, &n, r);
     r->solve_seconds += sr.seconds;
     r->pivots += sr.iterations;

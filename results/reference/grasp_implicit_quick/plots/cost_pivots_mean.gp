@@ -12,8 +12,8 @@ set mxtics default
 set xlabel "gripper centre right of the part's centre [mm]"
 set xrange [-10.300000000000001:7.2999999999999998]
 set ylabel "mean solver iterations (pivots) per step"
-set yrange [-0.84779017857142858:13.509676339285715]
-set arrow from graph 0, first -0.25936941964285709 to graph 1, first -0.25936941964285709 nohead lc rgb '#bbbbbb' dt 3
+set yrange [-1.5568908912353139:18.666836107467223]
+set arrow from graph 0, first -0.72804962079668512 to graph 1, first -0.72804962079668512 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {

@@ -12,8 +12,8 @@ set mxtics default
 set xlabel "gripper centre right of the part's centre [mm]"
 set xrange [-10.300000000000001:7.2999999999999998]
 set ylabel "mean rows of the LCP per step"
-set yrange [23.095510204081634:41.663163265306125]
-set arrow from graph 0, first 23.856479591836734 to graph 1, first 23.856479591836734 nohead lc rgb '#bbbbbb' dt 3
+set yrange [22.467916666666664:41.695625]
+set arrow from graph 0, first 23.255937499999998 to graph 1, first 23.255937499999998 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {

@@ -14,9 +14,9 @@ set xrange [-10.300000000000001:7.2999999999999998]
 set ylabel "wall time in the solver, whole trial [s]"
 set logscale y
 set format y '%g'
-set ytics (1e-04, 2e-04, 5e-04, 1e-03, 2e-03, 5e-03, 1e-02, 2e-02, 5e-02, 1e-01, 2e-01, 5e-01)
-set yrange [0.00035698197970117357:0.14685549492423888]
-set arrow from graph 0, first 0.00048737787057471566 to graph 1, first 0.00048737787057471566 nohead lc rgb '#bbbbbb' dt 3
+set ytics (1e-04, 2e-04, 5e-04, 1e-03, 2e-03, 5e-03, 1e-02, 2e-02, 5e-02, 1e-01, 2e-01, 5e-01, 1e+00, 2e+00, 5e+00)
+set yrange [0.00038011152082908031:0.2449865281014354]
+set arrow from graph 0, first 0.00053114866394978399 to graph 1, first 0.00053114866394978399 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {

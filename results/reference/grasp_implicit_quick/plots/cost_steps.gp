@@ -12,8 +12,11 @@ set mxtics default
 set xlabel "gripper centre right of the part's centre [mm]"
 set xrange [-10.300000000000001:7.2999999999999998]
 set ylabel "time steps taken"
-set yrange [-66.400000000000006:805.89999999999998]
-set arrow from graph 0, first -30.650000000000006 to graph 1, first -30.650000000000006 nohead lc rgb '#bbbbbb' dt 3
+set logscale y
+set format y '%g'
+set ytics (1e+01, 2e+01, 5e+01, 1e+02, 2e+02, 5e+02, 1e+03, 2e+03, 5e+03, 1e+04, 2e+04, 5e+04)
+set yrange [24.446142103996355:3256]
+set arrow from graph 0, first 31.48450875426272 to graph 1, first 31.48450875426272 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {

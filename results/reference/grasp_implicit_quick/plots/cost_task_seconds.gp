@@ -12,8 +12,11 @@ set mxtics default
 set xlabel "gripper centre right of the part's centre [mm]"
 set xrange [-10.300000000000001:7.2999999999999998]
 set ylabel "task_seconds [s]"
-set yrange [-0.0085389550000000009:0.081525105]
-set arrow from graph 0, first -0.004847805000000001 to graph 1, first -0.004847805000000001 nohead lc rgb '#bbbbbb' dt 3
+set logscale y
+set format y '%g'
+set ytics (1e-04, 2e-04, 5e-04, 1e-03, 2e-03, 5e-03, 1e-02, 2e-02, 5e-02, 1e-01, 2e-01, 5e-01, 1e+00, 2e+00, 5e+00)
+set yrange [0.00079674561338153357:0.26286899999999996]
+set arrow from graph 0, first 0.0010754315384434911 to graph 1, first 0.0010754315384434911 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {

@@ -14,9 +14,9 @@ set xrange [-10.300000000000001:7.2999999999999998]
 set ylabel "wall time of the trial [s]"
 set logscale y
 set format y '%g'
-set ytics (1e-04, 2e-04, 5e-04, 1e-03, 2e-03, 5e-03, 1e-02, 2e-02, 5e-02, 1e-01, 2e-01, 5e-01)
-set yrange [0.00077682698692676676:0.15263496749321348]
-set arrow from graph 0, first 0.0010208097466227067 to graph 1, first 0.0010208097466227067 nohead lc rgb '#bbbbbb' dt 3
+set ytics (1e-04, 2e-04, 5e-04, 1e-03, 2e-03, 5e-03, 1e-02, 2e-02, 5e-02, 1e-01, 2e-01, 5e-01, 1e+00, 2e+00, 5e+00)
+set yrange [0.00077158474979373835:0.24733382451086072]
+set arrow from graph 0, first 0.0010399181214877987 to graph 1, first 0.0010399181214877987 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {
