@@ -383,24 +383,13 @@ int gi3_assemble(struct formulation *f, struct gi3_data **dp, const double e[3],
     int swap = poly_a || (!poly_b && w->shapes[c->sa].kind == SHAPE_PLANE);
     int sh[2] = {swap ? c->sb : c->sa, swap ? c->sa : c->sb};
     if (implicit_side3_init(w, sh[0], &ct->s[0], msg, sizeof msg)) return formulation_fail(f, "%s", msg);
-    if (w->shapes[sh[1]].kind == SHAPE_POLYHEDRON) {
-      implicit_side3_pose_init(w, sh[1], &ct->s[1]);
-      memset(&ct->s[1].fn, 0, sizeof ct->s[1].fn);
-      int m = w->shapes[sh[1]].polyhedron->nf;
-      if (m > CONVEX_PART_MAX)
-        return formulation_fail(f, "shape %d: a polyhedron of %d faces (at most %d inequalities per part)",
-                                sh[1], m, CONVEX_PART_MAX);
-      if (g3_reserve(d, npool, m)) return formulation_fail(f, "out of memory");
-      if (implicit_polyhedron_halfspaces(w, sh[1], d->pool + npool, m, msg, sizeof msg) < 0)
-        return formulation_fail(f, "%s", msg);
-      ct->m2 = m;
-      ct->g2 = npool;
-      npool += m;
-    } else {
-      if (implicit_side3_init(w, sh[1], &ct->s[1], msg, sizeof msg)) return formulation_fail(f, "%s", msg);
-      ct->m2 = 1;
-      ct->g2 = -1;
-    }
+    int m = implicit_side3_body2_count(w, sh[1]); /* body 2: a polyhedron's faces, or one function */
+    if (g3_reserve(d, npool, m > 0 ? m : 1)) return formulation_fail(f, "out of memory");
+    m = implicit_side3_body2(w, sh[1], &ct->s[1], d->pool + npool, msg, sizeof msg);
+    if (m < 0) return formulation_fail(f, "%s", msg);
+    ct->m2 = m ? m : 1;
+    ct->g2 = m ? npool : -1;
+    npool += m;
     ct->sa = sh[0];
     ct->sb = sh[1];
     ct->mu = c->mu;

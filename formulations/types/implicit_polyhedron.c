@@ -367,3 +367,23 @@ int implicit_polyhedron_impulses(const struct gi_side3 s[2], const double a1[3],
     p[k] = -e[k] * e[k] * mu * pn * vs[k] / sg;
   return 1;
 }
+
+int implicit_side3_body2_count(const struct world *w, int si)
+{
+  return w->shapes[si].kind == SHAPE_POLYHEDRON ? w->shapes[si].polyhedron->nf : 0;
+}
+
+int implicit_side3_body2(const struct world *w, int si, struct gi_side3 *s, struct convex_fn *g2, char *msg,
+                         size_t len)
+{
+  if (w->shapes[si].kind != SHAPE_POLYHEDRON) return implicit_side3_init(w, si, s, msg, len) ? -1 : 0;
+  implicit_side3_pose_init(w, si, s);
+  memset(&s->fn, 0, sizeof s->fn);
+  int m = w->shapes[si].polyhedron->nf;
+  if (m > CONVEX_PART_MAX) {
+    snprintf(msg, len, "shape %d: a polyhedron of %d faces (at most %d inequalities per part)", si, m,
+             CONVEX_PART_MAX);
+    return -1;
+  }
+  return implicit_polyhedron_halfspaces(w, si, g2, m, msg, len);
+}

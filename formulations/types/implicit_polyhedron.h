@@ -11,6 +11,14 @@
  * a polyhedron or has more than cap faces. */
 int implicit_polyhedron_halfspaces(const struct world *w, int si, struct convex_fn *fn, int cap, char *msg,
                                    size_t len);
+/* Body 2 of a contact from shape si: a polyhedron (its pose in s, its faces' half-spaces written to g2,
+ * which has room for implicit_side3_body2_count(w, si) of them) or the single function of any other shape (s
+ * whole, g2 untouched). Returns the inequalities written to g2 (0 for a single function), -1 with msg (more
+ * than CONVEX_PART_MAX faces, or a shape without a function). */
+int implicit_side3_body2(const struct world *w, int si, struct gi_side3 *s, struct convex_fn *g2, char *msg,
+                         size_t len);
+/* How many inequalities implicit_side3_body2 writes for shape si: a polyhedron's faces, else 0. */
+int implicit_side3_body2_count(const struct world *w, int si);
 /* The guess of a contact whose body 2 is the polyhedron ph (inequalities g2, ph->nf of them) and body 1 a
  * single function, at the poses predicted with the start velocities nu0 over h: a1, a2, l1 and l2 (ph->nf).
  * With warm, a1..l2 hold the previous step's answer and are kept when its a2 is still a minimiser. */
