@@ -34,13 +34,8 @@
  * with two nearly parallel contact columns took a wrong pivot without it and ended at residual 1.3e-4).
  *   final_solve auto|always|never: the answer recomputed from a fresh LU of M_SS with iterative refinement
  *     (auto: when the tableau's answer misses tol / 100).
- *   exact_max_n: when the floating-point run ends without an answer the checker accepts (a residual above
- *     the tolerance, a ray, a numerical failure, a singular free block), a problem of at most this many
- *     unknowns is solved again by lemke_exact.c (exact rational arithmetic, the lexicographic rule without
- *     thresholds). Measured on the robot-arm grasp's 55 failed mixed LCPs (n = 20 ... 69): the float run
- *     fails all 55, the exact run solves 49 in at most 0.21 s, the others are 3 rays (one proven infeasible
- *     by enumeration) and 3 whose exact answers (|z| up to 2e13) do not survive rounding to double; n = 120
- *     box stacks take about 1 s. The exact run allocates (GMP) inside the solve: it is the rare end game.
+ *   exact_max_n: a float run without an answer the checker accepts is redone exactly up to this n
+ *     (lemke_exact_end_game; measured there: the robot-arm grasp's failed mixed LCPs 0 -> 49 of 55).
  * Harness options: -cp_max_it pivot limit (default 50 n + 1000); -cp_time_limit checked every 16 pivots;
  * -cp_warm_start: the support {i : z_i > 0} of z on entry is the starting basis (z_i basic there, w_i
  * elsewhere), with d = B_0 e; a singular basis (rcond of M_SS below 1e3 eps) or a warm run ending on a ray
@@ -564,57 +559,12 @@ static int lemke_solve_float(struct solver *s, const struct cp_problem *p, doubl
   return err;
 }
 
-/* The checker's scaled residual of z (+inf when it does not pass or cannot be evaluated). */
-static double lemke_verdict(struct solver *s, const struct cp_problem *p, const double *z, int *passes)
-{
-  struct cp_check c;
-  *passes = 0;
-  if (cp_check(p, z, s->check_work, &c) != 0) return INFINITY;
-  *passes = cp_check_passes(&c, s->set.tol);
-  return c.nonfinite ? INFINITY : fmax(c.natural, c.equality) / c.scale;
-}
-
-/* After the float run: the exact end game (exact_max_n above) unless the float answer passes the checker or
- * the run was stopped by a limit. The answer kept is the exact one when it converged and does not check
- * worse than the float one after rounding; the status is the exact run's (a ray or a solution decided
- * without rounding). */
-static int lemke_exact_end_game(struct solver *s, const struct cp_problem *p, double *z,
-                                struct solve_result *r)
-{
-  const struct lemke_data *ld = s->data;
-  int passes = 0;
-  if (p->n > ld->exact_max_n || r->status == SOLVE_TIME_LIMIT) return 0;
-  /* a caller that restarts from the ray's basis itself (path_crash, lemke_crash.h) wants the ray back */
-  if (ld->ray_no_cold && r->status == SOLVE_RAY_TERMINATION) return 0;
-  double res_float = r->status == SOLVE_CONVERGED ? lemke_verdict(s, p, z, &passes) : INFINITY;
-  if (passes) return 0;
-  /* the pivot limit covers both runs */
-  int float_pivots = r->iterations, max_pivots = s->set.max_it > 0 ? s->set.max_it : 50 * p->n + 1000;
-  if (float_pivots >= max_pivots) return 0;
-  double *ze = malloc((size_t)p->n * sizeof *ze);
-  if (!ze) return 1;
-  enum solve_status float_status = r->status;
-  if (r->message[0] == '\0')
-    snprintf(r->message, sizeof r->message, "float run: %s", solve_status_name(float_status));
-  int err = lemke_exact_solve(s, p, max_pivots - float_pivots, ze, r);
-  if (!err) {
-    r->iterations += float_pivots;
-    if (r->status == SOLVE_CONVERGED && lemke_verdict(s, p, ze, &passes) <= res_float)
-      memcpy(z, ze, (size_t)p->n * sizeof *z);
-    else if (r->status == SOLVE_CONVERGED)
-      r->status = float_status; /* the float answer checks better than the rounded exact one */
-    else if (r->status == SOLVE_NOT_APPLICABLE || r->status == SOLVE_TIME_LIMIT ||
-             r->status == SOLVE_MAX_ITERATIONS)
-      r->status = float_status, r->no_answer = float_status != SOLVE_CONVERGED;
-  }
-  free(ze);
-  return err;
-}
-
 static int lemke_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
 {
+  const struct lemke_data *ld = s->data;
   int err = lemke_solve_float(s, p, z, r);
-  return err ? err : lemke_exact_end_game(s, p, z, r);
+  /* a caller that restarts from the ray's basis itself (path_crash, lemke_crash.h) wants the ray back */
+  return err ? err : lemke_exact_end_game(s, p, ld->exact_max_n, ld->ray_no_cold, z, r);
 }
 
 static void lemke_destroy(struct solver *s)

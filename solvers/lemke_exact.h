@@ -15,4 +15,11 @@
 int lemke_exact_solve(struct solver *s, const struct cp_problem *p, int max_pivots, double *z,
                       struct solve_result *r);
 
+/* lemke's end game: after a float run that left (z, r), solve p again exactly when p->n <= max_n and the
+ * float answer does not pass the checker (not after a time limit, nor a ray when keep_ray); the pivot limit
+ * covers both runs. Keeps the exact answer unless the float one checks better after rounding. Nonzero only
+ * on allocation failure. */
+int lemke_exact_end_game(struct solver *s, const struct cp_problem *p, int max_n, int keep_ray, double *z,
+                         struct solve_result *r);
+
 #endif
