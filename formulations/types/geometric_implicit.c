@@ -204,26 +204,19 @@ static int gi_assemble(struct formulation *f, const struct world *w, const struc
     ct->swapped = swap;
     int sh[2] = {swap ? c->sb : c->sa, swap ? c->sa : c->sb};
     if (implicit_side_init(w, sh[0], &ct->s[0], msg, sizeof msg)) return formulation_fail(f, "%s", msg);
-    if (w->shapes[sh[1]].kind == SHAPE_POLYGON) {
-      implicit_side_pose_init(w, sh[1], &ct->s[1]);
-      int m = w->shapes[sh[1]].polygon->n;
-      if (npool + m > d->cap_pool) {
-        int cap = 2 * (npool + m);
-        struct convex_fn *pool = realloc(d->pool, (size_t)cap * sizeof *pool);
-        if (!pool) return formulation_fail(f, "out of memory");
-        d->pool = pool;
-        d->cap_pool = cap;
-      }
-      if (implicit_polygon_halfplanes(w, sh[1], d->pool + npool, m, msg, sizeof msg) < 0)
-        return formulation_fail(f, "%s", msg);
-      ct->m2 = m;
-      ct->g2 = npool;
-      npool += m;
-    } else {
-      if (implicit_side_init(w, sh[1], &ct->s[1], msg, sizeof msg)) return formulation_fail(f, "%s", msg);
-      ct->m2 = 1;
-      ct->g2 = -1;
+    int m = implicit_side_body2_count(w, sh[1]); /* body 2: a polygon's edges, or one function */
+    if (npool + m > d->cap_pool) {
+      int cap = 2 * (npool + m);
+      struct convex_fn *pool = realloc(d->pool, (size_t)cap * sizeof *pool);
+      if (!pool) return formulation_fail(f, "out of memory");
+      d->pool = pool;
+      d->cap_pool = cap;
     }
+    m = implicit_side_body2(w, sh[1], &ct->s[1], d->pool + npool, msg, sizeof msg);
+    if (m < 0) return formulation_fail(f, "%s", msg);
+    ct->m2 = m ? m : 1;
+    ct->g2 = m ? npool : -1;
+    npool += m;
     ct->sa = sh[0];
     ct->sb = sh[1];
     ct->mu = c->mu;

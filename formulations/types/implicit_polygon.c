@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 int implicit_polygon_halfplanes(const struct world *w, int si, struct convex_fn *fn, int cap, char *msg,
                                 size_t len)
@@ -26,6 +27,20 @@ int implicit_polygon_halfplanes(const struct world *w, int si, struct convex_fn 
     fn[i] = part.f[0];
   }
   return pg->n;
+}
+
+int implicit_side_body2_count(const struct world *w, int si)
+{
+  return w->shapes[si].kind == SHAPE_POLYGON && w->shapes[si].polygon ? w->shapes[si].polygon->n : 0;
+}
+
+int implicit_side_body2(const struct world *w, int si, struct gi_side *s, struct convex_fn *g2, char *msg,
+                        size_t len)
+{
+  if (w->shapes[si].kind != SHAPE_POLYGON) return implicit_side_init(w, si, s, msg, len) ? -1 : 0;
+  implicit_side_pose_init(w, si, s);
+  memset(&s->fn, 0, sizeof s->fn);
+  return implicit_polygon_halfplanes(w, si, g2, w->shapes[si].polygon->n, msg, len);
 }
 
 /* p = x + R(th) u, with c = cos th, sn = sin th */
@@ -137,4 +152,73 @@ void implicit_polygon_guess(const struct gi_side *s1, const struct gi_side *s2, 
   side_eval_fn(s2, &g2[align], h, nu0, best, &e2);
   double gn2 = hypot(e2.G[0], e2.G[1]);
   l2[align] = gn2 > 0.0 ? g1 / gn2 : 1.0;
+}
+
+/* h times the largest speed of a point of the pair (body 2: its farthest vertex; body 1: the point a2) at the
+ * start velocities: how far the pair can close in one step. */
+static double pair_reach(const struct gi_side *s1, const struct gi_side *s2, const struct polygon *pg,
+                         double h, const double *nu0, const double a2[2])
+{
+  double reach = 0.0;
+  for (int k = 0; k < 2; k++) {
+    const struct gi_side *sd = k ? s2 : s1;
+    if (sd->dof < 0) continue;
+    const double *v = nu0 + sd->dof;
+    double lever = 0.0;
+    if (k)
+      for (int i = 0; i < pg->n; i++)
+        lever = fmax(lever, hypot(pg->v[2 * i], pg->v[2 * i + 1]));
+    else {
+      double x1[2], th1;
+      side_pose(s1, h, nu0, x1, &th1);
+      lever = hypot(a2[0] - x1[0], a2[1] - x1[1]);
+    }
+    reach += h * (hypot(v[0], v[1]) + fabs(v[2]) * lever);
+  }
+  return reach;
+}
+
+void implicit_polygon_face_guess(const struct gi_side *s1, const struct gi_side *s2, const struct polygon *pg,
+                                 const struct convex_fn *g2, double h, const double *nu0, double a1[2],
+                                 double a2[2], double *l2)
+{
+  double x2[2], th2;
+  side_pose(s2, h, nu0, x2, &th2);
+  double c = cos(th2), sn = sin(th2);
+  struct side_eval e;
+  side_eval(s1, h, nu0, a2, &e);
+  const double fbest = e.f, gnorm = hypot(e.G[0], e.G[1]), exact = 1e-12 * fmax(1.0, fabs(fbest));
+  /* a nearly flat face counts only within ten steps of contact: a box turning through flat in flight has
+   * its closest point jump between corners, and the corner guess is the better one there */
+  const int near = fbest <= 10.0 * gnorm * pair_reach(s1, s2, pg, h, nu0, a2);
+  for (int i = 0; i < pg->n; i++) {
+    double p0[2], p1[2], f0, f1;
+    place(x2, c, sn, pg->v + 2 * i, p0);
+    place(x2, c, sn, pg->v + 2 * ((i + 1) % pg->n), p1);
+    side_eval(s1, h, nu0, p0, &e);
+    f0 = e.f;
+    side_eval(s1, h, nu0, p1, &e);
+    f1 = e.f;
+    /* a face on which f is constant (to rounding), or near contact within 1e-4 rad of body 1's level set (f
+     * changes by at most 1e-4 |G| |edge| along it) */
+    double d[2] = {p1[0] - p0[0], p1[1] - p0[1]}, dd = d[0] * d[0] + d[1] * d[1];
+    double tol = near ? 1e-4 * gnorm * sqrt(dd) + exact : exact;
+    if (fabs(f0 - fbest) > tol || fabs(f1 - fbest) > tol) continue;
+    /* edge i is a minimising face: a2 = the point of it nearest the centre's projection */
+    double t = dd > 0.0 ? ((x2[0] - p0[0]) * d[0] + (x2[1] - p0[1]) * d[1]) / dd : 0.5;
+    t = fmin(fmax(t, 0.0), 1.0);
+    double shift[2] = {p0[0] + t * d[0] - a2[0], p0[1] + t * d[1] - a2[1]};
+    for (int k = 0; k < 2; k++) {
+      a2[k] += shift[k];
+      a1[k] += shift[k];
+    }
+    struct side_eval e1, ef;
+    side_eval(s1, h, nu0, a1, &e1);
+    side_eval_fn(s2, &g2[i], h, nu0, a2, &ef);
+    double g1 = hypot(e1.G[0], e1.G[1]), gf = hypot(ef.G[0], ef.G[1]);
+    for (int q = 0; q < pg->n; q++)
+      l2[q] = 0.0;
+    l2[i] = gf > 0.0 ? g1 / gf : 1.0;
+    break;
+  }
 }

@@ -18,34 +18,34 @@
  * roles of (50)-(51) and the signs of (52)-(53) arranged differently; the solution set is the same. Unknowns:
  * z = [nu; per contact (aC, aR, delta_bar, delta); per contact (l1, l2, p_ns, p_nr)], shifted by the warm
  * start as in geometric_implicit.c (the previous step's answer for the same shape pair). Analytic Jacobian
- * (checked by finite differences in tests/test_quasi_rigid.c). 3D worlds (spheres, superellipsoids, planes; a
- * polyhedron as the rigid body, Sec. 4.3) are assembled by quasi_rigid3d.c. Options: -quasi_rigid_k (1000),
+ * (checked by finite differences in tests/test_quasi_rigid.c). A polygon is the rigid body R as an
+ * intersection of half-planes (Sec. 4.3): one multiplier l2_q per edge with its gap row -r_q(aR),
+ * grad c(aC) + sum_q l2_q grad r_q(aR) = 0 in (34), the guesses of implicit_polygon.c (tests/
+ * test_quasi_rigid_polygon.c); C stays one function (two polygons are refused). The carried state is
+ * quasi_rigid_state.c's. 3D worlds (spheres, superellipsoids, planes; a polyhedron as the rigid body) are
+ * assembled by quasi_rigid3d.c. Options: -quasi_rigid_k (1000),
  * -quasi_rigid_c (0), -quasi_rigid_delta_max (0.05). */
 #include "formulation.h"
+#include "implicit_polygon.h"
 #include "implicit_side.h"
 #include "jacobian_add.h"
 #include "quasi_rigid3d.h"
+#include "quasi_rigid_state.h"
 
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define QR_FREE 6 /* aC (2), aR (2), delta_bar, delta; + p_t with friction */
-#define QR_COMP 4 /* l1, l2, p_ns, p_nr; + sigma with friction */
-#define QR_BLK                                                                                               \
-  (QR_FREE + QR_COMP + 2) /* a pair's answers as carried: the frictionless ones, then p_t, sigma */
-
 struct qr_contact {
-  struct gi_side s[2]; /* s[0]: compliant body C, s[1]: rigid body R */
-  int sc, sr;          /* their world shapes (the warm-start key) */
-  double delta0;       /* the deflection at the start of the step (damping) */
-  double mu;           /* the contact's friction coefficient */
-};
-
-struct qr_prev {
-  int sc, sr;
-  double blk[QR_BLK];
+  struct gi_side
+      s[2];      /* s[0]: compliant body C (one function), s[1]: rigid body R (one, or a polygon's edges) */
+  int sc, sr;    /* their world shapes (the warm-start key) */
+  double delta0; /* the deflection at the start of the step (damping) */
+  double mu;     /* the contact's friction coefficient */
+  int m2;        /* inequalities of R: 1, or a polygon's edges (Sec. 4.3's (28)-(31) in (34)) */
+  int g2;        /* with m2 > 1: where R's half-planes start in qr_data.pool */
+  int comp;      /* where the contact's complementarity block (3 + m2 [+ sigma] unknowns) starts */
 };
 
 struct qr_data {
@@ -56,6 +56,10 @@ struct qr_data {
   double *M, *nu0, *papp, *guess;
   struct qr_contact *ct;
   int cap_c;
+  struct convex_fn *pool; /* the polygons' half-planes of this step's contacts */
+  int cap_pool;
+  struct side_eval *eR; /* R's inequalities at aR (room for the largest m2) */
+  int cap_e;
   struct qr_prev *prev;
   int nprev, cap_prev;
   struct qr3_data *d3; /* the 3D half (quasi_rigid3d.c) */
@@ -84,6 +88,8 @@ static void qr_destroy(struct formulation *f)
   free(d->papp);
   free(d->guess);
   free(d->ct);
+  free(d->pool);
+  free(d->eR);
   free(d->prev);
   qr3_free(&d->d3);
   free(d);
@@ -94,12 +100,20 @@ struct qr_idx {
   int ac, ar, db, dl, l1, l2, pns, pnr, pt, sg; /* pt, sg: -1 without friction */
 };
 
+/* l2 is the first of R's m2 multipliers */
 static struct qr_idx qr_index(const struct qr_data *d, int i)
 {
-  int nf = QR_FREE + d->fr, ncp = QR_COMP + d->fr;
-  int fb = d->ndof + nf * i, cb = d->ndof + nf * d->nc + ncp * i;
-  return (struct qr_idx){
-      fb, fb + 2, fb + 4, fb + 5, cb, cb + 1, cb + 2, cb + 3, d->fr ? fb + 6 : -1, d->fr ? cb + 4 : -1};
+  int fb = d->ndof + (QR_FREE + d->fr) * i, cb = d->ct[i].comp, m2 = d->ct[i].m2;
+  return (struct qr_idx){fb,
+                         fb + 2,
+                         fb + 4,
+                         fb + 5,
+                         cb,
+                         cb + 1,
+                         cb + 1 + m2,
+                         cb + 2 + m2,
+                         d->fr ? fb + 6 : -1,
+                         d->fr ? cb + 3 + m2 : -1};
 }
 
 /* The friction rows (Sec. 3 eqs. (21)-(22), in 2D e_t = 1; eq. (37)'s tangential spring-damper only maps
@@ -183,17 +197,23 @@ static int qr_eval(struct qr_data *d, const double *z, double *F, double *J)
     const struct gi_side *sC = &ct->s[0], *sR = &ct->s[1];
     struct qr_idx ix = qr_index(d, i);
     const double *ac = x + ix.ac, *ar = x + ix.ar;
-    double db = x[ix.db], dl = x[ix.dl], l1 = x[ix.l1], l2 = x[ix.l2], pns = x[ix.pns], pnr = x[ix.pnr];
-    struct side_eval eC, eR, eCR, eY;
+    double db = x[ix.db], dl = x[ix.dl], l1 = x[ix.l1], pns = x[ix.pns], pnr = x[ix.pnr];
+    const double *l2 = x + ix.l2;
+    const int m2 = ct->m2;
+    struct side_eval eC, *eR = d->eR, eCR, eY; /* eR[q]: R's inequality q at aR */
     side_eval(sC, h, nu, ac, &eC);
-    side_eval(sR, h, nu, ar, &eR);
+    for (int q = 0; q < m2; q++)
+      if (m2 == 1)
+        side_eval(sR, h, nu, ar, &eR[0]);
+      else
+        side_eval_fn(sR, &d->pool[ct->g2 + q], h, nu, ar, &eR[q]);
     side_eval(sC, h, nu, ar, &eCR);
     double u[2], du_a[4], du_q[6]; /* u = Gc / |Gc|, du / d aC, du / d pose of C */
     if (side_unit_normal(&eC, 1.0, u, du_a, du_q)) {
       free(x);
       return 1;
     }
-    /* (34): aC - aR + l1 Gc(aC) and Gc(aC) + l2 Gr(aR) */
+    /* (34): aC - aR + l1 Gc(aC) and Gc(aC) + sum_q l2_q Gr_q(aR) ((29) with C's one function) */
     for (int k = 0; k < 2; k++) {
       int row = ix.ac + k;
       F[row] = ac[k] - ar[k] + l1 * eC.G[k];
@@ -204,14 +224,17 @@ static int qr_eval(struct qr_data *d, const double *z, double *F, double *J)
       jac_add(J, n, row, ix.l1, eC.G[k]);
       side_add_pose(J, n, row, sC, h, eC.dGdq + 3 * k, l1);
       row = ix.ar + k;
-      F[row] = eC.G[k] + l2 * eR.G[k];
-      for (int j = 0; j < 2; j++) {
+      F[row] = eC.G[k];
+      for (int j = 0; j < 2; j++)
         jac_add(J, n, row, ix.ac + j, eC.Hw[k * 2 + j]);
-        jac_add(J, n, row, ix.ar + j, l2 * eR.Hw[k * 2 + j]);
-      }
-      jac_add(J, n, row, ix.l2, eR.G[k]);
       side_add_pose(J, n, row, sC, h, eC.dGdq + 3 * k, 1.0);
-      side_add_pose(J, n, row, sR, h, eR.dGdq + 3 * k, l2);
+      for (int q = 0; q < m2; q++) {
+        F[row] += l2[q] * eR[q].G[k];
+        for (int j = 0; j < 2; j++)
+          jac_add(J, n, row, ix.ar + j, l2[q] * eR[q].Hw[k * 2 + j]);
+        jac_add(J, n, row, ix.l2 + q, eR[q].G[k]);
+        side_add_pose(J, n, row, sR, h, eR[q].dGdq + 3 * k, l2[q]);
+      }
     }
     /* (35): c(y) = 0, y = aC + delta u */
     double y[2] = {ac[0] + dl * u[0], ac[1] + dl * u[1]};
@@ -242,7 +265,7 @@ static int qr_eval(struct qr_data *d, const double *z, double *F, double *J)
       const struct gi_side *s = &ct->s[side];
       if (s->dof < 0) continue;
       double sign = side == 1 ? 1.0 : -1.0;
-      const double *r = side == 1 ? eR.r : eC.r;
+      const double *r = side == 1 ? eR[0].r : eC.r; /* the lever arm aR - x, whichever inequality */
       int ia = side == 1 ? ix.ar : ix.ac, o = s->dof;
       double Fv[2] = {u[0] * pn + t[0] * pt, u[1] * pn + t[1] * pt};
       for (int k = 0; k < 2; k++) {
@@ -270,22 +293,25 @@ static int qr_eval(struct qr_data *d, const double *z, double *F, double *J)
         tq[j] = dF[0] * G_q[j] + dF[1] * G_q[3 + j];
       side_add_pose(J, n, o + 2, sC, h, tq, sign);
     }
-    if (ix.pt >= 0) qr_friction_rows(ct, nu, h, &eC, &eR, t, dt_a, dt_q, pn, pt, x[ix.sg], ix, F, J, n);
+    if (ix.pt >= 0) qr_friction_rows(ct, nu, h, &eC, &eR[0], t, dt_a, dt_q, pn, pt, x[ix.sg], ix, F, J, n);
     /* complementarity rows */
     F[ix.l1] = -(eC.f + db);
-    F[ix.l2] = -eR.f;
     F[ix.pns] = eCR.f + db;
     F[ix.pnr] = d->dmax - dl;
     for (int j = 0; j < 2; j++) {
       jac_add(J, n, ix.l1, ix.ac + j, -eC.G[j]);
-      jac_add(J, n, ix.l2, ix.ar + j, -eR.G[j]);
       jac_add(J, n, ix.pns, ix.ar + j, eCR.G[j]);
+    }
+    for (int q = 0; q < m2; q++) {
+      F[ix.l2 + q] = -eR[q].f;
+      for (int j = 0; j < 2; j++)
+        jac_add(J, n, ix.l2 + q, ix.ar + j, -eR[q].G[j]);
+      side_add_pose(J, n, ix.l2 + q, sR, h, eR[q].dfdq, -1.0);
     }
     jac_add(J, n, ix.l1, ix.db, -1.0);
     jac_add(J, n, ix.pns, ix.db, 1.0);
     jac_add(J, n, ix.pnr, ix.dl, -1.0);
     side_add_pose(J, n, ix.l1, sC, h, eC.dfdq, -1.0);
-    side_add_pose(J, n, ix.l2, sR, h, eR.dfdq, -1.0);
     side_add_pose(J, n, ix.pns, sC, h, eCR.dfdq, 1.0);
   }
   free(x);
@@ -298,12 +324,13 @@ static int qr_eval(struct qr_data *d, const double *z, double *F, double *J)
    * unchanged (each row times a positive constant). */
   for (int i = 0; i < d->nc; i++) {
     struct qr_idx ix = qr_index(d, i);
-    const int rows[] = {ix.ac, ix.ac + 1, ix.db, ix.l1, ix.l2, ix.pns, ix.pnr};
-    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
-      F[rows[k]] /= h;
+    const int rows[] = {ix.ac, ix.ac + 1, ix.db, ix.l1, ix.pns, ix.pnr};
+    for (int k = 0; k < 6 + d->ct[i].m2; k++) {
+      int row = k < 6 ? rows[k] : ix.l2 + k - 6; /* and R's m2 gap rows */
+      F[row] /= h;
       if (J)
         for (int j = 0; j < n; j++)
-          J[(size_t)rows[k] * n + j] /= h;
+          J[(size_t)row * n + j] /= h;
     }
   }
   for (int i = 0; i < n; i++)
@@ -338,12 +365,68 @@ static int qr_assemble(struct formulation *f, const struct world *w, const struc
     const double kcd[3] = {d->k, d->c, d->dmax};
     return qr3_assemble(f, &d->d3, kcd, w, cs, h, out);
   }
-  int fr = w->mu > 0.0, nd = w->ndof, nc = cs->n, n = nd + (QR_FREE + QR_COMP + 2 * fr) * nc;
+  int fr = w->mu > 0.0, nd = w->ndof, nc = cs->n, n = nd + (QR_FREE + fr) * nc, npool = 0;
   if (nc > d->cap_c) {
     struct qr_contact *c = realloc(d->ct, (size_t)nc * sizeof *c);
     if (!c) return formulation_fail(f, "out of memory");
     d->ct = c;
     d->cap_c = nc;
+  }
+  /* pass 1: the compliant body C (one function) and the rigid R, R's inequalities, the layout */
+  char msg[200];
+  for (int i = 0; i < nc; i++) {
+    const struct contact *c = &cs->c[i];
+    struct qr_contact *ct = &d->ct[i];
+    int poly_a = w->shapes[c->sa].kind == SHAPE_POLYGON, poly_b = w->shapes[c->sb].kind == SHAPE_POLYGON;
+    if (poly_a && poly_b)
+      return formulation_fail(
+          f,
+          "shapes %d and %d are both polygons: the compliant side of Sec. 5's rows is one "
+          "function (the active index k1 of eq. (29) known before the step, Sec. 4.3, "
+          "Remark 1); use a disc, superellipse or half-plane for one of them",
+          c->sa, c->sb);
+    /* the compliant body: the half-plane when there is one (Sec. 6.3), else the one that is not a polygon,
+     * else body b */
+    int a_is_c = w->shapes[c->sa].kind == SHAPE_HALFPLANE || poly_b;
+    int sh[2] = {a_is_c ? c->sa : c->sb, a_is_c ? c->sb : c->sa};
+    if (implicit_side_init(w, sh[0], &ct->s[0], msg, sizeof msg)) return formulation_fail(f, "%s", msg);
+    int m = implicit_side_body2_count(w, sh[1]); /* R: a polygon's edges, or one function */
+    if (m > CONVEX_PART_MAX)
+      return formulation_fail(
+          f,
+          "shape %d: a polygon of %d edges (quasi_rigid carries at most %d multipliers per "
+          "contact)",
+          sh[1], m, CONVEX_PART_MAX);
+    if (npool + m > d->cap_pool) {
+      int cap = 2 * (npool + m);
+      struct convex_fn *pool = realloc(d->pool, (size_t)cap * sizeof *pool);
+      if (!pool) return formulation_fail(f, "out of memory");
+      d->pool = pool;
+      d->cap_pool = cap;
+    }
+    m = implicit_side_body2(w, sh[1], &ct->s[1], d->pool + npool, msg, sizeof msg);
+    if (m < 0) return formulation_fail(f, "%s", msg);
+    ct->m2 = m ? m : 1;
+    ct->g2 = m ? npool : -1;
+    npool += m;
+    if (ct->m2 > d->cap_e) {
+      struct side_eval *e = realloc(d->eR, (size_t)ct->m2 * sizeof *e);
+      if (!e) return formulation_fail(f, "out of memory");
+      d->eR = e;
+      d->cap_e = ct->m2;
+    }
+    ct->sc = sh[0];
+    ct->sr = sh[1];
+    ct->mu = c->mu;
+  }
+  for (int i = 0; i < nc; i++) { /* the complementarity blocks follow the free ones */
+    d->ct[i].comp = n;
+    n += 3 + d->ct[i].m2 + fr;
+  }
+  if (d->cap_e == 0) {
+    d->eR = malloc(sizeof *d->eR);
+    if (!d->eR) return formulation_fail(f, "out of memory");
+    d->cap_e = 1;
   }
   if (implicit_step_start(w, h, n, &d->M, &d->nu0, &d->papp, &d->guess))
     return formulation_fail(f, "out of memory");
@@ -352,28 +435,43 @@ static int qr_assemble(struct formulation *f, const struct world *w, const struc
   d->nc = nc;
   d->n = n;
   d->h = h;
+  /* pass 2: the initial guess, from the previous step's answer for the same pair, else the detection */
   for (int i = 0; i < nc; i++) {
     const struct contact *c = &cs->c[i];
     struct qr_contact *ct = &d->ct[i];
-    /* the compliant body: the half-plane when there is one (Sec. 6.3), else body b of the contact */
-    int a_is_c = w->shapes[c->sa].kind == SHAPE_HALFPLANE;
-    int sh[2] = {a_is_c ? c->sa : c->sb, a_is_c ? c->sb : c->sa};
+    const int m2 = ct->m2, a_is_c = ct->sc == c->sa;
+    const struct polygon *pg = m2 > 1 ? w->shapes[ct->sr].polygon : NULL;
     const double *pt[2] = {a_is_c ? c->pa : c->pb, a_is_c ? c->pb : c->pa};
-    char msg[200];
-    for (int k = 0; k < 2; k++)
-      if (implicit_side_init(w, sh[k], &ct->s[k], msg, sizeof msg)) return formulation_fail(f, "%s", msg);
-    ct->sc = sh[0];
-    ct->sr = sh[1];
-    ct->mu = c->mu;
     struct qr_idx ix = qr_index(d, i);
     const struct qr_prev *pv = NULL;
     for (int j = 0; j < d->nprev && !pv; j++)
-      if (d->prev[j].sc == ct->sc && d->prev[j].sr == ct->sr) pv = &d->prev[j];
+      if (d->prev[j].sc == ct->sc && d->prev[j].sr == ct->sr && d->prev[j].m2 == m2) pv = &d->prev[j];
     if (pv) {
       memcpy(d->guess + ix.ac, pv->blk, QR_FREE * sizeof(double));
-      memcpy(d->guess + ix.l1, pv->blk + QR_FREE, QR_COMP * sizeof(double));
+      d->guess[ix.l1] = pv->blk[QR_FREE];
+      d->guess[ix.l2] = pv->blk[QR_FREE + 1];
+      memcpy(d->guess + ix.l2 + 1, pv->l2x, (size_t)(m2 - 1) * sizeof(double));
+      d->guess[ix.pns] = pv->blk[QR_FREE + 2];
+      d->guess[ix.pnr] = pv->blk[QR_FREE + 3];
       if (fr) d->guess[ix.pt] = pv->blk[QR_FREE + QR_COMP], d->guess[ix.sg] = pv->blk[QR_FREE + QR_COMP + 1];
       ct->delta0 = pv->blk[5];
+      if (pg) {
+        implicit_polygon_guess(&ct->s[0], &ct->s[1], pg, d->pool + ct->g2, h, d->nu0, 1, d->guess + ix.ac,
+                               d->guess + ix.ar, d->guess + ix.l1, d->guess + ix.l2);
+        implicit_polygon_face_guess(&ct->s[0], &ct->s[1], pg, d->pool + ct->g2, h, d->nu0, d->guess + ix.ac,
+                                    d->guess + ix.ar, d->guess + ix.l2);
+      }
+      continue;
+    }
+    d->guess[ix.db] = d->guess[ix.dl] = 0.0;
+    d->guess[ix.pns] = d->guess[ix.pnr] = 0.0;
+    if (fr) d->guess[ix.pt] = d->guess[ix.sg] = 0.0;
+    ct->delta0 = 0.0;
+    if (pg) {
+      implicit_polygon_guess(&ct->s[0], &ct->s[1], pg, d->pool + ct->g2, h, d->nu0, 0, d->guess + ix.ac,
+                             d->guess + ix.ar, d->guess + ix.l1, d->guess + ix.l2);
+      implicit_polygon_face_guess(&ct->s[0], &ct->s[1], pg, d->pool + ct->g2, h, d->nu0, d->guess + ix.ac,
+                                  d->guess + ix.ar, d->guess + ix.l2);
       continue;
     }
     struct side_eval eC, eR;
@@ -382,12 +480,8 @@ static int qr_assemble(struct formulation *f, const struct world *w, const struc
     side_eval(&ct->s[0], 0.0, d->nu0, pt[0], &eC);
     side_eval(&ct->s[1], 0.0, d->nu0, pt[1], &eR);
     double gc = hypot(eC.G[0], eC.G[1]), gr = hypot(eR.G[0], eR.G[1]);
-    d->guess[ix.db] = d->guess[ix.dl] = 0.0;
     d->guess[ix.l1] = gc > 0 ? fmax(c->gap, 0.0) / gc : 0.0;
     d->guess[ix.l2] = gr > 0 ? gc / gr : 1.0;
-    d->guess[ix.pns] = d->guess[ix.pnr] = 0.0;
-    if (fr) d->guess[ix.pt] = d->guess[ix.sg] = 0.0;
-    ct->delta0 = 0.0;
   }
   struct cp_problem *p = cp_ncp_create(n, qr_F, qr_J, d);
   if (!p) return formulation_fail(f, "out of memory");
@@ -397,8 +491,11 @@ static int qr_assemble(struct formulation *f, const struct world *w, const struc
     p->hi[i] = INFINITY;
   }
   snprintf(p->name, sizeof p->name, "quasi_rigid nc=%d (z shifted by the warm start)", nc);
+  int other = 0;
+  for (int i = 0; i < nc; i++)
+    other += 7 + d->ct[i].m2; /* aC, aR, delta_bar, delta, l1, l2_1 .. l2_m */
   f->rows = (struct row_counts){
-      .normal = 2 * nc, .friction = 2 * fr * nc, .velocity = nd, .other = 8 * nc, .total = n};
+      .normal = 2 * nc, .friction = 2 * fr * nc, .velocity = nd, .other = other, .total = n};
   *out = p;
   return 0;
 }
@@ -424,10 +521,14 @@ static int qr_recover(struct formulation *f, const struct world *w, const struct
     struct qr_prev *pv = &d->prev[i];
     pv->sc = d->ct[i].sc;
     pv->sr = d->ct[i].sr;
+    pv->m2 = d->ct[i].m2;
     for (int k = 0; k < QR_FREE; k++)
       pv->blk[k] = d->guess[ix.ac + k] + z[ix.ac + k];
+    const int at[QR_COMP] = {ix.l1, ix.l2, ix.pns, ix.pnr};
     for (int k = 0; k < QR_COMP; k++)
-      pv->blk[QR_FREE + k] = d->guess[ix.l1 + k] + z[ix.l1 + k];
+      pv->blk[QR_FREE + k] = d->guess[at[k]] + z[at[k]];
+    for (int q = 1; q < pv->m2; q++)
+      pv->l2x[q - 1] = d->guess[ix.l2 + q] + z[ix.l2 + q];
     pv->blk[QR_FREE + QR_COMP] = d->fr ? d->guess[ix.pt] + z[ix.pt] : 0.0;
     pv->blk[QR_FREE + QR_COMP + 1] = d->fr ? d->guess[ix.sg] + z[ix.sg] : 0.0;
     pn[i] = pv->blk[QR_FREE + 2] + pv->blk[QR_FREE + 3]; /* p_ns + p_nr */
@@ -435,10 +536,8 @@ static int qr_recover(struct formulation *f, const struct world *w, const struct
   return 0;
 }
 
-/* The carried state (formulation.h carry_get): [nprev; per pair sc, sr, its QR_FREE + QR_COMP answers, and
- * p_t, sigma when the run has friction], the previous step's answer that shifts the unknowns and gives the
- * damping's delta^l. A 3D run's state is
- * quasi_rigid3d.c's with its count stored as -1 - nprev, so a 2D state reads as before. */
+/* The carried state: quasi_rigid_state.c's layout in 2D; a 3D run's state is quasi_rigid3d.c's with its count
+ * stored as -1 - nprev. */
 static int qr_carry_get(const struct formulation *f, double *buf, int cap)
 {
   const struct qr_data *d = f->data;
@@ -447,17 +546,7 @@ static int qr_carry_get(const struct formulation *f, double *buf, int cap)
     if (need3 <= cap) buf[0] = -1.0 - buf[0];
     return need3;
   }
-  int width = QR_FREE + QR_COMP + 2 * d->fr, need = 1 + d->nprev * (2 + width);
-  if (need > cap) return need;
-  int k = 0;
-  buf[k++] = d->nprev;
-  for (int i = 0; i < d->nprev; i++) {
-    buf[k++] = d->prev[i].sc;
-    buf[k++] = d->prev[i].sr;
-    memcpy(buf + k, d->prev[i].blk, (size_t)width * sizeof(double));
-    k += width;
-  }
-  return need;
+  return qr_state_export(d->prev, d->nprev, d->fr, buf, cap);
 }
 
 static int qr_carry_set(struct formulation *f, const double *buf, int n)
@@ -472,21 +561,9 @@ static int qr_carry_set(struct formulation *f, const double *buf, int n)
     free(b3);
     return rc;
   }
-  int np = n > 0 ? (int)buf[0] : -1, width = QR_FREE + QR_COMP;
-  if (np > 0 && n == 1 + np * (2 + QR_BLK)) width = QR_BLK; /* with friction */
-  if (np < 0 || n != 1 + np * (2 + width))
-    return formulation_fail(f, "carried state: %d values do not hold whole pairs", n);
-  struct qr_prev *p = realloc(d->prev, (size_t)(np ? np : 1) * sizeof *p);
-  if (!p) return formulation_fail(f, "out of memory");
-  d->prev = p;
-  d->cap_prev = np ? np : 1;
-  for (int i = 0, k = 1; i < np; i++, k += 2 + width) {
-    p[i].sc = (int)buf[k];
-    p[i].sr = (int)buf[k + 1];
-    memset(p[i].blk, 0, sizeof p[i].blk);
-    memcpy(p[i].blk, buf + k + 2, (size_t)width * sizeof(double));
-  }
-  d->nprev = np;
+  char msg[200];
+  if (qr_state_import(&d->prev, &d->cap_prev, &d->nprev, buf, n, msg, sizeof msg))
+    return formulation_fail(f, "%s", msg);
   return 0;
 }
 
@@ -495,8 +572,9 @@ static void qr_view(const struct formulation *f, FILE *out)
   const struct qr_data *d = f->data;
   fprintf(
       out,
-      "  k %g, c %g, delta_max %g; friction (21)-(22) in 2D, frictionless in 3D; 2D discs and half-planes, "
-      "3D spheres, planes and polyhedra (rigid side)\n",
+      "  k %g, c %g, delta_max %g; friction (21)-(22) in 2D, frictionless in 3D; 2D discs, superellipses, "
+      "half-planes and polygons (rigid side), 3D spheres, superellipsoids, planes and polyhedra (rigid "
+      "side)\n",
       d->k, d->c, d->dmax);
 }
 
@@ -507,7 +585,7 @@ const struct formulation_type formulation_type_quasi_rigid = {
     .paper = "Chakraborty, Berard, Akella & Trinkle, geometrically implicit time-stepping, eqs. (33)-(38), "
              "(48)-(55)",
     .dims = FORMULATION_2D | FORMULATION_3D,
-    .shapes = SHAPE_DISC | SHAPE_HALFPLANE | SHAPE_SUPERELLIPSE | SHAPE_SPHERE | SHAPE_PLANE |
+    .shapes = SHAPE_DISC | SHAPE_HALFPLANE | SHAPE_SUPERELLIPSE | SHAPE_POLYGON | SHAPE_SPHERE | SHAPE_PLANE |
               SHAPE_SUPERELLIPSOID | SHAPE_POLYHEDRON,
     .joints = 0,
     .frictionless_dims = FORMULATION_3D,
