@@ -120,7 +120,7 @@ static void test_flat_drop(void)
   double h = 1e-3, t_contact = NAN, dmax = 0.0, turn = 0.0;
   long failed = 0;
   for (int k = 0; ok && k < 600; k++) {
-    struct run_summary sum;
+    struct run_summary sum = {0};
     if (simulation_run(&sim, h, 1, NULL, 0, &sum)) ok = 0;
     failed += sum.failed_steps;
     double delta = box_depth(b);
@@ -155,7 +155,7 @@ static double corner_drop(const char *delta_max, double h, double t_end, long *f
   *failed = ok ? 0 : -1;
   *dmax = 0.0;
   for (long k = 0; ok && k < steps; k++) {
-    struct run_summary sum;
+    struct run_summary sum = {0};
     if (simulation_run(&sim, h, 1, NULL, 0, &sum)) *failed = -1, ok = 0;
     if (ok) *failed += sum.failed_steps;
     *dmax = fmax(*dmax, box_depth(&w->bodies[1]));
@@ -195,7 +195,7 @@ static void test_settle(void)
     struct world *w = box_world(0.0, 0.0, tilted ? 0.4 : 0.25, tilted ? 0.05 : 0.0, 0.0);
     struct simulation sim;
     int ok = open_sim(&sim, w, "1", "20");
-    struct run_summary sum;
+    struct run_summary sum = {0};
     if (ok && simulation_run(&sim, 1e-3, 3000, NULL, 0, &sum)) ok = 0;
     const struct body *b = &w->bodies[1];
     double sink = 0.25 - b->x[1], ref = 9.81 / 1000.0;
@@ -238,7 +238,7 @@ static void test_refusal_and_state(void)
   w = box_world(0.0, 0.0, 0.24, 0.2, 0.3);
   struct simulation sim;
   int ok = open_sim(&sim, w, "1", "0");
-  struct run_summary sum;
+  struct run_summary sum = {0};
   if (ok && simulation_run(&sim, 1e-3, 5, NULL, 0, &sum)) ok = 0;
   double buf[64], again[64];
   int n = ok ? sim.f->type->carry_get(sim.f, buf, 64) : 0;
