@@ -369,7 +369,8 @@ static const struct trace_plot trace_plots[] = {
      .title =
          "Chakraborty et al. Figs. 7a, 7b and 8b: normal impulses per step of the rigid core and the layer",
      .panel = {{.ylabel = "rigid-core impulse p_nr [N s]",
-                .curve = {{.column = "p_nr", .title = "p_nr (eq. (55))"}}},
+                .curve = {{.column = "p_nr", .title = "p_nr (eq. (55))"}},
+                .yrange = "[-0.5:3.5]"}, /* 0 up to m v_c = 3.13 N s: the speed at first contact */
                {.ylabel = "compliant-layer impulse p_ns [N s]",
                 .curve = {{.column = "p_ns", .title = "p_ns = h k delta (eq. (49))"}}}}},
     {.name = "energy",

@@ -32,7 +32,7 @@ static void write_panel(FILE *fp, const char *csv, const struct trace_panel *pn,
 {
   char q[512];
   plot_quote(pn->ylabel, q, sizeof q);
-  fprintf(fp, "set ylabel \"%s\"\n", q);
+  fprintf(fp, "set ylabel \"%s\"\nset yrange %s\n", q, pn->yrange ? pn->yrange : "[*:*]");
   if (last)
     fprintf(fp, "set xlabel \"time t [s]\"\nset format x\n");
   else
@@ -79,7 +79,7 @@ int plot_trace(const char *dir, const char *stem, const char *subtitle, const st
           "set datafile separator ','\n"
           "set terminal pngcairo size 1000,%d noenhanced font 'sans,11'\n"
           "set output '%s.png'\n"
-          "set lmargin 12\nset rmargin 4\nset autoscale xfix\n"
+          "set lmargin 12\nset rmargin 4\nset xrange [0:*]\nset autoscale xfixmax\n"
           "set multiplot layout %d,1 title \"%s\\n%s\"\n",
           160 + 300 * np, name, np, title, sub);
   for (int k = 0; k < np; k++)

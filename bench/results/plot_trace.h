@@ -18,10 +18,13 @@ struct trace_curve {
   const char *minus;
 };
 
-/* One panel: its y label (with the unit) and its curves, up to the first with column NULL. */
+/* One panel: its y label (with the unit) and its curves, up to the first with column NULL; yrange NULL
+ * (autoscaled) or a gnuplot range such as "[-0.5:3.5]", for a quantity that is zero but for rare events,
+ * whose autoscaled axis would magnify the solver's round-off between them. */
 struct trace_panel {
   const char *ylabel;
   struct trace_curve curve[TRACE_MAX_CURVES];
+  const char *yrange;
 };
 
 /* One plot: the file suffix NAME, the title (the paper's figure it redraws) and the panels stacked over a
