@@ -4,6 +4,7 @@
  * found before any task runs, reported once by rank 0, and every rank exits 2. */
 #include "formulation.h"
 #include "option_table.h"
+#include "plot_trace.h"
 #include "sweep_impl.h"
 #include "sweep_observers.h"
 
@@ -142,6 +143,29 @@ static void list_tasks(const struct sweep *s)
   }
   printf("%ld of %ld tasks to run in %s\n", s->n_todo, s->total, s->out);
   free(v);
+}
+
+/* The driver's trace plots (plot_trace.h) of every task of this run that left a trace (rank 0, after the
+ * sweep), titled with the task's axis values. 0, or 1 when a plot failed (a message says which). */
+static int plot_traces(const struct sweep *s)
+{
+  const struct sweep_driver *d = s->d;
+  const char **v = calloc((size_t)d->n_axes + 1, sizeof *v);
+  int bad = !v;
+  for (long i = 0; v && i < s->n_todo; i++) {
+    char stem[256], path[SWEEP_PATH_MAX + 300], sub[1024];
+    snprintf(stem, sizeof stem, "%s_task%ld", d->experiment, s->todo[i]);
+    /* a task that stopped before its run (not applicable, bad scene) left none */
+    if (sweep_path(path, sizeof path, "%s/%s.csv", s->trace_dir, stem) || access(path, R_OK)) continue;
+    sweep_task_values(s, s->todo[i], v);
+    size_t len = (size_t)snprintf(sub, sizeof sub, "task %ld:", s->todo[i]);
+    for (int k = 0; k < d->n_axes && len < sizeof sub; k++)
+      len += (size_t)snprintf(sub + len, sizeof sub - len, "%s %s = %s", k ? "," : "", d->axes[k].name, v[k]);
+    for (int p = 0; p < d->n_trace_plots; p++)
+      bad |= plot_trace(s->trace_dir, stem, sub, &d->trace_plots[p]);
+  }
+  free(v);
+  return bad;
 }
 
 /* Is argument i a request for our help? -help and --help (not "-help petsc", which PETSc answers), and -h
@@ -308,6 +332,8 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
       link_latest(&s);
       if (!s.quiet) print_file(s.out, "summary.md");
     }
+    if (s.plots && s.trace_dir[0] && d->n_trace_plots && plot_traces(&s))
+      fprintf(stderr, "[%s] trace plots failed (the traces are written)\n", d->experiment);
     double wall = s.t_end - s.t_start, bound = s.task_seconds_sum / s.size;
     if (s.task_seconds_max > bound) bound = s.task_seconds_max;
     if (!s.quiet)

@@ -122,6 +122,7 @@ struct sweep_task {
 };
 
 struct sweep_row;
+struct trace_plot;
 
 struct sweep_driver {
   const char *experiment; /* results/<experiment>/...; [a-z0-9_] */
@@ -156,6 +157,10 @@ struct sweep_driver {
    * nonzero on an internal error (the engine records status "error"). Runs in a forked child. */
   int (*run)(const struct sweep_task *t, void *ctx, struct sweep_row *row);
   void (*teardown)(void *ctx);
+  /* Optional, time-stepping drivers: plots of each task's -trace table (plot_trace.h), drawn by rank 0 after
+   * the sweep (unless -no_plots) for every task of the run that left one: DIR/EXPERIMENT_taskID_NAME.png. */
+  const struct trace_plot *trace_plots;
+  int n_trace_plots;
 };
 
 /* The whole program: PetscInitialize, options, the sweep, aggregation, PetscFinalize. Returns the exit

@@ -19,9 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Runs gnuplot on dir/script in dir, its output appended to dir/gnuplot.log. 0 success, 127 gnuplot is
- * missing, other nonzero on failure. */
-static int run_gnuplot(const char *dir, const char *script)
+int plot_gnuplot(const char *dir, const char *script)
 {
   pid_t pid = fork();
   if (pid < 0) return 1;
@@ -97,7 +95,7 @@ int plot_runs(int n_dirs, const char *const *dirs, const struct plot_options *o)
   for (int i = 0; i < n_made; i++) {
     char script[300];
     snprintf(script, sizeof script, "%s.gp", made[i]);
-    int st = run_gnuplot(dir, script);
+    int st = plot_gnuplot(dir, script);
     if (st == 127) {
       fprintf(stderr,
               "error: gnuplot is not installed (Debian: gnuplot-nox); the plot scripts are in %s "

@@ -99,16 +99,21 @@ FILE *plot_script_open(const char *plots_dir, const char *name, const char *what
   fprintf(fp,
           "# %s.gp — %s.\n"
           "# Made by the sweep engine (bench/engine/plot.c) from ../tasks.csv; re-make %s.png and %s.svg by\n"
-          "# running `gnuplot %s.gp` in this directory (the run directory's plots/).\n"
-          "reset\n"
-          "set encoding utf8\n"
-          "set key below horizontal center maxcols 4 spacing 1.1 samplen 3 noenhanced title \" \"\n"
-          "set grid back lt 1 lc rgb '#e4e4e4' lw 1\n"
-          "set border 3 lw 1.2\nset tics nomirror out\n"
-          "set datafile missing 'NaN'\n"
-          "set mxtics default\n",
+          "# running `gnuplot %s.gp` in this directory (the run directory's plots/).\n",
           name, what, name, name, name);
+  plot_script_settings(fp);
   return fp;
+}
+
+void plot_script_settings(FILE *fp)
+{
+  fprintf(fp, "reset\n"
+              "set encoding utf8\n"
+              "set key below horizontal center maxcols 4 spacing 1.1 samplen 3 noenhanced title \" \"\n"
+              "set grid back lt 1 lc rgb '#e4e4e4' lw 1\n"
+              "set border 3 lw 1.2\nset tics nomirror out\n"
+              "set datafile missing 'NaN'\n"
+              "set mxtics default\n");
 }
 
 void plot_script_png_size(FILE *fp, const char *name, int width, int height)

@@ -35,6 +35,12 @@ void plot_quote(const char *s, char *buf, size_t n);
 /* Opens plots_dir/name.gp and writes its header: what it shows, how to re-make it, reset and the common
  * settings. NULL (with a message) when it cannot be written. */
 FILE *plot_script_open(const char *plots_dir, const char *name, const char *what);
+/* The common settings every script starts with (reset, the key below, grid, border, tics; plot_script_open
+ * writes them after its header). */
+void plot_script_settings(FILE *fp);
+/* Runs gnuplot on dir/script in dir, its output appended to dir/gnuplot.log. 0 success, 127 gnuplot is
+ * missing, other nonzero on failure. */
+int plot_gnuplot(const char *dir, const char *script);
 /* Before the settings of the plot itself: opens the loop that makes the PNG and then the SVG (1000x700, or
  * the size given) from the same commands. */
 void plot_script_png(FILE *fp, const char *name);
