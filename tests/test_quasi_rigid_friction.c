@@ -14,6 +14,7 @@
 #include "check.h"
 #include "formulation.h"
 #include "run.h"
+#include "scene.h"
 #include "scenes.h"
 
 #include <math.h>
@@ -188,6 +189,36 @@ static void test_sphere_spin(void)
   free(tr);
 }
 
+/* The registered scene sphere_roll3d (bench_step's use of this friction), launched at 30 degrees from x and
+ * touching the plane undeflected: under quasi_rigid + fb_newton it sinks into the layer, slides and rolls at
+ * 5 v0 / 7 along its heading (the frame's t and o both carry friction). */
+static void test_scene(void)
+{
+  struct world *w = NULL;
+  char msg[256] = "";
+  int rc = scene_create_from_spec("sphere_roll3d:heading=30", NULL, &w, msg, sizeof msg);
+  CHECK(rc == 0 && w && w->dim == 3 && w->nb == 2 && fabs(w->bodies[1].inertia - 0.4) < 1e-15 &&
+            fabs(w->bodies[1].v[0] - 2 * cos(M_PI / 6)) < 1e-15 && fabs(w->bodies[1].v[1] - 1.0) < 1e-15,
+        "scene sphere_roll3d:heading=30: a unit sphere (I = 0.4) at v = 2 m/s, 30 degrees from x %s", msg);
+  if (rc) return;
+  struct simulation sim;
+  PetscOptionsSetValue(NULL, "-quasi_rigid_c", "63");
+  int ok = open_sim(&sim, w, "fb_newton");
+  PetscOptionsClearValue(NULL, "-quasi_rigid_c");
+  struct run_summary sum = {0};
+  ok = ok && simulation_run(&sim, 1e-3, 500, NULL, 0, &sum) == 0;
+  const struct body *b = &w->bodies[1];
+  double v = hypot(b->v[0], b->v[1]), side = fabs(b->v[0] * 0.5 - b->v[1] * cos(M_PI / 6));
+  CHECK(ok && sum.failed_steps == 0 && fabs(v - 10.0 / 7) < 5e-3 && side < 1e-9,
+        "scene sphere_roll3d:heading=30, quasi_rigid: 500 steps (%ld failed), rolls at %.5f m/s (analytic 5 "
+        "v0 / 7 "
+        "= %.5f), off its heading %.1e m/s",
+        sum.failed_steps, v, 10.0 / 7, side);
+  sim.w = NULL;
+  simulation_close(&sim);
+  world_destroy(&w);
+}
+
 static void test_applicability(void)
 {
   struct formulation *f = NULL;
@@ -216,6 +247,7 @@ int main(int argc, char **argv)
   test_applicability();
   test_sphere_slide_then_roll();
   test_sphere_spin();
+  test_scene();
   int rc = check_finish();
   PetscCall(PetscFinalize());
   return rc;
