@@ -219,6 +219,52 @@ static void test_scene(void)
   world_destroy(&w);
 }
 
+/* The carried state of a 3D run with friction (its pairs' p_t, p_o, p_r, sigma and frame axis besides the
+ * frictionless answers, quasi_rigid3d.c) rebuilds the step's problem in a fresh formulation bit for bit. */
+static void test_carry_3d(void)
+{
+  const double zero[3] = {0, 0, 0}, v[3] = {1.5, -0.5, 0};
+  struct world *w = sphere_on_plane(0.3);
+  PetscOptionsSetValue(NULL, "-quasi_rigid_c", "63");
+  struct simulation sim;
+  int ok = open_sim(&sim, w, "fb_newton");
+  struct formulation *f2 = NULL;
+  ok = ok && formulation_create("quasi_rigid", &f2, NULL, 0) == 0 &&
+       formulation_set_from_options(f2, NULL, 0) == 0;
+  PetscOptionsClearValue(NULL, "-quasi_rigid_c");
+  memcpy(w->bodies[1].v, v, sizeof v);
+  memcpy(w->bodies[1].w, zero, sizeof zero);
+  struct run_summary sum = {0};
+  ok = ok && simulation_run(&sim, 1e-3, 50, NULL, 0, &sum) == 0 && sum.failed_steps == 0;
+  double *carry = NULL;
+  int nc = 0, same = 0;
+  struct contact_set cs = {0, 0, NULL};
+  struct cp_problem *p1 = NULL, *p2 = NULL;
+  if (ok && formulation_carry_get(sim.f, &carry, &nc) == 0 && formulation_carry_set(f2, carry, nc) == 0 &&
+      f2->type->detect(f2, w, 1e-3, &cs) == 0 && sim.f->type->assemble(sim.f, w, &cs, 1e-3, &p1) == 0 &&
+      f2->type->assemble(f2, w, &cs, 1e-3, &p2) == 0 && p1->n == p2->n) {
+    double *z = calloc((size_t)p1->n, sizeof *z), *F1 = calloc((size_t)p1->n, sizeof *F1),
+           *F2 = calloc((size_t)p1->n, sizeof *F2);
+    same = z && F1 && F2 && cp_eval_F(p1, z, F1) == 0 && cp_eval_F(p2, z, F2) == 0 &&
+           memcmp(F1, F2, (size_t)p1->n * sizeof *F1) == 0 &&
+           memcmp(p1->lo, p2->lo, (size_t)p1->n * sizeof *F1) == 0;
+    free(z), free(F1), free(F2);
+  }
+  CHECK(same && p1 && p1->n == 22,
+        "quasi_rigid 3D with friction: the carried state (%d values) rebuilds the step's problem (%d "
+        "unknowns) bit "
+        "for bit",
+        nc, p1 ? p1->n : 0);
+  free(carry);
+  cp_destroy(&p1);
+  cp_destroy(&p2);
+  contact_set_free(&cs);
+  formulation_destroy(&f2);
+  sim.w = NULL;
+  simulation_close(&sim);
+  world_destroy(&w);
+}
+
 static void test_applicability(void)
 {
   struct formulation *f = NULL;
@@ -248,6 +294,7 @@ int main(int argc, char **argv)
   test_sphere_slide_then_roll();
   test_sphere_spin();
   test_scene();
+  test_carry_3d();
   int rc = check_finish();
   PetscCall(PetscFinalize());
   return rc;

@@ -1,8 +1,12 @@
 /* quasi_rigid3d.c — the quasi-rigid geometrically implicit time-stepper in 3D (Chakraborty, Berard, Akella &
  * Trinkle, Sec. 5.1 eqs. (33)-(38); the 2D rows of Sec. 6.3, eqs. (48)-(55), with 3-vectors): a rigid core
- * inside a compliant layer of stiffness k, damping c and maximum deflection delta_max, frictionless as in
- * quasi_rigid.c. Per contact the unknowns are aC, aR (3 each), delta_bar, delta (free) and l1, l2, p_ns, p_nr
- * (complementarity); the rows, with u = grad c(aC) / |grad c(aC)| (from the compliant body C towards R):
+ * inside a compliant layer of stiffness k, damping c and maximum deflection delta_max. Per contact the
+ * unknowns are aC, aR (3 each), delta_bar, delta (free) and l1, l2, p_ns, p_nr (complementarity); in a world
+ * with mu > 0 also p_t, p_o, p_r (free) and sigma (complementarity) with the ellipsoidal friction (21)-(22)
+ * of Sec. 3 on p_n = p_ns + p_nr (implicit_friction3.h, the rows geometric_implicit3d.c uses; R receives
+ * +u, the frame's t from a world axis kept while the pair persists; eq. (37)'s tangential spring is left
+ * out as in 2D, quasi_rigid.c). A frictionless world's problem is the one below, unchanged. The rows, with
+ * u = grad c(aC) / |grad c(aC)| (from the compliant body C towards R):
  *   0 = -M (nu - nu^l) + W_n (p_ns + p_nr) + p_app, W_n: +u at aR on R, -u at aC on C       (48)
  *   0 = aC - aR + l1 grad c(aC),   0 = grad c(aC) + l2 grad r(aR)                              (34)
  *   0 = c(aC + delta u)                                                                        (35)
