@@ -10,7 +10,8 @@
  * energy is (1/2) m v^2 (1 + 2/5) = (5/7) (1/2) m v0^2), the same launched along y gives the same numbers
  * (isotropy: the run along x uses p_t, the one along y p_o), and a sphere spinning about the vertical axis
  * is braked by the frictional moment |p_r| = e_r mu p_n of the ellipsoid (22): omega falls linearly at
- * e_r mu m g / I and stops at omega0 I / (e_r mu m g). */
+ * e_r mu m g / I and stops at omega0 I / (e_r mu m g). Also: the registered scene sphere_roll3d, and a 3D
+ * run's carried state with friction rebuilding the step's problem bit for bit. */
 #include "check.h"
 #include "formulation.h"
 #include "run.h"
