@@ -20,6 +20,7 @@ extern const struct scene_type scene_type_peg_box;
 extern const struct scene_type scene_type_hex_pyramid;
 extern const struct scene_type scene_type_superellipsoid_drop;
 extern const struct scene_type scene_type_box_drop3d;
+extern const struct scene_type scene_type_sphere_roll3d;
 
 const struct scene_type *const scene_registry[] = {
     &scene_type_disc_on_line,
@@ -38,6 +39,7 @@ const struct scene_type *const scene_registry[] = {
     &scene_type_peg_box,
     &scene_type_hex_pyramid,
     &scene_type_superellipsoid_drop,
-    &scene_type_box_drop3d, /* scenes_box3d.c */
+    &scene_type_box_drop3d,    /* scenes_box3d.c */
+    &scene_type_sphere_roll3d, /* scenes_sphere3d.c */
     NULL,
 };

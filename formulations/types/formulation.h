@@ -39,13 +39,12 @@ enum formulation_round {
 
 struct formulation_type {
   const char *name;
-  const char *summary;        /* one line: what it is valid for */
-  const char *paper;          /* paper and equations implemented */
-  unsigned dims;              /* mask of enum formulation_dims */
-  unsigned shapes;            /* mask of enum shape_kind it handles */
-  int joints;                 /* 1 if bilateral joints are supported */
-  int frictionless;           /* 1 if it has no friction model: not applicable to a world with mu > 0 */
-  unsigned frictionless_dims; /* the same for some dimensions only (mask of enum formulation_dims) */
+  const char *summary; /* one line: what it is valid for */
+  const char *paper;   /* paper and equations implemented */
+  unsigned dims;       /* mask of enum formulation_dims */
+  unsigned shapes;     /* mask of enum shape_kind it handles */
+  int joints;          /* 1 if bilateral joints are supported */
+  int frictionless;    /* 1 if it has no friction model: not applicable to a world with mu > 0 */
   /* Its own options, declared (option_table.h): full names without the leading '-' (no prefix is added:
    * the nonconvex pair shares -nc_...), offsets into the state struct create() allocates in f->data. */
   const struct option_decl *options;

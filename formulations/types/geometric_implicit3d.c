@@ -21,6 +21,7 @@
 #include "geometric_implicit3d.h"
 
 #include "implicit_dv.h"
+#include "implicit_friction3.h"
 #include "implicit_polyhedron.h"
 #include "implicit_side.h"
 #include "implicit_side3.h"
@@ -154,106 +155,35 @@ static int g3_contact_eval(const struct gi3_data *d, int i, const double *x, dou
         G2.d[k][j] = -G1.d[k][j];
     }
   if (!(G2.v[0] * G2.v[0] + G2.v[1] * G2.v[1] + G2.v[2] * G2.v[2] > 0.0)) return 1;
-  /* contact frame n, t, o */
-  struct dv nv, m, tv, ov;
+  /* the contact frame, friction (21)-(22) and the Newton-Euler rows' forces (implicit_friction3.h) */
+  struct dv nv;
   dv_normalise(&G2, &nv);
-  double ev[3] = {0, 0, 0};
-  ev[ct->axis] = 1.0;
-  double ne = nv.v[ct->axis];
-  for (int k = 0; k < 3; k++) {
-    m.v[k] = ev[k] - ne * nv.v[k];
-    for (int j = 0; j < NL; j++)
-      m.d[k][j] = -nv.d[ct->axis][j] * nv.v[k] - ne * nv.d[k][j];
-  }
-  if (!(m.v[0] * m.v[0] + m.v[1] * m.v[1] + m.v[2] * m.v[2] > 1e-24)) return 1;
-  dv_normalise(&m, &tv);
-  dv_cross(&nv, &tv, &ov);
-  /* lever arms r = a - x(nu) and the relative velocity w = v1 + w1 x r1 - v2 - w2 x r2 */
-  struct dv r[2], om[2], vel;
-  memset(r, 0, sizeof r);
-  memset(om, 0, sizeof om);
-  memset(&vel, 0, sizeof vel);
-  const struct gi_side3 *ss[2] = {s1, s2};
-  const double *rr[2] = {e1.r, e2[0].r}; /* a2 - x2: the same for every inequality of body 2 */
-  for (int b = 0; b < 2; b++) {
-    int dof = ss[b]->dof;
-    double sign = b == 0 ? 1.0 : -1.0;
-    for (int k = 0; k < 3; k++) {
-      r[b].v[k] = rr[b][k];
-      r[b].d[k][3 * b + k] = 1.0;
-      if (dof < 0) continue;
-      r[b].d[k][6 + 6 * b + k] = -h;
-      om[b].v[k] = nu[dof + 3 + k];
-      om[b].d[k][6 + 6 * b + 3 + k] = 1.0;
-      vel.v[k] += sign * nu[dof + k];
-      vel.d[k][6 + 6 * b + k] += sign;
-    }
-    struct dv wr;
-    dv_cross(&om[b], &r[b], &wr);
-    for (int k = 0; k < 3; k++) {
-      vel.v[k] += sign * wr.v[k];
-      for (int j = 0; j < NL; j++)
-        vel.d[k][j] += sign * wr.d[k][j];
-    }
-  }
-  struct dv dom;
-  for (int k = 0; k < 3; k++) {
-    dom.v[k] = om[0].v[k] - om[1].v[k];
-    for (int j = 0; j < NL; j++)
-      dom.d[k][j] = om[0].d[k][j] - om[1].d[k][j];
-  }
-  double dvt[NL], dvo[NL], dvr[NL];
-  double vt = dv_dot(&tv, &vel, dvt), vo = dv_dot(&ov, &vel, dvo), vr = dv_dot(&nv, &dom, dvr);
-  /* friction (21) */
-  const double vs[3] = {vt, vo, vr}, *dvs[3] = {dvt, dvo, dvr}, ps[3] = {pt, po, pr};
-  const int prow[3] = {ix.pt, ix.po, ix.pr};
-  for (int k = 0; k < 3; k++) {
-    double c0 = d->e[k] * d->e[k] * mu;
-    F[prow[k]] = c0 * pn * vs[k] + ps[k] * sg;
-    jac_add(J, n, prow[k], ix.pn, c0 * vs[k]);
-    jac_add(J, n, prow[k], prow[k], sg);
-    jac_add(J, n, prow[k], ix.sg, ps[k]);
-    scatter(J, n, prow[k], cols, dvs[k], c0 * pn);
-  }
-  /* Newton-Euler: body 1 gets Fv = n p_n + t p_t + o p_o at a1 and n p_r; body 2 the opposite at a2 */
-  struct dv Fv;
-  for (int k = 0; k < 3; k++) {
-    Fv.v[k] = nv.v[k] * pn + tv.v[k] * pt + ov.v[k] * po;
-    for (int j = 0; j < NL; j++)
-      Fv.d[k][j] = nv.d[k][j] * pn + tv.d[k][j] * pt + ov.d[k][j] * po;
-  }
-  for (int b = 0; b < 2; b++) {
-    int o = ss[b]->dof;
-    if (o < 0) continue;
-    double sign = b == 0 ? 1.0 : -1.0;
-    struct dv tq;
-    dv_cross(&r[b], &Fv, &tq);
-    double rn[3], rt[3], ro[3];
-    cross(r[b].v, nv.v, rn);
-    cross(r[b].v, tv.v, rt);
-    cross(r[b].v, ov.v, ro);
-    for (int k = 0; k < 3; k++) {
-      F[o + k] += sign * Fv.v[k];
-      scatter(J, n, o + k, cols, Fv.d[k], sign);
-      jac_add(J, n, o + k, ix.pn, sign * nv.v[k]);
-      jac_add(J, n, o + k, ix.pt, sign * tv.v[k]);
-      jac_add(J, n, o + k, ix.po, sign * ov.v[k]);
-      F[o + 3 + k] += sign * (tq.v[k] + nv.v[k] * pr);
-      scatter(J, n, o + 3 + k, cols, tq.d[k], sign);
-      scatter(J, n, o + 3 + k, cols, nv.d[k], sign * pr);
-      jac_add(J, n, o + 3 + k, ix.pn, sign * rn[k]);
-      jac_add(J, n, o + 3 + k, ix.pt, sign * rt[k]);
-      jac_add(J, n, o + 3 + k, ix.po, sign * ro[k]);
-      jac_add(J, n, o + 3 + k, ix.pr, sign * nv.v[k]);
-    }
-  }
-  /* complementarity rows (17)-(19), (22) */
+  const struct friction3 fc = {.s = {s1, s2},
+                               .r = {e1.r, e2[0].r}, /* a2 - x2: the same for every inequality of body 2 */
+                               .plus = 0,
+                               .axis = ct->axis,
+                               .mu = mu,
+                               .e = {d->e[0], d->e[1], d->e[2]},
+                               .h = h,
+                               .with_normal = 1,
+                               .pn = pn,
+                               .pn_col = {ix.pn, -1},
+                               .npn = 1,
+                               .pt = pt,
+                               .po = po,
+                               .pr = pr,
+                               .sg = sg,
+                               .ipt = ix.pt,
+                               .ipo = ix.po,
+                               .ipr = ix.pr,
+                               .isg = ix.sg,
+                               .cols = cols};
+  if (implicit_friction3_rows(&fc, &nv, nu, F, J, n)) return 1;
+  /* complementarity rows (17)-(19); (22) is implicit_friction3_rows' */
   F[ix.l1] = -e1.f;
   for (int q = 0; q < m2; q++) /* (18) = (31) */
     F[ix.l2 + q] = -e2[q].f;
   F[ix.pn] = e12.f;
-  double et2 = d->e[0] * d->e[0], eo2 = d->e[1] * d->e[1], er2 = d->e[2] * d->e[2];
-  F[ix.sg] = mu * mu * pn * pn - pt * pt / et2 - po * po / eo2 - pr * pr / er2;
   for (int k = 0; k < 3; k++) {
     jac_add(J, n, ix.l1, ix.a1 + k, -e1.G[k]);
     for (int q = 0; q < m2; q++)
@@ -266,10 +196,6 @@ static int g3_contact_eval(const struct gi3_data *d, int i, const double *x, dou
       jac_add(J, n, ix.l2 + q, cols[12 + k], -e2[q].dfdn[k]);
     jac_add(J, n, ix.pn, cols[6 + k], e12.dfdn[k]);
   }
-  jac_add(J, n, ix.sg, ix.pn, 2.0 * mu * mu * pn);
-  jac_add(J, n, ix.sg, ix.pt, -2.0 * pt / et2);
-  jac_add(J, n, ix.sg, ix.po, -2.0 * po / eo2);
-  jac_add(J, n, ix.sg, ix.pr, -2.0 * pr / er2);
   return 0;
 }
 

@@ -3,28 +3,27 @@
  * Sec. 5.1, eqs. (33)-(38); the disc on the quasi-rigid half-plane of Sec. 6.3 is eqs. (48)-(55)): a rigid
  * core inside a compliant layer of normal stiffness k, damping c and maximum deflection delta_max. Per
  * contact one body is compliant (C, function c: the half-plane when there is one, as in the paper's example)
- * and one rigid (R, function r). In a world with friction (2D) each contact adds p_t and sigma with the
- * ellipsoidal law (21)-(22) and p_n = p_ns + p_nr (qr_friction_rows; eq. (37)'s tangential spring only maps
- * p_t to a deflection no other row uses, so it is left out); a frictionless world (the paper's examples)
- * has the problem below unchanged. Rows: 0 = -M (nu - nu^l) + W_n (p_ns + p_nr) + p_app                  (48)
- * 0 = aC - aR + l1 grad c(aC)                                     (34), with C's deflected level set 0 = grad
- * c(aC) + l2 grad r(aR) (34) 0 = c(aC + delta grad c(aC) / |grad c(aC)|)                     (35): deflection
- * from the algebraic one 0 = p_ns - (h k delta + c (delta - delta^l))                    (49) / (37) 0 <= l1
- * perp -(c(aC) + delta_bar) >= 0, 0 <= l2 perp -r(aR) >= 0 (34) 0 <= p_ns perp c(aR) + delta_bar >= 0 (36):
- * psi = c at the rigid body's point 0 <= p_nr perp delta_max - delta >= 0                           (36): the
- * rigid core's impulse with n = grad c(aC) / |grad c(aC)| (from C towards R), W_n = [n; r x n] on R at aR and
- * its opposite on C at aC, positions at the end of the step (backward Euler). Which body carries l1 follows
- * Proposition 1 (the deflected compliant body plays f): the paper's example writes the same rows with the
- * roles of (50)-(51) and the signs of (52)-(53) arranged differently; the solution set is the same. Unknowns:
- * z = [nu; per contact (aC, aR, delta_bar, delta); per contact (l1, l2, p_ns, p_nr)], shifted by the warm
- * start as in geometric_implicit.c (the previous step's answer for the same shape pair). Analytic Jacobian
- * (checked by finite differences in tests/test_quasi_rigid.c). A polygon is the rigid body R as an
- * intersection of half-planes (Sec. 4.3): one multiplier l2_q per edge with its gap row -r_q(aR),
- * grad c(aC) + sum_q l2_q grad r_q(aR) = 0 in (34), the guesses of implicit_polygon.c (tests/
- * test_quasi_rigid_polygon.c); C stays one function (two polygons are refused). The carried state is
+ * and one rigid (R, function r). Rows, with n = grad c(aC) / |grad c(aC)| (from C towards R), positions at
+ * the end of the step (backward Euler): (48) 0 = -M (nu - nu^l) + W_n (p_ns + p_nr) + p_app, W_n = [n; r x n]
+ * on R at aR, its opposite on C at aC; (34) 0 = aC - aR + l1 grad c(aC) and 0 = grad c(aC) + l2 grad r(aR)
+ * (C's deflected level set); (35) 0 = c(aC + delta n): the deflection from the algebraic one; (49)/(37) 0 =
+ * p_ns - (h k delta + c (delta - delta^l)); (34) 0 <= l1 perp -(c(aC) + delta_bar) >= 0, 0 <= l2 perp -r(aR)
+ * >= 0; (36) 0 <= p_ns perp c(aR) + delta_bar >= 0 (psi = c at the rigid body's point), and the rigid core's
+ * impulse 0 <= p_nr perp delta_max - delta >= 0.
+ * Which body carries l1 follows Proposition 1 (the deflected compliant body plays f): the paper's example
+ * writes the same rows with the roles of (50)-(51) and the signs of (52)-(53) arranged differently; the
+ * solution set is the same. In a world with friction each contact adds p_t and sigma with the ellipsoidal law
+ * (21)-(22) on p_n = p_ns + p_nr (qr_friction_rows; in 3D p_t, p_o, p_r, sigma with e_t, e_o, e_r through
+ * implicit_friction3.h); eq. (37)'s tangential spring only maps p_t to a deflection no other row uses, so it
+ * is left out; a frictionless world (the paper's examples) has the problem above unchanged. Unknowns: z =
+ * [nu; per contact (aC, aR, delta_bar, delta [, p_t]); per contact (l1, l2, p_ns, p_nr [, sigma])], shifted
+ * by the warm start as in geometric_implicit.c (the previous step's answer for the same shape pair). Analytic
+ * Jacobian (checked by finite differences in tests/test_quasi_rigid.c). A polygon is the rigid body R as an
+ * intersection of half-planes (Sec. 4.3): one multiplier l2_q per edge with its gap row -r_q(aR), grad c(aC)
+ * + sum_q l2_q grad r_q(aR) = 0 in (34), the guesses of implicit_polygon.c
+ * (tests/test_quasi_rigid_polygon.c); C stays one function (two polygons are refused). The carried state is
  * quasi_rigid_state.c's. 3D worlds (spheres, superellipsoids, planes; a polyhedron as the rigid body) are
- * assembled by quasi_rigid3d.c. Options: -quasi_rigid_k (1000),
- * -quasi_rigid_c (0), -quasi_rigid_delta_max (0.05). */
+ * assembled by quasi_rigid3d.c. Options: qr_options below. */
 #include "formulation.h"
 #include "implicit_polygon.h"
 #include "implicit_side.h"
@@ -50,6 +49,7 @@ struct qr_contact {
 
 struct qr_data {
   double k, c, dmax; /* options */
+  double et, eo, er; /* the friction ellipsoid's semi-axes (options; 3D: 2D has e_t = 1) */
   int ndof, nc, n;
   int fr; /* 1: the friction unknowns p_t (free) and sigma (complementarity) are in (a world with mu > 0) */
   double h;
@@ -71,6 +71,12 @@ static const struct option_decl qr_options[] = {
     {"quasi_rigid_c", OPT_REAL, offsetof(struct qr_data, c), "0", "[0,inf)", "normal damping c [N s/m]"},
     {"quasi_rigid_delta_max", OPT_REAL, offsetof(struct qr_data, dmax), "0.05", "(0,inf)",
      "maximum deflection delta_max: the rigid core is reached there [m]"},
+    {"quasi_rigid_et", OPT_REAL, offsetof(struct qr_data, et), "1", "(0,inf)",
+     "e_t: tangential semi-axis of the friction ellipsoid (Sec. 3, eq. 5; 3D only, 2D uses 1)"},
+    {"quasi_rigid_eo", OPT_REAL, offsetof(struct qr_data, eo), "1", "(0,inf)",
+     "e_o: second tangential semi-axis of the friction ellipsoid (eq. 5; 3D only)"},
+    {"quasi_rigid_er", OPT_REAL, offsetof(struct qr_data, er), "1", "(0,inf)",
+     "e_r: semi-axis of the frictional moment about the normal, a length [m] (eq. 5; 3D only)"},
 };
 
 static int qr_create(struct formulation *f)
@@ -362,8 +368,8 @@ static int qr_assemble(struct formulation *f, const struct world *w, const struc
   struct qr_data *d = f->data;
   *out = NULL;
   if (w->dim == 3) {
-    const double kcd[3] = {d->k, d->c, d->dmax};
-    return qr3_assemble(f, &d->d3, kcd, w, cs, h, out);
+    const double kcd[3] = {d->k, d->c, d->dmax}, e[3] = {d->et, d->eo, d->er};
+    return qr3_assemble(f, &d->d3, kcd, e, w, cs, h, out);
   }
   int fr = w->mu > 0.0, nd = w->ndof, nc = cs->n, n = nd + (QR_FREE + fr) * nc, npool = 0;
   if (nc > d->cap_c) {
@@ -572,23 +578,22 @@ static void qr_view(const struct formulation *f, FILE *out)
   const struct qr_data *d = f->data;
   fprintf(
       out,
-      "  k %g, c %g, delta_max %g; friction (21)-(22) in 2D, frictionless in 3D; 2D discs, superellipses, "
-      "half-planes and polygons (rigid side), 3D spheres, superellipsoids, planes and polyhedra (rigid "
-      "side)\n",
-      d->k, d->c, d->dmax);
+      "  k %g, c %g, delta_max %g; friction (21)-(22) with mu > 0 (3D: e_t %g, e_o %g, e_r %g); 2D discs, "
+      "superellipses, half-planes and polygons (rigid side), 3D spheres, superellipsoids, planes and "
+      "polyhedra "
+      "(rigid side)\n",
+      d->k, d->c, d->dmax, d->et, d->eo, d->er);
 }
 
 const struct formulation_type formulation_type_quasi_rigid = {
     .name = "quasi_rigid",
-    .summary = "mixed NCP, rigid core in a compliant layer (k, c, delta_max); ellipsoidal friction in 2D, "
-               "frictionless in 3D",
+    .summary = "mixed NCP, rigid core in a compliant layer (k, c, delta_max); ellipsoidal friction",
     .paper = "Chakraborty, Berard, Akella & Trinkle, geometrically implicit time-stepping, eqs. (33)-(38), "
              "(48)-(55)",
     .dims = FORMULATION_2D | FORMULATION_3D,
     .shapes = SHAPE_DISC | SHAPE_HALFPLANE | SHAPE_SUPERELLIPSE | SHAPE_POLYGON | SHAPE_SPHERE | SHAPE_PLANE |
               SHAPE_SUPERELLIPSOID | SHAPE_POLYHEDRON,
     .joints = 0,
-    .frictionless_dims = FORMULATION_3D,
     .options = qr_options,
     .n_options = sizeof qr_options / sizeof qr_options[0],
     .create = qr_create,

@@ -1,8 +1,12 @@
 /* quasi_rigid3d.c — the quasi-rigid geometrically implicit time-stepper in 3D (Chakraborty, Berard, Akella &
  * Trinkle, Sec. 5.1 eqs. (33)-(38); the 2D rows of Sec. 6.3, eqs. (48)-(55), with 3-vectors): a rigid core
- * inside a compliant layer of stiffness k, damping c and maximum deflection delta_max, frictionless as in
- * quasi_rigid.c. Per contact the unknowns are aC, aR (3 each), delta_bar, delta (free) and l1, l2, p_ns, p_nr
- * (complementarity); the rows, with u = grad c(aC) / |grad c(aC)| (from the compliant body C towards R):
+ * inside a compliant layer of stiffness k, damping c and maximum deflection delta_max. Per contact the
+ * unknowns are aC, aR (3 each), delta_bar, delta (free) and l1, l2, p_ns, p_nr (complementarity); in a world
+ * with mu > 0 also p_t, p_o, p_r (free) and sigma (complementarity) with the ellipsoidal friction (21)-(22)
+ * of Sec. 3 on p_n = p_ns + p_nr (implicit_friction3.h, the rows geometric_implicit3d.c uses; R receives
+ * +u, the frame's t from a world axis kept while the pair persists; eq. (37)'s tangential spring is left
+ * out as in 2D, quasi_rigid.c). A frictionless world's problem is the one below, unchanged. The rows, with
+ * u = grad c(aC) / |grad c(aC)| (from the compliant body C towards R):
  *   0 = -M (nu - nu^l) + W_n (p_ns + p_nr) + p_app, W_n: +u at aR on R, -u at aC on C       (48)
  *   0 = aC - aR + l1 grad c(aC),   0 = grad c(aC) + l2 grad r(aR)                              (34)
  *   0 = c(aC + delta u)                                                                        (35)
@@ -19,6 +23,7 @@
 
 #include "implicit_answers.h"
 #include "implicit_dv.h"
+#include "implicit_friction3.h"
 #include "implicit_polyhedron.h"
 #include "implicit_side.h"
 #include "implicit_side3.h"
@@ -26,8 +31,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define Q3_FREE 8 /* aC (3), aR (3), delta_bar, delta */
-#define Q3_COMP 4 /* l1, l2, p_ns, p_nr; a polyhedron R: l1, l2_1 .. l2_m, p_ns, p_nr */
+#define Q3_FREE 8 /* aC (3), aR (3), delta_bar, delta; + p_t, p_o, p_r with friction */
+#define Q3_COMP                                                                                              \
+  4 /* l1, l2, p_ns, p_nr; a polyhedron R: l1, l2_1 .. l2_m, p_ns, p_nr; + sigma with friction */
+#define Q3_FRIC 5 /* a pair's carried answers with friction: p_t, p_o, p_r, sigma and the frame's axis */
+/* a carried state with friction counts its pairs from here (a frictionless one reads as before) */
+#define Q3_FRICTION_STATE 1048576.0
 
 struct q3_contact {
   struct gi_side3 s[2]; /* s[0]: compliant C (one function), s[1]: rigid R (one, or a polyhedron's faces) */
@@ -35,11 +44,16 @@ struct q3_contact {
   double delta0;
   int m2;   /* inequalities of R: 1, or a polyhedron's faces (Sec. 4.3's (28)-(31) in (34)) */
   int g2;   /* with m2 > 1: where R's half-spaces start in qr3_data.pool */
-  int comp; /* where the contact's complementarity block (3 + m2 unknowns) starts */
+  int comp; /* where the contact's complementarity block (3 + m2 unknowns, + sigma) starts */
+  double mu;
+  int axis; /* the world axis of the friction frame's t (implicit_friction3.h), kept while the pair persists
+             */
 };
 
 struct qr3_data {
   double k, c, dmax;
+  double e[3]; /* e_t, e_o, e_r */
+  int fr;      /* 1: p_t, p_o, p_r (free) and sigma (complementarity) per contact (a world with mu > 0) */
   int ndof, nc, n;
   double h;
   double *M, *nu0, *papp, *guess;
@@ -63,13 +77,17 @@ static struct qr3_data *q3_data(struct qr3_data **dp)
 
 struct q3_idx {
   int ac, ar, db, dl, l1, l2, pns, pnr;
+  int pt, po, pr, sg; /* -1 without friction */
 };
 
 /* l2 is the first of R's m2 multipliers */
 static struct q3_idx q3_index(const struct qr3_data *d, int i)
 {
-  int fb = d->ndof + Q3_FREE * i, cb = d->ct[i].comp, m2 = d->ct[i].m2;
-  return (struct q3_idx){fb, fb + 3, fb + 6, fb + 7, cb, cb + 1, cb + 1 + m2, cb + 2 + m2};
+  int fb = d->ndof + (Q3_FREE + 3 * d->fr) * i, cb = d->ct[i].comp, m2 = d->ct[i].m2;
+  if (!d->fr)
+    return (struct q3_idx){fb, fb + 3, fb + 6, fb + 7, cb, cb + 1, cb + 1 + m2, cb + 2 + m2, -1, -1, -1, -1};
+  return (struct q3_idx){fb,          fb + 3,      fb + 6, fb + 7, cb,      cb + 1,
+                         cb + 1 + m2, cb + 2 + m2, fb + 8, fb + 9, fb + 10, cb + 3 + m2};
 }
 
 /* grad f of a side at a point, with its derivative in the local variables (point slot, body slot). */
@@ -83,6 +101,46 @@ static void grad_dv(const struct side3_eval *e, int point, int body, struct dv *
     for (int j = 0; j < 6; j++)
       G->d[k][6 + 6 * body + j] = e->dGdn[k * 6 + j];
   }
+}
+
+/* Friction (Sec. 3 eqs. (21)-(22) on p_n = p_ns + p_nr, the rows of implicit_friction3.h with R as the
+ * body that receives +u): p_t, p_o, p_r and sigma. Eq. (37)'s tangential spring only maps the friction
+ * impulse to a tangential deflection that no other row uses, so it is left out, as in 2D. A frictionless
+ * contact in a world with friction elsewhere gets p_t = p_o = p_r = 0 and sigma = 0. */
+static int q3_friction(const struct qr3_data *d, const struct q3_contact *ct, struct q3_idx ix,
+                       const struct dv *u, const double *rr[2], const int *cols, const double *x, double *F,
+                       double *J)
+{
+  int n = d->n;
+  if (ct->mu == 0.0) {
+    const int rows[4] = {ix.pt, ix.po, ix.pr, ix.sg};
+    for (int k = 0; k < 4; k++) {
+      F[rows[k]] = x[rows[k]];
+      jac_add(J, n, rows[k], rows[k], 1.0);
+    }
+    return 0;
+  }
+  const struct friction3 fc = {.s = {&ct->s[0], &ct->s[1]},
+                               .r = {rr[0], rr[1]},
+                               .plus = 1,
+                               .axis = ct->axis,
+                               .mu = ct->mu,
+                               .e = {d->e[0], d->e[1], d->e[2]},
+                               .h = d->h,
+                               .with_normal = 0, /* the caller's (48) applies u (p_ns + p_nr) */
+                               .pn = x[ix.pns] + x[ix.pnr],
+                               .pn_col = {ix.pns, ix.pnr},
+                               .npn = 2,
+                               .pt = x[ix.pt],
+                               .po = x[ix.po],
+                               .pr = x[ix.pr],
+                               .sg = x[ix.sg],
+                               .ipt = ix.pt,
+                               .ipo = ix.po,
+                               .ipr = ix.pr,
+                               .isg = ix.sg,
+                               .cols = cols};
+  return implicit_friction3_rows(&fc, u, x, F, J, n);
 }
 
 static int q3_contact_eval(const struct qr3_data *d, int i, const double *x, double *F, double *J)
@@ -190,6 +248,7 @@ static int q3_contact_eval(const struct qr3_data *d, int i, const double *x, dou
       jac_add(J, n, o + 3 + k, ix.pnr, sign * ru[k]);
     }
   }
+  if (ix.pt >= 0 && q3_friction(d, ct, ix, &u, rr, cols, x, F, J)) return 1;
   /* complementarity rows */
   F[ix.l1] = -(eC.f + db);
   for (int q = 0; q < m2; q++)
@@ -279,13 +338,17 @@ static int q3_reserve(struct qr3_data *d, int npool, int m)
   return 0;
 }
 
-int qr3_assemble(struct formulation *f, struct qr3_data **dp, const double kcd[3], const struct world *w,
-                 const struct contact_set *cs, double h, struct cp_problem **out)
+int qr3_assemble(struct formulation *f, struct qr3_data **dp, const double kcd[3], const double e[3],
+                 const struct world *w, const struct contact_set *cs, double h, struct cp_problem **out)
 {
   *out = NULL;
   struct qr3_data *d = q3_data(dp);
   if (!d) return formulation_fail(f, "out of memory");
-  int nd = w->ndof, nc = cs->n, n = nd + Q3_FREE * nc, npool = 0;
+  const int fr = w->mu > 0.0, base = Q3_FREE + Q3_COMP + Q3_FRIC * fr;
+  if (d->prev.base != base) d->prev.n = 0; /* answers of a run with the other layout: no warm start */
+  d->prev.base = base;
+  d->fr = fr;
+  int nd = w->ndof, nc = cs->n, n = nd + (Q3_FREE + 3 * fr) * nc, npool = 0;
   if (nc > d->cap_c) {
     struct q3_contact *c = realloc(d->ct, (size_t)nc * sizeof *c);
     if (!c) return formulation_fail(f, "out of memory");
@@ -321,12 +384,14 @@ int qr3_assemble(struct formulation *f, struct qr3_data **dp, const double kcd[3
     npool += m;
     ct->sc = sh[0];
     ct->sr = sh[1];
+    ct->mu = c->mu;
     ct->comp = n;
-    n += 3 + ct->m2;
+    n += 3 + ct->m2 + fr;
   }
   if (implicit_step_start(w, h, n, &d->M, &d->nu0, &d->papp, &d->guess))
     return formulation_fail(f, "out of memory");
   d->k = kcd[0], d->c = kcd[1], d->dmax = kcd[2];
+  memcpy(d->e, e, sizeof d->e);
   d->ndof = nd, d->nc = nc, d->n = n, d->h = h;
   /* pass 2: the initial guess, from the previous step's answer for the same pair, else the detection */
   int other = 0;
@@ -344,6 +409,11 @@ int qr3_assemble(struct formulation *f, struct qr3_data **dp, const double kcd[3
       memcpy(d->guess + ix.ac, blk, Q3_FREE * sizeof(double));
       memcpy(d->guess + ix.l1, blk + Q3_FREE, (size_t)(3 + m2) * sizeof(double));
       ct->delta0 = blk[7];
+      if (fr) {
+        const double *bf = blk + Q3_FREE + 3 + m2; /* p_t, p_o, p_r, sigma, axis */
+        d->guess[ix.pt] = bf[0], d->guess[ix.po] = bf[1], d->guess[ix.pr] = bf[2], d->guess[ix.sg] = bf[3];
+        ct->axis = (int)bf[4];
+      }
       if (ph)
         implicit_polyhedron_guess(&ct->s[0], &ct->s[1], ph, d->pool + ct->g2, h, d->nu0, 1, d->guess + ix.ac,
                                   d->guess + ix.ar, d->guess + ix.l1, d->guess + ix.l2);
@@ -352,6 +422,12 @@ int qr3_assemble(struct formulation *f, struct qr3_data **dp, const double kcd[3
     d->guess[ix.db] = d->guess[ix.dl] = 0.0;
     d->guess[ix.pns] = d->guess[ix.pnr] = 0.0;
     ct->delta0 = 0.0;
+    if (fr) { /* the friction frame's axis: the world axis least aligned with the detected normal */
+      d->guess[ix.pt] = d->guess[ix.po] = d->guess[ix.pr] = d->guess[ix.sg] = 0.0;
+      ct->axis = 0;
+      for (int k = 1; k < 3; k++)
+        if (fabs(c->n[k]) < fabs(c->n[ct->axis])) ct->axis = k;
+    }
     if (ph) {
       implicit_polyhedron_guess(&ct->s[0], &ct->s[1], ph, d->pool + ct->g2, h, d->nu0, 0, d->guess + ix.ac,
                                 d->guess + ix.ar, d->guess + ix.l1, d->guess + ix.l2);
@@ -369,13 +445,18 @@ int qr3_assemble(struct formulation *f, struct qr3_data **dp, const double kcd[3
   }
   struct cp_problem *p = cp_ncp_create(n, q3_F, q3_J, d);
   if (!p) return formulation_fail(f, "out of memory");
-  int nfree = nd + Q3_FREE * nc;
+  int nfree = nd + (Q3_FREE + 3 * fr) * nc;
   for (int i = 0; i < n; i++) {
     p->lo[i] = i < nfree ? -INFINITY : -d->guess[i];
     p->hi[i] = INFINITY;
   }
   snprintf(p->name, sizeof p->name, "quasi_rigid 3D nc=%d (z shifted by the warm start)", nc);
-  f->rows = (struct row_counts){.normal = 2 * nc, .velocity = nd, .other = other, .total = n};
+  f->rows = (struct row_counts){.normal = 2 * nc,
+                                .friction = 3 * fr * nc,
+                                .slack = fr * nc,
+                                .velocity = nd,
+                                .other = other,
+                                .total = n};
   *out = p;
   return 0;
 }
@@ -385,9 +466,9 @@ int qr3_recover(struct formulation *f, struct qr3_data *d, const struct world *w
 {
   for (int i = 0; i < w->ndof; i++)
     nu[i] = d->guess[i] + z[i];
-  int total = 0;
+  int total = 0, base = d->prev.base;
   for (int i = 0; i < d->nc; i++)
-    total += Q3_FREE + 3 + d->ct[i].m2;
+    total += base - 1 + d->ct[i].m2;
   if (implicit_answers_reserve(&d->prev, d->nc > 0 ? d->nc : 1, total > 0 ? total : 1))
     return formulation_fail(f, "out of memory");
   d->prev.n = d->nc;
@@ -402,7 +483,14 @@ int qr3_recover(struct formulation *f, struct qr3_data *d, const struct world *w
     for (int k = 0; k < 3 + m2; k++)
       blk[Q3_FREE + k] = d->guess[ix.l1 + k] + z[ix.l1 + k];
     pn[i] = blk[Q3_FREE + 1 + m2] + blk[Q3_FREE + 2 + m2];
-    at += Q3_FREE + 3 + m2;
+    if (d->fr) {
+      double *bf = blk + Q3_FREE + 3 + m2;
+      const int fi[4] = {ix.pt, ix.po, ix.pr, ix.sg};
+      for (int k = 0; k < 4; k++)
+        bf[k] = d->guess[fi[k]] + z[fi[k]];
+      bf[4] = d->ct[i].axis;
+    }
+    at += base - 1 + m2;
   }
   return 0;
 }
@@ -410,7 +498,9 @@ int qr3_recover(struct formulation *f, struct qr3_data *d, const struct world *w
 int qr3_carry_get(const struct qr3_data *d, double *buf, int cap)
 {
   if (!d) return cap >= 1 ? (buf[0] = 0.0, 1) : 1;
-  return implicit_answers_export(&d->prev, buf, cap);
+  int need = implicit_answers_export(&d->prev, buf, cap);
+  if (need <= cap && d->prev.base > Q3_FREE + Q3_COMP) buf[0] += Q3_FRICTION_STATE;
+  return need;
 }
 
 int qr3_carry_set(struct formulation *f, struct qr3_data **dp, const double *buf, int n)
@@ -418,8 +508,18 @@ int qr3_carry_set(struct formulation *f, struct qr3_data **dp, const double *buf
   struct qr3_data *d = q3_data(dp);
   char msg[200];
   if (!d) return formulation_fail(f, "out of memory");
-  if (implicit_answers_import(&d->prev, buf, n, msg, sizeof msg)) return formulation_fail(f, "%s", msg);
-  return 0;
+  int fr = n > 0 && buf[0] >= Q3_FRICTION_STATE, rc = 0;
+  double *b = fr ? malloc((size_t)n * sizeof *b) : NULL;
+  if (fr && !b) return formulation_fail(f, "out of memory");
+  if (fr) memcpy(b, buf, (size_t)n * sizeof *b), b[0] -= Q3_FRICTION_STATE;
+  int base = d->prev.base;
+  d->prev.base = Q3_FREE + Q3_COMP + Q3_FRIC * fr;
+  if (implicit_answers_import(&d->prev, fr ? b : buf, n, msg, sizeof msg)) {
+    d->prev.base = base;
+    rc = formulation_fail(f, "%s", msg);
+  }
+  free(b);
+  return rc;
 }
 
 void qr3_free(struct qr3_data **dp)
