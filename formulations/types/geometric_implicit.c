@@ -204,19 +204,10 @@ static int gi_assemble(struct formulation *f, const struct world *w, const struc
     ct->swapped = swap;
     int sh[2] = {swap ? c->sb : c->sa, swap ? c->sa : c->sb};
     if (implicit_side_init(w, sh[0], &ct->s[0], msg, sizeof msg)) return formulation_fail(f, "%s", msg);
-    int m = implicit_side_body2_count(w, sh[1]); /* body 2: a polygon's edges, or one function */
-    if (npool + m > d->cap_pool) {
-      int cap = 2 * (npool + m);
-      struct convex_fn *pool = realloc(d->pool, (size_t)cap * sizeof *pool);
-      if (!pool) return formulation_fail(f, "out of memory");
-      d->pool = pool;
-      d->cap_pool = cap;
-    }
-    m = implicit_side_body2(w, sh[1], &ct->s[1], d->pool + npool, msg, sizeof msg);
-    if (m < 0) return formulation_fail(f, "%s", msg);
-    ct->m2 = m ? m : 1;
-    ct->g2 = m ? npool : -1;
-    npool += m;
+    /* body 2: a polygon's edges, or one function */
+    if (implicit_side_body2_pool(w, sh[1], &ct->s[1], &d->pool, &d->cap_pool, &npool, &ct->m2, &ct->g2, msg,
+                                 sizeof msg))
+      return formulation_fail(f, "%s", msg);
     ct->sa = sh[0];
     ct->sb = sh[1];
     ct->mu = c->mu;

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int implicit_polygon_halfplanes(const struct world *w, int si, struct convex_fn *fn, int cap, char *msg,
@@ -41,6 +42,28 @@ int implicit_side_body2(const struct world *w, int si, struct gi_side *s, struct
   implicit_side_pose_init(w, si, s);
   memset(&s->fn, 0, sizeof s->fn);
   return implicit_polygon_halfplanes(w, si, g2, w->shapes[si].polygon->n, msg, len);
+}
+
+int implicit_side_body2_pool(const struct world *w, int si, struct gi_side *s, struct convex_fn **pool,
+                             int *cap_pool, int *npool, int *m2, int *g2, char *msg, size_t len)
+{
+  int m = implicit_side_body2_count(w, si);
+  if (*npool + m > *cap_pool) {
+    int cap = 2 * (*npool + m);
+    struct convex_fn *grown = realloc(*pool, (size_t)cap * sizeof *grown);
+    if (!grown) {
+      snprintf(msg, len, "out of memory");
+      return -1;
+    }
+    *pool = grown;
+    *cap_pool = cap;
+  }
+  m = implicit_side_body2(w, si, s, *pool + *npool, msg, len);
+  if (m < 0) return -1;
+  *m2 = m ? m : 1;
+  *g2 = m ? *npool : -1;
+  *npool += m;
+  return 0;
 }
 
 /* p = x + R(th) u, with c = cos th, sn = sin th */

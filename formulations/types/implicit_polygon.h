@@ -18,6 +18,11 @@ int implicit_side_body2(const struct world *w, int si, struct gi_side *s, struct
                         size_t len);
 /* How many inequalities implicit_side_body2 writes for shape si: a polygon's edges, else 0. */
 int implicit_side_body2_count(const struct world *w, int si);
+/* implicit_side_body2 into a step's pool of half-planes (*pool, room *cap_pool, *npool used; grown as
+ * needed): sets *m2 (the inequalities, 1 for a single function) and *g2 (where they start in the pool, -1 for
+ * a single function) and advances *npool. 0, or -1 with msg. */
+int implicit_side_body2_pool(const struct world *w, int si, struct gi_side *s, struct convex_fn **pool,
+                             int *cap_pool, int *npool, int *m2, int *g2, char *msg, size_t len);
 /* The guess of a contact whose body 2 is the polygon pg (inequalities g2, pg->n of them) and body 1 a single
  * function, at the poses predicted with the start velocities nu0 over h: a1, a2, l1 and l2 (pg->n). With
  * warm, a1..l2 hold the previous step's answer and are kept when its a2 is still a minimiser. */

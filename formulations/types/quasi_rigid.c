@@ -396,25 +396,17 @@ static int qr_assemble(struct formulation *f, const struct world *w, const struc
     int a_is_c = w->shapes[c->sa].kind == SHAPE_HALFPLANE || poly_b;
     int sh[2] = {a_is_c ? c->sa : c->sb, a_is_c ? c->sb : c->sa};
     if (implicit_side_init(w, sh[0], &ct->s[0], msg, sizeof msg)) return formulation_fail(f, "%s", msg);
-    int m = implicit_side_body2_count(w, sh[1]); /* R: a polygon's edges, or one function */
+    /* R: a polygon's edges, or one function */
+    int m = implicit_side_body2_count(w, sh[1]);
     if (m > CONVEX_PART_MAX)
       return formulation_fail(
           f,
           "shape %d: a polygon of %d edges (quasi_rigid carries at most %d multipliers per "
           "contact)",
           sh[1], m, CONVEX_PART_MAX);
-    if (npool + m > d->cap_pool) {
-      int cap = 2 * (npool + m);
-      struct convex_fn *pool = realloc(d->pool, (size_t)cap * sizeof *pool);
-      if (!pool) return formulation_fail(f, "out of memory");
-      d->pool = pool;
-      d->cap_pool = cap;
-    }
-    m = implicit_side_body2(w, sh[1], &ct->s[1], d->pool + npool, msg, sizeof msg);
-    if (m < 0) return formulation_fail(f, "%s", msg);
-    ct->m2 = m ? m : 1;
-    ct->g2 = m ? npool : -1;
-    npool += m;
+    if (implicit_side_body2_pool(w, sh[1], &ct->s[1], &d->pool, &d->cap_pool, &npool, &ct->m2, &ct->g2, msg,
+                                 sizeof msg))
+      return formulation_fail(f, "%s", msg);
     if (ct->m2 > d->cap_e) {
       struct side_eval *e = realloc(d->eR, (size_t)ct->m2 * sizeof *e);
       if (!e) return formulation_fail(f, "out of memory");
