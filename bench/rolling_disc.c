@@ -25,6 +25,7 @@
  * PAPER   Chakraborty et al. eqs. (41)-(47) (geometric_implicit), Stewart & Trinkle 1996, Anitescu-Potra.
  * Runs on the sweep engine: results/rolling_disc/<run>/tasks.csv, summary, plots. */
 #include "engine/sweep_observers.h"
+#include "plot_trace.h"
 #include "scenes.h"
 #include "simulation.h"
 
@@ -211,6 +212,16 @@ static double cost(const struct sweep_task *t, void *vctx)
 
 static void teardown(void *ctx) { free(ctx); }
 
+/* Fig. 1 of Chakraborty et al. from the trace: the kinetic energy over time (constant for the implicit disc,
+ * falling for an N-gon) and the slip |v_x + omega r|. */
+static const struct trace_plot trace_plots[] = {
+    {.name = "energy",
+     .title = "Chakraborty et al. Fig. 1: kinetic energy of the rolling disc (or N-gon) over time",
+     .panel = {{.ylabel = "kinetic energy [J]",
+                .curve = {{.column = "kinetic_energy", .title = "kinetic energy"}}},
+               {.ylabel = "slip |v_x + omega r| [m/s]", .curve = {{.column = "slip", .title = "slip"}}}}},
+};
+
 static const struct sweep_driver driver = {
     .experiment = "rolling_disc",
     .title = "rolling unit disc: implicit circle vs N-gon (Chakraborty et al. Sec. 6.1, Fig. 1)",
@@ -228,6 +239,8 @@ static const struct sweep_driver driver = {
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,
     .n_columns = sizeof columns / sizeof columns[0],
+    .trace_plots = trace_plots,
+    .n_trace_plots = sizeof trace_plots / sizeof trace_plots[0],
     .setup = setup,
     .cost = cost,
     .run = run,

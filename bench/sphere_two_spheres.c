@@ -14,7 +14,8 @@
  * -load_tol h; contact 2 slides from the first step whose slip speed (the velocity of the sphere's point
  * nearest the fixed sphere, tangential part) exceeds -slip_tol. Per-step trace
  * (-trace DIR): the sphere's velocity (Fig. 4b) and, per contact, the normal force, the friction force
- * magnitude and the slip speed (Figs. 5a, 5b). USAGE
+ * magnitude and ellipsoidal norm, mu times the normal force and the slip speed, drawn as Figs. 4b and 5 after
+ * the sweep. USAGE
  * bench_sphere_two_spheres [-options_file bench/experiments/sphere_two_spheres.opts] [-h 0.01]
  *         [-formulation geometric_implicit,stewart_trinkle,anitescu_potra] [-cp_solver fb_newton,lemke]
  *         [-t_end 4] [sweep options: -out, -resume, ... see -help]
@@ -22,6 +23,7 @@
  * Anitescu-Potra. Runs on the sweep engine: results/sphere_two_spheres/<run>/tasks.csv, summary, plots. */
 #include "engine/sweep_observers.h"
 #include "geometric_implicit3d.h"
+#include "plot_trace.h"
 #include "simulation.h"
 
 #include <math.h>
@@ -76,7 +78,7 @@ struct s2_obs {
   int shape_big[2]; /* world shapes of the radius-10 and radius-9 spheres */
   double nu_prev[6], dnu_prev[6], jump;
   long steps_seen;
-  double gap[2], slip[2], fn[2], ff[2];
+  double gap[2], slip[2], fn[2], ff[2], fe[2]; /* fe: the friction's ellipsoidal norm (eq. (5)) / h */
   int slid2;
   double t_sep[2], t_slide2, fres;
 };
@@ -120,7 +122,7 @@ static int s2_after(void *vctx, const struct simulation *sim, long k, const stru
     for (int i = 0; i < 3; i++)
       s2 += (vp[i] - vn * nrm[i]) * (vp[i] - vn * nrm[i]);
     o->slip[c] = sqrt(s2);
-    o->fn[c] = o->ff[c] = 0.0;
+    o->fn[c] = o->ff[c] = o->fe[c] = 0.0;
   }
   /* normal impulses of the step per fixed sphere (any formulation) */
   const struct contact_set *cs = stepper_contacts(sim->st);
@@ -145,6 +147,7 @@ static int s2_after(void *vctx, const struct simulation *sim, long k, const stru
                      r.pr * r.pr / (e_ell[2] * e_ell[2]));
     o->fn[c] = r.pn / h;
     o->ff[c] = sqrt(r.pt * r.pt + r.po * r.po) / h;
+    o->fe[c] = pf / h;
     double lim = mu_paper * r.pn;
     double v = r.sigma > 1e-9 ? fabs(pf - lim) : fmax(0.0, pf - lim);
     o->fres = fmax(o->fres, v);
@@ -161,6 +164,9 @@ static void s2_values(void *vctx, double *v)
     v[6 + 3 * c] = o->fn[c];
     v[7 + 3 * c] = o->ff[c];
     v[8 + 3 * c] = o->slip[c];
+    v[12 + c] =
+        mu_paper * o->fn[c]; /* Fig. 5: the bound the friction's ellipsoidal norm meets while sliding */
+    v[14 + c] = o->fe[c];
   }
 }
 
@@ -223,8 +229,10 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
                             .begin = s2_begin,
                             .after_step = s2_after,
                             .columns = "vx,vy,vz,wx,wy,wz,c1_normal_force,c1_friction_force,"
-                                       "c1_slip_speed,c2_normal_force,c2_friction_force,c2_slip_speed",
-                            .n_columns = 12,
+                                       "c1_slip_speed,c2_normal_force,c2_friction_force,c2_slip_speed,"
+                                       "c1_mu_normal_force,c2_mu_normal_force,c1_friction_ellipsoidal,"
+                                       "c2_friction_ellipsoidal",
+                            .n_columns = 16,
                             .values = s2_values};
   struct run_summary sum;
   if (sweep_observers_standard(task, obs, &n_obs, 3) || simulation_run(&sim, h, steps, obs, n_obs, &sum)) {
@@ -278,6 +286,36 @@ static double cost(const struct sweep_task *t, void *vctx)
 
 static void teardown(void *ctx) { free(ctx); }
 
+/* Figs. 4b and 5 of Chakraborty et al. from the trace: the sphere's velocity, and per contact the friction's
+ * ellipsoidal norm sqrt((p_t/e_t)^2 + (p_o/e_o)^2 + (p_r/e_r)^2) / h against mu times the normal force (they
+ * coincide while the contact slides, eq. (5)) and the tangential force alone (below it when the contact also
+ * twists: e_r = 0.3). */
+static const struct trace_plot trace_plots[] = {
+    {.name = "velocity",
+     .title = "Chakraborty et al. Fig. 4b: generalized velocity of the small sphere",
+     .panel = {{.ylabel = "velocity [m/s]",
+                .curve = {{.column = "vx", .title = "v_x"},
+                          {.column = "vy", .title = "v_y"},
+                          {.column = "vz", .title = "v_z"}}},
+               {.ylabel = "angular velocity [rad/s]",
+                .curve = {{.column = "wx", .title = "w_x"},
+                          {.column = "wy", .title = "w_y"},
+                          {.column = "wz", .title = "w_z"}}}}},
+    {.name = "forces",
+     .title = "Chakraborty et al. Fig. 5: friction force and mu times normal force at contacts 1 and 2",
+     .panel = {{.ylabel = "contact 1 force [N]",
+                .curve = {{.column = "c1_friction_ellipsoidal", .title = "friction, ellipsoidal norm"},
+                          {.column = "c1_friction_force", .title = "tangential force |(f_t, f_o)|"},
+                          {.column = "c1_mu_normal_force", .title = "mu x normal force", .reference = 1}}},
+               {.ylabel = "contact 2 force [N]",
+                .curve = {{.column = "c2_friction_ellipsoidal", .title = "friction, ellipsoidal norm"},
+                          {.column = "c2_friction_force", .title = "tangential force |(f_t, f_o)|"},
+                          {.column = "c2_mu_normal_force", .title = "mu x normal force", .reference = 1}}},
+               {.ylabel = "slip speed [m/s]",
+                .curve = {{.column = "c1_slip_speed", .title = "contact 1"},
+                          {.column = "c2_slip_speed", .title = "contact 2"}}}}},
+};
+
 static const struct sweep_driver driver = {
     .experiment = "sphere_two_spheres",
     .title = "sphere on two spheres: contact transitions (Chakraborty et al. Sec. 6.2, Figs. 4-5)",
@@ -291,6 +329,8 @@ static const struct sweep_driver driver = {
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,
     .n_columns = sizeof columns / sizeof columns[0],
+    .trace_plots = trace_plots,
+    .n_trace_plots = sizeof trace_plots / sizeof trace_plots[0],
     .setup = setup,
     .cost = cost,
     .run = run,
