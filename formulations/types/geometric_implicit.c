@@ -213,12 +213,8 @@ static int gi_assemble(struct formulation *f, const struct world *w, const struc
     ct->mu = c->mu;
     ct->comp = n;
     n += 3 + ct->m2;
-    if (ct->m2 > d->cap_e2) {
-      struct side_eval *e2 = realloc(d->e2, (size_t)ct->m2 * sizeof *e2);
-      if (!e2) return formulation_fail(f, "out of memory");
-      d->e2 = e2;
-      d->cap_e2 = ct->m2;
-    }
+    if (implicit_grow((void **)&d->e2, &d->cap_e2, ct->m2, sizeof *d->e2))
+      return formulation_fail(f, "out of memory");
   }
   if (implicit_step_start(w, h, n, &d->M, &d->nu0, &d->papp, &d->guess))
     return formulation_fail(f, "out of memory");

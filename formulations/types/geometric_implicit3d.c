@@ -246,20 +246,8 @@ static const struct g3_prev *find_prev(const struct gi3_data *d, int sa, int sb)
 /* Room for m more half-spaces in the pool (npool used) and for m evaluations in e2; 0, or 1 out of memory. */
 static int g3_reserve(struct gi3_data *d, int npool, int m)
 {
-  if (npool + m > d->cap_pool) {
-    int cap = 2 * (npool + m);
-    struct convex_fn *pool = realloc(d->pool, (size_t)cap * sizeof *pool);
-    if (!pool) return 1;
-    d->pool = pool;
-    d->cap_pool = cap;
-  }
-  if (m > d->cap_e2) {
-    struct side3_eval *e2 = realloc(d->e2, (size_t)m * sizeof *e2);
-    if (!e2) return 1;
-    d->e2 = e2;
-    d->cap_e2 = m;
-  }
-  return 0;
+  return implicit_grow((void **)&d->pool, &d->cap_pool, npool + m, sizeof *d->pool) ||
+         implicit_grow((void **)&d->e2, &d->cap_e2, m, sizeof *d->e2);
 }
 
 /* The impulses' cold start of a polyhedron contact that is new or was apart (implicit_polyhedron_impulses),

@@ -48,15 +48,9 @@ int implicit_side_body2_pool(const struct world *w, int si, struct gi_side *s, s
                              int *cap_pool, int *npool, int *m2, int *g2, char *msg, size_t len)
 {
   int m = implicit_side_body2_count(w, si);
-  if (*npool + m > *cap_pool) {
-    int cap = 2 * (*npool + m);
-    struct convex_fn *grown = realloc(*pool, (size_t)cap * sizeof *grown);
-    if (!grown) {
-      snprintf(msg, len, "out of memory");
-      return -1;
-    }
-    *pool = grown;
-    *cap_pool = cap;
+  if (implicit_grow((void **)pool, cap_pool, *npool + m, sizeof **pool)) {
+    snprintf(msg, len, "out of memory");
+    return -1;
   }
   m = implicit_side_body2(w, si, s, *pool + *npool, msg, len);
   if (m < 0) return -1;

@@ -89,6 +89,16 @@ int implicit_side_shape(const struct world *w, int si, struct convex_fn *fn, cha
   return 0;
 }
 
+int implicit_grow(void **buf, int *cap, int need, size_t size)
+{
+  if (need <= *cap) return 0;
+  void *p = realloc(*buf, 2 * (size_t)need * size);
+  if (!p) return 1;
+  *buf = p;
+  *cap = 2 * need;
+  return 0;
+}
+
 static int grow(double **p, int n)
 {
   double *q = realloc(*p, (size_t)(n > 0 ? n : 1) * sizeof *q);

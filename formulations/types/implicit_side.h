@@ -55,6 +55,10 @@ int implicit_side_init(const struct world *w, int si, struct gi_side *s, char *m
 /* Only the body's dof and pose at the start of the step (a side whose inequalities are kept elsewhere). */
 void implicit_side_pose_init(const struct world *w, int si, struct gi_side *s);
 
+/* Room for need elements of size bytes in *buf (its room *cap, grown to 2 need when short: the step's
+ * per-contact pools and scratch of the implicit formulations); 0, or 1 out of memory (*buf unchanged). */
+int implicit_grow(void **buf, int *cap, int need, size_t size);
+
 /* What every implicit step (geometric_implicit in 2D and 3D, quasi_rigid) starts from: the mass matrix M
  * (ndof x ndof), the velocity nu0 at the start of the step, the applied impulse h F_ext (papp), and the
  * initial guess (length n) whose velocity block is nu0. The buffers are grown (realloc) to fit; nonzero when

@@ -407,12 +407,8 @@ static int qr_assemble(struct formulation *f, const struct world *w, const struc
     if (implicit_side_body2_pool(w, sh[1], &ct->s[1], &d->pool, &d->cap_pool, &npool, &ct->m2, &ct->g2, msg,
                                  sizeof msg))
       return formulation_fail(f, "%s", msg);
-    if (ct->m2 > d->cap_e) {
-      struct side_eval *e = realloc(d->eR, (size_t)ct->m2 * sizeof *e);
-      if (!e) return formulation_fail(f, "out of memory");
-      d->eR = e;
-      d->cap_e = ct->m2;
-    }
+    if (implicit_grow((void **)&d->eR, &d->cap_e, ct->m2, sizeof *d->eR))
+      return formulation_fail(f, "out of memory");
     ct->sc = sh[0];
     ct->sr = sh[1];
     ct->mu = c->mu;
@@ -421,11 +417,8 @@ static int qr_assemble(struct formulation *f, const struct world *w, const struc
     d->ct[i].comp = n;
     n += 3 + d->ct[i].m2 + fr;
   }
-  if (d->cap_e == 0) {
-    d->eR = malloc(sizeof *d->eR);
-    if (!d->eR) return formulation_fail(f, "out of memory");
-    d->cap_e = 1;
-  }
+  if (implicit_grow((void **)&d->eR, &d->cap_e, 1, sizeof *d->eR))
+    return formulation_fail(f, "out of memory");
   if (implicit_step_start(w, h, n, &d->M, &d->nu0, &d->papp, &d->guess))
     return formulation_fail(f, "out of memory");
   d->ndof = nd;

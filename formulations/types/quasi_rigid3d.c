@@ -322,20 +322,8 @@ static int q3_J(void *ctx, const double *z, double *J)
 /* Room for m more half-spaces in the pool (npool used) and for m evaluations in eR; 0, or 1 out of memory. */
 static int q3_reserve(struct qr3_data *d, int npool, int m)
 {
-  if (npool + m > d->cap_pool) {
-    int cap = 2 * (npool + m);
-    struct convex_fn *pool = realloc(d->pool, (size_t)cap * sizeof *pool);
-    if (!pool) return 1;
-    d->pool = pool;
-    d->cap_pool = cap;
-  }
-  if (m > d->cap_e) {
-    struct side3_eval *e = realloc(d->eR, (size_t)m * sizeof *e);
-    if (!e) return 1;
-    d->eR = e;
-    d->cap_e = m;
-  }
-  return 0;
+  return implicit_grow((void **)&d->pool, &d->cap_pool, npool + m, sizeof *d->pool) ||
+         implicit_grow((void **)&d->eR, &d->cap_e, m, sizeof *d->eR);
 }
 
 int qr3_assemble(struct formulation *f, struct qr3_data **dp, const double kcd[3], const double e[3],
