@@ -171,14 +171,25 @@ void plot_write_x_axis(FILE *fp, const struct rundir *r, const struct plot_x *x)
   if (explicit_tics && plot_x_crowded(r, x)) fprintf(fp, "set xtics rotate by 45 right\n");
 }
 
-/* What the plots aggregate over: the axes that are neither the x nor a series axis. */
+/* The note on what the plots aggregate over: the axes that are neither the x nor a series axis, "aggregated
+ * over a, b"; those with one value in every row (a -where filter, or a run of one value) are not aggregated
+ * and are named with it instead, "at c = v". "" when neither. */
 void plot_aggregated_over(const struct rundir *r, char *buf, size_t n)
 {
-  size_t at = 0;
-  buf[0] = '\0';
-  for (int k = 0; k < r->axes.n && at < n; k++) {
+  char over[512] = "", at[512] = "";
+  size_t no = 0, na = 0;
+  const struct table *t = r->tasks;
+  for (int k = 0; k < r->axes.n; k++) {
     const char *a = r->axes.name[k];
     if (strcmp(a, r->plot_x) == 0 || rundir_list_find(&r->series, a) >= 0) continue;
-    at += (size_t)snprintf(buf + at, n - at, "%s%s", at ? ", " : "", a);
+    int c = table_column(t, a), one = c >= 0 && t->nrow > 0;
+    for (int i = 1; one && i < t->nrow; i++)
+      one = strcmp(table_get(t, i, c), table_get(t, 0, c)) == 0;
+    if (one && na < sizeof at)
+      na += (size_t)snprintf(at + na, sizeof at - na, "%s%s = %s", na ? ", " : "", a, table_get(t, 0, c));
+    else if (!one && no < sizeof over)
+      no += (size_t)snprintf(over + no, sizeof over - no, "%s%s", no ? ", " : "", a);
   }
+  snprintf(buf, n, "%s%s%s%s%s", no ? "aggregated over " : "", over, no && na ? "; " : "", na ? "at " : "",
+           at);
 }

@@ -70,7 +70,7 @@ void plot_write_x_axis(FILE *fp, const struct rundir *r, const struct plot_x *x)
 int plot_axis_label(const struct rundir *r, const char *name, char *buf, size_t n);
 /* "AXIS: the whole help text [unit]" of a column whose axis label was cut, for the title; else "". */
 void plot_axis_note(const struct rundir *r, const char *axis, const char *name, char *buf, size_t n);
-/* What the plots aggregate over: the axes that are neither the x nor a series axis. */
+/* The title's note on the axes a plot aggregates over, and those fixed at one value (plot_axes.c). */
 void plot_aggregated_over(const struct rundir *r, char *buf, size_t n);
 
 /* Facets (plot_facets.c): panel[s] is the panel of series s (0.. n_panels-1), panel_label[s] the series'

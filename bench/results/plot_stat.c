@@ -245,7 +245,7 @@ int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct
   }
   plot_script_png_size(gp, name, w, h);
   /* the notes under the title, "; " between those that apply */
-  const char *note[] = {over[0] ? "aggregated over " : NULL,
+  const char *note[] = {over[0] ? over : NULL,
                         rundir_list_find(&r->higher_better, col_name) >= 0 ? "higher is better" : NULL,
                         n_failed ? "x on the bottom: every task failed" : NULL,
                         n_clamped ? "open triangles: under the floor, drawn at it" : NULL,
@@ -255,10 +255,10 @@ int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct
   /* a new line instead of "; " once a line would pass ~90 characters: a 1000-px title holds about 110 */
   for (size_t k = 0, at = 0, line = 0; k < sizeof note / sizeof note[0] && at < sizeof notes; k++)
     if (note[k]) {
-      size_t len = strlen(note[k]) + (k ? 0 : strlen(over));
+      size_t len = strlen(note[k]);
       const char *sep = !at ? "" : line + 2 + len > 90 ? "\\n" : "; ";
       line = (sep[0] == '\\' ? 0 : line + strlen(sep)) + len;
-      at += (size_t)snprintf(notes + at, sizeof notes - at, "%s%s%s", sep, note[k], k ? "" : over);
+      at += (size_t)snprintf(notes + at, sizeof notes - at, "%s%s", sep, note[k]);
     }
   plot_quote(r->title, qt, sizeof qt);
   /* the y label's whole definition when the label had to be cut */

@@ -112,7 +112,7 @@ int plot_success(const struct rundir *r, const struct plot_series *ps, const str
   plot_quote(r->title, qt, sizeof qt);
   int heat = ns > FACET_MIN || ns * nx > 48; /* too many bars to read: a heat map, x by series */
   fprintf(gp, "set title \"%s\\nsuccesses / applicable tasks (not_applicable left out%s)%s%s\"\n", qt,
-          heat ? "; hatched: no applicable task" : "", over[0] ? "\\naggregated over " : "", over);
+          heat ? "; hatched: no applicable task" : "", over[0] ? "\\n" : "", over);
   if (heat) {
     rc = success_heat_map(r, ps, x, gp, app, suc) ? 2 : 0;
     goto cleanup;
