@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_meta.sh — meta.json records what the timings depend on: the CPU model (/proc/cpuinfo), the BLAS
-# threads in use and OPENBLAS_NUM_THREADS / OMP_NUM_THREADS / OPENBLAS_CORETYPE, and the SLURM job, array
-# job and array task ids; an unset variable is null. Two runs of bin/bench_synthetic (one task each).
+# threads and kernel set (blas_core) in use and OPENBLAS_NUM_THREADS / OMP_NUM_THREADS / OPENBLAS_CORETYPE,
+# and the SLURM job, array job and array task ids; an unset variable is null. Two runs of bin/bench_synthetic (one task each).
 set -u
 bin=${CB_BIN:-bin}
 . "$(dirname "$0")/lib.sh"
@@ -34,6 +34,30 @@ if [ -n "${OPENBLAS_CORETYPE+x}" ]; then
     '[ "$(field "$m" openblas_coretype)" = "\"$OPENBLAS_CORETYPE\"" ]'
 else
   check "OPENBLAS_CORETYPE unset -> openblas_coretype null" '[ "$(field "$m" openblas_coretype)" = null ]'
+fi
+# blas_core: the kernels in use; where the CPU has AVX-512 (AVX2 + FMA) and OPENBLAS_CORETYPE is unset, never
+# a core without them, whatever OpenBLAS detected (0.3.21 falls back to Prescott on CPUs newer than itself)
+flags=$(sed -n 's/^flags[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n 1)
+has() { case " $flags " in *" $1 "*) return 0 ;; esac; return 1; }
+core=$(field "$m" blas_core | tr -d '"' | tr '[:upper:]' '[:lower:]')
+check "blas_core and blas_core_detected recorded ($core, $(field "$m" blas_core_detected))" \
+  '[ -n "$core" ] && [ -n "$(field "$m" blas_core_detected)" ]'
+if [ -z "${OPENBLAS_CORETYPE+x}" ] && has avx512f && has avx512bw && has avx512dq && has avx512vl && has avx512cd; then
+  check "CPU with AVX-512 -> blas_core is an AVX-512 core (SkylakeX, Cooperlake, SapphireRapids)" \
+    'case $core in skylakex | cooperlake | sapphirerapids) true ;; *) false ;; esac'
+elif [ -z "${OPENBLAS_CORETYPE+x}" ] && has avx2 && has fma; then
+  check "CPU with AVX2 + FMA -> blas_core is not a pre-AVX2 core" \
+    'case $core in prescott | core2 | penryn | dunnington | nehalem | sandybridge | atom) false ;; *) true ;; esac'
+else
+  skip "blas_core selection: OPENBLAS_CORETYPE is set or the CPU has neither AVX-512 nor AVX2"
+fi
+if has avx2 && has fma; then
+  run "$tmp/h" OPENBLAS_CORETYPE=Haswell || fail "bench_synthetic ran (OPENBLAS_CORETYPE=Haswell)"
+  check "OPENBLAS_CORETYPE=Haswell is the user's choice: blas_core Haswell, the variable recorded" \
+    '[ "$(field "$tmp/h/meta.json" blas_core)" = "\"Haswell\"" ] &&
+     [ "$(field "$tmp/h/meta.json" openblas_coretype)" = "\"Haswell\"" ]'
+else
+  skip "OPENBLAS_CORETYPE=Haswell: the CPU lacks AVX2 + FMA"
 fi
 model=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo 2>/dev/null | head -n 1)
 if [ -n "$model" ]; then

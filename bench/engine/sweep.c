@@ -2,6 +2,7 @@
  * (engine, axes, the driver's own) -> rank 0 prepares the run directory (or refuses, exit 2) -> every rank
  * runs tasks (sweep_run.c) -> rank 0 merges the ledger into tasks.csv, summarises and plots. Bad input is
  * found before any task runs, reported once by rank 0, and every rank exits 2. */
+#include "blas_core.h"
 #include "formulation.h"
 #include "option_table.h"
 #include "plot_trace.h"
@@ -231,6 +232,7 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   /* MPI first, so that a missing options file is reported once, cleanly, with exit 2 (PETSc would
    * print a stack of errors and exit 1). */
   sweep_launcher_note();
+  blas_core_select(); /* before MPI starts threads and before any BLAS call */
   if (MPI_Init(&pargc, &pargv) != MPI_SUCCESS) {
     free(cmd);
     free(pargv);

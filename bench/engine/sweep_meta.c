@@ -1,11 +1,13 @@
 /* sweep_meta.c — meta.json: git sha and dirty flag, host, ranks, PETSc/GSL/MPI versions, options,
  * start/end, wall time, parallel efficiency Σ(task seconds)/(ranks × wall) and the schedule ratio
- * wall / max(Σ/ranks, longest task), and what the timings depend on: the CPU model, the BLAS threads in
- * use and the environment that sets them (OPENBLAS_NUM_THREADS, OMP_NUM_THREADS, OPENBLAS_CORETYPE), and
+ * wall / max(Σ/ranks, longest task), and what the timings depend on: the CPU model, the BLAS threads and
+ * kernel set in use (blas_core, and blas_core_detected: OpenBLAS's own pick, see blas_core.c) and the
+ * environment that sets them (OPENBLAS_NUM_THREADS, OMP_NUM_THREADS, OPENBLAS_CORETYPE), and
  * the SLURM job (SLURM_JOB_ID, SLURM_ARRAY_JOB_ID, SLURM_ARRAY_TASK_ID; null when absent). A run writes it
  * at its start (finished false) and end; a job-array slice writes meta.K-of-N.json, and bench_merge writes
  * the run's meta.json from the merged table (without the machine fields: the merge may run elsewhere; the
  * slices' files keep them). */
+#include "blas_core.h"
 #include "sweep_impl.h"
 #include "table.h"
 
@@ -109,6 +111,10 @@ static void meta_machine(FILE *fp)
   fprintf(fp, ",\n  \"cpu_model\": ");
   json_string(fp, model);
   fprintf(fp, ",\n  \"blas_threads\": %d", openblas_get_num_threads());
+  fprintf(fp, ",\n  \"blas_core\": ");
+  json_string(fp, blas_core_in_use());
+  fprintf(fp, ",\n  \"blas_core_detected\": ");
+  json_string(fp, blas_core_detected());
   json_env(fp, "openblas_num_threads", "OPENBLAS_NUM_THREADS");
   json_env(fp, "omp_num_threads", "OMP_NUM_THREADS");
   json_env(fp, "openblas_coretype", "OPENBLAS_CORETYPE");

@@ -6,6 +6,7 @@
  *         [-<solver>_... its declared options]; -help lists them all (-help petsc: PETSc's as well).
  * EXIT    0 if at least one solver converged, 1 if none did, 2 on bad input or usage, including any option
  *         that nothing in this run reads (a misspelt name, or an option of a solver the run does not use). */
+#include "blas_core.h"
 #include "cp_io.h"
 #include "solver.h"
 
@@ -178,6 +179,7 @@ static int take_help(int *argc, char **argv)
 int main(int argc, char **argv)
 {
   int want_help = take_help(&argc, argv);
+  blas_core_select(); /* solve times with the kernels the CPU can run (bench/engine/blas_core.c) */
   if (PetscInitialize(&argc, &argv, NULL, NULL) != 0) return 2;
   int rc = 2, n_names = 0;
   struct cp_problem *p = NULL;
