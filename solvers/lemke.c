@@ -128,6 +128,18 @@ static int lemke_check_every_for(const struct lemke_data *ld, int n)
   return n <= 16 ? 1 : (n / 10 > 10 ? n / 10 : 10);
 }
 
+/* The automatic schedule widens while the drift stays far below drift_tol: after a check at or below
+ * 1e-3 drift_tol the next one comes twice as many pivots later, up to 8 check_every; any larger drift
+ * brings the base interval back. Measured on SPD n = 1000 (507 pivots, drift ~1e-15 at every check): a
+ * check reads M once (~1 ms on this machine, 16 pivots' worth), and the five fixed checks took 17 % of
+ * the solve; with the widening, two. An explicit -lemke_check_every, and the every-pivot checks of
+ * n <= 16, stay fixed. */
+static int lemke_next_interval(const struct lemke_data *ld, int base, int interval, double drift)
+{
+  if (ld->check_every > 0 || base == 1 || !(drift <= 1e-3 * ld->drift_tol)) return base;
+  return 2 * interval < 8 * base ? 2 * interval : 8 * base;
+}
+
 static int lemke_block_for(const struct lemke_data *ld, int n)
 {
   return ld->block > 0 ? ld->block : (n / 16 < 32 ? 32 : (n / 16 > 128 ? 128 : n / 16));
@@ -203,7 +215,7 @@ static int lemke_ratio_test(struct lemke_work *w, const double *c, double ptol, 
   double theta = INFINITY;
   for (int i = 0; i < n; i++)
     if (c[i] > ptol) {
-      double r = fmax(t->x[i], 0.0) / c[i];
+      double r = (t->x[i] > 0.0 ? t->x[i] : 0.0) / c[i]; /* not fmax: a libm call per entry at -O2 */
       if (argmin < 0 || r < theta) {
         theta = r;
         argmin = i;
@@ -211,7 +223,7 @@ static int lemke_ratio_test(struct lemke_work *w, const double *c, double ptol, 
     }
   if (argmin < 0) return -1;
   for (int i = 0; i < n; i++)
-    if (c[i] > ptol && fmax(t->x[i], 0.0) - theta * c[i] <= zx) {
+    if (c[i] > ptol && (t->x[i] > 0.0 ? t->x[i] : 0.0) - theta * c[i] <= zx) {
       if (i == z0_row) return i;
       w->tied[ntied++] = i;
     }
@@ -269,8 +281,10 @@ static double lemke_drift(struct lemke_work *w, int m)
     int n = w->t->n;
     double bmax = 1.0;
     size_t nn = (size_t)n * (size_t)n;
-    for (size_t k = 0; k < nn; k++)
-      bmax = fmax(bmax, fabs(w->ref.M[k]));
+    for (size_t k = 0; k < nn; k++) { /* not fmax: a libm call per entry at -O2, 2 ms at n = 1000 */
+      double a = fabs(w->ref.M[k]);
+      bmax = a > bmax ? a : bmax;
+    }
     for (int i = 0; i < n; i++)
       bmax = fmax(bmax, fabs(w->d[i]));
     w->ref.bmax = bmax;
@@ -284,7 +298,7 @@ static enum solve_status lemke_run(struct solver *s, struct lemke_work *w, doubl
 {
   const struct lemke_data *ld = s->data;
   struct lemke_tableau *t = w->t;
-  int n = t->n, check_every = lemke_check_every_for(ld, n);
+  int n = t->n, check_every = lemke_check_every_for(ld, n), interval = check_every, next_check = check_every;
   double zx = lemke_snap(t, qnorm), dnorm = lemke_norm_inf(n, w->d);
   double z0_negligible = lemke_z0_negligible * s->set.tol * fmax(1.0, qnorm);
   /* First pivot: z0 enters (column n, entries < 0) and replaces the most negative x_i / |c_i|; ties go
@@ -309,7 +323,13 @@ static enum solve_status lemke_run(struct solver *s, struct lemke_work *w, doubl
     if (*pivots > 0 && *pivots % 16 == 0 && solver_out_of_time(s)) return SOLVE_TIME_LIMIT;
     int m = -1 - t->where[entering];
     lemke_tableau_column(t, m, w->col);
-    if (*pivots > 0 && *pivots % check_every == 0 && lemke_drift(w, m) > ld->drift_tol) {
+    double drift = 0.0;
+    if (*pivots > 0 && *pivots >= next_check) {
+      drift = lemke_drift(w, m);
+      interval = lemke_next_interval(ld, check_every, interval, drift);
+      next_check = *pivots + interval;
+    }
+    if (drift > ld->drift_tol || isnan(drift)) {
       /* the held-back updates drifted from the data: start again from a fresh factorization of B */
       if (lemke_tableau_refactor(t, &w->ref) != 0) return SOLVE_NUMERICAL_FAILURE;
       zx = lemke_snap(t, qnorm);

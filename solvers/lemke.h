@@ -17,6 +17,7 @@ struct lemke_tableau {
   double *s, *g;        /* n row and ncols column scale factors */
   int *corr_i, *corr_m; /* the k corrections: C(corr_i[l], corr_m[l]) += corr_val[l] */
   double *corr_val;
+  double *wraw;  /* bmax doubles of scratch for the scale fix-ups */
   double *x;     /* n basic values B^-1 q after the pivots so far */
   int *basic;    /* basic[r]: the variable basic in row r */
   int *nonbasic; /* nonbasic[m]: the variable in column m */

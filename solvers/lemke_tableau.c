@@ -29,6 +29,7 @@ int lemke_tableau_create(int n_cap, int bmax_cap, int warm, struct lemke_tableau
   t->corr_i = malloc(bmax * sizeof *t->corr_i);
   t->corr_m = malloc(bmax * sizeof *t->corr_m);
   t->corr_val = malloc(bmax * sizeof *t->corr_val);
+  t->wraw = malloc(bmax * sizeof *t->wraw);
   t->basic = malloc(nn * sizeof *t->basic);
   t->nonbasic = malloc(nc * sizeof *t->nonbasic);
   t->where = malloc((2 * nn + 1) * sizeof *t->where);
@@ -41,8 +42,8 @@ int lemke_tableau_create(int n_cap, int bmax_cap, int warm, struct lemke_tableau
   t->wipiv = malloc(nn * sizeof *t->wipiv);
   t->wiwork = malloc(nn * sizeof *t->wiwork);
   int bad = !t->T0 || !t->U || !t->V || !t->x || !t->s || !t->g || !t->corr_i || !t->corr_m || !t->corr_val ||
-            !t->basic || !t->nonbasic || !t->where || !t->lex_var || !t->wG || !t->wwork || !t->wS ||
-            !t->wpos || !t->wipiv || !t->wiwork;
+            !t->wraw || !t->basic || !t->nonbasic || !t->where || !t->lex_var || !t->wG || !t->wwork ||
+            !t->wS || !t->wpos || !t->wipiv || !t->wiwork;
   if (!bad && warm) {
     t->wX = malloc(nn * nc * sizeof *t->wX);
     t->wY = malloc(nn * nc * sizeof *t->wY);
@@ -79,6 +80,7 @@ void lemke_tableau_destroy(struct lemke_tableau **t)
   free((*t)->corr_i);
   free((*t)->corr_m);
   free((*t)->corr_val);
+  free((*t)->wraw);
   free((*t)->basic);
   free((*t)->nonbasic);
   free((*t)->where);
@@ -201,13 +203,25 @@ int lemke_tableau_warm(struct lemke_tableau *t, const double *M, const double *q
   return 0;
 }
 
+/* v[idx[l]] *= a * f[idx[l]] for l < k, the rest of v times a: the scale factors f differ from 1 only at
+ * the k indices pivoted since the last flush (repeats allowed), so one dscal and k fix-ups do what a loop
+ * of n products did (with the same roundings: a * 1 = a). raw: k doubles of scratch. */
+static void lemke_scale_listed(int n, double *v, double a, const double *f, const int *idx, int k,
+                               double *raw)
+{
+  for (int l = 0; l < k; l++)
+    raw[l] = v[idx[l]];
+  if (a != 1.0) cblas_dscal(n, a, v, 1);
+  for (int l = 0; l < k; l++)
+    v[idx[l]] = raw[l] * (a * f[idx[l]]);
+}
+
 void lemke_tableau_column(const struct lemke_tableau *t, int m, double *col)
 {
   memcpy(col, t->T0 + (size_t)m * t->n, (size_t)t->n * sizeof *col);
   if (t->k == 0) return;
   cblas_dgemv(CblasColMajor, CblasNoTrans, t->n, t->k, -1.0, t->U, t->n, t->V + m, t->ncols, 1.0, col, 1);
-  for (int i = 0; i < t->n; i++)
-    col[i] *= t->s[i] * t->g[m];
+  lemke_scale_listed(t->n, col, t->g[m], t->s, t->corr_i, t->k, t->wraw);
   for (int l = 0; l < t->k; l++)
     if (t->corr_m[l] == m) col[t->corr_i[l]] += t->corr_val[l];
 }
@@ -217,8 +231,7 @@ void lemke_tableau_row(const struct lemke_tableau *t, int i, double *row)
   cblas_dcopy(t->ncols, t->T0 + i, t->n, row, 1);
   if (t->k == 0) return;
   cblas_dgemv(CblasColMajor, CblasNoTrans, t->ncols, t->k, -1.0, t->V, t->ncols, t->U + i, t->n, 1.0, row, 1);
-  for (int j = 0; j < t->ncols; j++)
-    row[j] *= t->s[i] * t->g[j];
+  lemke_scale_listed(t->ncols, row, t->s[i], t->g, t->corr_m, t->k, t->wraw);
   for (int l = 0; l < t->k; l++)
     if (t->corr_i[l] == i) row[t->corr_m[l]] += t->corr_val[l];
 }
@@ -249,12 +262,16 @@ void lemke_tableau_pivot(struct lemke_tableau *t, int r, int m, const double *co
 {
   int n = t->n, k = t->k;
   double piv = col[r], *u = t->U + (size_t)k * n, *v = t->V + (size_t)k * t->ncols;
-  /* u = diag(s)^-1 c^, v = diag(g)^-1 T(r,:) / piv with u_r = v_m = 0 (see lemke.h). */
-  for (int i = 0; i < n; i++)
-    u[i] = col[i] / t->s[i];
+  /* u = diag(s)^-1 c^, v = diag(g)^-1 T(r,:) / piv with u_r = v_m = 0 (see lemke.h); s and g differ from 1
+   * only in the rows and columns of the held-back pivots (x / 1 = x: the same values as dividing all). */
+  memcpy(u, col, (size_t)n * sizeof *u);
+  for (int l = 0; l < k; l++)
+    u[t->corr_i[l]] = col[t->corr_i[l]] / t->s[t->corr_i[l]];
   u[r] = 0.0;
   for (int j = 0; j < t->ncols; j++)
-    v[j] = row[j] / piv / t->g[j];
+    v[j] = row[j] / piv;
+  for (int l = 0; l < k; l++)
+    v[t->corr_m[l]] = row[t->corr_m[l]] / piv / t->g[t->corr_m[l]];
   v[m] = 0.0;
   /* Earlier corrections sit in the scaled space: rescale those in row r and column m. */
   for (int l = 0; l < k; l++) {
@@ -301,13 +318,13 @@ static void lemke_basis_times2(struct lemke_tableau *t, const struct lemke_data_
                                const double *v2, double *Y, double *bnd)
 {
   int n = t->n;
-  double *u = t->wwork + 4 * (size_t)n, s1 = 0.0, s2 = 0.0, z01 = 0.0, z02 = 0.0;
+  double *u1 = t->wwork + 4 * (size_t)n, *u2 = u1 + n, s1 = 0.0, s2 = 0.0, z01 = 0.0, z02 = 0.0;
   int any_z = 0;
   memset(Y, 0, 2 * (size_t)n * sizeof *Y);
   for (int j = 0; j < n; j++) {
     int r = t->where[n + j];
-    u[2 * j] = r >= 0 ? v1[r] : 0.0;
-    u[2 * j + 1] = r >= 0 ? v2[r] : 0.0;
+    u1[j] = r >= 0 ? v1[r] : 0.0;
+    u2[j] = r >= 0 ? v2[r] : 0.0;
     any_z |= r >= 0;
   }
   for (int r = 0; r < n; r++) {
@@ -323,8 +340,13 @@ static void lemke_basis_times2(struct lemke_tableau *t, const struct lemke_data_
       z02 = v2[r];
     }
   }
-  if (any_z)
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, 2, n, -1.0, ref->M, n, u, 2, 1.0, Y, 2);
+  /* two dot products per row of M while it is in L1: one pass over M from memory (0.77 ms at n = 1000
+   * against 1.37 for the n x 2 dgemm, which packs M first, and 1.1 for two dgemv) */
+  for (int i = 0; any_z && i < n; i++) {
+    const double *mi = ref->M + (size_t)i * (size_t)n;
+    Y[2 * i] -= cblas_ddot(n, mi, 1, u1, 1);
+    Y[2 * i + 1] -= cblas_ddot(n, mi, 1, u2, 1);
+  }
   for (int i = 0; i < n; i++) {
     Y[2 * i] -= z01 * ref->d[i];
     Y[2 * i + 1] -= z02 * ref->d[i];

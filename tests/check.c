@@ -1,6 +1,8 @@
 /* check.c — see check.h. */
 #include "check.h"
 
+#include "blas_core.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,6 +10,12 @@
 #include <sys/stat.h>
 
 static int n_passed, n_failed, n_skipped;
+
+/* Every test runs on the BLAS kernels the drivers run on (bench/engine/blas_core.c), whatever core
+ * OpenBLAS detected by itself: a rounding-sensitive path then behaves in a test as in the benchmarks. A
+ * constructor, so that no test's main has to remember it; OpenBLAS's own constructor has run by then (a
+ * shared library's initialisers run before the program's). */
+__attribute__((constructor)) static void check_blas_core(void) { blas_core_select(); }
 
 static void check_vprint(int ok, const char *file, int line, const char *fmt, va_list ap)
 {

