@@ -28,7 +28,8 @@
  *   block: pivots held back before one dgemm update of the tableau; 1 = plain rank-1 updates; 0 = n / 16
  *     clamped to [32, 128] (measured at n = 100 ... 2000: larger n wants larger blocks once the tableau
  *     leaves the caches).
- *   check_every, drift_tol: every check_every pivots (0: each pivot up to n = 16, else max(10, n / 10)) the
+ *   check_every, drift_tol: every check_every pivots (0: each pivot up to n = 16, else max(10, n / 10), the
+ * interval doubling up to 8 times that while the drift stays below drift_tol / 1000) the
  * entering column and x are checked against the data (backward error of B c = a_m and B x = q); above
  * drift_tol (1e-10) the basis is refactorized by LAPACK (measured: the triangle drop's Stewart-Trinkle LCP
  * with two nearly parallel contact columns took a wrong pivot without it and ended at residual 1.3e-4).
@@ -78,7 +79,7 @@ static const struct option_decl lemke_options[] = {
      "pivots held back before one dgemm tableau update; 0 = n/16 clamped to [32, 128]"},
     {"check_every", OPT_INT, offsetof(struct lemke_data, check_every), "0", "[0,1000000]",
      "pivots between checks of the updated column and x against the data; 0 = 1 up to n = 16, else max(10, "
-     "n/10)"},
+     "n/10), doubling (up to 8x) while the drift stays below drift_tol/1000"},
     {"drift_tol", OPT_REAL, offsetof(struct lemke_data, drift_tol), "1e-10", "(0,1)",
      "backward error of the updated column or x above which the basis is refactorized (LAPACK dgetrf)"},
     {"final_solve", OPT_CHOICE, offsetof(struct lemke_data, final_solve), "auto", "auto|always|never",
@@ -211,23 +212,29 @@ static int lemke_lex_less(int n, const double *a, double scale_a, const double *
 static int lemke_ratio_test(struct lemke_work *w, const double *c, double ptol, double zx)
 {
   struct lemke_tableau *t = w->t;
-  int n = t->n, ntied = 0, z0_row = t->where[2 * t->n], argmin = -1;
+  const double *x = t->x;
+  int n = t->n, ntied = 0, z0_row = t->where[2 * t->n], npos = 0;
   double theta = INFINITY;
+  /* Selects, not branches (about half the entries pass c_i > ptol, in no pattern a predictor learns): the
+   * minimum ratio, and below one branch that is rarely taken. No fmax: a libm call per entry at -O2. */
+  for (int i = 0; i < n; i++) {
+    int pos = c[i] > ptol;
+    double r = (x[i] > 0.0 ? x[i] : 0.0) / (pos ? c[i] : 1.0);
+    r = pos ? r : INFINITY;
+    theta = r < theta ? r : theta;
+    npos += pos;
+  }
+  if (npos == 0) return -1;
   for (int i = 0; i < n; i++)
-    if (c[i] > ptol) {
-      double r = (t->x[i] > 0.0 ? t->x[i] : 0.0) / c[i]; /* not fmax: a libm call per entry at -O2 */
-      if (argmin < 0 || r < theta) {
-        theta = r;
-        argmin = i;
-      }
-    }
-  if (argmin < 0) return -1;
-  for (int i = 0; i < n; i++)
-    if (c[i] > ptol && (t->x[i] > 0.0 ? t->x[i] : 0.0) - theta * c[i] <= zx) {
+    if ((c[i] > ptol) & ((x[i] > 0.0 ? x[i] : 0.0) - theta * c[i] <= zx)) {
       if (i == z0_row) return i;
       w->tied[ntied++] = i;
     }
-  if (ntied == 0) return argmin; /* rounding put even the minimiser above zx */
+  if (ntied == 0) { /* rounding put even the minimiser above zx: the first row of the minimum ratio */
+    for (int i = 0; i < n; i++)
+      if (c[i] > ptol && (x[i] > 0.0 ? x[i] : 0.0) / c[i] == theta) return i;
+    return -1;
+  }
   int best = w->tied[0];
   if (ntied == 1) return best;
   /* Each tied row costs ncols x k from the held-back factors; once the ties are many (degenerate problems
@@ -259,17 +266,31 @@ static double lemke_norm_inf(int n, const double *v)
   return mx;
 }
 
+/* ||v||_inf of a vector that is checked for NaN elsewhere (the entering column, whose NaN check is
+ * lemke_column_norm's, and x, which only columns update): BLAS idamax, vectorised, where the loop above
+ * costs ~2 ns an entry. */
+static double lemke_norm_inf_blas(int n, const double *v) { return fabs(v[cblas_idamax(n, v, 1)]); }
+
 /* Zero the basic values that are zero up to rounding; return the threshold used. */
 static double lemke_snap(struct lemke_tableau *t, double qnorm)
 {
-  double zx = lemke_zero_x * fmax(lemke_norm_inf(t->n, t->x), qnorm);
-  for (int i = 0; i < t->n; i++)
-    if (fabs(t->x[i]) <= zx) t->x[i] = 0.0;
+  double zx = lemke_zero_x * fmax(lemke_norm_inf_blas(t->n, t->x), qnorm), *x = t->x;
+  for (int i = 0; i < t->n; i++) /* a select, not a branch: the compiler vectorises it */
+    x[i] = fabs(x[i]) <= zx ? 0.0 : x[i];
   return zx;
 }
 
-/* The drift checks' view of the problem; call after w->d is set. bmax is found at the first check (a pass
- * over M that a run without checks does not pay). */
+/* ||c||_inf of the entering column, or NaN when c holds a NaN (from a NaN in M): idamax may pass over a
+ * NaN, the sum of |c_i| does not. */
+static double lemke_column_norm(int n, const double *c)
+{
+  double cmax = lemke_norm_inf_blas(n, c);
+  return isnan(cblas_dasum(n, c, 1)) ? NAN : cmax;
+}
+
+/* The drift checks' view of the problem; call after w->d is set. bmax comes from the cold start's
+ * transpose of M; after a warm start it is found at the first check (a pass over M that a run without
+ * checks does not pay). */
 static void lemke_set_ref(struct lemke_work *w, const double *M, const double *q)
 {
   w->ref = (struct lemke_data_ref){.M = M, .q = q, .d = w->d, .bmax = -1.0};
@@ -335,7 +356,7 @@ static enum solve_status lemke_run(struct solver *s, struct lemke_work *w, doubl
       zx = lemke_snap(t, qnorm);
       lemke_tableau_column(t, m, w->col);
     }
-    double cmax = lemke_norm_inf(n, w->col);
+    double cmax = lemke_column_norm(n, w->col);
     if (!isfinite(cmax)) return SOLVE_NAN_OR_INF;
     int z0_row = t->where[2 * n];
     if (t->x[z0_row] * dnorm <= z0_negligible) {
@@ -534,8 +555,9 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
   if (st == SOLVE_NUMERICAL_FAILURE) {
     for (int i = 0; i < n; i++)
       w->d[i] = ld->cover == LEMKE_COVER_QSCALED ? fmax(1.0, fabs(q[i])) : 1.0;
-    lemke_tableau_cold(w->t, M, q, w->d);
+    double mmax = lemke_tableau_cold(w->t, M, q, w->d);
     lemke_set_ref(w, M, q);
+    w->ref.bmax = fmax(1.0, fmax(mmax, lemke_norm_inf(n, w->d))); /* lemke_drift's pass over M, done */
     st = lemke_run(s, w, qnorm, max_pivots, &pivots);
   }
   lemke_extract(w->t, z);

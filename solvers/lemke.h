@@ -17,7 +17,8 @@ struct lemke_tableau {
   double *s, *g;        /* n row and ncols column scale factors */
   int *corr_i, *corr_m; /* the k corrections: C(corr_i[l], corr_m[l]) += corr_val[l] */
   double *corr_val;
-  double *wraw;  /* bmax doubles of scratch for the scale fix-ups */
+  double *wraw;  /* bmax doubles of scratch for the scale fix-ups and the flush */
+  int *wrows;    /* bmax ints of scratch for the flush */
   double *x;     /* n basic values B^-1 q after the pivots so far */
   int *basic;    /* basic[r]: the variable basic in row r */
   int *nonbasic; /* nonbasic[m]: the variable in column m */
@@ -38,8 +39,8 @@ int lemke_tableau_create(int n_cap, int bmax_cap, int warm, struct lemke_tableau
 int lemke_tableau_use(struct lemke_tableau *t, int n, int bmax);
 void lemke_tableau_destroy(struct lemke_tableau **t);
 
-/* Cold start: basis w, T = [-M | -d], x = q. M row-major n x n. */
-void lemke_tableau_cold(struct lemke_tableau *t, const double *M, const double *q, const double *d);
+/* Cold start: basis w, T = [-M | -d], x = q. M row-major n x n. Returns max |M_ij| (NaN-blind). */
+double lemke_tableau_cold(struct lemke_tableau *t, const double *M, const double *q, const double *d);
 /* Warm start: basis z_i for in_basis[i] != 0, w_i otherwise (row i holds z_i or w_i, column i its
  * complement), by a principal pivot on M_SS (LAPACKE dgetrf). The z0 column is set to -e, i.e. the
  * covering vector d = B_0 e. Returns 0, or 1 if M_SS is singular or ill-conditioned (use a cold start), or

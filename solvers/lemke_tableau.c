@@ -30,6 +30,7 @@ int lemke_tableau_create(int n_cap, int bmax_cap, int warm, struct lemke_tableau
   t->corr_m = malloc(bmax * sizeof *t->corr_m);
   t->corr_val = malloc(bmax * sizeof *t->corr_val);
   t->wraw = malloc(bmax * sizeof *t->wraw);
+  t->wrows = malloc(bmax * sizeof *t->wrows);
   t->basic = malloc(nn * sizeof *t->basic);
   t->nonbasic = malloc(nc * sizeof *t->nonbasic);
   t->where = malloc((2 * nn + 1) * sizeof *t->where);
@@ -81,6 +82,7 @@ void lemke_tableau_destroy(struct lemke_tableau **t)
   free((*t)->corr_m);
   free((*t)->corr_val);
   free((*t)->wraw);
+  free((*t)->wrows);
   free((*t)->basic);
   free((*t)->nonbasic);
   free((*t)->where);
@@ -119,19 +121,24 @@ static void lemke_tableau_label(struct lemke_tableau *t, const int *in_basis)
   t->refactors = 0;
 }
 
-void lemke_tableau_cold(struct lemke_tableau *t, const double *M, const double *q, const double *d)
+double lemke_tableau_cold(struct lemke_tableau *t, const double *M, const double *q, const double *d)
 {
   size_t n = (size_t)t->n, tile = 64; /* transpose by tiles: row-major M, column-major T0 */
+  double mmax = 0.0;
   for (size_t i0 = 0; i0 < n; i0 += tile)
     for (size_t j0 = 0; j0 < n; j0 += tile)
       for (size_t j = j0; j < j0 + tile && j < n; j++)
-        for (size_t i = i0; i < i0 + tile && i < n; i++)
-          t->T0[i + j * n] = -M[i * n + j];
+        for (size_t i = i0; i < i0 + tile && i < n; i++) {
+          double a = M[i * n + j];
+          t->T0[i + j * n] = -a;
+          mmax = fabs(a) > mmax ? fabs(a) : mmax; /* while M is in cache: the drift checks' bound */
+        }
   for (size_t i = 0; i < n; i++) {
     t->T0[i + n * n] = -d[i];
     t->x[i] = q[i];
   }
   lemke_tableau_label(t, NULL);
+  return mmax;
 }
 
 /* Basic z_S, w_Sbar with P = M_SS^-1 (see lemke.h for the signs, x_B = x - T x_N):
@@ -237,22 +244,41 @@ void lemke_tableau_row(const struct lemke_tableau *t, int i, double *row)
 }
 
 /* T0 <- diag(s) (T0 - U V^T) diag(g) + C; the scale factors differ from 1 only in pivoted rows/columns. */
+static int lemke_int_less(const void *a, const void *b)
+{
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
 void lemke_tableau_flush(struct lemke_tableau *t)
 {
   if (t->k == 0) return;
   size_t n = (size_t)t->n;
   cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, t->n, t->ncols, t->k, -1.0, t->U, t->n, t->V, t->ncols,
               1.0, t->T0, t->n);
-  for (size_t i = 0; i < n; i++)
-    if (t->s[i] != 1.0) {
-      cblas_dscal(t->ncols, t->s[i], t->T0 + i, t->n);
-      t->s[i] = 1.0;
+  /* The rows with s != 1 are among the k pivot rows (repeats possible). They are scaled column by column,
+   * in one sweep with the columns' own scaling (row first, then column: the roundings of a dscal per row
+   * and then per column): a row of T0 is a stride-n read, one cache line and one TLB entry per element,
+   * and a dscal per row cost as much as reading the pivot row again each pivot. */
+  int nr = 0, *rows = t->wrows;
+  double *sr = t->wraw;
+  memcpy(rows, t->corr_i, (size_t)t->k * sizeof *rows);
+  qsort(rows, (size_t)t->k, sizeof *rows, lemke_int_less);
+  for (int l = 0; l < t->k; l++)
+    if ((l == 0 || rows[l] != rows[l - 1]) && t->s[rows[l]] != 1.0) {
+      sr[nr] = t->s[rows[l]];
+      t->s[rows[l]] = 1.0;
+      rows[nr++] = rows[l];
     }
-  for (int m = 0; m < t->ncols; m++)
+  for (int m = 0; m < t->ncols; m++) {
+    double *col = t->T0 + (size_t)m * n;
+    for (int a = 0; a < nr; a++)
+      col[rows[a]] *= sr[a];
     if (t->g[m] != 1.0) {
-      cblas_dscal(t->n, t->g[m], t->T0 + (size_t)m * n, 1);
+      cblas_dscal(t->n, t->g[m], col, 1);
       t->g[m] = 1.0;
     }
+  }
   for (int l = 0; l < t->k; l++)
     t->T0[(size_t)t->corr_i[l] + (size_t)t->corr_m[l] * n] += t->corr_val[l];
   t->k = 0;
@@ -268,8 +294,9 @@ void lemke_tableau_pivot(struct lemke_tableau *t, int r, int m, const double *co
   for (int l = 0; l < k; l++)
     u[t->corr_i[l]] = col[t->corr_i[l]] / t->s[t->corr_i[l]];
   u[r] = 0.0;
+  double rpiv = 1.0 / piv; /* a product per entry, not a division (within an ulp of row[j] / piv) */
   for (int j = 0; j < t->ncols; j++)
-    v[j] = row[j] / piv;
+    v[j] = row[j] * rpiv;
   for (int l = 0; l < k; l++)
     v[t->corr_m[l]] = row[t->corr_m[l]] / piv / t->g[t->corr_m[l]];
   v[m] = 0.0;
