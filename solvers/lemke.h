@@ -71,4 +71,18 @@ double lemke_tableau_drift(struct lemke_tableau *t, const struct lemke_data_ref 
  * one step of iterative refinement on x. 0 on success, 1 if the basis is singular. */
 int lemke_tableau_refactor(struct lemke_tableau *t, const struct lemke_data_ref *ref);
 
+/* The workspace, sized by lemke_setup before the harness starts the clock (GSL's rule: nothing in the
+ * timed solve allocates what could be allocated up front) and kept while problems do not grow. */
+struct lemke_work {
+  struct lemke_tableau *t;
+  double *d, *col, *row, *lex_best, *lex_cand;
+  int *tied, *in_basis;
+  int cap_n;                 /* the vectors' length */
+  struct lemke_data_ref ref; /* the current problem in the tableau's terms (for drift checks) */
+};
+
+/* The leaving row for the entering column c (lemke_ratio.c): the minimum ratio over entries c_i > ptol,
+ * ties within zx decided by the lexicographic rule; -1 for a ray. */
+int lemke_ratio_test(struct lemke_work *w, const double *c, double ptol, double zx);
+
 #endif
