@@ -90,7 +90,7 @@ TESTS := $(TEST_SRC:tests/%.c=$(BIN)/tests/%)
 TEST_SUPPORT := $(BUILD)/tests/check.o $(BUILD)/tests/fd_jacobian.o $(BUILD)/tests/solver_fixture.o
 
 .SECONDARY:
-.PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step bench-sparse
+.PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step bench-sparse bench-lemke
 all: $(DRIVERS) $(TOOLS) $(TESTS)
 
 $(BUILD)/solvers/%.o: solvers/%.c
@@ -183,6 +183,10 @@ bench-solvers: all
 # fb_newton_sparse vs fb_newton vs lemke on the cannonball piles' mixed LCPs and sparse_mlcpN -> results/sparse/
 bench-sparse: all
 	bench/sparse_crossover
+
+# lemke vs siconos_lemke on SPD n = 1000 (1 and 2 BLAS threads, ratios per round) and n = 4000 -> results/lemke_speed/
+bench-lemke: all
+	bench/lemke_speed
 
 # Per-step cost (detection / assembly / solve) of the cannonball stacks and polygon piles -> results/step/
 bench-step: all
