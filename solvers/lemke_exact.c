@@ -255,6 +255,10 @@ static enum solve_status exact_run(struct solver *s, const struct cp_problem *p,
     st = SOLVE_CONVERGED;
     goto done;
   }
+  if (solver_out_of_time(s)) { /* the big-integer set-up alone can outlast a short limit */
+    st = SOLVE_TIME_LIMIT;
+    goto done;
+  }
   /* z0 enters: its column is -det d < 0 on the complementary rows */
   int row = ratio_test(&t, p->n_eq, 2 * n, -1);
   tableau_pivot(&t, row, 2 * n);
