@@ -189,7 +189,7 @@ static double lemke_norm_inf_blas(int n, const double *v) { return fabs(v[cblas_
 static double lemke_snap(struct lemke_tableau *t, double qnorm)
 {
   double zx = lemke_zero_x * fmax(lemke_norm_inf_blas(t->n, t->x), qnorm), *x = t->x;
-  for (int i = 0; i < t->n; i++) /* a select, not a branch: the compiler vectorises it */
+  for (int i = 0; i < t->n; i++) /* a select, not a branch: the rare zeros cost no misprediction */
     x[i] = fabs(x[i]) <= zx ? 0.0 : x[i];
   return zx;
 }
@@ -287,9 +287,10 @@ static enum solve_status lemke_run(struct solver *s, struct lemke_work *w, doubl
     r = lemke_ratio_test(w, w->col, fmax(ld->pivot_tol * cmax, 0.0), zx);
     if (r < 0 && !ray_checked) {
       /* No admissible pivot: before a secondary ray is reported, the column and x are recomputed from a
-       * fresh factorization of the basis (the updates' rounding can leave the one admissible entry below
-       * the pivot tolerance; measured: a 1600-unknown sliding-box LCP ended on a "ray" with z0 = 6e-8 that
-       * the refactorized basis finishes). The same entering variable is tried again. */
+       * fresh factorization of the basis and the same entering variable is tried again. The updates'
+       * rounding in x (1e-8 and more) can hide that z0 is already negligible: on the box-contact classes
+       * (sliding24 ... sliding120) every warm-start "ray" of 2000 random supports, and a 1600-unknown
+       * sliding-box LCP's cold "ray" at z0 = 6e-8, were such points, which the refactorized basis ends. */
       if (lemke_tableau_refactor(t, &w->ref) != 0) return SOLVE_NUMERICAL_FAILURE;
       ray_checked = 1;
       continue;
@@ -327,11 +328,6 @@ static double lemke_natural(int n, const double *M, const double *q, const doubl
   return res;
 }
 
-/* The answer of a complementary basis recomputed from the data: z_S solves M_SS z_S = -q_S (S the basic z's;
- * w_S = 0 whether or not a negligible z0 is still basic) by a fresh LU (LAPACKE dgetrf) and iterative
- * refinement with residuals accumulated in long double, z = 0 off S. The blocked updates' rounding never
- * reaches this answer; it replaces the tableau's when its natural residual is smaller. Skipped
- * (-lemke_final_solve auto) when the tableau's answer is already within tol / 100. */
 /* z_S from a fresh LU of M_SS (LAPACKE dgetrf) and refinement with residuals in long double, z = 0 off S,
  * into zc; 1 if M_SS is singular. */
 static int lemke_solve_mss(struct lemke_tableau *t, struct lemke_work *w, const double *M, const double *q,
@@ -370,6 +366,11 @@ static int lemke_solve_mss(struct lemke_tableau *t, struct lemke_work *w, const 
   return 0;
 }
 
+/* The answer of a complementary basis recomputed from the data: z_S solves M_SS z_S = -q_S (S the basic z's;
+ * w_S = 0 whether or not a negligible z0 is still basic) by a fresh LU (LAPACKE dgetrf) and iterative
+ * refinement with residuals accumulated in long double, z = 0 off S. The blocked updates' rounding never
+ * reaches this answer; it replaces the tableau's when its natural residual is smaller. Skipped
+ * (-lemke_final_solve auto) when the tableau's answer is already within tol / 100. */
 static void lemke_final_solve(const struct lemke_data *ld, struct lemke_work *w, const double *M,
                               const double *q, int n, double tol_abs, double *z, struct solve_result *r)
 {

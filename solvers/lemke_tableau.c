@@ -43,8 +43,8 @@ int lemke_tableau_create(int n_cap, int bmax_cap, int warm, struct lemke_tableau
   t->wipiv = malloc(nn * sizeof *t->wipiv);
   t->wiwork = malloc(nn * sizeof *t->wiwork);
   int bad = !t->T0 || !t->U || !t->V || !t->x || !t->s || !t->g || !t->corr_i || !t->corr_m || !t->corr_val ||
-            !t->wraw || !t->basic || !t->nonbasic || !t->where || !t->lex_var || !t->wG || !t->wwork ||
-            !t->wS || !t->wpos || !t->wipiv || !t->wiwork;
+            !t->wraw || !t->wrows || !t->basic || !t->nonbasic || !t->where || !t->lex_var || !t->wG ||
+            !t->wwork || !t->wS || !t->wpos || !t->wipiv || !t->wiwork;
   if (!bad && warm) {
     t->wX = malloc(nn * nc * sizeof *t->wX);
     t->wY = malloc(nn * nc * sizeof *t->wY);
