@@ -20,8 +20,7 @@ int implicit_contact2d_eval(const struct gi_side s[2], const struct convex_fn *g
   const struct gi_side *s1 = &s[0], *s2 = &s[1];
   const double *nu = x;
   const double *a1 = x + ix.a1, *a2 = x + ix.a2;
-  double pt = x[ix.pt], l1 = x[ix.l1], pn = x[ix.pn], sg = x[ix.sg];
-  const double *l2 = x + ix.l2;
+  double pt = x[ix.pt], pn = x[ix.pn], sg = x[ix.sg];
   struct side_eval e1, e12;
   side_eval(s1, h, nu, a1, &e1);
   for (int j = 0; j < m2; j++)
@@ -30,32 +29,9 @@ int implicit_contact2d_eval(const struct gi_side s[2], const struct convex_fn *g
     else
       side_eval_fn(s2, &g2[j], h, nu, a2, &e2[j]);
   side_eval(s1, h, nu, a2, &e12);
-  /* (15) = (28): a1 - a2 + l1 G1(a1) */
-  for (int k = 0; k < 2; k++) {
-    int row = ix.a1 + k;
-    F[row] = a1[k] - a2[k] + l1 * e1.G[k];
-    jac_add(J, n, row, ix.a1 + k, 1.0);
-    jac_add(J, n, row, ix.a2 + k, -1.0);
-    for (int j = 0; j < 2; j++)
-      jac_add(J, n, row, ix.a1 + j, l1 * e1.Hw[k * 2 + j]);
-    jac_add(J, n, row, ix.l1, e1.G[k]);
-    side_add_pose(J, n, row, s1, h, e1.dGdq + 3 * k, l1);
-  }
-  /* (16) = (29): G1(a1) + sum_j l2_j G2_j(a2) */
-  for (int k = 0; k < 2; k++) {
-    int row = ix.a1 + 2 + k;
-    F[row] = e1.G[k];
-    for (int j = 0; j < 2; j++)
-      jac_add(J, n, row, ix.a1 + j, e1.Hw[k * 2 + j]);
-    side_add_pose(J, n, row, s1, h, e1.dGdq + 3 * k, 1.0);
-    for (int q = 0; q < m2; q++) {
-      F[row] += l2[q] * e2[q].G[k];
-      for (int j = 0; j < 2; j++)
-        jac_add(J, n, row, ix.a2 + j, l2[q] * e2[q].Hw[k * 2 + j]);
-      jac_add(J, n, row, ix.l2 + q, e2[q].G[k]);
-      side_add_pose(J, n, row, s2, h, e2[q].dGdq + 3 * k, l2[q]);
-    }
-  }
+  /* (15)-(16) = (28)-(29): the closest points */
+  implicit_kkt2_rows((struct implicit_kkt2_cols){ix.a1, ix.a1 + 2, ix.a1, ix.a2, ix.l1, ix.l2}, x, s1, &e1,
+                     s2, e2, m2, h, F, J, n);
   /* normal n (towards body 1) and tangent t = (n_y, -n_x), with their derivatives in the point and the
    * pose of the side they come from: G2(a2) / |G2| when body 2 is one function, else -G1(a1) / |G1| (body
    * 2's normal cone at a vertex holds many; by (29) -G1 is the common normal) */

@@ -2,6 +2,7 @@
  * implicit_side.h; Chakraborty et al., geometrically implicit time-stepping, Sec. 4). */
 #include "implicit_side.h"
 
+#include "jacobian_add.h"
 #include "world_detect.h"
 
 #include <math.h>
@@ -167,4 +168,36 @@ int side_unit_normal(const struct side_eval *e, double sign, double n[2], double
       dn_q[k * 3 + j] = P[k * 2] * e->dGdq[j] + P[k * 2 + 1] * e->dGdq[3 + j];
   }
   return 0;
+}
+
+void implicit_kkt2_rows(struct implicit_kkt2_cols c, const double *x, const struct gi_side *s1,
+                        const struct side_eval *e1, const struct gi_side *s2, const struct side_eval *e2,
+                        int m2, double h, double *F, double *J, int n)
+{
+  const double *a1 = x + c.a1, *a2 = x + c.a2, *l2 = x + c.l2;
+  double l1 = x[c.l1];
+  for (int k = 0; k < 2; k++) { /* (15) = (28): a1 - a2 + l1 G1(a1) */
+    int row = c.row15 + k;
+    F[row] = a1[k] - a2[k] + l1 * e1->G[k];
+    jac_add(J, n, row, c.a1 + k, 1.0);
+    jac_add(J, n, row, c.a2 + k, -1.0);
+    for (int j = 0; j < 2; j++)
+      jac_add(J, n, row, c.a1 + j, l1 * e1->Hw[k * 2 + j]);
+    jac_add(J, n, row, c.l1, e1->G[k]);
+    side_add_pose(J, n, row, s1, h, e1->dGdq + 3 * k, l1);
+  }
+  for (int k = 0; k < 2; k++) { /* (16) = (29): G1(a1) + sum_q l2_q G2_q(a2) */
+    int row = c.row16 + k;
+    F[row] = e1->G[k];
+    for (int j = 0; j < 2; j++)
+      jac_add(J, n, row, c.a1 + j, e1->Hw[k * 2 + j]);
+    side_add_pose(J, n, row, s1, h, e1->dGdq + 3 * k, 1.0);
+    for (int q = 0; q < m2; q++) {
+      F[row] += l2[q] * e2[q].G[k];
+      for (int j = 0; j < 2; j++)
+        jac_add(J, n, row, c.a2 + j, l2[q] * e2[q].Hw[k * 2 + j]);
+      jac_add(J, n, row, c.l2 + q, e2[q].G[k]);
+      side_add_pose(J, n, row, s2, h, e2[q].dGdq + 3 * k, l2[q]);
+    }
+  }
 }

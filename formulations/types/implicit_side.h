@@ -49,6 +49,18 @@ static inline void side_add_pose(double *J, int n, int row, const struct gi_side
  * the side's pose (dn_q, 2 x 3), row-major; 1 when G = 0 (no normal). */
 int side_unit_normal(const struct side_eval *e, double sign, double n[2], double dn_a[4], double dn_q[6]);
 
+/* The KKT rows of the distance problem between two sides in 2D, Chakraborty et al. (15)-(16), or (28)-(29)
+ * when side 2 is an intersection of m2 half-planes (e2[q] its inequality q at a2): rows row15 + k,
+ * a1 - a2 + l1 G1(a1), and rows row16 + k, G1(a1) + sum_q l2_q G2_q(a2) (k = 0, 1), with their derivatives
+ * in J when J is not NULL. x holds every unknown: the points at columns a1, a2 (two each), l1 at l1, the m2
+ * multipliers l2 from l2. Used by geometric_implicit and by quasi_rigid's (34). */
+struct implicit_kkt2_cols {
+  int row15, row16, a1, a2, l1, l2;
+};
+void implicit_kkt2_rows(struct implicit_kkt2_cols c, const double *x, const struct gi_side *s1,
+                        const struct side_eval *e1, const struct gi_side *s2, const struct side_eval *e2,
+                        int m2, double h, double *F, double *J, int n);
+
 /* A side of a contact from shape si: its body's dof, its pose at the start of the step and its function
  * (implicit_side_shape; nonzero with msg when the shape has none). */
 int implicit_side_init(const struct world *w, int si, struct gi_side *s, char *msg, size_t len);

@@ -180,6 +180,18 @@ static void qr_friction_rows(const struct qr_contact *ct, const double *nu, doub
   jac_add(J, n, ix.sg, ix.pt, -2.0 * pt);
 }
 
+/* A polygon R's closest points and multipliers at the predicted pose (warm: from the previous answer in the
+ * guess), then the face guess (implicit_polygon.h). */
+static void qr_polygon_guess(struct qr_data *d, const struct qr_contact *ct, struct qr_idx ix,
+                             const struct polygon *pg, double h, int warm)
+{
+  double *g = d->guess;
+  implicit_polygon_guess(&ct->s[0], &ct->s[1], pg, d->pool + ct->g2, h, d->nu0, warm, g + ix.ac, g + ix.ar,
+                         g + ix.l1, g + ix.l2);
+  implicit_polygon_face_guess(&ct->s[0], &ct->s[1], pg, d->pool + ct->g2, h, d->nu0, g + ix.ac, g + ix.ar,
+                              g + ix.l2);
+}
+
 static int qr_eval(struct qr_data *d, const double *z, double *F, double *J)
 {
   int n = d->n, nd = d->ndof;
@@ -203,8 +215,7 @@ static int qr_eval(struct qr_data *d, const double *z, double *F, double *J)
     const struct gi_side *sC = &ct->s[0], *sR = &ct->s[1];
     struct qr_idx ix = qr_index(d, i);
     const double *ac = x + ix.ac, *ar = x + ix.ar;
-    double db = x[ix.db], dl = x[ix.dl], l1 = x[ix.l1], pns = x[ix.pns], pnr = x[ix.pnr];
-    const double *l2 = x + ix.l2;
+    double db = x[ix.db], dl = x[ix.dl], pns = x[ix.pns], pnr = x[ix.pnr];
     const int m2 = ct->m2;
     struct side_eval eC, *eR = d->eR, eCR, eY; /* eR[q]: R's inequality q at aR */
     side_eval(sC, h, nu, ac, &eC);
@@ -219,29 +230,9 @@ static int qr_eval(struct qr_data *d, const double *z, double *F, double *J)
       free(x);
       return 1;
     }
-    /* (34): aC - aR + l1 Gc(aC) and Gc(aC) + sum_q l2_q Gr_q(aR) ((29) with C's one function) */
-    for (int k = 0; k < 2; k++) {
-      int row = ix.ac + k;
-      F[row] = ac[k] - ar[k] + l1 * eC.G[k];
-      jac_add(J, n, row, ix.ac + k, 1.0);
-      jac_add(J, n, row, ix.ar + k, -1.0);
-      for (int j = 0; j < 2; j++)
-        jac_add(J, n, row, ix.ac + j, l1 * eC.Hw[k * 2 + j]);
-      jac_add(J, n, row, ix.l1, eC.G[k]);
-      side_add_pose(J, n, row, sC, h, eC.dGdq + 3 * k, l1);
-      row = ix.ar + k;
-      F[row] = eC.G[k];
-      for (int j = 0; j < 2; j++)
-        jac_add(J, n, row, ix.ac + j, eC.Hw[k * 2 + j]);
-      side_add_pose(J, n, row, sC, h, eC.dGdq + 3 * k, 1.0);
-      for (int q = 0; q < m2; q++) {
-        F[row] += l2[q] * eR[q].G[k];
-        for (int j = 0; j < 2; j++)
-          jac_add(J, n, row, ix.ar + j, l2[q] * eR[q].Hw[k * 2 + j]);
-        jac_add(J, n, row, ix.l2 + q, eR[q].G[k]);
-        side_add_pose(J, n, row, sR, h, eR[q].dGdq + 3 * k, l2[q]);
-      }
-    }
+    /* (34): aC - aR + l1 Gc(aC) and Gc(aC) + sum_q l2_q Gr_q(aR) ((15)-(16), (29) with C's one function) */
+    implicit_kkt2_rows((struct implicit_kkt2_cols){ix.ac, ix.ar, ix.ac, ix.ar, ix.l1, ix.l2}, x, sC, &eC, sR,
+                       eR, m2, h, F, J, n);
     /* (35): c(y) = 0, y = aC + delta u */
     double y[2] = {ac[0] + dl * u[0], ac[1] + dl * u[1]};
     side_eval(sC, h, nu, y, &eY);
@@ -446,12 +437,7 @@ static int qr_assemble(struct formulation *f, const struct world *w, const struc
       d->guess[ix.pnr] = pv->blk[QR_FREE + 3];
       if (fr) d->guess[ix.pt] = pv->blk[QR_FREE + QR_COMP], d->guess[ix.sg] = pv->blk[QR_FREE + QR_COMP + 1];
       ct->delta0 = pv->blk[5];
-      if (pg) {
-        implicit_polygon_guess(&ct->s[0], &ct->s[1], pg, d->pool + ct->g2, h, d->nu0, 1, d->guess + ix.ac,
-                               d->guess + ix.ar, d->guess + ix.l1, d->guess + ix.l2);
-        implicit_polygon_face_guess(&ct->s[0], &ct->s[1], pg, d->pool + ct->g2, h, d->nu0, d->guess + ix.ac,
-                                    d->guess + ix.ar, d->guess + ix.l2);
-      }
+      if (pg) qr_polygon_guess(d, ct, ix, pg, h, 1);
       continue;
     }
     d->guess[ix.db] = d->guess[ix.dl] = 0.0;
@@ -459,10 +445,7 @@ static int qr_assemble(struct formulation *f, const struct world *w, const struc
     if (fr) d->guess[ix.pt] = d->guess[ix.sg] = 0.0;
     ct->delta0 = 0.0;
     if (pg) {
-      implicit_polygon_guess(&ct->s[0], &ct->s[1], pg, d->pool + ct->g2, h, d->nu0, 0, d->guess + ix.ac,
-                             d->guess + ix.ar, d->guess + ix.l1, d->guess + ix.l2);
-      implicit_polygon_face_guess(&ct->s[0], &ct->s[1], pg, d->pool + ct->g2, h, d->nu0, d->guess + ix.ac,
-                                  d->guess + ix.ar, d->guess + ix.l2);
+      qr_polygon_guess(d, ct, ix, pg, h, 0);
       continue;
     }
     struct side_eval eC, eR;
