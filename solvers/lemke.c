@@ -2,8 +2,10 @@
  * lexicographic degeneracy resolution (Sec. 4.9) on the compact blocked tableau of lemke_tableau.c: from
  * w = M z + q + d z0 with z0 just large enough that w >= 0, keep the basis almost complementary, entering the
  * complement of whatever left, until z0 leaves (converged) or the entering column has no admissible pivot
- * (ray termination). Ties follow ../shared/notes/lemke.md (lemke_ratio.c). Mixed LCPs go through
- * mlcp_reduce. Pivot counts exclude the initial pivot that brings z0 in (Murty's n x n example: 2^n - 1). */
+ * (ray termination). Ties follow ../shared/notes/lemke.md (lemke_ratio.c); a basis visited twice (a cycle
+ * that a tie decided by rounding started) restarts the run cold on a randomly perturbed q (lemke_cycle.c).
+ * Mixed LCPs go through mlcp_reduce. Pivot counts exclude the initial pivot that brings z0 in (Murty's
+ * n x n example: 2^n - 1) and include every restart's. */
 #include "lemke.h"
 
 #include "copositive.h"
@@ -89,6 +91,13 @@ static const double lemke_zero_x = 1e-13;
 /* z0 with z0 ||d||_inf below this times -cp_tol * max(1, ||q||_inf) counts as zero: the point is a solution
  * (measured: sliding-box LCPs with 40 boxes reach z0 ~ 1e-10 where the z0 row has no admissible pivot). */
 static const double lemke_z0_negligible = 0.1;
+/* After a cycle (lemke_cycle.c) the run starts again cold on q + xi, xi_i in [p, 2p), p = lemke_perturb_rel
+ * * max(1, ||q||_inf) times 10 per earlier restart of the same solve, at most lemke_max_perturbs times. p
+ * sits above the rounding of the basic values that misled the ties (1e-12 ... 1e-10 absolute on the 210-disc
+ * piles' LCPs, ||x|| ~ 5) and below the tolerance, which the answer recomputed from the unperturbed data has
+ * to meet anyway. */
+static const double lemke_perturb_rel = 1e-9;
+static const int lemke_max_perturbs = 3;
 
 static int lemke_create(struct solver *s)
 {
@@ -106,6 +115,8 @@ static void lemke_work_free(struct lemke_work *w)
   free(w->lex_cand);
   free(w->tied);
   free(w->in_basis);
+  free(w->qpert);
+  lemke_visits_free(&w->visits);
   memset(w, 0, sizeof *w);
 }
 
@@ -156,7 +167,8 @@ static int lemke_work_reserve(struct lemke_data *ld, int n, int warm)
   w->lex_cand = calloc(nn, sizeof *w->lex_cand);
   w->tied = malloc(nn * sizeof *w->tied);
   w->in_basis = malloc(nn * sizeof *w->in_basis);
-  if (!w->d || !w->col || !w->row || !w->lex_best || !w->lex_cand || !w->tied || !w->in_basis) {
+  w->qpert = malloc(nn * sizeof *w->qpert);
+  if (!w->d || !w->col || !w->row || !w->lex_best || !w->lex_cand || !w->tied || !w->in_basis || !w->qpert) {
     lemke_work_free(w);
     return 1;
   }
@@ -253,6 +265,8 @@ static enum solve_status lemke_run(struct solver *s, struct lemke_work *w, doubl
   lemke_tableau_pivot(t, r, n, w->col, w->row); /* not counted (see lemke_solve_lcp) */
   int entering = t->nonbasic[n] < n ? t->nonbasic[n] + n : t->nonbasic[n] - n;
   int ray_checked = 0;
+  w->cycled = 0;
+  if (lemke_visits_reset(&w->visits, t) != 0) return SOLVE_NUMERICAL_FAILURE;
   for (;;) {
     zx = lemke_snap(t, qnorm);
     if (*pivots >= max_pivots) return SOLVE_MAX_ITERATIONS;
@@ -302,6 +316,13 @@ static enum solve_status lemke_run(struct solver *s, struct lemke_work *w, doubl
     lemke_tableau_pivot(t, r, m, w->col, w->row);
     (*pivots)++;
     if (leaving == 2 * n) return SOLVE_CONVERGED;
+    int seen = lemke_visits_pivot(&w->visits, leaving, entering);
+    if (seen < 0) return SOLVE_NUMERICAL_FAILURE;
+    if (seen) { /* a basis repeated: a tie decided by rounding took the path onto a cycle */
+      if (w->cycle_pivot < 0) w->cycle_pivot = *pivots;
+      w->cycled = 1;
+      return SOLVE_MAX_ITERATIONS;
+    }
     entering = leaving < n ? leaving + n : leaving - n;
   }
 }
@@ -469,6 +490,10 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
   if (lemke_work_reserve(s->data, n, s->set.warm_start) != 0) return 1;
   struct lemke_work *w = &((struct lemke_data *)s->data)->w;
   if (lemke_tableau_use(w->t, n, lemke_block_for(ld, n)) != 0) return 1;
+  w->perturbs = 0;
+  w->cycled = 0;
+  w->cycle_pivot = -1;
+  w->perturb_size = 0.0;
   for (int i = 0; i < n; i++) {
     w->in_basis[i] = s->set.warm_start && z[i] > 0.0;
     nbasis += w->in_basis[i];
@@ -497,23 +522,62 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
       st = SOLVE_NUMERICAL_FAILURE;
     }
   }
-  if (st == SOLVE_NUMERICAL_FAILURE) {
+  const double *qrun = q; /* q, or q + xi after a cycle */
+  int cold = st == SOLVE_NUMERICAL_FAILURE;
+  for (;;) {
+    if (w->cycled) {
+      if (w->perturbs >= lemke_max_perturbs) break;
+      double size = lemke_perturb_rel * fmax(1.0, qnorm);
+      for (int k = 0; k < w->perturbs; k++)
+        size *= 10.0;
+      if (lemke_perturb_q(w, q, n, size) != 0) return 1;
+      w->perturbs++;
+      w->perturb_size = 2.0 * size;
+      qrun = w->qpert;
+      cold = 1;
+    }
+    if (!cold) break;
     for (int i = 0; i < n; i++)
       w->d[i] = ld->cover == LEMKE_COVER_QSCALED ? fmax(1.0, fabs(q[i])) : 1.0;
-    double mmax = lemke_tableau_cold(w->t, M, q, w->d);
-    lemke_set_ref(w, M, q);
+    double mmax = lemke_tableau_cold(w->t, M, qrun, w->d);
+    lemke_set_ref(w, M, qrun);
     w->ref.bmax = fmax(1.0, fmax(mmax, lemke_norm_inf(n, w->d))); /* lemke_drift's pass over M, done */
     st = lemke_run(s, w, qnorm, max_pivots, &pivots);
+    cold = 0;
   }
   lemke_extract(w->t, z);
+  w->ref.q = q; /* the final solve's fallback refactorizes on the unperturbed data */
+  if (w->cycle_pivot >= 0) {
+    size_t len = strlen(r->message);
+    snprintf(r->message + len, sizeof r->message - len,
+             "%scycle (a basis repeated) at pivot %d: %d cold restart%s on q + xi (xi <= %.0e)",
+             len ? "; " : "", w->cycle_pivot, w->perturbs, w->perturbs == 1 ? "" : "s", w->perturb_size);
+  }
   if (w->t->refactors > 0) {
     size_t len = strlen(r->message);
     snprintf(r->message + len, sizeof r->message - len,
              "%s%d refactorizations (drift above %g, or a ray checked)", len ? "; " : "", w->t->refactors,
              ld->drift_tol);
   }
-  if (st == SOLVE_CONVERGED)
-    lemke_final_solve(ld, w, M, q, n, s->set.tol * fmin(fmax(1.0, qnorm), CP_SCALE_MAX), z, r);
+  double tol_abs = s->set.tol * fmin(fmax(1.0, qnorm), CP_SCALE_MAX);
+  if (st == SOLVE_CONVERGED) lemke_final_solve(ld, w, M, q, n, tol_abs, z, r);
+  /* A secondary ray at a z0 within the tolerance (z0 d below tol but above the negligible level, where the
+   * z0 row has no admissible pivot; on a restart after a cycle z0 can end at the perturbation's size, 4e-9
+   * on the 210-disc Stewart-Trinkle pile's LCP when the cycle was left from where it was found): the basis's
+   * complementary part, recomputed from the data, may solve the LCP to the tolerance, which is all the
+   * checker asks of an answer. */
+  if (st == SOLVE_RAY_TERMINATION && !ld->ray_no_cold) {
+    double z0_end = w->t->x[w->t->where[2 * n]]; /* basic: a ray ends with z0 in the basis */
+    if (z0_end * lemke_norm_inf(n, w->d) <= tol_abs) {
+      lemke_final_solve(ld, w, M, q, n, tol_abs, z, r);
+      if (lemke_natural(n, M, q, z, w->col) <= tol_abs) {
+        st = SOLVE_CONVERGED;
+        size_t len = strlen(r->message);
+        snprintf(r->message + len, sizeof r->message - len,
+                 "%sray at z0 = %.0e, but the basis solves the LCP", len ? "; " : "", z0_end);
+      }
+    }
+  }
   int wi, wj;
   if (st == SOLVE_RAY_TERMINATION && cp_not_copositive(M, n, &wi, &wj)) {
     size_t len = strlen(r->message);

@@ -8,6 +8,8 @@
 #ifndef CB_LEMKE_H
 #define CB_LEMKE_H
 
+#include <stddef.h>
+
 struct lemke_tableau {
   int n, ncols;         /* rows; ncols = n + 1 nonbasic columns (the active size, <= the capacity) */
   int bmax, k;          /* held-back capacity and count */
@@ -71,18 +73,43 @@ double lemke_tableau_drift(struct lemke_tableau *t, const struct lemke_data_ref 
  * one step of iterative refinement on x. 0 on success, 1 if the basis is singular. */
 int lemke_tableau_refactor(struct lemke_tableau *t, const struct lemke_data_ref *ref);
 
+/* Bases visited by one run (lemke_cycle.c): a set of 64-bit hashes of the basic sets (Zobrist: the XOR of
+ * one fixed random key per basic variable, updated in O(1) per pivot). Exact lexicographic Lemke never
+ * visits a basis twice; a repeat is a cycle that rounding in the tie decisions started. */
+struct lemke_visits {
+  unsigned long long *slot; /* open addressing, 0 = empty; capacity a power of two */
+  size_t cap, count;
+  unsigned long long hash; /* of the current basis */
+};
+void lemke_visits_free(struct lemke_visits *v);
+/* Forget every basis but the current one (of t), and hash it. 0, or 1 if out of memory. */
+int lemke_visits_reset(struct lemke_visits *v, const struct lemke_tableau *t);
+/* After a pivot (leaving out, entering in): 1 if the new basis was visited before, 0 if not, -1 if out of
+ * memory. */
+int lemke_visits_pivot(struct lemke_visits *v, int leaving, int entering);
+
 /* The workspace, sized by lemke_setup before the harness starts the clock (GSL's rule: nothing in the
  * timed solve allocates what could be allocated up front) and kept while problems do not grow. */
 struct lemke_work {
   struct lemke_tableau *t;
   double *d, *col, *row, *lex_best, *lex_cand;
   int *tied, *in_basis;
-  int cap_n;                 /* the vectors' length */
-  struct lemke_data_ref ref; /* the current problem in the tableau's terms (for drift checks) */
+  int cap_n;                  /* the vectors' length */
+  struct lemke_visits visits; /* the bases of the current run, for cycle detection */
+  double *qpert;              /* n: the perturbed q of a restart after a cycle (lemke_perturb_q) */
+  int cycled;                 /* the last run stopped on a repeated basis */
+  int perturbs;               /* restarts on a perturbed q in this solve */
+  int cycle_pivot;            /* pivot count at the first repeated basis, -1 if none */
+  double perturb_size;        /* largest xi_i used */
+  struct lemke_data_ref ref;  /* the current problem in the tableau's terms (for drift checks) */
 };
 
 /* The leaving row for the entering column c (lemke_ratio.c): the minimum ratio over entries c_i > ptol,
  * ties within zx decided by the lexicographic rule; -1 for a ray. */
 int lemke_ratio_test(struct lemke_work *w, const double *c, double ptol, double zx);
+
+/* q~ = q + xi into w->qpert, xi_i uniform in [size, 2 size) (GSL's MT19937, seeded by w->perturbs + 1), the
+ * data of the restart after a cycle (lemke_cycle.c). 0, or 1 if out of memory. */
+int lemke_perturb_q(struct lemke_work *w, const double *q, int n, double size);
 
 #endif

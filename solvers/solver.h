@@ -39,7 +39,7 @@ struct solve_result {
   double call_seconds;
   int n_solutions; /* enum: every solution found; row-major n_solutions x n, owned by the solver */
   const double *solutions;
-  char message[160]; /* detail for failures (e.g. a PETSc error), empty otherwise */
+  char message[320]; /* detail for failures (e.g. a PETSc error), empty otherwise */
   /* Set by a solver that stopped (time or iteration limit) without anything that approximates a solution:
    * a pivoting method's almost-complementary basis, a MILP without an incumbent, an unfinished
    * enumeration. Callers must not use z then (the stepper does not advance the state); iterative methods
