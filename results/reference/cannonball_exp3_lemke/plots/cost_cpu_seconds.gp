@@ -1,0 +1,46 @@
+# cost_cpu_seconds.gp — cpu_seconds vs mu: median (line) and interquartile range (band) per formulation / solver.
+# Made by the sweep engine (bench/engine/plot.c) from ../tasks.csv; re-make cost_cpu_seconds.png and cost_cpu_seconds.svg by
+# running `gnuplot cost_cpu_seconds.gp` in this directory (the run directory's plots/).
+reset
+set encoding utf8
+set key below horizontal center maxcols 4 spacing 1.1 samplen 3 noenhanced title " "
+set grid back lt 1 lc rgb '#e4e4e4' lw 1
+set border 3 lw 1.2
+set tics nomirror out
+set datafile missing 'NaN'
+set mxtics default
+set xlabel "Coulomb friction coefficient at every contact"
+set logscale x
+set format x '%g'
+set xrange [0.080000000000000002:1]
+set xtics (0.1, 0.2, 0.4, 0.6, 0.8)
+set ylabel "process CPU time per run [s]"
+set yrange [-0.31318450356000005:3.2178202494600003]
+set arrow from graph 0, first -0.16847119400999999 to graph 1, first -0.16847119400999999 nohead lc rgb '#bbbbbb' dt 3
+# the same commands twice: PNG, then SVG
+do for [cb_svg = 0:1] {
+if (cb_svg) {
+  set terminal svg size 1000,700 noenhanced font 'sans,11' background '#ffffff'
+  set output 'cost_cpu_seconds.svg'
+} else {
+  set terminal pngcairo size 1000,700 noenhanced font 'sans,11'
+  set output 'cost_cpu_seconds.png'
+}
+set title "cannonball piles, LCP0/LCP1/LCP2 (Anitescu & Hart Sec. 4B, Figs. 3-4, Table 1)\nmedian (line) and interquartile range (band) over the successful tasks\nat disks = 210, h = 0.05; x on the bottom: every task failed\ny: process CPU time per run, the whole loop: every step and the observers [s]"
+set key maxcols 2
+set key title "formulation / solver"
+plot \
+  'cost_cpu_seconds.dat' index 0 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#0072B2' notitle, \
+  'cost_cpu_seconds.dat' index 0 using 1:2 with linespoints lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "anitescu_potra / lemke", \
+  'cost_cpu_seconds.dat' index 1 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#D55E00' notitle, \
+  'cost_cpu_seconds.dat' index 1 using 1:3 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
+  'cost_cpu_seconds.dat' index 1 using 1:4 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
+  'cost_cpu_seconds.dat' index 1 using 1:2 with linespoints lw 2 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "anitescu_hart_lcp1 / lemke", \
+  'cost_cpu_seconds.dat' index 2 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#009E73' notitle, \
+  'cost_cpu_seconds.dat' index 2 using 1:3 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
+  'cost_cpu_seconds.dat' index 2 using 1:4 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
+  'cost_cpu_seconds.dat' index 2 using 1:2 with linespoints lw 1.2 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "anitescu_hart_lcp2 / lemke", \
+  'cost_cpu_seconds.dat' index 3 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
+}
+unset output
