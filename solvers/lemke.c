@@ -561,23 +561,6 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
   }
   double tol_abs = s->set.tol * fmin(fmax(1.0, qnorm), CP_SCALE_MAX);
   if (st == SOLVE_CONVERGED) lemke_final_solve(ld, w, M, q, n, tol_abs, z, r);
-  /* A secondary ray at a z0 within the tolerance (z0 d below tol but above the negligible level, where the
-   * z0 row has no admissible pivot; on a restart after a cycle z0 can end at the perturbation's size, 4e-9
-   * on the 210-disc Stewart-Trinkle pile's LCP when the cycle was left from where it was found): the basis's
-   * complementary part, recomputed from the data, may solve the LCP to the tolerance, which is all the
-   * checker asks of an answer. */
-  if (st == SOLVE_RAY_TERMINATION && !ld->ray_no_cold) {
-    double z0_end = w->t->x[w->t->where[2 * n]]; /* basic: a ray ends with z0 in the basis */
-    if (z0_end * lemke_norm_inf(n, w->d) <= tol_abs) {
-      lemke_final_solve(ld, w, M, q, n, tol_abs, z, r);
-      if (lemke_natural(n, M, q, z, w->col) <= tol_abs) {
-        st = SOLVE_CONVERGED;
-        size_t len = strlen(r->message);
-        snprintf(r->message + len, sizeof r->message - len,
-                 "%sray at z0 = %.0e, but the basis solves the LCP", len ? "; " : "", z0_end);
-      }
-    }
-  }
   int wi, wj;
   if (st == SOLVE_RAY_TERMINATION && cp_not_copositive(M, n, &wi, &wj)) {
     size_t len = strlen(r->message);
