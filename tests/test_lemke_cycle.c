@@ -61,14 +61,6 @@ static void test_visits(void)
   free(t);
 }
 
-static double max_diff(int n, const double *a, const double *b)
-{
-  double d = 0.0;
-  for (int i = 0; i < n; i++)
-    d = fmax(d, fabs(a[i] - b[i]));
-  return d;
-}
-
 static void test_perturb_q(void)
 {
   const int n = 1000;
@@ -87,10 +79,10 @@ static void test_perturb_q(void)
         "perturbed q: q + xi with xi in [%.3g, %.3g] (expect within [1e-9, 2e-9), spread over it)", lo, hi);
   memcpy(first, w.qpert, n * sizeof *first);
   lemke_perturb_q(&w, q, n, 1e-9);
-  CHECK(max_diff(n, first, w.qpert) == 0.0, "the same restart draws the same xi");
+  CHECK(check_max_abs_diff(n, first, w.qpert) == 0.0, "the same restart draws the same xi");
   w.perturbs = 1;
   lemke_perturb_q(&w, q, n, 1e-9);
-  CHECK(max_diff(n, first, w.qpert) > 1e-10, "the next restart draws another xi");
+  CHECK(check_max_abs_diff(n, first, w.qpert) > 1e-10, "the next restart draws another xi");
   free(q);
   free(first);
   free(w.qpert);

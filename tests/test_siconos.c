@@ -38,14 +38,6 @@ static enum solve_status run(const char *name, const struct cp_problem *p, doubl
   return r->status;
 }
 
-static double max_diff(const double *a, const double *b, int n)
-{
-  double d = 0.0;
-  for (int i = 0; i < n; i++)
-    if (!(fabs(a[i] - b[i]) <= d)) d = fabs(a[i] - b[i]);
-  return d;
-}
-
 static void test_small(void)
 {
   /* M = [2 1; 1 2], q = (-5, -6): z = (4/3, 7/3), w = 0. */
@@ -58,9 +50,9 @@ static void test_small(void)
   struct solve_result r;
   for (const char *const *name = siconos_solvers; *name; name++) {
     run(*name, p, 1e-12, z, &r);
-    CHECK(r.status == SOLVE_CONVERGED && max_diff(z, zs, 2) <= 1e-9,
+    CHECK(r.status == SOLVE_CONVERGED && check_max_abs_diff(2, z, zs) <= 1e-9,
           "2x2 spd: %s finds (4/3, 7/3) (%s, diff %.2g)", *name, solve_status_name(r.status),
-          max_diff(z, zs, 2));
+          check_max_abs_diff(2, z, zs));
   }
   /* A nonsymmetric 2x2 P-matrix with one active and one inactive component: z = (0.6, 0), w2 = 0.9. */
   const double N[4] = {2.5, -1.0, 1.5, 3.0};
@@ -70,9 +62,9 @@ static void test_small(void)
   const double zn[2] = {0.6, 0.0};
   for (const char *const *name = siconos_solvers; *name; name++) {
     run(*name, p, 1e-12, z, &r);
-    CHECK(r.status == SOLVE_CONVERGED && max_diff(z, zn, 2) <= 1e-9,
+    CHECK(r.status == SOLVE_CONVERGED && check_max_abs_diff(2, z, zn) <= 1e-9,
           "2x2 nonsymmetric: %s finds (0.6, 0) (%s, diff %.2g)", *name, solve_status_name(r.status),
-          max_diff(z, zn, 2));
+          check_max_abs_diff(2, z, zn));
   }
   cp_destroy(&p);
 }
@@ -90,9 +82,9 @@ static void test_spd30(void)
             solve_status_name(r.status));
       continue;
     }
-    CHECK(r.status == SOLVE_CONVERGED && max_diff(z, zref, 30) <= 1e-6,
+    CHECK(r.status == SOLVE_CONVERGED && check_max_abs_diff(30, z, zref) <= 1e-6,
           "spd n=30: %s converges and agrees with pgs (%s, %d its, diff %.2g)", *name,
-          solve_status_name(r.status), r.iterations, max_diff(z, zref, 30));
+          solve_status_name(r.status), r.iterations, check_max_abs_diff(30, z, zref));
   }
   cp_destroy(&p);
 }

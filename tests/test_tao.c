@@ -17,14 +17,6 @@ static const char *const mcp_solvers[] = {"tao_ssils",         "tao_ssfls",     
                                           "snes_vinewtonrsls", "snes_vinewtonssls", NULL};
 static const char *const qp_solvers[] = {"tao_bqpip", "tao_gpcg", NULL};
 
-static double max_diff(const double *a, const double *b, int n)
-{
-  double d = 0.0;
-  for (int i = 0; i < n; i++)
-    if (!(fabs(a[i] - b[i]) <= d)) d = fabs(a[i] - b[i]);
-  return d;
-}
-
 /* Solves p with `name` at tol; returns the status, z filled. */
 static enum solve_status run(const char *name, const struct cp_problem *p, double tol, double *z,
                              struct solve_result *r)
@@ -55,7 +47,7 @@ static void test_spd(void)
       run(*name, p, 1e-10, z, &r);
       CHECK(r.status == SOLVE_CONVERGED, "spd n=30: %s converges (%s, %d its, residual %.2g) %s", *name,
             solve_status_name(r.status), r.iterations, r.residual, r.message);
-      double d = max_diff(z, zref, 30);
+      double d = check_max_abs_diff(30, z, zref);
       CHECK(d <= 1e-6, "spd n=30: %s agrees with pgs (max diff %.2g)", *name, d);
     }
   cp_destroy(&p);
@@ -103,9 +95,9 @@ static void test_mlcp_and_box(gsl_rng *rng)
     const char *const *list = sym ? qp_solvers : mcp_solvers;
     for (const char *const *name = list; *name; name++) {
       run(*name, p, 1e-10, z, &r);
-      CHECK(r.status == SOLVE_CONVERGED && max_diff(z, zs, 6) <= 1e-7,
+      CHECK(r.status == SOLVE_CONVERGED && check_max_abs_diff(6, z, zs) <= 1e-7,
             "%s mlcp: %s finds the known solution (%s, diff %.2g)", sym ? "symmetric" : "nonsymmetric", *name,
-            solve_status_name(r.status), max_diff(z, zs, 6));
+            solve_status_name(r.status), check_max_abs_diff(6, z, zs));
     }
     cp_destroy(&p);
   }
@@ -122,9 +114,9 @@ static void test_mlcp_and_box(gsl_rng *rng)
     const char *const *list = sym ? qp_solvers : mcp_solvers;
     for (const char *const *name = list; *name; name++) {
       run(*name, p, 1e-10, zb, &r);
-      CHECK(r.status == SOLVE_CONVERGED && max_diff(zb, bs, 5) <= 1e-7,
+      CHECK(r.status == SOLVE_CONVERGED && check_max_abs_diff(5, zb, bs) <= 1e-7,
             "%s box mcp: %s finds the known solution (%s, diff %.2g)", sym ? "symmetric" : "nonsymmetric",
-            *name, solve_status_name(r.status), max_diff(zb, bs, 5));
+            *name, solve_status_name(r.status), check_max_abs_diff(5, zb, bs));
     }
     cp_destroy(&p);
   }
@@ -156,9 +148,9 @@ static void test_ncp(void)
   struct solve_result r;
   for (const char *const *name = mcp_solvers; *name; name++) {
     run(*name, p, 1e-11, z, &r);
-    CHECK(r.status == SOLVE_CONVERGED && max_diff(z, zs, 3) <= 1e-8,
+    CHECK(r.status == SOLVE_CONVERGED && check_max_abs_diff(3, z, zs) <= 1e-8,
           "callback ncp: %s finds z* (%s, diff %.2g)", *name, solve_status_name(r.status),
-          max_diff(z, zs, 3));
+          check_max_abs_diff(3, z, zs));
   }
   for (const char *const *name = qp_solvers; *name; name++) {
     run(*name, p, 1e-11, z, &r);
@@ -226,11 +218,12 @@ static void test_limits_and_options(void)
   PetscOptionsSetValue(NULL, "-snes_vinewtonrsls_mat_type", "aij");
   PetscOptionsSetValue(NULL, "-tao_ssils_mat_type", "aij");
   run("snes_vinewtonrsls", p, 1e-12, z, &r);
-  CHECK(r.status == SOLVE_CONVERGED && max_diff(z, zd, 30) <= 1e-9,
-        "snes_vinewtonrsls with AIJ (%s, diff %.2g)", solve_status_name(r.status), max_diff(z, zd, 30));
+  CHECK(r.status == SOLVE_CONVERGED && check_max_abs_diff(30, z, zd) <= 1e-9,
+        "snes_vinewtonrsls with AIJ (%s, diff %.2g)", solve_status_name(r.status),
+        check_max_abs_diff(30, z, zd));
   run("tao_ssils", p, 1e-12, z, &r);
-  CHECK(r.status == SOLVE_CONVERGED && max_diff(z, zd, 30) <= 1e-9, "tao_ssils with AIJ (%s, diff %.2g)",
-        solve_status_name(r.status), max_diff(z, zd, 30));
+  CHECK(r.status == SOLVE_CONVERGED && check_max_abs_diff(30, z, zd) <= 1e-9,
+        "tao_ssils with AIJ (%s, diff %.2g)", solve_status_name(r.status), check_max_abs_diff(30, z, zd));
   PetscOptionsClearValue(NULL, "-snes_vinewtonrsls_mat_type");
   PetscOptionsClearValue(NULL, "-tao_ssils_mat_type");
   cp_destroy(&p);
