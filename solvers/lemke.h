@@ -104,6 +104,15 @@ struct lemke_work {
   struct lemke_data_ref ref;  /* the current problem in the tableau's terms (for drift checks) */
 };
 
+/* The final answer (lemke_final.c). lemke_extract: z from the basis (z_i = its row's x if basic, else 0;
+ * rounding negatives clipped). lemke_final_solve: the answer recomputed from the data (mode: enum
+ * lemke_final, -lemke_final_solve) and kept when its natural residual is smaller, noted in r->message. */
+enum lemke_final { LEMKE_FINAL_AUTO, LEMKE_FINAL_ALWAYS, LEMKE_FINAL_NEVER };
+struct solve_result;
+void lemke_extract(const struct lemke_tableau *t, double *z);
+void lemke_final_solve(int mode, struct lemke_work *w, const double *M, const double *q, int n,
+                       double tol_abs, double *z, struct solve_result *r);
+
 /* The leaving row for the entering column c (lemke_ratio.c): the minimum ratio over entries c_i > ptol,
  * ties within zx decided by the lexicographic rule; -1 for a ray. */
 int lemke_ratio_test(struct lemke_work *w, const double *c, double ptol, double zx);
