@@ -75,13 +75,3 @@ const char *check_shared_data(void)
   struct stat st;
   return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? dir : NULL;
 }
-
-double check_max_abs_diff(int n, const double *a, const double *b)
-{
-  double d = 0.0;
-  for (int i = 0; i < n; i++) {
-    double e = fabs(a[i] - b[i]);
-    if (!(e <= d)) d = e;
-  }
-  return d;
-}

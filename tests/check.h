@@ -17,8 +17,6 @@ int check_close(double a, double b, double tol, const char *file, int line, cons
 void check_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints a summary comment; returns the process exit code (0 iff nothing failed). */
 int check_finish(void);
-/* max_i |a_i - b_i|, NaN if any difference is NaN (a NaN must fail the tolerance it is compared with). */
-double check_max_abs_diff(int n, const double *a, const double *b);
 /* The shared data folder (../shared/data relative to the repository) or NULL when it is absent. */
 const char *check_shared_data(void);
 

@@ -8,6 +8,7 @@
 #include "geom3d.h"
 #include "hull3d.h"
 #include "overlap3d.h"
+#include "solver_fixture.h"
 #include "world_detect.h"
 
 #include <gsl/gsl_rng.h>
@@ -24,16 +25,16 @@ static void test_quaternions(void)
   quat_to_matrix(q, Rq);
   quat_to_matrix(pq, Rpq);
   mat3_mul(Rp, Rq, RpRq);
-  CHECK(check_max_abs_diff(9, Rpq, RpRq) < 1e-15, "quat: R(p q) = R(p) R(q)");
+  CHECK(max_abs_diff(Rpq, RpRq, 9) < 1e-15, "quat: R(p q) = R(p) R(q)");
   double pc[4], one[4], id[4];
   quat_conj(p, pc);
   quat_mul(p, pc, one);
   quat_identity(id);
-  CHECK(check_max_abs_diff(4, one, id) < 1e-15, "quat: p p* = 1");
+  CHECK(max_abs_diff(one, id, 4) < 1e-15, "quat: p p* = 1");
   double v[3] = {0.3, -1.2, 2.5}, r1[3], r2[3];
   quat_rotate(p, v, r1);
   mat3_vec(Rp, v, r2);
-  CHECK(check_max_abs_diff(3, r1, r2) < 1e-15, "quat: rotate agrees with the matrix");
+  CHECK(max_abs_diff(r1, r2, 3) < 1e-15, "quat: rotate agrees with the matrix");
   CHECK_CLOSE(vec3_norm(r1), vec3_norm(v), 1e-14, "quat: rotation keeps lengths");
   CHECK_CLOSE(mat3_det(Rp), 1.0, 1e-14, "quat: det R = 1");
   double back[4];
@@ -41,7 +42,7 @@ static void test_quaternions(void)
   if (back[0] * pq[0] < 0)
     for (int k = 0; k < 4; k++)
       back[k] = -back[k];
-  CHECK(check_max_abs_diff(4, back, pq) < 1e-14, "quat: from_matrix inverts to_matrix");
+  CHECK(max_abs_diff(back, pq, 4) < 1e-14, "quat: from_matrix inverts to_matrix");
   /* A half turn about x has w = 0: the other pivots of Shepperd's method. */
   double x[3] = {1, 0, 0}, half[4], Rh[9], hb[4];
   quat_from_axis_angle(x, M_PI, half);
@@ -54,8 +55,8 @@ static void test_quaternions(void)
   for (int i = 0; i < 100000; i++)
     quat_integrate(qi, w, 1e-5);
   quat_from_axis_angle(w, vec3_norm(w), exact);
-  CHECK(check_max_abs_diff(4, qi, exact) < 1e-4, "quat: integrate matches the exact rotation (err %.2e)",
-        check_max_abs_diff(4, qi, exact));
+  CHECK(max_abs_diff(qi, exact, 4) < 1e-4, "quat: integrate matches the exact rotation (err %.2e)",
+        max_abs_diff(qi, exact, 4));
   CHECK_CLOSE(qi[0] * qi[0] + qi[1] * qi[1] + qi[2] * qi[2] + qi[3] * qi[3], 1.0, 1e-14,
               "quat: integrate keeps unit length");
 }
@@ -72,13 +73,13 @@ static void test_box_mass(void)
   CHECK_CLOSE(b->volume, 6.0, 1e-13, "box: volume 1 x 2 x 3");
   CHECK(vec3_norm(b->centroid) < 1e-14, "box: centroid at the origin");
   double I[9] = {6.0 * (4 + 9) / 12, 0, 0, 0, 6.0 * (1 + 9) / 12, 0, 0, 0, 6.0 * (1 + 4) / 12};
-  CHECK(check_max_abs_diff(9, b->inertia, I) < 1e-13, "box: inertia V (b^2 + c^2) / 12 per axis");
+  CHECK(max_abs_diff(b->inertia, I, 9) < 1e-13, "box: inertia V (b^2 + c^2) / 12 per axis");
   double d[3] = {0.3, -0.2, 0.7}, Ic[9], Ic0[9];
   hull3d_central_inertia(b, 2.0, Ic0);
   hull3d_translate(b, d);
-  CHECK(check_max_abs_diff(3, b->centroid, d) < 1e-14, "box: translated centroid");
+  CHECK(max_abs_diff(b->centroid, d, 3) < 1e-14, "box: translated centroid");
   hull3d_central_inertia(b, 2.0, Ic);
-  CHECK(check_max_abs_diff(9, Ic, Ic0) < 1e-13, "box: central inertia invariant under translation");
+  CHECK(max_abs_diff(Ic, Ic0, 9) < 1e-13, "box: central inertia invariant under translation");
   polyhedron_free(b);
 }
 
@@ -92,7 +93,7 @@ static void test_icosahedron_mass(void)
   double V = 5.0 / 12.0 * (3 + sqrt(5.0)) * a * a * a;
   CHECK_CLOSE(p->volume, V, 1e-14, "icosahedron: volume 5/12 (3 + sqrt 5) a^3");
   double I = V * phi * phi * a * a / 10.0, Iexp[9] = {I, 0, 0, 0, I, 0, 0, 0, I};
-  CHECK(check_max_abs_diff(9, p->inertia, Iexp) < 1e-14, "icosahedron: isotropic inertia V phi^2 a^2 / 10");
+  CHECK(max_abs_diff(p->inertia, Iexp, 9) < 1e-14, "icosahedron: isotropic inertia V phi^2 a^2 / 10");
   CHECK_CLOSE(hull3d_bound_radius(p), R, 1e-15, "icosahedron: circumradius");
   polyhedron_free(p);
 }

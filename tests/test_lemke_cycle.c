@@ -10,6 +10,7 @@
 #include "lemke.h"
 #include "scenes.h"
 #include "solver.h"
+#include "solver_fixture.h"
 #include "stepper.h"
 
 #include <math.h>
@@ -79,10 +80,10 @@ static void test_perturb_q(void)
         "perturbed q: q + xi with xi in [%.3g, %.3g] (expect within [1e-9, 2e-9), spread over it)", lo, hi);
   memcpy(first, w.qpert, n * sizeof *first);
   lemke_perturb_q(&w, q, n, 1e-9);
-  CHECK(check_max_abs_diff(n, first, w.qpert) == 0.0, "the same restart draws the same xi");
+  CHECK(max_abs_diff(first, w.qpert, n) == 0.0, "the same restart draws the same xi");
   w.perturbs = 1;
   lemke_perturb_q(&w, q, n, 1e-9);
-  CHECK(check_max_abs_diff(n, first, w.qpert) > 1e-10, "the next restart draws another xi");
+  CHECK(max_abs_diff(first, w.qpert, n) > 1e-10, "the next restart draws another xi");
   free(q);
   free(first);
   free(w.qpert);

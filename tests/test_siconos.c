@@ -10,6 +10,7 @@
 #include "cp.h"
 #include "cp_io.h"
 #include "solver.h"
+#include "solver_fixture.h"
 #include "testproblems.h"
 
 #include <dirent.h>
@@ -50,9 +51,9 @@ static void test_small(void)
   struct solve_result r;
   for (const char *const *name = siconos_solvers; *name; name++) {
     run(*name, p, 1e-12, z, &r);
-    CHECK(r.status == SOLVE_CONVERGED && check_max_abs_diff(2, z, zs) <= 1e-9,
+    CHECK(r.status == SOLVE_CONVERGED && max_abs_diff(z, zs, 2) <= 1e-9,
           "2x2 spd: %s finds (4/3, 7/3) (%s, diff %.2g)", *name, solve_status_name(r.status),
-          check_max_abs_diff(2, z, zs));
+          max_abs_diff(z, zs, 2));
   }
   /* A nonsymmetric 2x2 P-matrix with one active and one inactive component: z = (0.6, 0), w2 = 0.9. */
   const double N[4] = {2.5, -1.0, 1.5, 3.0};
@@ -62,9 +63,9 @@ static void test_small(void)
   const double zn[2] = {0.6, 0.0};
   for (const char *const *name = siconos_solvers; *name; name++) {
     run(*name, p, 1e-12, z, &r);
-    CHECK(r.status == SOLVE_CONVERGED && check_max_abs_diff(2, z, zn) <= 1e-9,
+    CHECK(r.status == SOLVE_CONVERGED && max_abs_diff(z, zn, 2) <= 1e-9,
           "2x2 nonsymmetric: %s finds (0.6, 0) (%s, diff %.2g)", *name, solve_status_name(r.status),
-          check_max_abs_diff(2, z, zn));
+          max_abs_diff(z, zn, 2));
   }
   cp_destroy(&p);
 }
@@ -82,9 +83,9 @@ static void test_spd30(void)
             solve_status_name(r.status));
       continue;
     }
-    CHECK(r.status == SOLVE_CONVERGED && check_max_abs_diff(30, z, zref) <= 1e-6,
+    CHECK(r.status == SOLVE_CONVERGED && max_abs_diff(z, zref, 30) <= 1e-6,
           "spd n=30: %s converges and agrees with pgs (%s, %d its, diff %.2g)", *name,
-          solve_status_name(r.status), r.iterations, check_max_abs_diff(30, z, zref));
+          solve_status_name(r.status), r.iterations, max_abs_diff(z, zref, 30));
   }
   cp_destroy(&p);
 }

@@ -6,6 +6,7 @@
 #include "check.h"
 #include "cp.h"
 #include "solver.h"
+#include "solver_fixture.h"
 #include "testproblems.h"
 
 #include <gsl/gsl_rng.h>
@@ -47,7 +48,7 @@ static void test_spd(void)
       run(*name, p, 1e-10, z, &r);
       CHECK(r.status == SOLVE_CONVERGED, "spd n=30: %s converges (%s, %d its, residual %.2g) %s", *name,
             solve_status_name(r.status), r.iterations, r.residual, r.message);
-      double d = check_max_abs_diff(30, z, zref);
+      double d = max_abs_diff(z, zref, 30);
       CHECK(d <= 1e-6, "spd n=30: %s agrees with pgs (max diff %.2g)", *name, d);
     }
   cp_destroy(&p);
@@ -95,9 +96,9 @@ static void test_mlcp_and_box(gsl_rng *rng)
     const char *const *list = sym ? qp_solvers : mcp_solvers;
     for (const char *const *name = list; *name; name++) {
       run(*name, p, 1e-10, z, &r);
-      CHECK(r.status == SOLVE_CONVERGED && check_max_abs_diff(6, z, zs) <= 1e-7,
+      CHECK(r.status == SOLVE_CONVERGED && max_abs_diff(z, zs, 6) <= 1e-7,
             "%s mlcp: %s finds the known solution (%s, diff %.2g)", sym ? "symmetric" : "nonsymmetric", *name,
-            solve_status_name(r.status), check_max_abs_diff(6, z, zs));
+            solve_status_name(r.status), max_abs_diff(z, zs, 6));
     }
     cp_destroy(&p);
   }
@@ -114,9 +115,9 @@ static void test_mlcp_and_box(gsl_rng *rng)
     const char *const *list = sym ? qp_solvers : mcp_solvers;
     for (const char *const *name = list; *name; name++) {
       run(*name, p, 1e-10, zb, &r);
-      CHECK(r.status == SOLVE_CONVERGED && check_max_abs_diff(5, zb, bs) <= 1e-7,
+      CHECK(r.status == SOLVE_CONVERGED && max_abs_diff(zb, bs, 5) <= 1e-7,
             "%s box mcp: %s finds the known solution (%s, diff %.2g)", sym ? "symmetric" : "nonsymmetric",
-            *name, solve_status_name(r.status), check_max_abs_diff(5, zb, bs));
+            *name, solve_status_name(r.status), max_abs_diff(zb, bs, 5));
     }
     cp_destroy(&p);
   }
@@ -148,9 +149,9 @@ static void test_ncp(void)
   struct solve_result r;
   for (const char *const *name = mcp_solvers; *name; name++) {
     run(*name, p, 1e-11, z, &r);
-    CHECK(r.status == SOLVE_CONVERGED && check_max_abs_diff(3, z, zs) <= 1e-8,
+    CHECK(r.status == SOLVE_CONVERGED && max_abs_diff(z, zs, 3) <= 1e-8,
           "callback ncp: %s finds z* (%s, diff %.2g)", *name, solve_status_name(r.status),
-          check_max_abs_diff(3, z, zs));
+          max_abs_diff(z, zs, 3));
   }
   for (const char *const *name = qp_solvers; *name; name++) {
     run(*name, p, 1e-11, z, &r);
@@ -218,12 +219,11 @@ static void test_limits_and_options(void)
   PetscOptionsSetValue(NULL, "-snes_vinewtonrsls_mat_type", "aij");
   PetscOptionsSetValue(NULL, "-tao_ssils_mat_type", "aij");
   run("snes_vinewtonrsls", p, 1e-12, z, &r);
-  CHECK(r.status == SOLVE_CONVERGED && check_max_abs_diff(30, z, zd) <= 1e-9,
-        "snes_vinewtonrsls with AIJ (%s, diff %.2g)", solve_status_name(r.status),
-        check_max_abs_diff(30, z, zd));
+  CHECK(r.status == SOLVE_CONVERGED && max_abs_diff(z, zd, 30) <= 1e-9,
+        "snes_vinewtonrsls with AIJ (%s, diff %.2g)", solve_status_name(r.status), max_abs_diff(z, zd, 30));
   run("tao_ssils", p, 1e-12, z, &r);
-  CHECK(r.status == SOLVE_CONVERGED && check_max_abs_diff(30, z, zd) <= 1e-9,
-        "tao_ssils with AIJ (%s, diff %.2g)", solve_status_name(r.status), check_max_abs_diff(30, z, zd));
+  CHECK(r.status == SOLVE_CONVERGED && max_abs_diff(z, zd, 30) <= 1e-9, "tao_ssils with AIJ (%s, diff %.2g)",
+        solve_status_name(r.status), max_abs_diff(z, zd, 30));
   PetscOptionsClearValue(NULL, "-snes_vinewtonrsls_mat_type");
   PetscOptionsClearValue(NULL, "-tao_ssils_mat_type");
   cp_destroy(&p);
