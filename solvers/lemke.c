@@ -98,6 +98,15 @@ static const double lemke_z0_negligible = 0.1;
 static const double lemke_perturb_rel = 1e-9;
 static const int lemke_max_perturbs = 3;
 
+/* p of the k-th restart (k = 0, 1, ...) */
+static double lemke_perturb_size(double qnorm, int k)
+{
+  double p = lemke_perturb_rel * fmax(1.0, qnorm);
+  for (int i = 0; i < k; i++)
+    p *= 10.0;
+  return p;
+}
+
 static int lemke_create(struct solver *s)
 {
   s->data = calloc(1, sizeof(struct lemke_data));
@@ -373,6 +382,22 @@ void lemke_set_ray_no_cold(struct solver *s, int on)
   ((struct lemke_data *)s->data)->ray_no_cold = on != 0;
 }
 
+/* A run from the cold start on the data (M, qrun): the covering vector from q (the unperturbed data, so that
+ * a restart on q + xi covers alike). */
+static enum solve_status lemke_cold_run(struct solver *s, struct lemke_work *w, const double *M,
+                                        const double *q, const double *qrun, double qnorm, int max_pivots,
+                                        int *pivots)
+{
+  const struct lemke_data *ld = s->data;
+  int n = w->t->n;
+  for (int i = 0; i < n; i++)
+    w->d[i] = ld->cover == LEMKE_COVER_QSCALED ? fmax(1.0, fabs(q[i])) : 1.0;
+  double mmax = lemke_tableau_cold(w->t, M, qrun, w->d);
+  lemke_set_ref(w, M, qrun);
+  w->ref.bmax = fmax(1.0, fmax(mmax, lemke_norm_inf(n, w->d))); /* lemke_drift's pass over M, done */
+  return lemke_run(s, w, qnorm, max_pivots, pivots);
+}
+
 /* Solve the LCP (M, q) of size n; z holds the warm-start guess on entry when s->set.warm_start. */
 static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, int n, double *z,
                            struct solve_result *r)
@@ -396,7 +421,6 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
   w->perturbs = 0;
   w->cycled = 0;
   w->cycle_pivot = -1;
-  w->perturb_size = 0.0;
   for (int i = 0; i < n; i++) {
     w->in_basis[i] = s->set.warm_start && z[i] > 0.0;
     nbasis += w->in_basis[i];
@@ -425,28 +449,11 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
       st = SOLVE_NUMERICAL_FAILURE;
     }
   }
-  const double *qrun = q; /* q, or q + xi after a cycle */
-  int cold = st == SOLVE_NUMERICAL_FAILURE;
-  for (;;) {
-    if (w->cycled) {
-      if (w->perturbs >= lemke_max_perturbs) break;
-      double size = lemke_perturb_rel * fmax(1.0, qnorm);
-      for (int k = 0; k < w->perturbs; k++)
-        size *= 10.0;
-      if (lemke_perturb_q(w, q, n, size) != 0) return 1;
-      w->perturbs++;
-      w->perturb_size = 2.0 * size;
-      qrun = w->qpert;
-      cold = 1;
-    }
-    if (!cold) break;
-    for (int i = 0; i < n; i++)
-      w->d[i] = ld->cover == LEMKE_COVER_QSCALED ? fmax(1.0, fabs(q[i])) : 1.0;
-    double mmax = lemke_tableau_cold(w->t, M, qrun, w->d);
-    lemke_set_ref(w, M, qrun);
-    w->ref.bmax = fmax(1.0, fmax(mmax, lemke_norm_inf(n, w->d))); /* lemke_drift's pass over M, done */
-    st = lemke_run(s, w, qnorm, max_pivots, &pivots);
-    cold = 0;
+  if (st == SOLVE_NUMERICAL_FAILURE) st = lemke_cold_run(s, w, M, q, q, qnorm, max_pivots, &pivots);
+  while (w->cycled && w->perturbs < lemke_max_perturbs) { /* restart on q + xi (lemke_cycle.c) */
+    if (lemke_perturb_q(w, q, n, lemke_perturb_size(qnorm, w->perturbs)) != 0) return 1;
+    w->perturbs++;
+    st = lemke_cold_run(s, w, M, q, w->qpert, qnorm, max_pivots, &pivots);
   }
   lemke_extract(w->t, z);
   w->ref.q = q; /* the final solve's fallback refactorizes on the unperturbed data */
@@ -454,7 +461,8 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
     size_t len = strlen(r->message);
     snprintf(r->message + len, sizeof r->message - len,
              "%scycle (a basis repeated) at pivot %d: %d cold restart%s on q + xi (xi <= %.0e)",
-             len ? "; " : "", w->cycle_pivot, w->perturbs, w->perturbs == 1 ? "" : "s", w->perturb_size);
+             len ? "; " : "", w->cycle_pivot, w->perturbs, w->perturbs == 1 ? "" : "s",
+             2.0 * lemke_perturb_size(qnorm, w->perturbs - 1));
   }
   if (w->t->refactors > 0) {
     size_t len = strlen(r->message);

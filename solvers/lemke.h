@@ -100,7 +100,6 @@ struct lemke_work {
   int cycled;                 /* the last run stopped on a repeated basis */
   int perturbs;               /* restarts on a perturbed q in this solve */
   int cycle_pivot;            /* pivot count at the first repeated basis, -1 if none */
-  double perturb_size;        /* largest xi_i used */
   struct lemke_data_ref ref;  /* the current problem in the tableau's terms (for drift checks) */
 };
 
