@@ -41,6 +41,8 @@
  *     (auto: when the tableau's answer misses tol / 100).
  *   exact_max_n: a float run without an answer the checker accepts is redone exactly up to this n
  *     (lemke_exact_end_game; measured there: the robot-arm grasp's failed mixed LCPs 0 -> 49 of 55).
+ *   lazy_columns: the columns of B^-1 B_0 left out of the flushes until needed (lemke_lazy.c; measured at
+ *     SPD n = 1000, one thread, interleaved: 21-22 ms against 25-26 ms per solve, the same pivots).
  * Harness options: -cp_max_it pivot limit (default 50 n + 1000); -cp_time_limit checked every 16 pivots;
  * -cp_warm_start: the support {i : z_i > 0} of z on entry is the starting basis (z_i basic there, w_i
  * elsewhere), with d = B_0 e; a singular basis (rcond of M_SS below 1e3 eps) or a warm run ending on a ray
@@ -58,8 +60,9 @@ struct lemke_data {
       drift_tol;   /* -lemke_drift_tol: backward error of an updated column that triggers a refactorization */
   int final_solve; /* -lemke_final_solve: enum lemke_final */
   int exact_max_n; /* -lemke_exact_max_n: largest problem given the exact end game (0: never) */
-  int point_cover; /* not an option: set by lemke_set_point_cover (lemke_crash.h) */
-  int ray_no_cold; /* not an option: lemke_set_ray_no_cold (lemke_crash.h) */
+  int lazy_columns; /* -lemke_lazy_columns: B^-1 columns left out of the flushes (lemke_lazy.c) */
+  int point_cover;  /* not an option: set by lemke_set_point_cover (lemke_crash.h) */
+  int ray_no_cold;  /* not an option: lemke_set_ray_no_cold (lemke_crash.h) */
   struct lemke_work w;
 };
 
@@ -81,6 +84,9 @@ static const struct option_decl lemke_options[] = {
     {"exact_max_n", OPT_INT, offsetof(struct lemke_data, exact_max_n), "150", "[0,100000]",
      "problems with at most this many unknowns that the float run leaves unsolved are solved again in exact "
      "rational arithmetic (0 = never)"},
+    {"lazy_columns", OPT_BOOL, offsetof(struct lemke_data, lazy_columns), "1", NULL,
+     "leave the columns of nonbasic w's whose z is basic out of the tableau updates, and bring one up to "
+     "date by replaying the updates it missed when its w re-enters (every one at a lexicographic tie)"},
 };
 
 /* Tie thresholds from ../shared/notes/lemke.md (the lexicographic ones are in lemke_ratio.c). Basic values
@@ -279,7 +285,7 @@ static enum solve_status lemke_run(struct solver *s, struct lemke_work *w, doubl
     zx = lemke_snap(t, qnorm);
     if (*pivots >= max_pivots) return SOLVE_MAX_ITERATIONS;
     if (*pivots > 0 && *pivots % 16 == 0 && solver_out_of_time(s)) return SOLVE_TIME_LIMIT;
-    int m = -1 - t->where[entering];
+    int m = lemke_tableau_wake(t, -1 - t->where[entering]);
     lemke_tableau_column(t, m, w->col);
     double drift = 0.0;
     if (*pivots > 0 && *pivots >= next_check) {
@@ -418,6 +424,7 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
   if (lemke_work_reserve(s->data, n, s->set.warm_start) != 0) return 1;
   struct lemke_work *w = &((struct lemke_data *)s->data)->w;
   if (lemke_tableau_use(w->t, n, lemke_block_for(ld, n)) != 0) return 1;
+  w->t->lazy_on = ld->lazy_columns;
   w->perturbs = 0;
   w->cycled = 0;
   w->cycle_pivot = -1;
@@ -528,7 +535,8 @@ static void lemke_view(const struct solver *s, FILE *out)
           lemke_cover_names[d->cover], d->block, d->block == 0 ? " (automatic)" : "");
   fprintf(out, "  drift checks every %d pivots%s (drift_tol %g), final solve %s\n", d->check_every,
           d->check_every == 0 ? " (automatic)" : "", d->drift_tol, lemke_final_names[d->final_solve]);
-  fprintf(out, "  exact end game up to n = %d\n", d->exact_max_n);
+  fprintf(out, "  exact end game up to n = %d, lazy columns %s\n", d->exact_max_n,
+          d->lazy_columns ? "on" : "off");
 }
 
 const struct solver_type solver_type_lemke = {

@@ -20,7 +20,6 @@ struct lemke_tableau {
   int *corr_i, *corr_m; /* the k corrections: C(corr_i[l], corr_m[l]) += corr_val[l] */
   double *corr_val;
   double *wraw;  /* bmax doubles of scratch for the scale fix-ups and the flush */
-  int *wrows;    /* bmax ints of scratch for the flush */
   double *x;     /* n basic values B^-1 q after the pivots so far */
   int *basic;    /* basic[r]: the variable basic in row r */
   int *nonbasic; /* nonbasic[m]: the variable in column m */
@@ -33,6 +32,16 @@ struct lemke_tableau {
   double *wG, *wX, *wY, *wwork;
   int *wS, *wpos, *wipiv, *wiwork;
   int refactors; /* refactorizations since the last cold or warm start */
+  /* Lazy columns (lemke_lazy.c): columns [0, na) take part in the flushes; [na, ncols) are dormant, brought
+   * up to date only when needed by replaying the flushed blocks they missed, kept in a history of hist_cap
+   * slots (U of each block, its pivots' rows r, pivots and row scales s_r before the pivot, and the flush's
+   * row scalings). t->U is the slot of the block in progress. */
+  int na, lazy, lazy_on;         /* lazy: dormancy in use this run; lazy_on: allowed (-lemke_lazy_columns) */
+  int hist_cap, hist_lo, hist_n; /* blocks hist_lo .. hist_n - 1 kept (slot h mod hist_cap); hist_n current */
+  double *hist_U, *piv_val, *piv_s, *fl_sr, *lazy_v;
+  int *hist_k, *piv_r, *fl_nr, *fl_rows, *start; /* start[m]: first block dormant column m missed */
+  double saved, spent;                           /* flops the flushes skipped and the replays cost */
+  int retired, woken;                            /* columns made dormant, and woken by re-entries */
 };
 
 /* Buffers for problems up to n_cap rows and bmax_cap held-back pivots (with the warm-start scratch when
@@ -49,15 +58,32 @@ double lemke_tableau_cold(struct lemke_tableau *t, const double *M, const double
  * 2 if the tableau was created without the warm-start scratch. */
 int lemke_tableau_warm(struct lemke_tableau *t, const double *M, const double *q, const int *in_basis);
 
-/* The current T(:, m) into col (n); T(i, :) into row (ncols). */
+/* The current T(:, m) into col (n), m active; T(i, :) into row (ncols), whose entries in dormant columns
+ * are stale (lemke_tableau_lazy_off first where they are read). */
 void lemke_tableau_column(const struct lemke_tableau *t, int m, double *col);
 void lemke_tableau_row(const struct lemke_tableau *t, int i, double *row);
 
 /* Pivot on row r and column m, given col = T(:, m) and row = T(r, :) of the current tableau. Updates x and
  * the variable bookkeeping; flushes the held-back updates when full. */
 void lemke_tableau_pivot(struct lemke_tableau *t, int r, int m, const double *col, const double *row);
-/* Apply the held-back updates to T0 (one dgemm). */
+/* Apply the held-back updates to T0 (one dgemm per panel of columns). */
 void lemke_tableau_flush(struct lemke_tableau *t);
+
+/* Lazy columns (lemke_lazy.c). A column of a nonbasic w whose z is basic is a column of B^-1 (of B^-1 B_0
+ * after a warm start): needed again only if that w re-enters or a lexicographic tie reads it. */
+/* Slots and scratch for the history (t->U becomes slot 0); 0, or 1 if out of memory. */
+int lemke_lazy_create(struct lemke_tableau *t);
+void lemke_lazy_destroy(struct lemke_tableau *t);
+/* Every column active, the history empty (a cold or warm start, a refactorization). */
+void lemke_lazy_reset(struct lemke_tableau *t);
+/* Column m made current (the blocks it missed replayed) and active; returns its (new) position. */
+int lemke_tableau_wake(struct lemke_tableau *t, int m);
+/* Every column made current and active, and no more dormancy this run (a lexicographic tie reads them). */
+void lemke_tableau_lazy_off(struct lemke_tableau *t);
+/* The history slot of the block in progress (its pivots' and flush's records). */
+int lemke_lazy_slot(const struct lemke_tableau *t);
+/* After a flush of the active columns: record the block, retire columns that became dormant. */
+void lemke_lazy_after_flush(struct lemke_tableau *t, int k);
 
 /* The problem in the tableau's own terms, w - M z - d z0 = q, for the checks against the original data. */
 struct lemke_data_ref {

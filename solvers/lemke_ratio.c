@@ -66,6 +66,9 @@ int lemke_ratio_test(struct lemke_work *w, const double *c, double ptol, double 
   }
   int best = w->tied[0];
   if (ntied == 1) return best;
+  /* the lexicographic rows read the columns of B^-1 B_0: every dormant one made current (lemke_lazy.c), and
+   * none left out again in this run, whose degeneracy will likely bring more ties */
+  lemke_tableau_lazy_off(t);
   /* Each tied row costs ncols x k from the held-back factors; once the ties are many (degenerate problems
    * such as Murty's), applying the updates first (n x ncols x k as one dgemm) is cheaper. */
   if (8 * ntied >= n) lemke_tableau_flush(t);
