@@ -66,7 +66,7 @@ void lemke_tableau_row(const struct lemke_tableau *t, int i, double *row);
 /* Pivot on row r and column m, given col = T(:, m) and row = T(r, :) of the current tableau. Updates x and
  * the variable bookkeeping; flushes the held-back updates when full. */
 void lemke_tableau_pivot(struct lemke_tableau *t, int r, int m, const double *col, const double *row);
-/* Apply the held-back updates to T0 (one dgemm per panel of columns). */
+/* Apply the held-back updates to the active columns of T0 (one dgemm). */
 void lemke_tableau_flush(struct lemke_tableau *t);
 
 /* Lazy columns (lemke_lazy.c). A column of a nonbasic w whose z is basic is a column of B^-1 (of B^-1 B_0

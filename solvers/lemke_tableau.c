@@ -250,24 +250,17 @@ static int lemke_int_less(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-/* Columns per dgemm of a flush: a panel of about 1 MB, within L2 (2 MB a core here), is scaled while it is
- * there, where one dgemm over all columns and then a sweep for the scalings read the tableau from L3
- * twice (measured at n = 1000, one thread, 3 x 4 runs: 4 % less solve time with panels of 128 columns, 1 MB;
- * 64 and 512 columns gained less). */
-static int lemke_panel_columns(int n)
-{
-  int w = (1 << 17) / (n > 0 ? n : 1);
-  return w < 8 ? 8 : w;
-}
-
 void lemke_tableau_flush(struct lemke_tableau *t)
 {
   if (t->k == 0) return;
   size_t n = (size_t)t->n, base = (size_t)lemke_lazy_slot(t) * (size_t)t->cap_b;
-  /* The rows with s != 1 are among the k pivot rows (repeats possible); they are scaled column by column
-   * with the columns' own scaling (row first, then column: the roundings of a dscal per row and then per
-   * column), one panel at a time: a row of T0 is a stride-n read, one cache line and one TLB entry per
-   * element. The list is kept for the replays of dormant columns (lemke_lazy.c). */
+  /* The rows with s != 1 are among the k pivot rows (repeats possible). They are scaled column by column,
+   * in one sweep with the columns' own scaling (row first, then column: the roundings of a dscal per row
+   * and then per column): a row of T0 is a stride-n read, one cache line and one TLB entry per element,
+   * and a dscal per row cost as much as reading the pivot row again each pivot. The list is kept for the
+   * replays of dormant columns (lemke_lazy.c). Measured and dropped: the flush by panels of ~1 MB of
+   * columns, each scaled while in L2 (4 % faster at n = 1000 without lazy columns, none with them; 5-15 %
+   * slower at n = 2000 and 4000, where each panel's dgemm packs U again). */
   int nr = 0, *rows = t->fl_rows + base;
   double *sr = t->fl_sr + base;
   memcpy(rows, t->corr_i, (size_t)t->k * sizeof *rows);
@@ -279,19 +272,15 @@ void lemke_tableau_flush(struct lemke_tableau *t)
       rows[nr++] = rows[l];
     }
   t->fl_nr[lemke_lazy_slot(t)] = nr;
-  int pw = lemke_panel_columns(t->n);
-  for (int m0 = 0; m0 < t->na; m0 += pw) {
-    int w = t->na - m0 < pw ? t->na - m0 : pw;
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, t->n, w, t->k, -1.0, t->U, t->n, t->V + m0, t->ncols,
-                1.0, t->T0 + (size_t)m0 * n, t->n);
-    for (int m = m0; m < m0 + w; m++) {
-      double *col = t->T0 + (size_t)m * n;
-      for (int a = 0; a < nr; a++)
-        col[rows[a]] *= sr[a];
-      if (t->g[m] != 1.0) {
-        cblas_dscal(t->n, t->g[m], col, 1);
-        t->g[m] = 1.0;
-      }
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, t->n, t->na, t->k, -1.0, t->U, t->n, t->V, t->ncols,
+              1.0, t->T0, t->n);
+  for (int m = 0; m < t->na; m++) {
+    double *col = t->T0 + (size_t)m * n;
+    for (int a = 0; a < nr; a++)
+      col[rows[a]] *= sr[a];
+    if (t->g[m] != 1.0) {
+      cblas_dscal(t->n, t->g[m], col, 1);
+      t->g[m] = 1.0;
     }
   }
   for (int l = 0; l < t->k; l++)
