@@ -45,8 +45,9 @@ struct lemke_tableau {
 };
 
 /* Buffers for problems up to n_cap rows and bmax_cap held-back pivots (with the warm-start scratch when
- * warm); nothing is allocated after this. lemke_tableau_use sets the active n <= n_cap, bmax <= bmax_cap. */
-int lemke_tableau_create(int n_cap, int bmax_cap, int warm, struct lemke_tableau **t);
+ * warm, the lazy columns' history when lazy: up to the tableau's own memory again); nothing is allocated
+ * after this. lemke_tableau_use sets the active n <= n_cap, bmax <= bmax_cap. */
+int lemke_tableau_create(int n_cap, int bmax_cap, int warm, int lazy, struct lemke_tableau **t);
 int lemke_tableau_use(struct lemke_tableau *t, int n, int bmax);
 void lemke_tableau_destroy(struct lemke_tableau **t);
 
@@ -71,8 +72,9 @@ void lemke_tableau_flush(struct lemke_tableau *t);
 
 /* Lazy columns (lemke_lazy.c). A column of a nonbasic w whose z is basic is a column of B^-1 (of B^-1 B_0
  * after a warm start): needed again only if that w re-enters or a lexicographic tie reads it. */
-/* Slots and scratch for the history (t->U becomes slot 0); 0, or 1 if out of memory. */
-int lemke_lazy_create(struct lemke_tableau *t);
+/* Slots and scratch for the history (t->U becomes slot 0; one slot, no dormancy possible, unless lazy); 0,
+ * or 1 if out of memory. */
+int lemke_lazy_create(struct lemke_tableau *t, int lazy);
 void lemke_lazy_destroy(struct lemke_tableau *t);
 /* Every column active, the history empty (a cold or warm start, a refactorization). */
 void lemke_lazy_reset(struct lemke_tableau *t);

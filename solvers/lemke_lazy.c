@@ -45,11 +45,11 @@ static double *lemke_slot_U(const struct lemke_tableau *t, int h)
   return t->hist_U + lemke_slot(t, h) * (size_t)t->cap_n * (size_t)t->cap_b;
 }
 
-int lemke_lazy_create(struct lemke_tableau *t)
+int lemke_lazy_create(struct lemke_tableau *t, int lazy)
 {
   /* the history at most the tableau's memory: hist_cap blocks of n x bmax against n x (n + 1) */
   int h = t->cap_n / t->cap_b;
-  t->hist_cap = h < 2 ? 2 : (h > 64 ? 64 : h);
+  t->hist_cap = !lazy ? 1 : (h < 2 ? 2 : (h > 64 ? 64 : h));
   size_t hc = (size_t)t->hist_cap, nb = (size_t)t->cap_b, nc = (size_t)t->cap_n + 1;
   t->hist_U = malloc(hc * (size_t)t->cap_n * nb * sizeof *t->hist_U);
   t->piv_val = malloc(hc * nb * sizeof *t->piv_val);

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int lemke_tableau_create(int n_cap, int bmax_cap, int warm, struct lemke_tableau **out)
+int lemke_tableau_create(int n_cap, int bmax_cap, int warm, int lazy, struct lemke_tableau **out)
 {
   *out = NULL;
   if (n_cap < 1 || bmax_cap < 1) return 1;
@@ -40,9 +40,9 @@ int lemke_tableau_create(int n_cap, int bmax_cap, int warm, struct lemke_tableau
   t->wpos = malloc(nn * sizeof *t->wpos);
   t->wipiv = malloc(nn * sizeof *t->wipiv);
   t->wiwork = malloc(nn * sizeof *t->wiwork);
-  int bad = lemke_lazy_create(t) || !t->T0 || !t->V || !t->x || !t->s || !t->g || !t->corr_i || !t->corr_m ||
-            !t->corr_val || !t->wraw || !t->basic || !t->nonbasic || !t->where || !t->lex_var || !t->wG ||
-            !t->wwork || !t->wS || !t->wpos || !t->wipiv || !t->wiwork;
+  int bad = lemke_lazy_create(t, lazy) || !t->T0 || !t->V || !t->x || !t->s || !t->g || !t->corr_i ||
+            !t->corr_m || !t->corr_val || !t->wraw || !t->basic || !t->nonbasic || !t->where || !t->lex_var ||
+            !t->wG || !t->wwork || !t->wS || !t->wpos || !t->wipiv || !t->wiwork;
   if (!bad && warm) {
     t->wX = malloc(nn * nc * sizeof *t->wX);
     t->wY = malloc(nn * nc * sizeof *t->wY);

@@ -95,8 +95,8 @@ static void drive_start(struct drive *d, gsl_rng *rng, int n, int bmax)
 {
   double *M = malloc((size_t)n * (size_t)n * sizeof *M), *q = malloc((size_t)n * sizeof *q),
          *dv = malloc((size_t)n * sizeof *dv);
-  lemke_tableau_create(n, bmax, 0, &d->a);
-  lemke_tableau_create(n, bmax, 0, &d->b);
+  lemke_tableau_create(n, bmax, 0, 0, &d->a);
+  lemke_tableau_create(n, bmax, 0, 1, &d->b);
   d->a->lazy_on = 0;
   d->b->lazy_on = 1;
   for (int i = 0; i < n; i++) {
