@@ -59,8 +59,8 @@ double lemke_tableau_cold(struct lemke_tableau *t, const double *M, const double
  * 2 if the tableau was created without the warm-start scratch. */
 int lemke_tableau_warm(struct lemke_tableau *t, const double *M, const double *q, const int *in_basis);
 
-/* The current T(:, m) into col (n), m active; T(i, :) into row (ncols), whose entries in dormant columns
- * are stale (lemke_tableau_lazy_off first where they are read). */
+/* The current T(:, m) into col (n), m active; T(i, :) into row (ncols), entries of the active columns
+ * [0, na) only (lemke_tableau_lazy_off first where the others are read). */
 void lemke_tableau_column(const struct lemke_tableau *t, int m, double *col);
 void lemke_tableau_row(const struct lemke_tableau *t, int i, double *row);
 

@@ -93,14 +93,13 @@ void lemke_lazy_reset(struct lemke_tableau *t)
   t->woken = 0;
 }
 
-/* Swap the columns in positions a and b (T0, the held-back V rows, the labels; both without column scale
- * or correction: dormant, or just flushed). */
+/* Swap the columns in positions a and b (T0 and the labels; both without column scale or correction:
+ * dormant, or just flushed; the held-back V rows are the caller's). */
 static void lemke_swap_columns(struct lemke_tableau *t, int a, int b)
 {
   if (a == b) return;
   size_t n = (size_t)t->n;
   cblas_dswap(t->n, t->T0 + (size_t)a * n, 1, t->T0 + (size_t)b * n, 1);
-  if (t->k > 0) cblas_dswap(t->k, t->V + a, t->ncols, t->V + b, t->ncols);
   int va = t->nonbasic[a], vb = t->nonbasic[b], sa = t->start[a];
   t->nonbasic[a] = vb;
   t->nonbasic[b] = va;
@@ -164,6 +163,8 @@ int lemke_tableau_wake(struct lemke_tableau *t, int m)
 {
   if (m < t->na) return m;
   lemke_lazy_catch_up(t, t->start[m], m, 1);
+  if (t->k > 0 && m != t->na) /* its v's to its new place; those of a dormant column are never read */
+    cblas_dcopy(t->k, t->V + m, t->ncols, t->V + t->na, t->ncols);
   lemke_swap_columns(t, m, t->na);
   t->woken++;
   return t->na++;

@@ -235,10 +235,10 @@ void lemke_tableau_column(const struct lemke_tableau *t, int m, double *col)
 
 void lemke_tableau_row(const struct lemke_tableau *t, int i, double *row)
 {
-  cblas_dcopy(t->ncols, t->T0 + i, t->n, row, 1);
+  cblas_dcopy(t->na, t->T0 + i, t->n, row, 1); /* dormant columns' entries: not needed, not set */
   if (t->k == 0) return;
-  cblas_dgemv(CblasColMajor, CblasNoTrans, t->ncols, t->k, -1.0, t->V, t->ncols, t->U + i, t->n, 1.0, row, 1);
-  lemke_scale_listed(t->ncols, row, t->s[i], t->g, t->corr_m, t->k, t->wraw);
+  cblas_dgemv(CblasColMajor, CblasNoTrans, t->na, t->k, -1.0, t->V, t->ncols, t->U + i, t->n, 1.0, row, 1);
+  lemke_scale_listed(t->na, row, t->s[i], t->g, t->corr_m, t->k, t->wraw);
   for (int l = 0; l < t->k; l++)
     if (t->corr_i[l] == i) row[t->corr_m[l]] += t->corr_val[l];
 }
@@ -302,7 +302,7 @@ void lemke_tableau_pivot(struct lemke_tableau *t, int r, int m, const double *co
   u[r] = 0.0;
   /* a division per entry: a product by 1 / piv (an ulp apart, ~1 % faster at n = 1000) changed which of
    * the robot-arm grasp's degenerate LCP solutions Lemke returns, and its trajectories with them */
-  for (int j = 0; j < t->ncols; j++)
+  for (int j = 0; j < t->na; j++) /* a dormant column's v is made when it wakes (lemke_lazy.c) */
     v[j] = row[j] / piv;
   for (int l = 0; l < k; l++)
     v[t->corr_m[l]] = row[t->corr_m[l]] / piv / t->g[t->corr_m[l]];
