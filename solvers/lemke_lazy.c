@@ -30,7 +30,7 @@ int lemke_lazy_slot(const struct lemke_tableau *t) { return (int)lemke_slot(t, t
 
 /* A replay on fewer than 8 columns reads its block's U from memory for a few flops a column (a
  * matrix-vector product at memory speed): counted as this many times its flops. */
-static double lemke_narrow_cost = 8.0;
+static const double lemke_narrow_cost = 8.0;
 
 /* Dormancy pays when few of the columns left out come back: a column woken after b blocks costs about
  * what b blocks of leaving it out saved, times lemke_narrow_cost. After 64 retirements (before, a single
