@@ -121,24 +121,45 @@ static void lemke_tableau_label(struct lemke_tableau *t, const int *in_basis)
   t->lazy = t->lazy_on;
 }
 
+/* |a| into the running maximum m, NaN-blind */
+static double lemke_absmax(double m, double a) { return fabs(a) > m ? fabs(a) : m; }
+
 double lemke_tableau_cold(struct lemke_tableau *t, const double *M, const double *q, const double *d)
 {
   size_t n = (size_t)t->n, tile = 64; /* transpose by tiles: row-major M, column-major T0 */
-  double mmax = 0.0;
-  for (size_t i0 = 0; i0 < n; i0 += tile)
+  /* max |M_ij| while M is in cache (the drift checks' bound), in four independent chains: one chain of
+   * compares per entry made the transpose 1.4 ms instead of 0.75 at n = 1000 (one core, M in L3) */
+  double m0 = 0.0, m1 = 0.0, m2 = 0.0, m3 = 0.0;
+  for (size_t i0 = 0; i0 < n; i0 += tile) {
+    size_t ie = i0 + tile < n ? i0 + tile : n;
     for (size_t j0 = 0; j0 < n; j0 += tile)
-      for (size_t j = j0; j < j0 + tile && j < n; j++)
-        for (size_t i = i0; i < i0 + tile && i < n; i++) {
-          double a = M[i * n + j];
-          t->T0[i + j * n] = -a;
-          mmax = fabs(a) > mmax ? fabs(a) : mmax; /* while M is in cache: the drift checks' bound */
+      for (size_t j = j0; j < j0 + tile && j < n; j++) {
+        double *tj = t->T0 + j * n;
+        const double *mj = M + j; /* column j of M: mj[i n] = M_ij */
+        size_t i = i0;
+        for (; i + 4 <= ie; i += 4) {
+          double a0 = mj[i * n], a1 = mj[(i + 1) * n], a2 = mj[(i + 2) * n], a3 = mj[(i + 3) * n];
+          tj[i] = -a0;
+          tj[i + 1] = -a1;
+          tj[i + 2] = -a2;
+          tj[i + 3] = -a3;
+          m0 = lemke_absmax(m0, a0);
+          m1 = lemke_absmax(m1, a1);
+          m2 = lemke_absmax(m2, a2);
+          m3 = lemke_absmax(m3, a3);
         }
+        for (; i < ie; i++) {
+          tj[i] = -mj[i * n];
+          m0 = lemke_absmax(m0, mj[i * n]);
+        }
+      }
+  }
   for (size_t i = 0; i < n; i++) {
     t->T0[i + n * n] = -d[i];
     t->x[i] = q[i];
   }
   lemke_tableau_label(t, NULL);
-  return mmax;
+  return lemke_absmax(lemke_absmax(m0, m1), lemke_absmax(m2, m3));
 }
 
 /* Basic z_S, w_Sbar with P = M_SS^-1 (see lemke.h for the signs, x_B = x - T x_N):
