@@ -1,7 +1,8 @@
 /* lemke_tableau.c — the compact, blocked tableau of Lemke's method (see lemke.h for the algebra).
  * Holding back the pivot updates and applying them as one dgemm every bmax pivots replaces n^2 memory
  * traffic per pivot by cache-friendly level-3 work (../shared/notes/lemke.md); the entering column and the
- * pivot row cost O(n bmax) each from the held-back factors. The warm start is a principal pivot on M_SS. */
+ * pivot row cost O(n bmax) each from the held-back factors. The warm start is a principal pivot on M_SS.
+ * The flushes update the active columns only: those of B^-1 wait, dormant, until needed (lemke_lazy.c). */
 #include "lemke.h"
 
 #include <cblas.h>
