@@ -170,7 +170,7 @@ static int lemke_work_reserve(struct lemke_data *ld, int n, int warm)
   int block = lemke_block_for(ld, n);
   if (n < 1) return 0;
   int lazy = ld->lazy_columns;
-  if (w->t && n <= w->cap_n && block <= w->t->cap_b && (!warm || w->t->wX) && (!lazy || w->t->hist_cap > 1))
+  if (w->t && n <= w->cap_n && block <= w->t->cap_b && (!warm || w->t->wX) && lazy == (w->t->hist_cap > 1))
     return 0;
   int cap = n > w->cap_n ? n : w->cap_n, bcap = w->t && w->t->cap_b > block ? w->t->cap_b : block;
   int had_warm = w->t && w->t->wX;
@@ -427,7 +427,6 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
   if (lemke_work_reserve(s->data, n, s->set.warm_start) != 0) return 1;
   struct lemke_work *w = &((struct lemke_data *)s->data)->w;
   if (lemke_tableau_use(w->t, n, lemke_block_for(ld, n)) != 0) return 1;
-  w->t->lazy_on = ld->lazy_columns && w->t->hist_cap > 1;
   w->perturbs = 0;
   w->cycled = 0;
   w->cycle_pivot = -1;

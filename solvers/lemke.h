@@ -36,7 +36,7 @@ struct lemke_tableau {
    * up to date only when needed by replaying the flushed blocks they missed, kept in a history of hist_cap
    * slots (U of each block, its pivots' rows r, pivots and row scales s_r before the pivot, and the flush's
    * row scalings). t->U is the slot of the block in progress. */
-  int na, lazy, lazy_on;         /* lazy: dormancy in use this run; lazy_on: allowed (-lemke_lazy_columns) */
+  int na, lazy;                  /* lazy: dormancy in use this run (possible when hist_cap > 1) */
   int hist_cap, hist_lo, hist_n; /* blocks hist_lo .. hist_n - 1 kept (slot h mod hist_cap); hist_n current */
   double *hist_U, *piv_val, *piv_s, *fl_sr, *lazy_v;
   int *hist_k, *piv_r, *fl_nr, *fl_rows, *start; /* start[m]: first block dormant column m missed */

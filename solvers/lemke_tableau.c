@@ -119,7 +119,7 @@ static void lemke_tableau_label(struct lemke_tableau *t, const int *in_basis)
   t->k = 0;
   t->refactors = 0;
   lemke_lazy_reset(t);
-  t->lazy = t->lazy_on;
+  t->lazy = t->hist_cap > 1; /* created lazy (-lemke_lazy_columns) */
 }
 
 /* |a| into the running maximum m, NaN-blind */
@@ -275,7 +275,8 @@ static int lemke_int_less(const void *a, const void *b)
 void lemke_tableau_flush(struct lemke_tableau *t)
 {
   if (t->k == 0) return;
-  size_t n = (size_t)t->n, base = (size_t)lemke_lazy_slot(t) * (size_t)t->cap_b;
+  int slot = lemke_lazy_slot(t);
+  size_t n = (size_t)t->n, base = (size_t)slot * (size_t)t->cap_b;
   /* The rows with s != 1 are among the k pivot rows (repeats possible). They are scaled column by column,
    * in one sweep with the columns' own scaling (row first, then column: the roundings of a dscal per row
    * and then per column): a row of T0 is a stride-n read, one cache line and one TLB entry per element,
@@ -293,7 +294,7 @@ void lemke_tableau_flush(struct lemke_tableau *t)
       t->s[rows[l]] = 1.0;
       rows[nr++] = rows[l];
     }
-  t->fl_nr[lemke_lazy_slot(t)] = nr;
+  t->fl_nr[slot] = nr;
   cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, t->n, t->na, t->k, -1.0, t->U, t->n, t->V, t->ncols,
               1.0, t->T0, t->n);
   for (int m = 0; m < t->na; m++) {

@@ -97,8 +97,6 @@ static void drive_start(struct drive *d, gsl_rng *rng, int n, int bmax)
          *dv = malloc((size_t)n * sizeof *dv);
   lemke_tableau_create(n, bmax, 0, 0, &d->a);
   lemke_tableau_create(n, bmax, 0, 1, &d->b);
-  d->a->lazy_on = 0;
-  d->b->lazy_on = 1;
   for (int i = 0; i < n; i++) {
     for (int j = 0; j < n; j++)
       M[i * n + j] = 2.0 * gsl_rng_uniform(rng) - 1.0;
