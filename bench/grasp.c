@@ -232,7 +232,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     return 1;
   }
   if (solver_create(sweep_task_string(task, "solver"), &s, msg, sizeof msg) ||
-      solver_set_from_options(s, msg, sizeof msg) || grasp_trial_create(&t, s, p.n_dirs, form)) {
+      solver_set_from_options(s, NULL, msg, sizeof msg) || grasp_trial_create(&t, s, p.n_dirs, form)) {
     fprintf(stderr, "bench_grasp: %s\n", msg);
     solver_destroy(&s);
     return 1;

@@ -75,7 +75,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   int sim_bad = simulation_open(&sim,
                                 dim == 2 ? scene_incline_2d(theta, mu, 0.4, 0.2, 2.0)
                                          : scene_incline_3d(theta, mu, 0.2, 0.15, 0.1, 2.0),
-                                form, solver);
+                                form, solver, NULL);
   struct run_observer obs[3];
   int n_obs = 0;
   if (sim_bad) goto cleanup;

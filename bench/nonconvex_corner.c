@@ -83,8 +83,8 @@ static int run(const struct sweep_task *task, void *ctx, struct sweep_row *row)
   double *z = NULL, nu[3] = {0, 0, 0}, pn[8];
   char msg[256] = "";
   if (!w || formulation_create(form, &f, msg, sizeof msg) ||
-      formulation_set_from_options(f, msg, sizeof msg) || solver_create(solver, &s, msg, sizeof msg) ||
-      solver_set_from_options(s, msg, sizeof msg)) {
+      formulation_set_from_options(f, NULL, msg, sizeof msg) || solver_create(solver, &s, msg, sizeof msg) ||
+      solver_set_from_options(s, NULL, msg, sizeof msg)) {
     if (msg[0]) fprintf(stderr, "error: %s\n", msg);
     goto cleanup;
   }

@@ -170,7 +170,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   if (skip) return skip < 0;
   long n = scene_step_count(ctx->T, h);
   struct simulation sim;
-  int sim_bad = simulation_open(&sim, box3d_world(ctx->threshold), form, solver);
+  int sim_bad = simulation_open(&sim, box3d_world(ctx->threshold), form, solver, NULL);
   struct run_observer obs[6];
   int n_obs = 0, rc = 1;
   double *vol = malloc(((size_t)n + 1) * sizeof *vol);

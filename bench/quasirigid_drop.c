@@ -293,7 +293,8 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   if (strcmp(form, "quasi_rigid") == 0) PetscOptionsSetValue(NULL, "-quasi_rigid_delta_max", text);
   int rc = 1;
   struct simulation sim;
-  int sim_bad = simulation_open(&sim, drop_world((int)sweep_task_int(task, "dim"), y_start), form, solver);
+  int sim_bad =
+      simulation_open(&sim, drop_world((int)sweep_task_int(task, "dim"), y_start), form, solver, NULL);
   struct drop_obs ob = {.t_contact = NAN, .t_core = NAN};
   struct run_observer obs[3];
   int n_obs = 0;

@@ -131,7 +131,7 @@ static int simulate(const struct sweep_task *task, const struct peg_body_spec *t
                     struct sweep_row *row)
 {
   struct simulation sim;
-  int sim_bad = simulation_open(&sim, scene_robot_grasp(target, mu), form, solver);
+  int sim_bad = simulation_open(&sim, scene_robot_grasp(target, mu), form, solver, NULL);
   struct run_observer obs[6];
   int n_obs = 0, rc = 1;
   struct traj_ctx tc = {.traj = traj};

@@ -128,7 +128,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     world_destroy(&w0);
     return 0;
   }
-  int sim_bad = simulation_open(&sim, w0, form, solver);
+  int sim_bad = simulation_open(&sim, w0, form, solver, NULL);
   struct roll_obs ro = {0, 0, 0, disc};
   struct run_observer obs[3];
   int n_obs = 0;

@@ -198,7 +198,7 @@ static int bench_run(const struct sweep_task *t, void *vctx, struct sweep_row *r
   }
   char msg[512] = "";
   if (solver_create(solver_name, &s, msg, sizeof msg) != 0 ||
-      solver_set_from_options(s, msg, sizeof msg) != 0) {
+      solver_set_from_options(s, NULL, msg, sizeof msg) != 0) {
     fprintf(stderr, "error: %s\n", msg);
     goto cleanup;
   }

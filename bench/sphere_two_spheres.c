@@ -211,7 +211,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     }
   }
   struct simulation sim;
-  int sim_bad = simulation_open(&sim, scene(), form, solver);
+  int sim_bad = simulation_open(&sim, scene(), form, solver, NULL);
   struct s2_obs so = {.ctx = ctx, .shape_big = {0, 1}};
   struct run_observer obs[3];
   int n_obs = 0;

@@ -111,11 +111,11 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   memset(&sim, 0, sizeof sim);
   /* no random stream: a scene is fixed by its spec, so that every method of the sweep sees the same one */
   if (scene_lookup(spec, &t, msg, sizeof msg) ||
-      scene_create_from_options(spec, NULL, NULL, &w0, msg, sizeof msg)) {
+      scene_create_from_options(spec, NULL, NULL, NULL, &w0, msg, sizeof msg)) {
     fprintf(stderr, "error: %s\n", msg);
     goto cleanup;
   }
-  if (simulation_open(&sim, w0, form, solver)) goto cleanup;
+  if (simulation_open(&sim, w0, form, solver, NULL)) goto cleanup;
   rc = 0;
   struct world *w = sim.w;
   sweep_row_set_int(row, "bodies", w->nb);
@@ -181,7 +181,7 @@ static int setup(void **vctx)
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   *vctx = ctx;
   if (!ctx || !list) goto cleanup;
-  if (option_read(step_options, 2, NULL, ctx, msg, sizeof msg)) {
+  if (option_read(step_options, 2, NULL, NULL, ctx, msg, sizeof msg)) {
     if (rank == 0) fprintf(stderr, "error: %s\n", msg);
     goto cleanup;
   }
@@ -191,7 +191,7 @@ static int setup(void **vctx)
   char *save = NULL;
   for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
     struct world *w = NULL;
-    if (scene_create_from_options(tok, NULL, NULL, &w, msg, sizeof msg)) {
+    if (scene_create_from_options(tok, NULL, NULL, NULL, &w, msg, sizeof msg)) {
       if (rank == 0) fprintf(stderr, "error: -scene %s: %s\n", tok, msg);
       goto cleanup;
     }

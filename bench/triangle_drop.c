@@ -107,7 +107,7 @@ static int simulate(const struct sweep_task *task, const char *form, const char 
                     double *traj, long *done, struct sweep_row *row)
 {
   struct simulation sim;
-  int sim_bad = simulation_open(&sim, scene_triangle_drop(), form, solver);
+  int sim_bad = simulation_open(&sim, scene_triangle_drop(), form, solver, NULL);
   struct run_observer obs[5];
   int n_obs = 0, rc = 1;
   struct traj_ctx tc = {.traj = traj};

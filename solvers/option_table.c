@@ -155,34 +155,62 @@ int option_defaults(const struct option_decl *d, int n, void *obj, char *msg, si
   return 0;
 }
 
-int option_read(const struct option_decl *d, int n, const char *prefix, void *obj, char *msg, size_t len)
+int option_read(const struct option_decl *d, int n, PetscOptions opts, const char *prefix, void *obj,
+                char *msg, size_t len)
 {
-  char full[160], *text = malloc(OPTION_STRING_MAX + 2);
-  int rc = 1;
-  if (!text) {
-    snprintf(msg, len, "out of memory reading options");
-    return 1;
-  }
-  if (option_defaults(d, n, obj, msg, len)) goto cleanup;
+  char full[160];
+  if (option_defaults(d, n, obj, msg, len)) return 1;
   for (int i = 0; i < n; i++) {
     PetscBool set = PETSC_FALSE;
+    const char *text = NULL;
     full_name(full, sizeof full, prefix, d[i].name);
-    text[0] = '\0';
-    if (PetscOptionsGetString(NULL, NULL, full, text, OPTION_STRING_MAX + 1, &set)) {
+    /* FindPair hands over the stored value itself (no copy into a fixed buffer, so nothing is cut) and
+     * marks the option used in opts */
+    if (PetscOptionsFindPair(opts, NULL, full, &text, &set)) {
       snprintf(msg, len, "%s: cannot be read", full);
-      goto cleanup;
+      return 1;
     }
     if (!set) continue;
+    if (!text) text = "";
     if (!text[0] && d[i].type != OPT_BOOL) {
       snprintf(msg, len, "%s needs a value (%s)", full, d[i].help ? d[i].help : "");
-      goto cleanup;
+      return 1;
     }
-    if (set_field(&d[i], full, text, obj, msg, len)) goto cleanup;
+    if (set_field(&d[i], full, text, obj, msg, len)) return 1;
   }
-  rc = 0;
-cleanup:
-  free(text);
-  return rc;
+  return 0;
+}
+
+int option_set(const struct option_decl *d, int n, const char *prefix, const char *name, const char *text,
+               void *obj, char *msg, size_t len)
+{
+  char full[160];
+  for (int i = 0; i < n; i++) {
+    full_name(full, sizeof full, prefix, d[i].name);
+    if (strcmp(full + 1, name) != 0) continue;
+    if (!text[0] && d[i].type != OPT_BOOL) {
+      snprintf(msg, len, "%s needs a value (%s)", full, d[i].help ? d[i].help : "");
+      return 1;
+    }
+    return set_field(&d[i], full, text, obj, msg, len);
+  }
+  return -1;
+}
+
+int option_check_value(const struct option_decl *o, const char *full, const char *text, char *msg, size_t len)
+{
+  union { /* any field a row fills */
+    double real;
+    int whole;
+    char text[OPTION_STRING_MAX];
+  } scratch;
+  struct option_decl at_zero = *o;
+  at_zero.offset = 0;
+  if (!text[0] && o->type != OPT_BOOL) {
+    snprintf(msg, len, "%s needs a value (%s)", full, o->help ? o->help : "");
+    return 1;
+  }
+  return set_field(&at_zero, full, text, &scratch, msg, len);
 }
 
 void option_print(FILE *out, const struct option_decl *d, int n, const char *prefix)
@@ -212,17 +240,17 @@ static int is_petsc_bookkeeping(const char *name)
   return 0;
 }
 
-int option_unused(char ***names, char ***values)
+int option_unused(PetscOptions opts, char ***names, char ***values)
 {
   PetscInt n = 0;
   char **pn = NULL, **pv = NULL;
   *names = *values = NULL;
-  if (PetscOptionsLeftGet(NULL, &n, &pn, &pv)) return -1;
+  if (PetscOptionsLeftGet(opts, &n, &pn, &pv)) return -1;
   char **on = calloc((size_t)n + 1, sizeof *on), **ov = calloc((size_t)n + 1, sizeof *ov);
   int k = 0;
   if (!on || !ov) {
     free(on), free(ov);
-    PetscOptionsLeftRestore(NULL, &n, &pn, &pv);
+    PetscOptionsLeftRestore(opts, &n, &pn, &pv);
     return -1;
   }
   for (PetscInt i = 0; i < n; i++) {
@@ -232,7 +260,7 @@ int option_unused(char ***names, char ***values)
     if (on[k]) sprintf(on[k], "-%s", pn[i]);
     k++;
   }
-  PetscOptionsLeftRestore(NULL, &n, &pn, &pv);
+  PetscOptionsLeftRestore(opts, &n, &pn, &pv);
   if (k == 0) { /* nothing left: the caller frees nothing */
     free(on);
     free(ov);

@@ -15,6 +15,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* PETSc's options object, declared as petscsystypes.h does (the PETSc headers bring complex.h's I along) */
+typedef struct _n_PetscOptions *PetscOptions;
+
 #define OPTION_STRING_MAX 256
 
 enum option_type { OPT_REAL, OPT_INT, OPT_BOOL, OPT_STRING, OPT_CHOICE };
@@ -28,9 +31,19 @@ struct option_decl {
   const char *help;  /* one line; a trailing "[unit]" names the unit */
 };
 
-/* Fills obj from the defaults, then from the options database: -<prefix><name> for every row. prefix may
- * be NULL. 0 on success; 1 with msg naming the option, the value and what is wrong. */
-int option_read(const struct option_decl *d, int n, const char *prefix, void *obj, char *msg, size_t len);
+/* Fills obj from the defaults, then from the options object opts: -<prefix><name> for every row. opts is
+ * the run's or the task's object (never NULL in production code: NULL is PETSc's global database, which
+ * only program start-up fills). prefix may be NULL. 0 on success; 1 with msg naming the option, the value
+ * and what is wrong. Values have no length limit short of OPTION_STRING_MAX for OPT_STRING fields. */
+int option_read(const struct option_decl *d, int n, PetscOptions opts, const char *prefix, void *obj,
+                char *msg, size_t len);
+/* One row's field from text (the typed setters' and the axes' check): name is the full name without '-'
+ * (prefix + row name). 0 set; 1 bad value (msg says why); -1 no row of that name. */
+int option_set(const struct option_decl *d, int n, const char *prefix, const char *name, const char *text,
+               void *obj, char *msg, size_t len);
+/* Checks text against the row (type, range, choices) without storing it: 0 good, 1 with msg. */
+int option_check_value(const struct option_decl *o, const char *full, const char *text, char *msg,
+                       size_t len);
 /* Only the defaults (no database): for objects made outside a run, e.g. in tests. 0 on success. */
 int option_defaults(const struct option_decl *d, int n, void *obj, char *msg, size_t len);
 /* One line per row: "  -prefixname <type>  help (default D; range R)". */
@@ -43,11 +56,10 @@ int option_parse_int(const char *text, long *x);
 /* Is x inside the interval text r ("[lo,hi]", "(0,inf)", NULL = any)? 1 yes, 0 no, -1 malformed range. */
 int option_in_range(const char *r, double x);
 
-/* The options set (command line, options files, PETSC_OPTIONS) that nothing has read so far, i.e. that the
- * run does not use. Returns their number (0: none); names[i] / values[i] are malloc'd copies, freed by
- * option_unused_free. PETSc's own bookkeeping options (-options_file, -options_left, -help ...) are left
- * out. -1 on failure. */
-int option_unused(char ***names, char ***values);
+/* The options set in opts that nothing has read so far, i.e. that the run does not use. Returns their
+ * number (0: none); names[i] / values[i] are malloc'd copies, freed by option_unused_free. PETSc's own
+ * bookkeeping options (-options_file, -options_left, -help ...) are left out. -1 on failure. */
+int option_unused(PetscOptions opts, char ***names, char ***values);
 void option_unused_free(int n, char **names, char **values);
 /* The candidate closest to name by edit distance (NULL when none is close: at most a third of the
  * length, at least 2 edits allowed). */

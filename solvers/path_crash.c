@@ -87,8 +87,8 @@ static int pc_create(struct solver *s)
 static int pc_set_from_options(struct solver *s, char *msg, size_t len)
 {
   struct pc_data *pd = s->data;
-  if (solver_set_from_options(pd->newton, msg, len) != 0) return 1;
-  return solver_set_from_options(pd->lemke, msg, len);
+  if (solver_set_from_options(pd->newton, s->options, msg, len) != 0) return 1;
+  return solver_set_from_options(pd->lemke, s->options, msg, len);
 }
 
 static void pc_free_work(struct pc_data *pd)

@@ -180,15 +180,45 @@ cleanup:
   return rc;
 }
 
-int solver_set_from_options(struct solver *s, char *msg, size_t len)
+int solver_set_from_options(struct solver *s, PetscOptions opts, char *msg, size_t len)
 {
   char buf[96];
   const struct solver_type *t = s->type;
-  if (option_read(solver_harness_options, solver_n_harness_options, "cp_", &s->set, msg, len)) return 1;
+  s->options = opts;
+  if (option_read(solver_harness_options, solver_n_harness_options, opts, "cp_", &s->set, msg, len)) return 1;
   if (t->n_options &&
-      option_read(t->options, t->n_options, solver_prefix(t, buf, sizeof buf), s->data, msg, len))
+      option_read(t->options, t->n_options, opts, solver_prefix(t, buf, sizeof buf), s->data, msg, len))
     return 1;
   return t->set_from_options ? t->set_from_options(s, msg, len) : 0;
+}
+
+/* The typed setter keeps the values it was given in an options object of the solver's own and reads them
+ * all again, exactly as a task's object is read: so an option that a family member or an inner solver
+ * owns (path_crash's -lemke_...), and the type's cross-field checks, behave as they would in a run. */
+int solver_set_option(struct solver *s, const char *name, const char *value, char *msg, size_t len)
+{
+  char full[192];
+  PetscBool used = PETSC_FALSE;
+  snprintf(full, sizeof full, "%s%s", name[0] == '-' ? "" : "-", name);
+  if (!s->own_options && PetscOptionsCreate(&s->own_options)) {
+    snprintf(msg, len, "%s: cannot create an options object", s->type->name);
+    return 1;
+  }
+  if (PetscOptionsSetValue(s->own_options, full, value && value[0] ? value : NULL)) {
+    snprintf(msg, len, "%s: '%s' is not an option name", s->type->name, full);
+    return 1;
+  }
+  int bad = solver_set_from_options(s, s->own_options, msg, len);
+  if (!bad && (PetscOptionsUsed(s->own_options, full, &used) || !used)) {
+    snprintf(msg, len, "%s is not an option of solver %s", full, s->type->name);
+    bad = 1;
+  }
+  if (bad) { /* back to the settings before this call */
+    char keep[1];
+    PetscOptionsClearValue(s->own_options, full);
+    solver_set_from_options(s, s->own_options, keep, sizeof keep);
+  }
+  return bad;
 }
 
 int solver_setup(struct solver *s, const struct cp_problem *p)
@@ -208,6 +238,7 @@ void solver_destroy(struct solver **s)
 {
   if (!s || !*s) return;
   if ((*s)->type->destroy) (*s)->type->destroy(*s);
+  if ((*s)->own_options) PetscOptionsDestroy(&(*s)->own_options);
   free((*s)->check_work);
   free(*s);
   *s = NULL;

@@ -91,8 +91,12 @@ struct solver_type {
 struct solver {
   const struct solver_type *type;
   struct solver_settings set;
-  double t_start;     /* wall clock at the start of the current solve, for solver_out_of_time */
-  void *data;         /* the implementation's state */
+  /* The options object the settings were read from (solver_set_from_options; borrowed, NULL before):
+   * solvers that hand options on (TAO / SNES objects, path_crash's phases) read from it too. */
+  PetscOptions options;
+  PetscOptions own_options; /* the values given through solver_set_option (owned; NULL when none) */
+  double t_start;           /* wall clock at the start of the current solve, for solver_out_of_time */
+  void *data;               /* the implementation's state */
   double *check_work; /* n doubles for cp_check (the harness's and any solver's), sized by solver_setup */
   size_t check_cap;
 };
@@ -115,10 +119,15 @@ const struct solver_type *solver_option_owner(const char *option);
 
 /* Lifecycle. solver_create fails (returns 1, msg naming the valid ones) for an unknown name; the harness
  * and solver fields get their tables' defaults. solver_set_from_options reads -cp_..., then the solver's
- * table, then its set_from_options hook; 1 with msg naming the option on a bad value. msg may be NULL
- * when len is 0 (a caller that does not report). */
+ * table, then its set_from_options hook, from opts (the run's or the task's options object); 1 with msg
+ * naming the option on a bad value. msg may be NULL when len is 0 (a caller that does not report). */
 int solver_create(const char *name, struct solver **s, char *msg, size_t len);
-int solver_set_from_options(struct solver *s, char *msg, size_t len);
+int solver_set_from_options(struct solver *s, PetscOptions opts, char *msg, size_t len);
+/* Typed setter for code and tests: option (full name, with or without '-': "-lemke_block", "cp_tol") takes
+ * value, and the solver's settings become its defaults plus every value set this way so far, read and
+ * checked as a run reads a task's options object. 1 with msg for an option the solver does not read or a
+ * bad value (the solver keeps its earlier settings then). */
+int solver_set_option(struct solver *s, const char *option, const char *value, char *msg, size_t len);
 /* Sizes the checker's and the solver's workspaces for p; solver_solve calls it before timing. */
 int solver_setup(struct solver *s, const struct cp_problem *p);
 void solver_destroy(struct solver **s);

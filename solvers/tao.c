@@ -205,6 +205,42 @@ PetscErrorCode tao_default_ksp(KSP ksp)
   PetscFunctionReturn(0);
 }
 
+/* PETSc objects read the options object they are given, not only the global database: a TAO / SNES and
+ * the KSP, PC and line search inside it read the task's options (opts NULL: the global database). */
+PetscErrorCode tao_use_options(Tao tao, PetscOptions opts)
+{
+  KSP ksp;
+  TaoLineSearch ls;
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectSetOptions((PetscObject)tao, opts));
+  PetscCall(TaoGetKSP(tao, &ksp));
+  if (ksp) {
+    PC pc;
+    PetscCall(PetscObjectSetOptions((PetscObject)ksp, opts));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PetscObjectSetOptions((PetscObject)pc, opts));
+  }
+  PetscCall(TaoGetLineSearch(tao, &ls));
+  if (ls) PetscCall(PetscObjectSetOptions((PetscObject)ls, opts));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode snes_use_options(SNES snes, PetscOptions opts)
+{
+  KSP ksp;
+  PC pc;
+  SNESLineSearch ls;
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectSetOptions((PetscObject)snes, opts));
+  PetscCall(SNESGetKSP(snes, &ksp));
+  PetscCall(PetscObjectSetOptions((PetscObject)ksp, opts));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectSetOptions((PetscObject)pc, opts));
+  PetscCall(SNESGetLineSearch(snes, &ls));
+  PetscCall(PetscObjectSetOptions((PetscObject)ls, opts));
+  PetscFunctionReturn(0);
+}
+
 /* ---- the TAO methods ---------------------------------------------------------------------------- */
 
 static PetscErrorCode tao_constraints_cb(Tao tao, Vec X, Vec F, void *ctx)
@@ -281,6 +317,7 @@ static PetscErrorCode tao_body(struct tao_ctx *c, struct solve_result *r)
   PetscFunctionBeginUser;
   PetscCall(TaoCreate(PETSC_COMM_SELF, &c->tao));
   PetscCall(TaoSetType(c->tao, d->petsc_type));
+  PetscCall(tao_use_options(c->tao, c->s->options));
   PetscCall(TaoSetOptionsPrefix(c->tao, d->prefix));
   PetscCall(TaoSetSolution(c->tao, c->x));
   PetscCall(TaoSetVariableBounds(c->tao, c->lo, c->hi));
@@ -410,7 +447,7 @@ static PetscErrorCode tao_options_error(MPI_Comm comm, int line, const char *fun
   return n;
 }
 
-static PetscErrorCode tao_read_petsc_options(const struct tao_data *d)
+static PetscErrorCode tao_read_petsc_options(const struct tao_data *d, PetscOptions opts)
 {
   PetscFunctionBeginUser;
   if (d->family == TAO_FAMILY_SNES) {
@@ -418,6 +455,7 @@ static PetscErrorCode tao_read_petsc_options(const struct tao_data *d)
     KSP ksp;
     PetscCall(SNESCreate(PETSC_COMM_SELF, &snes));
     PetscErrorCode ierr = SNESSetType(snes, d->petsc_type);
+    if (!ierr) ierr = snes_use_options(snes, opts);
     if (!ierr) ierr = SNESSetOptionsPrefix(snes, d->prefix);
     if (!ierr) ierr = SNESGetKSP(snes, &ksp);
     if (!ierr) ierr = tao_default_ksp(ksp);
@@ -428,6 +466,7 @@ static PetscErrorCode tao_read_petsc_options(const struct tao_data *d)
     Tao tao;
     PetscCall(TaoCreate(PETSC_COMM_SELF, &tao));
     PetscErrorCode ierr = TaoSetType(tao, d->petsc_type);
+    if (!ierr) ierr = tao_use_options(tao, opts);
     if (!ierr) ierr = TaoSetOptionsPrefix(tao, d->prefix);
     if (!ierr) ierr = TaoSetFromOptions(tao);
     PetscCall(TaoDestroy(&tao));
@@ -444,7 +483,7 @@ int tao_common_set_from_options(struct solver *s, char *msg, size_t len)
     snprintf(msg, len, "%s: cannot install the PETSc error handler", s->type->name);
     return 1;
   }
-  PetscErrorCode ierr = tao_read_petsc_options(d);
+  PetscErrorCode ierr = tao_read_petsc_options(d, s->options);
   PetscPopErrorHandler();
   if (ierr) {
     snprintf(msg, len, "%s: PETSc rejects its -%s... options: %s", s->type->name, d->prefix,

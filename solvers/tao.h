@@ -57,6 +57,9 @@ PetscErrorCode tao_form_J(struct tao_ctx *c, Vec X, Mat J);
 /* Our convergence criterion at X: *done = 1 if the natural residual passes, 2 if out of time, else 0. */
 PetscErrorCode tao_natural_test(struct tao_ctx *c, Vec X, int *done);
 PetscErrorCode tao_default_ksp(KSP ksp);
+/* The object and its KSP, PC and line search read opts (the solver's options object; NULL: global). */
+PetscErrorCode tao_use_options(Tao tao, PetscOptions opts);
+PetscErrorCode snes_use_options(SNES snes, PetscOptions opts);
 int tao_common_create(struct solver *s, enum tao_family family, const char *petsc_type);
 /* The family's option tables: every method, and the QP methods (which add -<name>_symmetry_tol). */
 enum { TAO_N_OPTIONS = 3, TAO_QP_N_OPTIONS = 4 }; /* row counts, for the static type tables */

@@ -74,6 +74,7 @@ PetscErrorCode tao_snes_body(struct tao_ctx *c, struct solve_result *r)
   PetscFunctionBeginUser;
   PetscCall(SNESCreate(PETSC_COMM_SELF, &c->snes));
   PetscCall(SNESSetType(c->snes, d->petsc_type));
+  PetscCall(snes_use_options(c->snes, c->s->options));
   PetscCall(SNESSetOptionsPrefix(c->snes, d->prefix));
   PetscCall(SNESSetFunction(c->snes, c->f, snes_function_cb, c));
   PetscCall(SNESSetJacobian(c->snes, c->J, c->J, snes_jacobian_cb, c));

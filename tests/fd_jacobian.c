@@ -43,7 +43,8 @@ double formulation_jacobian_error(struct world *w, const char *formulation, gsl_
   struct cp_problem *p = NULL;
   double worst = NAN;
   /* options from the database (e.g. the friction ellipsoid of the 3D rows), the defaults when none are set */
-  int ok = formulation_create(formulation, &f, NULL, 0) == 0 && formulation_set_from_options(f, NULL, 0) == 0;
+  int ok = formulation_create(formulation, &f, NULL, 0) == 0 &&
+           formulation_set_from_options(f, NULL, NULL, 0) == 0;
   ok = ok && f->type->detect(f, w, 0.01, &cs) == 0 && cs.n > 0;
   ok = ok && f->type->assemble(f, w, &cs, 0.01, &p) == 0;
   double *z = ok ? malloc((size_t)p->n * sizeof *z) : NULL;

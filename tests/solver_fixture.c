@@ -7,7 +7,7 @@ struct solver *test_solver(const char *name, double tol)
 {
   struct solver *s = NULL;
   if (solver_create(name, &s, NULL, 0) != 0) return NULL;
-  solver_set_from_options(s, NULL, 0);
+  solver_set_from_options(s, NULL, NULL, 0);
   if (tol > 0.0) s->set.tol = tol;
   return s;
 }

@@ -89,7 +89,7 @@ static void test_enum_reduced(double mu)
   double *zr = NULL, *z = NULL;
   struct solve_result r;
   if (ah_pyramid_create(mu, 0.05, 4, &a) || !(red = ah_pyramid_reduced(a)) ||
-      solver_create("enum", &s, NULL, 0) || solver_set_from_options(s, NULL, 0)) {
+      solver_create("enum", &s, NULL, 0) || solver_set_from_options(s, NULL, NULL, 0)) {
     CHECK(0, "pyramid enum mu=%g: set up", mu);
     goto cleanup;
   }
@@ -158,7 +158,7 @@ static void test_milp_full(double mu)
   }
   PetscOptionsSetValue(NULL, "-milp_objective", "max_sum");
   struct solve_result r;
-  if (solver_create("milp", &s, NULL, 0) || solver_set_from_options(s, NULL, 0) ||
+  if (solver_create("milp", &s, NULL, 0) || solver_set_from_options(s, NULL, NULL, 0) ||
       solver_solve(s, a->p, z, &r)) {
     CHECK(0, "pyramid milp mu=%g: solve", mu);
     goto cleanup;

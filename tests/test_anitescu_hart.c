@@ -32,8 +32,8 @@ static int sim_open(struct sim *m, struct world *w, const char *formulation, con
   m->w = w, m->f = NULL, m->s = NULL, m->st = NULL;
   if (w) w->threshold = 0.01;
   return !w || formulation_create(formulation, &m->f, NULL, 0) ||
-         formulation_set_from_options(m->f, NULL, 0) || solver_create(solver, &m->s, NULL, 0) ||
-         solver_set_from_options(m->s, NULL, 0) || stepper_create(&m->st);
+         formulation_set_from_options(m->f, NULL, NULL, 0) || solver_create(solver, &m->s, NULL, 0) ||
+         solver_set_from_options(m->s, NULL, NULL, 0) || stepper_create(&m->st);
 }
 
 static void sim_close(struct sim *m)

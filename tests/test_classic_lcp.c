@@ -19,7 +19,7 @@ static int run(struct world *w, const char *form, double h, int steps, double *v
   struct solver *s = NULL;
   struct stepper *st = NULL;
   int failed = -1;
-  if (formulation_create(form, &f, NULL, 0) || formulation_set_from_options(f, NULL, 0) ||
+  if (formulation_create(form, &f, NULL, 0) || formulation_set_from_options(f, NULL, NULL, 0) ||
       solver_create(solver_name, &s, NULL, 0) || stepper_create(&st))
     goto cleanup;
   failed = 0;

@@ -131,8 +131,8 @@ static int open_sim(struct simulation *sim, struct world *w, const char *solver)
 {
   *sim = (struct simulation){.w = w};
   return formulation_create("geometric_implicit", &sim->f, NULL, 0) == 0 &&
-         formulation_set_from_options(sim->f, NULL, 0) == 0 && solver_create(solver, &sim->s, NULL, 0) == 0 &&
-         stepper_create(&sim->st) == 0;
+         formulation_set_from_options(sim->f, NULL, NULL, 0) == 0 &&
+         solver_create(solver, &sim->s, NULL, 0) == 0 && stepper_create(&sim->st) == 0;
 }
 
 static void test_implicit_on_box(void)

@@ -26,7 +26,7 @@ static int read_with(const char *name, const char *opt, const char *val, char *m
   int rc = -1;
   msg[0] = '\0';
   if (opt) PetscOptionsSetValue(NULL, opt, val);
-  if (formulation_create(name, &f, msg, len) == 0) rc = formulation_set_from_options(f, msg, len);
+  if (formulation_create(name, &f, msg, len) == 0) rc = formulation_set_from_options(f, NULL, msg, len);
   if (opt) PetscOptionsClearValue(NULL, opt);
   if (keep && rc == 0)
     *keep = f;

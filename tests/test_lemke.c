@@ -18,7 +18,7 @@
 static struct solver *new_solver(const char *name, int max_it)
 {
   struct solver *s = NULL;
-  if (solver_create(name, &s, NULL, 0) != 0 || solver_set_from_options(s, NULL, 0) != 0) return NULL;
+  if (solver_create(name, &s, NULL, 0) != 0 || solver_set_from_options(s, NULL, NULL, 0) != 0) return NULL;
   s->set.max_it = max_it;
   return s;
 }
@@ -348,7 +348,7 @@ static void test_cover(void)
         solve_status_name(r.status), r.iterations, solve_status_name(rb.status), rb.iterations);
   PetscOptionsSetValue(NULL, "-lemke_cover", "nonsense");
   struct solver *bad = NULL;
-  CHECK(solver_create("lemke", &bad, NULL, 0) == 0 && solver_set_from_options(bad, NULL, 0) != 0,
+  CHECK(solver_create("lemke", &bad, NULL, 0) == 0 && solver_set_from_options(bad, NULL, NULL, 0) != 0,
         "-lemke_cover nonsense is refused");
   PetscOptionsClearValue(NULL, "-lemke_cover");
   solver_destroy(&bad);

@@ -100,7 +100,7 @@ static struct cp_problem *table1_lcp0(void)
   struct cp_problem *copy = NULL;
   struct step_record rec;
   if (!w || formulation_create("anitescu_potra", &f, NULL, 0) || solver_create("pgs", &s, NULL, 0) ||
-      solver_set_from_options(s, NULL, 0) || stepper_create(&st))
+      solver_set_from_options(s, NULL, NULL, 0) || stepper_create(&st))
     goto cleanup;
   s->set.max_it = 1; /* the problem is what is wanted here, not PGS's answer */
   if (stepper_step(st, w, f, s, 0.05, &rec) == 0 && stepper_problem(st))
@@ -124,7 +124,7 @@ static void test_table1_lcp0(void)
   for (int b = 0; b < 3; b++) {
     PetscOptionsSetValue(NULL, "-lemke_block", blocks[b]);
     struct solver *s = NULL;
-    int bad = solver_create("lemke", &s, NULL, 0) || solver_set_from_options(s, NULL, 0);
+    int bad = solver_create("lemke", &s, NULL, 0) || solver_set_from_options(s, NULL, NULL, 0);
     struct solve_result r = {0};
     memset(z, 0, (size_t)p->n * sizeof *z);
     if (!bad) solver_solve(s, p, z, &r);

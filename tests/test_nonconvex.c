@@ -25,7 +25,7 @@ static struct formulation *make_formulation(const char *name, const char *opt, c
 {
   struct formulation *f = NULL;
   if (opt) PetscOptionsSetValue(NULL, opt, val);
-  if (formulation_create(name, &f, NULL, 0) || formulation_set_from_options(f, NULL, 0))
+  if (formulation_create(name, &f, NULL, 0) || formulation_set_from_options(f, NULL, NULL, 0))
     formulation_destroy(&f);
   if (opt) PetscOptionsClearValue(NULL, opt);
   return f;
@@ -66,7 +66,7 @@ static void fig3_solvers(const char *form, struct formulation *f, struct world *
   for (int i = 0; solver_registry[i]; i++) {
     const char *name = solver_registry[i]->name;
     struct solver *s = NULL;
-    if (solver_create(name, &s, NULL, 0) || solver_set_from_options(s, NULL, 0)) {
+    if (solver_create(name, &s, NULL, 0) || solver_set_from_options(s, NULL, NULL, 0)) {
       CHECK(0, "fig3: solver %s can be created", name);
       solver_destroy(&s);
       continue;
@@ -319,7 +319,7 @@ static void test_counts(void)
       double z[128] = {0};
       struct solve_result r;
       solver_create("milp", &s, NULL, 0);
-      solver_set_from_options(s, NULL, 0);
+      solver_set_from_options(s, NULL, NULL, 0);
       solver_solve(s, p, z, &r);
       CHECK(r.status == SOLVE_CONVERGED, "counts: milp solves the %d-row max LCP (%s)", p->n,
             solve_status_name(r.status));
@@ -346,7 +346,7 @@ static void test_incline(void)
     struct stepper *st = NULL;
     int failed = 0, groups = 0;
     solver_create("lemke", &s, NULL, 0);
-    solver_set_from_options(s, NULL, 0);
+    solver_set_from_options(s, NULL, NULL, 0);
     stepper_create(&st);
     for (int k = 0; k < 500; k++) {
       struct step_record rec;
@@ -381,7 +381,7 @@ static struct hole_run run_hole(const char *form, const char *solver, double spe
   struct formulation *f = make_formulation(form, NULL, NULL);
   struct solver *s = NULL;
   struct stepper *st = NULL;
-  if (!w || !f || solver_create(solver, &s, NULL, 0) || solver_set_from_options(s, NULL, 0) ||
+  if (!w || !f || solver_create(solver, &s, NULL, 0) || solver_set_from_options(s, NULL, NULL, 0) ||
       stepper_create(&st))
     goto cleanup;
   out.failed = 0;

@@ -23,7 +23,8 @@ static struct solve_result run(const struct cp_problem *p, double *z, int warm, 
   struct solve_result r;
   memset(&r, 0, sizeof r);
   r.status = SOLVE_NUMERICAL_FAILURE;
-  if (solver_create("path_crash", &s, NULL, 0) != 0 || solver_set_from_options(s, NULL, 0) != 0) return r;
+  if (solver_create("path_crash", &s, NULL, 0) != 0 || solver_set_from_options(s, NULL, NULL, 0) != 0)
+    return r;
   s->set.warm_start = warm;
   s->set.max_it = max_it;
   solver_solve(s, p, z, &r);

@@ -75,9 +75,9 @@ static struct outcome step(struct world *w, const char *form)
   struct simulation sim = {.w = w};
   struct run_summary sum;
   char msg[256];
-  if (formulation_create(form, &sim.f, NULL, 0) || formulation_set_from_options(sim.f, msg, sizeof msg) ||
-      solver_create("lemke", &sim.s, NULL, 0) || stepper_create(&sim.st) ||
-      simulation_run(&sim, H, 1, NULL, 0, &sum))
+  if (formulation_create(form, &sim.f, NULL, 0) ||
+      formulation_set_from_options(sim.f, NULL, msg, sizeof msg) || solver_create("lemke", &sim.s, NULL, 0) ||
+      stepper_create(&sim.st) || simulation_run(&sim, H, 1, NULL, 0, &sum))
     goto cleanup;
   o.ok = sum.failed_steps == 0;
   const struct contact_set *cs = stepper_contacts(sim.st);
@@ -262,7 +262,7 @@ int main(int argc, char **argv)
   struct contact_set cs = {0};
   char msg[256] = "";
   int rc = formulation_create("stewart_trinkle", &f, msg, sizeof msg) ||
-           formulation_set_from_options(f, msg, sizeof msg);
+           formulation_set_from_options(f, NULL, msg, sizeof msg);
   CHECK(rc == 0, "stewart_trinkle -stewart_trinkle_detection paper reads (%s)", msg);
   if (rc == 0) {
     w = pair(big, id, cube, qc);

@@ -150,8 +150,8 @@ static int open_sim(struct simulation *sim, struct world *w, const char *formula
 {
   *sim = (struct simulation){.w = w};
   return formulation_create(formulation, &sim->f, NULL, 0) == 0 &&
-         formulation_set_from_options(sim->f, NULL, 0) == 0 && solver_create(solver, &sim->s, NULL, 0) == 0 &&
-         stepper_create(&sim->st) == 0;
+         formulation_set_from_options(sim->f, NULL, NULL, 0) == 0 &&
+         solver_create(solver, &sim->s, NULL, 0) == 0 && stepper_create(&sim->st) == 0;
 }
 
 static void close_sim(struct simulation *sim)

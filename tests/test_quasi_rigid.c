@@ -67,7 +67,7 @@ static void test_drop(void)
   struct simulation sim = {.w = w};
   PetscOptionsSetValue(NULL, "-quasi_rigid_delta_max", "1");
   int ok = formulation_create("quasi_rigid", &sim.f, NULL, 0) == 0 &&
-           formulation_set_from_options(sim.f, NULL, 0) == 0 &&
+           formulation_set_from_options(sim.f, NULL, NULL, 0) == 0 &&
            solver_create("fb_newton", &sim.s, NULL, 0) == 0 && stepper_create(&sim.st) == 0;
   PetscOptionsClearValue(NULL, "-quasi_rigid_delta_max");
   double h = 1e-3, t_contact = NAN, dmax = 0.0;
@@ -103,7 +103,7 @@ static void test_core_impact(void)
   struct simulation sim = {.w = w};
   PetscOptionsSetValue(NULL, "-quasi_rigid_delta_max", "0.05");
   int ok = formulation_create("quasi_rigid", &sim.f, NULL, 0) == 0 &&
-           formulation_set_from_options(sim.f, NULL, 0) == 0 &&
+           formulation_set_from_options(sim.f, NULL, NULL, 0) == 0 &&
            solver_create("fb_newton", &sim.s, NULL, 0) == 0 && stepper_create(&sim.st) == 0;
   PetscOptionsClearValue(NULL, "-quasi_rigid_delta_max");
   double h = 1e-4, dmax = 0.0, e_start = NAN, e_end = NAN;
@@ -193,7 +193,7 @@ static void test_3d(void)
   struct simulation *sims[2] = {&s2, &s3};
   for (int k = 0; k < 2; k++)
     ok = ok && formulation_create("quasi_rigid", &sims[k]->f, NULL, 0) == 0 &&
-         formulation_set_from_options(sims[k]->f, NULL, 0) == 0 &&
+         formulation_set_from_options(sims[k]->f, NULL, NULL, 0) == 0 &&
          solver_create("fb_newton", &sims[k]->s, NULL, 0) == 0 && stepper_create(&sims[k]->st) == 0;
   PetscOptionsClearValue(NULL, "-quasi_rigid_delta_max");
   double worst = 0.0, dmax = 0.0;
@@ -218,8 +218,8 @@ static void test_3d(void)
   struct contact_set cs = {0, 0, NULL};
   struct cp_problem *p1 = NULL, *p2 = NULL;
   PetscOptionsSetValue(NULL, "-quasi_rigid_delta_max", "1"); /* the run's options */
-  int made =
-      formulation_create("quasi_rigid", &f2, NULL, 0) == 0 && formulation_set_from_options(f2, NULL, 0) == 0;
+  int made = formulation_create("quasi_rigid", &f2, NULL, 0) == 0 &&
+             formulation_set_from_options(f2, NULL, NULL, 0) == 0;
   PetscOptionsClearValue(NULL, "-quasi_rigid_delta_max");
   if (ok && made && formulation_carry_get(s3.f, &carry, &nc) == 0 && nc > 1 &&
       formulation_carry_set(f2, carry, nc) == 0 && f2->type->detect(f2, w3, 1e-3, &cs) == 0 &&

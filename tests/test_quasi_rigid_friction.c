@@ -27,8 +27,8 @@ static int open_sim(struct simulation *sim, struct world *w, const char *solver)
 {
   *sim = (struct simulation){.w = w};
   return formulation_create("quasi_rigid", &sim->f, NULL, 0) == 0 &&
-         formulation_set_from_options(sim->f, NULL, 0) == 0 && solver_create(solver, &sim->s, NULL, 0) == 0 &&
-         stepper_create(&sim->st) == 0;
+         formulation_set_from_options(sim->f, NULL, NULL, 0) == 0 &&
+         solver_create(solver, &sim->s, NULL, 0) == 0 && stepper_create(&sim->st) == 0;
 }
 
 static void test_slide_then_roll(void)
@@ -231,7 +231,7 @@ static void test_carry_3d(void)
   int ok = open_sim(&sim, w, "fb_newton");
   struct formulation *f2 = NULL;
   ok = ok && formulation_create("quasi_rigid", &f2, NULL, 0) == 0 &&
-       formulation_set_from_options(f2, NULL, 0) == 0;
+       formulation_set_from_options(f2, NULL, NULL, 0) == 0;
   PetscOptionsClearValue(NULL, "-quasi_rigid_c");
   memcpy(w->bodies[1].v, v, sizeof v);
   memcpy(w->bodies[1].w, zero, sizeof zero);

@@ -78,7 +78,7 @@ static int open_sim(struct simulation *sim, struct world *w, const char *delta_m
   PetscOptionsSetValue(NULL, "-quasi_rigid_delta_max", delta_max);
   PetscOptionsSetValue(NULL, "-quasi_rigid_c", c);
   int ok = formulation_create("quasi_rigid", &sim->f, NULL, 0) == 0 &&
-           formulation_set_from_options(sim->f, NULL, 0) == 0 &&
+           formulation_set_from_options(sim->f, NULL, NULL, 0) == 0 &&
            solver_create("fb_newton", &sim->s, NULL, 0) == 0 && stepper_create(&sim->st) == 0;
   PetscOptionsClearValue(NULL, "-quasi_rigid_delta_max");
   PetscOptionsClearValue(NULL, "-quasi_rigid_c");

@@ -71,7 +71,7 @@ static int drop(int pile, const char *formulation, const char *solver, struct ru
 {
   struct simulation sim;
   struct world *w = pile ? scene_cannonball(2, 1.0, 0.0, 0) : scene_disc_on_line(0.5, 1.0, 1.0, 0.3);
-  int rc = simulation_open(&sim, w, formulation, solver) ||
+  int rc = simulation_open(&sim, w, formulation, solver, NULL) ||
            simulation_run(&sim, h, scene_step_count(T, h), obs, n_obs, sum);
   simulation_close(&sim);
   return rc;
@@ -178,7 +178,7 @@ static void test_traps_and_trace(const char *dir)
   struct simulation sim;
   struct run_summary sum = {0};
   long steps = 100;
-  rc = rc || simulation_open(&sim, scene_polygon_box(6, 1.0, 1, 0.0), "stewart_trinkle", "lemke") ||
+  rc = rc || simulation_open(&sim, scene_polygon_box(6, 1.0, 1, 0.0), "stewart_trinkle", "lemke", NULL) ||
        simulation_run(&sim, 0.01, steps, obs, n, &sum);
   simulation_close(&sim);
   run_observers_destroy(obs, n);

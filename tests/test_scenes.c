@@ -25,7 +25,7 @@ static void test_defaults(void)
           "scene %s builds with its defaults (%d bodies, dim %d) %s", t->name, w ? w->nb : 0, w ? w->dim : 0,
           msg);
     world_destroy(&w);
-    rc = scene_create_from_options(t->name, NULL, NULL, &w, msg, sizeof msg);
+    rc = scene_create_from_options(t->name, NULL, NULL, NULL, &w, msg, sizeof msg);
     CHECK(rc == 0 && w && w->nb > 0, "scene %s builds from the options database without an rng %s", t->name,
           rc ? msg : "");
     world_destroy(&w);
@@ -115,12 +115,12 @@ static void test_bad_input(void)
     const char *spec = strncmp(bad_db[i].option, "-cannon", 7) == 0 ? "cannonball" : "polygon_box";
     PetscOptionsSetValue(NULL, bad_db[i].option, bad_db[i].value[0] ? bad_db[i].value : NULL);
     msg[0] = '\0';
-    rc = scene_create_from_options(spec, NULL, NULL, &w, msg, sizeof msg);
+    rc = scene_create_from_options(spec, NULL, NULL, NULL, &w, msg, sizeof msg);
     char what[128];
     snprintf(what, sizeof what, "%s '%s' in the database", bad_db[i].option, bad_db[i].value);
     refused(rc, msg, what, bad_db[i].words);
     world_destroy(&w);
-    rc = scene_spec_check(spec, NULL, msg, sizeof msg);
+    rc = scene_spec_check(spec, NULL, NULL, msg, sizeof msg);
     CHECK(rc != 0, "scene_spec_check refuses %s too", what);
     PetscOptionsClearValue(NULL, bad_db[i].option);
   }
@@ -140,10 +140,10 @@ static void test_options(void)
   world_destroy(&w);
 
   PetscOptionsSetValue(NULL, "-cannonball_rows", "4");
-  rc = scene_create_from_options("cannonball", NULL, NULL, &w, msg, sizeof msg);
+  rc = scene_create_from_options("cannonball", NULL, NULL, NULL, &w, msg, sizeof msg);
   CHECK(rc == 0 && w && w->nb == 1 + 10, "-cannonball_rows 4 is read (%d bodies)", w ? w->nb : 0);
   world_destroy(&w);
-  rc = scene_create_from_options("cannonball:rows=2", NULL, NULL, &w, msg, sizeof msg);
+  rc = scene_create_from_options("cannonball:rows=2", NULL, NULL, NULL, &w, msg, sizeof msg);
   CHECK(rc == 0 && w && w->nb == 1 + 3, "a spec's inline value wins over the database (%d bodies)",
         w ? w->nb : 0);
   world_destroy(&w);
@@ -154,7 +154,7 @@ static void test_options(void)
   PetscOptionsClearValue(NULL, "-cannonball_rows");
 
   PetscOptionsSetValue(NULL, "-pile_n", "3");
-  rc = scene_create_from_options("polygon_box", "pile_", NULL, &w, msg, sizeof msg);
+  rc = scene_create_from_options("polygon_box", NULL, "pile_", NULL, &w, msg, sizeof msg);
   CHECK(rc == 0 && w && w->nb == 3 + 3, "a caller's prefix: -pile_n 3 (%d bodies)", w ? w->nb : 0);
   world_destroy(&w);
   PetscOptionsClearValue(NULL, "-pile_n");

@@ -81,7 +81,7 @@ static int refused(const char *solver, const char *full, const char *value)
   int ok = 0;
   PetscOptionsSetValue(NULL, full, value);
   if (solver_create(solver, &s, msg, sizeof msg) == 0)
-    ok = solver_set_from_options(s, msg, sizeof msg) != 0 && strstr(msg, full) != NULL;
+    ok = solver_set_from_options(s, NULL, msg, sizeof msg) != 0 && strstr(msg, full) != NULL;
   if (!ok) printf("# %s %s: message '%s'\n", full, value, msg);
   PetscOptionsClearValue(NULL, full);
   solver_destroy(&s);
@@ -126,8 +126,8 @@ static void test_bad_values(void)
   PetscOptionsSetValue(NULL, "-lemke_pivot_tol", "1e-9");
   PetscOptionsSetValue(NULL, "-lemke_cover", "qscaled");
   PetscOptionsSetValue(NULL, "-cp_max_it", "77");
-  int ok =
-      solver_create("lemke", &s, msg, sizeof msg) == 0 && solver_set_from_options(s, msg, sizeof msg) == 0;
+  int ok = solver_create("lemke", &s, msg, sizeof msg) == 0 &&
+           solver_set_from_options(s, NULL, msg, sizeof msg) == 0;
   CHECK(ok && s->set.max_it == 77, "good values are read (-cp_max_it 77)");
   PetscOptionsClearValue(NULL, "-lemke_pivot_tol");
   PetscOptionsClearValue(NULL, "-lemke_cover");
@@ -166,9 +166,9 @@ static void test_petsc_options_read(void)
   char msg[512] = "";
   PetscOptionsSetValue(NULL, "-tao_ssils_tao_max_it", "7");
   int ok = solver_create("tao_ssils", &s, msg, sizeof msg) == 0 &&
-           solver_set_from_options(s, msg, sizeof msg) == 0;
+           solver_set_from_options(s, NULL, msg, sizeof msg) == 0;
   char **names = NULL, **values = NULL;
-  int n = option_unused(&names, &values), left = 0;
+  int n = option_unused(NULL, &names, &values), left = 0;
   for (int i = 0; i < n; i++)
     left |= strcmp(names[i], "-tao_ssils_tao_max_it") == 0;
   option_unused_free(n, names, values);
@@ -177,14 +177,14 @@ static void test_petsc_options_read(void)
   solver_destroy(&s);
   PetscOptionsSetValue(NULL, "-tao_ssils_tao_max_it", "abc");
   ok = solver_create("tao_ssils", &s, msg, sizeof msg) == 0 &&
-       solver_set_from_options(s, msg, sizeof msg) != 0;
+       solver_set_from_options(s, NULL, msg, sizeof msg) != 0;
   CHECK(ok && strstr(msg, "tao_ssils"), "a malformed PETSc option of tao_ssils is refused: %s", msg);
   solver_destroy(&s);
   PetscOptionsClearValue(NULL, "-tao_ssils_tao_max_it");
   PetscOptionsSetValue(NULL, "-snes_vinewtonrsls_snes_max_it", "9");
   ok = solver_create("snes_vinewtonrsls", &s, msg, sizeof msg) == 0 &&
-       solver_set_from_options(s, msg, sizeof msg) == 0;
-  n = option_unused(&names, &values);
+       solver_set_from_options(s, NULL, msg, sizeof msg) == 0;
+  n = option_unused(NULL, &names, &values);
   left = 0;
   for (int i = 0; i < n; i++)
     left |= strcmp(names[i], "-snes_vinewtonrsls_snes_max_it") == 0;

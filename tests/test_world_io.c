@@ -96,7 +96,7 @@ static int same_world(const struct world *a, const struct world *b, char *what, 
 static void round_trip(const char *label, struct world *w, const char *formulation, int steps)
 {
   struct simulation sim;
-  if (!w || simulation_open(&sim, w, formulation, "lemke")) {
+  if (!w || simulation_open(&sim, w, formulation, "lemke", NULL)) {
     CHECK(0, "%s: the scene opens with %s", label, formulation);
     simulation_close(&sim);
     return;

@@ -99,7 +99,7 @@ int corpus_rebuild(const struct corpus *c, int i, struct corpus_rebuilt **out, c
     goto fail;
   }
   int n_set = options_push(r->cb.options, sv, msg, sizeof msg);
-  int bad = n_set < 0 || formulation_set_from_options(r->f, msg, sizeof msg);
+  int bad = n_set < 0 || formulation_set_from_options(r->f, NULL, msg, sizeof msg);
   if (n_set > 0) options_pop(sv, n_set);
   if (bad) {
     snprintf(err, len, "%s: the formulation's options: %s", m->name, msg);

@@ -197,7 +197,7 @@ static void option_owner(const char *name, char *buf, size_t n)
 int sweep_check_unused(const struct sweep *s)
 {
   char **names = NULL, **values = NULL;
-  int n = option_unused(&names, &values);
+  int n = option_unused(NULL, &names, &values);
   if (n <= 0) return n < 0;
   int nk = 0;
   char **known = known_options(s->d, &nk);
@@ -317,7 +317,7 @@ int sweep_parse_engine(struct sweep *s)
   struct engine_settings e;
   char msg[512];
   const int say = s->rank == 0;
-  if (option_read(engine_options, N_ENGINE_OPTIONS, NULL, &e, msg, sizeof msg)) {
+  if (option_read(engine_options, N_ENGINE_OPTIONS, NULL, NULL, &e, msg, sizeof msg)) {
     if (say) fprintf(stderr, "error: %s\n", msg);
     return 1;
   }
@@ -341,7 +341,7 @@ int sweep_parse_engine(struct sweep *s)
   }
   if (s->d->steps_observed) {
     struct observer_settings os;
-    if (option_read(observer_options, N_OBSERVER_OPTIONS, NULL, &os, msg, sizeof msg)) {
+    if (option_read(observer_options, N_OBSERVER_OPTIONS, NULL, NULL, &os, msg, sizeof msg)) {
       if (say) fprintf(stderr, "error: %s\n", msg);
       return 1;
     }
@@ -359,7 +359,7 @@ int sweep_parse_engine(struct sweep *s)
   s->base_seed = 1;
   if (has_seeds_axis(s->d)) {
     struct seed_settings ss;
-    if (option_read(seed_options, 1, NULL, &ss, msg, sizeof msg)) {
+    if (option_read(seed_options, 1, NULL, NULL, &ss, msg, sizeof msg)) {
       if (say) fprintf(stderr, "error: %s\n", msg);
       return 1;
     }

@@ -98,13 +98,14 @@ static int check_options(enum sweep_axis_kind kind, const char *name)
     struct formulation *f = NULL;
     char msg[256] = "";
     bad = formulation_create(name, &f, msg, sizeof msg) != 0 ||
-          formulation_set_from_options(f, msg, sizeof msg) != 0;
+          formulation_set_from_options(f, NULL, msg, sizeof msg) != 0;
     if (bad) fprintf(stderr, "error: %s\n", msg);
     formulation_destroy(&f);
   } else if (kind == SWEEP_SOLVER) {
     struct solver *sv = NULL;
     char msg[512] = "";
-    bad = solver_create(name, &sv, msg, sizeof msg) != 0 || solver_set_from_options(sv, msg, sizeof msg) != 0;
+    bad = solver_create(name, &sv, msg, sizeof msg) != 0 ||
+          solver_set_from_options(sv, NULL, msg, sizeof msg) != 0;
     if (bad) fprintf(stderr, "error: %s\n", msg);
     solver_destroy(&sv);
   }
@@ -468,7 +469,7 @@ char *sweep_header_line(const struct sweep *s)
 int sweep_read_options(const struct sweep_driver *d, void *settings)
 {
   char msg[512];
-  if (!option_read(d->options, d->n_options, NULL, settings, msg, sizeof msg)) return 0;
+  if (!option_read(d->options, d->n_options, NULL, NULL, settings, msg, sizeof msg)) return 0;
   fprintf(stderr, "error: %s\n", msg);
   return 1;
 }

@@ -79,7 +79,7 @@ static void milp_search(const struct ah_pyramid *a)
     struct solve_result r;
     PetscOptionsSetValue(NULL, "-milp_objective", objectives[o]);
     char msg[512] = "";
-    if (solver_create("milp", &s, msg, sizeof msg) || solver_set_from_options(s, msg, sizeof msg)) {
+    if (solver_create("milp", &s, msg, sizeof msg) || solver_set_from_options(s, NULL, msg, sizeof msg)) {
       fprintf(stderr, "error: %s\n", msg);
       solver_destroy(&s);
       break;
@@ -103,7 +103,7 @@ static void enum_search(const struct ah_pyramid *a)
   struct solver *s = NULL;
   double *zr = red ? calloc((size_t)red->n, sizeof *zr) : NULL, *z = calloc((size_t)a->p->n, sizeof *z);
   struct solve_result r;
-  if (!red || !zr || !z || solver_create("enum", &s, NULL, 0) || solver_set_from_options(s, NULL, 0) ||
+  if (!red || !zr || !z || solver_create("enum", &s, NULL, 0) || solver_set_from_options(s, NULL, NULL, 0) ||
       solver_solve(s, red, zr, &r)) {
     printf("    enum: set-up failed\n");
     goto cleanup;

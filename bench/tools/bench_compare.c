@@ -228,8 +228,8 @@ int main(int argc, char **argv)
   struct compare_settings cs;
   char msg[512];
   if (option_read(compare_settings_options,
-                  (int)(sizeof compare_settings_options / sizeof compare_settings_options[0]), NULL, &cs, msg,
-                  sizeof msg)) {
+                  (int)(sizeof compare_settings_options / sizeof compare_settings_options[0]), NULL, NULL,
+                  &cs, msg, sizeof msg)) {
     fprintf(stderr, "error: %s\n", msg);
     goto done;
   }

@@ -180,7 +180,7 @@ static int run(const struct sweep_task *t, void *vctx, struct sweep_row *row)
     p = read;
   }
   char msg[512] = "";
-  if (solver_create(solver_name, &s, msg, sizeof msg) || solver_set_from_options(s, msg, sizeof msg)) {
+  if (solver_create(solver_name, &s, msg, sizeof msg) || solver_set_from_options(s, NULL, msg, sizeof msg)) {
     fprintf(stderr, "error: %s\n", msg);
     goto cleanup;
   }

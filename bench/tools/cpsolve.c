@@ -91,7 +91,7 @@ static int parse_solvers(const char *list, const char **names, int *n, char *msg
 static int report_unused(void)
 {
   char **names = NULL, **values = NULL;
-  int n = option_unused(&names, &values), n_cand = 0;
+  int n = option_unused(NULL, &names, &values), n_cand = 0;
   if (n <= 0) return n < 0;
   const char **solver_names = solver_option_names(&n_cand);
   const char **cand = malloc(((size_t)n_cand + (size_t)cpsolve_n_options) * sizeof *cand);
@@ -190,7 +190,7 @@ int main(int argc, char **argv)
   PetscBool has_help = PETSC_FALSE;
   PetscOptionsHasHelp(NULL, &has_help);
   want_help |= has_help == PETSC_TRUE;
-  if (option_read(cpsolve_options, cpsolve_n_options, NULL, &o, msg, sizeof msg) ||
+  if (option_read(cpsolve_options, cpsolve_n_options, NULL, NULL, &o, msg, sizeof msg) ||
       parse_solvers(o.solvers, names, &n_names, msg, sizeof msg)) {
     fprintf(stderr, "error: %s\n", msg);
     goto done;
@@ -203,7 +203,7 @@ int main(int argc, char **argv)
   /* Every solver reads its options before anything runs, so that a bad or unused one stops the run. */
   for (int i = 0; i < n_names; i++)
     if (solver_create(names[i], &solvers[i], msg, sizeof msg) != 0 ||
-        solver_set_from_options(solvers[i], msg, sizeof msg) != 0) {
+        solver_set_from_options(solvers[i], NULL, msg, sizeof msg) != 0) {
       fprintf(stderr, "error: %s\n", msg);
       goto done;
     }

@@ -113,8 +113,9 @@ static int apply_inline(const char *spec, const struct scene_type *t, void *sett
   return 0;
 }
 
-static int settings_read(const char *spec, const char *prefix, int use_database, const struct scene_type **t,
-                         void *settings, char *msg, size_t len)
+/* use_options 0: defaults and the spec only; 1: also opts (NULL then means PETSc's global database). */
+static int settings_read(const char *spec, PetscOptions opts, const char *prefix, int use_options,
+                         const struct scene_type **t, void *settings, char *msg, size_t len)
 {
   char pre[128], err[512];
   if (scene_lookup(spec, t, msg, len)) return 1;
@@ -122,8 +123,8 @@ static int settings_read(const char *spec, const char *prefix, int use_database,
     default_prefix(*t, pre, sizeof pre);
     prefix = pre;
   }
-  int bad = use_database ? option_read((*t)->options, (*t)->n_options, prefix, settings, err, sizeof err)
-                         : option_defaults((*t)->options, (*t)->n_options, settings, err, sizeof err);
+  int bad = use_options ? option_read((*t)->options, (*t)->n_options, opts, prefix, settings, err, sizeof err)
+                        : option_defaults((*t)->options, (*t)->n_options, settings, err, sizeof err);
   if (bad) {
     snprintf(msg, len, "scene %s: %s", (*t)->name, err);
     return 1;
@@ -131,16 +132,16 @@ static int settings_read(const char *spec, const char *prefix, int use_database,
   return apply_inline(spec, *t, settings, msg, len);
 }
 
-int scene_settings_from_options(const char *spec, const char *prefix, const struct scene_type **t,
-                                void *settings, char *msg, size_t len)
+int scene_settings_from_options(const char *spec, PetscOptions opts, const char *prefix,
+                                const struct scene_type **t, void *settings, char *msg, size_t len)
 {
-  return settings_read(spec, prefix, 1, t, settings, msg, len);
+  return settings_read(spec, opts, prefix, 1, t, settings, msg, len);
 }
 
 int scene_settings_from_spec(const char *spec, const struct scene_type **t, void *settings, char *msg,
                              size_t len)
 {
-  return settings_read(spec, NULL, 0, t, settings, msg, len);
+  return settings_read(spec, NULL, NULL, 0, t, settings, msg, len);
 }
 
 int scene_build(const struct scene_type *t, const void *settings, gsl_rng *rng, struct world **w, char *msg,
@@ -161,8 +162,8 @@ int scene_build(const struct scene_type *t, const void *settings, gsl_rng *rng, 
   return 0;
 }
 
-static int create(const char *spec, const char *prefix, int use_database, gsl_rng *rng, struct world **w,
-                  char *msg, size_t len)
+static int create(const char *spec, PetscOptions opts, const char *prefix, int use_options, gsl_rng *rng,
+                  struct world **w, char *msg, size_t len)
 {
   const struct scene_type *t = NULL;
   void *settings = NULL;
@@ -174,25 +175,25 @@ static int create(const char *spec, const char *prefix, int use_database, gsl_rn
     snprintf(msg, len, "scene %s: out of memory", t->name);
     goto cleanup;
   }
-  if (settings_read(spec, prefix, use_database, &t, settings, msg, len)) goto cleanup;
+  if (settings_read(spec, opts, prefix, use_options, &t, settings, msg, len)) goto cleanup;
   rc = scene_build(t, settings, rng, w, msg, len);
 cleanup:
   free(settings);
   return rc;
 }
 
-int scene_create_from_options(const char *spec, const char *prefix, gsl_rng *rng, struct world **w, char *msg,
-                              size_t len)
+int scene_create_from_options(const char *spec, PetscOptions opts, const char *prefix, gsl_rng *rng,
+                              struct world **w, char *msg, size_t len)
 {
-  return create(spec, prefix, 1, rng, w, msg, len);
+  return create(spec, opts, prefix, 1, rng, w, msg, len);
 }
 
 int scene_create_from_spec(const char *spec, gsl_rng *rng, struct world **w, char *msg, size_t len)
 {
-  return create(spec, NULL, 0, rng, w, msg, len);
+  return create(spec, NULL, NULL, 0, rng, w, msg, len);
 }
 
-int scene_spec_check(const char *spec, const char *prefix, char *msg, size_t len)
+int scene_spec_check(const char *spec, PetscOptions opts, const char *prefix, char *msg, size_t len)
 {
   const struct scene_type *t = NULL;
   if (scene_lookup(spec, &t, msg, len)) return 1;
@@ -201,7 +202,7 @@ int scene_spec_check(const char *spec, const char *prefix, char *msg, size_t len
     snprintf(msg, len, "scene %s: out of memory", t->name);
     return 1;
   }
-  int rc = settings_read(spec, prefix, 1, &t, settings, msg, len);
+  int rc = settings_read(spec, opts, prefix, 1, &t, settings, msg, len);
   free(settings);
   return rc;
 }

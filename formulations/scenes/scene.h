@@ -51,10 +51,10 @@ void scene_registry_print(FILE *out);
 
 /* The scene named by spec's name part; 1 with msg "unknown scene 'x'; valid: a,b,..." when absent. */
 int scene_lookup(const char *spec, const struct scene_type **t, char *msg, size_t len);
-/* Settings (t->settings_size bytes, caller's) from defaults, then the database (-<prefix><opt>; prefix
- * NULL = "<name>_"), then the spec's inline values. 0 on success; 1 with msg naming the option. */
-int scene_settings_from_options(const char *spec, const char *prefix, const struct scene_type **t,
-                                void *settings, char *msg, size_t len);
+/* Settings (t->settings_size bytes, caller's) from defaults, then the options object opts (-<prefix><opt>;
+ * prefix NULL = "<name>_"), then the spec's inline values. 0 on success; 1 with msg naming the option. */
+int scene_settings_from_options(const char *spec, PetscOptions opts, const char *prefix,
+                                const struct scene_type **t, void *settings, char *msg, size_t len);
 /* Settings from the defaults and the spec's inline values only (no database: tests, tools). */
 int scene_settings_from_spec(const char *spec, const struct scene_type **t, void *settings, char *msg,
                              size_t len);
@@ -62,11 +62,11 @@ int scene_settings_from_spec(const char *spec, const struct scene_type **t, void
 int scene_build(const struct scene_type *t, const void *settings, gsl_rng *rng, struct world **w, char *msg,
                 size_t len);
 /* Looks the spec up, reads its options (as scene_settings_from_options) and builds. 0 on success. */
-int scene_create_from_options(const char *spec, const char *prefix, gsl_rng *rng, struct world **w, char *msg,
-                              size_t len);
+int scene_create_from_options(const char *spec, PetscOptions opts, const char *prefix, gsl_rng *rng,
+                              struct world **w, char *msg, size_t len);
 /* The same without the database: defaults and the spec's inline values. */
 int scene_create_from_spec(const char *spec, gsl_rng *rng, struct world **w, char *msg, size_t len);
 /* Checks a spec (name, inline options) without building: for a driver's setup. 0 when valid. */
-int scene_spec_check(const char *spec, const char *prefix, char *msg, size_t len);
+int scene_spec_check(const char *spec, PetscOptions opts, const char *prefix, char *msg, size_t len);
 
 #endif

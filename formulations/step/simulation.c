@@ -3,15 +3,16 @@
 
 #include <string.h>
 
-int simulation_open(struct simulation *sim, struct world *w, const char *formulation, const char *solver)
+int simulation_open(struct simulation *sim, struct world *w, const char *formulation, const char *solver,
+                    PetscOptions opts)
 {
   char msg[256] = "";
   memset(sim, 0, sizeof *sim);
   sim->w = w;
   int rc = !w || formulation_create(formulation, &sim->f, msg, sizeof msg) ||
-           formulation_set_from_options(sim->f, msg, sizeof msg) ||
+           formulation_set_from_options(sim->f, opts, msg, sizeof msg) ||
            solver_create(solver, &sim->s, msg, sizeof msg) ||
-           solver_set_from_options(sim->s, msg, sizeof msg) || stepper_create(&sim->st);
+           solver_set_from_options(sim->s, opts, msg, sizeof msg) || stepper_create(&sim->st);
   if (msg[0]) fprintf(stderr, "error: %s\n", msg);
   return rc;
 }

@@ -13,9 +13,11 @@ struct simulation {
   struct stepper *st;
 };
 
-/* Takes ownership of w (NULL: fails) and creates the rest. 0 on success; 1 on failure (the creators
- * print why). Either way sim may be passed to simulation_close. */
-int simulation_open(struct simulation *sim, struct world *w, const char *formulation, const char *solver);
+/* Takes ownership of w (NULL: fails) and creates the rest, the formulation and the solver with their
+ * options read from opts (the task's options object; it must outlive the simulation). 0 on success; 1 on
+ * failure (the creators print why). Either way sim may be passed to simulation_close. */
+int simulation_open(struct simulation *sim, struct world *w, const char *formulation, const char *solver,
+                    PetscOptions opts);
 /* Releases the four (NULL members are skipped) and zeroes sim. */
 void simulation_close(struct simulation *sim);
 

@@ -87,31 +87,44 @@ cleanup:
   return rc;
 }
 
-int formulation_set_from_options(struct formulation *f, char *msg, size_t len)
+int formulation_set_from_options(struct formulation *f, PetscOptions opts, char *msg, size_t len)
 {
   char local[256], *m = msg && len ? msg : local;
   size_t ml = msg && len ? len : sizeof local;
-  if (option_read(formulation_options, formulation_n_options, NULL, f, m, ml)) return 1;
-  if (f->type->n_options && option_read(f->type->options, f->type->n_options, NULL, f->data, m, ml)) return 1;
+  if (option_read(formulation_options, formulation_n_options, opts, NULL, f, m, ml)) return 1;
+  if (f->type->n_options && option_read(f->type->options, f->type->n_options, opts, NULL, f->data, m, ml))
+    return 1;
   return f->type->set_from_options ? f->type->set_from_options(f, m, ml) : 0;
 }
 
-int formulation_create_from_options(const char *def, struct formulation **f, char *msg, size_t len)
+/* As solver_set_option: the values given so far live in an options object of the formulation's own and
+ * are all read again, so the type's cross-field checks run as in a run. */
+int formulation_set_option(struct formulation *f, const char *option, const char *value, char *msg,
+                           size_t len)
 {
-  char name[64];
-  PetscBool set;
-  *f = NULL;
-  snprintf(name, sizeof name, "%s", def);
-  if (PetscOptionsGetString(NULL, NULL, "-formulation", name, sizeof name, &set) != 0) {
-    say(msg, len, "-formulation: cannot be read");
+  char full[192], local[256], *m = msg && len ? msg : local;
+  size_t ml = msg && len ? len : sizeof local;
+  PetscBool used = PETSC_FALSE;
+  snprintf(full, sizeof full, "%s%s", option[0] == '-' ? "" : "-", option);
+  if (!f->own_options && PetscOptionsCreate(&f->own_options)) {
+    snprintf(m, ml, "%s: cannot create an options object", f->type->name);
     return 1;
   }
-  if (formulation_create(name, f, msg, len)) return 1;
-  if (formulation_set_from_options(*f, msg, len)) {
-    formulation_destroy(f);
+  if (PetscOptionsSetValue(f->own_options, full, value && value[0] ? value : NULL)) {
+    snprintf(m, ml, "%s: '%s' is not an option name", f->type->name, full);
     return 1;
   }
-  return 0;
+  int bad = formulation_set_from_options(f, f->own_options, m, ml);
+  if (!bad && (PetscOptionsUsed(f->own_options, full, &used) || !used)) {
+    snprintf(m, ml, "%s is not an option of formulation %s", full, f->type->name);
+    bad = 1;
+  }
+  if (bad) { /* back to the settings before this call */
+    char keep[1];
+    PetscOptionsClearValue(f->own_options, full);
+    formulation_set_from_options(f, f->own_options, keep, sizeof keep);
+  }
+  return bad;
 }
 
 int formulation_fail(struct formulation *f, const char *fmt, ...)
@@ -157,6 +170,7 @@ void formulation_destroy(struct formulation **pf)
   if (!pf || !*pf) return;
   /* A create that failed may have left no state; the destroy hooks all accept f->data == NULL. */
   if ((*pf)->type->destroy) (*pf)->type->destroy(*pf);
+  if ((*pf)->own_options) PetscOptionsDestroy(&(*pf)->own_options);
   free(*pf);
   *pf = NULL;
 }

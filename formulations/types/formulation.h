@@ -89,6 +89,7 @@ struct formulation {
   struct row_counts rows;
   int round; /* set by the stepper before each assemble: 0, 1, ... within the current step */
   void *data;
+  PetscOptions own_options; /* the values given through formulation_set_option (owned; NULL when none) */
   /* Why the last assemble / recover / detect / iterate failed ("" when it did not say); the caller prints
    * it. Cleared by nobody: a failing hook overwrites it. */
   char message[256];
@@ -112,11 +113,16 @@ int formulation_fail(struct formulation *f, const char *fmt, ...) __attribute__(
 /* Lifecycle. formulation_create fails (1, msg listing the valid names) for an unknown name; the
  * formulation it makes has every declared option at its default. msg (len bytes) may be NULL. */
 int formulation_create(const char *name, struct formulation **f, char *msg, size_t len);
-/* Reads the common options, then the type's table into f->data, then its set_from_options hook. 0, or 1
- * with msg naming the option, the value and what is wrong. */
-int formulation_set_from_options(struct formulation *f, char *msg, size_t len);
-/* Creates the formulation named by -formulation (default def) and reads its options. */
-int formulation_create_from_options(const char *def, struct formulation **f, char *msg, size_t len);
+/* Reads the common options, then the type's table into f->data, then its set_from_options hook, from opts
+ * (the run's or the task's options object). 0, or 1 with msg naming the option, the value and what is
+ * wrong. */
+int formulation_set_from_options(struct formulation *f, PetscOptions opts, char *msg, size_t len);
+/* Typed setter for code and tests: option (full name, with or without '-': "-nc_gamma") takes value; the
+ * formulation's settings become its defaults plus every value set this way so far, read and checked as a
+ * run reads a task's options object. 1 with msg for an option it does not read or a bad value (the earlier
+ * settings stay). */
+int formulation_set_option(struct formulation *f, const char *option, const char *value, char *msg,
+                           size_t len);
 /* -help: the common options and the type's own, one line each (option_print). */
 void formulation_print_options(FILE *out, const struct formulation_type *t);
 /* Every declared option name of the common table and all registered types, without the '-', each once
