@@ -96,7 +96,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
   int rc = 1;
   struct simulation sim;
-  int sim_bad = simulation_open(&sim, scene_block_hole(speed, 0.0), form, solver, NULL);
+  int sim_bad = simulation_open(&sim, scene_block_hole(speed, 0.0), form, solver, task->options);
   struct run_observer obs[3];
   int n_obs = 0;
   if (sim_bad) goto cleanup;
@@ -149,12 +149,12 @@ static const struct option_decl options[] = {
 
 static const struct sweep_driver driver;
 
-static int setup(void **vctx)
+static int setup(void **vctx, PetscOptions run_options)
 {
   struct hole_ctx *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return 1;
   *vctx = ctx;
-  return sweep_read_options(&driver, ctx);
+  return sweep_read_options(&driver, run_options, ctx);
 }
 
 static double cost(const struct sweep_task *t, void *vctx)

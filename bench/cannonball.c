@@ -93,7 +93,8 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
   int rc = 1;
   struct simulation sim;
-  int sim_bad = simulation_open(&sim, scene_cannonball(rows_of(disks), 1.0, mu, 0), form, solver, NULL);
+  int sim_bad =
+      simulation_open(&sim, scene_cannonball(rows_of(disks), 1.0, mu, 0), form, solver, task->options);
   struct run_observer obs[5];
   int n_obs = 0;
   if (sim_bad) goto cleanup;
@@ -149,21 +150,27 @@ static const struct option_decl options[] = {
 
 static const struct sweep_driver driver;
 
-static int setup(void **vctx)
+static int setup(void **vctx, PetscOptions run_options)
 {
   struct cannonball_ctx *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return 1;
   *vctx = ctx;
-  if (sweep_read_options(&driver, ctx)) return 1;
-  /* The disks axis must hold triangular numbers (the pile's row count follows from them). */
-  char list[1024] = "21";
-  PetscOptionsGetString(NULL, NULL, "-disks", list, sizeof list, NULL);
-  for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-    if (rows_of(strtol(tok, NULL, 10)) == 0) {
-      fprintf(stderr, "error: -disks %s is not a triangular number r(r+1)/2 (21, 136, 210, ...)\n", tok);
+  return sweep_read_options(&driver, run_options, ctx);
+}
+
+/* The disks axis must hold triangular numbers (the pile's row count follows from them). */
+static int check_axes(void *vctx, const int *n_values, char *const *const *values)
+{
+  (void)vctx;
+  int k = 0;
+  while (strcmp(axes[k].name, "disks") != 0)
+    k++;
+  for (int i = 0; i < n_values[k]; i++)
+    if (rows_of(strtol(values[k][i], NULL, 10)) == 0) {
+      fprintf(stderr, "error: -disks %s is not a triangular number r(r+1)/2 (21, 136, 210, ...)\n",
+              values[k][i]);
       return 1;
     }
-  }
   return 0;
 }
 
@@ -195,6 +202,7 @@ static const struct sweep_driver driver = {
     .plot_x = "mu",
     .series = "formulation,solver",
     .setup = setup,
+    .check_axes = check_axes,
     .cost = cost,
     .run = run,
     .teardown = teardown,

@@ -81,6 +81,7 @@ struct grasp_ctx {
   double mass, jaw_mass, close_speed, close_force, damping, g;
   int n_dirs;
   struct grasp_trial_opts o;
+  PetscOptions run_options; /* setup's: which options the run gave, for check_axes */
 };
 
 static const struct option_decl options[] = {
@@ -153,38 +154,39 @@ static double cpu_seconds(void)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int setup(void **vctx)
+static int setup(void **vctx, PetscOptions run_options)
 {
   struct grasp_ctx *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return 1;
   *vctx = ctx;
-  if (sweep_read_options(&driver, ctx)) return 1;
-  /* the friction axis is a string axis: its values are checked here, before any task runs */
-  char buf[256], *save = NULL;
+  ctx->run_options = run_options;
+  return sweep_read_options(&driver, run_options, ctx);
+}
+
+/* The friction and formulation axes are string axes: their values are checked here, before any task, with
+ * the options only one formulation reads. */
+static int check_axes(void *vctx, const int *n_values, char *const *const *values)
+{
+  const struct grasp_ctx *ctx = vctx;
   double lo, hi;
-  snprintf(buf, sizeof buf, "%s", axes[0].def);
-  PetscOptionsGetString(NULL, NULL, "-friction", buf, sizeof buf, NULL);
-  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-    if (friction_range(tok, &lo, &hi)) {
-      fprintf(stderr, "error: -friction %s: the ranges are medium (0.33,0.66] and high (0.66,0.99]\n", tok);
+  for (int i = 0; i < n_values[0]; i++)
+    if (friction_range(values[0][i], &lo, &hi)) {
+      fprintf(stderr, "error: -friction %s: the ranges are medium (0.33,0.66] and high (0.66,0.99]\n",
+              values[0][i]);
       return 1;
     }
-  /* the formulations, and the options only one of them reads */
-  int n_explicit = 0, n_forms = 0;
+  int n_explicit = 0, n_forms = n_values[4];
   enum grasp_formulation form;
-  snprintf(buf, sizeof buf, "%s", axes[4].def);
-  PetscOptionsGetString(NULL, NULL, "-formulation", buf, sizeof buf, NULL);
-  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    if (formulation_of(tok, &form)) {
+  for (int i = 0; i < n_forms; i++) {
+    if (formulation_of(values[4][i], &form)) {
       fprintf(stderr, "error: -formulation %s: the formulations are explicit_lcp and geometric_implicit\n",
-              tok);
+              values[4][i]);
       return 1;
     }
     n_explicit += form == GRASP_EXPLICIT_LCP;
-    n_forms++;
   }
   PetscBool set = PETSC_FALSE;
-  PetscOptionsHasName(NULL, NULL, "-support_directions", &set);
+  PetscOptionsHasName(ctx->run_options, NULL, "-support_directions", &set);
   if (set && !n_explicit) {
     fprintf(stderr, "error: -support_directions sets explicit_lcp's friction pyramid; geometric_implicit's "
                     "support friction is the ellipse (eq. 5), and explicit_lcp is not run\n");
@@ -192,7 +194,7 @@ static int setup(void **vctx)
   }
   for (int k = 0; k < 2; k++) {
     const char *opt = k ? "-step_halvings" : "-friction_creep";
-    PetscOptionsHasName(NULL, NULL, opt, &set);
+    PetscOptionsHasName(ctx->run_options, NULL, opt, &set);
     if (set && n_explicit == n_forms) {
       fprintf(stderr, "error: %s is geometric_implicit's, and geometric_implicit is not run\n", opt);
       return 1;
@@ -232,7 +234,8 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     return 1;
   }
   if (solver_create(sweep_task_string(task, "solver"), &s, msg, sizeof msg) ||
-      solver_set_from_options(s, NULL, msg, sizeof msg) || grasp_trial_create(&t, s, p.n_dirs, form)) {
+      solver_set_from_options(s, task->options, msg, sizeof msg) ||
+      grasp_trial_create(&t, s, p.n_dirs, form)) {
     fprintf(stderr, "bench_grasp: %s\n", msg);
     solver_destroy(&s);
     return 1;
@@ -304,6 +307,7 @@ static const struct sweep_driver driver = {
     .plot_x = "x",
     .series = "friction,y",
     .setup = setup,
+    .check_axes = check_axes,
     .run = run,
     .teardown = teardown,
 };

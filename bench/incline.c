@@ -75,7 +75,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   int sim_bad = simulation_open(&sim,
                                 dim == 2 ? scene_incline_2d(theta, mu, 0.4, 0.2, 2.0)
                                          : scene_incline_3d(theta, mu, 0.2, 0.15, 0.1, 2.0),
-                                form, solver, NULL);
+                                form, solver, task->options);
   struct run_observer obs[3];
   int n_obs = 0;
   if (sim_bad) goto cleanup;
@@ -131,12 +131,12 @@ static const struct option_decl options[] = {
 
 static const struct sweep_driver driver;
 
-static int setup(void **vctx)
+static int setup(void **vctx, PetscOptions run_options)
 {
   struct incline_ctx *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return 1;
   *vctx = ctx;
-  return sweep_read_options(&driver, ctx);
+  return sweep_read_options(&driver, run_options, ctx);
 }
 
 static double cost(const struct sweep_task *t, void *vctx)

@@ -83,8 +83,9 @@ static int run(const struct sweep_task *task, void *ctx, struct sweep_row *row)
   double *z = NULL, nu[3] = {0, 0, 0}, pn[8];
   char msg[256] = "";
   if (!w || formulation_create(form, &f, msg, sizeof msg) ||
-      formulation_set_from_options(f, NULL, msg, sizeof msg) || solver_create(solver, &s, msg, sizeof msg) ||
-      solver_set_from_options(s, NULL, msg, sizeof msg)) {
+      formulation_set_from_options(f, task->options, msg, sizeof msg) ||
+      solver_create(solver, &s, msg, sizeof msg) ||
+      solver_set_from_options(s, task->options, msg, sizeof msg)) {
     if (msg[0]) fprintf(stderr, "error: %s\n", msg);
     goto cleanup;
   }
@@ -160,18 +161,6 @@ cleanup:
   return rc;
 }
 
-/* The paper's constants unless the user gives others. */
-static int setup(void **ctx)
-{
-  PetscBool set;
-  *ctx = NULL;
-  PetscOptionsHasName(NULL, NULL, "-nc_gamma", &set);
-  if (!set) PetscOptionsSetValue(NULL, "-nc_gamma", "100");
-  PetscOptionsHasName(NULL, NULL, "-nc_epsilon", &set);
-  if (!set) PetscOptionsSetValue(NULL, "-nc_epsilon", "0.02");
-  return 0;
-}
-
 static const struct sweep_driver driver = {
     .experiment = "nonconvex_corner",
     .title = "point mass at a nonconvex corner: printed LCPs and solutions (Egan, Berard & Trinkle Fig. 3)",
@@ -184,7 +173,8 @@ static const struct sweep_driver driver = {
     .columns = columns,
     .n_columns = sizeof columns / sizeof columns[0],
     .plot_x = "case",
-    .setup = setup,
+    .option_defaults =
+        "-nc_gamma 100 -nc_epsilon 0.02", /* the paper's constants unless the run gives others */
     .run = run,
 };
 

@@ -10,11 +10,10 @@
  * (-seed and the instance axes), which needs no ../shared data. USAGE   bench_peg_box2d [-options_file
  * bench/experiments/peg_box2d.opts] [-source paper,generator]
  *         [-seeds 10] [-bodyset a,b,c] [-h 0.001,0.016] [-formulation peg,stewart_trinkle]
- *         [-cp_solver lemke] [-detection closest,paper] [-t_end 5] [-interval 0.25] [-mu 0] [-bodyset_file F]
- *         [sweep options: -out, -resume, ... see -help]
- * PAPER   Williams, Lu & Trinkle 2016, Sec. 6, Figs. 20-22 (set-up from the authors' code:
+ *         [-cp_solver lemke] [-stewart_trinkle_detection closest,paper] [-t_end 5] [-interval 0.25] [-mu 0]
+ * [-bodyset_file F] [sweep options: -out, -resume, ... see -help] PAPER   Williams, Lu & Trinkle 2016, Sec.
+ * 6, Figs. 20-22 (set-up from the authors' code:
  *         ../shared/notes/peg-experiments.md). */
-#include "engine/sweep_detection.h"
 #include "engine/sweep_observers.h"
 #include "geom2d.h"
 #include "sat2d.h"
@@ -43,8 +42,8 @@ static const struct sweep_axis axes[] = {
     {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle,corrective,lnc,peg", "formulations", 0,
      SWEEP_METHOD, NULL},
     {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD, NULL},
-    {"detection", NULL, SWEEP_STRING, "closest",
-     "the standard model's contacts (stewart_trinkle only; -stewart_trinkle_detection): closest features, or "
+    {"stewart_trinkle_detection", NULL, SWEEP_OPTION, "closest",
+     "the standard model\'s contacts (stewart_trinkle only): closest features, or "
      "paper (the PEG paper's experiments: every vertex against every edge near its line)",
      0, SWEEP_METHOD, NULL},
 };
@@ -123,8 +122,6 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const char *source = sweep_task_string(task, "source"), *form = sweep_task_string(task, "formulation");
   const char *solver = sweep_task_string(task, "solver");
   const double h = sweep_task_real(task, "h");
-  int skip = sweep_apply_detection(task, form, row);
-  if (skip) return skip < 0;
   struct peg_body_spec specs[MAX_BODIES];
   char label[64];
   int nspec = task_bodies(ctx, source, sweep_task_int(task, SWEEP_SEEDS_AXIS), task->instance_seed, specs,
@@ -197,18 +194,6 @@ cleanup:
   return rc;
 }
 
-/* Does the list option (comma-separated) ask for value? def: the axis default when the option is unset. */
-static int list_has(const char *option, const char *def, const char *value)
-{
-  char buf[256], *save = NULL;
-  PetscBool set = PETSC_FALSE;
-  snprintf(buf, sizeof buf, "%s", def);
-  PetscOptionsGetString(NULL, NULL, option, buf, sizeof buf, &set);
-  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-    if (strcmp(tok, value) == 0) return 1;
-  return 0;
-}
-
 static const struct option_decl options[] = {
     {"t_end", OPT_REAL, offsetof(struct box_ctx, T), "5", "(0,inf)", "simulated seconds [s]"},
     {"interval", OPT_REAL, offsetof(struct box_ctx, interval), "0.25", "(0,inf)",
@@ -223,12 +208,12 @@ static const struct option_decl options[] = {
 
 static const struct sweep_driver driver;
 
-static int setup(void **vctx)
+static int setup(void **vctx, PetscOptions run_options)
 {
   struct box_ctx *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return 1;
   *vctx = ctx;
-  if (sweep_read_options(&driver, ctx)) return 1;
+  if (sweep_read_options(&driver, run_options, ctx)) return 1;
   if (!ctx->file[0]) scene_peg_bodyset_default_path(ctx->file, sizeof ctx->file);
   char sets[OPTION_STRING_MAX];
   snprintf(sets, sizeof sets, "%s", ctx->bodyset);
@@ -240,8 +225,15 @@ static int setup(void **vctx)
     }
     ctx->sets[ctx->nsets++] = tok[0];
   }
+  return 0;
+}
+
+/* The paper's sets are a file: a sweep over them needs it before any task. */
+static int check_axes(void *vctx, const int *n_values, char *const *const *values)
+{
+  const struct box_ctx *ctx = vctx;
   struct stat sb;
-  if (list_has("-source", axes[0].def, "paper") && stat(ctx->file, &sb) != 0) {
+  if (sweep_values_have(n_values, values, 0, "paper") && stat(ctx->file, &sb) != 0) {
     fprintf(
         stderr,
         "error: %s: no such file (the paper's polygon sets); set -bodyset_file or CB_SHARED_DATA, or run\n"
@@ -269,13 +261,14 @@ static const struct sweep_driver driver = {
             "the run: completed 0). Formulations take their own options (-peg_..., -stewart_trinkle_...).\n",
     .options = options,
     .steps_observed = 1,
-    .series = "formulation,detection,solver",
+    .series = "formulation,stewart_trinkle_detection,solver",
     .n_options = sizeof options / sizeof options[0],
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,
     .n_columns = sizeof columns / sizeof columns[0],
     .setup = setup,
+    .check_axes = check_axes,
     .cost = cost,
     .run = run,
     .teardown = teardown,

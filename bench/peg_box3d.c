@@ -1,14 +1,15 @@
 /* NAME    bench_peg_box3d — icosahedra thrown into a fixed open box of five static blocks (the PEG paper's
  *         box of polyhedra), one every 0.5 s, until 5 s, frictionless.
- * PURPOSE for each (h, formulation, detection, solver): the total intersection volume over body pairs after
- *         every step (exact, overlap3d: qhull's halfspace intersection; the box's own blocks excluded),
- *         summarised as mean, median and quartiles over the steps and its maximum; the fastest body's
+ * PURPOSE for each (h, formulation, stewart_trinkle_detection, solver): the total intersection volume over
+ * body pairs after every step (exact, overlap3d: qhull's halfspace intersection; the box's own blocks
+ * excluded), summarised as mean, median and quartiles over the steps and its maximum; the fastest body's
  *         speed; whether and when a solve failed (a solve without an answer ends the run); the fraction of
  *         steps with a standard-model trap (a vertex near two or more non-coplanar faces of one part, counted
  * on PEG's potential contacts of the step's start state, as the 2D box counts corners); mean contacts,
  *         problem size, solve and step time. No random element: the spawns are identical (no seeds).
  * USAGE   bench_peg_box3d [-options_file bench/experiments/peg_box3d.opts] [-h 0.001,0.016]
- *         [-formulation peg,corrective,stewart_trinkle] [-detection closest,paper] [-cp_solver lemke]
+ *         [-formulation peg,corrective,stewart_trinkle] [-stewart_trinkle_detection closest,paper]
+ * [-cp_solver lemke]
  *         [-t_end 5] [-interval 0.5] [-threshold 0.1] [sweep options: -out, -resume, ... see -help]
  * PAPER   Williams, Lu & Trinkle 2016, Sec. 6, "Box of Polyhedra", Figs. 23-24 (set-up from the authors'
  *         code: ../shared/notes/peg-experiments.md): floor 10.25 x 4.25 x 0.25 centred at (0, 0, -0.125),
@@ -17,7 +18,6 @@
  *         before step 1 + (k - 1) round(interval / h) at (3, 0, 2) with v = (-5, 0, 0), turned 0.2 rad
  *         about (1, 2, 3) / sqrt 14; g = 9.81. */
 #include "contact3d.h"
-#include "engine/sweep_detection.h"
 #include "engine/sweep_observers.h"
 #include "geom3d.h"
 #include "hull3d.h"
@@ -39,8 +39,8 @@ static const struct sweep_axis axes[] = {
     {"formulation", NULL, SWEEP_FORMULATION, "peg,corrective,stewart_trinkle", "formulations", 0,
      SWEEP_METHOD, NULL},
     {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD, NULL},
-    {"detection", NULL, SWEEP_STRING, "closest,paper",
-     "the standard model's contacts (stewart_trinkle only; -stewart_trinkle_detection): closest features, or "
+    {"stewart_trinkle_detection", NULL, SWEEP_OPTION, "closest,paper",
+     "the standard model\'s contacts (stewart_trinkle only): closest features, or "
      "paper (every vertex against every face near its plane)",
      0, SWEEP_METHOD, NULL},
 };
@@ -166,11 +166,9 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const struct box3d_ctx *ctx = vctx;
   const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
   const double h = sweep_task_real(task, "h");
-  int skip = sweep_apply_detection(task, form, row);
-  if (skip) return skip < 0;
   long n = scene_step_count(ctx->T, h);
   struct simulation sim;
-  int sim_bad = simulation_open(&sim, box3d_world(ctx->threshold), form, solver, NULL);
+  int sim_bad = simulation_open(&sim, box3d_world(ctx->threshold), form, solver, task->options);
   struct run_observer obs[6];
   int n_obs = 0, rc = 1;
   double *vol = malloc(((size_t)n + 1) * sizeof *vol);
@@ -245,12 +243,12 @@ static const struct option_decl options[] = {
 
 static const struct sweep_driver driver;
 
-static int setup(void **vctx)
+static int setup(void **vctx, PetscOptions run_options)
 {
   struct box3d_ctx *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return 1;
   *vctx = ctx;
-  return sweep_read_options(&driver, ctx);
+  return sweep_read_options(&driver, run_options, ctx);
 }
 
 static double cost(const struct sweep_task *t, void *vctx)
@@ -265,13 +263,13 @@ static void teardown(void *ctx) { free(ctx); }
 static const struct sweep_driver driver = {
     .experiment = "peg_box3d",
     .title = "box of icosahedra: total overlap volume vs h (Williams, Lu & Trinkle 2016, Figs. 23-24)",
-    .help =
-        "Status ok: every solve converged; solve_failed: some did not (a solve without an answer ends\n"
-        "the run). The detection axis applies to stewart_trinkle only (paper: not_applicable elsewhere).\n",
+    .help = "Status ok: every solve converged; solve_failed: some did not (a solve without an answer ends\n"
+            "the run). The stewart_trinkle_detection axis applies to stewart_trinkle only (paper: "
+            "not_applicable elsewhere).\n",
     .options = options,
     .n_options = sizeof options / sizeof options[0],
     .steps_observed = 1,
-    .series = "formulation,detection,solver",
+    .series = "formulation,stewart_trinkle_detection,solver",
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,

@@ -1,28 +1,29 @@
 /* NAME    bench_quasirigid_drop — a unit disc dropped on a quasi-rigid half-plane: Chakraborty, Berard,
  * Akella & Trinkle, "A geometrically implicit time-stepping method ...", Sec. 6.3, Figs. 7-8, eqs. (48)-(55).
- * PURPOSE for each (delta_max, h, solver) drop a rigid unit disc (m = 1, J = 0.5) from y = 1.5 at rest onto
- * the frictionless quasi-rigid ground (k = 1000, no damping) for -t_end seconds (formulation quasi_rigid) and
- * compare with the analytic answer: free fall to first contact at t_c = sqrt(2 * 0.5 / g) with speed v_c = g
- * t_c; then the undamped spring, deflection delta(tau) = (mg/k)(1 - cos w tau) + (v_c / w) sin w tau (w =
- * sqrt(k/m)), whose largest value is mg/k + sqrt((mg/k)^2 + (v_c/w)^2) = 0.1093 m; when delta_max is below it
- * the rigid core is hit at the first root of delta(tau) = delta_max (0.05 m: t = 0.336 s; the paper: ~0.34 s)
- * and the normal velocity there, v_i, is lost (energy lost m v_i^2 / 2), after which the disc bounces on the
- * spring and never reaches the core again with speed. Columns: the measured and analytic times of first
- * contact and of the core impact, the largest deflection (measured from the disc's height, delta = 1 - y),
- * the total energy (kinetic + gravity + k delta^2 / 2) drift outside the core impact (largest |E - E_ref|,
- * E_ref the energy at the start, then just after the impact; the paper: within 1e-5 J at h = 1e-4; backward
- * Euler loses h (w^2 E_osc T_contact + m g^2 T_flight / 2), 0.056 J in 1 s at h = 1e-4), the energy lost at
- * the core impact (summed over the consecutive steps that end at the core), the cost per step. Status ok:
- * first contact and core impact within 2 h of the analytic times and the largest deflection within 5 %
- * (backward Euler damps the spring a little: its energy decays like exp(-w^2 h t)); else fail. -dim 3 drops a
- * unit sphere (J = 2/5) on the compliant plane z <= 0 instead (quasi_rigid's 3D form): the same vertical
- * motion, so the same analytic answer. Per-step trace (-trace DIR): height, vertical velocity, deflection,
- * the layer's and the core's impulses p_ns and p_nr, kinetic, gravity, spring and total energy, and the
- * analytic height, velocity, deflection and total energy at the same t (after the core impact the disc
- * bounces: the spring throws it off the layer when k delta_max > 2 m g, it flies and lands back, reaching
- * delta_max again with zero speed, so no further loss); with plots unless -no_plots, the curves of Figs.
- * 7-8 against the analytic ones: DIR/quasirigid_drop_taskID_{position,velocity,impulses,energy}.png. USAGE
- * bench_quasirigid_drop [-options_file bench/experiments/quasirigid_drop.opts] [-dim 2,3] [-delta_max 0.05,1]
+ * PURPOSE for each (quasi_rigid_delta_max, h, solver) drop a rigid unit disc (m = 1, J = 0.5) from y = 1.5 at
+ * rest onto the frictionless quasi-rigid ground (k = 1000, no damping) for -t_end seconds (formulation
+ * quasi_rigid) and compare with the analytic answer: free fall to first contact at t_c = sqrt(2 * 0.5 / g)
+ * with speed v_c = g t_c; then the undamped spring, deflection delta(tau) = (mg/k)(1 - cos w tau) + (v_c / w)
+ * sin w tau (w = sqrt(k/m)), whose largest value is mg/k + sqrt((mg/k)^2 + (v_c/w)^2) = 0.1093 m; when
+ * delta_max is below it the rigid core is hit at the first root of delta(tau) = delta_max (0.05 m: t = 0.336
+ * s; the paper: ~0.34 s) and the normal velocity there, v_i, is lost (energy lost m v_i^2 / 2), after which
+ * the disc bounces on the spring and never reaches the core again with speed. Columns: the measured and
+ * analytic times of first contact and of the core impact, the largest deflection (measured from the disc's
+ * height, delta = 1 - y), the total energy (kinetic + gravity + k delta^2 / 2) drift outside the core impact
+ * (largest |E - E_ref|, E_ref the energy at the start, then just after the impact; the paper: within 1e-5 J
+ * at h = 1e-4; backward Euler loses h (w^2 E_osc T_contact + m g^2 T_flight / 2), 0.056 J in 1 s at h =
+ * 1e-4), the energy lost at the core impact (summed over the consecutive steps that end at the core), the
+ * cost per step. Status ok: first contact and core impact within 2 h of the analytic times and the largest
+ * deflection within 5 % (backward Euler damps the spring a little: its energy decays like exp(-w^2 h t));
+ * else fail. -dim 3 drops a unit sphere (J = 2/5) on the compliant plane z <= 0 instead (quasi_rigid's 3D
+ * form): the same vertical motion, so the same analytic answer. Per-step trace (-trace DIR): height, vertical
+ * velocity, deflection, the layer's and the core's impulses p_ns and p_nr, kinetic, gravity, spring and total
+ * energy, and the analytic height, velocity, deflection and total energy at the same t (after the core impact
+ * the disc bounces: the spring throws it off the layer when k delta_max > 2 m g, it flies and lands back,
+ * reaching delta_max again with zero speed, so no further loss); with plots unless -no_plots, the curves of
+ * Figs. 7-8 against the analytic ones: DIR/quasirigid_drop_taskID_{position,velocity,impulses,energy}.png.
+ * USAGE bench_quasirigid_drop [-options_file bench/experiments/quasirigid_drop.opts] [-dim 2,3]
+ * [-quasi_rigid_delta_max 0.05,1]
  *         [-h 1e-3,1e-4] [-cp_solver fb_newton] [-t_end 1] [-trace DIR] [sweep options: see -help]
  * PAPER   Chakraborty et al. Sec. 5.1, eqs. (33)-(38) and (48)-(55) (formulation quasi_rigid).
  * Runs on the sweep engine: results/quasirigid_drop/<run>/tasks.csv, summary, plots. */
@@ -42,8 +43,8 @@ static const struct sweep_axis axes[] = {
     {"dim", NULL, SWEEP_INT, "2",
      "dimension: 2 (the paper's disc on a half-plane) or 3 (a sphere on a plane)", 0, SWEEP_INSTANCE,
      "[2,3]"},
-    {"delta_max", NULL, SWEEP_REAL, "0.05,1", "maximum deflection of the compliant layer [m]", 0,
-     SWEEP_INSTANCE, "(0,inf)"},
+    {"quasi_rigid_delta_max", NULL, SWEEP_OPTION, "0.05,1", "maximum deflection of the compliant layer [m]",
+     0, SWEEP_INSTANCE, "(0,inf)"},
     {"h", NULL, SWEEP_REAL, "1e-3,1e-4", "time step [s]", 0, SWEEP_METHOD, "(0,inf)"},
     {"formulation", NULL, SWEEP_FORMULATION, "quasi_rigid", "formulations", 0, SWEEP_METHOD, NULL},
     {"solver", "-cp_solver", SWEEP_SOLVER, "fb_newton", "solvers", 0, SWEEP_METHOD, NULL},
@@ -285,16 +286,13 @@ static void drop_values(void *vctx, double *v)
 static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
 {
   const struct qd_ctx *ctx = vctx;
-  const double dmax = sweep_task_real(task, "delta_max"), h = sweep_task_real(task, "h");
+  /* the formulation reads delta_max from the task's options: the axis is its option's */
+  const double dmax = sweep_task_real(task, "quasi_rigid_delta_max"), h = sweep_task_real(task, "h");
   const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
-  char text[32];
-  snprintf(text, sizeof text, "%.17g", dmax);
-  /* the formulation reads delta_max from the options database (its declared option) */
-  if (strcmp(form, "quasi_rigid") == 0) PetscOptionsSetValue(NULL, "-quasi_rigid_delta_max", text);
   int rc = 1;
   struct simulation sim;
-  int sim_bad =
-      simulation_open(&sim, drop_world((int)sweep_task_int(task, "dim"), y_start), form, solver, NULL);
+  int sim_bad = simulation_open(&sim, drop_world((int)sweep_task_int(task, "dim"), y_start), form, solver,
+                                task->options);
   struct drop_obs ob = {.t_contact = NAN, .t_core = NAN};
   struct run_observer obs[3];
   int n_obs = 0;
@@ -344,7 +342,6 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   ok = ok && (isnan(an.t_core) ? isnan(ob.t_core) : fabs(ob.t_core - an.t_core) <= 2 * h);
   sweep_row_status(row, ok ? "ok" : "fail");
 cleanup:
-  if (strcmp(form, "quasi_rigid") == 0) PetscOptionsClearValue(NULL, "-quasi_rigid_delta_max");
   run_observers_destroy(obs, n_obs);
   simulation_close(&sim);
   return rc;
@@ -394,12 +391,12 @@ static const struct option_decl options[] = {
 
 static const struct sweep_driver driver;
 
-static int setup(void **vctx)
+static int setup(void **vctx, PetscOptions run_options)
 {
   struct qd_ctx *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return 1;
   *vctx = ctx;
-  return sweep_read_options(&driver, ctx);
+  return sweep_read_options(&driver, run_options, ctx);
 }
 
 static double cost(const struct sweep_task *t, void *vctx)
@@ -414,7 +411,7 @@ static const struct sweep_driver driver = {
     .experiment = "quasirigid_drop",
     .title = "disc dropped on a quasi-rigid half-plane vs the undamped spring (Chakraborty et al. Sec. 6.3)",
     .help = "Status ok: first contact and core impact within 2 h of the analytic times, largest deflection\n"
-            "within 5 %; else fail. -quasi_rigid_delta_max is set per task from the delta_max axis.\n",
+            "within 5 %; else fail.\n",
     .options = options,
     .steps_observed = 1,
     .n_options = sizeof options / sizeof options[0],

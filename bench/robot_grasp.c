@@ -10,14 +10,14 @@
  *         joint rows' check), overlap, traps, problem size and cost. A solve that gives no answer ends the
  *         run (status solve_failed); an approximate one is counted and the run goes on.
  * USAGE   bench_robot_grasp [-options_file bench/experiments/robot_grasp.opts] [-seeds 10] [-mu 0,0.125]
- *         [-h 0.001,0.016] [-formulation peg,stewart_trinkle,corrective] [-detection closest,paper]
+ *         [-h 0.001,0.016] [-formulation peg,stewart_trinkle,corrective] [-stewart_trinkle_detection
+ * closest,paper]
  *         [-cp_solver lemke] [-t_end 2] [-ref_h 1e-4] [-ref_solver path_crash] [-bodyset_file F]
  * PAPER   Williams, Lu & Trinkle 2016 (PEG) Sec. 6, the robot-arm grasp of the authors' code (robotArm2D.m,
  *         ../shared/notes/peg-experiments.md): targets = polygons 1..10 of body set b scaled by 0.28;
  *         joints as the free block of a mixed LCP (formulations/types/joint_block.c). */
 #include "robot_grasp.h"
 
-#include "engine/sweep_detection.h"
 #include "engine/sweep_observers.h"
 #include "simulation.h"
 
@@ -42,8 +42,8 @@ static const struct sweep_axis axes[] = {
     {"formulation", NULL, SWEEP_FORMULATION, "peg,stewart_trinkle,corrective", "formulations", 0,
      SWEEP_METHOD, NULL},
     {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD, NULL},
-    {"detection", NULL, SWEEP_STRING, "closest,paper",
-     "the standard model's contacts (stewart_trinkle only; -stewart_trinkle_detection): closest features, or "
+    {"stewart_trinkle_detection", NULL, SWEEP_OPTION, "closest,paper",
+     "the standard model\'s contacts (stewart_trinkle only): closest features, or "
      "paper (the PEG paper's experiments: every vertex against every edge near its line)",
      0, SWEEP_METHOD, NULL},
 };
@@ -84,10 +84,11 @@ struct grasp_ctx {
   char ref_solver[OPTION_STRING_MAX];
   char file[OPTION_STRING_MAX];
   struct peg_body_spec target[10];
-  long ref_n;              /* reference steps */
-  int n_mu;                /* friction values with a reference */
-  double mu[MAX_MU];       /* their values */
-  double *ref[10][MAX_MU]; /* (ref_n + 1) x 3: target x, y, rotation after k reference steps */
+  long ref_n;               /* reference steps */
+  int n_mu;                 /* friction values with a reference */
+  double mu[MAX_MU];        /* their values */
+  double *ref[10][MAX_MU];  /* (ref_n + 1) x 3: target x, y, rotation after k reference steps */
+  PetscOptions run_options; /* setup's: the reference runs' methods read it */
 };
 
 /* The target's state after every step that advanced (traj[3 k ..], k = 0 the start), and the joints'
@@ -124,14 +125,16 @@ static int traj_after(void *vctx, const struct simulation *sim, long k, const st
 }
 
 /* Simulates one grasp; records the target's state after every step in traj ((n + 1) x 3). task != NULL: a
- * sweep task (standard observers, statistics in row); NULL: a reference run. Returns 0 (with *done steps
- * that advanced), 1 on an internal error or a failed reference run. */
-static int simulate(const struct sweep_task *task, const struct peg_body_spec *target, double mu,
-                    const char *form, const char *solver, double T, double h, double *traj, long *done,
-                    struct sweep_row *row)
+ * sweep task (standard observers, statistics in row, its options object); NULL: a reference run, whose
+ * methods read opts. Returns 0 (with *done steps that advanced), 1 on an internal error or a failed
+ * reference run. */
+static int simulate(const struct sweep_task *task, PetscOptions opts, const struct peg_body_spec *target,
+                    double mu, const char *form, const char *solver, double T, double h, double *traj,
+                    long *done, struct sweep_row *row)
 {
   struct simulation sim;
-  int sim_bad = simulation_open(&sim, scene_robot_grasp(target, mu), form, solver, NULL);
+  int sim_bad =
+      simulation_open(&sim, scene_robot_grasp(target, mu), form, solver, task ? task->options : opts);
   struct run_observer obs[6];
   int n_obs = 0, rc = 1;
   struct traj_ctx tc = {.traj = traj};
@@ -204,18 +207,6 @@ static void put_errors(struct sweep_row *row, double *e, long n, double rot_sum)
   sweep_row_set(row, "rot_err_mean", rot_sum / (double)n);
 }
 
-/* The standard model's paper detection defaults to 0.07 m, the larger scenes' distance; here it defaults to
- * the scene's threshold (robot_grasp.c says why) unless the command line gives one. In the task's process. */
-static int paper_distance_default(void)
-{
-  PetscBool set = PETSC_FALSE;
-  if (PetscOptionsHasName(NULL, NULL, "-stewart_trinkle_paper_distance", &set)) return 1;
-  if (set) return 0;
-  char v[32];
-  snprintf(v, sizeof v, "%g", ROBOT_GRASP_THRESHOLD);
-  return PetscOptionsSetValue(NULL, "-stewart_trinkle_paper_distance", v) != 0;
-}
-
 static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
 {
   const struct grasp_ctx *ctx = vctx;
@@ -223,9 +214,6 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const long seed = sweep_task_int(task, SWEEP_SEEDS_AXIS);
   const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
   sweep_row_set_int(row, "target", seed + 1);
-  int skip = sweep_apply_detection(task, form, row);
-  if (skip) return skip < 0;
-  if (paper_distance_default()) return 1;
   int im = mu_index(ctx, mu);
   double ratio = h / ctx->ref_h;
   long m = lround(ratio);
@@ -238,8 +226,9 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const double *ref = ctx->ref[seed][im];
   long n = scene_step_count(ctx->T, h), done = 0;
   double *traj = calloc(3 * ((size_t)n + 1), sizeof *traj), *e = malloc(((size_t)n + 1) * sizeof *e);
-  int rc =
-      !traj || !e ? 1 : simulate(task, &ctx->target[seed], mu, form, solver, ctx->T, h, traj, &done, row);
+  int rc = !traj || !e
+               ? 1
+               : simulate(task, NULL, &ctx->target[seed], mu, form, solver, ctx->T, h, traj, &done, row);
   if (rc == 0 && (done > 0 || n == 0)) {
     double rot_sum = 0.0;
     long ns = 0;
@@ -268,12 +257,13 @@ static const struct option_decl options[] = {
 
 static const struct sweep_driver driver;
 
-static int setup(void **vctx)
+static int setup(void **vctx, PetscOptions run_options)
 {
   struct grasp_ctx *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return 1;
   *vctx = ctx;
-  if (sweep_read_options(&driver, ctx)) return 1;
+  if (sweep_read_options(&driver, run_options, ctx)) return 1;
+  ctx->run_options = run_options; /* the reference runs' (prepare) */
   if (!solver_find(ctx->ref_solver)) {
     fprintf(stderr, "error: -ref_solver '%s' is not a registered solver\n", ctx->ref_solver);
     return 1;
@@ -310,8 +300,8 @@ static int prepare(void *vctx, const int *n_values, char *const *const *values)
         return 1;
       }
       ctx->ref[seed][ctx->n_mu - 1] = ref;
-      if (simulate(NULL, &ctx->target[seed], mu, "peg", ctx->ref_solver, ctx->T, ctx->ref_h, ref, &done,
-                   NULL) ||
+      if (simulate(NULL, ctx->run_options, &ctx->target[seed], mu, "peg", ctx->ref_solver, ctx->T, ctx->ref_h,
+                   ref, &done, NULL) ||
           done != ctx->ref_n) {
         fprintf(stderr,
                 "error: the reference run (peg, h = %g, target %ld, mu = %g) did not complete (%ld of %ld "
@@ -341,6 +331,8 @@ static void teardown(void *vctx)
   free(ctx);
 }
 
+#define TEXT_OF_(x) #x
+#define TEXT_OF(x)  TEXT_OF_(x)
 static const struct sweep_driver driver = {
     .experiment = "robot_grasp",
     .title = "robot-arm grasp of a polygon, target position error vs a PEG h = 1e-4 reference "
@@ -353,12 +345,15 @@ static const struct sweep_driver driver = {
             "deep penetration, the first step's LCP has no solution).\n",
     .options = options,
     .steps_observed = 1,
-    .series = "formulation,detection,solver,mu",
+    .series = "formulation,stewart_trinkle_detection,solver,mu",
     .n_options = sizeof options / sizeof options[0],
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,
     .n_columns = sizeof columns / sizeof columns[0],
+    /* the standard model's paper detection defaults to 0.07 m, the larger scenes' distance; here to the
+     * scene's threshold, ROBOT_GRASP_THRESHOLD (formulations/scenes/robot_grasp.c says why) */
+    .option_defaults = "-stewart_trinkle_paper_distance " TEXT_OF(ROBOT_GRASP_THRESHOLD),
     .setup = setup,
     .prepare = prepare,
     .cost = cost,

@@ -128,7 +128,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     world_destroy(&w0);
     return 0;
   }
-  int sim_bad = simulation_open(&sim, w0, form, solver, NULL);
+  int sim_bad = simulation_open(&sim, w0, form, solver, task->options);
   struct roll_obs ro = {0, 0, 0, disc};
   struct run_observer obs[3];
   int n_obs = 0;
@@ -196,12 +196,12 @@ static const struct option_decl options[] = {
 
 static const struct sweep_driver driver;
 
-static int setup(void **vctx)
+static int setup(void **vctx, PetscOptions run_options)
 {
   struct rd_ctx *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return 1;
   *vctx = ctx;
-  return sweep_read_options(&driver, ctx);
+  return sweep_read_options(&driver, run_options, ctx);
 }
 
 static double cost(const struct sweep_task *t, void *vctx)

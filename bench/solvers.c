@@ -18,7 +18,6 @@
 #include "problem_class.h"
 #include "solver.h"
 
-#include <cblas.h>
 #include <math.h>
 #include <petscsys.h>
 #include <stddef.h>
@@ -37,7 +36,8 @@ static const char help[] =
 
 struct bench_ctx {
   char siconos_dir[OPTION_STRING_MAX];
-  int repeats, blas_threads;
+  int repeats;
+  char *default_problems; /* the problem axis's default: the built-in list and -siconos_dir's files */
   /* problem sizes by class name, cached for the cost estimate */
   int n_cached;
   char **cached_name;
@@ -64,7 +64,7 @@ static const struct sweep_column columns[] = {
 };
 
 /* The problem axis's default list is built in main (the data folder decides it). */
-static struct sweep_axis axes[] = {
+static const struct sweep_axis axes[] = {
     {"problem", NULL, SWEEP_STRING, NULL,
      "problem classes: spdN, restingN, slidingN (N a multiple of 24), murtyN, egan_max_a, egan_max_b, "
      "egan_sum_1, egan_sum_2, ncp_disc_roll, ncp_disc_slide, ncp_disc_rand, ncp_mixedN, ncp_kojima_shindo, "
@@ -84,41 +84,47 @@ static const struct option_decl options[] = {
      "timed solves per converged task; solve_seconds is their median"},
     {"siconos_dir", OPT_STRING, offsetof(struct bench_ctx, siconos_dir), BENCH_DEFAULT_SICONOS_DIR, NULL,
      "folder of the Siconos numerics .dat files (lcp/, mlcp/)"},
-    {"blas_threads", OPT_INT, offsetof(struct bench_ctx, blas_threads), "1", "[1,256]",
-     "OpenBLAS threads per task (1: one task per core)"},
 };
 
 static const struct sweep_driver driver;
 
-static int bench_setup(void **vctx)
+static int bench_setup(void **vctx, PetscOptions run_options)
 {
   struct bench_ctx *c = calloc(1, sizeof *c);
   if (!c) return 1;
   *vctx = c;
-  PetscBool set;
-  if (sweep_read_options(&driver, c)) return 2;
-  openblas_set_num_threads(c->blas_threads);
-  /* Class names are checked here, before any task runs: a typo is bad input, not a column of errors. */
-  char list[8192];
-  PetscOptionsGetString(NULL, NULL, "-problem", list, sizeof list, &set);
-  if (set) {
-    char *save = NULL;
-    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-      if (!cp_class_valid(tok)) {
-        char err[512];
-        struct cp_problem *p = NULL;
-        cp_class_create(tok, 0, c->siconos_dir, &p, err, sizeof err);
-        fprintf(stderr, "error: -problem: %s\n", err);
-        return 2;
-      }
-  }
-  return 0; /* the solvers' own options are checked by the engine (sweep_task.c, check_options) */
+  if (sweep_read_options(&driver, run_options, c)) return 2;
+  c->default_problems = cp_class_default_list(c->siconos_dir);
+  return c->default_problems ? 0 : 1;
+}
+
+static const char *bench_axis_default(void *vctx, const char *axis)
+{
+  const struct bench_ctx *c = vctx;
+  return strcmp(axis, "problem") == 0 ? c->default_problems : NULL;
+}
+
+/* Class names are checked before any task runs: a typo is bad input, not a column of errors. */
+static int bench_check_axes(void *vctx, const int *n_values, char *const *const *values)
+{
+  const struct bench_ctx *c = vctx;
+  for (int i = 0; i < n_values[0]; i++)
+    if (!cp_class_valid(values[0][i])) {
+      char err[512];
+      struct cp_problem *p = NULL;
+      cp_class_create(values[0][i], 0, c->siconos_dir, &p, err, sizeof err);
+      cp_destroy(&p);
+      fprintf(stderr, "error: -problem: %s\n", err);
+      return 1;
+    }
+  return 0; /* the solvers' own options are checked by the engine (sweep_method.c) */
 }
 
 static void bench_teardown(void *vctx)
 {
   struct bench_ctx *c = vctx;
   if (!c) return;
+  free(c->default_problems);
   for (int i = 0; i < c->n_cached; i++)
     free(c->cached_name[i]);
   free(c->cached_name);
@@ -198,11 +204,10 @@ static int bench_run(const struct sweep_task *t, void *vctx, struct sweep_row *r
   }
   char msg[512] = "";
   if (solver_create(solver_name, &s, msg, sizeof msg) != 0 ||
-      solver_set_from_options(s, NULL, msg, sizeof msg) != 0) {
+      solver_set_from_options(s, t->options, msg, sizeof msg) != 0) {
     fprintf(stderr, "error: %s\n", msg);
     goto cleanup;
   }
-  s->set.warm_start = 0; /* every timed solve starts cold, from the same point */
   z = calloc((size_t)(p->n > 0 ? p->n : 1), sizeof *z);
   times = malloc((size_t)c->repeats * sizeof *times);
   if (!z || !times) goto cleanup;
@@ -258,30 +263,13 @@ static const struct sweep_driver driver = {
     .n_columns = (int)(sizeof columns / sizeof columns[0]),
     .plot_x = "problem",
     .series = "solver",
+    .option_fixed = "-cp_warm_start 0", /* every timed solve starts cold, from the same point */
     .setup = bench_setup,
+    .axis_default = bench_axis_default,
+    .check_axes = bench_check_axes,
     .cost = bench_cost,
     .run = bench_run,
     .teardown = bench_teardown,
 };
 
-/* The data folder of the default problem list: -siconos_dir from the command line (PETSc is not up yet). */
-static const char *bench_siconos_dir_arg(int argc, char **argv)
-{
-  const char *dir = BENCH_DEFAULT_SICONOS_DIR;
-  for (int i = 1; i + 1 < argc; i++)
-    if (strcmp(argv[i], "-siconos_dir") == 0) dir = argv[i + 1];
-  return dir;
-}
-
-int main(int argc, char **argv)
-{
-  char *problems = cp_class_default_list(bench_siconos_dir_arg(argc, argv));
-  if (!problems) {
-    fprintf(stderr, "bench_solvers: out of memory\n");
-    return 1;
-  }
-  axes[0].def = problems;
-  int rc = sweep_main(&driver, argc, argv);
-  free(problems);
-  return rc;
-}
+int main(int argc, char **argv) { return sweep_main(&driver, argc, argv); }

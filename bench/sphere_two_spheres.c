@@ -70,6 +70,8 @@ struct s2_ctx {
 };
 
 static const double big_c[2][3] = {{0, 0, 0}, {0, 11.4, 0}}, big_r[2] = {10.0, 9.0};
+/* The paper's friction ellipsoid: the geometric_implicit formulation gets it through option_fixed (the
+ * text there must say the same), the observer's ellipsoidal friction column uses it. */
 static const double e_ell[3] = {1.0, 1.0, 0.3}, mu_paper = 0.2;
 
 /* Per-step state of the two contacts, and the run's events. */
@@ -201,17 +203,8 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const double h = sweep_task_real(task, "h");
   const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
   int rc = 1;
-  /* the formulation reads its friction ellipsoid from the options database (its declared options) */
-  if (strcmp(form, "geometric_implicit") == 0) {
-    const char *names[3] = {"-geometric_implicit_et", "-geometric_implicit_eo", "-geometric_implicit_er"};
-    for (int k = 0; k < 3; k++) {
-      char text[32];
-      snprintf(text, sizeof text, "%.17g", e_ell[k]);
-      PetscOptionsSetValue(NULL, names[k], text);
-    }
-  }
   struct simulation sim;
-  int sim_bad = simulation_open(&sim, scene(), form, solver, NULL);
+  int sim_bad = simulation_open(&sim, scene(), form, solver, task->options);
   struct s2_obs so = {.ctx = ctx, .shape_big = {0, 1}};
   struct run_observer obs[3];
   int n_obs = 0;
@@ -270,12 +263,12 @@ static const struct option_decl options[] = {
 
 static const struct sweep_driver driver;
 
-static int setup(void **vctx)
+static int setup(void **vctx, PetscOptions run_options)
 {
   struct s2_ctx *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return 1;
   *vctx = ctx;
-  return sweep_read_options(&driver, ctx);
+  return sweep_read_options(&driver, run_options, ctx);
 }
 
 static double cost(const struct sweep_task *t, void *vctx)
@@ -331,6 +324,7 @@ static const struct sweep_driver driver = {
     .n_columns = sizeof columns / sizeof columns[0],
     .trace_plots = trace_plots,
     .n_trace_plots = sizeof trace_plots / sizeof trace_plots[0],
+    .option_fixed = "-geometric_implicit_et 1 -geometric_implicit_eo 1 -geometric_implicit_er 0.3",
     .setup = setup,
     .cost = cost,
     .run = run,

@@ -15,13 +15,11 @@
 #include "scene.h"
 #include "simulation.h"
 
-#include <mpi.h>
 #include <petscsys.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define STEP_LIST_MAX 8192 /* the -scene list's text */
 #define STEP_SCENES_DEFAULT                                                                                  \
   "cannonball:rows=6,cannonball:rows=16,cannonball:rows=20,polygon_box:n=50,polygon_box:n=100,"              \
   "polygon_box:n=200"
@@ -66,6 +64,7 @@ struct step_ctx {
   int n_scenes;
   char **spec;
   int *bodies;
+  PetscOptions run_options; /* setup's: the scenes' options for check_axes */
 };
 
 static const struct option_decl step_options[] = {
@@ -111,11 +110,11 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   memset(&sim, 0, sizeof sim);
   /* no random stream: a scene is fixed by its spec, so that every method of the sweep sees the same one */
   if (scene_lookup(spec, &t, msg, sizeof msg) ||
-      scene_create_from_options(spec, NULL, NULL, NULL, &w0, msg, sizeof msg)) {
+      scene_create_from_options(spec, task->options, NULL, NULL, &w0, msg, sizeof msg)) {
     fprintf(stderr, "error: %s\n", msg);
     goto cleanup;
   }
-  if (simulation_open(&sim, w0, form, solver, NULL)) goto cleanup;
+  if (simulation_open(&sim, w0, form, solver, task->options)) goto cleanup;
   rc = 0;
   struct world *w = sim.w;
   sweep_row_set_int(row, "bodies", w->nb);
@@ -171,46 +170,37 @@ static void teardown(void *vctx)
   free(ctx);
 }
 
-/* Reads -steps and -warmup, and builds every scene of the axis once: an unknown scene, a bad option of
- * one (inline or -<scene>_<opt>) or a world that cannot be built stops the run before any task. */
-static int setup(void **vctx)
+static const struct sweep_driver driver;
+
+static int setup(void **vctx, PetscOptions run_options)
 {
   struct step_ctx *ctx = calloc(1, sizeof *ctx);
-  char *list = malloc(STEP_LIST_MAX), msg[1024];
-  int rank = 0, rc = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   *vctx = ctx;
-  if (!ctx || !list) goto cleanup;
-  if (option_read(step_options, 2, NULL, NULL, ctx, msg, sizeof msg)) {
-    if (rank == 0) fprintf(stderr, "error: %s\n", msg);
-    goto cleanup;
-  }
-  PetscBool set = PETSC_FALSE;
-  if (PetscOptionsGetString(NULL, NULL, "-scene", list, STEP_LIST_MAX, &set)) goto cleanup;
-  if (!set) snprintf(list, STEP_LIST_MAX, "%s", STEP_SCENES_DEFAULT);
-  char *save = NULL;
-  for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+  if (!ctx || sweep_read_options(&driver, run_options, ctx)) return 1;
+  ctx->run_options = run_options;
+  return 0;
+}
+
+/* Builds every scene of the axis once: an unknown scene, a bad option of one (inline or -<scene>_<opt>) or
+ * a world that cannot be built stops the run before any task; the body counts feed the cost estimate. */
+static int check_axes(void *vctx, const int *n_values, char *const *const *values)
+{
+  struct step_ctx *ctx = vctx;
+  char msg[1024];
+  ctx->spec = calloc((size_t)n_values[0] + 1, sizeof *ctx->spec);
+  ctx->bodies = calloc((size_t)n_values[0] + 1, sizeof *ctx->bodies);
+  if (!ctx->spec || !ctx->bodies) return 1;
+  for (int i = 0; i < n_values[0]; i++) {
     struct world *w = NULL;
-    if (scene_create_from_options(tok, NULL, NULL, NULL, &w, msg, sizeof msg)) {
-      if (rank == 0) fprintf(stderr, "error: -scene %s: %s\n", tok, msg);
-      goto cleanup;
+    if (scene_create_from_options(values[0][i], ctx->run_options, NULL, NULL, &w, msg, sizeof msg)) {
+      fprintf(stderr, "error: -scene %s: %s\n", values[0][i], msg);
+      return 1;
     }
-    char **spec = realloc(ctx->spec, (size_t)(ctx->n_scenes + 1) * sizeof *spec);
-    if (spec) ctx->spec = spec;
-    int *bodies = realloc(ctx->bodies, (size_t)(ctx->n_scenes + 1) * sizeof *bodies);
-    if (bodies) ctx->bodies = bodies;
-    char *copy = spec && bodies ? strdup(tok) : NULL;
-    if (copy) {
-      ctx->spec[ctx->n_scenes] = copy;
-      ctx->bodies[ctx->n_scenes++] = w->nb;
-    }
+    ctx->bodies[i] = w->nb;
     world_destroy(&w);
-    if (!copy) goto cleanup;
+    if (!(ctx->spec[ctx->n_scenes++] = strdup(values[0][i]))) return 1;
   }
-  rc = 0;
-cleanup:
-  free(list);
-  return rc;
+  return 0;
 }
 
 /* Lemke's pivots grow about with the square of the contacts: bodies squared, times the steps. */
@@ -228,8 +218,6 @@ static const struct sweep_driver driver = {
     .title =
         "per-step cost: detection, assembly, solve, recovery (Anitescu-Hart Sec. 4B stacks, polygon piles)",
     .help =
-        "  -steps N             timed steps per task (default 5)\n"
-        "  -warmup N            untimed steps first, for scenes whose bodies fall into place (default 40)\n"
         "  -<scene>_<opt> V     a scene option for every spec of that scene (a spec's inline value wins)\n"
         "Times are wall seconds per step (mean over the timed steps). Status ok: every timed solve\n"
         "converged; else the first failed solve's status. The scenes and their options follow.\n",
@@ -239,7 +227,10 @@ static const struct sweep_driver driver = {
     .n_columns = sizeof columns / sizeof columns[0],
     .plot_x = "scene",
     .series = "formulation,solver",
+    .options = step_options,
+    .n_options = sizeof step_options / sizeof step_options[0],
     .setup = setup,
+    .check_axes = check_axes,
     .cost = cost,
     .run = run,
     .teardown = teardown,

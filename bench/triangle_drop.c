@@ -10,10 +10,9 @@
  *         goes on.
  * USAGE   bench_triangle_drop [-options_file bench/experiments/triangle_drop.opts] [-h 0.001,0.002]
  *         [-formulation peg,stewart_trinkle] [-cp_solver lemke] [-t_end 1.5] [-ref_h 1e-4]
- *         [-ref_solver lemke] [-detection closest,paper] [sweep options: -out, -resume, ... see -help]
- * PAPER   Williams, Lu & Trinkle 2016 (PEG), the triangle-drop experiment of the authors' code
+ *         [-ref_solver lemke] [-stewart_trinkle_detection closest,paper] [sweep options: -out, -resume, ...
+ * see -help] PAPER   Williams, Lu & Trinkle 2016 (PEG), the triangle-drop experiment of the authors' code
  *         (../shared/notes/peg-experiments.md); formulations peg (eqs. 43-49), lnc, corrective, standard. */
-#include "engine/sweep_detection.h"
 #include "engine/sweep_observers.h"
 #include "geom2d.h"
 #include "sat2d.h"
@@ -33,9 +32,9 @@ static const struct sweep_axis axes[] = {
     {"formulation", NULL, SWEEP_FORMULATION, "peg,stewart_trinkle,corrective,lnc", "formulations", 0,
      SWEEP_METHOD, NULL},
     {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD, NULL},
-    {"detection", NULL, SWEEP_STRING, "closest",
-     "the standard model's contacts (stewart_trinkle only; -stewart_trinkle_detection): closest features, or "
-     "paper (the PEG paper's experiments: every vertex against every edge near its line)",
+    {"stewart_trinkle_detection", NULL, SWEEP_OPTION, "closest",
+     "the standard model's contacts (stewart_trinkle only): closest features, or paper (the PEG paper's "
+     "experiments: every vertex against every edge near its line)",
      0, SWEEP_METHOD, NULL},
 };
 
@@ -101,13 +100,14 @@ static int traj_after(void *vctx, const struct simulation *sim, long k, const st
 }
 
 /* Steps the falling triangle; records its state after every step in traj ((n + 1) x 3) when traj != NULL.
- * task != NULL: a sweep task (its standard observers attached, its statistics in row); NULL: the reference
- * run. Returns 0 (with *done steps that advanced), 1 on an internal error or a failed reference run. */
-static int simulate(const struct sweep_task *task, const char *form, const char *solver, double T, double h,
-                    double *traj, long *done, struct sweep_row *row)
+ * task != NULL: a sweep task (its standard observers attached, its statistics in row, its options object
+ * read); NULL: the reference run, whose methods read opts. Returns 0 (with *done steps that advanced), 1 on
+ * an internal error or a failed reference run. */
+static int simulate(const struct sweep_task *task, PetscOptions opts, const char *form, const char *solver,
+                    double T, double h, double *traj, long *done, struct sweep_row *row)
 {
   struct simulation sim;
-  int sim_bad = simulation_open(&sim, scene_triangle_drop(), form, solver, NULL);
+  int sim_bad = simulation_open(&sim, scene_triangle_drop(), form, solver, task ? task->options : opts);
   struct run_observer obs[5];
   int n_obs = 0, rc = 1;
   struct traj_ctx tc = {.traj = traj};
@@ -161,8 +161,6 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const struct drop_ctx *ctx = vctx;
   const double h = sweep_task_real(task, "h");
   const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
-  int skip = sweep_apply_detection(task, form, row);
-  if (skip) return skip < 0;
   double ratio = h / ctx->ref_h;
   long m = lround(ratio);
   if (m < 1 || fabs(ratio - (double)m) > 1e-6 * ratio) {
@@ -173,7 +171,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   long n = scene_step_count(ctx->T, h), done = 0;
   double *traj = calloc(3 * ((size_t)n + 1), sizeof *traj); /* zeroed: samples past a failed run stay 0 */
   if (!traj) return 1;
-  int rc = simulate(task, form, solver, ctx->T, h, traj, &done, row);
+  int rc = simulate(task, NULL, form, solver, ctx->T, h, traj, &done, row);
   if (rc == 0 && (done > 0 || n == 0)) {
     double pos_sum = 0.0, rot_sum = 0.0, pos = 0.0, rot = 0.0;
     for (long j = 0; j <= done; j++) {
@@ -203,12 +201,12 @@ static const struct option_decl options[] = {
 
 static const struct sweep_driver driver;
 
-static int setup(void **vctx)
+static int setup(void **vctx, PetscOptions run_options)
 {
   struct drop_ctx *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return 1;
   *vctx = ctx;
-  if (sweep_read_options(&driver, ctx)) return 1;
+  if (sweep_read_options(&driver, run_options, ctx)) return 1;
   if (!solver_find(ctx->ref_solver)) {
     fprintf(stderr, "error: -ref_solver '%s' is not a registered solver\n", ctx->ref_solver);
     return 1;
@@ -218,7 +216,7 @@ static int setup(void **vctx)
   if (!ctx->ref) return 1;
   long done = 0;
   double t0 = solver_wall_time();
-  if (simulate(NULL, "peg", ctx->ref_solver, ctx->T, ctx->ref_h, ctx->ref, &done, NULL) ||
+  if (simulate(NULL, run_options, "peg", ctx->ref_solver, ctx->T, ctx->ref_h, ctx->ref, &done, NULL) ||
       done != ctx->ref_n) {
     fprintf(stderr, "error: the reference run (peg, h = %g) did not complete (%ld of %ld steps)\n",
             ctx->ref_h, done, ctx->ref_n);
@@ -251,7 +249,7 @@ static const struct sweep_driver driver = {
             "the run). Formulations take their own options (-peg_..., -stewart_trinkle_...).\n",
     .options = options,
     .steps_observed = 1,
-    .series = "formulation,detection,solver",
+    .series = "formulation,stewart_trinkle_detection,solver",
     .n_options = sizeof options / sizeof options[0],
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],

@@ -147,6 +147,24 @@ const struct solver_type *solver_option_owner(const char *option)
   return NULL;
 }
 
+const struct option_decl *solver_option_decl(const char *option)
+{
+  char buf[96], full[160];
+  for (int i = 0; i < solver_n_harness_options; i++) {
+    snprintf(full, sizeof full, "-cp_%s", solver_harness_options[i].name);
+    if (strcmp(full, option) == 0) return &solver_harness_options[i];
+  }
+  for (int r = 0; solver_registry[r]; r++) {
+    const struct solver_type *t = solver_registry[r];
+    const char *prefix = solver_prefix(t, buf, sizeof buf);
+    for (int i = 0; i < t->n_options; i++) {
+      snprintf(full, sizeof full, "-%s%s", prefix, t->options[i].name);
+      if (strcmp(full, option) == 0) return &t->options[i];
+    }
+  }
+  return NULL;
+}
+
 int solver_create(const char *name, struct solver **out, char *msg, size_t len)
 {
   *out = NULL;
@@ -209,7 +227,7 @@ int solver_set_option(struct solver *s, const char *name, const char *value, cha
     return 1;
   }
   int bad = solver_set_from_options(s, s->own_options, msg, len);
-  if (!bad && (PetscOptionsUsed(s->own_options, full, &used) || !used)) {
+  if (!bad && (PetscOptionsUsed(s->own_options, full + 1, &used) || !used)) {
     snprintf(msg, len, "%s is not an option of solver %s", full, s->type->name);
     bad = 1;
   }

@@ -116,6 +116,9 @@ void solver_print_options(FILE *out, const struct solver_type *t);
 void solver_print_harness_options(FILE *out);
 const char **solver_option_names(int *n);
 const struct solver_type *solver_option_owner(const char *option);
+/* The declaring row of option ("-cp_tol", "-lemke_block": the harness's or any registered solver's), NULL
+ * when no solver declares it: its type, range and choices check an axis of its values. */
+const struct option_decl *solver_option_decl(const char *option);
 
 /* Lifecycle. solver_create fails (returns 1, msg naming the valid ones) for an unknown name; the harness
  * and solver fields get their tables' defaults. solver_set_from_options reads -cp_..., then the solver's

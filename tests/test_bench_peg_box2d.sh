@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
   -out "$tmp/run" -quiet -no_plots >"$tmp/out" 2>&1
 rc=$?
 csv="$tmp/run/tasks.csv"
-want="task_id,source,seed,h,formulation,solver,detection,status"
+want="task_id,source,seed,h,formulation,solver,stewart_trinkle_detection,status"
 cols="overlap_mean overlap_median max_overlap_depth failed_at trap_fraction rows_mean solve_seconds step_seconds"
 missing=""
 for c in $cols; do head -1 "$csv" | tr ',' '\n' | grep -qx "$c" || missing="$missing $c"; done

@@ -2,15 +2,15 @@
 # test_bench_peg_box3d.sh — smoke run of bin/bench_peg_box3d (the PEG paper's box of icosahedra) on the
 # sweep engine: 1.2 s at h = 0.016 (three icosahedra) with peg, corrective and the standard model with both
 # detections; the columns are there; every run completes; peg's mean overlap volume is at least a hundred
-# times below corrective's; "paper" is not_applicable to peg; a bad -detection value is an error row.
+# times below corrective's; "paper" is not_applicable to peg; a bad -stewart_trinkle_detection value is an error row.
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$CB_BIN/bench_peg_box3d" -h 0.016 -t_end 1.2 -formulation peg,corrective,stewart_trinkle -detection closest,paper \
+"$CB_BIN/bench_peg_box3d" -h 0.016 -t_end 1.2 -formulation peg,corrective,stewart_trinkle -stewart_trinkle_detection closest,paper \
   -cp_solver lemke -out "$tmp/run" -quiet -no_plots >"$tmp/out" 2>&1
 rc=$?
 csv="$tmp/run/tasks.csv"
-want="task_id,h,formulation,solver,detection,status"
+want="task_id,h,formulation,solver,stewart_trinkle_detection,status"
 cols="overlap_mean overlap_median overlap_q1 overlap_q3 overlap_max failed_at trap_fraction traps_mean contacts_mean bodies rows_mean step_seconds"
 missing=""
 for c in $cols; do head -1 "$csv" 2>/dev/null | tr ',' '\n' | grep -qx "$c" || missing="$missing $c"; done
@@ -26,7 +26,11 @@ if awk -F, -v s="$st" -v o="$om" -v b="$bo" 'NR > 1 { k = $3 "/" $5; st[k] = $s;
          exit bad }' "$csv"; then
   echo "ok - bench_peg_box3d: three icosahedra, every run ok, peg's overlap far below corrective's"; else
   echo "not ok - bench_peg_box3d: statuses or overlaps"; sed 's/^/# /' "$csv"; fi
-"$CB_BIN/bench_peg_box3d" -h 0.016 -t_end 0.1 -formulation peg -detection nearest -out "$tmp/bad" -quiet \
-  -no_plots >/dev/null 2>&1
-if grep -q ",error," "$tmp/bad/tasks.csv" 2>/dev/null; then echo "ok - bench_peg_box3d: a bad -detection is an error row"; else
-  echo "not ok - bench_peg_box3d: -detection nearest"; sed 's/^/# /' "$tmp/bad/tasks.csv" 2>/dev/null; fi
+# a value the option's table does not allow is bad input, found before any task: exit 2, the option, the
+# value and its choices named, no run directory made
+"$CB_BIN/bench_peg_box3d" -h 0.016 -t_end 0.1 -formulation peg,stewart_trinkle -stewart_trinkle_detection nearest \
+  -out "$tmp/bad" -quiet -no_plots >"$tmp/bad.out" 2>&1
+rc=$?
+if [ $rc = 2 ] && grep -q "stewart_trinkle_detection: 'nearest' is not one of closest|paper" "$tmp/bad.out" &&
+  [ ! -e "$tmp/bad/tasks.csv" ]; then echo "ok - bench_peg_box3d: a bad -stewart_trinkle_detection is refused (exit 2)"; else
+  echo "not ok - bench_peg_box3d: -stewart_trinkle_detection nearest: exit $rc"; sed 's/^/# /' "$tmp/bad.out"; fi

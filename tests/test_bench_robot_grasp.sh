@@ -9,10 +9,10 @@ set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$CB_BIN/bench_robot_grasp" -seeds 2 -mu 0,0.125 -h 0.004,0.008,0.0025 -formulation peg,stewart_trinkle,corrective \
-  -detection closest,paper -cp_solver lemke -ref_h 1e-3 -out "$tmp/run" -quiet -no_plots >"$tmp/out" 2>&1
+  -stewart_trinkle_detection closest,paper -cp_solver lemke -ref_h 1e-3 -out "$tmp/run" -quiet -no_plots >"$tmp/out" 2>&1
 rc=$?
 csv="$tmp/run/tasks.csv"
-want="task_id,seed,mu,h,formulation,solver,detection,status,target,err_mean,err_median,err_q1,err_q3,err_max,err_final"
+want="task_id,seed,mu,h,formulation,solver,stewart_trinkle_detection,status,target,err_mean,err_median,err_q1,err_q3,err_max,err_final"
 if [ "$rc" = 0 ] && head -1 "$csv" | grep -q "^$want,"; then echo "ok - bench_robot_grasp: runs, tasks.csv columns"; else
   echo "not ok - bench_robot_grasp: exit $rc, header $(head -1 "$csv" 2>/dev/null)"; sed 's/^/# /' "$tmp/out"; fi
 col() { head -1 "$csv" | tr ',' '\n' | grep -n "^$1\$" | cut -d: -f1; }

@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT
   -out "$tmp/run" -quiet -no_plots >"$tmp/out" 2>&1
 rc=$?
 csv="$tmp/run/tasks.csv"
-want="task_id,h,formulation,solver,detection,status,final_x,final_y,final_rot,err_mean,err_final"
+want="task_id,h,formulation,solver,stewart_trinkle_detection,status,final_x,final_y,final_rot,err_mean,err_final"
 if [ "$rc" = 0 ] && head -1 "$csv" | grep -q "^$want,"; then echo "ok - bench_triangle_drop: runs, tasks.csv columns"; else
   echo "not ok - bench_triangle_drop: exit $rc, header $(head -1 "$csv" 2>/dev/null)"; sed 's/^/# /' "$tmp/out"; fi
 col() { head -1 "$csv" | tr ',' '\n' | grep -n "^$1\$" | cut -d: -f1; }
@@ -24,9 +24,9 @@ if awk -F, -v e="$ef" -v o="$ov" 'NR > 1 && $2 != 0.0125 { if ($3 == "peg") { if
    else c[$2] = $o } END { for (h in p) if (!(p[h] * 1e5 < c[h])) bad = 1; exit bad }' "$csv"; then
   echo "ok - bench_triangle_drop: peg near the reference, overlap far below corrective's"; else
   echo "not ok - bench_triangle_drop: peg error or overlap"; sed 's/^/# /' "$csv"; fi
-# The paper's standard model (-detection paper) jams the falling triangle at the static one's corner: its
+# The paper's standard model (-stewart_trinkle_detection paper) jams the falling triangle at the static one's corner: its
 # origin stays near (1.2247, 2.1213) to the end; closest-feature detection and PEG let it fall past.
-"$CB_BIN/bench_triangle_drop" -h 0.008 -formulation stewart_trinkle,peg -detection closest,paper -cp_solver lemke \
+"$CB_BIN/bench_triangle_drop" -h 0.008 -formulation stewart_trinkle,peg -stewart_trinkle_detection closest,paper -cp_solver lemke \
   -ref_h 1e-3 -out "$tmp/paper" -quiet -no_plots >"$tmp/out2" 2>&1
 csv2="$tmp/paper/tasks.csv"
 c2() { head -1 "$csv2" | tr ',' '\n' | grep -n "^$1\$" | cut -d: -f1; }
@@ -36,7 +36,7 @@ if awk -F, -v y="$fy" -v s="$st2" 'NR > 1 { k = $3 "/" $5; st[k] = $s; fy[k] = $
          bad = bad || !(fy["stewart_trinkle/closest"] < 0 && fy["peg/closest"] < 0 && st["peg/paper"] == "not_applicable");
          exit bad }' "$csv2"; then
   echo "ok - bench_triangle_drop: the paper's standard model jams at the corner, closest and PEG fall past"; else
-  echo "not ok - bench_triangle_drop: -detection paper"; sed 's/^/# /' "$csv2" "$tmp/out2"; fi
+  echo "not ok - bench_triangle_drop: -stewart_trinkle_detection paper"; sed 's/^/# /' "$csv2" "$tmp/out2"; fi
 "$CB_BIN/bench_triangle_drop" -formulation no_such_thing -out "$tmp/bad" >/dev/null 2>&1
 rc=$?
 if [ "$rc" = 2 ]; then echo "ok - bench_triangle_drop: unknown formulation exits 2"; else

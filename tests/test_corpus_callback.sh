@@ -54,7 +54,7 @@ replay "$tmp/se.h5" "$tmp/t4/rolling_disc_task0.csv" "geometric_implicit 2D supe
 check "spheres: the capturing run exits 0" '[ $? = 0 ]' || sed 's/^/# /' "$tmp/out"
 replay "$tmp/sph.h5" "$tmp/t2/sphere_two_spheres_task0.csv" "geometric_implicit 3D"
 
-"$CB_BIN/bench_quasirigid_drop" -delta_max 0.05 -h 1e-3 -cp_solver fb_newton -t_end 0.3 -out "$tmp/r3" \
+"$CB_BIN/bench_quasirigid_drop" -quasi_rigid_delta_max 0.05 -h 1e-3 -cp_solver fb_newton -t_end 0.3 -out "$tmp/r3" \
   -trace "$tmp/t3" -cp_capture "$tmp/qr.h5" -cp_capture_every 10 $q >"$tmp/out" 2>&1
 check "quasi-rigid drop: the capturing run exits 0" '[ $? = 0 ]' || sed 's/^/# /' "$tmp/out"
 replay "$tmp/qr.h5" "$tmp/t3/quasirigid_drop_task0.csv" "quasi_rigid"

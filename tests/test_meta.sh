@@ -70,5 +70,11 @@ run "$tmp/b" -u OMP_NUM_THREADS OPENBLAS_NUM_THREADS=2 || fail "bench_synthetic 
 m=$tmp/b/meta.json
 check "no SLURM variables -> slurm_job_id, slurm_array_job_id, slurm_array_task_id null" \
   '[ "$(field "$m" slurm_job_id)$(field "$m" slurm_array_job_id)$(field "$m" slurm_array_task_id)" = nullnullnull ]'
-check "OMP_NUM_THREADS unset -> null; OPENBLAS_NUM_THREADS=2 -> blas_threads 2" \
-  '[ "$(field "$m" omp_num_threads)" = null ] && [ "$(field "$m" blas_threads)" = 2 ]'
+# the engine sets OpenBLAS's threads from -blas_threads (default 1), whatever the environment says, so that
+# a task's numbers do not depend on how the job was launched; the environment is recorded beside it
+check "OMP_NUM_THREADS unset -> null; OPENBLAS_NUM_THREADS=2 -> openblas_num_threads \"2\", blas_threads 1 (-blas_threads' default)" \
+  '[ "$(field "$m" omp_num_threads)" = null ] && [ "$(field "$m" openblas_num_threads)" = "\"2\"" ] && [ "$(field "$m" blas_threads)" = 1 ]'
+env "${slurm_unset[@]}" OPENBLAS_NUM_THREADS=1 "$bin/bench_synthetic" -work 0.001 -seeds 1 -out "$tmp/c" -blas_threads 2 \
+  -quiet -no_plots >/dev/null 2>&1 || fail "bench_synthetic -blas_threads 2 ran"
+check "-blas_threads 2 -> blas_threads 2 in meta.json (OPENBLAS_NUM_THREADS=1 in the environment)" \
+  '[ "$(field "$tmp/c/meta.json" blas_threads)" = 2 ]'

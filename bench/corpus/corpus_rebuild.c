@@ -1,7 +1,6 @@
 /* corpus_rebuild.c — a captured callback problem assembled again through the formulation registry
- * (corpus_rebuild.h): world text -> world, formulation by name with the run's option values (set in the
- * PETSc options database, read by formulation_set_from_options, then each option given back its previous
- * value or removed, so nothing leaks into the replay's own options checks), carried state, detect,
+ * (corpus_rebuild.h): world text -> world, formulation by name with the run's option values (read from an
+ * options object of their own, so nothing mixes with the replay's own options), carried state, detect,
  * assemble at h. Chakraborty et al.'s formulations shift their unknowns by the carried state, so without
  * it a later step's problem would be another (equivalent, shifted) problem. */
 #include "corpus_rebuild.h"
@@ -16,57 +15,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_OPTIONS = 64 };
-
-struct saved {
-  char name[128];
-  char old[OPTION_STRING_MAX];
-  PetscBool had;
-};
-
-/* Sets each "-name value" line of text in the options database, remembering what was there. Returns the
- * count set, -1 on a malformed line. */
-static int options_push(const char *text, struct saved *sv, char *err, size_t len)
+/* An options object holding each "-name value" line of text (the run's option values, as
+ * formulation_options_text wrote them). 0, or 1 with err. */
+static int options_from_text(const char *text, PetscOptions *o, char *err, size_t len)
 {
-  int n = 0;
+  if (PetscOptionsCreate(o)) return snprintf(err, len, "cannot create an options object"), 1;
   for (const char *p = text; *p;) {
     const char *eol = strchr(p, '\n');
     size_t k = eol ? (size_t)(eol - p) : strlen(p);
     char line[OPTION_STRING_MAX + 160];
-    if (k >= sizeof line || n == MAX_OPTIONS || p[0] != '-') {
-      snprintf(err, len, "bad option line in the stored options");
-      return -1;
+    char *sp = NULL;
+    if (k < sizeof line && p[0] == '-') {
+      memcpy(line, p, k);
+      line[k] = '\0';
+      sp = strchr(line, ' ');
     }
-    memcpy(line, p, k);
-    line[k] = '\0';
-    char *sp = strchr(line, ' ');
-    if (!sp || (size_t)(sp - line) >= sizeof sv[n].name) {
-      snprintf(err, len, "bad option line '%s' in the stored options", line);
-      return -1;
+    if (!sp) {
+      snprintf(err, len, "bad option line '%.*s' in the stored options", (int)(k < 200 ? k : 200), p);
+      return 1;
     }
     *sp = '\0';
-    struct saved *s = &sv[n];
-    memcpy(s->name, line, (size_t)(sp - line) + 1);
-    s->old[0] = '\0';
-    if (PetscOptionsGetString(NULL, NULL, s->name, s->old, sizeof s->old, &s->had) ||
-        PetscOptionsSetValue(NULL, s->name, sp + 1)) {
-      snprintf(err, len, "%s: cannot set it in the options database", s->name);
-      return -1;
+    if (PetscOptionsSetValue(*o, line, sp + 1)) {
+      snprintf(err, len, "%s: cannot be set in an options object", line);
+      return 1;
     }
-    n++;
     p += k + (eol ? 1 : 0);
   }
-  return n;
-}
-
-static void options_pop(const struct saved *sv, int n)
-{
-  for (int i = n - 1; i >= 0; i--) {
-    if (sv[i].had)
-      PetscOptionsSetValue(NULL, sv[i].name, sv[i].old[0] ? sv[i].old : NULL);
-    else
-      PetscOptionsClearValue(NULL, sv[i].name);
-  }
+  return 0;
 }
 
 void corpus_rebuilt_free(struct corpus_rebuilt **r)
@@ -85,7 +60,7 @@ int corpus_rebuild(const struct corpus *c, int i, struct corpus_rebuilt **out, c
 {
   const struct corpus_meta *m = corpus_meta_at(c, i);
   struct corpus_rebuilt *r = calloc(1, sizeof *r);
-  struct saved sv[MAX_OPTIONS];
+  PetscOptions stored = NULL;
   char msg[512] = "";
   *out = NULL;
   if (!r) return snprintf(err, len, "out of memory"), 1;
@@ -98,9 +73,9 @@ int corpus_rebuild(const struct corpus *c, int i, struct corpus_rebuilt **out, c
     snprintf(err, len, "%s: %s", m->name, msg);
     goto fail;
   }
-  int n_set = options_push(r->cb.options, sv, msg, sizeof msg);
-  int bad = n_set < 0 || formulation_set_from_options(r->f, NULL, msg, sizeof msg);
-  if (n_set > 0) options_pop(sv, n_set);
+  int bad = options_from_text(r->cb.options, &stored, msg, sizeof msg) ||
+            formulation_set_from_options(r->f, stored, msg, sizeof msg);
+  if (stored) PetscOptionsDestroy(&stored);
   if (bad) {
     snprintf(err, len, "%s: the formulation's options: %s", m->name, msg);
     goto fail;

@@ -9,6 +9,7 @@
 #include "sweep_impl.h"
 #include "sweep_observers.h"
 
+#include <cblas.h>
 #include <errno.h>
 #include <petscsys.h>
 #include <stddef.h>
@@ -19,10 +20,14 @@
 
 /* Options that steer a run but do not change its results: left out of the fingerprint that -resume and
  * a shared run directory must match. */
-static const char *const run_control[] = {"-out",        "-run",          "-resume",  "-rerun_failed",
-                                          "-quiet",      "-tasks",        "-slice",   "-task_fork",
-                                          "-task_batch", "-no_plots",     "-dry_run", "-task_time_limit",
-                                          "-help",       "-options_left", NULL};
+static const char *const run_control[] = {
+    "-out", "-run", "-resume", "-rerun_failed", "-quiet", "-tasks", "-slice", "-task_fork", "-task_batch",
+    "-no_plots", "-dry_run", "-task_time_limit", "-help", "-options_left",
+    /* observers: they watch the tasks that run and change no number of theirs (a resumed run may add a
+     * trace or dump the failed steps of the tasks it redoes) */
+    "-trace", "-cp_dump_failed", "-cp_capture", "-cp_capture_every", "-cp_capture_failed", "-cp_capture_max",
+    /* timing only with 1 thread per rank; with more the README says what may change */
+    "-blas_threads", NULL};
 
 static int is_run_control(const struct sweep_driver *d, const char *name)
 {
@@ -37,7 +42,7 @@ static int is_run_control(const struct sweep_driver *d, const char *name)
 }
 
 struct opt_pair {
-  char *name, *value;
+  const char *name, *value;
 };
 
 static int by_name(const void *a, const void *b)
@@ -45,38 +50,69 @@ static int by_name(const void *a, const void *b)
   return strcmp(((const struct opt_pair *)a)->name, ((const struct opt_pair *)b)->name);
 }
 
-/* The canonical option string: every option but the run-control ones, sorted by name, "-a v -b w". */
-static char *fingerprint(const struct sweep_driver *d)
+/* The canonical option string: every option but the run-control ones and the axes, sorted by name,
+ * "-a v -b w". */
+static char *fingerprint(const struct sweep *s)
 {
-  char *all = NULL, *out = NULL;
-  if (PetscOptionsGetAll(NULL, &all)) return NULL;
-  size_t len = strlen(all);
-  struct opt_pair *p = calloc(len / 2 + 2, sizeof *p);
+  struct opt_pair *p = calloc((size_t)s->n_pairs + 1, sizeof *p);
+  size_t len = 2;
   int n = 0;
-  if (!p) goto cleanup;
-  char *save = NULL;
-  for (char *tok = strtok_r(all, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-    int is_name = tok[0] == '-' && tok[1] && !(tok[1] >= '0' && tok[1] <= '9') && tok[1] != '.';
-    if (is_name) {
-      p[n].name = tok;
-      p[n++].value = NULL;
-    } else if (n > 0 && !p[n - 1].value) {
-      p[n - 1].value = tok;
-    }
+  char *out = NULL;
+  if (!p) return NULL;
+  for (int i = 0; i < s->n_pairs; i++) {
+    if (is_run_control(s->d, s->pair_name[i])) continue;
+    p[n].name = s->pair_name[i];
+    p[n++].value = s->pair_value[i];
+    len += strlen(s->pair_name[i]) + (s->pair_value[i] ? strlen(s->pair_value[i]) : 0) + 2;
   }
   qsort(p, (size_t)n, sizeof *p, by_name);
-  out = calloc(len + 2, 1);
-  if (!out) goto cleanup;
-  for (int i = 0; i < n; i++) {
-    if (is_run_control(d, p[i].name)) continue;
+  out = calloc(len, 1);
+  for (int i = 0; out && i < n; i++) {
     if (out[0]) strcat(out, " ");
     strcat(out, p[i].name);
     if (p[i].value) strcat(strcat(out, " "), p[i].value);
   }
-cleanup:
   free(p);
-  PetscFree(all);
   return out;
+}
+
+/* The run's options as pairs, from PETSc's global database as PetscInitialize filled it, and the run's
+ * object made from them. */
+static int run_options_from_global(struct sweep *s)
+{
+  char *all = NULL;
+  if (PetscOptionsGetAll(NULL, &all)) return 1;
+  size_t len = strlen(all);
+  s->pair_name = calloc(len / 2 + 2, sizeof *s->pair_name);
+  s->pair_value = calloc(len / 2 + 2, sizeof *s->pair_value);
+  int bad = !s->pair_name || !s->pair_value || PetscOptionsCreate(&s->options);
+  char *save = NULL;
+  /* GetAll joins values with spaces unquoted: take the names from it, each value whole by its name */
+  for (char *tok = strtok_r(all, " ", &save); tok && !bad; tok = strtok_r(NULL, " ", &save)) {
+    int is_name = tok[0] == '-' && tok[1] && !(tok[1] >= '0' && tok[1] <= '9') && tok[1] != '.';
+    const char *value = NULL;
+    PetscBool set = PETSC_FALSE;
+    if (!is_name) continue;
+    bad = !(s->pair_name[s->n_pairs++] = strdup(tok)) || PetscOptionsFindPair(NULL, NULL, tok, &value, &set);
+    if (!bad && set && value) bad = !(s->pair_value[s->n_pairs - 1] = strdup(value));
+  }
+  for (int i = 0; i < s->n_pairs && !bad; i++)
+    bad = PetscOptionsSetValue(s->options, s->pair_name[i], s->pair_value[i]) != 0;
+  PetscFree(all);
+  return bad;
+}
+
+static void run_options_free(struct sweep *s)
+{
+  for (int i = 0; i < s->n_pairs; i++) {
+    free(s->pair_name[i]);
+    free(s->pair_value[i]);
+  }
+  free(s->pair_name);
+  free(s->pair_value);
+  if (s->options) PetscOptionsDestroy(&s->options);
+  if (s->base) PetscOptionsDestroy(&s->base);
+  free(s->reads);
 }
 
 /* meta.json (meta.K-of-N.json) with a message when it cannot be written; the writer's temporary file is
@@ -185,8 +221,8 @@ static int is_help(int argc, char **argv, int i, int *petsc)
   return 0;
 }
 
-/* The driver's prepare hook with the parsed axis values. */
-static int prepare_axes(struct sweep *s)
+/* A driver's check_axes or prepare hook with the parsed axis values. */
+static int call_with_axes(struct sweep *s, int (*hook)(void *, const int *, char *const *const *))
 {
   int n = s->d->n_axes, rc = 1;
   int *nv = malloc(((size_t)n + 1) * sizeof *nv);
@@ -194,11 +230,18 @@ static int prepare_axes(struct sweep *s)
   if (nv && v) {
     for (int i = 0; i < n; i++)
       nv[i] = s->ax[i].n, v[i] = s->ax[i].v;
-    rc = s->d->prepare(s->ctx, nv, (char *const *const *)v);
+    rc = hook(s->ctx, nv, (char *const *const *)v);
   }
   free(nv);
   free((void *)v);
   return rc != 0;
+}
+
+int sweep_values_have(const int *n_values, char *const *const *values, int k, const char *value)
+{
+  for (int i = 0; i < n_values[k]; i++)
+    if (strcmp(values[k][i], value) == 0) return 1;
+  return 0;
 }
 
 int sweep_main(const struct sweep_driver *d, int argc, char **argv)
@@ -264,16 +307,25 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
     }
     s.d = with_standard;
   }
+  if (run_options_from_global(&s) || sweep_option_axes_add(&s)) {
+    rc = 1;
+    goto finalize;
+  }
   if (want_help) {
     if (sweep_axes_parse(&s)) sweep_axes_free(&s); /* help for the defaults when the axes are bad */
     if (s.rank == 0) sweep_print_help(&s);
     goto finalize;
   }
-  rc = sweep_axes_parse(&s) || sweep_parse_engine(&s) ? 2 : 0;
-  s.options = fingerprint(d);
-  if (!rc && !s.options) rc = 1;
-  if (!rc && d->setup && d->setup(&s.ctx)) rc = 2;
-  if (!rc && sweep_check_method_options(&s)) rc = 2;
+  /* the driver's settings first: an axis's default may come from them (axis_default) */
+  rc = sweep_parse_engine(&s) || sweep_base_options(&s) ? 2 : 0;
+  if (!rc) openblas_set_num_threads(s.blas_threads); /* before any BLAS call: setup may run references */
+  if (!rc && d->setup && d->setup(&s.ctx, s.base)) rc = 2;
+  if (!rc && (sweep_axes_parse(&s) || sweep_check_task_range(&s))) rc = 2;
+  s.fingerprint = fingerprint(&s);
+  if (!rc && !s.fingerprint) rc = 1;
+  if (!rc && d->check_axes && call_with_axes(&s, d->check_axes)) rc = 2;
+  if (!rc) sweep_mark_used(&s, s.base); /* what setup and check_axes read */
+  if (!rc && sweep_probe_methods(&s)) rc = 2;
   MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, s.comm);
   if (!rc && sweep_check_unused(&s)) rc = 2;
   MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, s.comm);
@@ -299,7 +351,7 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
     rc = 1;
     goto finalize;
   }
-  if (d->prepare && prepare_axes(&s)) rc = 1;
+  if (d->prepare && call_with_axes(&s, d->prepare)) rc = 1;
   MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, s.comm);
   if (rc) goto finalize;
   sweep_iso_now(s.start_iso, sizeof s.start_iso);
@@ -348,14 +400,16 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   }
   MPI_Bcast(&rc, 1, MPI_INT, 0, s.comm);
 finalize:
-  if (s.ctx && d->teardown) d->teardown(s.ctx);
+  if (s.ctx && s.d->teardown) s.d->teardown(s.ctx);
   if (self_inner != MPI_COMM_NULL) PetscCommDestroy(&self_inner);
   if (s.ledger) fclose(s.ledger);
   if (s.lock_fd >= 0) close(s.lock_fd); /* after the merge: the tables are this run's too */
   sweep_axes_free(&s);
+  sweep_option_axes_free(&s);
+  run_options_free(&s);
   free(with_standard);
   free(s.todo);
-  free(s.options);
+  free(s.fingerprint);
   free(cmd);
   free(pargv);
   PetscFinalize();

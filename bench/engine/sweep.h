@@ -39,7 +39,12 @@
 
 #include <gsl/gsl_rng.h>
 
-enum sweep_axis_kind { SWEEP_REAL, SWEEP_INT, SWEEP_STRING, SWEEP_FORMULATION, SWEEP_SOLVER };
+/* SWEEP_OPTION: the axis is a declared formulation or solver option (its name is the option's, without the
+ * '-': "stewart_trinkle_detection", "lemke_block"); each task's options object gets the task's value, and the
+ * values are checked against the declaring table's type, range and choices. Any such option given as a
+ * comma list on the command line or in an options file becomes an axis of this kind by itself, after the
+ * driver's axes; a driver declares one only to place it (and give it a default list). */
+enum sweep_axis_kind { SWEEP_REAL, SWEEP_INT, SWEEP_STRING, SWEEP_FORMULATION, SWEEP_SOLVER, SWEEP_OPTION };
 
 /* What an axis says about a task (design.md, "Three plug-in axes"): an INSTANCE axis fixes what is
  * simulated or solved (scene, size, seed, problem class) and takes part in the task's seed; a METHOD axis
@@ -119,6 +124,10 @@ struct sweep_task {
   /* The task's row, for the standard observers' columns (sweep_observers.h); set by the engine. */
   struct sweep_row *row;
   const struct sweep_capture *capture; /* NULL or path "": no capture */
+  /* The task's own options object: the run's options (command line, options files) with the task's values
+   * of the option axes (SWEEP_OPTION) and the driver's option_defaults; what simulation_open, the
+   * formulations, solvers and scenes of this task read. Made by the engine for each task, destroyed after. */
+  PetscOptions options;
 };
 
 struct sweep_row;
@@ -142,9 +151,26 @@ struct sweep_driver {
   const char *plot_x; /* axis on the x of the plots (NULL: "h" when there is such an axis) */
   const char *series; /* comma-separated axes whose values make a plot's series (NULL: formulation,solver
                          where present) */
+  /* Formulation and solver options this experiment sets unless the run gives them ("-nc_gamma 100
+   * -nc_epsilon 0.02": the paper's values): they go into every task's options object. NULL: none. */
+  const char *option_defaults;
+  /* Formulation and solver options the experiment sets itself, because its metrics assume them (the
+   * paper's friction ellipsoid): in every task's object; a run that gives one another value (or an axis)
+   * is refused, naming both. NULL: none. */
+  const char *option_fixed;
   /* Optional: reads the driver's own options once per rank, before any task; nonzero = bad input (exit 2,
-   * the driver prints what is wrong). *ctx is passed to every call and released by teardown. */
-  int (*setup)(void **ctx);
+   * the driver prints what is wrong). *ctx is passed to every call and released by teardown. options is the
+   * run's options object without the option axes (sweep_read_options reads the driver's own from it; work
+   * done here, such as a reference run, creates its formulations and solvers from it). */
+  int (*setup)(void **ctx, PetscOptions options);
+  /* Optional: the default list of an axis whose def is NULL, from the driver's settings (called after
+   * setup; the text stays valid until teardown), e.g. every problem of a corpus that the run's filters
+   * keep. NULL: no default (the axis must be given). */
+  const char *(*axis_default)(void *ctx, const char *axis);
+  /* Optional: checks the axes' values against each other and the driver's settings, on every rank after
+   * setup and before anything is written (also for -dry_run): values as for prepare (axis i in driver
+   * order). Nonzero: bad input (exit 2; rank 0's driver prints what is wrong). */
+  int (*check_axes)(void *ctx, const int *n_values, char *const *const *values);
   /* Optional: called on every rank after setup, once the run directory is ready and before any task (not
    * for -help or -dry_run), with the axes' values as given (axis i in driver order: n_values[i] strings
    * values[i][0..]; the seeds axis expanded to 0..N-1): work that many tasks share and only the selected
@@ -167,16 +193,23 @@ struct sweep_driver {
  * status for main: 0 the sweep completed (task failures are data, not errors), 1 an infrastructure
  * failure, 2 bad input or usage. */
 int sweep_main(const struct sweep_driver *d, int argc, char **argv);
-/* Reads the driver's declared options (d->options) into settings (the driver's ctx struct the offsets
- * point into) with the one reader: 0 on success; 1 with "error: ..." on stderr naming the option. Drivers
- * call it first thing in setup. */
-int sweep_read_options(const struct sweep_driver *d, void *settings);
+/* Reads the driver's declared options (d->options) from options (setup's) into settings (the driver's ctx
+ * struct the offsets point into) with the one reader: 0 on success; 1 with "error: ..." on stderr naming
+ * the option. Drivers call it first thing in setup. */
+int sweep_read_options(const struct sweep_driver *d, PetscOptions options, void *settings);
+/* A value the driver derives for this task (a formulation option computed from another axis): set in the
+ * task's options object. The driver's setup must refuse the run when the user gave that option too (a
+ * conflict, not an override). 0, or 1 with a message. */
+int sweep_task_set_option(const struct sweep_task *t, const char *option, const char *value);
 /* A driver's per-step table for one task (its -trace DIR option): DIR/EXPERIMENT_taskID.csv with the
  * header line written; NULL when dir is "" or the file cannot be opened (a warning says so). */
 FILE *sweep_trace_open(const char *dir, const char *experiment, long task_id, const char *header);
 
 /* The option that sets an axis: its .option, or "-" and its name (a static buffer of a few slots). */
 const char *sweep_axis_option(const struct sweep_axis *a);
+
+/* Is value one of axis k's values (for check_axes)? */
+int sweep_values_have(const int *n_values, char *const *const *values, int k, const char *value);
 
 /* Axis values of a task, by axis name (a name the driver did not declare is a programming error:
  * message and NAN / 0 / ""). */

@@ -18,6 +18,18 @@ struct sweep_axis_values {
 struct sweep {
   const struct sweep_driver *d;
   void *ctx;
+  /* The run's options (program start-up): the checked (name, value) pairs, later sources having replaced
+   * earlier ones (value NULL for a bare flag), and the object made from them, which the engine's, the
+   * axes' and the unused-option checks read. base: the same without the axes' options, with the driver's
+   * option_defaults (setup's object; every task's object starts from it). */
+  int n_pairs;
+  char **pair_name, **pair_value;
+  PetscOptions options, base;
+  struct sweep_driver *with_option_axes; /* d with the option axes appended (owned), or NULL */
+  /* The method probes (sweep_method.c): the formulation and solver axes (-1: none) and, per (formulation,
+   * solver) pair of their values, which axes of kind SWEEP_OPTION it reads. */
+  int form_axis, solver_axis;
+  unsigned char *reads;
   MPI_Comm comm;
   int rank, size;
   char host[256];
@@ -31,13 +43,15 @@ struct sweep {
   int resume, rerun_failed, quiet, use_fork, plots, dry_run;
   int task_batch;        /* tasks one forked child runs before it is replaced by a fresh one (-task_batch) */
   long task_lo, task_hi; /* -tasks i:j (half-open), default 0:total */
-  long slice_k, slice_n; /* -slice K/N: ids with id % N == K */
+  char tasks_text[OPTION_STRING_MAX]; /* -tasks as given */
+  long slice_k, slice_n;              /* -slice K/N: ids with id % N == K */
   unsigned long base_seed;
   double time_limit;
+  int blas_threads; /* -blas_threads: OpenBLAS threads per rank */
   char trace_dir[OPTION_STRING_MAX], dump_dir[OPTION_STRING_MAX]; /* time-stepping drivers */
   struct sweep_capture capture;                                   /* time-stepping drivers: -cp_capture ... */
-  char *options;   /* canonical option string (the fingerprint) */
-  char *argv_line; /* the full command line, for meta.json */
+  char *fingerprint; /* canonical option string of the run's method settings */
+  char *argv_line;   /* the full command line, for meta.json */
   /* the work list (rank 0): ids still to run, costliest first */
   long *todo;
   long n_todo, n_selected;
@@ -57,13 +71,27 @@ int sweep_axes_parse(struct sweep *s);
 /* sweep_options.c: the engine's options into s (nonzero after a message), the unused-option check (nonzero
  * when any option was not read; rank 0 names each), and -help for this run. */
 int sweep_parse_engine(struct sweep *s);
+int sweep_check_task_range(struct sweep *s);
 int sweep_check_unused(const struct sweep *s);
 void sweep_print_help(const struct sweep *s);
 void sweep_axes_free(struct sweep *s);
-/* Reads the own options of every formulation and solver the axes name, once, before any task (after the
- * driver's setup, which may set defaults of its own): a bad value stops the run, and PETSc marks them
- * used, so that only options nobody reads are left for check_unused. Nonzero on bad input. */
-int sweep_check_method_options(const struct sweep *s);
+
+/* sweep_method.c: option axes and the tasks' options objects. */
+int sweep_is_method_option(const char *option);
+int sweep_option_axes_add(
+    struct sweep *s); /* appends an axis per method option given as a list; 1: no memory */
+void sweep_option_axes_free(struct sweep *s);
+/* A value of an option axis against its declaring row; nonzero (rank 0 says why) when bad. */
+int sweep_check_option_value(const struct sweep *s, const char *option, const char *value);
+int sweep_base_options(struct sweep *s); /* s->base; 1 on failure */
+/* Marks used in s->options whatever o read (the unused-option check reads s->options). */
+void sweep_mark_used(const struct sweep *s, PetscOptions o);
+/* Creates every formulation x solver pair of the sweep with each option-axis value (a bad value stops the
+ * run: nonzero after a message) and records what each pair reads. */
+int sweep_probe_methods(struct sweep *s);
+/* Task id's options object (*o, the caller destroys it); *unread names an option axis the task's methods do
+ * not read while the task has a value other than the axis's first (the task is then not_applicable). */
+int sweep_task_options(const struct sweep *s, long id, PetscOptions *o, const char **unread);
 void sweep_task_values(const struct sweep *s, long id, const char **values);
 /* Runs task id in this process (the fork child or -task_fork 0); returns a malloc'd ledger fragment
  * "status,col1,...,colN" or NULL on an internal error. */

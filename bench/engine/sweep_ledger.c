@@ -92,7 +92,7 @@ static int write_experiment(const struct sweep *s, const char *path)
       for (int i = 0; i < s->ax[k].n; i++)
         if (!(strtod(s->ax[k].v[i], NULL) > 0.0)) log_x = 0;
     }
-  fprintf(fp, "log_x %d\ntasks %ld\noptions %s\n", log_x, s->total, s->options);
+  fprintf(fp, "log_x %d\ntasks %ld\noptions %s\n", log_x, s->total, s->fingerprint);
   /* The axis values of this sweep, in order: task ids are positions in their product (sweep_merge). */
   for (int k = 0; k < d->n_axes; k++) {
     fprintf(fp, "values_%s ", d->axes[k].name);
@@ -290,7 +290,7 @@ int sweep_check_run_dir(const struct sweep *s)
   char path[SWEEP_PATH_MAX + 64];
   if (sweep_path(path, sizeof path, "%s/experiment.txt", s->out)) return 2;
   char *exp = sweep_experiment_value(path, "experiment"), *opts = sweep_experiment_value(path, "options");
-  int clash = exp && (strcmp(exp, s->d->experiment) != 0 || !opts || strcmp(opts, s->options) != 0);
+  int clash = exp && (strcmp(exp, s->d->experiment) != 0 || !opts || strcmp(opts, s->fingerprint) != 0);
   if (clash) {
     if (strcmp(exp, s->d->experiment) != 0)
       fprintf(stderr, "error: %s holds a run of experiment '%s', not '%s'; choose another -out\n", s->out,
@@ -299,7 +299,7 @@ int sweep_check_run_dir(const struct sweep *s)
       fprintf(stderr,
               "error: %s holds a run of '%s' with other options:\n  there: %s\n  here:  %s\n"
               "resume it with the same options, or choose another -out\n",
-              s->out, exp, opts ? opts : "", s->options);
+              s->out, exp, opts ? opts : "", s->fingerprint);
   }
   free(exp);
   free(opts);

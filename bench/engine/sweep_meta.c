@@ -141,7 +141,7 @@ int sweep_write_meta(struct sweep *s, int finished)
   meta_machine(fp);
   fprintf(fp, ",\n  \"ranks\": %d", s->size);
   fprintf(fp, ",\n  \"options\": ");
-  json_string(fp, s->options);
+  json_string(fp, s->fingerprint);
   fprintf(fp, ",\n  \"command\": ");
   json_string(fp, s->argv_line);
   fprintf(fp, ",\n  \"slice\": ");

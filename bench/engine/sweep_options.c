@@ -18,7 +18,7 @@
 /* The engine's options (every driver), declared: -help prints this table, the one reader checks them. */
 struct engine_settings {
   char out[OPTION_STRING_MAX], run[OPTION_STRING_MAX], tasks[OPTION_STRING_MAX], slice[OPTION_STRING_MAX];
-  int resume, rerun_failed, task_fork, task_batch, no_plots, dry_run, quiet;
+  int resume, rerun_failed, task_fork, task_batch, no_plots, dry_run, quiet, blas_threads;
   double task_time_limit;
 };
 
@@ -51,6 +51,11 @@ static const struct option_decl engine_options[] = {
     ENGINE_OPT(no_plots, OPT_BOOL, "0", NULL, "skip the gnuplot plots at the end"),
     ENGINE_OPT(dry_run, OPT_BOOL, "0", NULL, "check every option, list the tasks this run would do and stop"),
     ENGINE_OPT(quiet, OPT_BOOL, "0", NULL, "no progress lines on stderr"),
+    ENGINE_OPT(
+        blas_threads, OPT_INT, "1", "[1,256]",
+        "OpenBLAS threads per rank (whatever OPENBLAS_NUM_THREADS says): with 1 a task's numbers are the "
+        "same on any number of ranks; more threads change the blocked products' rounding, so pivots, "
+        "iterations and trajectories may differ as well as timings"),
 };
 #define N_ENGINE_OPTIONS ((int)(sizeof engine_options / sizeof engine_options[0]))
 
@@ -197,7 +202,7 @@ static void option_owner(const char *name, char *buf, size_t n)
 int sweep_check_unused(const struct sweep *s)
 {
   char **names = NULL, **values = NULL;
-  int n = option_unused(NULL, &names, &values);
+  int n = option_unused(s->options, &names, &values);
   if (n <= 0) return n < 0;
   int nk = 0;
   char **known = known_options(s->d, &nk);
@@ -311,13 +316,27 @@ static int parse_range(const char *txt, long *lo, long *hi, char sep)
   return end == b || *end != '\0';
 }
 
+/* -tasks I:J against the number of tasks (after the axes). Nonzero on bad input (rank 0 says why). */
+int sweep_check_task_range(struct sweep *s)
+{
+  s->task_lo = 0;
+  s->task_hi = s->total;
+  if (s->tasks_text[0] && (parse_range(s->tasks_text, &s->task_lo, &s->task_hi, ':') || s->task_lo < 0 ||
+                           s->task_hi > s->total || s->task_lo >= s->task_hi)) {
+    if (s->rank == 0)
+      fprintf(stderr, "error: -tasks %s: expected I:J with 0 <= I < J <= %ld\n", s->tasks_text, s->total);
+    return 1;
+  }
+  return 0;
+}
+
 /* Engine options; messages on rank 0. Returns nonzero on bad input. */
 int sweep_parse_engine(struct sweep *s)
 {
   struct engine_settings e;
   char msg[512];
   const int say = s->rank == 0;
-  if (option_read(engine_options, N_ENGINE_OPTIONS, NULL, NULL, &e, msg, sizeof msg)) {
+  if (option_read(engine_options, N_ENGINE_OPTIONS, s->options, NULL, &e, msg, sizeof msg)) {
     if (say) fprintf(stderr, "error: %s\n", msg);
     return 1;
   }
@@ -329,6 +348,7 @@ int sweep_parse_engine(struct sweep *s)
   s->use_fork = e.task_fork;
   s->task_batch = e.task_batch;
   s->time_limit = e.task_time_limit;
+  s->blas_threads = e.blas_threads;
   if (s->task_batch > 1 && !s->use_fork) {
     if (say)
       fprintf(stderr, "error: -task_batch needs -task_fork 1 (it sets how many tasks one child runs)\n");
@@ -341,7 +361,7 @@ int sweep_parse_engine(struct sweep *s)
   }
   if (s->d->steps_observed) {
     struct observer_settings os;
-    if (option_read(observer_options, N_OBSERVER_OPTIONS, NULL, NULL, &os, msg, sizeof msg)) {
+    if (option_read(observer_options, N_OBSERVER_OPTIONS, s->options, NULL, &os, msg, sizeof msg)) {
       if (say) fprintf(stderr, "error: %s\n", msg);
       return 1;
     }
@@ -359,19 +379,13 @@ int sweep_parse_engine(struct sweep *s)
   s->base_seed = 1;
   if (has_seeds_axis(s->d)) {
     struct seed_settings ss;
-    if (option_read(seed_options, 1, NULL, NULL, &ss, msg, sizeof msg)) {
+    if (option_read(seed_options, 1, s->options, NULL, &ss, msg, sizeof msg)) {
       if (say) fprintf(stderr, "error: %s\n", msg);
       return 1;
     }
     s->base_seed = (unsigned long)ss.seed;
   }
-  s->task_lo = 0;
-  s->task_hi = s->total;
-  if (e.tasks[0] && (parse_range(e.tasks, &s->task_lo, &s->task_hi, ':') || s->task_lo < 0 ||
-                     s->task_hi > s->total || s->task_lo >= s->task_hi)) {
-    if (say) fprintf(stderr, "error: -tasks %s: expected I:J with 0 <= I < J <= %ld\n", e.tasks, s->total);
-    return 1;
-  }
+  snprintf(s->tasks_text, sizeof s->tasks_text, "%s", e.tasks); /* checked against the axes' product later */
   if (e.slice[0]) {
     if (parse_range(e.slice, &s->slice_k, &s->slice_n, '/') || s->slice_n < 1 || s->slice_k < 0 ||
         s->slice_k >= s->slice_n) {

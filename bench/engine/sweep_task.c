@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SWEEP_OPTION_MAX 65536
-#define SWEEP_TASKS_MAX  100000000L
+#define SWEEP_TASKS_MAX 100000000L
 
 struct sweep_row {
   const struct sweep_driver *d;
@@ -85,31 +84,9 @@ static int check_value(const struct sweep *s, const struct sweep_axis *ax, const
   case SWEEP_STRING:
     if (strchr(v, ',')) return 1;
     return 0;
+  case SWEEP_OPTION: return sweep_check_option_value(s, opt, v);
   }
   return 1;
-}
-
-/* A formulation's or solver's own options (-nc_gamma, -lemke_pivot_tol, ...) are read once here, for every
- * value the sweep uses, so that a bad one stops the run before any task instead of failing every task. */
-static int check_options(enum sweep_axis_kind kind, const char *name)
-{
-  int bad = 0;
-  if (kind == SWEEP_FORMULATION) {
-    struct formulation *f = NULL;
-    char msg[256] = "";
-    bad = formulation_create(name, &f, msg, sizeof msg) != 0 ||
-          formulation_set_from_options(f, NULL, msg, sizeof msg) != 0;
-    if (bad) fprintf(stderr, "error: %s\n", msg);
-    formulation_destroy(&f);
-  } else if (kind == SWEEP_SOLVER) {
-    struct solver *sv = NULL;
-    char msg[512] = "";
-    bad = solver_create(name, &sv, msg, sizeof msg) != 0 ||
-          solver_set_from_options(sv, NULL, msg, sizeof msg) != 0;
-    if (bad) fprintf(stderr, "error: %s\n", msg);
-    solver_destroy(&sv);
-  }
-  return bad;
 }
 
 /* "all" for registry axes expands to every registered name. */
@@ -125,91 +102,75 @@ static int expand_all(struct sweep_axis_values *a, enum sweep_axis_kind kind)
   return 0;
 }
 
+/* The value of option in the run's options (marked used), NULL when not given; *given says whether it was. */
+static const char *run_value(const struct sweep *s, const char *option, int *given)
+{
+  const char *v = NULL;
+  PetscBool set = PETSC_FALSE;
+  if (PetscOptionsFindPair(s->options, NULL, option, &v, &set)) set = PETSC_FALSE;
+  *given = set == PETSC_TRUE;
+  return set ? (v ? v : "") : NULL;
+}
+
 static int parse_seeds(struct sweep *s, const struct sweep_axis *ax, struct sweep_axis_values *a)
 {
-  PetscInt n = ax->def ? atoi(ax->def) : 1;
-  PetscBool set;
-  if (PetscOptionsGetInt(NULL, NULL, "-seeds", &n, &set)) {
-    if (s->rank == 0) fprintf(stderr, "error: -seeds takes a positive integer (the number of seeds)\n");
+  int given = 0;
+  const char *text = run_value(s, "-seeds", &given);
+  long n = ax->def ? atol(ax->def) : 1;
+  if (given && option_parse_int(text, &n)) {
+    if (s->rank == 0)
+      fprintf(stderr, "error: -seeds '%s': takes a positive integer (the number of seeds)\n", text);
     return 1;
   }
   if (n < 1 || n > 1000000) {
-    if (s->rank == 0) fprintf(stderr, "error: -seeds %d: must be between 1 and 1000000\n", (int)n);
+    if (s->rank == 0) fprintf(stderr, "error: -seeds %ld: must be between 1 and 1000000\n", n);
     return 1;
   }
   if (option_in_range(ax->range, (double)(n - 1)) != 1) { /* a driver with a fixed set of instances */
     if (s->rank == 0)
-      fprintf(stderr, "error: -seeds %d: seed %d is out of range %s (%s)\n", (int)n, (int)n - 1, ax->range,
+      fprintf(stderr, "error: -seeds %ld: seed %ld is out of range %s (%s)\n", n, n - 1, ax->range,
               ax->help ? ax->help : "");
     return 1;
   }
   char buf[32];
-  for (PetscInt i = 0; i < n; i++) {
-    snprintf(buf, sizeof buf, "%d", (int)i);
+  for (long i = 0; i < n; i++) {
+    snprintf(buf, sizeof buf, "%ld", i);
     if (push_value(a, buf)) return 1;
   }
   return 0;
 }
 
-int sweep_axes_parse(struct sweep *s)
+/* One axis's comma list into a (values checked, no empty item, no repeat). */
+static int parse_list(struct sweep *s, const struct sweep_axis *ax, const char *opt, const char *list,
+                      struct sweep_axis_values *a)
 {
-  const struct sweep_driver *d = s->d;
-  char *buf = malloc(SWEEP_OPTION_MAX);
+  size_t len = strlen(list);
+  if (strspn(list, ",") == len) {
+    if (s->rank == 0) fprintf(stderr, "error: %s: the axis is empty (give at least one value)\n", opt);
+    return 1;
+  }
+  /* strtok skips an empty item ("1e-3,,2e-3"): a typo would silently drop a value from the sweep */
+  if (list[0] == ',' || list[len - 1] == ',' || strstr(list, ",,")) {
+    if (s->rank == 0)
+      fprintf(stderr, "error: %s %s: an empty value in the list (two commas in a row, or one at an end)\n",
+              opt, list);
+    return 1;
+  }
+  char *buf = dup_str(list), *save = NULL;
+  if (!buf) return 1;
   int rc = 1;
-  s->ax = calloc((size_t)d->n_axes, sizeof *s->ax);
-  if (!buf || !s->ax) goto cleanup;
-  s->total = 1;
-  for (int k = 0; k < d->n_axes; k++) {
-    const struct sweep_axis *ax = &d->axes[k];
-    struct sweep_axis_values *a = &s->ax[k];
-    const char *opt = sweep_axis_option(ax);
-    if (strcmp(ax->name, SWEEP_SEEDS_AXIS) == 0) {
-      if (parse_seeds(s, ax, a)) goto cleanup;
-    } else {
-      PetscBool set = PETSC_FALSE;
-      if (PetscOptionsGetString(NULL, NULL, opt, buf, SWEEP_OPTION_MAX, &set)) goto cleanup;
-      if (!set) snprintf(buf, SWEEP_OPTION_MAX, "%s", ax->def ? ax->def : "");
-      if (!buf[0]) {
-        if (s->rank == 0) fprintf(stderr, "error: %s: the axis is empty (give at least one value)\n", opt);
-        goto cleanup;
-      }
-      /* strtok skips an empty item ("1e-3,,2e-3"): a typo would silently drop a value from the sweep */
-      size_t len = strlen(buf);
-      if (strspn(buf, ",") == len) {
-        if (s->rank == 0) fprintf(stderr, "error: %s: the axis is empty (give at least one value)\n", opt);
-        goto cleanup;
-      }
-      if (buf[0] == ',' || buf[len - 1] == ',' || strstr(buf, ",,")) {
-        if (s->rank == 0)
-          fprintf(stderr,
-                  "error: %s %s: an empty value in the list (two commas in a row, or one at an end)\n", opt,
-                  buf);
-        goto cleanup;
-      }
-      char *save = NULL;
-      for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if ((ax->kind == SWEEP_FORMULATION || ax->kind == SWEEP_SOLVER) && strcmp(tok, "all") == 0) {
-          if (expand_all(a, ax->kind)) goto cleanup;
-          continue;
-        }
-        if (check_value(s, ax, opt, tok)) goto cleanup;
-        for (int i = 0; i < a->n; i++)
-          if (strcmp(a->v[i], tok) == 0) {
-            if (s->rank == 0) fprintf(stderr, "error: %s: value '%s' given twice\n", opt, tok);
-            goto cleanup;
-          }
-        if (push_value(a, tok)) goto cleanup;
-      }
-      if (a->n == 0) {
-        if (s->rank == 0) fprintf(stderr, "error: %s: the axis is empty (give at least one value)\n", opt);
-        goto cleanup;
-      }
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    if ((ax->kind == SWEEP_FORMULATION || ax->kind == SWEEP_SOLVER) && strcmp(tok, "all") == 0) {
+      if (expand_all(a, ax->kind)) goto cleanup;
+      continue;
     }
-    if (s->total > SWEEP_TASKS_MAX / a->n) {
-      if (s->rank == 0) fprintf(stderr, "error: the sweep has more than %ld tasks\n", SWEEP_TASKS_MAX);
-      goto cleanup;
-    }
-    s->total *= a->n;
+    if (check_value(s, ax, opt, tok)) goto cleanup;
+    for (int i = 0; i < a->n; i++)
+      if (strcmp(a->v[i], tok) == 0) {
+        if (s->rank == 0) fprintf(stderr, "error: %s: value '%s' given twice\n", opt, tok);
+        goto cleanup;
+      }
+    if (push_value(a, tok)) goto cleanup;
   }
   rc = 0;
 cleanup:
@@ -217,11 +178,39 @@ cleanup:
   return rc;
 }
 
-int sweep_check_method_options(const struct sweep *s)
+int sweep_axes_parse(struct sweep *s)
 {
-  for (int k = 0; k < s->d->n_axes; k++)
-    for (int i = 0; i < s->ax[k].n; i++)
-      if (check_options(s->d->axes[k].kind, s->ax[k].v[i])) return 1;
+  const struct sweep_driver *d = s->d;
+  s->ax = calloc((size_t)d->n_axes + 1, sizeof *s->ax);
+  if (!s->ax) return 1;
+  s->total = 1;
+  for (int k = 0; k < d->n_axes; k++) {
+    const struct sweep_axis *ax = &d->axes[k];
+    struct sweep_axis_values *a = &s->ax[k];
+    const char *opt = sweep_axis_option(ax);
+    if (strcmp(ax->name, SWEEP_SEEDS_AXIS) == 0) {
+      if (parse_seeds(s, ax, a)) return 1;
+    } else {
+      int given = 0;
+      const char *list = run_value(s, opt, &given);
+      if (!given && !ax->def && d->axis_default && s->ctx) list = d->axis_default(s->ctx, ax->name);
+      if (!list) list = ax->def ? ax->def : "";
+      if (!list[0]) {
+        if (s->rank == 0) fprintf(stderr, "error: %s: the axis is empty (give at least one value)\n", opt);
+        return 1;
+      }
+      if (parse_list(s, ax, opt, list, a)) return 1;
+      if (a->n == 0) {
+        if (s->rank == 0) fprintf(stderr, "error: %s: the axis is empty (give at least one value)\n", opt);
+        return 1;
+      }
+    }
+    if (s->total > SWEEP_TASKS_MAX / a->n) {
+      if (s->rank == 0) fprintf(stderr, "error: the sweep has more than %ld tasks\n", SWEEP_TASKS_MAX);
+      return 1;
+    }
+    s->total *= a->n;
+  }
   return 0;
 }
 
@@ -397,7 +386,15 @@ char *sweep_task_execute(const struct sweep *s, long id)
   if (!task.rng) goto cleanup;
   task.instance_seed = sweep_instance_seed(s, values);
   gsl_rng_set(task.rng, task.instance_seed);
-  if (d->run(&task, s->ctx, &row) != 0) goto cleanup;
+  const char *unread = NULL;
+  if (sweep_task_options(s, id, &task.options, &unread)) {
+    fprintf(stderr, "error: %s task %ld: cannot make its options object\n", d->experiment, id);
+    goto cleanup;
+  }
+  if (unread) /* the methods do not read this axis: the task would repeat the one with its first value */
+    sweep_row_status(&row, "not_applicable");
+  else if (d->run(&task, s->ctx, &row) != 0)
+    goto cleanup;
   if (!row.status[0]) {
     fprintf(stderr, "error: %s task %ld: the driver set no status\n", d->experiment, id);
     goto cleanup;
@@ -407,6 +404,7 @@ char *sweep_task_execute(const struct sweep *s, long id)
     parts[j + 1] = row.field[j];
   out = join(d->n_columns + 1, parts);
 cleanup:
+  if (task.options) PetscOptionsDestroy(&task.options);
   if (task.rng) gsl_rng_free(task.rng);
   if (row.field)
     for (int j = 0; j < d->n_columns; j++)
@@ -466,10 +464,10 @@ char *sweep_header_line(const struct sweep *s)
   return line;
 }
 
-int sweep_read_options(const struct sweep_driver *d, void *settings)
+int sweep_read_options(const struct sweep_driver *d, PetscOptions options, void *settings)
 {
   char msg[512];
-  if (!option_read(d->options, d->n_options, NULL, NULL, settings, msg, sizeof msg)) return 0;
+  if (!option_read(d->options, d->n_options, options, NULL, settings, msg, sizeof msg)) return 0;
   fprintf(stderr, "error: %s\n", msg);
   return 1;
 }

@@ -33,6 +33,7 @@ struct corpus_ctx {
   char kind_f[OPTION_STRING_MAX];
   int n_min, n_max, repeats;
   struct corpus *c;
+  char *problems; /* the problem axis's default: every problem the filters keep */
 };
 
 static const struct sweep_column columns[] = {
@@ -61,8 +62,8 @@ static const struct sweep_column columns[] = {
      .floor = 1e-16},
 };
 
-/* The problem axis's default: every problem matching the filters, built in main. */
-static struct sweep_axis axes[] = {
+/* The problem axis's default: every problem matching the filters (axis_default, after setup). */
+static const struct sweep_axis axes[] = {
     {"problem", NULL, SWEEP_STRING, NULL,
      "problems of the corpus by name (default: all matching the filters)", 0, SWEEP_INSTANCE, NULL},
     {"solver", "-cp_solver", SWEEP_SOLVER, "all", "solvers (all: every registered one)", 0, SWEEP_METHOD,
@@ -70,8 +71,7 @@ static struct sweep_axis axes[] = {
 };
 
 static const struct option_decl options[] = {
-    {"corpus", OPT_STRING, offsetof(struct corpus_ctx, corpus), CORPUS_DEFAULT, NULL,
-     "the HDF5 corpus (give it on the command line: the problem list is built before options files)"},
+    {"corpus", OPT_STRING, offsetof(struct corpus_ctx, corpus), CORPUS_DEFAULT, NULL, "the HDF5 corpus"},
     {"driver", OPT_STRING, offsetof(struct corpus_ctx, driver_f), "", NULL, "only problems of this driver"},
     {"formulation", OPT_STRING, offsetof(struct corpus_ctx, formulation_f), "", NULL,
      "only problems of this formulation"},
@@ -93,18 +93,56 @@ static int matches(const struct corpus_meta *m, const char *drv, const char *for
          (!kind[0] || strcmp(m->kind, kind) == 0) && m->n >= n_min && m->n <= n_max;
 }
 
-static int setup(void **vctx)
+/* Every problem of the corpus that the filters keep, comma-separated (NULL: out of memory). */
+static char *matching_problems(const struct corpus_ctx *c)
+{
+  size_t cap = 1, len = 0;
+  for (int i = 0; i < corpus_count(c->c); i++)
+    cap += strlen(corpus_meta_at(c->c, i)->name) + 1;
+  char *list = calloc(cap, 1);
+  for (int i = 0; list && i < corpus_count(c->c); i++) {
+    const struct corpus_meta *m = corpus_meta_at(c->c, i);
+    if (matches(m, c->driver_f, c->formulation_f, c->kind_f, c->n_min, c->n_max))
+      len += (size_t)snprintf(list + len, cap - len, "%s%s", len ? "," : "", m->name);
+  }
+  return list;
+}
+
+/* -corpus, the filters and the problem list all come from the run's options, wherever they were given. */
+static int setup(void **vctx, PetscOptions run_options)
 {
   struct corpus_ctx *c = calloc(1, sizeof *c);
   if (!c) return 1;
   *vctx = c;
-  if (sweep_read_options(&driver, c)) return 2;
+  if (sweep_read_options(&driver, run_options, c)) return 2;
+  PetscBool warm = PETSC_FALSE;
+  PetscOptionsHasName(run_options, NULL, "-cp_warm_start", &warm);
+  if (warm) {
+    fprintf(stderr,
+            "error: -cp_warm_start: bench_corpus sets it per problem (a callback problem starts at the "
+            "run's z0, a linear one at zero)\n");
+    return 2;
+  }
   char err[512];
   if (corpus_open(c->corpus, &c->c, err, sizeof err)) {
     fprintf(stderr, "error: -corpus: %s\n", err);
     return 2;
   }
+  if (!(c->problems = matching_problems(c))) return 1;
+  if (!c->problems[0]) {
+    fprintf(stderr,
+            "error: no problem of %s matches the filters (-driver '%s' -formulation '%s' -kind '%s' "
+            "-n_min %d -n_max %d)\n",
+            c->corpus, c->driver_f, c->formulation_f, c->kind_f, c->n_min, c->n_max);
+    return 2;
+  }
   return 0;
+}
+
+static const char *axis_default(void *vctx, const char *axis)
+{
+  const struct corpus_ctx *c = vctx;
+  return strcmp(axis, "problem") == 0 ? c->problems : NULL;
 }
 
 static void teardown(void *vctx)
@@ -112,6 +150,7 @@ static void teardown(void *vctx)
   struct corpus_ctx *c = vctx;
   if (!c) return;
   corpus_close(&c->c);
+  free(c->problems);
   free(c);
 }
 
@@ -180,11 +219,13 @@ static int run(const struct sweep_task *t, void *vctx, struct sweep_row *row)
     p = read;
   }
   char msg[512] = "";
-  if (solver_create(solver_name, &s, msg, sizeof msg) || solver_set_from_options(s, NULL, msg, sizeof msg)) {
+  if (solver_create(solver_name, &s, msg, sizeof msg) ||
+      solver_set_from_options(s, t->options, msg, sizeof msg)) {
     fprintf(stderr, "error: %s\n", msg);
     goto cleanup;
   }
-  /* a rebuilt callback problem starts where the run's solve started (z0); a linear one from zero */
+  /* a rebuilt callback problem starts where the run's solve started (z0); a linear one from zero (setup
+   * refuses -cp_warm_start) */
   s->set.warm_start = rb != NULL;
   z = calloc((size_t)p->n, sizeof *z);
   times = malloc((size_t)c->repeats * sizeof *times);
@@ -244,6 +285,7 @@ static const struct sweep_driver driver = {
     .plot_x = "problem",
     .series = "solver",
     .setup = setup,
+    .axis_default = axis_default,
     .cost = cost,
     .run = run,
     .teardown = teardown,
@@ -346,42 +388,5 @@ int main(int argc, char **argv)
   const char *path = arg(argc, argv, "-corpus", CORPUS_DEFAULT);
   const char *dir = arg(argc, argv, "-export_siconos", NULL);
   if (dir) return export_siconos(path, dir);
-  for (int i = 1; i < argc && argv[i]; i++)
-    if (strcmp(argv[i], "-help") == 0 || strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      axes[0].def = "all"; /* the help does not read the corpus */
-      return sweep_main(&driver, argc, argv);
-    }
-  /* The default problem list: every problem of the corpus the filters keep (read before PETSc is up). */
-  struct corpus *c = NULL;
-  char err[512];
-  if (corpus_open(path, &c, err, sizeof err)) {
-    fprintf(stderr, "error: -corpus: %s\n", err);
-    return 2;
-  }
-  const char *drv = arg(argc, argv, "-driver", ""), *form = arg(argc, argv, "-formulation", "");
-  const char *kind = arg(argc, argv, "-kind", "");
-  int n_min = atoi(arg(argc, argv, "-n_min", "0")), n_max = atoi(arg(argc, argv, "-n_max", "1000000"));
-  size_t cap = 1, len = 0;
-  for (int i = 0; i < corpus_count(c); i++)
-    cap += strlen(corpus_meta_at(c, i)->name) + 1;
-  char *list = calloc(cap, 1);
-  for (int i = 0; list && i < corpus_count(c); i++) {
-    const struct corpus_meta *m = corpus_meta_at(c, i);
-    if (matches(m, drv, form, kind, n_min, n_max))
-      len += (size_t)snprintf(list + len, cap - len, "%s%s", len ? "," : "", m->name);
-  }
-  corpus_close(&c);
-  if (!list) return 1;
-  if (len == 0) {
-    fprintf(stderr,
-            "error: no problem of %s matches the filters (-driver '%s' -formulation '%s' -kind '%s' "
-            "-n_min %d -n_max %d)\n",
-            path, drv, form, kind, n_min, n_max);
-    free(list);
-    return 2;
-  }
-  axes[0].def = list;
-  int rc = sweep_main(&driver, argc, argv);
-  free(list);
-  return rc;
+  return sweep_main(&driver, argc, argv);
 }

@@ -115,7 +115,7 @@ int formulation_set_option(struct formulation *f, const char *option, const char
     return 1;
   }
   int bad = formulation_set_from_options(f, f->own_options, m, ml);
-  if (!bad && (PetscOptionsUsed(f->own_options, full, &used) || !used)) {
+  if (!bad && (PetscOptionsUsed(f->own_options, full + 1, &used) || !used)) {
     snprintf(m, ml, "%s is not an option of formulation %s", full, f->type->name);
     bad = 1;
   }
@@ -142,6 +142,18 @@ void formulation_print_options(FILE *out, const struct formulation_type *t)
 {
   option_print(out, formulation_options, formulation_n_options, NULL);
   if (t && t->n_options) option_print(out, t->options, t->n_options, NULL);
+}
+
+const struct option_decl *formulation_option_decl(const char *option)
+{
+  if (option[0] == '-') option++;
+  for (int i = 0; i < formulation_n_options; i++)
+    if (strcmp(formulation_options[i].name, option) == 0) return &formulation_options[i];
+  for (int r = 0; formulation_registry[r]; r++)
+    for (int i = 0; i < formulation_registry[r]->n_options; i++)
+      if (strcmp(formulation_registry[r]->options[i].name, option) == 0)
+        return &formulation_registry[r]->options[i];
+  return NULL;
 }
 
 int formulation_option_names(const char ***names)

@@ -129,6 +129,9 @@ void formulation_print_options(FILE *out, const struct formulation_type *t);
  * (the nonconvex pair share -nc_passive_sides): for "did you mean" over a misspelt option. *names is
  * malloc'd (free it; the strings are the tables' own); returns the count, -1 on allocation failure. */
 int formulation_option_names(const char ***names);
+/* The declaring row of option (with or without '-'; the common table's or any registered type's), NULL when
+ * no formulation declares it. */
+const struct option_decl *formulation_option_decl(const char *option);
 void formulation_destroy(struct formulation **f);
 /* The option values in effect (formulation_state.c): one "-name value" line per declared option, common and
  * the type's own, doubles as %.17g; what formulation_options_apply gives back exactly. 0, or 1 when len is
