@@ -86,7 +86,7 @@ expect2 "an unknown solver" "unable to find requested solver type" "$bin/bench_i
 expect2 "-slice out of range" "expected K/N" "$syn" -out "$tmp/bad5" -slice 3/3
 cp "$tmp/full/ledger.csv" "$tmp/ledger.before"
 expect2 "a ledger without -resume" "already exists" "$syn" -out "$tmp/full" "${B[@]}"
-expect2 "the same directory with other options" "with other options" "$syn" -out "$tmp/full" "${B[@]}" -seed 5 -resume
+expect2 "the same directory with other options" "with other method options" "$syn" -out "$tmp/full" "${B[@]}" -seed 5 -resume
 expect2 "a misspelt option" "did you mean -formulation" "$bin/bench_incline" -out "$tmp/bad6" -formulaton stewart_trinkle
 expect2 "-seeds on a driver without a seed axis" "-seeds is not used" "$bin/bench_incline" -out "$tmp/bad7" -seeds 4
 expect2 "an option of a solver the sweep does not use" "option of solver pgs" "$bin/bench_incline" -out "$tmp/bad8" -pgs_omega 1.2

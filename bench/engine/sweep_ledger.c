@@ -283,6 +283,50 @@ static int create_ledger(const struct sweep *s, const char *header)
   return bad;
 }
 
+/* The value of option name in a fingerprint ("-a v -b w x": a value runs to the next word that starts with
+ * '-' and a letter), malloc'd; NULL when absent, "" for a flag. */
+static char *fingerprint_value(const char *fp, const char *name)
+{
+  size_t ln = strlen(name);
+  for (const char *p = fp; (p = strstr(p, name)) != NULL; p += ln) {
+    if ((p != fp && p[-1] != ' ') || (p[ln] != ' ' && p[ln] != '\0')) continue;
+    const char *v = p[ln] ? p + ln + 1 : p + ln, *end = v;
+    while (*end && !(end[0] == ' ' && end[1] == '-' &&
+                     ((end[2] >= 'a' && end[2] <= 'z') || (end[2] >= 'A' && end[2] <= 'Z'))))
+      end++;
+    char *out = malloc((size_t)(end - v) + 1);
+    if (out) memcpy(out, v, (size_t)(end - v)), out[end - v] = '\0';
+    return out;
+  }
+  return NULL;
+}
+
+/* Names every method option whose value differs between the run there and this one. */
+static void report_other_options(const char *out, const char *exp, const char *there, const char *here)
+{
+  fprintf(stderr, "error: %s holds a run of '%s' with other method options:\n", out, exp);
+  for (int side = 0; side < 2; side++) {
+    const char *fp = side ? there : here, *other = side ? here : there;
+    for (const char *p = fp; *p; p++) {
+      if (!(p[0] == '-' && (p == fp || p[-1] == ' ') &&
+            ((p[1] >= 'a' && p[1] <= 'z') || (p[1] >= 'A' && p[1] <= 'Z'))))
+        continue;
+      char name[160];
+      size_t n = strcspn(p, " ");
+      snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), p);
+      char *a = fingerprint_value(fp, name), *b = fingerprint_value(other, name);
+      if (!b)
+        fprintf(stderr, "  %s %s: only %s\n", name, a ? a : "", side ? "there" : "here");
+      else if (!side && a && strcmp(a, b) != 0)
+        fprintf(stderr, "  %s: %s here, %s there\n", name, a, b);
+      free(a);
+      free(b);
+    }
+  }
+  fprintf(stderr, "resume it with the same method options (observer options such as -trace may differ), or "
+                  "choose another -out\n");
+}
+
 /* Refuses (2, with a message) a directory whose experiment.txt names another experiment or other options.
  * Read-only, so -dry_run can run it before anything is queued. */
 int sweep_check_run_dir(const struct sweep *s)
@@ -296,10 +340,7 @@ int sweep_check_run_dir(const struct sweep *s)
       fprintf(stderr, "error: %s holds a run of experiment '%s', not '%s'; choose another -out\n", s->out,
               exp, s->d->experiment);
     else
-      fprintf(stderr,
-              "error: %s holds a run of '%s' with other options:\n  there: %s\n  here:  %s\n"
-              "resume it with the same options, or choose another -out\n",
-              s->out, exp, opts ? opts : "", s->fingerprint);
+      report_other_options(s->out, exp, opts ? opts : "", s->fingerprint);
   }
   free(exp);
   free(opts);

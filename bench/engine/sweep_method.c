@@ -53,7 +53,8 @@ int sweep_option_axes_add(struct sweep *s)
     const char *name = s->pair_name[i];
     const struct option_decl *o = method_option_decl(name);
     if (!s->pair_value[i] || !strchr(s->pair_value[i], ',') || !o || axis_has_option(x, name)) continue;
-    axes[n++] = (struct sweep_axis){.name = name + 1, .kind = SWEEP_OPTION, .help = o->help, .role = SWEEP_METHOD};
+    axes[n++] =
+        (struct sweep_axis){.name = name + 1, .kind = SWEEP_OPTION, .help = o->help, .role = SWEEP_METHOD};
     x->axes = axes, x->n_axes = n;
   }
   s->with_option_axes = x;
@@ -120,10 +121,7 @@ static int add_driver_options(const struct sweep *s, PetscOptions o)
   return 0;
 }
 
-int sweep_base_options(struct sweep *s)
-{
-  return base_copy(s, &s->base) || add_driver_options(s, s->base);
-}
+int sweep_base_options(struct sweep *s) { return base_copy(s, &s->base) || add_driver_options(s, s->base); }
 
 /* A copy of the base object with option axis k at value index v[k]. */
 static int task_object(const struct sweep *s, const int *v, PetscOptions *out)
@@ -182,7 +180,8 @@ static int probe_pair(struct sweep *s, const char *form, const char *solver, uns
   for (int k = 0; !bad && k < d->n_axes; k++) {
     PetscBool used = PETSC_FALSE;
     if (d->axes[k].kind != SWEEP_OPTION) continue;
-    PetscOptionsUsed(o, sweep_axis_option(&d->axes[k]) + 1, &used); /* PETSc takes the name without its dash */
+    PetscOptionsUsed(o, sweep_axis_option(&d->axes[k]) + 1,
+                     &used); /* PETSc takes the name without its dash */
     reads[k] = used == PETSC_TRUE;
   }
   if (o) PetscOptionsDestroy(&o);
@@ -214,8 +213,8 @@ static int check_option_axes_read(const struct sweep *s, int n_pairs)
     if (read || !given) continue;
     if (s->rank == 0) {
       const struct solver_type *st = solver_option_owner(sweep_axis_option(a));
-      fprintf(stderr, "error: %s: no formulation or solver of this run reads it (%s%s)\n", sweep_axis_option(a),
-              st ? "an option of solver " : "a formulation option", st ? st->name : "");
+      fprintf(stderr, "error: %s: no formulation or solver of this run reads it (%s%s)\n",
+              sweep_axis_option(a), st ? "an option of solver " : "a formulation option", st ? st->name : "");
     }
     return 1;
   }
@@ -227,7 +226,8 @@ int sweep_probe_methods(struct sweep *s)
   const struct sweep_driver *d = s->d;
   s->form_axis = axis_of_kind(d, SWEEP_FORMULATION);
   s->solver_axis = axis_of_kind(d, SWEEP_SOLVER);
-  int nf = s->form_axis < 0 ? 1 : s->ax[s->form_axis].n, ns = s->solver_axis < 0 ? 1 : s->ax[s->solver_axis].n;
+  int nf = s->form_axis < 0 ? 1 : s->ax[s->form_axis].n,
+      ns = s->solver_axis < 0 ? 1 : s->ax[s->solver_axis].n;
   s->reads = calloc((size_t)nf * (size_t)ns * (size_t)d->n_axes + 1, 1);
   if (!s->reads) return 1;
   for (int f = 0; f < nf; f++)
@@ -257,10 +257,12 @@ int sweep_task_options(const struct sweep *s, long id, PetscOptions *o, const ch
   *o = NULL;
   if (!v) return 1;
   task_indices(s, id, v);
-  size_t pair = (size_t)(s->form_axis < 0 ? 0 : v[s->form_axis]) * (size_t)(s->solver_axis < 0 ? 1 : s->ax[s->solver_axis].n) +
+  size_t pair = (size_t)(s->form_axis < 0 ? 0 : v[s->form_axis]) *
+                    (size_t)(s->solver_axis < 0 ? 1 : s->ax[s->solver_axis].n) +
                 (size_t)(s->solver_axis < 0 ? 0 : v[s->solver_axis]);
   for (int k = 0; k < s->d->n_axes && !*unread; k++)
-    if (s->d->axes[k].kind == SWEEP_OPTION && v[k] > 0 && s->reads && !s->reads[pair * (size_t)s->d->n_axes + (size_t)k])
+    if (s->d->axes[k].kind == SWEEP_OPTION && v[k] > 0 && s->reads &&
+        !s->reads[pair * (size_t)s->d->n_axes + (size_t)k])
       *unread = sweep_axis_option(&s->d->axes[k]);
   int bad = task_object(s, v, o);
   free(v);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* The engine's options (every driver), declared: -help prints this table, the one reader checks them. */
 struct engine_settings {
@@ -30,9 +31,12 @@ static const struct option_decl engine_options[] = {
     ENGINE_OPT(out, OPT_STRING, "", NULL,
                "run directory (default results/<experiment>/<YYYYmmdd-HHMMSS>, linked as latest)"),
     ENGINE_OPT(run, OPT_STRING, "", NULL, "run name under results/<experiment>/ (instead of the time stamp)"),
-    ENGINE_OPT(resume, OPT_BOOL, "0", NULL,
-               "continue the run in -out: skip finished tasks, redo a torn last line; tasks are matched by "
-               "their axis values, so a sweep with added values runs only the new tasks"),
+    ENGINE_OPT(
+        resume, OPT_BOOL, "0", NULL,
+        "continue the run in -out (or -run; without either, the run results/<experiment>/latest points "
+        "to): skip finished tasks, redo a torn last line; tasks are matched by their axis values, so a "
+        "sweep with added values runs only the new tasks; observer options (-trace, -cp_dump_failed, "
+        "-cp_capture*, -blas_threads, -quiet, -no_plots) may differ, method options may not"),
     ENGINE_OPT(rerun_failed, OPT_BOOL, "0", NULL,
                "like -resume, and also redo the tasks whose status is a failure"),
     ENGINE_OPT(task_time_limit, OPT_REAL, "0", "[0,inf)",
@@ -208,7 +212,11 @@ int sweep_check_unused(const struct sweep *s)
   char **known = known_options(s->d, &nk);
   /* names that existed once, so that an old preset or script is told what replaced them */
   static const char *const renamed[][2] = {
-      {"-T", "-t_end"}, {"-method", "-formulation"}, {"-gen_seed", "-seed (with the instance axes)"}};
+      {"-T", "-t_end"},
+      {"-method", "-formulation"},
+      {"-gen_seed", "-seed (with the instance axes)"},
+      {"-detection", "-stewart_trinkle_detection (the formulation's option, an axis like any other)"},
+      {"-delta_max", "-quasi_rigid_delta_max (the formulation's option, an axis like any other)"}};
   for (int i = 0; i < n && s->rank == 0; i++) {
     char owner[128];
     const char *now = NULL;
@@ -402,6 +410,23 @@ int sweep_parse_engine(struct sweep *s)
   }
   if (e.out[0]) {
     if (sweep_path(s->out, sizeof s->out, "%s", e.out)) return 1;
+  } else if ((e.resume || e.rerun_failed) && !e.run[0]) {
+    /* never a fresh run: the run results/<experiment>/latest points to, said aloud */
+    char link[SWEEP_PATH_MAX], target[SWEEP_PATH_MAX];
+    ssize_t n = -1;
+    if (!sweep_path(link, sizeof link, "results/%s/latest", s->d->experiment))
+      n = readlink(link, target, sizeof target - 1);
+    if (n <= 0) {
+      if (say)
+        fprintf(stderr, "error: %s needs the run to continue: -out DIR or -run NAME (there is no %s)\n",
+                e.resume ? "-resume" : "-rerun_failed", link);
+      return 1;
+    }
+    target[n] = '\0';
+    if (sweep_path(s->out, sizeof s->out, "results/%s/%s", s->d->experiment, target)) return 1;
+    if (say)
+      fprintf(stderr, "note: %s continues %s (the run %s points to)\n",
+              e.resume ? "-resume" : "-rerun_failed", s->out, link);
   } else {
     char run[OPTION_STRING_MAX];
     snprintf(run, sizeof run, "%s", e.run);
