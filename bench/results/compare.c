@@ -141,25 +141,30 @@ int compare_check_table(const struct rundir *r)
   return 0;
 }
 
-int compare_map_values(struct rundir *r, int n, char *const *from, char *const *to)
+/* One value of an axis against another within one run (an option axis: -map 64=8 over -lemke_block 8,64):
+ * the new run's rows of the base value and the baseline's rows of the variant's value are left out, so
+ * each side keeps one method and nothing is merged. */
+static int drop_other_value(struct rundir *r, const char *column, const char *value, const char *side)
+{
+  int col = table_column(r->tasks, column), n = col < 0 ? 0 : table_drop_rows(r->tasks, col, value);
+  if (n)
+    fprintf(stderr, "# -map: %d rows of %s %s = %s left out of the %s side\n", n, r->dir, column, value,
+            side);
+  return n;
+}
+
+int compare_map_values(struct rundir *b, struct rundir *r, int n, char *const *from, char *const *to)
 {
   struct table *t = r->tasks;
   for (int k = 0; k < n; k++) {
     int found = 0;
     for (int c = 0; c < r->group.n; c++) {
-      int col = table_column(t, r->group.name[c]), has_from = 0, has_to = 0;
-      for (int i = 0; col >= 0 && i < t->nrow; i++) {
+      int col = table_column(t, r->group.name[c]), has_from = 0;
+      for (int i = 0; col >= 0 && i < t->nrow; i++)
         has_from |= strcmp(table_get(t, i, col), from[k]) == 0;
-        has_to |= strcmp(table_get(t, i, col), to[k]) == 0;
-      }
       if (!has_from) continue;
-      if (has_to) {
-        fprintf(
-            stderr,
-            "error: -map %s=%s: column '%s' of %s holds both values, so the map would merge two methods\n",
-            from[k], to[k], r->group.name[c], r->dir);
-        return 2;
-      }
+      drop_other_value(r, r->group.name[c], to[k], "new");
+      drop_other_value(b, r->group.name[c], from[k], "baseline");
       found = 1;
       for (int i = 0; i < t->nrow; i++) {
         char **cell = &t->cell[(size_t)i * (size_t)t->ncol + (size_t)col];

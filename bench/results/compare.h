@@ -79,9 +79,11 @@ struct compare_result {
  * metric or cost cell that is neither empty nor a number. 0, or 2 with a message naming file and row. */
 int compare_check_table(const struct rundir *r);
 /* Renames values of the group columns of r (the new run) before grouping: from[k] becomes to[k], so a
- * variant is judged against what it replaces. 0, or 2 with a message when a from value is in no group
- * column, or its column also holds the to value (two methods would become one). */
-int compare_map_values(struct rundir *r, int n, char *const *from, char *const *to);
+ * variant is judged against what it replaces. Where a run holds both values (one value of an axis against
+ * another, the same run on both sides), r's rows of to[k] and b's rows of from[k] are left out first (a
+ * '#' line says how many), so that no two methods become one. 0, or 2 with a message when a from value is
+ * in no group column of r. */
+int compare_map_values(struct rundir *b, struct rundir *r, int n, char *const *from, char *const *to);
 /* Fills *res. 0 on success; 2 (with a message naming the problem) when the runs cannot be compared:
  * different experiments or group columns, a column the new run names missing from the baseline's table,
  * no common group, a -metric_tol name that is not a metric. */

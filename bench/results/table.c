@@ -67,6 +67,24 @@ int table_append(struct table *t, const char *const *fields)
   return 0;
 }
 
+int table_drop_rows(struct table *t, int col, const char *value)
+{
+  int kept = 0, dropped = 0;
+  for (int i = 0; i < t->nrow; i++) {
+    char **row = &t->cell[(size_t)i * (size_t)t->ncol];
+    if (strcmp(row[col], value) == 0) {
+      for (int j = 0; j < t->ncol; j++)
+        free(row[j]);
+      dropped++;
+      continue;
+    }
+    if (kept != i) memmove(&t->cell[(size_t)kept * (size_t)t->ncol], row, (size_t)t->ncol * sizeof *row);
+    kept++;
+  }
+  t->nrow = kept;
+  return dropped;
+}
+
 void table_destroy(struct table **tp)
 {
   if (!tp || !*tp) return;

@@ -29,6 +29,8 @@ struct table *table_create(int ncol, const char *const *names);
 /* Appends a row (fields copied); 0 on success. */
 int table_append(struct table *t, const char *const *fields);
 void table_destroy(struct table **t);
+/* Removes the rows whose column col holds value; returns how many. */
+int table_drop_rows(struct table *t, int col, const char *value);
 
 /* Column index by name, -1 if absent. */
 int table_column(const struct table *t, const char *name);

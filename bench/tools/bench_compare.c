@@ -271,7 +271,7 @@ int main(int argc, char **argv)
   if (rundir_read(dir_b, &b) || rundir_read(dir_n, &n) || compare_check_table(b) || compare_check_table(n))
     goto done;
   /* after the duplicate check: a map that merged two methods is refused by compare_map_values itself */
-  if (compare_map_values(n, (int)n_maps, map_from, map_to) || compare_runs(b, n, &o, &res)) goto done;
+  if (compare_map_values(b, n, (int)n_maps, map_from, map_to) || compare_runs(b, n, &o, &res)) goto done;
   printf("# bench_compare %s (baseline) vs %s (new): experiment %s, group = ", dir_b, dir_n, b->experiment);
   for (int k = 0; k < b->group.n; k++)
     printf("%s%s", k ? "," : "", b->group.name[k]);
