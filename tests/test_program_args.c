@@ -19,11 +19,16 @@ static char dir[] = "/tmp/test_program_args_XXXXXX";
 static char msg[4096];
 static struct program_args args;
 
-static const struct program_spec driver = {"bench_x", "[options]", 0, 0, NULL, NULL, 1};
+static const struct program_spec driver = {.name = "bench_x", .usage = "[options]", .h_is_time_step = 1};
 static const char *const tool_flags[] = {"-all", NULL};
-static const struct program_spec tool = {"tool", "BASE NEW [options]", 2, 2, tool_flags, NULL, 0};
+static const struct program_spec tool = {.name = "tool",
+                                         .usage = "BASE NEW [options]",
+                                         .positional_min = 2,
+                                         .positional_max = 2,
+                                         .flags = tool_flags};
 static const char *const list_f[] = {"-f", NULL};
-static const struct program_spec lister = {"lister", "-f FILE... [options]", 0, 0, NULL, list_f, 0};
+static const struct program_spec lister = {
+    .name = "lister", .usage = "-f FILE... [options]", .lists = list_f};
 
 /* dir/name (a static buffer per call site would do; four rotate) */
 static const char *path(const char *name)

@@ -37,8 +37,10 @@ static int parse_everywhere(const struct program_spec *spec, int argc, char **ar
   defaults[k] = NULL;
   struct program_sources src = {getenv("PETSC_OPTIONS"), getenv("PETSC_OPTIONS_YAML"), defaults};
   int rc = program_args_parse(spec, argc, argv, &src, &p->args, msg, sizeof msg), worst = rc, rc0 = rc;
-  MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Bcast(&rc0, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!spec->no_mpi) {
+    MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Bcast(&rc0, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  }
   if (rc && (p->rank == 0 || rc0 == 0)) fprintf(stderr, "error: %s\n", msg);
   if (!worst && p->rank == 0)
     for (int i = 0; i < p->args.n_notes; i++)
@@ -70,9 +72,12 @@ int program_start(const struct program_spec *spec, int argc, char **argv, struct
   int mpi_on = 0, pargc = 0, rc = 0;
   memset(p, 0, sizeof *p);
   p->name = spec->name;
-  if (MPI_Initialized(&mpi_on) != MPI_SUCCESS || (!mpi_on && MPI_Init(NULL, NULL) != MPI_SUCCESS)) return 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &p->rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &p->size);
+  p->size = 1;
+  if (!spec->no_mpi) {
+    if (MPI_Initialized(&mpi_on) != MPI_SUCCESS || (!mpi_on && MPI_Init(NULL, NULL) != MPI_SUCCESS)) return 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &p->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &p->size);
+  }
   if (!(p->command_line = join_argv(argc, argv))) return 1;
   if ((rc = parse_everywhere(spec, argc, argv, p))) return rc;
   p->help = p->args.help;
@@ -81,12 +86,14 @@ int program_start(const struct program_spec *spec, int argc, char **argv, struct
   p->positional = p->args.positional;
   /* PETSc's own readers see nothing but what the argv below says */
   unsetenv("PETSC_OPTIONS");
-  char **pargv = petsc_argv(p, argc > 0 ? argv[0] : spec->name, &pargc);
-  if (!pargv) return 1;
-  /* PETSc keeps argv (PetscGetArgs): it lives until program_end */
-  p->petsc_argv = pargv;
-  if (PetscInitialize(&pargc, &pargv, NULL, NULL)) return 1;
-  p->started_petsc = 1;
+  if (!spec->no_mpi) {
+    char **pargv = petsc_argv(p, argc > 0 ? argv[0] : spec->name, &pargc);
+    if (!pargv) return 1;
+    p->petsc_argv = pargv; /* PETSc keeps argv (PetscGetArgs): it lives until program_end */
+    if (PetscInitialize(&pargc, &pargv, NULL, NULL)) return 1;
+    p->started_petsc = 1;
+  }
+  /* (an options object needs no PetscInitialize) */
   if (PetscOptionsCreate(&p->options)) return 1;
   for (int i = 0; i < p->args.n_pairs; i++) {
     const struct program_pair *pp = &p->args.pairs[i];
@@ -165,7 +172,7 @@ int program_report_unused(const struct program *p, const struct option_decl *d, 
     cand[k++] = more[i];
   for (int i = 0; i < n; i++) {
     PetscBool petsc_took = PETSC_FALSE; /* -log_view, -malloc_debug, ... read by PetscInitialize */
-    if (PetscOptionsUsed(NULL, names[i], &petsc_took) == 0 && petsc_took) continue;
+    if (p->started_petsc && PetscOptionsUsed(NULL, names[i], &petsc_took) == 0 && petsc_took) continue;
     bad++;
     if (p->rank != 0) continue;
     const char *near = cand ? option_nearest(names[i], cand, k) : NULL;

@@ -34,6 +34,10 @@ struct program_spec {
   /* "-h" followed by a bare word is the option -h (a driver's time-step axis, "-h 1e-3,2e-3"); a "-h" with
    * no such word is help. When 0, "-h" is always help (a flag). */
   int h_is_time_step;
+  /* 1: a serial tool that uses neither MPI nor PETSc's solvers (bench_plot, bench_merge): neither is started,
+   * so that it runs where MPI cannot (no launcher, no rsh agent); its options are still an options object.
+   * PETSc's runtime options (-log_view, ...) are then unused options like any other. */
+  int no_mpi;
 };
 
 /* One option as the sources left it (after precedence): name as first written ("-theta"), value (NULL:
@@ -101,9 +105,10 @@ struct program {
 };
 
 /* Starts a program: MPI_Init (unless MPI is initialised already: a caller that must run something before
- * MPI starts, e.g. blas_core_select, calls it first), then reads every source (program_args_parse) on every
- * rank, prints the notes on rank 0, and starts PETSc. 0 ok; 2 bad input (rank 0 has printed "error: ..."
- * once); 1 infrastructure. Whatever it returns, end with program_end(p, rc). */
+ * MPI starts, e.g. blas_core_select, calls it first; or spec->no_mpi), then reads every source
+ * (program_args_parse) on every rank, prints the notes on rank 0, and starts PETSc (not with no_mpi). 0 ok; 2
+ * bad input (rank 0 has printed "error: ..." once); 1 infrastructure. Whatever it returns, end with
+ * program_end(p, rc). */
 int program_start(const struct program_spec *spec, int argc, char **argv, struct program *p);
 /* Destroys p->options, finalises PETSc and MPI (if initialised, whoever started it) and frees p; returns
  * rc, so that main can end with "return program_end(&p, rc);". */

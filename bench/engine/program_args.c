@@ -228,6 +228,11 @@ struct last_option {
   int end, line; /* index of the word after it (and its value); its line */
 };
 
+static const char *not_options(int n)
+{
+  return n == 1 ? "word that is not an option" : "words that are not options";
+}
+
 static int stray(struct reader *r, const struct source *s, const struct word *w, int i,
                  const struct last_option *last)
 {
@@ -250,9 +255,8 @@ static int stray(struct reader *r, const struct source *s, const struct word *w,
     snprintf(tail, sizeof tail, " (%s holds -name value pairs)",
              s->kind == SRC_FILE ? "an options file" : "PETSC_OPTIONS");
   else if (s->kind == SRC_COMMAND_LINE && sp->positional_max > 0)
-    snprintf(tail, sizeof tail, "%s%s takes at most %d word%s that %s not options (usage: %s %s)",
-             ctx[0] ? "; " : ": ", sp->name, sp->positional_max, sp->positional_max > 1 ? "s" : "",
-             sp->positional_max > 1 ? "are" : "is", sp->name, sp->usage ? sp->usage : "");
+    snprintf(tail, sizeof tail, "%s%s takes at most %d %s (usage: %s %s)", ctx[0] ? "; " : ": ", sp->name,
+             sp->positional_max, not_options(sp->positional_max), sp->name, sp->usage ? sp->usage : "");
   else if (s->kind == SRC_COMMAND_LINE && !ctx[0])
     snprintf(tail, sizeof tail, ": %s takes no words that are not options", sp->name);
   return fail(r, 2, "%sstray word '%s'%s%s", at, word, ctx, tail);
@@ -651,10 +655,10 @@ int program_args_parse(const struct program_spec *spec, int argc, char **argv,
   if (!rc) rc = conflicts(&r, p);
   if (!rc) rc = resolve(&r, p);
   if (!rc && !args->help && args->n_positional < spec->positional_min)
-    rc = fail(&r, 2, "%s needs %s%d word%s that %s not options, got %d; usage: %s %s", spec->name,
+    rc = fail(&r, 2, "%s needs %s%d %s, got %d; usage: %s %s", spec->name,
               spec->positional_max > spec->positional_min ? "at least " : "", spec->positional_min,
-              spec->positional_min > 1 ? "s" : "", spec->positional_min > 1 ? "are" : "is",
-              args->n_positional, spec->name, spec->usage ? spec->usage : "");
+              not_options(spec->positional_min), args->n_positional, spec->name,
+              spec->usage ? spec->usage : "");
   free(p);
   free_events(&r);
   for (int k = 0; k < r.depth; k++)
