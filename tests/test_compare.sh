@@ -217,8 +217,12 @@ grep -q -- "-tol_rell is not an option of this run (did you mean -tol_rel?)" "$t
 expect 2 "a stray word after a value" -- "$c" "$tmp/base" "$tmp/same" -tol_rel 0.1 0.2
 grep -q "stray word '0.2' after -tol_rel 0.1" "$tmp/err" && pass "... is named, not dropped" || fail "message: $(cat "$tmp/err")"
 expect 0 "flags take no value: a directory after -all is positional" -- "$c" -all "$tmp/base" "$tmp/same"
+# (PETSc's array reader kept 64 items; one argv word holds at most 128 KiB, so the 200 KB list is in a file)
 expect 0 "-metric_tol with more than 64 items is read whole" -- "$c" "$tmp/base" "$tmp/worse" \
-  -metric_tol "$(yes err=0.01 | head -69 | paste -sd, -),err=0.6" # (PETSc's array reader kept 64)
+  -metric_tol "$(yes err=0.01 | head -69 | paste -sd, -),err=0.6"
+echo "-metric_tol $(yes err=0.01 | head -23000 | paste -sd, -),err=0.6" >"$tmp/long.opts"
+expect 0 "... and a 200 KB -metric_tol in an options file, to its last item" -- "$c" "$tmp/base" "$tmp/worse" \
+  -options_file "$tmp/long.opts"
 expect 0 "-help prints bench_compare's options only" -- "$c" -help
 head -1 "$tmp/out" | grep -q '^bench_compare BASELINE_DIR NEW_DIR' && ! grep -q 'Petsc Release' "$tmp/out" &&
   pass "... not PETSc's block" || fail "help: $(head -3 "$tmp/out")"
