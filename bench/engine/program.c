@@ -115,6 +115,13 @@ int program_end(struct program *p, int rc)
   return rc;
 }
 
+int program_main(const struct program_spec *spec, int argc, char **argv, int (*run)(const struct program *p))
+{
+  struct program p;
+  int rc = program_start(spec, argc, argv, &p);
+  return program_end(&p, rc ? rc : run(&p));
+}
+
 char **program_list(const struct program *p, const char *name, int *n)
 {
   for (int i = 0; i < p->args.n_pairs; i++)

@@ -1,10 +1,10 @@
-/* program.h — start-up of every program (the drivers' sweep_main and the tools): the command line, options
- * files and PETSC_OPTIONS are read and checked here before PETSc sees anything, then MPI and PETSc start,
- * and the program gets the run's options as an explicit PETSc options object. PETSc's global database
- * (what PETSc reads when given NULL) is filled only by PetscInitialize, from a command line rebuilt from
- * the same checked pairs plus -skip_petscrc, with PETSC_OPTIONS unset: PETSc reads nothing by itself, and
- * its runtime options (-log_view, -malloc_debug, -info) still work. program_args.c reads (pure, no MPI,
- * unit-tested), program.c starts and stops. */
+/* program.h — start-up of every program: the command line, options files and PETSC_OPTIONS are read and
+ * checked here before PETSc sees anything, then MPI and PETSc start, and the program gets the run's
+ * options as an explicit PETSc options object. PETSc's global database (what PETSc reads when given NULL)
+ * is filled only by PetscInitialize, from a command line rebuilt from the same checked pairs plus
+ * -skip_petscrc, with PETSC_OPTIONS unset: PETSc reads nothing by itself, and its runtime options
+ * (-log_view, -malloc_debug, -info) still work. program_args.c reads (pure, no MPI, unit-tested),
+ * program.c starts and stops. */
 #ifndef CB_PROGRAM_H
 #define CB_PROGRAM_H
 
@@ -36,7 +36,8 @@ struct program_spec {
   int h_is_time_step;
   /* 1: a serial tool that uses neither MPI nor PETSc's solvers (bench_plot, bench_merge): neither is started,
    * so that it runs where MPI cannot (no launcher, no rsh agent); its options are still an options object.
-   * PETSc's runtime options (-log_view, ...) are then unused options like any other. */
+   * PETSc's runtime options (-log_view, ...) are then unused options like any other, and "-help petsc"
+   * prints the tool's help alone. */
   int no_mpi;
 };
 
@@ -113,6 +114,10 @@ int program_start(const struct program_spec *spec, int argc, char **argv, struct
 /* Destroys p->options, finalises PETSc and MPI (if initialised, whoever started it) and frees p; returns
  * rc, so that main can end with "return program_end(&p, rc);". */
 int program_end(struct program *p, int rc);
+
+/* A tool's whole life: program_start, then run(p) unless the start failed, then program_end; returns the
+ * exit status (the start's when it failed, else run's). */
+int program_main(const struct program_spec *spec, int argc, char **argv, int (*run)(const struct program *p));
 
 /* The words of list option name ("-f"), NULL with *n = 0 when it was not given. */
 char **program_list(const struct program *p, const char *name, int *n);

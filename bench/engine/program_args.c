@@ -147,6 +147,14 @@ static void free_words(struct words *ws)
   ws->n = ws->cap = 0;
 }
 
+/* A list option's words (n of them; NULL entries allowed) and the array. */
+static void free_list(char **w, int n)
+{
+  for (int i = 0; w && i < n; i++)
+    free(w[i]);
+  free(w);
+}
+
 static int blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
 /* Words of a file or of PETSC_OPTIONS: blanks separate, '#' starts a comment in files, "..." is one word. */
@@ -199,9 +207,7 @@ static int add_event(struct reader *r, const struct source *s, int line, const c
     long cap = r->cap_ev ? 2 * r->cap_ev : 64;
     struct event *e = realloc(r->ev, (size_t)cap * sizeof *e);
     if (!e) {
-      for (int i = 0; i < n_words; i++)
-        free(words[i]);
-      free(words);
+      free_list(words, n_words);
       return fail(r, 1, "out of memory");
     }
     r->ev = e, r->cap_ev = cap;
@@ -268,8 +274,9 @@ static int bare(const struct source *s, const struct word *w, int n, int i, int 
   return j < n && (s->kind != SRC_FILE || w[j].line == w[i].line) && (w[j].quoted || !is_key(w[j].text));
 }
 
-/* Options the reader answers itself (help, files, what it refuses): 1 when w[*i] was one (*i moved past
- * what it took), 0 when it is an ordinary option, 2 on bad input, 1 + message on failure. */
+/* Options the reader answers itself (help, files, what it refuses): *taken = 1 when w[*i] was one (*i
+ * then moved past what it took), 0 for an ordinary option. Returns 0, or 2 (bad input) / 1 (out of memory)
+ * with the message. */
 static int special(struct reader *r, const struct source *s, const struct word *w, int n, int *i,
                    struct last_option *last, int *taken)
 {
@@ -317,9 +324,7 @@ static int list_option(struct reader *r, const struct source *s, const struct wo
   for (int j = 0; ok && j < k; j++)
     ok = (words[j] = strdup(w[at + 1 + j].text)) != NULL;
   if (!ok) {
-    for (int j = 0; words && j < k; j++)
-      free(words[j]);
-    free(words);
+    free_list(words, k);
     return fail(r, 1, "out of memory");
   }
   *i = at + k;
@@ -602,9 +607,7 @@ static void free_events(struct reader *r)
   for (long k = 0; k < r->n_ev; k++) {
     struct event *e = &r->ev[k];
     free(e->name), free(e->value), free(e->where);
-    for (int i = 0; e->words && i < e->n_words; i++)
-      free(e->words[i]);
-    free(e->words);
+    free_list(e->words, e->n_words);
   }
   free(r->ev);
 }
@@ -673,16 +676,10 @@ void program_args_free(struct program_args *args)
   for (int i = 0; i < args->n_pairs; i++) {
     struct program_pair *pp = &args->pairs[i];
     free(pp->name), free(pp->value), free(pp->where);
-    for (int k = 0; pp->words && k < pp->n_words; k++)
-      free(pp->words[k]);
-    free(pp->words);
+    free_list(pp->words, pp->n_words);
   }
-  for (int i = 0; i < args->n_positional; i++)
-    free(args->positional[i]);
-  for (int i = 0; i < args->n_notes; i++)
-    free(args->notes[i]);
+  free_list(args->positional, args->n_positional);
+  free_list(args->notes, args->n_notes);
   free(args->pairs);
-  free(args->positional);
-  free(args->notes);
   memset(args, 0, sizeof *args);
 }

@@ -235,7 +235,5 @@ int main(int argc, char **argv)
   static const struct program_spec spec = {.name = "ah_pyramid",
                                            .usage = "[-mu a,b,...] [-h H] [-friction_dirs K] [options]",
                                            .h_is_time_step = 1};
-  struct program prog;
-  int rc = program_start(&spec, argc, argv, &prog);
-  return program_end(&prog, rc ? rc : pyramid(&prog));
+  return program_main(&spec, argc, argv, pyramid);
 }

@@ -315,7 +315,5 @@ int main(int argc, char **argv)
                                            .positional_min = 2,
                                            .positional_max = 2,
                                            .flags = flags};
-  struct program prog;
-  int rc = program_start(&spec, argc, argv, &prog);
-  return program_end(&prog, rc ? rc : compare(&prog));
+  return program_main(&spec, argc, argv, compare);
 }

@@ -76,7 +76,5 @@ int main(int argc, char **argv)
                                            .positional_max = 1,
                                            .flags = flags,
                                            .no_mpi = 1};
-  struct program prog;
-  int rc = program_start(&spec, argc, argv, &prog);
-  return program_end(&prog, rc ? rc : merge(&prog));
+  return program_main(&spec, argc, argv, merge);
 }

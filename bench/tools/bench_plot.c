@@ -117,7 +117,5 @@ int main(int argc, char **argv)
                                            .positional_max = MAX_RUNS,
                                            .flags = flags,
                                            .no_mpi = 1};
-  struct program prog;
-  int rc = program_start(&spec, argc, argv, &prog);
-  return program_end(&prog, rc ? rc : plot(&prog));
+  return program_main(&spec, argc, argv, plot);
 }

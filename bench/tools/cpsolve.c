@@ -244,8 +244,6 @@ int main(int argc, char **argv)
   static const char *const lists[] = {"-f", NULL};
   static const struct program_spec spec = {
       .name = "cpsolve", .usage = "-f FILE [FILE ...] [options]", .lists = lists};
-  struct program prog;
   blas_core_select(); /* solve times with the kernels the CPU can run (bench/engine/blas_core.c) */
-  int rc = program_start(&spec, argc, argv, &prog);
-  return program_end(&prog, rc ? rc : cpsolve(&prog));
+  return program_main(&spec, argc, argv, cpsolve);
 }
