@@ -213,7 +213,19 @@ mkrun "$tmp/disjoint" hs=0.5
 expect 2 "no common group" -- "$c" "$tmp/base" "$tmp/disjoint"
 grep -q "no group in common" "$tmp/err" && pass "message says no group in common" || fail "message: $(cat "$tmp/err")"
 expect 2 "unknown option" -- "$c" "$tmp/base" "$tmp/same" -tol_rell 0.1
-grep -q "unknown option -tol_rell" "$tmp/err" && pass "message names the option" || fail "message: $(cat "$tmp/err")"
+grep -q -- "-tol_rell is not an option of this run (did you mean -tol_rel?)" "$tmp/err" && pass "message names the option and the nearest" || fail "message: $(cat "$tmp/err")"
+expect 2 "a stray word after a value" -- "$c" "$tmp/base" "$tmp/same" -tol_rel 0.1 0.2
+grep -q "stray word '0.2' after -tol_rel 0.1" "$tmp/err" && pass "... is named, not dropped" || fail "message: $(cat "$tmp/err")"
+expect 0 "flags take no value: a directory after -all is positional" -- "$c" -all "$tmp/base" "$tmp/same"
+# (PETSc's array reader kept 64 items; one argv word holds at most 128 KiB, so the 200 KB list is in a file)
+expect 0 "-metric_tol with more than 64 items is read whole" -- "$c" "$tmp/base" "$tmp/worse" \
+  -metric_tol "$(yes err=0.01 | head -69 | paste -sd, -),err=0.6"
+echo "-metric_tol $(yes err=0.01 | head -23000 | paste -sd, -),err=0.6" >"$tmp/long.opts"
+expect 0 "... and a 200 KB -metric_tol in an options file, to its last item" -- "$c" "$tmp/base" "$tmp/worse" \
+  -options_file "$tmp/long.opts"
+expect 0 "-help prints bench_compare's options only" -- "$c" -help
+head -1 "$tmp/out" | grep -q '^bench_compare BASELINE_DIR NEW_DIR' && ! grep -q 'Petsc Release' "$tmp/out" &&
+  pass "... not PETSc's block" || fail "help: $(head -3 "$tmp/out")"
 expect 2 "-metric_tol naming no metric" -- "$c" "$tmp/base" "$tmp/same" -metric_tol bogus=0.1
 expect 2 "one directory only" -- "$c" "$tmp/base"
 expect 0 "-help" -- "$c" -help

@@ -5,8 +5,5 @@
 
 int sweep_summarize(const char *run_dir);
 int sweep_plot(const char *run_dir);
-/* The command line of the run-directory tools (bench_plot, bench_merge): TOOL RUN_DIR [-no_plots]. Sets
- * *dir and *plots; 0 on success, 2 with the usage line on stderr. */
-int sweep_tool_args(int argc, char **argv, const char *tool, const char **dir, int *plots);
 
 #endif

@@ -411,22 +411,3 @@ int rundir_values(const struct rundir *r, const struct rundir_groups *g, int grp
   gsl_sort(out, 1, (size_t)n);
   return n;
 }
-
-int sweep_tool_args(int argc, char **argv, const char *tool, const char **dir, int *plots)
-{
-  *plots = 1;
-  *dir = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "-no_plots") == 0) {
-      *plots = 0;
-    } else if (argv[i][0] == '-' || *dir) { /* an unknown option or a second directory */
-      *dir = NULL;
-      break;
-    } else {
-      *dir = argv[i];
-    }
-  }
-  if (*dir) return 0;
-  fprintf(stderr, "usage: %s RUN_DIR [-no_plots]\n", tool);
-  return 2;
-}

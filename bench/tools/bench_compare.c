@@ -7,23 +7,22 @@
  * ("slower?") otherwise. Metrics, counts and timings use the tasks both runs solved. Rules in compare.h.
  * USAGE   bench_compare BASELINE_DIR NEW_DIR [-map new=base,...] [-tol_rel r] [-tol_abs a]
  *         [-metric_tol name=r,...] [-count_ratio x] [-time_ratio x] [-alpha p] [-min_repeats n]
- *         [-interleaved] [-fail_time_limit] [-all] [-options_file F]
+ *         [-interleaved] [-fail_time_limit] [-all] [-options_file F] (flags take no value)
  * EXIT    0 pass, 1 regression, 2 could not compare (missing or corrupt files, different experiments or
  *         columns, no common group, unknown options). */
 #include "compare.h"
 #include "option_table.h"
+#include "program.h"
 
 #include <math.h>
-#include <petscsys.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_METRIC_TOL 64
 
 static const char help[] =
     "bench_compare BASELINE_DIR NEW_DIR [options]: regression verdicts of a run against a baseline.\n"
     "  -map new=base,...     judge the new run's group value 'new' against the baseline's 'base' (a variant\n"
-    "                        against what it replaces, e.g. -map pgs_relax=pgs)\n"
+    "                        against what it replaces, e.g. -map pgs_relax=pgs); the same run on both sides\n"
+    "                        judges one value of an axis against another (-map 64=8 over -lemke_block 8,64)\n"
     "  -tol_rel r            accuracy: a median may rise by r * |baseline| (default 0.01)\n"
     "  -tol_abs a            ... or by a, or by the column's noise floor, whichever is larger (default 0)\n"
     "  -metric_tol m=r,...   tol_rel for particular metrics\n"
@@ -36,6 +35,7 @@ static const char help[] =
     "                        and significant is a verdict (otherwise only evidence: slower? / faster?)\n"
     "  -fail_time_limit      a success-rate drop made of time_limit tasks fails (default: reported only)\n"
     "  -all                  print every comparison (default: those that moved beyond a noise floor)\n"
+    "-interleaved, -fail_time_limit and -all take no value (a word after them is a run directory).\n"
     "Exit status: 0 pass, 1 regression, 2 could not compare (missing or corrupt files, different\n"
     "experiments or columns, no common group, bad options).\n";
 
@@ -143,12 +143,12 @@ static int same_names(const struct rundir_list *a, const struct rundir_list *b)
 }
 
 /* Options: -metric_tol "name=r" items. 0 on success, 2 with a message. */
-static int parse_metric_tol(struct compare_options *o, char **items, PetscInt n)
+static int parse_metric_tol(struct compare_options *o, char **items, int n)
 {
   o->metric_tol_name = calloc((size_t)n + 1, sizeof *o->metric_tol_name);
   o->metric_tol = calloc((size_t)n + 1, sizeof *o->metric_tol);
   if (!o->metric_tol_name || !o->metric_tol) return 2;
-  for (PetscInt i = 0; i < n; i++) {
+  for (int i = 0; i < n; i++) {
     char *eq = strchr(items[i], '='), *end = NULL;
     double v = eq ? strtod(eq + 1, &end) : NAN;
     if (!eq || eq == items[i] || !end || *end || !(v >= 0.0)) {
@@ -163,9 +163,9 @@ static int parse_metric_tol(struct compare_options *o, char **items, PetscInt n)
 }
 
 /* Options: -map "new=base" items, split in place into from (new) and to (base). 0, or 2 with a message. */
-static int parse_map(char **items, PetscInt n, char **from, char **to)
+static int parse_map(char **items, int n, char **from, char **to)
 {
-  for (PetscInt i = 0; i < n; i++) {
+  for (int i = 0; i < n; i++) {
     char *eq = strchr(items[i], '=');
     if (!eq || eq == items[i] || !eq[1] || strchr(eq + 1, '=')) {
       fprintf(stderr, "error: -map item '%s' is not new_value=base_value\n", items[i]);
@@ -200,104 +200,36 @@ static const struct option_decl compare_settings_options[] = {
     CMP_OPT(fail_time_limit, OPT_BOOL, "0", NULL, "a success drop made of time_limit tasks fails too"),
 };
 
-int main(int argc, char **argv)
+/* The lines above the table: what was compared, and by which rules. */
+static void print_header(const char *dir_b, const char *dir_n, const struct rundir *b, const struct rundir *n,
+                         const struct compare_options *o, int n_maps, char **map_from, char **map_to)
 {
-  /* the two directories come first; PETSc skips arguments that are not options */
-  const char *dir_b = argc > 1 && argv[1][0] != '-' ? argv[1] : NULL;
-  const char *dir_n = dir_b && argc > 2 && argv[2][0] != '-' ? argv[2] : NULL;
-  if (PetscInitialize(&argc, &argv, NULL, NULL) != 0) return 2;
-  int rc = 2;
-  struct rundir *b = NULL, *n = NULL;
-  struct compare_result *res = NULL;
-  char *items[MAX_METRIC_TOL] = {0}, *maps[MAX_METRIC_TOL] = {0};
-  char *map_from[MAX_METRIC_TOL] = {0}, *map_to[MAX_METRIC_TOL] = {0};
-  PetscInt n_items = MAX_METRIC_TOL, n_maps = MAX_METRIC_TOL;
-  struct compare_options o = {.tol_rel = 0.01,
-                              .tol_abs = 0.0,
-                              .time_ratio = 1.2,
-                              .alpha = 0.05,
-                              .min_repeats = 5,
-                              .count_ratio = 1.2};
-  PetscBool has_help, all = PETSC_FALSE, interleaved = PETSC_FALSE, fail_tl = PETSC_FALSE, set, map_set;
-  PetscOptionsHasHelp(NULL, &has_help);
-  if (has_help) {
-    fputs(help, stdout);
-    rc = 0;
-    goto done;
-  }
-  struct compare_settings cs;
-  char msg[512];
-  if (option_read(compare_settings_options,
-                  (int)(sizeof compare_settings_options / sizeof compare_settings_options[0]), NULL, NULL,
-                  &cs, msg, sizeof msg)) {
-    fprintf(stderr, "error: %s\n", msg);
-    goto done;
-  }
-  o.tol_rel = cs.tol_rel, o.tol_abs = cs.tol_abs, o.time_ratio = cs.time_ratio,
-  o.count_ratio = cs.count_ratio;
-  o.alpha = cs.alpha;
-  PetscInt min_repeats = cs.min_repeats;
-  all = cs.all ? PETSC_TRUE : PETSC_FALSE;
-  interleaved = cs.interleaved ? PETSC_TRUE : PETSC_FALSE;
-  fail_tl = cs.fail_time_limit ? PETSC_TRUE : PETSC_FALSE;
-  PetscOptionsGetStringArray(NULL, NULL, "-metric_tol", items, &n_items, &set);
-  PetscOptionsGetStringArray(NULL, NULL, "-map", maps, &n_maps, &map_set);
-  o.min_repeats = (int)min_repeats;
-  o.interleaved = interleaved == PETSC_TRUE;
-  o.fail_time_limit = fail_tl == PETSC_TRUE;
-  if (!set) n_items = 0;
-  if (!map_set) n_maps = 0;
-  if (!dir_b || !dir_n) {
-    fprintf(stderr, "usage: bench_compare BASELINE_DIR NEW_DIR [options] (bench_compare -help)\n");
-    goto done;
-  }
-  if (!(o.tol_rel >= 0.0) || !(o.tol_abs >= 0.0) || !(o.time_ratio >= 1.0) || !(o.count_ratio >= 1.0) ||
-      !(o.alpha > 0.0 && o.alpha < 1.0) || o.min_repeats < 2) {
-    fprintf(stderr, "error: need -tol_rel >= 0, -tol_abs >= 0, -time_ratio >= 1, -count_ratio >= 1, "
-                    "0 < -alpha < 1, -min_repeats >= 2\n");
-    goto done;
-  }
-  if (parse_metric_tol(&o, items, n_items) || parse_map(maps, n_maps, map_from, map_to)) goto done;
-  {
-    PetscInt n_left = 0;
-    char **names = NULL, **values = NULL;
-    PetscOptionsLeftGet(NULL, &n_left, &names, &values);
-    int unknown = (int)n_left;
-    for (PetscInt i = 0; i < n_left; i++)
-      fprintf(stderr, "error: unknown option -%s (bench_compare -help)\n", names[i]);
-    PetscOptionsLeftRestore(NULL, &n_left, &names, &values);
-    if (unknown) goto done;
-  }
-  if (rundir_read(dir_b, &b) || rundir_read(dir_n, &n) || compare_check_table(b) || compare_check_table(n))
-    goto done;
-  /* after the duplicate check: a map that merged two methods is refused by compare_map_values itself */
-  if (compare_map_values(b, n, (int)n_maps, map_from, map_to) || compare_runs(b, n, &o, &res)) goto done;
   printf("# bench_compare %s (baseline) vs %s (new): experiment %s, group = ", dir_b, dir_n, b->experiment);
   for (int k = 0; k < b->group.n; k++)
     printf("%s%s", k ? "," : "", b->group.name[k]);
   if (!b->group.n) printf("(none: one group)");
-  for (PetscInt k = 0; k < n_maps; k++)
+  for (int k = 0; k < n_maps; k++)
     printf("%s%s judged as %s", k ? ", " : "\n# map: the new run's ", map_from[k], map_to[k]);
   printf("\n# values over the tasks both runs solved; a baseline group missing from the new run is a "
          "regression\n# accuracy: lower is better");
   for (int k = 0; k < n->higher_better.n; k++)
     printf("%s%s", k ? "," : " except for ", n->higher_better.name[k]);
   printf(", tolerance max(%g, %g |baseline|, noise floor); both values under the floor: no verdict\n",
-         o.tol_abs, o.tol_rel);
+         o->tol_abs, o->tol_rel);
   printf("# success rate: a drop is a regression, one made of time_limit tasks (wall-clock) is verdict "
          "time_limit%s\n",
-         o.fail_time_limit ? " and fails (-fail_time_limit)" : ", which does not fail (-fail_time_limit)");
+         o->fail_time_limit ? " and fails (-fail_time_limit)" : ", which does not fail (-fail_time_limit)");
   if (n->counts.n) {
     printf("# counts (deterministic cost): ");
     for (int k = 0; k < n->counts.n; k++)
       printf("%s%s", k ? "," : "", n->counts.name[k]);
-    printf(", ratio of medians beyond %g\n", o.count_ratio);
+    printf(", ratio of medians beyond %g\n", o->count_ratio);
   }
   printf("# timings: ratio of medians > %s%g%s and one-sided Wilcoxon rank-sum (Mann-Whitney U, normal\n"
          "# approximation, tie-corrected) p < %g, with >= %d task pairs; %s\n",
-         o.interleaved ? "max(A-vs-A spread, " : "", o.time_ratio, o.interleaved ? ")" : "", o.alpha,
-         o.min_repeats,
-         o.interleaved
+         o->interleaved ? "max(A-vs-A spread, " : "", o->time_ratio, o->interleaved ? ")" : "", o->alpha,
+         o->min_repeats,
+         o->interleaved
              ? "the runs were timed interleaved (-interleaved): these are verdicts"
              : "runs made at different times: evidence only (slower?/faster?), confirm with bench/ab");
   if (!same_names(&b->higher_better, &n->higher_better))
@@ -307,7 +239,54 @@ int main(int argc, char **argv)
   if (strcmp(b->options, n->options) != 0)
     printf("# note: the option strings differ:\n#   baseline: %s\n#   new:      %s\n", b->options,
            n->options);
-  print_table(b, res, all);
+}
+
+/* -metric_tol and -map: comma lists of name=value items, any number. 0, or 2 with a message. */
+static int read_lists(const struct program *prog, struct compare_options *o, char ***tols, char ***maps,
+                      int *n_maps, char ***from, char ***to)
+{
+  const char *mt = program_value(prog, "-metric_tol"), *mp = program_value(prog, "-map");
+  int n_tols = 0;
+  *n_maps = 0;
+  if ((mt && !(*tols = program_split_list(mt, &n_tols))) || (mp && !(*maps = program_split_list(mp, n_maps))))
+    return 2;
+  *from = calloc((size_t)*n_maps + 1, sizeof **from);
+  *to = calloc((size_t)*n_maps + 1, sizeof **to);
+  if (!*from || !*to) return 2;
+  return parse_metric_tol(o, *tols, n_tols) || parse_map(*maps, *n_maps, *from, *to);
+}
+
+static int compare(const struct program *prog)
+{
+  static const char *const lists[] = {"-map", "-metric_tol"};
+  const int n_settings = (int)(sizeof compare_settings_options / sizeof compare_settings_options[0]);
+  int rc = 2, n_maps = 0;
+  struct rundir *b = NULL, *n = NULL;
+  struct compare_result *res = NULL;
+  char **tols = NULL, **maps = NULL, **map_from = NULL, **map_to = NULL, msg[512];
+  struct compare_options o = {0};
+  struct compare_settings cs;
+  if (prog->help) {
+    fputs(help, stdout);
+    return 0;
+  }
+  if (option_read(compare_settings_options, n_settings, prog->options, NULL, &cs, msg, sizeof msg)) {
+    fprintf(stderr, "error: %s\n", msg);
+    goto cleanup;
+  }
+  o.tol_rel = cs.tol_rel, o.tol_abs = cs.tol_abs, o.time_ratio = cs.time_ratio;
+  o.count_ratio = cs.count_ratio, o.alpha = cs.alpha, o.min_repeats = cs.min_repeats;
+  o.interleaved = cs.interleaved, o.fail_time_limit = cs.fail_time_limit;
+  if (read_lists(prog, &o, &tols, &maps, &n_maps, &map_from, &map_to) ||
+      program_report_unused(prog, compare_settings_options, n_settings, lists, 2, NULL))
+    goto cleanup;
+  const char *dir_b = prog->positional[0], *dir_n = prog->positional[1];
+  if (rundir_read(dir_b, &b) || rundir_read(dir_n, &n) || compare_check_table(b) || compare_check_table(n))
+    goto cleanup;
+  /* after the duplicate check: a map that merged two methods is refused by compare_map_values itself */
+  if (compare_map_values(b, n, n_maps, map_from, map_to) || compare_runs(b, n, &o, &res)) goto cleanup;
+  print_header(dir_b, dir_n, b, n, &o, n_maps, map_from, map_to);
+  print_table(b, res, cs.all);
   printf("%d groups compared (%d missing from the new run, %d only in the new run): %d regressions, %d "
          "improved, "
          "%d time_limit; %d timing moves unconfirmed (not interleaved); %d timing comparisons untested "
@@ -316,16 +295,26 @@ int main(int argc, char **argv)
          res->n_timing_evidence, res->n_untested_costs, o.min_repeats);
   rc = compare_failed(res, &o) ? 1 : 0;
   printf("verdict: %s\n", rc ? "REGRESSION" : "pass");
-done:
+cleanup:
   compare_result_destroy(&res);
   rundir_destroy(&b);
   rundir_destroy(&n);
   free(o.metric_tol_name);
   free(o.metric_tol);
-  for (PetscInt i = 0; i < MAX_METRIC_TOL; i++) {
-    PetscFree(items[i]);
-    PetscFree(maps[i]);
-  }
-  PetscFinalize();
+  free(tols);
+  free(maps);
+  free(map_from);
+  free(map_to);
   return rc;
+}
+
+int main(int argc, char **argv)
+{
+  static const char *const flags[] = {"-all", "-interleaved", "-fail_time_limit", NULL};
+  static const struct program_spec spec = {.name = "bench_compare",
+                                           .usage = "BASELINE_DIR NEW_DIR [options]",
+                                           .positional_min = 2,
+                                           .positional_max = 2,
+                                           .flags = flags};
+  return program_main(&spec, argc, argv, compare);
 }

@@ -6,11 +6,13 @@
  *         (cells with probability >= 0.9) -> RUN_DIR/grasp_sweet.txt and stdout; and the map in the style of
  *         Fig. 10 of Chakraborty et al. (x right, y up, probability as colour, the engine's success-map
  *         palette) with the sweet spot and its +-3 mm box marked -> RUN_DIR/plots/grasp_map_<range>.png.
- * USAGE   bench_grasp_map RUN_DIR [-no_plots] [-window 3]
+ * USAGE   bench_grasp_map RUN_DIR [-no_plots] [-window 3]; -help lists the options
  * PAPER   Chakraborty, Berard, Akella & Trinkle, Sec. 6.4, Fig. 10 (sweet spot about (0, -11) mm). */
+#include "program.h"
 #include "table.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,55 +111,48 @@ static int plot_group(const char *dir, const char *g, const struct cell *c, int 
   return pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0;
 }
 
-int main(int argc, char **argv)
+struct map_settings {
+  double window;
+  int no_plots;
+};
+
+static const struct option_decl map_options[] = {
+    {"window", OPT_REAL, offsetof(struct map_settings, window), "3", "[0,inf)",
+     "half-width of the sweet spot's box in x and y [mm]"},
+    {"no_plots", OPT_BOOL, offsetof(struct map_settings, no_plots), "0", NULL,
+     "tables and text only, no gnuplot maps (a flag: takes no value)"},
+};
+#define N_MAP_OPTIONS ((int)(sizeof map_options / sizeof map_options[0]))
+
+/* The cells of a bench_grasp tasks.csv (*nc of them, malloc'd in *out). 0, or 2 / 1 with a message. */
+static int read_cells(const char *dir, struct cell **out, int *nc)
 {
-  const char *dir = NULL;
-  int plots = 1;
-  double win = 3.0;
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "-no_plots") == 0)
-      plots = 0;
-    else if (strcmp(argv[i], "-window") == 0 && i + 1 < argc)
-      win = atof(argv[++i]);
-    else if (argv[i][0] != '-' && !dir)
-      dir = argv[i];
-    else {
-      fprintf(stderr, "usage: bench_grasp_map RUN_DIR [-no_plots] [-window MM]\n");
-      return 2;
-    }
-  }
-  if (!dir || !(win >= 0)) {
-    fprintf(stderr, "usage: bench_grasp_map RUN_DIR [-no_plots] [-window MM]\n");
-    return 2;
-  }
   char path[4200];
   snprintf(path, sizeof path, "%s/tasks.csv", dir);
   struct table *t = NULL;
+  *out = NULL;
+  *nc = 0;
   if (table_read(path, TABLE_STRICT, &t)) {
     if (!t) fprintf(stderr, "bench_grasp_map: cannot read %s\n", path);
     return 2;
   }
   int cf = table_column(t, "friction"), cx = table_column(t, "x"), cy = table_column(t, "y");
   int cs = table_column(t, "status"), co = table_column(t, "outcome"), cm = table_column(t, "formulation");
-  int cv = table_column(t, "solver");
+  int cv = table_column(t, "solver"), rc = 0;
+  struct cell *c = NULL;
   if (cf < 0 || cx < 0 || cy < 0 || cs < 0 || co < 0 || cm < 0 || cv < 0) {
     fprintf(stderr, "bench_grasp_map: %s is not a bench_grasp table\n", path);
-    table_destroy(&t);
-    return 2;
+    rc = 2;
+  } else if (!(c = calloc((size_t)t->nrow + 1, sizeof *c))) {
+    rc = 1;
   }
-  struct cell *c = calloc((size_t)t->nrow + 1, sizeof *c);
-  int nc = 0;
-  if (!c) {
-    table_destroy(&t);
-    return 1;
-  }
-  for (int r = 0; r < t->nrow; r++) {
+  for (int r = 0; !rc && r < t->nrow; r++) {
     char g[96];
     snprintf(g, sizeof g, "%s/%s/%s", table_get(t, r, cf), table_get(t, r, cm), table_get(t, r, cv));
     double x = table_number(t, r, cx), y = table_number(t, r, cy);
-    int i = find(c, nc, g, x, y);
+    int i = find(c, *nc, g, x, y);
     if (i < 0) {
-      i = nc++;
+      i = (*nc)++;
       snprintf(c[i].group, sizeof c[i].group, "%s", g);
       c[i].x = x, c[i].y = y;
     }
@@ -168,12 +163,19 @@ int main(int argc, char **argv)
       o++;
     c[i].out[o]++;
   }
+  table_destroy(&t);
+  *out = c;
+  return rc;
+}
+
+/* RUN_DIR/grasp_cells.csv: one row per cell with its Wilson interval and outcome shares. 0, or 1. */
+static int write_cells(const char *dir, const struct cell *c, int nc)
+{
+  char path[4200];
   snprintf(path, sizeof path, "%s/grasp_cells.csv", dir);
   FILE *f = fopen(path, "w");
   if (!f) {
     fprintf(stderr, "bench_grasp_map: cannot write %s\n", path);
-    free(c);
-    table_destroy(&t);
     return 1;
   }
   fprintf(f, "group,x,y,trials,successes,p,wilson_lo,wilson_hi");
@@ -190,55 +192,94 @@ int main(int argc, char **argv)
     fprintf(f, "\n");
   }
   fclose(f);
+  return 0;
+}
+
+/* Per group (its first cell is c[i]): the best cell, the sweet spot, the plateau and the outcome shares on
+ * stdout and in sw, and its map. 0, or 1 when the plot failed. */
+static int report_group(const char *dir, const struct cell *c, int nc, int i, double win, int plots, FILE *sw)
+{
+  const char *g = c[i].group;
+  const struct cell *best = NULL;
+  double best_w = -1, wx = NAN, wy = NAN;
+  int plateau = 0, cells = 0, trials = 0, out[N_OUT + 1] = {0};
+  for (int j = 0; j < nc; j++) {
+    if (strcmp(c[j].group, g) != 0) continue;
+    cells++;
+    trials += c[j].n;
+    for (int o = 0; o <= N_OUT; o++)
+      out[o] += c[j].out[o];
+    plateau += prob(&c[j]) >= 0.9;
+    if (!best || prob(&c[j]) > prob(best)) best = &c[j];
+    double s = 0;
+    int m = 0;
+    for (int k = 0; k < nc; k++)
+      if (strcmp(c[k].group, g) == 0 && fabs(c[k].x - c[j].x) <= win + 1e-9 &&
+          fabs(c[k].y - c[j].y) <= win + 1e-9)
+        s += prob(&c[k]), m++;
+    if (m && s / m > best_w) best_w = s / m, wx = c[j].x, wy = c[j].y;
+  }
+  double lo, hi;
+  wilson(best->k, best->n, &lo, &hi);
+  for (FILE *out_f = stdout; out_f; out_f = out_f == stdout ? sw : NULL) {
+    fprintf(out_f,
+            "%s: %d cells, %d trials; best cell (%g, %g) mm: %d/%d = %.3f (95%% Wilson %.3f-%.3f); "
+            "sweet spot +-%g mm: centre (%g, %g) mm, mean probability %.3f; plateau (p >= 0.9): %d "
+            "cells; outcomes:",
+            g, cells, trials, best->x, best->y, best->k, best->n, prob(best), lo, hi, win, wx, wy, best_w,
+            plateau);
+    for (int o = 0; o < N_OUT; o++)
+      fprintf(out_f, " %s %.3f", outcomes[o], (double)out[o] / trials);
+    fprintf(out_f, " other %.3f\n", (double)out[N_OUT] / trials);
+  }
+  if (plots && plot_group(dir, g, c, nc, best, wx, wy, win)) {
+    fprintf(stderr, "bench_grasp_map: the plot of %s failed (gnuplot)\n", g);
+    return 1;
+  }
+  return 0;
+}
+
+static int grasp_map(const struct program *prog)
+{
+  struct map_settings set;
+  struct cell *c = NULL;
+  char msg[512], path[4200];
+  int nc = 0, rc = 2;
+  if (prog->help) {
+    printf("bench_grasp_map RUN_DIR [options]: per-cell success probabilities with Wilson intervals, the\n"
+           "sweet spot and the maps of a bench_grasp run (grasp_cells.csv, grasp_sweet.txt, plots/).\n");
+    option_print(stdout, map_options, N_MAP_OPTIONS, NULL);
+    return 0;
+  }
+  if (option_read(map_options, N_MAP_OPTIONS, prog->options, NULL, &set, msg, sizeof msg)) {
+    fprintf(stderr, "error: %s\n", msg);
+    return 2;
+  }
+  if (program_report_unused(prog, map_options, N_MAP_OPTIONS, NULL, 0, NULL)) return 2;
+  const char *dir = prog->positional[0];
+  if ((rc = read_cells(dir, &c, &nc)) || (rc = write_cells(dir, c, nc))) goto cleanup;
   snprintf(path, sizeof path, "%s/grasp_sweet.txt", dir);
   FILE *sw = fopen(path, "w");
-  int rc = 0;
   for (int i = 0; i < nc; i++) { /* each group once, at its first cell */
     int first = 1;
     for (int j = 0; j < i && first; j++)
       first = strcmp(c[j].group, c[i].group) != 0;
-    if (!first) continue;
-    const char *g = c[i].group;
-    const struct cell *best = NULL;
-    double best_w = -1, wx = NAN, wy = NAN;
-    int plateau = 0, cells = 0, trials = 0, out[N_OUT + 1] = {0};
-    for (int j = 0; j < nc; j++) {
-      if (strcmp(c[j].group, g) != 0) continue;
-      cells++;
-      trials += c[j].n;
-      for (int o = 0; o <= N_OUT; o++)
-        out[o] += c[j].out[o];
-      plateau += prob(&c[j]) >= 0.9;
-      if (!best || prob(&c[j]) > prob(best)) best = &c[j];
-      double s = 0;
-      int m = 0;
-      for (int k = 0; k < nc; k++)
-        if (strcmp(c[k].group, g) == 0 && fabs(c[k].x - c[j].x) <= win + 1e-9 &&
-            fabs(c[k].y - c[j].y) <= win + 1e-9)
-          s += prob(&c[k]), m++;
-      if (m && s / m > best_w) best_w = s / m, wx = c[j].x, wy = c[j].y;
-    }
-    double lo, hi;
-    wilson(best->k, best->n, &lo, &hi);
-    for (FILE *out_f = stdout; out_f; out_f = out_f == stdout ? sw : NULL) {
-      if (!out_f) break;
-      fprintf(out_f,
-              "%s: %d cells, %d trials; best cell (%g, %g) mm: %d/%d = %.3f (95%% Wilson %.3f-%.3f); "
-              "sweet spot +-%g mm: centre (%g, %g) mm, mean probability %.3f; plateau (p >= 0.9): %d "
-              "cells; outcomes:",
-              g, cells, trials, best->x, best->y, best->k, best->n, prob(best), lo, hi, win, wx, wy, best_w,
-              plateau);
-      for (int o = 0; o < N_OUT; o++)
-        fprintf(out_f, " %s %.3f", outcomes[o], (double)out[o] / trials);
-      fprintf(out_f, " other %.3f\n", (double)out[N_OUT] / trials);
-    }
-    if (plots && plot_group(dir, g, c, nc, best, wx, wy, win)) {
-      fprintf(stderr, "bench_grasp_map: the plot of %s failed (gnuplot)\n", g);
-      rc = 1;
-    }
+    if (first && report_group(dir, c, nc, i, set.window, !set.no_plots, sw)) rc = 1;
   }
   if (sw) fclose(sw);
+cleanup:
   free(c);
-  table_destroy(&t);
   return rc;
+}
+
+int main(int argc, char **argv)
+{
+  static const char *const flags[] = {"-no_plots", NULL};
+  static const struct program_spec spec = {.name = "bench_grasp_map",
+                                           .usage = "RUN_DIR [-no_plots] [-window MM]",
+                                           .positional_min = 1,
+                                           .positional_max = 1,
+                                           .flags = flags,
+                                           .no_mpi = 1};
+  return program_main(&spec, argc, argv, grasp_map);
 }

@@ -1,13 +1,16 @@
-/* NAME    cpsolve — solve one complementarity problem file with one, several or all registered solvers.
+/* NAME    cpsolve — solve complementarity problem files with one, several or all registered solvers.
  * PURPOSE the command users reach for: load an LCP / mixed LCP (plain or Siconos .dat), run solvers, and
  *         report status, iterations, the harness's independent residual and time per solver.
- * USAGE   cpsolve -f FILE [-input_format auto|plain|siconos_lcp|siconos_mlcp] [-cp_solver a,b,...|all]
- *         [-cp_tol T] [-cp_max_it N] [-cp_time_limit S] [-format table|csv] [-print_solution] [-write OUT]
- *         [-<solver>_... its declared options]; -help lists them all (-help petsc: PETSc's as well).
- * EXIT    0 if at least one solver converged, 1 if none did, 2 on bad input or usage, including any option
- *         that nothing in this run reads (a misspelt name, or an option of a solver the run does not use). */
+ * USAGE   cpsolve -f FILE [FILE ...] [-input_format auto|plain|siconos_lcp|siconos_mlcp]
+ *         [-cp_solver a,b,...|all] [-cp_tol T] [-cp_max_it N] [-cp_time_limit S] [-format table|csv]
+ *         [-print_solution] [-write OUT (one file only)] [-<solver>_... its declared options]; each file is
+ *         solved in turn; -help lists the options (-help petsc: PETSc's as well).
+ * EXIT    0 if every file had at least one solver converge, 1 if some file had none, 2 on bad input or
+ *         usage (a file that cannot be read is named and the others are still solved; any option that
+ *         nothing in this run reads: a misspelt name, or an option of a solver the run does not use). */
 #include "blas_core.h"
 #include "cp_io.h"
+#include "program.h"
 #include "solver.h"
 
 #include <petscsys.h>
@@ -18,7 +21,6 @@
 #define CPSOLVE_MAX_SOLVERS 64
 
 struct cpsolve_options {
-  char file[OPTION_STRING_MAX];
   int input_format; /* enum cp_file_format: the choice list below is in its order */
   int csv;
   int print_solution;
@@ -27,7 +29,6 @@ struct cpsolve_options {
 };
 
 static const struct option_decl cpsolve_options[] = {
-    {"f", OPT_STRING, offsetof(struct cpsolve_options, file), "", NULL, "problem file (required)"},
     {"input_format", OPT_CHOICE, offsetof(struct cpsolve_options, input_format), "auto",
      "auto|plain|siconos_lcp|siconos_mlcp", "auto: *.dat is Siconos, *mlcp*.dat its MLCP form"},
     {"cp_solver", OPT_STRING, offsetof(struct cpsolve_options, solvers), "all", NULL,
@@ -42,7 +43,9 @@ static const int cpsolve_n_options = (int)(sizeof cpsolve_options / sizeof cpsol
 
 static void print_help(int n_names, const char *const *names)
 {
-  printf("cpsolve -f FILE [options]: solve a complementarity problem with registered solvers.\n");
+  printf("cpsolve -f FILE [FILE ...] [options]: solve complementarity problems with registered solvers.\n"
+         "  %-34s %s\n",
+         "-f FILE [FILE ...]", "problem files (required), each solved in turn (csv: a column 'file' first)");
   option_print(stdout, cpsolve_options, cpsolve_n_options, NULL);
   printf("Options of every solver (the harness):\n");
   solver_print_harness_options(stdout);
@@ -51,8 +54,10 @@ static void print_help(int n_names, const char *const *names)
     printf("Options of %s:\n", names[i]);
     solver_print_options(stdout, solver_find(names[i]));
   }
-  printf("Exit status: 0 if at least one solver converged, 1 if none did, 2 on bad input (also an option\n"
-         "nothing in the run reads). -help petsc adds PETSc's own options.\n");
+  printf(
+      "Exit status: 0 if every file had at least one solver converge, 1 if some file had none, 2 on bad\n"
+      "input (a file that cannot be read: the others are still solved; an option nothing in the run reads).\n"
+      "-help petsc adds PETSc's own options.\n");
 }
 
 /* -cp_solver's list into names (registered, each once; "all" anywhere adds every registered solver).
@@ -87,41 +92,40 @@ static int parse_solvers(const char *list, const char **names, int *n, char *msg
   return 0;
 }
 
-/* Every option set that nothing read is an error of the run: name it and the nearest declared one. */
-static int report_unused(void)
+/* For program_report_unused: an option of a solver this run does not use is named with its solver. */
+static int explain_unused(const char *name, char *msg, size_t len)
 {
-  char **names = NULL, **values = NULL;
-  int n = option_unused(NULL, &names, &values), n_cand = 0;
-  if (n <= 0) return n < 0;
-  const char **solver_names = solver_option_names(&n_cand);
-  const char **cand = malloc(((size_t)n_cand + (size_t)cpsolve_n_options) * sizeof *cand);
-  char own[8][64];
-  int k = 0;
-  for (int i = 0; i < cpsolve_n_options && i < 8; i++) {
-    snprintf(own[i], sizeof own[i], "-%s", cpsolve_options[i].name);
-    if (cand) cand[k++] = own[i];
-  }
-  for (int i = 0; cand && solver_names && i < n_cand; i++)
-    cand[k++] = solver_names[i];
-  for (int i = 0; i < n; i++) {
-    const struct solver_type *owner = solver_option_owner(names[i]);
-    const char *near = cand ? option_nearest(names[i], cand, k) : NULL;
-    if (owner)
-      fprintf(stderr, "error: %s is an option of solver %s, which this run does not use (-cp_solver)\n",
-              names[i], owner->name);
-    else if (near)
-      fprintf(stderr, "error: %s is not an option of this run (did you mean %s?)\n", names[i], near);
-    else
-      fprintf(stderr, "error: %s is not an option of this run (cpsolve -help lists them)\n", names[i]);
-  }
-  free(cand);
-  free(solver_names);
-  option_unused_free(n, names, values);
-  return 1;
+  const struct solver_type *owner = solver_option_owner(name);
+  if (owner)
+    snprintf(msg, len, "%s is an option of solver %s, which this run does not use (-cp_solver)", name,
+             owner->name);
+  return owner != NULL;
 }
 
-/* Runs one solver; returns 1 if converged, 0 if not, -1 on allocation failure. */
-static int run_one(struct solver *s, const struct cp_problem *p, int csv, int print_solution)
+/* Every option set that nothing read is an error of the run: named with the nearest declared one. */
+static int report_unused(const struct program *prog)
+{
+  int n_cand = 0;
+  const char **solver_names = solver_option_names(&n_cand);
+  const char **more = malloc(((size_t)n_cand + 2) * sizeof *more);
+  if (!solver_names || !more) {
+    free(solver_names);
+    free(more);
+    return 1;
+  }
+  more[0] = "-f";
+  for (int i = 0; i < n_cand; i++)
+    more[i + 1] = solver_names[i];
+  int n = program_report_unused(prog, cpsolve_options, cpsolve_n_options, more, n_cand + 1, explain_unused);
+  free(more);
+  free(solver_names);
+  return n != 0;
+}
+
+/* Runs one solver and prints its row (csv: after the file's name when file is not NULL); returns 1 if
+ * converged, 0 if not, -1 on allocation failure. */
+static int run_one(struct solver *s, const struct cp_problem *p, int csv, int print_solution,
+                   const char *file)
 {
   const char *name = s->type->name;
   double *z = calloc((size_t)p->n, sizeof *z);
@@ -134,8 +138,8 @@ static int run_one(struct solver *s, const struct cp_problem *p, int csv, int pr
   /* the residual relative to the scale the tolerance multiplies (README: capped for badly scaled data) */
   double scaled = r.scale > 0.0 ? r.residual / r.scale : r.residual;
   if (csv)
-    printf("%s,%s,%d,%.6e,%.6e,%d,%.6e,%.6e\n", name, solve_status_name(r.status), r.iterations, r.residual,
-           r.seconds, p->n, r.scale, scaled);
+    printf("%s%s%s,%s,%d,%.6e,%.6e,%d,%.6e,%.6e\n", file ? file : "", file ? "," : "", name,
+           solve_status_name(r.status), r.iterations, r.residual, r.seconds, p->n, r.scale, scaled);
   else
     printf("%-22s %-20s %10d %12.3e %12.3e %6d %12.3e %12.3e\n", name, solve_status_name(r.status),
            r.iterations, r.residual, r.seconds, p->n, r.scale, scaled);
@@ -158,86 +162,88 @@ static int run_one(struct solver *s, const struct cp_problem *p, int csv, int pr
   return converged;
 }
 
-/* -help is taken out of argv before PetscInitialize, so that PETSc does not print its generic block and
- * the solvers' PETSc objects do not print theirs; "-help petsc" is left to PETSc. Returns 1 if taken. */
-static int take_help(int *argc, char **argv)
+/* One file with every solver: a table block (its own header line and column names, a blank line before
+ * every block but the first) or csv rows (one header for all files; a first column 'file' when there are
+ * several). 0 a solver converged, 1 none did, 2 the file cannot be read or written, -1 out of memory. */
+static int solve_file(const char *file, const struct cpsolve_options *o, struct solver **solvers, int n,
+                      int several, int *blocks)
 {
-  int taken = 0, k = 1;
-  for (int i = 1; i < *argc; i++) {
-    int is_help = strcmp(argv[i], "-help") == 0 || strcmp(argv[i], "--help") == 0;
-    if (is_help && i + 1 < *argc && strcmp(argv[i + 1], "petsc") == 0) return 0;
-    if (is_help)
-      taken = 1;
-    else
-      argv[k++] = argv[i];
+  struct cp_problem *p = NULL;
+  char err[512];
+  int any = 0;
+  if (cp_read_file(file, (enum cp_file_format)o->input_format, &p, err, sizeof err) != 0 ||
+      (o->write[0] && cp_write_plain(o->write, p, err, sizeof err) != 0)) {
+    fprintf(stderr, "error: %s\n", err);
+    cp_destroy(&p);
+    return 2;
   }
-  *argc = k;
-  argv[k] = NULL;
-  return taken;
+  if (o->csv && !*blocks)
+    printf("%ssolver,status,iterations,residual,seconds,n,scale,scaled_residual\n", several ? "file," : "");
+  else if (!o->csv)
+    printf("%s# %s: %s, n = %d%s\n%-22s %-20s %10s %12s %12s %6s %12s %12s\n", *blocks ? "\n" : "", p->name,
+           cp_kind_name(p->kind), p->n, p->n_eq ? " (mixed: free unknowns first)" : "", "solver", "status",
+           "iterations", "residual", "seconds", "n", "scale", "scaled_res");
+  (*blocks)++;
+  for (int i = 0; i < n && any >= 0; i++) {
+    int c = run_one(solvers[i], p, o->csv, o->print_solution, o->csv && several ? file : NULL);
+    any = c < 0 ? -1 : any | c;
+  }
+  cp_destroy(&p);
+  return any < 0 ? -1 : !any;
 }
 
-int main(int argc, char **argv)
+static int cpsolve(const struct program *prog)
 {
-  int want_help = take_help(&argc, argv);
-  blas_core_select(); /* solve times with the kernels the CPU can run (bench/engine/blas_core.c) */
-  if (PetscInitialize(&argc, &argv, NULL, NULL) != 0) return 2;
-  int rc = 2, n_names = 0;
-  struct cp_problem *p = NULL;
+  int rc = 2, n_names = 0, n_files = 0, blocks = 0;
   struct solver *solvers[CPSOLVE_MAX_SOLVERS] = {0};
   const char *names[CPSOLVE_MAX_SOLVERS] = {0};
   struct cpsolve_options o;
   char msg[1024];
-  PetscBool has_help = PETSC_FALSE;
-  PetscOptionsHasHelp(NULL, &has_help);
-  want_help |= has_help == PETSC_TRUE;
-  if (option_read(cpsolve_options, cpsolve_n_options, NULL, NULL, &o, msg, sizeof msg) ||
-      parse_solvers(o.solvers, names, &n_names, msg, sizeof msg)) {
-    fprintf(stderr, "error: %s\n", msg);
-    goto done;
-  }
-  if (want_help) {
-    print_help(n_names, names);
+  char **files = program_list(prog, "-f", &n_files);
+  int bad = option_read(cpsolve_options, cpsolve_n_options, prog->options, NULL, &o, msg, sizeof msg) ||
+            parse_solvers(o.solvers, names, &n_names, msg, sizeof msg);
+  if (prog->help) { /* the selected solvers' options too, when -cp_solver names them */
+    print_help(bad ? 0 : n_names, names);
     rc = 0;
-    goto done;
+    goto cleanup;
+  }
+  if (bad) {
+    fprintf(stderr, "error: %s\n", msg);
+    goto cleanup;
   }
   /* Every solver reads its options before anything runs, so that a bad or unused one stops the run. */
   for (int i = 0; i < n_names; i++)
     if (solver_create(names[i], &solvers[i], msg, sizeof msg) != 0 ||
-        solver_set_from_options(solvers[i], NULL, msg, sizeof msg) != 0) {
+        solver_set_from_options(solvers[i], prog->options, msg, sizeof msg) != 0) {
       fprintf(stderr, "error: %s\n", msg);
-      goto done;
+      goto cleanup;
     }
-  if (report_unused()) goto done;
-  if (!o.file[0]) {
+  if (report_unused(prog)) goto cleanup;
+  if (n_files == 0) {
     fprintf(stderr, "error: no problem file given (-f FILE); see cpsolve -help\n");
-    goto done;
+    goto cleanup;
   }
-  char err[512];
-  if (cp_read_file(o.file, (enum cp_file_format)o.input_format, &p, err, sizeof err) != 0) {
-    fprintf(stderr, "error: %s\n", err);
-    goto done;
+  if (o.write[0] && n_files > 1) {
+    fprintf(stderr, "error: -write takes one problem file, -f gives %d\n", n_files);
+    goto cleanup;
   }
-  if (o.write[0] && cp_write_plain(o.write, p, err, sizeof err) != 0) {
-    fprintf(stderr, "error: %s\n", err);
-    goto done;
+  rc = 0;
+  for (int f = 0; f < n_files; f++) { /* a file that cannot be read is named; the others are solved */
+    int c = solve_file(files[f], &o, solvers, n_names, n_files > 1, &blocks);
+    rc = c < 0 ? 2 : (c > rc ? c : rc);
+    if (c < 0) break;
   }
-  if (o.csv)
-    printf("solver,status,iterations,residual,seconds,n,scale,scaled_residual\n");
-  else
-    printf("# %s: %s, n = %d%s\n%-22s %-20s %10s %12s %12s %6s %12s %12s\n", p->name, cp_kind_name(p->kind),
-           p->n, p->n_eq ? " (mixed: free unknowns first)" : "", "solver", "status", "iterations", "residual",
-           "seconds", "n", "scale", "scaled_res");
-  int any = 0;
-  for (int i = 0; i < n_names; i++) {
-    int c = run_one(solvers[i], p, o.csv, o.print_solution);
-    if (c < 0) goto done;
-    any |= c;
-  }
-  rc = any ? 0 : 1;
-done:
+cleanup:
   for (int i = 0; i < n_names; i++)
     solver_destroy(&solvers[i]);
-  cp_destroy(&p);
-  PetscFinalize();
   return rc;
+}
+
+int main(int argc, char **argv)
+{
+  static const char *const lists[] = {"-f", NULL};
+  static const struct program_spec spec = {
+      .name = "cpsolve", .usage = "-f FILE [FILE ...] [options]", .lists = lists};
+  blas_core_select(); /* solve times with the kernels the CPU can run (bench/engine/blas_core.c) */
+  return program_main(&spec, argc, argv, cpsolve);
 }
