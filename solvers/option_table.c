@@ -228,6 +228,44 @@ void option_print(FILE *out, const struct option_decl *d, int n, const char *pre
   }
 }
 
+int option_set_kept(PetscOptions *own, const char *option, const char *value,
+                    int (*reread)(void *obj, PetscOptions o, char *msg, size_t len), void *obj,
+                    const char *owner, char *msg, size_t len)
+{
+  char full[192], *old = NULL;
+  const char *was = NULL;
+  PetscBool had = PETSC_FALSE, used = PETSC_FALSE;
+  snprintf(full, sizeof full, "%s%s", option[0] == '-' ? "" : "-", option);
+  if (!*own && PetscOptionsCreate(own)) {
+    snprintf(msg, len, "%s: cannot create an options object", owner);
+    return 1;
+  }
+  if (PetscOptionsFindPair(*own, NULL, full, &was, &had) == 0 && had && was && !(old = strdup(was))) {
+    snprintf(msg, len, "%s: out of memory", owner);
+    return 1;
+  }
+  int bad = PetscOptionsSetValue(*own, full, value && value[0] ? value : NULL) != 0;
+  if (bad)
+    snprintf(msg, len, "%s: '%s' is not an option name", owner, full);
+  else
+    bad = reread(obj, *own, msg, len);
+  /* PETSc keeps names without their dash */
+  if (!bad && (PetscOptionsUsed(*own, full + 1, &used) || !used)) {
+    snprintf(msg, len, "%s is not an option of %s", full, owner);
+    bad = 1;
+  }
+  if (bad) { /* back to the settings before this call, the option's earlier value included */
+    char keep[1];
+    if (had)
+      PetscOptionsSetValue(*own, full, old);
+    else
+      PetscOptionsClearValue(*own, full);
+    reread(obj, *own, keep, sizeof keep);
+  }
+  free(old);
+  return bad;
+}
+
 /* PETSc's own bookkeeping, never "unused" in our sense. */
 static int is_petsc_bookkeeping(const char *name)
 {

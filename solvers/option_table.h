@@ -56,6 +56,13 @@ int option_parse_int(const char *text, long *x);
 /* Is x inside the interval text r ("[lo,hi]", "(0,inf)", NULL = any)? 1 yes, 0 no, -1 malformed range. */
 int option_in_range(const char *r, double x);
 
+/* The typed setters' common part (solver_set_option, formulation_set_option): option (with or without '-')
+ * takes value in *own (an options object of the owner's, created on first use) and reread(obj, *own) reads
+ * them all again; an option the reread left unread, or a value it refuses, restores the earlier value (or
+ * its absence) and the settings, and returns 1 with msg naming owner ("solver lemke"). */
+int option_set_kept(PetscOptions *own, const char *option, const char *value,
+                    int (*reread)(void *obj, PetscOptions o, char *msg, size_t len), void *obj,
+                    const char *owner, char *msg, size_t len);
 /* The options set in opts that nothing has read so far, i.e. that the run does not use. Returns their
  * number (0: none); names[i] / values[i] are malloc'd copies, freed by option_unused_free. PETSc's own
  * bookkeeping options (-options_file, -options_left, -help ...) are left out. -1 on failure. */

@@ -210,33 +210,19 @@ int solver_set_from_options(struct solver *s, PetscOptions opts, char *msg, size
   return t->set_from_options ? t->set_from_options(s, msg, len) : 0;
 }
 
+static int solver_reread(void *obj, PetscOptions o, char *msg, size_t len)
+{
+  return solver_set_from_options(obj, o, msg, len);
+}
+
 /* The typed setter keeps the values it was given in an options object of the solver's own and reads them
  * all again, exactly as a task's object is read: so an option that a family member or an inner solver
  * owns (path_crash's -lemke_...), and the type's cross-field checks, behave as they would in a run. */
 int solver_set_option(struct solver *s, const char *name, const char *value, char *msg, size_t len)
 {
-  char full[192];
-  PetscBool used = PETSC_FALSE;
-  snprintf(full, sizeof full, "%s%s", name[0] == '-' ? "" : "-", name);
-  if (!s->own_options && PetscOptionsCreate(&s->own_options)) {
-    snprintf(msg, len, "%s: cannot create an options object", s->type->name);
-    return 1;
-  }
-  if (PetscOptionsSetValue(s->own_options, full, value && value[0] ? value : NULL)) {
-    snprintf(msg, len, "%s: '%s' is not an option name", s->type->name, full);
-    return 1;
-  }
-  int bad = solver_set_from_options(s, s->own_options, msg, len);
-  if (!bad && (PetscOptionsUsed(s->own_options, full + 1, &used) || !used)) {
-    snprintf(msg, len, "%s is not an option of solver %s", full, s->type->name);
-    bad = 1;
-  }
-  if (bad) { /* back to the settings before this call */
-    char keep[1];
-    PetscOptionsClearValue(s->own_options, full);
-    solver_set_from_options(s, s->own_options, keep, sizeof keep);
-  }
-  return bad;
+  char owner[96];
+  snprintf(owner, sizeof owner, "solver %s", s->type->name);
+  return option_set_kept(&s->own_options, name, value, solver_reread, s, owner, msg, len);
 }
 
 int solver_setup(struct solver *s, const struct cp_problem *p)

@@ -177,7 +177,10 @@ expect 2 "no group in common names -map" -- "$c" "$tmp/base" "$tmp/renamed"
 grep -q -- "-map" "$tmp/err" && pass "... in its message" || fail "message: $(cat "$tmp/err")"
 expect 0 "-map with two items" -- "$c" "$tmp/base" "$tmp/renamed" -map a2=a,b2=b
 expect 2 "-map of a value the new run does not have" -- "$c" "$tmp/base" "$tmp/variant" -map zz=b
-expect 2 "-map onto a value the new run also has (two methods would merge)" -- "$c" "$tmp/base" "$tmp/same" -map a=b
+expect 0 "-map onto a value the new run also has: one value judged against the other, nothing merged" -- \
+  "$c" "$tmp/base" "$tmp/same" -map a=b
+grep -q "left out of the new side" "$tmp/err" && grep -q "left out of the baseline side" "$tmp/err" &&
+  pass "... the other value's rows left out of each side, said on stderr" || fail "message: $(cat "$tmp/err")"
 expect 2 "a malformed -tol_rel (0.5x) is refused" -- "$c" "$tmp/base" "$tmp/same" -tol_rel 0.5x
 grep -q -- "tol_rel: .0.5x. is not a number" "$tmp/err" && pass "... naming it" || fail "message: $(cat "$tmp/err")"
 expect 2 "-map item without =" -- "$c" "$tmp/base" "$tmp/variant" -map b_relax

@@ -48,6 +48,8 @@ check "a different -seed changes the draws" \
 
 # 2. kill -9 mid-run, then -resume
 B=(-kind ok,fail -work 0.04,0.08 -seeds 8 -quiet -no_plots)
+# the same sweep with cheap work (an option is given once per command line: twice with two values is refused)
+BW=(-kind ok,fail -work 0.001 -seeds 8 -quiet -no_plots)
 mpi 2 "$syn" -out "$tmp/full" "${B[@]}"
 (mpi 2 "$syn" -out "$tmp/killed" "${B[@]}" >/dev/null 2>&1 &)
 for _ in $(seq 100); do [ -f "$tmp/killed/ledger.csv" ] && [ "$(wc -l <"$tmp/killed/ledger.csv")" -ge 12 ] && break; sleep 0.05; done
@@ -68,11 +70,11 @@ check "-rerun_failed added exactly the 16 failed tasks" '[ "$(tail -n +2 $tmp/ki
 check "... and the table still has 32 rows equal to before" 'diff <(keep $tmp/full/tasks.csv) <(keep $tmp/killed/tasks.csv) >/dev/null'
 
 # 4. slices (job arrays) and -tasks add up to the whole
-for k in 0 1 2; do "$syn" -out "$tmp/sl" "${B[@]}" -work 0.001 -slice $k/3 || fail "slice $k"; done
+for k in 0 1 2; do "$syn" -out "$tmp/sl" "${BW[@]}" -slice $k/3 || fail "slice $k"; done
 check "each slice wrote its own ledger, no tasks.csv yet" '[ -f $tmp/sl/ledger.0-of-3.csv ] && [ -f $tmp/sl/ledger.2-of-3.csv ] && [ ! -f $tmp/sl/tasks.csv ]'
-"$syn" -out "$tmp/sl" "${B[@]}" -work 0.001 -resume 2>"$tmp/sl.err" # nothing left to do: merges
+"$syn" -out "$tmp/sl" "${BW[@]}" -resume 2>"$tmp/sl.err" # nothing left to do: merges
 check "slices merged: 16 tasks, none rerun" '[ "$(tail -n +2 $tmp/sl/tasks.csv | wc -l)" = 16 ] && [ "$(wc -l <$tmp/sl/ledger.csv)" = 1 ]'
-"$syn" -out "$tmp/part" "${B[@]}" -work 0.001 -tasks 4:10
+"$syn" -out "$tmp/part" "${BW[@]}" -tasks 4:10
 check "-tasks 4:10 runs ids 4..9" '[ "$(tail -n +2 $tmp/part/tasks.csv | cut -d, -f1 | tr "\n" " ")" = "4 5 6 7 8 9 " ]'
 
 # 5. bad input: exit 2, a message naming the problem, nothing touched
@@ -88,7 +90,7 @@ cp "$tmp/full/ledger.csv" "$tmp/ledger.before"
 expect2 "a ledger without -resume" "already exists" "$syn" -out "$tmp/full" "${B[@]}"
 expect2 "the same directory with other options" "with other method options" "$syn" -out "$tmp/full" "${B[@]}" -seed 5 -resume
 expect2 "a misspelt option" "did you mean -formulation" "$bin/bench_incline" -out "$tmp/bad6" -formulaton stewart_trinkle
-expect2 "-seeds on a driver without a seed axis" "-seeds is not used" "$bin/bench_incline" -out "$tmp/bad7" -seeds 4
+expect2 "-seeds on a driver without a seed axis" "-seeds is not an option of this run" "$bin/bench_incline" -out "$tmp/bad7" -seeds 4
 expect2 "an option of a solver the sweep does not use" "option of solver pgs" "$bin/bench_incline" -out "$tmp/bad8" -pgs_omega 1.2
 expect2 "a malformed engine value" "task_time_limit" "$syn" -out "$tmp/bad9" -task_time_limit 1e
 expect2 "an old option name" "use -t_end" "$bin/bench_incline" -out "$tmp/bad10" -T 1
@@ -195,7 +197,7 @@ if mount -t tmpfs -o size=200k tmpfs "$tmp/tfs" 2>/dev/null; then
     'grep -q "stopped: $whole of 320 tasks are in the ledger" $tmp/full.err && ! grep -q "wall\|results in" $tmp/full.err && [ $whole -lt 320 ]'
   check "... no tables, no temporary files" '[ ! -e $tmp/tfs/run/tasks.csv ] && [ -z "$(ls -a $tmp/tfs/run | grep tmp)" ]'
   rm -f "$tmp/tfs/fill"
-  mpi 2 "$syn" -out "$tmp/tfs/run" "${D[@]}" -work 0.0005,0.001 -quiet -resume >/dev/null 2>&1 # other values: cheap
+  mpi 2 "$syn" -out "$tmp/tfs/run" -kind ok,fail -work 0.0005,0.001 -seeds 80 -no_plots -quiet -resume >/dev/null 2>&1 # other values: cheap
   mpi 2 "$syn" -out "$tmp/tfs/run" "${D[@]}" -quiet -resume >/dev/null 2>"$tmp/full2.err"
   check "... room made, -resume completes the run: 320 tasks" '[ $? = 0 ] || true; [ "$(tail -n +2 $tmp/tfs/run/tasks.csv | wc -l)" = 320 ]'
   umount "$tmp/tfs"

@@ -179,7 +179,7 @@ int program_report_unused(const struct program *p, const struct option_decl *d, 
     cand[k++] = more[i];
   for (int i = 0; i < n; i++) {
     PetscBool petsc_took = PETSC_FALSE; /* -log_view, -malloc_debug, ... read by PetscInitialize */
-    if (p->started_petsc && PetscOptionsUsed(NULL, names[i], &petsc_took) == 0 && petsc_took) continue;
+    if (p->started_petsc && PetscOptionsUsed(NULL, names[i] + 1, &petsc_took) == 0 && petsc_took) continue;
     bad++;
     if (p->rank != 0) continue;
     const char *near = cand ? option_nearest(names[i], cand, k) : NULL;

@@ -6,6 +6,7 @@
 #include "formulation.h"
 #include "option_table.h"
 #include "plot_trace.h"
+#include "program.h"
 #include "sweep_impl.h"
 #include "sweep_observers.h"
 
@@ -76,41 +77,25 @@ static char *fingerprint(const struct sweep *s)
   return out;
 }
 
-/* The run's options as pairs, from PETSc's global database as PetscInitialize filled it, and the run's
- * object made from them. */
-static int run_options_from_global(struct sweep *s)
+/* The run's options as the start-up's reader left them (name, value pairs; list options have none here)
+ * and its object, borrowed from p. */
+static int run_options_from_program(struct sweep *s, const struct program *p)
 {
-  char *all = NULL;
-  if (PetscOptionsGetAll(NULL, &all)) return 1;
-  size_t len = strlen(all);
-  s->pair_name = calloc(len / 2 + 2, sizeof *s->pair_name);
-  s->pair_value = calloc(len / 2 + 2, sizeof *s->pair_value);
-  int bad = !s->pair_name || !s->pair_value || PetscOptionsCreate(&s->options);
-  char *save = NULL;
-  /* GetAll joins values with spaces unquoted: take the names from it, each value whole by its name */
-  for (char *tok = strtok_r(all, " ", &save); tok && !bad; tok = strtok_r(NULL, " ", &save)) {
-    int is_name = tok[0] == '-' && tok[1] && !(tok[1] >= '0' && tok[1] <= '9') && tok[1] != '.';
-    const char *value = NULL;
-    PetscBool set = PETSC_FALSE;
-    if (!is_name) continue;
-    bad = !(s->pair_name[s->n_pairs++] = strdup(tok)) || PetscOptionsFindPair(NULL, NULL, tok, &value, &set);
-    if (!bad && set && value) bad = !(s->pair_value[s->n_pairs - 1] = strdup(value));
+  s->options = p->options;
+  s->pair_name = calloc((size_t)p->args.n_pairs + 1, sizeof *s->pair_name);
+  s->pair_value = calloc((size_t)p->args.n_pairs + 1, sizeof *s->pair_value);
+  if (!s->pair_name || !s->pair_value) return 1;
+  for (int i = 0; i < p->args.n_pairs; i++) {
+    s->pair_name[s->n_pairs] = p->args.pairs[i].name;
+    s->pair_value[s->n_pairs++] = p->args.pairs[i].value;
   }
-  for (int i = 0; i < s->n_pairs && !bad; i++)
-    bad = PetscOptionsSetValue(s->options, s->pair_name[i], s->pair_value[i]) != 0;
-  PetscFree(all);
-  return bad;
+  return 0;
 }
 
 static void run_options_free(struct sweep *s)
 {
-  for (int i = 0; i < s->n_pairs; i++) {
-    free(s->pair_name[i]);
-    free(s->pair_value[i]);
-  }
   free(s->pair_name);
   free(s->pair_value);
-  if (s->options) PetscOptionsDestroy(&s->options);
   if (s->base) PetscOptionsDestroy(&s->base);
   free(s->reads);
 }
@@ -156,17 +141,6 @@ static void print_file(const char *dir, const char *name)
   fflush(stdout);
 }
 
-static char *join_argv(int argc, char **argv)
-{
-  size_t len = 1;
-  for (int i = 0; i < argc; i++)
-    len += strlen(argv[i]) + 1;
-  char *out = calloc(len, 1);
-  for (int i = 0; out && i < argc; i++)
-    strcat(strcat(out, i ? " " : ""), argv[i]);
-  return out;
-}
-
 static void list_tasks(const struct sweep *s)
 {
   const char **v = calloc((size_t)s->d->n_axes + 1, sizeof *v);
@@ -205,22 +179,6 @@ static int plot_traces(const struct sweep *s)
   return bad;
 }
 
-/* Is argument i a request for our help? -help and --help (not "-help petsc", which PETSc answers), and -h
- * without a value (-h is also the time-step axis: "-h 1e-3" is not help). */
-static int is_help(int argc, char **argv, int i, int *petsc)
-{
-  const char *a = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
-  if (strcmp(a, "-help") == 0 || strcmp(a, "--help") == 0) {
-    if (next && strcmp(next, "petsc") == 0) return *petsc = 1, 0;
-    return 1;
-  }
-  if (strcmp(a, "-h") == 0) {
-    double x;
-    return !next || (next[0] == '-' && option_parse_real(next, &x) != 0);
-  }
-  return 0;
-}
-
 /* A driver's check_axes or prepare hook with the parsed axis values. */
 static int call_with_axes(struct sweep *s, int (*hook)(void *, const int *, char *const *const *))
 {
@@ -247,71 +205,40 @@ int sweep_values_have(const int *n_values, char *const *const *values, int k, co
 int sweep_main(const struct sweep_driver *d, int argc, char **argv)
 {
   struct sweep s;
-  int rc = 0, want_help = 0, petsc_help = 0, pargc = 0;
+  struct program p;
+  int rc = 0;
   MPI_Comm self_inner = MPI_COMM_NULL;
   struct sweep_driver *with_standard = NULL;
+  char name[96];
   memset(&s, 0, sizeof s);
   s.d = d;
   s.lock_fd = -1;
-  char *cmd = join_argv(argc, argv);
-  /* Our -help is taken out before PETSc sees it (PETSc would print its generic block first); "-help petsc"
-   * goes to PETSc as "-help". */
-  char **pargv = calloc((size_t)argc + 1, sizeof *pargv);
-  if (!cmd || !pargv) {
-    free(cmd);
-    free(pargv);
-    return 1;
-  }
-  for (int i = 0; i < argc; i++) {
-    if (i > 0 && is_help(argc, argv, i, &petsc_help)) {
-      want_help = 1;
-      continue;
-    }
-    if (i > 0 && petsc_help && strcmp(argv[i], "petsc") == 0 &&
-        (strcmp(argv[i - 1], "-help") == 0 || strcmp(argv[i - 1], "--help") == 0))
-      continue;
-    pargv[pargc++] = strcmp(argv[i], "--help") == 0 ? "-help" : argv[i];
-  }
-  /* MPI first, so that a missing options file is reported once, cleanly, with exit 2 (PETSc would
-   * print a stack of errors and exit 1). */
+  snprintf(name, sizeof name, "bench_%s", d->experiment);
+  const struct program_spec spec = {.name = name, .usage = "[options]", .h_is_time_step = 1};
   sweep_launcher_note();
   blas_core_select(); /* before MPI starts threads and before any BLAS call */
-  if (MPI_Init(&pargc, &pargv) != MPI_SUCCESS) {
-    free(cmd);
-    free(pargv);
-    return 1;
-  }
+  rc = program_start(&spec, argc, argv, &p);
+  if (rc) return program_end(&p, rc);
   s.comm = MPI_COMM_WORLD; /* bench/ is the one layer that knows the world communicator */
-  MPI_Comm_rank(s.comm, &s.rank);
-  for (int i = 1; i + 1 < pargc && !rc; i++)
-    if (strcmp(pargv[i], "-options_file") == 0 && access(pargv[i + 1], R_OK) != 0) {
-      if (s.rank == 0) fprintf(stderr, "error: cannot read the options file %s\n", pargv[i + 1]);
-      rc = 2;
-    }
-  if (rc || PetscInitialize(&pargc, &pargv, NULL, NULL)) {
-    free(cmd);
-    free(pargv);
-    MPI_Finalize();
-    return rc ? rc : 1;
-  }
-  s.argv_line = cmd;
-  MPI_Comm_rank(s.comm, &s.rank);
-  MPI_Comm_size(s.comm, &s.size);
+  s.rank = p.rank;
+  s.size = p.size;
+  s.argv_line = p.command_line;
+  s.program = &p;
   int hl = 0;
   MPI_Get_processor_name(s.host, &hl);
-  if (petsc_help) goto finalize; /* PETSc printed its options */
-  if (d->steps_observed) {       /* the standard observers' columns follow the driver's */
+  if (p.help_petsc) goto finalize; /* PETSc printed its options */
+  if (d->steps_observed) {         /* the standard observers' columns follow the driver's */
     if (!(with_standard = sweep_driver_with_standard_columns(d))) {
       rc = 1;
       goto finalize;
     }
     s.d = with_standard;
   }
-  if (run_options_from_global(&s) || sweep_option_axes_add(&s)) {
+  if (run_options_from_program(&s, &p) || sweep_option_axes_add(&s)) {
     rc = 1;
     goto finalize;
   }
-  if (want_help) {
+  if (p.help) {
     if (sweep_axes_parse(&s)) sweep_axes_free(&s); /* help for the defaults when the axes are bad */
     if (s.rank == 0) sweep_print_help(&s);
     goto finalize;
@@ -410,9 +337,5 @@ finalize:
   free(with_standard);
   free(s.todo);
   free(s.fingerprint);
-  free(cmd);
-  free(pargv);
-  PetscFinalize();
-  MPI_Finalize();
-  return rc;
+  return program_end(&p, rc);
 }

@@ -15,8 +15,11 @@ struct sweep_axis_values {
   char **v; /* n values as strings */
 };
 
+struct program;
+
 struct sweep {
   const struct sweep_driver *d;
+  const struct program *program; /* start-up's: the run's options and their sources */
   void *ctx;
   /* The run's options (program start-up): the checked (name, value) pairs, later sources having replaced
    * earlier ones (value NULL for a bare flag), and the object made from them, which the engine's, the

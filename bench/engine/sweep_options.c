@@ -5,6 +5,7 @@
 #include "corpus.h"
 #include "formulation.h"
 #include "option_table.h"
+#include "program.h"
 #include "sweep_impl.h"
 #include "sweep_observers.h"
 
@@ -151,14 +152,12 @@ static char **known_options(const struct sweep_driver *d, int *n)
     ADD("-%s", engine_options[i].name);
   ADD("-options_file");
   ADD("-help");
-  ADD("-seed");
-  ADD("-seeds");
-  ADD("-trace");
-  ADD("-cp_dump_failed");
-  ADD("-cp_capture");
-  ADD("-cp_capture_every");
-  ADD("-cp_capture_failed");
-  ADD("-cp_capture_max");
+  if (has_seeds_axis(d)) { /* what the run takes, so that "did you mean" never offers an option it refuses */
+    ADD("-seed");
+    ADD("-seeds");
+  }
+  for (int i = 0; d->steps_observed && i < N_OBSERVER_OPTIONS; i++)
+    ADD("-%s", observer_options[i].name);
   for (int a = 0; a < d->n_axes; a++)
     if (strcmp(d->axes[a].name, SWEEP_SEEDS_AXIS) != 0) ADD("%s", sweep_axis_option(&d->axes[a]));
   for (int i = 0; i < d->n_options; i++)
@@ -185,31 +184,9 @@ fail:
   return NULL;
 }
 
-/* Whose declared option is name, when it belongs to a formulation or solver type ("solver pgs"), else "". */
-static void option_owner(const char *name, char *buf, size_t n)
+/* "-pgs_omega is an option of solver pgs, which this run does not use", or what replaced an old name. */
+static int explain_unused(const char *name, char *msg, size_t len)
 {
-  char full[256];
-  buf[0] = '\0';
-  const struct solver_type *st = solver_option_owner(name);
-  if (st) snprintf(buf, n, "solver %s", st->name);
-  for (int r = 0; formulation_registry[r] && !buf[0]; r++)
-    for (int i = 0; i < formulation_registry[r]->n_options; i++) {
-      snprintf(full, sizeof full, "-%s", formulation_registry[r]->options[i].name);
-      if (strcmp(full, name) == 0) snprintf(buf, n, "formulation %s", formulation_registry[r]->name);
-    }
-}
-
-/* An option nobody read is an error of the run (design.md, Configuration): a misspelt name, an option of a
- * formulation or solver the sweep does not use, -seeds on a driver without instances. Reported once (rank
- * 0) with the nearest valid name; nonzero when there is any. Runs after every reader (engine, axes, driver
- * setup, each used formulation's and solver's options). */
-int sweep_check_unused(const struct sweep *s)
-{
-  char **names = NULL, **values = NULL;
-  int n = option_unused(s->options, &names, &values);
-  if (n <= 0) return n < 0;
-  int nk = 0;
-  char **known = known_options(s->d, &nk);
   /* names that existed once, so that an old preset or script is told what replaced them */
   static const char *const renamed[][2] = {
       {"-T", "-t_end"},
@@ -217,33 +194,35 @@ int sweep_check_unused(const struct sweep *s)
       {"-gen_seed", "-seed (with the instance axes)"},
       {"-detection", "-stewart_trinkle_detection (the formulation's option, an axis like any other)"},
       {"-delta_max", "-quasi_rigid_delta_max (the formulation's option, an axis like any other)"}};
-  for (int i = 0; i < n && s->rank == 0; i++) {
-    char owner[128];
-    const char *now = NULL;
-    for (size_t r = 0; r < sizeof renamed / sizeof renamed[0]; r++)
-      if (strcmp(names[i], renamed[r][0]) == 0) now = renamed[r][1];
-    if (now) {
-      fprintf(stderr, "error: %s is no longer an option; use %s\n", names[i], now);
-      continue;
-    }
-    option_owner(names[i], owner, sizeof owner);
-    const char *near = known ? option_nearest(names[i], (const char *const *)known, nk) : NULL;
-    if (owner[0])
-      fprintf(stderr, "error: %s is an option of %s, which this run does not use\n", names[i], owner);
-    else if (near && strcmp(near, names[i]) != 0)
-      fprintf(stderr, "error: %s is not an option of this run (did you mean %s?)\n", names[i], near);
-    else if (near)
-      fprintf(stderr, "error: %s is not used by bench_%s (it has no such axis or setting in this run)\n",
-              names[i], s->d->experiment);
-    else
-      fprintf(stderr, "error: %s is not an option of this run (bench_%s -help lists them)\n", names[i],
-              s->d->experiment);
-  }
+  for (size_t r = 0; r < sizeof renamed / sizeof renamed[0]; r++)
+    if (strcmp(name, renamed[r][0]) == 0)
+      return snprintf(msg, len, "%s is no longer an option; use %s", name, renamed[r][1]), 1;
+  const struct solver_type *st = solver_option_owner(name);
+  if (st)
+    return snprintf(msg, len, "%s is an option of solver %s, which this run does not use", name, st->name), 1;
+  for (int r = 0; formulation_registry[r]; r++)
+    for (int i = 0; i < formulation_registry[r]->n_options; i++)
+      if (strcmp(formulation_registry[r]->options[i].name, name + 1) == 0)
+        return snprintf(msg, len, "%s is an option of formulation %s, which this run does not use", name,
+                        formulation_registry[r]->name),
+               1;
+  return 0;
+}
+
+/* An option nobody read is an error of the run (design.md, Configuration): a misspelt name, an option of a
+ * formulation or solver the sweep does not use, -seeds on a driver without instances. Reported once (rank
+ * 0) with the nearest valid name; nonzero when there is any. Runs after every reader (engine, axes, driver
+ * setup, the method probes). */
+int sweep_check_unused(const struct sweep *s)
+{
+  int nk = 0;
+  char **known = known_options(s->d, &nk);
+  int n =
+      program_report_unused(s->program, NULL, 0, (const char *const *)known, known ? nk : 0, explain_unused);
   for (int i = 0; known && i < nk; i++)
     free(known[i]);
   free(known);
-  option_unused_free(n, names, values);
-  return 1;
+  return n != 0;
 }
 
 /* -help: what applies to this run — the axes, the columns, the driver's options, the engine's, and the own

@@ -97,34 +97,20 @@ int formulation_set_from_options(struct formulation *f, PetscOptions opts, char 
   return f->type->set_from_options ? f->type->set_from_options(f, m, ml) : 0;
 }
 
+static int formulation_reread(void *obj, PetscOptions o, char *msg, size_t len)
+{
+  return formulation_set_from_options(obj, o, msg, len);
+}
+
 /* As solver_set_option: the values given so far live in an options object of the formulation's own and
  * are all read again, so the type's cross-field checks run as in a run. */
 int formulation_set_option(struct formulation *f, const char *option, const char *value, char *msg,
                            size_t len)
 {
-  char full[192], local[256], *m = msg && len ? msg : local;
+  char local[256], owner[96], *m = msg && len ? msg : local;
   size_t ml = msg && len ? len : sizeof local;
-  PetscBool used = PETSC_FALSE;
-  snprintf(full, sizeof full, "%s%s", option[0] == '-' ? "" : "-", option);
-  if (!f->own_options && PetscOptionsCreate(&f->own_options)) {
-    snprintf(m, ml, "%s: cannot create an options object", f->type->name);
-    return 1;
-  }
-  if (PetscOptionsSetValue(f->own_options, full, value && value[0] ? value : NULL)) {
-    snprintf(m, ml, "%s: '%s' is not an option name", f->type->name, full);
-    return 1;
-  }
-  int bad = formulation_set_from_options(f, f->own_options, m, ml);
-  if (!bad && (PetscOptionsUsed(f->own_options, full + 1, &used) || !used)) {
-    snprintf(m, ml, "%s is not an option of formulation %s", full, f->type->name);
-    bad = 1;
-  }
-  if (bad) { /* back to the settings before this call */
-    char keep[1];
-    PetscOptionsClearValue(f->own_options, full);
-    formulation_set_from_options(f, f->own_options, keep, sizeof keep);
-  }
-  return bad;
+  snprintf(owner, sizeof owner, "formulation %s", f->type->name);
+  return option_set_kept(&f->own_options, option, value, formulation_reread, f, owner, m, ml);
 }
 
 int formulation_fail(struct formulation *f, const char *fmt, ...)
