@@ -132,6 +132,26 @@ static void test_mlcp(void)
   cp_destroy(&p);
 }
 
+/* The Lemke phase's own options, given through path_crash's typed setter, reach it: test_lemke's 2 x 2 LCP
+ * whose second pivot is 2^-50 at a degenerate row, pivoted from z = 0 (no crash): the default
+ * -lemke_pivot_tol rejects that pivot (1 pivot in all), -lemke_pivot_tol 0 takes it. */
+static void test_lemke_options(void)
+{
+  const double M[4] = {1, 1 - ldexp(1.0, -50), 0, 1}, q[2] = {-1, -1};
+  struct cp_problem *p = cp_lcp_create(2);
+  memcpy(p->M, M, sizeof M);
+  memcpy(p->q, q, sizeof q);
+  double z[2] = {0, 0};
+  struct solve_result r0 = run(p, z, 0, 0, OPTS("-path_crash_crash_it", "0"));
+  memset(z, 0, sizeof z);
+  struct solve_result r = run(p, z, 0, 0, OPTS("-path_crash_crash_it", "0", "-lemke_pivot_tol", "0"));
+  CHECK(solved(&r0) && r0.iterations == 1 && r.iterations > 1,
+        "-lemke_pivot_tol 0 through path_crash's setter takes the 2^-50 pivot: %d pivots (default: %s after "
+        "%d)",
+        r.iterations, solve_status_name(r0.status), r0.iterations);
+  cp_destroy(&p);
+}
+
 /* The pivot limit: Murty n = 10 without a crash needs 1023 pivots; -cp_max_it 5 stops at 5 with no answer. */
 static void test_pivot_limit(void)
 {
@@ -207,6 +227,7 @@ int main(int argc, char **argv)
   test_murty_no_crash();
   test_triangle_drop();
   test_mlcp();
+  test_lemke_options();
   test_pivot_limit();
   test_ray_restart();
   int rc = check_finish();
