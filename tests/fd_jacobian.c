@@ -2,6 +2,7 @@
 #include "fd_jacobian.h"
 
 #include "formulation.h"
+#include "solver_fixture.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -36,16 +37,15 @@ double fd_jacobian_error(const struct cp_problem *p, const double *z, int relati
   return worst;
 }
 
-double formulation_jacobian_error(struct world *w, const char *formulation, gsl_rng *rng, int *ncontacts)
+double formulation_jacobian_error(struct world *w, const char *formulation, const char *const *opts,
+                                  gsl_rng *rng, int *ncontacts)
 {
-  struct formulation *f = NULL;
   struct contact_set cs = {0, 0, NULL};
   struct cp_problem *p = NULL;
   double worst = NAN;
-  /* options from the database (e.g. the friction ellipsoid of the 3D rows), the defaults when none are set */
-  int ok = formulation_create(formulation, &f, NULL, 0) == 0 &&
-           formulation_set_from_options(f, NULL, NULL, 0) == 0;
-  ok = ok && f->type->detect(f, w, 0.01, &cs) == 0 && cs.n > 0;
+  /* the test's options (e.g. the friction ellipsoid of the 3D rows), the defaults when it gives none */
+  struct formulation *f = test_formulation(formulation, opts);
+  int ok = f && f->type->detect(f, w, 0.01, &cs) == 0 && cs.n > 0;
   ok = ok && f->type->assemble(f, w, &cs, 0.01, &p) == 0;
   double *z = ok ? malloc((size_t)p->n * sizeof *z) : NULL;
   if (z) worst = 0.0;

@@ -8,6 +8,7 @@
 #include "ah_pyramid.h"
 #include "check.h"
 #include "solver.h"
+#include "solver_fixture.h"
 
 #include <math.h>
 #include <petscsys.h>
@@ -89,7 +90,7 @@ static void test_enum_reduced(double mu)
   double *zr = NULL, *z = NULL;
   struct solve_result r;
   if (ah_pyramid_create(mu, 0.05, 4, &a) || !(red = ah_pyramid_reduced(a)) ||
-      solver_create("enum", &s, NULL, 0) || solver_set_from_options(s, NULL, NULL, 0)) {
+      !(s = test_solver("enum", 0.0))) {
     CHECK(0, "pyramid enum mu=%g: set up", mu);
     goto cleanup;
   }
@@ -156,9 +157,8 @@ static void test_milp_full(double mu)
     CHECK(0, "pyramid milp mu=%g: set up", mu);
     goto cleanup;
   }
-  PetscOptionsSetValue(NULL, "-milp_objective", "max_sum");
   struct solve_result r;
-  if (solver_create("milp", &s, NULL, 0) || solver_set_from_options(s, NULL, NULL, 0) ||
+  if (!(s = test_solver_with("milp", 0.0, OPTS("-milp_objective", "max_sum"))) ||
       solver_solve(s, a->p, z, &r)) {
     CHECK(0, "pyramid milp mu=%g: solve", mu);
     goto cleanup;
@@ -180,7 +180,6 @@ static void test_milp_full(double mu)
         "(%s; %d unloaded vertices at lambda = U; sum beta %.6g; |v| %.1e)",
         mu, mu * a->hmg, solve_status_name(r.status), unloaded_big_lambda, beta_sum, vmax);
 cleanup:
-  PetscOptionsClearValue(NULL, "-milp_objective");
   solver_destroy(&s);
   ah_pyramid_destroy(&a);
   free(z);

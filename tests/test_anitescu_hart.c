@@ -31,9 +31,8 @@ static int sim_open(struct sim *m, struct world *w, const char *formulation, con
 {
   m->w = w, m->f = NULL, m->s = NULL, m->st = NULL;
   if (w) w->threshold = 0.01;
-  return !w || formulation_create(formulation, &m->f, NULL, 0) ||
-         formulation_set_from_options(m->f, NULL, NULL, 0) || solver_create(solver, &m->s, NULL, 0) ||
-         solver_set_from_options(m->s, NULL, NULL, 0) || stepper_create(&m->st);
+  return !w || formulation_create(formulation, &m->f, NULL, 0) || solver_create(solver, &m->s, NULL, 0) ||
+         stepper_create(&m->st);
 }
 
 static void sim_close(struct sim *m)
@@ -299,12 +298,12 @@ static void test_pyramid_rest(void)
 static void test_cap(void)
 {
   struct sim m;
-  PetscOptionsSetValue(NULL, "-anitescu_hart_max_iterations", "2");
-  int bad = sim_open(&m, cannonball(0.05), "anitescu_hart_lcp1", "lemke");
-  PetscOptionsClearValue(NULL, "-anitescu_hart_max_iterations");
+  char msg[256] = "";
+  int bad = sim_open(&m, cannonball(0.05), "anitescu_hart_lcp1", "lemke") ||
+            formulation_set_option(m.f, "-anitescu_hart_max_iterations", "2", msg, sizeof msg);
   struct step_record rec;
   if (bad || stepper_step(m.st, m.w, m.f, m.s, h, &rec)) {
-    CHECK(0, "LCP1 cap: set up");
+    CHECK(0, "LCP1 cap: set up %s", msg);
   } else {
     CHECK(
         rec.fp_iterations == 2 && rec.solve.status == SOLVE_MAX_ITERATIONS && rec.failed && rec.advanced,
@@ -319,12 +318,12 @@ static void test_cap(void)
 static void test_lcp0_limit(void)
 {
   struct sim m;
-  PetscOptionsSetValue(NULL, "-cp_max_it", "50");
-  int bad = sim_open(&m, cannonball(0.05), "anitescu_potra", "lemke");
-  PetscOptionsClearValue(NULL, "-cp_max_it");
+  char msg[256] = "";
+  int bad = sim_open(&m, cannonball(0.05), "anitescu_potra", "lemke") ||
+            solver_set_option(m.s, "-cp_max_it", "50", msg, sizeof msg);
   struct step_record rec;
   if (bad || stepper_step(m.st, m.w, m.f, m.s, h, &rec)) {
-    CHECK(0, "LCP0 pivot limit: set up");
+    CHECK(0, "LCP0 pivot limit: set up %s", msg);
   } else {
     CHECK(
         rec.solve.status == SOLVE_MAX_ITERATIONS && rec.solve.iterations == 50,

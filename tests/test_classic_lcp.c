@@ -6,6 +6,7 @@
 #include "check.h"
 #include "formulation.h"
 #include "scenes.h"
+#include "solver_fixture.h"
 #include "stepper.h"
 
 #include <math.h>
@@ -13,15 +14,15 @@
 
 static const char *solver_name = "lemke";
 
-static int run(struct world *w, const char *form, double h, int steps, double *vmax_up)
+/* opts: the formulation's option / value pairs (NULL: its defaults) */
+static int run(struct world *w, const char *form, const char *const *opts, double h, int steps,
+               double *vmax_up)
 {
-  struct formulation *f = NULL;
+  struct formulation *f = test_formulation(form, opts);
   struct solver *s = NULL;
   struct stepper *st = NULL;
   int failed = -1;
-  if (formulation_create(form, &f, NULL, 0) || formulation_set_from_options(f, NULL, NULL, 0) ||
-      solver_create(solver_name, &s, NULL, 0) || stepper_create(&st))
-    goto cleanup;
+  if (!f || solver_create(solver_name, &s, NULL, 0) || stepper_create(&st)) goto cleanup;
   failed = 0;
   for (int i = 0; i < steps; i++) {
     struct step_record rec;
@@ -43,7 +44,7 @@ static void test_stack(const char *form, double taper)
 {
   struct world *w = scene_box_stack(5, 1.0, 0.5, 1.0, 0.0, taper);
   w->threshold = 0.01;
-  int failed = run(w, form, 0.01, 100, NULL);
+  int failed = run(w, form, NULL, 0.01, 100, NULL);
   double moved = 0.0;
   for (int i = 1; i < w->nb; i++) {
     const struct body *b = &w->bodies[i];
@@ -61,12 +62,11 @@ static void test_drop(double e)
 {
   char opt[32];
   snprintf(opt, sizeof opt, "%g", e);
-  PetscOptionsSetValue(NULL, "-impulse_lcp_restitution", opt);
   /* dropped from 0.2 m above the line: impact speed sqrt(2 g 0.2) = 1.98 */
   struct world *w = scene_disc_on_line(0.5, 1.0, 0.7, 0.0);
   w->threshold = 0.05;
   double up = 0.0, h = 1e-3, vimpact = sqrt(2.0 * 9.81 * 0.2);
-  int failed = run(w, "impulse_lcp", h, e > 0.0 ? 300 : 2000, &up);
+  int failed = run(w, "impulse_lcp", OPTS("-impulse_lcp_restitution", opt), h, e > 0.0 ? 300 : 2000, &up);
   const struct body *b = &w->bodies[1];
   CHECK(failed == 0, "impulse_lcp drop e = %g: every solve converged (%d failed)", e, failed);
   if (e == 0.0) {
@@ -77,7 +77,6 @@ static void test_drop(double e)
     CHECK(fabs(up - e * vimpact) < 0.02 * vimpact,
           "impulse_lcp drop e = %g: rebound speed %.4f vs e v = %.4f", e, up, e * vimpact);
   }
-  PetscOptionsClearValue(NULL, "-impulse_lcp_restitution");
   world_destroy(&w);
 }
 

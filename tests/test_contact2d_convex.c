@@ -8,6 +8,7 @@
 #include "check.h"
 #include "formulation.h"
 #include "run.h"
+#include "solver_fixture.h"
 #include "world_detect.h"
 
 #include <math.h>
@@ -127,14 +128,6 @@ static void test_two_superellipses(void)
   world_destroy(&w);
 }
 
-static int open_sim(struct simulation *sim, struct world *w, const char *solver)
-{
-  *sim = (struct simulation){.w = w};
-  return formulation_create("geometric_implicit", &sim->f, NULL, 0) == 0 &&
-         formulation_set_from_options(sim->f, NULL, NULL, 0) == 0 &&
-         solver_create(solver, &sim->s, NULL, 0) == 0 && stepper_create(&sim->st) == 0;
-}
-
 static void test_implicit_on_box(void)
 {
   /* a p = 4 superellipse (1.2 x 0.8) at rest on a box: stays */
@@ -142,7 +135,7 @@ static void test_implicit_on_box(void)
   w->mu = 0.5;
   w->threshold = 0.05;
   struct simulation sim;
-  int ok = open_sim(&sim, w, "fb_newton");
+  int ok = test_sim_open(&sim, w, "geometric_implicit", "fb_newton", NULL);
   struct run_summary sum = {0};
   ok = ok && simulation_run(&sim, 0.01, 200, NULL, 0, &sum) == 0 && sum.failed_steps == 0;
   const struct body *b = &w->bodies[1];
@@ -158,7 +151,7 @@ static void test_implicit_on_box(void)
   w = pair_world(3.0, 1.0, 0, 0, 0, 2.0, 1.0, 2, 0.0, 2.0, 0.0);
   w->mu = 0.0;
   w->threshold = 0.1;
-  ok = open_sim(&sim, w, "snes_vinewtonssls");
+  ok = test_sim_open(&sim, w, "geometric_implicit", "snes_vinewtonssls", NULL);
   double h = 1e-3, t_hit = NAN;
   long failed = 0;
   for (long k = 1; k <= 800 && ok; k++) {

@@ -104,9 +104,7 @@ static void test_enum_spd_and_limits(void)
         r.message);
   cp_destroy(&p);
   solver_destroy(&e);
-  PetscOptionsSetValue(NULL, "-enum_max_n", "4");
-  e = test_solver("enum", 0.0);
-  PetscOptionsClearValue(NULL, "-enum_max_n");
+  e = test_solver_with("enum", 0.0, OPTS("-enum_max_n", "4"));
   p = cp_test_spd(5, 2);
   solver_solve(e, p, z, &r);
   CHECK(r.status == SOLVE_NOT_APPLICABLE, "enum: -enum_max_n 4 refuses m = 5 (%s)",
@@ -176,15 +174,12 @@ static void test_milp(void)
   /* the two-solution LCP: max_sum picks (0.8, 0), min_sum (0, 0) */
   p = lcp2(-1.0, 0.5, 0.25, 2.0, 0.8, 0.3);
   solver_destroy(&mi);
-  PetscOptionsSetValue(NULL, "-milp_objective", "max_sum");
-  mi = test_solver("milp", 0.0);
+  mi = test_solver_with("milp", 0.0, OPTS("-milp_objective", "max_sum"));
   solver_solve(mi, p, z, &r);
   CHECK(r.status == SOLVE_CONVERGED && fabs(z[0] - 0.8) <= 1e-12, "milp: max_sum selects (0.8, 0) (z0 = %g)",
         z[0]);
   solver_destroy(&mi);
-  PetscOptionsSetValue(NULL, "-milp_objective", "min_sum");
-  mi = test_solver("milp", 0.0);
-  PetscOptionsClearValue(NULL, "-milp_objective");
+  mi = test_solver_with("milp", 0.0, OPTS("-milp_objective", "min_sum"));
   solver_solve(mi, p, z, &r);
   CHECK(r.status == SOLVE_CONVERGED && z[0] == 0.0 && z[1] == 0.0, "milp: min_sum selects (0, 0)");
   p->M[1] = NAN;

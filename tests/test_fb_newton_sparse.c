@@ -140,11 +140,9 @@ static void test_failures(void)
   cp_destroy(&p);
   solver_destroy(&s);
 
-  /* -cp_max_it 3 through the options database: 3 iterations at most, status max_iterations */
+  /* -cp_max_it 3 through the typed setter: 3 iterations at most, status max_iterations */
   p = cp_test_sparse_mlcp(200, 4);
-  PetscOptionsSetValue(NULL, "-cp_max_it", "3");
-  s = test_solver("fb_newton_sparse", 1e-10);
-  PetscOptionsClearValue(NULL, "-cp_max_it");
+  s = test_solver_with("fb_newton_sparse", 1e-10, OPTS("-cp_max_it", "3"));
   double *zz = calloc((size_t)p->n, sizeof *zz);
   solver_solve(s, p, zz, &r);
   CHECK(s->set.max_it == 3 && r.status == SOLVE_MAX_ITERATIONS && r.iterations <= 3,
@@ -153,11 +151,8 @@ static void test_failures(void)
   solver_destroy(&s);
 
   /* COLAMD instead of AMD, no block triangular form: another order, the same answer */
-  PetscOptionsSetValue(NULL, "-fb_newton_sparse_ordering", "colamd");
-  PetscOptionsSetValue(NULL, "-fb_newton_sparse_btf", "0");
-  s = test_solver("fb_newton_sparse", 1e-10);
-  PetscOptionsClearValue(NULL, "-fb_newton_sparse_ordering");
-  PetscOptionsClearValue(NULL, "-fb_newton_sparse_btf");
+  s = test_solver_with("fb_newton_sparse", 1e-10,
+                       OPTS("-fb_newton_sparse_ordering", "colamd", "-fb_newton_sparse_btf", "0"));
   struct solver *a = test_solver("fb_newton_sparse", 1e-10);
   double *z2 = calloc((size_t)p->n, sizeof *z2);
   struct solve_result r2;
@@ -171,12 +166,8 @@ static void test_failures(void)
   /* lm_below 1.5 > every step length: the Levenberg-Marquardt step (the augmented system [I H; H^T -lambda
    * D]) is tried at every iteration beside the Newton step; the dense solver the same way
    */
-  PetscOptionsSetValue(NULL, "-fb_newton_sparse_lm_below", "1.5");
-  PetscOptionsSetValue(NULL, "-fb_newton_lm_below", "1.5");
-  s = test_solver("fb_newton_sparse", 1e-10);
-  a = test_solver("fb_newton", 1e-10);
-  PetscOptionsClearValue(NULL, "-fb_newton_sparse_lm_below");
-  PetscOptionsClearValue(NULL, "-fb_newton_lm_below");
+  s = test_solver_with("fb_newton_sparse", 1e-10, OPTS("-fb_newton_sparse_lm_below", "1.5"));
+  a = test_solver_with("fb_newton", 1e-10, OPTS("-fb_newton_lm_below", "1.5"));
   solver_solve(s, p, zz, &r);
   solver_solve(a, p, z2, &r2);
   CHECK(r.status == SOLVE_CONVERGED && r2.status == SOLVE_CONVERGED && max_abs_diff(zz, z2, p->n) <= 1e-8,

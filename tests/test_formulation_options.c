@@ -1,14 +1,18 @@
 /* test_formulation_options.c — the declared options of the formulations (option_table.h, formulation.h):
  * for the common table and every registered type's, names are unique and free of '-', each default parses
  * and lies in its range, and a bad value (out of range; malformed: "1e" for a real, "3x" for a whole
- * number) makes formulation_set_from_options fail with a message naming the option. The defaults are
- * today's values (the -nc_gamma / -nc_epsilon "0" meaning computed per step); set values reach the state;
- * the cross-field checks (-nc_gamma in (0, 1], PEG's delta both 0) and the name list for "did you mean". */
+ * number) makes formulation_set_from_options fail with a message naming the option, and the typed setter
+ * formulation_set_option too (keeping the settings given before). The defaults are today's values (the
+ * -nc_gamma / -nc_epsilon "0" meaning computed per step); set values reach the state; the cross-field
+ * checks (-nc_gamma in (0, 1], PEG's delta both 0), also through the setter; a value in one options object
+ * never reaches a formulation reading another; the name list for "did you mean". Options are always in
+ * objects of the test's own (or given to the setter): nothing here sets a value in the global database. */
 #include "check.h"
 #include "formulation.h"
 #include "nonconvex_groups.h"
 #include "peg_lcp.h"
 #include "scenes.h"
+#include "solver_fixture.h"
 #include "world_detect.h"
 
 #include <math.h>
@@ -17,17 +21,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Sets -opt val, reads the options of a fresh `name`, clears the option. Returns set_from_options' status
- * (-1 if the formulation cannot be created); msg gets its message; *keep (optional) the formulation. */
-static int read_with(const char *name, const char *opt, const char *val, char *msg, size_t len,
+/* Reads the options of a fresh `name` from an options object of the test's own holding the option / value
+ * pairs opts (NULL: none). Returns set_from_options' status (-1 if the formulation cannot be created); msg
+ * gets its message; *keep (optional) the formulation. */
+static int read_with(const char *name, const char *const *opts, char *msg, size_t len,
                      struct formulation **keep)
 {
   struct formulation *f = NULL;
   int rc = -1;
   msg[0] = '\0';
-  if (opt) PetscOptionsSetValue(NULL, opt, val);
-  if (formulation_create(name, &f, msg, len) == 0) rc = formulation_set_from_options(f, NULL, msg, len);
-  if (opt) PetscOptionsClearValue(NULL, opt);
+  PetscOptions o = test_options_object(opts);
+  if (formulation_create(name, &f, msg, len) == 0) rc = formulation_set_from_options(f, o, msg, len);
+  PetscOptionsDestroy(&o);
   if (keep && rc == 0)
     *keep = f;
   else
@@ -44,6 +49,21 @@ static double outside(const char *range)
   if (isfinite(hi)) return hi + 1.0;
   if (isfinite(lo)) return lo - 1.0;
   return NAN;
+}
+
+/* formulation_set_option refuses opt val on a fresh `name` naming opt, and keeps the setting given before it
+ * (-contact_threshold 0.25, or -friction_dirs 7 when opt is the threshold). */
+static int setter_refuses(const char *name, const char *opt, const char *val)
+{
+  char msg[512] = "";
+  int threshold = strcmp(opt, "-contact_threshold") == 0;
+  struct formulation *f =
+      test_formulation(name, threshold ? OPTS("-friction_dirs", "7") : OPTS("-contact_threshold", "0.25"));
+  int ok = f && formulation_set_option(f, opt, val, msg, sizeof msg) == 1 && strstr(msg, opt) &&
+           (threshold ? f->friction_dirs == 7 : f->threshold == 0.25);
+  if (!ok) printf("# %s %s %s: the setter's message '%s'\n", name, opt, val, msg);
+  formulation_destroy(&f);
+  return ok;
 }
 
 static const char *malformed(enum option_type t)
@@ -83,15 +103,16 @@ static void check_table(const char *name, const char *form, const struct option_
     snprintf(opt, sizeof opt, "-%s", d[i].name);
     const char *bad = malformed(d[i].type);
     if (bad) {
-      int rc = read_with(form, opt, bad, msg, sizeof msg, NULL);
-      CHECK(rc == 1 && strstr(msg, opt), "%s: %s %s fails naming it (%s)", name, opt, bad, msg);
+      int rc = read_with(form, OPTS(opt, bad), msg, sizeof msg, NULL);
+      CHECK(rc == 1 && strstr(msg, opt) && setter_refuses(form, opt, bad),
+            "%s: %s %s fails naming it, read and set (%s)", name, opt, bad, msg);
     }
     double out = (d[i].type == OPT_REAL || d[i].type == OPT_INT) ? outside(d[i].range) : NAN;
     if (isfinite(out)) {
       snprintf(val, sizeof val, "%.17g", out);
-      int rc = read_with(form, opt, val, msg, sizeof msg, NULL);
-      CHECK(rc == 1 && strstr(msg, opt), "%s: %s %s (outside %s) fails naming it (%s)", name, opt, val,
-            d[i].range, msg);
+      int rc = read_with(form, OPTS(opt, val), msg, sizeof msg, NULL);
+      CHECK(rc == 1 && strstr(msg, opt) && setter_refuses(form, opt, val),
+            "%s: %s %s (outside %s) fails naming it, read and set (%s)", name, opt, val, d[i].range, msg);
     }
   }
 }
@@ -118,7 +139,7 @@ static void check_defaults(void)
 {
   struct formulation *f = NULL;
   char msg[512];
-  CHECK(read_with("stewart_trinkle", NULL, NULL, msg, sizeof msg, &f) == 0 && f && f->friction_dirs == 4 &&
+  CHECK(read_with("stewart_trinkle", NULL, msg, sizeof msg, &f) == 0 && f && f->friction_dirs == 4 &&
             f->threshold == -1.0,
         "common defaults: -friction_dirs 4, -contact_threshold -1 (the world's)");
   formulation_destroy(&f);
@@ -138,7 +159,7 @@ static void check_defaults(void)
   for (int i = 0; i < 2; i++) {
     f = NULL;
     const struct nc_form *d = NULL;
-    if (read_with(nc[i], NULL, NULL, msg, sizeof msg, &f) == 0) d = f->data;
+    if (read_with(nc[i], NULL, msg, sizeof msg, &f) == 0) d = f->data;
     CHECK(d && d->param == 0.0 && d->lcp.passive_sides == 1,
           "%s: constant computed per step, passive sides on", nc[i]);
     formulation_destroy(&f);
@@ -150,7 +171,7 @@ static void check_defaults(void)
     peg_settings_default(&ref, i == 0);
     f = NULL;
     const struct peg_settings *s = NULL;
-    if (read_with(pg[i], NULL, NULL, msg, sizeof msg, &f) == 0) s = f->data;
+    if (read_with(pg[i], NULL, msg, sizeof msg, &f) == 0) s = f->data;
     CHECK(s && s->detect.distance_factor == ref.detect.distance_factor &&
               s->detect.distance_min == ref.detect.distance_min && s->detect.predict == ref.detect.predict &&
               s->detect.swept == ref.detect.swept && s->applicability == ref.applicability &&
@@ -164,32 +185,84 @@ static void check_values_and_hooks(void)
 {
   struct formulation *f = NULL;
   char msg[512];
-  int rc = read_with("nonconvex_max", "-nc_gamma", "100", msg, sizeof msg, &f);
+  int rc = read_with("nonconvex_max", OPTS("-nc_gamma", "100"), msg, sizeof msg, &f);
   CHECK(rc == 0 && f && ((const struct nc_form *)f->data)->param == 100.0, "-nc_gamma 100 reaches the state");
   formulation_destroy(&f);
-  rc = read_with("nonconvex_sum", "-nc_passive_sides", "0", msg, sizeof msg, &f);
+  rc = read_with("nonconvex_sum", OPTS("-nc_passive_sides", "0"), msg, sizeof msg, &f);
   CHECK(rc == 0 && f && ((const struct nc_form *)f->data)->lcp.passive_sides == 0,
         "-nc_passive_sides 0 reaches the state");
   formulation_destroy(&f);
-  rc = read_with("stewart_trinkle", "-friction_dirs", "7", msg, sizeof msg, &f);
+  rc = read_with("stewart_trinkle", OPTS("-friction_dirs", "7"), msg, sizeof msg, &f);
   CHECK(rc == 0 && f && f->friction_dirs == 7, "-friction_dirs 7 reaches the formulation");
   formulation_destroy(&f);
-  rc = read_with("nonconvex_max", "-nc_gamma", "0.5", msg, sizeof msg, NULL);
+  rc = read_with("nonconvex_max", OPTS("-nc_gamma", "0.5"), msg, sizeof msg, NULL);
   CHECK(rc == 1 && strstr(msg, "nc_gamma must exceed 1"), "-nc_gamma 0.5 fails: %s", msg);
-  rc = read_with("nonconvex_max", "-nc_gamma", "1e", msg, sizeof msg, NULL);
+  rc = read_with("nonconvex_max", OPTS("-nc_gamma", "1e"), msg, sizeof msg, NULL);
   CHECK(rc == 1 && strstr(msg, "-nc_gamma"), "-nc_gamma 1e fails: %s", msg);
-  rc = read_with("nonconvex_max", "-friction_dirs", "3x", msg, sizeof msg, NULL);
+  rc = read_with("nonconvex_max", OPTS("-friction_dirs", "3x"), msg, sizeof msg, NULL);
   CHECK(rc == 1 && strstr(msg, "-friction_dirs"), "-friction_dirs 3x fails: %s", msg);
-  PetscOptionsSetValue(NULL, "-peg_distance_factor", "0");
-  rc = read_with("peg", "-peg_distance_min", "0", msg, sizeof msg, NULL);
-  PetscOptionsClearValue(NULL, "-peg_distance_factor");
+  rc = read_with("peg", OPTS("-peg_distance_factor", "0", "-peg_distance_min", "0"), msg, sizeof msg, NULL);
   CHECK(rc == 1 && strstr(msg, "-peg_distance_factor") && strstr(msg, "-peg_distance_min"),
         "peg: delta's factor and minimum both 0 fails: %s", msg);
-  rc = read_with("lnc", "-lnc_distance_factor", "0", msg, sizeof msg, NULL);
+  rc = read_with("lnc", OPTS("-lnc_distance_factor", "0"), msg, sizeof msg, NULL);
   CHECK(rc == 0, "lnc: -lnc_distance_factor 0 alone is fine (%s)", msg);
   rc = formulation_create("no_such_formulation", &f, msg, sizeof msg);
   CHECK(rc == 1 && !f && strstr(msg, "no_such_formulation") && strstr(msg, "stewart_trinkle"),
         "unknown name: the message lists the valid names (%s)", msg);
+}
+
+/* Each formulation reads only the object it is given (three objects alive at once), and the typed setter
+ * reads its values as a run reads a task's object: an option the type does not read, a bad value and a
+ * cross-field conflict are refused, named in the message, and the settings given before stay. */
+static void check_objects_and_setter(void)
+{
+  char msg[512] = "";
+  PetscOptions a = test_options_object(OPTS("-friction_dirs", "7", "-nc_gamma", "100"));
+  struct formulation *fa = NULL, *fb = NULL, *fn = NULL;
+  int ok = formulation_create("nonconvex_max", &fa, msg, sizeof msg) == 0 &&
+           formulation_set_from_options(fa, a, msg, sizeof msg) == 0;
+  ok = ok && read_with("nonconvex_max", OPTS("-friction_dirs", "5"), msg, sizeof msg, &fb) == 0 &&
+       read_with("nonconvex_max", NULL, msg, sizeof msg, &fn) == 0;
+  char **names = NULL, **values = NULL;
+  int left = option_unused(a, &names, &values);
+  option_unused_free(left, names, values);
+#define GAMMA(f) ((const struct nc_form *)(f)->data)->param
+  CHECK(ok && fa->friction_dirs == 7 && GAMMA(fa) == 100.0 && left == 0,
+        "nonconvex_max reading object A: -friction_dirs 7, -nc_gamma 100, both read from A %s", msg);
+  CHECK(
+      ok && fb->friction_dirs == 5 && GAMMA(fb) == 0.0,
+      "nonconvex_max reading object B: its -friction_dirs 5, A's -nc_gamma not seen (0: computed per step)");
+  CHECK(ok && fn->friction_dirs == 4 && GAMMA(fn) == 0.0,
+        "nonconvex_max reading an empty object: the defaults");
+#undef GAMMA
+  formulation_destroy(&fa);
+  formulation_destroy(&fb);
+  formulation_destroy(&fn);
+  PetscOptionsDestroy(&a);
+
+  struct formulation *f =
+      test_formulation("stewart_trinkle", OPTS("-friction_dirs", "7", "contact_threshold", "0.25"));
+#define KEPT(f) ((f) && (f)->friction_dirs == 7 && (f)->threshold == 0.25)
+  CHECK(KEPT(f), "stewart_trinkle: -friction_dirs 7 and contact_threshold (no '-') 0.25 set");
+  int rc = f ? formulation_set_option(f, "-nc_gamma", "100", msg, sizeof msg) : 0;
+  CHECK(rc == 1 && strstr(msg, "-nc_gamma") && strstr(msg, "stewart_trinkle") && KEPT(f),
+        "stewart_trinkle refuses -nc_gamma, keeps -friction_dirs 7 and -contact_threshold 0.25 (%s)", msg);
+  rc = f ? formulation_set_option(f, "-stewart_trinkle_detection", "nearest", msg, sizeof msg) : 0;
+  CHECK(rc == 1 && strstr(msg, "-stewart_trinkle_detection") && strstr(msg, "nearest") && KEPT(f),
+        "stewart_trinkle refuses -stewart_trinkle_detection nearest, keeps the others (%s)", msg);
+#undef KEPT
+  formulation_destroy(&f);
+  struct peg_settings ref;
+  peg_settings_default(&ref, 1);
+  f = test_formulation("peg", OPTS("-peg_distance_factor", "0"));
+  const struct peg_settings *ps = f ? f->data : NULL;
+  CHECK(ps && ps->detect.distance_factor == 0.0, "peg: -peg_distance_factor 0 alone is set");
+  rc = f ? formulation_set_option(f, "-peg_distance_min", "0", msg, sizeof msg) : 0;
+  CHECK(rc == 1 && strstr(msg, "-peg_distance_factor") && strstr(msg, "-peg_distance_min") &&
+            ps->detect.distance_factor == 0.0 && ps->detect.distance_min == ref.detect.distance_min,
+        "peg: then -peg_distance_min 0 fails the cross-field check, factor 0 and minimum %g stay (%s)",
+        ref.detect.distance_min, msg);
+  formulation_destroy(&f);
 }
 
 /* A failing hook says why in f->message, the formulation named first; the caller prints it. */
@@ -258,6 +331,7 @@ int main(int argc, char **argv)
   }
   check_defaults();
   check_values_and_hooks();
+  check_objects_and_setter();
   check_hook_message();
   check_names_and_help();
   int rc = check_finish();

@@ -29,7 +29,7 @@
 static void check_jacobian(struct world *w, const char *what, gsl_rng *rng)
 {
   int nc = 0;
-  double worst = formulation_jacobian_error(w, "geometric_implicit", rng, &nc);
+  double worst = formulation_jacobian_error(w, "geometric_implicit", NULL, rng, &nc);
   CHECK(worst < 1e-6, "geometric_implicit %s: %d contacts, analytic Jacobian = finite differences (%.1e)",
         what, nc, worst);
 }

@@ -8,6 +8,7 @@
 #include "cp_io.h"
 #include "mlcp_reduce.h"
 #include "solver.h"
+#include "solver_fixture.h"
 #include "testproblems.h"
 
 #include <math.h>
@@ -17,9 +18,8 @@
 
 static struct solver *new_solver(const char *name, int max_it)
 {
-  struct solver *s = NULL;
-  if (solver_create(name, &s, NULL, 0) != 0 || solver_set_from_options(s, NULL, NULL, 0) != 0) return NULL;
-  s->set.max_it = max_it;
+  struct solver *s = test_solver(name, 0.0);
+  if (s) s->set.max_it = max_it;
   return s;
 }
 
@@ -106,14 +106,12 @@ static void test_box_contact_large(void)
           solve_status_name(r.status), r.iterations, r.residual);
     if (a ==
         1) { /* the final answer recomputed from the data: M_SS, or the whole basis when M_SS is singular */
-      PetscOptionsSetValue(NULL, "-lemke_final_solve", "always");
-      struct solver *sa = new_solver("lemke", 0);
+      struct solver *sa = test_solver_with("lemke", 0.0, OPTS("-lemke_final_solve", "always"));
       memset(z, 0, (size_t)p->n * sizeof *z);
       r = run(sa, p, z);
       CHECK(r.status == SOLVE_CONVERGED && r.residual <= 1e-12 * r.scale,
             "%s, -lemke_final_solve always: %s, residual %.2g (scale %.3g; %s)", p->name,
             solve_status_name(r.status), r.residual, r.scale, r.message);
-      PetscOptionsClearValue(NULL, "-lemke_final_solve");
       solver_destroy(&sa);
     }
     free(z);
@@ -257,12 +255,10 @@ static void test_pivot_tol(void)
         "default -lemke_pivot_tol rejects a 2^-50 pivot: %s after %d pivots (expect 1)",
         solve_status_name(r.status), r.iterations);
   solver_destroy(&s);
-  PetscOptionsSetValue(NULL, "-lemke_pivot_tol", "0");
-  s = new_solver("lemke", 0);
+  s = test_solver_with("lemke", 0.0, OPTS("-lemke_pivot_tol", "0"));
   r = run(s, p, z);
   CHECK(r.iterations > 1, "-lemke_pivot_tol 0 takes the tiny pivot: %s after %d pivots",
         solve_status_name(r.status), r.iterations);
-  PetscOptionsClearValue(NULL, "-lemke_pivot_tol");
   solver_destroy(&s);
   cp_destroy(&p);
 }
@@ -337,20 +333,19 @@ static void test_mlcp(void)
 
 static void test_cover(void)
 {
-  PetscOptionsSetValue(NULL, "-lemke_cover", "qscaled");
-  struct solver *s = new_solver("lemke", 0);
-  PetscOptionsClearValue(NULL, "-lemke_cover");
+  struct solver *s = test_solver_with("lemke", 0.0, OPTS("-lemke_cover", "qscaled"));
   struct cp_problem *p = cp_test_spd(100, 21), *pb = cp_test_box_contact(10, 4, 0.5, 1, 0.0, 3);
   double *z = calloc((size_t)pb->n, sizeof *z);
   struct solve_result r = run(s, p, z), rb = run(s, pb, z);
   CHECK(r.status == SOLVE_CONVERGED && rb.status == SOLVE_CONVERGED,
         "-lemke_cover qscaled: spd n=100 %s (%d pivots), sliding boxes %s (%d pivots)",
         solve_status_name(r.status), r.iterations, solve_status_name(rb.status), rb.iterations);
-  PetscOptionsSetValue(NULL, "-lemke_cover", "nonsense");
   struct solver *bad = NULL;
-  CHECK(solver_create("lemke", &bad, NULL, 0) == 0 && solver_set_from_options(bad, NULL, NULL, 0) != 0,
-        "-lemke_cover nonsense is refused");
-  PetscOptionsClearValue(NULL, "-lemke_cover");
+  char msg[256] = "";
+  CHECK(solver_create("lemke", &bad, NULL, 0) == 0 &&
+            solver_set_option(bad, "-lemke_cover", "nonsense", msg, sizeof msg) != 0 &&
+            strstr(msg, "-lemke_cover"),
+        "-lemke_cover nonsense is refused (%s)", msg);
   solver_destroy(&bad);
   free(z);
   cp_destroy(&p);
@@ -367,14 +362,12 @@ static void test_block_sizes(void)
     int n = probs[a]->n, its[3] = {0, 0, 0};
     double *z[3], diff = 0.0;
     for (int b = 0; b < 3; b++) {
-      PetscOptionsSetValue(NULL, "-lemke_block", blocks[b]);
-      struct solver *s = new_solver("lemke", 0);
+      struct solver *s = test_solver_with("lemke", 0.0, OPTS("-lemke_block", blocks[b]));
       z[b] = calloc((size_t)n, sizeof *z[b]);
       struct solve_result r = run(s, probs[a], z[b]);
       its[b] = r.status == SOLVE_CONVERGED ? r.iterations : -1;
       solver_destroy(&s);
     }
-    PetscOptionsClearValue(NULL, "-lemke_block");
     for (int i = 0; i < n; i++)
       diff = fmax(diff, fmax(fabs(z[0][i] - z[1][i]), fabs(z[0][i] - z[2][i])));
     CHECK(its[0] > 0 && its[0] == its[1] && its[0] == its[2] && diff < 1e-10,
@@ -429,14 +422,12 @@ static void test_triangle_drop_drift(void)
         solve_status_name(r.status), r.iterations, r.residual, 1e-8 * r.scale, r.message);
   solver_destroy(&s);
   /* the final solve from a fresh LU of M_SS with refinement, forced, keeps the exact answer */
-  PetscOptionsSetValue(NULL, "-lemke_final_solve", "always");
-  s = new_solver("lemke", 0);
+  s = test_solver_with("lemke", 0.0, OPTS("-lemke_final_solve", "always"));
   memset(z, 0, sizeof z);
   r = run(s, p, z);
   CHECK(r.status == SOLVE_CONVERGED && r.residual <= 1e-12 * r.scale,
         "triangle drop LCP, -lemke_final_solve always: %s, residual %.2g", solve_status_name(r.status),
         r.residual);
-  PetscOptionsClearValue(NULL, "-lemke_final_solve");
   solver_destroy(&s);
   cp_destroy(&p);
 }
@@ -475,14 +466,12 @@ static void test_drift_every_pivot(void)
   struct solver *s = new_solver("lemke", 0);
   struct solve_result r0 = run(s, p, z);
   solver_destroy(&s);
-  PetscOptionsSetValue(NULL, "-lemke_check_every", "1");
-  s = new_solver("lemke", 0);
+  s = test_solver_with("lemke", 0.0, OPTS("-lemke_check_every", "1"));
   memset(z, 0, 300 * sizeof *z);
   struct solve_result r = run(s, p, z);
   CHECK(r.status == SOLVE_CONVERGED && r.iterations == r0.iterations && strstr(r.message, "refactor") == NULL,
         "spd300 checked every pivot: %s after %d pivots (default run %d), message '%s'",
         solve_status_name(r.status), r.iterations, r0.iterations, r.message);
-  PetscOptionsClearValue(NULL, "-lemke_check_every");
   solver_destroy(&s);
   free(z);
   cp_destroy(&p);

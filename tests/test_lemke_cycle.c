@@ -100,7 +100,7 @@ static struct cp_problem *table1_lcp0(void)
   struct cp_problem *copy = NULL;
   struct step_record rec;
   if (!w || formulation_create("anitescu_potra", &f, NULL, 0) || solver_create("pgs", &s, NULL, 0) ||
-      solver_set_from_options(s, NULL, NULL, 0) || stepper_create(&st))
+      stepper_create(&st))
     goto cleanup;
   s->set.max_it = 1; /* the problem is what is wanted here, not PGS's answer */
   if (stepper_step(st, w, f, s, 0.05, &rec) == 0 && stepper_problem(st))
@@ -122,9 +122,8 @@ static void test_table1_lcp0(void)
   const char *blocks[3] = {"0", "32", "128"};
   double *z = malloc((size_t)p->n * sizeof *z);
   for (int b = 0; b < 3; b++) {
-    PetscOptionsSetValue(NULL, "-lemke_block", blocks[b]);
-    struct solver *s = NULL;
-    int bad = solver_create("lemke", &s, NULL, 0) || solver_set_from_options(s, NULL, NULL, 0);
+    struct solver *s = test_solver_with("lemke", 0.0, OPTS("-lemke_block", blocks[b]));
+    int bad = !s;
     struct solve_result r = {0};
     memset(z, 0, (size_t)p->n * sizeof *z);
     if (!bad) solver_solve(s, p, z, &r);
@@ -132,7 +131,6 @@ static void test_table1_lcp0(void)
           "LCP0, mu = 0.1, -lemke_block %s: %s after %d pivots, residual %.2g (scale %.3g; %s)", blocks[b],
           solve_status_name(r.status), r.iterations, r.residual, r.scale, r.message);
     solver_destroy(&s);
-    PetscOptionsClearValue(NULL, "-lemke_block");
   }
   free(z);
   cp_destroy(&p);

@@ -146,9 +146,7 @@ static void test_robot_grasp_failed(void)
                                       "robot_grasp_task684_step44",   "robot_grasp_task692_step30",
                                       "robot_grasp_task505_step13"};
   struct solver *lemke = test_solver("lemke", 0), *en = test_solver("enum", 0);
-  PetscOptionsSetValue(NULL, "-lemke_exact_max_n", "0");
-  struct solver *lemke_float = test_solver("lemke", 0);
-  PetscOptionsClearValue(NULL, "-lemke_exact_max_n");
+  struct solver *lemke_float = test_solver_with("lemke", 0, OPTS("-lemke_exact_max_n", "0"));
   for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
     char path[160], err[256];
     snprintf(path, sizeof path, "results/failed/robot_grasp/%s.txt", files[f]);

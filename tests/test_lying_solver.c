@@ -149,7 +149,7 @@ static void test_registered_claims(void)
   struct cp_problem *p = lcp2(1, -1, -1, 1, 1, -2);
   const char *const names[] = {"enum", "milp"};
   for (int k = 0; k < 2; k++) {
-    if (solver_create(names[k], &s, NULL, 0) != 0 || solver_set_from_options(s, NULL, NULL, 0) != 0) {
+    if (solver_create(names[k], &s, NULL, 0) != 0) {
       CHECK(0, "%s: created", names[k]);
       solver_destroy(&s);
       continue;
@@ -162,7 +162,7 @@ static void test_registered_claims(void)
   }
   cp_destroy(&p);
   p = lcp2(1, 0, 0, 1, -5000, 1); /* beyond -milp_bound 1e3 */
-  if (solver_create("milp", &s, NULL, 0) == 0 && solver_set_from_options(s, NULL, NULL, 0) == 0) {
+  if (solver_create("milp", &s, NULL, 0) == 0) {
     solver_solve(s, p, z, &r);
     CHECK(r.status != SOLVE_INFEASIBLE || !r.infeasible_certified,
           "milp: a solution beyond its bound is never certified infeasible (%s: %s)",

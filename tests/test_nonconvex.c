@@ -10,6 +10,7 @@
 #include "formulation.h"
 #include "nonconvex_groups.h"
 #include "scenes.h"
+#include "solver_fixture.h"
 #include "stepper.h"
 #include "testproblems.h"
 #include "world_detect.h"
@@ -20,16 +21,6 @@
 #include <string.h>
 
 static const double point_r = 1.0 / 1024.0; /* exact in binary: 1 + r - r == 1 */
-
-static struct formulation *make_formulation(const char *name, const char *opt, const char *val)
-{
-  struct formulation *f = NULL;
-  if (opt) PetscOptionsSetValue(NULL, opt, val);
-  if (formulation_create(name, &f, NULL, 0) || formulation_set_from_options(f, NULL, NULL, 0))
-    formulation_destroy(&f);
-  if (opt) PetscOptionsClearValue(NULL, opt);
-  return f;
-}
 
 /* Assembles the LCP of formulation f for the world w at step h. */
 static struct cp_problem *assemble(struct formulation *f, const struct world *w, double h,
@@ -66,7 +57,7 @@ static void fig3_solvers(const char *form, struct formulation *f, struct world *
   for (int i = 0; solver_registry[i]; i++) {
     const char *name = solver_registry[i]->name;
     struct solver *s = NULL;
-    if (solver_create(name, &s, NULL, 0) || solver_set_from_options(s, NULL, NULL, 0)) {
+    if (solver_create(name, &s, NULL, 0)) {
       CHECK(0, "fig3: solver %s can be created", name);
       solver_destroy(&s);
       continue;
@@ -129,7 +120,7 @@ static void test_fig3(void)
     const char *label = c ? "(b)" : "(a)";
     /* max, gamma = 100 */
     struct world *w = scene_point_corner(-2.0, vy[c], point_r);
-    struct formulation *f = make_formulation("nonconvex_max", "-nc_gamma", "100");
+    struct formulation *f = test_formulation("nonconvex_max", OPTS("-nc_gamma", "100"));
     struct cp_problem *p = assemble(f, w, 2.0, &cs), *ref = cp_test_egan_max(-1.5, vy[c] + 0.5, 100.0);
     double d = p ? data_diff(p, ref) : INFINITY;
     CHECK(p && d == 0.0, "fig3 max %s: the assembled LCP is B_%s, b_%s exactly (n = %d, diff %.1e)", label,
@@ -143,7 +134,7 @@ static void test_fig3(void)
     world_destroy(&w);
     /* summation, eps = 0.02 (eps / h = 0.01); the paper's b_2 is case (a), b_1 case (b) */
     w = scene_point_corner(-2.0, vy[c], point_r);
-    f = make_formulation("nonconvex_sum", "-nc_epsilon", "0.02");
+    f = test_formulation("nonconvex_sum", OPTS("-nc_epsilon", "0.02"));
     p = assemble(f, w, 2.0, &cs);
     ref = cp_test_egan_sum(-1.5, vy[c] + 0.5, 0.01);
     d = p ? data_diff(p, ref) : INFINITY;
@@ -302,7 +293,7 @@ static void test_counts(void)
                        xst + (k + 1) * xst};
   struct contact_set cs = {0};
   for (int i = 0; i < 3; i++) {
-    struct formulation *f = make_formulation(names[i], NULL, NULL);
+    struct formulation *f = test_formulation(names[i], NULL);
     struct cp_problem *p = assemble(f, w, 0.01, &cs);
     const struct row_counts *rc = &f->rows;
     int other = i == 0 ? 3 * y + 2 * g : (i == 1 ? y : 0), sides = i == 2 ? xst : x + y;
@@ -319,7 +310,6 @@ static void test_counts(void)
       double z[128] = {0};
       struct solve_result r;
       solver_create("milp", &s, NULL, 0);
-      solver_set_from_options(s, NULL, NULL, 0);
       solver_solve(s, p, z, &r);
       CHECK(r.status == SOLVE_CONVERGED, "counts: milp solves the %d-row max LCP (%s)", p->n,
             solve_status_name(r.status));
@@ -341,12 +331,11 @@ static void test_incline(void)
   for (int i = 0; i < 2; i++) {
     struct world *w = scene_incline_2d(theta, mu, 0.4, 0.2, 2.0);
     w->threshold = 0.01;
-    struct formulation *f = make_formulation(names[i], NULL, NULL);
+    struct formulation *f = test_formulation(names[i], NULL);
     struct solver *s = NULL;
     struct stepper *st = NULL;
     int failed = 0, groups = 0;
     solver_create("lemke", &s, NULL, 0);
-    solver_set_from_options(s, NULL, NULL, 0);
     stepper_create(&st);
     for (int k = 0; k < 500; k++) {
       struct step_record rec;
@@ -378,12 +367,10 @@ static struct hole_run run_hole(const char *form, const char *solver, double spe
 {
   struct hole_run out = {0.0, INFINITY, 0.0, -1};
   struct world *w = scene_block_hole(speed, 0.0);
-  struct formulation *f = make_formulation(form, NULL, NULL);
+  struct formulation *f = test_formulation(form, NULL);
   struct solver *s = NULL;
   struct stepper *st = NULL;
-  if (!w || !f || solver_create(solver, &s, NULL, 0) || solver_set_from_options(s, NULL, NULL, 0) ||
-      stepper_create(&st))
-    goto cleanup;
+  if (!w || !f || solver_create(solver, &s, NULL, 0) || stepper_create(&st)) goto cleanup;
   out.failed = 0;
   for (int i = 0; i < (int)lround(T / h); i++) {
     struct step_record rec;

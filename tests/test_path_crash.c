@@ -10,6 +10,7 @@
 #include "cp_io.h"
 #include "problem_class.h"
 #include "solver.h"
+#include "solver_fixture.h"
 #include "testproblems.h"
 
 #include <math.h>
@@ -17,14 +18,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct solve_result run(const struct cp_problem *p, double *z, int warm, int max_it)
+/* path_crash with the option / value pairs opts (NULL: its defaults) given through solver_set_option */
+static struct solve_result run(const struct cp_problem *p, double *z, int warm, int max_it,
+                               const char *const *opts)
 {
-  struct solver *s = NULL;
+  struct solver *s = test_solver_with("path_crash", 0.0, opts);
   struct solve_result r;
   memset(&r, 0, sizeof r);
   r.status = SOLVE_NUMERICAL_FAILURE;
-  if (solver_create("path_crash", &s, NULL, 0) != 0 || solver_set_from_options(s, NULL, NULL, 0) != 0)
-    return r;
+  if (!s) return r;
   s->set.warm_start = warm;
   s->set.max_it = max_it;
   solver_solve(s, p, z, &r);
@@ -38,8 +40,8 @@ static int solved(const struct solve_result *r)
 }
 
 /* Each class with the default crash (which mostly solves these alone) and with a 2-step crash, so that
- * Lemke pivots from an unfinished crash basis. */
-static void test_classes(const char *crash_it)
+ * Lemke pivots from an unfinished crash basis; repair: -path_crash_repair_order. */
+static void test_classes(const char *crash_it, const char *repair)
 {
   static const struct {
     const char *cls;
@@ -54,9 +56,8 @@ static void test_classes(const char *crash_it)
       if (cp_class_create(cases[c].cls, (unsigned long)seed + 1, NULL, &p, err, sizeof err) != CP_CLASS_OK)
         continue;
       double *z = calloc((size_t)p->n, sizeof *z);
-      PetscOptionsSetValue(NULL, "-path_crash_crash_it", crash_it);
-      struct solve_result r = run(p, z, 0, 0);
-      PetscOptionsClearValue(NULL, "-path_crash_crash_it");
+      struct solve_result r =
+          run(p, z, 0, 0, OPTS("-path_crash_crash_it", crash_it, "-path_crash_repair_order", repair));
       ok += solved(&r);
       pivots += r.iterations;
       worst = fmax(worst, r.residual / r.scale);
@@ -67,8 +68,8 @@ static void test_classes(const char *crash_it)
       cp_destroy(&p);
     }
     CHECK(ok == cases[c].seeds,
-          "%s, crash %s: %d of %d seeds solved, relative residuals <= %.2g, %d pivots in all", cases[c].cls,
-          crash_it, ok, cases[c].seeds, worst, pivots);
+          "%s, crash %s, repair %s: %d of %d seeds solved, relative residuals <= %.2g, %d pivots in all",
+          cases[c].cls, crash_it, repair, ok, cases[c].seeds, worst, pivots);
   }
 }
 
@@ -77,9 +78,7 @@ static void test_murty_no_crash(void)
 {
   struct cp_problem *p = cp_test_murty(8);
   double z[8] = {0};
-  PetscOptionsSetValue(NULL, "-path_crash_crash_it", "0");
-  struct solve_result r = run(p, z, 0, 0);
-  PetscOptionsClearValue(NULL, "-path_crash_crash_it");
+  struct solve_result r = run(p, z, 0, 0, OPTS("-path_crash_crash_it", "0"));
   CHECK(solved(&r) && r.iterations == 255,
         "murty n=8 without a crash: %s, %d pivots (expect 255), residual %.2g", solve_status_name(r.status),
         r.iterations, r.residual);
@@ -100,19 +99,16 @@ static void test_triangle_drop(void)
   for (int c = 0; c < 2; c++)
     for (int k = 0; k < 3; k++) {
       double z[8] = {0};
-      PetscOptionsSetValue(NULL, "-path_crash_cover", covers[c]);
-      PetscOptionsSetValue(NULL, "-path_crash_crash_it", crash[k]);
-      struct solve_result r = run(p, z, 0, 0);
+      struct solve_result r =
+          run(p, z, 0, 0, OPTS("-path_crash_cover", covers[c], "-path_crash_crash_it", crash[k]));
       CHECK(solved(&r) && r.residual <= 1e-10 * r.scale,
             "triangle drop LCP, cover %s, crash %s steps: %s, residual %.2g (scale %.3g), %d pivots; %s",
             covers[c], crash[k], solve_status_name(r.status), r.residual, r.scale, r.iterations, r.message);
     }
-  PetscOptionsClearValue(NULL, "-path_crash_cover");
-  PetscOptionsClearValue(NULL, "-path_crash_crash_it");
   /* warm start at the answer: the crash point solves it, no pivot */
   double z[8] = {0};
-  struct solve_result r = run(p, z, 0, 0);
-  r = run(p, z, 1, 0);
+  struct solve_result r = run(p, z, 0, 0, NULL);
+  r = run(p, z, 1, 0, NULL);
   CHECK(solved(&r) && r.iterations == 0, "warm start at the solution: %s after %d pivots",
         solve_status_name(r.status), r.iterations);
   cp_destroy(&p);
@@ -128,13 +124,31 @@ static void test_mlcp(void)
   memcpy(p->q, q, sizeof q);
   for (int k = 0; k < 2; k++) {
     double z[2] = {0, 0};
-    PetscOptionsSetValue(NULL, "-path_crash_crash_it", k ? "30" : "0");
-    struct solve_result r = run(p, z, 0, 0);
+    struct solve_result r = run(p, z, 0, 0, OPTS("-path_crash_crash_it", k ? "30" : "0"));
     CHECK(solved(&r) && fabs(z[0] - 2.0) < 1e-10 && fabs(z[1] - 1.0) < 1e-10,
           "mixed LCP, crash %s: %s, z = (%g, %g) (expect (2, 1)), residual %.2g", k ? "30" : "0",
           solve_status_name(r.status), z[0], z[1], r.residual);
   }
-  PetscOptionsClearValue(NULL, "-path_crash_crash_it");
+  cp_destroy(&p);
+}
+
+/* The Lemke phase's own options, given through path_crash's typed setter, reach it: test_lemke's 2 x 2 LCP
+ * whose second pivot is 2^-50 at a degenerate row, pivoted from z = 0 (no crash): the default
+ * -lemke_pivot_tol rejects that pivot (1 pivot in all), -lemke_pivot_tol 0 takes it. */
+static void test_lemke_options(void)
+{
+  const double M[4] = {1, 1 - ldexp(1.0, -50), 0, 1}, q[2] = {-1, -1};
+  struct cp_problem *p = cp_lcp_create(2);
+  memcpy(p->M, M, sizeof M);
+  memcpy(p->q, q, sizeof q);
+  double z[2] = {0, 0};
+  struct solve_result r0 = run(p, z, 0, 0, OPTS("-path_crash_crash_it", "0"));
+  memset(z, 0, sizeof z);
+  struct solve_result r = run(p, z, 0, 0, OPTS("-path_crash_crash_it", "0", "-lemke_pivot_tol", "0"));
+  CHECK(solved(&r0) && r0.iterations == 1 && r.iterations > 1,
+        "-lemke_pivot_tol 0 through path_crash's setter takes the 2^-50 pivot: %d pivots (default: %s after "
+        "%d)",
+        r.iterations, solve_status_name(r0.status), r0.iterations);
   cp_destroy(&p);
 }
 
@@ -143,9 +157,7 @@ static void test_pivot_limit(void)
 {
   struct cp_problem *p = cp_test_murty(10);
   double z[10] = {0};
-  PetscOptionsSetValue(NULL, "-path_crash_crash_it", "0");
-  struct solve_result r = run(p, z, 0, 5);
-  PetscOptionsClearValue(NULL, "-path_crash_crash_it");
+  struct solve_result r = run(p, z, 0, 5, OPTS("-path_crash_crash_it", "0"));
   CHECK(r.status == SOLVE_MAX_ITERATIONS && r.iterations == 5 && r.no_answer,
         "-cp_max_it 5 on murty n=10: %s after %d pivots, no_answer %d (expect max_iterations, 5, 1)",
         solve_status_name(r.status), r.iterations, r.no_answer);
@@ -166,8 +178,6 @@ static void test_ray_restart(void)
   struct solve_result r;
   memset(&r, 0, sizeof r);
   double z[6];
-  PetscOptionsSetValue(NULL, "-path_crash_crash_it", "0");
-  PetscOptionsSetValue(NULL, "-path_crash_restarts", "0");
   for (; inst < 1000 && !found; inst++) {
     n = 3 + inst % 4;
     cp_destroy(&p);
@@ -183,11 +193,10 @@ static void test_ray_restart(void)
     for (S = 1; S < (1 << n) && !found; S++) {
       for (int i = 0; i < n; i++)
         z[i] = (S >> i) & 1;
-      r = run(p, z, 1, 0);
+      r = run(p, z, 1, 0, OPTS("-path_crash_crash_it", "0", "-path_crash_restarts", "0"));
       found = solved(&r) && strstr(r.message, "stopped (ray") && strstr(r.message, "restarted cold");
     }
   }
-  PetscOptionsClearValue(NULL, "-path_crash_restarts");
   S--;
   CHECK(found,
         "random integer LCP %d (n = %d): a warm basis (support %#x) ending on a secondary ray, then "
@@ -196,7 +205,7 @@ static void test_ray_restart(void)
   if (found) {
     for (int i = 0; i < n; i++)
       z[i] = (S >> i) & 1;
-    r = run(p, z, 1, 0);
+    r = run(p, z, 1, 0, OPTS("-path_crash_crash_it", "0"));
     const char *rs = strstr(r.message, " ray restarts");
     int restarts = 0;
     while (rs && rs > r.message && rs[-1] >= '0' && rs[-1] <= '9')
@@ -206,21 +215,19 @@ static void test_ray_restart(void)
           "that basis, restarts 10: %s, residual %.2g; %s (expect >= 1 ray restart, no cold start)",
           solve_status_name(r.status), r.residual, r.message);
   }
-  PetscOptionsClearValue(NULL, "-path_crash_crash_it");
   cp_destroy(&p);
 }
 
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
-  test_classes("30");
-  test_classes("2");
-  PetscOptionsSetValue(NULL, "-path_crash_repair_order", "crash"); /* the other basis repair */
-  test_classes("2");
-  PetscOptionsClearValue(NULL, "-path_crash_repair_order");
+  test_classes("30", "pivot");
+  test_classes("2", "pivot");
+  test_classes("2", "crash"); /* the other basis repair */
   test_murty_no_crash();
   test_triangle_drop();
   test_mlcp();
+  test_lemke_options();
   test_pivot_limit();
   test_ray_restart();
   int rc = check_finish();

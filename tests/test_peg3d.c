@@ -19,6 +19,7 @@
 #include "hull3d.h"
 #include "peg_lcp.h"
 #include "run.h"
+#include "solver_fixture.h"
 #include "stewart_trinkle.h"
 
 #include <math.h>
@@ -69,16 +70,13 @@ struct outcome {
   int rows; /* the LCP's size */
 };
 
-static struct outcome step(struct world *w, const char *form)
+/* One step of form (its option / value pairs opts, NULL: its defaults) with Lemke. */
+static struct outcome step(struct world *w, const char *form, const char *const *opts)
 {
   struct outcome o = {0};
-  struct simulation sim = {.w = w};
+  struct simulation sim;
   struct run_summary sum;
-  char msg[256];
-  if (formulation_create(form, &sim.f, NULL, 0) ||
-      formulation_set_from_options(sim.f, NULL, msg, sizeof msg) || solver_create("lemke", &sim.s, NULL, 0) ||
-      stepper_create(&sim.st) || simulation_run(&sim, H, 1, NULL, 0, &sum))
-    goto cleanup;
+  if (!test_sim_open(&sim, w, form, "lemke", opts) || simulation_run(&sim, H, 1, NULL, 0, &sum)) goto cleanup;
   o.ok = sum.failed_steps == 0;
   const struct contact_set *cs = stepper_contacts(sim.st);
   const double *pn = stepper_impulses(sim.st);
@@ -151,7 +149,7 @@ int main(int argc, char **argv)
   struct outcome o;
 
   w = pair(big, id, cube, qc);
-  o = step(w, "peg");
+  o = step(w, "peg", NULL);
   CHECK(o.nvf == 1 && o.nee == 0 && o.nu == 1 && o.ni == 0 && o.nx == 0,
         "corner on a face: one vertex-face contact, one U (contacts %d: vf %d ee %d; U %d I %d X %d)", o.nc,
         o.nvf, o.nee, o.nu, o.ni, o.nx);
@@ -159,7 +157,7 @@ int main(int argc, char **argv)
   world_destroy(&w);
 
   w = pair(bar, qx, ybar, qy);
-  o = step(w, "peg");
+  o = step(w, "peg", NULL);
   CHECK(o.nee == 1 && o.nu == 1 && o.ni == 0 && o.nx == 0,
         "crossed edges: one edge-edge contact, one U (contacts %d: vf %d ee %d; U %d I %d X %d)", o.nc, o.nvf,
         o.nee, o.nu, o.ni, o.nx);
@@ -167,7 +165,7 @@ int main(int argc, char **argv)
   world_destroy(&w);
 
   w = pair(bar, qx, shortbar, qx);
-  o = step(w, "peg");
+  o = step(w, "peg", NULL);
   CHECK(o.ni == 2 && o.ncont == 0 && o.nx == 4 && o.nu == 0,
         "edge on an edge: two vertex-edge I (one kappa each), four X (contacts %d: vf %d ee %d; U %d I %d X "
         "%d)",
@@ -176,7 +174,7 @@ int main(int argc, char **argv)
   world_destroy(&w);
 
   w = pair(cube, qv, cube, qc);
-  o = step(w, "peg");
+  o = step(w, "peg", NULL);
   CHECK(o.ni == 4 && o.ncont == 2 && o.vv == 2 && o.nu == 0,
         "vertex on a vertex: two I over three faces each (I rows %d, continued %d, vertices %d, U %d)", o.ni,
         o.ncont, o.vv, o.nu);
@@ -236,16 +234,14 @@ int main(int argc, char **argv)
    * contact instead of 1 + friction_dirs + 1, and the same step as with the (inert) friction block. The
    * paper's detection (the pair's world has no closest-feature threshold). */
   {
-    PetscOptionsSetValue(NULL, "-stewart_trinkle_detection", "paper");
     w = pair(big, id, cube, qc);
-    struct outcome full = step(w, "stewart_trinkle");
+    struct outcome full = step(w, "stewart_trinkle", OPTS("-stewart_trinkle_detection", "paper"));
     world_destroy(&w);
-    PetscOptionsSetValue(NULL, "-stewart_trinkle_frictionless", "1");
     w = pair(big, id, cube, qc);
-    struct outcome bare = step(w, "stewart_trinkle");
+    struct outcome bare =
+        step(w, "stewart_trinkle",
+             OPTS("-stewart_trinkle_detection", "paper", "-stewart_trinkle_frictionless", "1"));
     world_destroy(&w);
-    PetscOptionsClearValue(NULL, "-stewart_trinkle_frictionless");
-    PetscOptionsClearValue(NULL, "-stewart_trinkle_detection");
     CHECK(full.ok && bare.ok && full.nc >= 1 && bare.nc == full.nc && full.rows == 6 * full.nc &&
               bare.rows == bare.nc,
           "stewart_trinkle frictionless: %d contacts, rows %d with friction (4 directions), %d without",
@@ -257,12 +253,11 @@ int main(int argc, char **argv)
 
   /* The paper's standard model in 3D: a corner GAP above a face — one vertex-face row; crossed edges —
    * the vertex-face rows of the edges' end vertices within 0.07 m only (the bars' ends are far). */
-  PetscOptionsSetValue(NULL, "-stewart_trinkle_detection", "paper");
   struct formulation *f = NULL;
   struct contact_set cs = {0};
   char msg[256] = "";
   int rc = formulation_create("stewart_trinkle", &f, msg, sizeof msg) ||
-           formulation_set_from_options(f, NULL, msg, sizeof msg);
+           formulation_set_option(f, "-stewart_trinkle_detection", "paper", msg, sizeof msg);
   CHECK(rc == 0, "stewart_trinkle -stewart_trinkle_detection paper reads (%s)", msg);
   if (rc == 0) {
     w = pair(big, id, cube, qc);
@@ -281,7 +276,6 @@ int main(int argc, char **argv)
   }
   contact_set_free(&cs);
   formulation_destroy(&f);
-  PetscOptionsClearValue(NULL, "-stewart_trinkle_detection");
   int code = check_finish();
   PetscFinalize();
   return code;

@@ -12,6 +12,7 @@
 #include "peg2d.h"
 #include "sat2d.h"
 #include "scenes.h"
+#include "solver_fixture.h"
 
 #include <math.h>
 #include <petscsys.h>
@@ -262,7 +263,8 @@ static void test_traps(void)
   struct run_observer o = {0};
   struct run_trap_stats traps = {0};
   struct run_summary sum = {0};
-  int rc = simulation_open(&sim, diamonds(0.001, 0.0), "stewart_trinkle", "pgs", NULL) ||
+  PetscOptions none = test_options_object(NULL); /* the run's options: none */
+  int rc = simulation_open(&sim, diamonds(0.001, 0.0), "stewart_trinkle", "pgs", none) ||
            run_observer_traps(&o, &traps) || simulation_run(&sim, 0.01, 1, &o, 1, &sum);
   CHECK(rc == 0 && traps.steps == 1 && traps.traps == 2 && traps.steps_with_traps == 1,
         "traps: the observer counts 2 for stewart_trinkle (%ld)", traps.traps);
@@ -272,10 +274,11 @@ static void test_traps(void)
   int b = world_add_body(w, 0, 1.0, 1.0);
   world_add_sphere(w, b, c, 0.1);
   world_finalize(w);
-  rc = simulation_open(&sim, w, "stewart_trinkle", "pgs", NULL) || simulation_run(&sim, 0.01, 1, &o, 1, &sum);
+  rc = simulation_open(&sim, w, "stewart_trinkle", "pgs", none) || simulation_run(&sim, 0.01, 1, &o, 1, &sum);
   CHECK(rc == 0 && sum.steps == 1 && traps.steps == 1 && traps.traps == 0,
         "traps: counted in 3D too (peg3d_count_traps), none for a lone sphere");
   simulation_close(&sim);
+  PetscOptionsDestroy(&none);
   run_observers_destroy(&o, 1);
   contact_set_free(&cs);
 }

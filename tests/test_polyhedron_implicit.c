@@ -19,6 +19,7 @@
 #include "hull3d.h"
 #include "run.h"
 #include "scene.h"
+#include "solver_fixture.h"
 #include "world_detect.h"
 
 #include <gsl/gsl_rng.h>
@@ -58,7 +59,7 @@ static const char *form = "geometric_implicit"; /* the formulation test_jacobian
 static void check_jacobian(struct world *w, const char *what, gsl_rng *rng)
 {
   int nc = 0;
-  double worst = formulation_jacobian_error(w, form, rng, &nc);
+  double worst = formulation_jacobian_error(w, form, NULL, rng, &nc);
   CHECK(worst < 1e-6, "%s 3D, %s: %d contacts, analytic Jacobian = finite differences (%.1e)", form, what, nc,
         worst);
 }
@@ -146,14 +147,6 @@ static void test_refusal(void)
   world_destroy(&w);
 }
 
-static int open_sim(struct simulation *sim, struct world *w, const char *formulation, const char *solver)
-{
-  *sim = (struct simulation){.w = w};
-  return formulation_create(formulation, &sim->f, NULL, 0) == 0 &&
-         formulation_set_from_options(sim->f, NULL, NULL, 0) == 0 &&
-         solver_create(solver, &sim->s, NULL, 0) == 0 && stepper_create(&sim->st) == 0;
-}
-
 static void close_sim(struct simulation *sim)
 {
   sim->w = NULL;
@@ -177,7 +170,7 @@ static void test_carry(void)
   const double half[3] = {0.5, 0.4, 0.3};
   struct world *w = box_on_ground(half, 0.3, ID, 0.5);
   struct simulation sim;
-  int ok = open_sim(&sim, w, "geometric_implicit", "fb_newton");
+  int ok = test_sim_open(&sim, w, "geometric_implicit", "fb_newton", NULL);
   struct run_summary sum = {0};
   ok = ok && simulation_run(&sim, 0.01, 3, NULL, 0, &sum) == 0;
   struct formulation *f2 = NULL;
@@ -223,7 +216,7 @@ static void test_rest(void)
   const double half[3] = {0.5, 0.4, 0.3};
   struct world *w = box_on_ground(half, 0.3, ID, 0.5);
   struct simulation sim;
-  int ok = open_sim(&sim, w, "geometric_implicit", "fb_newton");
+  int ok = test_sim_open(&sim, w, "geometric_implicit", "fb_newton", NULL);
   struct run_summary sum = {0};
   ok = ok && simulation_run(&sim, 0.01, 300, NULL, 0, &sum) == 0 && sum.failed_steps == 0;
   const struct body *b = &w->bodies[1];
@@ -245,7 +238,7 @@ static void test_drop(void)
   struct world *w = box_on_ground(half, H, ID, 0.0);
   w->threshold = 1.5;
   struct simulation sim;
-  int ok = open_sim(&sim, w, "geometric_implicit", "snes_vinewtonssls");
+  int ok = test_sim_open(&sim, w, "geometric_implicit", "snes_vinewtonssls", NULL);
   double t_hit = NAN;
   long failed = 0;
   for (int k = 0; ok && k < 700; k++) {
@@ -275,7 +268,7 @@ static void test_slide(void)
   struct world *w = box_on_ground(half, 0.3, ID, mu);
   w->bodies[1].v[0] = v0;
   struct simulation sim;
-  int ok = open_sim(&sim, w, "geometric_implicit", "fb_newton");
+  int ok = test_sim_open(&sim, w, "geometric_implicit", "fb_newton", NULL);
   double t_stop = NAN, decel = 0.0, worst = 0.0;
   long failed = 0;
   for (int k = 0; ok && k < 1000; k++) {
@@ -316,7 +309,7 @@ static void test_topple(void)
     double z0 = half[1] * sin(th) + half[2] * cos(th);
     struct world *w = box_on_ground(half, z0, q, 0.5);
     struct simulation sim;
-    int ok = open_sim(&sim, w, "geometric_implicit", "fb_newton");
+    int ok = test_sim_open(&sim, w, "geometric_implicit", "fb_newton", NULL);
     double e0 = world_energy(w), rise = 0.0;
     long failed = 0;
     for (int k = 0; ok && k < 600; k++) {
@@ -363,7 +356,7 @@ static void test_on_box(void)
     double z = sphere ? 1.0 : 0.6;
     w->bodies[b].x[2] = z;
     struct simulation sim;
-    int ok = open_sim(&sim, w, "geometric_implicit", "fb_newton");
+    int ok = test_sim_open(&sim, w, "geometric_implicit", "fb_newton", NULL);
     struct run_summary sum = {0};
     ok = ok && simulation_run(&sim, 0.01, 200, NULL, 0, &sum) == 0 && sum.failed_steps == 0;
     const struct body *bd = &w->bodies[b];
@@ -394,7 +387,7 @@ static void test_collision(void)
   for (int k = 0; k < 3; k++)
     p0[k] = w->bodies[bs].v[k] * 1.0 + w->bodies[bb].v[k] * 2.0;
   struct simulation sim;
-  int ok = open_sim(&sim, w, "geometric_implicit", "fb_newton");
+  int ok = test_sim_open(&sim, w, "geometric_implicit", "fb_newton", NULL);
   struct run_summary sum = {0};
   ok = ok && simulation_run(&sim, 0.005, 300, NULL, 0, &sum) == 0 && sum.failed_steps == 0;
   for (int k = 0; k < 3; k++)
@@ -420,7 +413,7 @@ static void test_scene(void)
   CHECK(rc != 0 && !w && strstr(msg, "a"), "scene box_drop3d:a=0 refused (%s)", msg);
   rc = scene_create_from_spec("box_drop3d", NULL, &w, msg, sizeof msg);
   struct simulation sim;
-  int ok = rc == 0 && open_sim(&sim, w, "geometric_implicit", "fb_newton");
+  int ok = rc == 0 && test_sim_open(&sim, w, "geometric_implicit", "fb_newton", NULL);
   double e0 = ok ? world_energy(w) : NAN, rise = 0.0, deepest = 0.0, t_land = NAN, zlow = INFINITY;
   for (int i = 0; ok && i < w->shapes[1].polyhedron->nv; i++) { /* the lowest vertex falls freely */
     double p[3];
@@ -465,12 +458,9 @@ static void test_qr(void)
 {
   const double half[3] = {0.5, 0.4, 0.3};
   struct world *w = box_on_ground(half, 0.3, ID, 0.0);
-  PetscOptionsSetValue(NULL, "-quasi_rigid_delta_max", "1");
-  PetscOptionsSetValue(NULL, "-quasi_rigid_c", "20");
   struct simulation sim;
-  int ok = open_sim(&sim, w, "quasi_rigid", "fb_newton");
-  PetscOptionsClearValue(NULL, "-quasi_rigid_delta_max");
-  PetscOptionsClearValue(NULL, "-quasi_rigid_c");
+  int ok = test_sim_open(&sim, w, "quasi_rigid", "fb_newton",
+                         OPTS("-quasi_rigid_delta_max", "1", "-quasi_rigid_c", "20"));
   struct run_summary sum = {0};
   ok = ok && simulation_run(&sim, 1e-3, 3000, NULL, 0, &sum) == 0 && sum.failed_steps == 0;
   double delta = 0.3 - w->bodies[1].x[2], ref = G / 1000.0;

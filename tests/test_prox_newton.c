@@ -20,7 +20,7 @@ static struct solve_result run(const char *name, const struct cp_problem *p, dou
   struct solve_result r;
   memset(&r, 0, sizeof r);
   r.status = SOLVE_NUMERICAL_FAILURE;
-  if (solver_create(name, &s, NULL, 0) != 0 || solver_set_from_options(s, NULL, NULL, 0) != 0) return r;
+  if (solver_create(name, &s, NULL, 0) != 0) return r;
   s->set.warm_start = warm;
   solver_solve(s, p, z, &r);
   solver_destroy(&s);

@@ -12,6 +12,7 @@
 #include "formulation.h"
 #include "run.h"
 #include "scenes.h"
+#include "solver_fixture.h"
 #include "world_detect.h"
 
 #include <gsl/gsl_rng.h>
@@ -20,10 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void check_jacobian(struct world *w, const char *what, gsl_rng *rng)
+/* opts: the formulation's option / value pairs (NULL: its defaults) */
+static void check_jacobian(struct world *w, const char *what, const char *const *opts, gsl_rng *rng)
 {
   int nc = 0;
-  double worst = formulation_jacobian_error(w, "quasi_rigid", rng, &nc);
+  double worst = formulation_jacobian_error(w, "quasi_rigid", opts, rng, &nc);
   CHECK(worst < 1e-6, "quasi_rigid %s: %d contacts, analytic Jacobian = finite differences (%.1e)", what, nc,
         worst);
 }
@@ -41,9 +43,9 @@ static void test_jacobians(void)
   w->threshold = 1.0;
   struct body *bd = &w->bodies[b];
   bd->x[0] = 0.2, bd->x[1] = 1.0, bd->theta = 0.7, bd->v[0] = -1.2, bd->v[1] = 0.4, bd->w[2] = 2.1;
-  check_jacobian(w, "disc on a tilted compliant half-plane", rng);
+  check_jacobian(w, "disc on a tilted compliant half-plane", NULL, rng);
   w->mu = 0.4; /* the friction rows (21)-(22) of quasi_rigid.c's qr_friction_rows */
-  check_jacobian(w, "disc on a tilted compliant half-plane, mu 0.4", rng);
+  check_jacobian(w, "disc on a tilted compliant half-plane, mu 0.4", NULL, rng);
   world_destroy(&w);
   /* a disc on a moving disc (the compliant one is the contact's body b), both dynamic, far from the ground */
   w = scene_disc_on_line(1.0, 1.0, 5.0, 0.0);
@@ -53,9 +55,9 @@ static void test_jacobians(void)
   w->threshold = 0.5;
   w->bodies[b2].x[0] = 1.2, w->bodies[b2].x[1] = 6.2, w->bodies[b2].theta = -0.4;
   w->bodies[b2].v[0] = 0.5, w->bodies[b2].w[2] = -1.5, w->bodies[1].w[2] = 0.8;
-  check_jacobian(w, "disc on a moving disc", rng);
+  check_jacobian(w, "disc on a moving disc", NULL, rng);
   w->mu = 0.7; /* both sides' velocities and poses enter v_t and the lever arms */
-  check_jacobian(w, "disc on a moving disc, mu 0.7", rng);
+  check_jacobian(w, "disc on a moving disc, mu 0.7", NULL, rng);
   world_destroy(&w);
   gsl_rng_free(rng);
 }
@@ -64,12 +66,8 @@ static void test_drop(void)
 {
   struct world *w = scene_disc_on_line(1.0, 1.0, 1.5, 0.0);
   w->threshold = 2.0;
-  struct simulation sim = {.w = w};
-  PetscOptionsSetValue(NULL, "-quasi_rigid_delta_max", "1");
-  int ok = formulation_create("quasi_rigid", &sim.f, NULL, 0) == 0 &&
-           formulation_set_from_options(sim.f, NULL, NULL, 0) == 0 &&
-           solver_create("fb_newton", &sim.s, NULL, 0) == 0 && stepper_create(&sim.st) == 0;
-  PetscOptionsClearValue(NULL, "-quasi_rigid_delta_max");
+  struct simulation sim;
+  int ok = test_sim_open(&sim, w, "quasi_rigid", "fb_newton", OPTS("-quasi_rigid_delta_max", "1"));
   double h = 1e-3, t_contact = NAN, dmax = 0.0;
   long failed = 0;
   for (int k = 0; ok && k < 600; k++) {
@@ -100,12 +98,8 @@ static void test_core_impact(void)
 {
   struct world *w = scene_disc_on_line(1.0, 1.0, 1.5, 0.0);
   w->threshold = 2.0;
-  struct simulation sim = {.w = w};
-  PetscOptionsSetValue(NULL, "-quasi_rigid_delta_max", "0.05");
-  int ok = formulation_create("quasi_rigid", &sim.f, NULL, 0) == 0 &&
-           formulation_set_from_options(sim.f, NULL, NULL, 0) == 0 &&
-           solver_create("fb_newton", &sim.s, NULL, 0) == 0 && stepper_create(&sim.st) == 0;
-  PetscOptionsClearValue(NULL, "-quasi_rigid_delta_max");
+  struct simulation sim;
+  int ok = test_sim_open(&sim, w, "quasi_rigid", "fb_newton", OPTS("-quasi_rigid_delta_max", "0.05"));
   double h = 1e-4, dmax = 0.0, e_start = NAN, e_end = NAN;
   long failed = 0;
   for (int k = 0; ok && k < 3370; k++) {
@@ -150,14 +144,12 @@ static void test_3d(void)
   w->threshold = 1.0;
   w->bodies[b].x[2] = 0.95;
   random_body_motion(&w->bodies[b], rng);
-  check_jacobian(w, "3D: sphere on a tilted compliant plane", rng);
+  check_jacobian(w, "3D: sphere on a tilted compliant plane", NULL, rng);
   /* with friction (implicit_friction3.h's rows (21)-(22) on p_ns + p_nr): e = 1, then an uneven ellipsoid */
   w->mu = 0.4;
-  check_jacobian(w, "3D: sphere on a tilted compliant plane, mu 0.4", rng);
-  PetscOptionsSetValue(NULL, "-quasi_rigid_et", "0.8");
-  PetscOptionsSetValue(NULL, "-quasi_rigid_eo", "1.3");
-  PetscOptionsSetValue(NULL, "-quasi_rigid_er", "0.35");
-  check_jacobian(w, "3D: sphere on a tilted compliant plane, mu 0.4, e = (0.8, 1.3, 0.35)", rng);
+  check_jacobian(w, "3D: sphere on a tilted compliant plane, mu 0.4", NULL, rng);
+  const char *const *e = OPTS("-quasi_rigid_et", "0.8", "-quasi_rigid_eo", "1.3", "-quasi_rigid_er", "0.35");
+  check_jacobian(w, "3D: sphere on a tilted compliant plane, mu 0.4, e = (0.8, 1.3, 0.35)", e, rng);
   world_destroy(&w);
   w = world_create(3);
   int b1 = world_add_body(w, 0, 1.0, 0.4);
@@ -169,13 +161,10 @@ static void test_3d(void)
   w->bodies[b2].x[0] = 1.2, w->bodies[b2].x[1] = 0.5, w->bodies[b2].x[2] = 0.9;
   random_body_motion(&w->bodies[b1], rng);
   random_body_motion(&w->bodies[b2], rng);
-  check_jacobian(w, "3D: sphere on a moving sphere", rng);
+  check_jacobian(w, "3D: sphere on a moving sphere", e, rng);
   w->mu = 0.7; /* both sides' velocities and poses enter the sliding velocities and the lever arms */
-  check_jacobian(w, "3D: sphere on a moving sphere, mu 0.7, e = (0.8, 1.3, 0.35)", rng);
-  PetscOptionsClearValue(NULL, "-quasi_rigid_et");
-  PetscOptionsClearValue(NULL, "-quasi_rigid_eo");
-  PetscOptionsClearValue(NULL, "-quasi_rigid_er");
-  check_jacobian(w, "3D: sphere on a moving sphere, mu 0.7", rng);
+  check_jacobian(w, "3D: sphere on a moving sphere, mu 0.7, e = (0.8, 1.3, 0.35)", e, rng);
+  check_jacobian(w, "3D: sphere on a moving sphere, mu 0.7", NULL, rng);
   world_destroy(&w);
   gsl_rng_free(rng);
   /* the drop, 2D disc and 3D sphere side by side */
@@ -187,15 +176,12 @@ static void test_3d(void)
   world_finalize(w3);
   w3->bodies[1].x[2] = 1.5;
   w3->threshold = 2.0;
-  struct simulation s2 = {.w = w2}, s3 = {.w = w3};
-  PetscOptionsSetValue(NULL, "-quasi_rigid_delta_max", "1");
+  struct simulation s2, s3;
+  const char *const *run_opts = OPTS("-quasi_rigid_delta_max", "1");
   int ok = 1;
   struct simulation *sims[2] = {&s2, &s3};
   for (int k = 0; k < 2; k++)
-    ok = ok && formulation_create("quasi_rigid", &sims[k]->f, NULL, 0) == 0 &&
-         formulation_set_from_options(sims[k]->f, NULL, NULL, 0) == 0 &&
-         solver_create("fb_newton", &sims[k]->s, NULL, 0) == 0 && stepper_create(&sims[k]->st) == 0;
-  PetscOptionsClearValue(NULL, "-quasi_rigid_delta_max");
+    ok = test_sim_open(sims[k], k ? w3 : w2, "quasi_rigid", "fb_newton", run_opts) && ok;
   double worst = 0.0, dmax = 0.0;
   long failed = 0;
   for (int k = 0; ok && k < 600; k++) {
@@ -217,10 +203,7 @@ static void test_3d(void)
   struct formulation *f2 = NULL;
   struct contact_set cs = {0, 0, NULL};
   struct cp_problem *p1 = NULL, *p2 = NULL;
-  PetscOptionsSetValue(NULL, "-quasi_rigid_delta_max", "1"); /* the run's options */
-  int made = formulation_create("quasi_rigid", &f2, NULL, 0) == 0 &&
-             formulation_set_from_options(f2, NULL, NULL, 0) == 0;
-  PetscOptionsClearValue(NULL, "-quasi_rigid_delta_max");
+  int made = (f2 = test_formulation("quasi_rigid", run_opts)) != NULL; /* the run's options */
   if (ok && made && formulation_carry_get(s3.f, &carry, &nc) == 0 && nc > 1 &&
       formulation_carry_set(f2, carry, nc) == 0 && f2->type->detect(f2, w3, 1e-3, &cs) == 0 &&
       s3.f->type->assemble(s3.f, w3, &cs, 1e-3, &p1) == 0 &&

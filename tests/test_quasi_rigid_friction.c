@@ -17,19 +17,15 @@
 #include "run.h"
 #include "scene.h"
 #include "scenes.h"
+#include "solver_fixture.h"
 
 #include <math.h>
 #include <petscsys.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int open_sim(struct simulation *sim, struct world *w, const char *solver)
-{
-  *sim = (struct simulation){.w = w};
-  return formulation_create("quasi_rigid", &sim->f, NULL, 0) == 0 &&
-         formulation_set_from_options(sim->f, NULL, NULL, 0) == 0 &&
-         solver_create(solver, &sim->s, NULL, 0) == 0 && stepper_create(&sim->st) == 0;
-}
+/* The layer's damping of every run here: c = 63, critically damped for m = 1, k = 1000. */
+static const char *const damped[] = {"-quasi_rigid_c", "63", NULL};
 
 static void test_slide_then_roll(void)
 {
@@ -38,10 +34,8 @@ static void test_slide_then_roll(void)
   struct world *w = scene_disc_on_line(1.0, 1.0, 1.0 - g / k, mu);
   w->threshold = 0.5;
   w->bodies[1].v[0] = v0;
-  PetscOptionsSetValue(NULL, "-quasi_rigid_c", "63");
   struct simulation sim;
-  int ok = open_sim(&sim, w, "fb_newton");
-  PetscOptionsClearValue(NULL, "-quasi_rigid_c");
+  int ok = test_sim_open(&sim, w, "quasi_rigid", "fb_newton", damped);
   long failed = 0;
   double t_roll = NAN, slip_after = 0.0, e0 = world_kinetic_energy(w);
   for (int s = 0; ok && s < 400; s++) {
@@ -85,14 +79,14 @@ static struct world *sphere_on_plane(double mu)
 
 /* The sphere settles on the layer for 0.3 s (critically damped, c = 63: the first step's damper sees
  * delta^l = 0 and kicks it up), is then given the velocity v and angular velocity om, and runs n steps of h:
- * its velocity and angular velocity per step in traj (6 per step). */
-static long run_sphere(struct world *w, const char *solver, double h, const double v[3], const double om[3],
-                       int n, double *traj)
+ * its velocity and angular velocity per step in traj (6 per step). er: -quasi_rigid_er (NULL: its default).
+ */
+static long run_sphere(struct world *w, const char *solver, const char *er, double h, const double v[3],
+                       const double om[3], int n, double *traj)
 {
-  PetscOptionsSetValue(NULL, "-quasi_rigid_c", "63");
   struct simulation sim;
-  int ok = open_sim(&sim, w, solver);
-  PetscOptionsClearValue(NULL, "-quasi_rigid_c");
+  int ok = test_sim_open(&sim, w, "quasi_rigid", solver,
+                         er ? OPTS("-quasi_rigid_c", "63", "-quasi_rigid_er", er) : damped);
   long failed = ok ? 0 : n;
   const int settle = (int)lround(0.3 / h);
   for (int s = -settle; ok && s < n; s++) {
@@ -119,8 +113,8 @@ static void test_sphere_slide_then_roll(void)
   double *tx = calloc(6 * n, sizeof *tx), *ty = calloc(6 * n, sizeof *ty);
   struct world *wx = sphere_on_plane(mu), *wy = sphere_on_plane(mu);
   const double vx[3] = {v0, 0, 0}, vy[3] = {0, v0, 0};
-  long fx = run_sphere(wx, "fb_newton", h, vx, zero, n, tx),
-       fy = run_sphere(wy, "fb_newton", h, vy, zero, n, ty);
+  long fx = run_sphere(wx, "fb_newton", NULL, h, vx, zero, n, tx),
+       fy = run_sphere(wy, "fb_newton", NULL, h, vy, zero, n, ty);
   CHECK(fx == 0 && fy == 0, "3D sphere slide then roll: 2 x %d steps solved by fb_newton (%ld, %ld failed)",
         n, fx, fy);
   /* slip: the contact point's velocity v + omega x (-r e_z), r = 1: (v_x - w_y, v_y + w_x) */
@@ -167,9 +161,7 @@ static void test_sphere_spin(void)
   const int n = 1200;
   double *tr = calloc(6 * n, sizeof *tr);
   struct world *w = sphere_on_plane(mu);
-  PetscOptionsSetValue(NULL, "-quasi_rigid_er", "0.3");
-  long failed = run_sphere(w, "fb_newton", h, zero, (const double[3]){0, 0, om0}, n, tr);
-  PetscOptionsClearValue(NULL, "-quasi_rigid_er");
+  long failed = run_sphere(w, "fb_newton", "0.3", h, zero, (const double[3]){0, 0, om0}, n, tr);
   double rate = er * mu * g / 0.4, t_stop = om0 / rate, t_end = NAN, worst = 0.0, slide = 0.0;
   for (int s = 0; s < n; s++) {
     double t = (s + 1) * h, om = tr[6 * s + 5];
@@ -203,9 +195,7 @@ static void test_scene(void)
         "scene sphere_roll3d:heading=30: a unit sphere (I = 0.4) at v = 2 m/s, 30 degrees from x %s", msg);
   if (rc) return;
   struct simulation sim;
-  PetscOptionsSetValue(NULL, "-quasi_rigid_c", "63");
-  int ok = open_sim(&sim, w, "fb_newton");
-  PetscOptionsClearValue(NULL, "-quasi_rigid_c");
+  int ok = test_sim_open(&sim, w, "quasi_rigid", "fb_newton", damped);
   struct run_summary sum = {0};
   ok = ok && simulation_run(&sim, 1e-3, 500, NULL, 0, &sum) == 0;
   const struct body *b = &w->bodies[1];
@@ -226,13 +216,10 @@ static void test_carry_3d(void)
 {
   const double zero[3] = {0, 0, 0}, v[3] = {1.5, -0.5, 0};
   struct world *w = sphere_on_plane(0.3);
-  PetscOptionsSetValue(NULL, "-quasi_rigid_c", "63");
   struct simulation sim;
-  int ok = open_sim(&sim, w, "fb_newton");
-  struct formulation *f2 = NULL;
-  ok = ok && formulation_create("quasi_rigid", &f2, NULL, 0) == 0 &&
-       formulation_set_from_options(f2, NULL, NULL, 0) == 0;
-  PetscOptionsClearValue(NULL, "-quasi_rigid_c");
+  int ok = test_sim_open(&sim, w, "quasi_rigid", "fb_newton", damped);
+  struct formulation *f2 = test_formulation("quasi_rigid", damped);
+  ok = ok && f2;
   memcpy(w->bodies[1].v, v, sizeof v);
   memcpy(w->bodies[1].w, zero, sizeof zero);
   struct run_summary sum = {0};

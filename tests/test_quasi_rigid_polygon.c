@@ -13,6 +13,7 @@
 #include "fd_jacobian.h"
 #include "formulation.h"
 #include "run.h"
+#include "solver_fixture.h"
 #include "world_detect.h"
 
 #include <gsl/gsl_rng.h>
@@ -41,7 +42,7 @@ static struct world *box_world(double tilt, double x, double y, double th, doubl
 static void check_jacobian(struct world *w, const char *what, gsl_rng *rng)
 {
   int nc = 0;
-  double worst = formulation_jacobian_error(w, "quasi_rigid", rng, &nc);
+  double worst = formulation_jacobian_error(w, "quasi_rigid", NULL, rng, &nc);
   CHECK(nc >= 1 && worst < 1e-6, "quasi_rigid %s: %d contacts, analytic Jacobian = finite differences (%.1e)",
         what, nc, worst);
 }
@@ -74,15 +75,8 @@ static void test_jacobians(void)
 
 static int open_sim(struct simulation *sim, struct world *w, const char *delta_max, const char *c)
 {
-  *sim = (struct simulation){.w = w};
-  PetscOptionsSetValue(NULL, "-quasi_rigid_delta_max", delta_max);
-  PetscOptionsSetValue(NULL, "-quasi_rigid_c", c);
-  int ok = formulation_create("quasi_rigid", &sim->f, NULL, 0) == 0 &&
-           formulation_set_from_options(sim->f, NULL, NULL, 0) == 0 &&
-           solver_create("fb_newton", &sim->s, NULL, 0) == 0 && stepper_create(&sim->st) == 0;
-  PetscOptionsClearValue(NULL, "-quasi_rigid_delta_max");
-  PetscOptionsClearValue(NULL, "-quasi_rigid_c");
-  return ok;
+  return test_sim_open(sim, w, "quasi_rigid", "fb_newton",
+                       OPTS("-quasi_rigid_delta_max", delta_max, "-quasi_rigid_c", c));
 }
 
 static void close_sim(struct simulation *sim)

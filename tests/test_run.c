@@ -10,6 +10,7 @@
 #include "check.h"
 #include "peg2d.h"
 #include "scenes.h"
+#include "solver_fixture.h"
 #include "sweep_observers.h"
 
 #include <math.h>
@@ -65,15 +66,18 @@ static struct run_observer tally_observer(struct tally *c)
       .name = "tally", .ctx = c, .begin = tally_begin, .after_step = tally_after, .end = tally_end};
 }
 
-/* pile != 0: the 3-disc pile (frictionless: mu = 0) instead of the disc drop. */
-static int drop(int pile, const char *formulation, const char *solver, struct run_observer *obs, int n_obs,
-                struct run_summary *sum)
+/* pile != 0: the 3-disc pile (frictionless: mu = 0) instead of the disc drop. The run's options: the
+ * option / value pairs opts (NULL: none) in an options object of the test's own, as a task's. */
+static int drop(int pile, const char *formulation, const char *solver, const char *const *opts,
+                struct run_observer *obs, int n_obs, struct run_summary *sum)
 {
   struct simulation sim;
   struct world *w = pile ? scene_cannonball(2, 1.0, 0.0, 0) : scene_disc_on_line(0.5, 1.0, 1.0, 0.3);
-  int rc = simulation_open(&sim, w, formulation, solver, NULL) ||
+  PetscOptions o = test_options_object(opts);
+  int rc = simulation_open(&sim, w, formulation, solver, o) ||
            simulation_run(&sim, h, scene_step_count(T, h), obs, n_obs, sum);
   simulation_close(&sim);
+  PetscOptionsDestroy(&o);
   return rc;
 }
 
@@ -82,7 +86,7 @@ static void test_complete(void)
   struct tally c;
   struct run_observer o = tally_observer(&c);
   struct run_summary sum = {0};
-  int rc = drop(0, "stewart_trinkle", "lemke", &o, 1, &sum);
+  int rc = drop(0, "stewart_trinkle", "lemke", NULL, &o, 1, &sum);
   CHECK(rc == 0 && scene_step_count(T, h) == 99 && sum.steps == 99 && c.steps == 99,
         "disc drop: floor(T / h) = 99 steps at T = 0.7, h = 0.007 (%ld)", sum.steps);
   CHECK(sum.completed && sum.end == RUN_END_COMPLETED && !sum.stopped_by && sum.failed_steps == 0 &&
@@ -101,12 +105,10 @@ static void test_complete(void)
 static void test_no_answer(void)
 {
   /* one pivot is too few for the pile's first step: Lemke stops with no answer, the state stays put */
-  PetscOptionsSetValue(NULL, "-cp_max_it", "1");
   struct tally c;
   struct run_observer o = tally_observer(&c);
   struct run_summary sum = {0};
-  int rc = drop(1, "stewart_trinkle", "lemke", &o, 1, &sum);
-  PetscOptionsClearValue(NULL, "-cp_max_it");
+  int rc = drop(1, "stewart_trinkle", "lemke", OPTS("-cp_max_it", "1"), &o, 1, &sum);
   CHECK(rc == 0 && c.first_failed_k == 1 && sum.end == RUN_END_NO_ANSWER && !sum.completed &&
             sum.steps == 1 && sum.failed_steps == 1,
         "no answer: the run ends at the failed step, which is counted (steps %ld, first failed %ld)",
@@ -118,23 +120,47 @@ static void test_no_answer(void)
 static void test_approximate(void)
 {
   /* PGS capped at one sweep gives approximate answers that advance the state */
-  PetscOptionsSetValue(NULL, "-cp_max_it", "1");
+  const char *const *one_sweep = OPTS("-cp_max_it", "1");
   struct tally c;
   struct run_observer o[2] = {tally_observer(&c)};
   struct run_summary sum = {0};
-  int rc = drop(1, "impulse_lcp", "pgs", o, 1, &sum);
+  int rc = drop(1, "impulse_lcp", "pgs", one_sweep, o, 1, &sum);
   CHECK(rc == 0 && sum.completed && sum.steps == 99 && sum.failed_steps > 5 && c.first_failed_k == 1,
         "approximate: the run goes on through failed steps (%ld of %ld failed)", sum.failed_steps, sum.steps);
   CHECK(sum.failed_at == 0.0 && c.first_failed_t == h,
         "approximate: failed_at = the first failed step's start %g, not its end %g", sum.failed_at,
         c.first_failed_t);
   run_observer_stop_on_failure(&o[1]);
-  rc = drop(1, "impulse_lcp", "pgs", o, 2, &sum);
-  PetscOptionsClearValue(NULL, "-cp_max_it");
+  rc = drop(1, "impulse_lcp", "pgs", one_sweep, o, 2, &sum);
   CHECK(rc == 0 && sum.end == RUN_END_OBSERVER && sum.stopped_by &&
             !strcmp(sum.stopped_by, "stop_on_failure") && sum.steps == 1 && sum.failed_steps == 1 &&
             sum.t == h && !sum.completed,
         "stop_on_failure: stops after the first failed step (steps %ld)", sum.steps);
+}
+
+/* Two simulations open at once, each with its own options object (as two tasks of a sweep): each reads
+ * only its own, and neither the other's nor an empty object's defaults change. */
+static void test_objects_apart(void)
+{
+  struct simulation a, b;
+  PetscOptions oa = test_options_object(OPTS("-cp_max_it", "1", "-friction_dirs", "7")),
+               ob = test_options_object(OPTS("-cp_tol", "1e-10"));
+  int rc = simulation_open(&a, scene_cannonball(2, 1.0, 0.0, 0), "stewart_trinkle", "lemke", oa);
+  rc |= simulation_open(&b, scene_cannonball(2, 1.0, 0.0, 0), "stewart_trinkle", "lemke", ob);
+  CHECK(rc == 0 && a.s->set.max_it == 1 && a.f->friction_dirs == 7 && a.s->set.tol == 1e-8 &&
+            b.s->set.max_it == 0 && b.f->friction_dirs == 4 && b.s->set.tol == 1e-10,
+        "two simulations open at once read their own objects: -cp_max_it 1 and -friction_dirs 7 in one, "
+        "-cp_tol 1e-10 in the other");
+  struct run_summary sa = {0}, sb = {0};
+  rc = rc || simulation_run(&a, h, 3, NULL, 0, &sa) || simulation_run(&b, h, 3, NULL, 0, &sb);
+  CHECK(
+      rc == 0 && sa.end == RUN_END_NO_ANSWER && sa.failed_steps == 1 && sb.completed && sb.failed_steps == 0,
+      "the pile with one pivot allowed ends with no answer; beside it, the other run completes (%ld failed)",
+      sb.failed_steps);
+  simulation_close(&a);
+  simulation_close(&b);
+  PetscOptionsDestroy(&oa);
+  PetscOptionsDestroy(&ob);
 }
 
 static void test_stop(void)
@@ -143,7 +169,7 @@ static void test_stop(void)
   struct run_observer o = tally_observer(&c);
   c.stop_after = 3;
   struct run_summary sum = {0};
-  int rc = drop(0, "stewart_trinkle", "lemke", &o, 1, &sum);
+  int rc = drop(0, "stewart_trinkle", "lemke", NULL, &o, 1, &sum);
   CHECK(rc == 0 && sum.steps == 3 && sum.end == RUN_END_OBSERVER && !sum.completed && sum.stopped_by &&
             !strcmp(sum.stopped_by, "tally") && c.ended == 1,
         "an observer's stop ends the run after 3 steps (%ld)", sum.steps);
@@ -178,9 +204,11 @@ static void test_traps_and_trace(const char *dir)
   struct simulation sim;
   struct run_summary sum = {0};
   long steps = 100;
-  rc = rc || simulation_open(&sim, scene_polygon_box(6, 1.0, 1, 0.0), "stewart_trinkle", "lemke", NULL) ||
+  PetscOptions none = test_options_object(NULL);
+  rc = rc || simulation_open(&sim, scene_polygon_box(6, 1.0, 1, 0.0), "stewart_trinkle", "lemke", none) ||
        simulation_run(&sim, 0.01, steps, obs, n, &sum);
   simulation_close(&sim);
+  PetscOptionsDestroy(&none);
   run_observers_destroy(obs, n);
   contact_set_free(&d.cs);
   CHECK(rc == 0 && n == 3 && sum.steps == steps && traps.steps == steps,
@@ -213,10 +241,9 @@ static void test_dump(const char *dir)
   struct sweep_task task = {.driver = &drv, .id = 3, .dump_dir = dir};
   struct tally c;
   obs[n++] = tally_observer(&c);
-  PetscOptionsSetValue(NULL, "-cp_max_it", "1");
   struct run_summary sum = {0};
-  int rc = sweep_observers_standard(&task, obs, &n, 2) || drop(1, "impulse_lcp", "pgs", obs, n, &sum);
-  PetscOptionsClearValue(NULL, "-cp_max_it");
+  int rc = sweep_observers_standard(&task, obs, &n, 2) ||
+           drop(1, "impulse_lcp", "pgs", OPTS("-cp_max_it", "1"), obs, n, &sum);
   run_observers_destroy(obs, n);
   char path[512];
   int found = 0;
@@ -239,6 +266,7 @@ int main(int argc, char **argv)
   test_complete();
   test_no_answer();
   test_approximate();
+  test_objects_apart();
   test_stop();
   if (mkdtemp(dir)) {
     test_traps_and_trace(dir);

@@ -1,11 +1,14 @@
 /* test_scenes.c — the scene registry (scene.h): every registered scene builds with its defaults (bodies,
- * finalised, its declared dimension), with and without a random stream; options come from the database
- * (-<scene>_<opt>, or a caller's prefix) and from a spec's inline values (which win); a bad value (out of
- * range, malformed, undeclared, given twice) and an unknown scene are refused with a message naming them;
- * a random scene is fixed by its seed, or by the caller's seeded stream when its seed is 0. */
+ * finalised, its declared dimension), with and without a random stream; options come from the options
+ * object the reader is given (-<scene>_<opt>, or a caller's prefix; always an object of the test's own,
+ * never the global database) and from a spec's inline values (which win); a value in one object does not
+ * reach a reader given another; a bad value (out of range, malformed, undeclared, given twice) and an
+ * unknown scene are refused with a message naming them; a random scene is fixed by its seed, or by the
+ * caller's seeded stream when its seed is 0. */
 #include "check.h"
 #include "scene.h"
 #include "scenes.h"
+#include "solver_fixture.h"
 
 #include <math.h>
 #include <petscsys.h>
@@ -15,6 +18,7 @@
 
 static void test_defaults(void)
 {
+  PetscOptions none = test_options_object(NULL);
   for (int i = 0; scene_registry[i]; i++) {
     const struct scene_type *t = scene_registry[i];
     char msg[1024] = "";
@@ -25,9 +29,9 @@ static void test_defaults(void)
           "scene %s builds with its defaults (%d bodies, dim %d) %s", t->name, w ? w->nb : 0, w ? w->dim : 0,
           msg);
     world_destroy(&w);
-    rc = scene_create_from_options(t->name, NULL, NULL, NULL, &w, msg, sizeof msg);
-    CHECK(rc == 0 && w && w->nb > 0, "scene %s builds from the options database without an rng %s", t->name,
-          rc ? msg : "");
+    rc = scene_create_from_options(t->name, none, NULL, NULL, &w, msg, sizeof msg);
+    CHECK(rc == 0 && w && w->nb > 0, "scene %s builds from an empty options object without an rng %s",
+          t->name, rc ? msg : "");
     world_destroy(&w);
     gsl_rng_free(rng);
     int named =
@@ -37,6 +41,7 @@ static void test_defaults(void)
     CHECK(named && t->summary && t->paper && t->h > 0.0 && t->build && (t->n_options == 0 || t->options),
           "scene %s: a unique [a-z0-9_] name, summary, paper, h and options", t->name);
   }
+  PetscOptionsDestroy(&none);
 }
 
 /* -<scene>_<opt> must name one option of one scene: "a" with option "b_c" and "a_b" with "c" would clash. */
@@ -102,7 +107,7 @@ static void test_bad_input(void)
     refused(rc || w != NULL ? 1 : 0, msg, bad[i].what, bad[i].words);
     world_destroy(&w);
   }
-  /* the database: a bad value names the full option */
+  /* an options object: a bad value names the full option */
   static const struct {
     const char *option, *value, *words[3];
   } bad_db[] = {
@@ -113,16 +118,16 @@ static void test_bad_input(void)
   };
   for (size_t i = 0; i < sizeof bad_db / sizeof bad_db[0]; i++) {
     const char *spec = strncmp(bad_db[i].option, "-cannon", 7) == 0 ? "cannonball" : "polygon_box";
-    PetscOptionsSetValue(NULL, bad_db[i].option, bad_db[i].value[0] ? bad_db[i].value : NULL);
+    PetscOptions o = test_options_object(OPTS(bad_db[i].option, bad_db[i].value[0] ? bad_db[i].value : NULL));
     msg[0] = '\0';
-    rc = scene_create_from_options(spec, NULL, NULL, NULL, &w, msg, sizeof msg);
+    rc = scene_create_from_options(spec, o, NULL, NULL, &w, msg, sizeof msg);
     char what[128];
-    snprintf(what, sizeof what, "%s '%s' in the database", bad_db[i].option, bad_db[i].value);
+    snprintf(what, sizeof what, "%s '%s' in the options object", bad_db[i].option, bad_db[i].value);
     refused(rc, msg, what, bad_db[i].words);
     world_destroy(&w);
-    rc = scene_spec_check(spec, NULL, NULL, msg, sizeof msg);
+    rc = scene_spec_check(spec, o, NULL, msg, sizeof msg);
     CHECK(rc != 0, "scene_spec_check refuses %s too", what);
-    PetscOptionsClearValue(NULL, bad_db[i].option);
+    PetscOptionsDestroy(&o);
   }
 }
 
@@ -139,25 +144,43 @@ static void test_options(void)
         w ? w->nb : 0, msg);
   world_destroy(&w);
 
-  PetscOptionsSetValue(NULL, "-cannonball_rows", "4");
-  rc = scene_create_from_options("cannonball", NULL, NULL, NULL, &w, msg, sizeof msg);
+  PetscOptions four = test_options_object(OPTS("-cannonball_rows", "4"));
+  rc = scene_create_from_options("cannonball", four, NULL, NULL, &w, msg, sizeof msg);
   CHECK(rc == 0 && w && w->nb == 1 + 10, "-cannonball_rows 4 is read (%d bodies)", w ? w->nb : 0);
   world_destroy(&w);
-  rc = scene_create_from_options("cannonball:rows=2", NULL, NULL, NULL, &w, msg, sizeof msg);
-  CHECK(rc == 0 && w && w->nb == 1 + 3, "a spec's inline value wins over the database (%d bodies)",
+  rc = scene_create_from_options("cannonball:rows=2", four, NULL, NULL, &w, msg, sizeof msg);
+  CHECK(rc == 0 && w && w->nb == 1 + 3, "a spec's inline value wins over the options object (%d bodies)",
         w ? w->nb : 0);
   world_destroy(&w);
   rc = scene_create_from_spec("cannonball", NULL, &w, msg, sizeof msg);
-  CHECK(rc == 0 && w && w->nb == 1 + 21, "scene_create_from_spec ignores the database (%d bodies)",
+  CHECK(rc == 0 && w && w->nb == 1 + 21, "scene_create_from_spec ignores the options (%d bodies)",
         w ? w->nb : 0);
   world_destroy(&w);
-  PetscOptionsClearValue(NULL, "-cannonball_rows");
+  /* another object, while the first is alive: only its own values */
+  PetscOptions three = test_options_object(OPTS("-cannonball_rows", "3")), none = test_options_object(NULL);
+  rc = scene_create_from_options("cannonball", three, NULL, NULL, &w, msg, sizeof msg);
+  CHECK(rc == 0 && w && w->nb == 1 + 6,
+        "another object's -cannonball_rows 3 is read, not the first's 4 (%d bodies)", w ? w->nb : 0);
+  world_destroy(&w);
+  rc = scene_create_from_options("cannonball", none, NULL, NULL, &w, msg, sizeof msg);
+  CHECK(rc == 0 && w && w->nb == 1 + 21,
+        "an empty object gives the default rows 6, neither 4 nor 3 (%d bodies)", w ? w->nb : 0);
+  world_destroy(&w);
+  PetscOptions zero = test_options_object(OPTS("-cannonball_rows", "0"));
+  rc = scene_spec_check("cannonball", four, NULL, msg, sizeof msg);
+  CHECK(rc == 0 && scene_spec_check("cannonball", zero, NULL, msg, sizeof msg) != 0 &&
+            strstr(msg, "-cannonball_rows"),
+        "scene_spec_check judges each object's own value: 4 passes, 0 is refused (%s)", msg);
+  PetscOptionsDestroy(&zero);
+  PetscOptionsDestroy(&four);
+  PetscOptionsDestroy(&three);
+  PetscOptionsDestroy(&none);
 
-  PetscOptionsSetValue(NULL, "-pile_n", "3");
-  rc = scene_create_from_options("polygon_box", NULL, "pile_", NULL, &w, msg, sizeof msg);
+  PetscOptions pile = test_options_object(OPTS("-pile_n", "3"));
+  rc = scene_create_from_options("polygon_box", pile, "pile_", NULL, &w, msg, sizeof msg);
   CHECK(rc == 0 && w && w->nb == 3 + 3, "a caller's prefix: -pile_n 3 (%d bodies)", w ? w->nb : 0);
   world_destroy(&w);
-  PetscOptionsClearValue(NULL, "-pile_n");
+  PetscOptionsDestroy(&pile);
 
   rc = scene_create_from_spec("incline:theta=30:mu=0.1", NULL, &w, msg, sizeof msg);
   CHECK(rc == 0 && w && w->nb == 2 && fabs(w->bodies[1].theta - M_PI / 6) < 1e-15 && w->mu == 0.1,

@@ -28,7 +28,7 @@ static enum solve_status run(const char *name, const struct cp_problem *p, doubl
 {
   struct solver *s = NULL;
   memset(r, 0, sizeof *r);
-  if (solver_create(name, &s, NULL, 0) != 0 || solver_set_from_options(s, NULL, NULL, 0) != 0) {
+  if (solver_create(name, &s, NULL, 0) != 0) {
     solver_destroy(&s);
     r->status = SOLVE_NUMERICAL_FAILURE;
     return r->status;

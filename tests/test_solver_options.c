@@ -1,11 +1,18 @@
 /* test_solver_options.c — the declared options of the harness and of every registered solver
  * (solver.h, option_table.h): unique names, defaults that parse inside their ranges, every bad value
- * (out of range, malformed, not a choice) refused with a message naming the option; the name list and
- * owner lookup cpsolve uses for "did you mean"; PETSc's own -<name>_tao_... options read (and so marked
- * used) by solver_set_from_options; workspaces reused across problems of different sizes. */
+ * (out of range, malformed, not a choice) refused with a message naming the option, by the reader given an
+ * options object and by the typed setter solver_set_option (which keeps the settings given before); a
+ * value in one options object never reaches a solver reading another; the name list and owner lookup
+ * cpsolve uses for "did you mean"; PETSc's own -<name>_tao_... options read (and so marked used) by
+ * solver_set_from_options from the object it is given and not from PETSc's global database (which main
+ * fills, as a command line would, with a value no solver here may see); workspaces reused across problems
+ * of different sizes. The options are always in objects of the test's own: nothing here sets a value in
+ * the global database. */
 #include "check.h"
 #include "cp.h"
 #include "solver.h"
+#include "solver_fixture.h"
+#include "testproblems.h"
 
 #include <math.h>
 #include <petscsys.h>
@@ -73,19 +80,25 @@ static const char *out_of_range(const struct option_decl *o)
   return NULL;
 }
 
-/* Sets -full to value, expects solver_set_from_options to fail with a message naming -full. */
+/* -full value in an options object of the test's own: solver_set_from_options must fail with a message
+ * naming -full; so must the typed setter, which keeps the settings given before (-cp_time_limit 5, or
+ * -cp_max_it 77 when -full is the time limit). */
 static int refused(const char *solver, const char *full, const char *value)
 {
   struct solver *s = NULL;
-  char msg[512] = "";
-  int ok = 0;
-  PetscOptionsSetValue(NULL, full, value);
+  char msg[512] = "", set_msg[512] = "";
+  int ok = 0, limit = strcmp(full, "-cp_time_limit") == 0;
+  PetscOptions o = test_options_object(OPTS(full, value));
   if (solver_create(solver, &s, msg, sizeof msg) == 0)
-    ok = solver_set_from_options(s, NULL, msg, sizeof msg) != 0 && strstr(msg, full) != NULL;
-  if (!ok) printf("# %s %s: message '%s'\n", full, value, msg);
-  PetscOptionsClearValue(NULL, full);
+    ok = solver_set_from_options(s, o, msg, sizeof msg) != 0 && strstr(msg, full) != NULL;
   solver_destroy(&s);
-  return ok;
+  PetscOptionsDestroy(&o);
+  s = test_solver_with(solver, 0.0, limit ? OPTS("-cp_max_it", "77") : OPTS("-cp_time_limit", "5"));
+  int kept = s && solver_set_option(s, full, value, set_msg, sizeof set_msg) != 0 && strstr(set_msg, full) &&
+             (limit ? s->set.max_it == 77 : s->set.time_limit == 5.0);
+  if (!ok || !kept) printf("# %s %s: message '%s', setter's '%s'\n", full, value, msg, set_msg);
+  solver_destroy(&s);
+  return ok && kept;
 }
 
 static void test_bad_values(void)
@@ -123,16 +136,13 @@ static void test_bad_values(void)
           cases[k][1]);
   struct solver *s = NULL;
   char msg[512] = "";
-  PetscOptionsSetValue(NULL, "-lemke_pivot_tol", "1e-9");
-  PetscOptionsSetValue(NULL, "-lemke_cover", "qscaled");
-  PetscOptionsSetValue(NULL, "-cp_max_it", "77");
-  int ok = solver_create("lemke", &s, msg, sizeof msg) == 0 &&
-           solver_set_from_options(s, NULL, msg, sizeof msg) == 0;
+  PetscOptions o =
+      test_options_object(OPTS("-lemke_pivot_tol", "1e-9", "-lemke_cover", "qscaled", "-cp_max_it", "77"));
+  int ok =
+      solver_create("lemke", &s, msg, sizeof msg) == 0 && solver_set_from_options(s, o, msg, sizeof msg) == 0;
   CHECK(ok && s->set.max_it == 77, "good values are read (-cp_max_it 77)");
-  PetscOptionsClearValue(NULL, "-lemke_pivot_tol");
-  PetscOptionsClearValue(NULL, "-lemke_cover");
-  PetscOptionsClearValue(NULL, "-cp_max_it");
   solver_destroy(&s);
+  PetscOptionsDestroy(&o);
   CHECK(solver_create("no_such_solver", &s, msg, sizeof msg) != 0 && !s && strstr(msg, "no_such_solver") &&
             strstr(msg, "lemke"),
         "an unknown solver's message names it and the valid ones");
@@ -160,38 +170,171 @@ static void test_names(void)
   CHECK(solver_option_owner("-lemke_pivto_tol") == NULL, "a misspelt name has no owner");
 }
 
+/* Is name among the options set in opts that nothing has read (option_unused)? -1 when they cannot be had. */
+static int left_over(PetscOptions opts, const char *name)
+{
+  char **names = NULL, **values = NULL;
+  int n = option_unused(opts, &names, &values), left = 0;
+  for (int i = 0; i < n; i++)
+    left |= strcmp(names[i], name) == 0;
+  option_unused_free(n, names, values);
+  return n < 0 ? -1 : left;
+}
+
 static void test_petsc_options_read(void)
 {
   struct solver *s = NULL;
   char msg[512] = "";
-  PetscOptionsSetValue(NULL, "-tao_ssils_tao_max_it", "7");
+  PetscOptions o = test_options_object(OPTS("-tao_ssils_tao_max_it", "7"));
   int ok = solver_create("tao_ssils", &s, msg, sizeof msg) == 0 &&
-           solver_set_from_options(s, NULL, msg, sizeof msg) == 0;
-  char **names = NULL, **values = NULL;
-  int n = option_unused(NULL, &names, &values), left = 0;
-  for (int i = 0; i < n; i++)
-    left |= strcmp(names[i], "-tao_ssils_tao_max_it") == 0;
-  option_unused_free(n, names, values);
-  CHECK(ok && n >= 0 && !left,
+           solver_set_from_options(s, o, msg, sizeof msg) == 0;
+  CHECK(ok && left_over(o, "-tao_ssils_tao_max_it") == 0,
         "solver_set_from_options has PETSc read -tao_ssils_tao_max_it (not left over)");
   solver_destroy(&s);
-  PetscOptionsSetValue(NULL, "-tao_ssils_tao_max_it", "abc");
+  PetscOptionsDestroy(&o);
+  o = test_options_object(OPTS("-tao_ssils_tao_max_it", "abc"));
   ok = solver_create("tao_ssils", &s, msg, sizeof msg) == 0 &&
-       solver_set_from_options(s, NULL, msg, sizeof msg) != 0;
+       solver_set_from_options(s, o, msg, sizeof msg) != 0;
   CHECK(ok && strstr(msg, "tao_ssils"), "a malformed PETSc option of tao_ssils is refused: %s", msg);
   solver_destroy(&s);
-  PetscOptionsClearValue(NULL, "-tao_ssils_tao_max_it");
-  PetscOptionsSetValue(NULL, "-snes_vinewtonrsls_snes_max_it", "9");
+  PetscOptionsDestroy(&o);
+  o = test_options_object(OPTS("-snes_vinewtonrsls_snes_max_it", "9"));
   ok = solver_create("snes_vinewtonrsls", &s, msg, sizeof msg) == 0 &&
-       solver_set_from_options(s, NULL, msg, sizeof msg) == 0;
-  n = option_unused(NULL, &names, &values);
-  left = 0;
-  for (int i = 0; i < n; i++)
-    left |= strcmp(names[i], "-snes_vinewtonrsls_snes_max_it") == 0;
-  option_unused_free(n, names, values);
-  CHECK(ok && !left, "and SNES reads -snes_vinewtonrsls_snes_max_it");
-  PetscOptionsClearValue(NULL, "-snes_vinewtonrsls_snes_max_it");
+       solver_set_from_options(s, o, msg, sizeof msg) == 0;
+  CHECK(ok && left_over(o, "-snes_vinewtonrsls_snes_max_it") == 0,
+        "and SNES reads -snes_vinewtonrsls_snes_max_it");
   solver_destroy(&s);
+  PetscOptionsDestroy(&o);
+}
+
+/* The solver's settings as solver_view prints them contain text (lemke: "pivot_tol 1e-09", "cover e"). */
+static int view_has(const struct solver *s, const char *text)
+{
+  char *buf = NULL;
+  size_t size = 0;
+  FILE *out = s ? open_memstream(&buf, &size) : NULL;
+  if (out) {
+    solver_view(s, out);
+    fclose(out);
+  }
+  int has = buf && strstr(buf, text) != NULL;
+  free(buf);
+  return has;
+}
+
+/* Each reader sees only the object it is given: three solvers read three objects alive at once. */
+static void test_objects_apart(void)
+{
+  PetscOptions a = test_options_object(OPTS("-cp_max_it", "77", "-lemke_pivot_tol", "1e-9")),
+               b = test_options_object(OPTS("-cp_max_it", "5")), none = test_options_object(NULL);
+  struct solver *sa = test_solver("lemke", 0.0), *sb = test_solver("lemke", 0.0),
+                *sn = test_solver("lemke", 0.0);
+  char msg[512] = "";
+  int ok = sa && sb && sn && solver_set_from_options(sa, a, msg, sizeof msg) == 0 &&
+           solver_set_from_options(sb, b, msg, sizeof msg) == 0 &&
+           solver_set_from_options(sn, none, msg, sizeof msg) == 0;
+  CHECK(ok && sa->set.max_it == 77 && view_has(sa, "pivot_tol 1e-09"),
+        "lemke reading object A: -cp_max_it 77, -lemke_pivot_tol 1e-9 (%d) %s", sa ? sa->set.max_it : -1,
+        msg);
+  CHECK(ok && sb->set.max_it == 5 && view_has(sb, "pivot_tol 1e-06"),
+        "lemke reading object B: its -cp_max_it 5, A's -lemke_pivot_tol not seen (default 1e-6) (%d)",
+        sb ? sb->set.max_it : -1);
+  CHECK(ok && sn->set.max_it == 0 && view_has(sn, "pivot_tol 1e-06"),
+        "lemke reading an empty object: the defaults, neither A's nor B's values (%d)",
+        sn ? sn->set.max_it : -1);
+  CHECK(left_over(b, "-cp_max_it") == 0 && left_over(a, "-lemke_pivot_tol") == 0,
+        "each object's values were read from that object");
+  solver_destroy(&sa);
+  solver_destroy(&sb);
+  solver_destroy(&sn);
+  PetscOptionsDestroy(&a);
+  PetscOptionsDestroy(&b);
+  PetscOptionsDestroy(&none);
+}
+
+/* solver_set_option: values in effect are the defaults plus every value given so far, read as a run reads a
+ * task's object; an option the solver does not read and a bad value are refused, named in the message, and
+ * the settings given before stay. */
+static void test_typed_setter(void)
+{
+  char msg[512] = "";
+  struct solver *s = test_solver_with(
+      "lemke", 0.0, OPTS("-cp_max_it", "77", "-lemke_pivot_tol", "1e-9", "lemke_cover", "qscaled"));
+  const char *kept = "-cp_max_it 77, -lemke_pivot_tol 1e-9 and -lemke_cover qscaled kept";
+#define KEPT(t)                                                                                              \
+  ((t) && (t)->set.max_it == 77 && view_has(t, "pivot_tol 1e-09") && view_has(t, "cover qscaled"))
+  CHECK(KEPT(s), "lemke: -cp_max_it 77, -lemke_pivot_tol 1e-9 and lemke_cover (no '-') qscaled set");
+  int rc = s ? solver_set_option(s, "-pgs_omega", "1.2", msg, sizeof msg) : 0;
+  CHECK(rc != 0 && strstr(msg, "-pgs_omega") && strstr(msg, "lemke"), "lemke refuses -pgs_omega (%s)", msg);
+  CHECK(KEPT(s), "... %s", kept);
+  rc = s ? solver_set_option(s, "-lemke_block", "5000", msg, sizeof msg) : 0;
+  CHECK(rc != 0 && strstr(msg, "-lemke_block") && strstr(msg, "5000"), "lemke refuses -lemke_block 5000 (%s)",
+        msg);
+  CHECK(KEPT(s), "... %s", kept);
+  rc = s ? solver_set_option(s, "-cp_tol", "abc", msg, sizeof msg) : 0;
+  CHECK(rc != 0 && strstr(msg, "-cp_tol") && strstr(msg, "abc"), "lemke refuses -cp_tol abc (%s)", msg);
+  CHECK(KEPT(s) && s->set.tol == 1e-8, "... %s, -cp_tol still 1e-8", kept);
+  rc = s ? solver_set_option(s, "-lemke_block", "7", msg, sizeof msg) : 1;
+  CHECK(rc == 0 && KEPT(s) && view_has(s, "block 7"), "-lemke_block 7 then joins them %s", rc ? msg : "");
+#undef KEPT
+  solver_destroy(&s);
+  /* a TAO solver's PETSc options go the same way: its own prefix only, and PETSc checks the value */
+  s = test_solver("tao_ssils", 0.0);
+  rc = s ? solver_set_option(s, "-tao_ssfls_tao_max_it", "2", msg, sizeof msg) : 0;
+  CHECK(rc != 0 && strstr(msg, "-tao_ssfls_tao_max_it") && strstr(msg, "tao_ssils"),
+        "tao_ssils refuses tao_ssfls's -tao_ssfls_tao_max_it (%s)", msg);
+  rc = s ? solver_set_option(s, "-tao_ssils_tao_max_it", "abc", msg, sizeof msg) : 0;
+  CHECK(rc != 0 && strstr(msg, "tao_ssils"), "tao_ssils refuses -tao_ssils_tao_max_it abc (%s)", msg);
+  solver_destroy(&s);
+  /* path_crash's phases are solvers of their own: their options go through path_crash's setter */
+  s = test_solver_with("path_crash", 0.0, OPTS("-lemke_pivot_tol", "1e-9", "-prox_newton_watchdog", "5"));
+  CHECK(s && view_has(s, "pivot_tol 1e-09") && view_has(s, "watchdog 5"),
+        "path_crash takes -lemke_pivot_tol 1e-9 and -prox_newton_watchdog 5 for its phases");
+  rc = s ? solver_set_option(s, "-lemke_cover", "nonsense", msg, sizeof msg) : 0;
+  CHECK(rc != 0 && strstr(msg, "-lemke_cover") && view_has(s, "pivot_tol 1e-09"),
+        "path_crash refuses -lemke_cover nonsense, keeps -lemke_pivot_tol 1e-9 (%s)", msg);
+  solver_destroy(&s);
+}
+
+/* main puts -tao_ssils_tao_max_it 1 in PETSc's global database, as a command line would: a solver given an
+ * options object of its own, by solver_set_from_options or the typed setter, must solve by that object's
+ * values alone. SPD n = 30 takes tao_ssils several iterations at tol 1e-12. */
+static void test_not_global(void)
+{
+  struct cp_problem *p = cp_test_spd(30, 20261122);
+  double z[30];
+  struct solve_result r = {0};
+  char msg[512] = "";
+  CHECK(left_over(NULL, "-tao_ssils_tao_max_it") == 1,
+        "the global database holds -tao_ssils_tao_max_it (from main's command line), unread");
+  PetscOptions none = test_options_object(NULL),
+               three = test_options_object(OPTS("-tao_ssils_tao_max_it", "3"));
+  struct solver *s = test_solver("tao_ssils", 1e-12);
+  int ok = s && solver_set_from_options(s, none, msg, sizeof msg) == 0;
+  if (ok) s->set.tol = 1e-12;
+  ok = ok && solver_solve(s, p, z, &r) == 0;
+  CHECK(ok && r.status == SOLVE_CONVERGED && r.iterations > 1,
+        "tao_ssils reading an empty object: %s after %d iterations (the global database's limit 1 not "
+        "applied) %s",
+        solve_status_name(r.status), r.iterations, msg);
+  ok = s && solver_set_from_options(s, three, msg, sizeof msg) == 0;
+  if (ok) s->set.tol = 1e-12;
+  ok = ok && solver_solve(s, p, z, &r) == 0;
+  CHECK(ok && r.status == SOLVE_MAX_ITERATIONS && r.iterations == 3,
+        "tao_ssils reading -tao_ssils_tao_max_it 3 from its object: %s after %d iterations (3, not 1)",
+        solve_status_name(r.status), r.iterations);
+  solver_destroy(&s);
+  s = test_solver_with("tao_ssils", 1e-12, OPTS("-tao_ssils_tao_max_it", "2"));
+  ok = s && solver_solve(s, p, z, &r) == 0;
+  CHECK(ok && r.status == SOLVE_MAX_ITERATIONS && r.iterations == 2,
+        "tao_ssils with -tao_ssils_tao_max_it 2 through solver_set_option: %s after %d iterations (2, not 1)",
+        solve_status_name(r.status), r.iterations);
+  solver_destroy(&s);
+  CHECK(left_over(NULL, "-tao_ssils_tao_max_it") == 1 && left_over(three, "-tao_ssils_tao_max_it") == 0,
+        "the global -tao_ssils_tao_max_it was never read; the object's was");
+  PetscOptionsDestroy(&none);
+  PetscOptionsDestroy(&three);
+  cp_destroy(&p);
 }
 
 /* M = 2 I + 1 (symmetric positive definite), q = -(1..n): one solver, problems of sizes 40, 5, 60, 40. */
@@ -234,11 +377,25 @@ static void test_workspace_reuse(void)
 
 int main(int argc, char **argv)
 {
-  if (PetscInitialize(&argc, &argv, NULL, NULL) != 0) return 1;
+  /* The command line PETSc sees: this program's, then -tao_ssils_tao_max_it 1 for the global database, a
+   * value that no solver here may read (test_not_global). */
+  static char opt[] = "-tao_ssils_tao_max_it", one[] = "1";
+  char *args[64];
+  int n = 0;
+  for (int i = 0; i < argc && n < 61; i++)
+    args[n++] = argv[i];
+  args[n++] = opt;
+  args[n++] = one;
+  args[n] = NULL;
+  char **a = args;
+  if (PetscInitialize(&n, &a, NULL, NULL) != 0) return 1;
   test_tables();
   test_bad_values();
   test_names();
   test_petsc_options_read();
+  test_objects_apart();
+  test_typed_setter();
+  test_not_global();
   test_workspace_reuse();
   int rc = check_finish();
   PetscFinalize();

@@ -13,6 +13,7 @@
 #include "fd_jacobian.h"
 #include "formulation.h"
 #include "run.h"
+#include "solver_fixture.h"
 #include "world_detect.h"
 #include "world_io.h"
 
@@ -202,14 +203,6 @@ static void test_world_io(void)
   world_destroy(&w);
 }
 
-static int open_sim(struct simulation *sim, struct world *w, const char *formulation, const char *solver)
-{
-  *sim = (struct simulation){.w = w};
-  return formulation_create(formulation, &sim->f, NULL, 0) == 0 &&
-         formulation_set_from_options(sim->f, NULL, NULL, 0) == 0 &&
-         solver_create(solver, &sim->s, NULL, 0) == 0 && stepper_create(&sim->st) == 0;
-}
-
 static void close_sim(struct simulation *sim)
 {
   sim->w = NULL;
@@ -221,7 +214,7 @@ static void test_gi_rest(void)
 {
   struct world *w = se_world(2.0, 1.0, 2, 1.0, 0.0, 1.0, 0.0, 0.5);
   struct simulation sim;
-  int ok = open_sim(&sim, w, "geometric_implicit", "fb_newton");
+  int ok = test_sim_open(&sim, w, "geometric_implicit", "fb_newton", NULL);
   struct run_summary sum = {0};
   ok = ok && simulation_run(&sim, 0.01, 200, NULL, 0, &sum) == 0 && sum.failed_steps == 0;
   const struct body *b = &w->bodies[1];
@@ -241,7 +234,7 @@ static void test_gi_topple(void)
   double th = M_PI / 2 + 0.05, h0 = sqrt(4.0 * sin(th) * sin(th) + cos(th) * cos(th));
   struct world *w = se_world(2.0, 1.0, 2, 1.0, 0.0, h0, th, 0.5);
   struct simulation sim;
-  int ok = open_sim(&sim, w, "geometric_implicit", "fb_newton");
+  int ok = test_sim_open(&sim, w, "geometric_implicit", "fb_newton", NULL);
   double e0 = world_energy(w), rise = 0.0;
   long failed = 0;
   for (int k = 0; ok && k < 7500; k++) {
@@ -270,7 +263,7 @@ static void test_gi_slide(void)
   struct world *w = se_world(1.0, 0.5, 4, 1.0, 0.0, 0.5, 0.0, mu);
   w->bodies[1].v[0] = v0;
   struct simulation sim;
-  int ok = open_sim(&sim, w, "geometric_implicit", "snes_vinewtonrsls");
+  int ok = test_sim_open(&sim, w, "geometric_implicit", "snes_vinewtonrsls", NULL);
   long failed = 0;
   double x_stop = NAN, t_stop = NAN;
   for (int k = 0; ok && k < 1000 && isnan(x_stop); k++) {
@@ -295,7 +288,7 @@ static void test_gi_drop(void)
   struct world *w = se_world(2.0, 1.0, 2, 1.0, 0.0, H, 0.0, 0.0);
   w->threshold = 2.5;
   struct simulation sim;
-  int ok = open_sim(&sim, w, "geometric_implicit", "snes_vinewtonssls");
+  int ok = test_sim_open(&sim, w, "geometric_implicit", "snes_vinewtonssls", NULL);
   double t_hit = NAN;
   long failed = 0;
   for (int k = 0; ok && k < 1000 && isnan(t_hit); k++) {
@@ -318,12 +311,9 @@ static void test_qr_rest(void)
 {
   struct world *w = se_world(2.0, 1.0, 2, 1.0, 0.0, 1.0, 0.0, 0.0);
   w->threshold = 0.5;
-  PetscOptionsSetValue(NULL, "-quasi_rigid_delta_max", "1");
-  PetscOptionsSetValue(NULL, "-quasi_rigid_c", "20");
   struct simulation sim;
-  int ok = open_sim(&sim, w, "quasi_rigid", "fb_newton");
-  PetscOptionsClearValue(NULL, "-quasi_rigid_delta_max");
-  PetscOptionsClearValue(NULL, "-quasi_rigid_c");
+  int ok = test_sim_open(&sim, w, "quasi_rigid", "fb_newton",
+                         OPTS("-quasi_rigid_delta_max", "1", "-quasi_rigid_c", "20"));
   struct run_summary sum = {0};
   ok = ok && simulation_run(&sim, 1e-3, 3000, NULL, 0, &sum) == 0 && sum.failed_steps == 0;
   double delta = 1.0 - w->bodies[1].x[1], ref = G / 1000.0;
@@ -393,7 +383,7 @@ static void test_explicit(void)
   struct world *w = se_world(2.0, 1.0, 2, 1.0, 0.0, 1.0, 0.0, 0.5);
   w->threshold = 0.01;
   struct simulation sim;
-  int ok = open_sim(&sim, w, "stewart_trinkle", "lemke");
+  int ok = test_sim_open(&sim, w, "stewart_trinkle", "lemke", NULL);
   struct run_summary sum = {0};
   ok = ok && simulation_run(&sim, 0.01, 100, NULL, 0, &sum) == 0 && sum.failed_steps == 0;
   CHECK(ok && fabs(w->bodies[1].x[1] - 1.0) < 1e-6 && fabs(w->bodies[1].theta) < 1e-9,
@@ -410,7 +400,7 @@ static void test_explicit(void)
   w->bodies[d].x[1] = 1.0;
   w->threshold = 0.01;
   w->mu = 0.5;
-  ok = open_sim(&sim, w, "stewart_trinkle", "lemke");
+  ok = test_sim_open(&sim, w, "stewart_trinkle", "lemke", NULL);
   sum = (struct run_summary){0};
   ok = ok && simulation_run(&sim, 0.01, 100, NULL, 0, &sum) == 0 && sum.failed_steps == 0;
   CHECK(ok && fabs(w->bodies[d].x[1] - 1.0) < 1e-6 && fabs(w->bodies[d].theta) < 1e-9,

@@ -15,6 +15,7 @@
 #include "hull3d.h"
 #include "run.h"
 #include "scene.h"
+#include "solver_fixture.h"
 #include "world_detect.h"
 
 #include <gsl/gsl_rng.h>
@@ -51,7 +52,7 @@ static struct world *on_ground(const double a[3], int p, double z, const double 
 static void check_jacobian(struct world *w, const char *formulation, const char *what, gsl_rng *rng)
 {
   int nc = 0;
-  double worst = formulation_jacobian_error(w, formulation, rng, &nc);
+  double worst = formulation_jacobian_error(w, formulation, NULL, rng, &nc);
   CHECK(worst < 1e-6, "%s, %s: %d contacts, analytic Jacobian = finite differences (%.1e)", formulation, what,
         nc, worst);
 }
@@ -103,14 +104,6 @@ static void test_jacobians(void)
   gsl_rng_free(rng);
 }
 
-static int open_sim(struct simulation *sim, struct world *w, const char *formulation, const char *solver)
-{
-  *sim = (struct simulation){.w = w};
-  return formulation_create(formulation, &sim->f, NULL, 0) == 0 &&
-         formulation_set_from_options(sim->f, NULL, NULL, 0) == 0 &&
-         solver_create(solver, &sim->s, NULL, 0) == 0 && stepper_create(&sim->st) == 0;
-}
-
 static void close_sim(struct simulation *sim)
 {
   sim->w = NULL;
@@ -128,7 +121,7 @@ static void test_gi_rest(void)
   const double a[3] = {2.0, 1.5, 1.0};
   struct world *w = on_ground(a, 2, 1.0, ID, 0.5);
   struct simulation sim;
-  int ok = open_sim(&sim, w, "geometric_implicit", "fb_newton");
+  int ok = test_sim_open(&sim, w, "geometric_implicit", "fb_newton", NULL);
   struct run_summary sum = {0};
   ok = ok && simulation_run(&sim, 0.01, 200, NULL, 0, &sum) == 0 && sum.failed_steps == 0;
   const struct body *b = &w->bodies[1];
@@ -147,7 +140,7 @@ static void test_gi_drop(void)
   struct world *w = on_ground(a, 2, H, ID, 0.0);
   w->threshold = 2.5;
   struct simulation sim;
-  int ok = open_sim(&sim, w, "geometric_implicit", "snes_vinewtonssls");
+  int ok = test_sim_open(&sim, w, "geometric_implicit", "snes_vinewtonssls", NULL);
   double t_hit = NAN;
   long failed = 0;
   for (int k = 0; ok && k < 1000 && isnan(t_hit); k++) {
@@ -176,7 +169,7 @@ static void test_gi_topple(void)
   double z0 = sqrt(0.36 * sin(th) * sin(th) + 1.44 * cos(th) * cos(th));
   struct world *w = on_ground(a, 2, z0, q, 0.5);
   struct simulation sim;
-  int ok = open_sim(&sim, w, "geometric_implicit", "fb_newton");
+  int ok = test_sim_open(&sim, w, "geometric_implicit", "fb_newton", NULL);
   double e0 = world_energy(w), rise = 0.0;
   long failed = 0;
   for (int k = 0; ok && k < 4000; k++) {
@@ -211,7 +204,7 @@ static void test_gi_on_superellipsoid(void)
     double z = 0.5 + (sphere ? 1.0 : 0.6);
     w->bodies[b].x[2] = z;
     struct simulation sim;
-    int ok = open_sim(&sim, w, "geometric_implicit", "fb_newton");
+    int ok = test_sim_open(&sim, w, "geometric_implicit", "fb_newton", NULL);
     struct run_summary sum = {0};
     ok = ok && simulation_run(&sim, 0.01, 200, NULL, 0, &sum) == 0 && sum.failed_steps == 0;
     const struct body *bd = &w->bodies[b];
@@ -246,7 +239,7 @@ static void test_gi_collision(void)
   for (int k = 0; k < 3; k++)
     p0[k] = w->bodies[b1].v[k] * 1.0 + w->bodies[b2].v[k] * 1.5;
   struct simulation sim;
-  int ok = open_sim(&sim, w, "geometric_implicit", "fb_newton");
+  int ok = test_sim_open(&sim, w, "geometric_implicit", "fb_newton", NULL);
   struct run_summary sum = {0};
   ok = ok && simulation_run(&sim, 0.005, 400, NULL, 0, &sum) == 0 && sum.failed_steps == 0;
   double dp = 0.0, vn = NAN, gap = NAN;
@@ -282,7 +275,7 @@ static void test_scene_drop(void)
         "scene superellipsoid_drop:p=3 refused, the shape named (%s)", msg);
   rc = scene_create_from_spec("superellipsoid_drop", NULL, &w, msg, sizeof msg);
   struct simulation sim;
-  int ok = rc == 0 && open_sim(&sim, w, "geometric_implicit", "fb_newton");
+  int ok = rc == 0 && test_sim_open(&sim, w, "geometric_implicit", "fb_newton", NULL);
   double e0 = ok ? world_energy(w) : NAN, rise = 0.0, deepest = 0.0, zmin = INFINITY;
   long failed = 0;
   for (int k = 0; ok && k < 3000; k++) {
@@ -310,12 +303,9 @@ static void test_qr_rest(void)
 {
   const double a[3] = {2.0, 1.5, 1.0};
   struct world *w = on_ground(a, 2, 1.0, ID, 0.0);
-  PetscOptionsSetValue(NULL, "-quasi_rigid_delta_max", "1");
-  PetscOptionsSetValue(NULL, "-quasi_rigid_c", "20");
   struct simulation sim;
-  int ok = open_sim(&sim, w, "quasi_rigid", "fb_newton");
-  PetscOptionsClearValue(NULL, "-quasi_rigid_delta_max");
-  PetscOptionsClearValue(NULL, "-quasi_rigid_c");
+  int ok = test_sim_open(&sim, w, "quasi_rigid", "fb_newton",
+                         OPTS("-quasi_rigid_delta_max", "1", "-quasi_rigid_c", "20"));
   struct run_summary sum = {0};
   ok = ok && simulation_run(&sim, 1e-3, 3000, NULL, 0, &sum) == 0 && sum.failed_steps == 0;
   double delta = 1.0 - w->bodies[1].x[2], ref = G / 1000.0;
@@ -334,7 +324,7 @@ static void test_explicit(void)
   struct world *w = on_ground(a, 4, 0.5, ID, 0.5);
   w->threshold = 0.01;
   struct simulation sim;
-  int ok = open_sim(&sim, w, "stewart_trinkle", "lemke");
+  int ok = test_sim_open(&sim, w, "stewart_trinkle", "lemke", NULL);
   struct run_summary sum = {0};
   ok = ok && simulation_run(&sim, 0.01, 100, NULL, 0, &sum) == 0 && sum.failed_steps == 0;
   CHECK(ok && fabs(w->bodies[1].x[2] - 0.5) < 1e-6 && tilt(&w->bodies[1]) < 1e-9,
@@ -356,7 +346,7 @@ static void test_explicit(void)
     w->mu = 0.5;
     w->threshold = 0.01;
     w->bodies[b].x[2] = 0.5;
-    ok = open_sim(&sim, w, forms[k], "lemke");
+    ok = test_sim_open(&sim, w, forms[k], "lemke", NULL);
     sum = (struct run_summary){0};
     ok = ok && simulation_run(&sim, 0.01, 100, NULL, 0, &sum) == 0 && sum.failed_steps == 0;
     CHECK(ok && fabs(w->bodies[b].x[2] - 0.5) < 1e-6 && tilt(&w->bodies[b]) < 1e-9,

@@ -18,14 +18,12 @@ static const char *const mcp_solvers[] = {"tao_ssils",         "tao_ssfls",     
                                           "snes_vinewtonrsls", "snes_vinewtonssls", NULL};
 static const char *const qp_solvers[] = {"tao_bqpip", "tao_gpcg", NULL};
 
-/* Solves p with `name` at tol; returns the status, z filled. */
-static enum solve_status run(const char *name, const struct cp_problem *p, double tol, double *z,
-                             struct solve_result *r)
+/* Solves p with s (NULL: a failure) at tol and destroys s; returns the status, z filled. */
+static enum solve_status solve_once(struct solver *s, const struct cp_problem *p, double tol, double *z,
+                                    struct solve_result *r)
 {
-  struct solver *s = NULL;
   memset(r, 0, sizeof *r);
-  if (solver_create(name, &s, NULL, 0) != 0 || solver_set_from_options(s, NULL, NULL, 0) != 0) {
-    solver_destroy(&s);
+  if (!s) {
     r->status = SOLVE_NUMERICAL_FAILURE;
     return r->status;
   }
@@ -33,6 +31,26 @@ static enum solve_status run(const char *name, const struct cp_problem *p, doubl
   solver_solve(s, p, z, r);
   solver_destroy(&s);
   return r->status;
+}
+
+/* Solves p with `name` (its defaults) at tol; returns the status, z filled. */
+static enum solve_status run(const char *name, const struct cp_problem *p, double tol, double *z,
+                             struct solve_result *r)
+{
+  return solve_once(test_solver(name, 0.0), p, tol, z, r);
+}
+
+/* `name` with the options it reads from o, the test's own object (o must outlive the solver); NULL, with a
+ * failed check quoting the message, when it refuses them. */
+static struct solver *reading(const char *name, PetscOptions o)
+{
+  struct solver *s = test_solver(name, 0.0);
+  char msg[256] = "";
+  if (s && solver_set_from_options(s, o, msg, sizeof msg) != 0) {
+    CHECK(0, "%s reads the test's options object: %s", name, msg);
+    solver_destroy(&s);
+  }
+  return s;
 }
 
 static void test_spd(void)
@@ -204,28 +222,26 @@ static void test_limits_and_options(void)
         solve_status_name(r.status));
   solver_destroy(&s);
 
-  /* Prefixed PETSc options reach the right object: -tao_ssfls_tao_max_it 2 stops ssfls only. */
-  PetscOptionsSetValue(NULL, "-tao_ssfls_tao_max_it", "2");
-  run("tao_ssfls", p, 1e-12, z, &r);
+  /* Prefixed PETSc options reach the right object: -tao_ssfls_tao_max_it 2, in the options object both read,
+   * stops ssfls only. */
+  PetscOptions o = test_options_object(OPTS("-tao_ssfls_tao_max_it", "2"));
+  solve_once(reading("tao_ssfls", o), p, 1e-12, z, &r);
   CHECK(r.status == SOLVE_MAX_ITERATIONS && r.iterations == 2,
         "-tao_ssfls_tao_max_it 2 stops ssfls (%s after %d)", solve_status_name(r.status), r.iterations);
-  run("tao_ssils", p, 1e-12, z, &r);
+  solve_once(reading("tao_ssils", o), p, 1e-12, z, &r);
   CHECK(r.status == SOLVE_CONVERGED, "... and leaves ssils alone (%s)", solve_status_name(r.status));
-  PetscOptionsClearValue(NULL, "-tao_ssfls_tao_max_it");
+  PetscOptionsDestroy(&o);
 
   /* The AIJ path (sparse direct solves) gives the same answer as the dense one. */
   double zd[30] = {0};
   run("snes_vinewtonrsls", p, 1e-12, zd, &r);
-  PetscOptionsSetValue(NULL, "-snes_vinewtonrsls_mat_type", "aij");
-  PetscOptionsSetValue(NULL, "-tao_ssils_mat_type", "aij");
-  run("snes_vinewtonrsls", p, 1e-12, z, &r);
+  solve_once(test_solver_with("snes_vinewtonrsls", 0.0, OPTS("-snes_vinewtonrsls_mat_type", "aij")), p, 1e-12,
+             z, &r);
   CHECK(r.status == SOLVE_CONVERGED && max_abs_diff(z, zd, 30) <= 1e-9,
         "snes_vinewtonrsls with AIJ (%s, diff %.2g)", solve_status_name(r.status), max_abs_diff(z, zd, 30));
-  run("tao_ssils", p, 1e-12, z, &r);
+  solve_once(test_solver_with("tao_ssils", 0.0, OPTS("-tao_ssils_mat_type", "aij")), p, 1e-12, z, &r);
   CHECK(r.status == SOLVE_CONVERGED && max_abs_diff(z, zd, 30) <= 1e-9, "tao_ssils with AIJ (%s, diff %.2g)",
         solve_status_name(r.status), max_abs_diff(z, zd, 30));
-  PetscOptionsClearValue(NULL, "-snes_vinewtonrsls_mat_type");
-  PetscOptionsClearValue(NULL, "-tao_ssils_mat_type");
   cp_destroy(&p);
 }
 
@@ -247,9 +263,7 @@ static void test_egan_degenerate(void)
   }
   /* Dense storage: LAPACK's LU meets the exactly singular Newton matrix and PETSc raises an error, which
    * must come back as a recorded failure with PETSc's message (AIJ, the default here, shifts the pivot). */
-  PetscOptionsSetValue(NULL, "-tao_ssils_mat_type", "dense");
-  run("tao_ssils", p, 1e-8, z, &r);
-  PetscOptionsClearValue(NULL, "-tao_ssils_mat_type");
+  solve_once(test_solver_with("tao_ssils", 0.0, OPTS("-tao_ssils_mat_type", "dense")), p, 1e-8, z, &r);
   CHECK(r.status == SOLVE_NUMERICAL_FAILURE && strstr(r.message, "PETSc error"),
         "egan fig3b, dense: the tao_ssils zero-pivot error is a recorded failure (%s: %s)",
         solve_status_name(r.status), r.message);

@@ -7,6 +7,7 @@
 #include "formulation.h"
 #include "scenes.h"
 #include "simulation.h"
+#include "solver_fixture.h"
 #include "world_io.h"
 
 #include <petscsys.h>
@@ -96,9 +97,11 @@ static int same_world(const struct world *a, const struct world *b, char *what, 
 static void round_trip(const char *label, struct world *w, const char *formulation, int steps)
 {
   struct simulation sim;
-  if (!w || simulation_open(&sim, w, formulation, "lemke", NULL)) {
+  PetscOptions none = test_options_object(NULL); /* the run's options: none */
+  if (!w || simulation_open(&sim, w, formulation, "lemke", none)) {
     CHECK(0, "%s: the scene opens with %s", label, formulation);
     simulation_close(&sim);
+    PetscOptionsDestroy(&none);
     return;
   }
   struct step_record rec;
@@ -141,6 +144,7 @@ static void round_trip(const char *label, struct world *w, const char *formulati
   free(again);
   world_destroy(&copy);
   simulation_close(&sim);
+  PetscOptionsDestroy(&none);
 }
 
 static void test_bad_header(void)
