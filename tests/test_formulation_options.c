@@ -250,6 +250,9 @@ static void check_objects_and_setter(void)
   rc = f ? formulation_set_option(f, "-stewart_trinkle_detection", "nearest", msg, sizeof msg) : 0;
   CHECK(rc == 1 && strstr(msg, "-stewart_trinkle_detection") && strstr(msg, "nearest") && KEPT(f),
         "stewart_trinkle refuses -stewart_trinkle_detection nearest, keeps the others (%s)", msg);
+  rc = f ? formulation_set_option(f, "-friction_dirs", "99", msg, sizeof msg) : 0;
+  CHECK(rc == 1 && strstr(msg, "99") && KEPT(f),
+        "-friction_dirs 99 refused: -friction_dirs stays 7, not its default (%s)", msg);
 #undef KEPT
   formulation_destroy(&f);
   struct peg_settings ref;

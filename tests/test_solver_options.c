@@ -276,6 +276,11 @@ static void test_typed_setter(void)
   CHECK(KEPT(s) && s->set.tol == 1e-8, "... %s, -cp_tol still 1e-8", kept);
   rc = s ? solver_set_option(s, "-lemke_block", "7", msg, sizeof msg) : 1;
   CHECK(rc == 0 && KEPT(s) && view_has(s, "block 7"), "-lemke_block 7 then joins them %s", rc ? msg : "");
+  /* a refused value of an option already given leaves that option's earlier value, not its default */
+  rc = s ? solver_set_option(s, "-cp_max_it", "3x", msg, sizeof msg) : 0;
+  CHECK(rc != 0 && strstr(msg, "3x") && KEPT(s), "-cp_max_it 3x refused, -cp_max_it still 77 (%s)", msg);
+  rc = s ? solver_set_option(s, "-lemke_block", "99999", msg, sizeof msg) : 0;
+  CHECK(rc != 0 && view_has(s, "block 7"), "-lemke_block 99999 refused, -lemke_block still 7 (%s)", msg);
 #undef KEPT
   solver_destroy(&s);
   /* a TAO solver's PETSc options go the same way: its own prefix only, and PETSc checks the value */
