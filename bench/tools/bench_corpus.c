@@ -15,6 +15,7 @@
  *         file, another schema version, a filter matching nothing. */
 #include "corpus.h"
 #include "corpus_rebuild.h"
+#include "engine/program.h"
 #include "engine/sweep.h"
 #include "solver.h"
 
@@ -293,13 +294,6 @@ static const struct sweep_driver driver = {
 
 /* ---- the modes outside the sweep ---- */
 
-static const char *arg(int argc, char **argv, const char *name, const char *def)
-{
-  for (int i = 1; i + 1 < argc; i++)
-    if (argv[i] && strcmp(argv[i], name) == 0) return argv[i + 1];
-  return def;
-}
-
 static int info(const char *path)
 {
   struct corpus *c = NULL;
@@ -372,6 +366,28 @@ static int export_siconos(const char *path, const char *dir)
   return rc;
 }
 
+/* -export_siconos DIR [-corpus FILE]: its options read as every program's are (program.h), wherever given. */
+static int export_main(int argc, char **argv)
+{
+  static const struct program_spec spec = {.name = "bench_corpus -export_siconos",
+                                           .usage = "-export_siconos DIR [-corpus FILE.h5]"};
+  static const struct option_decl none[] = {
+      {"export_siconos", OPT_STRING, 0, "", NULL, "folder to write"},
+      {"corpus", OPT_STRING, 0, CORPUS_DEFAULT, NULL, "the HDF5 corpus"}};
+  struct program p;
+  int rc = program_start(&spec, argc, argv, &p);
+  if (!rc && p.help) {
+    printf("usage: bench_corpus %s\n  each linear problem of the corpus as a Siconos numerics .dat in DIR\n",
+           spec.usage);
+  } else if (!rc) {
+    const char *dir = program_value(&p, "-export_siconos"), *path = program_value(&p, "-corpus");
+    rc = program_report_unused(&p, none, 2, NULL, 0, NULL) ? 2 : 0;
+    if (!rc && (!dir || !dir[0])) fprintf(stderr, "error: -export_siconos needs a folder\n"), rc = 2;
+    if (!rc) rc = export_siconos(path && path[0] ? path : CORPUS_DEFAULT, dir);
+  }
+  return program_end(&p, rc);
+}
+
 int main(int argc, char **argv)
 {
   if (argc >= 2 && strcmp(argv[1], "-info") == 0) {
@@ -385,8 +401,8 @@ int main(int argc, char **argv)
     if (rc) fprintf(stderr, "error: -merge: %s\n", err);
     return rc;
   }
-  const char *path = arg(argc, argv, "-corpus", CORPUS_DEFAULT);
-  const char *dir = arg(argc, argv, "-export_siconos", NULL);
-  if (dir) return export_siconos(path, dir);
+  /* the modes are chosen on the command line; their options come from every source */
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "-export_siconos") == 0) return export_main(argc, argv);
   return sweep_main(&driver, argc, argv);
 }
