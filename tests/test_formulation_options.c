@@ -261,7 +261,7 @@ static void check_objects_and_setter(void)
   const struct peg_settings *ps = f ? f->data : NULL;
   CHECK(ps && ps->detect.distance_factor == 0.0, "peg: -peg_distance_factor 0 alone is set");
   rc = f ? formulation_set_option(f, "-peg_distance_min", "0", msg, sizeof msg) : 0;
-  CHECK(rc == 1 && strstr(msg, "-peg_distance_factor") && strstr(msg, "-peg_distance_min") &&
+  CHECK(rc == 1 && ps && strstr(msg, "-peg_distance_factor") && strstr(msg, "-peg_distance_min") &&
             ps->detect.distance_factor == 0.0 && ps->detect.distance_min == ref.detect.distance_min,
         "peg: then -peg_distance_min 0 fails the cross-field check, factor 0 and minimum %g stay (%s)",
         ref.detect.distance_min, msg);

@@ -392,7 +392,7 @@ static int load(struct reader *r, const char *file, const char *from, char **buf
     return fail(r, 2, "%sthe options file %s changed while it was opened", from, file);
   }
   size_t cap = (size_t)st.st_size + 1, got = 0; /* one byte more than stat said: growth is seen */
-  *buf = malloc(cap + 1);
+  *buf = calloc(cap + 1, 1);
   if (!*buf) return close(fd), fail(r, 1, "out of memory");
   while (got < cap) {
     ssize_t k = read(fd, *buf + got, cap - got);
@@ -533,7 +533,7 @@ static void show_event(const struct event *e, char *buf, size_t n)
 
 static int conflicts(struct reader *r, struct event **p)
 {
-  qsort(p, (size_t)r->n_ev, sizeof *p, by_name_source);
+  qsort(p, (size_t)r->n_ev, sizeof(struct event *), by_name_source);
   const struct event *first = NULL, *second = NULL; /* the conflict read first */
   for (long k = 1; k < r->n_ev; k++)
     if (p[k]->source == p[k - 1]->source && strcasecmp(p[k]->name, p[k - 1]->name) == 0 &&
@@ -567,7 +567,7 @@ static int resolve(struct reader *r, struct event **p)
   struct note *notes = calloc((size_t)r->n_ev + 1, sizeof *notes);
   a->pairs = calloc((size_t)r->n_ev + 1, sizeof *a->pairs);
   if (!notes || !a->pairs) return free(notes), fail(r, 1, "out of memory");
-  qsort(p, (size_t)r->n_ev, sizeof *p, by_name_order);
+  qsort(p, (size_t)r->n_ev, sizeof(struct event *), by_name_order);
   long n_notes = 0;
   for (long k = 0; k < r->n_ev;) {
     long e = k + 1;
@@ -652,11 +652,14 @@ int program_args_parse(const struct program_spec *spec, int argc, char **argv,
   args->positional =
       calloc((size_t)(spec->positional_max > 0 ? spec->positional_max : 0) + 1, sizeof *args->positional);
   int rc = args->positional ? read_sources(&r, argc, argv, src) : fail(&r, 1, "out of memory");
-  if (!rc && !(p = malloc(((size_t)r.n_ev + 1) * sizeof *p))) rc = fail(&r, 1, "out of memory");
-  for (long k = 0; !rc && k < r.n_ev; k++)
-    p[k] = &r.ev[k];
-  if (!rc) rc = conflicts(&r, p);
-  if (!rc) rc = resolve(&r, p);
+  if (!rc) { /* the events by pointer, to be sorted twice */
+    p = malloc(((size_t)r.n_ev + 1) * sizeof(struct event *));
+    if (!p) rc = fail(&r, 1, "out of memory");
+    for (long k = 0; p && k < r.n_ev; k++)
+      p[k] = &r.ev[k];
+    if (p) rc = conflicts(&r, p);
+    if (p && !rc) rc = resolve(&r, p);
+  }
   if (!rc && !args->help && args->n_positional < spec->positional_min)
     rc = fail(&r, 2, "%s needs %s%d %s, got %d; usage: %s %s", spec->name,
               spec->positional_max > spec->positional_min ? "at least " : "", spec->positional_min,

@@ -40,7 +40,7 @@ int sweep_option_axes_add(struct sweep *s)
              !axis_has_option(d, s->pair_name[i]);
   if (!extra) return 0;
   struct sweep_driver *x = malloc(sizeof *x);
-  struct sweep_axis *axes = calloc((size_t)(d->n_axes + extra), sizeof *axes);
+  struct sweep_axis *axes = calloc((size_t)d->n_axes + (size_t)extra, sizeof *axes);
   if (!x || !axes) {
     free(x);
     free(axes);
@@ -48,6 +48,7 @@ int sweep_option_axes_add(struct sweep *s)
   }
   *x = *d;
   memcpy(axes, d->axes, (size_t)d->n_axes * sizeof *axes);
+  x->axes = axes; /* the axes are appended in place; the names point into the run's pairs */
   int n = d->n_axes;
   for (int i = 0; i < s->n_pairs; i++) {
     const char *name = s->pair_name[i];
@@ -55,7 +56,7 @@ int sweep_option_axes_add(struct sweep *s)
     if (!s->pair_value[i] || !strchr(s->pair_value[i], ',') || !o || axis_has_option(x, name)) continue;
     axes[n++] =
         (struct sweep_axis){.name = name + 1, .kind = SWEEP_OPTION, .help = o->help, .role = SWEEP_METHOD};
-    x->axes = axes, x->n_axes = n;
+    x->n_axes = n;
   }
   s->with_option_axes = x;
   s->d = x;
