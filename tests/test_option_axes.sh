@@ -27,9 +27,10 @@ check "option axes: 16 tasks, stewart_trinkle ok for both detections and blocks,
   '[ "$(awk -F, -v s="$st" "NR > 1 && \$5 == \"stewart_trinkle\" && \$s == \"ok\"" "$csv" | wc -l)" = 8 ] &&
    [ "$(awk -F, -v s="$st" "NR > 1 && \$5 == \"peg\" && \$7 == \"closest\" && \$s == \"ok\"" "$csv" | wc -l)" = 4 ] &&
    [ "$(awk -F, -v s="$st" "NR > 1 && \$5 == \"peg\" && \$7 == \"paper\" && \$s == \"not_applicable\"" "$csv" | wc -l)" = 4 ]'
-check "option axes: experiment.txt lists them as axes and group keys" \
+check "option axes: experiment.txt lists them as axes, group keys and plot series (never merged in a line)" \
   'grep -q "^axes source,seed,h,formulation,solver,stewart_trinkle_detection,lemke_block$" "$tmp/pb/experiment.txt" &&
-   grep -q "^group .*stewart_trinkle_detection,lemke_block$" "$tmp/pb/experiment.txt"'
+   grep -q "^group .*stewart_trinkle_detection,lemke_block$" "$tmp/pb/experiment.txt" &&
+   grep -q "^series formulation,stewart_trinkle_detection,solver,lemke_block$" "$tmp/pb/experiment.txt"'
 "$bin/bench_compare" "$tmp/pb" "$tmp/pb" -map 64=8 >"$tmp/map.out" 2>&1
 check "bench_compare RUN RUN -map 64=8 judges lemke_block 64 against 8 within one run (pass, 4 groups)" \
   '[ $? = 0 ] && grep -q "^4 groups compared" "$tmp/map.out" && grep -q "lemke_block = 8 left out of the new side" "$tmp/map.out"' ||

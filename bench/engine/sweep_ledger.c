@@ -33,6 +33,15 @@ static int mkdir_p(const char *path)
   return mkdir(buf, 0777) && errno != EEXIST;
 }
 
+/* Is name an item of the comma list? */
+static int list_has(const char *list, const char *name)
+{
+  size_t n = strlen(name);
+  for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+    if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0')) return 1;
+  return 0;
+}
+
 static int has_axis(const struct sweep_driver *d, const char *name)
 {
   for (int k = 0; k < d->n_axes; k++)
@@ -76,15 +85,20 @@ static int write_experiment(const struct sweep *s, const char *path)
   put_list(fp, "info", d, SWEEP_INFO, 0);
   const char *x = d->plot_x ? d->plot_x : (has_axis(d, "h") ? "h" : "");
   fprintf(fp, "plot_x %s\n", x);
+  fprintf(fp, "series ");
+  first = 1;
   if (d->series) {
-    fprintf(fp, "series %s\n", d->series);
+    fprintf(fp, "%s", d->series), first = !d->series[0];
   } else {
-    fprintf(fp, "series ");
-    first = 1;
     if (has_axis(d, "formulation")) fprintf(fp, "formulation"), first = 0;
-    if (has_axis(d, "solver")) fprintf(fp, "%ssolver", first ? "" : ",");
-    fputc('\n', fp);
+    if (has_axis(d, "solver")) fprintf(fp, "%ssolver", first ? "" : ","), first = 0;
   }
+  /* an option axis is a method: its values are series of their own, never merged into one line */
+  for (int k = 0; k < d->n_axes; k++)
+    if (d->axes[k].kind == SWEEP_OPTION && strcmp(d->axes[k].name, x) != 0 &&
+        !(d->series && list_has(d->series, d->axes[k].name)))
+      fprintf(fp, "%s%s", first ? "" : ",", d->axes[k].name), first = 0;
+  fputc('\n', fp);
   int log_x = 0; /* log scale when the x axis is numeric and positive */
   for (int k = 0; k < d->n_axes; k++)
     if (x[0] && strcmp(d->axes[k].name, x) == 0 && d->axes[k].kind == SWEEP_REAL) {
