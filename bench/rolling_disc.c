@@ -204,6 +204,19 @@ static int setup(void **vctx, PetscOptions run_options)
   return sweep_read_options(&driver, run_options, ctx);
 }
 
+/* The shape axis is a string axis: its values are checked before any task. */
+static int check_axes(void *vctx, const int *n_values, char *const *const *values)
+{
+  (void)vctx;
+  for (int i = 0; i < n_values[0]; i++)
+    if (strcmp(values[0][i], "disc") != 0 && strcmp(values[0][i], "ellipse") != 0 &&
+        strcmp(values[0][i], "superellipse") != 0) {
+      fprintf(stderr, "error: -shape %s: not one of disc, ellipse, superellipse\n", values[0][i]);
+      return 1;
+    }
+  return 0;
+}
+
 static double cost(const struct sweep_task *t, void *vctx)
 {
   const struct rd_ctx *ctx = vctx;
@@ -242,6 +255,7 @@ static const struct sweep_driver driver = {
     .trace_plots = trace_plots,
     .n_trace_plots = sizeof trace_plots / sizeof trace_plots[0],
     .setup = setup,
+    .check_axes = check_axes,
     .cost = cost,
     .run = run,
     .teardown = teardown,

@@ -70,6 +70,18 @@ expect2 "a value the experiment sets itself (the paper's friction ellipsoid)" \
   "$bin/bench_sphere_two_spheres" -geometric_implicit_er 0.5
 expect2 "bench_solvers' cold starts are not silently overridden" "sets -cp_warm_start 0 itself" \
   "$bin/bench_solvers" -problem spd10 -cp_solver lemke -cp_warm_start 1
+expect2 "a driver's stray word (-theta 10 30: the 30 would have been dropped)" "stray word '30' after -theta 10" \
+  "$bin/bench_incline" -theta 10 30 -h 1e-3
+expect2 "a driver's stray word in an options file, named with its line" "x.opts:2: stray word '2e-3'" \
+  "$bin/bench_incline" -options_file "$(printf -- '-theta 10\n-h 1e-3 2e-3\n' >"$tmp/x.opts"; echo "$tmp/x.opts")"
+printf -- '-options_file %s/cyc2.opts\n' "$tmp" >"$tmp/cyc1.opts"
+printf -- '-options_file %s/cyc1.opts\n' "$tmp" >"$tmp/cyc2.opts"
+expect2 "two options files that include each other (no crash: the chain named)" "options file cycle" \
+  "$bin/bench_peg_box2d" -options_file "$tmp/cyc1.opts"
+expect2 "a string axis checked before any task (rolling_disc -shape)" "-shape square: not one of" \
+  "$bin/bench_rolling_disc" -shape disc,square
+expect2 "bench_corpus -corpus A -corpus B is ambiguous" "one source gives the option two values" \
+  "$bin/bench_corpus" -corpus "$tmp/a.h5" -corpus "$tmp/b.h5"
 expect2 "a renamed option says what replaced it" "use -stewart_trinkle_detection" \
   "$bin/bench_peg_box2d" -source generator -seeds 1 -detection closest,paper
 
