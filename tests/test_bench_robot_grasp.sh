@@ -6,6 +6,11 @@
 # every (target, mu, h), and no worse than the paper's standard model (the same run when no corner is met);
 # an h that is no multiple of -ref_h is not_applicable; -seeds 11 (there are ten targets) exits 2.
 set -u
+data=${CB_SHARED_DATA:-../shared/data}
+if [ ! -f "$data/peg/box2d_bodysets.txt" ]; then # the targets are the paper's polygons
+  echo "skip - bench_robot_grasp: no $data/peg/box2d_bodysets.txt (the paper's polygon sets; CB_SHARED_DATA)"
+  exit 0
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$CB_BIN/bench_robot_grasp" -seeds 2 -mu 0,0.125 -h 0.004,0.008,0.0025 -formulation peg,stewart_trinkle,corrective \
