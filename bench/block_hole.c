@@ -147,23 +147,11 @@ static const struct option_decl options[] = {
      "simulated time is distance / speed (the hole is cleared after 3.8 m) [m]"},
 };
 
-static const struct sweep_driver driver;
-
-static int setup(void **vctx, PetscOptions run_options)
-{
-  struct hole_ctx *ctx = calloc(1, sizeof *ctx);
-  if (!ctx) return 1;
-  *vctx = ctx;
-  return sweep_read_options(&driver, run_options, ctx);
-}
-
 static double cost(const struct sweep_task *t, void *vctx)
 {
   const struct hole_ctx *ctx = vctx;
   return ctx->distance / sweep_task_real(t, "speed") / sweep_task_real(t, "h");
 }
-
-static void teardown(void *ctx) { free(ctx); }
 
 static const struct sweep_driver driver = {
     .experiment = "block_hole",
@@ -174,14 +162,13 @@ static const struct sweep_driver driver = {
     .options = options,
     .steps_observed = 1,
     .n_options = sizeof options / sizeof options[0],
+    .settings_size = sizeof(struct hole_ctx),
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,
     .n_columns = sizeof columns / sizeof columns[0],
-    .setup = setup,
     .cost = cost,
     .run = run,
-    .teardown = teardown,
 };
 
 int main(int argc, char **argv) { return sweep_main(&driver, argc, argv); }

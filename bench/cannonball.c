@@ -148,16 +148,6 @@ static const struct option_decl options[] = {
      "time_limit) still advances the pile"},
 };
 
-static const struct sweep_driver driver;
-
-static int setup(void **vctx, PetscOptions run_options)
-{
-  struct cannonball_ctx *ctx = calloc(1, sizeof *ctx);
-  if (!ctx) return 1;
-  *vctx = ctx;
-  return sweep_read_options(&driver, run_options, ctx);
-}
-
 /* The disks axis must hold triangular numbers (the pile's row count follows from them). */
 static int check_axes(void *vctx, const int *n_values, char *const *const *values)
 {
@@ -184,8 +174,6 @@ static double cost(const struct sweep_task *t, void *vctx)
          (strcmp(sweep_task_string(t, "formulation"), "anitescu_hart_lcp1") == 0 ? 10.0 : 1.0);
 }
 
-static void teardown(void *ctx) { free(ctx); }
-
 static const struct sweep_driver driver = {
     .experiment = "cannonball",
     .title = "cannonball piles, LCP0/LCP1/LCP2 (Anitescu & Hart Sec. 4B, Figs. 3-4, Table 1)",
@@ -195,17 +183,16 @@ static const struct sweep_driver driver = {
     .options = options,
     .steps_observed = 1,
     .n_options = sizeof options / sizeof options[0],
+    .settings_size = sizeof(struct cannonball_ctx),
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,
     .n_columns = sizeof columns / sizeof columns[0],
     .plot_x = "mu",
     .series = "formulation,solver",
-    .setup = setup,
     .check_axes = check_axes,
     .cost = cost,
     .run = run,
-    .teardown = teardown,
 };
 
 int main(int argc, char **argv) { return sweep_main(&driver, argc, argv); }

@@ -122,8 +122,6 @@ static const struct option_decl options[] = {
      "geometric_implicit: per finger-part pair, a new pair from the explicit LCP's answer)"},
 };
 
-static const struct sweep_driver driver;
-
 static int friction_range(const char *name, double *lo, double *hi)
 {
   if (strcmp(name, "medium") == 0) {
@@ -154,13 +152,11 @@ static double cpu_seconds(void)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int setup(void **vctx, PetscOptions run_options)
+static int setup(void *vctx, PetscOptions run_options)
 {
-  struct grasp_ctx *ctx = calloc(1, sizeof *ctx);
-  if (!ctx) return 1;
-  *vctx = ctx;
+  struct grasp_ctx *ctx = vctx;
   ctx->run_options = run_options;
-  return sweep_read_options(&driver, run_options, ctx);
+  return 0;
 }
 
 /* The friction and formulation axes are string axes: their values are checked here, before any task, with
@@ -202,8 +198,6 @@ static int check_axes(void *vctx, const int *n_values, char *const *const *value
   }
   return 0;
 }
-
-static void teardown(void *ctx) { free(ctx); }
 
 static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
 {
@@ -300,6 +294,7 @@ static const struct sweep_driver driver = {
         "adds Wilson 95 % intervals, outcome shares and the sweet spot, and draws the maps.\n",
     .options = options,
     .n_options = sizeof options / sizeof options[0],
+    .settings_size = sizeof(struct grasp_ctx),
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,
@@ -309,7 +304,6 @@ static const struct sweep_driver driver = {
     .setup = setup,
     .check_axes = check_axes,
     .run = run,
-    .teardown = teardown,
 };
 
 int main(int argc, char **argv) { return sweep_main(&driver, argc, argv); }

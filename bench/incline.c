@@ -129,23 +129,11 @@ static const struct option_decl options[] = {
     {"t_end", OPT_REAL, offsetof(struct incline_ctx, T), "1", "(0,inf)", "simulated seconds per run [s]"},
 };
 
-static const struct sweep_driver driver;
-
-static int setup(void **vctx, PetscOptions run_options)
-{
-  struct incline_ctx *ctx = calloc(1, sizeof *ctx);
-  if (!ctx) return 1;
-  *vctx = ctx;
-  return sweep_read_options(&driver, run_options, ctx);
-}
-
 static double cost(const struct sweep_task *t, void *vctx)
 {
   const struct incline_ctx *ctx = vctx;
   return ctx->T / sweep_task_real(t, "h") * (sweep_task_int(t, "dim") == 3 ? 3.0 : 1.0);
 }
-
-static void teardown(void *ctx) { free(ctx); }
 
 static const struct sweep_driver driver = {
     .experiment = "incline",
@@ -155,14 +143,13 @@ static const struct sweep_driver driver = {
     .options = options,
     .steps_observed = 1,
     .n_options = sizeof options / sizeof options[0],
+    .settings_size = sizeof(struct incline_ctx),
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,
     .n_columns = sizeof columns / sizeof columns[0],
-    .setup = setup,
     .cost = cost,
     .run = run,
-    .teardown = teardown,
 };
 
 int main(int argc, char **argv) { return sweep_main(&driver, argc, argv); }

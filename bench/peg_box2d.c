@@ -206,14 +206,10 @@ static const struct option_decl options[] = {
      "the stored sets (default $CB_SHARED_DATA or ../shared/data, + /peg/box2d_bodysets.txt)"},
 };
 
-static const struct sweep_driver driver;
-
-static int setup(void **vctx, PetscOptions run_options)
+static int setup(void *vctx, PetscOptions run_options)
 {
-  struct box_ctx *ctx = calloc(1, sizeof *ctx);
-  if (!ctx) return 1;
-  *vctx = ctx;
-  if (sweep_read_options(&driver, run_options, ctx)) return 1;
+  (void)run_options;
+  struct box_ctx *ctx = vctx;
   if (!ctx->file[0]) scene_peg_bodyset_default_path(ctx->file, sizeof ctx->file);
   char sets[OPTION_STRING_MAX];
   snprintf(sets, sizeof sets, "%s", ctx->bodyset);
@@ -251,8 +247,6 @@ static double cost(const struct sweep_task *t, void *vctx)
   return ctx->T / sweep_task_real(t, "h") * (strcmp(form, "stewart_trinkle") == 0 ? 20.0 : 1.0);
 }
 
-static void teardown(void *ctx) { free(ctx); }
-
 static const struct sweep_driver driver = {
     .experiment = "peg_box2d",
     .title =
@@ -263,6 +257,7 @@ static const struct sweep_driver driver = {
     .steps_observed = 1,
     .series = "formulation,stewart_trinkle_detection,solver",
     .n_options = sizeof options / sizeof options[0],
+    .settings_size = sizeof(struct box_ctx),
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,
@@ -271,7 +266,6 @@ static const struct sweep_driver driver = {
     .check_axes = check_axes,
     .cost = cost,
     .run = run,
-    .teardown = teardown,
 };
 
 int main(int argc, char **argv) { return sweep_main(&driver, argc, argv); }

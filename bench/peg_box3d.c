@@ -241,24 +241,12 @@ static const struct option_decl options[] = {
      "the world's contact threshold (closest-feature detection of the standard model) [m]"},
 };
 
-static const struct sweep_driver driver;
-
-static int setup(void **vctx, PetscOptions run_options)
-{
-  struct box3d_ctx *ctx = calloc(1, sizeof *ctx);
-  if (!ctx) return 1;
-  *vctx = ctx;
-  return sweep_read_options(&driver, run_options, ctx);
-}
-
 static double cost(const struct sweep_task *t, void *vctx)
 {
   const struct box3d_ctx *ctx = vctx;
   const char *form = sweep_task_string(t, "formulation");
   return ctx->T / sweep_task_real(t, "h") * (strcmp(form, "peg") == 0 ? 3.0 : 1.0);
 }
-
-static void teardown(void *ctx) { free(ctx); }
 
 static const struct sweep_driver driver = {
     .experiment = "peg_box3d",
@@ -268,16 +256,15 @@ static const struct sweep_driver driver = {
             "not_applicable elsewhere).\n",
     .options = options,
     .n_options = sizeof options / sizeof options[0],
+    .settings_size = sizeof(struct box3d_ctx),
     .steps_observed = 1,
     .series = "formulation,stewart_trinkle_detection,solver",
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,
     .n_columns = sizeof columns / sizeof columns[0],
-    .setup = setup,
     .cost = cost,
     .run = run,
-    .teardown = teardown,
 };
 
 int main(int argc, char **argv) { return sweep_main(&driver, argc, argv); }

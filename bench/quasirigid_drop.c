@@ -389,23 +389,11 @@ static const struct option_decl options[] = {
     {"t_end", OPT_REAL, offsetof(struct qd_ctx, T), "1", "(0,inf)", "simulated seconds per run [s]"},
 };
 
-static const struct sweep_driver driver;
-
-static int setup(void **vctx, PetscOptions run_options)
-{
-  struct qd_ctx *ctx = calloc(1, sizeof *ctx);
-  if (!ctx) return 1;
-  *vctx = ctx;
-  return sweep_read_options(&driver, run_options, ctx);
-}
-
 static double cost(const struct sweep_task *t, void *vctx)
 {
   const struct qd_ctx *ctx = vctx;
   return ctx->T / sweep_task_real(t, "h");
 }
-
-static void teardown(void *ctx) { free(ctx); }
 
 static const struct sweep_driver driver = {
     .experiment = "quasirigid_drop",
@@ -415,14 +403,13 @@ static const struct sweep_driver driver = {
     .options = options,
     .steps_observed = 1,
     .n_options = sizeof options / sizeof options[0],
+    .settings_size = sizeof(struct qd_ctx),
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,
     .n_columns = sizeof columns / sizeof columns[0],
-    .setup = setup,
     .cost = cost,
     .run = run,
-    .teardown = teardown,
     .trace_plots = trace_plots,
     .n_trace_plots = sizeof trace_plots / sizeof trace_plots[0],
 };

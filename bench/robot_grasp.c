@@ -255,14 +255,9 @@ static const struct option_decl options[] = {
      "the stored body sets (default $CB_SHARED_DATA or ../shared/data, + /peg/box2d_bodysets.txt)"},
 };
 
-static const struct sweep_driver driver;
-
-static int setup(void **vctx, PetscOptions run_options)
+static int setup(void *vctx, PetscOptions run_options)
 {
-  struct grasp_ctx *ctx = calloc(1, sizeof *ctx);
-  if (!ctx) return 1;
-  *vctx = ctx;
-  if (sweep_read_options(&driver, run_options, ctx)) return 1;
+  struct grasp_ctx *ctx = vctx;
   ctx->run_options = run_options; /* the reference runs' (prepare) */
   if (!solver_find(ctx->ref_solver)) {
     fprintf(stderr, "error: -ref_solver '%s' is not a registered solver\n", ctx->ref_solver);
@@ -328,7 +323,6 @@ static void teardown(void *vctx)
   for (int s = 0; s < 10; s++)
     for (int i = 0; i < MAX_MU; i++)
       free(ctx->ref[s][i]);
-  free(ctx);
 }
 
 #define TEXT_OF_(x) #x
@@ -347,6 +341,7 @@ static const struct sweep_driver driver = {
     .steps_observed = 1,
     .series = "formulation,stewart_trinkle_detection,solver,mu",
     .n_options = sizeof options / sizeof options[0],
+    .settings_size = sizeof(struct grasp_ctx),
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,

@@ -194,16 +194,6 @@ static const struct option_decl options[] = {
      "an implicit ellipse / superellipse is ok when (E(0) - E(t_end)) / KE(0) <= energy_rate h t_end [1/s]"},
 };
 
-static const struct sweep_driver driver;
-
-static int setup(void **vctx, PetscOptions run_options)
-{
-  struct rd_ctx *ctx = calloc(1, sizeof *ctx);
-  if (!ctx) return 1;
-  *vctx = ctx;
-  return sweep_read_options(&driver, run_options, ctx);
-}
-
 /* The shape axis is a string axis: its values are checked before any task. */
 static int check_axes(void *vctx, const int *n_values, char *const *const *values)
 {
@@ -222,8 +212,6 @@ static double cost(const struct sweep_task *t, void *vctx)
   const struct rd_ctx *ctx = vctx;
   return ctx->T / sweep_task_real(t, "h") * (1.0 + 0.01 * (double)sweep_task_int(t, "N"));
 }
-
-static void teardown(void *ctx) { free(ctx); }
 
 /* Fig. 1 of Chakraborty et al. from the trace: the kinetic energy over time (constant for the implicit disc,
  * falling for an N-gon) and the slip |v_x + omega r|. */
@@ -246,6 +234,7 @@ static const struct sweep_driver driver = {
     .options = options,
     .steps_observed = 1,
     .n_options = sizeof options / sizeof options[0],
+    .settings_size = sizeof(struct rd_ctx),
     .series =
         "shape,formulation,N,solver", /* each shape, and its smooth form (N = 0) and each N-gon, apart */
     .axes = axes,
@@ -254,11 +243,9 @@ static const struct sweep_driver driver = {
     .n_columns = sizeof columns / sizeof columns[0],
     .trace_plots = trace_plots,
     .n_trace_plots = sizeof trace_plots / sizeof trace_plots[0],
-    .setup = setup,
     .check_axes = check_axes,
     .cost = cost,
     .run = run,
-    .teardown = teardown,
 };
 
 int main(int argc, char **argv) { return sweep_main(&driver, argc, argv); }

@@ -86,14 +86,10 @@ static const struct option_decl options[] = {
      "folder of the Siconos numerics .dat files (lcp/, mlcp/)"},
 };
 
-static const struct sweep_driver driver;
-
-static int bench_setup(void **vctx, PetscOptions run_options)
+static int bench_setup(void *vctx, PetscOptions run_options)
 {
-  struct bench_ctx *c = calloc(1, sizeof *c);
-  if (!c) return 1;
-  *vctx = c;
-  if (sweep_read_options(&driver, run_options, c)) return 2;
+  (void)run_options;
+  struct bench_ctx *c = vctx;
   c->default_problems = cp_class_default_list(c->siconos_dir);
   return c->default_problems ? 0 : 1;
 }
@@ -129,7 +125,6 @@ static void bench_teardown(void *vctx)
     free(c->cached_name[i]);
   free(c->cached_name);
   free(c->cached_n);
-  free(c);
 }
 
 /* Problem size by class name, cached (files are read once). -1 when unknown. */
@@ -257,6 +252,7 @@ static const struct sweep_driver driver = {
     .help = help,
     .options = options,
     .n_options = (int)(sizeof options / sizeof options[0]),
+    .settings_size = sizeof(struct bench_ctx),
     .axes = axes,
     .n_axes = (int)(sizeof axes / sizeof axes[0]),
     .columns = columns,

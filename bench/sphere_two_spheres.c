@@ -261,23 +261,11 @@ static const struct option_decl options[] = {
      "contact 2 slides once its slip speed exceeds this [m/s]"},
 };
 
-static const struct sweep_driver driver;
-
-static int setup(void **vctx, PetscOptions run_options)
-{
-  struct s2_ctx *ctx = calloc(1, sizeof *ctx);
-  if (!ctx) return 1;
-  *vctx = ctx;
-  return sweep_read_options(&driver, run_options, ctx);
-}
-
 static double cost(const struct sweep_task *t, void *vctx)
 {
   const struct s2_ctx *ctx = vctx;
   return ctx->T / sweep_task_real(t, "h");
 }
-
-static void teardown(void *ctx) { free(ctx); }
 
 /* Figs. 4b and 5 of Chakraborty et al. from the trace: the sphere's velocity, and per contact the friction's
  * ellipsoidal norm sqrt((p_t/e_t)^2 + (p_o/e_o)^2 + (p_r/e_r)^2) / h against mu times the normal force (they
@@ -318,6 +306,7 @@ static const struct sweep_driver driver = {
     .options = options,
     .steps_observed = 1,
     .n_options = sizeof options / sizeof options[0],
+    .settings_size = sizeof(struct s2_ctx),
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,
@@ -325,10 +314,8 @@ static const struct sweep_driver driver = {
     .trace_plots = trace_plots,
     .n_trace_plots = sizeof trace_plots / sizeof trace_plots[0],
     .option_fixed = "-geometric_implicit_et 1 -geometric_implicit_eo 1 -geometric_implicit_er 0.3",
-    .setup = setup,
     .cost = cost,
     .run = run,
-    .teardown = teardown,
 };
 
 int main(int argc, char **argv) { return sweep_main(&driver, argc, argv); }

@@ -167,16 +167,11 @@ static void teardown(void *vctx)
     free(ctx->spec[i]);
   free(ctx->spec);
   free(ctx->bodies);
-  free(ctx);
 }
 
-static const struct sweep_driver driver;
-
-static int setup(void **vctx, PetscOptions run_options)
+static int setup(void *vctx, PetscOptions run_options)
 {
-  struct step_ctx *ctx = calloc(1, sizeof *ctx);
-  *vctx = ctx;
-  if (!ctx || sweep_read_options(&driver, run_options, ctx)) return 1;
+  struct step_ctx *ctx = vctx;
   ctx->run_options = run_options;
   return 0;
 }
@@ -229,6 +224,7 @@ static const struct sweep_driver driver = {
     .series = "formulation,solver",
     .options = step_options,
     .n_options = sizeof step_options / sizeof step_options[0],
+    .settings_size = sizeof(struct step_ctx),
     .setup = setup,
     .check_axes = check_axes,
     .cost = cost,

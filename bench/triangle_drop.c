@@ -199,14 +199,9 @@ static const struct option_decl options[] = {
      "solver of the reference PEG run"},
 };
 
-static const struct sweep_driver driver;
-
-static int setup(void **vctx, PetscOptions run_options)
+static int setup(void *vctx, PetscOptions run_options)
 {
-  struct drop_ctx *ctx = calloc(1, sizeof *ctx);
-  if (!ctx) return 1;
-  *vctx = ctx;
-  if (sweep_read_options(&driver, run_options, ctx)) return 1;
+  struct drop_ctx *ctx = vctx;
   if (!solver_find(ctx->ref_solver)) {
     fprintf(stderr, "error: -ref_solver '%s' is not a registered solver\n", ctx->ref_solver);
     return 1;
@@ -238,7 +233,6 @@ static void teardown(void *vctx)
   struct drop_ctx *ctx = vctx;
   if (!ctx) return;
   free(ctx->ref);
-  free(ctx);
 }
 
 static const struct sweep_driver driver = {
@@ -251,6 +245,7 @@ static const struct sweep_driver driver = {
     .steps_observed = 1,
     .series = "formulation,stewart_trinkle_detection,solver",
     .n_options = sizeof options / sizeof options[0],
+    .settings_size = sizeof(struct drop_ctx),
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,

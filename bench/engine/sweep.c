@@ -179,6 +179,17 @@ static int plot_traces(const struct sweep *s)
   return bad;
 }
 
+/* The driver's settings (d->settings_size bytes, zeroed) with its declared options read from the run's. */
+static int settings_read(struct sweep *s)
+{
+  char msg[512];
+  if (!s->d->settings_size) return 0;
+  if (!(s->ctx = calloc(1, s->d->settings_size))) return 1;
+  if (!option_read(s->d->options, s->d->n_options, s->base, NULL, s->ctx, msg, sizeof msg)) return 0;
+  if (s->rank == 0) fprintf(stderr, "error: %s\n", msg);
+  return 1;
+}
+
 /* A driver's check_axes or prepare hook with the parsed axis values. */
 static int call_with_axes(struct sweep *s, int (*hook)(void *, const int *, char *const *const *))
 {
@@ -246,7 +257,8 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   /* the driver's settings first: an axis's default may come from them (axis_default) */
   rc = sweep_parse_engine(&s) || sweep_base_options(&s) ? 2 : 0;
   if (!rc) openblas_set_num_threads(s.blas_threads); /* before any BLAS call: setup may run references */
-  if (!rc && d->setup && d->setup(&s.ctx, s.base)) rc = 2;
+  if (!rc && settings_read(&s)) rc = 2;
+  if (!rc && d->setup && d->setup(s.ctx, s.base)) rc = 2;
   if (!rc && (sweep_axes_parse(&s) || sweep_check_task_range(&s))) rc = 2;
   s.fingerprint = fingerprint(&s);
   if (!rc && !s.fingerprint) rc = 1;
@@ -328,6 +340,7 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   MPI_Bcast(&rc, 1, MPI_INT, 0, s.comm);
 finalize:
   if (s.ctx && s.d->teardown) s.d->teardown(s.ctx);
+  free(s.ctx);
   if (self_inner != MPI_COMM_NULL) PetscCommDestroy(&self_inner);
   if (s.ledger) fclose(s.ledger);
   if (s.lock_fd >= 0) close(s.lock_fd); /* after the merge: the tables are this run's too */

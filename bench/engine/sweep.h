@@ -158,11 +158,14 @@ struct sweep_driver {
    * paper's friction ellipsoid): in every task's object; a run that gives one another value (or an axis)
    * is refused, naming both. NULL: none. */
   const char *option_fixed;
-  /* Optional: reads the driver's own options once per rank, before any task; nonzero = bad input (exit 2,
-   * the driver prints what is wrong). *ctx is passed to every call and released by teardown. options is the
-   * run's options object without the option axes (sweep_read_options reads the driver's own from it; work
-   * done here, such as a reference run, creates its formulations and solvers from it). */
-  int (*setup)(void **ctx, PetscOptions options);
+  /* The driver's settings struct (its options' offsets point into it; 0: none). The engine allocates it
+   * zeroed on every rank, reads the declared options into it from the run's options (a bad value: exit 2,
+   * named), and passes it as ctx to every hook; it frees it after teardown. */
+  size_t settings_size;
+  /* Optional: work beyond reading the options, once per rank before any task (a reference run, a file
+   * opened); nonzero = bad input (exit 2, the driver prints what is wrong). options is the run's options
+   * object without the option axes (what such work's formulations and solvers read). */
+  int (*setup)(void *ctx, PetscOptions options);
   /* Optional: the default list of an axis whose def is NULL, from the driver's settings (called after
    * setup; the text stays valid until teardown), e.g. every problem of a corpus that the run's filters
    * keep. NULL: no default (the axis must be given). */
@@ -182,7 +185,7 @@ struct sweep_driver {
   /* Runs one task and fills the row (sweep_row_*). Returns 0 when the row is filled (whatever its status),
    * nonzero on an internal error (the engine records status "error"). Runs in a forked child. */
   int (*run)(const struct sweep_task *t, void *ctx, struct sweep_row *row);
-  void (*teardown)(void *ctx);
+  void (*teardown)(void *ctx); /* optional: frees what setup allocated inside the settings */
   /* Optional, time-stepping drivers: plots of each task's -trace table (plot_trace.h), drawn by rank 0 after
    * the sweep (unless -no_plots) for every task of the run that left one: DIR/EXPERIMENT_taskID_NAME.png. */
   const struct trace_plot *trace_plots;
@@ -193,10 +196,6 @@ struct sweep_driver {
  * status for main: 0 the sweep completed (task failures are data, not errors), 1 an infrastructure
  * failure, 2 bad input or usage. */
 int sweep_main(const struct sweep_driver *d, int argc, char **argv);
-/* Reads the driver's declared options (d->options) from options (setup's) into settings (the driver's ctx
- * struct the offsets point into) with the one reader: 0 on success; 1 with "error: ..." on stderr naming
- * the option. Drivers call it first thing in setup. */
-int sweep_read_options(const struct sweep_driver *d, PetscOptions options, void *settings);
 /* A value the driver derives for this task (a formulation option computed from another axis): set in the
  * task's options object. The driver's setup must refuse the run when the user gave that option too (a
  * conflict, not an override). 0, or 1 with a message. */

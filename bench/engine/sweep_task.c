@@ -464,14 +464,6 @@ char *sweep_header_line(const struct sweep *s)
   return line;
 }
 
-int sweep_read_options(const struct sweep_driver *d, PetscOptions options, void *settings)
-{
-  char msg[512];
-  if (!option_read(d->options, d->n_options, options, NULL, settings, msg, sizeof msg)) return 0;
-  fprintf(stderr, "error: %s\n", msg);
-  return 1;
-}
-
 FILE *sweep_trace_open(const char *dir, const char *experiment, long task_id, const char *header)
 {
   if (!dir[0]) return NULL;

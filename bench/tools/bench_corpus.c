@@ -85,8 +85,6 @@ static const struct option_decl options[] = {
      "timed solves per converged task; solve_seconds is their median"},
 };
 
-static const struct sweep_driver driver;
-
 static int matches(const struct corpus_meta *m, const char *drv, const char *form, const char *kind,
                    int n_min, int n_max)
 {
@@ -110,12 +108,9 @@ static char *matching_problems(const struct corpus_ctx *c)
 }
 
 /* -corpus, the filters and the problem list all come from the run's options, wherever they were given. */
-static int setup(void **vctx, PetscOptions run_options)
+static int setup(void *vctx, PetscOptions run_options)
 {
-  struct corpus_ctx *c = calloc(1, sizeof *c);
-  if (!c) return 1;
-  *vctx = c;
-  if (sweep_read_options(&driver, run_options, c)) return 2;
+  struct corpus_ctx *c = vctx;
   PetscBool warm = PETSC_FALSE;
   PetscOptionsHasName(run_options, NULL, "-cp_warm_start", &warm);
   if (warm) {
@@ -152,7 +147,6 @@ static void teardown(void *vctx)
   if (!c) return;
   corpus_close(&c->c);
   free(c->problems);
-  free(c);
 }
 
 static double cost(const struct sweep_task *t, void *vctx)
@@ -279,6 +273,7 @@ static const struct sweep_driver driver = {
         "every solver's own options apply to every task.\n",
     .options = options,
     .n_options = (int)(sizeof options / sizeof options[0]),
+    .settings_size = sizeof(struct corpus_ctx),
     .axes = axes,
     .n_axes = (int)(sizeof axes / sizeof axes[0]),
     .columns = columns,
