@@ -52,7 +52,7 @@ BASE_CFLAGS = -std=c11 -D_XOPEN_SOURCE=700 $(CFLAGS) $(WARN) -MMD -MP $(PKG_CFLA
 # KLU (SuiteSparse): the sparse LU of fb_newton_sparse
 KLU_CFLAGS ?= -isystem /usr/include/suitesparse
 KLU_LIBS ?= -lklu
-# GMP: the exact rational end game of Lemke (solvers/lemke_exact.c)
+# GMP: the exact rational end game of Lemke (solvers/lemke/lemke_exact.c)
 GMP_LIBS ?= -lgmp
 BASE_CFLAGS += $(KLU_CFLAGS)
 LIBS = $(PETSC_LIBS) $(GSL_LIBS) $(GLPK_LIBS) $(QHULL_LIBS) $(LAPACK_LIBS) $(HDF5_LIBS) $(KLU_LIBS) $(GMP_LIBS) -lm
@@ -62,15 +62,19 @@ ifneq ($(SICONOS),)
 endif
 
 # Layers (design.md): solvers <- formulations <- bench. Each layer is one archive, compiled with the include
-# paths of itself and the layers below only, so an include that reaches up fails to compile.
-SOLVERS_INC = -Isolvers
+# paths of itself and the layers below only, so an include that reaches up fails to compile. The solvers
+# layer's families (solvers/FAMILY/) see each other's headers; the layers above see its core only (problems,
+# the checker, the solver type and registry, declared options).
+SOLVER_FAMILIES = core lemke newton petsc siconos splitting enumeration
+SOLVERS_INC = -Isolvers/core
+SOLVERS_OWN_INC = $(SOLVER_FAMILIES:%=-Isolvers/%)
 FORMULATIONS_ROOMS = world geometry shapes scenes types step
 FORMULATIONS_INC = $(SOLVERS_INC) $(FORMULATIONS_ROOMS:%=-Iformulations/%)
 BENCH_INC = $(FORMULATIONS_INC) -Ibench -Ibench/engine -Ibench/results -Ibench/problems -Ibench/corpus
 
-SOLVERS_SRC := $(wildcard solvers/*.c)
+SOLVERS_SRC := $(wildcard solvers/*/*.c)
 ifeq ($(SICONOS),)
-  SOLVERS_SRC := $(filter-out solvers/siconos%.c,$(SOLVERS_SRC))
+  SOLVERS_SRC := $(filter-out solvers/siconos/%,$(SOLVERS_SRC))
 endif
 FORMULATIONS_SRC := $(foreach r,$(FORMULATIONS_ROOMS),$(wildcard formulations/$(r)/*.c))
 BENCH_LIB_SRC := $(wildcard bench/engine/*.c bench/results/*.c bench/problems/*.c bench/corpus/*.c)
@@ -95,7 +99,7 @@ all: $(DRIVERS) $(TOOLS) $(TESTS)
 
 $(BUILD)/solvers/%.o: solvers/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(SOLVERS_INC) -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(SOLVERS_OWN_INC) -c $< -o $@
 
 $(BUILD)/formulations/%.o: formulations/%.c
 	@mkdir -p $(dir $@)
@@ -112,7 +116,7 @@ $(BUILD)/bench/results/%.o: bench/results/%.c
 
 $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(BENCH_INC) -Itests -c $< -o $@
+	$(CC) $(BASE_CFLAGS) $(BENCH_INC) $(SOLVERS_OWN_INC) -Itests -c $< -o $@
 
 $(SOLVERS_LIB): $(SOLVERS_SRC:%.c=$(BUILD)/%.o)
 $(FORMULATIONS_LIB): $(FORMULATIONS_SRC:%.c=$(BUILD)/%.o)
@@ -207,7 +211,7 @@ format-check:
 	clang-format --dry-run --Werror $(FORMAT_SRC)
 # clang-tidy needs the MPI include path mpicc adds implicitly, and no dependency-file flags. Files run in
 # parallel (4 per clang-tidy, one clang-tidy per core); any finding is an error, so the target fails on it.
-TIDY_FLAGS = $(filter-out -MMD -MP -Werror,$(BASE_CFLAGS)) $(BENCH_INC) -Itests $(shell mpicc --showme:compile 2>/dev/null)
+TIDY_FLAGS = $(filter-out -MMD -MP -Werror,$(BASE_CFLAGS)) $(BENCH_INC) $(SOLVERS_OWN_INC) -Itests $(shell mpicc --showme:compile 2>/dev/null)
 tidy:
 	@printf '%s\n' $(filter %.c,$(FORMAT_SRC)) | xargs -P $$(nproc) -n 4 \
 	  sh -c 'clang-tidy --quiet --warnings-as-errors="*" "$$@" -- $(TIDY_FLAGS)' clang-tidy

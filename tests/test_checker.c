@@ -1,6 +1,6 @@
-/* test_checker.c — the independent checker (solvers/cp.c) and the harness's verdicts (solvers/solver.c):
- * natural-map residuals of known points, NaN never converged, equality residual of a mixed LCP,
- * unknown solver names refused, a non-positive diagonal refused by PGS. */
+/* test_checker.c — the independent checker (solvers/core/cp.c) and the harness's verdicts
+ * (solvers/core/solver.c): natural-map residuals of known points, NaN never converged, equality residual of a
+ * mixed LCP, unknown solver names refused, a non-positive diagonal refused by PGS. */
 #include "check.h"
 #include "cp.h"
 #include "solver.h"

@@ -1,4 +1,4 @@
-/* test_cp_io.c — problem files (solvers/cp_io.c): the Siconos dense and sparse-block forms of the same
+/* test_cp_io.c — problem files (solvers/core/cp_io.c): the Siconos dense and sparse-block forms of the same
  * LCPs agree, the MLCP A..b form lands in M = [A C; D B], a plain file round-trips bit for bit, and every
  * malformed case is refused with a message naming the line. */
 #include "check.h"

@@ -1,7 +1,8 @@
-/* test_enum_milp.c — the exact solvers: `enum` (solvers/enum.c, all complementary basic solutions) and
- * `milp` (solvers/milp.c, big-M MILP with GLPK) on LCPs with known solution sets: two isolated solutions,
- * three, a continuum (z1 + z2 = 1, reported by its vertices), a solution reachable only through a singular
- * basis, an SPD LCP, a mixed LCP, and infeasible ones; the -enum_max_n refusal and -milp_objective. */
+/* test_enum_milp.c — the exact solvers: `enum` (solvers/enumeration/enum.c, all complementary basic
+ * solutions) and `milp` (solvers/enumeration/milp.c, big-M MILP with GLPK) on LCPs with known solution sets:
+ * two isolated solutions, three, a continuum (z1 + z2 = 1, reported by its vertices), a solution reachable
+ * only through a singular basis, an SPD LCP, a mixed LCP, and infeasible ones; the -enum_max_n refusal and
+ * -milp_objective. */
 #include "check.h"
 #include "solver.h"
 #include "solver_fixture.h"

@@ -1,6 +1,6 @@
-/* test_fb_newton_sparse.c — fb_newton_sparse (solvers/fb_newton_sparse.c: fb_newton's semismooth Newton,
- * De Luca-Facchinei-Kanzow 1996, with the Newton matrix factored by KLU) against the dense fb_newton on
- * small LCPs and mixed LCPs (random SPD, Stewart-Trinkle resting boxes whose degenerate contacts take the
+/* test_fb_newton_sparse.c — fb_newton_sparse (solvers/newton/fb_newton_sparse.c: fb_newton's semismooth
+ * Newton, De Luca-Facchinei-Kanzow 1996, with the Newton matrix factored by KLU) against the dense fb_newton
+ * on small LCPs and mixed LCPs (random SPD, Stewart-Trinkle resting boxes whose degenerate contacts take the
  * Levenberg-Marquardt step, the synthetic sparse mixed LCP of sparse_mlcp.h, a mixed LCP with a known
  * solution), the independent checker on Siconos numerics' test files, an infeasible LCP (a failure
  * status, not a crash), -cp_max_it, and the COLAMD ordering option. */

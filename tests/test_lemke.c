@@ -1,8 +1,8 @@
-/* test_lemke.c — Lemke's method (solvers/lemke.c) and the mixed-LCP reduction (solvers/mlcp_reduce.c):
- * Murty's exponential example (2^n - 1 pivots, Murty 1978), random SPD LCPs against PGS, Stewart-Trinkle
- * box contact LCPs, ray termination on infeasible LCPs, the pivot limit, warm starts (fewer pivots;
- * singular basis falls back), degenerate LCPs (no cycling), the pivot tolerance, and a mixed LCP with a
- * known solution (and a singular equality block refused). */
+/* test_lemke.c — Lemke's method (solvers/lemke/lemke.c) and the mixed-LCP reduction
+ * (solvers/core/mlcp_reduce.c): Murty's exponential example (2^n - 1 pivots, Murty 1978), random SPD LCPs
+ * against PGS, Stewart-Trinkle box contact LCPs, ray termination on infeasible LCPs, the pivot limit, warm
+ * starts (fewer pivots; singular basis falls back), degenerate LCPs (no cycling), the pivot tolerance, and a
+ * mixed LCP with a known solution (and a singular equality block refused). */
 #include "check.h"
 #include "cp.h"
 #include "cp_io.h"

@@ -1,5 +1,5 @@
 /* test_lemke_cycle.c — cycle detection and the restart on a perturbed q in Lemke's method
- * (solvers/lemke_cycle.c, lemke.c): the set of visited bases flags a repeated basis at the pivot that
+ * (solvers/lemke/lemke_cycle.c, lemke.c): the set of visited bases flags a repeated basis at the pivot that
  * repeats it and never a new one; the perturbed q is q + xi with xi in [size, 2 size), reproducible; and the
  * LCP that cycled, Anitescu-Hart Table 1's LCP0 (210 discs, mu = 0.1, h = 0.05, the Anitescu-Potra
  * formulation's first step), is solved to the tolerance at every held-back block size (each takes a

@@ -1,9 +1,10 @@
-/* test_lemke_exact.c — Lemke in exact rational arithmetic (solvers/lemke_exact.c) and lemke's exact end game
- * (-lemke_exact_max_n, solvers/lemke.c): exact answers (1/3 to the last bit, data spanning 400 decades),
- * Murty's example (the same 2^n - 1 pivots as the float method), a mixed LCP with a known answer, rays on an
- * infeasible LCP, a singular free block, the pivot and time limits, and the robot-arm grasp's mixed LCPs
- * on which the float tableau ended with a basis the checker rejects (results/failed/robot_grasp): the end
- * game's answer is one of enumeration's solutions, or a ray where enumeration proves none exists. */
+/* test_lemke_exact.c — Lemke in exact rational arithmetic (solvers/lemke/lemke_exact.c) and lemke's exact end
+ * game
+ * (-lemke_exact_max_n, solvers/lemke/lemke.c): exact answers (1/3 to the last bit, data spanning 400
+ * decades), Murty's example (the same 2^n - 1 pivots as the float method), a mixed LCP with a known answer,
+ * rays on an infeasible LCP, a singular free block, the pivot and time limits, and the robot-arm grasp's
+ * mixed LCPs on which the float tableau ended with a basis the checker rejects (results/failed/robot_grasp):
+ * the end game's answer is one of enumeration's solutions, or a ray where enumeration proves none exists. */
 #include "check.h"
 #include "cp.h"
 #include "cp_io.h"

@@ -1,4 +1,4 @@
-/* test_lemke_lazy.c — lazy columns of the blocked Lemke tableau (solvers/lemke_lazy.c): a tableau that
+/* test_lemke_lazy.c — lazy columns of the blocked Lemke tableau (solvers/lemke/lemke_lazy.c): a tableau that
  * leaves the columns of B^-1 out of its flushes and replays the missed updates when one is needed gives
  * the same columns, rows and basic values as one that updates every column, through single wakes in the
  * middle of a block, the eviction of the oldest block when the history is full, the automatic end of

@@ -1,4 +1,4 @@
-/* test_lying_solver.c — the harness (solvers/solver.c) against a solver that lies. The solver type is
+/* test_lying_solver.c — the harness (solvers/core/solver.c) against a solver that lies. The solver type is
  * defined here and never registered: it returns a z and a claimed status chosen by the test, so every
  * verdict below is the harness's own. Claimed convergence with a wrong or NaN z is not converged; a
  * claimed infeasibility is certified only when a Farkas vector proves the feasible set empty (an LCP and

@@ -1,8 +1,8 @@
-/* test_newton.c — fb_newton (solvers/fb_newton.c on the generic Newton of solvers/newton.c): random SPD
- * LCPs against pgs, Stewart-Trinkle box contact LCPs (Egan et al. eqs. 5-7, resting and sliding; random
- * ones, and touching boxes checked against the momentum balance, with lemke beside), a mixed
- * LCP, a box MCP with all four bound kinds and a callback NCP with known solutions, NaN data, and the
- * iteration and time limits. */
+/* test_newton.c — fb_newton (solvers/newton/fb_newton.c on the generic Newton of solvers/newton/newton.c):
+ * random SPD LCPs against pgs, Stewart-Trinkle box contact LCPs (Egan et al. eqs. 5-7, resting and sliding;
+ * random ones, and touching boxes checked against the momentum balance, with lemke beside), a mixed LCP, a
+ * box MCP with all four bound kinds and a callback NCP with known solutions, NaN data, and the iteration and
+ * time limits. */
 #include "check.h"
 #include "solver.h"
 #include "solver_fixture.h"

@@ -1,6 +1,6 @@
-/* test_path_crash.c — the crash-started pivoting method (solvers/path_crash.c): random SPD LCPs, Murty's
- * example and the box-stack contact classes, with the default crash and with a 2-step crash (so that Lemke
- * pivots from an unfinished crash basis; both basis-repair orders); the triangle drop's degenerate
+/* test_path_crash.c — the crash-started pivoting method (solvers/lemke/path_crash.c): random SPD LCPs,
+ * Murty's example and the box-stack contact classes, with the default crash and with a 2-step crash (so that
+ * Lemke pivots from an unfinished crash basis; both basis-repair orders); the triangle drop's degenerate
  * Stewart-Trinkle LCP (two nearly parallel contact columns) with both covering vectors; a mixed LCP with a
  * known answer; a warm start at the solution (no pivot); the pivot limit (-cp_max_it) giving max_iterations
  * with no answer; the restart after a secondary ray from a warm basis. Residuals are the harness's

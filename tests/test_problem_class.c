@@ -1,6 +1,6 @@
-/* test_problem_class.c — the named problem classes of the solver benchmark (solvers/problem_class.c): sizes
- * (cp_class_size agrees with the built instance), name validation, seeds (random classes reproducible and
- * seed-dependent, deterministic ones seed-free and equal to the testproblems.h builders), the physics of
+/* test_problem_class.c — the named problem classes of the solver benchmark (bench/problems/problem_class.c):
+ * sizes (cp_class_size agrees with the built instance), name validation, seeds (random classes reproducible
+ * and seed-dependent, deterministic ones seed-free and equal to the testproblems.h builders), the physics of
  * the contact classes (every corner in contact; resting boxes: zero tangential velocity rows; sliding: not),
  * and the Siconos files
  * (listed and loaded when ../shared is present; a missing folder gives CP_CLASS_MISSING, no list entries). */

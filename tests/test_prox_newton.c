@@ -1,7 +1,7 @@
-/* test_prox_newton.c — the stabilized semismooth Newton (solvers/prox_newton.c): random SPD LCPs, Murty's
- * example, the box-stack contact classes of bench_solvers (resting boxes, where the Fischer-Burmeister Newton
- * stops at its iteration cap, and sliding ones), a mixed LCP, the triangle drop's nearly degenerate
- * Stewart-Trinkle LCP, and the warm start (a solution on entry takes no Newton step). */
+/* test_prox_newton.c — the stabilized semismooth Newton (solvers/newton/prox_newton.c): random SPD LCPs,
+ * Murty's example, the box-stack contact classes of bench_solvers (resting boxes, where the
+ * Fischer-Burmeister Newton stops at its iteration cap, and sliding ones), a mixed LCP, the triangle drop's
+ * nearly degenerate Stewart-Trinkle LCP, and the warm start (a solution on entry takes no Newton step). */
 #include "check.h"
 #include "cp.h"
 #include "cp_io.h"

@@ -1,5 +1,5 @@
-/* test_siconos.c — the Siconos numerics backend (solvers/siconos.c): every siconos_* solver on a 2x2 SPD
- * LCP with known solution and on a random SPD LCP (n = 30) against our PGS; Murty's matrix (n = 6) with
+/* test_siconos.c — the Siconos numerics backend (solvers/siconos/siconos.c): every siconos_* solver on a 2x2
+ * SPD LCP with known solution and on a random SPD LCP (n = 30) against our PGS; Murty's matrix (n = 6) with
  * lexicographic Lemke and the pivot count Siconos reports; NaN in M never converged; siconos_enum solves
  * the Egan et al. Fig. 3(b) degenerate LCP; mixed LCPs refused; and, when ../shared/data is present, every
  * Siconos LCP data file loads and runs through every siconos_* solver (a table of the statuses). Whether

@@ -1,5 +1,5 @@
-/* test_tao.c — the PETSc/TAO family (solvers/tao.c, tao_snes.c): every method on a random SPD LCP (n = 30)
- * against PGS, a mixed LCP and a box MCP with finite bounds built around known solutions, a callback NCP
+/* test_tao.c — the PETSc/TAO family (solvers/petsc/tao.c, tao_snes.c): every method on a random SPD LCP (n =
+ * 30) against PGS, a mixed LCP and a box MCP with finite bounds built around known solutions, a callback NCP
  * with a known solution, the QP methods refusing a nonsymmetric M, the limits (-cp_max_it, time limit,
  * prefixed PETSc options), the AIJ path, and the degenerate Egan et al. Fig. 3(b) LCP (max formulation,
  * gamma = 100), on which a PETSc error must become a recorded status and the run must go on. */

@@ -218,14 +218,7 @@ static int smcp_setup(struct solver *s, const struct cp_problem *p)
   d->mcp->env = d;
   d->n = n;
   /* the checker's scale (capped, cp.h), without evaluating F: callback problems declare it */
-  double scale = 1.0;
-  if (cp_is_linear(p)) {
-    for (int i = 0; i < n; i++)
-      scale = fmax(scale, fabs(p->q[i]));
-  } else if (p->scale > 0.0) {
-    scale = p->scale;
-  }
-  if (!(scale <= CP_SCALE_MAX)) scale = CP_SCALE_MAX;
+  double scale = cp_scale(p, NULL);
   d->tol_s = s->set.tol * scale;
   d->prepared = p;
   return 0;

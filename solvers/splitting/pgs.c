@@ -41,9 +41,7 @@ static int pgs_solve(struct solver *s, const struct cp_problem *p, double *z, st
       return 0;
     }
   }
-  double scale = 1.0;
-  for (int i = 0; i < n; i++)
-    if (fabs(p->q[i]) > scale) scale = fabs(p->q[i]);
+  double scale = cp_scale(p, NULL); /* the checker's: the stop below implies its verdict */
   struct cp_check c;
   double *work = malloc(((size_t)n > 0 ? (size_t)n : 1) * sizeof *work);
   if (!work) return 1;

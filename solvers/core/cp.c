@@ -123,6 +123,28 @@ int cp_eval_J(const struct cp_problem *p, const double *z, double *J)
   return 0;
 }
 
+/* max(1, ||q||_inf) over the finite entries (a NaN in q is the checker's to report; it leaves the scale). */
+static double q_scale(int n, const double *q)
+{
+  double scale = 1.0;
+  for (int i = 0; i < n; i++)
+    if (fabs(q[i]) > scale && isfinite(q[i])) scale = fabs(q[i]);
+  return scale;
+}
+
+double cp_scale_q(int n, const double *q)
+{
+  double scale = q_scale(n, q);
+  return scale <= CP_SCALE_MAX ? scale : CP_SCALE_MAX;
+}
+
+double cp_scale(const struct cp_problem *p, double *data_scale)
+{
+  double scale = cp_is_linear(p) ? q_scale(p->n, p->q) : p->scale > 0.0 ? p->scale : 1.0;
+  if (data_scale) *data_scale = scale;
+  return scale <= CP_SCALE_MAX ? scale : CP_SCALE_MAX; /* also a NaN declared scale */
+}
+
 int cp_check(const struct cp_problem *p, const double *z, double *work, struct cp_check *c)
 {
   int n = p->n;
@@ -131,19 +153,9 @@ int cp_check(const struct cp_problem *p, const double *z, double *work, struct c
   c->natural = 0.0;
   c->equality = 0.0;
   c->nonfinite = 0;
-  c->scale = 1.0;
-  if (cp_is_linear(p)) {
-    for (int i = 0; i < n; i++) {
-      if (!isfinite(p->q[i]))
-        c->nonfinite = 1;
-      else if (fabs(p->q[i]) > c->scale)
-        c->scale = fabs(p->q[i]);
-    }
-  } else if (p->scale > 0.0) {
-    c->scale = p->scale;
-  }
-  c->data_scale = c->scale;
-  if (!(c->scale <= CP_SCALE_MAX)) c->scale = CP_SCALE_MAX; /* also a NaN declared scale */
+  c->scale = cp_scale(p, &c->data_scale);
+  for (int i = 0; cp_is_linear(p) && i < n; i++)
+    if (!isfinite(p->q[i])) c->nonfinite = 1;
   /* A failing callback counts as a non-finite F: such a z is never a solution. */
   if (cp_eval_F(p, z, Fz) != 0) c->nonfinite = 1;
   for (int i = 0; i < n && !c->nonfinite; i++) {
@@ -183,4 +195,17 @@ double cp_data_max_diff(const struct cp_problem *p, const double *M, const doubl
   for (int i = 0; i < p->n; i++)
     d = fmax(d, fabs(p->q[i] - q[i]));
   return d;
+}
+
+int cp_not_copositive(const double *M, int n, int *wi, int *wj)
+{
+  for (int i = 0; i < n; i++) {
+    double a = M[(size_t)i * n + i];
+    if (a < 0.0) return *wi = *wj = i, 1;
+    for (int j = i + 1; j < n; j++) {
+      double c = M[(size_t)j * n + j], b = M[(size_t)i * n + j] + M[(size_t)j * n + i];
+      if (c >= 0.0 && b < -2.0 * sqrt(a * c) * (1.0 + 1e-12)) return *wi = i, *wj = j, 1;
+    }
+  }
+  return 0;
 }

@@ -267,10 +267,7 @@ static int pc_solve(struct solver *s, const struct cp_problem *p, double *z, str
   struct pc_data *pd = s->data;
   if (pc_setup(s, p) != 0) return 1; /* a no-op after the harness's setup */
   int n = p->n, steps = 0;
-  double qnorm = 0.0;
-  for (int i = 0; i < n; i++)
-    qnorm = fmax(qnorm, fabs(p->q[i]));
-  double scale = fmin(fmax(1.0, qnorm), CP_SCALE_MAX), tol_abs = s->set.tol * scale;
+  double scale = cp_scale(p, NULL), tol_abs = s->set.tol * scale;
   /* 1. crash */
   struct solve_result cr;
   memset(&cr, 0, sizeof cr);

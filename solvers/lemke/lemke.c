@@ -8,7 +8,6 @@
  * n x n example: 2^n - 1) and include every restart's. */
 #include "lemke.h"
 
-#include "copositive.h"
 #include "lemke_crash.h"
 #include "lemke_exact.h"
 #include "mlcp_reduce.h"
@@ -479,7 +478,7 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
              "%s%d refactorizations (drift above %g, or a ray checked)", len ? "; " : "", w->t->refactors,
              ld->drift_tol);
   }
-  double tol_abs = s->set.tol * fmin(fmax(1.0, qnorm), CP_SCALE_MAX);
+  double tol_abs = s->set.tol * cp_scale_q(n, q); /* the reduced LCP's q for a mixed LCP */
   if (st == SOLVE_CONVERGED) lemke_final_solve(ld->final_solve, w, M, q, n, tol_abs, z, r);
   int wi, wj;
   if (st == SOLVE_RAY_TERMINATION && cp_not_copositive(M, n, &wi, &wj)) {

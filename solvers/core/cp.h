@@ -60,6 +60,12 @@ int cp_is_linear(const struct cp_problem *p);
 int cp_eval_F(const struct cp_problem *p, const double *z, double *Fz);
 int cp_eval_J(const struct cp_problem *p, const double *z, double *J);
 
+/* What the tolerance is multiplied by: min(max(1, ||q||_inf), CP_SCALE_MAX) for linear problems, the
+ * declared scale (capped) for callback ones; *data_scale (if not NULL) gets it before the cap. Every solver
+ * that stops on its own test uses this, so that its stop and the checker's verdict agree. */
+double cp_scale(const struct cp_problem *p, double *data_scale);
+/* The same for a q of n entries (a solver's reduced LCP, a library's copy): min(max(1, ||q||_inf), cap). */
+double cp_scale_q(int n, const double *q);
 /* The independent checker. work: n doubles (may be NULL: allocated inside). Returns 0 on success. */
 int cp_check(const struct cp_problem *p, const double *z, double *work, struct cp_check *c);
 /* max over entries of |p->M - M| and |p->q - q| (M n x n row-major, q n entries, n = p->n): how far an
@@ -67,6 +73,14 @@ int cp_check(const struct cp_problem *p, const double *z, double *work, struct c
 double cp_data_max_diff(const struct cp_problem *p, const double *M, const double *q);
 /* Converged iff finite and natural <= tol * scale and equality <= tol * scale (scale capped, above). */
 int cp_check_passes(const struct cp_check *c, double tol);
+
+/* A cheap witness that M (n x n, row-major) is not copositive on a face of the simplex: x = t e_i + (1 - t)
+ * e_j >= 0 with x^T M x = a t^2 + b t (1 - t) + c (1 - t)^2 < 0 for some t in [0, 1] (a = M_ii, c = M_jj,
+ * b = M_ij + M_ji), i.e. a < 0, or b < -2 sqrt(a c) with a, c >= 0. Lemke's secondary ray proves an LCP
+ * infeasible only for copositive-plus M (Cottle, Pang & Stone, Thm. 4.4.13), so a ray on such an M is a
+ * limit of the method, not an answer (the nonconvex corners of Egan et al.'s max formulation have such
+ * matrices). O(n^2): only after a ray. 1 with *wi, *wj (wi == wj: a negative diagonal), else 0. */
+int cp_not_copositive(const double *M, int n, int *wi, int *wj);
 
 /* Projection of a value onto [lo, hi]. */
 static inline double cp_mid(double lo, double hi, double x) { return x < lo ? lo : (x > hi ? hi : x); }

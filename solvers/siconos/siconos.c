@@ -350,7 +350,7 @@ static int siconos_setup(struct solver *s, const struct cp_problem *p)
   for (int i = 0; i < n; i++) /* ours row-major, Siconos dense column-major */
     for (int j = 0; j < n; j++)
       d->Mc[(size_t)j * n + i] = p->M[(size_t)i * n + j];
-  double qinf = 1.0, qmax = 0.0, q2 = 0.0;
+  double qinf = cp_scale(p, NULL), qmax = 0.0, q2 = 0.0; /* the checker's capped scale (cp.h) */
   for (int i = 0; i < n; i++) {
     d->q[i] = p->q[i];
     qmax = fmax(qmax, fabs(d->q[i]));
@@ -358,8 +358,6 @@ static int siconos_setup(struct solver *s, const struct cp_problem *p)
   for (int i = 0; i < n && qmax > 0.0; i++) /* ||q||_2 without overflow for ||q|| near DBL_MAX */
     q2 += (d->q[i] / qmax) * (d->q[i] / qmax);
   q2 = qmax * sqrt(q2);
-  qinf = fmax(qinf, qmax);
-  if (qinf > CP_SCALE_MAX) qinf = CP_SCALE_MAX; /* the checker's capped scale (cp.h) */
   /* Siconos stops at ||z - max(0, z - w)||_2 / ||q||_2 <= tol_s (absolute when ||q||_2 ~ 0); ours is
    * ||.||_inf <= tol scale. ||.||_inf <= ||.||_2, so this tol_s makes its stop imply ours. */
   d->tol_s = q2 > 1e-300 ? s->set.tol * qinf / q2 : s->set.tol;
@@ -429,12 +427,9 @@ static int siconos_solve(struct solver *s, const struct cp_problem *p, double *z
      * limit only on success or on a ray (pivot column nonpositive), and 4.4 reports both as info 0. What
      * it returns tells them apart: at a complementary basis z and w are nonnegative (Siconos' error is
      * then only inaccuracy); at a ray 4.4 hands back a point that is not (e.g. w = q < 0). */
-    double scale = 1.0, most_negative = 0.0;
-    for (int i = 0; i < n; i++) {
-      scale = fmax(scale, fabs(d->q[i]));
+    double scale = cp_scale_q(n, d->q), most_negative = 0.0;
+    for (int i = 0; i < n; i++)
       most_negative = fmin(most_negative, fmin(z[i], w[i]));
-    }
-    scale = fmin(scale, CP_SCALE_MAX);
     if (iterations >= max_it) {
       r->status = SOLVE_MAX_ITERATIONS;
       snprintf(r->message, sizeof r->message, "Siconos: pivot limit %d reached (info 1)", max_it);

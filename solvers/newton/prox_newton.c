@@ -227,13 +227,11 @@ static int prox_solve(struct solver *s, const struct cp_problem *p, double *z, s
   int n = p->n, max_it = s->set.max_it > 0 ? s->set.max_it : 200, nbad = 0, restarts = 0, singular = 0,
       gradient_steps = 0, fb_steps = 0;
   size_t bytes = (size_t)n * sizeof *z;
-  double qnorm = 0.0, mdiag = 0.0;
-  for (int i = 0; i < n; i++) {
-    qnorm = fmax(qnorm, fabs(p->q[i]));
+  double mdiag = 0.0;
+  for (int i = 0; i < n; i++)
     mdiag = fmax(mdiag, fabs(p->M[(size_t)i * n + i]));
-  }
   if (mdiag == 0.0) mdiag = 1.0;
-  double scale = fmin(fmax(1.0, qnorm), CP_SCALE_MAX), tol_abs = s->set.tol * scale, kappa = 1.0, res = 0.0;
+  double scale = cp_scale(p, NULL), tol_abs = s->set.tol * scale, kappa = 1.0, res = 0.0;
   int warm = s->set.warm_start;
   for (int i = 0; warm && i < n; i++) /* a previous failure's NaN is no guess */
     warm = isfinite(z[i]);
