@@ -68,8 +68,20 @@ endif
 SOLVER_FAMILIES = core lemke newton petsc siconos splitting enumeration
 SOLVERS_INC = -Isolvers/core
 SOLVERS_OWN_INC = $(SOLVER_FAMILIES:%=-Isolvers/%)
-FORMULATIONS_ROOMS = world geometry shapes scenes types step
-FORMULATIONS_INC = $(SOLVERS_INC) $(FORMULATIONS_ROOMS:%=-Iformulations/%)
+# The model layer is a ladder of rooms, lowest first: each room is compiled with the include paths of
+# itself and the rooms below (and solvers/core from the formulations up), so an include that reaches up a
+# rung does not compile either. math: vectors, quaternions, 2D polygon arrays; shapes: convex parts,
+# polygons, polyhedra; world: bodies, joints, state; geometry: detection, contacts, Jacobians, overlap;
+# types: the formulations; scenes: world builders; step: the stepper, the run loop and its observers.
+FORMULATIONS_ROOMS = math shapes world geometry types scenes step
+MATH_INC = -Iformulations/math
+SHAPES_INC = $(MATH_INC) -Iformulations/shapes
+WORLD_INC = $(SHAPES_INC) -Iformulations/world
+GEOMETRY_INC = $(WORLD_INC) -Iformulations/geometry
+TYPES_INC = $(SOLVERS_INC) $(GEOMETRY_INC) -Iformulations/types
+SCENES_INC = $(TYPES_INC) -Iformulations/scenes
+STEP_INC = $(SCENES_INC) -Iformulations/step
+FORMULATIONS_INC = $(STEP_INC)
 BENCH_INC = $(FORMULATIONS_INC) -Ibench -Ibench/engine -Ibench/results -Ibench/problems -Ibench/corpus
 
 SOLVERS_SRC := $(wildcard solvers/*/*.c)
@@ -101,9 +113,18 @@ $(BUILD)/solvers/%.o: solvers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(SOLVERS_OWN_INC) -c $< -o $@
 
-$(BUILD)/formulations/%.o: formulations/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(FORMULATIONS_INC) -c $< -o $@
+define ROOM_RULE
+$$(BUILD)/formulations/$(1)/%.o: formulations/$(1)/%.c
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(BASE_CFLAGS) $$($(2)_INC) -c $$< -o $$@
+endef
+$(eval $(call ROOM_RULE,math,MATH))
+$(eval $(call ROOM_RULE,shapes,SHAPES))
+$(eval $(call ROOM_RULE,world,WORLD))
+$(eval $(call ROOM_RULE,geometry,GEOMETRY))
+$(eval $(call ROOM_RULE,types,TYPES))
+$(eval $(call ROOM_RULE,scenes,SCENES))
+$(eval $(call ROOM_RULE,step,STEP))
 
 $(BUILD)/bench/%.o: bench/%.c
 	@mkdir -p $(dir $@)

@@ -124,6 +124,40 @@ static int traj_after(void *vctx, const struct simulation *sim, long k, const st
   return RUN_CONTINUE;
 }
 
+/* The authors' PD controller (run_robot_grasp_experiments.m) as an observer of the run loop (before_step):
+ * before step k (1-based) the targets ramp at 1 rad/s, -min(h (k - 1), pi/2) for joints 1 and 3 (the right
+ * finger) and +min(h (k - 1), pi/2) for 2 and 4; torque tau_j = 5 e_j + 0.09 (e_j - e_j,prev) / h (e_prev =
+ * 0 before step 1), +tau on the joint's second body, -tau on its first, replacing the applied torques of the
+ * step before. 0, or 1 on allocation failure. */
+struct pd {
+  double e_prev[ROBOT_GRASP_JOINTS];
+};
+
+static int pd_before(void *ctx, struct simulation *sim, long k, double h)
+{
+  struct pd *c = ctx;
+  struct world *w = sim->w;
+  double theta[ROBOT_GRASP_JOINTS], ramp = fmin(h * (double)(k - 1), M_PI / 2.0);
+  robot_grasp_joint_angles(w, theta);
+  for (int b = 0; b < w->nb; b++)
+    w->bodies[b].tau[2] = 0.0;
+  for (int j = 0; j < ROBOT_GRASP_JOINTS; j++) {
+    double target = j % 2 == 0 ? -ramp : ramp, e = target - theta[j];
+    double tau = 5.0 * e + 0.09 * (k == 1 ? e : e - c->e_prev[j]) / h; /* e_prev = 0 before step 1 */
+    c->e_prev[j] = e;
+    robot_grasp_joint_torque(w, j, tau);
+  }
+  return RUN_CONTINUE;
+}
+
+static int robot_grasp_controller(struct run_observer *o)
+{
+  struct pd *c = calloc(1, sizeof *c);
+  if (!c) return 1;
+  *o = (struct run_observer){.name = "robot_grasp_pd", .ctx = c, .before_step = pd_before, .destroy = free};
+  return 0;
+}
+
 /* Simulates one grasp; records the target's state after every step in traj ((n + 1) x 3). task != NULL: a
  * sweep task (standard observers, statistics in row, its options object); NULL: a reference run, whose
  * methods read opts. Returns 0 (with *done steps that advanced), 1 on an internal error or a failed

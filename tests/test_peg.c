@@ -9,6 +9,7 @@
 #include "check.h"
 #include "formulation.h"
 #include "geom2d.h"
+#include "overlap2d.h"
 #include "peg_lcp.h"
 #include "sat2d.h"
 #include "scenes.h"

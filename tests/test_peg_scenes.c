@@ -9,6 +9,7 @@
 #include "geom2d.h"
 #include "hull3d.h"
 #include "observers.h"
+#include "overlap2d.h"
 #include "peg2d.h"
 #include "sat2d.h"
 #include "scenes.h"

@@ -23,8 +23,7 @@ static void test_polygon(void)
   CHECK_CLOSE(p->area, 4.0, 1e-14, "polygon: area 4");
   CHECK_CLOSE(p->centroid[0], 0.0, 1e-14, "polygon: centroid x");
   CHECK_CLOSE(p->second_moment, 8.0 / 3.0, 1e-13, "polygon: second moment 8/3 (side 2 square)");
-  CHECK_CLOSE(geom2d_polygon_inertia(p, 3.0), 3.0 * 4.0 / 12.0 * 2.0, 1e-13,
-              "polygon: inertia m (a^2+b^2)/12");
+  CHECK_CLOSE(polygon_inertia(p, 3.0), 3.0 * 4.0 / 12.0 * 2.0, 1e-13, "polygon: inertia m (a^2+b^2)/12");
   CHECK_CLOSE(p->en[0] * p->en[0] + p->en[1] * p->en[1], 1.0, 1e-15, "polygon: unit edge normals");
   polygon_free(p);
 }

@@ -196,10 +196,6 @@ struct sweep_driver {
  * status for main: 0 the sweep completed (task failures are data, not errors), 1 an infrastructure
  * failure, 2 bad input or usage. */
 int sweep_main(const struct sweep_driver *d, int argc, char **argv);
-/* A value the driver derives for this task (a formulation option computed from another axis): set in the
- * task's options object. The driver's setup must refuse the run when the user gave that option too (a
- * conflict, not an override). 0, or 1 with a message. */
-int sweep_task_set_option(const struct sweep_task *t, const char *option, const char *value);
 /* A driver's per-step table for one task (its -trace DIR option): DIR/EXPERIMENT_taskID.csv with the
  * header line written; NULL when dir is "" or the file cannot be opened (a warning says so). */
 FILE *sweep_trace_open(const char *dir, const char *experiment, long task_id, const char *header);

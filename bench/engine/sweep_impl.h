@@ -79,8 +79,6 @@ int sweep_check_unused(const struct sweep *s);
 void sweep_print_help(const struct sweep *s);
 void sweep_axes_free(struct sweep *s);
 
-/* sweep_method.c: option axes and the tasks' options objects. */
-int sweep_is_method_option(const char *option);
 int sweep_option_axes_add(
     struct sweep *s); /* appends an axis per method option given as a list; 1: no memory */
 void sweep_option_axes_free(struct sweep *s);

@@ -21,8 +21,6 @@ static const struct option_decl *method_option_decl(const char *option)
   return o ? o : formulation_option_decl(option);
 }
 
-int sweep_is_method_option(const char *option) { return method_option_decl(option) != NULL; }
-
 static int axis_has_option(const struct sweep_driver *d, const char *option)
 {
   for (int k = 0; k < d->n_axes; k++)
@@ -268,11 +266,4 @@ int sweep_task_options(const struct sweep *s, long id, PetscOptions *o, const ch
   int bad = task_object(s, v, o);
   free(v);
   return bad;
-}
-
-int sweep_task_set_option(const struct sweep_task *t, const char *option, const char *value)
-{
-  if (!PetscOptionsSetValue(t->options, option, value)) return 0;
-  fprintf(stderr, "error: task %ld: cannot set %s %s in its options\n", t->id, option, value);
-  return 1;
 }

@@ -11,6 +11,7 @@
 #include "contact2d_convex.h"
 #include "contact2d_superellipse.h"
 #include "geom2d.h"
+#include "overlap2d.h"
 
 #include <math.h>
 #include <stdlib.h>

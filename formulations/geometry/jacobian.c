@@ -73,14 +73,6 @@ double jcol_dot(const struct jcol *x, const double *nu)
   return s;
 }
 
-void jcol_axpy(const struct jcol *x, double s, double *nu)
-{
-  for (int i = 0; i < 2; i++)
-    if (x->dof[i] >= 0)
-      for (int k = 0; k < x->bs; k++)
-        nu[x->dof[i] + k] += s * x->v[i][k];
-}
-
 void jcol_axpy_minv(const struct jcol *x, double s, double *nu)
 {
   for (int i = 0; i < 2; i++)

@@ -18,9 +18,8 @@ void jcol_make(const struct world *w, int a, const double pa[3], int b, const do
                const double dir[3], struct jcol *c);
 void jcol_contact(const struct world *w, const struct contact *ct, const double dir[3], struct jcol *c);
 double jcol_dot_minv(const struct jcol *x, const struct jcol *y); /* x^T M^-1 y */
-double jcol_dot(const struct jcol *x, const double *nu);          /* x^T nu */
-void jcol_axpy(const struct jcol *x, double s, double *nu);       /* nu += s x */
-void jcol_axpy_minv(const struct jcol *x, double s, double *nu);  /* nu += s M^-1 x */
+double jcol_dot(const struct jcol *x, const double *nu);
+void jcol_axpy_minv(const struct jcol *x, double s, double *nu); /* nu += s M^-1 x */
 
 /* Bilateral joints (Anitescu-Hart eq. 6, nu~): rows per joint (2D revolute 2, 3D ball 3), one column per
  * pinned world axis, and each row's violation phi = (pa - pb) along that axis. col, phi: joint_rows(w). */

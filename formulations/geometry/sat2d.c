@@ -4,6 +4,7 @@
 #include "sat2d.h"
 
 #include "geom2d.h"
+#include "overlap2d.h"
 
 #include <math.h>
 #include <stdlib.h>

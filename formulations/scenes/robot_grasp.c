@@ -1,5 +1,5 @@
-/* robot_grasp.c — the PEG paper's 2D robot-arm grasp scene and its PD joint controller (see robot_grasp.h;
- * the authors' robotArm2D.m and run_robot_grasp_experiments.m). */
+/* robot_grasp.c — the PEG paper's 2D robot-arm grasp scene, its joints' angles and torques (see
+ * robot_grasp.h; the authors' robotArm2D.m; the PD controller is bench_robot_grasp's). */
 #include "robot_grasp.h"
 
 #include <math.h>
@@ -83,32 +83,8 @@ void robot_grasp_joint_angles(const struct world *w, double *theta)
     theta[j] = w->bodies[second[j]].theta - w->bodies[first[j]].theta;
 }
 
-struct pd {
-  double e_prev[ROBOT_GRASP_JOINTS];
-};
-
-static int pd_before(void *ctx, struct simulation *sim, long k, double h)
+void robot_grasp_joint_torque(struct world *w, int j, double tau)
 {
-  struct pd *c = ctx;
-  struct world *w = sim->w;
-  double theta[ROBOT_GRASP_JOINTS], ramp = fmin(h * (double)(k - 1), M_PI / 2.0);
-  robot_grasp_joint_angles(w, theta);
-  for (int b = 0; b < w->nb; b++)
-    w->bodies[b].tau[2] = 0.0;
-  for (int j = 0; j < ROBOT_GRASP_JOINTS; j++) {
-    double target = j % 2 == 0 ? -ramp : ramp, e = target - theta[j];
-    double tau = 5.0 * e + 0.09 * (k == 1 ? e : e - c->e_prev[j]) / h; /* e_prev = 0 before step 1 */
-    c->e_prev[j] = e;
-    w->bodies[second[j]].tau[2] += tau;
-    w->bodies[first[j]].tau[2] -= tau;
-  }
-  return RUN_CONTINUE;
-}
-
-int robot_grasp_controller(struct run_observer *o)
-{
-  struct pd *c = calloc(1, sizeof *c);
-  if (!c) return 1;
-  *o = (struct run_observer){.name = "robot_grasp_pd", .ctx = c, .before_step = pd_before, .destroy = free};
-  return 0;
+  w->bodies[second[j]].tau[2] += tau;
+  w->bodies[first[j]].tau[2] -= tau;
 }

@@ -7,7 +7,6 @@
 #ifndef CB_ROBOT_GRASP_H
 #define CB_ROBOT_GRASP_H
 
-#include "run.h"
 #include "scenes.h"
 
 enum { ROBOT_GRASP_TARGET = 6, ROBOT_GRASP_JOINTS = 4 };
@@ -22,13 +21,9 @@ struct world *scene_robot_grasp(const struct peg_body_spec *target, double mu);
 int scene_robot_grasp_target(const char *bodyset_file, int k, struct peg_body_spec *target, char *err,
                              size_t errlen);
 
-/* The authors' PD controller as an observer of the run loop (before_step): before step k (1-based) the
- * targets ramp at 1 rad/s, -min(h (k - 1), pi/2) for joints 1 and 3 (the right finger) and +min(h (k - 1),
- * pi/2) for 2 and 4; torque tau_j = 5 e_j + 0.09 (e_j - e_j,prev) / h (e_prev = 0 before step 1), +tau on
- * the joint's second body, -tau on its first, replacing the applied torques of the step before. The world
- * must be scene_robot_grasp's. 0, or 1 on allocation failure. */
-int robot_grasp_controller(struct run_observer *o);
 /* Joint angles of the scene's world (ROBOT_GRASP_JOINTS entries). */
 void robot_grasp_joint_angles(const struct world *w, double *theta);
+/* Applies tau to joint j: +tau on its second body, -tau on its first (added to their applied torques). */
+void robot_grasp_joint_torque(struct world *w, int j, double tau);
 
 #endif

@@ -14,12 +14,6 @@ const struct scene_type *scene_find(const char *name)
   return NULL;
 }
 
-void scene_registry_names(FILE *out)
-{
-  for (int i = 0; scene_registry[i]; i++)
-    fprintf(out, "%s%s", i ? "," : "", scene_registry[i]->name);
-}
-
 static void default_prefix(const struct scene_type *t, char *buf, size_t n)
 {
   snprintf(buf, n, "%s_", t->name);
@@ -130,18 +124,6 @@ static int settings_read(const char *spec, PetscOptions opts, const char *prefix
     return 1;
   }
   return apply_inline(spec, *t, settings, msg, len);
-}
-
-int scene_settings_from_options(const char *spec, PetscOptions opts, const char *prefix,
-                                const struct scene_type **t, void *settings, char *msg, size_t len)
-{
-  return settings_read(spec, opts, prefix, 1, t, settings, msg, len);
-}
-
-int scene_settings_from_spec(const char *spec, const struct scene_type **t, void *settings, char *msg,
-                             size_t len)
-{
-  return settings_read(spec, NULL, NULL, 0, t, settings, msg, len);
 }
 
 int scene_build(const struct scene_type *t, const void *settings, gsl_rng *rng, struct world **w, char *msg,

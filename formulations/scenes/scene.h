@@ -45,19 +45,11 @@ struct scene_type {
 /* The registry (scene_registry.c), NULL-terminated. */
 extern const struct scene_type *const scene_registry[];
 const struct scene_type *scene_find(const char *name);
-void scene_registry_names(FILE *out); /* comma-separated valid names */
 /* One entry per scene: name, dims, summary, paper, h, and its options with -<name>_ prefix. */
 void scene_registry_print(FILE *out);
 
 /* The scene named by spec's name part; 1 with msg "unknown scene 'x'; valid: a,b,..." when absent. */
 int scene_lookup(const char *spec, const struct scene_type **t, char *msg, size_t len);
-/* Settings (t->settings_size bytes, caller's) from defaults, then the options object opts (-<prefix><opt>;
- * prefix NULL = "<name>_"), then the spec's inline values. 0 on success; 1 with msg naming the option. */
-int scene_settings_from_options(const char *spec, PetscOptions opts, const char *prefix,
-                                const struct scene_type **t, void *settings, char *msg, size_t len);
-/* Settings from the defaults and the spec's inline values only (no database: tests, tools). */
-int scene_settings_from_spec(const char *spec, const struct scene_type **t, void *settings, char *msg,
-                             size_t len);
 /* Builds and checks the world (at least one body, finalised). 0 on success; 1 with msg. */
 int scene_build(const struct scene_type *t, const void *settings, gsl_rng *rng, struct world **w, char *msg,
                 size_t len);

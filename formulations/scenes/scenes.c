@@ -67,7 +67,7 @@ struct world *scene_ngon(int n, double r, double m, double mu, const double nu0[
   free(xy);
   if (ok) {
     struct body *bd = &w->bodies[b];
-    bd->inertia = geom2d_polygon_inertia(w->shapes[bd->shape_begin].polygon, m);
+    bd->inertia = polygon_inertia(w->shapes[bd->shape_begin].polygon, m);
     bd->x[1] = r;
     bd->v[0] = nu0[0];
     bd->v[1] = nu0[1];
@@ -181,7 +181,7 @@ struct world *scene_polygon_box(int n, double size, unsigned long seed, double m
     ok = b >= 0 && world_add_polygon(w, b, 10, xy) >= 0;
     if (!ok) break;
     struct body *bd = &w->bodies[b];
-    bd->inertia = geom2d_polygon_inertia(w->shapes[bd->shape_begin].polygon, 1.0);
+    bd->inertia = polygon_inertia(w->shapes[bd->shape_begin].polygon, 1.0);
     bd->x[0] = -hw + size + pitch * (k % per_row) + 0.5 * pitch;
     int row = k / per_row;
     bd->x[1] = pitch * row + 0.6 * pitch;

@@ -73,6 +73,6 @@ struct world *scene_superellipse_ngon(int n, double a, double b, int p, double m
     world_destroy(&w);
     return NULL;
   }
-  w->bodies[body].inertia = geom2d_polygon_inertia(w->shapes[w->bodies[body].shape_begin].polygon, m);
+  w->bodies[body].inertia = polygon_inertia(w->shapes[w->bodies[body].shape_begin].polygon, m);
   return start(w, body, b + cy, nu0);
 }

@@ -5,6 +5,7 @@
 
 #include "geom2d.h"
 #include "jacobian.h"
+#include "overlap2d.h"
 #include "peg2d.h"
 #include "peg_lcp.h"
 #include "sat2d.h"

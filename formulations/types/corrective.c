@@ -9,6 +9,7 @@
 #include "contact3d.h"
 #include "formulation.h"
 #include "geom2d.h"
+#include "overlap2d.h"
 #include "sat2d.h"
 #include "stewart_trinkle.h"
 

@@ -24,16 +24,6 @@ void formulation_registry_names(FILE *out)
     fprintf(out, "%s%s", i ? "," : "", formulation_registry[i]->name);
 }
 
-void formulation_registry_print(FILE *out)
-{
-  fprintf(out, "Formulations (-formulation NAME):\n");
-  for (int i = 0; formulation_registry[i]; i++) {
-    const struct formulation_type *t = formulation_registry[i];
-    fprintf(out, "  %-20s %s%s%s  %s\n    [%s]\n", t->name, (t->dims & FORMULATION_2D) ? "2D" : "",
-            (t->dims & FORMULATION_3D) ? "3D" : "", t->joints ? " joints" : "", t->summary, t->paper);
-  }
-}
-
 /* The common options. -contact_threshold is any finite number because a negative one has always meant
  * "the world's threshold" (the default), not an error. */
 const struct option_decl formulation_options[] = {

@@ -104,7 +104,6 @@ extern const int formulation_n_options;
 extern const struct formulation_type *const formulation_registry[];
 const struct formulation_type *formulation_find(const char *name);
 void formulation_registry_names(FILE *out);
-void formulation_registry_print(FILE *out);
 
 /* The failure return of an assemble / recover / detect / iterate hook: fills f->message (printf-style,
  * the formulation's name first) and returns 1. */

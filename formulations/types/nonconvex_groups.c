@@ -7,6 +7,7 @@
 #include "nonconvex_groups.h"
 
 #include "geom2d.h"
+#include "overlap2d.h"
 
 #include <math.h>
 #include <stdlib.h>

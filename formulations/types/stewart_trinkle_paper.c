@@ -10,6 +10,7 @@
 #include "geom2d.h"
 #include "geom3d.h"
 #include "hull3d.h"
+#include "overlap2d.h"
 #include "stewart_trinkle.h"
 
 #include <math.h>

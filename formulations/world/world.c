@@ -2,7 +2,7 @@
  * 3D angular velocity lives in the world frame, so the Newton-Euler equations read
  * R J R^T dw/dt = tau - w x (R J R^T w): the gyroscopic term enters as an explicit force. Orientation
  * update q <- q + h/2 (0, w) * q (world-frame w), renormalised every step. */
-#include "contact_set.h"
+#include "world.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -19,19 +19,6 @@ struct world *world_create(int dim)
   w->threshold = 0.01;
   w->broad = BROAD_SWEEP;
   return w;
-}
-
-void polyhedron_free(struct polyhedron *p)
-{
-  if (!p) return;
-  free(p->v);
-  free(p->face_start);
-  free(p->face_vert);
-  free(p->fn);
-  free(p->fd);
-  free(p->edge_vert);
-  free(p->edge_face);
-  free(p);
 }
 
 void world_destroy(struct world **pw)
@@ -382,32 +369,6 @@ void world_integrate_positions(struct world *w, double h)
   }
 }
 
-void world_contact_jacobian(const struct world *w, const struct contact *c, const double dir[3], double *J)
-{
-  memset(J, 0, (size_t)w->ndof * sizeof *J);
-  const int ids[2] = {c->a, c->b};
-  const double *pts[2] = {c->pa, c->pb};
-  for (int s = 0; s < 2; s++) {
-    const struct body *b = &w->bodies[ids[s]];
-    if (b->dof < 0) continue;
-    double sign = s == 0 ? 1.0 : -1.0, r[3], rxd[3];
-    for (int k = 0; k < 3; k++)
-      r[k] = pts[s][k] - (k < w->dim ? b->x[k] : 0.0);
-    if (w->dim == 2) r[2] = 0.0;
-    cross(r, dir, rxd);
-    if (w->dim == 2) {
-      J[b->dof] += sign * dir[0];
-      J[b->dof + 1] += sign * dir[1];
-      J[b->dof + 2] += sign * rxd[2];
-    } else {
-      for (int k = 0; k < 3; k++) {
-        J[b->dof + k] += sign * dir[k];
-        J[b->dof + 3 + k] += sign * rxd[k];
-      }
-    }
-  }
-}
-
 void world_external_force(const struct world *w, double *k)
 {
   for (int i = 0; i < w->nb; i++) {
@@ -513,23 +474,6 @@ double world_potential_energy(const struct world *w)
 }
 
 double world_energy(const struct world *w) { return world_kinetic_energy(w) + world_potential_energy(w); }
-
-void world_print(const struct world *w, FILE *out)
-{
-  fprintf(out, "world: %dD, %d bodies, %d shapes, %d joints, %d dof, t = %g\n", w->dim, w->nb, w->ns, w->nj,
-          w->ndof, w->t);
-  for (int i = 0; i < w->nb; i++) {
-    const struct body *b = &w->bodies[i];
-    if (w->dim == 2)
-      fprintf(out, "  body %d%s: x = (%.9g, %.9g) theta = %.9g v = (%.9g, %.9g) omega = %.9g\n", i,
-              b->is_static ? " (static)" : "", b->x[0], b->x[1], b->theta, b->v[0], b->v[1], b->w[2]);
-    else
-      fprintf(out,
-              "  body %d%s: x = (%.9g, %.9g, %.9g) q = (%.6g, %.6g, %.6g, %.6g) v = (%.6g, %.6g, %.6g)\n", i,
-              b->is_static ? " (static)" : "", b->x[0], b->x[1], b->x[2], b->q[0], b->q[1], b->q[2], b->q[3],
-              b->v[0], b->v[1], b->v[2]);
-  }
-}
 
 double world_max_speed(const struct world *w)
 {

@@ -11,6 +11,8 @@
 #ifndef CB_WORLD_H
 #define CB_WORLD_H
 
+#include "polytope.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -42,34 +44,6 @@ struct superellipsoid {
   double a[3], q[4];
   int p;
   double volume, inertia[9];
-};
-
-/* Convex polygon in its body's frame. Edge i runs from vertex i to vertex (i + 1) % n; en[2i..2i+1] is its
- * outward unit normal and ed[i] the offset, so the solid is {x : en_i . x <= ed_i for all i}. */
-struct polygon {
-  int n;
-  double *v;  /* 2n */
-  double *en; /* 2n */
-  double *ed; /* n */
-  double area, centroid[2];
-  double second_moment; /* integral of |x|^2 dA about the body origin (unit density) */
-};
-
-/* Convex polyhedron in its body's frame (filled by the 3D geometry module, e.g. from a qhull hull).
- * Face f has vertices face_vert[face_start[f] .. face_start[f+1]-1], counter-clockwise seen from outside,
- * outward unit normal fn[3f..3f+2] and offset fd[f] (solid = {x : fn_f . x <= fd_f}). Edge e joins
- * vertices edge_vert[2e], edge_vert[2e+1] and separates faces edge_face[2e], edge_face[2e+1]. */
-struct polyhedron {
-  int nv, nf, ne;
-  double *v;       /* 3 nv */
-  int *face_start; /* nf + 1 */
-  int *face_vert;  /* face_start[nf] */
-  double *fn;      /* 3 nf */
-  double *fd;      /* nf */
-  int *edge_vert;  /* 2 ne */
-  int *edge_face;  /* 2 ne */
-  double volume, centroid[3];
-  double inertia[9]; /* about the body origin, unit density, row-major */
 };
 
 struct shape {
@@ -123,8 +97,6 @@ enum feature_kind {
 };
 
 enum broad_phase { BROAD_SWEEP = 0, BROAD_ALL_PAIRS = 1 };
-
-struct contact; /* contact_set.h */
 
 struct world {
   int dim; /* 2 or 3 */
@@ -188,12 +160,6 @@ int world_add_joint(struct world *w, enum joint_kind kind, int a, int b, const d
                     const double pb[3]);
 int world_finalize(struct world *w);
 
-/* Polygon helpers (geom2d.c): builds from points (reorders to counter-clockwise); NULL if degenerate. */
-struct polygon *polygon_create(int n, const double *xy);
-void polygon_free(struct polygon *p);
-/* Frees a polyhedron whose arrays were allocated with malloc (the 3D module's constructors do so). */
-void polyhedron_free(struct polyhedron *p);
-
 /* Kinematics. */
 void world_rotation(const struct world *w, const struct body *b, double R[9]); /* body -> world, row-major */
 void world_point(const struct world *w, const struct body *b, const double local[3], double out[3]);
@@ -208,9 +174,6 @@ void world_set_velocity(struct world *w, const double *nu);
 /* Semi-implicit Euler position update from the current velocities: x += h v; 2D theta += h omega;
  * 3D q += h/2 (0, w) * q, renormalised. */
 void world_integrate_positions(struct world *w, double h);
-/* Generalised contact direction: J[0..ndof) = d(n . (pa - pb)) / d nu for a world direction dir applied at
- * pa on body a and pb on body b (a column of W_n or W_f). */
-void world_contact_jacobian(const struct world *w, const struct contact *c, const double dir[3], double *J);
 /* Generalised force of gravity, applied forces and (3D) the gyroscopic term -w x (I w). */
 void world_external_force(const struct world *w, double *k);
 /* Inverse mass matrix applied to a generalised vector: out = M^-1 in (out may equal in). */
@@ -227,7 +190,5 @@ double world_max_speed(const struct world *w);
 double world_joint_gap(const struct world *w);
 double world_potential_energy(const struct world *w); /* -m g . x summed over dynamic bodies */
 double world_energy(const struct world *w);
-
-void world_print(const struct world *w, FILE *out);
 
 #endif

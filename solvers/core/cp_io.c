@@ -429,14 +429,6 @@ fail:
   return 1;
 }
 
-int cp_file_format_parse(const char *name)
-{
-  static const char *const names[] = {"auto", "plain", "siconos_lcp", "siconos_mlcp"};
-  for (int i = 0; i < 4; i++)
-    if (strcmp(name, names[i]) == 0) return i;
-  return -1;
-}
-
 enum cp_file_format cp_file_format_guess(const char *path)
 {
   size_t len = strlen(path);

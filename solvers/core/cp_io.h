@@ -11,8 +11,6 @@
 
 enum cp_file_format { CP_FILE_AUTO, CP_FILE_PLAIN, CP_FILE_SICONOS_LCP, CP_FILE_SICONOS_MLCP };
 
-/* Parses "auto", "plain", "siconos_lcp", "siconos_mlcp"; returns -1 for anything else. */
-int cp_file_format_parse(const char *name);
 /* auto: a name ending in ".dat" is Siconos (MLCP if the base name contains "mlcp"), anything else plain. */
 enum cp_file_format cp_file_format_guess(const char *path);
 

@@ -181,22 +181,6 @@ int option_read(const struct option_decl *d, int n, PetscOptions opts, const cha
   return 0;
 }
 
-int option_set(const struct option_decl *d, int n, const char *prefix, const char *name, const char *text,
-               void *obj, char *msg, size_t len)
-{
-  char full[160];
-  for (int i = 0; i < n; i++) {
-    full_name(full, sizeof full, prefix, d[i].name);
-    if (strcmp(full + 1, name) != 0) continue;
-    if (!text[0] && d[i].type != OPT_BOOL) {
-      snprintf(msg, len, "%s needs a value (%s)", full, d[i].help ? d[i].help : "");
-      return 1;
-    }
-    return set_field(&d[i], full, text, obj, msg, len);
-  }
-  return -1;
-}
-
 int option_check_value(const struct option_decl *o, const char *full, const char *text, char *msg, size_t len)
 {
   union { /* any field a row fills */

@@ -37,10 +37,6 @@ struct option_decl {
  * and what is wrong. Values have no length limit short of OPTION_STRING_MAX for OPT_STRING fields. */
 int option_read(const struct option_decl *d, int n, PetscOptions opts, const char *prefix, void *obj,
                 char *msg, size_t len);
-/* One row's field from text (the typed setters' and the axes' check): name is the full name without '-'
- * (prefix + row name). 0 set; 1 bad value (msg says why); -1 no row of that name. */
-int option_set(const struct option_decl *d, int n, const char *prefix, const char *name, const char *text,
-               void *obj, char *msg, size_t len);
 /* Checks text against the row (type, range, choices) without storing it: 0 good, 1 with msg. */
 int option_check_value(const struct option_decl *o, const char *full, const char *text, char *msg,
                        size_t len);

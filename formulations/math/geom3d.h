@@ -47,8 +47,6 @@ void mat3_vec(const double A[9], const double x[3], double out[3]);  /* A x; out
 void mat3_tvec(const double A[9], const double x[3], double out[3]); /* A^T x; out must not alias x */
 void mat3_transpose(const double A[9], double out[9]);               /* out must not alias A */
 double mat3_det(const double A[9]);
-/* Inverse; returns 1 (out untouched) when |det| <= 1e-300 (singular), else 0. */
-int mat3_inverse(const double A[9], double out[9]);
 /* R A R^T (a tensor from the body frame to the world frame). */
 void mat3_rotate_tensor(const double R[9], const double A[9], double out[9]);
 

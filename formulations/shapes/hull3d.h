@@ -6,7 +6,7 @@
 #ifndef CB_HULL3D_H
 #define CB_HULL3D_H
 
-#include "world.h"
+#include "polytope.h"
 
 #include <gsl/gsl_rng.h>
 

@@ -67,18 +67,6 @@ double mat3_det(const double A[9])
          A[2] * (A[3] * A[7] - A[4] * A[6]);
 }
 
-int mat3_inverse(const double A[9], double out[9])
-{
-  double det = mat3_det(A);
-  if (!(fabs(det) > 1e-300)) return 1;
-  double C[9] = {A[4] * A[8] - A[5] * A[7], A[2] * A[7] - A[1] * A[8], A[1] * A[5] - A[2] * A[4],
-                 A[5] * A[6] - A[3] * A[8], A[0] * A[8] - A[2] * A[6], A[2] * A[3] - A[0] * A[5],
-                 A[3] * A[7] - A[4] * A[6], A[1] * A[6] - A[0] * A[7], A[0] * A[4] - A[1] * A[3]};
-  for (int i = 0; i < 9; i++)
-    out[i] = C[i] / det;
-  return 0;
-}
-
 void mat3_rotate_tensor(const double R[9], const double A[9], double out[9])
 {
   double RA[9], Rt[9];
