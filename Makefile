@@ -72,13 +72,14 @@ SOLVERS_OWN_INC = $(SOLVER_FAMILIES:%=-Isolvers/%)
 # itself and the rooms below (and solvers/core from the formulations up), so an include that reaches up a
 # rung does not compile either. math: vectors, quaternions, 2D polygon arrays; shapes: convex parts,
 # polygons, polyhedra; world: bodies, joints, state; geometry: detection, contacts, Jacobians, overlap;
-# types: the formulations; scenes: world builders; step: the stepper, the run loop and its observers.
+# types: the formulations, in families (types/FAMILY/: core, classic LCPs, nonconvex, PEG, implicit); scenes: world builders; step: the stepper, the run loop and its observers.
 FORMULATIONS_ROOMS = math shapes world geometry types scenes step
 MATH_INC = -Iformulations/math
 SHAPES_INC = $(MATH_INC) -Iformulations/shapes
 WORLD_INC = $(SHAPES_INC) -Iformulations/world
 GEOMETRY_INC = $(WORLD_INC) -Iformulations/geometry
-TYPES_INC = $(SOLVERS_INC) $(GEOMETRY_INC) -Iformulations/types
+FORMULATION_FAMILIES = core classic nonconvex peg implicit
+TYPES_INC = $(SOLVERS_INC) $(GEOMETRY_INC) $(FORMULATION_FAMILIES:%=-Iformulations/types/%)
 SCENES_INC = $(TYPES_INC) -Iformulations/scenes
 STEP_INC = $(SCENES_INC) -Iformulations/step
 FORMULATIONS_INC = $(STEP_INC)
@@ -88,7 +89,7 @@ SOLVERS_SRC := $(wildcard solvers/*/*.c)
 ifeq ($(SICONOS),)
   SOLVERS_SRC := $(filter-out solvers/siconos/%,$(SOLVERS_SRC))
 endif
-FORMULATIONS_SRC := $(foreach r,$(FORMULATIONS_ROOMS),$(wildcard formulations/$(r)/*.c))
+FORMULATIONS_SRC := $(foreach r,$(FORMULATIONS_ROOMS),$(wildcard formulations/$(r)/*.c formulations/$(r)/*/*.c))
 BENCH_LIB_SRC := $(wildcard bench/engine/*.c bench/results/*.c bench/problems/*.c bench/corpus/*.c)
 LIB_SRC := $(SOLVERS_SRC) $(FORMULATIONS_SRC) $(BENCH_LIB_SRC)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -15,7 +15,7 @@
  *         [-cp_solver lemke] [-t_end 2] [-ref_h 1e-4] [-ref_solver path_crash] [-bodyset_file F]
  * PAPER   Williams, Lu & Trinkle 2016 (PEG) Sec. 6, the robot-arm grasp of the authors' code (robotArm2D.m,
  *         ../shared/notes/peg-experiments.md): targets = polygons 1..10 of body set b scaled by 0.28;
- *         joints as the free block of a mixed LCP (formulations/types/joint_block.c). */
+ *         joints as the free block of a mixed LCP (formulations/types/core/joint_block.c). */
 #include "robot_grasp.h"
 
 #include "engine/sweep_observers.h"

@@ -1,45 +1,32 @@
 /* scene_registry.c — the one list of scenes (scene.h, design.md "Three plug-in axes"). Adding a scene: a
- * builder, `const struct scene_type scene_type_NAME` with its declared options, one extern line and one
- * entry below. */
+ * builder with `const struct scene_type scene_type_NAME` and its declared options (scene_types.c, or a file
+ * of its own such as scenes_box3d.c), and one line X(NAME) below; X declares it and lists it. */
 #include "scene.h"
 
-extern const struct scene_type scene_type_disc_on_line;
-extern const struct scene_type scene_type_ngon;
-extern const struct scene_type scene_type_incline;
-extern const struct scene_type scene_type_incline_3d;
-extern const struct scene_type scene_type_box_stack;
-extern const struct scene_type scene_type_cannonball;
-extern const struct scene_type scene_type_polygon_box;
-extern const struct scene_type scene_type_chain;
-extern const struct scene_type scene_type_pendulum;
-extern const struct scene_type scene_type_pendulum_3d;
-extern const struct scene_type scene_type_point_corner;
-extern const struct scene_type scene_type_block_hole;
-extern const struct scene_type scene_type_triangle_drop;
-extern const struct scene_type scene_type_peg_box;
-extern const struct scene_type scene_type_hex_pyramid;
-extern const struct scene_type scene_type_superellipsoid_drop;
-extern const struct scene_type scene_type_box_drop3d;
-extern const struct scene_type scene_type_sphere_roll3d;
+#define SCENES(X)                                                                                            \
+  X(disc_on_line)                                                                                            \
+  X(ngon)                                                                                                    \
+  X(incline)                                                                                                 \
+  X(incline_3d)                                                                                              \
+  X(box_stack)                                                                                               \
+  X(cannonball)                                                                                              \
+  X(polygon_box)                                                                                             \
+  X(chain)                                                                                                   \
+  X(pendulum)                                                                                                \
+  X(pendulum_3d)                                                                                             \
+  X(point_corner)                                                                                            \
+  X(block_hole)                                                                                              \
+  X(triangle_drop)                                                                                           \
+  X(peg_box)                                                                                                 \
+  X(hex_pyramid)                                                                                             \
+  X(superellipsoid_drop)                                                                                     \
+  X(box_drop3d)                                                                                              \
+  X(sphere_roll3d)
 
-const struct scene_type *const scene_registry[] = {
-    &scene_type_disc_on_line,
-    &scene_type_ngon,
-    &scene_type_incline,
-    &scene_type_incline_3d,
-    &scene_type_box_stack,
-    &scene_type_cannonball,
-    &scene_type_polygon_box,
-    &scene_type_chain,
-    &scene_type_pendulum,
-    &scene_type_pendulum_3d,
-    &scene_type_point_corner,
-    &scene_type_block_hole,
-    &scene_type_triangle_drop,
-    &scene_type_peg_box,
-    &scene_type_hex_pyramid,
-    &scene_type_superellipsoid_drop,
-    &scene_type_box_drop3d,    /* scenes_box3d.c */
-    &scene_type_sphere_roll3d, /* scenes_sphere3d.c */
-    NULL,
-};
+#define DECLARE(name) extern const struct scene_type scene_type_##name;
+SCENES(DECLARE)
+#undef DECLARE
+
+#define ENTRY(name) &scene_type_##name,
+const struct scene_type *const scene_registry[] = {SCENES(ENTRY) NULL};
+#undef ENTRY

@@ -54,10 +54,7 @@ void polygon_free(struct polygon *p)
   free(p);
 }
 
-double polygon_inertia(const struct polygon *p, double mass)
-{
-  return mass * p->second_moment / p->area;
-}
+double polygon_inertia(const struct polygon *p, double mass) { return mass * p->second_moment / p->area; }
 
 void polyhedron_free(struct polyhedron *p)
 {

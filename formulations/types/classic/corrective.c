@@ -6,6 +6,7 @@
  * least overlap (from b towards a), psi = -(least overlap), point = the vertex average of the clipped
  * overlap polygon, pa / pb = point -/+ psi/2 n. 3D: contact3d_corrective (the overlap's vertex mean, the
  * least-penetrated face plane, psi doubled). Bodies must overlap before they push: the model corrects. */
+#include "classic.h"
 #include "contact3d.h"
 #include "formulation.h"
 #include "geom2d.h"

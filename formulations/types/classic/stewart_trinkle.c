@@ -17,6 +17,7 @@
  * same; only the problem size changes, which is what a cost comparison with frictionless PEG needs. */
 #include "stewart_trinkle.h"
 
+#include "classic.h"
 #include "formulation.h"
 #include "jacobian.h"
 #include "joint_block.h"

@@ -7,6 +7,7 @@
  * detection threshold when every dynamic body is a point): the corner cap's size, so a fraction of the
  * bodies' size; too small and eps/h drowns in the solver tolerance (Sec. VII). */
 #include "formulation.h"
+#include "nonconvex.h"
 #include "nonconvex_groups.h"
 
 #include <stddef.h>

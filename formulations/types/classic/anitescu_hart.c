@@ -7,6 +7,7 @@
  * Delta], a symmetric PSD (mixed) LCP = a bound-constrained convex QP, so every registered solver applies.
  * Normal impulse c_n,j = sum_i y_ji. Lambda (eq. 17): lambda_j = max(0, max_i -d_ji' v). Delta = gap/h, Phi/h
  * and the friction directions are those of anitescu_potra, so LCP0/1/2 discretise the same step. */
+#include "classic.h"
 #include "formulation.h"
 #include "jacobian.h"
 

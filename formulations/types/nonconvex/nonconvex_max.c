@@ -8,6 +8,7 @@
  * (a gap rate, end-of-step gap / h), since gamma must exceed every c_i <= 1 + |min(a_i, 0)|; not the scene
  * diameter, which a long static floor inflates and 1 / h multiplies (Sec. VII: large gamma loses digits). */
 #include "formulation.h"
+#include "nonconvex.h"
 #include "nonconvex_groups.h"
 
 #include <stddef.h>

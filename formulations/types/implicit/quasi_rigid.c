@@ -25,6 +25,7 @@
  * quasi_rigid_state.c's. 3D worlds (spheres, superellipsoids, planes; a polyhedron as the rigid body) are
  * assembled by quasi_rigid3d.c. Options: qr_options below. */
 #include "formulation.h"
+#include "implicit.h"
 #include "implicit_polygon.h"
 #include "implicit_side.h"
 #include "jacobian_add.h"

@@ -8,6 +8,8 @@
  * -peg_applicability, -peg_swap_tol, -peg_distance_3d. In 3D (polyhedra; peg3d.c, Sec. 5.2): vertex-face
  * and edge-edge potential contacts within -peg_distance_3d, U (eqs. 34-35), I over the faces a vertex is
  * near (eqs. 36-37) and X of the vertex-edge case (eq. 36). */
+#include "peg.h"
+
 #include "peg_lcp.h"
 
 #include <stddef.h>

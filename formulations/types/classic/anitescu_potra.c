@@ -8,6 +8,7 @@
  * Joints: revolute (2D, 2 rows) and ball (3D, 3 rows) pins of two anchor points. Friction directions as
  * stewart_trinkle (2 in 2D, -friction_dirs in 3D). The paper's eq. 6 has no Phi/h; we add it so that
  * joint drift stays bounded over long runs, as the contact rows do with Delta. */
+#include "classic.h"
 #include "formulation.h"
 #include "jacobian.h"
 

@@ -30,6 +30,7 @@
  * -geometric_implicit_et, _eo, _er (the friction ellipsoid, eq. (5)). */
 #include "formulation.h"
 #include "geometric_implicit3d.h"
+#include "implicit.h"
 #include "implicit_answers.h"
 #include "implicit_contact2d.h"
 #include "implicit_polygon.h"

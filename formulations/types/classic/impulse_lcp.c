@@ -9,6 +9,7 @@
  * bounces up to h |vn| before the surface: the O(h) position error of an impact inside a step.
  * Valid for frictionless impacts and resting contact; Baumgarte softens penetration recovery over 1/beta
  * steps instead of the full psi/h correction of stewart_trinkle. */
+#include "classic.h"
 #include "formulation.h"
 #include "jacobian.h"
 

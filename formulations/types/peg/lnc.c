@@ -4,6 +4,7 @@
  * eq. 16, so two corners can interpenetrate (the paper's Fig. 6). Same detection, applicability filter,
  * LCP and friction as peg (peg_model.c, peg_lcp.c). Options -lnc_distance_factor, -lnc_distance_min,
  * -lnc_predict, -lnc_swept, -lnc_applicability, -lnc_swap_tol. Polygons only. */
+#include "peg.h"
 #include "peg_lcp.h"
 
 #include <stddef.h>

@@ -6,6 +6,7 @@
  * already resting (zero approach velocity): it has no collision response, so approaching bodies need a
  * separate impulse; -acceleration_lcp_alpha and -acceleration_lcp_beta (Baumgarte, default 0: pure Baraff)
  * keep drift in check. The stepper integrates nu+ = nu + h M^-1 (k + Wn f); impulses reported as h f. */
+#include "classic.h"
 #include "formulation.h"
 #include "jacobian.h"
 
