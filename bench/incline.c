@@ -86,7 +86,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     goto cleanup;
   }
   w->threshold = 0.01;
-  const int steps = (int)floor(ctx->T / h + 1e-9);
+  const int steps = (int)run_step_count(ctx->T, h);
   double s0, v0, s1, v1;
   downhill(w, theta, &s0, &v0);
   /* a failed solve ends the validation: Coulomb's answer assumes every step solved */

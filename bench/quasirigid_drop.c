@@ -308,7 +308,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   analytic(dmax, &an);
   ob.e_ref = ob.e_before = drop_energy(w);
   ob.core = dmax;
-  const int steps = (int)floor(ctx->T / h + 1e-9);
+  const int steps = (int)run_step_count(ctx->T, h);
   obs[n_obs++] = (struct run_observer){.name = "drop",
                                        .ctx = &ob,
                                        .after_step = drop_after,

@@ -72,8 +72,8 @@ static const struct sweep_column columns[] = {
     {"step_seconds", SWEEP_COST,
      "wall time per step, whole step (detect + assemble + solve + recover), mean over the run's steps [s]",
      .floor = 0},
-    {"steps", SWEEP_INFO, "steps taken (floor(T / h) when the run completes; the last one may have failed)",
-     .floor = 0},
+    {"steps", SWEEP_INFO,
+     "steps taken (run_step_count(T, h) when the run completes; the last one may have failed)", .floor = 0},
     {"failed_steps", SWEEP_INFO, "solves that did not converge", .floor = 0},
     {"failed_at", SWEEP_INFO, "simulated time at the start of the first failed step [s] (empty: none)",
      .floor = 0},
@@ -187,7 +187,7 @@ static int simulate(const struct sweep_task *task, PetscOptions opts, const stru
   if (robot_grasp_controller(&obs[n_obs++]) ||
       (task && (run_observer_traps(&obs[n_obs++], &traps) || run_observer_overlap(&obs[n_obs++], &overlap) ||
                 sweep_observers_standard(task, obs, &n_obs, 6))) ||
-      simulation_run(&sim, h, scene_step_count(T, h), obs, n_obs, &sum)) {
+      simulation_run(&sim, h, run_step_count(T, h), obs, n_obs, &sum)) {
     rc = 1;
     goto cleanup;
   }
@@ -258,7 +258,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     return 0;
   }
   const double *ref = ctx->ref[seed][im];
-  long n = scene_step_count(ctx->T, h), done = 0;
+  long n = run_step_count(ctx->T, h), done = 0;
   double *traj = calloc(3 * ((size_t)n + 1), sizeof *traj), *e = malloc(((size_t)n + 1) * sizeof *e);
   int rc = !traj || !e
                ? 1
@@ -305,7 +305,7 @@ static int setup(void *vctx, PetscOptions run_options)
               err);
       return 1;
     }
-  ctx->ref_n = scene_step_count(ctx->T, ctx->ref_h);
+  ctx->ref_n = run_step_count(ctx->T, ctx->ref_h);
   return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "geom2d.h"
 #include "overlap2d.h"
 #include "peg_lcp.h"
+#include "run.h"
 #include "sat2d.h"
 #include "scenes.h"
 #include "stepper.h"
@@ -355,7 +356,7 @@ static int drop(const char *form, double h, double *x, double *y, double *overla
   *overlap = 0.0;
   if (!w || !f || solver_create(solver_name, &s, NULL, 0) || stepper_create(&st)) goto cleanup;
   failed = 0;
-  for (long k = 0, n = scene_step_count(1.5, h); k < n; k++) {
+  for (long k = 0, n = run_step_count(1.5, h); k < n; k++) {
     struct step_record rec;
     if (stepper_step(st, w, f, s, h, &rec)) {
       failed = -1;

@@ -172,7 +172,7 @@ static void test_spawner(void)
     struct world *w = scene_peg_box(0.0);
     struct scene_spawner sp;
     scene_spawner_init(&sp, specs, 25, 0.25, hs[i]);
-    long steps = scene_step_count(5.0, hs[i]);
+    long steps = run_step_count(5.0, hs[i]);
     int fails = 0;
     for (long k = 1; k <= steps; k++)
       fails += scene_spawner_before_step(&sp, w, k) < 0;
@@ -186,7 +186,7 @@ static void test_spawner(void)
           "spawner h = %g: body 1 in its initial state, %d dofs", hs[i], w->ndof);
     world_destroy(&w);
   }
-  CHECK(scene_step_count(5.0, 0.007) == 714 && scene_step_count(1.5, 1e-4) == 15000,
+  CHECK(run_step_count(5.0, 0.007) == 714 && run_step_count(1.5, 1e-4) == 15000,
         "step count floor(T / h) in floating point");
 }
 

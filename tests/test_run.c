@@ -1,12 +1,11 @@
 /* test_run.c — the run loop and its observers (run.h, observers.h, sweep_observers.h). Known answers on a
- * disc dropped 0.5 m onto a line (scene_disc_on_line): floor(T / h) steps at the authors' count (0.7 /
- * 0.007 gives 99), one summary whose means and totals agree with the per-step records; on a 3-disc pile
- * (scene_cannonball) failed_at is the time at the START of the first failed step, both when Lemke's pivot
- * cap gives no answer (the run ends there) and when PGS's sweep cap gives an approximate one (the run goes
- * on, or stops under stop_on_failure); an
- * observer that says stop after 3 steps ends the run after 3; the trap observer's count equals
- * peg2d_count_traps on each step-start state; the trace has a row per step; failed problems are dumped
- * as EXPERIMENT_task<ID>_step<K>.txt. */
+ * disc dropped 0.5 m onto a line (scene_disc_on_line): run_step_count's steps (0.7 / 0.007 gives 100, though
+ * the quotient is 99.99999999999999 in floating point), one summary whose means and totals agree with the
+ * per-step records; on a 3-disc pile (scene_cannonball) failed_at is the time at the START of the first
+ * failed step, both when Lemke's pivot cap gives no answer (the run ends there) and when PGS's sweep cap
+ * gives an approximate one (the run goes on, or stops under stop_on_failure); an observer that says stop
+ * after 3 steps ends the run after 3; the trap observer's count equals peg2d_count_traps on each step-start
+ * state; the trace has a row per step; failed problems are dumped as EXPERIMENT_task<ID>_step<K>.txt. */
 #include "check.h"
 #include "peg2d.h"
 #include "scenes.h"
@@ -75,7 +74,7 @@ static int drop(int pile, const char *formulation, const char *solver, const cha
   struct world *w = pile ? scene_cannonball(2, 1.0, 0.0, 0) : scene_disc_on_line(0.5, 1.0, 1.0, 0.3);
   PetscOptions o = test_options_object(opts);
   int rc = simulation_open(&sim, w, formulation, solver, o) ||
-           simulation_run(&sim, h, scene_step_count(T, h), obs, n_obs, sum);
+           simulation_run(&sim, h, run_step_count(T, h), obs, n_obs, sum);
   simulation_close(&sim);
   PetscOptionsDestroy(&o);
   return rc;
@@ -87,19 +86,23 @@ static void test_complete(void)
   struct run_observer o = tally_observer(&c);
   struct run_summary sum = {0};
   int rc = drop(0, "stewart_trinkle", "lemke", NULL, &o, 1, &sum);
-  CHECK(rc == 0 && scene_step_count(T, h) == 99 && sum.steps == 99 && c.steps == 99,
-        "disc drop: floor(T / h) = 99 steps at T = 0.7, h = 0.007 (%ld)", sum.steps);
+  CHECK(rc == 0 && run_step_count(T, h) == 100 && sum.steps == 100 && c.steps == 100,
+        "disc drop: 100 steps at T = 0.7, h = 0.007 (T / h is 99.99999999999999 in floating point) (%ld)",
+        sum.steps);
+  CHECK(run_step_count(0.3, 0.1) == 3 && run_step_count(5.0, 0.007) == 714 && run_step_count(1.0, 0.3) == 3 &&
+            run_step_count(1e-3, 1e-5) == 100,
+        "run_step_count: 0.3 / 0.1 is 3 steps, 5 / 0.007 is 714, 1 / 0.3 is 3, 1e-3 / 1e-5 is 100");
   CHECK(sum.completed && sum.end == RUN_END_COMPLETED && !sum.stopped_by && sum.failed_steps == 0 &&
             isnan(sum.failed_at),
         "disc drop: completed, no failed step, failed_at empty");
   CHECK(c.begun == 1 && c.ended == 1, "observer: begin and end called once each");
-  CHECK_CLOSE(sum.step_seconds, c.step_seconds / 99, 1e-15, "step_seconds is the mean whole-step time");
-  CHECK_CLOSE(sum.solve_seconds, c.solve_seconds / 99, 1e-15, "solve_seconds is the mean solver time");
+  CHECK_CLOSE(sum.step_seconds, c.step_seconds / 100, 1e-15, "step_seconds is the mean whole-step time");
+  CHECK_CLOSE(sum.solve_seconds, c.solve_seconds / 100, 1e-15, "solve_seconds is the mean solver time");
   CHECK(sum.solve_seconds > 0.0 && sum.solve_seconds <= sum.step_seconds, "solve_seconds <= step_seconds");
-  CHECK_CLOSE(sum.rows_mean, c.rows / 99, 1e-12, "rows_mean is the mean problem size");
+  CHECK_CLOSE(sum.rows_mean, c.rows / 100, 1e-12, "rows_mean is the mean problem size");
   CHECK(sum.rows_mean > 0.0 && sum.contacts_mean > 0.0 && sum.max_penetration >= 0.0,
         "disc drop: the disc lands (rows_mean %g, contacts_mean %g)", sum.rows_mean, sum.contacts_mean);
-  CHECK_CLOSE(sum.t, 99 * h, 1e-12, "t at the end = steps h");
+  CHECK_CLOSE(sum.t, 100 * h, 1e-12, "t at the end = steps h");
 }
 
 static void test_no_answer(void)
@@ -125,7 +128,7 @@ static void test_approximate(void)
   struct run_observer o[2] = {tally_observer(&c)};
   struct run_summary sum = {0};
   int rc = drop(1, "impulse_lcp", "pgs", one_sweep, o, 1, &sum);
-  CHECK(rc == 0 && sum.completed && sum.steps == 99 && sum.failed_steps > 5 && c.first_failed_k == 1,
+  CHECK(rc == 0 && sum.completed && sum.steps == 100 && sum.failed_steps > 5 && c.first_failed_k == 1,
         "approximate: the run goes on through failed steps (%ld of %ld failed)", sum.failed_steps, sum.steps);
   CHECK(sum.failed_at == 0.0 && c.first_failed_t == h,
         "approximate: failed_at = the first failed step's start %g, not its end %g", sum.failed_at,

@@ -111,7 +111,6 @@ long scene_spawner_step_of(const struct scene_spawner *sp, int k); /* the step b
 int scene_spawner_before_step(struct scene_spawner *sp, struct world *w, long step);
 
 /* floor(T / h) with T / h in floating point: the authors' step count (5 / 0.007 gives 714). */
-long scene_step_count(double T, double h);
 /* Anitescu-Hart Sec. 3 (Fig. 1): a solid regular hexagonal pyramid (base circumradius `radius`, apex
  * `height` above the base, mass m) resting base-down at rest on a static plane z <= 0 (body 0); base
  * vertex j (j = 0..5, the paper's j + 1) at angle 60 j degrees about the vertical axis through the

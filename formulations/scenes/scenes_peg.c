@@ -244,5 +244,3 @@ int scene_spawner_before_step(struct scene_spawner *sp, struct world *w, long st
   }
   return added;
 }
-
-long scene_step_count(double T, double h) { return (long)floor(T / h); }

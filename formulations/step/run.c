@@ -102,3 +102,9 @@ void run_observers_destroy(struct run_observer *obs, int n_obs)
     memset(&obs[i], 0, sizeof obs[i]);
   }
 }
+
+long run_step_count(double t_end, double h)
+{
+  double r = t_end / h, n = nearbyint(r);
+  return (long)(fabs(r - n) <= 1e-9 * fmax(1.0, r) ? n : floor(r));
+}

@@ -70,7 +70,11 @@ struct run_observer {
   void (*values)(void *ctx, double *v);
 };
 
-/* Steps sim up to `steps` steps of size h (the driver's count, e.g. scene_step_count(t_end, h)) with the
+/* The number of steps of size h in t_end, the one rule of every driver: t_end / h rounded to the nearest
+ * integer when it is within 1e-9 (relative) of one — 0.3 / 0.1 is 2.9999999999999996 in floating point and
+ * means 3 steps — else rounded down (the last partial step is not taken). */
+long run_step_count(double t_end, double h);
+/* Steps sim up to `steps` steps of size h (the driver's count, run_step_count(t_end, h)) with the
  * observers, filling *out. Returns 0 when the run ended for one of the reasons of enum run_end (a failed
  * solve is data, not an error), nonzero on an internal error (a step failed outside its solve, or an
  * observer returned RUN_ERROR); *out then holds the steps taken so far. */
