@@ -25,6 +25,7 @@
 #include "contact3d.h"
 #include "geom3d.h"
 
+#include <lapacke.h>
 #include <math.h>
 #include <string.h>
 
@@ -175,34 +176,12 @@ static double side_eval(const struct support3 *sp, const double x[3], double G[3
   return f;
 }
 
-/* Solves the n x n system A x = b (row-major, overwritten) by Gaussian elimination with partial pivoting;
+/* Solves the n x n system A x = b (row-major, both overwritten; x in b) with LAPACK's partially pivoted LU;
  * 1 when singular. */
 static int dense_solve(int n, double *A, double *b)
 {
-  for (int c = 0; c < n; c++) {
-    int piv = c;
-    for (int r = c + 1; r < n; r++)
-      if (fabs(A[r * n + c]) > fabs(A[piv * n + c])) piv = r;
-    if (!(fabs(A[piv * n + c]) > 1e-300)) return 1;
-    for (int j = 0; j < n; j++) {
-      double t = A[c * n + j];
-      A[c * n + j] = A[piv * n + j], A[piv * n + j] = t;
-    }
-    double t = b[c];
-    b[c] = b[piv], b[piv] = t;
-    for (int r = c + 1; r < n; r++) {
-      double m = A[r * n + c] / A[c * n + c];
-      for (int j = c; j < n; j++)
-        A[r * n + j] -= m * A[c * n + j];
-      b[r] -= m * b[c];
-    }
-  }
-  for (int r = n - 1; r >= 0; r--) {
-    for (int j = r + 1; j < n; j++)
-      b[r] -= A[r * n + j] * b[j];
-    b[r] /= A[r * n + r];
-  }
-  return 0;
+  lapack_int ipiv[8];
+  return n > 8 || LAPACKE_dgesv(LAPACK_ROW_MAJOR, n, 1, A, n, ipiv, b, 1) != 0;
 }
 
 /* The KKT residual of the closest-point rows (Chakraborty et al. eqs. (15)-(18) as equations): x on A, y on

@@ -4,6 +4,7 @@
  * implicit_polygon.c). */
 #include "implicit_polyhedron.h"
 
+#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -124,34 +125,16 @@ static void face_minimum(const struct gi_side3 *s1, double h, const double *nu0,
   argmin_add(m, p, e.f);
 }
 
-/* Solves the k x k system A x = b (k <= 3, row-major A) by elimination with partial pivoting; 1 if singular.
- */
+/* Solves the k x k system A x = b (k <= 3, row-major A, overwritten by its LU factors) with LAPACK's
+ * partially pivoted LU; 1 when singular: a pivot of at most 1e-14 (the faces' gradients are unit vectors, so
+ * A is a Gram matrix of entries <= 1, and such a pivot means dependent faces). */
 static int solve_small(int k, double *A, double *b, double *x)
 {
-  for (int c = 0; c < k; c++) {
-    int piv = c;
-    for (int r = c + 1; r < k; r++)
-      if (fabs(A[r * k + c]) > fabs(A[piv * k + c])) piv = r;
-    if (!(fabs(A[piv * k + c]) > 1e-14)) return 1;
-    for (int j = 0; j < k; j++) {
-      double t = A[c * k + j];
-      A[c * k + j] = A[piv * k + j], A[piv * k + j] = t;
-    }
-    double t = b[c];
-    b[c] = b[piv], b[piv] = t;
-    for (int r = c + 1; r < k; r++) {
-      double l = A[r * k + c] / A[c * k + c];
-      for (int j = c; j < k; j++)
-        A[r * k + j] -= l * A[c * k + j];
-      b[r] -= l * b[c];
-    }
-  }
-  for (int r = k - 1; r >= 0; r--) {
-    x[r] = b[r];
-    for (int j = r + 1; j < k; j++)
-      x[r] -= A[r * k + j] * x[j];
-    x[r] /= A[r * k + r];
-  }
+  lapack_int ipiv[3];
+  if (LAPACKE_dgesv(LAPACK_ROW_MAJOR, k, 1, A, k, ipiv, b, 1) < 0) return 1;
+  for (int c = 0; c < k; c++)
+    if (!(fabs(A[c * k + c]) > 1e-14)) return 1;
+  memcpy(x, b, (size_t)k * sizeof *x);
   return 0;
 }
 
