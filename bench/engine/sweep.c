@@ -213,11 +213,103 @@ int sweep_values_have(const int *n_values, char *const *const *values, int k, co
   return 0;
 }
 
+/* Every option and axis read and checked, the driver's settings and setup done, the methods probed, and
+ * nothing left unread: 0, or 2 (bad input; every rank agrees) / 1. */
+static int sweep_configure(struct sweep *s)
+{
+  const struct sweep_driver *d = s->d;
+  /* the driver's settings first: an axis's default may come from them (axis_default) */
+  int rc = sweep_parse_engine(s) || sweep_base_options(s) ? 2 : 0;
+  if (!rc) openblas_set_num_threads(s->blas_threads); /* before any BLAS call: setup may run references */
+  if (!rc && settings_read(s)) rc = 2;
+  if (!rc && d->setup && d->setup(s->ctx, s->base)) rc = 2;
+  if (!rc && (sweep_axes_parse(s) || sweep_check_task_range(s))) rc = 2;
+  s->fingerprint = fingerprint(s);
+  if (!rc && !s->fingerprint) rc = 1;
+  if (!rc && d->check_axes && call_with_axes(s, d->check_axes)) rc = 2;
+  if (!rc) sweep_mark_used(s, s->base); /* what setup and check_axes read */
+  if (!rc && sweep_probe_methods(s)) rc = 2;
+  MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, s->comm);
+  if (!rc && sweep_check_unused(s)) rc = 2;
+  MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, s->comm);
+  return rc;
+}
+
+/* -dry_run: what would run, touching nothing (a clashing -out is refused already). */
+static int sweep_dry_run(struct sweep *s)
+{
+  char *none = calloc((size_t)s->total + 1, 1);
+  int rc = s->rank == 0 ? sweep_check_run_dir(s) : 0;
+  MPI_Bcast(&rc, 1, MPI_INT, 0, s->comm);
+  if (!rc) rc = !none || sweep_build_todo(s, none);
+  if (!rc && s->rank == 0) list_tasks(s);
+  free(none);
+  return rc;
+}
+
+/* The run directory, the driver's prepare hook and the first meta.json, before any task; 0 or 1. Tasks run
+ * in forked children that share this rank's MPI transport: a child that makes MPI progress can take a
+ * message meant for its parent, and the sweep then waits forever (seen with TAO/SNES tasks on 2 ranks: 4
+ * hangs in 5 runs). PETSc objects on PETSC_COMM_SELF duplicate it on first use (MPI_Comm_dup, a progressing
+ * call); duplicating it here, once (*self_inner), caches the inner communicator so that children find it and
+ * make no progressing MPI calls. */
+static int sweep_start_run(struct sweep *s, MPI_Comm *self_inner)
+{
+  int rc = s->rank == 0 ? sweep_prepare_run_dir(s) : 0;
+  MPI_Bcast(&rc, 1, MPI_INT, 0, s->comm);
+  if (rc) return rc;
+  if (PetscCommDuplicate(PETSC_COMM_SELF, self_inner, NULL)) return 1;
+  if (s->d->prepare && call_with_axes(s, s->d->prepare)) rc = 1;
+  MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, s->comm);
+  if (rc) return rc;
+  sweep_iso_now(s->start_iso, sizeof s->start_iso);
+  s->t_start = MPI_Wtime();
+  if (s->rank == 0) {
+    if (!s->quiet)
+      fprintf(stderr, "[%s] %ld tasks to run (%ld selected of %ld) on %d ranks -> %s\n", s->d->experiment,
+              s->n_todo, s->n_selected, s->total, s->size, s->out);
+    if (write_meta(s, 0)) rc = 1; /* a directory that takes no meta.json will not take the rows either */
+  }
+  MPI_Bcast(&rc, 1, MPI_INT, 0, s->comm);
+  return rc;
+}
+
+/* Rank 0 after the tasks: meta.json, tasks.csv, the summaries and plots (not for a slice: bench_merge makes
+ * them), the latest link, and the efficiency line. 0 or 1. */
+static int sweep_finish(struct sweep *s)
+{
+  const struct sweep_driver *d = s->d;
+  int rc = 0;
+  sweep_iso_now(s->end_iso, sizeof s->end_iso);
+  fclose(s->ledger);
+  s->ledger = NULL;
+  sweep_progress(s, 1);
+  if (write_meta(s, 1)) rc = 1;
+  if (!s->slice_tag[0]) {
+    if (sweep_merge(s->out, NULL) || sweep_summarize(s->out))
+      rc = 1;
+    else if (s->plots && sweep_plot(s->out))
+      fprintf(stderr, "[%s] plots failed (tables are written)\n", d->experiment);
+    link_latest(s);
+    if (!s->quiet) print_file(s->out, "summary.md");
+  }
+  if (s->plots && s->trace_dir[0] && d->n_trace_plots && plot_traces(s))
+    fprintf(stderr, "[%s] trace plots failed (the traces are written)\n", d->experiment);
+  double wall = s->t_end - s->t_start, bound = s->task_seconds_sum / s->size;
+  if (s->task_seconds_max > bound) bound = s->task_seconds_max;
+  if (!s->quiet)
+    fprintf(stderr,
+            "[%s] parallel efficiency %.2f (task seconds %.3g / (%d ranks x wall %.3g s)); wall / "
+            "max(sum/ranks, longest task) = %.2f\n[%s] results in %s\n",
+            d->experiment, wall > 0 ? s->task_seconds_sum / (s->size * wall) : 0.0, s->task_seconds_sum,
+            s->size, wall, bound > 0 ? wall / bound : 0.0, d->experiment, s->out);
+  return rc;
+}
+
 int sweep_main(const struct sweep_driver *d, int argc, char **argv)
 {
   struct sweep s;
   struct program p;
-  int rc = 0;
   MPI_Comm self_inner = MPI_COMM_NULL;
   struct sweep_driver *with_standard = NULL;
   char name[96];
@@ -228,7 +320,7 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   const struct program_spec spec = {.name = name, .usage = "[options]", .h_is_time_step = 1};
   sweep_launcher_note();
   blas_core_select(); /* before MPI starts threads and before any BLAS call */
-  rc = program_start(&spec, argc, argv, &p);
+  int rc = program_start(&spec, argc, argv, &p);
   if (rc) return program_end(&p, rc);
   s.comm = MPI_COMM_WORLD; /* bench/ is the one layer that knows the world communicator */
   s.rank = p.rank;
@@ -254,55 +346,9 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
     if (s.rank == 0) sweep_print_help(&s);
     goto finalize;
   }
-  /* the driver's settings first: an axis's default may come from them (axis_default) */
-  rc = sweep_parse_engine(&s) || sweep_base_options(&s) ? 2 : 0;
-  if (!rc) openblas_set_num_threads(s.blas_threads); /* before any BLAS call: setup may run references */
-  if (!rc && settings_read(&s)) rc = 2;
-  if (!rc && d->setup && d->setup(s.ctx, s.base)) rc = 2;
-  if (!rc && (sweep_axes_parse(&s) || sweep_check_task_range(&s))) rc = 2;
-  s.fingerprint = fingerprint(&s);
-  if (!rc && !s.fingerprint) rc = 1;
-  if (!rc && d->check_axes && call_with_axes(&s, d->check_axes)) rc = 2;
-  if (!rc) sweep_mark_used(&s, s.base); /* what setup and check_axes read */
-  if (!rc && sweep_probe_methods(&s)) rc = 2;
-  MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, s.comm);
-  if (!rc && sweep_check_unused(&s)) rc = 2;
-  MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, s.comm);
-  if (rc) goto finalize;
-  if (s.dry_run) { /* list what would run, touching nothing; a clashing -out is refused already */
-    char *none = calloc((size_t)s.total + 1, 1);
-    rc = s.rank == 0 ? sweep_check_run_dir(&s) : 0;
-    MPI_Bcast(&rc, 1, MPI_INT, 0, s.comm);
-    if (!rc) rc = !none || sweep_build_todo(&s, none);
-    if (!rc && s.rank == 0) list_tasks(&s);
-    free(none);
-    goto finalize;
-  }
-  if (s.rank == 0) rc = sweep_prepare_run_dir(&s);
-  MPI_Bcast(&rc, 1, MPI_INT, 0, s.comm);
-  if (rc) goto finalize;
-  /* Tasks run in forked children that share this rank's MPI transport: a child that makes MPI progress
-   * can take a message meant for its parent, and the sweep then waits forever (seen with TAO/SNES tasks
-   * on 2 ranks: 4 hangs in 5 runs). PETSc objects on PETSC_COMM_SELF duplicate it on first use
-   * (MPI_Comm_dup, a progressing call); duplicating it here, once, caches the inner communicator so that
-   * children find it and make no progressing MPI calls. */
-  if (PetscCommDuplicate(PETSC_COMM_SELF, &self_inner, NULL)) {
-    rc = 1;
-    goto finalize;
-  }
-  if (d->prepare && call_with_axes(&s, d->prepare)) rc = 1;
-  MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, s.comm);
-  if (rc) goto finalize;
-  sweep_iso_now(s.start_iso, sizeof s.start_iso);
-  s.t_start = MPI_Wtime();
-  if (s.rank == 0) {
-    if (!s.quiet)
-      fprintf(stderr, "[%s] %ld tasks to run (%ld selected of %ld) on %d ranks -> %s\n", d->experiment,
-              s.n_todo, s.n_selected, s.total, s.size, s.out);
-    if (write_meta(&s, 0)) rc = 1; /* a directory that takes no meta.json will not take the rows either */
-  }
-  MPI_Bcast(&rc, 1, MPI_INT, 0, s.comm);
-  if (rc) goto finalize;
+  rc = sweep_configure(&s);
+  if (!rc) rc = s.dry_run ? sweep_dry_run(&s) : sweep_start_run(&s, &self_inner);
+  if (rc || s.dry_run) goto finalize;
   int stopped = sweep_run(&s);
   if (s.rank == 0 && stopped) {
     /* nothing is claimed that is not in the ledger: no tables, no finished meta.json */
@@ -312,30 +358,7 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
             d->experiment, s.n_done, s.n_todo, s.ledger_path);
     rc = 1;
   } else if (s.rank == 0) {
-    sweep_iso_now(s.end_iso, sizeof s.end_iso);
-    fclose(s.ledger);
-    s.ledger = NULL;
-    sweep_progress(&s, 1);
-    if (write_meta(&s, 1)) rc = 1;
-    if (!s.slice_tag[0]) {
-      if (sweep_merge(s.out, NULL) || sweep_summarize(s.out))
-        rc = 1;
-      else if (s.plots && sweep_plot(s.out))
-        fprintf(stderr, "[%s] plots failed (tables are written)\n", d->experiment);
-      link_latest(&s);
-      if (!s.quiet) print_file(s.out, "summary.md");
-    }
-    if (s.plots && s.trace_dir[0] && d->n_trace_plots && plot_traces(&s))
-      fprintf(stderr, "[%s] trace plots failed (the traces are written)\n", d->experiment);
-    double wall = s.t_end - s.t_start, bound = s.task_seconds_sum / s.size;
-    if (s.task_seconds_max > bound) bound = s.task_seconds_max;
-    if (!s.quiet)
-      fprintf(stderr,
-              "[%s] parallel efficiency %.2f (task seconds %.3g / (%d ranks x wall %.3g s)); wall / "
-              "max(sum/ranks, "
-              "longest task) = %.2f\n[%s] results in %s\n",
-              d->experiment, wall > 0 ? s.task_seconds_sum / (s.size * wall) : 0.0, s.task_seconds_sum,
-              s.size, wall, bound > 0 ? wall / bound : 0.0, d->experiment, s.out);
+    rc = sweep_finish(&s);
   }
   MPI_Bcast(&rc, 1, MPI_INT, 0, s.comm);
 finalize:

@@ -167,44 +167,44 @@ static void report_missing(const char *run_dir, const struct table *out, long to
   free(present);
 }
 
-int sweep_merge(const char *run_dir, long *n_missing)
+/* Every ledger*.csv of run_dir, in name order, each with the first one's columns: *t (nt tables), *nrows
+ * rows in all. 0, or 2 with a message. */
+static int read_ledgers(const char *run_dir, glob_t *g, struct table ***t, size_t *nt, long *nrows)
 {
-  struct axis_lists lists = {0};
   char path[SWEEP_PATH_MAX + 64];
-  glob_t g = {0};
-  struct table **t = NULL;
-  struct id_row *rows = NULL;
-  int rc = 2;
-  size_t nt = 0;
-  long nrows = 0;
   sweep_path(path, sizeof path, "%s/ledger*.csv", run_dir);
-  if (glob(path, 0, NULL, &g) != 0 || g.gl_pathc == 0) {
+  if (glob(path, 0, NULL, g) != 0 || g->gl_pathc == 0) {
     fprintf(stderr, "error: %s has no ledger*.csv to merge\n", run_dir);
-    goto cleanup;
+    return 2;
   }
-  qsort(g.gl_pathv, g.gl_pathc, sizeof *g.gl_pathv, by_name);
-  t = calloc(g.gl_pathc, sizeof(struct table *));
-  if (!t) goto cleanup;
-  for (nt = 0; nt < g.gl_pathc; nt++) {
-    if (table_read(g.gl_pathv[nt], TABLE_TORN_LAST, &t[nt])) goto cleanup;
-    int same = t[nt]->ncol == t[0]->ncol;
-    for (int j = 0; same && j < t[0]->ncol; j++)
-      same = strcmp(t[nt]->col[j], t[0]->col[j]) == 0;
-    if (!same || table_column(t[nt], "task_id") != 0) {
-      fprintf(stderr, "error: %s and %s have different columns\n", g.gl_pathv[0], g.gl_pathv[nt]);
-      nt++;
-      goto cleanup;
+  qsort(g->gl_pathv, g->gl_pathc, sizeof *g->gl_pathv, by_name);
+  if (!(*t = calloc(g->gl_pathc, sizeof(struct table *)))) return 2;
+  for (*nt = 0; *nt < g->gl_pathc; (*nt)++) {
+    struct table *ti;
+    if (table_read(g->gl_pathv[*nt], TABLE_TORN_LAST, &(*t)[*nt])) return 2;
+    ti = (*t)[*nt];
+    int same = ti->ncol == (*t)[0]->ncol;
+    for (int j = 0; same && j < ti->ncol; j++)
+      same = strcmp(ti->col[j], (*t)[0]->col[j]) == 0;
+    if (!same || table_column(ti, "task_id") != 0) {
+      fprintf(stderr, "error: %s and %s have different columns\n", g->gl_pathv[0], g->gl_pathv[*nt]);
+      (*nt)++;
+      return 2;
     }
-    nrows += t[nt]->nrow;
+    *nrows += ti->nrow;
   }
-  rows = malloc((size_t)nrows * sizeof *rows + 1);
-  if (!rows) goto cleanup;
-  sweep_path(path, sizeof path, "%s/experiment.txt", run_dir);
-  if (axis_lists_read(path, t[0], &lists)) goto cleanup;
+  return 0;
+}
+
+/* The rows sorted by id (numbered by their axis values in this sweep; rows of values the sweep no longer
+ * has are left out, said on stderr). Returns their count. */
+static long number_rows(const char *run_dir, const struct axis_lists *lists, struct table **t, size_t nt,
+                        struct id_row *rows)
+{
   long k = 0, dropped = 0;
   for (size_t i = 0; i < nt; i++)
     for (int r = 0; r < t[i]->nrow; r++) {
-      long id = axis_lists_id(&lists, t[i], r);
+      long id = axis_lists_id(lists, t[i], r);
       if (id < 0) {
         dropped++;
         continue;
@@ -215,15 +215,15 @@ int sweep_merge(const char *run_dir, long *n_missing)
     fprintf(stderr,
             "[merge] %s: %ld ledger rows have axis values this sweep no longer has; not in tasks.csv\n",
             run_dir, dropped);
-  nrows = k;
   /* by id; of a repeated id (rerun_failed, resume) the last written row wins: highest (file, row) */
-  qsort(rows, (size_t)nrows, sizeof *rows, by_id);
-  sweep_path(path, sizeof path, "%s/tasks.csv.tmp", run_dir);
-  FILE *fp = fopen(path, "w");
-  if (!fp) {
-    fprintf(stderr, "error: cannot write %s\n", path);
-    goto cleanup;
-  }
+  qsort(rows, (size_t)k, sizeof *rows, by_id);
+  return k;
+}
+
+/* One row per id, the last written, with its id in this sweep (the ledger's may be from before an axis
+ * grew). NULL when out of memory. */
+static struct table *latest_rows(struct table **t, const struct id_row *rows, long nrows)
+{
   struct table *out = table_create(t[0]->ncol, (const char *const *)t[0]->col);
   for (long i = 0; out && i < nrows; i++) {
     long j = i; /* the last row of this id in write order */
@@ -238,20 +238,44 @@ int sweep_merge(const char *run_dir, long *n_missing)
     char **fields = &src->cell[(size_t)rows[best].row * (size_t)src->ncol], idtxt[32];
     char *saved = fields[0];
     snprintf(idtxt, sizeof idtxt, "%ld", rows[best].id);
-    fields[0] = idtxt; /* the id in this sweep (the ledger's may be from before an axis grew) */
+    fields[0] = idtxt;
     int bad_row = table_append(out, (const char *const *)fields);
     fields[0] = saved;
-    if (bad_row) break;
+    if (bad_row) table_destroy(&out);
     i = j;
   }
+  return out;
+}
+
+int sweep_merge(const char *run_dir, long *n_missing)
+{
+  struct axis_lists lists = {0};
+  char path[SWEEP_PATH_MAX + 64], final[SWEEP_PATH_MAX + 64];
+  glob_t g = {0};
+  struct table **t = NULL, *out = NULL;
+  struct id_row *rows = NULL;
+  int rc = 2;
+  size_t nt = 0;
+  long nrows = 0;
+  if (read_ledgers(run_dir, &g, &t, &nt, &nrows)) goto cleanup;
+  rows = malloc((size_t)nrows * sizeof *rows + 1);
+  if (!rows) goto cleanup;
+  sweep_path(path, sizeof path, "%s/experiment.txt", run_dir);
+  if (axis_lists_read(path, t[0], &lists)) goto cleanup;
+  nrows = number_rows(run_dir, &lists, t, nt, rows);
+  sweep_path(path, sizeof path, "%s/tasks.csv.tmp", run_dir);
+  sweep_path(final, sizeof final, "%s/tasks.csv", run_dir);
+  FILE *fp = fopen(path, "w");
+  if (!fp) {
+    fprintf(stderr, "error: cannot write %s\n", path);
+    goto cleanup;
+  }
+  out = latest_rows(t, rows, nrows);
   int bad = !out || table_write(out, fp);
   bad |= fclose(fp) != 0;
-  char final[SWEEP_PATH_MAX + 64];
-  sweep_path(final, sizeof final, "%s/tasks.csv", run_dir);
   if (bad || rename(path, final)) {
     fprintf(stderr, "error: cannot write %s\n", final);
     unlink(path); /* no half-written tasks.csv.tmp left behind (a full disk) */
-    table_destroy(&out);
     goto cleanup;
   }
   sweep_path(path, sizeof path, "%s/experiment.txt", run_dir);
@@ -260,9 +284,9 @@ int sweep_merge(const char *run_dir, long *n_missing)
   if (n_missing) *n_missing = missing;
   if (missing) report_missing(run_dir, out, total, missing);
   free(tasks);
-  table_destroy(&out);
   rc = 0;
 cleanup:
+  table_destroy(&out);
   for (size_t i = 0; t && i < nt; i++)
     table_destroy(&t[i]);
   free(t);

@@ -317,6 +317,53 @@ int sweep_check_task_range(struct sweep *s)
   return 0;
 }
 
+/* The run directory: -out DIR, or results/<experiment>/<-run NAME or a time stamp>; -resume and
+ * -rerun_failed without either continue the run results/<experiment>/latest points to. 0, or 1 (rank 0 has
+ * said why). */
+static int run_directory(struct sweep *s, const struct engine_settings *e)
+{
+  const int say = s->rank == 0;
+  if (e->run[0] && (strchr(e->run, '/') || strcmp(e->run, ".") == 0 || strcmp(e->run, "..") == 0)) {
+    if (say)
+      fprintf(stderr, "error: -run %s: a run name is one folder name (no '/'); use -out DIR for a path\n",
+              e->run);
+    return 1;
+  }
+  if (e->out[0]) {
+    if (sweep_path(s->out, sizeof s->out, "%s", e->out)) return 1;
+  } else if ((e->resume || e->rerun_failed) && !e->run[0]) {
+    /* never a fresh run: the run results/<experiment>/latest points to, said aloud */
+    char link[SWEEP_PATH_MAX], target[SWEEP_PATH_MAX];
+    ssize_t n = -1;
+    if (!sweep_path(link, sizeof link, "results/%s/latest", s->d->experiment))
+      n = readlink(link, target, sizeof target - 1);
+    if (n <= 0) {
+      if (say)
+        fprintf(stderr, "error: %s needs the run to continue: -out DIR or -run NAME (there is no %s)\n",
+                e->resume ? "-resume" : "-rerun_failed", link);
+      return 1;
+    }
+    target[n] = '\0';
+    if (sweep_path(s->out, sizeof s->out, "results/%s/%s", s->d->experiment, target)) return 1;
+    if (say)
+      fprintf(stderr, "note: %s continues %s (the run %s points to)\n",
+              e->resume ? "-resume" : "-rerun_failed", s->out, link);
+  } else {
+    char run[OPTION_STRING_MAX];
+    snprintf(run, sizeof run, "%s", e->run);
+    if (!run[0]) { /* the time stamp comes from rank 0, so that every rank names the same directory */
+      long stamp = (long)time(NULL);
+      MPI_Bcast(&stamp, 1, MPI_LONG, 0, s->comm);
+      time_t tt = (time_t)stamp;
+      struct tm tm;
+      localtime_r(&tt, &tm);
+      strftime(run, sizeof run, "%Y%m%d-%H%M%S", &tm);
+    }
+    if (sweep_path(s->out, sizeof s->out, "results/%s/%s", s->d->experiment, run)) return 1;
+  }
+  return 0;
+}
+
 /* Engine options; messages on rank 0. Returns nonzero on bad input. */
 int sweep_parse_engine(struct sweep *s)
 {
@@ -381,44 +428,7 @@ int sweep_parse_engine(struct sweep *s)
     }
     snprintf(s->slice_tag, sizeof s->slice_tag, "%ld-of-%ld", s->slice_k, s->slice_n);
   }
-  if (e.run[0] && (strchr(e.run, '/') || strcmp(e.run, ".") == 0 || strcmp(e.run, "..") == 0)) {
-    if (say)
-      fprintf(stderr, "error: -run %s: a run name is one folder name (no '/'); use -out DIR for a path\n",
-              e.run);
-    return 1;
-  }
-  if (e.out[0]) {
-    if (sweep_path(s->out, sizeof s->out, "%s", e.out)) return 1;
-  } else if ((e.resume || e.rerun_failed) && !e.run[0]) {
-    /* never a fresh run: the run results/<experiment>/latest points to, said aloud */
-    char link[SWEEP_PATH_MAX], target[SWEEP_PATH_MAX];
-    ssize_t n = -1;
-    if (!sweep_path(link, sizeof link, "results/%s/latest", s->d->experiment))
-      n = readlink(link, target, sizeof target - 1);
-    if (n <= 0) {
-      if (say)
-        fprintf(stderr, "error: %s needs the run to continue: -out DIR or -run NAME (there is no %s)\n",
-                e.resume ? "-resume" : "-rerun_failed", link);
-      return 1;
-    }
-    target[n] = '\0';
-    if (sweep_path(s->out, sizeof s->out, "results/%s/%s", s->d->experiment, target)) return 1;
-    if (say)
-      fprintf(stderr, "note: %s continues %s (the run %s points to)\n",
-              e.resume ? "-resume" : "-rerun_failed", s->out, link);
-  } else {
-    char run[OPTION_STRING_MAX];
-    snprintf(run, sizeof run, "%s", e.run);
-    if (!run[0]) { /* the time stamp comes from rank 0, so that every rank names the same directory */
-      long stamp = (long)time(NULL);
-      MPI_Bcast(&stamp, 1, MPI_LONG, 0, s->comm);
-      time_t tt = (time_t)stamp;
-      struct tm tm;
-      localtime_r(&tt, &tm);
-      strftime(run, sizeof run, "%Y%m%d-%H%M%S", &tm);
-    }
-    if (sweep_path(s->out, sizeof s->out, "results/%s/%s", s->d->experiment, run)) return 1;
-  }
+  if (run_directory(s, &e)) return 1;
   if (s->slice_tag[0])
     return sweep_path(s->ledger_path, sizeof s->ledger_path, "%s/ledger.%s.csv", s->out, s->slice_tag);
   return sweep_path(s->ledger_path, sizeof s->ledger_path, "%s/ledger.csv", s->out);
