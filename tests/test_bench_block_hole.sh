@@ -23,7 +23,7 @@ for f in nonconvex_max nonconvex_sum; do
     echo "ok - bench_block_hole: $f slides past the hole"; else
     echo "not ok - bench_block_hole: $f row"; sed 's/^/# /' "$tmp/$f/tasks.csv"; fi
 done
-# the passive-side rule (ours, README) is what keeps the energy: without it (-nc_passive_sides 0, the forms
+# the passive-side rule (ours, docs/formulations.md) is what keeps the energy: without it (-nc_passive_sides 0, the forms
 # as printed) a side whose line the corner is already behind pushes it out at gap / h and the block is
 # launched (energy gain 22x the initial kinetic energy at speed 2, h = 0.01)
 "$CB_BIN/bench_block_hole" -speed 2 -h 0.01 -formulation nonconvex_max -cp_solver milp -nc_passive_sides 0 \

@@ -49,7 +49,7 @@ expect 0 "cpsolve -f a.txt b.txt solves both" -- "$c" -f a.txt b.txt -cp_solver 
   pass "... one block per file" || fail "blocks: $(cat out)"
 mkdir f
 for k in 1 2 3; do cp a.txt "f/peg_box2d_task0_step$k.txt"; done
-expect 0 "the README's replay: -f f/peg_box2d_task0_step*.txt -cp_solver all" -- "$c" -f f/peg_box2d_task0_step*.txt -cp_solver all
+expect 0 "docs/solving.md's replay: -f f/peg_box2d_task0_step*.txt -cp_solver all" -- "$c" -f f/peg_box2d_task0_step*.txt -cp_solver all
 [ "$(grep -c '^# peg_box2d_task0_step[123].txt: lcp' out)" = 3 ] && pass "... three blocks" || fail "blocks: $(grep '^#' out)"
 expect 0 "-format csv with two files" -- "$c" -f a.txt b.txt -cp_solver pgs,lemke -format csv
 out_has "... one header, the file first" '^file,solver,status,iterations,residual,seconds,n,scale,scaled_residual$'

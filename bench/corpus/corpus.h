@@ -1,11 +1,11 @@
 /* corpus.h — a problem corpus: the complementarity problems real runs produced, in an HDF5 file (libhdf5
  * C API), so that every solver can replay the same subproblems (the FCLIB idea, Acary et al. 2014, for our
- * LCP / MLCP / box MCP kinds). Schema (README "Problem corpus"), version CORPUS_SCHEMA_VERSION in the root
- * attribute schema_version. Version 3 (version 2 plus the callback problems' fields and /text): five 1-D
- * chunked, extendible datasets a problem appends to (a
- * problem is one table row plus two slices, not an HDF5 group with ~25 objects: capture is cheap):
- *   /problems   compound, one row per problem: name (EXPERIMENT_task<ID>_step<K>, unique in a file), kind
- *               (lcp, mlcp, box_mcp, ncp), driver, formulation, solver, status (the run's), axes
+ * LCP / MLCP / box MCP kinds). Schema (docs/solvers.md, "The problem corpus"), version CORPUS_SCHEMA_VERSION
+ * in the root attribute schema_version. Version 3 (version 2 plus the callback problems' fields and /text):
+ * five 1-D chunked, extendible datasets a problem appends to (a problem is one table row plus two slices, not
+ * an HDF5 group with ~25 objects: capture is cheap): /problems   compound, one row per problem: name
+ * (EXPERIMENT_task<ID>_step<K>, unique in a file), kind (lcp, mlcp, box_mcp, ncp), driver, formulation,
+ * solver, status (the run's), axes
  *               ("h=0.01;formulation=peg;..."), git_sha, M_format (dense | csr | none), h, t, step, task_id,
  *               seed, rows[6] (normal, friction, slack, joint, velocity, other), n, n_eq, captured (1: linear
  *               data; 2: a callback problem with what rebuilds it; 0: a callback problem, no data),

@@ -27,7 +27,7 @@ static const char *const run_control[] = {
     /* observers: they watch the tasks that run and change no number of theirs (a resumed run may add a
      * trace or dump the failed steps of the tasks it redoes) */
     "-trace", "-cp_dump_failed", "-cp_capture", "-cp_capture_every", "-cp_capture_failed", "-cp_capture_max",
-    /* timing only with 1 thread per rank; with more the README says what may change */
+    /* timing only with 1 thread per rank; with more docs/sweeps.md says what may change */
     "-blas_threads", NULL};
 
 static int is_run_control(const struct sweep_driver *d, const char *name)

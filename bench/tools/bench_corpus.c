@@ -268,9 +268,11 @@ static const struct sweep_driver driver = {
     .help =
         "Status: the harness's solve status; not_captured: a callback (nonlinear) problem, recorded\n"
         "without its data; not_rebuildable: a callback problem whose world, formulation or options could\n"
-        "not be assembled again (message says why); unreadable: the group is damaged. -cp_tol, -cp_max_it, "
-        "-cp_time_limit and\n"
-        "every solver's own options apply to every task.\n",
+        "not be assembled again (message says why); unreadable: the group is damaged. -cp_tol, -cp_max_it,\n"
+        "-cp_time_limit and every solver's own options apply to every task.\n"
+        "Other modes: bench_corpus -info FILE.h5 (the contents by driver, formulation, kind and size);\n"
+        "bench_corpus -merge OUT.h5 IN.h5 ... (join per-rank files); bench_corpus -export_siconos DIR\n"
+        "[-corpus FILE.h5] (each linear problem as a Siconos numerics .dat).\n",
     .options = options,
     .n_options = (int)(sizeof options / sizeof options[0]),
     .settings_size = sizeof(struct corpus_ctx),

@@ -135,7 +135,8 @@ static int run_one(struct solver *s, const struct cp_problem *p, int csv, int pr
     free(z);
     return -1;
   }
-  /* the residual relative to the scale the tolerance multiplies (README: capped for badly scaled data) */
+  /* the residual relative to the scale the tolerance multiplies (docs/solving.md: capped for badly scaled
+   * data) */
   double scaled = r.scale > 0.0 ? r.residual / r.scale : r.residual;
   if (csv)
     printf("%s%s%s,%s,%d,%.6e,%.6e,%d,%.6e,%.6e\n", file ? file : "", file ? "," : "", name,

@@ -34,7 +34,7 @@ struct cp_problem {
 /* The largest scale the relative tolerance is multiplied by. Beyond it the data is badly scaled: with
  * ||q||_inf = 3e271 an uncapped tolerance 1e-8 ||q||_inf would call a residual of 1e262 "converged". Such a
  * problem is judged on this capped scale (an absolute residual of at most tol * 1e8), the same rule for
- * every solver; README "When is a solution converged?". */
+ * every solver; docs/solving.md "When is a solution converged?". */
 #define CP_SCALE_MAX 1e8
 
 /* The checker's verdict on a candidate z (design.md contract 3: computed the same way for every solver). */
