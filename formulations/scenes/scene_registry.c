@@ -21,7 +21,8 @@
   X(hex_pyramid)                                                                                             \
   X(superellipsoid_drop)                                                                                     \
   X(box_drop3d)                                                                                              \
-  X(sphere_roll3d)
+  X(sphere_roll3d)                                                                                           \
+  /* one line X(NAME) per scene, above this one */
 
 #define DECLARE(name) extern const struct scene_type scene_type_##name;
 SCENES(DECLARE)

@@ -23,7 +23,8 @@
   X(prox_newton)                                                                                             \
   X(path_crash)                                                                                              \
   X(fb_newton_sparse)                                                                                        \
-  X(lemke_exact)
+  X(lemke_exact)                                                                                             \
+  /* one line X(NAME) per solver, above this one */
 #ifdef CB_HAVE_SICONOS
 #define SICONOS_SOLVERS(X)                                                                                   \
   X(siconos_lemke)                                                                                           \
@@ -34,7 +35,8 @@
   X(siconos_mcp_newton_fb)                                                                                   \
   X(siconos_mcp_newton_minfb)                                                                                \
   X(siconos_pathsearch)                                                                                      \
-  X(siconos_pivot_lumod)
+  X(siconos_pivot_lumod)                                                                                     \
+  /* one line X(NAME) per Siconos backend, above this one */
 #else
 #define SICONOS_SOLVERS(X)
 #endif

@@ -16,7 +16,8 @@
   X(anitescu_hart_lcp1)                                                                                      \
   X(anitescu_hart_lcp2)                                                                                      \
   X(geometric_implicit)                                                                                      \
-  X(quasi_rigid)
+  X(quasi_rigid)                                                                                             \
+  /* one line X(NAME) per formulation, above this one */
 
 #define DECLARE(name) extern const struct formulation_type formulation_type_##name;
 FORMULATIONS(DECLARE)
