@@ -96,7 +96,8 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
   int rc = 1;
   struct simulation sim;
-  int sim_bad = simulation_open(&sim, scene_block_hole(speed, 0.0), form, solver, task->options);
+  int sim_bad = simulation_open(&sim, sweep_task_world(task, "block_hole:speed=%.17g:mu=0", speed), form,
+                                solver, task->options);
   struct run_observer obs[3];
   int n_obs = 0;
   if (sim_bad) goto cleanup;

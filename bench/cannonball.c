@@ -93,8 +93,9 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
   int rc = 1;
   struct simulation sim;
-  int sim_bad =
-      simulation_open(&sim, scene_cannonball(rows_of(disks), 1.0, mu, 0), form, solver, task->options);
+  int sim_bad = simulation_open(
+      &sim, sweep_task_world(task, "cannonball:rows=%d:mass=1:mu=%.17g:walls=0", rows_of(disks), mu), form,
+      solver, task->options);
   struct run_observer obs[5];
   int n_obs = 0;
   if (sim_bad) goto cleanup;

@@ -72,10 +72,10 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
   int rc = 1;
   struct simulation sim;
-  int sim_bad = simulation_open(&sim,
-                                dim == 2 ? scene_incline_2d(theta, mu, 0.4, 0.2, 2.0)
-                                         : scene_incline_3d(theta, mu, 0.2, 0.15, 0.1, 2.0),
-                                form, solver, task->options);
+  const char *deg = sweep_task_string(task, "theta"); /* the scene takes degrees */
+  struct world *w0 = dim == 2 ? sweep_task_world(task, "incline:theta=%s:mu=%.17g", deg, mu)
+                              : sweep_task_world(task, "incline_3d:theta=%s:mu=%.17g", deg, mu);
+  int sim_bad = simulation_open(&sim, w0, form, solver, task->options);
   struct run_observer obs[3];
   int n_obs = 0;
   if (sim_bad) goto cleanup;

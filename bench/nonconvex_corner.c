@@ -75,7 +75,8 @@ static int run(const struct sweep_task *task, void *ctx, struct sweep_row *row)
   const char *solver = sweep_task_string(task, "solver");
   int contact = strcmp(cs_name, "b") == 0, rc = 1;
   int is_max = strcmp(form, "nonconvex_max") == 0, is_sum = strcmp(form, "nonconvex_sum") == 0;
-  struct world *w = scene_point_corner(-2.0, contact ? -1.0 : 0.0, point_r);
+  struct world *w =
+      sweep_task_world(task, "point_corner:vx=-2:vy=%s:radius=%.17g", contact ? "-1" : "0", point_r);
   struct formulation *f = NULL;
   struct solver *s = NULL;
   struct cp_problem *p = NULL, *ref = NULL;

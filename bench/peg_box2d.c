@@ -133,7 +133,8 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   sweep_row_set_text(row, "bodyset", label);
   long n = run_step_count(ctx->T, h);
   struct simulation sim;
-  int sim_bad = simulation_open(&sim, scene_peg_box(ctx->mu), form, solver, task->options);
+  int sim_bad =
+      simulation_open(&sim, sweep_task_world(task, "peg_box:mu=%.17g", ctx->mu), form, solver, task->options);
   struct run_observer obs[6];
   int n_obs = 0;
   double *ov = malloc(((size_t)n + 1) * sizeof *ov);

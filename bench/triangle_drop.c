@@ -16,6 +16,7 @@
 #include "engine/sweep_observers.h"
 #include "geom2d.h"
 #include "sat2d.h"
+#include "scene.h"
 #include "scenes.h"
 #include "simulation.h"
 
@@ -107,7 +108,13 @@ static int simulate(const struct sweep_task *task, PetscOptions opts, const char
                     double T, double h, double *traj, long *done, struct sweep_row *row)
 {
   struct simulation sim;
-  int sim_bad = simulation_open(&sim, scene_triangle_drop(), form, solver, task ? task->options : opts);
+  struct world *w0 = NULL;
+  char msg[512] = "";
+  if (task)
+    w0 = sweep_task_world(task, "triangle_drop");
+  else if (scene_create_from_options("triangle_drop", opts, NULL, NULL, &w0, msg, sizeof msg))
+    fprintf(stderr, "error: the reference run: %s\n", msg);
+  int sim_bad = simulation_open(&sim, w0, form, solver, task ? task->options : opts);
   struct run_observer obs[5];
   int n_obs = 0, rc = 1;
   struct traj_ctx tc = {.traj = traj};

@@ -36,6 +36,7 @@
 
 #include "option_table.h"
 #include "results.h"
+#include "world.h"
 
 #include <gsl/gsl_rng.h>
 
@@ -196,6 +197,11 @@ struct sweep_driver {
  * status for main: 0 the sweep completed (task failures are data, not errors), 1 an infrastructure
  * failure, 2 bad input or usage. */
 int sweep_main(const struct sweep_driver *d, int argc, char **argv);
+/* The task's world, built through the scene registry (scene.h) from a spec made like printf
+ * ("incline_3d:theta=%.17g:mu=%.17g"): the scene's declared options from the task's options object, the
+ * spec's inline values winning; a random scene draws from the task's rng. NULL after a message on stderr. */
+struct world *sweep_task_world(const struct sweep_task *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* A driver's per-step table for one task (its -trace DIR option): DIR/EXPERIMENT_taskID.csv with the
  * header line written; NULL when dir is "" or the file cannot be opened (a warning says so). */
 FILE *sweep_trace_open(const char *dir, const char *experiment, long task_id, const char *header);

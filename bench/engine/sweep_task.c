@@ -3,10 +3,12 @@
  * names the same parameters whatever the number of ranks, slices or resumes. Seeding: the task's GSL
  * mt19937 is seeded with splitmix64(base seed, id) — from the task alone, never from the rank. */
 #include "formulation.h"
+#include "scene.h"
 #include "sweep_impl.h"
 
 #include <math.h>
 #include <petscsys.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -475,4 +477,20 @@ FILE *sweep_trace_open(const char *dir, const char *experiment, long task_id, co
   else
     fprintf(stderr, "warning: -trace: cannot write %s\n", path);
   return fp;
+}
+
+struct world *sweep_task_world(const struct sweep_task *t, const char *fmt, ...)
+{
+  char spec[SCENE_SPEC_MAX], msg[512] = "";
+  struct world *w = NULL;
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(spec, sizeof spec, fmt, ap);
+  va_end(ap);
+  if (n < 0 || (size_t)n >= sizeof spec)
+    fprintf(stderr, "error: %s task %ld: scene spec longer than %d characters\n", t->driver->experiment,
+            t->id, SCENE_SPEC_MAX - 1);
+  else if (scene_create_from_options(spec, t->options, NULL, t->rng, &w, msg, sizeof msg))
+    fprintf(stderr, "error: %s task %ld: %s\n", t->driver->experiment, t->id, msg);
+  return w;
 }
