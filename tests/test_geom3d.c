@@ -164,10 +164,9 @@ static void place(const struct polyhedron *p, const double axis[3], double angle
 static const double UP[3] = {0, 0, 1}, ORIGIN[3] = {0, 0, 0}, THR = 0.01;
 
 /* Box flat on a plane: exactly its 4 bottom vertices; a sphere on a plane: one contact, gap = height - r. */
-static void test_contacts_plane(void)
+static void test_contacts_plane(const struct polyhedron *unit)
 {
   struct contact_set s = {0};
-  struct polyhedron *unit = hull3d_box(0.5, 0.5, 0.5);
   struct hull3d_placed a;
   double xa[3] = {0.2, -0.1, 0.5 + 1e-3};
   place(unit, UP, 0.3, xa, &a);
@@ -188,15 +187,13 @@ static void test_contacts_plane(void)
   CHECK(s.n == 1 && fabs(s.c[0].gap - 0.005) < 1e-15 && fabs(s.c[0].pb[2]) < 1e-15 && s.c[0].pa[2] > 0.0,
         "contact: sphere on a plane, gap 0.005, points on both bodies");
   contact_set_free(&s);
-  polyhedron_free(unit);
 }
 
 /* Box corner on a box face: the cube's diagonal vertical, one vertex-face contact; in the other order the
  * normal and the features swap. */
-static void test_contacts_corner(void)
+static void test_contacts_corner(const struct polyhedron *unit, const struct polyhedron *big)
 {
   struct contact_set s = {0};
-  struct polyhedron *unit = hull3d_box(0.5, 0.5, 0.5), *big = hull3d_box(1, 1, 1);
   struct hull3d_placed a, b;
   double axis[3] = {1, -1, 0}, h = 0.5 * sqrt(3.0), xc[3] = {0.1, 0.2, 1 + h + 0.002};
   place(unit, axis, acos(1 / sqrt(3.0)), xc, &a); /* (-1,-1,-1)/sqrt 3 turned to (0,0,-1) */
@@ -214,8 +211,6 @@ static void test_contacts_corner(void)
   hull3d_placed_free(&a);
   hull3d_placed_free(&b);
   contact_set_free(&s);
-  polyhedron_free(unit);
-  polyhedron_free(big);
 }
 
 /* Crossed edges: a bar along x turned 45 deg about x above a bar along y turned 45 deg about y; then
@@ -249,10 +244,9 @@ static void test_contacts_crossed_edges(void)
 
 /* A small box resting on a big one: 4 vertex-face contacts; two equal boxes stacked: the shared corners are
  * reported once each. */
-static void test_contacts_stacked(void)
+static void test_contacts_stacked(const struct polyhedron *unit, const struct polyhedron *big)
 {
   struct contact_set s = {0};
-  struct polyhedron *unit = hull3d_box(0.5, 0.5, 0.5), *big = hull3d_box(1, 1, 1);
   struct hull3d_placed a, b;
   double xs[3] = {0.2, 0.1, 1.5};
   place(unit, UP, 0.4, xs, &a);
@@ -272,16 +266,13 @@ static void test_contacts_stacked(void)
   hull3d_placed_free(&a);
   hull3d_placed_free(&b);
   contact_set_free(&s);
-  polyhedron_free(unit);
-  polyhedron_free(big);
 }
 
 /* The small box on a triangulated big box (PEG's block meshes): still 4 vertex-face contacts; where its
  * bottom edges cross the top face's diagonal, edge-edge contacts with the same normal. */
-static void test_contacts_triangulated(void)
+static void test_contacts_triangulated(const struct polyhedron *unit, const struct polyhedron *big)
 {
   struct contact_set s = {0};
-  struct polyhedron *unit = hull3d_box(0.5, 0.5, 0.5), *big = hull3d_box(1, 1, 1);
   struct polyhedron *tri = hull3d_triangulate(big);
   CHECK(tri && tri->nf == 12 && tri->ne == 18 && fabs(tri->volume - 8.0) < 1e-13,
         "triangulate: a box becomes 12 triangles, 18 edges, same volume");
@@ -302,15 +293,12 @@ static void test_contacts_triangulated(void)
   hull3d_placed_free(&bt);
   contact_set_free(&s);
   polyhedron_free(tri);
-  polyhedron_free(unit);
-  polyhedron_free(big);
 }
 
 /* Sphere above a box edge: an edge feature, normal along the diagonal. */
-static void test_contacts_sphere_edge(void)
+static void test_contacts_sphere_edge(const struct polyhedron *big)
 {
   struct contact_set s = {0};
-  struct polyhedron *big = hull3d_box(1, 1, 1);
   struct hull3d_placed b;
   place(big, UP, 0.0, ORIGIN, &b);
   double cs[3] = {1 + 0.2 / sqrt(2.0), 0.3, 1 + 0.2 / sqrt(2.0) + 0.001 / sqrt(2.0)};
@@ -320,6 +308,19 @@ static void test_contacts_sphere_edge(void)
         "contact: sphere over a box edge, edge feature (%d)", s.n);
   hull3d_placed_free(&b);
   contact_set_free(&s);
+}
+
+/* The potential-contact sets of the 3D narrow phase, on a unit cube and a 2 x 2 x 2 box. */
+static void test_contacts(void)
+{
+  struct polyhedron *unit = hull3d_box(0.5, 0.5, 0.5), *big = hull3d_box(1, 1, 1);
+  test_contacts_plane(unit);
+  test_contacts_corner(unit, big);
+  test_contacts_crossed_edges();
+  test_contacts_stacked(unit, big);
+  test_contacts_triangulated(unit, big);
+  test_contacts_sphere_edge(big);
+  polyhedron_free(unit);
   polyhedron_free(big);
 }
 
@@ -454,12 +455,7 @@ int main(void)
   test_box_mass();
   test_icosahedron_mass();
   test_random_hulls(rng);
-  test_contacts_plane();
-  test_contacts_corner();
-  test_contacts_crossed_edges();
-  test_contacts_stacked();
-  test_contacts_triangulated();
-  test_contacts_sphere_edge();
+  test_contacts();
   test_overlap(rng);
   test_world_overlap();
   gsl_rng_free(rng);
