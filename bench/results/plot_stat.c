@@ -139,8 +139,12 @@ static int stat_plot_alloc(struct stat_plot *sp)
 
 /* The y axis of the cells with a success; 0 when there is none. Its range is set here, not by gnuplot, so
  * that the marks under the data have their place. */
-static int stat_axis_make(const double *q, const int *count, int n_cells, struct stat_axis *ax)
+static int stat_axis_make(struct stat_plot *sp)
 {
+  const double *q = sp->q;
+  const int *count = sp->count;
+  int n_cells = sp->ns * sp->nx;
+  struct stat_axis *ax = &sp->ax;
   double lo = INFINITY, hi = 0.0, lin_lo = INFINITY, lin_hi = -INFINITY;
   int any = 0;
   for (int c = 0; c < n_cells; c++) {
@@ -448,7 +452,7 @@ int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct
   FILE *gp = NULL;
   if (stat_plot_alloc(&sp) || cell_stats(r, ps, x, col, sp.q, sp.count, sp.failed)) goto cleanup;
   rc = 1;
-  if (!stat_axis_make(sp.q, sp.count, sp.ns * sp.nx, &sp.ax)) goto cleanup;
+  if (!stat_axis_make(&sp)) goto cleanup;
   rc = 2;
   for (int c = 0; c < sp.ns * sp.nx; c++)
     sp.n_failed += !sp.count[c] && sp.failed[c];
