@@ -378,8 +378,8 @@ struct siconos_outcome {
 
 /* The Siconos call from z (0 unless -cp_warm_start): in the worker under a time limit, else here with its
  * outputs in *local (which fatal_msg may point into). 0, or 1 when its options cannot be made. */
-static int siconos_call_once(struct solver *s, int n, double *z, struct siconos_shared *local,
-                             struct siconos_outcome *out, struct solve_result *r)
+static int siconos_solve_call(struct solver *s, int n, double *z, struct siconos_shared *local,
+                              struct siconos_outcome *out, struct solve_result *r)
 {
   struct siconos_data *d = s->data;
   SolverOptions *o = siconos_make_options(d, n, s->set.max_it, d->tol_s);
@@ -490,7 +490,7 @@ static int siconos_solve(struct solver *s, const struct cp_problem *p, double *z
   if ((d->prepared != p || d->n != n) && siconos_setup(s, p) != 0) return 1;
   struct siconos_shared local = {0};
   struct siconos_outcome out = {0};
-  if (siconos_call_once(s, n, z, &local, &out, r) != 0) return 1;
+  if (siconos_solve_call(s, n, z, &local, &out, r) != 0) return 1;
   r->iterations = out.iterations;
   siconos_status(s, n, z, &out, r);
   /* pivoting and enumeration leave no approximate answer when they stop short (solver.h) */
