@@ -89,154 +89,206 @@ static void write_v1(const char *path, const char *name, const struct cp_problem
   H5Fclose(f);
 }
 
-int main(void)
-{
-  char dir[] = "/tmp/test_corpus_XXXXXX", path[256], path2[256], merged[256], dat[256], err[512];
-  if (!mkdtemp(dir)) return CHECK(0, "temporary directory"), check_finish();
-  snprintf(path, sizeof path, "%s/a.h5", dir);
-  snprintf(path2, sizeof path2, "%s/b.h5", dir);
-  snprintf(merged, sizeof merged, "%s/m.h5", dir);
+/* The test's files, all in one temporary directory, and the corpus calls' message buffer: one for the
+ * whole test, so a check's message shows what the last call that wrote one said. */
+struct corpus_test {
+  char dir[32], a[256], b[256], merged[256];
+  char err[512];
+};
 
-  /* a dense LCP (every entry nonzero) and a sparse MLCP (CSR) */
-  struct cp_problem *lcp = cp_lcp_create(3), *mlcp = cp_mlcp_create(2, 6);
+/* A dense LCP (every entry nonzero) and a sparse MLCP (CSR when stored). */
+static void make_problems(struct cp_problem **lcp, struct cp_problem **mlcp)
+{
+  *lcp = cp_lcp_create(3), *mlcp = cp_mlcp_create(2, 6);
   for (int i = 0; i < 9; i++)
-    lcp->M[i] = 1.0 + i / 7.0;
+    (*lcp)->M[i] = 1.0 + i / 7.0;
   for (int i = 0; i < 3; i++)
-    lcp->q[i] = -1.0 + i * M_PI;
+    (*lcp)->q[i] = -1.0 + i * M_PI;
   for (int i = 0; i < 8; i++) {
-    mlcp->M[i * 8 + i] = 2.0 + i;
-    mlcp->q[i] = i % 2 ? -0.1 * i : 0.3;
+    (*mlcp)->M[i * 8 + i] = 2.0 + i;
+    (*mlcp)->q[i] = i % 2 ? -0.1 * i : 0.3;
   }
-  mlcp->M[1] = -1.0 / 3.0;
+  (*mlcp)->M[1] = -1.0 / 3.0;
+}
+
+/* Both problems appended to a.h5 (a duplicate name refused, the cap stopping a third) and read back with
+ * their metadata. */
+static void test_append_read(struct corpus_test *d, const struct cp_problem *lcp,
+                             const struct cp_problem *mlcp)
+{
   struct corpus_meta m;
   meta(&m, "incline_task7_step1", 1);
-  CHECK(corpus_append(path, lcp, &m, 0, err, sizeof err) == 0, "append a dense LCP (%s)", err);
+  CHECK(corpus_append(d->a, lcp, &m, 0, d->err, sizeof d->err) == 0, "append a dense LCP (%s)", d->err);
   meta(&m, "incline_task7_step2", 2);
-  CHECK(corpus_append(path, mlcp, &m, 0, err, sizeof err) == 0, "append a sparse MLCP (%s)", err);
-  CHECK(corpus_append(path, mlcp, &m, 0, err, sizeof err) == 1 && strstr(err, "already"),
-        "a duplicate name is refused: %s", err);
+  CHECK(corpus_append(d->a, mlcp, &m, 0, d->err, sizeof d->err) == 0, "append a sparse MLCP (%s)", d->err);
+  CHECK(corpus_append(d->a, mlcp, &m, 0, d->err, sizeof d->err) == 1 && strstr(d->err, "already"),
+        "a duplicate name is refused: %s", d->err);
   meta(&m, "incline_task7_step3", 3);
-  CHECK(corpus_append(path, mlcp, &m, 2, err, sizeof err) == 3, "the cap (2 problems) stops the third");
+  CHECK(corpus_append(d->a, mlcp, &m, 2, d->err, sizeof d->err) == 3, "the cap (2 problems) stops the third");
 
   struct corpus *c = NULL;
-  CHECK(corpus_open(path, &c, err, sizeof err) == 0 && corpus_count(c) == 2, "open: 2 problems (%s)", err);
-  if (c) {
-    struct cp_problem *p = NULL;
-    int i = corpus_find(c, "incline_task7_step1"), j = corpus_find(c, "incline_task7_step2");
-    CHECK(i >= 0 && corpus_read(c, i, &p, err, sizeof err) == 0 && same(p, lcp), "the LCP reads back");
-    const struct corpus_meta *r = corpus_meta_at(c, i);
-    CHECK(!strcmp(r->driver, "incline") && !strcmp(r->formulation, "stewart_trinkle") && r->h == 0.01 &&
-              r->step == 1 && r->task_id == 7 && r->rows[1] == 4 && !strcmp(r->kind, "lcp") && r->captured,
-          "its metadata reads back");
-    cp_destroy(&p);
-    CHECK(j >= 0 && corpus_read(c, j, &p, err, sizeof err) == 0 && same(p, mlcp) && isinf(p->lo[0]),
-          "the MLCP (CSR, free rows at -inf) reads back");
-    cp_destroy(&p);
-    corpus_close(&c);
-  }
+  CHECK(corpus_open(d->a, &c, d->err, sizeof d->err) == 0 && corpus_count(c) == 2, "open: 2 problems (%s)",
+        d->err);
+  if (!c) return;
+  struct cp_problem *p = NULL;
+  int i = corpus_find(c, "incline_task7_step1"), j = corpus_find(c, "incline_task7_step2");
+  CHECK(i >= 0 && corpus_read(c, i, &p, d->err, sizeof d->err) == 0 && same(p, lcp), "the LCP reads back");
+  const struct corpus_meta *r = corpus_meta_at(c, i);
+  CHECK(!strcmp(r->driver, "incline") && !strcmp(r->formulation, "stewart_trinkle") && r->h == 0.01 &&
+            r->step == 1 && r->task_id == 7 && r->rows[1] == 4 && !strcmp(r->kind, "lcp") && r->captured,
+        "its metadata reads back");
+  cp_destroy(&p);
+  CHECK(j >= 0 && corpus_read(c, j, &p, d->err, sizeof d->err) == 0 && same(p, mlcp) && isinf(p->lo[0]),
+        "the MLCP (CSR, free rows at -inf) reads back");
+  cp_destroy(&p);
+  corpus_close(&c);
+}
 
-  /* Siconos .dat: written, then read by cp_io's reader */
+/* Siconos .dat: written, then read by cp_io's reader. */
+static void test_siconos_dat(struct corpus_test *d, const struct cp_problem *lcp,
+                             const struct cp_problem *mlcp)
+{
+  char dat[256];
   struct cp_problem *back = NULL;
-  snprintf(dat, sizeof dat, "%s/x_lcp.dat", dir);
-  CHECK(corpus_write_siconos(dat, lcp, err, sizeof err) == 0 &&
-            cp_read_file(dat, CP_FILE_SICONOS_LCP, &back, err, sizeof err) == 0 && same(back, lcp),
-        "Siconos LCP .dat round trip (%s)", err);
+  snprintf(dat, sizeof dat, "%s/x_lcp.dat", d->dir);
+  CHECK(corpus_write_siconos(dat, lcp, d->err, sizeof d->err) == 0 &&
+            cp_read_file(dat, CP_FILE_SICONOS_LCP, &back, d->err, sizeof d->err) == 0 && same(back, lcp),
+        "Siconos LCP .dat round trip (%s)", d->err);
   cp_destroy(&back);
-  snprintf(dat, sizeof dat, "%s/x_mlcp.dat", dir);
-  CHECK(corpus_write_siconos(dat, mlcp, err, sizeof err) == 0 &&
-            cp_read_file(dat, CP_FILE_SICONOS_MLCP, &back, err, sizeof err) == 0 && same(back, mlcp),
-        "Siconos MLCP .dat round trip (%s)", err);
+  snprintf(dat, sizeof dat, "%s/x_mlcp.dat", d->dir);
+  CHECK(corpus_write_siconos(dat, mlcp, d->err, sizeof d->err) == 0 &&
+            cp_read_file(dat, CP_FILE_SICONOS_MLCP, &back, d->err, sizeof d->err) == 0 && same(back, mlcp),
+        "Siconos MLCP .dat round trip (%s)", d->err);
   cp_destroy(&back);
+}
 
-  /* merge: a second file with a clashing name */
+/* merge: a.h5 with a second file, b.h5, whose one problem's name clashes. */
+static void test_merge(struct corpus_test *d, const struct cp_problem *mlcp)
+{
+  struct corpus_meta m;
+  struct corpus *c = NULL;
   meta(&m, "incline_task7_step1", 1);
-  corpus_append(path2, mlcp, &m, 0, err, sizeof err);
-  const char *in[2] = {path, path2};
-  CHECK(corpus_merge(merged, in, 2, err, sizeof err) == 0, "merge two files (%s)", err);
-  CHECK(corpus_open(merged, &c, err, sizeof err) == 0 && corpus_count(c) == 3 &&
+  corpus_append(d->b, mlcp, &m, 0, d->err, sizeof d->err);
+  const char *in[2] = {d->a, d->b};
+  CHECK(corpus_merge(d->merged, in, 2, d->err, sizeof d->err) == 0, "merge two files (%s)", d->err);
+  CHECK(corpus_open(d->merged, &c, d->err, sizeof d->err) == 0 && corpus_count(c) == 3 &&
             corpus_find(c, "incline_task7_step1_in1") >= 0,
         "the merged file holds 3 problems, the clash renamed");
   corpus_close(&c);
+}
 
-  /* a writer that dies without closing (as under kill -9) leaves every batch written before: 300 problems
-   * added, the first CORPUS_BATCH_PROBLEMS of them flushed as one batch, the rest lost with the process */
+/* A writer that dies without closing (as under kill -9) leaves every batch written before: 300 problems
+ * added, the first CORPUS_BATCH_PROBLEMS of them flushed as one batch, the rest lost with the process. */
+static void test_dead_writer(struct corpus_test *d, const struct cp_problem *lcp,
+                             const struct cp_problem *mlcp)
+{
   char dead[256];
-  snprintf(dead, sizeof dead, "%s/dead.h5", dir);
+  struct corpus *c = NULL;
+  snprintf(dead, sizeof dead, "%s/dead.h5", d->dir);
   fflush(NULL);
   pid_t pid = fork();
   if (pid == 0) {
     struct corpus_writer *w = NULL;
-    if (corpus_writer_open(dead, &w, err, sizeof err)) _exit(1);
+    struct corpus_meta m;
+    if (corpus_writer_open(dead, &w, d->err, sizeof d->err)) _exit(1);
     for (int k = 0; k < 300; k++) {
       meta(&m, "x", k);
       snprintf(m.name, sizeof m.name, "incline_task9_step%d", k + 1);
-      if (corpus_writer_add(w, k % 2 ? mlcp : lcp, &m, 0, err, sizeof err)) _exit(1);
+      if (corpus_writer_add(w, k % 2 ? mlcp : lcp, &m, 0, d->err, sizeof d->err)) _exit(1);
     }
     _exit(0); /* no close: the last batch is never written */
   }
   int st = -1;
   waitpid(pid, &st, 0);
   /* (exactly the first batch unless a second came from the 1 s rule on a stalled machine) */
-  CHECK(st == 0 && corpus_open(dead, &c, err, sizeof err) == 0 && corpus_count(c) >= CORPUS_BATCH_PROBLEMS &&
-            corpus_count(c) < 300,
-        "a writer gone without closing: the file reads and holds the first batch, not the rest (%s)", err);
+  CHECK(st == 0 && corpus_open(dead, &c, d->err, sizeof d->err) == 0 &&
+            corpus_count(c) >= CORPUS_BATCH_PROBLEMS && corpus_count(c) < 300,
+        "a writer gone without closing: the file reads and holds the first batch, not the rest (%s)", d->err);
   if (c) printf("# %d problems of 300 in it\n", corpus_count(c));
   if (c) {
     struct cp_problem *p = NULL;
     int last = corpus_find(c, "incline_task9_step256");
-    CHECK(last >= 0 && corpus_read(c, last, &p, err, sizeof err) == 0 && same(p, mlcp),
+    CHECK(last >= 0 && corpus_read(c, last, &p, d->err, sizeof d->err) == 0 && same(p, mlcp),
           "its last problem reads back whole");
     cp_destroy(&p);
   }
   corpus_close(&c);
+}
 
-  /* a version 1 file: read, and converted by merge */
+/* A version 1 file: read, converted by merge, and refused to appends. */
+static void test_version1(struct corpus_test *d, const struct cp_problem *lcp)
+{
   char v1[256], v2[256];
-  snprintf(v1, sizeof v1, "%s/v1.h5", dir);
-  snprintf(v2, sizeof v2, "%s/v2.h5", dir);
+  struct corpus *c = NULL;
+  struct corpus_meta m;
+  snprintf(v1, sizeof v1, "%s/v1.h5", d->dir);
+  snprintf(v2, sizeof v2, "%s/v2.h5", d->dir);
   write_v1(v1, "incline_task3_step4", lcp);
   const char *old[1] = {v1};
   struct cp_problem *p1 = NULL;
-  CHECK(corpus_open(v1, &c, err, sizeof err) == 0 && corpus_schema(c) == 1 && corpus_count(c) == 1 &&
-            corpus_read(c, 0, &p1, err, sizeof err) == 0 && same(p1, lcp) && corpus_meta_at(c, 0)->step == 4,
-        "a version 1 file reads (%s)", err);
+  CHECK(corpus_open(v1, &c, d->err, sizeof d->err) == 0 && corpus_schema(c) == 1 && corpus_count(c) == 1 &&
+            corpus_read(c, 0, &p1, d->err, sizeof d->err) == 0 && same(p1, lcp) &&
+            corpus_meta_at(c, 0)->step == 4,
+        "a version 1 file reads (%s)", d->err);
   corpus_close(&c);
   cp_destroy(&p1);
-  CHECK(corpus_merge(v2, old, 1, err, sizeof err) == 0 && corpus_open(v2, &c, err, sizeof err) == 0 &&
-            corpus_schema(c) == CORPUS_SCHEMA_VERSION && corpus_read(c, 0, &p1, err, sizeof err) == 0 &&
-            same(p1, lcp) && !strcmp(corpus_meta_at(c, 0)->driver, "incline") &&
-            corpus_meta_at(c, 0)->h == 0.01,
-        "merge converts it to the current version, bit for bit (%s)", err);
+  CHECK(corpus_merge(v2, old, 1, d->err, sizeof d->err) == 0 &&
+            corpus_open(v2, &c, d->err, sizeof d->err) == 0 && corpus_schema(c) == CORPUS_SCHEMA_VERSION &&
+            corpus_read(c, 0, &p1, d->err, sizeof d->err) == 0 && same(p1, lcp) &&
+            !strcmp(corpus_meta_at(c, 0)->driver, "incline") && corpus_meta_at(c, 0)->h == 0.01,
+        "merge converts it to the current version, bit for bit (%s)", d->err);
   corpus_close(&c);
   cp_destroy(&p1);
-  CHECK(corpus_append(v1, lcp, &m, 0, err, sizeof err) == 1 && strstr(err, "schema version 1"),
-        "appending to a version 1 file is refused: %s", err);
+  meta(&m, "incline_task7_step1", 1);
+  CHECK(corpus_append(v1, lcp, &m, 0, d->err, sizeof d->err) == 1 && strstr(d->err, "schema version 1"),
+        "appending to a version 1 file is refused: %s", d->err);
+}
 
-  /* bad input: another schema version, truncated, not HDF5 */
+/* Bad input: another schema version (b.h5 rewritten), truncated (a.h5 cut in half), not HDF5, missing. */
+static void test_bad_files(struct corpus_test *d)
+{
+  struct corpus *c = NULL;
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-  hid_t f = H5Fopen(path2, H5F_ACC_RDWR, H5P_DEFAULT);
+  hid_t f = H5Fopen(d->b, H5F_ACC_RDWR, H5P_DEFAULT);
   long v = 99;
   hid_t a = H5Aopen(f, "schema_version", H5P_DEFAULT);
   H5Awrite(a, H5T_NATIVE_LONG, &v);
   H5Aclose(a);
   H5Fclose(f);
-  CHECK(corpus_open(path2, &c, err, sizeof err) == 2 && strstr(err, "schema version 99"),
-        "another schema version: %s", err);
-  FILE *fp = fopen(path, "r+");
+  CHECK(corpus_open(d->b, &c, d->err, sizeof d->err) == 2 && strstr(d->err, "schema version 99"),
+        "another schema version: %s", d->err);
+  FILE *fp = fopen(d->a, "r+");
   fseek(fp, 0, SEEK_END);
   long size = ftell(fp);
   fclose(fp);
-  CHECK(truncate(path, size / 2) == 0 && corpus_open(path, &c, err, sizeof err) == 2, "truncated: %s", err);
-  fp = fopen(path2, "w");
+  CHECK(truncate(d->a, size / 2) == 0 && corpus_open(d->a, &c, d->err, sizeof d->err) == 2, "truncated: %s",
+        d->err);
+  fp = fopen(d->b, "w");
   fputs("not hdf5\n", fp);
   fclose(fp);
-  CHECK(corpus_open(path2, &c, err, sizeof err) == 2, "not HDF5: %s", err);
-  CHECK(corpus_open("/nonexistent/x.h5", &c, err, sizeof err) == 2, "missing: %s", err);
+  CHECK(corpus_open(d->b, &c, d->err, sizeof d->err) == 2, "not HDF5: %s", d->err);
+  CHECK(corpus_open("/nonexistent/x.h5", &c, d->err, sizeof d->err) == 2, "missing: %s", d->err);
+}
 
+int main(void)
+{
+  struct corpus_test d = {.dir = "/tmp/test_corpus_XXXXXX"};
+  if (!mkdtemp(d.dir)) return CHECK(0, "temporary directory"), check_finish();
+  snprintf(d.a, sizeof d.a, "%s/a.h5", d.dir);
+  snprintf(d.b, sizeof d.b, "%s/b.h5", d.dir);
+  snprintf(d.merged, sizeof d.merged, "%s/m.h5", d.dir);
+  struct cp_problem *lcp = NULL, *mlcp = NULL;
+  make_problems(&lcp, &mlcp);
+  test_append_read(&d, lcp, mlcp);
+  test_siconos_dat(&d, lcp, mlcp);
+  test_merge(&d, mlcp);
+  test_dead_writer(&d, lcp, mlcp);
+  test_version1(&d, lcp);
+  test_bad_files(&d);
   cp_destroy(&lcp);
   cp_destroy(&mlcp);
   char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-  if (system(cmd)) fprintf(stderr, "note: could not remove %s\n", dir);
+  snprintf(cmd, sizeof cmd, "rm -rf %s", d.dir);
+  if (system(cmd)) fprintf(stderr, "note: could not remove %s\n", d.dir);
   return check_finish();
 }

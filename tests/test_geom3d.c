@@ -160,128 +160,166 @@ static void place(const struct polyhedron *p, const double axis[3], double angle
   hull3d_place(p, R, x, out);
 }
 
-static void test_contacts(void)
+/* The narrow phase's cases: the plane's normal, the origin, and the contact threshold. */
+static const double UP[3] = {0, 0, 1}, ORIGIN[3] = {0, 0, 0}, THR = 0.01;
+
+/* Box flat on a plane: exactly its 4 bottom vertices; a sphere on a plane: one contact, gap = height - r. */
+static void test_contacts_plane(const struct polyhedron *unit)
 {
   struct contact_set s = {0};
-  const double up[3] = {0, 0, 1}, zero[3] = {0, 0, 0}, thr = 0.01;
-  struct polyhedron *unit = hull3d_box(0.5, 0.5, 0.5), *big = hull3d_box(1, 1, 1);
-  struct hull3d_placed a, b;
-
-  /* Box flat on a plane: exactly its 4 bottom vertices. */
+  struct hull3d_placed a;
   double xa[3] = {0.2, -0.1, 0.5 + 1e-3};
-  place(unit, up, 0.3, xa, &a);
-  contact3d_polyhedron_plane(&a, up, 0.0, thr, &s);
+  place(unit, UP, 0.3, xa, &a);
+  contact3d_polyhedron_plane(&a, UP, 0.0, THR, &s);
   int ok = s.n == 4 && count_features(&s, FEATURE_VERTEX, FEATURE_SURFACE) == 4;
   for (int i = 0; i < s.n; i++)
     ok &= fabs(s.c[i].gap - 1e-3) < 1e-14 && fabs(s.c[i].n[2] - 1) < 1e-15;
   CHECK(ok, "contact: box flat on a plane gives its 4 bottom vertices (%d contacts)", s.n);
   hull3d_placed_free(&a);
 
-  /* Sphere on a plane: one contact, gap = height - r. */
   contact_set_clear(&s);
   double c[3] = {1, 2, 0.3};
-  contact3d_sphere_plane(c, 0.25, up, 0.0, thr, &s);
+  contact3d_sphere_plane(c, 0.25, UP, 0.0, THR, &s);
   CHECK(s.n == 0, "contact: a sphere 0.05 above the plane is beyond the threshold 0.01");
   contact_set_clear(&s);
   c[2] = 0.255;
-  contact3d_sphere_plane(c, 0.25, up, 0.0, thr, &s);
+  contact3d_sphere_plane(c, 0.25, UP, 0.0, THR, &s);
   CHECK(s.n == 1 && fabs(s.c[0].gap - 0.005) < 1e-15 && fabs(s.c[0].pb[2]) < 1e-15 && s.c[0].pa[2] > 0.0,
         "contact: sphere on a plane, gap 0.005, points on both bodies");
+  contact_set_free(&s);
+}
 
-  /* Box corner on a box face: the cube's diagonal vertical, one vertex-face contact. */
-  contact_set_clear(&s);
+/* Box corner on a box face: the cube's diagonal vertical, one vertex-face contact; in the other order the
+ * normal and the features swap. */
+static void test_contacts_corner(const struct polyhedron *unit, const struct polyhedron *big)
+{
+  struct contact_set s = {0};
+  struct hull3d_placed a, b;
   double axis[3] = {1, -1, 0}, h = 0.5 * sqrt(3.0), xc[3] = {0.1, 0.2, 1 + h + 0.002};
   place(unit, axis, acos(1 / sqrt(3.0)), xc, &a); /* (-1,-1,-1)/sqrt 3 turned to (0,0,-1) */
-  place(big, up, 0.0, zero, &b);
-  contact3d_polyhedron_polyhedron(&a, &b, thr, &s);
+  place(big, UP, 0.0, ORIGIN, &b);
+  contact3d_polyhedron_polyhedron(&a, &b, THR, &s);
   CHECK(s.n == 1 && s.c[0].fa == FEATURE_VERTEX && s.c[0].fb == FEATURE_FACE &&
             fabs(s.c[0].gap - 0.002) < 1e-12 && fabs(s.c[0].n[2] - 1) < 1e-12 &&
             fabs(s.c[0].pb[0] - 0.1) < 1e-12 && fabs(s.c[0].pb[2] - 1) < 1e-12,
         "contact: box corner on a box face, one vertex-face contact (%d)", s.n);
-  /* The same pair in the other order: the normal flips, face on a, vertex on b. */
   contact_set_clear(&s);
-  contact3d_polyhedron_polyhedron(&b, &a, thr, &s);
+  contact3d_polyhedron_polyhedron(&b, &a, THR, &s);
   CHECK(s.n == 1 && s.c[0].fa == FEATURE_FACE && s.c[0].fb == FEATURE_VERTEX &&
             fabs(s.c[0].n[2] + 1) < 1e-12 && fabs(s.c[0].gap - 0.002) < 1e-12,
         "contact: swapped order flips the normal and the features");
   hull3d_placed_free(&a);
   hull3d_placed_free(&b);
+  contact_set_free(&s);
+}
 
-  /* Crossed edges: a bar along x turned 45 deg about x above a bar along y turned 45 deg about y. */
-  contact_set_clear(&s);
+/* Crossed edges: a bar along x turned 45 deg about x above a bar along y turned 45 deg about y; then
+ * penetrating by 0.004: still one edge-edge contact, with a negative gap. */
+static void test_contacts_crossed_edges(void)
+{
+  struct contact_set s = {0};
   struct polyhedron *barx = hull3d_box(1, 0.5, 0.5), *bary = hull3d_box(0.5, 1, 0.5);
+  struct hull3d_placed a, b;
   double ex[3] = {1, 0, 0}, ey[3] = {0, 1, 0}, r2 = 0.5 * sqrt(2.0), xe[3] = {0.05, -0.1, 2 * r2 + 0.003};
   place(barx, ex, M_PI / 4, xe, &a);
-  place(bary, ey, M_PI / 4, zero, &b);
-  contact3d_polyhedron_polyhedron(&a, &b, thr, &s);
+  place(bary, ey, M_PI / 4, ORIGIN, &b);
+  contact3d_polyhedron_polyhedron(&a, &b, THR, &s);
   CHECK(s.n == 1 && count_features(&s, FEATURE_EDGE, FEATURE_EDGE) == 1 && fabs(s.c[0].gap - 0.003) < 1e-12 &&
             fabs(s.c[0].n[2] - 1) < 1e-12 && fabs(s.c[0].pa[0] - 0.0) < 1e-12 &&
             fabs(s.c[0].pa[1] + 0.1) < 1e-12,
         "contact: crossed edges give one edge-edge contact, normal +z from b to a (%d)", s.n);
-  /* Penetrating by 0.004: still one edge-edge contact with a negative gap. */
   contact_set_clear(&s);
   hull3d_placed_free(&a);
   xe[2] = 2 * r2 - 0.004;
   place(barx, ex, M_PI / 4, xe, &a);
-  contact3d_polyhedron_polyhedron(&a, &b, thr, &s);
+  contact3d_polyhedron_polyhedron(&a, &b, THR, &s);
   CHECK(s.n == 1 && s.c[0].fa == FEATURE_EDGE && fabs(s.c[0].gap + 0.004) < 1e-12,
         "contact: penetrating crossed edges, gap -0.004 (%d)", s.n);
   hull3d_placed_free(&a);
   hull3d_placed_free(&b);
+  contact_set_free(&s);
   polyhedron_free(barx);
   polyhedron_free(bary);
+}
 
-  /* A small box resting on a big one: 4 vertex-face contacts; two equal boxes stacked: the shared
-   * corners are reported once each. */
-  contact_set_clear(&s);
+/* A small box resting on a big one: 4 vertex-face contacts; two equal boxes stacked: the shared corners are
+ * reported once each. */
+static void test_contacts_stacked(const struct polyhedron *unit, const struct polyhedron *big)
+{
+  struct contact_set s = {0};
+  struct hull3d_placed a, b;
   double xs[3] = {0.2, 0.1, 1.5};
-  place(unit, up, 0.4, xs, &a);
-  place(big, up, 0.0, zero, &b);
-  contact3d_polyhedron_polyhedron(&a, &b, thr, &s);
+  place(unit, UP, 0.4, xs, &a);
+  place(big, UP, 0.0, ORIGIN, &b);
+  contact3d_polyhedron_polyhedron(&a, &b, THR, &s);
   CHECK(s.n == 4 && count_features(&s, FEATURE_VERTEX, FEATURE_FACE) == 4,
         "contact: small box resting on a big box, 4 vertex-face contacts (%d)", s.n);
   hull3d_placed_free(&a);
   contact_set_clear(&s);
   double xt[3] = {0, 0, 2.0};
-  place(big, up, 0.0, xt, &a);
-  contact3d_polyhedron_polyhedron(&a, &b, thr, &s);
-  ok = s.n == 4;
+  place(big, UP, 0.0, xt, &a);
+  contact3d_polyhedron_polyhedron(&a, &b, THR, &s);
+  int ok = s.n == 4;
   for (int i = 0; i < s.n; i++)
     ok &= fabs(s.c[i].n[2] - 1) < 1e-12 && fabs(s.c[i].gap) < 1e-12;
   CHECK(ok, "contact: equal stacked boxes, 4 corner contacts with normal +z (%d)", s.n);
   hull3d_placed_free(&a);
+  hull3d_placed_free(&b);
+  contact_set_free(&s);
+}
 
-  /* The same small box on a triangulated big box (PEG's block meshes): still 4 vertex-face contacts;
-   * where its bottom edges cross the top face's diagonal, edge-edge contacts with the same normal. */
+/* The small box on a triangulated big box (PEG's block meshes): still 4 vertex-face contacts; where its
+ * bottom edges cross the top face's diagonal, edge-edge contacts with the same normal. */
+static void test_contacts_triangulated(const struct polyhedron *unit, const struct polyhedron *big)
+{
+  struct contact_set s = {0};
   struct polyhedron *tri = hull3d_triangulate(big);
   CHECK(tri && tri->nf == 12 && tri->ne == 18 && fabs(tri->volume - 8.0) < 1e-13,
         "triangulate: a box becomes 12 triangles, 18 edges, same volume");
-  struct hull3d_placed bt;
-  contact_set_clear(&s);
-  xs[2] = 1.5 + 0.002;
-  place(unit, up, 0.4, xs, &a);
-  place(tri, up, 0.0, zero, &bt);
-  contact3d_polyhedron_polyhedron(&a, &bt, thr, &s);
-  ok = count_features(&s, FEATURE_VERTEX, FEATURE_FACE) == 4 &&
-       count_features(&s, FEATURE_VERTEX, FEATURE_FACE) + count_features(&s, FEATURE_EDGE, FEATURE_EDGE) ==
-           s.n;
+  struct hull3d_placed a, bt;
+  double xs[3] = {0.2, 0.1, 1.5 + 0.002};
+  place(unit, UP, 0.4, xs, &a);
+  place(tri, UP, 0.0, ORIGIN, &bt);
+  contact3d_polyhedron_polyhedron(&a, &bt, THR, &s);
+  int ok =
+      count_features(&s, FEATURE_VERTEX, FEATURE_FACE) == 4 &&
+      count_features(&s, FEATURE_VERTEX, FEATURE_FACE) + count_features(&s, FEATURE_EDGE, FEATURE_EDGE) ==
+          s.n;
   for (int i = 0; i < s.n; i++)
     ok &= fabs(s.c[i].n[2] - 1) < 1e-12 && fabs(s.c[i].gap - 0.002) < 1e-12;
   CHECK(ok, "contact: small box on a triangulated box, 4 vertex-face (+ %d diagonal edge-edge) at gap 0.002",
         s.n - 4);
   hull3d_placed_free(&a);
   hull3d_placed_free(&bt);
+  contact_set_free(&s);
   polyhedron_free(tri);
+}
 
-  /* Sphere above a box edge: an edge feature, normal along the diagonal. */
-  contact_set_clear(&s);
+/* Sphere above a box edge: an edge feature, normal along the diagonal. */
+static void test_contacts_sphere_edge(const struct polyhedron *big)
+{
+  struct contact_set s = {0};
+  struct hull3d_placed b;
+  place(big, UP, 0.0, ORIGIN, &b);
   double cs[3] = {1 + 0.2 / sqrt(2.0), 0.3, 1 + 0.2 / sqrt(2.0) + 0.001 / sqrt(2.0)};
-  contact3d_sphere_polyhedron(cs, 0.2, &b, thr, &s);
+  contact3d_sphere_polyhedron(cs, 0.2, &b, THR, &s);
   CHECK(s.n == 1 && s.c[0].fb == FEATURE_EDGE && fabs(s.c[0].n[0] - s.c[0].n[2]) < 1e-2 && s.c[0].gap > 0.0 &&
             s.c[0].gap < 0.002,
         "contact: sphere over a box edge, edge feature (%d)", s.n);
   hull3d_placed_free(&b);
   contact_set_free(&s);
+}
+
+/* The potential-contact sets of the 3D narrow phase, on a unit cube and a 2 x 2 x 2 box. */
+static void test_contacts(void)
+{
+  struct polyhedron *unit = hull3d_box(0.5, 0.5, 0.5), *big = hull3d_box(1, 1, 1);
+  test_contacts_plane(unit);
+  test_contacts_corner(unit, big);
+  test_contacts_crossed_edges();
+  test_contacts_stacked(unit, big);
+  test_contacts_triangulated(unit, big);
+  test_contacts_sphere_edge(big);
   polyhedron_free(unit);
   polyhedron_free(big);
 }

@@ -125,38 +125,44 @@ static void expect_landing(const char *name, struct outcome o)
   CHECK(o.overlap >= 0.0 && o.overlap < 1e-12, "%s: no overlap after the step (volume %g)", name, o.overlap);
 }
 
-int main(int argc, char **argv)
+/* The orientations of the cases: identity; a cube's corner down (its diagonal (1,1,1) turned onto -z) and
+ * up (onto +z, the static box); an edge along x at the top and at the bottom (turned about x); an edge along
+ * y (a bar along y turned about y). */
+struct poses {
+  double id[4], corner_down[4], corner_up[4], edge_x[4], edge_y[4];
+};
+
+static struct poses make_poses(void)
 {
-  PetscInitialize(&argc, &argv, NULL, NULL);
-  const double id[4] = {1, 0, 0, 0};
-  double qc[4], qx[4], qy[4], qv[4], axis[3];
-  /* corner down: the cube's diagonal (1,1,1) turned onto -z */
-  double diag[3] = {1, 1, 1}, down[3] = {0, 0, -1};
+  struct poses p = {.id = {1, 0, 0, 0}};
+  double axis[3], diag[3] = {1, 1, 1}, down[3] = {0, 0, -1}, up[3] = {0, 0, 1}, ax[3] = {1, 0, 0},
+                  ay[3] = {0, 1, 0};
   vec3_normalize(diag);
   vec3_cross(diag, down, axis);
-  quat_from_axis_angle(axis, acos(vec3_dot(diag, down)), qc);
-  /* corner up (the static box): (1,1,1) onto +z */
-  double up[3] = {0, 0, 1};
+  quat_from_axis_angle(axis, acos(vec3_dot(diag, down)), p.corner_down);
   vec3_cross(diag, up, axis);
-  quat_from_axis_angle(axis, acos(vec3_dot(diag, up)), qv);
-  double ax[3] = {1, 0, 0}, ay[3] = {0, 1, 0};
-  quat_from_axis_angle(ax, M_PI / 4, qx); /* an edge along x at the top and at the bottom */
-  quat_from_axis_angle(ay, M_PI / 4, qy); /* (a bar along y) an edge along y */
+  quat_from_axis_angle(axis, acos(vec3_dot(diag, up)), p.corner_up);
+  quat_from_axis_angle(ax, M_PI / 4, p.edge_x);
+  quat_from_axis_angle(ay, M_PI / 4, p.edge_y);
+  return p;
+}
 
-  const double big[3] = {2, 2, 0.5}, cube[3] = {0.25, 0.25, 0.25}, bar[3] = {1.0, 0.2, 0.2},
-               shortbar[3] = {0.5, 0.2, 0.2}, ybar[3] = {0.2, 1.0, 0.2};
-  struct world *w;
-  struct outcome o;
+/* The boxes' half extents. */
+static const double BIG[3] = {2, 2, 0.5}, CUBE[3] = {0.25, 0.25, 0.25}, BAR[3] = {1.0, 0.2, 0.2},
+                    SHORTBAR[3] = {0.5, 0.2, 0.2}, YBAR[3] = {0.2, 1.0, 0.2};
 
-  w = pair(big, id, cube, qc);
-  o = step(w, "peg", NULL);
+/* A corner on a face, crossed edges, an edge on an edge: the PEG rows of each, and a landing. */
+static void test_simple_pairs(const struct poses *q)
+{
+  struct world *w = pair(BIG, q->id, CUBE, q->corner_down);
+  struct outcome o = step(w, "peg", NULL);
   CHECK(o.nvf == 1 && o.nee == 0 && o.nu == 1 && o.ni == 0 && o.nx == 0,
         "corner on a face: one vertex-face contact, one U (contacts %d: vf %d ee %d; U %d I %d X %d)", o.nc,
         o.nvf, o.nee, o.nu, o.ni, o.nx);
   expect_landing("corner on a face", o);
   world_destroy(&w);
 
-  w = pair(bar, qx, ybar, qy);
+  w = pair(BAR, q->edge_x, YBAR, q->edge_y);
   o = step(w, "peg", NULL);
   CHECK(o.nee == 1 && o.nu == 1 && o.ni == 0 && o.nx == 0,
         "crossed edges: one edge-edge contact, one U (contacts %d: vf %d ee %d; U %d I %d X %d)", o.nc, o.nvf,
@@ -164,7 +170,7 @@ int main(int argc, char **argv)
   expect_landing("crossed edges", o);
   world_destroy(&w);
 
-  w = pair(bar, qx, shortbar, qx);
+  w = pair(BAR, q->edge_x, SHORTBAR, q->edge_x);
   o = step(w, "peg", NULL);
   CHECK(o.ni == 2 && o.ncont == 0 && o.nx == 4 && o.nu == 0,
         "edge on an edge: two vertex-edge I (one kappa each), four X (contacts %d: vf %d ee %d; U %d I %d X "
@@ -172,9 +178,36 @@ int main(int argc, char **argv)
         o.nc, o.nvf, o.nee, o.nu, o.ni, o.nx);
   expect_landing("edge on an edge", o);
   world_destroy(&w);
+}
 
-  w = pair(cube, qv, cube, qc);
-  o = step(w, "peg", NULL);
+/* How far the upper box's lowest vertex is outside the static box (body 0, at the origin): the largest of
+ * its signed distances to the static box's face planes, >= 0 when outside. */
+static double lowest_vertex_outside(const struct world *w)
+{
+  double R[9], x[3], best = -HUGE_VAL;
+  const struct polyhedron *A = w->shapes[1].polyhedron, *B = w->shapes[0].polyhedron;
+  int low = 0;
+  world_rotation(w, &w->bodies[1], R);
+  for (int i = 0; i < A->nv; i++) {
+    mat3_vec(R, A->v + 3 * i, x);
+    if (i == 0 || x[2] < best) best = x[2], low = i;
+  }
+  mat3_vec(R, A->v + 3 * low, x);
+  vec3_add(x, w->bodies[1].x, x);
+  double Rb[9], xb[3], worst = -HUGE_VAL;
+  world_rotation(w, &w->bodies[0], Rb);
+  for (int f = 0; f < B->nf; f++) {
+    mat3_tvec(Rb, x, xb); /* the static box sits at the origin */
+    worst = fmax(worst, vec3_dot(B->fn + 3 * f, xb) - B->fd[f]);
+  }
+  return worst;
+}
+
+/* A vertex on a vertex: the I rows over three faces each, and eq. 38's X per face pair. */
+static void test_vertex_on_vertex(const struct poses *q)
+{
+  struct world *w = pair(CUBE, q->corner_up, CUBE, q->corner_down);
+  struct outcome o = step(w, "peg", NULL);
   CHECK(o.ni == 4 && o.ncont == 2 && o.vv == 2 && o.nu == 0,
         "vertex on a vertex: two I over three faces each (I rows %d, continued %d, vertices %d, U %d)", o.ni,
         o.ncont, o.vv, o.nu);
@@ -188,71 +221,60 @@ int main(int argc, char **argv)
   CHECK(o.x_groups_ok,
         "vertex on a vertex: every eq. 38 X holds both vertex-face contacts and >= 1 edge-edge");
   expect_landing("vertex on a vertex", o);
-  {
-    double R[9], x[3], best = -HUGE_VAL;
-    const struct polyhedron *A = w->shapes[1].polyhedron, *B = w->shapes[0].polyhedron;
-    int low = 0;
-    world_rotation(w, &w->bodies[1], R);
-    for (int i = 0; i < A->nv; i++) {
-      mat3_vec(R, A->v + 3 * i, x);
-      if (i == 0 || x[2] < best) best = x[2], low = i;
-    }
-    mat3_vec(R, A->v + 3 * low, x);
-    vec3_add(x, w->bodies[1].x, x);
-    double Rb[9], xb[3], worst = -HUGE_VAL;
-    world_rotation(w, &w->bodies[0], Rb);
-    for (int f = 0; f < B->nf; f++) {
-      mat3_tvec(Rb, x, xb); /* the static box sits at the origin */
-      worst = fmax(worst, vec3_dot(B->fn + 3 * f, xb) - B->fd[f]);
-    }
-    CHECK(worst > -1e-9, "vertex on a vertex: the lower vertex stays outside the other cube (%g)", worst);
-  }
+  double worst = lowest_vertex_outside(w);
+  CHECK(worst > -1e-9, "vertex on a vertex: the lower vertex stays outside the other cube (%g)", worst);
   world_destroy(&w);
+}
 
-  /* Standard-model traps in 3D (peg3d_count_traps): a vertex near two or more faces of one part — none for
-   * a corner on a face, the two end vertices of the upper edge on an edge, both vertices of a vertex on a
-   * vertex. */
-  {
-    struct contact_set ts = {0};
-    int t[3];
-    w = pair(big, id, cube, qc);
-    t[0] = peg3d_count_traps(w, &ts);
-    world_destroy(&w);
-    w = pair(bar, qx, shortbar, qx);
-    t[1] = peg3d_count_traps(w, &ts);
-    world_destroy(&w);
-    w = pair(cube, qv, cube, qc);
-    t[2] = peg3d_count_traps(w, &ts);
-    world_destroy(&w);
-    contact_set_free(&ts);
-    CHECK(t[0] == 0 && t[1] == 2 && t[2] == 2,
-          "3D traps: corner on a face %d (0), edge on an edge %d (2), vertex on a vertex %d (2)", t[0], t[1],
-          t[2]);
-  }
+/* Standard-model traps in 3D (peg3d_count_traps): a vertex near two or more faces of one part — none for a
+ * corner on a face, the two end vertices of the upper edge on an edge, both vertices of a vertex on a
+ * vertex. */
+static void test_traps(const struct poses *q)
+{
+  struct contact_set ts = {0};
+  int t[3];
+  struct world *w = pair(BIG, q->id, CUBE, q->corner_down);
+  t[0] = peg3d_count_traps(w, &ts);
+  world_destroy(&w);
+  w = pair(BAR, q->edge_x, SHORTBAR, q->edge_x);
+  t[1] = peg3d_count_traps(w, &ts);
+  world_destroy(&w);
+  w = pair(CUBE, q->corner_up, CUBE, q->corner_down);
+  t[2] = peg3d_count_traps(w, &ts);
+  world_destroy(&w);
+  contact_set_free(&ts);
+  CHECK(t[0] == 0 && t[1] == 2 && t[2] == 2,
+        "3D traps: corner on a face %d (0), edge on an edge %d (2), vertex on a vertex %d (2)", t[0], t[1],
+        t[2]);
+}
 
-  /* The frictionless standard model (-stewart_trinkle_frictionless, eqs. 8-9): at mu = 0 one row per
-   * contact instead of 1 + friction_dirs + 1, and the same step as with the (inert) friction block. The
-   * paper's detection (the pair's world has no closest-feature threshold). */
-  {
-    w = pair(big, id, cube, qc);
-    struct outcome full = step(w, "stewart_trinkle", OPTS("-stewart_trinkle_detection", "paper"));
-    world_destroy(&w);
-    w = pair(big, id, cube, qc);
-    struct outcome bare =
-        step(w, "stewart_trinkle",
-             OPTS("-stewart_trinkle_detection", "paper", "-stewart_trinkle_frictionless", "1"));
-    world_destroy(&w);
-    CHECK(full.ok && bare.ok && full.nc >= 1 && bare.nc == full.nc && full.rows == 6 * full.nc &&
-              bare.rows == bare.nc,
-          "stewart_trinkle frictionless: %d contacts, rows %d with friction (4 directions), %d without",
-          bare.nc, full.rows, bare.rows);
-    CHECK_CLOSE(bare.vz, full.vz, 1e-12, "stewart_trinkle frictionless: the same step (v_z %.12g, %.12g)",
-                bare.vz, full.vz);
-    CHECK_CLOSE(bare.vz, -GAP / H, 1e-8, "stewart_trinkle frictionless: lands exactly (v_z %.12g)", bare.vz);
-  }
+/* The frictionless standard model (-stewart_trinkle_frictionless, eqs. 8-9): at mu = 0 one row per contact
+ * instead of 1 + friction_dirs + 1, and the same step as with the (inert) friction block. The paper's
+ * detection (the pair's world has no closest-feature threshold). */
+static void test_frictionless(const struct poses *q)
+{
+  struct world *w = pair(BIG, q->id, CUBE, q->corner_down);
+  struct outcome full = step(w, "stewart_trinkle", OPTS("-stewart_trinkle_detection", "paper"));
+  world_destroy(&w);
+  w = pair(BIG, q->id, CUBE, q->corner_down);
+  struct outcome bare =
+      step(w, "stewart_trinkle",
+           OPTS("-stewart_trinkle_detection", "paper", "-stewart_trinkle_frictionless", "1"));
+  world_destroy(&w);
+  CHECK(full.ok && bare.ok && full.nc >= 1 && bare.nc == full.nc && full.rows == 6 * full.nc &&
+            bare.rows == bare.nc,
+        "stewart_trinkle frictionless: %d contacts, rows %d with friction (4 directions), %d without",
+        bare.nc, full.rows, bare.rows);
+  CHECK_CLOSE(bare.vz, full.vz, 1e-12, "stewart_trinkle frictionless: the same step (v_z %.12g, %.12g)",
+              bare.vz, full.vz);
+  CHECK_CLOSE(bare.vz, -GAP / H, 1e-8, "stewart_trinkle frictionless: lands exactly (v_z %.12g)", bare.vz);
+}
 
-  /* The paper's standard model in 3D: a corner GAP above a face — one vertex-face row; crossed edges —
-   * the vertex-face rows of the edges' end vertices within 0.07 m only (the bars' ends are far). */
+/* The paper's standard model in 3D: a corner GAP above a face — one vertex-face row; a cube resting 0.01
+ * above a corner-up cube: the lower vertex is near three faces of the upper cube, and the upper cube's
+ * lowest vertex near three of the lower's: six rows (closest: fewer). */
+static void test_paper_detection(const struct poses *q)
+{
   struct formulation *f = NULL;
   struct contact_set cs = {0};
   char msg[256] = "";
@@ -260,22 +282,31 @@ int main(int argc, char **argv)
            formulation_set_option(f, "-stewart_trinkle_detection", "paper", msg, sizeof msg);
   CHECK(rc == 0, "stewart_trinkle -stewart_trinkle_detection paper reads (%s)", msg);
   if (rc == 0) {
-    w = pair(big, id, cube, qc);
+    struct world *w = pair(BIG, q->id, CUBE, q->corner_down);
     rc = f->type->detect(f, w, H, &cs);
     CHECK(rc == 0 && cs.n == 1 && cs.c[0].fa == FEATURE_VERTEX && cs.c[0].fb == FEATURE_FACE &&
               fabs(cs.c[0].gap - GAP) < 1e-12,
           "paper detection 3D: a corner 0.01 above a face gives one vertex-face contact (%d)", cs.n);
     world_destroy(&w);
     contact_set_clear(&cs);
-    /* a cube resting 0.01 above a corner-up cube: the lower vertex is near three faces of the upper
-     * cube, and the upper cube's lowest vertex near three of the lower's: six rows (closest: fewer) */
-    w = pair(cube, qv, cube, qc);
+    w = pair(CUBE, q->corner_up, CUBE, q->corner_down);
     rc = f->type->detect(f, w, H, &cs);
     CHECK(rc == 0 && cs.n == 6, "paper detection 3D: vertex on a vertex gives 6 vertex-face rows (%d)", cs.n);
     world_destroy(&w);
   }
   contact_set_free(&cs);
   formulation_destroy(&f);
+}
+
+int main(int argc, char **argv)
+{
+  PetscInitialize(&argc, &argv, NULL, NULL);
+  struct poses q = make_poses();
+  test_simple_pairs(&q);
+  test_vertex_on_vertex(&q);
+  test_traps(&q);
+  test_frictionless(&q);
+  test_paper_detection(&q);
   int code = check_finish();
   PetscFinalize();
   return code;

@@ -467,6 +467,90 @@ static void judge_timing(const struct compare_options *o, double *vb, int nb, do
     row->verdict = o->interleaved ? COMPARE_IMPROVED : COMPARE_FASTER;
 }
 
+/* The first group of the new run with the keys of baseline group g and not matched yet, or -1. */
+static int match_group(const struct rundir *b, const struct rundir_groups *gb, int g, const struct rundir *n,
+                       const struct rundir_groups *gn, const char *matched)
+{
+  for (int k = 0; k < gn->n; k++)
+    if (!matched[k] && rundir_same_keys(b->tasks, gb->first[g], gb->key_col, n->tasks, gn->first[k],
+                                        gn->key_col, gb->n_keys))
+      return k;
+  return -1;
+}
+
+/* A fresh row of group pair (g, m): untested, no ratio, p or spread yet. */
+static struct compare_row *new_row(struct compare_result *res, int g, int m, const char *name)
+{
+  struct compare_row *row = &res->rows[res->n_rows++];
+  *row = (struct compare_row){.group = g,
+                              .new_group = m,
+                              .name = name,
+                              .ratio = NAN,
+                              .p = NAN,
+                              .spread = NAN,
+                              .verdict = COMPARE_UNTESTED};
+  return row;
+}
+
+/* The row of column name over the pairs of the current group: a metric against its tolerance and noise
+ * floor, a count by ratio, a timing by ratio and rank-sum test (untested with fewer than min_repeats
+ * values on a side). */
+static void judge_value(struct compare_result *res, struct pairing *p, const struct rundir *b,
+                        const struct rundir *n, const struct compare_options *o, double *scratch,
+                        struct compare_row *row)
+{
+  const char *name = row->name;
+  int nb, nn;
+  pair_values(p, b, n, name, &nb, &nn);
+  row->n_base = nb, row->n_now = nn;
+  if (row->kind == COMPARE_COST && nb >= o->min_repeats && nn >= o->min_repeats) {
+    judge_timing(o, p->vb, nb, p->vn, nn, scratch, row);
+    return;
+  }
+  sort_values(p->vb, nb);
+  sort_values(p->vn, nn);
+  row->base = median_of(p->vb, nb);
+  row->now = median_of(p->vn, nn);
+  if (row->kind == COMPARE_COST)
+    res->n_untested_costs++;
+  else if (row->kind == COMPARE_COUNT)
+    judge_count(o, row);
+  else
+    judge_metric(n, o, row, rundir_floor(n->floors.n ? n : b, name));
+}
+
+/* The rows of baseline group g against the new run's group m: the success rate, then a row per metric and
+ * cost. */
+static void compare_group(struct compare_result *res, struct pairing *p, const struct rundir *b,
+                          const struct rundir *n, const struct compare_options *o, double *scratch, int g,
+                          int m)
+{
+  struct compare_row *row = new_row(res, g, m, "success_rate");
+  row->kind = COMPARE_SUCCESS;
+  judge_success(b, res->gb, g, n, res->gn, m, row);
+  pair_group(p, res->gb, g, b->tasks, res->gn, m, n->tasks);
+  for (int k = 0; k < n->metrics.n + n->costs.n; k++) {
+    int is_metric = k < n->metrics.n;
+    row = new_row(res, g, m, is_metric ? n->metrics.name[k] : n->costs.name[k - n->metrics.n]);
+    row->kind = is_metric                                      ? COMPARE_METRIC
+                : rundir_list_find(&n->counts, row->name) >= 0 ? COMPARE_COUNT
+                                                               : COMPARE_COST;
+    judge_value(res, p, b, n, o, scratch, row);
+  }
+}
+
+/* The tallies of the verdicts. */
+static void count_verdicts(struct compare_result *res)
+{
+  for (int i = 0; i < res->n_rows; i++) {
+    enum compare_verdict v = res->rows[i].verdict;
+    res->n_regressions += v == COMPARE_REGRESSION;
+    res->n_improved += v == COMPARE_IMPROVED;
+    res->n_time_limit += v == COMPARE_TIME_LIMIT;
+    res->n_timing_evidence += v == COMPARE_SLOWER || v == COMPARE_FASTER;
+  }
+}
+
 int compare_runs(const struct rundir *b, const struct rundir *n, const struct compare_options *o,
                  struct compare_result **out)
 {
@@ -487,23 +571,11 @@ int compare_runs(const struct rundir *b, const struct rundir *n, const struct co
   matched = calloc((size_t)gn->n + 1, 1);
   if (!res->rows || !matched) goto oom;
   for (int g = 0; g < gb->n; g++) {
-    int m = -1;
-    for (int k = 0; k < gn->n && m < 0; k++)
-      if (!matched[k] && rundir_same_keys(b->tasks, gb->first[g], gb->key_col, n->tasks, gn->first[k],
-                                          gn->key_col, gb->n_keys))
-        m = k;
-    struct compare_row *row = &res->rows[res->n_rows++];
-    *row = (struct compare_row){.group = g,
-                                .new_group = m,
-                                .name = "success_rate",
-                                .ratio = NAN,
-                                .p = NAN,
-                                .spread = NAN,
-                                .verdict = COMPARE_UNTESTED};
+    int m = match_group(b, gb, g, n, gn, matched);
     if (m < 0) { /* the new run lost this group: coverage */
+      struct compare_row *row = new_row(res, g, m, "coverage");
       res->only_base++;
       row->kind = COMPARE_COVERAGE;
-      row->name = "coverage";
       row->base = 1.0;
       row->now = NAN;
       row->n_base = gb->start[g + 1] - gb->start[g];
@@ -512,58 +584,11 @@ int compare_runs(const struct rundir *b, const struct rundir *n, const struct co
     }
     matched[m] = 1;
     res->n_common++;
-    row->kind = COMPARE_SUCCESS;
-    judge_success(b, gb, g, n, gn, m, row);
-    pair_group(&p, gb, g, b->tasks, gn, m, n->tasks);
-    for (int k = 0; k < n->metrics.n + n->costs.n; k++) {
-      int is_metric = k < n->metrics.n;
-      const char *name = is_metric ? n->metrics.name[k] : n->costs.name[k - n->metrics.n];
-      int nb, nn;
-      pair_values(&p, b, n, name, &nb, &nn);
-      row = &res->rows[res->n_rows++];
-      *row = (struct compare_row){.group = g,
-                                  .new_group = m,
-                                  .name = name,
-                                  .n_base = nb,
-                                  .n_now = nn,
-                                  .ratio = NAN,
-                                  .p = NAN,
-                                  .spread = NAN,
-                                  .verdict = COMPARE_UNTESTED};
-      row->kind = is_metric                                 ? COMPARE_METRIC
-                  : rundir_list_find(&n->counts, name) >= 0 ? COMPARE_COUNT
-                                                            : COMPARE_COST;
-      if (row->kind == COMPARE_COST) {
-        if (nb < o->min_repeats || nn < o->min_repeats) {
-          sort_values(p.vb, nb);
-          sort_values(p.vn, nn);
-          row->base = median_of(p.vb, nb);
-          row->now = median_of(p.vn, nn);
-          res->n_untested_costs++;
-        } else {
-          judge_timing(o, p.vb, nb, p.vn, nn, scratch, row);
-        }
-        continue;
-      }
-      sort_values(p.vb, nb);
-      sort_values(p.vn, nn);
-      row->base = median_of(p.vb, nb);
-      row->now = median_of(p.vn, nn);
-      if (row->kind == COMPARE_COUNT)
-        judge_count(o, row);
-      else
-        judge_metric(n, o, row, rundir_floor(n->floors.n ? n : b, name));
-    }
+    compare_group(res, &p, b, n, o, scratch, g, m);
   }
   for (int k = 0; k < gn->n; k++)
     res->only_new += !matched[k];
-  for (int i = 0; i < res->n_rows; i++) {
-    enum compare_verdict v = res->rows[i].verdict;
-    res->n_regressions += v == COMPARE_REGRESSION;
-    res->n_improved += v == COMPARE_IMPROVED;
-    res->n_time_limit += v == COMPARE_TIME_LIMIT;
-    res->n_timing_evidence += v == COMPARE_SLOWER || v == COMPARE_FASTER;
-  }
+  count_verdicts(res);
   if (!res->n_common) {
     fprintf(stderr,
             "error: %s and %s have no group in common (group by %s: the sweeps cover different values; "

@@ -10,6 +10,7 @@
 #include "results.h"
 #include "run_files.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +90,16 @@ static FILE *open_in(const char *dir, const char *name)
 }
 
 FILE *plot_data_open(const char *plots_dir, const char *name) { return open_in(plots_dir, name); }
+
+struct plot_layout plot_layout_panels(int n)
+{
+  struct plot_layout l = {1, 1, 1000, 700};
+  if (n > 1) {
+    l.cols = (int)ceil(sqrt((double)n)), l.rows = (n + l.cols - 1) / l.cols;
+    l.width = 620 * l.cols > 1900 ? 1900 : 620 * l.cols, l.height = 520 * l.rows > 1600 ? 1600 : 520 * l.rows;
+  }
+  return l;
+}
 
 FILE *plot_script_open(const char *plots_dir, const char *name, const char *what)
 {

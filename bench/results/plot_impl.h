@@ -49,6 +49,12 @@ void plot_script_png_size(FILE *fp, const char *name, int width, int height);
 int plot_script_close(FILE *fp, const char *name);
 /* Opens plots_dir/name for the data (NULL with a message on failure). */
 FILE *plot_data_open(const char *plots_dir, const char *name);
+/* The picture for n panels: one 1000x700 plot, or a grid of about sqrt(n) columns of 620x520 panels, at
+ * most 1900x1600 in all. */
+struct plot_layout {
+  int rows, cols, width, height;
+};
+struct plot_layout plot_layout_panels(int n);
 
 /* The x values of a run (plot_axes.c): distinct plot_x values, in ascending order when all are numbers. */
 struct plot_x {

@@ -14,81 +14,99 @@
 #include <stdlib.h>
 #include <string.h>
 
-int plot_profile(const struct rundir *r, const struct plot_series *ps, const char *plots_dir,
-                 const char *cost)
+/* One profile: the instances, the ratios, and the data file's name. */
+struct profile {
+  const struct rundir *r;
+  const struct plot_series *ps;
+  const char *cost;
+  int ns, np;        /* series, instances */
+  double *t;         /* t[p * ns + s]: the cost of instance p for series s, then its ratio to the best */
+  double *solved;    /* per series: the percentage of instances it solved */
+  double floor_cost; /* the smallest positive successful cost: what costs <= 0 are raised to */
+  int floored, unsolved;
+  double tau_max; /* the right end of the x axis */
+  char keys_text[512], name[256], file[300];
+};
+
+/* The axes that are not series axes (an instance is one combination of their values) into keys, and
+ * "a x b x ..." into pr->keys_text. Their number. */
+static int profile_instance_keys(struct profile *pr, char **keys)
 {
-  int ns = ps->g->n, col = table_column(r->tasks, cost), rc = 2, n_inst_keys = 0;
-  char **inst_keys = calloc((size_t)r->axes.n + 1, sizeof *inst_keys);
-  struct rundir_groups *inst = NULL;
-  double *t = NULL, *ratio = NULL;
-  FILE *dat = NULL, *gp = NULL;
-  char name[256], file[300], qt[512], lab[256], keys_text[512] = "";
-  if (!inst_keys) goto cleanup;
-  if (ns < 2) {
-    rc = 1;
-    goto cleanup;
-  }
-  size_t at = 0;
+  const struct rundir *r = pr->r;
+  int n = 0;
+  size_t at = 0, size = sizeof pr->keys_text;
   for (int k = 0; k < r->axes.n; k++)
     if (rundir_list_find(&r->series, r->axes.name[k]) < 0) {
-      inst_keys[n_inst_keys++] = r->axes.name[k];
-      at += (size_t)snprintf(keys_text + at, sizeof keys_text - at, "%s%s", at ? " x " : "", r->axes.name[k]);
-      if (at >= sizeof keys_text) at = sizeof keys_text - 1;
+      keys[n++] = r->axes.name[k];
+      at += (size_t)snprintf(pr->keys_text + at, size - at, "%s%s", at ? " x " : "", r->axes.name[k]);
+      if (at >= size) at = size - 1;
     }
-  if (rundir_group(r, n_inst_keys, inst_keys, &inst)) goto cleanup;
-  int np = inst->n;
-  t = malloc(((size_t)np * ns + 1) * sizeof *t);
-  ratio = malloc(((size_t)np + 1) * sizeof *ratio);
-  if (!t || !ratio) goto cleanup;
-  double floor_cost = INFINITY;
+  return n;
+}
+
+/* The cost of every (instance, series) over a successful task into pr->t, infinity where there is none;
+ * costs <= 0 raised to the smallest positive cost of the column. 0 when no cost was set. */
+static int profile_costs(struct profile *pr, const struct rundir_groups *inst, int col)
+{
+  const struct rundir *r = pr->r;
+  int ns = pr->ns, any = 0;
+  pr->floor_cost = INFINITY;
   for (int i = 0; i < r->tasks->nrow; i++) {
     double v = table_number(r->tasks, i, col);
-    if (rundir_outcome(r, i) == 1 && v > 0.0 && isfinite(v)) floor_cost = fmin(floor_cost, v);
+    if (rundir_outcome(r, i) == 1 && v > 0.0 && isfinite(v)) pr->floor_cost = fmin(pr->floor_cost, v);
   }
-  for (size_t k = 0; k < (size_t)np * ns; k++)
-    t[k] = INFINITY;
-  int any = 0, floored = 0;
+  for (size_t k = 0; k < (size_t)pr->np * ns; k++)
+    pr->t[k] = INFINITY;
   for (int i = 0; i < r->tasks->nrow; i++) {
     double v = table_number(r->tasks, i, col);
     if (rundir_outcome(r, i) != 1 || !isfinite(v)) continue;
     if (!(v > 0.0)) {
-      if (!isfinite(floor_cost)) continue; /* every successful cost is zero: no ratios to speak of */
-      v = floor_cost, floored++;
+      if (!isfinite(pr->floor_cost)) continue; /* every successful cost is zero: no ratios to speak of */
+      v = pr->floor_cost, pr->floored++;
     }
-    t[(size_t)inst->of_row[i] * ns + ps->g->of_row[i]] = v;
+    pr->t[(size_t)inst->of_row[i] * ns + pr->ps->g->of_row[i]] = v;
     any = 1;
   }
-  rc = 1;
-  if (!any) goto cleanup;
-  rc = 2;
-  int unsolved = 0;
-  double tau_max = 2.0;
-  for (int p = 0; p < np; p++) {
+  return any;
+}
+
+/* Each instance's costs become ratios to its best (infinity where none solved it); the instances no series
+ * solved counted, and the x axis's end: past the largest finite ratio, at least 2. */
+static void profile_ratios(struct profile *pr)
+{
+  int ns = pr->ns;
+  pr->tau_max = 2.0;
+  for (int p = 0; p < pr->np; p++) {
     double best = INFINITY;
     for (int s = 0; s < ns; s++)
-      best = fmin(best, t[(size_t)p * ns + s]);
-    unsolved += !isfinite(best);
+      best = fmin(best, pr->t[(size_t)p * ns + s]);
+    pr->unsolved += !isfinite(best);
     for (int s = 0; s < ns; s++) {
-      double *c = &t[(size_t)p * ns + s]; /* the cost becomes the ratio */
+      double *c = &pr->t[(size_t)p * ns + s]; /* the cost becomes the ratio */
       *c = isfinite(best) && isfinite(*c) ? *c / best : INFINITY;
-      if (isfinite(*c)) tau_max = fmax(tau_max, 1.5 * *c);
+      if (isfinite(*c)) pr->tau_max = fmax(pr->tau_max, 1.5 * *c);
     }
   }
-  snprintf(name, sizeof name, "profile_%s", cost);
-  snprintf(file, sizeof file, "%s.dat", name);
-  if (!(dat = plot_data_open(plots_dir, file))) goto cleanup;
+}
+
+/* profile_COST.dat: a block per series, the step function's corners (tau, fraction of instances within
+ * tau of the best); each series' solved percentage into pr->solved. ratio: np doubles of scratch. 0, or 1
+ * on a write error. */
+static int profile_write_data(struct profile *pr, const char *plots_dir, double *ratio)
+{
+  int ns = pr->ns, np = pr->np;
+  FILE *dat = plot_data_open(plots_dir, pr->file);
+  if (!dat) return 1;
   fprintf(dat,
           "# performance profile of %s: tau, fraction of the %d instances with cost <= tau x the best, "
           "one block per %s\n",
-          cost, np, ps->title);
-  double *solved = calloc((size_t)ns + 1, sizeof *solved);
-  if (!solved) goto cleanup;
+          pr->cost, np, pr->ps->title);
   for (int s = 0; s < ns; s++) {
     int n = 0;
     for (int p = 0; p < np; p++)
-      if (isfinite(t[(size_t)p * ns + s])) ratio[n++] = t[(size_t)p * ns + s];
+      if (isfinite(pr->t[(size_t)p * ns + s])) ratio[n++] = pr->t[(size_t)p * ns + s];
     gsl_sort(ratio, 1, (size_t)n);
-    fprintf(dat, "%s# %s\n", s ? "\n\n" : "", ps->label[s]);
+    fprintf(dat, "%s# %s\n", s ? "\n\n" : "", pr->ps->label[s]);
     int k = 0;
     while (k < n && ratio[k] <= 1.0)
       k++;
@@ -99,108 +117,151 @@ int plot_profile(const struct rundir *r, const struct plot_series *ps, const cha
         k++;
       fprintf(dat, "%.17g %.17g\n", tau, (double)k / np);
     }
-    fprintf(dat, "%.17g %.17g\n", tau_max, (double)n / np);
-    solved[s] = 100.0 * n / np;
+    fprintf(dat, "%.17g %.17g\n", pr->tau_max, (double)n / np);
+    pr->solved[s] = 100.0 * n / np;
   }
   int bad = ferror(dat) != 0;
   bad |= fclose(dat) != 0;
-  dat = NULL;
-  char what[512];
-  snprintf(what, sizeof what, "Dolan-More performance profile of %s per %s", cost, ps->title);
-  if (bad || !(gp = plot_script_open(plots_dir, name, what))) {
-    free(solved);
-    goto cleanup;
-  }
-  /* many series: one panel per family (the facets of the other plots), every curve of the other panels
-   * drawn thin and grey behind, so each panel still reads against the whole field */
-  struct plot_facets f = {0};
-  if (plot_facets_make(r, ps, NULL, &f)) {
-    plot_facets_free(&f);
-    free(solved);
-    fclose(gp);
-    gp = NULL;
-    goto cleanup;
-  }
-  int rows = 1, cols = 1, w = 1000, h = 700;
-  if (f.n > 1) {
-    cols = (int)ceil(sqrt((double)f.n)), rows = (f.n + cols - 1) / cols;
-    w = 620 * cols > 1900 ? 1900 : 620 * cols, h = 520 * rows > 1600 ? 1600 : 520 * rows;
-  }
-  char head[2048], xnote[600], xnote_q[1300];
-  plot_quote(r->title, qt, sizeof qt);
-  int hat = snprintf(head, sizeof head, "%s\\nperformance profile (Dolan-More) of %s over %d instances (%s)",
-                     qt, cost, np, keys_text);
-  if (unsolved || floored) hat += snprintf(head + hat, sizeof head - (size_t)hat, "\\n");
-  if (unsolved) hat += snprintf(head + hat, sizeof head - (size_t)hat, "%d solved by none", unsolved);
-  if (floored)
-    hat += snprintf(head + hat, sizeof head - (size_t)hat, "%s%d zero costs raised to %.3g",
-                    unsolved ? "; " : "", floored, floor_cost);
-  if (f.n > 1)
-    hat += snprintf(head + hat, sizeof head - (size_t)hat,
-                    "\\ngrey: the curves of the other panels (ratios to the best %s of all)", ps->title);
-  /* the cost's definition in the title (the whole help text), the axis only says what tau is */
-  rundir_help_label(r, cost, lab, sizeof lab);
+  return bad;
+}
+
+/* The title: the run's, what the profile is over, the unsolved and raised costs, the grey curves of
+ * panels, and the cost's definition (the whole help text; the axis only says what tau is). */
+static void profile_title(const struct profile *pr, int n_panels, char *head, size_t size)
+{
+  char qt[512], lab[256], xnote[600], xnote_q[1300];
+  plot_quote(pr->r->title, qt, sizeof qt);
+  int hat = snprintf(head, size, "%s\\nperformance profile (Dolan-More) of %s over %d instances (%s)", qt,
+                     pr->cost, pr->np, pr->keys_text);
+  if (pr->unsolved || pr->floored) hat += snprintf(head + hat, size - (size_t)hat, "\\n");
+  if (pr->unsolved) hat += snprintf(head + hat, size - (size_t)hat, "%d solved by none", pr->unsolved);
+  if (pr->floored)
+    hat += snprintf(head + hat, size - (size_t)hat, "%s%d zero costs raised to %.3g",
+                    pr->unsolved ? "; " : "", pr->floored, pr->floor_cost);
+  if (n_panels > 1)
+    hat += snprintf(head + hat, size - (size_t)hat,
+                    "\\ngrey: the curves of the other panels (ratios to the best %s of all)", pr->ps->title);
+  rundir_help_label(pr->r, pr->cost, lab, sizeof lab);
   snprintf(xnote, sizeof xnote, "cost: %s", lab);
   plot_quote(xnote, xnote_q, sizeof xnote_q);
-  snprintf(head + hat, sizeof head - (size_t)hat, "\\n%s", xnote_q);
-  plot_quote(ps->title, qt, sizeof qt);
+  snprintf(head + hat, size - (size_t)hat, "\\n%s", xnote_q);
+}
+
+/* An earlier series of panel p whose curve is that of series s (the same ratio on every instance: it lies
+ * under it), or -1. */
+static int profile_same_curve(const struct profile *pr, const struct plot_facets *f, int p, int s)
+{
+  for (int u = 0; u < s; u++) {
+    int eq = f->panel[u] == p;
+    for (int q = 0; eq && q < pr->np; q++)
+      eq = pr->t[(size_t)q * pr->ns + u] == pr->t[(size_t)q * pr->ns + s];
+    if (eq) return u;
+  }
+  return -1;
+}
+
+/* The plot command of panel p: the other panels' curves thin and grey behind, then its own, each key with
+ * its solved percentage (and the curve it repeats). */
+static void profile_write_panel(FILE *gp, const struct profile *pr, const struct plot_facets *f, int p)
+{
+  int ns = pr->ns, first = 1;
+  char qt[512];
+  if (f->n > 1) {
+    plot_quote(f->name[p], qt, sizeof qt);
+    fprintf(gp, "set title \"%s\"\n", qt);
+  }
+  fprintf(gp, "plot");
+  for (int s = 0; s < ns && f->n > 1; s++)
+    if (f->panel[s] != p)
+      fprintf(gp, "%s \\\n  '%s' index %d using 1:2 with steps lw 0.8 lc rgb '#c8c8c8' notitle",
+              first ? "" : ",", pr->file, s),
+          first = 0;
+  for (int s = 0; s < ns; s++) {
+    if (f->panel[s] != p) continue;
+    int same = profile_same_curve(pr, f, p, s);
+    char key[600];
+    snprintf(key, sizeof key, "%s%s%s%s", f->panel_label[s], same >= 0 ? " (= " : "",
+             same >= 0 ? f->panel_label[same] : "", same >= 0 ? ")" : "");
+    plot_quote(key, qt, sizeof qt);
+    fprintf(gp,
+            "%s \\\n  '%s' index %d using 1:2 with steps lw %.2g dt %d lc rgb '%s' title \"%s (solved "
+            "%.0f%%)\"",
+            first ? "" : ",", pr->file, s, plot_look_width(f, s, ns), plot_dash(plot_look(f, s)),
+            plot_color(plot_look(f, s)), qt, pr->solved[s]);
+    first = 0;
+  }
+  fprintf(gp, "\n");
+}
+
+/* profile_COST.gp: the axes, the title, and a panel per facet (many series: one panel per family, as the
+ * other plots have, every curve of the other panels drawn thin and grey behind, so each panel still reads
+ * against the whole field). 0, or 1 on a write error. */
+static int profile_write_script(const struct profile *pr, const char *plots_dir)
+{
+  char what[512], head[2048], qt[512];
+  snprintf(what, sizeof what, "Dolan-More performance profile of %s per %s", pr->cost, pr->ps->title);
+  FILE *gp = plot_script_open(plots_dir, pr->name, what);
+  if (!gp) return 1;
+  struct plot_facets f = {0};
+  if (plot_facets_make(pr->r, pr->ps, NULL, &f)) {
+    plot_facets_free(&f);
+    fclose(gp);
+    return 1;
+  }
+  struct plot_layout lay = plot_layout_panels(f.n);
+  profile_title(pr, f.n, head, sizeof head);
+  plot_quote(pr->ps->title, qt, sizeof qt);
   fprintf(gp,
           "set xlabel \"tau = cost / the best %s's cost on the instance (log2)\"\n"
           "set ylabel \"fraction of instances within tau of the best\"\n"
           "set logscale x 2\nset xrange [1:%.17g]\nset yrange [0:1.05]\nset ytics 0,0.2,1\n",
-          qt, tau_max);
-  plot_script_png_size(gp, name, w, h);
+          qt, pr->tau_max);
+  plot_script_png_size(gp, pr->name, lay.width, lay.height);
   if (f.n > 1)
-    fprintf(gp, "set multiplot layout %d,%d title \"%s\"\n", rows, cols, head);
+    fprintf(gp, "set multiplot layout %d,%d title \"%s\"\n", lay.rows, lay.cols, head);
   else
     fprintf(gp, "set title \"%s\"\n", head);
   /* the keys carry " (solved NN%)" too: 13 characters more */
-  fprintf(gp, "set key maxcols %d\n", plot_key_cols(f.panel_label, ns, w / cols - 9 * 13));
+  fprintf(gp, "set key maxcols %d\n", plot_key_cols(f.panel_label, pr->ns, lay.width / lay.cols - 9 * 13));
   plot_quote(f.key_title, qt, sizeof qt);
   fprintf(gp, "set key title \"%s\"\n", qt);
-  for (int p = 0; p < f.n; p++) {
-    if (f.n > 1) {
-      plot_quote(f.name[p], qt, sizeof qt);
-      fprintf(gp, "set title \"%s\"\n", qt);
-    }
-    fprintf(gp, "plot");
-    int first = 1;
-    for (int s = 0; s < ns && f.n > 1; s++)
-      if (f.panel[s] != p)
-        fprintf(gp, "%s \\\n  '%s' index %d using 1:2 with steps lw 0.8 lc rgb '#c8c8c8' notitle",
-                first ? "" : ",", file, s),
-            first = 0;
-    for (int s = 0; s < ns; s++) {
-      if (f.panel[s] != p) continue;
-      /* a curve identical to an earlier one of the panel (the same ratio on every instance) lies under
-       * it: its key says so */
-      int same = -1;
-      for (int u = 0; u < s && same < 0; u++) {
-        int eq = f.panel[u] == p;
-        for (int q = 0; eq && q < np; q++)
-          eq = t[(size_t)q * ns + u] == t[(size_t)q * ns + s];
-        if (eq) same = u;
-      }
-      char key[600];
-      snprintf(key, sizeof key, "%s%s%s%s", f.panel_label[s], same >= 0 ? " (= " : "",
-               same >= 0 ? f.panel_label[same] : "", same >= 0 ? ")" : "");
-      plot_quote(key, qt, sizeof qt);
-      fprintf(gp,
-              "%s \\\n  '%s' index %d using 1:2 with steps lw %.2g dt %d lc rgb '%s' title \"%s (solved "
-              "%.0f%%)\"",
-              first ? "" : ",", file, s, plot_look_width(&f, s, ns), plot_dash(plot_look(&f, s)),
-              plot_color(plot_look(&f, s)), qt, solved[s]);
-      first = 0;
-    }
-    fprintf(gp, "\n");
-  }
+  for (int p = 0; p < f.n; p++)
+    profile_write_panel(gp, pr, &f, p);
   if (f.n > 1) fprintf(gp, "unset multiplot\n");
   plot_facets_free(&f);
-  free(solved);
-  rc = plot_script_close(gp, name) ? 2 : 0;
+  return plot_script_close(gp, pr->name) != 0;
+}
+
+int plot_profile(const struct rundir *r, const struct plot_series *ps, const char *plots_dir,
+                 const char *cost)
+{
+  struct profile pr = {.r = r, .ps = ps, .cost = cost, .ns = ps->g->n};
+  int col = table_column(r->tasks, cost), rc = 2;
+  char **inst_keys = calloc((size_t)r->axes.n + 1, sizeof *inst_keys);
+  struct rundir_groups *inst = NULL;
+  double *ratio = NULL;
+  if (!inst_keys) goto cleanup;
+  if (pr.ns < 2) {
+    rc = 1;
+    goto cleanup;
+  }
+  if (rundir_group(r, profile_instance_keys(&pr, inst_keys), inst_keys, &inst)) goto cleanup;
+  pr.np = inst->n;
+  pr.t = malloc(((size_t)pr.np * pr.ns + 1) * sizeof *pr.t);
+  ratio = malloc(((size_t)pr.np + 1) * sizeof *ratio);
+  pr.solved = calloc((size_t)pr.ns + 1, sizeof *pr.solved);
+  if (!pr.t || !ratio || !pr.solved) goto cleanup;
+  rc = 1;
+  if (!profile_costs(&pr, inst, col)) goto cleanup;
+  rc = 2;
+  profile_ratios(&pr);
+  snprintf(pr.name, sizeof pr.name, "profile_%s", cost);
+  snprintf(pr.file, sizeof pr.file, "%s.dat", pr.name);
+  if (profile_write_data(&pr, plots_dir, ratio) || profile_write_script(&pr, plots_dir)) goto cleanup;
+  rc = 0;
 cleanup:
-  if (dat) fclose(dat);
-  free(t);
+  free(pr.t);
+  free(pr.solved);
   free(ratio);
   free(inst_keys);
   rundir_groups_destroy(&inst);

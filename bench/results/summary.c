@@ -143,16 +143,11 @@ static void short_number(const char *field, char *buf, size_t n)
     snprintf(buf, n, "%.3g", v);
 }
 
-/* summary.md: the title, what is constant, the failures by status, then an aligned markdown table with a
- * row per group (group keys that never vary are stated above the table instead of repeated). */
-static int write_markdown(const struct rundir *r, const struct rundir_groups *g, const struct table *s,
-                          FILE *fp)
+/* The first lines of summary.md: the title, the experiment and its options, and the group keys that never
+ * vary (keep[j] = 0: stated here instead of repeated in every row). */
+static void markdown_header(const struct rundir *r, const struct rundir_groups *g, const struct table *s,
+                            int *keep, FILE *fp)
 {
-  int ncol = 0, rc = 1, nrow = s->nrow + 1;
-  int *src = calloc((size_t)s->ncol + 1, sizeof *src), *keep = calloc((size_t)g->n_keys + 1, sizeof *keep);
-  char **cell = NULL;
-  size_t *width = NULL;
-  if (!src || !keep) goto cleanup;
   fprintf(fp, "# %s\n\nExperiment `%s`: %d tasks in %d groups", r->title, r->experiment, r->tasks->nrow,
           g->n);
   if (r->options[0]) fprintf(fp, "; options `%s`", r->options);
@@ -168,7 +163,12 @@ static int write_markdown(const struct rundir *r, const struct rundir_groups *g,
       keep[j] = 1;
   }
   if (constant) fprintf(fp, ".\n");
-  /* failures by status, in order of first appearance */
+}
+
+/* The failures by status, in order of first appearance, the not_applicable tasks, and what the table's
+ * numbers are. */
+static void markdown_failures(const struct rundir *r, FILE *fp)
+{
   int nfail = 0, nna = 0, ndistinct = 0;
   const char *distinct[SUMMARY_STATUSES];
   int tally[SUMMARY_STATUSES] = {0};
@@ -194,52 +194,86 @@ static int write_markdown(const struct rundir *r, const struct rundir_groups *g,
   for (int k = 0; k < r->higher_better.n; k++)
     fprintf(fp, "%s%s", k ? ", " : " Higher is better for ", r->higher_better.name[k]);
   fprintf(fp, "%s\n\n", r->higher_better.n ? "; lower for the other metrics." : "");
-  /* the table: kept keys, n, success, metric medians, cost medians; src = summary column (or a code) */
-  const int c_count = -1, c_succ = -2;
+}
+
+/* The markdown table's columns that are not a summary column: n and "succeeded/applicable". */
+enum { MD_COUNT = -1, MD_SUCCEEDED = -2 };
+
+/* The markdown table's columns: the kept keys, n, succeeded, the metric medians, the cost medians; src[j]
+ * is the summary column of column j, or MD_COUNT / MD_SUCCEEDED. Their number. */
+static int markdown_columns(const struct rundir *r, const struct rundir_groups *g, const int *keep, int *src)
+{
+  int ncol = 0;
   for (int j = 0; j < g->n_keys; j++)
     if (keep[j]) src[ncol++] = j;
-  src[ncol++] = c_count;
-  src[ncol++] = c_succ;
+  src[ncol++] = MD_COUNT;
+  src[ncol++] = MD_SUCCEEDED;
   for (int m = 0; m < r->metrics.n; m++)
     src[ncol++] = g->n_keys + 4 + 3 * m; /* <metric>_median */
   for (int c = 0; c < r->costs.n; c++)
     src[ncol++] = g->n_keys + 4 + 3 * r->metrics.n + 2 * c; /* <cost>_median */
-  cell = calloc((size_t)ncol * (size_t)nrow, sizeof *cell);
-  width = calloc((size_t)ncol, sizeof *width);
-  if (!cell || !width) goto cleanup;
+  return ncol;
+}
+
+/* The head of the column whose source is sj: a key's or a metric's or a cost's label. */
+static void markdown_head(const struct rundir *r, const struct rundir_groups *g, const struct table *s,
+                          int sj, char *head, size_t size)
+{
+  if (sj == MD_COUNT)
+    snprintf(head, size, "n");
+  else if (sj == MD_SUCCEEDED)
+    snprintf(head, size, "succeeded");
+  else if (sj < g->n_keys)
+    rundir_label(r, s->col[sj], head, size);
+  else {
+    const char *base = sj < g->n_keys + 4 + 3 * r->metrics.n
+                           ? r->metrics.name[(sj - g->n_keys - 4) / 3]
+                           : r->costs.name[(sj - g->n_keys - 4 - 3 * r->metrics.n) / 2];
+    rundir_label(r, base, head, size);
+  }
+}
+
+/* The text of summary row i in the column whose source is sj: a key as it is, numbers shortened. */
+static void markdown_cell(const struct rundir_groups *g, const struct table *s, int i, int sj, char *buf,
+                          size_t size)
+{
+  if (sj == MD_SUCCEEDED) {
+    int app = atoi(table_get(s, i, g->n_keys + 1)), suc = atoi(table_get(s, i, g->n_keys + 2));
+    if (app)
+      snprintf(buf, size, "%d/%d", suc, app);
+    else
+      snprintf(buf, size, "n/a");
+  } else if (sj == MD_COUNT)
+    snprintf(buf, size, "%s", table_get(s, i, g->n_keys));
+  else if (sj < g->n_keys)
+    snprintf(buf, size, "%s", table_get(s, i, sj));
+  else
+    short_number(table_get(s, i, sj), buf, size);
+}
+
+/* The cells, row-major: the heads, then a row per group. 0, or 1 when out of memory. */
+static int markdown_fill(const struct rundir *r, const struct rundir_groups *g, const struct table *s,
+                         const int *src, int ncol, char **cell)
+{
   for (int j = 0; j < ncol; j++) {
     char head[256];
-    int sj = src[j];
-    if (sj == c_count)
-      snprintf(head, sizeof head, "n");
-    else if (sj == c_succ)
-      snprintf(head, sizeof head, "succeeded");
-    else if (sj < g->n_keys)
-      rundir_label(r, s->col[sj], head, sizeof head);
-    else {
-      const char *base = sj < g->n_keys + 4 + 3 * r->metrics.n
-                             ? r->metrics.name[(sj - g->n_keys - 4) / 3]
-                             : r->costs.name[(sj - g->n_keys - 4 - 3 * r->metrics.n) / 2];
-      rundir_label(r, base, head, sizeof head);
-    }
-    if (!(cell[j] = strdup(head))) goto cleanup;
+    markdown_head(r, g, s, src[j], head, sizeof head);
+    if (!(cell[j] = strdup(head))) return 1;
     for (int i = 0; i < s->nrow; i++) {
       char buf[64];
-      if (sj == c_succ) {
-        int app = atoi(table_get(s, i, g->n_keys + 1)), suc = atoi(table_get(s, i, g->n_keys + 2));
-        if (app)
-          snprintf(buf, sizeof buf, "%d/%d", suc, app);
-        else
-          snprintf(buf, sizeof buf, "n/a");
-      } else if (sj == c_count)
-        snprintf(buf, sizeof buf, "%s", table_get(s, i, g->n_keys));
-      else if (sj < g->n_keys)
-        snprintf(buf, sizeof buf, "%s", table_get(s, i, sj));
-      else
-        short_number(table_get(s, i, sj), buf, sizeof buf);
-      if (!(cell[(size_t)(i + 1) * ncol + j] = strdup(buf))) goto cleanup;
+      markdown_cell(g, s, i, src[j], buf, sizeof buf);
+      if (!(cell[(size_t)(i + 1) * ncol + j] = strdup(buf))) return 1;
     }
   }
+  return 0;
+}
+
+/* The aligned table: keys and text left-aligned, numbers right-aligned (so marked under the head). 0, or 1
+ * when out of memory. */
+static int markdown_table(FILE *fp, char *const *cell, const int *src, int ncol, int nrow, int n_keys)
+{
+  size_t *width = calloc((size_t)ncol, sizeof *width);
+  if (!width) return 1;
   for (int i = 0; i < nrow; i++)
     for (int j = 0; j < ncol; j++) {
       size_t w = strlen(cell[(size_t)i * ncol + j]);
@@ -247,15 +281,14 @@ static int write_markdown(const struct rundir *r, const struct rundir_groups *g,
     }
   for (int i = 0; i < nrow; i++) {
     for (int j = 0; j < ncol; j++) {
-      /* keys and text left-aligned, numbers right-aligned */
-      int right = src[j] < 0 || src[j] >= g->n_keys;
+      int right = src[j] < 0 || src[j] >= n_keys;
       fprintf(fp, "| %*s%-*s ", right ? (int)width[j] : 0, right ? cell[(size_t)i * ncol + j] : "",
               right ? 0 : (int)width[j], right ? "" : cell[(size_t)i * ncol + j]);
     }
     fprintf(fp, "|\n");
     if (i == 0) {
       for (int j = 0; j < ncol; j++) {
-        int right = src[j] < 0 || src[j] >= g->n_keys;
+        int right = src[j] < 0 || src[j] >= n_keys;
         fputs("|", fp);
         for (size_t k = 0; k < width[j] + 2; k++)
           fputc(right && k == width[j] + 1 ? ':' : '-', fp);
@@ -263,12 +296,31 @@ static int write_markdown(const struct rundir *r, const struct rundir_groups *g,
       fprintf(fp, "|\n");
     }
   }
+  free(width);
+  return 0;
+}
+
+/* summary.md: the title, what is constant, the failures by status, then an aligned markdown table with a
+ * row per group (group keys that never vary are stated above the table instead of repeated). */
+static int write_markdown(const struct rundir *r, const struct rundir_groups *g, const struct table *s,
+                          FILE *fp)
+{
+  int ncol = 0, rc = 1, nrow = s->nrow + 1;
+  int *src = calloc((size_t)s->ncol + 1, sizeof *src), *keep = calloc((size_t)g->n_keys + 1, sizeof *keep);
+  char **cell = NULL;
+  if (!src || !keep) goto cleanup;
+  markdown_header(r, g, s, keep, fp);
+  markdown_failures(r, fp);
+  ncol = markdown_columns(r, g, keep, src);
+  cell = calloc((size_t)ncol * (size_t)nrow, sizeof *cell);
+  if (!cell || markdown_fill(r, g, s, src, ncol, cell) ||
+      markdown_table(fp, cell, src, ncol, nrow, g->n_keys))
+    goto cleanup;
   rc = ferror(fp) != 0;
 cleanup:
   for (size_t i = 0; cell && i < (size_t)ncol * (size_t)nrow; i++)
     free(cell[i]);
   free(cell);
-  free(width);
   free(src);
   free(keep);
   return rc;

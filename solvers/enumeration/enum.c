@@ -258,127 +258,172 @@ static int enum_add(struct enum_data *d, int n, const double *z)
   return 0;
 }
 
-static int enum_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
+/* What a scan of the bases works with and counts. */
+struct enum_scan {
+  struct enum_basis_work w;
+  double *zc, *Fz; /* a basis's z, and F(z) for the checker */
+  int *basic;
+  struct cp_check c;
+  double tol_abs;
+  long tried, singular, lp_unknown;
+  char glpk_msg[160];
+};
+
+/* The basis of mask into basic: every free unknown, then complementary unknown j where bit j is set. Its
+ * size. */
+static int enum_basis_of(unsigned long mask, int n_eq, int m, int *basic)
+{
+  int k = 0;
+  for (int i = 0; i < n_eq; i++)
+    basic[k++] = i;
+  for (int j = 0; j < m; j++)
+    if (mask & (1UL << j)) basic[k++] = n_eq + j;
+  return k;
+}
+
+/* Every basis whose M_BB is regular: its solution kept when the checker passes it. r->status becomes
+ * time_limit when the clock runs out. 0, or 1 on a checker or allocation failure. */
+static int enum_regular_bases(struct solver *s, const struct cp_problem *p, struct enum_scan *e,
+                              struct solve_result *r)
 {
   struct enum_data *d = s->data;
   int n = p->n, n_eq = p->n_eq, m = n - n_eq;
-  d->n_solutions = 0;
-  if (!enum_is_lcp_form(p)) {
-    r->status = SOLVE_NOT_APPLICABLE;
-    snprintf(r->message, sizeof r->message, "enum takes (mixed) LCPs with bounds [0, inf) or free only");
-    return 0;
-  }
-  if (m > d->max_n) {
-    r->status = SOLVE_NOT_APPLICABLE;
-    snprintf(r->message, sizeof r->message, "%d complementary unknowns exceed -enum_max_n %d (2^%d bases)", m,
-             d->max_n, m);
-    return 0;
-  }
-  size_t nn = n > 0 ? (size_t)n : 1;
-  struct enum_basis_work w;
-  double *zc = malloc(nn * sizeof *zc), *Fz = malloc(nn * sizeof *Fz);
-  int *basic = malloc(nn * sizeof *basic), err = 0;
-  if (!zc || !Fz || !basic || enum_basis_work_create(n, &w) != 0) {
-    free(zc);
-    free(Fz);
-    free(basic);
-    return 1;
-  }
-  struct cp_check c;
-  cp_check(p, z, Fz, &c); /* only for the scale and a NaN screen */
-  double tol_abs = s->set.tol * c.scale;
-  long singular = 0, tried = 0;
-  r->status = SOLVE_INFEASIBLE;
-  if (c.nonfinite) {
-    r->status = SOLVE_NAN_OR_INF;
-    snprintf(r->message, sizeof r->message, "NaN or Inf in M or q");
-    goto cleanup;
-  }
   for (unsigned long mask = 0; mask < (1UL << m); mask++) {
     if ((mask & 255UL) == 255UL && solver_out_of_time(s)) {
       r->status = SOLVE_TIME_LIMIT;
       break;
     }
-    int k = 0;
-    for (int i = 0; i < n_eq; i++)
-      basic[k++] = i;
-    for (int j = 0; j < m; j++)
-      if (mask & (1UL << j)) basic[k++] = n_eq + j;
-    tried++;
-    if (enum_basis_solve(p, basic, k, d->rcond_min, &w, zc) != 0) {
-      singular++;
+    int k = enum_basis_of(mask, n_eq, m, e->basic);
+    e->tried++;
+    if (enum_basis_solve(p, e->basic, k, d->rcond_min, &e->w, e->zc) != 0) {
+      e->singular++;
       continue;
     }
     /* a basic z_i < -tol already fails the checker (w_i = 0 there): skip the O(n^2) check */
     int negative = 0;
     for (int b = n_eq; b < k && !negative; b++)
-      negative = zc[basic[b]] < -tol_abs;
+      negative = e->zc[e->basic[b]] < -e->tol_abs;
     if (negative) continue;
-    if (cp_check(p, zc, Fz, &c) != 0) {
-      err = 1;
-      break;
-    }
-    if (cp_check_passes(&c, s->set.tol) && enum_add(d, n, zc) != 0) {
-      err = 1;
-      break;
-    }
+    if (cp_check(p, e->zc, e->Fz, &e->c) != 0) return 1;
+    if (cp_check_passes(&e->c, s->set.tol) && enum_add(d, n, e->zc) != 0) return 1;
   }
-  /* Nothing from the regular bases: decide the singular ones exactly, so "infeasible" is a proof. */
-  long lp_unknown = 0;
-  char glpk_msg[160] = "";
+  return 0;
+}
+
+/* Nothing from the regular bases: the singular ones decided exactly by their face LPs, so "infeasible" is
+ * a proof; those GLPK cannot decide are counted in e->lp_unknown. 0, or 1 on an allocation failure. */
+static int enum_singular_faces(struct solver *s, const struct cp_problem *p, struct enum_scan *e,
+                               struct solve_result *r)
+{
+  struct enum_data *d = s->data;
+  int n = p->n, n_eq = p->n_eq, m = n - n_eq, err = 0;
   for (unsigned long mask = 0;
-       !err && d->n_solutions == 0 && singular > 0 && r->status == SOLVE_INFEASIBLE && mask < (1UL << m);
+       !err && d->n_solutions == 0 && e->singular > 0 && r->status == SOLVE_INFEASIBLE && mask < (1UL << m);
        mask++) {
-    int k = 0;
-    for (int i = 0; i < n_eq; i++)
-      basic[k++] = i;
-    for (int j = 0; j < m; j++)
-      if (mask & (1UL << j)) basic[k++] = n_eq + j;
-    if (enum_basis_solve(p, basic, k, d->rcond_min, &w, zc) == 0) continue; /* regular: already done */
-    int lp = enum_face_lp(p, basic, k, zc, glpk_msg, sizeof glpk_msg);
-    if (lp == 2) lp_unknown++;
-    if (lp == 0 && cp_check(p, zc, Fz, &c) == 0 && cp_check_passes(&c, s->set.tol))
-      err = enum_add(d, n, zc);
+    int k = enum_basis_of(mask, n_eq, m, e->basic);
+    if (enum_basis_solve(p, e->basic, k, d->rcond_min, &e->w, e->zc) == 0) continue; /* regular: done */
+    int lp = enum_face_lp(p, e->basic, k, e->zc, e->glpk_msg, sizeof e->glpk_msg);
+    if (lp == 2) e->lp_unknown++;
+    if (lp == 0 && cp_check(p, e->zc, e->Fz, &e->c) == 0 && cp_check_passes(&e->c, s->set.tol))
+      err = enum_add(d, n, e->zc);
     else if (lp == 0)
-      lp_unknown++; /* GLPK's vertex misses the tolerance: cannot call it infeasible */
+      e->lp_unknown++; /* GLPK's vertex misses the tolerance: cannot call it infeasible */
     if (solver_out_of_time(s)) r->status = SOLVE_TIME_LIMIT;
   }
-  r->iterations = (int)(tried < 2147483647L ? tried : 2147483647L);
+  return err;
+}
+
+/* The stored solution of least Euclidean norm. */
+static int enum_least_norm(const struct enum_data *d, int n)
+{
+  int best = 0;
+  double best_norm = INFINITY;
+  for (int k = 0; k < d->n_solutions; k++) {
+    double s2 = 0.0;
+    for (int i = 0; i < n; i++)
+      s2 += d->solutions[(size_t)k * n + i] * d->solutions[(size_t)k * n + i];
+    if (s2 < best_norm) best_norm = s2, best = k;
+  }
+  return best;
+}
+
+/* The outcome of the scans: the least-norm solution into z, or why there is none. */
+static void enum_report(struct enum_data *d, const struct cp_problem *p, const struct enum_scan *e, double *z,
+                        struct solve_result *r)
+{
+  int n = p->n, m = n - p->n_eq;
+  r->iterations = (int)(e->tried < 2147483647L ? e->tried : 2147483647L);
   if (d->n_solutions > 0) {
-    int best = 0;
-    double best_norm = INFINITY;
-    for (int k = 0; k < d->n_solutions; k++) {
-      double s2 = 0.0;
-      for (int i = 0; i < n; i++)
-        s2 += d->solutions[(size_t)k * n + i] * d->solutions[(size_t)k * n + i];
-      if (s2 < best_norm) best_norm = s2, best = k;
-    }
-    memcpy(z, d->solutions + (size_t)best * n, (size_t)n * sizeof *z);
+    memcpy(z, d->solutions + (size_t)enum_least_norm(d, n) * n, (size_t)n * sizeof *z);
     if (r->status != SOLVE_TIME_LIMIT) r->status = SOLVE_CONVERGED;
     r->n_solutions = d->n_solutions;
     r->solutions = d->solutions;
     snprintf(r->message, sizeof r->message, "%d distinct solution%s from %ld bases (%ld singular skipped)%s",
-             d->n_solutions, d->n_solutions == 1 ? "" : "s", tried, singular,
+             d->n_solutions, d->n_solutions == 1 ? "" : "s", e->tried, e->singular,
              r->status == SOLVE_TIME_LIMIT ? ", enumeration incomplete" : "");
-  } else if (r->status == SOLVE_INFEASIBLE && lp_unknown == 0) {
+  } else if (r->status == SOLVE_INFEASIBLE && e->lp_unknown == 0) {
     snprintf(r->message, sizeof r->message,
              "no complementary basis solves it (%ld bases, %ld singular ones "
              "decided by LP): infeasible",
-             tried, singular);
+             e->tried, e->singular);
   } else if (r->status == SOLVE_TIME_LIMIT) {
     r->no_answer = 1;
-    snprintf(r->message, sizeof r->message, "time limit after %ld of 2^%d bases, no solution yet", tried, m);
+    snprintf(r->message, sizeof r->message, "time limit after %ld of 2^%d bases, no solution yet", e->tried,
+             m);
   } else if (r->status == SOLVE_INFEASIBLE) {
     r->status = SOLVE_NUMERICAL_FAILURE;
     /* GLPK's message is cut to what the result's message has room for (%.90s) */
     snprintf(r->message, sizeof r->message, "no solution found, but %ld singular bases undecided%s%.90s",
-             lp_unknown, glpk_msg[0] ? "; " : "", glpk_msg);
+             e->lp_unknown, e->glpk_msg[0] ? "; " : "", e->glpk_msg);
   }
+}
+
+/* 1 (with the status and message) when enum does not take p: not an LCP, or too many bases. */
+static int enum_refuses(const struct enum_data *d, const struct cp_problem *p, struct solve_result *r)
+{
+  int m = p->n - p->n_eq;
+  if (!enum_is_lcp_form(p)) {
+    r->status = SOLVE_NOT_APPLICABLE;
+    snprintf(r->message, sizeof r->message, "enum takes (mixed) LCPs with bounds [0, inf) or free only");
+    return 1;
+  }
+  if (m > d->max_n) {
+    r->status = SOLVE_NOT_APPLICABLE;
+    snprintf(r->message, sizeof r->message, "%d complementary unknowns exceed -enum_max_n %d (2^%d bases)", m,
+             d->max_n, m);
+    return 1;
+  }
+  return 0;
+}
+
+static int enum_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
+{
+  struct enum_data *d = s->data;
+  int n = p->n, err = 1;
+  d->n_solutions = 0;
+  if (enum_refuses(d, p, r)) return 0;
+  size_t nn = n > 0 ? (size_t)n : 1;
+  struct enum_scan e = {.zc = malloc(nn * sizeof *e.zc),
+                        .Fz = malloc(nn * sizeof *e.Fz),
+                        .basic = malloc(nn * sizeof *e.basic)};
+  if (!e.zc || !e.Fz || !e.basic || enum_basis_work_create(n, &e.w) != 0) goto cleanup;
+  err = 0;
+  cp_check(p, z, e.Fz, &e.c); /* only for the scale and a NaN screen */
+  e.tol_abs = s->set.tol * e.c.scale;
+  r->status = SOLVE_INFEASIBLE;
+  if (e.c.nonfinite) {
+    r->status = SOLVE_NAN_OR_INF;
+    snprintf(r->message, sizeof r->message, "NaN or Inf in M or q");
+    goto cleanup;
+  }
+  err = enum_regular_bases(s, p, &e, r);
+  if (!err) err = enum_singular_faces(s, p, &e, r);
+  enum_report(d, p, &e, z, r);
 cleanup:
-  free(zc);
-  free(Fz);
-  free(basic);
-  enum_basis_work_destroy(&w);
+  free(e.zc);
+  free(e.Fz);
+  free(e.basic);
+  enum_basis_work_destroy(&e.w);
   return err;
 }
 

@@ -115,85 +115,94 @@ static void milp_body(void *ctx)
   glp_delete_prob(lp);
 }
 
-static int milp_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
+/* glp_intopt's parameters: presolve, quiet, a tight integrality tolerance, the node counter, and the time
+ * limit of -cp_time_limit. */
+static void milp_parameters(const struct solver *s, glp_iocp *parm, int *nodes)
 {
-  const struct milp_data *d = s->data;
-  int n = p->n, n_eq = p->n_eq, m = n - n_eq;
-  if (!enum_is_lcp_form(p)) {
-    r->status = SOLVE_NOT_APPLICABLE;
-    snprintf(r->message, sizeof r->message, "milp takes (mixed) LCPs with bounds [0, inf) or free only");
-    return 0;
-  }
-  if (n == 0) {
-    r->status = SOLVE_CONVERGED;
-    return 0;
-  }
-  struct cp_check c;
-  if (cp_check(p, z, NULL, &c) != 0) return 1;
-  if (c.nonfinite) { /* GLPK aborts the process on non-finite data: never hand it any */
-    r->status = SOLVE_NAN_OR_INF;
-    snprintf(r->message, sizeof r->message, "NaN or Inf in M or q");
-    return 0;
-  }
+  glp_init_iocp(parm);
+  parm->presolve = GLP_ON;
+  parm->msg_lev = GLP_MSG_OFF;
+  parm->tol_int = 1e-9; /* GLPK's 1e-5 would let z_i reach U * 1e-5 next to a positive w_i */
+  parm->cb_func = milp_callback;
+  parm->cb_info = nodes;
+  if (s->set.time_limit > 0.0)
+    parm->tm_lim = s->set.time_limit * 1e3 < 2e9 ? (int)ceil(s->set.time_limit * 1e3) : 2000000000;
+}
+
+/* The arrays of one solve: GLPK's triplets, its binaries, and the polish's. */
+struct milp_work {
+  int *ia, *ja, *basic;
+  double *ar, *bval, *zp, *wz, *zbest;
+  struct enum_basis_work w;
+};
+
+static void milp_work_destroy(struct milp_work *mw)
+{
+  free(mw->ia);
+  free(mw->ja);
+  free(mw->ar);
+  free(mw->bval);
+  free(mw->zp);
+  free(mw->wz);
+  free(mw->zbest);
+  free(mw->basic);
+  enum_basis_work_destroy(&mw->w);
+}
+
+/* 0, or 1 when an allocation failed (mw is then still safe to destroy). */
+static int milp_work_create(struct milp_work *mw, int n, int m)
+{
   size_t nn = n > 0 ? (size_t)n : 1;
   size_t cap = (size_t)n * n + (size_t)m * n + 3 * (size_t)m + 1; /* rows w, rows w + U b, rows z - U b */
-  int *ia = malloc(cap * sizeof *ia), *ja = malloc(cap * sizeof *ja);
-  double *ar = malloc(cap * sizeof *ar), *bval = malloc(((size_t)m + 1) * sizeof *bval);
-  double *zp = malloc(nn * sizeof *zp), *wz = malloc(nn * sizeof *wz), *zbest = malloc(nn * sizeof *zbest);
-  int *basic = malloc(nn * sizeof *basic), err = 0, nodes = 0, polished = 0;
-  struct enum_basis_work w = {0};
-  if (!ia || !ja || !ar || !bval || !zp || !wz || !zbest || !basic || enum_basis_work_create(n, &w) != 0) {
-    err = 1;
-    goto cleanup;
-  }
-  glp_iocp parm;
-  glp_init_iocp(&parm);
-  parm.presolve = GLP_ON;
-  parm.msg_lev = GLP_MSG_OFF;
-  parm.tol_int = 1e-9; /* GLPK's 1e-5 would let z_i reach U * 1e-5 next to a positive w_i */
-  parm.cb_func = milp_callback;
-  parm.cb_info = &nodes;
-  if (s->set.time_limit > 0.0)
-    parm.tm_lim = s->set.time_limit * 1e3 < 2e9 ? (int)ceil(s->set.time_limit * 1e3) : 2000000000;
-  struct milp_run run = {.p = p, .d = d, .parm = &parm, .ia = ia, .ja = ja, .ar = ar, .z = z, .b = bval};
-  if (enum_glpk_guarded(milp_body, &run, r->message, sizeof r->message) != 0) {
-    r->status = SOLVE_NUMERICAL_FAILURE; /* GLPK stopped on its own error: no answer from it */
-    r->no_answer = 1;
-    r->iterations = nodes;
-    goto cleanup;
-  }
-  int ret = run.ret, mip = run.mip;
-  r->iterations = nodes;
-  if (run.have_z) {
-    /* GLPK accepts b_i within tol_int of an integer, which lets z_i reach U tol_int beside w_i > 0, and its
-     * simplex tolerances are looser than ours: polish on the basis GLPK chose (free unknowns plus the
-     * complementary ones allowed to be positive) and on the pattern z_i > w_i, keeping the best. */
-    struct cp_check cz;
-    if (cp_check(p, z, zp, &cz) != 0) {
-      err = 1;
-      goto cleanup;
+  memset(mw, 0, sizeof *mw);
+  mw->ia = malloc(cap * sizeof *mw->ia);
+  mw->ja = malloc(cap * sizeof *mw->ja);
+  mw->ar = malloc(cap * sizeof *mw->ar);
+  mw->bval = malloc(((size_t)m + 1) * sizeof *mw->bval);
+  mw->zp = malloc(nn * sizeof *mw->zp);
+  mw->wz = malloc(nn * sizeof *mw->wz);
+  mw->zbest = malloc(nn * sizeof *mw->zbest);
+  mw->basic = malloc(nn * sizeof *mw->basic);
+  return !mw->ia || !mw->ja || !mw->ar || !mw->bval || !mw->zp || !mw->wz || !mw->zbest || !mw->basic ||
+         enum_basis_work_create(n, &mw->w) != 0;
+}
+
+/* GLPK accepts b_i within tol_int of an integer, which lets z_i reach U tol_int beside w_i > 0, and its
+ * simplex tolerances are looser than ours: z is polished on the basis GLPK chose (free unknowns plus the
+ * complementary ones allowed to be positive) and on the pattern z_i > w_i, keeping the best. 0, or 1 when
+ * the checker fails. */
+static int milp_polish(const struct cp_problem *p, double *z, struct milp_work *mw)
+{
+  int n = p->n, n_eq = p->n_eq, m = n - n_eq, polished = 0;
+  struct cp_check cz;
+  if (cp_check(p, z, mw->zp, &cz) != 0) return 1;
+  double best = cz.nonfinite ? INFINITY : fmax(cz.natural, cz.equality);
+  for (int rule = 0; rule < 2; rule++) {
+    int k = 0;
+    for (int i = 0; i < n_eq; i++)
+      mw->basic[k++] = i;
+    for (int i = 0; i < m; i++) {
+      double Fi = mw->zp[n_eq + i]; /* cp_check left F(z) in zp */
+      if (rule == 0 ? mw->bval[i] > 0.5 : z[n_eq + i] > Fi) mw->basic[k++] = n_eq + i;
     }
-    double best = cz.nonfinite ? INFINITY : fmax(cz.natural, cz.equality);
-    for (int rule = 0; rule < 2; rule++) {
-      int k = 0;
-      for (int i = 0; i < n_eq; i++)
-        basic[k++] = i;
-      for (int i = 0; i < m; i++) {
-        double Fi = zp[n_eq + i]; /* cp_check left F(z) in zp */
-        if (rule == 0 ? bval[i] > 0.5 : z[n_eq + i] > Fi) basic[k++] = n_eq + i;
-      }
-      if (enum_basis_solve(p, basic, k, 1e-14, &w, wz) != 0) continue;
-      struct cp_check cpol;
-      if (cp_check(p, wz, NULL, &cpol) == 0 && !cpol.nonfinite && fmax(cpol.natural, cpol.equality) < best) {
-        best = fmax(cpol.natural, cpol.equality);
-        memcpy(zbest, wz, (size_t)n * sizeof *z);
-        polished = 1;
-      }
+    if (enum_basis_solve(p, mw->basic, k, 1e-14, &mw->w, mw->wz) != 0) continue;
+    struct cp_check cpol;
+    if (cp_check(p, mw->wz, NULL, &cpol) == 0 && !cpol.nonfinite &&
+        fmax(cpol.natural, cpol.equality) < best) {
+      best = fmax(cpol.natural, cpol.equality);
+      memcpy(mw->zbest, mw->wz, (size_t)n * sizeof *z);
+      polished = 1;
     }
-    if (polished) memcpy(z, zbest, (size_t)n * sizeof *z);
-    r->status = ret == 0 ? SOLVE_CONVERGED : SOLVE_TIME_LIMIT;
-    if (ret == GLP_ETMLIM) snprintf(r->message, sizeof r->message, "time limit: best incumbent returned");
-  } else if (ret == GLP_ENOPFS || (ret == 0 && mip == GLP_NOFEAS)) {
+  }
+  if (polished) memcpy(z, mw->zbest, (size_t)n * sizeof *z);
+  return 0;
+}
+
+/* The status and message of GLPK's answer without an incumbent (run->have_z: milp_solve's). */
+static void milp_no_incumbent(const struct milp_data *d, const struct milp_run *run, struct solve_result *r)
+{
+  int ret = run->ret, mip = run->mip;
+  if (ret == GLP_ENOPFS || (ret == 0 && mip == GLP_NOFEAS)) {
     r->status = SOLVE_INFEASIBLE;
     snprintf(r->message, sizeof r->message,
              "GLPK proves no solution with every z_i, w_i <= U = %g (-milp_bound)", d->bound);
@@ -205,16 +214,60 @@ static int milp_solve(struct solver *s, const struct cp_problem *p, double *z, s
     r->status = SOLVE_NUMERICAL_FAILURE;
     snprintf(r->message, sizeof r->message, "glp_intopt returned %d, MIP status %d", ret, mip);
   }
+}
+
+/* 1 (with the status and message) when there is nothing for GLPK to do: p is not an LCP (not applicable),
+ * empty (solved), or not finite (GLPK would abort the process on it); -1 when the checker fails. */
+static int milp_screen(const struct cp_problem *p, const double *z, struct solve_result *r)
+{
+  if (!enum_is_lcp_form(p)) {
+    r->status = SOLVE_NOT_APPLICABLE;
+    snprintf(r->message, sizeof r->message, "milp takes (mixed) LCPs with bounds [0, inf) or free only");
+    return 1;
+  }
+  if (p->n == 0) {
+    r->status = SOLVE_CONVERGED;
+    return 1;
+  }
+  struct cp_check c;
+  if (cp_check(p, z, NULL, &c) != 0) return -1;
+  if (c.nonfinite) { /* GLPK aborts the process on non-finite data: never hand it any */
+    r->status = SOLVE_NAN_OR_INF;
+    snprintf(r->message, sizeof r->message, "NaN or Inf in M or q");
+    return 1;
+  }
+  return 0;
+}
+
+static int milp_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
+{
+  const struct milp_data *d = s->data;
+  int screen = milp_screen(p, z, r), err = 1, nodes = 0;
+  if (screen) return screen < 0;
+  struct milp_work mw;
+  if (milp_work_create(&mw, p->n, p->n - p->n_eq) != 0) goto cleanup;
+  err = 0;
+  glp_iocp parm;
+  milp_parameters(s, &parm, &nodes);
+  struct milp_run run = {
+      .p = p, .d = d, .parm = &parm, .ia = mw.ia, .ja = mw.ja, .ar = mw.ar, .z = z, .b = mw.bval};
+  if (enum_glpk_guarded(milp_body, &run, r->message, sizeof r->message) != 0) {
+    r->status = SOLVE_NUMERICAL_FAILURE; /* GLPK stopped on its own error: no answer from it */
+    r->no_answer = 1;
+    r->iterations = nodes;
+    goto cleanup;
+  }
+  r->iterations = nodes;
+  if (!run.have_z) {
+    milp_no_incumbent(d, &run, r);
+  } else if (milp_polish(p, z, &mw) != 0) {
+    err = 1;
+  } else {
+    r->status = run.ret == 0 ? SOLVE_CONVERGED : SOLVE_TIME_LIMIT;
+    if (run.ret == GLP_ETMLIM) snprintf(r->message, sizeof r->message, "time limit: best incumbent returned");
+  }
 cleanup:
-  free(ia);
-  free(ja);
-  free(ar);
-  free(bval);
-  free(zp);
-  free(wz);
-  free(zbest);
-  free(basic);
-  enum_basis_work_destroy(&w);
+  milp_work_destroy(&mw);
   return err;
 }
 

@@ -95,148 +95,205 @@ static int newton_try(const struct newton_problem *prob, const struct newton_set
   return newton_line_search(prob, set, z, phi, psi, d, gd, zt, phit, t_out);
 }
 
+/* The arrays of one solve. Hc, z0 and phi0 exist iff Levenberg-Marquardt is on; with a backend's linear
+ * algebra H and ipiv are one-element placeholders (no n x n array). */
+struct newton_work {
+  size_t nn; /* n, at least 1 */
+  double *phi, *phit, *zt, *d, *g, *H;
+  double *Hc, *z0, *phi0;
+  lapack_int *ipiv;
+};
+
+static void newton_work_destroy(struct newton_work *w)
+{
+  free(w->phi);
+  free(w->phit);
+  free(w->zt);
+  free(w->d);
+  free(w->g);
+  free(w->H);
+  free(w->Hc);
+  free(w->z0);
+  free(w->phi0);
+  free(w->ipiv);
+}
+
+/* 0, or 1 when an allocation failed (w is then still safe to destroy). */
+static int newton_work_create(struct newton_work *w, const struct newton_problem *prob, int lm)
+{
+  int n = prob->n;
+  size_t nn = n > 0 ? (size_t)n : 1, nh = prob->linalg ? 1 : nn * nn;
+  memset(w, 0, sizeof *w);
+  w->nn = nn;
+  w->phi = malloc(nn * sizeof *w->phi);
+  w->phit = malloc(nn * sizeof *w->phit);
+  w->zt = malloc(nn * sizeof *w->zt);
+  w->d = malloc(nn * sizeof *w->d);
+  w->g = malloc(nn * sizeof *w->g);
+  w->H = malloc(nh * sizeof *w->H);
+  if (lm) {
+    w->Hc = malloc(nh * sizeof *w->Hc);
+    w->z0 = malloc(nn * sizeof *w->z0);
+    w->phi0 = malloc(nn * sizeof *w->phi0);
+  }
+  w->ipiv = malloc((prob->linalg ? 1 : nn) * sizeof *w->ipiv);
+  return !w->phi || !w->phit || !w->zt || !w->d || !w->g || !w->H || !w->ipiv ||
+         (lm && (!w->Hc || !w->z0 || !w->phi0));
+}
+
+/* H at z (dense into w->H, or the backend's) and the merit's gradient g = H^T Phi, with *gg = g^T g.
+ * NEWTON_MAX_ITERATIONS: no reason to stop (the loop's own end is that reason). */
+static enum newton_reason newton_gradient(const struct newton_problem *prob, const double *z,
+                                          struct newton_work *w, double *gg)
+{
+  const struct newton_linalg *la = prob->linalg;
+  int n = prob->n;
+  if (la ? la->assemble(prob->ctx, z, w->phi) != 0 : prob->jacobian(prob->ctx, z, w->phi, w->H) != 0)
+    return NEWTON_EVAL_FAILURE;
+  if (la)
+    la->mult_transpose(prob->ctx, w->phi, w->g);
+  else
+    cblas_dgemv(CblasRowMajor, CblasTrans, n, n, 1.0, w->H, n, w->phi, 1, 0.0, w->g, 1);
+  *gg = cblas_ddot(n, w->g, 1, w->g, 1);
+  return isfinite(*gg) ? NEWTON_MAX_ITERATIONS : NEWTON_NAN_OR_INF;
+}
+
+/* The semismooth Newton step H d = -Phi into w->d (the dense LU overwrites H); 1 when there is one. */
+static int newton_direction(const struct newton_problem *prob, struct newton_work *w,
+                            struct newton_stats *stats)
+{
+  const struct newton_linalg *la = prob->linalg;
+  int n = prob->n;
+  for (int i = 0; i < n; i++)
+    w->d[i] = -w->phi[i];
+  if (la) {
+    int info = la->solve(prob->ctx, w->d);
+    if (info > 0) stats->singular++;
+    return info == 0;
+  }
+  lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, w->H, n, w->ipiv);
+  if (info > 0) stats->singular++;
+  return info == 0 && LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', n, 1, w->H, n, w->ipiv, w->d, n) == 0;
+}
+
+/* The dense Levenberg-Marquardt system (H^T H + lambda D) d = -H^T Phi at z0 (d holds -g on entry), D = I
+ * or diag(H^T H), by Cholesky. 1 solved, 0 not, -1 when H could not be evaluated. */
+static int newton_lm_dense(const struct newton_problem *prob, const struct newton_settings *set,
+                           struct newton_work *w, double lambda)
+{
+  int n = prob->n;
+  if (prob->jacobian(prob->ctx, w->z0, w->phi0, w->Hc) != 0) return -1;
+  cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, n, 1.0, w->Hc, n, 0.0, w->H, n);
+  double dmax = 0.0; /* a zero column still gets a (tiny) damping: relative to the largest */
+  for (int i = 0; i < n; i++)
+    dmax = fmax(dmax, w->H[(size_t)i * n + i]);
+  for (int i = 0; i < n; i++) {
+    double *hii = &w->H[(size_t)i * n + i];
+    *hii += set->lm_scaled ? lambda * fmax(*hii, DBL_EPSILON * dmax) : lambda;
+  }
+  return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, w->H, n) == 0 &&
+         LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, w->H, n, w->d, n) == 0;
+}
+
+/* Levenberg-Marquardt (H^T H + |Phi|^lm_power D) d = -H^T Phi, D = I or diag(H^T H) (Marquardt 1963),
+ * from the iteration's start (z0, phi0, merit psi0), tried when the Newton step failed or had to be cut
+ * below lm_below: a descent direction even where H is singular, and well scaled near nonisolated solutions
+ * (Yamashita-Fukushima 2001), where H is nearly singular and the Newton step huge along its null space.
+ * The lower merit wins: z, phi and *psi take its point when it does. The LU overwrote H, so it is evaluated
+ * again into Hc (cheaper than copying it every iteration: this path is rare). 1 when z moved here or
+ * accepted already was, -1 when H could not be evaluated. */
+static int newton_lm_step(const struct newton_problem *prob, const struct newton_settings *set, double *z,
+                          struct newton_work *w, double *psi, double psi0, int accepted,
+                          struct newton_stats *stats)
+{
+  int n = prob->n, solved;
+  double lambda = pow(2.0 * psi0, 0.5 * set->lm_power), psi_lm = psi0, t_lm = 0.0;
+  for (int i = 0; i < n; i++)
+    w->d[i] = -w->g[i];
+  if (prob->linalg) /* the backend still holds H at z0: its factorization did not overwrite it */
+    solved = prob->linalg->solve_lm(prob->ctx, lambda, set->lm_scaled, w->d) == 0;
+  else if ((solved = newton_lm_dense(prob, set, w, lambda)) < 0)
+    return -1;
+  if (solved && newton_try(prob, set, w->z0, w->phi0, &psi_lm, w->d, w->g, w->zt, w->phit, 0, &t_lm) &&
+      (!accepted || psi_lm < *psi)) {
+    memcpy(z, w->z0, w->nn * sizeof *z);
+    memcpy(w->phi, w->phi0, w->nn * sizeof *w->phi);
+    *psi = psi_lm;
+    accepted = 1;
+    stats->lm_steps++;
+  }
+  return accepted;
+}
+
+/* One iteration from z (merit *psi): the Newton step, else or also Levenberg-Marquardt, else steepest
+ * descent. NEWTON_MAX_ITERATIONS: no reason to stop yet. */
+static enum newton_reason newton_iteration(const struct newton_problem *prob,
+                                           const struct newton_settings *set, double *z,
+                                           struct newton_work *w, double *psi, struct newton_stats *stats)
+{
+  int n = prob->n, lm = w->z0 != NULL;
+  double gg = 0.0;
+  enum newton_reason reason = newton_gradient(prob, z, w, &gg);
+  if (reason != NEWTON_MAX_ITERATIONS) return reason;
+  /* 1. the semismooth Newton step H d = -Phi */
+  int have_d = newton_direction(prob, w, stats);
+  double t = 0.0, psi0 = *psi;
+  if (lm) {
+    memcpy(w->z0, z, w->nn * sizeof *z);
+    memcpy(w->phi0, w->phi, w->nn * sizeof *w->phi);
+  }
+  int accepted = have_d && newton_try(prob, set, z, w->phi, psi, w->d, w->g, w->zt, w->phit, 1, &t);
+  /* 2. Levenberg-Marquardt from the same point */
+  if ((!accepted || t < set->lm_below) && lm &&
+      (accepted = newton_lm_step(prob, set, z, w, psi, psi0, accepted, stats)) < 0)
+    return NEWTON_EVAL_FAILURE;
+  /* 3. steepest descent, the globalisation of last resort */
+  if (!accepted) {
+    if (gg == 0.0) return NEWTON_LINE_SEARCH_FAILURE; /* a stationary point of the merit, not a solution */
+    for (int i = 0; i < n; i++)
+      w->d[i] = -w->g[i];
+    if (!newton_line_search(prob, set, z, w->phi, psi, w->d, -gg, w->zt, w->phit, &t))
+      return NEWTON_LINE_SEARCH_FAILURE;
+    stats->gradient_steps++;
+  }
+  stats->merit = *psi;
+  return newton_done(prob, set, z, w->phi, *psi, &stats->residual) ? NEWTON_CONVERGED : NEWTON_MAX_ITERATIONS;
+}
+
 enum newton_reason newton_solve(const struct newton_problem *prob, const struct newton_settings *set,
                                 double *z, struct newton_stats *stats)
 {
-  int n = prob->n, lm = set->levenberg_marquardt; /* read once: the LM buffers exist iff lm */
-  size_t nn = n > 0 ? (size_t)n : 1;
-  memset(stats, 0, sizeof *stats);
-  double *phi = malloc(nn * sizeof *phi), *phit = malloc(nn * sizeof *phit), *zt = malloc(nn * sizeof *zt);
-  const struct newton_linalg *la = prob->linalg; /* NULL: dense H here */
-  size_t nh = la ? 1 : nn * nn;
-  double *d = malloc(nn * sizeof *d), *g = malloc(nn * sizeof *g), *H = malloc(nh * sizeof *H);
-  double *Hc = NULL, *z0 = NULL, *phi0 = NULL;
-  if (lm) {
-    Hc = malloc(nh * sizeof *Hc);
-    z0 = malloc(nn * sizeof *z0);
-    phi0 = malloc(nn * sizeof *phi0);
-  }
-  lapack_int *ipiv = malloc((la ? 1 : nn) * sizeof *ipiv);
+  struct newton_work w;
   enum newton_reason reason = NEWTON_MAX_ITERATIONS;
-  if (!phi || !phit || !zt || !d || !g || !H || !ipiv || (lm && (!Hc || !z0 || !phi0))) {
+  memset(stats, 0, sizeof *stats);
+  /* levenberg_marquardt is read once: the LM buffers exist iff it is on */
+  if (newton_work_create(&w, prob, set->levenberg_marquardt)) {
     reason = NEWTON_ALLOCATION_FAILURE;
     goto cleanup;
   }
-  if (prob->phi(prob->ctx, z, phi) != 0) {
+  if (prob->phi(prob->ctx, z, w.phi) != 0) {
     reason = NEWTON_EVAL_FAILURE;
     goto cleanup;
   }
-  double psi = newton_merit(prob, phi);
+  double psi = newton_merit(prob, w.phi);
   stats->merit = psi;
   if (!isfinite(psi)) {
     reason = NEWTON_NAN_OR_INF;
     goto cleanup;
   }
-  if (newton_done(prob, set, z, phi, psi, &stats->residual)) {
+  if (newton_done(prob, set, z, w.phi, psi, &stats->residual)) {
     reason = NEWTON_CONVERGED;
     goto cleanup;
   }
-  for (int it = 1; it <= set->max_it; it++) {
+  for (int it = 1; it <= set->max_it && reason == NEWTON_MAX_ITERATIONS; it++) {
     if (set->clock && solver_out_of_time(set->clock)) {
       reason = NEWTON_TIME_LIMIT;
       break;
     }
     stats->iterations = it;
-    if (la ? la->assemble(prob->ctx, z, phi) != 0 : prob->jacobian(prob->ctx, z, phi, H) != 0) {
-      reason = NEWTON_EVAL_FAILURE;
-      break;
-    }
-    if (la)
-      la->mult_transpose(prob->ctx, phi, g);
-    else
-      cblas_dgemv(CblasRowMajor, CblasTrans, n, n, 1.0, H, n, phi, 1, 0.0, g, 1);
-    double gg = cblas_ddot(n, g, 1, g, 1);
-    if (!isfinite(gg)) {
-      reason = NEWTON_NAN_OR_INF;
-      break;
-    }
-    /* 1. the semismooth Newton step H d = -Phi */
-    for (int i = 0; i < n; i++)
-      d[i] = -phi[i];
-    int have_d = 1;
-    if (la) {
-      int info = la->solve(prob->ctx, d);
-      if (info > 0) stats->singular++;
-      if (info != 0) have_d = 0;
-    } else {
-      lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, H, n, ipiv);
-      if (info > 0) stats->singular++;
-      if (info != 0 || LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', n, 1, H, n, ipiv, d, n) != 0) have_d = 0;
-    }
-    double t = 0.0, psi0 = psi;
-    if (lm) {
-      memcpy(z0, z, nn * sizeof *z);
-      memcpy(phi0, phi, nn * sizeof *phi);
-    }
-    int accepted = have_d && newton_try(prob, set, z, phi, &psi, d, g, zt, phit, 1, &t);
-    /* 2. Levenberg-Marquardt (H^T H + |Phi|^lm_power D) d = -H^T Phi, D = I or diag(H^T H) (Marquardt
-     * 1963), from the same point when the Newton step failed
-     * or had to be cut below lm_below: a descent direction even where H is singular, and well scaled near
-     * nonisolated solutions (Yamashita-Fukushima 2001), where H is nearly singular and the Newton step huge
-     * along its null space. The lower merit wins. The LU overwrote H, so it is evaluated again into Hc
-     * (cheaper than copying it every iteration: this path is rare). */
-    if ((!accepted || t < set->lm_below) && lm) {
-      double lambda = pow(2.0 * psi0, 0.5 * set->lm_power), psi_lm = psi0, t_lm = 0.0;
-      for (int i = 0; i < n; i++)
-        d[i] = -g[i];
-      int solved;
-      if (la) /* the backend still holds H at z0: its factorization did not overwrite it */
-        solved = la->solve_lm(prob->ctx, lambda, set->lm_scaled, d) == 0;
-      else {
-        if (prob->jacobian(prob->ctx, z0, phi0, Hc) != 0) {
-          reason = NEWTON_EVAL_FAILURE;
-          break;
-        }
-        cblas_dsyrk(CblasColMajor, CblasLower, CblasNoTrans, n, n, 1.0, Hc, n, 0.0, H, n);
-        double dmax = 0.0; /* a zero column still gets a (tiny) damping: relative to the largest */
-        for (int i = 0; i < n; i++)
-          dmax = fmax(dmax, H[(size_t)i * n + i]);
-        for (int i = 0; i < n; i++) {
-          double *hii = &H[(size_t)i * n + i];
-          *hii += set->lm_scaled ? lambda * fmax(*hii, DBL_EPSILON * dmax) : lambda;
-        }
-        solved = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, H, n) == 0 &&
-                 LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, H, n, d, n) == 0;
-      }
-      if (solved && newton_try(prob, set, z0, phi0, &psi_lm, d, g, zt, phit, 0, &t_lm) &&
-          (!accepted || psi_lm < psi)) {
-        memcpy(z, z0, nn * sizeof *z);
-        memcpy(phi, phi0, nn * sizeof *phi);
-        psi = psi_lm;
-        accepted = 1;
-        stats->lm_steps++;
-      }
-    }
-    /* 3. steepest descent, the globalisation of last resort */
-    if (!accepted) {
-      if (gg == 0.0) {
-        reason = NEWTON_LINE_SEARCH_FAILURE; /* a stationary point of the merit that is not a solution */
-        break;
-      }
-      for (int i = 0; i < n; i++)
-        d[i] = -g[i];
-      if (!newton_line_search(prob, set, z, phi, &psi, d, -gg, zt, phit, &t)) {
-        reason = NEWTON_LINE_SEARCH_FAILURE;
-        break;
-      }
-      stats->gradient_steps++;
-    }
-    stats->merit = psi;
-    if (newton_done(prob, set, z, phi, psi, &stats->residual)) {
-      reason = NEWTON_CONVERGED;
-      break;
-    }
+    reason = newton_iteration(prob, set, z, &w, &psi, stats);
   }
 cleanup:
-  free(phi);
-  free(phit);
-  free(zt);
-  free(d);
-  free(g);
-  free(H);
-  free(Hc);
-  free(z0);
-  free(phi0);
-  free(ipiv);
+  newton_work_destroy(&w);
   return reason;
 }

@@ -220,143 +220,181 @@ static void prox_path_point(const struct cp_problem *p, const double *z, const d
   }
 }
 
+/* Where the method stands: the current point's merit and residual (the point in z and pd->w), the best
+ * point's (in pd->zbest, pd->wbest), the proximal factor kappa, the unchecked steps since the best point,
+ * and the counts of the final message. */
+struct prox_state {
+  double merit, res, mbest, resbest, kappa;
+  int nbad, restarts, singular, gradient_steps, fb_steps;
+};
+
+/* max |M_ii| (1 when the diagonal vanishes): the scale of the proximal weight. */
+static double prox_max_diagonal(const struct cp_problem *p)
+{
+  double mdiag = 0.0;
+  for (int i = 0; i < p->n; i++)
+    mdiag = fmax(mdiag, fabs(p->M[(size_t)i * p->n + i]));
+  return mdiag == 0.0 ? 1.0 : mdiag;
+}
+
+/* The first point: z on entry under -cp_warm_start, else 0; projected onto z >= 0 on the complementary
+ * rows. */
+static void prox_start_point(const struct solver *s, const struct cp_problem *p, double *z)
+{
+  int n = p->n, warm = s->set.warm_start;
+  for (int i = 0; warm && i < n; i++) /* a previous failure's NaN is no guess */
+    warm = isfinite(z[i]);
+  if (!warm) memset(z, 0, (size_t)n * sizeof *z);
+  for (int i = p->n_eq; i < n; i++) /* a warm start's negative entries are projected */
+    z[i] = fmax(z[i], 0.0);
+}
+
+/* The current point becomes the best one. */
+static void prox_keep_best(struct prox_data *pd, struct prox_state *st, const double *z, size_t bytes)
+{
+  memcpy(pd->zbest, z, bytes);
+  memcpy(pd->wbest, pd->w, bytes);
+  st->mbest = st->merit;
+  st->resbest = st->res;
+}
+
+/* The watchdog fired: back to the best point, with more proximal weight. */
+static void prox_return_to_best(struct prox_data *pd, struct prox_state *st, double *z, size_t bytes)
+{
+  memcpy(z, pd->zbest, bytes);
+  memcpy(pd->w, pd->wbest, bytes);
+  st->merit = st->mbest;
+  st->res = st->resbest;
+  st->kappa = fmin(st->kappa * 10.0, 1e6);
+  st->restarts++;
+  st->nbad = 0;
+}
+
+/* The path z(t) = Pi(z + t pd->d): t = 1 only, or once the watchdog fired t = 1, 1/2, ... (a monotone
+ * search) until the merit falls below (1 - sigma t) of the best. The last trial point is in pd->zt, pd->y,
+ * its merit and residual in *mt, *rt; 1 when it was accepted, at step *t. */
+static int prox_newton_path(struct prox_data *pd, const struct cp_problem *p, const double *z,
+                            int watchdog_fired, double mbest, double *t, double *mt, double *rt)
+{
+  *t = 1.0;
+  for (int b = 0; b <= (watchdog_fired ? pd->max_backtracks : 0); b++, *t *= 0.5) {
+    prox_path_point(p, z, pd->d, *t, pd->zt);
+    *mt = prox_eval(p, pd->zt, pd->y, rt);
+    if (*mt <= (1.0 - pd->sigma * *t) * mbest) return 1;
+    if (!watchdog_fired) break;
+  }
+  return 0;
+}
+
+/* The Newton path failed from the best point: the Fischer-Burmeister Newton direction, a descent direction
+ * of the merit, else steepest descent, searched by Armijo on the projected path; the point found becomes
+ * the current and the best one, and the active-set steps go on from there. 0, or 1 when no step passed. */
+static int prox_descent_step(struct prox_data *pd, const struct cp_problem *p, double *z,
+                             struct prox_state *st, size_t bytes)
+{
+  int n = p->n, accepted = 0;
+  prox_gradient(p, pd->zbest, pd->wbest, pd->g, pd->phi);
+  double gg = cblas_ddot(n, pd->g, 1, pd->g, 1), gd = 0.0, t = 1.0, mt = 0.0, rt = 0.0;
+  int fb = prox_fb_direction(pd, p, pd->zbest, pd->wbest, pd->d) == 0;
+  if (fb) gd = cblas_ddot(n, pd->g, 1, pd->d, 1);
+  if (!fb || !(gd < 0.0)) { /* d = -g, with a Gauss-Newton-sized first trial */
+    double sc = gg > 0.0 ? fmin(1.0, st->mbest / gg) : 0.0;
+    for (int i = 0; i < n; i++)
+      pd->d[i] = -sc * pd->g[i];
+    st->gradient_steps++;
+  } else
+    st->fb_steps++;
+  for (int b = 0; b < 60 && gg > 0.0; b++, t *= 0.5) {
+    prox_path_point(p, pd->zbest, pd->d, t, pd->zt);
+    double dec = 0.0;
+    for (int i = 0; i < n; i++)
+      dec += pd->g[i] * (pd->zbest[i] - pd->zt[i]);
+    mt = prox_eval(p, pd->zt, pd->y, &rt);
+    if (mt <= st->mbest - pd->sigma * dec && mt < st->mbest) {
+      accepted = 1;
+      break;
+    }
+  }
+  if (!accepted) return 1;
+  memcpy(z, pd->zt, bytes);
+  memcpy(pd->w, pd->y, bytes);
+  st->merit = mt;
+  st->res = rt;
+  prox_keep_best(pd, st, z, bytes);
+  st->nbad = 0;
+  return 0;
+}
+
+/* One iteration from z: the proximal active-set Newton point, taken unchecked until the watchdog fires;
+ * then searched from the best point, else a descent step. SOLVE_MAX_ITERATIONS: go on; else the status to
+ * stop with. */
+static enum solve_status prox_iteration(struct prox_data *pd, const struct cp_problem *p, double *z,
+                                        struct prox_state *st, double mdiag, double scale)
+{
+  int n = p->n;
+  size_t bytes = (size_t)n * sizeof *z;
+  int watchdog_fired = st->nbad >= pd->watchdog;
+  if (watchdog_fired) prox_return_to_best(pd, st, z, bytes);
+  double lambda = mdiag * (st->kappa * pd->rho * fmin(1.0, st->res / scale) + 1e-12);
+  if (prox_newton_point(pd, p, z, pd->w, lambda, pd->y) != 0) {
+    st->singular++;
+    st->kappa *= 10.0;
+    return st->kappa > 1e16 ? SOLVE_NUMERICAL_FAILURE : SOLVE_MAX_ITERATIONS;
+  }
+  for (int i = 0; i < n; i++)
+    pd->d[i] = pd->y[i] - z[i];
+  double t = 1.0, mt = 0.0, rt = 0.0;
+  int accepted = prox_newton_path(pd, p, z, watchdog_fired, st->mbest, &t, &mt, &rt);
+  if (!watchdog_fired || accepted) { /* a watchdog step is taken whatever its merit */
+    memcpy(z, pd->zt, bytes);
+    memcpy(pd->w, pd->y, bytes);
+    st->merit = mt;
+    st->res = rt;
+  }
+  if (accepted) {
+    prox_keep_best(pd, st, z, bytes);
+    st->nbad = 0;
+    if (t == 1.0) st->kappa = fmax(1.0, st->kappa * 0.1);
+  } else if (watchdog_fired) {
+    if (prox_descent_step(pd, p, z, st, bytes) != 0) return SOLVE_LINE_SEARCH_FAILURE;
+  } else {
+    st->nbad++;
+    if (st->merit < st->mbest)
+      prox_keep_best(pd, st, z, bytes); /* not a sufficient decrease, still the best */
+  }
+  return SOLVE_MAX_ITERATIONS;
+}
+
 static int prox_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
 {
   struct prox_data *pd = s->data;
   if (prox_setup(s, p) != 0) return 1; /* a no-op after the harness's setup */
-  int n = p->n, max_it = s->set.max_it > 0 ? s->set.max_it : 200, nbad = 0, restarts = 0, singular = 0,
-      gradient_steps = 0, fb_steps = 0;
-  size_t bytes = (size_t)n * sizeof *z;
-  double mdiag = 0.0;
-  for (int i = 0; i < n; i++)
-    mdiag = fmax(mdiag, fabs(p->M[(size_t)i * n + i]));
-  if (mdiag == 0.0) mdiag = 1.0;
-  double scale = cp_scale(p, NULL), tol_abs = s->set.tol * scale, kappa = 1.0, res = 0.0;
-  int warm = s->set.warm_start;
-  for (int i = 0; warm && i < n; i++) /* a previous failure's NaN is no guess */
-    warm = isfinite(z[i]);
-  if (!warm) memset(z, 0, bytes);
-  for (int i = p->n_eq; i < n; i++) /* a warm start's negative entries are projected */
-    z[i] = fmax(z[i], 0.0);
-  double merit = prox_eval(p, z, pd->w, &res), mbest = merit, resbest = res;
-  memcpy(pd->zbest, z, bytes);
-  memcpy(pd->wbest, pd->w, bytes);
+  int max_it = s->set.max_it > 0 ? s->set.max_it : 200, it = 0;
+  size_t bytes = (size_t)p->n * sizeof *z;
+  double mdiag = prox_max_diagonal(p), scale = cp_scale(p, NULL), tol_abs = s->set.tol * scale;
+  struct prox_state st = {.kappa = 1.0};
+  prox_start_point(s, p, z);
+  st.merit = prox_eval(p, z, pd->w, &st.res);
+  prox_keep_best(pd, &st, z, bytes);
   r->status = SOLVE_MAX_ITERATIONS;
-  int it = 0;
   for (; it < max_it; it++) {
-    if (!isfinite(merit)) {
+    if (!isfinite(st.merit))
       r->status = SOLVE_NAN_OR_INF;
-      break;
-    }
-    if (resbest <= tol_abs) {
+    else if (st.resbest <= tol_abs)
       r->status = SOLVE_CONVERGED;
-      break;
-    }
-    if (solver_out_of_time(s)) {
+    else if (solver_out_of_time(s))
       r->status = SOLVE_TIME_LIMIT;
-      break;
-    }
-    int watchdog_fired = nbad >= pd->watchdog;
-    if (watchdog_fired) { /* back to the best point, more proximal weight, a monotone path search */
-      memcpy(z, pd->zbest, bytes);
-      memcpy(pd->w, pd->wbest, bytes);
-      merit = mbest;
-      res = resbest;
-      kappa = fmin(kappa * 10.0, 1e6);
-      restarts++;
-      nbad = 0;
-    }
-    double lambda = mdiag * (kappa * pd->rho * fmin(1.0, res / scale) + 1e-12);
-    if (prox_newton_point(pd, p, z, pd->w, lambda, pd->y) != 0) {
-      singular++;
-      kappa *= 10.0;
-      if (kappa > 1e16) {
-        r->status = SOLVE_NUMERICAL_FAILURE;
-        break;
-      }
-      continue;
-    }
-    for (int i = 0; i < n; i++)
-      pd->d[i] = pd->y[i] - z[i];
-    double t = 1.0, mt = 0.0, rt = 0.0;
-    int accepted = 0;
-    for (int b = 0; b <= (watchdog_fired ? pd->max_backtracks : 0); b++, t *= 0.5) {
-      prox_path_point(p, z, pd->d, t, pd->zt);
-      mt = prox_eval(p, pd->zt, pd->y, &rt);
-      if (mt <= (1.0 - pd->sigma * t) * mbest) {
-        accepted = 1;
-        break;
-      }
-      if (!watchdog_fired) break;
-    }
-    if (!watchdog_fired || accepted) { /* a watchdog step is taken whatever its merit */
-      memcpy(z, pd->zt, bytes);
-      memcpy(pd->w, pd->y, bytes);
-      merit = mt;
-      res = rt;
-    }
-    if (accepted) {
-      memcpy(pd->zbest, z, bytes);
-      memcpy(pd->wbest, pd->w, bytes);
-      mbest = merit;
-      resbest = res;
-      nbad = 0;
-      if (t == 1.0) kappa = fmax(1.0, kappa * 0.1);
-    } else if (watchdog_fired) {
-      /* the Newton path failed from the best point: the Fischer-Burmeister Newton direction, a descent
-       * direction of the merit, else steepest descent, searched by Armijo on the projected path; then the
-       * active-set steps again from there */
-      prox_gradient(p, pd->zbest, pd->wbest, pd->g, pd->phi);
-      double gg = cblas_ddot(n, pd->g, 1, pd->g, 1), gd = 0.0;
-      int fb = prox_fb_direction(pd, p, pd->zbest, pd->wbest, pd->d) == 0;
-      if (fb) gd = cblas_ddot(n, pd->g, 1, pd->d, 1);
-      if (!fb || !(gd < 0.0)) { /* d = -g, with a Gauss-Newton-sized first trial */
-        double sc = gg > 0.0 ? fmin(1.0, mbest / gg) : 0.0;
-        for (int i = 0; i < n; i++)
-          pd->d[i] = -sc * pd->g[i];
-        gradient_steps++;
-      } else
-        fb_steps++;
-      t = 1.0;
-      for (int b = 0; b < 60 && gg > 0.0; b++, t *= 0.5) {
-        prox_path_point(p, pd->zbest, pd->d, t, pd->zt);
-        double dec = 0.0;
-        for (int i = 0; i < n; i++)
-          dec += pd->g[i] * (pd->zbest[i] - pd->zt[i]);
-        mt = prox_eval(p, pd->zt, pd->y, &rt);
-        if (mt <= mbest - pd->sigma * dec && mt < mbest) {
-          accepted = 1;
-          break;
-        }
-      }
-      if (!accepted) {
-        r->status = SOLVE_LINE_SEARCH_FAILURE;
-        break;
-      }
-      memcpy(z, pd->zt, bytes);
-      memcpy(pd->w, pd->y, bytes);
-      memcpy(pd->zbest, z, bytes);
-      memcpy(pd->wbest, pd->w, bytes);
-      merit = mbest = mt;
-      res = resbest = rt;
-      nbad = 0;
-    } else {
-      nbad++;
-      if (merit < mbest) { /* not a sufficient decrease, still the best point so far */
-        memcpy(pd->zbest, z, bytes);
-        memcpy(pd->wbest, pd->w, bytes);
-        mbest = merit;
-        resbest = res;
-      }
-    }
+    else
+      r->status = prox_iteration(pd, p, z, &st, mdiag, scale);
+    if (r->status != SOLVE_MAX_ITERATIONS) break;
   }
   memcpy(z, pd->zbest, bytes); /* the best point seen */
-  if (r->status == SOLVE_MAX_ITERATIONS && resbest <= tol_abs) r->status = SOLVE_CONVERGED;
+  if (r->status == SOLVE_MAX_ITERATIONS && st.resbest <= tol_abs) r->status = SOLVE_CONVERGED;
   r->iterations = it;
   snprintf(r->message, sizeof r->message,
            "%d watchdog returns, %d FB Levenberg-Marquardt and %d gradient steps, %d singular M_JJ, "
            "kappa %.0e, residual %.2e",
-           restarts, fb_steps, gradient_steps, singular, kappa, resbest);
+           st.restarts, st.fb_steps, st.gradient_steps, st.singular, st.kappa, st.resbest);
   return 0;
 }
 

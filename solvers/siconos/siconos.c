@@ -367,6 +367,112 @@ static int siconos_setup(struct solver *s, const struct cp_problem *p)
   return 0;
 }
 
+/* What came back from one Siconos call. */
+struct siconos_outcome {
+  int killed, died, wstatus; /* the worker killed at the time limit, or dead (wstatus) */
+  int max_it;                /* the pivot limit Siconos used, for telling its info 1 apart */
+  int info, fatal, iterations;
+  double residu;
+  const char *fatal_msg;
+};
+
+/* The Siconos call from z (0 unless -cp_warm_start): in the worker under a time limit, else here with its
+ * outputs in *local (which fatal_msg may point into). 0, or 1 when its options cannot be made. */
+static int siconos_solve_call(struct solver *s, int n, double *z, struct siconos_shared *local,
+                              struct siconos_outcome *out, struct solve_result *r)
+{
+  struct siconos_data *d = s->data;
+  SolverOptions *o = siconos_make_options(d, n, s->set.max_it, d->tol_s);
+  if (!o) return 1;
+  out->max_it = o->iparam[SICONOS_IPARAM_MAX_ITER];
+  siconos_options_free(o);
+  if (s->set.warm_start == 0)
+    for (int i = 0; i < n; i++)
+      z[i] = 0.0;
+  struct siconos_shared *sh = d->shared;
+  if (siconos_in_worker(s)) {
+    int rc = siconos_call_worker(s, n, z, &out->wstatus);
+    out->killed = rc == 1;
+    out->died = rc == 2;
+    if (rc == 0) r->call_seconds = sh->seconds; /* the call alone, not the pipe round trip */
+  } else {
+    sh = local;
+    siconos_run(d, n, s->set.max_it, d->tol_s, z, d->w, sh);
+  }
+  int gone = out->killed || out->died;
+  out->info = gone ? -1 : sh->info;
+  out->fatal = !gone && sh->fatal;
+  out->iterations = gone ? 0 : sh->iterations;
+  out->residu = gone ? NAN : sh->residu;
+  out->fatal_msg = sh->fatal_msg;
+  return 0;
+}
+
+/* lcp_lexicolemke's info 1. With filterOn it is either its pivot limit (iter = itermax, its documented info
+ * 1) or its own error check rejecting where it stopped: lexicolemke leaves the pivot loop before the limit
+ * only on success or on a ray (pivot column nonpositive), and 4.4 reports both as info 0. What it returns
+ * tells them apart: at a complementary basis z and w are nonnegative (Siconos' error is then only
+ * inaccuracy); at a ray 4.4 hands back a point that is not (e.g. w = q < 0). */
+static void siconos_lemke_failure(const struct siconos_data *d, int n, const double *z,
+                                  const struct siconos_outcome *out, struct solve_result *r)
+{
+  double scale = cp_scale_q(n, d->q), most_negative = 0.0;
+  for (int i = 0; i < n; i++)
+    most_negative = fmin(most_negative, fmin(z[i], d->w[i]));
+  if (out->iterations >= out->max_it) {
+    r->status = SOLVE_MAX_ITERATIONS;
+    snprintf(r->message, sizeof r->message, "Siconos: pivot limit %d reached (info 1)", out->max_it);
+  } else if (most_negative < -1e-8 * scale) {
+    r->status = SOLVE_RAY_TERMINATION;
+    snprintf(r->message, sizeof r->message,
+             "Siconos stopped after %d of %d pivots without a complementary basis (min(z, w) = %.3g): a ray",
+             out->iterations, out->max_it, most_negative);
+  } else {
+    r->status = SOLVE_NUMERICAL_FAILURE;
+    snprintf(r->message, sizeof r->message,
+             "Siconos reached a complementary basis after %d pivots, but its own error check failed: %.3g > "
+             "tol %.3g",
+             out->iterations, out->residu, d->tol_s);
+  }
+}
+
+/* The status (and message) of the call's outcome; a claim of convergence is the harness's to check. */
+static void siconos_status(const struct solver *s, int n, const double *z, const struct siconos_outcome *out,
+                           struct solve_result *r)
+{
+  const struct siconos_data *d = s->data;
+  if (out->killed) {
+    r->status = SOLVE_TIME_LIMIT;
+    snprintf(r->message, sizeof r->message, "Siconos call killed at the time limit %g s (-cp_time_limit)",
+             s->set.time_limit);
+  } else if (out->died) {
+    r->status = SOLVE_NUMERICAL_FAILURE;
+    if (WIFSIGNALED(out->wstatus))
+      snprintf(r->message, sizeof r->message, "Siconos died on signal %d", WTERMSIG(out->wstatus));
+    else
+      snprintf(r->message, sizeof r->message, "Siconos could not be run in a worker process");
+  } else if (out->fatal) {
+    r->status = SOLVE_NUMERICAL_FAILURE;
+    snprintf(r->message, sizeof r->message, "Siconos fatal error: %.130s", out->fatal_msg);
+  } else if (out->info == 0) {
+    r->status = SOLVE_CONVERGED; /* a claim: the harness checks it */
+  } else if (d->solver_id == SICONOS_LCP_LEMKE) {
+    siconos_lemke_failure(d, n, z, out, r);
+  } else if (d->solver_id == SICONOS_LCP_ENUM) {
+    /* every basis tried without a solution; singular bases are skipped, so this proves nothing */
+    r->status = SOLVE_NUMERICAL_FAILURE;
+    snprintf(r->message, sizeof r->message,
+             "siconos_enum: no basis gave a solution (singular bases skipped: not a proof of infeasibility)");
+  } else if (out->info == 1) {
+    r->status = SOLVE_MAX_ITERATIONS;
+  } else if (d->solver_id == SICONOS_LCP_PGS && out->info == 2) {
+    r->status = SOLVE_NOT_APPLICABLE;
+    snprintf(r->message, sizeof r->message, "siconos_pgs: a diagonal entry of M vanishes");
+  } else {
+    r->status = SOLVE_NUMERICAL_FAILURE;
+  }
+}
+
 static int siconos_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
 {
   struct siconos_data *d = s->data;
@@ -382,93 +488,20 @@ static int siconos_solve(struct solver *s, const struct cp_problem *p, double *z
     return 0;
   }
   if ((d->prepared != p || d->n != n) && siconos_setup(s, p) != 0) return 1;
-  /* the pivot limit Siconos will use, for telling its info 1 apart */
-  SolverOptions *o = siconos_make_options(d, n, s->set.max_it, d->tol_s);
-  if (!o) return 1;
-  int max_it = o->iparam[SICONOS_IPARAM_MAX_ITER];
-  siconos_options_free(o);
-  double *w = d->w;
-  if (s->set.warm_start == 0)
-    for (int i = 0; i < n; i++)
-      z[i] = 0.0;
-  int killed = 0, died = 0, wstatus = 0;
-  struct siconos_shared local = {0}, *out = d->shared;
-  if (siconos_in_worker(s)) {
-    int rc = siconos_call_worker(s, n, z, &wstatus);
-    killed = rc == 1;
-    died = rc == 2;
-    if (rc == 0) r->call_seconds = out->seconds; /* the call alone, not the pipe round trip */
-  } else {
-    out = &local;
-    siconos_run(d, n, s->set.max_it, d->tol_s, z, w, out);
-  }
-  int info = killed || died ? -1 : out->info, fatal = !killed && !died && out->fatal;
-  int iterations = killed || died ? 0 : out->iterations;
-  double residu = killed || died ? NAN : out->residu;
-  r->iterations = iterations;
-  if (killed) {
-    r->status = SOLVE_TIME_LIMIT;
-    snprintf(r->message, sizeof r->message, "Siconos call killed at the time limit %g s (-cp_time_limit)",
-             s->set.time_limit);
-  } else if (died) {
-    r->status = SOLVE_NUMERICAL_FAILURE;
-    if (WIFSIGNALED(wstatus))
-      snprintf(r->message, sizeof r->message, "Siconos died on signal %d", WTERMSIG(wstatus));
-    else
-      snprintf(r->message, sizeof r->message, "Siconos could not be run in a worker process");
-  } else if (fatal) {
-    r->status = SOLVE_NUMERICAL_FAILURE;
-    snprintf(r->message, sizeof r->message, "Siconos fatal error: %.130s", out->fatal_msg);
-  } else if (info == 0) {
-    r->status = SOLVE_CONVERGED; /* a claim: the harness checks it */
-  } else if (d->solver_id == SICONOS_LCP_LEMKE) {
-    /* With filterOn, info 1 is either lcp_lexicolemke's pivot limit (iter = itermax, its documented info
-     * 1) or its own error check rejecting where it stopped: lexicolemke leaves the pivot loop before the
-     * limit only on success or on a ray (pivot column nonpositive), and 4.4 reports both as info 0. What
-     * it returns tells them apart: at a complementary basis z and w are nonnegative (Siconos' error is
-     * then only inaccuracy); at a ray 4.4 hands back a point that is not (e.g. w = q < 0). */
-    double scale = cp_scale_q(n, d->q), most_negative = 0.0;
-    for (int i = 0; i < n; i++)
-      most_negative = fmin(most_negative, fmin(z[i], w[i]));
-    if (iterations >= max_it) {
-      r->status = SOLVE_MAX_ITERATIONS;
-      snprintf(r->message, sizeof r->message, "Siconos: pivot limit %d reached (info 1)", max_it);
-    } else if (most_negative < -1e-8 * scale) {
-      r->status = SOLVE_RAY_TERMINATION;
-      snprintf(
-          r->message, sizeof r->message,
-          "Siconos stopped after %d of %d pivots without a complementary basis (min(z, w) = %.3g): a ray",
-          iterations, max_it, most_negative);
-    } else {
-      r->status = SOLVE_NUMERICAL_FAILURE;
-      snprintf(
-          r->message, sizeof r->message,
-          "Siconos reached a complementary basis after %d pivots, but its own error check failed: %.3g > "
-          "tol %.3g",
-          iterations, residu, d->tol_s);
-    }
-  } else if (d->solver_id == SICONOS_LCP_ENUM) {
-    /* every basis tried without a solution; singular bases are skipped, so this proves nothing */
-    r->status = SOLVE_NUMERICAL_FAILURE;
-    snprintf(r->message, sizeof r->message,
-             "siconos_enum: no basis gave a solution (singular bases skipped: not a proof of infeasibility)");
-  } else if (info == 1) {
-    r->status = SOLVE_MAX_ITERATIONS;
-  } else if (d->solver_id == SICONOS_LCP_PGS && info == 2) {
-    r->status = SOLVE_NOT_APPLICABLE;
-    snprintf(r->message, sizeof r->message, "siconos_pgs: a diagonal entry of M vanishes");
-  } else {
-    r->status = SOLVE_NUMERICAL_FAILURE;
-  }
+  struct siconos_shared local = {0};
+  struct siconos_outcome out = {0};
+  if (siconos_solve_call(s, n, z, &local, &out, r) != 0) return 1;
+  r->iterations = out.iterations;
+  siconos_status(s, n, z, &out, r);
   /* pivoting and enumeration leave no approximate answer when they stop short (solver.h) */
-  if (killed || died ||
+  if (out.killed || out.died ||
       (r->status != SOLVE_CONVERGED &&
        (d->solver_id == SICONOS_LCP_LEMKE || d->solver_id == SICONOS_LCP_ENUM ||
         d->solver_id == SICONOS_LCP_PIVOT_LUMOD)))
     r->no_answer = 1;
   if (!r->message[0] && r->status != SOLVE_CONVERGED)
-    snprintf(r->message, sizeof r->message, "Siconos info %d after %d iterations (its error %.3g)", info,
-             r->iterations, residu);
+    snprintf(r->message, sizeof r->message, "Siconos info %d after %d iterations (its error %.3g)", out.info,
+             r->iterations, out.residu);
   return 0;
 }
 
