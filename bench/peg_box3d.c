@@ -20,7 +20,6 @@
 #include "contact3d.h"
 #include "engine/sweep_observers.h"
 #include "geom3d.h"
-#include "hull3d.h"
 #include "scenes.h"
 #include "simulation.h"
 
@@ -77,49 +76,6 @@ struct box3d_ctx {
   double T, interval, threshold;
 };
 
-/* The static box: five triangulated blocks (centre, half extents), one static body each. */
-static struct world *box3d_world(double threshold)
-{
-  static const double blocks[5][6] = {
-      {0, 0, -0.125, 5.125, 2.125, 0.125}, {5, 0, 1.75, 0.125, 2.125, 2},  {-5, 0, 1.75, 0.125, 2.125, 2},
-      {0, 2, 1.75, 5.125, 0.125, 2},       {0, -2, 1.75, 5.125, 0.125, 2},
-  };
-  struct world *w = world_create(3);
-  if (!w) return NULL;
-  for (int i = 0; i < 5; i++) {
-    struct polyhedron *box = hull3d_box(blocks[i][3], blocks[i][4], blocks[i][5]);
-    struct polyhedron *tri = box ? hull3d_triangulate(box) : NULL;
-    polyhedron_free(box);
-    int b = world_add_body(w, 1, 0.0, 0.0);
-    if (!tri || b < 0 || world_add_polyhedron(w, b, tri) < 0) {
-      world_destroy(&w);
-      return NULL;
-    }
-    memcpy(w->bodies[b].x, blocks[i], 3 * sizeof(double));
-  }
-  w->gravity[0] = w->gravity[1] = 0.0;
-  w->gravity[2] = -9.81;
-  w->mu = 0.0;
-  w->threshold = threshold;
-  if (world_finalize(w)) world_destroy(&w);
-  return w;
-}
-
-static int add_icosahedron(struct world *w)
-{
-  static const double q0[4] = {0.99500417, 0.02668160, 0.05336321, 0.08004481};
-  int b = world_add_body(w, 0, 0.5, 0.0);
-  if (b < 0 || world_add_polyhedron(w, b, hull3d_icosahedron(0.5)) < 0) return -1;
-  struct body *bd = &w->bodies[b];
-  memset(bd->inertia3, 0, sizeof bd->inertia3);
-  bd->inertia3[0] = bd->inertia3[4] = bd->inertia3[8] = 0.1309017;
-  bd->x[0] = 3.0, bd->x[1] = 0.0, bd->x[2] = 2.0;
-  memcpy(bd->q, q0, sizeof q0);
-  quat_normalize(bd->q);
-  bd->v[0] = -5.0;
-  return world_finalize(w) == 0 ? b : -1;
-}
-
 struct spawn3d {
   long every;
   int added, max;
@@ -130,7 +86,7 @@ static int spawn_before(void *vctx, struct simulation *sim, long k, double h)
   (void)h;
   struct spawn3d *sp = vctx;
   if (sp->added < sp->max && (k - 1) % sp->every == 0) {
-    if (add_icosahedron(sim->w) < 0) return RUN_ERROR;
+    if (scene_peg_box3d_add_icosahedron(sim->w) < 0) return RUN_ERROR;
     sp->added++;
   }
   return RUN_CONTINUE;
@@ -168,7 +124,9 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const double h = sweep_task_real(task, "h");
   long n = run_step_count(ctx->T, h);
   struct simulation sim;
-  int sim_bad = simulation_open(&sim, box3d_world(ctx->threshold), form, solver, task->options);
+  int sim_bad =
+      simulation_open(&sim, sweep_task_world(task, "peg_box3d:threshold=%.17g:mu=0", ctx->threshold), form,
+                      solver, task->options);
   struct run_observer obs[6];
   int n_obs = 0, rc = 1;
   double *vol = malloc(((size_t)n + 1) * sizeof *vol);

@@ -215,20 +215,6 @@ static double drop_energy(const struct world *w)
   return world_kinetic_energy(w) + m * g * height(w) + 0.5 * k_spring * d * d;
 }
 
-/* The unit disc on the line y = 0 (2D), or a unit sphere (J = 2/5 m) on the plane z = 0 (3D), at height y0.
- */
-static struct world *drop_world(int dim, double y0)
-{
-  if (dim == 2) return scene_disc_on_line(1.0, m, y0, 0.0);
-  struct world *w = world_create(3);
-  const double up[3] = {0, 0, 1}, c0[3] = {0, 0, 0};
-  world_add_plane(w, world_add_body(w, 1, 0, 0), up, 0.0);
-  world_add_sphere(w, world_add_body(w, 0, m, 0.4 * m), c0, 1.0);
-  world_finalize(w);
-  w->bodies[1].x[2] = y0;
-  return w;
-}
-
 static int drop_after(void *vctx, const struct simulation *sim, long k, const struct step_record *rec)
 {
   struct drop_obs *o = vctx;
@@ -291,8 +277,13 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
   int rc = 1;
   struct simulation sim;
-  int sim_bad = simulation_open(&sim, drop_world((int)sweep_task_int(task, "dim"), y_start), form, solver,
-                                task->options);
+  /* the unit disc on the line y = 0 (2D), or a unit sphere (J = 2/5 m) on the plane z = 0 (3D), dropped
+   * from the centre's height y_start */
+  struct world *w0 =
+      sweep_task_int(task, "dim") == 2
+          ? sweep_task_world(task, "disc_on_line:radius=1:mass=%.17g:y0=%.17g:mu=0", m, y_start)
+          : sweep_task_world(task, "sphere_roll3d:radius=1:mass=%.17g:mu=0:v0=0:gap=%.17g", m, y_start - 1.0);
+  int sim_bad = simulation_open(&sim, w0, form, solver, task->options);
   struct drop_obs ob = {.t_contact = NAN, .t_core = NAN};
   struct run_observer obs[3];
   int n_obs = 0;

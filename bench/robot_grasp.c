@@ -19,6 +19,7 @@
 #include "robot_grasp.h"
 
 #include "engine/sweep_observers.h"
+#include "scene.h"
 #include "simulation.h"
 
 #include <gsl/gsl_sort.h>
@@ -83,7 +84,6 @@ struct grasp_ctx {
   double T, ref_h;
   char ref_solver[OPTION_STRING_MAX];
   char file[OPTION_STRING_MAX];
-  struct peg_body_spec target[10];
   long ref_n;               /* reference steps */
   int n_mu;                 /* friction values with a reference */
   double mu[MAX_MU];        /* their values */
@@ -162,13 +162,19 @@ static int robot_grasp_controller(struct run_observer *o)
  * sweep task (standard observers, statistics in row, its options object); NULL: a reference run, whose
  * methods read opts. Returns 0 (with *done steps that advanced), 1 on an internal error or a failed
  * reference run. */
-static int simulate(const struct sweep_task *task, PetscOptions opts, const struct peg_body_spec *target,
+static int simulate(const struct sweep_task *task, PetscOptions opts, const char *bodyset_file, int target,
                     double mu, const char *form, const char *solver, double T, double h, double *traj,
                     long *done, struct sweep_row *row)
 {
+  char spec[SCENE_SPEC_MAX], msg[512] = "";
+  struct world *w0 = NULL;
+  snprintf(spec, sizeof spec, "robot_grasp:target=%d:mu=%.17g:bodyset_file=%s", target, mu, bodyset_file);
+  if (task)
+    w0 = sweep_task_world(task, "%s", spec);
+  else if (scene_create_from_options(spec, opts, NULL, NULL, &w0, msg, sizeof msg))
+    fprintf(stderr, "error: the reference run: %s\n", msg);
   struct simulation sim;
-  int sim_bad =
-      simulation_open(&sim, scene_robot_grasp(target, mu), form, solver, task ? task->options : opts);
+  int sim_bad = simulation_open(&sim, w0, form, solver, task ? task->options : opts);
   struct run_observer obs[6];
   int n_obs = 0, rc = 1;
   struct traj_ctx tc = {.traj = traj};
@@ -260,9 +266,9 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const double *ref = ctx->ref[seed][im];
   long n = run_step_count(ctx->T, h), done = 0;
   double *traj = calloc(3 * ((size_t)n + 1), sizeof *traj), *e = malloc(((size_t)n + 1) * sizeof *e);
-  int rc = !traj || !e
-               ? 1
-               : simulate(task, NULL, &ctx->target[seed], mu, form, solver, ctx->T, h, traj, &done, row);
+  int rc = !traj || !e ? 1
+                       : simulate(task, NULL, ctx->file, (int)seed + 1, mu, form, solver, ctx->T, h, traj,
+                                  &done, row);
   if (rc == 0 && (done > 0 || n == 0)) {
     double rot_sum = 0.0;
     long ns = 0;
@@ -298,9 +304,15 @@ static int setup(void *vctx, PetscOptions run_options)
     return 1;
   }
   if (!ctx->file[0]) scene_peg_bodyset_default_path(ctx->file, sizeof ctx->file);
+  if (strchr(ctx->file, ':')) { /* the path travels in the scene's spec, whose separator is ':' */
+    fprintf(stderr, "error: -bodyset_file %s: a path with ':' cannot be given to the scene robot_grasp\n",
+            ctx->file);
+    return 1;
+  }
   char err[512];
-  for (int k = 1; k <= 10; k++)
-    if (scene_robot_grasp_target(ctx->file, k, &ctx->target[k - 1], err, sizeof err)) {
+  struct peg_body_spec target;
+  for (int k = 1; k <= 10; k++) /* every target read once here: a bad file stops the run before any task */
+    if (scene_robot_grasp_target(ctx->file, k, &target, err, sizeof err)) {
       fprintf(stderr, "error: %s\n       (the paper's polygon sets: set -bodyset_file or CB_SHARED_DATA)\n",
               err);
       return 1;
@@ -329,8 +341,8 @@ static int prepare(void *vctx, const int *n_values, char *const *const *values)
         return 1;
       }
       ctx->ref[seed][ctx->n_mu - 1] = ref;
-      if (simulate(NULL, ctx->run_options, &ctx->target[seed], mu, "peg", ctx->ref_solver, ctx->T, ctx->ref_h,
-                   ref, &done, NULL) ||
+      if (simulate(NULL, ctx->run_options, ctx->file, (int)seed + 1, mu, "peg", ctx->ref_solver, ctx->T,
+                   ctx->ref_h, ref, &done, NULL) ||
           done != ctx->ref_n) {
         fprintf(stderr,
                 "error: the reference run (peg, h = %g, target %ld, mu = %g) did not complete (%ld of %ld "

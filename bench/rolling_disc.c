@@ -101,33 +101,29 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
 {
   const struct rd_ctx *ctx = vctx;
   const int N = (int)sweep_task_int(task, "N");
-  const double h = sweep_task_real(task, "h"), mu = 0.4, nu0[3] = {-3.0, 0.0, 3.0};
+  const double h = sweep_task_real(task, "h"), mu = 0.4;
   const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
   const char *shape = sweep_task_string(task, "shape");
   int rc = 1, disc = strcmp(shape, "disc") == 0, p = strcmp(shape, "superellipse") == 0 ? 4 : 2;
   struct simulation sim;
-  struct world *w0 = NULL;
-  if (disc) {
-    w0 = N == 0 ? scene_disc_on_line(1.0, 1.0, 1.0, mu) : scene_ngon(N, 1.0, 1.0, mu, nu0);
-    if (w0 && N == 0) {
-      w0->bodies[1].v[0] = nu0[0];
-      w0->bodies[1].w[2] = nu0[2];
-    }
-  } else if (p == 4 || strcmp(shape, "ellipse") == 0) {
-    /* rolling without slip at the start: v_x = -omega b about the contact point (0, 0) */
-    const double nu1[3] = {-3.0 * B_AX, 0.0, 3.0};
-    w0 = N == 0   ? scene_superellipse_on_line(A_AX, B_AX, p, 1.0, mu, nu1)
-         : N >= 3 ? scene_superellipse_ngon(N, A_AX, B_AX, p, 1.0, mu, nu1)
-                  : NULL;
-  } else {
+  if (!disc && p != 4 && strcmp(shape, "ellipse") != 0) {
     fprintf(stderr, "bench_rolling_disc: -shape %s: not one of disc, ellipse, superellipse\n", shape);
     return 1;
   }
   if (N > 0 && N < 3) {
     sweep_row_status(row, "not_applicable"); /* no polygon with fewer than 3 sides */
-    world_destroy(&w0);
     return 0;
   }
+  /* the non-disc shapes roll without slip at the start: v_x = -omega b about the contact point (0, 0) */
+  struct world *w0 =
+      disc
+          ? (N == 0
+                 ? sweep_task_world(task, "disc_on_line:radius=1:mass=1:y0=1:mu=%.17g:vx=-3:vy=0:omega=3", mu)
+                 : sweep_task_world(task, "ngon:sides=%d:radius=1:mass=1:mu=%.17g:vx=-3:vy=0:omega=3", N, mu))
+          : sweep_task_world(
+                task,
+                "superellipse_on_line:a=%.17g:b=%.17g:p=%d:sides=%d:mass=1:mu=%.17g:vx=%.17g:vy=0:omega=3",
+                A_AX, B_AX, p, N, mu, -3.0 * B_AX);
   int sim_bad = simulation_open(&sim, w0, form, solver, task->options);
   struct roll_obs ro = {0, 0, 0, disc};
   struct run_observer obs[3];

@@ -69,15 +69,16 @@ struct s2_ctx {
   double T, load_tol, slip_tol;
 };
 
-static const double big_c[2][3] = {{0, 0, 0}, {0, 11.4, 0}}, big_r[2] = {10.0, 9.0};
 /* The paper's friction ellipsoid: the geometric_implicit formulation gets it through option_fixed (the
- * text there must say the same), the observer's ellipsoidal friction column uses it. */
+ * text there must say the same), the observer's ellipsoidal friction column uses it. The scene's geometry
+ * (scenes_two_spheres.c) the observer reads from the world. */
 static const double e_ell[3] = {1.0, 1.0, 0.3}, mu_paper = 0.2;
 
 /* Per-step state of the two contacts, and the run's events. */
 struct s2_obs {
   const struct s2_ctx *ctx;
   int shape_big[2]; /* world shapes of the radius-10 and radius-9 spheres */
+  double mu;        /* the world's friction coefficient (Fig. 5's bound mu p_n) */
   double nu_prev[6], dnu_prev[6], jump;
   long steps_seen;
   double gap[2], slip[2], fn[2], ff[2], fe[2]; /* fe: the friction's ellipsoidal norm (eq. (5)) / h */
@@ -91,6 +92,7 @@ static int s2_begin(void *vctx, struct simulation *sim, double h, long steps)
   (void)h;
   (void)steps;
   world_get_velocity(sim->w, o->nu_prev);
+  o->mu = sim->w->mu;
   return RUN_CONTINUE;
 }
 
@@ -109,16 +111,18 @@ static int s2_after(void *vctx, const struct simulation *sim, long k, const stru
     o->nu_prev[i] = nu[i];
   }
   o->steps_seen++;
+  const double rad = w->shapes[b->shape_begin].radius;
   for (int c = 0; c < 2; c++) {
+    const struct shape *big = &w->shapes[o->shape_big[c]]; /* a static body's frame is the world's */
     double d[3], len = 0.0;
     for (int i = 0; i < 3; i++)
-      d[i] = b->x[i] - big_c[c][i], len += d[i] * d[i];
+      d[i] = b->x[i] - (w->bodies[big->body].x[i] + big->c[i]), len += d[i] * d[i];
     len = sqrt(len);
-    o->gap[c] = len - big_r[c] - 1.0;
+    o->gap[c] = len - big->radius - rad;
     /* velocity of the sphere's point nearest the fixed sphere, tangential part */
     double nrm[3] = {d[0] / len, d[1] / len, d[2] / len}, p[3], vp[3];
     for (int i = 0; i < 3; i++)
-      p[i] = b->x[i] - nrm[i];
+      p[i] = b->x[i] - rad * nrm[i];
     world_point_velocity(w, b, p, vp);
     double vn = vp[0] * nrm[0] + vp[1] * nrm[1] + vp[2] * nrm[2], s2 = 0.0;
     for (int i = 0; i < 3; i++)
@@ -150,7 +154,7 @@ static int s2_after(void *vctx, const struct simulation *sim, long k, const stru
     o->fn[c] = r.pn / h;
     o->ff[c] = sqrt(r.pt * r.pt + r.po * r.po) / h;
     o->fe[c] = pf / h;
-    double lim = mu_paper * r.pn;
+    double lim = w->mu * r.pn;
     double v = r.sigma > 1e-9 ? fabs(pf - lim) : fmax(0.0, pf - lim);
     o->fres = fmax(o->fres, v);
   }
@@ -166,35 +170,9 @@ static void s2_values(void *vctx, double *v)
     v[6 + 3 * c] = o->fn[c];
     v[7 + 3 * c] = o->ff[c];
     v[8 + 3 * c] = o->slip[c];
-    v[12 + c] =
-        mu_paper * o->fn[c]; /* Fig. 5: the bound the friction's ellipsoidal norm meets while sliding */
+    v[12 + c] = o->mu * o->fn[c]; /* Fig. 5: the bound the friction's ellipsoidal norm meets while sliding */
     v[14 + c] = o->fe[c];
   }
-}
-
-/* The scene of Sec. 6.2: body 0 and 1 the fixed spheres, body 2 the unit sphere. */
-static struct world *scene(void)
-{
-  struct world *w = world_create(3);
-  if (!w) return NULL;
-  const double cz[3] = {0, 0, 0};
-  for (int c = 0; c < 2; c++) {
-    int g = world_add_body(w, 1, 0, 0);
-    world_add_sphere(w, g, big_c[c], big_r[c]);
-  }
-  int b = world_add_body(w, 0, 1.0, 0.4);
-  world_add_sphere(w, b, cz, 1.0);
-  if (world_finalize(w)) {
-    world_destroy(&w);
-    return NULL;
-  }
-  w->gravity[2] = 0.0; /* the paper's applied force includes the weight */
-  w->mu = mu_paper;
-  w->threshold = 0.5;
-  struct body *s = &w->bodies[b];
-  s->x[0] = 0.0, s->x[1] = 6.62105263157895, s->x[2] = 8.78417110772903;
-  s->f[0] = 1.0, s->f[1] = 2.6, s->f[2] = -9.81;
-  return w;
 }
 
 static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
@@ -204,7 +182,8 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
   int rc = 1;
   struct simulation sim;
-  int sim_bad = simulation_open(&sim, scene(), form, solver, task->options);
+  int sim_bad = simulation_open(&sim, sweep_task_world(task, "sphere_two_spheres:mu=%.17g", mu_paper), form,
+                                solver, task->options);
   struct s2_obs so = {.ctx = ctx, .shape_big = {0, 1}};
   struct run_observer obs[3];
   int n_obs = 0;

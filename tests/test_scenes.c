@@ -235,6 +235,66 @@ static void test_determinism(void)
   gsl_rng_free(r2);
 }
 
+/* The experiments' scenes (every driver builds its worlds through the registry): their instance options
+ * reach the world, and the geometry is the papers'. */
+static void test_experiment_scenes(void)
+{
+  char msg[1024] = "";
+  struct world *w = NULL;
+  int rc = scene_create_from_spec("disc_on_line:radius=1:y0=1:vx=-3:omega=3", NULL, &w, msg, sizeof msg);
+  CHECK(rc == 0 && w && w->bodies[1].v[0] == -3.0 && w->bodies[1].v[1] == 0.0 && w->bodies[1].w[2] == 3.0,
+        "disc_on_line's initial velocity (vx, vy, omega) %s", msg);
+  world_destroy(&w);
+  rc = scene_create_from_spec("superellipse_on_line:p=3", NULL, &w, msg, sizeof msg);
+  CHECK(rc == 1 && !w && strstr(msg, "even"), "superellipse_on_line refuses an odd exponent: %s", msg);
+  rc = scene_create_from_spec("superellipse_on_line:sides=2", NULL, &w, msg, sizeof msg);
+  CHECK(rc == 1 && !w && strstr(msg, "sides 2"), "superellipse_on_line refuses a 2-gon: %s", msg);
+  rc = scene_create_from_spec("superellipse_on_line:a=1.2:b=0.8:p=4", NULL, &w, msg, sizeof msg);
+  CHECK(rc == 0 && w && w->shapes[w->bodies[1].shape_begin].kind == SHAPE_SUPERELLIPSE &&
+            w->bodies[1].x[1] == 0.8 && w->bodies[1].v[0] == -2.4 && w->bodies[1].w[2] == 3.0,
+        "superellipse_on_line: the smooth shape on its flank, rolling without slip (v_x = -omega b) %s", msg);
+  world_destroy(&w);
+  rc = scene_create_from_spec("superellipse_on_line:sides=7", NULL, &w, msg, sizeof msg);
+  CHECK(rc == 0 && w && w->shapes[w->bodies[1].shape_begin].kind == SHAPE_POLYGON,
+        "superellipse_on_line:sides=7 is the inscribed heptagon %s", msg);
+  world_destroy(&w);
+  rc = scene_create_from_spec("sphere_roll3d:radius=2:gap=0.5:v0=0", NULL, &w, msg, sizeof msg);
+  CHECK(rc == 0 && w && w->bodies[1].x[2] == 2.5 && w->bodies[1].v[0] == 0.0,
+        "sphere_roll3d:gap=0.5 starts the radius-2 sphere's centre at 2.5 %s", msg);
+  world_destroy(&w);
+  rc = scene_create_from_spec("sphere_two_spheres", NULL, &w, msg, sizeof msg);
+  for (int k = 0; rc == 0 && w && k < 2; k++) { /* the unit sphere touches both fixed spheres */
+    const struct shape *big = &w->shapes[w->bodies[k].shape_begin];
+    double d = 0.0;
+    for (int i = 0; i < 3; i++)
+      d += (w->bodies[2].x[i] - big->c[i]) * (w->bodies[2].x[i] - big->c[i]);
+    CHECK_CLOSE(sqrt(d) - big->radius - 1.0, 0.0, 1e-12, "sphere_two_spheres: contact %d's gap", k + 1);
+  }
+  CHECK(rc == 0 && w && w->mu == 0.2 && w->gravity[2] == 0.0 && w->bodies[2].f[2] == -9.81,
+        "sphere_two_spheres: mu 0.2, the weight in the applied force (1, 2.6, -9.81) %s", msg);
+  world_destroy(&w);
+  rc = scene_create_from_spec("peg_box3d:threshold=0.05", NULL, &w, msg, sizeof msg);
+  int statics = 0;
+  for (int b = 0; rc == 0 && w && b < w->nb; b++)
+    statics += w->bodies[b].is_static;
+  CHECK(rc == 0 && w && w->nb == 5 && statics == 5 && w->threshold == 0.05,
+        "peg_box3d is the five static blocks with the given threshold %s", msg);
+  int ico = rc == 0 && w ? scene_peg_box3d_add_icosahedron(w) : -1;
+  CHECK(ico == 5 && w->bodies[ico].mass == 0.5 && w->bodies[ico].v[0] == -5.0,
+        "peg_box3d's icosahedron enters as body 5 at (3, 0, 2) with v = (-5, 0, 0)");
+  world_destroy(&w);
+  rc = scene_create_from_spec("robot_grasp:target=11", NULL, &w, msg, sizeof msg);
+  CHECK(rc == 1 && !w && strstr(msg, "target"), "robot_grasp refuses target 11: %s", msg);
+  if (!check_shared_data()) {
+    check_skip("robot_grasp's targets: the shared data (peg/box2d_bodysets.txt) is absent");
+    return;
+  }
+  rc = scene_create_from_spec("robot_grasp:target=3:mu=0.125", NULL, &w, msg, sizeof msg);
+  CHECK(rc == 0 && w && w->nb == 7 && w->bodies[6].mass == 0.1 && w->mu == 0.125 && w->nj == 4,
+        "robot_grasp:target=3: the arm's six bodies, four joints and the target %s", msg);
+  world_destroy(&w);
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
@@ -243,6 +303,7 @@ int main(int argc, char **argv)
   test_bad_input();
   test_options();
   test_determinism();
+  test_experiment_scenes();
   int rc = check_finish();
   PetscCall(PetscFinalize());
   return rc;

@@ -1,8 +1,11 @@
-/* robot_grasp.c — the PEG paper's 2D robot-arm grasp scene, its joints' angles and torques (see
- * robot_grasp.h; the authors' robotArm2D.m; the PD controller is bench_robot_grasp's). */
+/* robot_grasp.c — the PEG paper's 2D robot-arm grasp scene (registered as robot_grasp), its joints' angles
+ * and torques (see robot_grasp.h; the authors' robotArm2D.m; the PD controller is bench_robot_grasp's). */
 #include "robot_grasp.h"
 
+#include "scene.h"
+
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -88,3 +91,49 @@ void robot_grasp_joint_torque(struct world *w, int j, double tau)
   w->bodies[second[j]].tau[2] += tau;
   w->bodies[first[j]].tau[2] -= tau;
 }
+
+/* The registered scene: the target by its index in the stored body sets. */
+struct robot_grasp_settings {
+  int target;
+  double mu;
+  char bodyset_file[OPTION_STRING_MAX];
+};
+
+static const struct option_decl robot_grasp_options[] = {
+    {"target", OPT_INT, offsetof(struct robot_grasp_settings, target), "1", "[1,10]",
+     "the target: polygon k of body set b"},
+    {"mu", OPT_REAL, offsetof(struct robot_grasp_settings, mu), "0", "[0,inf)",
+     "Coulomb friction coefficient"},
+    {"bodyset_file", OPT_STRING, offsetof(struct robot_grasp_settings, bodyset_file), "", NULL,
+     "the stored body sets (default $CB_SHARED_DATA or ../shared/data, + /peg/box2d_bodysets.txt)"},
+};
+
+static int robot_grasp_build(const void *settings, gsl_rng *rng, struct world **w, char *msg, size_t len)
+{
+  const struct robot_grasp_settings *s = settings;
+  char path[OPTION_STRING_MAX];
+  struct peg_body_spec target;
+  (void)rng;
+  *w = NULL;
+  if (s->bodyset_file[0])
+    snprintf(path, sizeof path, "%s", s->bodyset_file);
+  else
+    scene_peg_bodyset_default_path(path, sizeof path);
+  if (scene_robot_grasp_target(path, s->target, &target, msg, len)) return 1;
+  *w = scene_robot_grasp(&target, s->mu);
+  if (!*w) snprintf(msg, len, "out of memory");
+  return *w ? 0 : 1;
+}
+
+const struct scene_type scene_type_robot_grasp = {
+    "robot_grasp",
+    "a two-fingered arm on revolute joints closing on a polygon resting on the ground (the PD control is "
+    "its driver's)",
+    "Williams, Lu & Trinkle 2016 Sec. 6 (robot-arm grasp)",
+    SCENE_2D,
+    1e-3,
+    0,
+    robot_grasp_options,
+    sizeof robot_grasp_options / sizeof robot_grasp_options[0],
+    sizeof(struct robot_grasp_settings),
+    robot_grasp_build};

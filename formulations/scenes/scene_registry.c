@@ -6,6 +6,7 @@
 #define SCENES(X)                                                                                            \
   X(disc_on_line)                                                                                            \
   X(ngon)                                                                                                    \
+  X(superellipse_on_line)                                                                                    \
   X(incline)                                                                                                 \
   X(incline_3d)                                                                                              \
   X(box_stack)                                                                                               \
@@ -18,10 +19,13 @@
   X(block_hole)                                                                                              \
   X(triangle_drop)                                                                                           \
   X(peg_box)                                                                                                 \
+  X(peg_box3d)                                                                                               \
+  X(robot_grasp)                                                                                             \
   X(hex_pyramid)                                                                                             \
   X(superellipsoid_drop)                                                                                     \
   X(box_drop3d)                                                                                              \
   X(sphere_roll3d)                                                                                           \
+  X(sphere_two_spheres)                                                                                      \
   /* one line X(NAME) per scene, above this one */
 
 #define DECLARE(name) extern const struct scene_type scene_type_##name;

@@ -14,7 +14,8 @@
   {                                                                                                          \
 #field, type, offsetof(st, field), def, range, help                                                      \
   }
-#define DEG (M_PI / 180.0)
+#define DEG         (M_PI / 180.0)
+#define COUNT(rows) (int)(sizeof(rows) / sizeof((rows)[0]))
 
 /* Common tail of the wrappers: a builder returns NULL on any failure, without saying which. */
 static int built(struct world *w, struct world **out, char *msg, size_t len)
@@ -41,19 +42,28 @@ static int resolve_seed(int seed, gsl_rng *rng, unsigned long *out, char *msg, s
 
 /* ---- disc_on_line ---- */
 struct disc_on_line_settings {
-  double radius, mass, y0, mu;
+  double radius, mass, y0, mu, vx, vy, omega;
 };
 static const struct option_decl disc_on_line_options[] = {
     ROW(struct disc_on_line_settings, radius, OPT_REAL, "0.5", "(0,inf)", "disc radius [m]"),
     ROW(struct disc_on_line_settings, mass, OPT_REAL, "1", "(0,inf)", "disc mass [kg]"),
     ROW(struct disc_on_line_settings, y0, OPT_REAL, "0.6", "", "height of the centre above the ground [m]"),
     ROW(struct disc_on_line_settings, mu, OPT_REAL, "0", "[0,inf)", "Coulomb friction coefficient"),
+    ROW(struct disc_on_line_settings, vx, OPT_REAL, "0", "", "initial horizontal velocity [m/s]"),
+    ROW(struct disc_on_line_settings, vy, OPT_REAL, "0", "", "initial vertical velocity [m/s]"),
+    ROW(struct disc_on_line_settings, omega, OPT_REAL, "0", "", "initial angular velocity [rad/s]"),
 };
 static int disc_on_line_build(const void *settings, gsl_rng *rng, struct world **w, char *msg, size_t len)
 {
   const struct disc_on_line_settings *s = settings;
   (void)rng;
-  return built(scene_disc_on_line(s->radius, s->mass, s->y0, s->mu), w, msg, len);
+  struct world *disc = scene_disc_on_line(s->radius, s->mass, s->y0, s->mu);
+  if (disc) { /* body 1 is the disc */
+    disc->bodies[1].v[0] = s->vx;
+    disc->bodies[1].v[1] = s->vy;
+    disc->bodies[1].w[2] = s->omega;
+  }
+  return built(disc, w, msg, len);
 }
 const struct scene_type scene_type_disc_on_line = {"disc_on_line",
                                                    "one disc above (or on) a static ground line",
@@ -62,7 +72,7 @@ const struct scene_type scene_type_disc_on_line = {"disc_on_line",
                                                    0.01,
                                                    0,
                                                    disc_on_line_options,
-                                                   4,
+                                                   COUNT(disc_on_line_options),
                                                    sizeof(struct disc_on_line_settings),
                                                    disc_on_line_build};
 
@@ -94,9 +104,59 @@ const struct scene_type scene_type_ngon = {"ngon",
                                            0.01,
                                            0,
                                            ngon_options,
-                                           7,
+                                           COUNT(ngon_options),
                                            sizeof(struct ngon_settings),
                                            ngon_build};
+
+/* ---- superellipse_on_line ---- */
+struct superellipse_on_line_settings {
+  double a, b;
+  int p, sides;
+  double mass, mu, vx, vy, omega;
+};
+static const struct option_decl superellipse_on_line_options[] = {
+    ROW(struct superellipse_on_line_settings, a, OPT_REAL, "1.2", "(0,inf)", "semi-axis along x [m]"),
+    ROW(struct superellipse_on_line_settings, b, OPT_REAL, "0.8", "(0,inf)", "semi-axis along y [m]"),
+    ROW(struct superellipse_on_line_settings, p, OPT_INT, "4", "[2,1000]", "exponent (even; 2: the ellipse)"),
+    ROW(struct superellipse_on_line_settings, sides, OPT_INT, "0", "[0,1000]",
+        "0: the smooth shape; N >= 3: the N-gon inscribed in it, vertex 0 at the bottom"),
+    ROW(struct superellipse_on_line_settings, mass, OPT_REAL, "1", "(0,inf)", "mass [kg]"),
+    ROW(struct superellipse_on_line_settings, mu, OPT_REAL, "0.4", "[0,inf)", "Coulomb friction coefficient"),
+    ROW(struct superellipse_on_line_settings, vx, OPT_REAL, "-2.4", "",
+        "initial horizontal velocity [m/s] (the default rolls without slip: -omega b)"),
+    ROW(struct superellipse_on_line_settings, vy, OPT_REAL, "0", "", "initial vertical velocity [m/s]"),
+    ROW(struct superellipse_on_line_settings, omega, OPT_REAL, "3", "", "initial angular velocity [rad/s]"),
+};
+static int superellipse_on_line_build(const void *settings, gsl_rng *rng, struct world **w, char *msg,
+                                      size_t len)
+{
+  const struct superellipse_on_line_settings *s = settings;
+  const double nu0[3] = {s->vx, s->vy, s->omega};
+  (void)rng;
+  *w = NULL;
+  if (s->p % 2 != 0) {
+    snprintf(msg, len, "p %d: the exponent must be even", s->p);
+    return 1;
+  }
+  if (s->sides > 0 && s->sides < 3) {
+    snprintf(msg, len, "sides %d: 0 (the smooth shape) or at least 3", s->sides);
+    return 1;
+  }
+  return built(s->sides ? scene_superellipse_ngon(s->sides, s->a, s->b, s->p, s->mass, s->mu, nu0)
+                        : scene_superellipse_on_line(s->a, s->b, s->p, s->mass, s->mu, nu0),
+               w, msg, len);
+}
+const struct scene_type scene_type_superellipse_on_line = {
+    "superellipse_on_line",
+    "a superellipse (or the N-gon inscribed in it) rolling on a static ground line",
+    "Chakraborty et al. Secs. 4.1 and 6.1 (the rolling disc's shape made a superellipse)",
+    SCENE_2D,
+    0.01,
+    0,
+    superellipse_on_line_options,
+    COUNT(superellipse_on_line_options),
+    sizeof(struct superellipse_on_line_settings),
+    superellipse_on_line_build};
 
 /* ---- incline (2D) and incline_3d ---- */
 struct incline_settings {
@@ -122,7 +182,7 @@ const struct scene_type scene_type_incline = {"incline",
                                               1e-3,
                                               0,
                                               incline_options,
-                                              5,
+                                              COUNT(incline_options),
                                               sizeof(struct incline_settings),
                                               incline_build};
 
@@ -150,7 +210,7 @@ const struct scene_type scene_type_incline_3d = {"incline_3d",
                                                  1e-3,
                                                  0,
                                                  incline_3d_options,
-                                                 6,
+                                                 COUNT(incline_3d_options),
                                                  sizeof(struct incline_3d_settings),
                                                  incline_3d_build};
 
@@ -186,7 +246,7 @@ const struct scene_type scene_type_box_stack = {"box_stack",
                                                 0.01,
                                                 0,
                                                 box_stack_options,
-                                                6,
+                                                COUNT(box_stack_options),
                                                 sizeof(struct box_stack_settings),
                                                 box_stack_build};
 
@@ -222,7 +282,7 @@ const struct scene_type scene_type_cannonball = {"cannonball",
                                                  0.05,
                                                  0,
                                                  cannonball_options,
-                                                 5,
+                                                 COUNT(cannonball_options),
                                                  sizeof(struct cannonball_settings),
                                                  cannonball_build};
 
@@ -261,7 +321,7 @@ const struct scene_type scene_type_polygon_box = {
     0.01,
     1,
     polygon_box_options,
-    5,
+    COUNT(polygon_box_options),
     sizeof(struct polygon_box_settings),
     polygon_box_build};
 
@@ -290,7 +350,7 @@ const struct scene_type scene_type_chain = {"chain",
                                             1e-3,
                                             0,
                                             chain_options,
-                                            4,
+                                            COUNT(chain_options),
                                             sizeof(struct chain_settings),
                                             chain_build};
 
@@ -323,7 +383,7 @@ const struct scene_type scene_type_pendulum = {
     1e-3,
     0,
     pendulum_options,
-    3,
+    COUNT(pendulum_options),
     sizeof(struct pendulum_settings),
     pendulum_build};
 const struct scene_type scene_type_pendulum_3d = {
@@ -334,7 +394,7 @@ const struct scene_type scene_type_pendulum_3d = {
     1e-3,
     0,
     pendulum_options,
-    3,
+    COUNT(pendulum_options),
     sizeof(struct pendulum_settings),
     pendulum_3d_build};
 
@@ -363,7 +423,7 @@ const struct scene_type scene_type_point_corner = {
     0.01,
     0,
     point_corner_options,
-    3,
+    COUNT(point_corner_options),
     sizeof(struct point_corner_settings),
     point_corner_build};
 
@@ -388,7 +448,7 @@ const struct scene_type scene_type_block_hole = {
     0.01,
     0,
     block_hole_options,
-    2,
+    COUNT(block_hole_options),
     sizeof(struct block_hole_settings),
     block_hole_build};
 
@@ -429,7 +489,7 @@ const struct scene_type scene_type_peg_box = {
     0.007,
     0,
     peg_box_options,
-    1,
+    COUNT(peg_box_options),
     sizeof(struct peg_box_settings),
     peg_box_build};
 
@@ -457,6 +517,6 @@ const struct scene_type scene_type_hex_pyramid = {
     0.01,
     0,
     hex_pyramid_options,
-    4,
+    COUNT(hex_pyramid_options),
     sizeof(struct hex_pyramid_settings),
     hex_pyramid_build};

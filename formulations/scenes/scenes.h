@@ -73,6 +73,13 @@ struct world *scene_triangle_drop(void);
  * model threshold 0.07; polygons are added by the spawner. */
 struct world *scene_peg_box(double mu);
 
+/* Box of polyhedra (scenes_peg3d.c): the static open box of five triangulated blocks, g = 9.81, friction mu,
+ * standard-model threshold `threshold`; and one icosahedron (circumradius 0.5, mass 0.5, J = 0.1309017 I)
+ * added at (3, 0, 2) with v = (-5, 0, 0), turned 0.2 rad about (1, 2, 3) / sqrt 14, the world re-finalised:
+ * its body index, or -1. */
+struct world *scene_peg_box3d(double threshold, double mu);
+int scene_peg_box3d_add_icosahedron(struct world *w);
+
 #define PEG_BODY_MAX_VERTS 16
 /* One polygon of a body set: body-frame vertices (counter-clockwise), initial state, mass properties. */
 struct peg_body_spec {

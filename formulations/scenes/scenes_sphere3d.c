@@ -1,10 +1,10 @@
 /* scenes_sphere3d.c — the registered scene sphere_roll3d: a uniform solid sphere (I = 2/5 m r^2) touching the
- * ground plane z <= 0 with a horizontal velocity v0 in the direction `heading` and a spin about the vertical
- * axis, no other spin, friction mu. Sliding friction brings it to rolling at 5 v0 / 7 after 2 v0 / (7 mu g)
- * (m v0^2 / 7 of kinetic energy lost); a frictional moment about the normal (e_r of Chakraborty, Berard,
- * Akella & Trinkle's ellipsoid, eq. (5), Sec. 3) brakes the spin. For the 3D friction of the geometrically
- * implicit formulations (quasi_rigid on a compliant plane, geometric_implicit); the LCP formulations take it
- * too. */
+ * ground plane z <= 0 (or `gap` above it, to drop) with a horizontal velocity v0 in the direction `heading`
+ * and a spin about the vertical axis, no other spin, friction mu. Sliding friction brings it to rolling at 5
+ * v0 / 7 after 2 v0 / (7 mu g) (m v0^2 / 7 of kinetic energy lost); a frictional moment about the normal (e_r
+ * of Chakraborty, Berard, Akella & Trinkle's ellipsoid, eq. (5), Sec. 3) brakes the spin. For the 3D friction
+ * of the geometrically implicit formulations (quasi_rigid on a compliant plane, geometric_implicit); the LCP
+ * formulations take it too. */
 #include "scene.h"
 
 #include <math.h>
@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 struct sphere_roll3d_settings {
-  double radius, mass, mu, v0, heading, spin;
+  double radius, mass, mu, v0, heading, spin, gap;
 };
 
 #define ROW(field, type, def, range, help)                                                                   \
@@ -26,6 +26,8 @@ static const struct option_decl sphere_roll3d_options[] = {
     ROW(v0, OPT_REAL, "2", "[0,inf)", "horizontal speed at the start [m/s]"),
     ROW(heading, OPT_REAL, "0", "[-180,180]", "direction of the start velocity from the x axis [degrees]"),
     ROW(spin, OPT_REAL, "0", "(-inf,inf)", "angular velocity about the vertical axis at the start [rad/s]"),
+    ROW(gap, OPT_REAL, "0", "[0,inf)",
+        "height of the sphere's lowest point above the ground at the start [m]"),
 };
 #undef ROW
 
@@ -46,7 +48,7 @@ static int sphere_roll3d_build(const void *settings, gsl_rng *rng, struct world 
   }
   w->mu = s->mu;
   struct body *bd = &w->bodies[b];
-  bd->x[2] = s->radius;
+  bd->x[2] = s->radius + s->gap;
   bd->v[0] = s->v0 * cos(s->heading * M_PI / 180.0);
   bd->v[1] = s->v0 * sin(s->heading * M_PI / 180.0);
   bd->w[2] = s->spin;
