@@ -2,13 +2,13 @@
  * The harness is the one place that turns a solver's output into a status: a solver's own claim of
  * convergence is never trusted; the checker's residual decides. Nor is a claim of infeasibility: it is
  * certified only when the harness finds a Farkas vector that proves the feasible set empty (an LP solved
- * by GLPK, the vector then checked here), else it stays the solver's word, flagged and said so in the
- * message. PETSc errors raised inside a solve are returned (not aborted on) and become status
- * numerical_failure with the error text. */
+ * by GLPK, the vector then proved in exact arithmetic: farkas.c), else it stays the solver's word, flagged
+ * and said so in the message. PETSc errors raised inside a solve are returned (not aborted on) and become
+ * status numerical_failure with the error text. */
 #include "solver.h"
 
-#include <float.h>
-#include <glpk.h>
+#include "farkas.h"
+
 #include <math.h>
 #include <petscsys.h>
 #include <stddef.h>
@@ -279,113 +279,20 @@ static PetscErrorCode solver_petsc_error_quiet(MPI_Comm comm, int line, const ch
   return n;
 }
 
-/* Farkas certificate of an empty feasible set. A component with bounds [0, inf) is complementary (z_i >= 0,
- * F_i >= 0), one with (-inf, inf) free (F_i = 0); any other bound has no certificate here. A vector y with
- * y_i >= 0 on complementary rows, (M'y)_j <= 0 on complementary columns, (M'y)_j = 0 on free ones and
- * q'y < 0 proves that no z is feasible: y'(Mz + q) >= 0 for every feasible z, yet it equals
- * (M'y)'z + q'y < 0. For an LCP this is the certificate Lemke's secondary ray gives when M is
- * copositive-plus. GLPK minimises q'y over the box |y| <= 1; the vector it returns is checked here in
- * double precision (M'y within rounding of its sign pattern, q'y clearly negative), so GLPK is not trusted
- * either. Returns 1 certified, 0 not, with q'y in *qty. */
-static int solver_farkas_certificate(const struct cp_problem *p, double *qty)
-{
-  const int n = p->n;
-  int certified = 0, *ia = NULL, *ja = NULL;
-  double *ar = NULL, *y = NULL;
-  glp_prob *lp = NULL;
-  *qty = NAN;
-  if (!cp_is_linear(p) || !p->M || !p->q || n <= 0) return 0;
-  double m_max = 0.0, q_max = 0.0;
-  for (int i = 0; i < n; i++) {
-    int comp = p->lo[i] == 0.0 && isinf(p->hi[i]) && p->hi[i] > 0;
-    int free_row = isinf(p->lo[i]) && p->lo[i] < 0 && isinf(p->hi[i]) && p->hi[i] > 0;
-    if ((!comp && !free_row) || !isfinite(p->q[i])) return 0;
-    q_max = fmax(q_max, fabs(p->q[i]));
-  }
-  size_t nn = (size_t)n * (size_t)n, nz = 0;
-  for (size_t k = 0; k < nn; k++) {
-    if (!isfinite(p->M[k])) return 0; /* GLPK must not see NaN; such a problem has no certificate */
-    m_max = fmax(m_max, fabs(p->M[k]));
-    nz += p->M[k] != 0.0;
-  }
-  ia = malloc((nz + 1) * sizeof *ia);
-  ja = malloc((nz + 1) * sizeof *ja);
-  ar = malloc((nz + 1) * sizeof *ar);
-  y = malloc((size_t)n * sizeof *y);
-  lp = glp_create_prob();
-  if (!ia || !ja || !ar || !y || !lp) goto cleanup;
-  /* columns: y; rows: (M'y)_j */
-  glp_add_cols(lp, n);
-  glp_add_rows(lp, n);
-  for (int i = 0; i < n; i++) {
-    int free_row = isinf(p->lo[i]);
-    glp_set_col_bnds(lp, i + 1, GLP_DB, free_row ? -1.0 : 0.0, 1.0);
-    glp_set_obj_coef(lp, i + 1, p->q[i]);
-    glp_set_row_bnds(lp, i + 1, free_row ? GLP_FX : GLP_UP, 0.0, 0.0);
-  }
-  glp_set_obj_dir(lp, GLP_MIN);
-  size_t k = 0;
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++) {
-      double mij = p->M[(size_t)i * (size_t)n + (size_t)j];
-      if (mij == 0.0) continue;
-      k++;
-      ia[k] = j + 1; /* row j of M'y holds M_ij y_i */
-      ja[k] = i + 1;
-      ar[k] = mij;
-    }
-  glp_load_matrix(lp, (int)nz, ia, ja, ar);
-  glp_smcp parm;
-  glp_init_smcp(&parm);
-  parm.msg_lev = GLP_MSG_OFF;
-  parm.presolve = GLP_ON;
-  /* a certificate search must not stall a sweep; a miss only leaves the claim unverified */
-  parm.tm_lim = 60000;
-  int old = glp_term_out(GLP_OFF);
-  int ret = glp_simplex(lp, &parm);
-  glp_term_out(old);
-  if (ret != 0 || glp_get_status(lp) != GLP_OPT) goto cleanup;
-  double y_max = 0.0, sum = 0.0;
-  for (int i = 0; i < n; i++) {
-    y[i] = glp_get_col_prim(lp, i + 1);
-    if (!isinf(p->lo[i])) y[i] = fmax(y[i], 0.0); /* the sign is the certificate's, not GLPK's rounding */
-    y_max = fmax(y_max, fabs(y[i]));
-    sum += p->q[i] * y[i];
-  }
-  *qty = sum;
-  if (y_max == 0.0 || !(sum < -1e-9 * fmax(1.0, q_max) * y_max)) goto cleanup;
-  /* M'y must have the right sign up to rounding (GLPK's basis solve and this sum). A violation v of that
-   * size still rules out every feasible z with ||z||_1 < |q'y| / v, far beyond any z a solver returns. */
-  const double slack = 1e3 * (double)n * DBL_EPSILON * fmax(1.0, m_max) * y_max;
-  for (int j = 0; j < n; j++) {
-    double mty = 0.0;
-    for (int i = 0; i < n; i++)
-      mty += p->M[(size_t)i * (size_t)n + (size_t)j] * y[i];
-    if (isinf(p->lo[j]) ? fabs(mty) > slack : mty > slack) goto cleanup;
-  }
-  certified = 1;
-cleanup:
-  if (lp) glp_delete_prob(lp);
-  free(ia);
-  free(ja);
-  free(ar);
-  free(y);
-  return certified;
-}
-
 /* A claim of infeasibility that the checker has not overruled: certify it or say that it is unverified. */
 static void solver_judge_infeasible(const struct cp_problem *p, struct solve_result *r)
 {
   double qty;
+  const char *why = "";
   size_t used = strlen(r->message);
-  r->infeasible_certified = solver_farkas_certificate(p, &qty);
+  r->infeasible_certified = cp_farkas_certificate(p, &qty, &why);
   if (used >= sizeof r->message - 1) return;
   if (r->infeasible_certified)
     snprintf(r->message + used, sizeof r->message - used,
-             "%scertified: no z is feasible (Farkas y: M'y <= 0, q'y = %.3g)", used ? "; " : "", qty);
+             "%scertified: no z is feasible (Farkas y, checked in exact arithmetic: M'y <= 0, q'y = %.3g)",
+             used ? "; " : "", qty);
   else
-    snprintf(r->message + used, sizeof r->message - used,
-             "%sunverified: the harness found no Farkas certificate", used ? "; " : "");
+    snprintf(r->message + used, sizeof r->message - used, "%sunverified: %s", used ? "; " : "", why);
 }
 
 int solver_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
