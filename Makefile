@@ -107,7 +107,7 @@ TESTS := $(TEST_SRC:tests/%.c=$(BIN)/tests/%)
 TEST_SUPPORT := $(BUILD)/tests/check.o $(BUILD)/tests/fd_jacobian.o $(BUILD)/tests/solver_fixture.o
 
 .SECONDARY:
-.PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step bench-sparse bench-lemke
+.PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step bench-sparse bench-lemke fuzz
 all: $(DRIVERS) $(TOOLS) $(TESTS)
 
 $(BUILD)/solvers/%.o: solvers/%.c
@@ -217,6 +217,12 @@ bench-lemke: all
 # Per-step cost (detection / assembly / solve) of the cannonball stacks and polygon piles -> results/step/
 bench-step: all
 	$(BIN)/bench_step -options_file bench/experiments/step.opts
+
+# The readers of untrusted text (problem files, world text, the engine's CSV files) on 100,000 damaged
+# copies each (tests/test_fuzz_readers.c; the test suite runs 4,000); `make asan` runs the test under the
+# sanitizers.
+fuzz: all
+	FUZZ_RUNS=100000 $(BIN)/tests/test_fuzz_readers
 
 asan:
 	@$(MAKE) --no-print-directory deps
