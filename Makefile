@@ -100,7 +100,10 @@ LIB := $(BENCH_LIB) $(FORMULATIONS_LIB) $(SOLVERS_LIB)
 
 DRIVER_SRC := $(wildcard bench/*.c)
 TOOL_SRC := $(wildcard bench/tools/*.c)
-TEST_SRC := $(wildcard tests/test_*.c)
+# Tests mirror the code's folders (tests/solvers/lemke/, tests/formulations/types/implicit/, tests/bench/engine/,
+# ...): tests/DIR/test_X.c -> $(BIN)/tests/DIR/test_X; the support files (check.c, fd_jacobian.c,
+# solver_fixture.c) stay in tests/ itself.
+TEST_SRC := $(sort $(shell find tests -name 'test_*.c'))
 DRIVERS := $(DRIVER_SRC:bench/%.c=$(BIN)/bench_%)
 TOOLS := $(TOOL_SRC:bench/tools/%.c=$(BIN)/%)
 TESTS := $(TEST_SRC:tests/%.c=$(BIN)/tests/%)

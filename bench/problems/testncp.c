@@ -1,9 +1,9 @@
 /* testncp.c — see testncp.h. The disc step is Chakraborty-Berard-Akella-Trinkle eqs. (41)-(47) with
- * analytic Jacobians (tests/test_ncp_mixed.c checks them against finite differences); Kojima-Shindo is
- * problem 1 of Kojima & Shindo (1986) as used by Facchinei-Pang; the mixed monotone NCP is built around a
- * chosen solution. Ownership: a callback problem's data must outlive it, and cp_destroy frees only the
- * problem's own block; so the data are placed in that block, after the struct cp_problem that begins it
- * (free(p) then frees both). The data are read-only during solves, so one problem may be solved from
+ * analytic Jacobians (tests/solvers/core/test_ncp_mixed.c checks them against finite differences);
+ * Kojima-Shindo is problem 1 of Kojima & Shindo (1986) as used by Facchinei-Pang; the mixed monotone NCP is
+ * built around a chosen solution. Ownership: a callback problem's data must outlive it, and cp_destroy frees
+ * only the problem's own block; so the data are placed in that block, after the struct cp_problem that begins
+ * it (free(p) then frees both). The data are read-only during solves, so one problem may be solved from
  * several solvers in turn; cp_duplicate's copy shares them and must not outlive the original. */
 #include "testncp.h"
 

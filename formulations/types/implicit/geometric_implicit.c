@@ -17,16 +17,16 @@
  * rows first, then complementarity rows, each stored SHIFTED by the initial guess (the previous step's answer
  * for the same pair of shapes, else the detected closest points), so that the stepper's z = 0 start is a warm
  * start: the unknowns are x = guess + z with lower bounds -guess on the complementarity part (a box MCP). The
- * Jacobian is analytic (tests/test_geometric_implicit.c checks it against finite differences). Polygons (2D)
- * are intersections of half-planes, Sec. 4.3: when body 2 is a polygon with inequalities g_1 .. g_m, (16)
- * becomes (29) G1(a1) + sum_j l2_j G2_j(a2) = 0 and (18) becomes (31), one multiplier per edge (0 <= l2_j
- * perp -g_j(a2) >= 0); body 1 stays a single function, so the active index k1 of (28)-(29) is known before
- * the step, the case Sec. 7 says PATH-based implementations are restricted to. The normal is then
- * -G1(a1)/|G1| (body 2's normal cone at a vertex holds many), and the closest points are guessed at the
- * predicted pose (implicit_polygon.c). A polygon against a polygon would need k1 chosen within the step
- * (Remark 1) and is refused with a message. 3D worlds (spheres, superellipsoids, planes, and polyhedra as
- * intersections of half-spaces against one of those, Sec. 4.3; unit quaternions; e_t, e_o, e_r) are
- * assembled by geometric_implicit3d.c; two polyhedra in one contact are refused there. Options:
+ * Jacobian is analytic (tests/formulations/types/implicit/test_geometric_implicit.c checks it against finite
+ * differences). Polygons (2D) are intersections of half-planes, Sec. 4.3: when body 2 is a polygon with
+ * inequalities g_1 .. g_m, (16) becomes (29) G1(a1) + sum_j l2_j G2_j(a2) = 0 and (18) becomes (31), one
+ * multiplier per edge (0 <= l2_j perp -g_j(a2) >= 0); body 1 stays a single function, so the active index k1
+ * of (28)-(29) is known before the step, the case Sec. 7 says PATH-based implementations are restricted to.
+ * The normal is then -G1(a1)/|G1| (body 2's normal cone at a vertex holds many), and the closest points are
+ * guessed at the predicted pose (implicit_polygon.c). A polygon against a polygon would need k1 chosen within
+ * the step (Remark 1) and is refused with a message. 3D worlds (spheres, superellipsoids, planes, and
+ * polyhedra as intersections of half-spaces against one of those, Sec. 4.3; unit quaternions; e_t, e_o, e_r)
+ * are assembled by geometric_implicit3d.c; two polyhedra in one contact are refused there. Options:
  * -geometric_implicit_et, _eo, _er (the friction ellipsoid, eq. (5)). */
 #include "formulation.h"
 #include "geometric_implicit3d.h"

@@ -16,8 +16,9 @@
  * body 2 the opposite at a2. W_t^T nu = t . (v1 + w1 x r1 - v2 - w2 x r2), W_r^T nu = n . (w1 - w2).
  * The Jacobian is analytic: every geometric quantity carries its derivative in the contact's 18 local
  * variables (a1, a2, nu of body 1, nu of body 2), then is scattered into the global Jacobian
- * (tests/test_geometric_implicit.c checks it against finite differences). Warm start as in 2D: the stored
- * unknowns are shifted by the previous step's answer for the same pair (else the detected closest points). */
+ * (tests/formulations/types/implicit/test_geometric_implicit.c checks it against finite differences). Warm
+ * start as in 2D: the stored unknowns are shifted by the previous step's answer for the same pair (else the
+ * detected closest points). */
 #include "geometric_implicit3d.h"
 
 #include "implicit_dv.h"

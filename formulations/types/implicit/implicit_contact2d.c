@@ -2,9 +2,10 @@
  * & Trinkle, Sec. 3-4): the KKT rows of the distance problem (15)-(16) (or (28)-(29) when body 2 is an
  * intersection of half-planes, Sec. 4.3), the friction row (21) with the ellipsoidal law (22), the
  * complementarity rows (17)-(19), and the contact impulses in the Newton-Euler rows (20), with their analytic
- * derivatives (tests/test_geometric_implicit.c checks them against finite differences). The normal n (towards
- * body 1) is grad g(a2) / |grad g| when body 2 is one function, else -grad f(a1) / |grad f| (body 2's normal
- * cone at a vertex holds many; by (29) -grad f is the common normal); t = (n_y, -n_x). */
+ * derivatives (tests/formulations/types/implicit/test_geometric_implicit.c checks them against finite
+ * differences). The normal n (towards body 1) is grad g(a2) / |grad g| when body 2 is one function, else
+ * -grad f(a1) / |grad f| (body 2's normal cone at a vertex holds many; by (29) -grad f is the common normal);
+ * t = (n_y, -n_x). */
 #include "implicit_contact2d.h"
 
 #include "jacobian_add.h"

@@ -18,12 +18,12 @@
  * is left out; a frictionless world (the paper's examples) has the problem above unchanged. Unknowns: z =
  * [nu; per contact (aC, aR, delta_bar, delta [, p_t]); per contact (l1, l2, p_ns, p_nr [, sigma])], shifted
  * by the warm start as in geometric_implicit.c (the previous step's answer for the same shape pair). Analytic
- * Jacobian (checked by finite differences in tests/test_quasi_rigid.c). A polygon is the rigid body R as an
- * intersection of half-planes (Sec. 4.3): one multiplier l2_q per edge with its gap row -r_q(aR), grad c(aC)
- * + sum_q l2_q grad r_q(aR) = 0 in (34), the guesses of implicit_polygon.c
- * (tests/test_quasi_rigid_polygon.c); C stays one function (two polygons are refused). The carried state is
- * quasi_rigid_state.c's. 3D worlds (spheres, superellipsoids, planes; a polyhedron as the rigid body) are
- * assembled by quasi_rigid3d.c. Options: qr_options below. */
+ * Jacobian (checked by finite differences in tests/formulations/types/implicit/test_quasi_rigid.c). A polygon
+ * is the rigid body R as an intersection of half-planes (Sec. 4.3): one multiplier l2_q per edge with its gap
+ * row -r_q(aR), grad c(aC) + sum_q l2_q grad r_q(aR) = 0 in (34), the guesses of implicit_polygon.c
+ * (tests/formulations/types/implicit/test_quasi_rigid_polygon.c); C stays one function (two polygons are
+ * refused). The carried state is quasi_rigid_state.c's. 3D worlds (spheres, superellipsoids, planes; a
+ * polyhedron as the rigid body) are assembled by quasi_rigid3d.c. Options: qr_options below. */
 #include "formulation.h"
 #include "implicit.h"
 #include "implicit_polygon.h"

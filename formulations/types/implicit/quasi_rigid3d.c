@@ -14,11 +14,11 @@
  *   0 <= (l1, l2, p_ns, p_nr) perp (-(c(aC) + delta_bar), -r(aR), c(aR) + delta_bar, delta_max - delta)
  * at the end-of-step poses of implicit_side3.h (x^{l+1} = x^l + h v, quaternions renormalised). The length
  * rows are divided by h as in 2D (the scale of the Newton-Euler rows; fb_newton stalled without it). The
- * Jacobian is analytic through implicit_dv.h (tests/test_quasi_rigid.c checks it against finite
- * differences). Warm start: the previous step's answer for the same pair of shapes. A polyhedron is the rigid
- * body R as an intersection of half-spaces (Sec. 4.3): one multiplier l2_q per face with its complementarity
- * row, grad c(aC) + sum_q l2_q grad r_q(aR) = 0 in (34), the guess of implicit_polyhedron.c; C stays one
- * function (two polyhedra are refused). */
+ * Jacobian is analytic through implicit_dv.h (tests/formulations/types/implicit/test_quasi_rigid.c checks it
+ * against finite differences). Warm start: the previous step's answer for the same pair of shapes. A
+ * polyhedron is the rigid body R as an intersection of half-spaces (Sec. 4.3): one multiplier l2_q per face
+ * with its complementarity row, grad c(aC) + sum_q l2_q grad r_q(aR) = 0 in (34), the guess of
+ * implicit_polyhedron.c; C stays one function (two polyhedra are refused). */
 #include "quasi_rigid3d.h"
 
 #include "implicit_answers.h"

@@ -15,7 +15,7 @@ set -u
 bin=${CB_BIN:-bin}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../lib.sh"
 expect() { # expect RC DESCRIPTION -- command...
   local want=$1 what=$2; shift 3
   "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
@@ -235,7 +235,7 @@ expect 0 "-help" -- "$c" -help
 
 # bench/ab: A and B interleaved (bench_synthetic computes for -work seconds per task)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-ab="$(dirname "$0")/../bench/ab"
+ab="$(dirname "$0")/../../../bench/ab"
 syn="$bin/bench_synthetic -seeds 2 -out {out} -quiet -no_plots"
 # (the command computes for about 0.2 s: a 20 ms one is within the CPU clock's steps and a loaded
 # machine's jitter of the 1.2 ratio, and then "the same command" is flagged by chance)

@@ -10,7 +10,7 @@
 # corpus still reads; fb_newton's run again without Levenberg-Marquardt solves a rolling N-gon step.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/lib.sh"
+. "$here/../../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cor="$CB_BIN/bench_corpus"
@@ -85,7 +85,7 @@ check "an unknown formulation: 1 not_rebuildable row saying why, 9 converged" \
 
 # a version 2 corpus (the committed corpus before the callback problems, kept as tests/data/corpus_v2.h5)
 # still reads and replays
-v2="$here/data/corpus_v2.h5"
+v2="$here/../../data/corpus_v2.h5"
 check "a version 2 corpus reads" '"$cor" -info "$v2" | grep -q "schema version 2"'
 "$cor" -corpus "$v2" -driver triangle_drop -formulation peg -cp_solver lemke -repeats 1 -out "$tmp/v2" $q \
   >/dev/null 2>&1

@@ -8,7 +8,7 @@ bin=${CB_BIN:-bin}
 drv="$bin/bench_solvers"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 col() { awk -F, -v p="$2" -v s="$3" -v c="$4" 'NR==1{for(i=1;i<=NF;i++) h[$i]=i; next}
   $h["problem"]==p && $h["solver"]==s {print $h[c]}' "$1" | sort -u | tr '\n' ' '; }
 siconos=0

@@ -4,7 +4,7 @@
 # and the SLURM job, array job and array task ids; an unset variable is null. Two runs of bin/bench_synthetic (one task each).
 set -u
 bin=${CB_BIN:-bin}
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # the value of "key" in a meta.json (one field per line, as the engine writes it), trailing comma dropped

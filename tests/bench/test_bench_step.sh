@@ -4,7 +4,7 @@
 # and rows > 0, per-phase times >= 0 that sum to the step time, and a fraction in [0, 1]; an unknown scene,
 # a bad scene option (inline or -<scene>_<opt>) and a bad -steps exit 2 naming what is wrong.
 set -u
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$CB_BIN/bench_step" -scene cannonball:rows=3,polygon_box:n=5 -steps 3 -warmup 10 -out "$tmp/run" -quiet \

@@ -13,7 +13,7 @@ set -u
 bin=${CB_BIN:-bin}
 tmp=$(mktemp -d)
 trap 'pkill -9 -f "$tmp" 2>/dev/null; umount "$tmp/tfs" 2>/dev/null; rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../lib.sh"
 syn="$bin/bench_synthetic"
 
 # 1. rank independence, with every engine-level status in the mix
@@ -103,7 +103,7 @@ check "-h without a value is help (exit 0)" '[ $hrc = 0 ] && grep -q "^Axes" $tm
 
 printf -- '-kind ok\n' >"$tmp/syn.opts"
 CB_BIN="$bin" expect2 "slurm/submit with a misspelt driver option (nothing queued)" "did you mean -work" \
-  "$(dirname "$0")/../slurm/submit" -n 1 -s 2 -o "$tmp/bad11" synthetic "$tmp/syn.opts" -- -wrk 0.1
+  "$(dirname "$0")/../../../slurm/submit" -n 1 -s 2 -o "$tmp/bad11" synthetic "$tmp/syn.opts" -- -wrk 0.1
 
 # 5b. a sweep extended by a value: -resume runs only the new tasks; the old rows and every seed stay
 "$syn" -out "$tmp/ext" -kind ok -work 0.001 -seeds 2 -quiet -no_plots 2>/dev/null

@@ -5,8 +5,8 @@
 # as PETSc's own, as a prefix, or as a name that no longer exists (said so where it appears). A renamed
 # option that the guide still shows fails here.
 set -u
-. "$(dirname "$0")/lib.sh"
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/../lib.sh"
+root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for p in "$CB_BIN"/bench_* "$CB_BIN"/cpsolve "$CB_BIN"/ah_pyramid; do "$p" -help >>"$tmp/help" 2>&1; done

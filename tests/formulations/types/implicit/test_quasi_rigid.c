@@ -1,12 +1,13 @@
 /* test_quasi_rigid.c — the quasi-rigid mixed NCP (Chakraborty, Berard, Akella & Trinkle, eqs. (33)-(38); the
  * disc on the quasi-rigid half-plane = eqs. (48)-(55)): the analytic Jacobian against central finite
  * differences at random states (a disc near a tilted compliant half-plane; a disc on a moving disc; both also
- * with friction, whose physics tests/test_quasi_rigid_friction.c checks), then the
- * drop of Sec. 6.3 (unit disc from y = 1.5, k = 1000, no damping) with delta_max = 1: first contact at
+ * with friction, whose physics tests/formulations/types/implicit/test_quasi_rigid_friction.c checks), then
+ * the drop of Sec. 6.3 (unit disc from y = 1.5, k = 1000, no damping) with delta_max = 1: first contact at
  * t = sqrt(2 * 0.5 / g) within a step, the largest deflection near the undamped spring's
  * mg/k + sqrt((mg/k)^2 + m v^2 / k) (backward Euler damps it a little), the rigid core never reached; and
  * the 3D form (quasi_rigid3d.c): its Jacobian, also with friction (e_t, e_o, e_r; the physics is in
- * tests/test_quasi_rigid_friction.c), and a sphere's drop that repeats the disc's to rounding. */
+ * tests/formulations/types/implicit/test_quasi_rigid_friction.c), and a sphere's drop that repeats the disc's
+ * to rounding. */
 #include "check.h"
 #include "fd_jacobian.h"
 #include "formulation.h"

@@ -11,8 +11,8 @@
 # recorded PIDs (never by name). Without root or SLURM it skips. CB_KEEP_SCRATCH=1 keeps the scratch directory (logs, runs).
 set -u
 bin=${CB_BIN:-bin}
-root=$(cd "$(dirname "$0")/.." && pwd)
-. "$(dirname "$0")/lib.sh"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/../lib.sh"
 same() { [ -f "$1" ] && [ -f "$2" ] && diff <(keep "$1") <(keep "$2") >/dev/null; }
 rows() { if [ -f "$1" ]; then echo $(($(wc -l <"$1") - 1)); else echo 0; fi; }
 

@@ -8,7 +8,7 @@
 # input exits 2 with a message (a truncated file, a file that is not HDF5, a filter matching nothing).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/lib.sh"
+. "$here/../../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 inc="$CB_BIN/bench_incline" cor="$CB_BIN/bench_corpus"

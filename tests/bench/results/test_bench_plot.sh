@@ -11,7 +11,7 @@ set -u
 bin=${CB_BIN:-bin}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../lib.sh"
 images_ok() { # images_ok DIR NAME: NAME.png is a PNG and NAME.svg an SVG, both non-empty
   [ -s "$1/$2.png" ] && [ -s "$1/$2.svg" ] && [ "$(head -c 4 "$1/$2.png" | tail -c 3)" = PNG ] &&
     grep -q '<svg' "$1/$2.svg"
@@ -99,7 +99,7 @@ check "log y for residuals spanning decades; the zero median of p1/slow clamped 
 check "p2/fast (every task failed) is a failed mark" 'grep -q "title \"failed" $d/plots/accuracy_residual.gp'
 check "few short categories: tics not turned" '! grep -q "rotate" $d/plots/cost_solve_seconds.gp'
 check "no title mentions an issue" '! grep -i "set title.*issue" $d/plots/*.gp'
-src=$(dirname "$0")/..
+src=$(dirname "$0")/../../..
 check "bench_solvers' title and header carry no issue reference" '! grep -qi issue "$src/bench/solvers.c"'
 
 # 2b. many problems and solvers: 14 problems x 10 solvers, two of the solvers with identical values

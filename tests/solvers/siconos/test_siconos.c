@@ -4,7 +4,7 @@
  * the Egan et al. Fig. 3(b) degenerate LCP; mixed LCPs refused; and, when ../shared/data is present, every
  * Siconos LCP data file loads and runs through every siconos_* solver (a table of the statuses). Whether
  * the harness's status agrees with its checker is not re-checked here: that would recompute solver.c;
- * tests/test_lying_solver.c gives the harness wrong answers instead.
+ * tests/solvers/core/test_lying_solver.c gives the harness wrong answers instead.
  * Skips cleanly when the backend was not built (no Siconos headers). */
 #include "check.h"
 #include "cp.h"

@@ -5,7 +5,7 @@ set -u
 bin=${CB_BIN:-bin}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../lib.sh"
 expect() { # expect RC DESCRIPTION -- command...
   local want=$1 what=$2; shift 3
   "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?

@@ -7,7 +7,7 @@
 # filters from the options wherever they are given; a task's numbers do not depend on the number of ranks;
 # -resume without -out continues the latest run, and observer options may be added to a resumed run.
 set -u
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bin=$CB_BIN
@@ -93,7 +93,7 @@ check "an axis of 7001 values (${#theta} characters) is 7001 tasks" \
   'tail -1 "$tmp/long.out" | grep -q "^7001 of 7001 tasks"' || tail -3 "$tmp/long.out" | sed 's/^/# /'
 
 # 5. bench_corpus: -corpus, -kind and the problem list from one place, wherever they are given.
-corpus=$(cd "$(dirname "$0")/.." && pwd)/results/corpus/corpus.h5
+corpus=$(cd "$(dirname "$0")/../../.." && pwd)/results/corpus/corpus.h5
 if [ -f "$corpus" ]; then
   total=$("$bin/bench_corpus" -info "$corpus" | head -1 | awk '{print $2}')
   n_lcp=$("$bin/bench_corpus" -info "$corpus" | awk 'NR > 2 && $3 == "lcp" { s += $4 } END { print s + 0 }')

@@ -3,10 +3,10 @@
 # map never shows a command that broke. Adapted to a test only where it must be: a run directory the README
 # names under results/ goes to a scratch folder instead (-out added when the command has none), `make X` is
 # checked with `make -n X` (make check would run this test again), and slurm/submit queues into a stub
-# sbatch on PATH (no cluster here; tests/test_slurm.sh runs the real one), whose arguments are checked.
+# sbatch on PATH (no cluster here; tests/slurm/test_slurm.sh runs the real one), whose arguments are checked.
 set -u
-. "$(dirname "$0")/lib.sh"
-root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/../lib.sh"
+root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/fakebin"

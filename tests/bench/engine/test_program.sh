@@ -9,7 +9,7 @@ set -u
 bin=$(cd "${CB_BIN:-bin}" && pwd) # absolute: the test runs in its temporary directory
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../../lib.sh"
 expect() { # expect RC DESCRIPTION -- command...   (each under a 10 s timeout: a hang is a failure)
   local want=$1 what=$2; shift 3
   timeout 10 "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
