@@ -222,10 +222,10 @@ bench-step: all
 	$(BIN)/bench_step -options_file bench/experiments/step.opts
 
 # The readers of untrusted text (problem files, world text, the engine's CSV files) on 100,000 damaged
-# copies each (tests/test_fuzz_readers.c; the test suite runs 4,000); `make asan` runs the test under the
+# copies each (tests/fuzz/test_fuzz_readers.c; the test suite runs 4,000); `make asan` runs the test under the
 # sanitizers.
 fuzz: all
-	FUZZ_RUNS=100000 $(BIN)/tests/test_fuzz_readers
+	FUZZ_RUNS=100000 $(BIN)/tests/fuzz/test_fuzz_readers
 
 asan:
 	@$(MAKE) --no-print-directory deps
