@@ -21,8 +21,11 @@
  * and the message says why. */
 #include "farkas.h"
 
+#include "glpk_guard.h"
+
 #include <glpk.h>
 #include <gmp.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,15 +174,15 @@ static void farkas_basis_system(const struct cp_problem *p, const int *rows, con
 /* The vertex of GLPK's current basis, solved in rationals into y: the nonbasic y's at their bounds, the
  * nonbasic sign rows (M'y)_j at 0 (their only bound), the basic y's from those rows. 0 on success; 1 when the
  * basis does not give a square nonsingular system, is too large (*too_big) or the budget ran out. */
-static int farkas_basis_vertex(glp_prob *lp, const struct cp_problem *p, mpq_t *y, double deadline,
-                               int *too_big)
+static int farkas_basis_vertex(const int *col_stat, const int *row_stat, const struct cp_problem *p, mpq_t *y,
+                               double deadline, int *too_big)
 {
   const int n = p->n;
   int *basic = malloc((size_t)n * sizeof *basic), *rows = malloc((size_t)n * sizeof *rows), k = 0, nr = 0;
   char *isb = calloc((size_t)n, 1);
   int bad = !basic || !rows || !isb;
   for (int i = 0; !bad && i < n; i++) {
-    int st = glp_get_col_stat(lp, i + 1);
+    int st = col_stat[i];
     isb[i] = st == GLP_BS;
     if (isb[i])
       basic[k++] = i;
@@ -187,7 +190,7 @@ static int farkas_basis_vertex(glp_prob *lp, const struct cp_problem *p, mpq_t *
       mpq_set_d(y[i], farkas_nonbasic_value(p, st, i));
   }
   for (int j = 0; !bad && j < n; j++)
-    if (glp_get_row_stat(lp, j + 1) != GLP_BS) rows[nr++] = j;
+    if (row_stat[j] != GLP_BS) rows[nr++] = j;
   *too_big = k > FARKAS_EXACT_MAX;
   bad = bad || nr != k || *too_big;
   const size_t kk = bad ? 0 : (size_t)k * (size_t)k;
@@ -205,66 +208,122 @@ static int farkas_basis_vertex(glp_prob *lp, const struct cp_problem *p, mpq_t *
   return bad;
 }
 
-/* The LP: columns y (|y| <= 1, y >= 0 on complementary rows), rows (M'y)_j (<= 0, or = 0 when free), min q'y.
- */
-static glp_prob *farkas_lp(const struct cp_problem *p)
+/* What the guarded GLPK calls share (glpk_guard.h: they may own nothing but GLPK objects, so the arrays are
+ * allocated outside them), and what they leave: GLPK's y and its basis. */
+struct farkas_run {
+  const struct cp_problem *p;
+  glp_prob *lp; /* NULL once deleted, or freed with GLPK's environment after an error */
+  int *ia, *ja;
+  double *ar;
+  int nz, tm_lim;
+  int optimal;              /* the last simplex ended optimal with q'y < 0 */
+  double *y;                /* its y */
+  int *col_stat, *row_stat; /* its basis */
+};
+
+static void farkas_record(struct farkas_run *r)
 {
-  const int n = p->n;
-  size_t nn = (size_t)n * (size_t)n, nz = 0;
-  for (size_t k = 0; k < nn; k++)
-    nz += p->M[k] != 0.0;
-  int *ia = malloc((nz + 1) * sizeof *ia), *ja = malloc((nz + 1) * sizeof *ja);
-  double *ar = malloc((nz + 1) * sizeof *ar);
-  glp_prob *lp = ia && ja && ar ? glp_create_prob() : NULL;
-  if (lp) {
-    glp_add_cols(lp, n);
-    glp_add_rows(lp, n);
-    for (int i = 0; i < n; i++) {
-      int free_row = farkas_row_kind(p, i) == FARKAS_FREE;
-      glp_set_col_bnds(lp, i + 1, GLP_DB, free_row ? -1.0 : 0.0, 1.0);
-      glp_set_obj_coef(lp, i + 1, p->q[i]);
-      glp_set_row_bnds(lp, i + 1, free_row ? GLP_FX : GLP_UP, 0.0, 0.0);
-    }
-    glp_set_obj_dir(lp, GLP_MIN);
-    size_t k = 0;
-    for (int i = 0; i < n; i++)
-      for (int j = 0; j < n; j++) {
-        double mij = p->M[(size_t)i * (size_t)n + (size_t)j];
-        if (mij == 0.0) continue;
-        k++;
-        ia[k] = j + 1; /* row j of M'y holds M_ij y_i */
-        ja[k] = i + 1;
-        ar[k] = mij;
-      }
-    glp_load_matrix(lp, (int)nz, ia, ja, ar);
+  const int n = r->p->n;
+  r->optimal = glp_get_status(r->lp) == GLP_OPT && glp_get_obj_val(r->lp) < 0.0;
+  for (int i = 0; i < n; i++) {
+    r->y[i] = glp_get_col_prim(r->lp, i + 1);
+    r->col_stat[i] = glp_get_col_stat(r->lp, i + 1);
+    r->row_stat[i] = glp_get_row_stat(r->lp, i + 1);
   }
-  free(ia);
-  free(ja);
-  free(ar);
-  return lp;
+}
+
+/* The LP: columns y (|y| <= 1, y >= 0 on complementary rows), rows (M'y)_j (<= 0, or = 0 when free), min q'y;
+ * GLPK's double simplex on it, scaled (its own scaling: the exact steps see the data as is), without the
+ * presolver, whose basis would not be the LP's. */
+static void farkas_simplex_body(void *ctx)
+{
+  struct farkas_run *r = ctx;
+  const struct cp_problem *p = r->p;
+  const int n = p->n;
+  r->lp = glp_create_prob();
+  glp_add_cols(r->lp, n);
+  glp_add_rows(r->lp, n);
+  for (int i = 0; i < n; i++) {
+    int free_row = farkas_row_kind(p, i) == FARKAS_FREE;
+    glp_set_col_bnds(r->lp, i + 1, GLP_DB, free_row ? -1.0 : 0.0, 1.0);
+    glp_set_obj_coef(r->lp, i + 1, p->q[i]);
+    glp_set_row_bnds(r->lp, i + 1, free_row ? GLP_FX : GLP_UP, 0.0, 0.0);
+  }
+  glp_set_obj_dir(r->lp, GLP_MIN);
+  glp_load_matrix(r->lp, r->nz, r->ia, r->ja, r->ar);
+  glp_scale_prob(r->lp, GLP_SF_AUTO);
+  glp_smcp parm;
+  glp_init_smcp(&parm);
+  parm.msg_lev = GLP_MSG_OFF;
+  parm.tm_lim = FARKAS_GLPK_MS;
+  if (glp_simplex(r->lp, &parm) == 0) farkas_record(r);
+}
+
+/* GLPK's exact simplex (rational arithmetic) from the current basis. */
+static void farkas_exact_body(void *ctx)
+{
+  struct farkas_run *r = ctx;
+  glp_smcp parm;
+  glp_init_smcp(&parm);
+  parm.msg_lev = GLP_MSG_OFF;
+  parm.tm_lim = r->tm_lim;
+  r->optimal = 0;
+  if (glp_exact(r->lp, &parm) == 0) farkas_record(r);
+}
+
+static void farkas_delete_body(void *ctx)
+{
+  struct farkas_run *r = ctx;
+  glp_delete_prob(r->lp);
+}
+
+/* The matrix of M'y in GLPK's triplets: row j of M'y holds M_ij y_i. */
+static int farkas_triplets(struct farkas_run *r)
+{
+  const struct cp_problem *p = r->p;
+  const int n = p->n;
+  size_t nz = 0, k = 0;
+  for (size_t t = 0; t < (size_t)n * (size_t)n; t++)
+    nz += p->M[t] != 0.0;
+  r->ia = malloc((nz + 1) * sizeof *r->ia);
+  r->ja = malloc((nz + 1) * sizeof *r->ja);
+  r->ar = malloc((nz + 1) * sizeof *r->ar);
+  if (!r->ia || !r->ja || !r->ar || nz > (size_t)INT_MAX) return 1;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      double mij = p->M[(size_t)i * (size_t)n + (size_t)j];
+      if (mij == 0.0) continue;
+      k++;
+      r->ia[k] = j + 1;
+      r->ja[k] = i + 1;
+      r->ar[k] = mij;
+    }
+  r->nz = (int)nz;
+  return 0;
 }
 
 /* Steps 2 and 3 of the header: the rational vertex of GLPK's basis, then of glp_exact's. */
-static int farkas_prove_from_basis(glp_prob *lp, const struct cp_problem *p, mpq_t *y, double *qty,
-                                   const char **why)
+static int farkas_prove_from_basis(struct farkas_run *r, mpq_t *y, double *qty, const char **why)
 {
+  const struct cp_problem *p = r->p;
   const double deadline = farkas_clock() + FARKAS_BUDGET;
+  char msg[256];
   int too_big = 0;
-  if (!farkas_basis_vertex(lp, p, y, deadline, &too_big) && farkas_exact_test(p, y, qty)) return 1;
+  if (!farkas_basis_vertex(r->col_stat, r->row_stat, p, y, deadline, &too_big) &&
+      farkas_exact_test(p, y, qty))
+    return 1;
   if (too_big || p->n > FARKAS_EXACT_MAX) {
     *why = "no certificate found in floating point, and the rational check takes at most " FARKAS_STR(
         FARKAS_EXACT_MAX) " unknowns";
     return 0;
   }
-  glp_smcp parm;
-  glp_init_smcp(&parm);
-  parm.msg_lev = GLP_MSG_OFF;
-  parm.tm_lim = (int)(1000.0 * fmax(0.0, deadline - farkas_clock()));
-  int old = glp_term_out(GLP_OFF);
-  int ret = parm.tm_lim > 0 ? glp_exact(lp, &parm) : 1;
-  glp_term_out(old);
-  if (ret == 0 && glp_get_status(lp) == GLP_OPT && glp_get_obj_val(lp) < 0.0 &&
-      !farkas_basis_vertex(lp, p, y, deadline, &too_big) && farkas_exact_test(p, y, qty))
+  r->tm_lim = (int)(1000.0 * fmax(0.0, deadline - farkas_clock()));
+  if (r->tm_lim <= 0 || glpk_guarded(farkas_exact_body, r, msg, sizeof msg)) {
+    r->lp = NULL; /* freed with GLPK's environment, if it was an error */
+    return 0;
+  }
+  if (r->optimal && !farkas_basis_vertex(r->col_stat, r->row_stat, p, y, deadline, &too_big) &&
+      farkas_exact_test(p, y, qty))
     return 1;
   if (farkas_clock() > deadline) *why = "the rational check ran out of its time budget";
   return 0;
@@ -274,6 +333,7 @@ int cp_farkas_certificate(const struct cp_problem *p, double *qty, const char **
 {
   const int n = p->n;
   int certified = 0;
+  char msg[256];
   *qty = NAN;
   *why = "the harness found no Farkas certificate";
   if (!cp_is_linear(p) || !p->M || !p->q || n <= 0) return 0;
@@ -281,28 +341,32 @@ int cp_farkas_certificate(const struct cp_problem *p, double *qty, const char **
     if (farkas_row_kind(p, i) == FARKAS_NONE || !isfinite(p->q[i])) return 0;
   for (size_t k = 0; k < (size_t)n * (size_t)n; k++)
     if (!isfinite(p->M[k])) return 0; /* GLPK must not see NaN; such a problem has no certificate */
-  glp_prob *lp = farkas_lp(p);
-  mpq_t *y = lp ? farkas_q_alloc((size_t)n) : NULL;
-  if (!lp || !y) goto cleanup;
-  glp_smcp parm;
-  glp_init_smcp(&parm);
-  parm.msg_lev = GLP_MSG_OFF;
-  parm.presolve = GLP_OFF; /* keep the final basis: steps 2 and 3 start from it */
-  parm.tm_lim = FARKAS_GLPK_MS;
-  int old = glp_term_out(GLP_OFF);
-  glp_scale_prob(lp, GLP_SF_AUTO); /* the double simplex's own scaling; the exact steps see the data as is */
-  int ret = glp_simplex(lp, &parm);
-  glp_term_out(old);
-  if (ret == 0 && glp_get_status(lp) == GLP_OPT && glp_get_obj_val(lp) < 0.0) {
+  struct farkas_run r = {.p = p};
+  r.y = malloc((size_t)n * sizeof *r.y);
+  r.col_stat = malloc((size_t)n * sizeof *r.col_stat);
+  r.row_stat = malloc((size_t)n * sizeof *r.row_stat);
+  mpq_t *y = farkas_q_alloc((size_t)n);
+  if (!r.y || !r.col_stat || !r.row_stat || !y || farkas_triplets(&r)) goto cleanup;
+  if (glpk_guarded(farkas_simplex_body, &r, msg, sizeof msg)) {
+    r.lp = NULL;
+    *why = "GLPK failed on the certificate's LP (badly scaled data)";
+    goto cleanup;
+  }
+  if (r.optimal) {
     for (int i = 0; i < n; i++) /* step 1: GLPK's own y, the sign of a complementary y_i its own */
-      mpq_set_d(y[i], farkas_row_kind(p, i) == FARKAS_COMP ? fmax(glp_get_col_prim(lp, i + 1), 0.0)
-                                                           : glp_get_col_prim(lp, i + 1));
+      mpq_set_d(y[i], farkas_row_kind(p, i) == FARKAS_COMP ? fmax(r.y[i], 0.0) : r.y[i]);
     certified = farkas_exact_test(p, y, qty);
   }
   /* the basis GLPK ended with, optimal or not, is where the exact steps start */
-  certified = certified || farkas_prove_from_basis(lp, p, y, qty, why);
+  certified = certified || farkas_prove_from_basis(&r, y, qty, why);
 cleanup:
-  if (lp) glp_delete_prob(lp);
+  if (r.lp) glpk_guarded(farkas_delete_body, &r, msg, sizeof msg);
+  free(r.ia);
+  free(r.ja);
+  free(r.ar);
+  free(r.y);
+  free(r.col_stat);
+  free(r.row_stat);
   farkas_q_free(y, y ? (size_t)n : 0);
   return certified;
 }

@@ -10,11 +10,11 @@
  * -enum_distinct 1e-9 (solutions closer than this times max(1, |z|_inf) are the same). */
 #include "enum.h"
 
+#include "glpk_guard.h"
 #include "solver.h"
 
 #include <glpk.h>
 #include <math.h>
-#include <setjmp.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,57 +85,7 @@ int enum_is_lcp_form(const struct cp_problem *p)
   return 1;
 }
 
-struct enum_glpk_guard {
-  jmp_buf jump;
-  char line[2][256]; /* GLPK's last two output strings: its error text, then "Error detected in file" */
-  int count;
-};
-
-static int enum_glpk_term(void *info, const char *s)
-{
-  struct enum_glpk_guard *g = info;
-  snprintf(g->line[g->count & 1], sizeof g->line[0], "%s", s);
-  g->count++;
-  return 1; /* nonzero: GLPK prints nothing itself */
-}
-
-static void enum_glpk_error(void *info)
-{
-  struct enum_glpk_guard *g = info;
-  longjmp(g->jump, 1); /* returning would let GLPK call abort() */
-}
-
-/* File scope, not automatic: it is written between setjmp and longjmp (C11 7.13.2.1). GLPK's environment
- * is per thread and not reentrant, so one guard at a time is all there can be. */
-static struct enum_glpk_guard enum_glpk_state;
-
-int enum_glpk_guarded(void (*body)(void *ctx), void *ctx, char *msg, size_t len)
-{
-  struct enum_glpk_guard *g = &enum_glpk_state;
-  memset(g, 0, sizeof *g);
-  /* Terminal output stays on but goes to our hook: it is how GLPK hands over its error text. */
-  int old = glp_term_out(GLP_ON);
-  glp_term_hook(enum_glpk_term, g);
-  glp_error_hook(enum_glpk_error, g);
-  if (setjmp(g->jump) == 0) {
-    body(ctx);
-    glp_error_hook(NULL, NULL);
-    glp_term_hook(NULL, NULL);
-    glp_term_out(old);
-    return 0;
-  }
-  glp_free_env(); /* GLPK's state is undefined after an error: drop it (the next call starts afresh) */
-  const char *text = g->count >= 2 ? g->line[g->count & 1] : g->line[0];
-  char clean[256];
-  size_t k = 0;
-  for (; text[k] && text[k] != '\n' && k + 1 < sizeof clean; k++)
-    clean[k] = text[k];
-  clean[k] = '\0';
-  snprintf(msg, len, "GLPK error: %s", clean[0] ? clean : "(no message)");
-  return 1;
-}
-
-/* The face LP of enum_face_lp, run under enum_glpk_guarded: only GLPK objects are created here. */
+/* The face LP of enum_face_lp, run under glpk_guarded: only GLPK objects are created here. */
 struct enum_face_ctx {
   const struct cp_problem *p;
   const int *basic;
@@ -198,7 +148,7 @@ static int enum_face_lp(const struct cp_problem *p, const int *basic, int k, dou
       if (a != 0.0) nz++, ia[nz] = i + 1, ja[nz] = c + 1, ar[nz] = a;
     }
   f.nz = nz;
-  if (enum_glpk_guarded(enum_face_body, &f, msg, len) != 0) f.rc = 2;
+  if (glpk_guarded(enum_face_body, &f, msg, len) != 0) f.rc = 2;
 cleanup:
   free(ia);
   free(ja);

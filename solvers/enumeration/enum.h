@@ -27,13 +27,6 @@ void enum_basis_work_destroy(struct enum_basis_work *w);
 int enum_basis_solve(const struct cp_problem *p, const int *basic, int k, double rcond_min,
                      struct enum_basis_work *w, double *z);
 
-/* Runs body(ctx) with GLPK's fatal errors caught. GLPK aborts the process on an error it detects (e.g.
- * glp_scale_prob on data near DBL_MAX: "invalid scale factor"); its error hook (glp_error_hook) lets us
- * longjmp out instead, after which the GLPK environment is freed (glp_free_env) with every problem object
- * body created. So body must own nothing but GLPK objects. GLPK's terminal output is swallowed (its last
- * message is kept for msg). Returns 0 when body ran to its end, 1 after a GLPK error, with msg set. */
-int enum_glpk_guarded(void (*body)(void *ctx), void *ctx, char *msg, size_t len);
-
 /* 1 if p is a (mixed) LCP as cp.h stores it: the first n_eq unknowns free, the rest in [0, +inf). */
 int enum_is_lcp_form(const struct cp_problem *p);
 

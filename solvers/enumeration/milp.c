@@ -7,6 +7,7 @@
  * complementary z. GLPK's answer is polished by solving M_BB z_B = -q_B on the basis B it chose (enum.h)
  * when that basis is regular. glp_intopt with presolve, terminal output off, tm_lim from -cp_time_limit. */
 #include "enum.h"
+#include "glpk_guard.h"
 #include "solver.h"
 
 #include <glpk.h>
@@ -42,7 +43,7 @@ static void milp_callback(glp_tree *tree, void *info)
   if (glp_ios_reason(tree) == GLP_ISELECT) ++*(int *)info;
 }
 
-/* Everything GLPK does for one solve, run under enum_glpk_guarded (GLPK aborts on errors it detects, e.g.
+/* Everything GLPK does for one solve, run under glpk_guarded (GLPK aborts on errors it detects, e.g.
  * scale factors of data near DBL_MAX): only GLPK objects are created here; the triplet arrays, parameters
  * and outputs belong to the caller. */
 struct milp_run {
@@ -251,7 +252,7 @@ static int milp_solve(struct solver *s, const struct cp_problem *p, double *z, s
   milp_parameters(s, &parm, &nodes);
   struct milp_run run = {
       .p = p, .d = d, .parm = &parm, .ia = mw.ia, .ja = mw.ja, .ar = mw.ar, .z = z, .b = mw.bval};
-  if (enum_glpk_guarded(milp_body, &run, r->message, sizeof r->message) != 0) {
+  if (glpk_guarded(milp_body, &run, r->message, sizeof r->message) != 0) {
     r->status = SOLVE_NUMERICAL_FAILURE; /* GLPK stopped on its own error: no answer from it */
     r->no_answer = 1;
     r->iterations = nodes;

@@ -34,7 +34,7 @@
 #define RSS_GROWTH_MB 512L
 #endif
 
-static const char *const boundary[] = {"1e308", "-1e308", "1e-320", "-1",         "0",  "2147483648",
+static const char *const boundary[] = {"1e308", "-1e308", "1e-320", "-1",          "0",  "2147483648",
                                        "-0",    "nan",    "inf",    "99999999999", "1x", "#"};
 
 /* One damaged copy of seed (len bytes) into out (room for MAX_TEXT); its length. */
@@ -131,8 +131,10 @@ static void fuzz_problems(gsl_rng *rng, long runs, char *buf, const char *tmp)
     struct cp_problem *p = NULL;
     char err[1024] = "";
     if (!seed || cp_read_text(seed, path, fmt[s], &p, err, sizeof err)) {
-      if (s >= 2 && !data) check_skip("problem seed %s: the shared data is absent", seeds[s]);
-      else CHECK(0, "problem seed %s reads: %s", path, err);
+      if (s >= 2 && !data)
+        check_skip("problem seed %s: the shared data is absent", seeds[s]);
+      else
+        CHECK(0, "problem seed %s reads: %s", path, err);
       free(seed);
       continue;
     }
@@ -151,17 +153,19 @@ static void fuzz_problems(gsl_rng *rng, long runs, char *buf, const char *tmp)
     }
     free(seed);
   }
-  CHECK(silent == 0 && inconsistent == 0,
-        "problem reader: %ld damaged texts, %ld refused (%ld without a message), %ld accepted (%ld not finite "
-        "or not reading back the same)",
-        done, refused, silent, accepted, inconsistent);
+  CHECK(
+      silent == 0 && inconsistent == 0,
+      "problem reader: %ld damaged texts, %ld refused (%ld without a message), %ld accepted (%ld not finite "
+      "or not reading back the same)",
+      done, refused, silent, accepted, inconsistent);
 }
 
 static void fuzz_worlds(gsl_rng *rng, long runs, char *buf)
 {
-  /* 2D with joints, polygons and discs; 3D with polyhedra, spheres and planes; superellipse, superellipsoid */
-  const char *specs[] = {"chain:links=3", "cannonball:rows=2", "box_drop3d", "superellipse_on_line",
-                         "superellipsoid_drop", "sphere_two_spheres"};
+  /* 2D with joints, polygons and discs; 3D with polyhedra, spheres and planes; superellipse, superellipsoid
+   */
+  const char *specs[] = {"chain:links=3",        "cannonball:rows=2",   "box_drop3d",
+                         "superellipse_on_line", "superellipsoid_drop", "sphere_two_spheres"};
   long accepted = 0, refused = 0, silent = 0, unstable = 0, done = 0;
   for (int s = 0; s < 6; s++) {
     struct world *w = NULL;
@@ -242,7 +246,8 @@ static void fuzz_tables(gsl_rng *rng, long runs, char *buf, const char *tmp, con
     table_destroy(&t);
   }
   CHECK(bad_width == 0 && unstable == 0,
-        "CSV reader: %ld damaged tables, %ld refused, %ld accepted (%ld fields with a comma or missing, %ld not "
+        "CSV reader: %ld damaged tables, %ld refused, %ld accepted (%ld fields with a comma or missing, %ld "
+        "not "
         "surviving a write and a read)",
         done, refused, accepted, bad_width, unstable);
 }
@@ -271,8 +276,9 @@ int main(int argc, char **argv)
   fuzz_worlds(rng, runs, buf);
   fuzz_tables(rng, runs, buf, tmp, tmp2);
   getrusage(RUSAGE_SELF, &ru);
-  CHECK(ru.ru_maxrss - rss0 < RSS_GROWTH_MB * 1024, "peak memory grew by %ld MB over the damaged inputs (< %ld MB)",
-        (ru.ru_maxrss - rss0) / 1024, RSS_GROWTH_MB);
+  CHECK(ru.ru_maxrss - rss0 < RSS_GROWTH_MB * 1024,
+        "peak memory grew by %ld MB over the damaged inputs (< %ld MB)", (ru.ru_maxrss - rss0) / 1024,
+        RSS_GROWTH_MB);
   (void)quiet;
   unlink(tmp);
   unlink(tmp2);
