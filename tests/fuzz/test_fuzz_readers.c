@@ -263,6 +263,8 @@ int main(int argc, char **argv)
   gsl_rng_set(rng, 31);
   if (!buf || !mkdtemp(dir) || runs <= 0) {
     CHECK(0, "set-up (FUZZ_RUNS %ld)", runs);
+    free(buf);
+    gsl_rng_free(rng);
     return check_finish();
   }
   snprintf(tmp, sizeof tmp, "%s/a", dir);
