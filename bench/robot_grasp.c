@@ -91,39 +91,6 @@ struct grasp_ctx {
   PetscOptions run_options; /* setup's: the reference runs' methods read it */
 };
 
-/* The target's state after every step that advanced (traj[3 k ..], k = 0 the start), and the joints'
- * largest opening. */
-struct traj_ctx {
-  double *traj;
-  long done;
-  double joint_gap;
-};
-
-static void traj_put(struct traj_ctx *c, const struct world *w)
-{
-  const struct body *b = &w->bodies[ROBOT_GRASP_TARGET];
-  if (c->traj)
-    c->traj[3 * c->done] = b->x[0], c->traj[3 * c->done + 1] = b->x[1], c->traj[3 * c->done + 2] = b->theta;
-  c->joint_gap = fmax(c->joint_gap, world_joint_gap(w));
-}
-
-static int traj_begin(void *vctx, struct simulation *sim, double h, long steps)
-{
-  (void)h, (void)steps;
-  traj_put(vctx, sim->w);
-  return RUN_CONTINUE;
-}
-
-static int traj_after(void *vctx, const struct simulation *sim, long k, const struct step_record *rec)
-{
-  (void)k;
-  struct traj_ctx *c = vctx;
-  if (!rec->advanced) return RUN_CONTINUE;
-  c->done++;
-  traj_put(c, sim->w);
-  return RUN_CONTINUE;
-}
-
 /* The authors' PD controller (run_robot_grasp_experiments.m) as an observer of the run loop (before_step):
  * before step k (1-based) the targets ramp at 1 rad/s, -min(h (k - 1), pi/2) for joints 1 and 3 (the right
  * finger) and +min(h (k - 1), pi/2) for 2 and 4; torque tau_j = 5 e_j + 0.09 (e_j - e_j,prev) / h (e_prev =
@@ -177,7 +144,7 @@ static int simulate(const struct sweep_task *task, PetscOptions opts, const char
   int sim_bad = simulation_open(&sim, w0, form, solver, task ? task->options : opts);
   struct run_observer obs[6];
   int n_obs = 0, rc = 1;
-  struct traj_ctx tc = {.traj = traj};
+  struct run_pose_stats pose = {.body = ROBOT_GRASP_TARGET, .pose = traj};
   *done = 0;
   if (sim_bad) goto cleanup;
   rc = 0;
@@ -185,8 +152,7 @@ static int simulate(const struct sweep_task *task, PetscOptions opts, const char
     if (row) sweep_row_status(row, "not_applicable");
     goto cleanup;
   }
-  obs[n_obs++] =
-      (struct run_observer){.name = "trajectory", .ctx = &tc, .begin = traj_begin, .after_step = traj_after};
+  run_observer_pose(&obs[n_obs++], &pose);
   struct run_trap_stats traps;
   struct run_overlap_stats overlap = {0};
   struct run_summary sum;
@@ -197,13 +163,13 @@ static int simulate(const struct sweep_task *task, PetscOptions opts, const char
     rc = 1;
     goto cleanup;
   }
-  *done = tc.done;
+  *done = pose.done;
   if (task) {
     const struct body *b = &sim.w->bodies[ROBOT_GRASP_TARGET];
     sweep_row_status(row, sum.failed_steps ? "solve_failed" : "ok");
     sweep_row_set(row, "final_x", b->x[0]);
     sweep_row_set(row, "final_y", b->x[1]);
-    sweep_row_set(row, "joint_gap_max", tc.joint_gap);
+    sweep_row_set(row, "joint_gap_max", pose.joint_gap);
     sweep_row_set(row, "max_overlap", overlap.area_max);
     sweep_row_set(row, "max_overlap_depth", overlap.depth_max);
     sweep_row_set(row, "trap_fraction",

@@ -70,36 +70,6 @@ struct drop_ctx {
   double ref_seconds; /* wall time of the reference run */
 };
 
-/* The falling triangle's state after every step that advanced (traj[3 k ..], k = 0 the start). */
-struct traj_ctx {
-  double *traj;
-  long done; /* steps that advanced */
-};
-
-static void traj_put(struct traj_ctx *c, const struct world *w)
-{
-  const struct body *b = &w->bodies[1];
-  if (c->traj)
-    c->traj[3 * c->done] = b->x[0], c->traj[3 * c->done + 1] = b->x[1], c->traj[3 * c->done + 2] = b->theta;
-}
-
-static int traj_begin(void *vctx, struct simulation *sim, double h, long steps)
-{
-  (void)h, (void)steps;
-  traj_put(vctx, sim->w);
-  return RUN_CONTINUE;
-}
-
-static int traj_after(void *vctx, const struct simulation *sim, long k, const struct step_record *rec)
-{
-  (void)k;
-  struct traj_ctx *c = vctx;
-  if (!rec->advanced) return RUN_CONTINUE;
-  c->done++;
-  traj_put(c, sim->w);
-  return RUN_CONTINUE;
-}
-
 /* Steps the falling triangle; records its state after every step in traj ((n + 1) x 3) when traj != NULL.
  * task != NULL: a sweep task (its standard observers attached, its statistics in row, its options object
  * read); NULL: the reference run, whose methods read opts. Returns 0 (with *done steps that advanced), 1 on
@@ -117,7 +87,7 @@ static int simulate(const struct sweep_task *task, PetscOptions opts, const char
   int sim_bad = simulation_open(&sim, w0, form, solver, task ? task->options : opts);
   struct run_observer obs[5];
   int n_obs = 0, rc = 1;
-  struct traj_ctx tc = {.traj = traj};
+  struct run_pose_stats pose = {.body = 1, .pose = traj};
   *done = 0;
   if (sim_bad) goto cleanup;
   rc = 0;
@@ -125,8 +95,7 @@ static int simulate(const struct sweep_task *task, PetscOptions opts, const char
     if (row) sweep_row_status(row, "not_applicable");
     goto cleanup;
   }
-  obs[n_obs++] =
-      (struct run_observer){.name = "trajectory", .ctx = &tc, .begin = traj_begin, .after_step = traj_after};
+  run_observer_pose(&obs[n_obs++], &pose);
   struct run_trap_stats traps;
   struct run_overlap_stats overlap = {0};
   struct run_summary sum;
@@ -136,7 +105,7 @@ static int simulate(const struct sweep_task *task, PetscOptions opts, const char
     rc = 1;
     goto cleanup;
   }
-  *done = tc.done;
+  *done = pose.done;
   if (task) {
     const struct body *b = &sim.w->bodies[1];
     sweep_row_status(row, sum.failed_steps ? "solve_failed" : "ok");

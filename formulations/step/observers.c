@@ -302,3 +302,40 @@ void run_observer_stop_on_failure(struct run_observer *o)
 {
   *o = (struct run_observer){.name = "stop_on_failure", .after_step = stop_after};
 }
+
+/* ---- a body's pose after the step ---- */
+
+static void pose_put(struct run_pose_stats *c, const struct world *w)
+{
+  const struct body *b = &w->bodies[c->body];
+  if (c->pose) {
+    double *x = c->pose + 3 * c->done;
+    x[0] = b->x[0], x[1] = b->x[1], x[2] = b->theta;
+  }
+  c->joint_gap = fmax(c->joint_gap, world_joint_gap(w));
+}
+
+static int pose_begin(void *vctx, struct simulation *sim, double h, long steps)
+{
+  (void)h, (void)steps;
+  pose_put(vctx, sim->w);
+  return RUN_CONTINUE;
+}
+
+static int pose_after(void *vctx, const struct simulation *sim, long k, const struct step_record *rec)
+{
+  (void)k;
+  struct run_pose_stats *c = vctx;
+  if (!rec->advanced) return RUN_CONTINUE;
+  c->done++;
+  pose_put(c, sim->w);
+  return RUN_CONTINUE;
+}
+
+int run_observer_pose(struct run_observer *o, struct run_pose_stats *out)
+{
+  out->done = 0;
+  out->joint_gap = 0.0;
+  *o = (struct run_observer){.name = "pose", .ctx = out, .begin = pose_begin, .after_step = pose_after};
+  return 0;
+}

@@ -53,6 +53,18 @@ struct run_speed_stats {
 };
 int run_observer_speed(struct run_observer *o, struct run_speed_stats *out);
 
+/* A 2D body's pose (x, y, theta) at the start and after every step that advanced the state, for
+ * trajectories compared with a reference run; and the joints' largest opening (world_joint_gap) over the
+ * same states. The caller fills body and pose (room for the run's steps + 1 poses, or NULL) and may read
+ * done and joint_gap after the run. No trace columns. */
+struct run_pose_stats {
+  int body;         /* the body followed */
+  double *pose;     /* caller's array, 3 per state: x, y, theta; or NULL */
+  long done;        /* steps that advanced */
+  double joint_gap; /* largest anchor distance over the states [m] (0 without joints) */
+};
+int run_observer_pose(struct run_observer *o, struct run_pose_stats *out);
+
 /* Stops the run after the first step whose solve did not converge (even when its approximate answer
  * advanced the state). No context. */
 void run_observer_stop_on_failure(struct run_observer *o);
