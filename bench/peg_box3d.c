@@ -23,8 +23,6 @@
 #include "scenes.h"
 #include "simulation.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <petscsys.h>
 #include <stddef.h>
@@ -166,12 +164,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   sweep_row_set_int(row, "steps", sum.steps);
   const size_t done = (size_t)vs.n;
   if (done > 0) {
-    sweep_row_set(row, "overlap_mean", gsl_stats_mean(vol, 1, done));
-    gsl_sort(vol, 1, done);
-    sweep_row_set(row, "overlap_median", gsl_stats_median_from_sorted_data(vol, 1, done));
-    sweep_row_set(row, "overlap_q1", gsl_stats_quantile_from_sorted_data(vol, 1, done, 0.25));
-    sweep_row_set(row, "overlap_q3", gsl_stats_quantile_from_sorted_data(vol, 1, done, 0.75));
-    sweep_row_set(row, "overlap_max", vol[done - 1]);
+    sweep_row_set_distribution(row, "overlap", vol, done);
     sweep_row_set(row, "speed_max", vs.speed_max);
   }
   if (sum.steps > 0) {

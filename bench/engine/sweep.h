@@ -224,6 +224,9 @@ void sweep_row_status(struct sweep_row *r, const char *status);
 void sweep_row_set(struct sweep_row *r, const char *column, double value);
 void sweep_row_set_int(struct sweep_row *r, const char *column, long value);
 void sweep_row_set_text(struct sweep_row *r, const char *column, const char *text);
+/* A per-step quantity's distribution over a run: columns PREFIX_mean, PREFIX_median, PREFIX_q1, PREFIX_q3
+ * (GSL's quantiles) and PREFIX_max from the n values of v, which it sorts; nothing when n is 0. */
+void sweep_row_set_distribution(struct sweep_row *r, const char *prefix, double *v, size_t n);
 
 /* Merges every ledger*.csv of run_dir into tasks.csv (sorted by id, last row of an id wins). 0 on
  * success (*n_missing, if not NULL, gets the number of tasks of the sweep with no row yet; stderr names

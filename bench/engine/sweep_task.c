@@ -6,6 +6,8 @@
 #include "scene.h"
 #include "sweep_impl.h"
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <petscsys.h>
 #include <stdarg.h>
@@ -338,6 +340,23 @@ void sweep_row_set_int(struct sweep_row *r, const char *column, long value)
   char buf[32];
   snprintf(buf, sizeof buf, "%ld", value);
   sweep_row_set_text(r, column, buf);
+}
+
+void sweep_row_set_distribution(struct sweep_row *r, const char *prefix, double *v, size_t n)
+{
+  char col[128];
+  if (n == 0) return;
+  snprintf(col, sizeof col, "%s_mean", prefix);
+  sweep_row_set(r, col, gsl_stats_mean(v, 1, n));
+  gsl_sort(v, 1, n);
+  snprintf(col, sizeof col, "%s_median", prefix);
+  sweep_row_set(r, col, gsl_stats_median_from_sorted_data(v, 1, n));
+  snprintf(col, sizeof col, "%s_q1", prefix);
+  sweep_row_set(r, col, gsl_stats_quantile_from_sorted_data(v, 1, n, 0.25));
+  snprintf(col, sizeof col, "%s_q3", prefix);
+  sweep_row_set(r, col, gsl_stats_quantile_from_sorted_data(v, 1, n, 0.75));
+  snprintf(col, sizeof col, "%s_max", prefix);
+  sweep_row_set(r, col, v[n - 1]);
 }
 
 void sweep_row_status(struct sweep_row *r, const char *status)
