@@ -8,7 +8,7 @@
 # axis values outside their declared range and empty list items exit 2; a second run on a ledger in use is
 # refused; ranks stop when mpirun is killed; a full disk stops the run with exit 1 and no false claims;
 # bench_merge names missing tasks and slices and exits 1. -task_batch (several tasks per forked child) gives
-# the same rows, statuses included.
+# the same rows, statuses included. A -t_end / -h no run can step is refused at the option.
 set -u
 bin=${CB_BIN:-bin}
 tmp=$(mktemp -d)
@@ -213,3 +213,12 @@ check "bench_merge with a slice missing: exit 1, the missing ids and slice named
 "$syn" -out "$tmp/mg" -kind ok,fail -work 0.001 -seeds 8 -quiet -no_plots -slice 1/3
 "$bin/bench_merge" "$tmp/mg" -no_plots >/dev/null 2>"$tmp/mg.err"
 check "... all slices there: exit 0, 16 rows" '[ $? = 0 ] && [ "$(tail -n +2 $tmp/mg/tasks.csv | wc -l)" = 16 ]'
+
+# 16. a step count no run can take is refused at the option (exit 2) before any task, by run_step_count's rule
+expect2 "-t_end / -h beyond 2^31 steps" "-t_end 3e+06 with -h 1e-3: .* more than a run may take (2147483647)" \
+  "$bin/bench_incline" -out "$tmp/st1" -t_end 3e6 -h 1e-3 -quiet
+expect2 "-t_end shorter than one step" "-t_end 0.05 with -h 0.1: t_end 0.05 is shorter than one step of h 0.1" \
+  "$bin/bench_rolling_disc" -out "$tmp/st2" -t_end 0.05 -h 0.01,0.1 -quiet
+expect2 "a reference step longer than -t_end" "-t_end 0.05 with -ref_h 0.1: t_end 0.05 is shorter than one step" \
+  "$bin/bench_triangle_drop" -out "$tmp/st3" -t_end 0.05 -ref_h 0.1 -h 0.1 -quiet
+check "... and none of them made a run directory" '[ -z "$(ls -d $tmp/st* 2>/dev/null)" ]'

@@ -223,7 +223,7 @@ static int sweep_configure(struct sweep *s)
   if (!rc) openblas_set_num_threads(s->blas_threads); /* before any BLAS call: setup may run references */
   if (!rc && settings_read(s)) rc = 2;
   if (!rc && d->setup && d->setup(s->ctx, s->base)) rc = 2;
-  if (!rc && (sweep_axes_parse(s) || sweep_check_task_range(s))) rc = 2;
+  if (!rc && (sweep_axes_parse(s) || sweep_check_task_range(s) || sweep_check_steps(s))) rc = 2;
   s->fingerprint = fingerprint(s);
   if (!rc && !s->fingerprint) rc = 1;
   if (!rc && d->check_axes && call_with_axes(s, d->check_axes)) rc = 2;
@@ -316,6 +316,7 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   memset(&s, 0, sizeof s);
   s.d = d;
   s.lock_fd = -1;
+  s.step_axis = -1;
   snprintf(name, sizeof name, "bench_%s", d->experiment);
   const struct program_spec spec = {.name = name, .usage = "[options]", .h_is_time_step = 1};
   sweep_launcher_note();

@@ -119,6 +119,11 @@ struct sweep_task {
   unsigned long instance_seed;
   gsl_rng *rng;
   double time_limit; /* seconds, 0 = none (the engine enforces it; long loops may also check) */
+  /* A driver that declares a real option "t_end" and a real axis "h" steps in time: steps is
+   * run_step_count(t_end, the task's h), the one count its run takes. The engine checks it for every h
+   * before any task, so an impossible count (t_end shorter than h, more than RUN_STEPS_MAX) is refused at
+   * the option (exit 2). 0 for other drivers. */
+  long steps;
   /* Time-stepping drivers (.steps_observed): -trace DIR and -cp_dump_failed DIR, read by the engine before
    * any task ("" = off); sweep_observers_standard turns them into observers. */
   const char *trace_dir, *dump_dir;

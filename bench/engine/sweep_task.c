@@ -3,6 +3,7 @@
  * names the same parameters whatever the number of ranks, slices or resumes. Seeding: the task's GSL
  * mt19937 is seeded with splitmix64(base seed, id) — from the task alone, never from the rank. */
 #include "formulation.h"
+#include "run.h"
 #include "scene.h"
 #include "sweep_impl.h"
 
@@ -216,6 +217,27 @@ int sweep_axes_parse(struct sweep *s)
   return 0;
 }
 
+int sweep_check_steps(struct sweep *s)
+{
+  const struct sweep_driver *d = s->d;
+  const struct option_decl *t_end = NULL;
+  s->step_axis = -1;
+  for (int i = 0; i < d->n_options; i++)
+    if (strcmp(d->options[i].name, "t_end") == 0 && d->options[i].type == OPT_REAL) t_end = &d->options[i];
+  for (int k = 0; k < d->n_axes && t_end && s->ctx; k++)
+    if (strcmp(d->axes[k].name, "h") == 0 && d->axes[k].kind == SWEEP_REAL) s->step_axis = k;
+  if (s->step_axis < 0) return 0;
+  memcpy(&s->sim_t_end, (const char *)s->ctx + t_end->offset, sizeof s->sim_t_end);
+  const struct sweep_axis_values *h = &s->ax[s->step_axis];
+  for (int i = 0; i < h->n; i++) {
+    char why[256];
+    if (!run_step_count_refused(s->sim_t_end, strtod(h->v[i], NULL), why, sizeof why)) continue;
+    if (s->rank == 0) fprintf(stderr, "error: -t_end %g with -h %s: %s\n", s->sim_t_end, h->v[i], why);
+    return 1;
+  }
+  return 0;
+}
+
 void sweep_axes_free(struct sweep *s)
 {
   if (!s->ax) return;
@@ -380,6 +402,7 @@ char *sweep_task_execute(const struct sweep *s, long id)
   task.n_axes = d->n_axes;
   task.value = values;
   task.time_limit = s->time_limit;
+  if (s->step_axis >= 0) task.steps = run_step_count(s->sim_t_end, strtod(values[s->step_axis], NULL));
   task.trace_dir = s->trace_dir;
   task.dump_dir = s->dump_dir;
   task.row = &row;
