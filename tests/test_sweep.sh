@@ -8,7 +8,8 @@
 # axis values outside their declared range and empty list items exit 2; a second run on a ledger in use is
 # refused; ranks stop when mpirun is killed; a full disk stops the run with exit 1 and no false claims;
 # bench_merge names missing tasks and slices and exits 1. -task_batch (several tasks per forked child) gives
-# the same rows, statuses included. A -t_end / -h no run can step is refused at the option.
+# the same rows, statuses included. A newline, comma or '/' where it would break a row or a path is refused
+# at the option; so is a -t_end / -h no run can step.
 set -u
 bin=${CB_BIN:-bin}
 tmp=$(mktemp -d)
@@ -213,6 +214,24 @@ check "bench_merge with a slice missing: exit 1, the missing ids and slice named
 "$syn" -out "$tmp/mg" -kind ok,fail -work 0.001 -seeds 8 -quiet -no_plots -slice 1/3
 "$bin/bench_merge" "$tmp/mg" -no_plots >/dev/null 2>"$tmp/mg.err"
 check "... all slices there: exit 0, 16 rows" '[ $? = 0 ] && [ "$(tail -n +2 $tmp/mg/tasks.csv | wc -l)" = 16 ]'
+
+# 15. a value that would break a CSV row or a path is refused where it enters (exit 2, naming the
+# character), nothing made: a newline in any option's value, a comma or '/' in a -run name
+mkdir -p "$tmp/nm"
+(
+  cd "$tmp/nm" || exit 1
+  expect2 "-run with a newline" "-run (command line): a value cannot hold a newline at character 2 of 'a?b'" \
+    "$syn" -run $'a\nb' -kind ok -seeds 1 -quiet
+  expect2 "-run with a comma" "-run: a run name cannot hold a comma .* at character 2 of 'a,b'" "$syn" -run a,b -kind ok -seeds 1 -quiet
+  expect2 "an axis value with a newline" "-kind (command line): a value cannot hold a newline at character 3" \
+    "$syn" -kind $'ok\nfail' -seeds 1 -quiet
+  expect2 "-out with a carriage return" "-out (command line): a value cannot hold a carriage return" \
+    "$syn" -out $'o\r2' -kind ok -seeds 1 -quiet
+  printf -- '-kind "ok\x01"\n' >x.opts
+  expect2 "an axis value with a control character, from a file" "a value cannot hold a control character (0x01)" \
+    "$syn" -options_file x.opts -seeds 1 -quiet
+  check "... and none of them made a run directory" '[ ! -e results ] && [ "$(ls)" = x.opts ]'
+)
 
 # 16. a step count no run can take is refused at the option (exit 2) before any task, by run_step_count's rule
 expect2 "-t_end / -h beyond 2^31 steps" "-t_end 3e+06 with -h 1e-3: .* more than a run may take (2147483647)" \

@@ -44,6 +44,11 @@ static int push_value(struct sweep_axis_values *a, const char *v)
 static int check_value(const struct sweep *s, const struct sweep_axis *ax, const char *opt, const char *v)
 {
   const int say = s->rank == 0;
+  char why[256];
+  if (run_text_check(v, RUN_TEXT_FIELD, why, sizeof why)) { /* an axis value is a field of every row */
+    if (say) fprintf(stderr, "error: %s: a value cannot hold %s\n", opt, why);
+    return 1;
+  }
   if (!v[0] || strpbrk(v, " \t\"'")) {
     if (say) fprintf(stderr, "error: %s: empty or malformed value '%s'\n", opt, v);
     return 1;
