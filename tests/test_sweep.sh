@@ -9,7 +9,8 @@
 # refused; ranks stop when mpirun is killed; a full disk stops the run with exit 1 and no false claims;
 # bench_merge names missing tasks and slices and exits 1. -task_batch (several tasks per forked child) gives
 # the same rows, statuses included. A newline, comma or '/' where it would break a row or a path is refused
-# at the option; so is a -t_end / -h no run can step.
+# at the option; so is a -t_end / -h no run can step; runs started in the same second get folders of their
+# own, and a refused run leaves none.
 set -u
 bin=${CB_BIN:-bin}
 tmp=$(mktemp -d)
@@ -241,3 +242,20 @@ expect2 "-t_end shorter than one step" "-t_end 0.05 with -h 0.1: t_end 0.05 is s
 expect2 "a reference step longer than -t_end" "-t_end 0.05 with -ref_h 0.1: t_end 0.05 is shorter than one step" \
   "$bin/bench_triangle_drop" -out "$tmp/st3" -t_end 0.05 -ref_h 0.1 -h 0.1 -quiet
 check "... and none of them made a run directory" '[ -z "$(ls -d $tmp/st* 2>/dev/null)" ]'
+
+# 17. runs of one driver started in the same second each get a folder of their own (the time stamp, then
+# -2, -3, ...: still in time order); a refused run leaves no folder
+mkdir -p "$tmp/same"
+(
+  cd "$tmp/same" || exit 1
+  pids=()
+  for k in 1 2 3 4; do "$syn" -kind ok -work 0.01 -seeds 2 -quiet -no_plots 2>"err$k" & pids+=($!); done
+  bad=0
+  for p in "${pids[@]}"; do wait "$p" || bad=$((bad + 1)); done
+  check "4 runs started at once without -out: all exit 0 ($bad failed), 4 folders of 2 rows each" \
+    '[ $bad = 0 ] && [ "$(ls results/synthetic | grep -vc latest)" = 4 ] &&
+     [ "$(cat results/synthetic/2*/tasks.csv | grep -c ",ok,")" = 8 ]'
+  "$bin/bench_incline" -trace /proc/nope/x -quiet -no_plots 2>/dev/null
+  check "a run refused after the options (a -trace folder it cannot make) leaves no folder" \
+    '[ $? = 2 ] && [ ! -e results/incline ]'
+)

@@ -258,6 +258,8 @@ static int sweep_start_run(struct sweep *s, MPI_Comm *self_inner)
   int rc = s->rank == 0 ? sweep_prepare_run_dir(s) : 0;
   MPI_Bcast(&rc, 1, MPI_INT, 0, s->comm);
   if (rc) return rc;
+  MPI_Bcast(s->out, sizeof s->out, MPI_CHAR, 0, s->comm); /* rank 0 may have given it a -2 suffix */
+  MPI_Bcast(s->ledger_path, sizeof s->ledger_path, MPI_CHAR, 0, s->comm);
   if (PetscCommDuplicate(PETSC_COMM_SELF, self_inner, NULL)) return 1;
   if (s->d->prepare && call_with_axes(s, s->d->prepare)) rc = 1;
   MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, s->comm);

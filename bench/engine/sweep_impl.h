@@ -42,6 +42,7 @@ struct sweep {
   /* engine options */
   char out[SWEEP_PATH_MAX];
   char ledger_path[SWEEP_PATH_MAX];
+  int stamped; /* out is the default results/<experiment>/<time stamp>: a fresh folder of this run alone */
   char slice_tag[64]; /* "" or "K-of-N" */
   int resume, rerun_failed, quiet, use_fork, plots, dry_run;
   int task_batch;        /* tasks one forked child runs before it is replaced by a fresh one (-task_batch) */
@@ -80,6 +81,8 @@ int sweep_check_steps(struct sweep *s);
  * when any option was not read; rank 0 names each), and -help for this run. */
 int sweep_parse_engine(struct sweep *s);
 int sweep_check_task_range(struct sweep *s);
+/* The run directory and the ledger path in it (ledger.csv, ledger.K-of-N.csv); nonzero when too long. */
+int sweep_set_out(struct sweep *s, const char *out);
 int sweep_check_unused(const struct sweep *s);
 void sweep_print_help(const struct sweep *s);
 void sweep_axes_free(struct sweep *s);

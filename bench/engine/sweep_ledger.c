@@ -361,6 +361,13 @@ int sweep_check_run_dir(const struct sweep *s)
   return clash ? 2 : 0;
 }
 
+/* The lock file of this run's ledger: ledger.lock, ledger.K-of-N.lock. Nonzero when the path is too long. */
+static int lock_path(const struct sweep *s, char *path, size_t len)
+{
+  size_t n = strlen(s->ledger_path);
+  return n < 4 || sweep_path(path, len, "%.*s.lock", (int)(n - 4), s->ledger_path);
+}
+
 /* Two runs appending to one ledger would both compute every task left (and write each row twice). Rank 0
  * holds an flock on the ledger's own lock file (ledger.lock, ledger.K-of-N.lock) for the whole run, so job
  * -array slices, which write different ledgers, still share a directory. The lock goes with the process
@@ -368,8 +375,7 @@ int sweep_check_run_dir(const struct sweep *s)
 static int take_lock(struct sweep *s)
 {
   char path[SWEEP_PATH_MAX + 16], holder[512] = "";
-  size_t n = strlen(s->ledger_path);
-  if (n < 4 || sweep_path(path, sizeof path, "%.*s.lock", (int)(n - 4), s->ledger_path)) return 2;
+  if (lock_path(s, path, sizeof path)) return 2;
   int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
   if (fd < 0) {
     fprintf(stderr, "error: cannot create the lock file %s: %s\n", path, strerror(errno));
@@ -400,18 +406,55 @@ static int take_lock(struct sweep *s)
   return 0;
 }
 
+/* The run directory; *fresh says whether this run made it (then a refusal removes it again). A time-stamped
+ * name is made with mkdir, which fails when it exists: runs started in the same second get -2, -3, ...
+ * after the stamp (still in time order), each a folder of its own. 0, or 2 with a message. */
+static int make_run_dir(struct sweep *s, int *fresh)
+{
+  char stamp[SWEEP_PATH_MAX], name[SWEEP_PATH_MAX + 16];
+  *fresh = access(s->out, F_OK) != 0;
+  if (!s->stamped) {
+    if (!mkdir_p(s->out)) return 0;
+  } else {
+    snprintf(stamp, sizeof stamp, "%s", s->out);
+    *strrchr(s->out, '/') = '\0'; /* results/<experiment> first */
+    int made = mkdir_p(s->out) == 0;
+    snprintf(s->out, sizeof s->out, "%s", stamp);
+    for (int k = 1; made && k <= 1000; k++) {
+      if (k == 1 ? sweep_path(name, sizeof name, "%s", stamp)
+                 : sweep_path(name, sizeof name, "%s-%d", stamp, k))
+        return 2;
+      if (mkdir(name, 0777) == 0) {
+        *fresh = 1;
+        return sweep_set_out(s, name) ? 2 : 0;
+      }
+      if (errno != EEXIST) break;
+    }
+  }
+  *fresh = 0;
+  fprintf(stderr, "error: cannot create the run directory %s: %s\n", s->out, strerror(errno));
+  return 2;
+}
+
+/* A run refused after it made its directory leaves nothing: what it wrote there, then the folder. */
+static void discard_run_dir(const struct sweep *s)
+{
+  char path[SWEEP_PATH_MAX + 64];
+  if (!lock_path(s, path, sizeof path)) unlink(path);
+  if (!sweep_path(path, sizeof path, "%s/experiment.txt", s->out)) unlink(path);
+  unlink(s->ledger_path);
+  rmdir(s->out);
+}
+
 int sweep_prepare_run_dir(struct sweep *s)
 {
   char path[SWEEP_PATH_MAX + 64];
   char *header = sweep_header_line(s), *done = calloc((size_t)s->total + 1, 1);
-  int rc = 2;
+  int rc = 2, fresh = 0;
   glob_t g = {0};
   if (!header || !done) goto cleanup;
-  if (mkdir_p(s->out)) {
-    fprintf(stderr, "error: cannot create the run directory %s: %s\n", s->out, strerror(errno));
-    goto cleanup;
-  }
-  /* the observers' directories too: a trace or dump that cannot be written must stop the run before a task */
+  /* the observers' directories first: a trace or dump that cannot be written must stop the run before a
+   * task, and before it has a folder */
   const char *obs_dir[2] = {s->trace_dir, s->dump_dir}, *obs_opt[2] = {"-trace", "-cp_dump_failed"};
   for (int k = 0; k < 2; k++)
     if (obs_dir[k][0] && mkdir_p(obs_dir[k])) {
@@ -419,7 +462,8 @@ int sweep_prepare_run_dir(struct sweep *s)
               strerror(errno));
       goto cleanup;
     }
-  if (sweep_check_run_dir(s) || take_lock(s)) goto cleanup; /* refuse a clash before touching */
+  if (sweep_check_run_dir(s)) goto cleanup; /* refuse a clash before touching */
+  if (make_run_dir(s, &fresh) || take_lock(s)) goto cleanup;
   sweep_path(path, sizeof path, "%s/experiment.txt", s->out);
   if (access(s->ledger_path, F_OK) == 0 && !s->resume && !s->rerun_failed) {
     fprintf(stderr,
@@ -451,6 +495,7 @@ int sweep_prepare_run_dir(struct sweep *s)
   if (sweep_build_todo(s, done)) goto cleanup;
   rc = 0;
 cleanup:
+  if (rc && fresh) discard_run_dir(s);
   globfree(&g);
   free(header);
   free(done);

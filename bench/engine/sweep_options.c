@@ -364,6 +364,7 @@ static int run_directory(struct sweep *s, const struct engine_settings *e)
       strftime(run, sizeof run, "%Y%m%d-%H%M%S", &tm);
     }
     if (sweep_path(s->out, sizeof s->out, "results/%s/%s", s->d->experiment, run)) return 1;
+    s->stamped = !e->run[0];
   }
   return 0;
 }
@@ -449,6 +450,12 @@ int sweep_parse_engine(struct sweep *s)
     snprintf(s->slice_tag, sizeof s->slice_tag, "%ld-of-%ld", s->slice_k, s->slice_n);
   }
   if (run_directory(s, &e)) return 1;
+  return sweep_set_out(s, s->out);
+}
+
+int sweep_set_out(struct sweep *s, const char *out)
+{
+  if (out != s->out && sweep_path(s->out, sizeof s->out, "%s", out)) return 1;
   if (s->slice_tag[0])
     return sweep_path(s->ledger_path, sizeof s->ledger_path, "%s/ledger.%s.csv", s->out, s->slice_tag);
   return sweep_path(s->ledger_path, sizeof s->ledger_path, "%s/ledger.csv", s->out);
