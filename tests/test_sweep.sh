@@ -8,7 +8,8 @@
 # axis values outside their declared range and empty list items exit 2; a second run on a ledger in use is
 # refused; ranks stop when mpirun is killed; a full disk stops the run with exit 1 and no false claims;
 # bench_merge names missing tasks and slices and exits 1. -task_batch (several tasks per forked child) gives
-# the same rows, statuses included. A newline, comma or '/' where it would break a row or a path is refused
+# the same rows, statuses included. A damaged last ledger line (with or without its newline) is set aside
+# and its task redone. A newline, comma or '/' where it would break a row or a path is refused
 # at the option; so is a -t_end / -h no run can step; runs started in the same second get folders of their
 # own, and a refused run leaves none.
 set -u
@@ -215,6 +216,23 @@ check "bench_merge with a slice missing: exit 1, the missing ids and slice named
 "$syn" -out "$tmp/mg" -kind ok,fail -work 0.001 -seeds 8 -quiet -no_plots -slice 1/3
 "$bin/bench_merge" "$tmp/mg" -no_plots >/dev/null 2>"$tmp/mg.err"
 check "... all slices there: exit 0, 16 rows" '[ $? = 0 ] && [ "$(tail -n +2 $tmp/mg/tasks.csv | wc -l)" = 16 ]'
+
+# 14. a damaged last ledger line that ends in a newline (an editor's save after kill -9) is set aside, kept
+# in ledger.csv.damaged, and its task redone; a damaged line before the last is an error naming it
+"$syn" -out "$tmp/bw" "${BW[@]}"
+"$syn" -out "$tmp/dmg" "${BW[@]}" -tasks 0:10
+printf '10,ok,0.001,5,solve_fai\n' >>"$tmp/dmg/ledger.csv"
+"$syn" -out "$tmp/dmg" "${BW[@]}" -resume 2>"$tmp/dmg.err"; drc=$?
+check "damaged last line with its newline: -resume exits 0 and says it set the line aside" \
+  '[ $drc = 0 ] && grep -q "ledger.csv: its last line 12 was damaged .*: set aside in $tmp/dmg/ledger.csv.damaged; its task runs again" $tmp/dmg.err'
+check "... the copy holds the line, the ledger 16 whole rows, tasks.csv the uninterrupted run's" \
+  '[ "$(cat $tmp/dmg/ledger.csv.damaged)" = "10,ok,0.001,5,solve_fai" ] && [ "$(tail -n +2 $tmp/dmg/ledger.csv | wc -l)" = 16 ] &&
+   diff <(keep $tmp/bw/tasks.csv) <(keep $tmp/dmg/tasks.csv) >/dev/null'
+"$syn" -out "$tmp/dmg" "${BW[@]}" -resume >/dev/null 2>&1
+check "... and a later -resume exits 0 with nothing to redo" '[ $? = 0 ] && [ "$(tail -n +2 $tmp/dmg/ledger.csv | wc -l)" = 16 ]'
+sed -i '4s/.*/3,ok,0.001,garbage/' "$tmp/dmg/ledger.csv"; cp "$tmp/dmg/ledger.csv" "$tmp/dmg.before"
+expect2 "a damaged line in the middle of the ledger" "dmg/ledger.csv line 4: wrong number of fields" "$syn" -out "$tmp/dmg" "${BW[@]}" -resume
+check "... and the ledger is untouched" 'cmp -s $tmp/dmg/ledger.csv $tmp/dmg.before'
 
 # 15. a value that would break a CSV row or a path is refused where it enters (exit 2, naming the
 # character), nothing made: a newline in any option's value, a comma or '/' in a -run name

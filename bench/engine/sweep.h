@@ -10,8 +10,9 @@
  * tasks.csv, summary.csv/.md, meta.json and plots in the run directory.
  *
  * Run directory (results/<experiment>/<run>/, or -out DIR):
- *   ledger.csv (ledger.K-of-N.csv for -slice K/N)  finished rows in completion order; a torn last line is
- *                                                  dropped on resume; for a repeated task id the last wins
+ *   ledger.csv (ledger.K-of-N.csv for -slice K/N)  finished rows in completion order; a damaged last line
+ *                    (torn, with or without a newline) is set aside on resume into ledger.csv.damaged and its
+ *                    task redone; for a repeated task id the last row wins
  *   ledger.lock (ledger.K-of-N.lock)  flock'd by rank 0 for the whole run (host and pid inside): a second
  *                    run on the same ledger is refused (exit 2); slices lock only their own ledger
  *   tasks.csv        task_id, the axis columns, status, the driver's columns, task_seconds, rank, host;

@@ -2,7 +2,8 @@
  * finished task, written and flushed at once: the checkpoint), resume, meta.json
  * and progress. Refusals (exit 2, nothing touched): a directory that holds another experiment or the same
  * one with other options; a ledger that exists without -resume/-rerun_failed; a corrupt ledger line (a
- * torn LAST line — what kill -9 leaves — is cut off and its task redone). The merge into tasks.csv is in
+ * damaged LAST line — what kill -9 leaves, with or without a newline after it — is set aside and its task
+ * redone). The merge into tasks.csv is in
  * sweep_merge.c. */
 #include "sweep_impl.h"
 #include "table.h"
@@ -163,8 +164,45 @@ static int write_experiment(const struct sweep *s, const char *path)
   return 0;
 }
 
+/* The damaged last line of this run's ledger (line number lineno; what kill -9 leaves mid-write, with a
+ * newline after it when an editor saved the file since) is moved to LEDGER.damaged (appended: every such
+ * line is kept) and cut from the ledger, so that new rows start on a line of their own and its task runs
+ * again. 0, or 2 with a message. */
+static int set_aside_last_line(const struct sweep *s, const char *path, int lineno)
+{
+  char aside[SWEEP_PATH_MAX + 16];
+  FILE *in = fopen(path, "r"), *out = NULL;
+  long start = 0, pos = 0;
+  int c, line = 1, rc = 2;
+  while (in && line < lineno && (c = fgetc(in)) != EOF) { /* the byte where the damaged line starts */
+    pos++;
+    if (c == '\n') line++, start = pos;
+  }
+  if (!in || line != lineno || sweep_path(aside, sizeof aside, "%s.damaged", path)) goto cleanup;
+  if (!(out = fopen(aside, "a"))) goto cleanup;
+  int last = '\n';
+  while ((c = fgetc(in)) != EOF)
+    fputc(last = c, out);
+  if (last != '\n') fputc('\n', out);
+  if (fclose(out) == 0 && !ferror(in) && truncate(path, start) == 0) rc = 0;
+  out = NULL;
+cleanup:
+  if (rc)
+    fprintf(stderr, "error: cannot set aside the damaged last line %d of %s: %s\n", lineno, path,
+            strerror(errno));
+  else
+    fprintf(stderr,
+            "[%s] %s: its last line %d was damaged (a torn or edited row): set aside in %s; its task "
+            "runs again\n",
+            s->d->experiment, path, lineno, aside);
+  if (out) fclose(out);
+  if (in) fclose(in);
+  return rc;
+}
+
 /* Marks in done[] the ids whose last ledger row counts as finished (any row; with rerun_failed, a row
- * that is not a failure). Checks the header; cuts a torn last line off this run's own ledger. */
+ * that is not a failure). Checks the header; sets a damaged last line of this run's own ledger aside. A
+ * damaged line before the last is no torn write: table_read refuses it, naming the line. */
 static int read_ledger(struct sweep *s, const char *path, const char *header, char *done, int own)
 {
   struct table *t = NULL;
@@ -209,26 +247,9 @@ static int read_ledger(struct sweep *s, const char *path, const char *header, ch
     if (id < 0) continue; /* a value no longer in the sweep: kept in the ledger, not in this run's tables */
     done[id] = !(s->rerun_failed && sweep_status_is_failure(table_get(t, i, cst)));
   }
-  if (t->n_dropped && own) { /* cut the torn line so that new rows start on a line of their own */
-    FILE *fp = fopen(path, "r");
-    long keep = 0, pos = 0;
-    int c;
-    while (fp && (c = fgetc(fp)) != EOF) {
-      pos++;
-      if (c == '\n') keep = pos;
-    }
-    if (fp) fclose(fp);
-    if (!fp || truncate(path, keep)) {
-      fprintf(stderr, "error: cannot cut the torn last line of %s\n", path);
-      table_destroy(&t);
-      return 2;
-    }
-    if (!s->quiet)
-      fprintf(stderr, "[%s] %s: dropped the torn last line %d; its task runs again\n", s->d->experiment, path,
-              t->dropped_line);
-  }
+  rc = t->n_dropped && own ? set_aside_last_line(s, path, t->dropped_line) : 0;
   table_destroy(&t);
-  return 0;
+  return rc;
 }
 
 struct cost_id {
