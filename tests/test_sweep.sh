@@ -8,10 +8,12 @@
 # axis values outside their declared range and empty list items exit 2; a second run on a ledger in use is
 # refused; ranks stop when mpirun is killed; a full disk stops the run with exit 1 and no false claims;
 # bench_merge names missing tasks and slices and exits 1. -task_batch (several tasks per forked child) gives
-# the same rows, statuses included. A damaged last ledger line (with or without its newline) is set aside
-# and its task redone. A newline, comma or '/' where it would break a row or a path is refused
-# at the option; so is a -t_end / -h no run can step; runs started in the same second get folders of their
-# own, and a refused run leaves none.
+# the same rows, statuses included. A trace, table, summary or plot file that cannot be written stops the run
+# with exit 1 naming it; a damaged last ledger line (with or without its newline) is set aside and its task
+# redone; a newline, comma or '/' where it would break a row or a path is refused at the option; so is a
+# -t_end / -h no run can step; runs started in the same second get folders of their own, and a refused run
+# leaves none; SIGINT and SIGTERM stop a run with its running tasks recorded as interrupted (-resume redoes
+# them).
 set -u
 bin=${CB_BIN:-bin}
 tmp=$(mktemp -d)
@@ -217,6 +219,37 @@ check "bench_merge with a slice missing: exit 1, the missing ids and slice named
 "$bin/bench_merge" "$tmp/mg" -no_plots >/dev/null 2>"$tmp/mg.err"
 check "... all slices there: exit 0, 16 rows" '[ $? = 0 ] && [ "$(tail -n +2 $tmp/mg/tasks.csv | wc -l)" = 16 ]'
 
+# 13. a write of the run that fails stops it: exit 1 naming the file, what was written before stays readable,
+# -resume completes once the file can be written. A trace onto a full disk (a 64 KiB tmpfs: the traces of
+# the first tasks fill it); the tables, summary and plot data onto /dev/full (symlinked where they go).
+if mount -t tmpfs -o size=64k tmpfs "$tmp/tfs" 2>/dev/null; then
+  T=(-theta 10,20,30,40 -h 1e-3 -t_end 1 -no_plots -quiet)
+  "$bin/bench_incline" -out "$tmp/trf" "${T[@]}" -trace "$tmp/tfs/tr" >/dev/null 2>"$tmp/trf.err"; frc=$?
+  check "-trace onto a full disk: exit 1 naming the trace file that could not be written" \
+    '[ $frc = 1 ] && grep -q "error: cannot write the trace $tmp/tfs/tr/incline_task[0-9]*.csv: No space left on device" $tmp/trf.err'
+  check "... no tables, and each trace written holds its header and whole rows" \
+    '[ ! -e $tmp/trf/tasks.csv ] && (for f in $tmp/tfs/tr/*.csv; do head -n 1 $f | grep -q "^step,t,status" || exit 1; done)'
+  umount "$tmp/tfs"
+  "$bin/bench_incline" -out "$tmp/trf" "${T[@]}" -trace "$tmp/tr2" -resume >/dev/null 2>&1
+  check "... room made, -resume completes: 16 tasks, a trace for each task it ran" \
+    '[ $? = 0 ] && [ "$(tail -n +2 $tmp/trf/tasks.csv | wc -l)" = 16 ] && [ -n "$(ls $tmp/tr2)" ]'
+else
+  skip "-trace onto a full disk: cannot mount a tmpfs here (not root?)"
+fi
+for f in tasks.csv.tmp summary.csv.tmp summary.md.tmp plots/success_rate.dat plots/accuracy_draw_mean.gp; do
+  d="$tmp/full_${f//[\/.]/_}"
+  mkdir -p "$d/plots" && ln -s /dev/full "$d/$f"
+  "$syn" -out "$d" -kind ok,fail -work 0.001 -seeds 2 -quiet >/dev/null 2>"$d.err"; frc=$?
+  target=${f%.tmp}
+  check "$target onto a full disk: exit 1 naming it; the ledger's 4 rows are whole" \
+    '[ $frc = 1 ] && grep -q "error: cannot write $d/$target: No space left on device" $d.err &&
+     [ "$(grep -c ",0,[^,]*$" $d/ledger.csv)" = 4 ]'
+  rm -f "$d/$f" # a failed table's temporary file is removed by the run itself
+done
+"$syn" -out "$tmp/full_tasks_csv_tmp" -kind ok,fail -work 0.001 -seeds 2 -quiet -resume >/dev/null 2>&1
+check "... room made, -resume writes the tables from the ledger" \
+  '[ $? = 0 ] && [ "$(tail -n +2 $tmp/full_tasks_csv_tmp/tasks.csv | wc -l)" = 4 ] && [ -s $tmp/full_tasks_csv_tmp/summary.md ]'
+
 # 14. a damaged last ledger line that ends in a newline (an editor's save after kill -9) is set aside, kept
 # in ledger.csv.damaged, and its task redone; a damaged line before the last is an error naming it
 "$syn" -out "$tmp/bw" "${BW[@]}"
@@ -277,3 +310,34 @@ mkdir -p "$tmp/same"
   check "a run refused after the options (a -trace folder it cannot make) leaves no folder" \
     '[ $? = 2 ] && [ ! -e results/incline ]'
 )
+
+# 18. SIGINT (Ctrl-C) and SIGTERM stop the run: the running tasks are recorded as interrupted (not crashed),
+# no more start, no tables; exit 128 + the signal; -resume redoes the interrupted tasks. Job control gives
+# each background run its own process group, as a terminal does (Ctrl-C reaches the whole group).
+S=(-kind ok -work 0.4 -no_plots)
+rows_in() { [ -f "$1" ] && tail -n +2 "$1" | grep -c .; }
+set -m
+"$syn" -out "$tmp/sigint" "${S[@]}" -seeds 6 2>"$tmp/sigint.err" >/dev/null & sp=$!
+for _ in $(seq 200); do [ "$(rows_in "$tmp/sigint/ledger.csv")" -ge 1 ] 2>/dev/null && break; sleep 0.05; done
+kill -INT -- -$sp; wait $sp; src=$?
+"$syn" -out "$tmp/sigterm" "${S[@]}" -seeds 6 2>"$tmp/sigterm.err" >/dev/null & sp=$!
+for _ in $(seq 200); do [ "$(rows_in "$tmp/sigterm/ledger.csv")" -ge 1 ] 2>/dev/null && break; sleep 0.05; done
+kill -TERM $sp; wait $sp; trc=$?
+# mpirun takes about a second to pass the signal on (as SIGTERM) to the ranks, which have process groups
+# of their own: a longer sweep
+mpirun --oversubscribe -n 2 "$syn" -out "$tmp/sigmpi" "${S[@]}" -seeds 16 2>"$tmp/sigmpi.err" >/dev/null & mp=$!
+for _ in $(seq 200); do [ "$(rows_in "$tmp/sigmpi/ledger.csv")" -ge 2 ] 2>/dev/null && break; sleep 0.05; done
+kill -INT -- -$mp; wait $mp; mrc=$?
+set +m
+check "SIGINT to the run's process group: exit 130, the running task recorded as interrupted, no tables" \
+  '[ $src = 130 ] && grep -q "interrupted by SIGINT" $tmp/sigint.err && grep -q ",interrupted," $tmp/sigint/ledger.csv &&
+   ! grep -q crashed $tmp/sigint/ledger.csv && [ ! -e $tmp/sigint/tasks.csv ]'
+check "SIGTERM to the run: exit 143, its task interrupted" \
+  '[ $trc = 143 ] && grep -q "interrupted by SIGTERM" $tmp/sigterm.err && grep -q ",interrupted," $tmp/sigterm/ledger.csv'
+check "SIGINT to mpirun (Ctrl-C): exit $mrc (not 0), the running tasks on both ranks interrupted, none crashed" \
+  '[ $mrc != 0 ] && grep -q ",interrupted," $tmp/sigmpi/ledger.csv && ! grep -q crashed $tmp/sigmpi/ledger.csv'
+for r in sigint sigterm; do "$syn" -out "$tmp/$r" "${S[@]}" -seeds 6 -quiet -resume >/dev/null 2>&1 || fail "-resume of $r"; done
+mpi 2 "$syn" -out "$tmp/sigmpi" "${S[@]}" -seeds 16 -quiet -resume >/dev/null 2>&1 || fail "-resume of sigmpi"
+check "... -resume redoes the interrupted tasks: every row ok (6, 6 and 16)" \
+  '[ "$(grep -c ",ok," $tmp/sigint/tasks.csv)$(grep -c ",ok," $tmp/sigterm/tasks.csv)" = 66 ] &&
+   [ "$(grep -c ",ok," $tmp/sigmpi/tasks.csv)" = 16 ] && ! grep -q interrupted $tmp/sigmpi/tasks.csv'

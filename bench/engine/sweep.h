@@ -31,7 +31,11 @@
  *                    parallel efficiency
  * Status: the driver sets one per row; "ok" and "converged" are successes, "not_applicable" rows are left
  * out of success rates; the engine itself records "time_limit" (over -task_time_limit), "crashed" (the
- * task died by a signal) and "error" (run returned nonzero or the row could not be produced). */
+ * task died by a signal), "error" (run returned nonzero or the row could not be produced) and
+ * "interrupted" (SIGINT or SIGTERM, or a failed write, stopped the run while the task ran: no result, left
+ * out of tasks.csv, and -resume redoes it). A file of the run that cannot be written stops the run with exit
+ * 1; SIGINT / SIGTERM with 130 / 143.
+ */
 #ifndef CB_SWEEP_H
 #define CB_SWEEP_H
 
@@ -201,16 +205,18 @@ struct sweep_driver {
 
 /* The whole program: PetscInitialize, options, the sweep, aggregation, PetscFinalize. Returns the exit
  * status for main: 0 the sweep completed (task failures are data, not errors), 1 an infrastructure
- * failure, 2 bad input or usage. */
+ * failure (a file of the run could not be written), 2 bad input or usage, 130 / 143 SIGINT / SIGTERM
+ * stopped it (128 + the signal, as a shell reports a program the signal ended). */
 int sweep_main(const struct sweep_driver *d, int argc, char **argv);
 /* The task's world, built through the scene registry (scene.h) from a spec made like printf
  * ("incline_3d:theta=%.17g:mu=%.17g"): the scene's declared options from the task's options object, the
  * spec's inline values winning; a random scene draws from the task's rng. NULL after a message on stderr. */
 struct world *sweep_task_world(const struct sweep_task *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* A driver's per-step table for one task (its -trace DIR option): DIR/EXPERIMENT_taskID.csv with the
- * header line written; NULL when dir is "" or the file cannot be opened (a warning says so). */
-FILE *sweep_trace_open(const char *dir, const char *experiment, long task_id, const char *header);
+/* In a task: a file the run was asked to write for it (a -trace table, a -cp_dump_failed problem) could not
+ * be written (a full disk): the run stops once the task has ended, exit 1, with this message naming the
+ * file; the task gets no row, so -resume runs it again. The first message of a task is kept. */
+void sweep_task_write_failed(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The option that sets an axis: its .option, or "-" and its name (a static buffer of a few slots). */
 const char *sweep_axis_option(const struct sweep_axis *a);

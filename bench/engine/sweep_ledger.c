@@ -200,9 +200,10 @@ cleanup:
   return rc;
 }
 
-/* Marks in done[] the ids whose last ledger row counts as finished (any row; with rerun_failed, a row
- * that is not a failure). Checks the header; sets a damaged last line of this run's own ledger aside. A
- * damaged line before the last is no torn write: table_read refuses it, naming the line. */
+/* Marks in done[] the ids whose last ledger row counts as finished (any row, interrupted ones passed over;
+ * with rerun_failed, a row that is not a failure). Checks the header; sets a damaged last line of this run's
+ * own ledger aside. A damaged line before the last is no torn write: table_read refuses it, naming the line.
+ */
 static int read_ledger(struct sweep *s, const char *path, const char *header, char *done, int own)
 {
   struct table *t = NULL;
@@ -245,7 +246,9 @@ static int read_ledger(struct sweep *s, const char *path, const char *header, ch
       id = found < 0 ? -1 : id * s->ax[k].n + found;
     }
     if (id < 0) continue; /* a value no longer in the sweep: kept in the ledger, not in this run's tables */
-    done[id] = !(s->rerun_failed && sweep_status_is_failure(table_get(t, i, cst)));
+    const char *st = table_get(t, i, cst);
+    if (strcmp(st, SWEEP_INTERRUPTED) == 0) continue; /* no result, as in the merge: the task runs again */
+    done[id] = !(s->rerun_failed && sweep_status_is_failure(st));
   }
   rc = t->n_dropped && own ? set_aside_last_line(s, path, t->dropped_line) : 0;
   table_destroy(&t);
@@ -526,7 +529,7 @@ cleanup:
 /* One write of the whole line to the O_APPEND descriptor, past stdio: a failed write (a full disk) must
  * not stay in a buffer that a later flush or fclose would add to the ledger after the run has stopped. A
  * part of a line that did reach the disk is a torn last line, which -resume cuts off. */
-int sweep_ledger_append(struct sweep *s, const char *line)
+int sweep_ledger_append(struct sweep *s, const char *line, char *why, size_t why_len)
 {
   size_t n = strlen(line);
   char *buf = malloc(n + 2);
@@ -544,7 +547,7 @@ int sweep_ledger_append(struct sweep *s, const char *line)
   }
   rc = 0;
 cleanup:
-  if (rc) fprintf(stderr, "error: writing the ledger %s failed: %s\n", s->ledger_path, strerror(errno));
+  if (rc) snprintf(why, why_len, "writing the ledger %s failed: %s", s->ledger_path, strerror(errno));
   free(buf);
   return rc;
 }

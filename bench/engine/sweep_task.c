@@ -392,6 +392,18 @@ static char *join(int n, const char *const *parts)
   return out;
 }
 
+/* The first failed write of the task running in this process (sweep_task_write_failed); "" when none. */
+static char task_write_error[1024];
+
+void sweep_task_write_failed(const char *fmt, ...)
+{
+  va_list ap;
+  if (task_write_error[0]) return;
+  va_start(ap, fmt);
+  vsnprintf(task_write_error, sizeof task_write_error, fmt, ap);
+  va_end(ap);
+}
+
 char *sweep_task_execute(const struct sweep *s, long id)
 {
   const struct sweep_driver *d = s->d;
@@ -417,14 +429,22 @@ char *sweep_task_execute(const struct sweep *s, long id)
   task.instance_seed = sweep_instance_seed(s, values);
   gsl_rng_set(task.rng, task.instance_seed);
   const char *unread = NULL;
+  task_write_error[0] = '\0';
   if (sweep_task_options(s, id, &task.options, &unread)) {
     fprintf(stderr, "error: %s task %ld: cannot make its options object\n", d->experiment, id);
     goto cleanup;
   }
+  int run_rc = 0;
   if (unread) /* the methods do not read this axis: the task would repeat the one with its first value */
     sweep_row_status(&row, "not_applicable");
-  else if (d->run(&task, s->ctx, &row) != 0)
+  else
+    run_rc = d->run(&task, s->ctx, &row);
+  if (task_write_error[0]) { /* not a row: the run stops (sweep_run.c) */
+    size_t n = strlen(task_write_error) + 2;
+    if ((out = malloc(n))) snprintf(out, n, "%c%s", SWEEP_WRITE_FAILED, task_write_error);
     goto cleanup;
+  }
+  if (run_rc) goto cleanup;
   if (!row.status[0]) {
     fprintf(stderr, "error: %s task %ld: the driver set no status\n", d->experiment, id);
     goto cleanup;
@@ -492,19 +512,6 @@ char *sweep_header_line(const struct sweep *s)
   char *line = join(k, parts);
   free(parts);
   return line;
-}
-
-FILE *sweep_trace_open(const char *dir, const char *experiment, long task_id, const char *header)
-{
-  if (!dir[0]) return NULL;
-  char path[PETSC_MAX_PATH_LEN + 128];
-  snprintf(path, sizeof path, "%s/%s_task%ld.csv", dir, experiment, task_id);
-  FILE *fp = fopen(path, "w");
-  if (fp)
-    fprintf(fp, "%s\n", header);
-  else
-    fprintf(stderr, "warning: -trace: cannot write %s\n", path);
-  return fp;
 }
 
 struct world *sweep_task_world(const struct sweep_task *t, const char *fmt, ...)
