@@ -110,7 +110,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   rc = run_observer_nv_error(&obs[n_obs++], &nv) || run_observer_speed(&obs[n_obs++], &speed);
   if (!rc && ctx->stop_on_failure) run_observer_stop_on_failure(&obs[n_obs++]);
   struct run_summary sum;
-  const int steps = ctx->steps > 0 ? ctx->steps : (int)run_step_count(ctx->T, h);
+  const long steps = ctx->steps > 0 ? ctx->steps : task->steps;
   if (rc || sweep_observers_standard(task, obs, &n_obs, 5) ||
       simulation_run(&sim, h, steps, obs, n_obs, &sum)) {
     rc = 1;

@@ -129,7 +129,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     return nspec < 0;
   }
   sweep_row_set_text(row, "bodyset", label);
-  long n = run_step_count(ctx->T, h);
+  long n = task->steps;
   struct simulation sim;
   int sim_bad =
       simulation_open(&sim, sweep_task_world(task, "peg_box:mu=%.17g", ctx->mu), form, solver, task->options);

@@ -120,7 +120,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const struct box3d_ctx *ctx = vctx;
   const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
   const double h = sweep_task_real(task, "h");
-  long n = run_step_count(ctx->T, h);
+  long n = task->steps;
   struct simulation sim;
   int sim_bad =
       simulation_open(&sim, sweep_task_world(task, "peg_box3d:threshold=%.17g:mu=0", ctx->threshold), form,

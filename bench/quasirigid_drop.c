@@ -271,7 +271,7 @@ static void drop_values(void *vctx, double *v)
 
 static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
 {
-  const struct qd_ctx *ctx = vctx;
+  (void)vctx; /* its t_end is the engine's step count (task->steps) */
   /* the formulation reads delta_max from the task's options: the axis is its option's */
   const double dmax = sweep_task_real(task, "quasi_rigid_delta_max"), h = sweep_task_real(task, "h");
   const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
@@ -299,7 +299,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   analytic(dmax, &an);
   ob.e_ref = ob.e_before = drop_energy(w);
   ob.core = dmax;
-  const int steps = (int)run_step_count(ctx->T, h);
+  const long steps = task->steps;
   obs[n_obs++] = (struct run_observer){.name = "drop",
                                        .ctx = &ob,
                                        .after_step = drop_after,

@@ -230,7 +230,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     return 0;
   }
   const double *ref = ctx->ref[seed][im];
-  long n = run_step_count(ctx->T, h), done = 0;
+  long n = task->steps, done = 0;
   double *traj = calloc(3 * ((size_t)n + 1), sizeof *traj), *e = malloc(((size_t)n + 1) * sizeof *e);
   int rc = !traj || !e ? 1
                        : simulate(task, NULL, ctx->file, (int)seed + 1, mu, form, solver, ctx->T, h, traj,
@@ -283,6 +283,11 @@ static int setup(void *vctx, PetscOptions run_options)
               err);
       return 1;
     }
+  char why[256];
+  if (run_step_count_refused(ctx->T, ctx->ref_h, why, sizeof why)) { /* the reference run's steps */
+    fprintf(stderr, "error: -t_end %g with -ref_h %g: %s\n", ctx->T, ctx->ref_h, why);
+    return 1;
+  }
   ctx->ref_n = run_step_count(ctx->T, ctx->ref_h);
   return 0;
 }

@@ -138,7 +138,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     goto cleanup;
   }
   w->threshold = 0.01; /* as the N-gon test: a few vertices near the ground, not a fan of them */
-  const int steps = (int)run_step_count(ctx->T, h);
+  const long steps = task->steps;
   const double ke0 = world_kinetic_energy(w), e0 = world_energy(w);
   obs[n_obs++] = (struct run_observer){.name = "rolling",
                                        .ctx = &ro,

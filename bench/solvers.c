@@ -31,7 +31,9 @@
 static const char help[] =
     "-siconos_dir: the default problem list holds siconos:lcp/X.dat and siconos:mlcp/X.dat for each file\n"
     "there; give it on the command line (the default list is built before the options files are read).\n"
-    "Absent files give status not_applicable. -cp_tol, -cp_max_it, -cp_time_limit and every solver's own\n"
+    "A file: path or siconos: file that is not there is refused before any task; when the data folder\n"
+    "itself is absent, its siconos: problems give status not_applicable. -cp_tol, -cp_max_it, -cp_time_limit "
+    "and every solver's own\n"
     "options apply to every task.\n";
 
 struct bench_ctx {
@@ -100,16 +102,14 @@ static const char *bench_axis_default(void *vctx, const char *axis)
   return strcmp(axis, "problem") == 0 ? c->default_problems : NULL;
 }
 
-/* Class names are checked before any task runs: a typo is bad input, not a column of errors. */
+/* Class names and files are checked before any task runs: a typo or a missing file is bad input, not a
+ * column of not_applicable rows. */
 static int bench_check_axes(void *vctx, const int *n_values, char *const *const *values)
 {
   const struct bench_ctx *c = vctx;
+  char err[512];
   for (int i = 0; i < n_values[0]; i++)
-    if (!cp_class_valid(values[0][i])) {
-      char err[512];
-      struct cp_problem *p = NULL;
-      cp_class_create(values[0][i], 0, c->siconos_dir, &p, err, sizeof err);
-      cp_destroy(&p);
+    if (cp_class_check(values[0][i], c->siconos_dir, err, sizeof err)) {
       fprintf(stderr, "error: -problem: %s\n", err);
       return 1;
     }

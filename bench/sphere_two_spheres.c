@@ -194,7 +194,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     sweep_row_status(row, "not_applicable");
     goto cleanup;
   }
-  const int steps = (int)run_step_count(ctx->T, h);
+  const long steps = task->steps;
   obs[n_obs++] =
       (struct run_observer){.name = "sphere_two_spheres",
                             .ctx = &so,

@@ -144,7 +144,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     sweep_row_status(row, "not_applicable");
     return 0;
   }
-  long n = run_step_count(ctx->T, h), done = 0;
+  long n = task->steps, done = 0;
   double *traj = calloc(3 * ((size_t)n + 1), sizeof *traj); /* zeroed: samples past a failed run stay 0 */
   if (!traj) return 1;
   int rc = simulate(task, NULL, form, solver, ctx->T, h, traj, &done, row);
@@ -180,6 +180,11 @@ static int setup(void *vctx, PetscOptions run_options)
   struct drop_ctx *ctx = vctx;
   if (!solver_find(ctx->ref_solver)) {
     fprintf(stderr, "error: -ref_solver '%s' is not a registered solver\n", ctx->ref_solver);
+    return 1;
+  }
+  char why[256];
+  if (run_step_count_refused(ctx->T, ctx->ref_h, why, sizeof why)) { /* the reference run's steps */
+    fprintf(stderr, "error: -t_end %g with -ref_h %g: %s\n", ctx->T, ctx->ref_h, why);
     return 1;
   }
   ctx->ref_n = run_step_count(ctx->T, ctx->ref_h);

@@ -157,13 +157,14 @@ static void list_tasks(const struct sweep *s)
 }
 
 /* The driver's trace plots (plot_trace.h) of every task of this run that left a trace (rank 0, after the
- * sweep), titled with the task's axis values. 0, or 1 when a plot failed (a message says which). */
+ * sweep), titled with the task's axis values. 0; 1 when gnuplot failed on one; 2 when a script could not be
+ * written (a message says which). */
 static int plot_traces(const struct sweep *s)
 {
   const struct sweep_driver *d = s->d;
   const char **v = calloc((size_t)d->n_axes + 1, sizeof *v);
-  int bad = !v;
-  for (long i = 0; v && i < s->n_todo; i++) {
+  int bad = v ? 0 : 2;
+  for (long i = 0; v && i < s->n_todo && bad < 2; i++) {
     char stem[256], path[SWEEP_PATH_MAX + 300], sub[1024];
     snprintf(stem, sizeof stem, "%s_task%ld", d->experiment, s->todo[i]);
     /* a task that stopped before its run (not applicable, bad scene) left none */
@@ -172,8 +173,10 @@ static int plot_traces(const struct sweep *s)
     size_t len = (size_t)snprintf(sub, sizeof sub, "task %ld:", s->todo[i]);
     for (int k = 0; k < d->n_axes && len < sizeof sub; k++)
       len += (size_t)snprintf(sub + len, sizeof sub - len, "%s %s = %s", k ? "," : "", d->axes[k].name, v[k]);
-    for (int p = 0; p < d->n_trace_plots; p++)
-      bad |= plot_trace(s->trace_dir, stem, sub, &d->trace_plots[p]);
+    for (int p = 0; p < d->n_trace_plots; p++) {
+      int st = plot_trace(s->trace_dir, stem, sub, &d->trace_plots[p]);
+      if (st > bad) bad = st;
+    }
   }
   free(v);
   return bad;
@@ -223,7 +226,7 @@ static int sweep_configure(struct sweep *s)
   if (!rc) openblas_set_num_threads(s->blas_threads); /* before any BLAS call: setup may run references */
   if (!rc && settings_read(s)) rc = 2;
   if (!rc && d->setup && d->setup(s->ctx, s->base)) rc = 2;
-  if (!rc && (sweep_axes_parse(s) || sweep_check_task_range(s))) rc = 2;
+  if (!rc && (sweep_axes_parse(s) || sweep_check_task_range(s) || sweep_check_steps(s))) rc = 2;
   s->fingerprint = fingerprint(s);
   if (!rc && !s->fingerprint) rc = 1;
   if (!rc && d->check_axes && call_with_axes(s, d->check_axes)) rc = 2;
@@ -258,6 +261,8 @@ static int sweep_start_run(struct sweep *s, MPI_Comm *self_inner)
   int rc = s->rank == 0 ? sweep_prepare_run_dir(s) : 0;
   MPI_Bcast(&rc, 1, MPI_INT, 0, s->comm);
   if (rc) return rc;
+  MPI_Bcast(s->out, sizeof s->out, MPI_CHAR, 0, s->comm); /* rank 0 may have given it a -2 suffix */
+  MPI_Bcast(s->ledger_path, sizeof s->ledger_path, MPI_CHAR, 0, s->comm);
   if (PetscCommDuplicate(PETSC_COMM_SELF, self_inner, NULL)) return 1;
   if (s->d->prepare && call_with_axes(s, s->d->prepare)) rc = 1;
   MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, s->comm);
@@ -285,16 +290,24 @@ static int sweep_finish(struct sweep *s)
   s->ledger = NULL;
   sweep_progress(s, 1);
   if (write_meta(s, 1)) rc = 1;
+  /* a file that cannot be written fails the run (exit 1, the file named above); gnuplot that cannot draw
+   * does not: the scripts and data are there to draw from */
   if (!s->slice_tag[0]) {
-    if (sweep_merge(s->out, NULL) || sweep_summarize(s->out))
+    int plotted = 0;
+    if (sweep_merge(s->out, NULL) || sweep_summarize(s->out) ||
+        (s->plots && (plotted = sweep_plot(s->out)) == 2))
       rc = 1;
-    else if (s->plots && sweep_plot(s->out))
-      fprintf(stderr, "[%s] plots failed (tables are written)\n", d->experiment);
+    else if (plotted)
+      fprintf(stderr, "[%s] gnuplot could not draw the plots (tables, scripts and data are written)\n",
+              d->experiment);
     link_latest(s);
     if (!s->quiet) print_file(s->out, "summary.md");
   }
-  if (s->plots && s->trace_dir[0] && d->n_trace_plots && plot_traces(s))
-    fprintf(stderr, "[%s] trace plots failed (the traces are written)\n", d->experiment);
+  int traced = s->plots && s->trace_dir[0] && d->n_trace_plots ? plot_traces(s) : 0;
+  if (traced == 2)
+    rc = 1;
+  else if (traced)
+    fprintf(stderr, "[%s] gnuplot could not draw the trace plots (the traces are written)\n", d->experiment);
   double wall = s->t_end - s->t_start, bound = s->task_seconds_sum / s->size;
   if (s->task_seconds_max > bound) bound = s->task_seconds_max;
   if (!s->quiet)
@@ -316,6 +329,7 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   memset(&s, 0, sizeof s);
   s.d = d;
   s.lock_fd = -1;
+  s.step_axis = -1;
   snprintf(name, sizeof name, "bench_%s", d->experiment);
   const struct program_spec spec = {.name = name, .usage = "[options]", .h_is_time_step = 1};
   sweep_launcher_note();
@@ -351,12 +365,23 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   if (rc || s.dry_run) goto finalize;
   int stopped = sweep_run(&s);
   if (s.rank == 0 && stopped) {
-    /* nothing is claimed that is not in the ledger: no tables, no finished meta.json */
-    fprintf(stderr,
-            "[%s] stopped: %ld of %ld tasks are in the ledger %s; the others did not run or were lost. "
-            "Make room and continue with -resume\n",
-            d->experiment, s.n_done, s.n_todo, s.ledger_path);
-    rc = 1;
+    /* nothing is claimed that is not in the ledger: no tables, no finished meta.json; a time-stamped run
+     * becomes latest, which the same command with -resume continues */
+    link_latest(&s);
+    if (stopped == SWEEP_STOP_SIGNAL) {
+      fprintf(stderr,
+              "[%s] %s: %ld of %ld tasks are in the ledger %s; the ones that were running are recorded as "
+              "interrupted. Continue with the same command and -resume\n",
+              d->experiment, s.stop_why, s.n_done, s.n_todo, s.ledger_path);
+      rc = s.signal ? 128 + s.signal : 1; /* as a shell reports a program ended by the signal */
+    } else {
+      fprintf(
+          stderr,
+          "error: %s\n[%s] stopped: %ld of %ld tasks are in the ledger %s; the others did not run or were "
+          "lost. Make room and continue with the same command and -resume\n",
+          s.stop_why, d->experiment, s.n_done, s.n_todo, s.ledger_path);
+      rc = 1;
+    }
   } else if (s.rank == 0) {
     rc = sweep_finish(&s);
   }

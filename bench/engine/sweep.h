@@ -10,8 +10,9 @@
  * tasks.csv, summary.csv/.md, meta.json and plots in the run directory.
  *
  * Run directory (results/<experiment>/<run>/, or -out DIR):
- *   ledger.csv (ledger.K-of-N.csv for -slice K/N)  finished rows in completion order; a torn last line is
- *                                                  dropped on resume; for a repeated task id the last wins
+ *   ledger.csv (ledger.K-of-N.csv for -slice K/N)  finished rows in completion order; a damaged last line
+ *                    (torn, with or without a newline) is set aside on resume into ledger.csv.damaged and its
+ *                    task redone; for a repeated task id the last row wins
  *   ledger.lock (ledger.K-of-N.lock)  flock'd by rank 0 for the whole run (host and pid inside): a second
  *                    run on the same ledger is refused (exit 2); slices lock only their own ledger
  *   tasks.csv        task_id, the axis columns, status, the driver's columns, task_seconds, rank, host;
@@ -30,7 +31,11 @@
  *                    parallel efficiency
  * Status: the driver sets one per row; "ok" and "converged" are successes, "not_applicable" rows are left
  * out of success rates; the engine itself records "time_limit" (over -task_time_limit), "crashed" (the
- * task died by a signal) and "error" (run returned nonzero or the row could not be produced). */
+ * task died by a signal), "error" (run returned nonzero or the row could not be produced) and
+ * "interrupted" (SIGINT or SIGTERM, or a failed write, stopped the run while the task ran: no result, left
+ * out of tasks.csv, and -resume redoes it). A file of the run that cannot be written stops the run with exit
+ * 1; SIGINT / SIGTERM with 130 / 143.
+ */
 #ifndef CB_SWEEP_H
 #define CB_SWEEP_H
 
@@ -119,6 +124,11 @@ struct sweep_task {
   unsigned long instance_seed;
   gsl_rng *rng;
   double time_limit; /* seconds, 0 = none (the engine enforces it; long loops may also check) */
+  /* A driver that declares a real option "t_end" and a real axis "h" steps in time: steps is
+   * run_step_count(t_end, the task's h), the one count its run takes. The engine checks it for every h
+   * before any task, so an impossible count (t_end shorter than h, more than RUN_STEPS_MAX) is refused at
+   * the option (exit 2). 0 for other drivers. */
+  long steps;
   /* Time-stepping drivers (.steps_observed): -trace DIR and -cp_dump_failed DIR, read by the engine before
    * any task ("" = off); sweep_observers_standard turns them into observers. */
   const char *trace_dir, *dump_dir;
@@ -195,16 +205,18 @@ struct sweep_driver {
 
 /* The whole program: PetscInitialize, options, the sweep, aggregation, PetscFinalize. Returns the exit
  * status for main: 0 the sweep completed (task failures are data, not errors), 1 an infrastructure
- * failure, 2 bad input or usage. */
+ * failure (a file of the run could not be written), 2 bad input or usage, 130 / 143 SIGINT / SIGTERM
+ * stopped it (128 + the signal, as a shell reports a program the signal ended). */
 int sweep_main(const struct sweep_driver *d, int argc, char **argv);
 /* The task's world, built through the scene registry (scene.h) from a spec made like printf
  * ("incline_3d:theta=%.17g:mu=%.17g"): the scene's declared options from the task's options object, the
  * spec's inline values winning; a random scene draws from the task's rng. NULL after a message on stderr. */
 struct world *sweep_task_world(const struct sweep_task *t, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* A driver's per-step table for one task (its -trace DIR option): DIR/EXPERIMENT_taskID.csv with the
- * header line written; NULL when dir is "" or the file cannot be opened (a warning says so). */
-FILE *sweep_trace_open(const char *dir, const char *experiment, long task_id, const char *header);
+/* In a task: a file the run was asked to write for it (a -trace table, a -cp_dump_failed problem) could not
+ * be written (a full disk): the run stops once the task has ended, exit 1, with this message naming the
+ * file; the task gets no row, so -resume runs it again. The first message of a task is kept. */
+void sweep_task_write_failed(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The option that sets an axis: its .option, or "-" and its name (a static buffer of a few slots). */
 const char *sweep_axis_option(const struct sweep_axis *a);

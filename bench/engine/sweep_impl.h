@@ -42,6 +42,7 @@ struct sweep {
   /* engine options */
   char out[SWEEP_PATH_MAX];
   char ledger_path[SWEEP_PATH_MAX];
+  int stamped; /* out is the default results/<experiment>/<time stamp>: a fresh folder of this run alone */
   char slice_tag[64]; /* "" or "K-of-N" */
   int resume, rerun_failed, quiet, use_fork, plots, dry_run;
   int task_batch;        /* tasks one forked child runs before it is replaced by a fresh one (-task_batch) */
@@ -50,6 +51,8 @@ struct sweep {
   long slice_k, slice_n;              /* -slice K/N: ids with id % N == K */
   unsigned long base_seed;
   double time_limit;
+  double sim_t_end; /* time-stepping drivers (sweep_task.steps): the driver's -t_end */
+  int step_axis;    /* and its h axis; -1: the driver does not step in time */
   int blas_threads; /* -blas_threads: OpenBLAS threads per rank */
   char trace_dir[OPTION_STRING_MAX], dump_dir[OPTION_STRING_MAX]; /* time-stepping drivers */
   struct sweep_capture capture;                                   /* time-stepping drivers: -cp_capture ... */
@@ -67,14 +70,24 @@ struct sweep {
   /* rank 0: the advisory lock on this run's ledger (ledger*.lock next to it), held for the whole run; -1 */
   int lock_fd;
   int ledger_failed; /* rank 0: a ledger write failed; the run stops and claims nothing more */
+  /* rank 0: why the run stopped before its work list was done (sweep_run's answer): 0 it did not; else
+   * SWEEP_STOP_WRITE (a write of the run failed: the ledger, a task's trace or dump) or SWEEP_STOP_SIGNAL
+   * (SIGINT or SIGTERM: signal, or 0 when only a task on another rank was interrupted); why says what. */
+  int stop, signal;
+  char stop_why[1024];
 };
 
 /* sweep_task.c */
 int sweep_axes_parse(struct sweep *s);
+/* A time-stepping driver's step count (sweep_task.steps) for every value of its h axis: nonzero (rank 0
+ * names -t_end, -h and why) when one is impossible. Runs after the axes and the driver's settings. */
+int sweep_check_steps(struct sweep *s);
 /* sweep_options.c: the engine's options into s (nonzero after a message), the unused-option check (nonzero
  * when any option was not read; rank 0 names each), and -help for this run. */
 int sweep_parse_engine(struct sweep *s);
 int sweep_check_task_range(struct sweep *s);
+/* The run directory and the ledger path in it (ledger.csv, ledger.K-of-N.csv); nonzero when too long. */
+int sweep_set_out(struct sweep *s, const char *out);
 int sweep_check_unused(const struct sweep *s);
 void sweep_print_help(const struct sweep *s);
 void sweep_axes_free(struct sweep *s);
@@ -94,8 +107,11 @@ int sweep_probe_methods(struct sweep *s);
  * not read while the task has a value other than the axis's first (the task is then not_applicable). */
 int sweep_task_options(const struct sweep *s, long id, PetscOptions *o, const char **unread);
 void sweep_task_values(const struct sweep *s, long id, const char **values);
+/* A task's answer that starts with this character is no row but the message of a write the run could not
+ * make (sweep_task_write_failed); ledger lines start with a task id. */
+#define SWEEP_WRITE_FAILED '!'
 /* Runs task id in this process (the fork child or -task_fork 0); returns a malloc'd ledger fragment
- * "status,col1,...,colN" or NULL on an internal error. */
+ * "status,col1,...,colN", SWEEP_WRITE_FAILED and a message, or NULL on an internal error. */
 char *sweep_task_execute(const struct sweep *s, long id);
 /* The ledger line of a task (without newline), malloc'd: id, axes, fragment (or status + empty columns
  * when fragment is NULL and status is given), task_seconds, rank, host. */
@@ -106,10 +122,16 @@ int sweep_axis_is_instance(const struct sweep_axis *a);
 unsigned long sweep_instance_seed(const struct sweep *s, const char *const *values);
 
 /* sweep_run.c */
-/* Nonzero when the run was stopped: a ledger write failed (rank 0; the message is printed). */
+enum { SWEEP_STOP_WRITE = 1, SWEEP_STOP_SIGNAL = 2 };
+/* The status of a task the run stopped while it ran (SIGINT, SIGTERM, or a write of the run that failed):
+ * not a result, so -resume runs the task again. */
+#define SWEEP_INTERRUPTED "interrupted"
+/* Runs the work list; on rank 0 returns s->stop (0: every task ran). SIGINT and SIGTERM stop the run: the
+ * running tasks are recorded as interrupted and no more are started. */
 int sweep_run(struct sweep *s);
 /* Called before MPI_Init: remembers the launcher (mpirun, slurmstepd) so that every rank stops when it
- * dies instead of running on as an orphan. */
+ * dies instead of running on as an orphan, and whether SIGINT was ignored (a background job of a script:
+ * it stays ignored). */
 void sweep_launcher_note(void);
 
 /* sweep_ledger.c */
@@ -117,7 +139,8 @@ int sweep_check_run_dir(const struct sweep *s); /* read-only: experiment/options
 int sweep_prepare_run_dir(struct sweep *s);     /* rank 0: dir, refusal rules, experiment.txt, ledger, todo */
 /* The work list: selected ids (-tasks, -slice) not marked in done, costliest first. */
 int sweep_build_todo(struct sweep *s, const char *done);
-int sweep_ledger_append(struct sweep *s, const char *line);
+/* Appends line and its newline; nonzero with the reason in why when the write failed. */
+int sweep_ledger_append(struct sweep *s, const char *line, char *why, size_t why_len);
 int sweep_write_meta(struct sweep *s, int finished); /* sweep_meta.c */
 void sweep_progress(struct sweep *s, int final);
 

@@ -2,7 +2,8 @@
  * finished task, written and flushed at once: the checkpoint), resume, meta.json
  * and progress. Refusals (exit 2, nothing touched): a directory that holds another experiment or the same
  * one with other options; a ledger that exists without -resume/-rerun_failed; a corrupt ledger line (a
- * torn LAST line — what kill -9 leaves — is cut off and its task redone). The merge into tasks.csv is in
+ * damaged LAST line — what kill -9 leaves, with or without a newline after it — is set aside and its task
+ * redone). The merge into tasks.csv is in
  * sweep_merge.c. */
 #include "sweep_impl.h"
 #include "table.h"
@@ -163,8 +164,46 @@ static int write_experiment(const struct sweep *s, const char *path)
   return 0;
 }
 
-/* Marks in done[] the ids whose last ledger row counts as finished (any row; with rerun_failed, a row
- * that is not a failure). Checks the header; cuts a torn last line off this run's own ledger. */
+/* The damaged last line of this run's ledger (line number lineno; what kill -9 leaves mid-write, with a
+ * newline after it when an editor saved the file since) is moved to LEDGER.damaged (appended: every such
+ * line is kept) and cut from the ledger, so that new rows start on a line of their own and its task runs
+ * again. 0, or 2 with a message. */
+static int set_aside_last_line(const struct sweep *s, const char *path, int lineno)
+{
+  char aside[SWEEP_PATH_MAX + 16];
+  FILE *in = fopen(path, "r"), *out = NULL;
+  long start = 0, pos = 0;
+  int c, line = 1, rc = 2;
+  while (in && line < lineno && (c = fgetc(in)) != EOF) { /* the byte where the damaged line starts */
+    pos++;
+    if (c == '\n') line++, start = pos;
+  }
+  if (!in || line != lineno || sweep_path(aside, sizeof aside, "%s.damaged", path)) goto cleanup;
+  if (!(out = fopen(aside, "a"))) goto cleanup;
+  int last = '\n';
+  while ((c = fgetc(in)) != EOF)
+    fputc(last = c, out);
+  if (last != '\n') fputc('\n', out);
+  if (fclose(out) == 0 && !ferror(in) && truncate(path, start) == 0) rc = 0;
+  out = NULL;
+cleanup:
+  if (rc)
+    fprintf(stderr, "error: cannot set aside the damaged last line %d of %s: %s\n", lineno, path,
+            strerror(errno));
+  else
+    fprintf(stderr,
+            "[%s] %s: its last line %d was damaged (a torn or edited row): set aside in %s; its task "
+            "runs again\n",
+            s->d->experiment, path, lineno, aside);
+  if (out) fclose(out);
+  if (in) fclose(in);
+  return rc;
+}
+
+/* Marks in done[] the ids whose last ledger row counts as finished (any row, interrupted ones passed over;
+ * with rerun_failed, a row that is not a failure). Checks the header; sets a damaged last line of this run's
+ * own ledger aside. A damaged line before the last is no torn write: table_read refuses it, naming the line.
+ */
 static int read_ledger(struct sweep *s, const char *path, const char *header, char *done, int own)
 {
   struct table *t = NULL;
@@ -207,28 +246,13 @@ static int read_ledger(struct sweep *s, const char *path, const char *header, ch
       id = found < 0 ? -1 : id * s->ax[k].n + found;
     }
     if (id < 0) continue; /* a value no longer in the sweep: kept in the ledger, not in this run's tables */
-    done[id] = !(s->rerun_failed && sweep_status_is_failure(table_get(t, i, cst)));
+    const char *st = table_get(t, i, cst);
+    if (strcmp(st, SWEEP_INTERRUPTED) == 0) continue; /* no result, as in the merge: the task runs again */
+    done[id] = !(s->rerun_failed && sweep_status_is_failure(st));
   }
-  if (t->n_dropped && own) { /* cut the torn line so that new rows start on a line of their own */
-    FILE *fp = fopen(path, "r");
-    long keep = 0, pos = 0;
-    int c;
-    while (fp && (c = fgetc(fp)) != EOF) {
-      pos++;
-      if (c == '\n') keep = pos;
-    }
-    if (fp) fclose(fp);
-    if (!fp || truncate(path, keep)) {
-      fprintf(stderr, "error: cannot cut the torn last line of %s\n", path);
-      table_destroy(&t);
-      return 2;
-    }
-    if (!s->quiet)
-      fprintf(stderr, "[%s] %s: dropped the torn last line %d; its task runs again\n", s->d->experiment, path,
-              t->dropped_line);
-  }
+  rc = t->n_dropped && own ? set_aside_last_line(s, path, t->dropped_line) : 0;
   table_destroy(&t);
-  return 0;
+  return rc;
 }
 
 struct cost_id {
@@ -361,6 +385,13 @@ int sweep_check_run_dir(const struct sweep *s)
   return clash ? 2 : 0;
 }
 
+/* The lock file of this run's ledger: ledger.lock, ledger.K-of-N.lock. Nonzero when the path is too long. */
+static int lock_path(const struct sweep *s, char *path, size_t len)
+{
+  size_t n = strlen(s->ledger_path);
+  return n < 4 || sweep_path(path, len, "%.*s.lock", (int)(n - 4), s->ledger_path);
+}
+
 /* Two runs appending to one ledger would both compute every task left (and write each row twice). Rank 0
  * holds an flock on the ledger's own lock file (ledger.lock, ledger.K-of-N.lock) for the whole run, so job
  * -array slices, which write different ledgers, still share a directory. The lock goes with the process
@@ -368,8 +399,7 @@ int sweep_check_run_dir(const struct sweep *s)
 static int take_lock(struct sweep *s)
 {
   char path[SWEEP_PATH_MAX + 16], holder[512] = "";
-  size_t n = strlen(s->ledger_path);
-  if (n < 4 || sweep_path(path, sizeof path, "%.*s.lock", (int)(n - 4), s->ledger_path)) return 2;
+  if (lock_path(s, path, sizeof path)) return 2;
   int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
   if (fd < 0) {
     fprintf(stderr, "error: cannot create the lock file %s: %s\n", path, strerror(errno));
@@ -400,18 +430,55 @@ static int take_lock(struct sweep *s)
   return 0;
 }
 
+/* The run directory; *fresh says whether this run made it (then a refusal removes it again). A time-stamped
+ * name is made with mkdir, which fails when it exists: runs started in the same second get -2, -3, ...
+ * after the stamp (still in time order), each a folder of its own. 0, or 2 with a message. */
+static int make_run_dir(struct sweep *s, int *fresh)
+{
+  char stamp[SWEEP_PATH_MAX], name[SWEEP_PATH_MAX + 16];
+  *fresh = access(s->out, F_OK) != 0;
+  if (!s->stamped) {
+    if (!mkdir_p(s->out)) return 0;
+  } else {
+    snprintf(stamp, sizeof stamp, "%s", s->out);
+    *strrchr(s->out, '/') = '\0'; /* results/<experiment> first */
+    int made = mkdir_p(s->out) == 0;
+    snprintf(s->out, sizeof s->out, "%s", stamp);
+    for (int k = 1; made && k <= 1000; k++) {
+      if (k == 1 ? sweep_path(name, sizeof name, "%s", stamp)
+                 : sweep_path(name, sizeof name, "%s-%d", stamp, k))
+        return 2;
+      if (mkdir(name, 0777) == 0) {
+        *fresh = 1;
+        return sweep_set_out(s, name) ? 2 : 0;
+      }
+      if (errno != EEXIST) break;
+    }
+  }
+  *fresh = 0;
+  fprintf(stderr, "error: cannot create the run directory %s: %s\n", s->out, strerror(errno));
+  return 2;
+}
+
+/* A run refused after it made its directory leaves nothing: what it wrote there, then the folder. */
+static void discard_run_dir(const struct sweep *s)
+{
+  char path[SWEEP_PATH_MAX + 64];
+  if (!lock_path(s, path, sizeof path)) unlink(path);
+  if (!sweep_path(path, sizeof path, "%s/experiment.txt", s->out)) unlink(path);
+  unlink(s->ledger_path);
+  rmdir(s->out);
+}
+
 int sweep_prepare_run_dir(struct sweep *s)
 {
   char path[SWEEP_PATH_MAX + 64];
   char *header = sweep_header_line(s), *done = calloc((size_t)s->total + 1, 1);
-  int rc = 2;
+  int rc = 2, fresh = 0;
   glob_t g = {0};
   if (!header || !done) goto cleanup;
-  if (mkdir_p(s->out)) {
-    fprintf(stderr, "error: cannot create the run directory %s: %s\n", s->out, strerror(errno));
-    goto cleanup;
-  }
-  /* the observers' directories too: a trace or dump that cannot be written must stop the run before a task */
+  /* the observers' directories first: a trace or dump that cannot be written must stop the run before a
+   * task, and before it has a folder */
   const char *obs_dir[2] = {s->trace_dir, s->dump_dir}, *obs_opt[2] = {"-trace", "-cp_dump_failed"};
   for (int k = 0; k < 2; k++)
     if (obs_dir[k][0] && mkdir_p(obs_dir[k])) {
@@ -419,7 +486,8 @@ int sweep_prepare_run_dir(struct sweep *s)
               strerror(errno));
       goto cleanup;
     }
-  if (sweep_check_run_dir(s) || take_lock(s)) goto cleanup; /* refuse a clash before touching */
+  if (sweep_check_run_dir(s)) goto cleanup; /* refuse a clash before touching */
+  if (make_run_dir(s, &fresh) || take_lock(s)) goto cleanup;
   sweep_path(path, sizeof path, "%s/experiment.txt", s->out);
   if (access(s->ledger_path, F_OK) == 0 && !s->resume && !s->rerun_failed) {
     fprintf(stderr,
@@ -451,6 +519,7 @@ int sweep_prepare_run_dir(struct sweep *s)
   if (sweep_build_todo(s, done)) goto cleanup;
   rc = 0;
 cleanup:
+  if (rc && fresh) discard_run_dir(s);
   globfree(&g);
   free(header);
   free(done);
@@ -460,7 +529,7 @@ cleanup:
 /* One write of the whole line to the O_APPEND descriptor, past stdio: a failed write (a full disk) must
  * not stay in a buffer that a later flush or fclose would add to the ledger after the run has stopped. A
  * part of a line that did reach the disk is a torn last line, which -resume cuts off. */
-int sweep_ledger_append(struct sweep *s, const char *line)
+int sweep_ledger_append(struct sweep *s, const char *line, char *why, size_t why_len)
 {
   size_t n = strlen(line);
   char *buf = malloc(n + 2);
@@ -478,7 +547,7 @@ int sweep_ledger_append(struct sweep *s, const char *line)
   }
   rc = 0;
 cleanup:
-  if (rc) fprintf(stderr, "error: writing the ledger %s failed: %s\n", s->ledger_path, strerror(errno));
+  if (rc) snprintf(why, why_len, "writing the ledger %s failed: %s", s->ledger_path, strerror(errno));
   free(buf);
   return rc;
 }

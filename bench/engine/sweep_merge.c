@@ -4,6 +4,7 @@
 #include "sweep_impl.h"
 #include "table.h"
 
+#include <errno.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,13 +198,15 @@ static int read_ledgers(const char *run_dir, glob_t *g, struct table ***t, size_
 }
 
 /* The rows sorted by id (numbered by their axis values in this sweep; rows of values the sweep no longer
- * has are left out, said on stderr). Returns their count. */
+ * has are left out, said on stderr; an interrupted row is no result: its task counts as missing until a
+ * -resume has run it). Returns their count. */
 static long number_rows(const char *run_dir, const struct axis_lists *lists, struct table **t, size_t nt,
                         struct id_row *rows)
 {
   long k = 0, dropped = 0;
   for (size_t i = 0; i < nt; i++)
-    for (int r = 0; r < t[i]->nrow; r++) {
+    for (int r = 0, cst = table_column(t[i], "status"); r < t[i]->nrow; r++) {
+      if (cst >= 0 && strcmp(table_get(t[i], r, cst), SWEEP_INTERRUPTED) == 0) continue;
       long id = axis_lists_id(lists, t[i], r);
       if (id < 0) {
         dropped++;
@@ -267,14 +270,15 @@ int sweep_merge(const char *run_dir, long *n_missing)
   sweep_path(final, sizeof final, "%s/tasks.csv", run_dir);
   FILE *fp = fopen(path, "w");
   if (!fp) {
-    fprintf(stderr, "error: cannot write %s\n", path);
+    fprintf(stderr, "error: cannot write %s: %s\n", path, strerror(errno));
     goto cleanup;
   }
   out = latest_rows(t, rows, nrows);
+  errno = 0;
   int bad = !out || table_write(out, fp);
   bad |= fclose(fp) != 0;
   if (bad || rename(path, final)) {
-    fprintf(stderr, "error: cannot write %s\n", final);
+    fprintf(stderr, "error: cannot write %s: %s\n", final, errno ? strerror(errno) : "out of memory");
     unlink(path); /* no half-written tasks.csv.tmp left behind (a full disk) */
     goto cleanup;
   }

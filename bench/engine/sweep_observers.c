@@ -9,6 +9,7 @@
 #include "sweep_capture.h"
 #include "world_io.h"
 
+#include <errno.h>
 #include <math.h>
 #include <petscsys.h>
 #include <stdlib.h>
@@ -19,22 +20,34 @@ enum { SWEEP_MAX_DUMPS = 5, SWEEP_TRACE_MAX_OBSERVERS = 16 };
 /* ---- trace ---- */
 
 struct trace_ctx {
-  char dir[PETSC_MAX_PATH_LEN];
-  const char *experiment;
-  long task_id;
+  char path[PETSC_MAX_PATH_LEN + 128]; /* DIR/EXPERIMENT_task<ID>.csv */
   FILE *fp;
-  int n_src; /* the observers whose columns the trace carries */
+  int failed; /* a write failed: the file is closed, the run told (sweep_task_write_failed) */
+  int n_src;  /* the observers whose columns the trace carries */
   void *src_ctx[SWEEP_TRACE_MAX_OBSERVERS];
   void (*src_values[SWEEP_TRACE_MAX_OBSERVERS])(void *ctx, double *v);
   int src_n[SWEEP_TRACE_MAX_OBSERVERS];
   char header[1024];
 };
 
+/* A trace that cannot be written is a failure of the run, not of the task (the run stops after it and
+ * -resume redoes the task): the rows written so far stay as they are. Returns RUN_STOP. */
+static int trace_failed(struct trace_ctx *c, int err)
+{
+  sweep_task_write_failed("cannot write the trace %s: %s", c->path, err ? strerror(err) : "write error");
+  if (c->fp) fclose(c->fp);
+  c->fp = NULL;
+  c->failed = 1;
+  return RUN_STOP;
+}
+
 static int trace_begin(void *vctx, struct simulation *sim, double h, long steps)
 {
   (void)sim, (void)h, (void)steps;
   struct trace_ctx *c = vctx;
-  if (!c->fp) c->fp = sweep_trace_open(c->dir, c->experiment, c->task_id, c->header);
+  if (c->fp || c->failed) return c->failed ? RUN_STOP : RUN_CONTINUE;
+  errno = 0;
+  if (!(c->fp = fopen(c->path, "w")) || fprintf(c->fp, "%s\n", c->header) < 0) return trace_failed(c, errno);
   return RUN_CONTINUE;
 }
 
@@ -67,14 +80,16 @@ static int trace_after(void *vctx, const struct simulation *sim, long k, const s
       put(c->fp, "%.17g", v[j]);
   }
   fputc('\n', c->fp);
-  return RUN_CONTINUE;
+  return ferror(c->fp) ? trace_failed(c, errno) : RUN_CONTINUE; /* a full disk shows at a flush */
 }
 
 static void trace_destroy(void *vctx)
 {
   struct trace_ctx *c = vctx;
   if (!c) return;
-  if (c->fp) fclose(c->fp);
+  errno = 0;
+  if (c->fp && fclose(c->fp))
+    sweep_task_write_failed("cannot write the trace %s: %s", c->path, strerror(errno));
   free(c);
 }
 
@@ -95,12 +110,12 @@ static int dump_after(void *vctx, const struct simulation *sim, long k, const st
   char path[PETSC_MAX_PATH_LEN + 128], err[512];
   snprintf(path, sizeof path, "%s/%s_task%ld_step%ld.txt", c->dir, c->experiment, c->task_id, k);
   c->dumped++;
-  if (cp_write_plain(path, p, err, sizeof err))
-    fprintf(stderr, "warning: -cp_dump_failed: %s\n", err);
-  else
-    fprintf(stderr, "note: the failed problem at t = %g (%s%s%s) is in %s\n", rec->t_start,
-            solve_status_name(rec->solve.status), rec->solve.message[0] ? ": " : "", rec->solve.message,
-            path);
+  if (cp_write_plain(path, p, err, sizeof err)) {
+    sweep_task_write_failed("-cp_dump_failed: %s", err); /* as a trace: the run stops after this task */
+    return RUN_STOP;
+  }
+  fprintf(stderr, "note: the failed problem at t = %g (%s%s%s) is in %s\n", rec->t_start,
+          solve_status_name(rec->solve.status), rec->solve.message[0] ? ": " : "", rec->solve.message, path);
   return RUN_CONTINUE;
 }
 
@@ -289,9 +304,8 @@ static int std_begin(void *vctx, struct simulation *sim, double h, long steps)
 {
   struct standard_ctx *c = vctx;
   if (c->phys.begin(c->phys.ctx, sim, h, steps) == RUN_ERROR) return RUN_ERROR;
-  if (c->trace) trace_begin(c->trace, sim, h, steps);
   if (c->capture) c->capture->h = h;
-  return RUN_CONTINUE;
+  return c->trace ? trace_begin(c->trace, sim, h, steps) : RUN_CONTINUE;
 }
 
 static int std_before(void *vctx, struct simulation *sim, long k, double h)
@@ -306,10 +320,10 @@ static int std_after(void *vctx, const struct simulation *sim, long k, const str
 {
   struct standard_ctx *c = vctx;
   if (c->phys.after_step(c->phys.ctx, sim, k, rec) == RUN_ERROR) return RUN_ERROR;
-  if (c->trace) trace_after(c->trace, sim, k, rec);
-  if (c->dump) dump_after(c->dump, sim, k, rec);
+  int v = c->trace ? trace_after(c->trace, sim, k, rec) : RUN_CONTINUE;
+  if (c->dump && dump_after(c->dump, sim, k, rec) == RUN_STOP) v = RUN_STOP;
   if (c->capture) capture_after(c->capture, sim, k, rec);
-  return RUN_CONTINUE;
+  return v;
 }
 
 static int std_end(void *vctx, const struct simulation *sim, const struct run_summary *sum)
@@ -344,9 +358,7 @@ static struct trace_ctx *trace_create(const struct sweep_task *task, const struc
 {
   struct trace_ctx *c = calloc(1, sizeof *c);
   if (!c) return NULL;
-  snprintf(c->dir, sizeof c->dir, "%s", task->trace_dir);
-  c->experiment = task->driver->experiment;
-  c->task_id = task->id;
+  snprintf(c->path, sizeof c->path, "%s/%s_task%ld.csv", task->trace_dir, task->driver->experiment, task->id);
   size_t len = (size_t)snprintf(c->header, sizeof c->header, "%s", SWEEP_TRACE_COLUMNS);
   for (int i = 0; i <= n; i++) {
     const struct run_observer *o = i < n ? &obs[i] : phys;

@@ -323,10 +323,14 @@ int sweep_check_task_range(struct sweep *s)
 static int run_directory(struct sweep *s, const struct engine_settings *e)
 {
   const int say = s->rank == 0;
-  if (e->run[0] && (strchr(e->run, '/') || strcmp(e->run, ".") == 0 || strcmp(e->run, "..") == 0)) {
+  char why[256];
+  if (e->run[0] && run_text_check(e->run, RUN_TEXT_NAME, why, sizeof why)) {
+    if (say) fprintf(stderr, "error: -run: a run name cannot hold %s (use -out DIR for a path)\n", why);
+    return 1;
+  }
+  if (strcmp(e->run, ".") == 0 || strcmp(e->run, "..") == 0) {
     if (say)
-      fprintf(stderr, "error: -run %s: a run name is one folder name (no '/'); use -out DIR for a path\n",
-              e->run);
+      fprintf(stderr, "error: -run %s: a run name is one folder name; use -out DIR for a path\n", e->run);
     return 1;
   }
   if (e->out[0]) {
@@ -360,7 +364,23 @@ static int run_directory(struct sweep *s, const struct engine_settings *e)
       strftime(run, sizeof run, "%Y%m%d-%H%M%S", &tm);
     }
     if (sweep_path(s->out, sizeof s->out, "results/%s/%s", s->d->experiment, run)) return 1;
+    s->stamped = !e->run[0];
   }
+  return 0;
+}
+
+/* Every option's value goes into experiment.txt and meta.json, one line each, and may name a path: a
+ * control character in one would break those files for good (a resume could never match them again). */
+static int check_option_text(const struct sweep *s)
+{
+  const struct program_args *a = &s->program->args;
+  char why[256];
+  for (int i = 0; i < a->n_pairs; i++)
+    if (a->pairs[i].value && run_text_check(a->pairs[i].value, RUN_TEXT_PATH, why, sizeof why)) {
+      if (s->rank == 0)
+        fprintf(stderr, "error: %s (%s): a value cannot hold %s\n", a->pairs[i].name, a->pairs[i].where, why);
+      return 1;
+    }
   return 0;
 }
 
@@ -370,6 +390,7 @@ int sweep_parse_engine(struct sweep *s)
   struct engine_settings e;
   char msg[512];
   const int say = s->rank == 0;
+  if (check_option_text(s)) return 1;
   if (option_read(engine_options, N_ENGINE_OPTIONS, s->options, NULL, &e, msg, sizeof msg)) {
     if (say) fprintf(stderr, "error: %s\n", msg);
     return 1;
@@ -429,6 +450,12 @@ int sweep_parse_engine(struct sweep *s)
     snprintf(s->slice_tag, sizeof s->slice_tag, "%ld-of-%ld", s->slice_k, s->slice_n);
   }
   if (run_directory(s, &e)) return 1;
+  return sweep_set_out(s, s->out);
+}
+
+int sweep_set_out(struct sweep *s, const char *out)
+{
+  if (out != s->out && sweep_path(s->out, sizeof s->out, "%s", out)) return 1;
   if (s->slice_tag[0])
     return sweep_path(s->ledger_path, sizeof s->ledger_path, "%s/ledger.%s.csv", s->out, s->slice_tag);
   return sweep_path(s->ledger_path, sizeof s->ledger_path, "%s/ledger.csv", s->out);

@@ -34,14 +34,36 @@ enum { ASSIGN_DONE = -1, ASSIGN_STOPPED = -2 };
  * ran their tasks on and kept appending rows to a ledger that a new run might already be resuming. */
 static pid_t launcher;
 
+/* SIGINT or SIGTERM, once received while tasks run (0: none). The handler only records it: every loop
+ * below looks at it between its waits (which the signal cuts short: no SA_RESTART). */
+static volatile sig_atomic_t caught;
+static int sigint_ignored; /* at start: a script's background job keeps ignoring Ctrl-C, as the shell meant */
+
 void sweep_launcher_note(void)
 {
   static const char *const launched[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK"};
   for (size_t i = 0; i < sizeof launched / sizeof launched[0]; i++)
     if (getenv(launched[i])) launcher = getppid();
+  struct sigaction old;
+  sigint_ignored = sigaction(SIGINT, NULL, &old) == 0 && old.sa_handler == SIG_IGN;
 }
 
 static int launcher_gone(void) { return launcher > 0 && getppid() != launcher; }
+
+static void on_signal(int sig) { caught = sig; }
+
+/* While tasks run, SIGINT and SIGTERM stop the run instead of ending the process (or, under PETSc's
+ * handler, aborting the job): the running tasks get interrupted rows, so -resume redoes them. Before and
+ * after (the tables: written through temporary files) the handlers in old[] act as they did. */
+static void catch_signals(struct sigaction old[2])
+{
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGTERM, &sa, &old[0]);
+  sigaction(SIGINT, sigint_ignored ? NULL : &sa, &old[1]);
+}
 
 /* This rank's task process. With forking, a child runs up to -task_batch tasks one after the other: the
  * parent writes a task id to it and reads back the task's row as one frame (its length, then the bytes).
@@ -64,6 +86,7 @@ static void child_reset(void)
   const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS, SIGTERM, SIGINT};
   for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
     signal(sigs[i], SIG_DFL);
+  if (sigint_ignored) signal(SIGINT, SIG_IGN); /* as the run itself: Ctrl-C was not meant for it */
   PetscPushErrorHandler(PetscReturnErrorHandler, NULL);
   prctl(PR_SET_PDEATHSIG, SIGKILL); /* an orphaned task (parent killed, e.g. scancel) must not run on */
 }
@@ -198,6 +221,12 @@ static char *finish_task(const struct sweep *s, struct running *r, int row, int 
   if (row) {
     r->buf[r->len] = '\0';
     frag = r->buf + sizeof(uint64_t);
+    if (frag[0] == SWEEP_WRITE_FAILED) { /* not a row: the run stops (record) */
+      char *msg = strdup(frag);
+      reap_child(r, 0);
+      r->busy = 0;
+      return msg;
+    }
     if (count_fields(frag) != s->d->n_columns + 1) {
       status = "error";
       frag = NULL;
@@ -209,6 +238,9 @@ static char *finish_task(const struct sweep *s, struct running *r, int row, int 
     if (killed) {
       status = "time_limit";
       fprintf(stderr, "[%s] task %ld: over the %g s limit, killed\n", s->d->experiment, r->id, s->time_limit);
+    } else if (WIFSIGNALED(st) && (WTERMSIG(st) == SIGINT || WTERMSIG(st) == SIGTERM)) {
+      status = SWEEP_INTERRUPTED; /* Ctrl-C reaches the task's process too: not a crash of the task */
+      fprintf(stderr, "[%s] task %ld: interrupted (%s)\n", s->d->experiment, r->id, strsignal(WTERMSIG(st)));
     } else if (WIFSIGNALED(st)) {
       status = "crashed";
       fprintf(stderr, "[%s] task %ld: crashed (signal %d, %s)\n", s->d->experiment, r->id, WTERMSIG(st),
@@ -269,6 +301,14 @@ static void drop_task(struct running *r)
   r->busy = 0;
 }
 
+/* The run stops while task r runs: its child is killed and the task gets an interrupted row. */
+static char *interrupt_task(const struct sweep *s, struct running *r)
+{
+  double secs = MPI_Wtime() - r->t0;
+  drop_task(r);
+  return sweep_ledger_line(s, r->id, NULL, SWEEP_INTERRUPTED, secs);
+}
+
 /* The launcher is gone: MPI can no longer be trusted to finish (MPI_Finalize may wait forever), so this
  * rank ends here, its task killed and no row written. Every ledger row already written is whole. */
 static void abandon(const struct sweep *s, struct running *r)
@@ -292,10 +332,11 @@ static int stop_arrived(const struct sweep *s)
   return flag;
 }
 
-/* Runs task id to completion on this rank (forked or in-process); returns its ledger line, or NULL when
- * *stopped is set: the run was stopped meanwhile and the task killed. */
+/* Runs task id to completion on this rank (forked or in-process) and returns its ledger line; an interrupted
+ * one when a signal came or the run was stopped meanwhile (*stopped: rank 0 said so). */
 static char *run_blocking(const struct sweep *s, long id, struct running *r, int *stopped)
 {
+  if (caught) return sweep_ledger_line(s, id, NULL, SWEEP_INTERRUPTED, 0.0); /* not started */
   if (!s->use_fork) {
     double t0 = MPI_Wtime();
     char *frag = sweep_task_execute(s, id);
@@ -307,21 +348,49 @@ static char *run_blocking(const struct sweep *s, long id, struct running *r, int
   char *line;
   while (!(line = poll_task(s, r, 200))) {
     if (launcher_gone()) abandon(s, r);
-    if (stop_arrived(s)) {
-      drop_task(r);
-      *stopped = 1;
-      return NULL;
-    }
+    if (stop_arrived(s)) *stopped = 1;
+    if (*stopped || caught) return interrupt_task(s, r);
   }
   return line;
 }
 
-/* Rank 0 takes a finished line: ledger, tallies, progress. A line that could not be written is not
- * counted, and once one fails no more are taken: the run stops (ledger_failed). */
+/* The run stops (rank 0): the first reason is kept. */
+static void stop_run(struct sweep *s, int why, const char *text)
+{
+  if (s->stop) return;
+  s->stop = why;
+  snprintf(s->stop_why, sizeof s->stop_why, "%s", text);
+}
+
+/* The run stops on a signal: this process's own names it (and the exit status); without one, a task was
+ * interrupted by a signal that reached its process alone, or another rank's. */
+static void stop_on_signal(struct sweep *s)
+{
+  char why[64];
+  if (s->stop) return;
+  if (!caught) {
+    stop_run(s, SWEEP_STOP_SIGNAL, "a task was interrupted");
+    return;
+  }
+  snprintf(why, sizeof why, "interrupted by %s", caught == SIGINT ? "SIGINT" : "SIGTERM");
+  stop_run(s, SWEEP_STOP_SIGNAL, why);
+  s->signal = caught;
+}
+
+/* Rank 0 takes a finished line: ledger, tallies, progress. A write failure (the ledger's, or a task's
+ * SWEEP_WRITE_FAILED message) and an interrupted task stop the run; an interrupted row is written but not
+ * counted as done. Once the ledger fails no more lines are taken. */
 static void record(struct sweep *s, char *line)
 {
   if (!line) return;
-  if (s->ledger_failed || sweep_ledger_append(s, line)) {
+  if (line[0] == SWEEP_WRITE_FAILED) {
+    stop_run(s, SWEEP_STOP_WRITE, line + 1);
+    free(line);
+    return;
+  }
+  char why[sizeof s->stop_why];
+  if (s->ledger_failed || sweep_ledger_append(s, line, why, sizeof why)) {
+    if (!s->ledger_failed) stop_run(s, SWEEP_STOP_WRITE, why);
     s->ledger_failed = 1;
     free(line);
     return;
@@ -333,6 +402,11 @@ static void record(struct sweep *s, char *line)
     if (*p == ',' && ++field == status_field) status = p + 1;
   char st[64] = "";
   if (status) snprintf(st, sizeof st, "%.*s", (int)strcspn(status, ","), status);
+  if (strcmp(st, SWEEP_INTERRUPTED) == 0) {
+    stop_on_signal(s);
+    free(line);
+    return;
+  }
   const char *q = line + strlen(line);
   int commas = 0;
   while (q > line && commas < 3)
@@ -352,12 +426,12 @@ static void sleep_ms(int ms)
   nanosleep(&ts, NULL);
 }
 
-/* After a failed ledger write: no task is handed out again, rank 0's own is killed, and every worker
- * that holds a task is told to drop it (TAG_STOP; its next assignment is then ASSIGN_STOPPED). */
+/* Once the run stops: no task is handed out again, rank 0's own gets an interrupted row, and every worker
+ * that holds a task is told to end it so (TAG_STOP; its next assignment is then ASSIGN_STOPPED). */
 static void stop_all(struct sweep *s, struct running *own, long *next, char *busy_worker)
 {
   *next = s->n_todo;
-  drop_task(own);
+  if (own->busy) record(s, interrupt_task(s, own));
   for (int w = 1; w < s->size; w++)
     if (busy_worker[w]) {
       long stop = 1;
@@ -376,7 +450,8 @@ static int run_master(struct sweep *s)
   while (next < s->n_todo || own.busy || workers > 0) {
     int busy = 0;
     if (launcher_gone()) abandon(s, &own);
-    if (s->ledger_failed && !stopping) {
+    if (caught) stop_on_signal(s);
+    if (s->stop && !stopping) {
       stop_all(s, &own, &next, busy_worker);
       stopping = 1;
     }
@@ -405,7 +480,7 @@ static int run_master(struct sweep *s)
         record(s, line);
       else
         free(line);
-      if (s->ledger_failed && !stopping) {
+      if (s->stop && !stopping) {
         stop_all(s, &own, &next, busy_worker);
         stopping = 1;
       }
@@ -421,7 +496,7 @@ static int run_master(struct sweep *s)
   reap_child(&own, 0); /* its input closes: it exits */
   free(own.buf);
   free(busy_worker);
-  return s->ledger_failed;
+  return s->stop;
 }
 
 /* Waits for rank 0's answer, watching the launcher: a blocking receive would wait forever without it. */
@@ -455,7 +530,7 @@ static int run_worker(struct sweep *s)
     }
     if (id < 0) break;
     line = run_blocking(s, id, &r, &stopped);
-    if (!line && !stopped) line = sweep_ledger_line(s, id, NULL, "error", 0.0);
+    if (!line) line = sweep_ledger_line(s, id, NULL, "error", 0.0);
   }
   reap_child(&r, 0);
   free(r.buf);
@@ -464,11 +539,15 @@ static int run_worker(struct sweep *s)
 
 int sweep_run(struct sweep *s)
 {
+  struct sigaction old[2];
   s->t_start = MPI_Wtime();
+  catch_signals(old);
   if (s->use_fork && sweep_capture_start(&s->capture))
     fprintf(stderr, "warning: -cp_capture: cannot start the writer process; tasks write in-process\n");
   int rc = s->rank == 0 ? run_master(s) : run_worker(s);
   sweep_capture_close(); /* a failure is a warning: the run's rows are what it owes */
+  sigaction(SIGTERM, &old[0], NULL);
+  sigaction(SIGINT, &old[1], NULL);
   s->t_end = MPI_Wtime();
   return rc;
 }

@@ -3,6 +3,7 @@
  * names the same parameters whatever the number of ranks, slices or resumes. Seeding: the task's GSL
  * mt19937 is seeded with splitmix64(base seed, id) — from the task alone, never from the rank. */
 #include "formulation.h"
+#include "run.h"
 #include "scene.h"
 #include "sweep_impl.h"
 
@@ -45,6 +46,11 @@ static int push_value(struct sweep_axis_values *a, const char *v)
 static int check_value(const struct sweep *s, const struct sweep_axis *ax, const char *opt, const char *v)
 {
   const int say = s->rank == 0;
+  char why[256];
+  if (run_text_check(v, RUN_TEXT_FIELD, why, sizeof why)) { /* an axis value is a field of every row */
+    if (say) fprintf(stderr, "error: %s: a value cannot hold %s\n", opt, why);
+    return 1;
+  }
   if (!v[0] || strpbrk(v, " \t\"'")) {
     if (say) fprintf(stderr, "error: %s: empty or malformed value '%s'\n", opt, v);
     return 1;
@@ -218,6 +224,27 @@ int sweep_axes_parse(struct sweep *s)
   return 0;
 }
 
+int sweep_check_steps(struct sweep *s)
+{
+  const struct sweep_driver *d = s->d;
+  const struct option_decl *t_end = NULL;
+  s->step_axis = -1;
+  for (int i = 0; i < d->n_options; i++)
+    if (strcmp(d->options[i].name, "t_end") == 0 && d->options[i].type == OPT_REAL) t_end = &d->options[i];
+  for (int k = 0; k < d->n_axes && t_end && s->ctx; k++)
+    if (strcmp(d->axes[k].name, "h") == 0 && d->axes[k].kind == SWEEP_REAL) s->step_axis = k;
+  if (s->step_axis < 0) return 0;
+  memcpy(&s->sim_t_end, (const char *)s->ctx + t_end->offset, sizeof s->sim_t_end);
+  const struct sweep_axis_values *h = &s->ax[s->step_axis];
+  for (int i = 0; i < h->n; i++) {
+    char why[256];
+    if (!run_step_count_refused(s->sim_t_end, strtod(h->v[i], NULL), why, sizeof why)) continue;
+    if (s->rank == 0) fprintf(stderr, "error: -t_end %g with -h %s: %s\n", s->sim_t_end, h->v[i], why);
+    return 1;
+  }
+  return 0;
+}
+
 void sweep_axes_free(struct sweep *s)
 {
   if (!s->ax) return;
@@ -384,6 +411,18 @@ static char *join(int n, const char *const *parts)
   return out;
 }
 
+/* The first failed write of the task running in this process (sweep_task_write_failed); "" when none. */
+static char task_write_error[1024];
+
+void sweep_task_write_failed(const char *fmt, ...)
+{
+  va_list ap;
+  if (task_write_error[0]) return;
+  va_start(ap, fmt);
+  vsnprintf(task_write_error, sizeof task_write_error, fmt, ap);
+  va_end(ap);
+}
+
 char *sweep_task_execute(const struct sweep *s, long id)
 {
   const struct sweep_driver *d = s->d;
@@ -399,6 +438,7 @@ char *sweep_task_execute(const struct sweep *s, long id)
   task.n_axes = d->n_axes;
   task.value = values;
   task.time_limit = s->time_limit;
+  if (s->step_axis >= 0) task.steps = run_step_count(s->sim_t_end, strtod(values[s->step_axis], NULL));
   task.trace_dir = s->trace_dir;
   task.dump_dir = s->dump_dir;
   task.row = &row;
@@ -408,14 +448,22 @@ char *sweep_task_execute(const struct sweep *s, long id)
   task.instance_seed = sweep_instance_seed(s, values);
   gsl_rng_set(task.rng, task.instance_seed);
   const char *unread = NULL;
+  task_write_error[0] = '\0';
   if (sweep_task_options(s, id, &task.options, &unread)) {
     fprintf(stderr, "error: %s task %ld: cannot make its options object\n", d->experiment, id);
     goto cleanup;
   }
+  int run_rc = 0;
   if (unread) /* the methods do not read this axis: the task would repeat the one with its first value */
     sweep_row_status(&row, "not_applicable");
-  else if (d->run(&task, s->ctx, &row) != 0)
+  else
+    run_rc = d->run(&task, s->ctx, &row);
+  if (task_write_error[0]) { /* not a row: the run stops (sweep_run.c) */
+    size_t n = strlen(task_write_error) + 2;
+    if ((out = malloc(n))) snprintf(out, n, "%c%s", SWEEP_WRITE_FAILED, task_write_error);
     goto cleanup;
+  }
+  if (run_rc) goto cleanup;
   if (!row.status[0]) {
     fprintf(stderr, "error: %s task %ld: the driver set no status\n", d->experiment, id);
     goto cleanup;
@@ -483,19 +531,6 @@ char *sweep_header_line(const struct sweep *s)
   char *line = join(k, parts);
   free(parts);
   return line;
-}
-
-FILE *sweep_trace_open(const char *dir, const char *experiment, long task_id, const char *header)
-{
-  if (!dir[0]) return NULL;
-  char path[PETSC_MAX_PATH_LEN + 128];
-  snprintf(path, sizeof path, "%s/%s_task%ld.csv", dir, experiment, task_id);
-  FILE *fp = fopen(path, "w");
-  if (fp)
-    fprintf(fp, "%s\n", header);
-  else
-    fprintf(stderr, "warning: -trace: cannot write %s\n", path);
-  return fp;
 }
 
 struct world *sweep_task_world(const struct sweep_task *t, const char *fmt, ...)

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Unknowns per box of the contact classes: 4 contacts x (1 normal + k friction + 1 slack), k = 4. */
 #define CP_CLASS_BOX_UNKNOWNS 24
@@ -63,6 +65,17 @@ static const char *cp_class_file_in(const char *name, int *in_data)
   *in_data = 0;
   if (strncmp(name, cp_class_path_prefix, kp) == 0 && name[kp] != '\0') return name + kp;
   return NULL;
+}
+
+/* The file of a file class as opened: under data_dir for siconos:, as given for file:. Nonzero when it
+ * does not fit. */
+static int cp_class_path(const char *name, const char *data_dir, char *path, size_t n)
+{
+  int in_data;
+  const char *file = cp_class_file_in(name, &in_data);
+  int len =
+      in_data ? snprintf(path, n, "%s/%s", data_dir ? data_dir : ".", file) : snprintf(path, n, "%s", file);
+  return len < 0 || (size_t)len >= n;
 }
 
 static const char *cp_class_file(const char *name)
@@ -136,6 +149,30 @@ int cp_class_valid(const char *name)
          cp_class_ncp_fixed(name) > 0 || cp_class_file(name) != NULL;
 }
 
+int cp_class_check(const char *name, const char *data_dir, char *err, size_t errlen)
+{
+  int in_data;
+  char path[4096];
+  struct stat st;
+  if (!cp_class_valid(name)) {
+    struct cp_problem *p = NULL; /* its message lists the classes */
+    cp_class_create(name, 0, data_dir, &p, err, errlen);
+    cp_destroy(&p);
+    return 1;
+  }
+  if (!cp_class_file_in(name, &in_data)) return 0;
+  if (cp_class_path(name, data_dir, path, sizeof path)) {
+    snprintf(err, errlen, "%s: path too long", name);
+    return 1;
+  }
+  if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, R_OK) == 0) return 0;
+  /* without the data folder every siconos: problem is not_applicable (a machine without the data) */
+  if (in_data && (stat(data_dir ? data_dir : ".", &st) != 0 || !S_ISDIR(st.st_mode))) return 0;
+  snprintf(err, errlen, "%s: %s is not a readable file%s", name, path,
+           in_data ? " of the data folder (a misspelt name?)" : "");
+  return 1;
+}
+
 enum cp_class_status cp_class_create(const char *name, unsigned long seed, const char *data_dir,
                                      struct cp_problem **p, char *err, size_t errlen)
 {
@@ -144,12 +181,9 @@ enum cp_class_status cp_class_create(const char *name, unsigned long seed, const
   int n, sliding, max_form;
   double a2;
   int in_data;
-  const char *file = cp_class_file_in(name, &in_data);
-  if (file) {
-    char path[4096];
-    int len = in_data ? snprintf(path, sizeof path, "%s/%s", data_dir ? data_dir : ".", file)
-                      : snprintf(path, sizeof path, "%s", file);
-    if (len >= (int)sizeof path) {
+  char path[4096];
+  if (cp_class_file_in(name, &in_data)) {
+    if (cp_class_path(name, data_dir, path, sizeof path)) {
       snprintf(err, errlen, "%s: path too long", name);
       return CP_CLASS_FAILED;
     }

@@ -37,6 +37,11 @@ enum cp_class_status {
 
 /* 1 if name is a valid class name (files are not opened). */
 int cp_class_valid(const char *name);
+/* A -problem item checked before any task: 0 when a task can build it, or will report it not_applicable
+ * (a siconos: file when the data folder itself is absent); 1 with the reason in err for an unknown class, a
+ * file: path that is not a readable file, and a siconos: file missing from a data folder that exists (a
+ * misspelt name). Files are not parsed. */
+int cp_class_check(const char *name, const char *data_dir, char *err, size_t errlen);
 /* 1 for the random classes (spd, resting, sliding, ncp_mixed, ncp_disc_rand, sparse_mlcp): the instance
  * depends on the seed. */
 int cp_class_random(const char *name);

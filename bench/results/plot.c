@@ -50,7 +50,6 @@ int plot_runs(int n_dirs, const char *const *dirs, const struct plot_options *o)
     if (rundir_read(dirs[k + 1], &other[k])) goto cleanup;
   if (n_other && plot_overlay_runs(r, other, n_other)) goto cleanup;
   if (plot_apply_options(r, o)) goto cleanup;
-  rc = 1;
   if (o->out && o->out[0]) {
     if (sweep_path(dir, sizeof dir, "%s", o->out)) goto cleanup;
   } else if (sweep_path(dir, sizeof dir, "%s/plots", dirs[0]))
@@ -91,7 +90,7 @@ int plot_runs(int n_dirs, const char *const *dirs, const struct plot_options *o)
     }
   if (sweep_path(path, sizeof path, "%s/gnuplot.log", dir)) goto cleanup;
   remove(path);
-  rc = 0;
+  rc = 0; /* every script and its data are written: what fails from here on is gnuplot's drawing */
   for (int i = 0; i < n_made; i++) {
     char script[300];
     snprintf(script, sizeof script, "%s.gp", made[i]);

@@ -10,6 +10,7 @@
 #include "results.h"
 #include "run_files.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,8 +86,18 @@ static FILE *open_in(const char *dir, const char *name)
   char path[SWEEP_PATH_MAX + 300];
   if (sweep_path(path, sizeof path, "%s/%s", dir, name)) return NULL;
   FILE *fp = fopen(path, "w");
-  if (!fp) fprintf(stderr, "error: cannot write %s\n", path);
+  if (!fp) fprintf(stderr, "error: cannot write %s: %s\n", path, strerror(errno));
   return fp;
+}
+
+int plot_file_close(FILE *fp, const char *plots_dir, const char *name)
+{
+  errno = 0;
+  int bad = ferror(fp) != 0, err = errno;
+  if (fclose(fp) != 0) bad = 1, err = errno;
+  if (bad)
+    fprintf(stderr, "error: cannot write %s/%s: %s\n", plots_dir, name, err ? strerror(err) : "write error");
+  return bad;
 }
 
 FILE *plot_data_open(const char *plots_dir, const char *name) { return open_in(plots_dir, name); }
@@ -151,11 +162,10 @@ int plot_key_cols(const char *const *labels, int n, int width)
 
 void plot_script_png(FILE *fp, const char *name) { plot_script_png_size(fp, name, 1000, 700); }
 
-int plot_script_close(FILE *fp, const char *name)
+int plot_script_close(FILE *fp, const char *plots_dir, const char *name)
 {
+  char file[300];
   fprintf(fp, "}\nunset output\n");
-  int bad = ferror(fp) != 0;
-  bad |= fclose(fp) != 0;
-  if (bad) fprintf(stderr, "error: cannot write %s.gp\n", name);
-  return bad;
+  snprintf(file, sizeof file, "%s.gp", name);
+  return plot_file_close(fp, plots_dir, file);
 }

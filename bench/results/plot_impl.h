@@ -45,10 +45,14 @@ int plot_gnuplot(const char *dir, const char *script);
  * the size given) from the same commands. */
 void plot_script_png(FILE *fp, const char *name);
 void plot_script_png_size(FILE *fp, const char *name, int width, int height);
-/* After the plot command(s): closes the loop and fp. 0 on success. */
-int plot_script_close(FILE *fp, const char *name);
+/* After the plot command(s): closes the loop and fp (plots_dir/name.gp). 0 on success; else 1 with a
+ * message naming the file and why (plot_file_close). */
+int plot_script_close(FILE *fp, const char *plots_dir, const char *name);
 /* Opens plots_dir/name for the data (NULL with a message on failure). */
 FILE *plot_data_open(const char *plots_dir, const char *name);
+/* Closes fp, written as plots_dir/name: 0, or 1 with "error: cannot write DIR/NAME: why" when a write or
+ * the close failed (a full disk shows at the last flush). */
+int plot_file_close(FILE *fp, const char *plots_dir, const char *name);
 /* The picture for n panels: one 1000x700 plot, or a grid of about sqrt(n) columns of 620x520 panels, at
  * most 1900x1600 in all. */
 struct plot_layout {
@@ -133,7 +137,8 @@ int plot_apply_options(struct rundir *r, const struct plot_options *o);
 /* The tasks of the other runs appended to base's under a first column and series axis "run". 0 or 2. */
 int plot_overlay_runs(struct rundir *base, struct rundir **other, int n_other);
 /* The plots of dirs[0], or with n_dirs > 1 of dirs[0] (baseline) overlaid with the others (variant...):
- * a "run" series axis in front. 0 done, 1 plots failed, 2 a run or an option is bad (message printed). */
+ * a "run" series axis in front. 0 done, 1 gnuplot could not draw (the scripts and data are written), 2 a
+ * run or an option is bad, or a file could not be written (message printed). */
 int plot_runs(int n_dirs, const char *const *dirs, const struct plot_options *o);
 
 #endif

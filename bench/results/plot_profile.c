@@ -120,9 +120,7 @@ static int profile_write_data(struct profile *pr, const char *plots_dir, double 
     fprintf(dat, "%.17g %.17g\n", pr->tau_max, (double)n / np);
     pr->solved[s] = 100.0 * n / np;
   }
-  int bad = ferror(dat) != 0;
-  bad |= fclose(dat) != 0;
-  return bad;
+  return plot_file_close(dat, plots_dir, pr->file);
 }
 
 /* The title: the run's, what the profile is over, the unsolved and raised costs, the grey curves of
@@ -229,7 +227,7 @@ static int profile_write_script(const struct profile *pr, const char *plots_dir)
     profile_write_panel(gp, pr, &f, p);
   if (f.n > 1) fprintf(gp, "unset multiplot\n");
   plot_facets_free(&f);
-  return plot_script_close(gp, pr->name) != 0;
+  return plot_script_close(gp, plots_dir, pr->name) != 0;
 }
 
 int plot_profile(const struct rundir *r, const struct plot_series *ps, const char *plots_dir,

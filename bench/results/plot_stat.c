@@ -277,9 +277,7 @@ static int stat_write_data(struct stat_plot *sp, const char *dir)
           "the blocks 'failed' and 'clamped' (x, y, colour)\n",
           r->title, sp->col_name, r->plot_x[0] ? r->plot_x : "run", sp->ps->title);
   stat_write_marks(dat, sp, stat_write_series(dat, sp));
-  int bad = ferror(dat) != 0;
-  bad |= fclose(dat) != 0;
-  return bad;
+  return plot_file_close(dat, dir, sp->file);
 }
 
 /* The y label, tics, range, and the dotted line the marks sit on. */
@@ -474,7 +472,7 @@ int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct
   for (int p = 0; p < f->n; p++)
     stat_write_panel(gp, &sp, p);
   if (f->n > 1) fprintf(gp, "unset multiplot\n");
-  rc = plot_script_close(gp, sp.name) ? 2 : 0;
+  rc = plot_script_close(gp, dir, sp.name) ? 2 : 0;
 cleanup:
   stat_plot_free(&sp);
   return rc;

@@ -13,7 +13,7 @@
  * its stops are written into the .gp (gnuplot has no built-in cividis). Writes the rest of the script gp
  * (which it closes). */
 static int success_heat_map(const struct rundir *r, const struct plot_series *ps, const struct plot_x *x,
-                            FILE *gp, const int *app, const int *suc)
+                            FILE *gp, const char *dir, const int *app, const int *suc)
 {
   int ns = ps->g->n, nx = x->g->n;
   char qt[512], lab[256];
@@ -69,7 +69,7 @@ static int success_heat_map(const struct rundir *r, const struct plot_series *ps
               "plot $cells using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palette, \\\n"
               "  $cells using 1:2:(strcol(4)):($3 < 55 ? 0xffffff : 0x000000) with labels font ',8' tc rgb "
               "variable\n");
-  return plot_script_close(gp, "success_rate");
+  return plot_script_close(gp, dir, "success_rate");
 }
 
 /* The success rate per x and series as clustered bars, labelled with their percentage (a 0% bar is
@@ -103,8 +103,7 @@ int plot_success(const struct rundir *r, const struct plot_series *ps, const str
     }
     fprintf(dat, "\n");
   }
-  int bad = ferror(dat) != 0;
-  bad |= fclose(dat) != 0;
+  int bad = plot_file_close(dat, dir, "success_rate.dat");
   dat = NULL;
   plot_aggregated_over(r, over, sizeof over);
   if (bad || !(gp = plot_script_open(dir, "success_rate", "success rate per x value and series (bars)")))
@@ -114,7 +113,7 @@ int plot_success(const struct rundir *r, const struct plot_series *ps, const str
   fprintf(gp, "set title \"%s\\nsuccesses / applicable tasks (not_applicable left out%s)%s%s\"\n", qt,
           heat ? "; hatched: no applicable task" : "", over[0] ? "\\n" : "", over);
   if (heat) {
-    rc = success_heat_map(r, ps, x, gp, app, suc) ? 2 : 0;
+    rc = success_heat_map(r, ps, x, gp, dir, app, suc) ? 2 : 0;
     goto cleanup;
   }
   char lab[256];
@@ -146,7 +145,7 @@ int plot_success(const struct rundir *r, const struct plot_series *ps, const str
               "(sprintf('%%d/%%d', column(%d), column(%d))) with labels font ',8' notitle",
               s, ns - 1, ns + 1, 2 + 3 * s, 3 + 3 * s, 4 + 3 * s);
   fprintf(gp, "\n");
-  rc = plot_script_close(gp, "success_rate") ? 2 : 0;
+  rc = plot_script_close(gp, dir, "success_rate") ? 2 : 0;
 cleanup:
   if (dat) fclose(dat);
   free(app);

@@ -8,6 +8,7 @@
 #include "plot_impl.h"
 #include "run_files.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,8 +63,8 @@ int plot_trace(const char *dir, const char *stem, const char *subtitle, const st
   if (sweep_path(path, sizeof path, "%s/%s", dir, script)) return 1;
   FILE *fp = fopen(path, "w");
   if (!fp) {
-    fprintf(stderr, "error: cannot write %s\n", path);
-    return 1;
+    fprintf(stderr, "error: cannot write %s: %s\n", path, strerror(errno));
+    return 2;
   }
   int np = n_panels(p);
   plot_quote(p->title, title, sizeof title);
@@ -85,12 +86,7 @@ int plot_trace(const char *dir, const char *stem, const char *subtitle, const st
   for (int k = 0; k < np; k++)
     write_panel(fp, csv, &p->panel[k], k == np - 1);
   fprintf(fp, "unset multiplot\nunset output\n");
-  int bad = ferror(fp) != 0;
-  bad |= fclose(fp) != 0;
-  if (bad) {
-    fprintf(stderr, "error: cannot write %s\n", path);
-    return 1;
-  }
+  if (plot_file_close(fp, dir, script)) return 2;
   int st = plot_gnuplot(dir, script);
   if (st == 127)
     fprintf(stderr, "error: gnuplot is not installed (Debian: gnuplot-nox); the trace plot script is %s\n",

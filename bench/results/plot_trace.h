@@ -35,8 +35,8 @@ struct trace_plot {
 };
 
 /* Writes dir/stem_NAME.gp for the trace dir/stem.csv and runs gnuplot on it in dir (dir/stem_NAME.png);
- * subtitle: a second title line (the task's axis values). 0 done; 1 failed (a message names the script;
- * gnuplot's own output is in dir/gnuplot.log). */
+ * subtitle: a second title line (the task's axis values). 0 done; 1 gnuplot failed (a message names the
+ * script; gnuplot's own output is in dir/gnuplot.log); 2 the script could not be written (named). */
 int plot_trace(const char *dir, const char *stem, const char *subtitle, const struct trace_plot *p);
 
 #endif

@@ -4,6 +4,8 @@
 #define CB_RESULTS_H
 
 int sweep_summarize(const char *run_dir);
+/* 0; 1 when gnuplot could not draw (missing, or it failed: the scripts and data are written); 2 when the
+ * run could not be read or a file could not be written (a message names it). */
 int sweep_plot(const char *run_dir);
 
 #endif

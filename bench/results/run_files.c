@@ -1,5 +1,6 @@
 /* run_files.c — what the runner and the results tools both need of a run directory: bounded path
- * formatting, time stamps, experiment.txt look-ups and which statuses count as success (run_files.h). */
+ * formatting, time stamps, experiment.txt look-ups, which statuses count as success, and which text a
+ * run's files can hold (run_files.h). */
 #define _GNU_SOURCE /* getline, strdup under -std=c11 */
 #include "run_files.h"
 
@@ -56,4 +57,33 @@ int sweep_status_is_success(const char *status)
 int sweep_status_is_failure(const char *status)
 {
   return !sweep_status_is_success(status) && strcmp(status, "not_applicable") != 0;
+}
+
+int run_text_check(const char *text, enum run_text kind, char *why, size_t n)
+{
+  for (size_t i = 0; text[i]; i++) {
+    unsigned char c = (unsigned char)text[i];
+    const char *what = NULL;
+    char code[32];
+    if (c == '\n')
+      what = "a newline";
+    else if (c == '\r')
+      what = "a carriage return";
+    else if (c < 0x20 || c == 0x7f)
+      what = code, snprintf(code, sizeof code, "a control character (0x%02x)", c);
+    else if (c == ',' && kind != RUN_TEXT_PATH)
+      what = "a comma (the run's tables are comma-separated)";
+    else if (c == '/' && kind == RUN_TEXT_NAME)
+      what = "a '/' (a name is one folder)";
+    if (what) { /* the value shown on one line: control characters as '?' */
+      char shown[96];
+      size_t k = 0;
+      for (; text[k] && k + 1 < sizeof shown; k++)
+        shown[k] = (unsigned char)text[k] < 0x20 || text[k] == 0x7f ? '?' : text[k];
+      shown[k] = '\0';
+      snprintf(why, n, "%s at character %zu of '%s%s'", what, i + 1, shown, text[k] ? "..." : "");
+      return 1;
+    }
+  }
+  return 0;
 }

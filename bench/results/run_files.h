@@ -17,4 +17,15 @@ char *sweep_experiment_value(const char *path, const char *key);
 int sweep_status_is_success(const char *status);
 int sweep_status_is_failure(const char *status);
 
+/* What a value becomes in a run's files, for run_text_check: RUN_TEXT_PATH a path (a run directory, a
+ * trace folder, an option's value in experiment.txt and meta.json: one line each), RUN_TEXT_FIELD a field
+ * of the ledger and tasks.csv (an axis value: CSV without quoting, one row per line), RUN_TEXT_NAME a
+ * field that is also one folder name (-run NAME). */
+enum run_text { RUN_TEXT_PATH, RUN_TEXT_FIELD, RUN_TEXT_NAME };
+/* The one check of text a run writes into its files or paths: 0 when it fits; else 1, and why says which
+ * character is refused and where ("a newline at character 3 of 'ok?fail'", control characters shown as
+ * '?'): a control character anywhere (a newline would start another row or line), a comma in a field, a
+ * '/' in a folder name. */
+int run_text_check(const char *text, enum run_text kind, char *why, size_t n);
+
 #endif

@@ -9,6 +9,7 @@
 #include "run_files.h"
 #include "rundir.h"
 
+#include <errno.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
@@ -335,13 +336,14 @@ static int write_atomically(const struct rundir *r, const struct rundir_groups *
     return 1;
   FILE *fp = fopen(tmp, "w");
   if (!fp) {
-    fprintf(stderr, "error: cannot write %s\n", tmp);
+    fprintf(stderr, "error: cannot write %s: %s\n", tmp, strerror(errno));
     return 1;
   }
+  errno = 0;
   int bad = markdown ? write_markdown(r, g, s, fp) : table_write(s, fp);
   bad |= fclose(fp) != 0;
   if (bad || rename(tmp, path)) {
-    fprintf(stderr, "error: cannot write %s\n", path);
+    fprintf(stderr, "error: cannot write %s: %s\n", path, errno ? strerror(errno) : "write error");
     remove(tmp);
     return 1;
   }

@@ -55,7 +55,9 @@ static int merge(const struct program *prog)
     fprintf(stderr, "bench_merge: cannot write %s/meta.json\n", dir);
     return 1;
   }
-  if (plots && sweep_plot(dir)) fprintf(stderr, "bench_merge: the plots failed (the tables are written)\n");
+  int plotted = plots ? sweep_plot(dir) : 0;
+  if (plotted == 2) return 1; /* a plot's file could not be written (named above) */
+  if (plotted) fprintf(stderr, "bench_merge: gnuplot could not draw the plots (the tables are written)\n");
   if (missing > 0) { /* the tables hold what is there; the run is not complete, and a script must know */
     fprintf(stderr,
             "bench_merge: %s is incomplete: %ld tasks missing (listed above); tables written from the rows "

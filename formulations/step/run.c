@@ -4,6 +4,7 @@
 #include "run.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -103,8 +104,30 @@ void run_observers_destroy(struct run_observer *obs, int n_obs)
   }
 }
 
+/* The count as a double (NAN when t_end or h is not a positive finite number), before the limits. */
+static double step_count(double t_end, double h)
+{
+  if (!(isfinite(t_end) && isfinite(h) && t_end > 0.0 && h > 0.0)) return NAN;
+  double r = t_end / h, n = nearbyint(r);
+  return fabs(r - n) <= 1e-9 * fmax(1.0, r) ? n : floor(r);
+}
+
 long run_step_count(double t_end, double h)
 {
-  double r = t_end / h, n = nearbyint(r);
-  return (long)(fabs(r - n) <= 1e-9 * fmax(1.0, r) ? n : floor(r));
+  double n = step_count(t_end, h);
+  return n >= 1.0 && n <= (double)RUN_STEPS_MAX ? (long)n : -1;
+}
+
+int run_step_count_refused(double t_end, double h, char *why, size_t len)
+{
+  double n = step_count(t_end, h);
+  if (n >= 1.0 && n <= (double)RUN_STEPS_MAX) return 0;
+  if (isnan(n))
+    snprintf(why, len, "t_end %g and h %g must be positive finite numbers", t_end, h);
+  else if (n < 1.0)
+    snprintf(why, len, "t_end %g is shorter than one step of h %g (no step would be taken)", t_end, h);
+  else
+    snprintf(why, len, "t_end / h = %g / %g is %.3g steps, more than a run may take (%ld)", t_end, h, n,
+             RUN_STEPS_MAX);
+  return 1;
 }

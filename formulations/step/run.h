@@ -70,10 +70,18 @@ struct run_observer {
   void (*values)(void *ctx, double *v);
 };
 
+/* The most steps one run may take: per-step arrays, traces and the drivers' counters hold an int. */
+#define RUN_STEPS_MAX 2147483647L
+
 /* The number of steps of size h in t_end, the one rule of every driver: t_end / h rounded to the nearest
  * integer when it is within 1e-9 (relative) of one — 0.3 / 0.1 is 2.9999999999999996 in floating point and
- * means 3 steps — else rounded down (the last partial step is not taken). */
+ * means 3 steps — else rounded down (the last partial step is not taken). -1 when no run can have that
+ * count: t_end or h not a positive finite number, t_end shorter than one step, or more than RUN_STEPS_MAX
+ * steps; run_step_count_refused says which, for the option's error message. */
 long run_step_count(double t_end, double h);
+/* 0 when run_step_count(t_end, h) is a count; else 1 with the reason in why ("t_end 0.05 is shorter than
+ * one step of h 0.1"). */
+int run_step_count_refused(double t_end, double h, char *why, size_t n);
 /* Steps sim up to `steps` steps of size h (the driver's count, run_step_count(t_end, h)) with the
  * observers, filling *out. Returns 0 when the run ended for one of the reasons of enum run_end (a failed
  * solve is data, not an error), nonzero on an internal error (a step failed outside its solve, or an

@@ -77,3 +77,21 @@ check "-repeats 0 exits 2" '[ $rc = 2 ]'
 "$drv" -problem spd10 -repeats abc -out "$tmp/g" -quiet >"$tmp/g.log" 2>&1
 rc=$?
 check "-repeats abc exits 2 naming the option" '[ $rc = 2 ] && grep -q -- "-repeats: .abc. is not a whole number" $tmp/g.log && [ ! -e $tmp/g ]'
+
+# 4. a problem file that is not there is bad input, refused before the sweep (exit 2, naming it): a file:
+# path, and a siconos: name missing from a data folder that exists (without the folder: section 2)
+"$drv" -problem "spd10,file:$tmp/nope.dat" -cp_solver lemke -out "$tmp/h" -quiet >"$tmp/h.log" 2>&1
+rc=$?
+check "-problem file:PATH with no file there exits 2 naming it; no run directory" \
+  '[ $rc = 2 ] && grep -q "error: -problem: file:$tmp/nope.dat: $tmp/nope.dat is not a readable file" $tmp/h.log && [ ! -e $tmp/h ]'
+"$drv" -problem "file:$tmp" -cp_solver lemke -out "$tmp/i" -quiet >"$tmp/i.log" 2>&1
+rc=$?
+check "-problem file:DIR (a folder, not a file) exits 2" '[ $rc = 2 ] && grep -q "not a readable file" $tmp/i.log && [ ! -e $tmp/i ]'
+if [ -d "$data" ]; then
+  "$drv" -problem siconos:lcp/lcp_mmcx.dat -siconos_dir "$data" -cp_solver lemke -out "$tmp/j" -quiet >"$tmp/j.log" 2>&1
+  rc=$?
+  check "a misspelt siconos: name exits 2 naming it; no run directory" \
+    '[ $rc = 2 ] && grep -q "siconos:lcp/lcp_mmcx.dat: .*lcp_mmcx.dat is not a readable file of the data folder" $tmp/j.log && [ ! -e $tmp/j ]'
+else
+  skip "a misspelt siconos: name: $data absent"
+fi

@@ -8,13 +8,69 @@
 # (nodes n1, n2 of one CPU each: Debian's build lets several slurmd run as separate nodes): a two-element
 # array runs one element on each node and merges to the plain run's table. (An element whose ranks span
 # both daemons fails at step launch, "task launch failed": not tested.) The daemons are stopped by their
-# recorded PIDs (never by name). Without root or SLURM it skips. CB_KEEP_SCRATCH=1 keeps the scratch directory (logs, runs).
+# recorded PIDs (never by name). Without root or SLURM it skips. Before all that, with a stub sbatch: what
+# slurm/submit refuses (-out or -slice from the options file or after --, counts that are no plain numbers
+# in range, --only elements that are no slices), and two submits at once get two run directories. CB_KEEP_SCRATCH=1 keeps the scratch directory (logs, runs).
 set -u
 bin=${CB_BIN:-bin}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/../lib.sh"
 same() { [ -f "$1" ] && [ -f "$2" ] && diff <(keep "$1") <(keep "$2") >/dev/null; }
 rows() { if [ -f "$1" ]; then echo $(($(wc -l <"$1") - 1)); else echo 0; fi; }
+# finished rows of a ledger: a task running when its element was cancelled has an interrupted row, no result
+finished() { if [ -f "$1" ]; then grep -v -e '^task_id' -e ',interrupted,' "$1" | grep -c .; else echo 0; fi; }
+
+# 0. slurm/submit's own checks, with a stub sbatch that records what it is given: what each array element
+# is given (-out DIR, -slice K/N) cannot come from the options file or after --, and the counts must be
+# plain numbers in range (bash's arithmetic reads 08 as bad octal, 00 gave --array=0--1). Nothing is queued.
+S=$(mktemp -d)
+mkdir -p "$S/stub"
+printf '#!/bin/sh\necho "$*" >>"%s/sbatch.log"\necho "4242;local"\n' "$S" >"$S/stub/sbatch"
+chmod +x "$S/stub/sbatch"
+printf -- '-kind ok\n-work 0.001\n-seeds 4\n' >"$S/ok.opts"
+printf -- '-kind ok\n-seeds 4\n-out %s/elsewhere\n' "$S" >"$S/out.opts"
+printf -- '-kind ok\n-seeds 4\n-slice 1/2\n' >"$S/slice.opts"
+refused() { # NAME PATTERN SUBMIT_ARGS...: exit 2, the message, nothing given to sbatch
+  local what=$1 pat=$2
+  shift 2
+  rm -f "$S/sbatch.log"
+  PATH="$S/stub:$PATH" CB_BIN="$bin" slurm/submit "$@" >"$S/out" 2>"$S/err"
+  local rc=$?
+  if [ $rc = 2 ] && grep -q -- "$pat" "$S/err" && [ ! -e "$S/sbatch.log" ]; then pass "submit: $what: exit 2"
+  else fail "submit: $what: exit $rc: $(head -c 300 "$S/err")"; fi
+}
+cd "$root" || exit 1
+refused "-out in the options file" "submit: -out in $S/out.opts:3: give the run directory with -o DIR" \
+  -o "$S/r1" synthetic "$S/out.opts"
+refused "-out in the options file, no -o" "submit: -out in $S/out.opts:3" synthetic "$S/out.opts"
+refused "-slice in the options file" "submit: -slice in $S/slice.opts:3: submit gives each element its slice" \
+  -o "$S/r2" synthetic "$S/slice.opts"
+refused "-out after --" "submit: -out after --: give the run directory with -o DIR" -o "$S/r3" synthetic "$S/ok.opts" \
+  -- -out "$S/x"
+refused "-SLICE after --" "submit: -slice after --" -o "$S/r4" synthetic "$S/ok.opts" -- -SLICE 0/2
+refused "-s 00" "--slices must be a positive whole number without leading zeros, not '00'" -s 00 -o "$S/r5" \
+  synthetic "$S/ok.opts"
+refused "-s 08" "not '08'" -s 08 -o "$S/r6" synthetic "$S/ok.opts"
+refused "a huge -s" "--slices 99999999999999999999 is more than 4000000" -s 99999999999999999999 -o "$S/r7" \
+  synthetic "$S/ok.opts"
+refused "-n 08" "--ntasks must be a positive whole number" -n 08 -o "$S/r8" synthetic "$S/ok.opts"
+refused "--only 7 of 2 slices" "--only 7: element 7 is not a slice of 2 (0-1)" --only 7 -s 2 -o "$S/r9" \
+  synthetic "$S/ok.opts"
+refused "--only 0-3 of 3 slices" "--only 0-3: element 3 is not a slice of 3" --only 0-3 -s 3 -o "$S/r10" \
+  synthetic "$S/ok.opts"
+refused "--only 1-" "--only 1-: '1-' is not K, K-L or K-L:S" --only 1- -s 3 -o "$S/r11" synthetic "$S/ok.opts"
+rm -f "$S/sbatch.log"
+PATH="$S/stub:$PATH" CB_BIN="$bin" slurm/submit --only 1,2 -s 3 -o "$S/r12" synthetic "$S/ok.opts" >"$S/out" 2>"$S/err"
+check "submit --only 1,2 of 3 slices: queued as --array=1,2, each element given -out and its slice count" \
+  '[ $? = 0 ] && grep -q -- "--array=1,2 .* slurm/array.sbatch 3 $S/r12 synthetic -options_file $S/ok.opts" $S/sbatch.log'
+for k in 1 2; do PATH="$S/stub:$PATH" CB_BIN="$bin" slurm/submit -s 2 synthetic "$S/ok.opts" >"$S/def$k" 2>/dev/null & done
+wait
+d1=$(awk '$1 == "run_dir" { print $2 }' "$S/def1") d2=$(awk '$1 == "run_dir" { print $2 }' "$S/def2")
+check "two submits at once without -o: two run directories ($(basename "$d1"), $(basename "$d2"))" \
+  '[ -n "$d1" ] && [ -n "$d2" ] && [ "$d1" != "$d2" ] && [ -d "$d1/slurm" ] && [ -d "$d2/slurm" ]'
+for d in "$d1" "$d2"; do case $d in "$root"/results/synthetic/2*) rm -rf "$d" ;; esac; done
+rmdir "$root/results/synthetic" 2>/dev/null
+rm -rf "$S"
 
 if [ "$(id -u)" != 0 ]; then
   skip "not root (a local SLURM controller and node daemon need root)"
@@ -205,7 +261,7 @@ aid=$(field array_job "$D/submit2") mid=$(field merge_job "$D/submit2")
 for _ in $(seq 400); do [ "$(rows "$D/can/ledger.1-of-3.csv")" -ge 1 ] && break; sleep 0.05; done
 scancel "${aid}_1"
 wait_job "$aid" && wait_job "$mid"
-before=$(rows "$D/can/ledger.1-of-3.csv")
+before=$(finished "$D/can/ledger.1-of-3.csv")
 check "element 1 cancelled after $before of its 4 tasks, elements 0 and 2 completed" \
   '[ "$(states ${aid}_1)" = "CANCELLED " ] && [ "$(states ${aid}_0)$(states ${aid}_2)" = "COMPLETED COMPLETED " ] &&
    [ $before -ge 1 ] && [ $before -lt 4 ]' ||
@@ -224,8 +280,8 @@ wait_job "$aid" && wait_job "$mid"
 wait "$plain_pid"
 check "slice 1 re-run with -resume and the merge completed" \
   '[ "$(states $aid)" = "COMPLETED " ] && [ "$(states $mid)" = "COMPLETED " ]' || diagnose "$D"/can/slurm/*
-check "... the resumed slice ran only its $((4 - before)) missing tasks (4 rows, 12 in all ledgers)" \
-  '[ "$(rows $D/can/ledger.1-of-3.csv)" = 4 ] && [ "$(cat $D/can/ledger*.csv | grep -vc ^task_id)" = 12 ]'
+check "... the resumed slice ran only its $((4 - before)) missing tasks (4 finished rows, 12 in all ledgers)" \
+  '[ "$(finished $D/can/ledger.1-of-3.csv)" = 4 ] && [ "$(cat $D/can/ledger*.csv | grep -v ,interrupted, | grep -vc ^task_id)" = 12 ]'
 check "... and tasks.csv equals the plain mpirun run's" 'same $D/plain2/tasks.csv $D/can/tasks.csv'
 
 stop_cluster

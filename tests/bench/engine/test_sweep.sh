@@ -8,7 +8,12 @@
 # axis values outside their declared range and empty list items exit 2; a second run on a ledger in use is
 # refused; ranks stop when mpirun is killed; a full disk stops the run with exit 1 and no false claims;
 # bench_merge names missing tasks and slices and exits 1. -task_batch (several tasks per forked child) gives
-# the same rows, statuses included.
+# the same rows, statuses included. A trace, table, summary or plot file that cannot be written stops the run
+# with exit 1 naming it; a damaged last ledger line (with or without its newline) is set aside and its task
+# redone; a newline, comma or '/' where it would break a row or a path is refused at the option; so is a
+# -t_end / -h no run can step; runs started in the same second get folders of their own, and a refused run
+# leaves none; SIGINT and SIGTERM stop a run with its running tasks recorded as interrupted (-resume redoes
+# them).
 set -u
 bin=${CB_BIN:-bin}
 tmp=$(mktemp -d)
@@ -213,3 +218,126 @@ check "bench_merge with a slice missing: exit 1, the missing ids and slice named
 "$syn" -out "$tmp/mg" -kind ok,fail -work 0.001 -seeds 8 -quiet -no_plots -slice 1/3
 "$bin/bench_merge" "$tmp/mg" -no_plots >/dev/null 2>"$tmp/mg.err"
 check "... all slices there: exit 0, 16 rows" '[ $? = 0 ] && [ "$(tail -n +2 $tmp/mg/tasks.csv | wc -l)" = 16 ]'
+
+# 13. a write of the run that fails stops it: exit 1 naming the file, what was written before stays readable,
+# -resume completes once the file can be written. A trace onto a full disk (a 64 KiB tmpfs: the traces of
+# the first tasks fill it); the tables, summary and plot data onto /dev/full (symlinked where they go).
+if mount -t tmpfs -o size=64k tmpfs "$tmp/tfs" 2>/dev/null; then
+  T=(-theta 10,20,30,40 -h 1e-3 -t_end 1 -no_plots -quiet)
+  "$bin/bench_incline" -out "$tmp/trf" "${T[@]}" -trace "$tmp/tfs/tr" >/dev/null 2>"$tmp/trf.err"; frc=$?
+  check "-trace onto a full disk: exit 1 naming the trace file that could not be written" \
+    '[ $frc = 1 ] && grep -q "error: cannot write the trace $tmp/tfs/tr/incline_task[0-9]*.csv: No space left on device" $tmp/trf.err'
+  check "... no tables, and each trace written holds its header and whole rows" \
+    '[ ! -e $tmp/trf/tasks.csv ] && (for f in $tmp/tfs/tr/*.csv; do head -n 1 $f | grep -q "^step,t,status" || exit 1; done)'
+  umount "$tmp/tfs"
+  "$bin/bench_incline" -out "$tmp/trf" "${T[@]}" -trace "$tmp/tr2" -resume >/dev/null 2>&1
+  check "... room made, -resume completes: 16 tasks, a trace for each task it ran" \
+    '[ $? = 0 ] && [ "$(tail -n +2 $tmp/trf/tasks.csv | wc -l)" = 16 ] && [ -n "$(ls $tmp/tr2)" ]'
+else
+  skip "-trace onto a full disk: cannot mount a tmpfs here (not root?)"
+fi
+for f in tasks.csv.tmp summary.csv.tmp summary.md.tmp plots/success_rate.dat plots/accuracy_draw_mean.gp; do
+  d="$tmp/full_${f//[\/.]/_}"
+  mkdir -p "$d/plots" && ln -s /dev/full "$d/$f"
+  "$syn" -out "$d" -kind ok,fail -work 0.001 -seeds 2 -quiet >/dev/null 2>"$d.err"; frc=$?
+  target=${f%.tmp}
+  check "$target onto a full disk: exit 1 naming it; the ledger's 4 rows are whole" \
+    '[ $frc = 1 ] && grep -q "error: cannot write $d/$target: No space left on device" $d.err &&
+     [ "$(grep -c ",0,[^,]*$" $d/ledger.csv)" = 4 ]'
+  rm -f "$d/$f" # a failed table's temporary file is removed by the run itself
+done
+"$syn" -out "$tmp/full_tasks_csv_tmp" -kind ok,fail -work 0.001 -seeds 2 -quiet -resume >/dev/null 2>&1
+check "... room made, -resume writes the tables from the ledger" \
+  '[ $? = 0 ] && [ "$(tail -n +2 $tmp/full_tasks_csv_tmp/tasks.csv | wc -l)" = 4 ] && [ -s $tmp/full_tasks_csv_tmp/summary.md ]'
+
+# 14. a damaged last ledger line that ends in a newline (an editor's save after kill -9) is set aside, kept
+# in ledger.csv.damaged, and its task redone; a damaged line before the last is an error naming it
+"$syn" -out "$tmp/bw" "${BW[@]}"
+"$syn" -out "$tmp/dmg" "${BW[@]}" -tasks 0:10
+printf '10,ok,0.001,5,solve_fai\n' >>"$tmp/dmg/ledger.csv"
+"$syn" -out "$tmp/dmg" "${BW[@]}" -resume 2>"$tmp/dmg.err"; drc=$?
+check "damaged last line with its newline: -resume exits 0 and says it set the line aside" \
+  '[ $drc = 0 ] && grep -q "ledger.csv: its last line 12 was damaged .*: set aside in $tmp/dmg/ledger.csv.damaged; its task runs again" $tmp/dmg.err'
+check "... the copy holds the line, the ledger 16 whole rows, tasks.csv the uninterrupted run's" \
+  '[ "$(cat $tmp/dmg/ledger.csv.damaged)" = "10,ok,0.001,5,solve_fai" ] && [ "$(tail -n +2 $tmp/dmg/ledger.csv | wc -l)" = 16 ] &&
+   diff <(keep $tmp/bw/tasks.csv) <(keep $tmp/dmg/tasks.csv) >/dev/null'
+"$syn" -out "$tmp/dmg" "${BW[@]}" -resume >/dev/null 2>&1
+check "... and a later -resume exits 0 with nothing to redo" '[ $? = 0 ] && [ "$(tail -n +2 $tmp/dmg/ledger.csv | wc -l)" = 16 ]'
+sed -i '4s/.*/3,ok,0.001,garbage/' "$tmp/dmg/ledger.csv"; cp "$tmp/dmg/ledger.csv" "$tmp/dmg.before"
+expect2 "a damaged line in the middle of the ledger" "dmg/ledger.csv line 4: wrong number of fields" "$syn" -out "$tmp/dmg" "${BW[@]}" -resume
+check "... and the ledger is untouched" 'cmp -s $tmp/dmg/ledger.csv $tmp/dmg.before'
+
+# 15. a value that would break a CSV row or a path is refused where it enters (exit 2, naming the
+# character), nothing made: a newline in any option's value, a comma or '/' in a -run name
+mkdir -p "$tmp/nm"
+(
+  cd "$tmp/nm" || exit 1
+  expect2 "-run with a newline" "-run (command line): a value cannot hold a newline at character 2 of 'a?b'" \
+    "$syn" -run $'a\nb' -kind ok -seeds 1 -quiet
+  expect2 "-run with a comma" "-run: a run name cannot hold a comma .* at character 2 of 'a,b'" "$syn" -run a,b -kind ok -seeds 1 -quiet
+  expect2 "an axis value with a newline" "-kind (command line): a value cannot hold a newline at character 3" \
+    "$syn" -kind $'ok\nfail' -seeds 1 -quiet
+  expect2 "-out with a carriage return" "-out (command line): a value cannot hold a carriage return" \
+    "$syn" -out $'o\r2' -kind ok -seeds 1 -quiet
+  printf -- '-kind "ok\x01"\n' >x.opts
+  expect2 "an axis value with a control character, from a file" "a value cannot hold a control character (0x01)" \
+    "$syn" -options_file x.opts -seeds 1 -quiet
+  check "... and none of them made a run directory" '[ ! -e results ] && [ "$(ls)" = x.opts ]'
+)
+
+# 16. a step count no run can take is refused at the option (exit 2) before any task, by run_step_count's rule
+expect2 "-t_end / -h beyond 2^31 steps" "-t_end 3e+06 with -h 1e-3: .* more than a run may take (2147483647)" \
+  "$bin/bench_incline" -out "$tmp/st1" -t_end 3e6 -h 1e-3 -quiet
+expect2 "-t_end shorter than one step" "-t_end 0.05 with -h 0.1: t_end 0.05 is shorter than one step of h 0.1" \
+  "$bin/bench_rolling_disc" -out "$tmp/st2" -t_end 0.05 -h 0.01,0.1 -quiet
+expect2 "a reference step longer than -t_end" "-t_end 0.05 with -ref_h 0.1: t_end 0.05 is shorter than one step" \
+  "$bin/bench_triangle_drop" -out "$tmp/st3" -t_end 0.05 -ref_h 0.1 -h 0.1 -quiet
+check "... and none of them made a run directory" '[ -z "$(ls -d $tmp/st* 2>/dev/null)" ]'
+
+# 17. runs of one driver started in the same second each get a folder of their own (the time stamp, then
+# -2, -3, ...: still in time order); a refused run leaves no folder
+mkdir -p "$tmp/same"
+(
+  cd "$tmp/same" || exit 1
+  pids=()
+  for k in 1 2 3 4; do "$syn" -kind ok -work 0.01 -seeds 2 -quiet -no_plots 2>"err$k" & pids+=($!); done
+  bad=0
+  for p in "${pids[@]}"; do wait "$p" || bad=$((bad + 1)); done
+  check "4 runs started at once without -out: all exit 0 ($bad failed), 4 folders of 2 rows each" \
+    '[ $bad = 0 ] && [ "$(ls results/synthetic | grep -vc latest)" = 4 ] &&
+     [ "$(cat results/synthetic/2*/tasks.csv | grep -c ",ok,")" = 8 ]'
+  "$bin/bench_incline" -trace /proc/nope/x -quiet -no_plots 2>/dev/null
+  check "a run refused after the options (a -trace folder it cannot make) leaves no folder" \
+    '[ $? = 2 ] && [ ! -e results/incline ]'
+)
+
+# 18. SIGINT (Ctrl-C) and SIGTERM stop the run: the running tasks are recorded as interrupted (not crashed),
+# no more start, no tables; exit 128 + the signal; -resume redoes the interrupted tasks. Job control gives
+# each background run its own process group, as a terminal does (Ctrl-C reaches the whole group).
+S=(-kind ok -work 0.4 -no_plots)
+rows_in() { [ -f "$1" ] && tail -n +2 "$1" | grep -c .; }
+set -m
+"$syn" -out "$tmp/sigint" "${S[@]}" -seeds 6 2>"$tmp/sigint.err" >/dev/null & sp=$!
+for _ in $(seq 200); do [ "$(rows_in "$tmp/sigint/ledger.csv")" -ge 1 ] 2>/dev/null && break; sleep 0.05; done
+kill -INT -- -$sp; wait $sp; src=$?
+"$syn" -out "$tmp/sigterm" "${S[@]}" -seeds 6 2>"$tmp/sigterm.err" >/dev/null & sp=$!
+for _ in $(seq 200); do [ "$(rows_in "$tmp/sigterm/ledger.csv")" -ge 1 ] 2>/dev/null && break; sleep 0.05; done
+kill -TERM $sp; wait $sp; trc=$?
+# mpirun takes about a second to pass the signal on (as SIGTERM) to the ranks, which have process groups
+# of their own: a longer sweep
+mpirun --oversubscribe -n 2 "$syn" -out "$tmp/sigmpi" "${S[@]}" -seeds 16 2>"$tmp/sigmpi.err" >/dev/null & mp=$!
+for _ in $(seq 200); do [ "$(rows_in "$tmp/sigmpi/ledger.csv")" -ge 2 ] 2>/dev/null && break; sleep 0.05; done
+kill -INT -- -$mp; wait $mp; mrc=$?
+set +m
+check "SIGINT to the run's process group: exit 130, the running task recorded as interrupted, no tables" \
+  '[ $src = 130 ] && grep -q "interrupted by SIGINT" $tmp/sigint.err && grep -q ",interrupted," $tmp/sigint/ledger.csv &&
+   ! grep -q crashed $tmp/sigint/ledger.csv && [ ! -e $tmp/sigint/tasks.csv ]'
+check "SIGTERM to the run: exit 143, its task interrupted" \
+  '[ $trc = 143 ] && grep -q "interrupted by SIGTERM" $tmp/sigterm.err && grep -q ",interrupted," $tmp/sigterm/ledger.csv'
+check "SIGINT to mpirun (Ctrl-C): exit $mrc (not 0), the running tasks on both ranks interrupted, none crashed" \
+  '[ $mrc != 0 ] && grep -q ",interrupted," $tmp/sigmpi/ledger.csv && ! grep -q crashed $tmp/sigmpi/ledger.csv'
+for r in sigint sigterm; do "$syn" -out "$tmp/$r" "${S[@]}" -seeds 6 -quiet -resume >/dev/null 2>&1 || fail "-resume of $r"; done
+mpi 2 "$syn" -out "$tmp/sigmpi" "${S[@]}" -seeds 16 -quiet -resume >/dev/null 2>&1 || fail "-resume of sigmpi"
+check "... -resume redoes the interrupted tasks: every row ok (6, 6 and 16)" \
+  '[ "$(grep -c ",ok," $tmp/sigint/tasks.csv)$(grep -c ",ok," $tmp/sigterm/tasks.csv)" = 66 ] &&
+   [ "$(grep -c ",ok," $tmp/sigmpi/tasks.csv)" = 16 ] && ! grep -q interrupted $tmp/sigmpi/tasks.csv'

@@ -5,7 +5,9 @@
  * failed step, both when Lemke's pivot cap gives no answer (the run ends there) and when PGS's sweep cap
  * gives an approximate one (the run goes on, or stops under stop_on_failure); an observer that says stop
  * after 3 steps ends the run after 3; the trap observer's count equals peg2d_count_traps on each step-start
- * state; the trace has a row per step; failed problems are dumped as EXPERIMENT_task<ID>_step<K>.txt. */
+ * state; the trace has a row per step, and a trace that cannot be written stops the run; failed problems are
+ * dumped as EXPERIMENT_task<ID>_step<K>.txt. run_step_count refuses a count no run can take (t_end < h, more
+ * than RUN_STEPS_MAX steps). */
 #include "check.h"
 #include "peg2d.h"
 #include "scenes.h"
@@ -92,6 +94,19 @@ static void test_complete(void)
   CHECK(run_step_count(0.3, 0.1) == 3 && run_step_count(5.0, 0.007) == 714 && run_step_count(1.0, 0.3) == 3 &&
             run_step_count(1e-3, 1e-5) == 100,
         "run_step_count: 0.3 / 0.1 is 3 steps, 5 / 0.007 is 714, 1 / 0.3 is 3, 1e-3 / 1e-5 is 100");
+  char why[256] = "";
+  CHECK(run_step_count(2147483647.0, 1.0) == RUN_STEPS_MAX && run_step_count(0.1, 0.1) == 1 &&
+            !run_step_count_refused(0.1, 0.1, why, sizeof why),
+        "run_step_count: RUN_STEPS_MAX steps and one step are counts");
+  CHECK(run_step_count(3e6, 1e-3) == -1 && run_step_count_refused(3e6, 1e-3, why, sizeof why) &&
+            strstr(why, "more than a run may take"),
+        "run_step_count: 3e9 steps is refused, not cut to an int (%s)", why);
+  CHECK(run_step_count(0.05, 0.1) == -1 && run_step_count_refused(0.05, 0.1, why, sizeof why) &&
+            strstr(why, "shorter than one step"),
+        "run_step_count: t_end < h is refused, not 0 steps (%s)", why);
+  CHECK(run_step_count(1.0, 0.0) == -1 && run_step_count(NAN, 0.1) == -1 &&
+            run_step_count(INFINITY, 0.1) == -1,
+        "run_step_count: h 0, t_end NaN or inf are no count");
   CHECK(sum.completed && sum.end == RUN_END_COMPLETED && !sum.stopped_by && sum.failed_steps == 0 &&
             isnan(sum.failed_at),
         "disc drop: completed, no failed step, failed_at empty");
@@ -236,6 +251,36 @@ static void test_traps_and_trace(const char *dir)
   unlink(path);
 }
 
+/* A trace that cannot be written (its file is /dev/full: every flush fails) ends the task's run at the
+ * first failed flush, through the standard observer's stop, instead of running on with an empty trace. */
+static void test_trace_full(const char *dir)
+{
+  struct run_observer obs[1];
+  int n = 0;
+  struct sweep_driver drv = {.experiment = "test_run"};
+  struct sweep_task task = {.driver = &drv, .id = 8, .trace_dir = dir};
+  char path[512];
+  snprintf(path, sizeof path, "%s/test_run_task8.csv", dir);
+  if (symlink("/dev/full", path)) {
+    CHECK(0, "symlink %s -> /dev/full", path);
+    return;
+  }
+  struct simulation sim;
+  struct run_summary sum = {0};
+  PetscOptions none = test_options_object(NULL);
+  int rc = sweep_observers_standard(&task, obs, &n, 1) ||
+           simulation_open(&sim, scene_polygon_box(6, 1.0, 1, 0.0), "stewart_trinkle", "lemke", none) ||
+           simulation_run(&sim, 0.01, 1000, obs, n, &sum);
+  simulation_close(&sim);
+  PetscOptionsDestroy(&none);
+  run_observers_destroy(obs, n);
+  unlink(path);
+  CHECK(rc == 0 && sum.end == RUN_END_OBSERVER && sum.stopped_by && !strcmp(sum.stopped_by, "standard") &&
+            sum.steps < 1000,
+        "trace onto a full disk: the run stops at the first failed write (after %ld of 1000 steps)",
+        sum.steps);
+}
+
 static void test_dump(const char *dir)
 {
   struct run_observer obs[2];
@@ -273,6 +318,7 @@ int main(int argc, char **argv)
   test_stop();
   if (mkdtemp(dir)) {
     test_traps_and_trace(dir);
+    test_trace_full(dir);
     test_dump(dir);
     rmdir(dir);
   } else {
