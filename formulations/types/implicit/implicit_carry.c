@@ -51,7 +51,8 @@ static void put(const struct implicit_answers *s, const struct implicit_answer *
 }
 
 /* The answers replaced by np pairs of total values in the layout (dim, fr, width); 0, or 1 with msg. */
-static int begin(struct implicit_answers *s, int dim, int fr, int width, int np, int total, char *msg, size_t len)
+static int begin(struct implicit_answers *s, int dim, int fr, int width, int np, int total, char *msg,
+                 size_t len)
 {
   if (implicit_answers_reserve(s, np ? np : 1, total ? total : 1)) {
     snprintf(msg, len, "out of memory");
@@ -64,7 +65,8 @@ static int begin(struct implicit_answers *s, int dim, int fr, int width, int np,
 }
 
 /* Appends a pair from its count carried values in (zeros in the slots the layout does not carry). */
-static void take(struct implicit_answers *s, int sa, int sb, int m2, carry_slot slot, int count, const double *in)
+static void take(struct implicit_answers *s, int sa, int sb, int m2, carry_slot slot, int count,
+                 const double *in)
 {
   double *v = implicit_answers_add(s, sa, sb, m2, 0);
   memset(v, 0, (size_t)(s->width + m2) * sizeof *v);
@@ -145,7 +147,8 @@ int implicit_carry_gi2_get(const struct implicit_answers *s, double *buf, int ca
   return counted_get(s, &gi2_layout, buf, cap);
 }
 
-int implicit_carry_gi2_set(struct implicit_answers *s, int width, const double *buf, int n, char *msg, size_t len)
+int implicit_carry_gi2_set(struct implicit_answers *s, int width, const double *buf, int n, char *msg,
+                           size_t len)
 {
   return counted_set(s, &gi2_layout, 2, 1, width, n > 0 ? buf[0] : 0.0, buf, n, msg, len);
 }
@@ -167,7 +170,8 @@ int implicit_carry_qr3_get(const struct implicit_answers *s, double *buf, int ca
   return need;
 }
 
-int implicit_carry_qr3_set(struct implicit_answers *s, int width, const double *buf, int n, char *msg, size_t len)
+int implicit_carry_qr3_set(struct implicit_answers *s, int width, const double *buf, int n, char *msg,
+                           size_t len)
 {
   const double count = n > 0 ? -1.0 - buf[0] : 0.0;
   const int fr = count >= QR3_FRICTION_STATE;
@@ -199,7 +203,8 @@ int implicit_carry_gi3_get(const struct implicit_answers *s, double *buf, int ca
   return need;
 }
 
-int implicit_carry_gi3_set(struct implicit_answers *s, int width, const double *buf, int n, char *msg, size_t len)
+int implicit_carry_gi3_set(struct implicit_answers *s, int width, const double *buf, int n, char *msg,
+                           size_t len)
 {
   int np = n > 0 ? (int)fabs(buf[0]) : -1, general = n > 0 && buf[0] < 0;
   const char *bad = "carried state: %d values do not hold whole pairs";
@@ -265,7 +270,8 @@ static int qr2_poly_check(int width, int np, const double *buf, int n, int *tota
     return 1;
   }
   for (int i = 0; i < np; i++) {
-    if (k + 3 > n || !(buf[k + 2] >= 1.0 && buf[k + 2] <= CONVEX_PART_MAX) || k + 3 + width + buf[k + 2] - 1 > n) {
+    if (k + 3 > n || !(buf[k + 2] >= 1.0 && buf[k + 2] <= CONVEX_PART_MAX) ||
+        k + 3 + width + buf[k + 2] - 1 > n) {
       snprintf(msg, len, "carried state: pair %d does not fit in the %d values", i, n);
       return 1;
     }
@@ -279,7 +285,8 @@ static int qr2_poly_check(int width, int np, const double *buf, int n, int *tota
   return 0;
 }
 
-int implicit_carry_qr2_set(struct implicit_answers *s, int width, const double *buf, int n, char *msg, size_t len)
+int implicit_carry_qr2_set(struct implicit_answers *s, int width, const double *buf, int n, char *msg,
+                           size_t len)
 {
   int np = n > 0 ? (int)buf[0] : -1, w = 10, poly = n >= 3 && buf[1] == -1.0, m2s = np;
   if (!poly && np > 0 && n == 1 + np * (2 + 12)) w = 12; /* with friction */

@@ -1,8 +1,8 @@
 /* implicit_carry.h — the states the geometrically implicit formulations carry between steps (formulation.h
- * carry_get / carry_set; Chakraborty, Berard, Akella & Trinkle): the answers of implicit_answers.h in the four
- * layouts problem corpora were captured in, so they are fixed. Each _get writes into buf when the state fits
- * in cap and returns the length it needs; each _set replaces the answers (nothing changes unless the whole
- * state fits its layout) and returns 0, or 1 with msg. width: implicit_step_width of the formulation.
+ * carry_get / carry_set; Chakraborty, Berard, Akella & Trinkle): the answers of implicit_answers.h in the
+ * four layouts problem corpora were captured in, so they are fixed. Each _get writes into buf when the state
+ * fits in cap and returns the length it needs; each _set replaces the answers (nothing changes unless the
+ * whole state fits its layout) and returns 0, or 1 with msg. width: implicit_step_width of the formulation.
  *   gi2  geometric_implicit 2D  [np; per pair sa, sb, m2, its 8 + m2 values]
  *   gi3  geometric_implicit 3D  [np; per pair sa, sb, axis, its 13 values] with every body 2 one function,
  *                               else [-np; per pair sa, sb, axis, m2, its 12 + m2 values]

@@ -16,7 +16,8 @@ void implicit_grad_dv(const struct side3_eval *e, int point, int body, struct dv
   }
 }
 
-void implicit_contact3d_eval(const struct implicit_step *d, int i, const double *x, struct implicit_contact3d *c)
+void implicit_contact3d_eval(const struct implicit_step *d, int i, const double *x,
+                             struct implicit_contact3d *c)
 {
   const struct implicit_contact *ct = &d->c[i];
   const struct implicit_index ix = implicit_step_index(d, i);
@@ -81,12 +82,12 @@ void implicit_contact3d_gaps(const struct implicit_contact3d *c, const double *x
   const struct implicit_index ix = c->ix;
   const int dof1 = c->s1->dof, dof2 = c->s2->dof;
   const double db = ix.db >= 0 ? x[ix.db] : 0.0;
-  implicit_gap_row(&g, ix.l1, ix.db >= 0 ? -(c->e1.f + db) : -c->e1.f, -1.0, ix.a1, c->e1.G, dof1, c->e1.dfdn, F,
-                   J, n);
+  implicit_gap_row(&g, ix.l1, ix.db >= 0 ? -(c->e1.f + db) : -c->e1.f, -1.0, ix.a1, c->e1.G, dof1, c->e1.dfdn,
+                   F, J, n);
   for (int q = 0; q < c->m2; q++) /* (18) = (31) */
     implicit_gap_row(&g, ix.l2 + q, -c->e2[q].f, -1.0, ix.a2, c->e2[q].G, dof2, c->e2[q].dfdn, F, J, n);
-  implicit_gap_row(&g, ix.pn, ix.db >= 0 ? c->e12.f + db : c->e12.f, 1.0, ix.a2, c->e12.G, dof1, c->e12.dfdn, F,
-                   J, n);
+  implicit_gap_row(&g, ix.pn, ix.db >= 0 ? c->e12.f + db : c->e12.f, 1.0, ix.a2, c->e12.G, dof1, c->e12.dfdn,
+                   F, J, n);
   jac_add(J, n, ix.l1, ix.db, -1.0);
   jac_add(J, n, ix.pn, ix.db, 1.0);
 }

@@ -13,20 +13,22 @@ struct implicit_contact3d {
   struct implicit_index ix;
   const struct gi_side3 *s1, *s2; /* body 1 (one function), body 2 */
   int m2;
-  int cols[NL];           /* the local variables' global columns: a1, a2, nu1, nu2 (-1: a static body's) */
-  struct side3_eval e1;   /* body 1's function at a1 */
-  struct side3_eval e12;  /* and at a2 */
-  struct side3_eval *e2;  /* body 2's inequalities at a2 (implicit_step.e3) */
-  struct dv G1;           /* grad f(a1) */
+  int cols[NL];          /* the local variables' global columns: a1, a2, nu1, nu2 (-1: a static body's) */
+  struct side3_eval e1;  /* body 1's function at a1 */
+  struct side3_eval e12; /* and at a2 */
+  struct side3_eval *e2; /* body 2's inequalities at a2 (implicit_step.e3) */
+  struct dv G1;          /* grad f(a1) */
 };
 
 /* grad of an evaluation at its point, with its derivative in the local variables (point slot, body slot) */
 void implicit_grad_dv(const struct side3_eval *e, int point, int body, struct dv *G);
 /* Contact i's evaluations at x. */
-void implicit_contact3d_eval(const struct implicit_step *d, int i, const double *x, struct implicit_contact3d *c);
+void implicit_contact3d_eval(const struct implicit_step *d, int i, const double *x,
+                             struct implicit_contact3d *c);
 /* (15): a1 - a2 + l1 G1(a1) and (16) = (29): G1(a1) + sum_q l2_q G2_q(a2). */
 void implicit_contact3d_kkt(const struct implicit_contact3d *c, const double *x, double *F, double *J, int n);
 /* The gap rows -f(a1) [- delta_bar], -g_q(a2), f(a2) [+ delta_bar]. */
-void implicit_contact3d_gaps(const struct implicit_contact3d *c, const double *x, double *F, double *J, int n);
+void implicit_contact3d_gaps(const struct implicit_contact3d *c, const double *x, double *F, double *J,
+                             int n);
 
 #endif

@@ -158,7 +158,8 @@ static int contact_sides(struct formulation *f, struct implicit_step *d, const s
                          const struct contact *c, struct implicit_contact *ct, int *npool)
 {
   const int two = d->dim == 2;
-  const enum shape_kind poly = two ? SHAPE_POLYGON : SHAPE_POLYHEDRON, flat = two ? SHAPE_HALFPLANE : SHAPE_PLANE;
+  const enum shape_kind poly = two ? SHAPE_POLYGON : SHAPE_POLYHEDRON,
+                        flat = two ? SHAPE_HALFPLANE : SHAPE_PLANE;
   const enum shape_kind ka = w->shapes[c->sa].kind, kb = w->shapes[c->sb].kind;
   if (ka == poly && kb == poly) return formulation_fail(f, d->model->refusal[d->dim - 2], c->sa, c->sb);
   int a_first = d->model->a_first(ka == flat, kb == flat, ka == poly, kb == poly);
@@ -167,7 +168,8 @@ static int contact_sides(struct formulation *f, struct implicit_step *d, const s
   if (two ? implicit_side_init(w, sh[0], &ct->s2[0], msg, sizeof msg)
           : implicit_side3_init(w, sh[0], &ct->s3[0], msg, sizeof msg))
     return formulation_fail(f, "%s", msg);
-  if (two ? body2_2d(d, w, sh[1], ct, npool, msg, sizeof msg) : body2_3d(d, w, sh[1], ct, npool, msg, sizeof msg))
+  if (two ? body2_2d(d, w, sh[1], ct, npool, msg, sizeof msg)
+          : body2_3d(d, w, sh[1], ct, npool, msg, sizeof msg))
     return formulation_fail(f, "%s", msg);
   ct->sa = sh[0];
   ct->sb = sh[1];
@@ -279,8 +281,8 @@ void implicit_step_polygon_guess(struct implicit_step *d, const struct world *w,
   const struct implicit_contact *ct = &d->c[i];
   struct implicit_index ix = implicit_step_index(d, i);
   double *g = d->guess;
-  implicit_polygon_guess(&ct->s2[0], &ct->s2[1], w->shapes[ct->sb].polygon, d->pool + ct->g2, d->h, d->nu0, warm,
-                         g + ix.a1, g + ix.a2, g + ix.l1, g + ix.l2);
+  implicit_polygon_guess(&ct->s2[0], &ct->s2[1], w->shapes[ct->sb].polygon, d->pool + ct->g2, d->h, d->nu0,
+                         warm, g + ix.a1, g + ix.a2, g + ix.l1, g + ix.l2);
 }
 
 void implicit_step_polyhedron_guess(struct implicit_step *d, const struct world *w, int i, int warm)
@@ -309,8 +311,8 @@ static void contact_guess(struct implicit_step *d, const struct world *w, const 
 
 /* ---- the problem ---- */
 
-int implicit_step_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
-                           struct cp_problem **out)
+int implicit_step_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs,
+                           double h, struct cp_problem **out)
 {
   struct implicit_step *d = f->data;
   *out = NULL;
@@ -331,8 +333,8 @@ int implicit_step_assemble(struct formulation *f, const struct world *w, const s
 }
 
 /* nu and the normal impulses (p_n, or p_ns + p_nr) from z; the answers kept per pair for the next step. */
-int implicit_step_recover(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
-                          const double *z, double *nu, double *pn)
+int implicit_step_recover(struct formulation *f, const struct world *w, const struct contact_set *cs,
+                          double h, const double *z, double *nu, double *pn)
 {
   struct implicit_step *d = f->data;
   const struct implicit_model *m = d->model;

@@ -1,13 +1,13 @@
 /* implicit_step.h — the one assembler of the geometrically implicit family (Chakraborty, Berard, Akella &
- * Trinkle): geometric_implicit (a rigid pair, Secs. 3-4, eqs. (15)-(22)) and quasi_rigid (a compliant layer on
- * a rigid core, Sec. 5.1, eqs. (33)-(38)), each in 2D and 3D; one mixed NCP per step. A contact's unknowns:
- *   free  a1 (dim), a2 (dim), [delta_bar, delta: quasi_rigid], [p_t (2D) | p_t, p_o, p_r (3D): friction]
- *   comp  l1, l2_1 .. l2_m2 (body 2's inequalities), p_n | p_ns, p_nr, [sigma: friction]
- * z = [nu; every contact's free block; every contact's complementarity block], stored SHIFTED by the initial
- * guess (the previous step's answer for the same pair of shapes, implicit_answers.h, else the detection) so
- * that the stepper's z = 0 start is a warm start: the unknowns are x = guess + z, with lower bounds -guess on
- * the complementarity part (a box MCP). Side 0 is body 1 (the compliant body) and carries a single function;
- * side 1 is body 2 (the rigid body): one function, or a polygon's (polyhedron's) m2 half-planes (half-spaces),
+ * Trinkle): geometric_implicit (a rigid pair, Secs. 3-4, eqs. (15)-(22)) and quasi_rigid (a compliant layer
+ * on a rigid core, Sec. 5.1, eqs. (33)-(38)), each in 2D and 3D; one mixed NCP per step. A contact's
+ * unknowns: free  a1 (dim), a2 (dim), [delta_bar, delta: quasi_rigid], [p_t (2D) | p_t, p_o, p_r (3D):
+ * friction] comp  l1, l2_1 .. l2_m2 (body 2's inequalities), p_n | p_ns, p_nr, [sigma: friction] z = [nu;
+ * every contact's free block; every contact's complementarity block], stored SHIFTED by the initial guess
+ * (the previous step's answer for the same pair of shapes, implicit_answers.h, else the detection) so that
+ * the stepper's z = 0 start is a warm start: the unknowns are x = guess + z, with lower bounds -guess on the
+ * complementarity part (a box MCP). Side 0 is body 1 (the compliant body) and carries a single function; side
+ * 1 is body 2 (the rigid body): one function, or a polygon's (polyhedron's) m2 half-planes (half-spaces),
  * Sec. 4.3. A model (struct implicit_model) says what differs: which side is which, a contact's rows, the
  * refinements of the guess, the row counts. The F and J callbacks allocate nothing: x and F's room, the
  * evaluations of body 2's inequalities and the half-plane pool are sized at assemble. */
@@ -24,10 +24,10 @@ struct implicit_contact {
   struct gi_side3 s3[2]; /* 3D sides */
   int sa, sb;            /* their world shapes (the warm-start key) */
   double mu;
-  int m2;        /* inequalities of body 2: 1, or a polygon's edges / a polyhedron's faces */
-  int g2;        /* with m2 > 1: where body 2's half-planes (half-spaces) start in implicit_step.pool */
-  int comp;      /* where the contact's complementarity block starts in z */
-  int axis;      /* 3D: the world axis the friction frame's t is projected from (kept while the pair persists) */
+  int m2;   /* inequalities of body 2: 1, or a polygon's edges / a polyhedron's faces */
+  int g2;   /* with m2 > 1: where body 2's half-planes (half-spaces) start in implicit_step.pool */
+  int comp; /* where the contact's complementarity block starts in z */
+  int axis; /* 3D: the world axis the friction frame's t is projected from (kept while the pair persists) */
   double delta0; /* quasi_rigid: the deflection at the start of the step (damping) */
 };
 
@@ -63,9 +63,9 @@ struct implicit_model {
 
 struct implicit_step {
   const struct implicit_model *model;
-  double et, eo, er; /* options: the friction ellipsoid's semi-axes (eq. 5) */
+  double et, eo, er;     /* options: the friction ellipsoid's semi-axes (eq. 5) */
   double k, cdamp, dmax; /* options (quasi_rigid): stiffness, damping, maximum deflection */
-  int dim, fr;       /* the step's: 2 or 3; 1 with friction unknowns */
+  int dim, fr;           /* the step's: 2 or 3; 1 with friction unknowns */
   int ndof, nc, n, nfree;
   double h;
   double *M, *nu0, *papp, *guess;
@@ -86,10 +86,10 @@ struct implicit_step {
 int implicit_step_create(struct formulation *f, const struct implicit_model *model);
 void implicit_step_destroy(struct formulation *f);
 int implicit_step_detect(struct formulation *f, const struct world *w, double h, struct contact_set *cs);
-int implicit_step_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
-                           struct cp_problem **out);
-int implicit_step_recover(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
-                          const double *z, double *nu, double *pn);
+int implicit_step_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs,
+                           double h, struct cp_problem **out);
+int implicit_step_recover(struct formulation *f, const struct world *w, const struct contact_set *cs,
+                          double h, const double *z, double *nu, double *pn);
 
 struct implicit_index implicit_step_index(const struct implicit_step *d, int i);
 /* The values a pair's answer holds besides its m2 multipliers in dimension dim (friction slots included). */
