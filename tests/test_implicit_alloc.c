@@ -1,6 +1,6 @@
 /* test_implicit_alloc.c — the geometrically implicit formulations' F and J callbacks (Chakraborty, Berard,
- * Akella & Trinkle; formulations/types/implicit/implicit_step.c) allocate nothing: their workspaces are sized at
- * assemble. This test counts malloc, calloc and realloc (its own definitions, which forward to the next
+ * Akella & Trinkle; formulations/types/implicit/implicit_step.c) allocate nothing: their workspaces are sized
+ * at assemble. This test counts malloc, calloc and realloc (its own definitions, which forward to the next
  * ones, dlsym RTLD_NEXT, so the sanitizers' allocators still serve them) while a semismooth Newton would call
  * F and J, for geometric_implicit and quasi_rigid in 2D and 3D, each with friction and with body 2 a polygon
  * (polyhedron); assemble allocates (the counter works). */

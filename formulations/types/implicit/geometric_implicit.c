@@ -125,19 +125,6 @@ static void gi_polyhedron_guess(struct implicit_step *d, const struct world *w, 
     memcpy(d->guess + ix.pt, p, sizeof p);
 }
 
-static struct row_counts gi_counts(const struct implicit_step *d)
-{
-  int other = 0;
-  for (int i = 0; i < d->nc; i++)
-    other += 2 * d->dim + 1 + d->c[i].m2; /* a1, a2, l1, l2_1 .. l2_m */
-  return (struct row_counts){.normal = d->nc,
-                             .friction = (d->dim == 2 ? 1 : 3) * d->nc,
-                             .slack = d->nc,
-                             .velocity = d->ndof,
-                             .other = other,
-                             .total = d->n};
-}
-
 static const struct implicit_model gi_model = {
     .name = "geometric_implicit",
     .nextra = 0,
@@ -154,7 +141,7 @@ static const struct implicit_model gi_model = {
          "superellipsoid or plane, or another formulation"},
     .rows = {gi_rows2, gi_rows3},
     .polytope_guess = {implicit_step_polygon_guess, gi_polyhedron_guess},
-    .counts = gi_counts,
+    .sigma_is_friction_2d = 0,
 };
 
 static int gi_create(struct formulation *f) { return implicit_step_create(f, &gi_model); }

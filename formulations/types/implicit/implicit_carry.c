@@ -58,9 +58,7 @@ static int begin(struct implicit_answers *s, int dim, int fr, int width, int np,
     snprintf(msg, len, "out of memory");
     return 1;
   }
-  s->dim = dim;
-  s->fr = fr;
-  s->width = width;
+  implicit_answers_layout(s, dim, fr, width);
   return 0;
 }
 

@@ -311,6 +311,22 @@ static void contact_guess(struct implicit_step *d, const struct world *w, const 
 
 /* ---- the problem ---- */
 
+/* The problem's rows by kind (f->rows): p_n (or p_ns, p_nr) normal; p_t (p_o, p_r) friction; sigma slack;
+ * the points, delta_bar, delta and the multipliers other. */
+static struct row_counts step_counts(const struct implicit_step *d)
+{
+  const struct implicit_model *m = d->model;
+  int other = 0, fr = d->fr * d->nc, sigma_friction = d->dim == 2 && m->sigma_is_friction_2d;
+  for (int i = 0; i < d->nc; i++)
+    other += 2 * d->dim + m->nextra + 1 + d->c[i].m2;
+  return (struct row_counts){.normal = m->npn * d->nc,
+                             .friction = (friction_count(d->dim) + sigma_friction) * fr,
+                             .slack = sigma_friction ? 0 : fr,
+                             .velocity = d->ndof,
+                             .other = other,
+                             .total = d->n};
+}
+
 int implicit_step_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs,
                            double h, struct cp_problem **out)
 {
@@ -327,7 +343,7 @@ int implicit_step_assemble(struct formulation *f, const struct world *w, const s
   }
   snprintf(p->name, sizeof p->name, "%s%s nc=%d (z shifted by the warm start)", d->model->name,
            d->dim == 3 ? " 3D" : "", d->nc);
-  f->rows = d->model->counts(d);
+  f->rows = step_counts(d);
   *out = p;
   return 0;
 }

@@ -9,8 +9,8 @@
  * complementarity part (a box MCP). Side 0 is body 1 (the compliant body) and carries a single function; side
  * 1 is body 2 (the rigid body): one function, or a polygon's (polyhedron's) m2 half-planes (half-spaces),
  * Sec. 4.3. A model (struct implicit_model) says what differs: which side is which, a contact's rows, the
- * refinements of the guess, the row counts. The F and J callbacks allocate nothing: x and F's room, the
- * evaluations of body 2's inequalities and the half-plane pool are sized at assemble. */
+ * refinements of the guess (the row counts are the layout's). The F and J callbacks allocate nothing: x and
+ * F's room, the evaluations of body 2's inequalities and the half-plane pool are sized at assemble. */
 #ifndef CB_IMPLICIT_STEP_H
 #define CB_IMPLICIT_STEP_H
 
@@ -58,7 +58,7 @@ struct implicit_model {
   /* [dim - 2]: the guess of a contact whose body 2 is a polygon (polyhedron); warm: the previous answer is
    * in the guess */
   void (*polytope_guess[2])(struct implicit_step *d, const struct world *w, int i, int warm);
-  struct row_counts (*counts)(const struct implicit_step *d);
+  int sigma_is_friction_2d; /* 1: 2D counts sigma among the friction rows, not as slack (f->rows) */
 };
 
 struct implicit_step {

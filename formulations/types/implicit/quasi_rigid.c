@@ -345,20 +345,6 @@ static void qr_polygon_guess(struct implicit_step *d, const struct world *w, int
                               d->nu0, g + ix.a1, g + ix.a2, g + ix.l2);
 }
 
-static struct row_counts qr_counts(const struct implicit_step *d)
-{
-  int other = 0, two = d->dim == 2;
-  for (int i = 0; i < d->nc; i++)
-    other += 2 * d->dim + 3 + d->c[i].m2; /* aC, aR, delta_bar, delta, l1, l2_1 .. l2_m */
-  /* 2D counts sigma with p_t as friction rows, 3D as a slack row (as the two were written) */
-  return (struct row_counts){.normal = 2 * d->nc,
-                             .friction = (two ? 2 : 3) * d->fr * d->nc,
-                             .slack = two ? 0 : d->fr * d->nc,
-                             .velocity = d->ndof,
-                             .other = other,
-                             .total = d->n};
-}
-
 static const struct implicit_model qr_model = {
     .name = "quasi_rigid",
     .nextra = 2,
@@ -375,7 +361,7 @@ static const struct implicit_model qr_model = {
          "superellipsoid or plane for one of them"},
     .rows = {qr_rows2, qr_rows3},
     .polytope_guess = {qr_polygon_guess, implicit_step_polyhedron_guess},
-    .counts = qr_counts,
+    .sigma_is_friction_2d = 1, /* as its 2D rows were always counted (tasks.csv's rows_ columns) */
 };
 
 static int qr_create(struct formulation *f) { return implicit_step_create(f, &qr_model); }
