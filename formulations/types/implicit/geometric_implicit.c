@@ -66,7 +66,6 @@ static int gi_rows2(const struct implicit_step *d, int i, const double *x, doubl
  * (implicit_friction3.h), (17)-(19). */
 static int gi_rows3(const struct implicit_step *d, int i, const double *x, double *F, double *J)
 {
-  const struct implicit_contact *ct = &d->c[i];
   struct implicit_contact3d c;
   implicit_contact3d_eval(d, i, x, &c);
   implicit_contact3d_kkt(&c, x, F, J, d->n);
@@ -83,28 +82,7 @@ static int gi_rows3(const struct implicit_step *d, int i, const double *x, doubl
     }
   if (!(G2.v[0] * G2.v[0] + G2.v[1] * G2.v[1] + G2.v[2] * G2.v[2] > 0.0)) return 1;
   dv_normalise(&G2, &nv);
-  const struct implicit_index ix = c.ix;
-  const struct friction3 fc = {
-      .s = {c.s1, c.s2},
-      .r = {c.e1.r, c.e2[0].r}, /* a2 - x2: the same for every inequality of body 2 */
-      .plus = 0,
-      .axis = ct->axis,
-      .mu = ct->mu,
-      .e = {d->et, d->eo, d->er},
-      .h = d->h,
-      .with_normal = 1,
-      .pn = x[ix.pn],
-      .pn_col = {ix.pn, -1},
-      .npn = 1,
-      .pt = x[ix.pt],
-      .po = x[ix.pt + 1],
-      .pr = x[ix.pt + 2],
-      .sg = x[ix.sg],
-      .ipt = ix.pt,
-      .ipo = ix.pt + 1,
-      .ipr = ix.pt + 2,
-      .isg = ix.sg,
-      .cols = c.cols};
+  const struct friction3 fc = implicit_contact3d_friction(d, &c, x, 0, 1); /* body 1 receives +n p_n */
   if (implicit_friction3_rows(&fc, &nv, x, F, J, d->n)) return 1;
   implicit_contact3d_gaps(&c, x, F, J, d->n); /* (17)-(19); (22) is implicit_friction3_rows' */
   return 0;

@@ -23,6 +23,7 @@ void implicit_contact3d_eval(const struct implicit_step *d, int i, const double 
   const struct implicit_index ix = implicit_step_index(d, i);
   const struct gi_side3 *s1 = &ct->s3[0], *s2 = &ct->s3[1];
   const double h = d->h, *a1 = x + ix.a1, *a2 = x + ix.a2;
+  c->ct = ct;
   c->ix = ix;
   c->s1 = s1;
   c->s2 = s2;
@@ -90,4 +91,33 @@ void implicit_contact3d_gaps(const struct implicit_contact3d *c, const double *x
                    F, J, n);
   jac_add(J, n, ix.l1, ix.db, -1.0);
   jac_add(J, n, ix.pn, ix.db, 1.0);
+}
+
+struct friction3 implicit_contact3d_friction(const struct implicit_step *d,
+                                             const struct implicit_contact3d *c, const double *x, int plus,
+                                             int with_normal)
+{
+  const struct implicit_index ix = c->ix;
+  double pn = x[ix.pn];
+  if (ix.pnr >= 0) pn += x[ix.pnr];
+  return (struct friction3){.s = {c->s1, c->s2},
+                            .r = {c->e1.r, c->e2[0].r}, /* a2 - x2: the same for every inequality of body 2 */
+                            .plus = plus,
+                            .axis = c->ct->axis,
+                            .mu = c->ct->mu,
+                            .e = {d->et, d->eo, d->er},
+                            .h = d->h,
+                            .with_normal = with_normal,
+                            .pn = pn,
+                            .pn_col = {ix.pn, ix.pnr},
+                            .npn = ix.pnr >= 0 ? 2 : 1,
+                            .pt = x[ix.pt],
+                            .po = x[ix.pt + 1],
+                            .pr = x[ix.pt + 2],
+                            .sg = x[ix.sg],
+                            .ipt = ix.pt,
+                            .ipo = ix.pt + 1,
+                            .ipr = ix.pt + 2,
+                            .isg = ix.sg,
+                            .cols = c->cols};
 }

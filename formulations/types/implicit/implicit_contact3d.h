@@ -7,9 +7,11 @@
 #define CB_IMPLICIT_CONTACT3D_H
 
 #include "implicit_dv.h"
+#include "implicit_friction3.h"
 #include "implicit_step.h"
 
 struct implicit_contact3d {
+  const struct implicit_contact *ct;
   struct implicit_index ix;
   const struct gi_side3 *s1, *s2; /* body 1 (one function), body 2 */
   int m2;
@@ -30,5 +32,11 @@ void implicit_contact3d_kkt(const struct implicit_contact3d *c, const double *x,
 /* The gap rows -f(a1) [- delta_bar], -g_q(a2), f(a2) [+ delta_bar]. */
 void implicit_contact3d_gaps(const struct implicit_contact3d *c, const double *x, double *F, double *J,
                              int n);
+
+/* The contact's friction rows (21)-(22) as implicit_friction3.h takes them: the side plus receives +n;
+ * with_normal: n p_n is applied there too (else the caller applies it); p_n is p_n, or p_ns + p_nr. */
+struct friction3 implicit_contact3d_friction(const struct implicit_step *d,
+                                             const struct implicit_contact3d *c, const double *x, int plus,
+                                             int with_normal);
 
 #endif

@@ -276,12 +276,11 @@ static void qr_normal3(const struct implicit_step *d, const struct implicit_cont
 /* Friction (Sec. 3 eqs. (21)-(22) on p_n = p_ns + p_nr, the rows of implicit_friction3.h with R as the body
  * that receives +u): p_t, p_o, p_r and sigma. A frictionless contact in a world with friction elsewhere gets
  * p_t = p_o = p_r = 0 and sigma = 0. */
-static int qr_friction3(const struct implicit_step *d, double mu, int axis,
-                        const struct implicit_contact3d *c, const struct dv *u, const double *x, double *F,
-                        double *J)
+static int qr_friction3(const struct implicit_step *d, const struct implicit_contact3d *c, const struct dv *u,
+                        const double *x, double *F, double *J)
 {
   const struct implicit_index ix = c->ix;
-  if (mu == 0.0) {
+  if (c->ct->mu == 0.0) {
     const int rows[4] = {ix.pt, ix.pt + 1, ix.pt + 2, ix.sg};
     for (int k = 0; k < 4; k++) {
       F[rows[k]] = x[rows[k]];
@@ -289,32 +288,12 @@ static int qr_friction3(const struct implicit_step *d, double mu, int axis,
     }
     return 0;
   }
-  const struct friction3 fc = {.s = {c->s1, c->s2},
-                               .r = {c->e1.r, c->e2[0].r},
-                               .plus = 1,
-                               .axis = axis,
-                               .mu = mu,
-                               .e = {d->et, d->eo, d->er},
-                               .h = d->h,
-                               .with_normal = 0, /* qr_normal3 applies u (p_ns + p_nr) */
-                               .pn = x[ix.pn] + x[ix.pnr],
-                               .pn_col = {ix.pn, ix.pnr},
-                               .npn = 2,
-                               .pt = x[ix.pt],
-                               .po = x[ix.pt + 1],
-                               .pr = x[ix.pt + 2],
-                               .sg = x[ix.sg],
-                               .ipt = ix.pt,
-                               .ipo = ix.pt + 1,
-                               .ipr = ix.pt + 2,
-                               .isg = ix.sg,
-                               .cols = c->cols};
+  const struct friction3 fc = implicit_contact3d_friction(d, c, x, 1, 0); /* qr_normal3 applies u p_n */
   return implicit_friction3_rows(&fc, u, x, F, J, d->n);
 }
 
 static int qr_rows3(const struct implicit_step *d, int i, const double *x, double *F, double *J)
 {
-  const struct implicit_contact *ct = &d->c[i];
   struct implicit_contact3d c;
   implicit_contact3d_eval(d, i, x, &c);
   const struct dv *Gc = &c.G1;
@@ -325,9 +304,9 @@ static int qr_rows3(const struct implicit_step *d, int i, const double *x, doubl
   qr_deflection3(d, &c, &u, x, F, J);
   qr_spring_rows(d, i, c.ix, x, F, J);
   qr_normal3(d, &c, &u, x, F, J);
-  if (c.ix.pt >= 0 && qr_friction3(d, ct->mu, ct->axis, &c, &u, x, F, J)) return 1;
+  if (c.ix.pt >= 0 && qr_friction3(d, &c, &u, x, F, J)) return 1;
   implicit_contact3d_gaps(&c, x, F, J, d->n);
-  qr_scale_rows(d, c.ix, ct->m2, F, J);
+  qr_scale_rows(d, c.ix, c.m2, F, J);
   return 0;
 }
 
