@@ -25,7 +25,7 @@ static int slot_same(int k, int m2)
  * the slots [aC, aR, delta_bar, delta, p_t | l1, l2_1 .. l2_m2, p_ns, p_nr, sigma] */
 static int slot_qr2(int k, int m2)
 {
-  static const int head[10] = {0, 1, 2, 3, 4, 5, 7, 8, -1, -1};
+  static const int head[8] = {0, 1, 2, 3, 4, 5, 7, 8};
   if (k < 8) return head[k];
   return k == 8 ? 8 + m2 : k == 9 ? 9 + m2 : k == 10 ? 6 : 10 + m2;
 }
@@ -201,26 +201,33 @@ int implicit_carry_gi3_get(const struct implicit_answers *s, double *buf, int ca
   return need;
 }
 
-int implicit_carry_gi3_set(struct implicit_answers *s, int width, const double *buf, int n, char *msg,
-                           size_t len)
+/* The gi3 layout's sizes (the answers untouched): 0 with *total, or 1 when the pairs do not fit n values. */
+static int gi3_check(const double *buf, int n, int np, int general, int width, int *total)
 {
-  int np = n > 0 ? (int)fabs(buf[0]) : -1, general = n > 0 && buf[0] < 0;
-  const char *bad = "carried state: %d values do not hold whole pairs";
-  /* the layout check first: nothing changes unless every pair fits */
-  int k = 1, i = 0, total = 0;
+  int k = 1, i = 0;
   for (; i < np && k < n; i++) {
     int m2 = 1;
     if (general) {
-      if (k + 3 >= n) return snprintf(msg, len, bad, n), 1;
+      if (k + 3 >= n) return 1;
       m2 = (int)buf[k + 3];
-      if (m2 < 1 || m2 > CONVEX_PART_MAX) return snprintf(msg, len, bad, n), 1;
+      if (m2 < 1 || m2 > CONVEX_PART_MAX) return 1;
     }
-    total += width + m2;
+    *total += width + m2;
     k += 3 + general + width + m2;
   }
-  if (np < 0 || i < np || k != n) return snprintf(msg, len, bad, n), 1;
+  return np < 0 || i < np || k != n;
+}
+
+int implicit_carry_gi3_set(struct implicit_answers *s, int width, const double *buf, int n, char *msg,
+                           size_t len)
+{
+  int np = n > 0 ? (int)fabs(buf[0]) : -1, general = n > 0 && buf[0] < 0, total = 0;
+  if (gi3_check(buf, n, np, general, width, &total)) { /* nothing changes unless every pair fits */
+    snprintf(msg, len, "carried state: %d values do not hold whole pairs", n);
+    return 1;
+  }
   if (begin(s, 3, 1, width, np, total, msg, len)) return 1;
-  for (i = 0, k = 1; i < np; i++) {
+  for (int i = 0, k = 1; i < np; i++) {
     int m2 = general ? (int)buf[k + 3] : 1, at = k + 3 + general;
     take(s, (int)buf[k], (int)buf[k + 1], m2, slot_same, width + m2, buf + at);
     s->a[i].axis = (int)buf[k + 2];
