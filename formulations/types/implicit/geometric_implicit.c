@@ -21,8 +21,8 @@
  * -G1(a1)/|G1|, and the closest points are guessed at the predicted pose (implicit_polygon.c,
  * implicit_polyhedron.c). Two polytopes in one contact would need k1 chosen within the step (Remark 1) and
  * are refused. Rows: 2D implicit_contact2d.c, 3D below with implicit_friction3.h. The Jacobian is analytic
- * (tests/test_geometric_implicit.c checks it against finite differences). Options: -geometric_implicit_et,
- * _eo, _er (the friction ellipsoid, eq. (5)). */
+ * (tests/formulations/types/implicit/test_geometric_implicit.c checks it against finite differences).
+ * Options: -geometric_implicit_et, _eo, _er (the friction ellipsoid, eq. (5)). */
 #include "formulation.h"
 #include "geometric_implicit3d.h"
 #include "implicit.h"

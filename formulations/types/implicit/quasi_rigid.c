@@ -21,8 +21,8 @@
  * polygon (polyhedron) is the rigid body R as an intersection of half-planes (half-spaces), Sec. 4.3: one
  * multiplier l2_q per face with its gap row -r_q(aR), grad c(aC) + sum_q l2_q grad r_q(aR) = 0 in (34), the
  * guesses of implicit_polygon.c (implicit_polyhedron.c); C stays one function (two polytopes are refused).
- * Analytic Jacobian (checked by finite differences in tests/test_quasi_rigid.c,
- * tests/test_quasi_rigid_polygon.c). Options: qr_options below. */
+ * Analytic Jacobian (checked by finite differences in tests/formulations/types/implicit/test_quasi_rigid.c,
+ * tests/formulations/types/implicit/test_quasi_rigid_polygon.c). Options: qr_options below. */
 #include "formulation.h"
 #include "implicit.h"
 #include "implicit_carry.h"
