@@ -21,7 +21,8 @@ if [ "$n_ok" = 2 ]; then echo "ok - bench_quasirigid_drop: both runs match the a
 if awk -F, 'NR > 1 && $3 == 0.05 { d = $11 - 0.33554179; exit !(d < 2e-3 && d > -2e-3) }' "$csv"; then
   echo "ok - bench_quasirigid_drop: analytic core impact at 0.3355 s (the paper: ~0.34 s)"; else
   echo "not ok - bench_quasirigid_drop: analytic core-impact time"; fi
-# the 3D form (quasi_rigid3d.c): a unit sphere on the compliant plane gives the disc's rows, value for value
+# the 3D form (quasi_rigid.c's qr_rows3): a unit sphere on the compliant plane gives the disc's rows,
+# value for value
 "$CB_BIN/bench_quasirigid_drop" -dim 2,3 -quasi_rigid_delta_max 0.05 -h 1e-3 -cp_solver fb_newton -t_end 0.6 -out "$tmp/r3" \
   -quiet -no_plots >"$tmp/out" 2>&1
 same=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) skip[i] = $i ~ /_seconds$|^(task_id|dim|rank|host)$/; next }

@@ -1,7 +1,7 @@
 /* implicit_dv.h — 3-vectors carrying their derivatives in a contact's 18 local variables (its two points,
  * 3 each, and its two bodies' velocities (v, omega), 6 each): the bookkeeping of the analytic Jacobians of
- * the 3D geometrically implicit formulations (Chakraborty, Berard, Akella & Trinkle; geometric_implicit3d.c,
- * quasi_rigid3d.c), so each geometric quantity is built once with its derivative and scattered into the
+ * the 3D geometrically implicit formulations (Chakraborty, Berard, Akella & Trinkle; geometric_implicit.c,
+ * quasi_rigid.c), so each geometric quantity is built once with its derivative and scattered into the
  * global Jacobian at the end. */
 #ifndef CB_IMPLICIT_DV_H
 #define CB_IMPLICIT_DV_H

@@ -1,6 +1,6 @@
 /* implicit_friction3.h — the ellipsoidal friction of the 3D geometrically implicit formulations (Chakraborty,
  * Berard, Akella & Trinkle, Sec. 3 eqs. (5)-(7) and Sec. 4.2 eqs. (21)-(22)), one set of rows shared by
- * geometric_implicit3d.c (rigid bodies) and quasi_rigid3d.c (Sec. 5, with p_n = p_ns + p_nr). Given the
+ * geometric_implicit.c (rigid bodies) and quasi_rigid.c (Sec. 5, with p_n = p_ns + p_nr). Given the
  * contact normal n (a struct dv: with its derivatives in the contact's 18 local variables), the frame is
  * t = the unit projection of the world axis `axis` onto the plane normal to n, o = n x t; the body that
  * receives +n (slot `plus`) gets the force F = t p_t + o p_o (+ n p_n when asked) at its point and the

@@ -289,7 +289,7 @@ void implicit_polyhedron_guess(const struct gi_side3 *s1, const struct gi_side3 
   l2[align] = gn2 > 0.0 ? g1 / gn2 : 1.0;
 }
 
-/* See implicit_polyhedron.h. The frame is geometric_implicit3d.c's: n = -grad f(a1) / |grad f(a1)|, t the
+/* See implicit_polyhedron.h. The frame is geometric_implicit.c's: n = -grad f(a1) / |grad f(a1)|, t the
  * unit projection of the world axis onto the plane normal to n, o = n x t. */
 int implicit_polyhedron_impulses(const struct gi_side3 s[2], const double a1[3], const double a2[3],
                                  const double *nu0, const double *papp, const double *M, int ndof, double h,

@@ -31,7 +31,7 @@ void implicit_polyhedron_guess(const struct gi_side3 *s1, const struct gi_side3 
  * (*pn) the impulse that closes the predicted gap over the step for the translational masses alone, and,
  * when the contact slides and p_n > 0, the friction (p_t, p_o, p_r) of (21)-(22) at that p_n opposing the
  * start slip with sigma = sqrt(sum e_k^2 v_k^2) (returns 1; else 0 and p, sigma untouched). axis: the pair's
- * frame axis (geometric_implicit3d.c). Why: at p_n = p_t = sigma = 0 the friction rows' derivatives vanish,
+ * frame axis (geometric_implicit.c). Why: at p_n = p_t = sigma = 0 the friction rows' derivatives vanish,
  * and a box launched sliding on the plane failed its first steps with every Newton solver. */
 int implicit_polyhedron_impulses(const struct gi_side3 s[2], const double a1[3], const double a2[3],
                                  const double *nu0, const double *papp, const double *M, int ndof, double h,

@@ -5,7 +5,7 @@
  * the drop of Sec. 6.3 (unit disc from y = 1.5, k = 1000, no damping) with delta_max = 1: first contact at
  * t = sqrt(2 * 0.5 / g) within a step, the largest deflection near the undamped spring's
  * mg/k + sqrt((mg/k)^2 + m v^2 / k) (backward Euler damps it a little), the rigid core never reached; and
- * the 3D form (quasi_rigid3d.c): its Jacobian, also with friction (e_t, e_o, e_r; the physics is in
+ * the 3D form (quasi_rigid.c's qr_rows3): its Jacobian, also with friction (e_t, e_o, e_r; the physics is in
  * tests/formulations/types/implicit/test_quasi_rigid_friction.c), and a sphere's drop that repeats the disc's
  * to rounding. */
 #include "check.h"
@@ -127,10 +127,10 @@ static void test_core_impact(void)
   world_destroy(&w);
 }
 
-/* 3D (quasi_rigid3d.c): the analytic Jacobian against finite differences for a sphere near a tilted compliant
- * plane and a sphere on a moving sphere at random poses and velocities; then the drop of Sec. 6.3 in 3D (a
- * unit sphere, m = 1, from z = 1.5 onto the compliant plane z <= 0, delta_max = 1): the same vertical motion
- * as the 2D disc, step for step (the sphere's height equals the disc's to rounding). */
+/* 3D (quasi_rigid.c's qr_rows3): the analytic Jacobian against finite differences for a sphere near a tilted
+ * compliant plane and a sphere on a moving sphere at random poses and velocities; then the drop of Sec. 6.3
+ * in 3D (a unit sphere, m = 1, from z = 1.5 onto the compliant plane z <= 0, delta_max = 1): the same
+ * vertical motion as the 2D disc, step for step (the sphere's height equals the disc's to rounding). */
 static void test_3d(void)
 {
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);

@@ -4,7 +4,7 @@
  * the compliant half-plane without spin, which slides and then rolls. Analytic answer, whatever the normal
  * force's history: the friction impulse P stops the slip when v0 - P/m = P r^2 / J, so the disc rolls at
  * v = v0 / (1 + m r^2 / J) = 2 v0 / 3 and has lost m v0^2 / 6 of kinetic energy; with the normal force m g
- * the slip lasts v0 / (3 mu g). In 3D (quasi_rigid3d.c with implicit_friction3.h's rows, e_t, e_o, e_r): a
+ * the slip lasts v0 / (3 mu g). In 3D (quasi_rigid.c, with implicit_friction3.h's rows, e_t, e_o, e_r): a
  * solid sphere (m = 1, r = 1, I = 2/5 m r^2) launched without spin on the compliant plane rolls at
  * v0 / (1 + m r^2 / I) = 5 v0 / 7 after sliding for 2 v0 / (7 mu g) and has lost m v0^2 / 7 (the final
  * energy is (1/2) m v^2 (1 + 2/5) = (5/7) (1/2) m v0^2), the same launched along y gives the same numbers
@@ -211,7 +211,7 @@ static void test_scene(void)
 }
 
 /* The carried state of a 3D run with friction (its pairs' p_t, p_o, p_r, sigma and frame axis besides the
- * frictionless answers, quasi_rigid3d.c) rebuilds the step's problem in a fresh formulation bit for bit. */
+ * frictionless answers, implicit_carry.h) rebuilds the step's problem in a fresh formulation bit for bit. */
 static void test_carry_3d(void)
 {
   const double zero[3] = {0, 0, 0}, v[3] = {1.5, -0.5, 0};
