@@ -22,6 +22,7 @@
 #include "farkas.h"
 
 #include "glpk_guard.h"
+#include "solver.h"
 
 #include <glpk.h>
 #include <gmp.h>
@@ -29,7 +30,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #define FARKAS_EXACT_MAX 400   /* basic y's the rational solve takes on */
 #define FARKAS_BUDGET    10.0  /* seconds of rational work per certificate */
@@ -44,13 +44,6 @@ static enum farkas_row farkas_row_kind(const struct cp_problem *p, int i)
   if (p->lo[i] == 0.0 && isinf(p->hi[i]) && p->hi[i] > 0) return FARKAS_COMP;
   if (isinf(p->lo[i]) && p->lo[i] < 0 && isinf(p->hi[i]) && p->hi[i] > 0) return FARKAS_FREE;
   return FARKAS_NONE;
-}
-
-static double farkas_clock(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static mpq_t *farkas_q_alloc(size_t n)
@@ -121,7 +114,7 @@ static int farkas_q_solve(mpq_t *A, mpq_t *b, int k, double deadline)
     int piv = c;
     while (piv < k && mpq_sgn(A[(size_t)piv * k + c]) == 0)
       piv++;
-    if (piv == k || farkas_clock() > deadline) {
+    if (piv == k || solver_wall_time() > deadline) {
       bad = 1;
       break;
     }
@@ -306,7 +299,7 @@ static int farkas_triplets(struct farkas_run *r)
 static int farkas_prove_from_basis(struct farkas_run *r, mpq_t *y, double *qty, const char **why)
 {
   const struct cp_problem *p = r->p;
-  const double deadline = farkas_clock() + FARKAS_BUDGET;
+  const double deadline = solver_wall_time() + FARKAS_BUDGET;
   char msg[256];
   int too_big = 0;
   if (!farkas_basis_vertex(r->col_stat, r->row_stat, p, y, deadline, &too_big) &&
@@ -317,7 +310,7 @@ static int farkas_prove_from_basis(struct farkas_run *r, mpq_t *y, double *qty, 
         FARKAS_EXACT_MAX) " unknowns";
     return 0;
   }
-  r->tm_lim = (int)(1000.0 * fmax(0.0, deadline - farkas_clock()));
+  r->tm_lim = (int)(1000.0 * fmax(0.0, deadline - solver_wall_time()));
   if (r->tm_lim <= 0 || glpk_guarded(farkas_exact_body, r, msg, sizeof msg)) {
     r->lp = NULL; /* freed with GLPK's environment, if it was an error */
     return 0;
@@ -325,7 +318,7 @@ static int farkas_prove_from_basis(struct farkas_run *r, mpq_t *y, double *qty, 
   if (r->optimal && !farkas_basis_vertex(r->col_stat, r->row_stat, p, y, deadline, &too_big) &&
       farkas_exact_test(p, y, qty))
     return 1;
-  if (farkas_clock() > deadline) *why = "the rational check ran out of its time budget";
+  if (solver_wall_time() > deadline) *why = "the rational check ran out of its time budget";
   return 0;
 }
 
