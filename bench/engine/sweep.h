@@ -9,8 +9,8 @@
  * once: the checkpoint behind -resume and -rerun_failed), progress with rate and ETA, and at the end
  * tasks.csv, summary.csv/.md, meta.json and plots in the run directory.
  *
- * Run directory (results/<experiment>/<run>/, or -out DIR):
- *   ledger.csv (ledger.K-of-N.csv for -slice K/N)  finished rows in completion order; a torn last line is
+ * Run directory (results/<experiment>/<run>/, or the driver's results_dir instead of <experiment>, or -out
+ * DIR): ledger.csv (ledger.K-of-N.csv for -slice K/N)  finished rows in completion order; a torn last line is
  *                                                  dropped on resume; for a repeated task id the last wins
  *   ledger.lock (ledger.K-of-N.lock)  flock'd by rank 0 for the whole run (host and pid inside): a second
  *                    run on the same ledger is refused (exit 2); slices lock only their own ledger
@@ -191,6 +191,9 @@ struct sweep_driver {
    * the sweep (unless -no_plots) for every task of the run that left one: DIR/EXPERIMENT_taskID_NAME.png. */
   const struct trace_plot *trace_plots;
   int n_trace_plots;
+  /* Optional: the folder under results/ that holds the runs made without -out (and their latest link); NULL:
+   * the experiment's name. For an experiment whose results/<experiment>/ holds committed data. */
+  const char *results_dir;
 };
 
 /* The whole program: PetscInitialize, options, the sweep, aggregation, PetscFinalize. Returns the exit

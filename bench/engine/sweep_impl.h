@@ -66,7 +66,8 @@ struct sweep {
   FILE *ledger;
   /* rank 0: the advisory lock on this run's ledger (ledger*.lock next to it), held for the whole run; -1 */
   int lock_fd;
-  int ledger_failed; /* rank 0: a ledger write failed; the run stops and claims nothing more */
+  int ledger_failed;  /* rank 0: a ledger write failed; the run stops and claims nothing more */
+  int capture_failed; /* rank 0: a rank's -cp_capture writes failed; the run stops too */
 };
 
 /* sweep_task.c */
@@ -74,6 +75,8 @@ int sweep_axes_parse(struct sweep *s);
 /* sweep_options.c: the engine's options into s (nonzero after a message), the unused-option check (nonzero
  * when any option was not read; rank 0 names each), and -help for this run. */
 int sweep_parse_engine(struct sweep *s);
+/* The folder under results/ of runs without -out: the driver's results_dir, or its experiment's name. */
+const char *sweep_results_dir(const struct sweep *s);
 int sweep_check_task_range(struct sweep *s);
 int sweep_check_unused(const struct sweep *s);
 void sweep_print_help(const struct sweep *s);
@@ -106,7 +109,8 @@ int sweep_axis_is_instance(const struct sweep_axis *a);
 unsigned long sweep_instance_seed(const struct sweep *s, const char *const *values);
 
 /* sweep_run.c */
-/* Nonzero when the run was stopped: a ledger write failed (rank 0; the message is printed). */
+/* Nonzero when the run was stopped: a ledger write failed (rank 0), or a -cp_capture write (any rank; the
+ * messages are printed). */
 int sweep_run(struct sweep *s);
 /* Called before MPI_Init: remembers the launcher (mpirun, slurmstepd) so that every rank stops when it
  * dies instead of running on as an orphan. */

@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { TAG_RESULT = 71, TAG_ASSIGN = 72, TAG_STOP = 73 };
+enum { TAG_RESULT = 71, TAG_ASSIGN = 72, TAG_STOP = 73, TAG_CAPTURE_FAILED = 74 };
 
 /* Assignments besides task ids: no more tasks; and no more tasks after a TAG_STOP this worker must take. */
 enum { ASSIGN_DONE = -1, ASSIGN_STOPPED = -2 };
@@ -366,6 +366,33 @@ static void stop_all(struct sweep *s, struct running *own, long *next, char *bus
     }
 }
 
+/* Rank 0: 1 once a rank's -cp_capture writes have failed (its own, or a worker's TAG_CAPTURE_FAILED, each
+ * taken): the run stops as for a failed ledger write. */
+static int capture_failed(struct sweep *s)
+{
+  int flag = 1;
+  while (flag) {
+    MPI_Status st;
+    MPI_Iprobe(MPI_ANY_SOURCE, TAG_CAPTURE_FAILED, s->comm, &flag, &st);
+    if (flag) {
+      long dummy;
+      MPI_Recv(&dummy, 1, MPI_LONG, st.MPI_SOURCE, TAG_CAPTURE_FAILED, s->comm, MPI_STATUS_IGNORE);
+      s->capture_failed = 1;
+    }
+  }
+  if (sweep_capture_failed()) s->capture_failed = 1;
+  return s->capture_failed;
+}
+
+/* A worker: tells rank 0 once that its -cp_capture writes have failed. */
+static void report_capture_failure(const struct sweep *s, int *reported)
+{
+  if (*reported || !sweep_capture_failed()) return;
+  long one = 1;
+  MPI_Send(&one, 1, MPI_LONG, 0, TAG_CAPTURE_FAILED, s->comm);
+  *reported = 1;
+}
+
 static int run_master(struct sweep *s)
 {
   struct running own = {0};
@@ -376,7 +403,7 @@ static int run_master(struct sweep *s)
   while (next < s->n_todo || own.busy || workers > 0) {
     int busy = 0;
     if (launcher_gone()) abandon(s, &own);
-    if (s->ledger_failed && !stopping) {
+    if ((s->ledger_failed || capture_failed(s)) && !stopping) {
       stop_all(s, &own, &next, busy_worker);
       stopping = 1;
     }
@@ -405,7 +432,7 @@ static int run_master(struct sweep *s)
         record(s, line);
       else
         free(line);
-      if (s->ledger_failed && !stopping) {
+      if ((s->ledger_failed || capture_failed(s)) && !stopping) {
         stop_all(s, &own, &next, busy_worker);
         stopping = 1;
       }
@@ -421,7 +448,8 @@ static int run_master(struct sweep *s)
   reap_child(&own, 0); /* its input closes: it exits */
   free(own.buf);
   free(busy_worker);
-  return s->ledger_failed;
+  capture_failed(s); /* a worker's last word */
+  return s->ledger_failed || s->capture_failed;
 }
 
 /* Waits for rank 0's answer, watching the launcher: a blocking receive would wait forever without it. */
@@ -442,8 +470,9 @@ static int run_worker(struct sweep *s)
 {
   struct running r = {0};
   char *line = NULL;
-  int stopped = 0;
+  int stopped = 0, reported = 0;
   for (;;) {
+    report_capture_failure(s, &reported); /* before the request: rank 0 takes it first */
     const char *msg = line ? line : "";
     MPI_Send(msg, (int)strlen(msg), MPI_CHAR, 0, TAG_RESULT, s->comm);
     free(line);
@@ -465,10 +494,11 @@ static int run_worker(struct sweep *s)
 int sweep_run(struct sweep *s)
 {
   s->t_start = MPI_Wtime();
-  if (s->use_fork && sweep_capture_start(&s->capture))
-    fprintf(stderr, "warning: -cp_capture: cannot start the writer process; tasks write in-process\n");
   int rc = s->rank == 0 ? run_master(s) : run_worker(s);
-  sweep_capture_close(); /* a failure is a warning: the run's rows are what it owes */
+  /* a capture that failed, here or at the last batch on any rank, stops the run as a failed ledger write
+   * does: the corpus it owes is not whole */
+  int capture_bad = sweep_capture_close();
+  MPI_Allreduce(MPI_IN_PLACE, &capture_bad, 1, MPI_INT, MPI_MAX, s->comm);
   s->t_end = MPI_Wtime();
-  return rc;
+  return rc || capture_bad;
 }

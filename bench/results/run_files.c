@@ -55,5 +55,6 @@ int sweep_status_is_success(const char *status)
 
 int sweep_status_is_failure(const char *status)
 {
-  return !sweep_status_is_success(status) && strcmp(status, "not_applicable") != 0;
+  return !sweep_status_is_success(status) && strcmp(status, "not_applicable") != 0 &&
+         strcmp(status, "corrupt_input") != 0;
 }
