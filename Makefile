@@ -6,6 +6,7 @@
 #   make regress   the quick presets compared with results/baseline/ (make baseline rewrites it)
 #   make regress-solvers  every solver on the committed corpus results/corpus/ against its baseline
 #   make asan      the tests under AddressSanitizer + UBSan
+#   make fuzz-corpus  every byte of a small problem corpus flipped, each copy read every way (hours)
 # Sources are found by folder, so adding a solver, formulation, driver or test needs no edit here.
 
 BUILD ?= build
@@ -110,7 +111,7 @@ TESTS := $(TEST_SRC:tests/%.c=$(BIN)/tests/%)
 TEST_SUPPORT := $(BUILD)/tests/check.o $(BUILD)/tests/fd_jacobian.o $(BUILD)/tests/solver_fixture.o
 
 .SECONDARY:
-.PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step bench-sparse bench-lemke fuzz
+.PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step bench-sparse bench-lemke fuzz fuzz-corpus
 all: $(DRIVERS) $(TOOLS) $(TESTS)
 
 $(BUILD)/solvers/%.o: solvers/%.c
@@ -216,6 +217,11 @@ bench-sparse: all
 # lemke vs siconos_lemke on SPD n = 1000 (1 and 2 BLAS threads, ratios per round) and n = 4000 -> results/lemke_speed/
 bench-lemke: all
 	bench/lemke_speed
+
+# Every byte of a small corpus flipped in turn, each copy opened, read, rebuilt, listed, merged and exported in a
+# process of its own (bench/fuzz_corpus, bin/corpus_fuzz): fails on any crash, hang or bloat -> results/fuzz_corpus/
+fuzz-corpus: all
+	bench/fuzz_corpus
 
 # Per-step cost (detection / assembly / solve) of the cannonball stacks and polygon piles -> results/step/
 bench-step: all

@@ -1,94 +1,31 @@
-/* corpus.c — reading the problem corpus (corpus.h): version 2 (corpus_layout.h) here, version 1 through
- * corpus_v1.c; merge (every input through the reader into one writer, so it also converts version 1
- * files); the Siconos numerics .dat writer for linear problems. */
-#include "corpus_layout.h"
+/* corpus.c — reading the problem corpus (corpus.h): versions 2 and 3 (corpus_layout.h; the table read and
+ * checked in corpus_table.c), version 1 through corpus_v1.c. corpus_open first has the whole file read in a
+ * child process (corpus_check.c) and takes the checked table from it; only then does this process open the
+ * file with libhdf5, to read the data of problems the child has read without harm. */
+#include "corpus_impl.h"
 #include "corpus_v1.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-/* ---- reading ---- */
-
-struct corpus {
-  hid_t file, values, indices, text;
-  int version, n;
-  hsize_t n_values, n_indices, n_text;
-  struct corpus_meta *meta;
-  struct slot {
-    int64_t values_offset, indices_offset, nnz, text_offset;
-    int format, world_len, options_len, carry_n, warm;
-  } * at; /* versions 2, 3: where each problem's data is */
-};
-
-static int open_v2(struct corpus *c, const char *path, char *err, size_t len)
+static struct corpus *corpus_new(void)
 {
-  hid_t d = H5Dopen2(c->file, "problems", H5P_DEFAULT);
-  c->values = H5Dopen2(c->file, "values", H5P_DEFAULT);
-  c->indices = H5Dopen2(c->file, "indices", H5P_DEFAULT);
-  if (c->version >= 3) {
-    c->text = H5Dopen2(c->file, "text", H5P_DEFAULT);
-    if (c->text < 0 || corpus_extent(c->text, &c->n_text)) {
-      if (d >= 0) H5Dclose(d);
-      return corpus_fail(err, len, "%s: not a corpus (dataset text; corrupt?)", path);
-    }
-  }
-  hsize_t n = 0;
-  if (d < 0 || c->values < 0 || c->indices < 0 || corpus_extent(d, &n) ||
-      corpus_extent(c->values, &c->n_values) || corpus_extent(c->indices, &c->n_indices) || n > 100000000) {
-    if (d >= 0) H5Dclose(d);
-    return corpus_fail(err, len, "%s: not a corpus (datasets problems, values, indices; corrupt?)", path);
-  }
-  hid_t t = c->version >= 3 ? corpus_row_type() : corpus_row_type_v2();
-  struct row *r = calloc(n ? n : 1, sizeof *r);
-  c->meta = calloc(n ? n : 1, sizeof *c->meta);
-  c->at = calloc(n ? n : 1, sizeof *c->at);
-  int rc = !r || !c->meta || !c->at || (n && H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, r) < 0);
-  H5Tclose(t);
-  H5Dclose(d);
-  for (hsize_t i = 0; i < n && !rc; i++) {
-    struct corpus_meta *m = &c->meta[i];
-    struct row *x = &r[i];
-    x->name[sizeof x->name - 1] = x->kind[sizeof x->kind - 1] = x->m_format[sizeof x->m_format - 1] = '\0';
-    x->driver[sizeof x->driver - 1] = x->formulation[sizeof x->formulation - 1] = '\0';
-    x->solver[sizeof x->solver - 1] = x->status[sizeof x->status - 1] = '\0';
-    x->axes[sizeof x->axes - 1] = x->git_sha[sizeof x->git_sha - 1] = '\0';
-    memcpy(m->name, x->name, sizeof m->name);
-    memcpy(m->kind, x->kind, sizeof m->kind);
-    memcpy(m->driver, x->driver, sizeof m->driver);
-    memcpy(m->formulation, x->formulation, sizeof m->formulation);
-    memcpy(m->solver, x->solver, sizeof m->solver);
-    memcpy(m->status, x->status, sizeof m->status);
-    memcpy(m->axes, x->axes, sizeof m->axes);
-    memcpy(m->git_sha, x->git_sha, sizeof m->git_sha);
-    m->h = x->h;
-    m->t = x->t;
-    m->step = (long)x->step;
-    m->task_id = (long)x->task_id;
-    m->seed = (unsigned long)x->seed;
-    for (int k = 0; k < 6; k++)
-      m->rows[k] = x->rows[k];
-    m->n = x->n;
-    m->n_eq = x->n_eq;
-    m->captured = x->captured;
-    c->at[i] = (struct slot){x->values_offset, x->indices_offset, x->nnz,     x->text_offset, FMT_NONE,
-                             x->world_len,     x->options_len,    x->carry_n, x->warm};
-    for (int f = 0; f < 3; f++)
-      if (strcmp(x->m_format, corpus_fmt_text[f]) == 0) c->at[i].format = f;
-  }
-  free(r);
-  if (rc) return corpus_fail(err, len, "%s: cannot read the problem table (corrupt?)", path);
-  c->n = (int)n;
-  return 0;
+  struct corpus *c = calloc(1, sizeof *c);
+  if (c) c->file = c->values = c->indices = c->text = -1;
+  return c;
 }
 
-int corpus_open(const char *path, struct corpus **out, char *err, size_t len)
+int corpus_open_here(const char *path, struct corpus **out, char *err, size_t len)
 {
   corpus_quiet();
   *out = NULL;
-  if (access(path, R_OK) != 0) return corpus_fail(err, len, "%s: cannot read the file", path), 2;
+  struct stat st;
+  if (access(path, R_OK) != 0 || stat(path, &st) != 0)
+    return corpus_fail(err, len, "%s: cannot read the file", path), 2;
   if (H5Fis_hdf5(path) <= 0)
     return corpus_fail(err, len, "%s: not an HDF5 file (corrupt or truncated?)", path), 2;
   hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -100,12 +37,20 @@ int corpus_open(const char *path, struct corpus **out, char *err, size_t len)
                        CORPUS_SCHEMA_VERSION),
            2;
   }
-  struct corpus *c = calloc(1, sizeof *c);
+  struct corpus *c = corpus_new();
   if (!c) return H5Fclose(f), corpus_fail(err, len, "out of memory"), 2;
   c->file = f;
-  c->values = c->indices = c->text = -1;
+  c->file_size = st.st_size;
   c->version = (int)v;
-  int rc = v == 1 ? corpus_v1_list(f, path, &c->meta, &c->n, err, len) : open_v2(c, path, err, len);
+  int rc = 0;
+  if (v == 1) {
+    rc = corpus_v1_list(f, path, &c->meta, &c->n, err, len);
+    if (!rc && !(c->why = calloc((size_t)c->n + 1, sizeof *c->why)))
+      rc = corpus_fail(err, len, "out of memory");
+    if (!rc) corpus_table_check_v1(c);
+  } else {
+    rc = corpus_table_read(c, path, err, len);
+  }
   if (rc) {
     corpus_close(&c);
     return 2;
@@ -114,9 +59,36 @@ int corpus_open(const char *path, struct corpus **out, char *err, size_t len)
   return 0;
 }
 
+int corpus_open(const char *path, struct corpus **out, char *err, size_t len)
+{
+  corpus_quiet();
+  *out = NULL;
+  struct corpus *c = corpus_new();
+  if (!c) return corpus_fail(err, len, "out of memory"), 2;
+  if (corpus_check_file(path, c, err, len)) {
+    corpus_close(&c);
+    return 2;
+  }
+  c->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (c->file >= 0 && c->version >= 2) {
+    c->values = H5Dopen2(c->file, "values", H5P_DEFAULT);
+    c->indices = H5Dopen2(c->file, "indices", H5P_DEFAULT);
+    if (c->version >= 3) c->text = H5Dopen2(c->file, "text", H5P_DEFAULT);
+  }
+  if (c->file < 0 || (c->version >= 2 && (c->values < 0 || c->indices < 0)) ||
+      (c->version >= 3 && c->text < 0)) {
+    corpus_close(&c);
+    return corpus_fail(err, len, "%s: HDF5 cannot open it again (changed since it was read?)", path), 2;
+  }
+  *out = c;
+  return 0;
+}
+
 int corpus_count(const struct corpus *c) { return c->n; }
 int corpus_schema(const struct corpus *c) { return c->version; }
+long corpus_uncommitted(const struct corpus *c) { return c->uncommitted; }
 const struct corpus_meta *corpus_meta_at(const struct corpus *c, int i) { return &c->meta[i]; }
+const char *corpus_corrupt(const struct corpus *c, int i) { return c->why[i][0] ? c->why[i] : NULL; }
 
 int corpus_find(const struct corpus *c, const char *name)
 {
@@ -125,12 +97,27 @@ int corpus_find(const struct corpus *c, const char *name)
   return -1;
 }
 
-/* The version 2 data of problem i into p (created with its kind and sizes). */
-static int read_v2(const struct corpus *c, int i, struct cp_problem *p)
+/* A CSR matrix's row pointers and columns (n + 1 + nnz int32 at the slot's indices_offset) read and checked
+ * before the dense matrix they describe is allocated: rows ascending from 0 to nnz, columns in [0, n). */
+static int32_t *read_csr_index(const struct corpus *c, const struct corpus_slot *s, int n)
 {
-  const struct slot *s = &c->at[i];
+  int32_t *ptr = malloc(((size_t)n + 1 + (size_t)s->nnz) * sizeof *ptr);
+  int bad = !ptr || corpus_read_slice(c->indices, H5T_NATIVE_INT32, c->n_indices, s->indices_offset,
+                                      n + 1 + s->nnz, ptr);
+  bad = bad || ptr[0] != 0 || ptr[n] != s->nnz;
+  for (int r = 0; r < n && !bad; r++)
+    bad = ptr[r + 1] < ptr[r];
+  for (int64_t k = 0; k < s->nnz && !bad; k++)
+    bad = ptr[n + 1 + k] < 0 || ptr[n + 1 + k] >= n;
+  if (bad) free(ptr);
+  return bad ? NULL : ptr;
+}
+
+/* The version 2 / 3 data of a linear problem into p (q, lo, hi, then M dense or from CSR with index ix). */
+static int read_v2(const struct corpus *c, int i, const int32_t *ix, struct cp_problem *p)
+{
+  const struct corpus_slot *s = &c->at[i];
   const int n = p->n;
-  const int64_t nn = (int64_t)n * n;
   double *qlh = malloc(3 * (size_t)n * sizeof *qlh);
   int rc = !qlh || corpus_read_slice(c->values, H5T_NATIVE_DOUBLE, c->n_values, s->values_offset,
                                      3 * (int64_t)n, qlh);
@@ -142,27 +129,13 @@ static int read_v2(const struct corpus *c, int i, struct cp_problem *p)
   free(qlh);
   if (rc) return 1;
   const int64_t at = s->values_offset + 3 * (int64_t)n;
-  if (s->format == FMT_DENSE)
-    return corpus_read_slice(c->values, H5T_NATIVE_DOUBLE, c->n_values, at, nn, p->M);
-  if (s->format != FMT_CSR || s->nnz < 0 || s->nnz > nn) return 1;
-  int32_t *ptr = malloc(((size_t)n + 1 + (size_t)s->nnz) * sizeof *ptr), *col = ptr ? ptr + n + 1 : NULL;
+  if (!ix) return corpus_read_slice(c->values, H5T_NATIVE_DOUBLE, c->n_values, at, (int64_t)n * n, p->M);
   double *val = malloc(((size_t)s->nnz + 1) * sizeof *val);
-  rc =
-      !ptr || !val ||
-      corpus_read_slice(c->indices, H5T_NATIVE_INT32, c->n_indices, s->indices_offset, n + 1 + s->nnz, ptr) ||
-      corpus_read_slice(c->values, H5T_NATIVE_DOUBLE, c->n_values, at, s->nnz, val) || ptr[0] != 0 ||
-      ptr[n] != s->nnz;
-  if (!rc) memset(p->M, 0, (size_t)nn * sizeof *p->M);
-  for (int r = 0; r < n && !rc; r++) {
-    if (ptr[r + 1] < ptr[r] || ptr[r + 1] > s->nnz) rc = 1;
-    for (int32_t k = ptr[r]; k < ptr[r + 1] && !rc; k++) {
-      if (col[k] < 0 || col[k] >= n)
-        rc = 1;
-      else
-        p->M[(size_t)r * n + col[k]] = val[k];
-    }
-  }
-  free(ptr);
+  rc = !val || corpus_read_slice(c->values, H5T_NATIVE_DOUBLE, c->n_values, at, s->nnz, val);
+  if (!rc) memset(p->M, 0, (size_t)n * n * sizeof *p->M);
+  for (int r = 0; r < n && !rc; r++)
+    for (int32_t k = ix[r]; k < ix[r + 1]; k++)
+      p->M[(size_t)r * n + ix[n + 1 + k]] = val[k];
   free(val);
   return rc;
 }
@@ -171,20 +144,27 @@ int corpus_read(const struct corpus *c, int i, struct cp_problem **out, char *er
 {
   const struct corpus_meta *m = &c->meta[i];
   *out = NULL;
+  if (c->why[i][0]) return corpus_fail(err, len, "%s: corrupt: %s", m->name, c->why[i]);
   if (!m->captured) return corpus_fail(err, len, "%s: not captured (callback problem)", m->name);
   if (m->captured == 2)
     return corpus_fail(err, len, "%s: a callback problem: rebuilt through its formulation, not read",
                        m->name);
-  if (m->n < 1 || m->n > 100000 || m->n_eq < 0 || m->n_eq > m->n)
-    return corpus_fail(err, len, "%s: bad size n = %d, n_eq = %d", m->name, m->n, m->n_eq);
+  int32_t *ix = NULL;
+  const int csr = c->version >= 2 && c->at[i].format == FMT_CSR;
+  if (csr && !(ix = read_csr_index(c, &c->at[i], m->n)))
+    return corpus_fail(err, len, "%s: unreadable CSR index (corrupt?)", m->name);
+  if (c->version == 1 && corpus_v1_sizes(c->file, m, c->file_size)) {
+    return corpus_fail(err, len, "%s: its datasets do not hold n = %d (corrupt?)", m->name, m->n);
+  }
   struct cp_problem *p = NULL;
   if (strcmp(m->kind, "lcp") == 0)
     p = cp_lcp_create(m->n);
   else if (strcmp(m->kind, "mlcp") == 0)
-    p = m->n_eq < m->n ? cp_mlcp_create(m->n_eq, m->n - m->n_eq) : NULL;
+    p = cp_mlcp_create(m->n_eq, m->n - m->n_eq);
   else if (strcmp(m->kind, "box_mcp") == 0)
     p = cp_box_create(m->n);
-  int rc = !p || (c->version == 1 ? corpus_v1_read(c->file, m, p) : read_v2(c, i, p));
+  int rc = !p || (c->version == 1 ? corpus_v1_read(c->file, m, p) : read_v2(c, i, ix, p));
+  free(ix);
   if (rc) {
     cp_destroy(&p);
     return corpus_fail(err, len, "%s: unreadable %s data (corrupt?)", m->name, m->kind);
@@ -206,16 +186,32 @@ void corpus_callback_free(struct corpus_callback *cb)
   memset(cb, 0, sizeof *cb);
 }
 
+/* Splits v (lo, hi, z0, F(z0), carried state: the stored order) into cb's own arrays. 0, or 1. */
+static int split_callback(struct corpus_callback *cb, double *v, int n, int carry_n)
+{
+  cb->lo = v;
+  cb->hi = malloc((size_t)n * sizeof *v);
+  cb->z0 = malloc((size_t)n * sizeof *v);
+  cb->Fz0 = malloc((size_t)n * sizeof *v);
+  cb->carry = malloc(((size_t)carry_n + 1) * sizeof *v);
+  if (!cb->hi || !cb->z0 || !cb->Fz0 || !cb->carry) return 1;
+  memcpy(cb->hi, v + n, (size_t)n * sizeof *v);
+  memcpy(cb->z0, v + 2 * n, (size_t)n * sizeof *v);
+  memcpy(cb->Fz0, v + 3 * n, (size_t)n * sizeof *v);
+  memcpy(cb->carry, v + 4 * n, (size_t)carry_n * sizeof *v);
+  cb->carry_n = carry_n;
+  return 0;
+}
+
 int corpus_read_callback(const struct corpus *c, int i, struct corpus_callback *cb, char *err, size_t len)
 {
   const struct corpus_meta *m = &c->meta[i];
   memset(cb, 0, sizeof *cb);
+  if (c->why[i][0]) return corpus_fail(err, len, "%s: corrupt: %s", m->name, c->why[i]);
   if (m->captured != 2 || c->version < 3)
     return corpus_fail(err, len, "%s: not a rebuildable callback problem", m->name);
-  const struct slot *s = &c->at[i];
+  const struct corpus_slot *s = &c->at[i];
   const int n = m->n;
-  if (n < 1 || n > 1000000 || s->world_len < 1 || s->options_len < 0 || s->carry_n < 0)
-    return corpus_fail(err, len, "%s: bad sizes of its rebuild data (corrupt?)", m->name);
   cb->world = malloc((size_t)s->world_len + 1);
   cb->options = malloc((size_t)s->options_len + 1);
   double *v = malloc((4 * (size_t)n + (size_t)s->carry_n) * sizeof *v);
@@ -229,26 +225,47 @@ int corpus_read_callback(const struct corpus *c, int i, struct corpus_callback *
     cb->world[s->world_len] = cb->options[s->options_len] = '\0';
     cb->world_len = (size_t)s->world_len;
     cb->options_len = (size_t)s->options_len;
-    cb->lo = v;
-    cb->hi = malloc((size_t)n * sizeof *v);
-    cb->z0 = malloc((size_t)n * sizeof *v);
-    cb->Fz0 = malloc((size_t)n * sizeof *v);
-    cb->carry = malloc(((size_t)s->carry_n + 1) * sizeof *v);
-    rc = !cb->hi || !cb->z0 || !cb->Fz0 || !cb->carry;
-    if (!rc) {
-      memcpy(cb->hi, v + n, (size_t)n * sizeof *v);
-      memcpy(cb->z0, v + 2 * n, (size_t)n * sizeof *v);
-      memcpy(cb->Fz0, v + 3 * n, (size_t)n * sizeof *v);
-      memcpy(cb->carry, v + 4 * n, (size_t)s->carry_n * sizeof *v);
-      cb->carry_n = s->carry_n;
-      cb->warm = s->warm;
-    }
+    cb->warm = s->warm;
+    rc = split_callback(cb, v, n, s->carry_n);
   } else {
     free(v);
   }
   if (rc) {
     corpus_callback_free(cb);
     return corpus_fail(err, len, "%s: unreadable rebuild data (corrupt?)", m->name);
+  }
+  return 0;
+}
+
+/* ---- what data may hold ---- */
+
+int corpus_check_linear(const struct cp_problem *p, char *why, size_t len)
+{
+  const int n = p->n, lcp = p->kind == CP_LCP, mlcp = p->kind == CP_MLCP;
+  why[0] = '\0';
+  for (int i = 0; i < n; i++) {
+    const double lo = p->lo[i], hi = p->hi[i];
+    const int free_row = mlcp && i < p->n_eq;
+    if (!isfinite(p->q[i])) return corpus_fail(why, len, "q[%d] = %g", i, p->q[i]);
+    if (isnan(lo) || isnan(hi) || lo > hi || lo == INFINITY || hi == -INFINITY)
+      return corpus_fail(why, len, "bounds [%g, %g] of row %d", lo, hi, i);
+    if ((lcp || mlcp) && (free_row ? lo != -INFINITY || hi != INFINITY : lo != 0.0 || hi != INFINITY))
+      return corpus_fail(why, len, "bounds [%g, %g] of row %d of an %s (shifted data?)", lo, hi, i,
+                         lcp ? "LCP" : "MLCP");
+  }
+  for (size_t k = 0; k < (size_t)n * n; k++)
+    if (!isfinite(p->M[k]))
+      return corpus_fail(why, len, "M[%zu][%zu] = %g", k / (size_t)n, k % (size_t)n, p->M[k]);
+  return 0;
+}
+
+int corpus_check_callback(const struct corpus_callback *cb, int n, char *why, size_t len)
+{
+  why[0] = '\0';
+  for (int i = 0; i < n; i++) {
+    if (isnan(cb->lo[i]) || isnan(cb->hi[i]) || cb->lo[i] > cb->hi[i])
+      return corpus_fail(why, len, "bounds [%g, %g] of row %d", cb->lo[i], cb->hi[i], i);
+    if (!isfinite(cb->z0[i])) return corpus_fail(why, len, "z0[%d] = %g", i, cb->z0[i]);
   }
   return 0;
 }
@@ -262,74 +279,7 @@ void corpus_close(struct corpus **c)
   if ((*c)->file >= 0) H5Fclose((*c)->file);
   free((*c)->meta);
   free((*c)->at);
+  free((*c)->why);
   free(*c);
   *c = NULL;
-}
-
-/* ---- merge: every input's problems through the reader into one writer ---- */
-
-int corpus_merge(const char *out, const char *const *in, int n_in, char *err, size_t len)
-{
-  struct corpus_writer *w = NULL;
-  if (corpus_writer_open(out, &w, err, len)) return 2;
-  int rc = 0;
-  for (int k = 0; k < n_in && !rc; k++) {
-    struct corpus *c = NULL;
-    if (corpus_open(in[k], &c, err, len)) {
-      rc = 2;
-      break;
-    }
-    for (int i = 0; i < c->n && !rc; i++) {
-      struct corpus_meta m = c->meta[i];
-      if (corpus_writer_has(w, m.name)) snprintf(m.name, sizeof m.name, "%.100s_in%d", c->meta[i].name, k);
-      struct cp_problem *p = NULL;
-      struct corpus_callback cb = {0};
-      if (m.captured == 1 && corpus_read(c, i, &p, err, len)) rc = 2;
-      if (m.captured == 2 && corpus_read_callback(c, i, &cb, err, len)) rc = 2;
-      if (!rc && corpus_writer_add_callback(w, p, &m, m.captured == 2 ? &cb : NULL, 0, err, len)) rc = 2;
-      corpus_callback_free(&cb);
-      cp_destroy(&p);
-    }
-    corpus_close(&c);
-  }
-  if (corpus_writer_close(&w) && !rc) {
-    corpus_fail(err, len, "%s: close failed", out);
-    rc = 2;
-  }
-  return rc;
-}
-
-/* ---- Siconos numerics .dat ---- */
-
-int corpus_write_siconos(const char *path, const struct cp_problem *p, char *err, size_t len)
-{
-  if (!cp_is_linear(p)) return corpus_fail(err, len, "%s: a callback problem", p->name);
-  const int n = p->n, ne = p->n_eq, m = n - ne;
-  for (int i = ne; i < n; i++)
-    if (p->lo[i] != 0.0 || !isinf(p->hi[i]))
-      return corpus_fail(err, len, "%s: row %d has bounds [%g, %g], not an LCP row", p->name, i, p->lo[i],
-                         p->hi[i]);
-  FILE *fp = fopen(path, "w");
-  if (!fp) return corpus_fail(err, len, "%s: cannot write", path);
-  if (p->kind == CP_LCP || ne == 0) {
-    /* n, M (dense storage 0: rows cols rows cols, column by column), q */
-    fprintf(fp, "%d\n0\n%d %d\n%d %d\n", n, n, n, n, n);
-    for (int j = 0; j < n; j++)
-      for (int i = 0; i < n; i++)
-        fprintf(fp, "%.17g%c", p->M[(size_t)i * n + j], i + 1 == n ? '\n' : ' ');
-    for (int i = 0; i < n; i++)
-      fprintf(fp, "%.17g\n", p->q[i]);
-  } else {
-    /* isStorageType1 0, isStorageType2 1, n, m, A, B, C, D row by row, a, b */
-    const int r0[4] = {0, ne, 0, ne}, c0[4] = {0, ne, ne, 0}, nr[4] = {ne, m, ne, m}, nc[4] = {ne, m, m, ne};
-    fprintf(fp, "0\n1\n%d\n%d\n", ne, m);
-    for (int b = 0; b < 4; b++)
-      for (int i = 0; i < nr[b]; i++)
-        for (int j = 0; j < nc[b]; j++)
-          fprintf(fp, "%.17g%c", p->M[(size_t)(r0[b] + i) * n + c0[b] + j], j + 1 == nc[b] ? '\n' : ' ');
-    for (int i = 0; i < n; i++)
-      fprintf(fp, "%.17g\n", p->q[i]);
-  }
-  if (fclose(fp) != 0) return corpus_fail(err, len, "%s: write failed", path);
-  return 0;
 }

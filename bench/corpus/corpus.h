@@ -22,11 +22,19 @@
  *   /indices    int32: per csr problem at indices_offset the row pointers [n+1], then the nnz columns
  *   /name_hash  uint64: FNV-1a of each problem's name, row for row (read by a writer appending to the
  *               file to refuse a duplicate name without reading the names)
+ * Root attribute committed (int64[5]): the rows of /problems and the elements of /values, /indices, /text,
+ *               /name_hash that a writer flushed whole (absent in files of older builds: the extents)
  * A writer buffers problems and appends them in batches (CORPUS_BATCH_*), each batch written values and
- * indices first (then the hashes), the table rows last, then H5Fflush; HDF5 is not called between batches, so
- * a killed run leaves a readable file holding every batch before the last. Version 1 files (one group per
+ * indices first (then the hashes), the table rows last, then H5Fflush, then the committed sizes and a second
+ * H5Fflush; HDF5 is not called between batches, so a killed run leaves a readable file holding every batch
+ * before the last, and a batch whose write failed (a full disk) is not committed: readers take the
+ * committed sizes. One writer per file: FILE.lock beside it (corpus_lock.h). Version 1 files (one group per
  * problem with attributes) and version 2 files are still read (corpus_v1.c; version 2 through the version 3
- * row type without its last fields); `corpus_merge` into a new file converts them. */
+ * row type without its last fields); `corpus_merge` into a new file converts them.
+ * Reading trusts nothing in the file: corpus_open has a child process read it all first (corpus_check.c; a
+ * crash of libhdf5 there is an error here), every size and offset is checked against the file and the
+ * schema before anything is allocated, and a problem whose row or data is damaged is corrupt
+ * (corpus_corrupt: the reason), never read. */
 #ifndef CB_CORPUS_H
 #define CB_CORPUS_H
 
@@ -41,8 +49,9 @@
 #define CORPUS_BATCH_BYTES    (1L << 20)
 #define CORPUS_BATCH_SECONDS  1.0
 
+#define CORPUS_NAME_MAX 128
 struct corpus_meta {
-  char name[128];
+  char name[CORPUS_NAME_MAX]; /* letters, digits, '_', '-', '.' (a file name, an item of a list) */
   char kind[16];
   char driver[64], formulation[64], solver[64], status[64];
   char axes[512];
@@ -54,6 +63,11 @@ struct corpus_meta {
   int n, n_eq;
   int captured; /* 1: linear data; 2: a rebuildable callback problem; 0: a callback problem, no data */
 };
+
+/* 0 when name may name a problem (letters, digits, '_', '-', '.'; not empty, not "." or ".."): it becomes a
+ * file name (-export_siconos) and an item of a comma-separated -problem list. Otherwise 1 with *bad the
+ * first character that may not (0 for an empty name or a dot name). */
+int corpus_name_bad(const char *name, char *bad);
 
 /* What rebuilds a callback problem (captured 2; layout above). Read: every pointer malloc'd
  * (corpus_callback_free); written: the caller's. */
@@ -67,7 +81,8 @@ struct corpus_callback {
 void corpus_callback_free(struct corpus_callback *cb);
 
 /* Appends p as problem m->name to path (created with the schema version when absent). cap > 0: nothing is
- * written once the file holds cap problems. Returns 0 written, 1 error (err says why), 3 cap reached. */
+ * written once the file holds cap problems. Returns 0 written, 1 error (err says why: also another writer
+ * holding the file, a name with a character a name may not hold, a full disk), 3 cap reached. */
 int corpus_append(const char *path, const struct cp_problem *p, const struct corpus_meta *m, long cap,
                   char *err, size_t len);
 
@@ -77,7 +92,10 @@ int corpus_init(void);
 
 /* A writer kept open over a run: problems are buffered and written in batches (see above), so a killed run
  * leaves the problems of every batch but the last readable. p NULL: a problem recorded without data (kind,
- * n, n_eq from m; captured 0), as merge copies one. Same return values as corpus_append. */
+ * n, n_eq from m; captured 0), as merge copies one. Same return values as corpus_append. Open refuses a
+ * file another writer holds (its lock names it) and a damaged one (read through corpus_open first); a
+ * batch that cannot be written (no room for it on the file system, or HDF5's write failed) makes this and
+ * every later add fail, saying so and how many problems the file holds. */
 struct corpus_writer;
 int corpus_writer_open(const char *path, struct corpus_writer **w, char *err, size_t len);
 int corpus_writer_add(struct corpus_writer *w, const struct cp_problem *p, const struct corpus_meta *m,
@@ -87,16 +105,27 @@ int corpus_writer_add_callback(struct corpus_writer *w, const struct cp_problem 
                                const struct corpus_meta *m, const struct corpus_callback *cb, long cap,
                                char *err, size_t len);
 int corpus_writer_has(const struct corpus_writer *w, const char *name); /* 1: a problem of that name is in */
-int corpus_writer_close(struct corpus_writer **w); /* writes the last batch: 0, or 1 when that failed */
+int corpus_writer_failed(const struct corpus_writer *w); /* 1 once a batch could not be written */
+/* Writes the last batch, closes the file and lets its lock go: 0, or 1 with err (may be NULL). */
+int corpus_writer_close(struct corpus_writer **w, char *err, size_t len);
 
 struct corpus;
-/* Opens a corpus for reading: 0; 2 with err when the file is missing, not HDF5, truncated or of another
- * schema version. */
+/* Opens a corpus for reading: 0; 2 with err when the file is missing, not HDF5, truncated, of another
+ * schema version, damaged beyond its problems (a table claiming more than the file stores, a missing
+ * dataset) or when reading it crashed libhdf5 or did not end (in the child process that reads it first). */
 int corpus_open(const char *path, struct corpus **c, char *err, size_t len);
 int corpus_count(const struct corpus *c);
-int corpus_schema(const struct corpus *c); /* the file's schema version (1, 2 or 3) */
+int corpus_schema(const struct corpus *c);       /* the file's schema version (1, 2 or 3) */
+long corpus_uncommitted(const struct corpus *c); /* table rows past the committed ones: left out */
 /* Metadata of problem i (read on open). */
 const struct corpus_meta *corpus_meta_at(const struct corpus *c, int i);
+/* NULL, or why problem i is corrupt (a field, a size or its data out of what the schema allows: a name
+ * with a character a name may not hold, data overlapping another problem's, NaN, bounds that are not its
+ * kind's, ...). Its data is never read. */
+const char *corpus_corrupt(const struct corpus *c, int i);
+/* The time limit of the child process that reads a file through before corpus_open returns (seconds;
+ * 0: the default, 30 s plus 1 s per 10 MB). */
+void corpus_set_check_limit(double seconds);
 /* Index of the problem named name, -1 when absent. */
 int corpus_find(const struct corpus *c, const char *name);
 /* Reads problem i: 0 with *p (cp_destroy it); 1 with err (unreadable, or a callback problem: see
@@ -106,12 +135,21 @@ int corpus_read(const struct corpus *c, int i, struct cp_problem **p, char *err,
 int corpus_read_callback(const struct corpus *c, int i, struct corpus_callback *cb, char *err, size_t len);
 void corpus_close(struct corpus **c);
 
-/* Copies every problem of the inputs (version 1, 2 or 3) into out (version 3: created, or appended to); a
- * name already present gets the input's index as a suffix. 0, or 2 with err on a bad input. */
+/* Copies every problem of the inputs (version 1, 2 or 3; corrupt problems left out with a note) and those of
+ * out when it exists into out (version 3), through a temporary file beside it that replaces out only when
+ * all is written; a name already present gets the input's index as a suffix. 0; 2 with err on a bad input
+ * (also one file given twice: out among the inputs, an input twice, compared by device and inode; out held
+ * by another writer); 1 when writing failed (out untouched). */
 int corpus_merge(const char *out, const char *const *in, int n_in, char *err, size_t len);
 
 /* Writes a linear LCP (lo = 0, hi = inf) or MLCP as a Siconos numerics .dat file (the format cp_io.c
  * reads). 0; 1 with err for another kind or an I/O error. */
 int corpus_write_siconos(const char *path, const struct cp_problem *p, char *err, size_t len);
+/* Every linear LCP / MLCP of c as dir/NAME_lcp.dat or NAME_mlcp.dat, all or nothing (a folder beside dir,
+ * renamed to it at the end; dir absent or an empty folder, not a link); other and corrupt problems are left
+ * out with a note. 0 with the counts; 2 with err when dir may not be the export; 1 when a write failed
+ * (err names the file; nothing is left). */
+int corpus_export_siconos(const struct corpus *c, const char *dir, int *written, int *left_out, char *err,
+                          size_t len);
 
 #endif

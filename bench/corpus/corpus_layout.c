@@ -3,6 +3,7 @@
  * schema version attribute. */
 #include "corpus_layout.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +22,19 @@ int corpus_fail(char *err, size_t len, const char *fmt, ...)
 void corpus_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
 
 const char *const corpus_fmt_text[3] = {"none", "dense", "csr"};
+const char *const corpus_set_name[N_SETS] = {"problems", "values", "indices", "text", "name_hash"};
+
+int corpus_name_bad(const char *name, char *bad)
+{
+  *bad = 0;
+  if (!name[0] || strcmp(name, ".") == 0 || strcmp(name, "..") == 0) return 1;
+  for (const char *p = name; *p; p++)
+    if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-' && *p != '.') {
+      *bad = *p;
+      return 1;
+    }
+  return 0;
+}
 
 hid_t corpus_str_type(size_t size)
 {
@@ -149,6 +163,42 @@ int corpus_put_version(hid_t f)
   if (a >= 0) H5Aclose(a);
   H5Sclose(sp);
   return rc;
+}
+
+int corpus_put_committed(hid_t f, const hsize_t size[N_SETS])
+{
+  int64_t v[N_SETS];
+  for (int k = 0; k < N_SETS; k++)
+    v[k] = (int64_t)size[k];
+  hsize_t n = N_SETS;
+  hid_t a = -1;
+  if (H5Aexists(f, "committed") > 0) {
+    a = H5Aopen(f, "committed", H5P_DEFAULT);
+  } else {
+    hid_t sp = H5Screate_simple(1, &n, NULL);
+    a = H5Acreate2(f, "committed", H5T_STD_I64LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+    H5Sclose(sp);
+  }
+  int rc = a < 0 || H5Awrite(a, H5T_NATIVE_INT64, v) < 0;
+  if (a >= 0) H5Aclose(a);
+  return rc;
+}
+
+int corpus_get_committed(hid_t f, hsize_t size[N_SETS])
+{
+  if (H5Aexists(f, "committed") <= 0) return 1;
+  int64_t v[N_SETS];
+  hid_t a = H5Aopen(f, "committed", H5P_DEFAULT), sp = a >= 0 ? H5Aget_space(a) : -1;
+  int rc =
+      a < 0 || sp < 0 || H5Sget_simple_extent_npoints(sp) != N_SETS || H5Aread(a, H5T_NATIVE_INT64, v) < 0;
+  if (sp >= 0) H5Sclose(sp);
+  if (a >= 0) H5Aclose(a);
+  for (int k = 0; k < N_SETS && !rc; k++)
+    if (v[k] < 0)
+      rc = 1;
+    else
+      size[k] = (hsize_t)v[k];
+  return rc ? -1 : 0;
 }
 
 long corpus_get_version(hid_t f)

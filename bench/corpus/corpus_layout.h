@@ -13,6 +13,20 @@
 enum { FMT_NONE, FMT_DENSE, FMT_CSR };
 extern const char *const corpus_fmt_text[3]; /* M_format: none, dense, csr */
 
+/* The five datasets, in the order of the root attribute "committed" (int64[5]): how many rows of /problems
+ * and elements of the others a writer flushed whole. Past them a dataset may hold what a failed or killed
+ * batch left (rows without their data); readers and appending writers take the committed sizes. */
+enum { SET_PROBLEMS, SET_VALUES, SET_INDICES, SET_TEXT, SET_HASHES, N_SETS };
+extern const char *const corpus_set_name[N_SETS];
+int corpus_put_committed(hid_t f, const hsize_t size[N_SETS]); /* created or overwritten: 0, or 1 */
+int corpus_get_committed(hid_t f, hsize_t size[N_SETS]);       /* 0; 1 absent (older files); -1 unreadable */
+
+/* Where problem i's data is (read from its row; versions 2, 3). */
+struct corpus_slot {
+  int64_t values_offset, indices_offset, nnz, text_offset;
+  int format, world_len, options_len, carry_n, warm;
+};
+
 /* One row of /problems (the in-memory layout; the file's is the packed copy of the same fields). */
 struct row {
   char name[128], kind[16], driver[64], formulation[64], solver[64], status[64], axes[512], git_sha[64];

@@ -5,6 +5,7 @@
  * convertible (`bench_corpus -merge NEW.h5 OLD.h5`). */
 #include "corpus_v1.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +69,37 @@ static int get_data(hid_t g, const char *name, hid_t type, hsize_t count, void *
   return rc;
 }
 
+/* Elements dataset name of g holds as stored (its extent, if its storage holds that many); -1 otherwise. */
+static long long stored_points(hid_t g, const char *name)
+{
+  if (H5Lexists(g, name, H5P_DEFAULT) <= 0) return -1;
+  hid_t d = H5Dopen2(g, name, H5P_DEFAULT);
+  if (d < 0) return -1;
+  hid_t sp = H5Dget_space(d), t = H5Dget_type(d);
+  hssize_t np = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+  size_t elem = t >= 0 ? H5Tget_size(t) : 0;
+  if (np >= 0 && (!elem || (double)H5Dget_storage_size(d) < (double)np * (double)elem)) np = -1;
+  if (t >= 0) H5Tclose(t);
+  if (sp >= 0) H5Sclose(sp);
+  H5Dclose(d);
+  return (long long)np;
+}
+
+int corpus_v1_sizes(hid_t f, const struct corpus_meta *m, off_t file_size)
+{
+  hid_t g = H5Gopen2(f, m->name, H5P_DEFAULT);
+  if (g < 0) return 1;
+  char fmt[16];
+  const long long n = m->n;
+  get_str(g, "M_format", fmt, sizeof fmt);
+  const int dense = strcmp(fmt, "dense") == 0;
+  int bad = stored_points(g, "q") != n ||
+            (dense ? stored_points(g, "M") != n * n || (double)n * (double)n * 8.0 > (double)file_size
+                   : stored_points(g, "M_indptr") != n + 1);
+  H5Gclose(g);
+  return bad;
+}
+
 static void read_meta(hid_t g, const char *name, struct corpus_meta *m)
 {
   static const char *const rows[6] = {"rows_normal", "rows_friction", "rows_slack",
@@ -98,7 +130,7 @@ int corpus_v1_list(hid_t f, const char *path, struct corpus_meta **meta, int *n,
   H5G_info_t info;
   *meta = NULL;
   *n = 0;
-  if (H5Gget_info(f, &info) < 0)
+  if (H5Gget_info(f, &info) < 0 || info.nlinks > INT_MAX)
     return snprintf(err, len, "%s: cannot list the problems (corrupt?)", path), 1;
   struct corpus_meta *m = calloc(info.nlinks ? info.nlinks : 1, sizeof *m);
   if (!m) return snprintf(err, len, "out of memory"), 1;

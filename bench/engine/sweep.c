@@ -7,6 +7,7 @@
 #include "option_table.h"
 #include "plot_trace.h"
 #include "program.h"
+#include "sweep_capture.h"
 #include "sweep_impl.h"
 #include "sweep_observers.h"
 
@@ -116,13 +117,13 @@ static int write_meta(struct sweep *s, int finished)
   return 1;
 }
 
-/* results/<experiment>/latest -> the newest default-named run, for people and scripts. */
+/* results/<experiment>/latest (results_dir's) -> the newest default-named run, for people and scripts. */
 static void link_latest(const struct sweep *s)
 {
   char want[SWEEP_PATH_MAX], link[SWEEP_PATH_MAX + 16];
-  snprintf(want, sizeof want, "results/%s/", s->d->experiment);
+  snprintf(want, sizeof want, "results/%s/", sweep_results_dir(s));
   if (strncmp(s->out, want, strlen(want)) != 0 || strchr(s->out + strlen(want), '/')) return;
-  snprintf(link, sizeof link, "results/%s/latest", s->d->experiment);
+  snprintf(link, sizeof link, "results/%s/latest", sweep_results_dir(s));
   unlink(link);
   if (symlink(s->out + strlen(want), link)) return;
 }
@@ -263,6 +264,13 @@ static int sweep_start_run(struct sweep *s, MPI_Comm *self_inner)
   if (rc) return rc;
   MPI_Bcast(s->out, sizeof s->out, MPI_CHAR, 0, s->comm); /* rank 0 may have given it a -2 suffix */
   MPI_Bcast(s->ledger_path, sizeof s->ledger_path, MPI_CHAR, 0, s->comm);
+  char err[1200];
+  if (sweep_capture_start(&s->capture, s->use_fork, err, sizeof err)) { /* each rank its own file */
+    fprintf(stderr, "error: -cp_capture: %s\n", err);
+    rc = 2;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, s->comm);
+  if (rc) return rc;
   if (PetscCommDuplicate(PETSC_COMM_SELF, self_inner, NULL)) return 1;
   if (s->d->prepare && call_with_axes(s, s->d->prepare)) rc = 1;
   MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, s->comm);
@@ -387,6 +395,7 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   }
   MPI_Bcast(&rc, 1, MPI_INT, 0, s.comm);
 finalize:
+  sweep_capture_close(); /* a run that stopped before its tasks (closed already after them) */
   if (s.ctx && s.d->teardown) s.d->teardown(s.ctx);
   free(s.ctx);
   if (self_inner != MPI_COMM_NULL) PetscCommDestroy(&self_inner);

@@ -9,7 +9,8 @@
  * once: the checkpoint behind -resume and -rerun_failed), progress with rate and ETA, and at the end
  * tasks.csv, summary.csv/.md, meta.json and plots in the run directory.
  *
- * Run directory (results/<experiment>/<run>/, or -out DIR):
+ * Run directory (results/<experiment>/<run>/, or the driver's results_dir instead of <experiment>, or
+ * -out DIR):
  *   ledger.csv (ledger.K-of-N.csv for -slice K/N)  finished rows in completion order; a damaged last line
  *                    (torn, with or without a newline) is set aside on resume into ledger.csv.damaged and its
  *                    task redone; for a repeated task id the last row wins
@@ -201,6 +202,9 @@ struct sweep_driver {
    * the sweep (unless -no_plots) for every task of the run that left one: DIR/EXPERIMENT_taskID_NAME.png. */
   const struct trace_plot *trace_plots;
   int n_trace_plots;
+  /* Optional: the folder under results/ that holds the runs made without -out (and their latest link); NULL:
+   * the experiment's name. For an experiment whose results/<experiment>/ holds committed data. */
+  const char *results_dir;
 };
 
 /* The whole program: PetscInitialize, options, the sweep, aggregation, PetscFinalize. Returns the exit

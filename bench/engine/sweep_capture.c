@@ -8,7 +8,11 @@
  * before its first task; every task gets a pipe of its own, whose read end the rank hands over a socket
  * (SCM_RIGHTS), so a task killed mid-problem cuts only its own stream (the partial problem is dropped at
  * its end of file). The writer drains every pipe, and at the end of the run (the socket closes: also when
- * the rank is killed) it writes the last batch and closes the file. */
+ * the rank is killed) it writes the last batch and closes the file.
+ *
+ * The file is opened before the first task (a file another writer holds, or one that is damaged, stops the
+ * run before it starts), and a write that fails (a full disk) stops the run: the writer process sends a
+ * byte back on the socket, the rank sees it between tasks (sweep_capture_failed). */
 #define _GNU_SOURCE /* SCM_RIGHTS, F_SETPIPE_SZ */
 #include "sweep_capture.h"
 
@@ -28,26 +32,37 @@ static struct {
   struct corpus_stream_out out; /* in a forked task: its pipe to the writer (fd -1 otherwise) */
   int ctl;                      /* in the rank: the socket to the writer process; -1 */
   pid_t writer;                 /* in the rank: the writer process; 0 */
-  int closed;                   /* no more problems this run: the file is full, or it could not be written */
+  int closed;    /* no more problems this run: the file is full (-cp_capture_max), or writing failed */
+  int failed;    /* writing failed (or the writer process is gone): the run stops */
+  int report;    /* in the writer process: the socket on which the rank learns of a failure; -1 */
   long bad_task; /* a problem of this task was refused (e.g. its name is already in the file on -resume):
                     its later problems are not offered either */
-} cap = {.out = {.fd = -1}, .ctl = -1, .bad_task = -1};
+} cap = {.out = {.fd = -1}, .ctl = -1, .report = -1, .bad_task = -1};
 
-/* Adds p to this process's writer (opened at the first problem). 0, or 1: none more from this task. */
+/* A write failed: no more problems, and the rank hears of it (one byte on the socket from the writer
+ * process) so that it stops the run. */
+static void fail(const char *err)
+{
+  fprintf(stderr, "error: -cp_capture: %s; the run stops\n", err);
+  cap.closed = cap.failed = 1;
+  if (cap.report >= 0) {
+    char byte = 'F';
+    while (send(cap.report, &byte, 1, MSG_NOSIGNAL) < 0 && errno == EINTR) {
+    }
+  }
+}
+
+/* Adds p to this process's writer. 0, or 1: none more from this task. */
 static int add_here(const struct sweep_capture *set, const struct cp_problem *p, const struct corpus_meta *m,
                     const struct corpus_callback *cb)
 {
-  char err[512];
-  if (cap.closed || m->task_id == cap.bad_task) return 1;
-  int rc = cap.w ? 0 : corpus_writer_open(set->path, &cap.w, err, sizeof err);
-  if (rc) {
-    fprintf(stderr, "warning: -cp_capture: %s; no problems are captured in this run\n", err);
-    cap.closed = 1;
-    return 1;
-  }
-  rc = corpus_writer_add_callback(cap.w, p, m, cb, set->max, err, sizeof err);
+  char err[1024];
+  if (cap.closed || !cap.w || m->task_id == cap.bad_task) return 1;
+  int rc = corpus_writer_add_callback(cap.w, p, m, cb, set->max, err, sizeof err);
   if (rc == 3) cap.closed = 1; /* -cp_capture_max: the file is full */
-  if (rc == 1) {
+  if (rc == 1 && corpus_writer_failed(cap.w)) {
+    fail(err);
+  } else if (rc == 1) {
     fprintf(stderr, "warning: -cp_capture: %s; no more problems from task %ld\n", err, m->task_id);
     cap.bad_task = m->task_id;
   }
@@ -56,10 +71,10 @@ static int add_here(const struct sweep_capture *set, const struct cp_problem *p,
 
 static int close_writer(void)
 {
-  if (!cap.w) return 0;
-  int rc = corpus_writer_close(&cap.w);
-  if (rc) fprintf(stderr, "warning: -cp_capture: the last batch of problems could not be written\n");
-  return rc;
+  char err[1024];
+  if (!cap.w) return cap.failed;
+  if (corpus_writer_close(&cap.w, err, sizeof err) && !cap.failed) fail(err);
+  return cap.failed;
 }
 
 /* ---- the writer process ---- */
@@ -136,32 +151,78 @@ static void writer_loop(const struct sweep_capture *set, int sock)
   close_writer();
 }
 
-int sweep_capture_start(const struct sweep_capture *set)
+/* The opening's outcome, from the writer process to the rank: a status byte, then the message. */
+struct opened {
+  char failed;
+  char err[1024];
+};
+
+/* The writer process: its file opened (the outcome sent back at once), then every problem the tasks send. */
+static void writer_process(const struct sweep_capture *set, int sock)
+{
+  /* no MPI, no PETSc here: their handlers must not act in this process; a Ctrl-C of the run still
+   * stops it (the batch being filled is lost, the file stays readable) */
+  const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS, SIGTERM, SIGINT};
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+    signal(sigs[i], SIG_DFL);
+  struct opened o = {0};
+  o.failed = (char)corpus_writer_open(set->path, &cap.w, o.err, sizeof o.err);
+  if (write(sock, &o, sizeof o) != (ssize_t)sizeof o || o.failed) _exit(1);
+  cap.report = sock;
+  writer_loop(set, sock);
+  _exit(cap.failed);
+}
+
+int sweep_capture_start(const struct sweep_capture *set, int forked, char *err, size_t len)
 {
   int sv[2];
   if (!set->path[0]) return 0;
-  if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) return 1;
+  if (!forked) return corpus_writer_open(set->path, &cap.w, err, len);
+  if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+    return snprintf(err, len, "cannot start the writer process: %s", strerror(errno)), 1;
   fflush(stdout);
   fflush(stderr);
   pid_t pid = fork();
   if (pid < 0) {
     close(sv[0]), close(sv[1]);
-    return 1;
+    return snprintf(err, len, "cannot start the writer process: %s", strerror(errno)), 1;
   }
   if (pid == 0) {
-    /* no MPI, no PETSc here: their handlers must not act in this process; a Ctrl-C of the run still
-     * stops it (the batch being filled is lost, the file stays readable) */
-    const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS, SIGTERM, SIGINT};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-      signal(sigs[i], SIG_DFL);
     close(sv[0]);
-    writer_loop(set, sv[1]);
-    _exit(0);
+    writer_process(set, sv[1]);
   }
   close(sv[1]);
+  struct opened o = {1, "the writer process ended before opening the file"};
+  size_t got = 0;
+  while (got < sizeof o) {
+    ssize_t r = read(sv[0], (char *)&o + got, sizeof o - got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    got += (size_t)r;
+  }
+  if (got < sizeof o || o.failed) {
+    o.err[sizeof o.err - 1] = '\0';
+    snprintf(err, len, "%s", got < sizeof o ? "the writer process ended before opening the file" : o.err);
+    close(sv[0]);
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+    }
+    return 1;
+  }
   cap.ctl = sv[0];
   cap.writer = pid;
   return 0;
+}
+
+int sweep_capture_failed(void)
+{
+  if (!cap.failed && cap.ctl >= 0) {
+    char byte;
+    ssize_t got = recv(cap.ctl, &byte, 1, MSG_DONTWAIT);
+    if (got == 0)
+      fprintf(stderr, "error: -cp_capture: the writer process ended during the run; the run stops\n");
+    cap.failed = got >= 0; /* its failure byte ('F', it has said why), or its end */
+  }
+  return cap.failed;
 }
 
 int sweep_capture_pipe(int fds[2])
@@ -220,5 +281,5 @@ int sweep_capture_close(void)
   while (waitpid(cap.writer, &st, 0) < 0 && errno == EINTR) {
   }
   cap.writer = 0;
-  return !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+  return cap.failed || !WIFEXITED(st) || WEXITSTATUS(st) != 0;
 }

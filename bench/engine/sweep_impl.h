@@ -71,8 +71,9 @@ struct sweep {
   int lock_fd;
   int ledger_failed; /* rank 0: a ledger write failed; the run stops and claims nothing more */
   /* rank 0: why the run stopped before its work list was done (sweep_run's answer): 0 it did not; else
-   * SWEEP_STOP_WRITE (a write of the run failed: the ledger, a task's trace or dump) or SWEEP_STOP_SIGNAL
-   * (SIGINT or SIGTERM: signal, or 0 when only a task on another rank was interrupted); why says what. */
+   * SWEEP_STOP_WRITE (a write of the run failed: the ledger, a task's trace or dump, a -cp_capture batch)
+   * or SWEEP_STOP_SIGNAL (SIGINT or SIGTERM: signal, or 0 when only a task on another rank was
+   * interrupted); why says what. */
   int stop, signal;
   char stop_why[1024];
 };
@@ -85,6 +86,8 @@ int sweep_check_steps(struct sweep *s);
 /* sweep_options.c: the engine's options into s (nonzero after a message), the unused-option check (nonzero
  * when any option was not read; rank 0 names each), and -help for this run. */
 int sweep_parse_engine(struct sweep *s);
+/* The folder under results/ of runs without -out: the driver's results_dir, or its experiment's name. */
+const char *sweep_results_dir(const struct sweep *s);
 int sweep_check_task_range(struct sweep *s);
 /* The run directory and the ledger path in it (ledger.csv, ledger.K-of-N.csv); nonzero when too long. */
 int sweep_set_out(struct sweep *s, const char *out);

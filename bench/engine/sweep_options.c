@@ -317,9 +317,14 @@ int sweep_check_task_range(struct sweep *s)
   return 0;
 }
 
-/* The run directory: -out DIR, or results/<experiment>/<-run NAME or a time stamp>; -resume and
- * -rerun_failed without either continue the run results/<experiment>/latest points to. 0, or 1 (rank 0 has
- * said why). */
+const char *sweep_results_dir(const struct sweep *s)
+{
+  return s->d->results_dir ? s->d->results_dir : s->d->experiment;
+}
+
+/* The run directory: -out DIR, or results/<experiment>/<-run NAME or a time stamp> (results_dir for
+ * <experiment> when the driver gives one); -resume and -rerun_failed without either continue the run
+ * results/<experiment>/latest points to. 0, or 1 (rank 0 has said why). */
 static int run_directory(struct sweep *s, const struct engine_settings *e)
 {
   const int say = s->rank == 0;
@@ -339,7 +344,7 @@ static int run_directory(struct sweep *s, const struct engine_settings *e)
     /* never a fresh run: the run results/<experiment>/latest points to, said aloud */
     char link[SWEEP_PATH_MAX], target[SWEEP_PATH_MAX];
     ssize_t n = -1;
-    if (!sweep_path(link, sizeof link, "results/%s/latest", s->d->experiment))
+    if (!sweep_path(link, sizeof link, "results/%s/latest", sweep_results_dir(s)))
       n = readlink(link, target, sizeof target - 1);
     if (n <= 0) {
       if (say)
@@ -348,7 +353,7 @@ static int run_directory(struct sweep *s, const struct engine_settings *e)
       return 1;
     }
     target[n] = '\0';
-    if (sweep_path(s->out, sizeof s->out, "results/%s/%s", s->d->experiment, target)) return 1;
+    if (sweep_path(s->out, sizeof s->out, "results/%s/%s", sweep_results_dir(s), target)) return 1;
     if (say)
       fprintf(stderr, "note: %s continues %s (the run %s points to)\n",
               e->resume ? "-resume" : "-rerun_failed", s->out, link);
@@ -363,7 +368,7 @@ static int run_directory(struct sweep *s, const struct engine_settings *e)
       localtime_r(&tt, &tm);
       strftime(run, sizeof run, "%Y%m%d-%H%M%S", &tm);
     }
-    if (sweep_path(s->out, sizeof s->out, "results/%s/%s", s->d->experiment, run)) return 1;
+    if (sweep_path(s->out, sizeof s->out, "results/%s/%s", sweep_results_dir(s), run)) return 1;
     s->stamped = !e->run[0];
   }
   return 0;

@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { TAG_RESULT = 71, TAG_ASSIGN = 72, TAG_STOP = 73 };
+enum { TAG_RESULT = 71, TAG_ASSIGN = 72, TAG_STOP = 73, TAG_CAPTURE_FAILED = 74 };
 
 /* Assignments besides task ids: no more tasks; and no more tasks after a TAG_STOP this worker must take. */
 enum { ASSIGN_DONE = -1, ASSIGN_STOPPED = -2 };
@@ -440,6 +440,35 @@ static void stop_all(struct sweep *s, struct running *own, long *next, char *bus
     }
 }
 
+/* Rank 0: a rank's -cp_capture writes have failed (its own, or a worker's TAG_CAPTURE_FAILED, each taken;
+ * the capture printed what failed): the run stops as for any failed write of the run, since the corpus it
+ * owes is not whole. */
+static const char capture_stop[] = "-cp_capture: a write of the captured problems failed (see above)";
+
+static void check_capture(struct sweep *s)
+{
+  int failed = sweep_capture_failed();
+  for (int flag = 1; flag;) {
+    MPI_Status st;
+    MPI_Iprobe(MPI_ANY_SOURCE, TAG_CAPTURE_FAILED, s->comm, &flag, &st);
+    if (flag) {
+      long dummy;
+      MPI_Recv(&dummy, 1, MPI_LONG, st.MPI_SOURCE, TAG_CAPTURE_FAILED, s->comm, MPI_STATUS_IGNORE);
+      failed = 1;
+    }
+  }
+  if (failed) stop_run(s, SWEEP_STOP_WRITE, capture_stop);
+}
+
+/* A worker: tells rank 0 once that its -cp_capture writes have failed. */
+static void report_capture_failure(const struct sweep *s, int *reported)
+{
+  if (*reported || !sweep_capture_failed()) return;
+  long one = 1;
+  MPI_Send(&one, 1, MPI_LONG, 0, TAG_CAPTURE_FAILED, s->comm);
+  *reported = 1;
+}
+
 static int run_master(struct sweep *s)
 {
   struct running own = {0};
@@ -450,6 +479,7 @@ static int run_master(struct sweep *s)
   while (next < s->n_todo || own.busy || workers > 0) {
     int busy = 0;
     if (launcher_gone()) abandon(s, &own);
+    check_capture(s);
     if (caught) stop_on_signal(s);
     if (s->stop && !stopping) {
       stop_all(s, &own, &next, busy_worker);
@@ -480,6 +510,7 @@ static int run_master(struct sweep *s)
         record(s, line);
       else
         free(line);
+      check_capture(s);
       if (s->stop && !stopping) {
         stop_all(s, &own, &next, busy_worker);
         stopping = 1;
@@ -496,6 +527,7 @@ static int run_master(struct sweep *s)
   reap_child(&own, 0); /* its input closes: it exits */
   free(own.buf);
   free(busy_worker);
+  check_capture(s); /* a worker's last word */
   return s->stop;
 }
 
@@ -517,8 +549,9 @@ static int run_worker(struct sweep *s)
 {
   struct running r = {0};
   char *line = NULL;
-  int stopped = 0;
+  int stopped = 0, reported = 0;
   for (;;) {
+    report_capture_failure(s, &reported); /* before the request: rank 0 takes it first */
     const char *msg = line ? line : "";
     MPI_Send(msg, (int)strlen(msg), MPI_CHAR, 0, TAG_RESULT, s->comm);
     free(line);
@@ -542,12 +575,14 @@ int sweep_run(struct sweep *s)
   struct sigaction old[2];
   s->t_start = MPI_Wtime();
   catch_signals(old);
-  if (s->use_fork && sweep_capture_start(&s->capture))
-    fprintf(stderr, "warning: -cp_capture: cannot start the writer process; tasks write in-process\n");
   int rc = s->rank == 0 ? run_master(s) : run_worker(s);
-  sweep_capture_close(); /* a failure is a warning: the run's rows are what it owes */
+  /* the last batch, on any rank, may fail too */
+  int capture_bad = sweep_capture_close();
+  MPI_Allreduce(MPI_IN_PLACE, &capture_bad, 1, MPI_INT, MPI_MAX, s->comm);
+  if (capture_bad && s->rank == 0)
+    stop_run(s, SWEEP_STOP_WRITE, capture_stop);
   sigaction(SIGTERM, &old[0], NULL);
   sigaction(SIGINT, &old[1], NULL);
   s->t_end = MPI_Wtime();
-  return rc;
+  return s->rank == 0 ? s->stop : rc;
 }

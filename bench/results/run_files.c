@@ -56,7 +56,8 @@ int sweep_status_is_success(const char *status)
 
 int sweep_status_is_failure(const char *status)
 {
-  return !sweep_status_is_success(status) && strcmp(status, "not_applicable") != 0;
+  return !sweep_status_is_success(status) && strcmp(status, "not_applicable") != 0 &&
+         strcmp(status, "corrupt_input") != 0;
 }
 
 int run_text_check(const char *text, enum run_text kind, char *why, size_t n)

@@ -1,10 +1,11 @@
 /* summary.c — sweep_summarize: tasks.csv -> summary.csv and summary.md, one row per group (the "group"
  * axes of experiment.txt, in order of first appearance in tasks.csv).
- * Per group: count (rows), applicable (rows not "not_applicable"), successes ("ok"/"converged"),
- * success_rate = successes / applicable (empty when nothing is applicable); for each accuracy metric the
- * median and quartiles (GSL, linear interpolation between order statistics) over the successful rows with
- * a finite value; for each cost the median over successful rows (a fast failure must not make a method
- * look cheap) and the total over every row with a value (what the sweep spent). No value = empty field. */
+ * Per group: count (rows), applicable (rows not "not_applicable" or "corrupt_input"), successes
+ * ("ok"/"converged"), success_rate = successes / applicable (empty when nothing is applicable); for each
+ * accuracy metric the median and quartiles (GSL, linear interpolation between order statistics) over the
+ * successful rows with a finite value; for each cost the median over successful rows (a fast failure must not
+ * make a method look cheap) and the total over every row with a value (what the sweep spent). No value =
+ * empty field. */
 #include "results.h"
 #include "run_files.h"
 #include "rundir.h"
@@ -166,18 +167,19 @@ static void markdown_header(const struct rundir *r, const struct rundir_groups *
   if (constant) fprintf(fp, ".\n");
 }
 
-/* The failures by status, in order of first appearance, the not_applicable tasks, and what the table's
- * numbers are. */
+/* The failures by status, in order of first appearance, the not_applicable and corrupt_input tasks, and
+ * what the table's numbers are. */
 static void markdown_failures(const struct rundir *r, FILE *fp)
 {
-  int nfail = 0, nna = 0, ndistinct = 0;
+  int nfail = 0, nna = 0, ncorrupt = 0, ndistinct = 0;
   const char *distinct[SUMMARY_STATUSES];
   int tally[SUMMARY_STATUSES] = {0};
   for (int i = 0; i < r->tasks->nrow; i++) {
     int o = rundir_outcome(r, i), k = 0;
-    nfail += o == 0, nna += o < 0;
-    if (o != 0) continue;
     const char *st = table_get(r->tasks, i, r->status_col);
+    nfail += o == 0, nna += o < 0;
+    ncorrupt += o < 0 && strcmp(st, "corrupt_input") == 0;
+    if (o != 0) continue;
     while (k < ndistinct && strcmp(distinct[k], st) != 0)
       k++;
     if (k == ndistinct && ndistinct < SUMMARY_STATUSES) distinct[ndistinct++] = st;
@@ -190,7 +192,11 @@ static void markdown_failures(const struct rundir *r, FILE *fp)
     fprintf(fp, ").");
   } else
     fprintf(fp, "No failures.");
-  if (nna) fprintf(fp, " %d not_applicable tasks are left out of the success rates.", nna);
+  if (nna - ncorrupt)
+    fprintf(fp, " %d not_applicable tasks are left out of the success rates.", nna - ncorrupt);
+  if (ncorrupt)
+    fprintf(fp, " %d corrupt_input tasks (damaged input, no method's failure) are left out of them too.",
+            ncorrupt);
   fprintf(fp, "\nMedians over successful tasks; quartiles and cost totals are in summary.csv.");
   for (int k = 0; k < r->higher_better.n; k++)
     fprintf(fp, "%s%s", k ? ", " : " Higher is better for ", r->higher_better.name[k]);

@@ -10,9 +10,12 @@
  *         bench_corpus -info FILE.h5                       (contents by driver / formulation / kind / size)
  *         bench_corpus -merge OUT.h5 IN1.h5 IN2.h5 ...      (join per-rank files)
  *         bench_corpus -export_siconos DIR [-corpus FILE.h5] (each linear problem as a Siconos .dat)
+ *         Runs without -out go to results/corpus_replay/ (results/corpus/ holds the committed corpus and
+ *         its baseline).
  * PAPER   Acary et al. 2014 (FCLIB: a collection of discrete 3D frictional contact problems) for the idea;
  *         Dolan & More 2002 (performance profiles). Exit 2 on bad input: a missing, corrupt or truncated
- *         file, another schema version, a filter matching nothing. */
+ *         file, another schema version, a filter matching nothing. A problem that is corrupt in a file that
+ *         reads is one row, corrupt_input (the first solver's task; the others' are not_applicable). */
 #include "corpus.h"
 #include "corpus_rebuild.h"
 #include "engine/program.h"
@@ -25,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define CORPUS_DEFAULT "results/corpus/corpus.h5"
 
@@ -34,7 +36,8 @@ struct corpus_ctx {
   char kind_f[OPTION_STRING_MAX];
   int n_min, n_max, repeats;
   struct corpus *c;
-  char *problems; /* the problem axis's default: every problem the filters keep */
+  char *problems;         /* the problem axis's default: every problem the filters keep */
+  char first_solver[128]; /* the solver axis's first value: a corrupt problem's one row is its task's */
 };
 
 static const struct sweep_column columns[] = {
@@ -92,7 +95,8 @@ static int matches(const struct corpus_meta *m, const char *drv, const char *for
          (!kind[0] || strcmp(m->kind, kind) == 0) && m->n >= n_min && m->n <= n_max;
 }
 
-/* Every problem of the corpus that the filters keep, comma-separated (NULL: out of memory). */
+/* Every problem of the corpus that the filters keep, comma-separated (NULL: out of memory). A corrupt
+ * problem is kept (its row says so) unless its name cannot be a list item or is another's: then a note. */
 static char *matching_problems(const struct corpus_ctx *c)
 {
   size_t cap = 1, len = 0;
@@ -101,8 +105,14 @@ static char *matching_problems(const struct corpus_ctx *c)
   char *list = calloc(cap, 1);
   for (int i = 0; list && i < corpus_count(c->c); i++) {
     const struct corpus_meta *m = corpus_meta_at(c->c, i);
-    if (matches(m, c->driver_f, c->formulation_f, c->kind_f, c->n_min, c->n_max))
-      len += (size_t)snprintf(list + len, cap - len, "%s%s", len ? "," : "", m->name);
+    char bad;
+    if (!matches(m, c->driver_f, c->formulation_f, c->kind_f, c->n_min, c->n_max)) continue;
+    if (corpus_name_bad(m->name, &bad) || corpus_find(c->c, m->name) != i) {
+      fprintf(stderr, "note: problem %d of %s left out of the replay: corrupt: %s\n", i, c->corpus,
+              corpus_corrupt(c->c, i));
+      continue;
+    }
+    len += (size_t)snprintf(list + len, cap - len, "%s%s", len ? "," : "", m->name);
   }
   return list;
 }
@@ -135,6 +145,14 @@ static int setup(void *vctx, PetscOptions run_options)
   return 0;
 }
 
+/* Remembers the solver axis's first value (axis 1): a corrupt problem's corrupt_input row is that task's. */
+static int check_axes(void *vctx, const int *n_values, char *const *const *values)
+{
+  struct corpus_ctx *c = vctx;
+  snprintf(c->first_solver, sizeof c->first_solver, "%s", n_values[1] > 0 ? values[1][0] : "");
+  return 0;
+}
+
 static const char *axis_default(void *vctx, const char *axis)
 {
   const struct corpus_ctx *c = vctx;
@@ -153,7 +171,7 @@ static double cost(const struct sweep_task *t, void *vctx)
 {
   struct corpus_ctx *c = vctx;
   int i = corpus_find(c->c, sweep_task_string(t, "problem"));
-  double n = i >= 0 ? corpus_meta_at(c->c, i)->n : 1.0;
+  double n = i >= 0 && !corpus_corrupt(c->c, i) ? corpus_meta_at(c->c, i)->n : 1.0;
   return n * n * n + 100.0 * n * n;
 }
 
@@ -178,8 +196,25 @@ static void put_meta(struct sweep_row *row, const struct corpus_meta *m)
   sweep_row_set_text(row, "run_status", m->status);
 }
 
+/* A corrupt problem: one row for the problem, corrupt_input with the reason, in the first solver's task (no
+ * solver failed on it: the status is left out of success rates); the other solvers' are not_applicable. */
+static void corrupt_row(const struct corpus_ctx *c, const char *solver, const char *why,
+                        struct sweep_row *row)
+{
+  char msg[512];
+  if (strcmp(solver, c->first_solver) == 0) {
+    sweep_row_status(row, "corrupt_input");
+    sweep_row_set_text(row, "message", why);
+    return;
+  }
+  snprintf(msg, sizeof msg, "corrupt input: recorded once, in the row of solver %s", c->first_solver);
+  sweep_row_status(row, "not_applicable");
+  sweep_row_set_text(row, "message", msg);
+}
+
 /* Recipe (bench_solvers'): read the problem -> first solve (judged by the harness) -> repeat converged
- * solves for the median time -> row. A problem that cannot be read is a row (not_captured / unreadable). */
+ * solves for the median time -> row. A problem that cannot be read is a row (not_captured / unreadable /
+ * corrupt_input). */
 static int run(const struct sweep_task *t, void *vctx, struct sweep_row *row)
 {
   struct corpus_ctx *c = vctx;
@@ -196,6 +231,10 @@ static int run(const struct sweep_task *t, void *vctx, struct sweep_row *row)
     return 0;
   }
   const struct corpus_meta *m = corpus_meta_at(c->c, i);
+  if (corpus_corrupt(c->c, i)) {
+    corrupt_row(c, solver_name, corpus_corrupt(c->c, i), row);
+    return 0;
+  }
   put_meta(row, m);
   if (m->captured == 2) {
     /* a callback problem: assembled again through its formulation (corpus_rebuild.h) */
@@ -268,11 +307,15 @@ static const struct sweep_driver driver = {
     .help =
         "Status: the harness's solve status; not_captured: a callback (nonlinear) problem, recorded\n"
         "without its data; not_rebuildable: a callback problem whose world, formulation or options could\n"
-        "not be assembled again (message says why); unreadable: the group is damaged. -cp_tol, -cp_max_it,\n"
-        "-cp_time_limit and every solver's own options apply to every task.\n"
-        "Other modes: bench_corpus -info FILE.h5 (the contents by driver, formulation, kind and size);\n"
-        "bench_corpus -merge OUT.h5 IN.h5 ... (join per-rank files); bench_corpus -export_siconos DIR\n"
-        "[-corpus FILE.h5] (each linear problem as a Siconos numerics .dat).\n",
+        "not be assembled again (message says why); unreadable: its data could not be read;\n"
+        "corrupt_input: the problem's row or data is damaged (message says what), one row per problem (the\n"
+        "first solver's task; the other solvers' are not_applicable), no solver's failure. -cp_tol,\n"
+        "-cp_max_it, -cp_time_limit and every solver's own options apply to every task. Runs without -out\n"
+        "go to results/corpus_replay/ (results/corpus/ holds the committed corpus and its baseline).\n"
+        "Other modes: bench_corpus -info FILE.h5 (the contents by driver, formulation, kind and size, and\n"
+        "the corrupt problems); bench_corpus -merge OUT.h5 IN.h5 ... (join per-rank files: all or\n"
+        "nothing, a file given twice refused); bench_corpus -export_siconos DIR [-corpus FILE.h5] (each\n"
+        "linear problem as a Siconos numerics .dat in DIR, new or empty, all or nothing).\n",
     .options = options,
     .n_options = (int)(sizeof options / sizeof options[0]),
     .settings_size = sizeof(struct corpus_ctx),
@@ -283,36 +326,53 @@ static const struct sweep_driver driver = {
     .plot_x = "problem",
     .series = "solver",
     .setup = setup,
+    .check_axes = check_axes,
     .axis_default = axis_default,
     .cost = cost,
     .run = run,
     .teardown = teardown,
+    .results_dir = "corpus_replay",
 };
 
 /* ---- the modes outside the sweep ---- */
 
+/* The corrupt problems of c, one line each (by index: a corrupt name may not be printable); their number. */
+static int list_corrupt(const struct corpus *c)
+{
+  int k = 0;
+  for (int i = 0; i < corpus_count(c); i++)
+    if (corpus_corrupt(c, i)) printf("corrupt: problem %d: %s\n", i, corpus_corrupt(c, i)), k++;
+  return k;
+}
+
 static int info(const char *path)
 {
   struct corpus *c = NULL;
-  char err[512];
+  char err[1024];
   if (corpus_open(path, &c, err, sizeof err)) {
     fprintf(stderr, "error: %s\n", err);
     return 2;
   }
-  printf("%s: %d problems (schema version %d)\n", path, corpus_count(c), corpus_schema(c));
-  printf("%-16s %-22s %-8s %6s %6s %6s %8s %s\n", "driver", "formulation", "kind", "count", "n_min", "n_max",
-         "n_mean", "run statuses other than converged");
-  int n = corpus_count(c);
+  const int n = corpus_count(c);
+  int bad = 0;
+  for (int i = 0; i < n; i++)
+    bad += corpus_corrupt(c, i) != NULL;
+  printf("%s: %d problems (schema version %d)", path, n, corpus_schema(c));
+  if (bad) printf(", %d of them corrupt (listed below)", bad);
+  if (corpus_uncommitted(c))
+    printf("; %ld table rows past the committed ones left out", corpus_uncommitted(c));
+  printf("\n%-16s %-22s %-8s %6s %6s %6s %8s %s\n", "driver", "formulation", "kind", "count", "n_min",
+         "n_max", "n_mean", "run statuses other than converged");
   char *seen = calloc((size_t)n + 1, 1);
   for (int i = 0; seen && i < n; i++) {
-    if (seen[i]) continue;
+    if (seen[i] || corpus_corrupt(c, i)) continue;
     const struct corpus_meta *a = corpus_meta_at(c, i);
     int count = 0, lo = a->n, hi = a->n, other = 0;
     double sum = 0.0;
     for (int j = i; j < n; j++) {
       const struct corpus_meta *b = corpus_meta_at(c, j);
-      if (seen[j] || strcmp(a->driver, b->driver) != 0 || strcmp(a->formulation, b->formulation) != 0 ||
-          strcmp(a->kind, b->kind) != 0)
+      if (seen[j] || corpus_corrupt(c, j) || strcmp(a->driver, b->driver) != 0 ||
+          strcmp(a->formulation, b->formulation) != 0 || strcmp(a->kind, b->kind) != 0)
         continue;
       seen[j] = 1;
       count++;
@@ -325,6 +385,7 @@ static int info(const char *path)
            sum / count, other);
   }
   free(seen);
+  list_corrupt(c);
   corpus_close(&c);
   return 0;
 }
@@ -332,33 +393,17 @@ static int info(const char *path)
 static int export_siconos(const char *path, const char *dir)
 {
   struct corpus *c = NULL;
-  char err[512];
+  char err[1024];
   if (corpus_open(path, &c, err, sizeof err)) {
     fprintf(stderr, "error: %s\n", err);
     return 2;
   }
-  struct stat st;
-  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-    fprintf(stderr, "error: -export_siconos: %s is not an existing directory\n", dir);
-    corpus_close(&c);
-    return 2;
-  }
-  int written = 0, skipped = 0, rc = 0;
-  for (int i = 0; i < corpus_count(c) && !rc; i++) {
-    struct cp_problem *p = NULL;
-    const struct corpus_meta *m = corpus_meta_at(c, i);
-    char file[OPTION_STRING_MAX + 256];
-    /* cp_io guesses the Siconos flavour from the name: "mlcp" in it means an MLCP */
-    snprintf(file, sizeof file, "%s/%s_%s.dat", dir, m->name, strcmp(m->kind, "mlcp") == 0 ? "mlcp" : "lcp");
-    if (corpus_read(c, i, &p, err, sizeof err) || corpus_write_siconos(file, p, err, sizeof err)) {
-      fprintf(stderr, "note: %s skipped: %s\n", m->name, err);
-      skipped++;
-    } else {
-      written++;
-    }
-    cp_destroy(&p);
-  }
-  printf("%d problems written to %s, %d skipped (callback or box-constrained)\n", written, dir, skipped);
+  int written = 0, left_out = 0, rc = corpus_export_siconos(c, dir, &written, &left_out, err, sizeof err);
+  if (rc)
+    fprintf(stderr, "error: -export_siconos: %s; nothing exported\n", err);
+  else
+    printf("%d problems written to %s, %d left out (callback, box-constrained or corrupt)\n", written, dir,
+           left_out);
   corpus_close(&c);
   return rc;
 }
@@ -374,7 +419,9 @@ static int export_main(int argc, char **argv)
   struct program p;
   int rc = program_start(&spec, argc, argv, &p);
   if (!rc && p.help) {
-    printf("usage: bench_corpus %s\n  each linear problem of the corpus as a Siconos numerics .dat in DIR\n",
+    printf("usage: bench_corpus %s\n  each linear problem of the corpus as a Siconos numerics .dat in DIR "
+           "(new or\n"
+           "  empty; written all or nothing: exit 1 naming the file when a write fails)\n",
            spec.usage);
   } else if (!rc) {
     const char *dir = program_value(&p, "-export_siconos"), *path = program_value(&p, "-corpus");
@@ -393,7 +440,7 @@ int main(int argc, char **argv)
   }
   if (argc >= 2 && strcmp(argv[1], "-merge") == 0) {
     if (argc < 4) return fprintf(stderr, "usage: bench_corpus -merge OUT.h5 IN.h5 [IN.h5 ...]\n"), 2;
-    char err[512];
+    char err[1024];
     int rc = corpus_merge(argv[2], (const char *const *)argv + 3, argc - 3, err, sizeof err);
     if (rc) fprintf(stderr, "error: -merge: %s\n", err);
     return rc;

@@ -313,11 +313,13 @@ mkdir -p "$tmp/same"
 
 # 18. SIGINT (Ctrl-C) and SIGTERM stop the run: the running tasks are recorded as interrupted (not crashed),
 # no more start, no tables; exit 128 + the signal; -resume redoes the interrupted tasks. Job control gives
-# each background run its own process group, as a terminal does (Ctrl-C reaches the whole group).
+# each background run its own process group, as a terminal does (Ctrl-C reaches the whole group); env puts
+# SIGINT back to its default, as in a terminal, when this script was started with it ignored (a background
+# job of a non-interactive shell), which the runs would keep ignoring.
 S=(-kind ok -work 0.4 -no_plots)
 rows_in() { [ -f "$1" ] && tail -n +2 "$1" | grep -c .; }
 set -m
-"$syn" -out "$tmp/sigint" "${S[@]}" -seeds 6 2>"$tmp/sigint.err" >/dev/null & sp=$!
+env --default-signal=INT "$syn" -out "$tmp/sigint" "${S[@]}" -seeds 6 2>"$tmp/sigint.err" >/dev/null & sp=$!
 for _ in $(seq 200); do [ "$(rows_in "$tmp/sigint/ledger.csv")" -ge 1 ] 2>/dev/null && break; sleep 0.05; done
 kill -INT -- -$sp; wait $sp; src=$?
 "$syn" -out "$tmp/sigterm" "${S[@]}" -seeds 6 2>"$tmp/sigterm.err" >/dev/null & sp=$!
@@ -325,7 +327,7 @@ for _ in $(seq 200); do [ "$(rows_in "$tmp/sigterm/ledger.csv")" -ge 1 ] 2>/dev/
 kill -TERM $sp; wait $sp; trc=$?
 # mpirun takes about a second to pass the signal on (as SIGTERM) to the ranks, which have process groups
 # of their own: a longer sweep
-mpirun --oversubscribe -n 2 "$syn" -out "$tmp/sigmpi" "${S[@]}" -seeds 16 2>"$tmp/sigmpi.err" >/dev/null & mp=$!
+env --default-signal=INT mpirun --oversubscribe -n 2 "$syn" -out "$tmp/sigmpi" "${S[@]}" -seeds 16 2>"$tmp/sigmpi.err" >/dev/null & mp=$!
 for _ in $(seq 200); do [ "$(rows_in "$tmp/sigmpi/ledger.csv")" -ge 2 ] 2>/dev/null && break; sleep 0.05; done
 kill -INT -- -$mp; wait $mp; mrc=$?
 set +m

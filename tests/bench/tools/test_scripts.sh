@@ -59,7 +59,9 @@ check "run-default with beta failing: exit 1, 'beta failed (exit 1)', alpha ran"
 printf 'run:\n\tbench/run-default -work 0.5 -seeds 8\n' >Makefile
 rm -rf results/synthetic
 set -m
-make run >"$tmp/m.out" 2>&1 &
+# a terminal's Ctrl-C: SIGINT at its default even when this script was started with it ignored (a
+# background job of a non-interactive shell), which the run would keep ignoring
+env --default-signal=INT make run >"$tmp/m.out" 2>&1 &
 mk=$!
 ledger() { ls results/synthetic/2*/ledger.csv 2>/dev/null | head -n 1; }
 for _ in $(seq 400); do l=$(ledger); [ -n "$l" ] && [ "$(tail -n +2 "$l" | grep -c .)" -ge 1 ] && break; sleep 0.05; done
