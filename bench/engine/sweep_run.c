@@ -579,8 +579,7 @@ int sweep_run(struct sweep *s)
   /* the last batch, on any rank, may fail too */
   int capture_bad = sweep_capture_close();
   MPI_Allreduce(MPI_IN_PLACE, &capture_bad, 1, MPI_INT, MPI_MAX, s->comm);
-  if (capture_bad && s->rank == 0)
-    stop_run(s, SWEEP_STOP_WRITE, capture_stop);
+  if (capture_bad && s->rank == 0) stop_run(s, SWEEP_STOP_WRITE, capture_stop);
   sigaction(SIGTERM, &old[0], NULL);
   sigaction(SIGINT, &old[1], NULL);
   s->t_end = MPI_Wtime();
