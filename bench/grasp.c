@@ -15,6 +15,8 @@
 #include "grasp.h"
 
 #include "engine/sweep.h"
+#include "grasp_run.h"
+#include "scene.h"
 
 #include <math.h>
 #include <petscsys.h>
@@ -38,10 +40,11 @@ static const struct sweep_axis axes[] = {
      "[-60,60]"},
     {SWEEP_SEEDS_AXIS, NULL, SWEEP_INT, "126", "trials per cell (each its own draws)", 1, SWEEP_INSTANCE,
      NULL},
-    {"formulation", NULL, SWEEP_STRING, "explicit_lcp",
-     "explicit_lcp: Stewart-Trinkle LCP on the exact shapes' contacts at the step's start (geometrically "
-     "explicit); geometric_implicit: the paper's mixed NCP, closest points as unknowns (needs a solver "
-     "that takes callback problems, e.g. fb_newton)",
+    {"formulation", NULL, SWEEP_STRING, "stewart_trinkle",
+     "a registered formulation that knows support friction and motors (stewart_trinkle: the LCP on the "
+     "exact shapes' contacts at the step's start, stepped by the one run loop on scene grasp), or "
+     "geometric_implicit: the paper's mixed NCP, closest points as unknowns (the study's own step; needs a "
+     "solver that takes callback problems, e.g. fb_newton)",
      0, SWEEP_METHOD, NULL},
     {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD, NULL},
 };
@@ -118,8 +121,8 @@ static const struct option_decl options[] = {
      "geometric_implicit: a step whose NCP neither guess solves is taken as two half steps, nested at most "
      "this often (0: the trial ends as solver_failure there)"},
     {"warm_start", OPT_BOOL, offsetof(struct grasp_ctx, o.warm_start), "1", NULL,
-     "start each solve from the last step's solution (explicit_lcp: when the contact set is unchanged; "
-     "geometric_implicit: per finger-part pair, a new pair from the explicit LCP's answer)"},
+     "geometric_implicit: start each solve from the last step's answer per finger-part pair, a new pair "
+     "from the explicit LCP's answer (the registered formulations' solvers read -cp_warm_start)"},
 };
 
 static int friction_range(const char *name, double *lo, double *hi)
@@ -135,14 +138,33 @@ static int friction_range(const char *name, double *lo, double *hi)
   return 1;
 }
 
-static int formulation_of(const char *name, enum grasp_formulation *f)
+/* The study's own geometrically implicit step (grasp_trial_implicit.c), or a registered formulation on the
+ * world of scene grasp through the run loop. */
+static int is_own_implicit(const char *name) { return strcmp(name, "geometric_implicit") == 0; }
+
+/* A registered formulation that can step the grasp world: 0, or 1 with a message. */
+static int registry_formulation_ok(const char *name)
 {
-  for (int k = GRASP_EXPLICIT_LCP; k <= GRASP_GEOMETRIC_IMPLICIT; k++)
-    if (strcmp(name, grasp_formulation_name((enum grasp_formulation)k)) == 0) {
-      *f = (enum grasp_formulation)k;
-      return 0;
-    }
-  return 1;
+  struct world *w = NULL;
+  char msg[256];
+  const struct formulation_type *t = formulation_find(name);
+  if (!t) {
+    fprintf(stderr, "error: -formulation %s: not a registered formulation, nor geometric_implicit\n", name);
+    return 1;
+  }
+  if (scene_create_from_spec("grasp", NULL, &w, msg, sizeof msg)) {
+    fprintf(stderr, "error: the grasp world: %s\n", msg);
+    return 1;
+  }
+  struct formulation f = {.type = t};
+  const int ok = formulation_supports(&f, w);
+  world_destroy(&w);
+  if (!ok)
+    fprintf(stderr,
+            "error: -formulation %s cannot step the grasp world (support friction and a "
+            "motor): stewart_trinkle can\n",
+            name);
+  return !ok;
 }
 
 static double cpu_seconds(void)
@@ -171,32 +193,90 @@ static int check_axes(void *vctx, const int *n_values, char *const *const *value
               values[0][i]);
       return 1;
     }
-  int n_explicit = 0, n_forms = n_values[4];
-  enum grasp_formulation form;
+  int n_registry = 0, n_forms = n_values[4];
   for (int i = 0; i < n_forms; i++) {
-    if (formulation_of(values[4][i], &form)) {
-      fprintf(stderr, "error: -formulation %s: the formulations are explicit_lcp and geometric_implicit\n",
-              values[4][i]);
-      return 1;
-    }
-    n_explicit += form == GRASP_EXPLICIT_LCP;
+    if (!is_own_implicit(values[4][i]) && registry_formulation_ok(values[4][i])) return 1;
+    n_registry += !is_own_implicit(values[4][i]);
   }
   PetscBool set = PETSC_FALSE;
   PetscOptionsHasName(ctx->run_options, NULL, "-support_directions", &set);
-  if (set && !n_explicit) {
-    fprintf(stderr, "error: -support_directions sets explicit_lcp's friction pyramid; geometric_implicit's "
-                    "support friction is the ellipse (eq. 5), and explicit_lcp is not run\n");
+  if (set && !n_registry) {
+    fprintf(stderr, "error: -support_directions sets the registered formulations' friction pyramid; "
+                    "geometric_implicit's support friction is the ellipse (eq. 5), and no other is run\n");
     return 1;
   }
-  for (int k = 0; k < 2; k++) {
-    const char *opt = k ? "-step_halvings" : "-friction_creep";
+  for (int k = 0; k < 3; k++) {
+    const char *opt = k == 2 ? "-warm_start" : k ? "-step_halvings" : "-friction_creep";
     PetscOptionsHasName(ctx->run_options, NULL, opt, &set);
-    if (set && n_explicit == n_forms) {
-      fprintf(stderr, "error: %s is geometric_implicit's, and geometric_implicit is not run\n", opt);
+    if (set && n_registry == n_forms) {
+      fprintf(stderr,
+              "error: %s is geometric_implicit's (the registered formulations' solvers read "
+              "-cp_warm_start), and geometric_implicit is not run\n",
+              opt);
       return 1;
     }
   }
   return 0;
+}
+
+/* The trial on the study's own geometrically implicit step (grasp_trial_implicit.c). */
+static int run_own_implicit(const struct sweep_task *task, const struct grasp_ctx *ctx,
+                            const struct grasp_params *p, double x, double y, struct grasp_result *r)
+{
+  char msg[256] = "out of memory";
+  struct solver *s = NULL;
+  struct grasp_trial *t = NULL;
+  if (solver_create(sweep_task_string(task, "solver"), &s, msg, sizeof msg) ||
+      solver_set_from_options(s, task->options, msg, sizeof msg) ||
+      grasp_trial_create(&t, s, p->n_dirs, GRASP_GEOMETRIC_IMPLICIT)) {
+    fprintf(stderr, "bench_grasp: %s\n", msg);
+    solver_destroy(&s);
+    return 1;
+  }
+  grasp_trial_run(t, p, &ctx->o, 1e-3 * x, 1e-3 * y, r);
+  grasp_trial_destroy(&t);
+  solver_destroy(&s);
+  return 0;
+}
+
+/* The trial on scene grasp (the task's draws inline) with a registered formulation, by the run loop. */
+static int run_registry(const struct sweep_task *task, const struct grasp_ctx *ctx,
+                        const struct grasp_params *p, double x, double y, struct grasp_result *r)
+{
+  struct grasp_world_settings sc = {.x = x,
+                                    .y = y,
+                                    .mass = p->mass,
+                                    .jaw_mass = p->jaw_mass,
+                                    .close_speed = p->close_speed,
+                                    .close_force = p->close_force,
+                                    .damping = p->support_damping,
+                                    .g = p->g,
+                                    .dirs = p->n_dirs,
+                                    .mu_support = p->mu_support,
+                                    .mu_grip = p->mu_grip,
+                                    .start_clear = ctx->o.start_clear,
+                                    .margin = ctx->o.margin};
+  for (int i = 0; i < 3; i++)
+    sc.tripod[i][0] = 1e3 * p->tripod[i][0], sc.tripod[i][1] = 1e3 * p->tripod[i][1];
+  struct world *w = sweep_task_world(
+      task,
+      "grasp:x=%.17g:y=%.17g:mass=%.17g:jaw_mass=%.17g:close_speed=%.17g:close_force=%.17g:"
+      "support_damping=%.17g:g=%.17g:support_directions=%d:mu_support=%.17g:mu_grip=%.17g:tripod1_x=%.17g:"
+      "tripod1_y=%.17g:tripod2_x=%.17g:tripod2_y=%.17g:tripod3_x=%.17g:tripod3_y=%.17g:start_clear=%.17g:"
+      "margin=%.17g",
+      sc.x, sc.y, sc.mass, sc.jaw_mass, sc.close_speed, sc.close_force, sc.damping, sc.g, sc.dirs,
+      sc.mu_support, sc.mu_grip, sc.tripod[0][0], sc.tripod[0][1], sc.tripod[1][0], sc.tripod[1][1],
+      sc.tripod[2][0], sc.tripod[2][1], sc.start_clear, sc.margin);
+  struct simulation sim = {0};
+  if (simulation_open(&sim, w, sweep_task_string(task, "formulation"), sweep_task_string(task, "solver"),
+                      task->options)) {
+    simulation_close(&sim);
+    return 1;
+  }
+  const int rc = grasp_run_trial(&sim, &sc, &ctx->o, r);
+  simulation_close(&sim);
+  if (rc) fprintf(stderr, "bench_grasp: task %ld: %s\n", task->id, r->message);
+  return rc;
 }
 
 static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
@@ -218,24 +298,13 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
                            .g = ctx->g,
                            .n_dirs = ctx->n_dirs};
   grasp_draw(task->rng, lo, hi, &p);
-  char msg[256], text[160];
-  struct solver *s = NULL;
-  struct grasp_trial *t = NULL;
-  enum grasp_formulation form;
-  if (formulation_of(sweep_task_string(task, "formulation"), &form)) {
-    fprintf(stderr, "bench_grasp: -formulation takes explicit_lcp or geometric_implicit (got '%s')\n",
-            sweep_task_string(task, "formulation"));
-    return 1;
-  }
-  if (solver_create(sweep_task_string(task, "solver"), &s, msg, sizeof msg) ||
-      solver_set_from_options(s, task->options, msg, sizeof msg) ||
-      grasp_trial_create(&t, s, p.n_dirs, form)) {
-    fprintf(stderr, "bench_grasp: %s\n", msg);
-    solver_destroy(&s);
-    return 1;
-  }
   struct grasp_result r;
-  grasp_trial_run(t, &p, &ctx->o, 1e-3 * sweep_task_real(task, "x"), 1e-3 * sweep_task_real(task, "y"), &r);
+  const char *form = sweep_task_string(task, "formulation");
+  const double x = sweep_task_real(task, "x"), y = sweep_task_real(task, "y");
+  if (is_own_implicit(form) ? run_own_implicit(task, ctx, &p, x, y, &r)
+                            : run_registry(task, ctx, &p, x, y, &r))
+    return 1;
+  char text[160];
   const char *name = grasp_outcome_name(r.outcome);
   sweep_row_status(row, r.outcome == GRASP_OUTER_TEETH      ? "ok"
                         : r.outcome != GRASP_SOLVER_FAILURE ? name
@@ -276,8 +345,6 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   }
   sweep_row_set(row, "solve_seconds", r.solve_seconds);
   if (r.message[0]) fprintf(stderr, "bench_grasp: task %ld: %s\n", task->id, r.message);
-  grasp_trial_destroy(&t);
-  solver_destroy(&s);
   sweep_row_set(row, "trial_seconds", solver_wall_time() - t0);
   sweep_row_set(row, "trial_cpu_seconds", cpu_seconds() - c0);
   return 0;

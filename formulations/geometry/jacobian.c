@@ -2,6 +2,7 @@
  * generalised direction of a world direction d is [d; (p - x) x d] (2D: [d_x, d_y, (p - x) x d]). */
 #include "jacobian.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,21 +82,58 @@ void jcol_axpy_minv(const struct jcol *x, double s, double *nu)
         nu[x->dof[i] + k] += s * x->m[i][k];
 }
 
-int jacobian_joint_rows(const struct world *w) { return w->nj * (w->dim == 2 ? 2 : 3); }
+int jacobian_joint_rows(const struct world *w)
+{
+  int rows = 0;
+  for (int j = 0; j < w->nj; j++)
+    rows += world_joint_row_count(&w->joints[j]);
+  return rows;
+}
+
+/* A column of pure turn: +1 on a's omega, -1 on b's (2D). */
+static void turn_column(const struct world *w, int a, int b, struct jcol *c)
+{
+  const double zero[3] = {0.0, 0.0, 0.0}, none[3] = {0.0, 0.0, 0.0};
+  jcol_make(w, a, zero, b, zero, none, c);
+  for (int k = 0; k < 2; k++) {
+    const int body = k == 0 ? a : b;
+    if (c->dof[k] < 0) continue;
+    double Ji[9];
+    world_inverse_inertia(w, &w->bodies[body], Ji);
+    c->v[k][2] = k == 0 ? 1.0 : -1.0;
+    c->m[k][2] = c->v[k][2] * Ji[8];
+  }
+}
 
 void jacobian_joint_columns(const struct world *w, struct jcol *col, double *phi)
 {
-  int r = 0, nd = w->dim == 2 ? 2 : 3; /* as jacobian_joint_rows counts them */
+  int r = 0;
   for (int j = 0; j < w->nj; j++) {
     const struct joint *jt = &w->joints[j];
     double pa[3], pb[3] = {jt->pb[0], jt->pb[1], w->dim == 3 ? jt->pb[2] : 0.0};
+    world_joint_violation(w, jt, phi + r);
+    if (jt->kind == JOINT_MIRROR_2D) { /* axis on both bodies, same sign: their sum along it is held */
+      const double *xa = w->bodies[jt->a].x, *xb = w->bodies[jt->b].x;
+      jcol_make(w, jt->a, xa, jt->b, xb, jt->axis, &col[r]);
+      for (int k = 0; k < 3; k++)
+        col[r].v[1][k] = -col[r].v[1][k], col[r].m[1][k] = -col[r].m[1][k];
+      r++;
+      continue;
+    }
     world_point(w, &w->bodies[jt->a], jt->pa, pa);
     if (jt->b >= 0) world_point(w, &w->bodies[jt->b], jt->pb, pb);
-    for (int k = 0; k < nd; k++, r++) {
+    if (jt->kind == JOINT_PRISMATIC_2D) { /* across the axis at a's point, then the turn */
+      const double th = jt->b >= 0 ? w->bodies[jt->b].theta : 0.0;
+      const double nrm[3] = {-(sin(th) * jt->axis[0] + cos(th) * jt->axis[1]),
+                             cos(th) * jt->axis[0] - sin(th) * jt->axis[1], 0.0};
+      jcol_make(w, jt->a, pa, jt->b, pa, nrm, &col[r++]);
+      turn_column(w, jt->a, jt->b, &col[r++]);
+      continue;
+    }
+    for (int k = 0; k < world_joint_row_count(jt); k++, r++) {
       double e[3] = {0.0, 0.0, 0.0};
       e[k] = 1.0;
       jcol_make(w, jt->a, pa, jt->b, pb, e, &col[r]);
-      phi[r] = pa[k] - pb[k];
     }
   }
 }

@@ -96,15 +96,13 @@ void grasp_draw(gsl_rng *rng, double mu_lo, double mu_hi, struct grasp_params *p
 enum grasp_outcome grasp_classify(const struct grasp_contact *c, int nc, double load_min, double s_min,
                                   double s);
 
-/* The trial (grasp_trial.c), per step one of two formulations of the same model:
- * - explicit_lcp: the Stewart–Trinkle velocity-level LCP on the exact shapes' contacts at the step's start
- *   (geometrically explicit), friction pyramids (2 directions per finger contact, n_dirs per support
- *   point), the jaw controller as a bounded-force velocity motor in the same LCP;
- * - geometric_implicit: the paper's own mixed NCP (grasp_trial_implicit.c): the closest points of each
- *   finger-component pair are unknowns of the step, the friction laws (fingers, support points, the jaw
- *   motor's force bound) ellipsoidal, eqs. (21)-(22). */
+/* The study's own trial in q = (x_g, y_g, theta_g, s) (grasp_trial.c), still used for the geometrically
+ * implicit step: the paper's own mixed NCP (grasp_trial_implicit.c), the closest points of each
+ * finger-component pair unknowns of the step, the friction laws (fingers, support points, the jaw motor's
+ * force bound) ellipsoidal, eqs. (21)-(22); its guesses come from the explicit LCP of the same step
+ * (GRASP_EXPLICIT_LCP: the Stewart–Trinkle LCP hand-assembled in q). The explicit study itself runs the
+ * registered stewart_trinkle on scene grasp by the run loop (grasp_run.h). */
 enum grasp_formulation { GRASP_EXPLICIT_LCP, GRASP_GEOMETRIC_IMPLICIT };
-const char *grasp_formulation_name(enum grasp_formulation f);
 struct grasp_trial_opts {
   double h, t_max;    /* step [s], simulated time limit [s] */
   double rest_speed;  /* at rest: every speed (part, rim speed of the rotation, jaws) below it [m/s] */

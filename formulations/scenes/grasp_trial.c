@@ -45,11 +45,6 @@ struct grasp_trial {
   struct solver *lemke;      /* ... and its predictor's solver */
 };
 
-const char *grasp_formulation_name(enum grasp_formulation f)
-{
-  return f == GRASP_GEOMETRIC_IMPLICIT ? "geometric_implicit" : "explicit_lcp";
-}
-
 int grasp_trial_create(struct grasp_trial **t, struct solver *s, int n_dirs, enum grasp_formulation form)
 {
   if (n_dirs < 3 || n_dirs > GRASP_MAX_DIRS) return 1;

@@ -24,7 +24,7 @@
 
 enum scene_dims { SCENE_2D = 1, SCENE_3D = 2 };
 
-#define SCENE_SPEC_MAX 512
+#define SCENE_SPEC_MAX 1024 /* a spec with every option of a scene inline (the grasp study: 19) */
 
 struct scene_type {
   const char *name;    /* [a-z0-9_] */

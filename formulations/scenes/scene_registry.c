@@ -21,6 +21,7 @@
   X(peg_box)                                                                                                 \
   X(peg_box3d)                                                                                               \
   X(robot_grasp)                                                                                             \
+  X(grasp)                                                                                                   \
   X(hex_pyramid)                                                                                             \
   X(superellipsoid_drop)                                                                                     \
   X(box_drop3d)                                                                                              \

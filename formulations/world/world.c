@@ -32,6 +32,8 @@ void world_destroy(struct world **pw)
   free(w->shapes);
   free(w->bodies);
   free(w->joints);
+  free(w->motors);
+  free(w->supports);
   free(w);
   *pw = NULL;
 }
@@ -158,19 +160,126 @@ int world_add_plane(struct world *w, int body, const double n[3], double d)
   return w->ns - 1;
 }
 
+static int push_joint(struct world *w, const struct joint *j)
+{
+  if (grow((void **)&w->joints, &w->cap_j, w->nj + 1, sizeof *w->joints)) return -1;
+  w->joints[w->nj] = *j;
+  return w->nj++;
+}
+
+static int joint_bodies_ok(const struct world *w, int a, int b)
+{
+  return a >= 0 && a < w->nb && b >= -1 && b < w->nb && a != b;
+}
+
+/* The unit vector of v (2D: its plane part) into u; 1 when v is zero or not finite. */
+static int unit_axis(const struct world *w, const double v[3], double u[3])
+{
+  const double z = w->dim == 3 ? v[2] : 0.0, len = sqrt(v[0] * v[0] + v[1] * v[1] + z * z);
+  if (!(len > 0.0) || !isfinite(len)) return 1;
+  u[0] = v[0] / len, u[1] = v[1] / len, u[2] = z / len;
+  return 0;
+}
+
 int world_add_joint(struct world *w, enum joint_kind kind, int a, int b, const double pa[3],
                     const double pb[3])
 {
-  if ((kind == JOINT_REVOLUTE_2D) != (w->dim == 2)) return -1;
-  if (a < 0 || a >= w->nb || b < -1 || b >= w->nb || a == b) return -1;
-  if (grow((void **)&w->joints, &w->cap_j, w->nj + 1, sizeof *w->joints)) return -1;
-  struct joint *j = &w->joints[w->nj];
-  j->kind = kind;
-  j->a = a;
-  j->b = b;
-  memcpy(j->pa, pa, 3 * sizeof *pa);
-  memcpy(j->pb, pb, 3 * sizeof *pb);
-  return w->nj++;
+  if ((kind != JOINT_REVOLUTE_2D && kind != JOINT_BALL_3D) || (kind == JOINT_REVOLUTE_2D) != (w->dim == 2) ||
+      !joint_bodies_ok(w, a, b))
+    return -1;
+  struct joint j = {.kind = kind, .a = a, .b = b};
+  memcpy(j.pa, pa, sizeof j.pa);
+  memcpy(j.pb, pb, sizeof j.pb);
+  return push_joint(w, &j);
+}
+
+int world_add_slider(struct world *w, int a, int b, const double pa[3], const double pb[3],
+                     const double axis[3])
+{
+  struct joint j = {.kind = JOINT_PRISMATIC_2D, .a = a, .b = b};
+  if (w->dim != 2 || !joint_bodies_ok(w, a, b) || unit_axis(w, axis, j.axis)) return -1;
+  memcpy(j.pa, pa, sizeof j.pa);
+  memcpy(j.pb, pb, sizeof j.pb);
+  j.angle = w->bodies[a].theta - (b >= 0 ? w->bodies[b].theta : 0.0);
+  return push_joint(w, &j);
+}
+
+int world_add_mirror(struct world *w, int a, int b, const double c[3], const double axis[3])
+{
+  struct joint j = {.kind = JOINT_MIRROR_2D, .a = a, .b = b};
+  if (w->dim != 2 || b < 0 || !joint_bodies_ok(w, a, b) || unit_axis(w, axis, j.axis)) return -1;
+  memcpy(j.pb, c, sizeof j.pb);
+  return push_joint(w, &j);
+}
+
+int world_joint_row_count(const struct joint *j)
+{
+  switch (j->kind) {
+  case JOINT_REVOLUTE_2D: return 2;
+  case JOINT_BALL_3D: return 3;
+  case JOINT_PRISMATIC_2D: return 2;
+  case JOINT_MIRROR_2D: return 1;
+  }
+  return 0;
+}
+
+/* A prismatic joint's axis and its normal in the world (turned with b). */
+static void slider_axes(const struct world *w, const struct joint *j, double e[3], double nrm[3])
+{
+  const double th = j->b >= 0 ? w->bodies[j->b].theta : 0.0, c = cos(th), s = sin(th);
+  e[0] = c * j->axis[0] - s * j->axis[1], e[1] = s * j->axis[0] + c * j->axis[1], e[2] = 0.0;
+  nrm[0] = -e[1], nrm[1] = e[0], nrm[2] = 0.0;
+}
+
+void world_joint_violation(const struct world *w, const struct joint *j, double *phi)
+{
+  double pa[3], pb[3] = {j->pb[0], j->pb[1], w->dim == 3 ? j->pb[2] : 0.0};
+  const struct body *a = &w->bodies[j->a];
+  if (j->kind == JOINT_MIRROR_2D) {
+    const double *xb = w->bodies[j->b].x;
+    phi[0] = j->axis[0] * (a->x[0] + xb[0] - 2.0 * pb[0]) + j->axis[1] * (a->x[1] + xb[1] - 2.0 * pb[1]);
+    return;
+  }
+  world_point(w, a, j->pa, pa);
+  if (j->b >= 0) world_point(w, &w->bodies[j->b], j->pb, pb);
+  if (j->kind == JOINT_PRISMATIC_2D) {
+    double e[3], nrm[3];
+    slider_axes(w, j, e, nrm);
+    phi[0] = nrm[0] * (pa[0] - pb[0]) + nrm[1] * (pa[1] - pb[1]);
+    phi[1] = a->theta - (j->b >= 0 ? w->bodies[j->b].theta : 0.0) - j->angle;
+    return;
+  }
+  for (int k = 0; k < world_joint_row_count(j); k++)
+    phi[k] = pa[k] - pb[k];
+}
+
+int world_add_motor(struct world *w, int body, const double axis[3], double speed, double max_force)
+{
+  struct motor m = {.body = body, .speed = speed, .max_force = max_force};
+  if (body < 0 || body >= w->nb || w->bodies[body].is_static || unit_axis(w, axis, m.axis) ||
+      !isfinite(speed) || !(max_force > 0.0) || !isfinite(max_force))
+    return -1;
+  if (grow((void **)&w->motors, &w->cap_m, w->nm + 1, sizeof *w->motors)) return -1;
+  w->motors[w->nm] = m;
+  return w->nm++;
+}
+
+int world_add_support(struct world *w, int body, int n, const double *p, const double *normal, double mu,
+                      int dirs, double damping)
+{
+  if (w->dim != 2 || body < 0 || body >= w->nb || w->bodies[body].is_static || n < 1 ||
+      n > WORLD_SUPPORT_POINTS || !(mu >= 0.0) || !isfinite(mu) || dirs < 3 || !(damping >= 0.0) ||
+      !isfinite(damping))
+    return -1;
+  struct support_friction s = {.body = body, .n = n, .dirs = dirs, .mu = mu, .damping = damping};
+  for (int i = 0; i < n; i++) {
+    if (!isfinite(p[2 * i]) || !isfinite(p[2 * i + 1]) || !(normal[i] >= 0.0) || !isfinite(normal[i]))
+      return -1;
+    s.p[i][0] = p[2 * i], s.p[i][1] = p[2 * i + 1], s.normal[i] = normal[i];
+  }
+  if (grow((void **)&w->supports, &w->cap_sup, w->nsup + 1, sizeof *w->supports)) return -1;
+  w->supports[w->nsup] = s;
+  return w->nsup++;
 }
 
 int world_finalize(struct world *w)
@@ -390,6 +499,16 @@ void world_external_force(const struct world *w, double *k)
       k[b->dof + 3 + r] = b->tau[r] - g[r];
     }
   }
+  for (int i = 0; i < w->nsup; i++) { /* viscous support damping (explicit) */
+    const struct support_friction *sp = &w->supports[i];
+    const struct body *b = &w->bodies[sp->body];
+    double rho2 = 0.0;
+    for (int p = 0; p < sp->n; p++)
+      rho2 += sp->p[p][0] * sp->p[p][0] + sp->p[p][1] * sp->p[p][1];
+    k[b->dof] -= sp->damping * b->v[0];
+    k[b->dof + 1] -= sp->damping * b->v[1];
+    k[b->dof + 2] -= sp->damping * rho2 / sp->n * b->w[2];
+  }
 }
 
 void world_apply_inverse_mass(const struct world *w, const double *in, double *out)
@@ -491,11 +610,15 @@ double world_joint_gap(const struct world *w)
   if (w->dim != 2 && w->dim != 3) return 0.0;
   for (int j = 0; j < w->nj; j++) {
     const struct joint *jt = &w->joints[j];
-    double pa[3], pb[3] = {jt->pb[0], jt->pb[1], w->dim == 3 ? jt->pb[2] : 0.0};
-    world_point(w, &w->bodies[jt->a], jt->pa, pa);
-    if (jt->b >= 0) world_point(w, &w->bodies[jt->b], jt->pb, pb);
-    double dx = pa[0] - pb[0], dy = pa[1] - pb[1], dz = w->dim == 3 ? pa[2] - pb[2] : 0.0;
-    gap = fmax(gap, w->dim == 2 ? hypot(dx, dy) : sqrt(dx * dx + dy * dy + dz * dz));
+    double phi[3] = {0.0, 0.0, 0.0};
+    world_joint_violation(w, jt, phi);
+    if (jt->kind == JOINT_REVOLUTE_2D)
+      gap = fmax(gap, hypot(phi[0], phi[1]));
+    else if (jt->kind == JOINT_BALL_3D)
+      gap = fmax(gap, sqrt(phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2]));
+    else
+      for (int k = 0; k < world_joint_row_count(jt); k++)
+        gap = fmax(gap, fabs(phi[k]));
   }
   return gap;
 }

@@ -78,14 +78,42 @@ struct body {
   int unbounded;                /* has a half-plane / plane part (treated by the broad phase apart) */
 };
 
-enum joint_kind { JOINT_REVOLUTE_2D = 1, JOINT_BALL_3D = 2 };
+enum joint_kind {
+  JOINT_REVOLUTE_2D = 1,  /* a pin: pa (a's frame) on pb (b's frame; the world's when b = -1); 2 rows */
+  JOINT_BALL_3D = 2,      /* the same in 3D; 3 rows */
+  JOINT_PRISMATIC_2D = 3, /* a slides along axis (b's frame; the world's when b = -1) through pb, its
+                             turn relative to b held at angle; pa on the line: 2 rows (across, turn) */
+  JOINT_MIRROR_2D = 4,    /* a and b move as mirror images along axis (world) about the point pb:
+                             axis . (x_a + x_b) = 2 axis . pb (a parallel gripper's linked jaws); 1 row */
+};
 
-/* A pin: the point pa (body a's frame) coincides with the point pb (body b's frame; world frame when
- * b = -1). */
 struct joint {
   enum joint_kind kind;
   int a, b;
   double pa[3], pb[3];
+  double axis[3]; /* prismatic and mirror joints: the unit axis */
+  double angle;   /* prismatic: theta_a - theta_b held */
+};
+
+/* A force-limited velocity motor (a servo whose current is limited): it drives body's velocity along the
+ * unit axis (world) towards speed with a force of at most max_force. In a time-stepping scheme with
+ * Coulomb-like rows: the motor's impulse p, |p| <= max_force h, is maximal-dissipative on the velocity
+ * error axis . v - speed (Stewart-Trinkle's friction rows with a known bound). */
+struct motor {
+  int body;
+  double axis[3], speed, max_force;
+};
+
+/* Support friction of a planar body resting on points out of its plane (the 2.5D model of Berard et al.,
+ * "daVinci Code", ICRA 2007, after Mason): the body moves in the plane; point i (body frame p[i]) carries
+ * the known normal force normal[i] out of the plane, so its in-plane friction force is bounded by
+ * mu normal[i]; the formulations discretise that disc with dirs directions. Viscous damping: force -damping
+ * v, torque -damping (sum |p_i|^2 / n) omega, applied explicitly. 2D worlds only. */
+#define WORLD_SUPPORT_POINTS 4
+struct support_friction {
+  int body, n, dirs;
+  double p[WORLD_SUPPORT_POINTS][2], normal[WORLD_SUPPORT_POINTS];
+  double mu, damping;
 };
 
 enum feature_kind {
@@ -106,6 +134,10 @@ struct world {
   struct shape *shapes;
   int nj, cap_j;
   struct joint *joints;
+  int nm, cap_m;
+  struct motor *motors;
+  int nsup, cap_sup;
+  struct support_friction *supports;
   int ndof; /* unknowns of nu, valid after world_finalize */
   double gravity[3];
   double mu;        /* Coulomb friction coefficient copied into every contact */
@@ -158,6 +190,25 @@ struct shape *world_new_shape(struct world *w, int body, enum shape_kind kind);
 const char *world_shape_kind_name(enum shape_kind kind);
 int world_add_joint(struct world *w, enum joint_kind kind, int a, int b, const double pa[3],
                     const double pb[3]);
+/* A prismatic joint (JOINT_PRISMATIC_2D): a slides along axis (b's frame; normalised here) through the
+ * point pb (b's frame), a's point pa on that line, the present turn of a relative to b held. */
+int world_add_slider(struct world *w, int a, int b, const double pa[3], const double pb[3],
+                     const double axis[3]);
+/* A mirror joint (JOINT_MIRROR_2D): a and b move as mirror images along axis (world; normalised here)
+ * about the world point c. */
+int world_add_mirror(struct world *w, int a, int b, const double c[3], const double axis[3]);
+/* The joint's rows (2D revolute 2, 3D ball 3, prismatic 2, mirror 1) and their violations phi (how far the
+ * joint is open, the rows' order: jacobian_joint_columns). */
+int world_joint_row_count(const struct joint *j);
+void world_joint_violation(const struct world *w, const struct joint *j, double *phi);
+/* A motor (struct motor; axis normalised here) on a dynamic body; -1 for a static body, a zero axis or a
+ * max_force that is not positive and finite. */
+int world_add_motor(struct world *w, int body, const double axis[3], double speed, double max_force);
+/* Support friction (struct support_friction) under a dynamic body of a 2D world: n points
+ * (1..WORLD_SUPPORT_POINTS), p in the body's frame (2n doubles), normal forces >= 0, mu >= 0, dirs >= 3,
+ * damping >= 0; -1 otherwise. */
+int world_add_support(struct world *w, int body, int n, const double *p, const double *normal, double mu,
+                      int dirs, double damping);
 int world_finalize(struct world *w);
 
 /* Kinematics. */
@@ -174,7 +225,8 @@ void world_set_velocity(struct world *w, const double *nu);
 /* Semi-implicit Euler position update from the current velocities: x += h v; 2D theta += h omega;
  * 3D q += h/2 (0, w) * q, renormalised. */
 void world_integrate_positions(struct world *w, double h);
-/* Generalised force of gravity, applied forces and (3D) the gyroscopic term -w x (I w). */
+/* Generalised force of gravity, applied forces, the supports' viscous damping and (3D) the gyroscopic
+ * term -w x (I w). */
 void world_external_force(const struct world *w, double *k);
 /* Inverse mass matrix applied to a generalised vector: out = M^-1 in (out may equal in). */
 void world_apply_inverse_mass(const struct world *w, const double *in, double *out);
@@ -185,8 +237,8 @@ void world_mass_matrix(const struct world *w, double *M);
 double world_kinetic_energy(const struct world *w);
 /* The fastest dynamic body's centre speed |v| (a blow-up shows here first). */
 double world_max_speed(const struct world *w);
-/* The largest distance between a joint's two anchor points (0 without joints): how far the joints are open.
- */
+/* How far the joints are open (0 without joints): the largest over the joints of the distance between a
+ * pin's anchor points, or of a prismatic or mirror joint's largest row violation [m, or rad for a turn]. */
 double world_joint_gap(const struct world *w);
 double world_potential_energy(const struct world *w); /* -m g . x summed over dynamic bodies */
 double world_energy(const struct world *w);

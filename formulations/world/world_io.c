@@ -1,5 +1,6 @@
 /* world_io.c — a world as text and back (world_io.h). One record per line, each opened by a tag:
- *   world 1 DIM NB NS NJ NDOF BROAD
+ *   world 1 DIM NB NS NJ NDOF BROAD            (a world without motors, supports or the joints below)
+ *   world 2 DIM NB NS NJ NDOF BROAD NM NSUP
  *   env   GX GY GZ MU THRESHOLD T
  *   body  STATIC DOF GROUP MASS INERTIA INERTIA3[9] X[3] THETA Q[4] V[3] W[3] F[3] TAU[3] SHAPE_BEGIN
  *         SHAPE_COUNT BOUND_RADIUS UNBOUNDED
@@ -11,7 +12,9 @@
  *                                                           from older texts)
  *   hedron NV NF NE VOLUME CENTROID[3] INERTIA[9] V[3NV] FACE_START[NF+1] FACE_VERT[..] FN[3NF] FD[NF]
  *         EDGE_VERT[2NE] EDGE_FACE[2NE]                                              (after its shape)
- *   joint KIND A B PA[3] PB[3]
+ *   joint KIND A B PA[3] PB[3]                                   (version 2: ... AXIS[3] ANGLE)
+ *   motor BODY AXIS[3] SPEED MAX_FORCE                                                   (version 2)
+ *   support BODY N DIRS P[2N] NORMAL[N] MU DAMPING                                        (version 2)
  *   end
  * Doubles as '#' and the 16 hex digits of their IEEE bits (the reader also takes decimal numbers); the reader
  * checks every count and index against the world it builds, so a damaged text is refused, never half-read
@@ -25,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WORLD_IO_VERSION 1
+#define WORLD_IO_VERSION 2        /* the newest this build writes and reads; version 1 is read too */
 #define WORLD_IO_MAX     10000000 /* no count in a sane world is larger */
 
 /* ---- writing ---- */
@@ -110,8 +113,15 @@ int world_to_text(const struct world *w, char **text, size_t *len)
   *len = 0;
   if (!o.s) return 1;
   o.s[0] = '\0';
-  put(&o, "world %d %d %d %d %d %d %d\nenv", WORLD_IO_VERSION, w->dim, w->nb, w->ns, w->nj, w->ndof,
-      (int)w->broad);
+  /* version 1 where it says everything, so that the texts of worlds without the newer features stay as
+   * they were written before them */
+  int version = w->nm > 0 || w->nsup > 0;
+  for (int i = 0; i < w->nj; i++)
+    version |= w->joints[i].kind == JOINT_PRISMATIC_2D || w->joints[i].kind == JOINT_MIRROR_2D;
+  version += 1;
+  put(&o, "world %d %d %d %d %d %d %d", version, w->dim, w->nb, w->ns, w->nj, w->ndof, (int)w->broad);
+  if (version == 2) put(&o, " %d %d", w->nm, w->nsup);
+  put(&o, "\nenv");
   put_d(&o, w->gravity, 3);
   put_d(&o, &w->mu, 1);
   put_d(&o, &w->threshold, 1);
@@ -186,6 +196,26 @@ int world_to_text(const struct world *w, char **text, size_t *len)
     put(&o, "\njoint %d %d %d", (int)j->kind, j->a, j->b);
     put_d(&o, j->pa, 3);
     put_d(&o, j->pb, 3);
+    if (version == 2) {
+      put_d(&o, j->axis, 3);
+      put_d(&o, &j->angle, 1);
+    }
+  }
+  for (int i = 0; i < w->nm; i++) {
+    const struct motor *m = &w->motors[i];
+    put(&o, "\nmotor %d", m->body);
+    put_d(&o, m->axis, 3);
+    put_d(&o, &m->speed, 1);
+    put_d(&o, &m->max_force, 1);
+  }
+  for (int i = 0; i < w->nsup; i++) {
+    const struct support_friction *sp = &w->supports[i];
+    put(&o, "\nsupport %d %d %d", sp->body, sp->n, sp->dirs);
+    for (int k = 0; k < sp->n; k++)
+      put_d(&o, sp->p[k], 2);
+    put_d(&o, sp->normal, sp->n);
+    put_d(&o, &sp->mu, 1);
+    put_d(&o, &sp->damping, 1);
   }
   put(&o, "\nend\n");
   if (o.bad) {
@@ -395,6 +425,45 @@ static void read_shape(struct in *r, struct world *w, struct shape *s)
   }
 }
 
+static void read_joint(struct in *r, const struct world *w, int version, struct joint *j)
+{
+  int k[3] = {0, 0, 0};
+  tag(r, "joint");
+  get_i(r, k, 1, JOINT_REVOLUTE_2D, version == 1 ? JOINT_BALL_3D : JOINT_MIRROR_2D, "joint kind");
+  get_i(r, k + 1, 1, 0, w->nb - 1, "joint body a");
+  get_i(r, k + 2, 1, -1, w->nb - 1, "joint body b");
+  j->kind = (enum joint_kind)k[0], j->a = k[1], j->b = k[2];
+  get_d(r, j->pa, 3, "joint point a");
+  get_d(r, j->pb, 3, "joint point b");
+  if (version == 2) {
+    get_d(r, j->axis, 3, "joint axis");
+    get_d(r, &j->angle, 1, "joint angle");
+  }
+  if (!r->bad && j->kind == JOINT_MIRROR_2D && j->b < 0) fail(r, "a mirror joint without its body b");
+}
+
+static void read_motor(struct in *r, const struct world *w, struct motor *m)
+{
+  tag(r, "motor");
+  get_i(r, &m->body, 1, 0, w->nb - 1, "motor body");
+  get_d(r, m->axis, 3, "motor axis");
+  get_d(r, &m->speed, 1, "motor speed");
+  get_d(r, &m->max_force, 1, "motor force");
+}
+
+static void read_support(struct in *r, const struct world *w, struct support_friction *sp)
+{
+  tag(r, "support");
+  get_i(r, &sp->body, 1, 0, w->nb - 1, "support body");
+  get_i(r, &sp->n, 1, 1, WORLD_SUPPORT_POINTS, "support point count");
+  get_i(r, &sp->dirs, 1, 3, 64, "support directions");
+  for (int k = 0; k < sp->n && !r->bad; k++)
+    get_d(r, sp->p[k], 2, "support point");
+  if (!r->bad) get_d(r, sp->normal, sp->n, "support normal forces");
+  get_d(r, &sp->mu, 1, "support friction coefficient");
+  get_d(r, &sp->damping, 1, "support damping");
+}
+
 int world_from_text(const char *text, size_t len, struct world **out, char *err, size_t elen)
 {
   *out = NULL;
@@ -406,12 +475,13 @@ int world_from_text(const char *text, size_t len, struct world **out, char *err,
   memcpy(copy, text, len);
   copy[len] = '\0';
   struct in r = {copy, 0, ""};
-  int head[7] = {0};
+  int head[9] = {0};
   tag(&r, "world");
-  get_i(&r, head, 1, WORLD_IO_VERSION, WORLD_IO_VERSION, "version (this build reads 1)");
+  get_i(&r, head, 1, 1, WORLD_IO_VERSION, "version (this build reads 1 and 2)");
   get_i(&r, head + 1, 1, 2, 3, "dimension");
   get_i(&r, head + 2, 4, 0, WORLD_IO_MAX, "counts");
   get_i(&r, head + 6, 1, BROAD_SWEEP, BROAD_ALL_PAIRS, "broad phase");
+  if (head[0] == 2) get_i(&r, head + 7, 2, 0, WORLD_IO_MAX, "motor and support counts");
   struct world *w = r.bad ? NULL : world_create(head[1]);
   if (!r.bad && !w) fail(&r, "out of memory");
   if (w) {
@@ -423,6 +493,10 @@ int world_from_text(const char *text, size_t len, struct world **out, char *err,
     w->bodies = alloc(&r, (size_t)w->nb, sizeof *w->bodies);
     w->shapes = alloc(&r, (size_t)w->ns, sizeof *w->shapes);
     w->joints = alloc(&r, (size_t)w->nj, sizeof *w->joints);
+    w->nm = w->cap_m = head[7];
+    w->nsup = w->cap_sup = head[8];
+    w->motors = alloc(&r, (size_t)w->nm, sizeof *w->motors);
+    w->supports = alloc(&r, (size_t)w->nsup, sizeof *w->supports);
     if (r.bad) w->ns = 0; /* nothing to free in the shapes */
   }
   tag(&r, "env");
@@ -436,17 +510,12 @@ int world_from_text(const char *text, size_t len, struct world **out, char *err,
     read_body(&r, w, &w->bodies[i]);
   for (int i = 0; w && i < w->ns && !r.bad; i++)
     read_shape(&r, w, &w->shapes[i]);
-  for (int i = 0; w && i < w->nj && !r.bad; i++) {
-    struct joint *j = &w->joints[i];
-    int k[3] = {0, 0, 0};
-    tag(&r, "joint");
-    get_i(&r, k, 1, JOINT_REVOLUTE_2D, JOINT_BALL_3D, "joint kind");
-    get_i(&r, k + 1, 1, 0, w->nb - 1, "joint body a");
-    get_i(&r, k + 2, 1, -1, w->nb - 1, "joint body b");
-    j->kind = (enum joint_kind)k[0], j->a = k[1], j->b = k[2];
-    get_d(&r, j->pa, 3, "joint point a");
-    get_d(&r, j->pb, 3, "joint point b");
-  }
+  for (int i = 0; w && i < w->nj && !r.bad; i++)
+    read_joint(&r, w, head[0], &w->joints[i]);
+  for (int i = 0; w && i < w->nm && !r.bad; i++)
+    read_motor(&r, w, &w->motors[i]);
+  for (int i = 0; w && i < w->nsup && !r.bad; i++)
+    read_support(&r, w, &w->supports[i]);
   tag(&r, "end");
   free(copy);
   if (r.bad) {

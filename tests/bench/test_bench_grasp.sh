@@ -40,7 +40,7 @@ if cmp -s <(strip "$csv") <(strip "$tmp/c/tasks.csv") && [ "$ledger_rows" = 12 ]
   echo "not ok - bench_grasp: resume ($ledger_rows ledger rows)"; sed 's/^/# /' "$tmp/out3"; fi
 # the map: 3 of 3 at the medium sweet spot gives the Wilson interval [0.4385, 1]
 "$CB_BIN/bench_grasp_map" "$tmp/a" -no_plots >"$tmp/map" 2>&1
-if awk -F, '$1 == "medium/explicit_lcp/lemke" && $3 == -11.5 { f = 1; if ($4 != 3 || $5 != 3 || \
+if awk -F, '$1 == "medium/stewart_trinkle/lemke" && $3 == -11.5 { f = 1; if ($4 != 3 || $5 != 3 || \
      $7 < 0.43849 || $7 > 0.43851 || $8 != 1) bad = 1 } END { exit !(f && !bad) }' "$tmp/a/grasp_cells.csv" &&
    grep -q "best cell (0.5, -11.5) mm: 3/3" "$tmp/a/grasp_sweet.txt"; then
   echo "ok - bench_grasp_map: Wilson interval and best cell"; else
@@ -50,9 +50,9 @@ rc=$?
 if [ "$rc" = 2 ]; then echo "ok - bench_grasp: unknown friction range exits 2"; else
   echo "not ok - bench_grasp: unknown friction range exits $rc (want 2)"; fi
 # the geometrically implicit step (Sec. 3-4): across the diameter it squeezes as the explicit LCP does, its
-# rows name the formulation; an LCP-only solver is not_applicable; an option only explicit_lcp reads, with
-# explicit_lcp not run, is refused
-"$CB_BIN/bench_grasp" -x 0.5 -y -0.5 -friction medium -seeds 2 -formulation geometric_implicit,explicit_lcp \
+# rows name the formulation; an LCP-only solver is not_applicable; an option only the registered formulations read, with
+# none of them run, is refused
+"$CB_BIN/bench_grasp" -x 0.5 -y -0.5 -friction medium -seeds 2 -formulation geometric_implicit,stewart_trinkle \
   -cp_solver fb_newton,lemke -quiet -no_plots -out "$tmp/gi" -task_fork 0 >"$tmp/outgi" 2>&1
 gcsv="$tmp/gi/tasks.csv"
 gcol() { head -1 "$gcsv" | tr , '\n' | grep -nx "$1" | cut -d: -f1; }
@@ -60,20 +60,20 @@ gf=$(gcol formulation) gso=$(gcol solver) gs=$(gcol status) go=$(gcol opening)
 if awk -F, -v f="$gf" -v so="$gso" -v s="$gs" 'NR > 1 { n++ }
      NR > 1 && $f == "geometric_implicit" && $so == "fb_newton" && $s != "diametric" { bad = 1 }
      NR > 1 && $f == "geometric_implicit" && $so == "lemke" && $s != "not_applicable" { bad = 1 }
-     NR > 1 && $f == "explicit_lcp" && $s != "diametric" { bad = 1 } END { exit bad || n != 8 }' "$gcsv"; then
+     NR > 1 && $f == "stewart_trinkle" && $s != "diametric" { bad = 1 } END { exit bad || n != 8 }' "$gcsv"; then
   echo "ok - bench_grasp -formulation geometric_implicit: diametric with fb_newton, lemke not_applicable"; else
   echo "not ok - bench_grasp geometric_implicit rows"; cut -d, -f1-12 "$gcsv" | sed 's/^/# /'; sed 's/^/# /' "$tmp/outgi"; fi
 # the final opening: the two formulations within 0.05 mm of each other, trial by trial (same draws)
 if awk -F, -v f="$gf" -v so="$gso" -v o="$go" -v sd="$(gcol seed)" 'NR > 1 && $so == "fb_newton" { gi[$sd] = $o }
-     NR > 1 && $f == "explicit_lcp" && $so == "lemke" { ex[$sd] = $o }
+     NR > 1 && $f == "stewart_trinkle" && $so == "lemke" { ex[$sd] = $o }
      END { for (k in gi) { n++; d = gi[k] - ex[k]; if (d < -0.05 || d > 0.05 || !(k in ex)) bad = 1 } exit bad || n != 2 }' "$gcsv"; then
   echo "ok - bench_grasp: implicit and explicit final openings agree to 0.05 mm"; else
   echo "not ok - bench_grasp: openings differ"; fi
 "$CB_BIN/bench_grasp" -formulation geometric_implicit -support_directions 12 -out "$tmp/bad2" -quiet >"$tmp/outbad2" 2>&1
 rc=$?
 if [ "$rc" = 2 ] && grep -q "support_directions" "$tmp/outbad2"; then
-  echo "ok - bench_grasp: -support_directions without explicit_lcp exits 2, named"; else
-  echo "not ok - bench_grasp: -support_directions without explicit_lcp exits $rc"; sed 's/^/# /' "$tmp/outbad2"; fi
+  echo "ok - bench_grasp: -support_directions without stewart_trinkle exits 2, named"; else
+  echo "not ok - bench_grasp: -support_directions without stewart_trinkle exits $rc"; sed 's/^/# /' "$tmp/outbad2"; fi
 "$CB_BIN/bench_grasp" -friction_creep 1e-2 -out "$tmp/bad3" -quiet >"$tmp/outbad3" 2>&1
 rc=$?
 if [ "$rc" = 2 ] && grep -q "friction_creep" "$tmp/outbad3"; then

@@ -17,6 +17,7 @@
  * same; only the problem size changes, which is what a cost comparison with frictionless PEG needs. */
 #include "stewart_trinkle.h"
 
+#include "bounded_block.h"
 #include "classic.h"
 #include "formulation.h"
 #include "jacobian.h"
@@ -25,6 +26,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct st_data {
   struct jcol *col; /* nc normal columns, then k friction columns per contact */
@@ -32,11 +34,13 @@ struct st_data {
   double *nu_free, *work;
   int ndof;
   double correction;
-  int detection;             /* 0: closest features (world_detect), 1: the paper's experiments' model */
-  double paper_eps;          /* the paper model's distance [m] */
-  int frictionless;          /* 1: no friction/slack rows when every contact has mu = 0 */
-  struct joint_block joints; /* bilateral joints: the free block in front of the LCP (joint_block.h) */
-  const struct jcol **dir;   /* per LCP row / unknown: its column, NULL for the slack rows */
+  int detection;              /* 0: closest features (world_detect), 1: the paper's experiments' model */
+  double paper_eps;           /* the paper model's distance [m] */
+  int frictionless;           /* 1: no friction/slack rows when every contact has mu = 0 */
+  struct joint_block joints;  /* bilateral joints: the free block in front of the LCP (joint_block.h) */
+  struct bounded_block drive; /* support friction and motors: friction groups of known bound */
+  int ncol;                   /* velocity columns: contacts' and the groups' */
+  const struct jcol **dir;    /* per LCP row / unknown: its column, NULL for the slack rows */
   int cap_dir;
 };
 
@@ -78,6 +82,7 @@ static void st_destroy(struct formulation *f)
   free(d->col);
   free(d->dir);
   joint_block_free(&d->joints);
+  bounded_block_free(&d->drive);
   free(d->nu_free);
   free(d->work);
   free(d);
@@ -127,6 +132,40 @@ static int st_wrap_joints(struct st_data *d, const struct world *w, double h, in
   return joint_block_wrap(&d->joints, w, h, d->nu_free, dir, NULL, dir, p);
 }
 
+/* The LCP's rows over the velocity columns [p_n; p_f; beta_g] (W'M^-1W and W'nu_free), their couplings
+ * to the slack rows (E) and the slack rows themselves: a contact's mu p_n - E'p_f, a group's B - sum beta. */
+static void st_fill(const struct st_data *d, const struct contact_set *cs, double h, int frictionless,
+                    struct cp_problem *p)
+{
+  const int nc = d->nc, k = d->k, ncolc = nc * (1 + k), ncol = d->ncol, n = p->n;
+  const int group_row = ncol + (frictionless ? 0 : nc);
+  for (int r = 0; r < ncol; r++) {
+    double *row = p->M + (size_t)r * n;
+    for (int c = 0; c < ncol; c++)
+      row[c] = jcol_dot_minv(&d->col[r], &d->col[c]);
+    p->q[r] = jcol_dot(&d->col[r], d->nu_free);
+    if (r < nc)
+      p->q[r] += (cs->c[r].gap < 0.0 ? d->correction : 1.0) * cs->c[r].gap / h;
+    else if (r < ncolc)
+      row[ncol + (r - nc) / k] = 1.0; /* E */
+    else {
+      p->q[r] += d->drive.offset[r - ncolc];
+      row[group_row + d->drive.group[r - ncolc]] = 1.0;
+    }
+  }
+  for (int i = 0; i < nc && !frictionless; i++) {
+    double *row = p->M + (size_t)(ncol + i) * n;
+    row[i] = cs->c[i].mu; /* U */
+    for (int l = 0; l < k; l++)
+      row[nc + i * k + l] = -1.0; /* -E' */
+    p->q[ncol + i] = 0.0;
+  }
+  for (int c = 0; c < d->drive.ncol; c++)
+    p->M[(size_t)(group_row + d->drive.group[c]) * n + ncolc + c] = -1.0;
+  for (int g = 0; g < d->drive.ngroup; g++)
+    p->q[group_row + g] = d->drive.bound[g];
+}
+
 static int st_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
                        struct cp_problem **out)
 {
@@ -136,12 +175,15 @@ static int st_assemble(struct formulation *f, const struct world *w, const struc
   for (int i = 0; i < nc && frictionless; i++)
     frictionless = cs->c[i].mu == 0.0;
   if (frictionless) k = 0;
-  int ncol = nc * (1 + k), n = frictionless ? nc : nc * (k + 2);
   *out = NULL;
+  if (bounded_block_build(&d->drive, w, h)) return formulation_fail(f, "out of memory assembling the motors");
+  const int ncolc = nc * (1 + k), ncol = ncolc + d->drive.ncol;
+  const int n = ncol + (frictionless ? 0 : nc) + d->drive.ngroup;
   if (st_reserve(d, ncol > 0 ? ncol : 1, w->ndof))
     return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   d->nc = nc;
   d->k = k;
+  d->ncol = ncol;
   jacobian_free_velocity(w, h, d->nu_free, d->work);
   double dirs[3 * 16];
   if (k > 16) return formulation_fail(f, "%d friction directions (at most 16)", k);
@@ -152,6 +194,7 @@ static int st_assemble(struct formulation *f, const struct world *w, const struc
     for (int l = 0; l < k; l++)
       jcol_contact(w, c, dirs + 3 * l, &d->col[nc + i * k + l]);
   }
+  if (d->drive.ncol) memcpy(d->col + ncolc, d->drive.col, (size_t)d->drive.ncol * sizeof *d->col);
   struct cp_problem *p = cp_lcp_create(n > 0 ? n : 1);
   if (!p) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   if (n == 0) {
@@ -159,29 +202,15 @@ static int st_assemble(struct formulation *f, const struct world *w, const struc
     p->M[0] = 1.0;
     p->q[0] = 0.0;
   }
-  /* Rows/columns 0..ncol-1 are [p_n; p_f], the W'M^-1W block; then the slack rows. */
-  for (int r = 0; r < ncol; r++) {
-    double *row = p->M + (size_t)r * n;
-    for (int c = 0; c < ncol; c++)
-      row[c] = jcol_dot_minv(&d->col[r], &d->col[c]);
-    p->q[r] = jcol_dot(&d->col[r], d->nu_free);
-    if (r < nc)
-      p->q[r] += (cs->c[r].gap < 0.0 ? d->correction : 1.0) * cs->c[r].gap / h;
-    else
-      row[ncol + (r - nc) / k] = 1.0; /* E */
-  }
-  for (int i = 0; i < nc && !frictionless; i++) {
-    double *row = p->M + (size_t)(ncol + i) * n;
-    row[i] = cs->c[i].mu; /* U */
-    for (int l = 0; l < k; l++)
-      row[nc + i * k + l] = -1.0; /* -E' */
-    p->q[ncol + i] = 0.0;
-  }
+  st_fill(d, cs, h, frictionless, p);
   snprintf(p->name, sizeof p->name, "stewart_trinkle nc=%d k=%d", nc, k);
   if (st_wrap_joints(d, w, h, ncol, p->n, &p))
     return formulation_fail(f, "out of memory assembling %d joints", w->nj);
-  f->rows = (struct row_counts){
-      .normal = nc, .friction = nc * k, .slack = frictionless ? 0 : nc, .joint = d->joints.nj, .total = p->n};
+  f->rows = (struct row_counts){.normal = nc,
+                                .friction = nc * k + d->drive.ncol,
+                                .slack = (frictionless ? 0 : nc) + d->drive.ngroup,
+                                .joint = d->joints.nj,
+                                .total = p->n};
   *out = p;
   return 0;
 }
@@ -191,7 +220,7 @@ static int st_recover(struct formulation *f, const struct world *w, const struct
 {
   const struct st_data *d = f->data;
   (void)h;
-  int nc = cs->n, ncol = nc * (1 + d->k), nj = d->joints.nj;
+  int nc = cs->n, ncol = d->ncol, nj = d->joints.nj;
   for (int i = 0; i < w->ndof; i++)
     nu[i] = d->nu_free[i];
   joint_block_recover(&d->joints, z, nu);
@@ -220,6 +249,7 @@ const struct formulation_type formulation_type_stewart_trinkle = {
     .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE |
               SHAPE_SUPERELLIPSE | SHAPE_SUPERELLIPSOID,
     .joints = 1,
+    .drives = 1,
     .options = stewart_trinkle_options,
     .n_options = STEWART_TRINKLE_N_OPTIONS,
     .create = st_create,
