@@ -103,11 +103,11 @@ static void test_motor(void)
   CHECK(world_add_motor(w, b, ex, vstar, F) == 0, "motor: added");
   CHECK(world_add_motor(w, b, ex, vstar, 0.0) < 0, "motor: a force limit of 0 is refused");
   world_finalize(w);
-  const int ramp = (int)(vstar * m / F / H); /* 40 steps to reach v* */
-  CHECK(step_n(w, ramp / 2) == 0, "motor: solved");
-  const double v_half = w->bodies[b].v[0];
-  CHECK(fabs(v_half - F / m * H * (ramp / 2)) < 1e-9, "motor: at the force limit, v %.6g = F t / m %.6g",
-        v_half, F / m * H * (ramp / 2));
+  const int ramp = (int)(vstar * m / F / H), half = ramp / 2; /* 40 steps to reach v* */
+  CHECK(step_n(w, half) == 0, "motor: solved");
+  const double v_half = w->bodies[b].v[0], t_half = H * half;
+  CHECK(fabs(v_half - F / m * t_half) < 1e-9, "motor: at the force limit, v %.6g = F t / m %.6g", v_half,
+        F / m * t_half);
   step_n(w, 3 * ramp);
   CHECK(fabs(w->bodies[b].v[0] - vstar) < 1e-9, "motor: holds v* (%.9g)", w->bodies[b].v[0]);
   world_destroy(&w);
