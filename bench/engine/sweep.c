@@ -225,7 +225,7 @@ static int sweep_configure(struct sweep *s)
   /* the driver's settings first: an axis's default may come from them (axis_default) */
   int rc = sweep_parse_engine(s) || sweep_base_options(s) ? 2 : 0;
   if (!rc) openblas_set_num_threads(s->blas_threads); /* before any BLAS call: setup may run references */
-  if (!rc && settings_read(s)) rc = 2;
+  if (!rc && (sweep_check_step_option(s) || settings_read(s))) rc = 2;
   if (!rc && d->setup && d->setup(s->ctx, s->base)) rc = 2;
   if (!rc && (sweep_axes_parse(s) || sweep_check_task_range(s) || sweep_check_steps(s))) rc = 2;
   s->fingerprint = fingerprint(s);

@@ -53,6 +53,7 @@ struct sweep {
   double time_limit;
   double sim_t_end; /* time-stepping drivers (sweep_task.steps): the driver's -t_end */
   int step_axis;    /* and its h axis; -1: the driver does not step in time */
+  long fixed_steps; /* -steps N of such a driver, replacing t_end / h; 0: not given */
   int blas_threads; /* -blas_threads: OpenBLAS threads per rank */
   char trace_dir[OPTION_STRING_MAX], dump_dir[OPTION_STRING_MAX]; /* time-stepping drivers */
   struct sweep_capture capture;                                   /* time-stepping drivers: -cp_capture ... */
@@ -83,6 +84,9 @@ int sweep_axes_parse(struct sweep *s);
 /* A time-stepping driver's step count (sweep_task.steps) for every value of its h axis: nonzero (rank 0
  * names -t_end, -h and why) when one is impossible. Runs after the axes and the driver's settings. */
 int sweep_check_steps(struct sweep *s);
+/* A time-stepping driver's -steps N (an int option "steps", sweep_task.steps), before the driver's settings
+ * are read: N through the step-count rule (rank 0 names -steps and why); nonzero when refused. */
+int sweep_check_step_option(struct sweep *s);
 /* sweep_options.c: the engine's options into s (nonzero after a message), the unused-option check (nonzero
  * when any option was not read; rank 0 names each), and -help for this run. */
 int sweep_parse_engine(struct sweep *s);

@@ -11,7 +11,7 @@
 # the same rows, statuses included. A trace, table, summary or plot file that cannot be written stops the run
 # with exit 1 naming it; a damaged last ledger line (with or without its newline) is set aside and its task
 # redone; a newline, comma or '/' where it would break a row or a path is refused at the option; so is a
-# -t_end / -h no run can step; runs started in the same second get folders of their own, and a refused run
+# -t_end / -h (or a -steps N, or block_hole's -distance / -speed) no run can step; runs started in the same second get folders of their own, and a refused run
 # leaves none; SIGINT and SIGTERM stop a run with its running tasks recorded as interrupted (-resume redoes
 # them).
 set -u
@@ -292,7 +292,23 @@ expect2 "-t_end shorter than one step" "-t_end 0.05 with -h 0.1: t_end 0.05 is s
   "$bin/bench_rolling_disc" -out "$tmp/st2" -t_end 0.05 -h 0.01,0.1 -quiet
 expect2 "a reference step longer than -t_end" "-t_end 0.05 with -ref_h 0.1: t_end 0.05 is shorter than one step" \
   "$bin/bench_triangle_drop" -out "$tmp/st3" -t_end 0.05 -ref_h 0.1 -h 0.1 -quiet
+# the same rule for a count given as such (cannonball's -steps N: 0 and > 2^31 refused at -steps, whole
+# numbers beyond an int included) and for block_hole's, whose run lasts -distance / -speed
+cb=("$bin/bench_cannonball" -disks 3 -h 0.01 -formulation anitescu_potra -cp_solver lemke -quiet -no_plots)
+expect2 "cannonball -steps 0" "-steps 0: 0 steps: no step would be taken (a run takes 1 to 2147483647)" \
+  "${cb[@]}" -out "$tmp/st4" -steps 0
+expect2 "cannonball -steps beyond 2^31" "-steps 3000000000: 3000000000 steps, more than a run may take (2147483647)" \
+  "${cb[@]}" -out "$tmp/st5" -steps 3000000000
+expect2 "block_hole: -distance / -speed beyond 2^31 steps of -h" \
+  "-distance 6 / -speed 1e-9 with -h 1e-3: t_end / h = 6e+09 / 0.001 is 6e+12 steps, more than a run may take" \
+  "$bin/bench_block_hole" -out "$tmp/st6" -speed 1e-9 -h 1e-3 -quiet
+expect2 "block_hole: a step longer than -distance / -speed" "-distance 6 / -speed 1 with -h 10: t_end 6 is shorter" \
+  "$bin/bench_block_hole" -out "$tmp/st7" -speed 1 -h 10 -quiet
 check "... and none of them made a run directory" '[ -z "$(ls -d $tmp/st* 2>/dev/null)" ]'
+"${cb[@]}" -out "$tmp/steps1" -steps 1 -t_end 0.001 >/dev/null 2>&1
+check "cannonball -steps 1 replaces t_end / h (a -t_end shorter than -h is then no refusal): one step" \
+  '[ $? = 0 ] && [ "$(awk -F, -v c="$(head -1 $tmp/steps1/tasks.csv | tr , "\n" | grep -nx steps | cut -d: -f1)" \
+     "NR == 2 { print \$c }" $tmp/steps1/tasks.csv)" = 1 ]'
 
 # 17. runs of one driver started in the same second each get a folder of their own (the time stamp, then
 # -2, -3, ...: still in time order); a refused run leaves no folder
