@@ -341,9 +341,15 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   snprintf(name, sizeof name, "bench_%s", d->experiment);
   const struct program_spec spec = {.name = name, .usage = "[options]", .h_is_time_step = 1};
   sweep_launcher_note();
-  blas_core_select(); /* before MPI starts threads and before any BLAS call */
+  sweep_signals_setup(d->experiment); /* a signal in set-up ends it at once, leaving nothing made */
+  blas_core_select();                 /* before MPI starts threads and before any BLAS call */
   int rc = program_start(&spec, argc, argv, &p);
-  if (rc) return program_end(&p, rc);
+  sweep_signals_setup(d->experiment); /* PETSc may have put its own handlers */
+  sweep_signals_rank(p.rank);
+  if (rc) {
+    sweep_signals_restore();
+    return program_end(&p, rc);
+  }
   s.comm = MPI_COMM_WORLD; /* bench/ is the one layer that knows the world communicator */
   s.rank = p.rank;
   s.size = p.size;
@@ -395,7 +401,8 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   }
   MPI_Bcast(&rc, 1, MPI_INT, 0, s.comm);
 finalize:
-  sweep_capture_close(); /* a run that stopped before its tasks (closed already after them) */
+  sweep_signals_restore(); /* (sweep_run did after its tasks) */
+  sweep_capture_close();   /* a run that stopped before its tasks (closed already after them) */
   if (s.ctx && s.d->teardown) s.d->teardown(s.ctx);
   free(s.ctx);
   if (self_inner != MPI_COMM_NULL) PetscCommDestroy(&self_inner);

@@ -141,7 +141,21 @@ int sweep_run(struct sweep *s);
  * it stays ignored). */
 void sweep_launcher_note(void);
 
+/* sweep_signals.c: SIGINT and SIGTERM before the task loop end the set-up at once (exit 128 + the signal,
+ * a message) and remove the run folder it made. setup installs the handler (again after PetscInitialize,
+ * which may put its own); rank: only rank 0 speaks; folder: rank 0's run folder, before set-up writes
+ * into it: its set-up files (sweep_setup_files) not there yet are removed, and the folder when made is 1
+ * (NULL: none); restore: the handlers the process started with (after the
+ * task loop, and on every way out). */
+void sweep_signals_setup(const char *experiment);
+void sweep_signals_rank(int rank);
+void sweep_signals_folder(const struct sweep *s, int made);
+void sweep_signals_restore(void);
+
 /* sweep_ledger.c */
+/* The files set-up writes into the run folder (lock, experiment.txt, ledger, meta.json, their temporary
+ * files) into path[0..max-1]: their number. */
+int sweep_setup_files(const struct sweep *s, char (*path)[SWEEP_PATH_MAX + 320], int max);
 int sweep_check_run_dir(const struct sweep *s); /* read-only: experiment/options clash -> 2 */
 int sweep_prepare_run_dir(struct sweep *s);     /* rank 0: dir, refusal rules, experiment.txt, ledger, todo */
 /* The work list: selected ids (-tasks, -slice) not marked in done, costliest first. */
