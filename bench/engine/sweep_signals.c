@@ -48,8 +48,10 @@ void sweep_signals_setup(const char *experiment)
     sigaction(SIGINT, NULL, &original[1]);
     saved = 1;
     owner = getpid();
-    snprintf(head[0], sizeof head[0], "[%s] interrupted by SIGTERM during set-up, before any task ran", experiment);
-    snprintf(head[1], sizeof head[1], "[%s] interrupted by SIGINT during set-up, before any task ran", experiment);
+    snprintf(head[0], sizeof head[0], "[%s] interrupted by SIGTERM during set-up, before any task ran",
+             experiment);
+    snprintf(head[1], sizeof head[1], "[%s] interrupted by SIGINT during set-up, before any task ran",
+             experiment);
   }
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
