@@ -12,12 +12,14 @@
  *         [-distance 6] [sweep options]
  * PAPER   Egan, Berard & Trinkle, Fig. 1, Secs. IV-VII (eqs. 32-35); Stewart & Trinkle (eqs. 5-7). */
 #include "engine/sweep_observers.h"
+#include "run.h"
 #include "scenes.h"
 #include "simulation.h"
 
 #include <math.h>
 #include <petscsys.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 static const struct sweep_axis axes[] = {
@@ -107,7 +109,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     goto cleanup;
   }
   sim.w->threshold = fmax(0.1, 2.0 * speed * h);
-  const long steps = (long)ceil(ctx->distance / speed / h - 1e-9);
+  const long steps = run_step_count(ctx->distance / speed, h); /* checked by check_axes */
   struct slide_ctx slide;
   obs[n_obs++] = (struct run_observer){.name = "slide",
                                        .ctx = &slide,
@@ -148,6 +150,25 @@ static const struct option_decl options[] = {
      "simulated time is distance / speed (the hole is cleared after 3.8 m) [m]"},
 };
 
+/* The run's simulated time is distance / speed: its step count (run_step_count, the one rule of every
+ * driver) for every (speed, h) of the sweep must be one a run can take, refused at the options before any
+ * task otherwise. */
+static int check_axes(void *vctx, const int *n_values, char *const *const *values)
+{
+  const struct hole_ctx *ctx = vctx;
+  enum { SPEED, H }; /* the axes' order above */
+  char why[256];
+  for (int i = 0; i < n_values[SPEED]; i++)
+    for (int j = 0; j < n_values[H]; j++)
+      if (run_step_count_refused(ctx->distance / strtod(values[SPEED][i], NULL), strtod(values[H][j], NULL),
+                                 why, sizeof why)) {
+        fprintf(stderr, "error: -distance %g / -speed %s with -h %s: %s\n", ctx->distance, values[SPEED][i],
+                values[H][j], why);
+        return 1;
+      }
+  return 0;
+}
+
 static double cost(const struct sweep_task *t, void *vctx)
 {
   const struct hole_ctx *ctx = vctx;
@@ -168,6 +189,7 @@ static const struct sweep_driver driver = {
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,
     .n_columns = sizeof columns / sizeof columns[0],
+    .check_axes = check_axes,
     .cost = cost,
     .run = run,
 };

@@ -110,9 +110,9 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   rc = run_observer_nv_error(&obs[n_obs++], &nv) || run_observer_speed(&obs[n_obs++], &speed);
   if (!rc && ctx->stop_on_failure) run_observer_stop_on_failure(&obs[n_obs++]);
   struct run_summary sum;
-  const long steps = ctx->steps > 0 ? ctx->steps : task->steps;
+  /* the engine's count: -steps N when given, else t_end / h (both checked at the option) */
   if (rc || sweep_observers_standard(task, obs, &n_obs, 5) ||
-      simulation_run(&sim, h, steps, obs, n_obs, &sum)) {
+      simulation_run(&sim, h, task->steps, obs, n_obs, &sum)) {
     rc = 1;
     goto cleanup;
   }
@@ -143,7 +143,7 @@ cleanup:
 static const struct option_decl options[] = {
     {"t_end", OPT_REAL, offsetof(struct cannonball_ctx, T), "2", "(0,inf)", "simulated seconds per run [s]"},
     {"steps", OPT_INT, offsetof(struct cannonball_ctx, steps), "0", "[0,2147483647]",
-     "steps per run instead of t_end / h (0: t_end / h; Table 1: 1)"},
+     "steps per run instead of t_end / h (1 to 2147483647; not given: t_end / h; Table 1: 1)"},
     {"stop_on_failure", OPT_BOOL, offsetof(struct cannonball_ctx, stop_on_failure), "1", NULL,
      "stop at the first step that does not converge; with 0 an approximate answer (max_iterations, "
      "time_limit) still advances the pile"},

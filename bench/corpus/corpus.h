@@ -65,9 +65,12 @@ struct corpus_meta {
 };
 
 /* 0 when name may name a problem (letters, digits, '_', '-', '.'; not empty, not "." or ".."): it becomes a
- * file name (-export_siconos) and an item of a comma-separated -problem list. Otherwise 1 with *bad the
- * first character that may not (0 for an empty name or a dot name). */
-int corpus_name_bad(const char *name, char *bad);
+ * file name (-export_siconos), an item of a comma-separated -problem list and a field of a run's tables.
+ * Otherwise 1 with why naming the first character that may not and where: a newline, a comma, a '/' or a
+ * control character in the words of run_text_check (run_files.h), the one check of such text, which it
+ * runs first ("a comma (the run's tables are comma-separated) at character 2 of 'a,b'"); any other in
+ * the same form ("a ' ' at character 2 of 'a b'"). */
+int corpus_name_bad(const char *name, char *why, size_t n);
 
 /* What rebuilds a callback problem (captured 2; layout above). Read: every pointer malloc'd
  * (corpus_callback_free); written: the caller's. */

@@ -3,7 +3,7 @@
  * target (mkdtemp: nothing in it to follow, each file created with O_EXCL | O_NOFOLLOW), which is renamed to
  * the target only when every file is written; a failure removes it and names the file. A problem's name
  * becomes a file name, so the reader refuses names with characters other than letters, digits, '_', '-',
- * '.' (corpus_name_bad): such a problem is corrupt and left out with the reason. */
+ * '.' (corpus_name_bad, '/' among them): such a problem is corrupt and left out with the reason. */
 #include "corpus_impl.h"
 
 #include <dirent.h>

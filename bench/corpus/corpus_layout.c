@@ -3,6 +3,8 @@
  * schema version attribute. */
 #include "corpus_layout.h"
 
+#include "run_files.h"
+
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,13 +26,17 @@ void corpus_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
 const char *const corpus_fmt_text[3] = {"none", "dense", "csr"};
 const char *const corpus_set_name[N_SETS] = {"problems", "values", "indices", "text", "name_hash"};
 
-int corpus_name_bad(const char *name, char *bad)
+int corpus_name_bad(const char *name, char *why, size_t n)
 {
-  *bad = 0;
-  if (!name[0] || strcmp(name, ".") == 0 || strcmp(name, "..") == 0) return 1;
-  for (const char *p = name; *p; p++)
+  if (!name[0] || strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
+    snprintf(why, n, "'%s' is empty or a dot name", name);
+    return 1;
+  }
+  if (run_text_check(name, RUN_TEXT_NAME, why, n)) return 1;
+  for (const char *p = name; *p; p++) /* what is left is printable: run_text_check refused the rest */
     if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-' && *p != '.') {
-      *bad = *p;
+      snprintf(why, n, "a '%c' at character %zu of '%.120s' (letters, digits, '_', '-', '.' only)", *p,
+               (size_t)(p - name) + 1, name);
       return 1;
     }
   return 0;

@@ -40,14 +40,8 @@ static int say(char *why, const char *fmt, ...)
 /* The fields every schema version has: name, kind, captured, n, n_eq (and h where it is used). */
 static int meta_check(const struct corpus_meta *m, int version, char *why)
 {
-  char bad;
-  if (corpus_name_bad(m->name, &bad)) {
-    if (!bad) return say(why, "its name '%s' is empty or a dot name", m->name);
-    if (bad >= 0x20 && bad < 0x7f)
-      return say(why, "its name '%.120s' has the character '%c' (letters, digits, '_', '-', '.' only)",
-                 m->name, bad);
-    return say(why, "its name has the byte 0x%02x (letters, digits, '_', '-', '.' only)", (unsigned char)bad);
-  }
+  char bad[CORPUS_WHY - 32];
+  if (corpus_name_bad(m->name, bad, sizeof bad)) return say(why, "its name has %s", bad);
   const int k = kind_of(m->kind), cap = m->captured;
   if (k < 0) return say(why, "unknown kind '%.20s'", m->kind);
   if (cap < 0 || cap > 2 || (cap == 2 && version < 3)) return say(why, "captured %d (0, 1 or 2)", cap);

@@ -349,12 +349,11 @@ int corpus_writer_add_callback(struct corpus_writer *w, const struct cp_problem 
                                const struct corpus_meta *m, const struct corpus_callback *cb, long cap,
                                char *err, size_t len)
 {
-  char bad;
+  char why[200];
   if (cb && (cb->world_len > INT32_MAX || cb->options_len > INT32_MAX || cb->carry_n < 0))
     return corpus_fail(err, len, "%s: the callback problem's text is too long", m->name);
-  if (corpus_name_bad(m->name, &bad))
-    return corpus_fail(err, len, "%s: the problem name '%s' %s%c%s", w->path, m->name,
-                       bad ? "has the character '" : "is empty or a dot name", bad, bad ? "'" : "");
+  if (corpus_name_bad(m->name, why, sizeof why))
+    return corpus_fail(err, len, "%s: a problem name cannot hold %s", w->path, why);
   if (w->failed[0]) return failure(w, err, len);
   if (cap > 0 && (long)(w->size[SET_PROBLEMS] + w->n_rows) >= cap) return 3;
   if (writer_has(w, m->name))

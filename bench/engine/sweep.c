@@ -225,7 +225,7 @@ static int sweep_configure(struct sweep *s)
   /* the driver's settings first: an axis's default may come from them (axis_default) */
   int rc = sweep_parse_engine(s) || sweep_base_options(s) ? 2 : 0;
   if (!rc) openblas_set_num_threads(s->blas_threads); /* before any BLAS call: setup may run references */
-  if (!rc && settings_read(s)) rc = 2;
+  if (!rc && (sweep_check_step_option(s) || settings_read(s))) rc = 2;
   if (!rc && d->setup && d->setup(s->ctx, s->base)) rc = 2;
   if (!rc && (sweep_axes_parse(s) || sweep_check_task_range(s) || sweep_check_steps(s))) rc = 2;
   s->fingerprint = fingerprint(s);
@@ -341,9 +341,15 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   snprintf(name, sizeof name, "bench_%s", d->experiment);
   const struct program_spec spec = {.name = name, .usage = "[options]", .h_is_time_step = 1};
   sweep_launcher_note();
-  blas_core_select(); /* before MPI starts threads and before any BLAS call */
+  sweep_signals_setup(d->experiment); /* a signal in set-up ends it at once, leaving nothing made */
+  blas_core_select();                 /* before MPI starts threads and before any BLAS call */
   int rc = program_start(&spec, argc, argv, &p);
-  if (rc) return program_end(&p, rc);
+  sweep_signals_setup(d->experiment); /* PETSc may have put its own handlers */
+  sweep_signals_rank(p.rank);
+  if (rc) {
+    sweep_signals_restore();
+    return program_end(&p, rc);
+  }
   s.comm = MPI_COMM_WORLD; /* bench/ is the one layer that knows the world communicator */
   s.rank = p.rank;
   s.size = p.size;
@@ -395,7 +401,8 @@ int sweep_main(const struct sweep_driver *d, int argc, char **argv)
   }
   MPI_Bcast(&rc, 1, MPI_INT, 0, s.comm);
 finalize:
-  sweep_capture_close(); /* a run that stopped before its tasks (closed already after them) */
+  sweep_signals_restore(); /* (sweep_run did after its tasks) */
+  sweep_capture_close();   /* a run that stopped before its tasks (closed already after them) */
   if (s.ctx && s.d->teardown) s.d->teardown(s.ctx);
   free(s.ctx);
   if (self_inner != MPI_COMM_NULL) PetscCommDestroy(&self_inner);

@@ -128,7 +128,9 @@ struct sweep_task {
   /* A driver that declares a real option "t_end" and a real axis "h" steps in time: steps is
    * run_step_count(t_end, the task's h), the one count its run takes. The engine checks it for every h
    * before any task, so an impossible count (t_end shorter than h, more than RUN_STEPS_MAX) is refused at
-   * the option (exit 2). 0 for other drivers. */
+   * the option (exit 2). Such a driver may also declare an int option "steps" (default 0: not given):
+   * -steps N then replaces t_end / h for every task, checked by the same rule (run_steps_refused: 0 or more
+   * than RUN_STEPS_MAX refused at -steps, exit 2). 0 for other drivers. */
   long steps;
   /* Time-stepping drivers (.steps_observed): -trace DIR and -cp_dump_failed DIR, read by the engine before
    * any task ("" = off); sweep_observers_standard turns them into observers. */

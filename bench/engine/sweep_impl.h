@@ -53,6 +53,7 @@ struct sweep {
   double time_limit;
   double sim_t_end; /* time-stepping drivers (sweep_task.steps): the driver's -t_end */
   int step_axis;    /* and its h axis; -1: the driver does not step in time */
+  long fixed_steps; /* -steps N of such a driver, replacing t_end / h; 0: not given */
   int blas_threads; /* -blas_threads: OpenBLAS threads per rank */
   char trace_dir[OPTION_STRING_MAX], dump_dir[OPTION_STRING_MAX]; /* time-stepping drivers */
   struct sweep_capture capture;                                   /* time-stepping drivers: -cp_capture ... */
@@ -83,6 +84,9 @@ int sweep_axes_parse(struct sweep *s);
 /* A time-stepping driver's step count (sweep_task.steps) for every value of its h axis: nonzero (rank 0
  * names -t_end, -h and why) when one is impossible. Runs after the axes and the driver's settings. */
 int sweep_check_steps(struct sweep *s);
+/* A time-stepping driver's -steps N (an int option "steps", sweep_task.steps), before the driver's settings
+ * are read: N through the step-count rule (rank 0 names -steps and why); nonzero when refused. */
+int sweep_check_step_option(struct sweep *s);
 /* sweep_options.c: the engine's options into s (nonzero after a message), the unused-option check (nonzero
  * when any option was not read; rank 0 names each), and -help for this run. */
 int sweep_parse_engine(struct sweep *s);
@@ -137,7 +141,21 @@ int sweep_run(struct sweep *s);
  * it stays ignored). */
 void sweep_launcher_note(void);
 
+/* sweep_signals.c: SIGINT and SIGTERM before the task loop end the set-up at once (exit 128 + the signal,
+ * a message) and remove the run folder it made. setup installs the handler (again after PetscInitialize,
+ * which may put its own); rank: only rank 0 speaks; folder: rank 0's run folder, before set-up writes
+ * into it: its set-up files (sweep_setup_files) not there yet are removed, and the folder when made is 1
+ * (NULL: none); restore: the handlers the process started with (after the
+ * task loop, and on every way out). */
+void sweep_signals_setup(const char *experiment);
+void sweep_signals_rank(int rank);
+void sweep_signals_folder(const struct sweep *s, int made);
+void sweep_signals_restore(void);
+
 /* sweep_ledger.c */
+/* The files set-up writes into the run folder (lock, experiment.txt, ledger, meta.json, their temporary
+ * files) into path[0..max-1]: their number. */
+int sweep_setup_files(const struct sweep *s, char (*path)[SWEEP_PATH_MAX + 320], int max);
 int sweep_check_run_dir(const struct sweep *s); /* read-only: experiment/options clash -> 2 */
 int sweep_prepare_run_dir(struct sweep *s);     /* rank 0: dir, refusal rules, experiment.txt, ledger, todo */
 /* The work list: selected ids (-tasks, -slice) not marked in done, costliest first. */

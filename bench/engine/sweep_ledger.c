@@ -13,6 +13,7 @@
 #include <glob.h>
 #include <gsl/gsl_version.h>
 #include <petscsys.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -460,13 +461,33 @@ static int make_run_dir(struct sweep *s, int *fresh)
   return 2;
 }
 
+int sweep_setup_files(const struct sweep *s, char (*path)[SWEEP_PATH_MAX + 320], int max)
+{
+  char exp[SWEEP_PATH_MAX + 32], meta[SWEEP_PATH_MAX + 96];
+  const size_t len = sizeof path[0];
+  int n = 0;
+  if (sweep_path(exp, sizeof exp, "%s/experiment.txt", s->out) ||
+      (s->slice_tag[0] ? sweep_path(meta, sizeof meta, "%s/meta.%s.json", s->out, s->slice_tag)
+                       : sweep_path(meta, sizeof meta, "%s/meta.json", s->out)))
+    return 0;
+  if (n < max && !lock_path(s, path[n], len)) n++;
+  const char *fixed[3] = {exp, s->ledger_path, meta};
+  for (int k = 0; k < 3; k++) { /* each file and the temporary file it is written through */
+    if (n < max && !sweep_path(path[n], len, "%s", fixed[k])) n++;
+    if (n < max && !(k == 2 ? sweep_path(path[n], len, "%s.tmp", meta)
+                            : sweep_path(path[n], len, "%s.%s.%d.tmp", fixed[k], s->host, (int)getpid())))
+      n++;
+  }
+  return n;
+}
+
 /* A run refused after it made its directory leaves nothing: what it wrote there, then the folder. */
 static void discard_run_dir(const struct sweep *s)
 {
-  char path[SWEEP_PATH_MAX + 64];
-  if (!lock_path(s, path, sizeof path)) unlink(path);
-  if (!sweep_path(path, sizeof path, "%s/experiment.txt", s->out)) unlink(path);
-  unlink(s->ledger_path);
+  char path[8][SWEEP_PATH_MAX + 320];
+  sweep_signals_folder(NULL, 0);
+  for (int i = 0, n = sweep_setup_files(s, path, 8); i < n; i++)
+    unlink(path[i]);
   rmdir(s->out);
 }
 
@@ -487,7 +508,16 @@ int sweep_prepare_run_dir(struct sweep *s)
       goto cleanup;
     }
   if (sweep_check_run_dir(s)) goto cleanup; /* refuse a clash before touching */
-  if (make_run_dir(s, &fresh) || take_lock(s)) goto cleanup;
+  /* a signal between the folder's mkdir and the handler's knowing of it would leave the folder behind */
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  sigaddset(&block, SIGTERM);
+  sigprocmask(SIG_BLOCK, &block, &old);
+  int made = make_run_dir(s, &fresh);
+  if (!made) sweep_signals_folder(s, fresh);
+  sigprocmask(SIG_SETMASK, &old, NULL);
+  if (made || take_lock(s)) goto cleanup;
   sweep_path(path, sizeof path, "%s/experiment.txt", s->out);
   if (access(s->ledger_path, F_OK) == 0 && !s->resume && !s->rerun_failed) {
     fprintf(stderr,

@@ -53,16 +53,17 @@ static int launcher_gone(void) { return launcher > 0 && getppid() != launcher; }
 static void on_signal(int sig) { caught = sig; }
 
 /* While tasks run, SIGINT and SIGTERM stop the run instead of ending the process (or, under PETSc's
- * handler, aborting the job): the running tasks get interrupted rows, so -resume redoes them. Before and
- * after (the tables: written through temporary files) the handlers in old[] act as they did. */
-static void catch_signals(struct sigaction old[2])
+ * handler, aborting the job): the running tasks get interrupted rows, so -resume redoes them. Before, the
+ * set-up's handler ends the process (sweep_signals.c); after (the tables: written through temporary
+ * files), the handlers the process started with act as they did. */
+static void catch_signals(void)
 {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
-  sigaction(SIGTERM, &sa, &old[0]);
-  sigaction(SIGINT, sigint_ignored ? NULL : &sa, &old[1]);
+  sigaction(SIGTERM, &sa, NULL);
+  if (!sigint_ignored) sigaction(SIGINT, &sa, NULL);
 }
 
 /* This rank's task process. With forking, a child runs up to -task_batch tasks one after the other: the
@@ -572,16 +573,14 @@ static int run_worker(struct sweep *s)
 
 int sweep_run(struct sweep *s)
 {
-  struct sigaction old[2];
   s->t_start = MPI_Wtime();
-  catch_signals(old);
+  catch_signals();
   int rc = s->rank == 0 ? run_master(s) : run_worker(s);
   /* the last batch, on any rank, may fail too */
   int capture_bad = sweep_capture_close();
   MPI_Allreduce(MPI_IN_PLACE, &capture_bad, 1, MPI_INT, MPI_MAX, s->comm);
   if (capture_bad && s->rank == 0) stop_run(s, SWEEP_STOP_WRITE, capture_stop);
-  sigaction(SIGTERM, &old[0], NULL);
-  sigaction(SIGINT, &old[1], NULL);
+  sweep_signals_restore();
   s->t_end = MPI_Wtime();
   return s->rank == 0 ? s->stop : rc;
 }

@@ -224,17 +224,50 @@ int sweep_axes_parse(struct sweep *s)
   return 0;
 }
 
+/* The driver's declared option of that name and type, or NULL. */
+static const struct option_decl *driver_option(const struct sweep_driver *d, const char *name,
+                                               enum option_type type)
+{
+  for (int i = 0; i < d->n_options; i++)
+    if (strcmp(d->options[i].name, name) == 0 && d->options[i].type == type) return &d->options[i];
+  return NULL;
+}
+
+/* The driver's h axis when it steps in time (a real option t_end too), else -1. */
+static int time_step_axis(const struct sweep_driver *d)
+{
+  for (int k = 0; k < d->n_axes && driver_option(d, "t_end", OPT_REAL); k++)
+    if (strcmp(d->axes[k].name, "h") == 0 && d->axes[k].kind == SWEEP_REAL) return k;
+  return -1;
+}
+
+int sweep_check_step_option(struct sweep *s)
+{
+  int given = 0;
+  const char *text = run_value(s, "-steps", &given);
+  s->fixed_steps = 0;
+  if (!given || time_step_axis(s->d) < 0 || !driver_option(s->d, "steps", OPT_INT)) return 0;
+  long n = 0;
+  char why[256];
+  if (option_parse_int(text, &n)) {
+    if (s->rank == 0) fprintf(stderr, "error: -steps: '%s' is not a whole number\n", text);
+    return 1;
+  }
+  if (run_steps_refused(n, why, sizeof why)) {
+    if (s->rank == 0) fprintf(stderr, "error: -steps %s: %s\n", text, why);
+    return 1;
+  }
+  s->fixed_steps = n;
+  return 0;
+}
+
 int sweep_check_steps(struct sweep *s)
 {
-  const struct sweep_driver *d = s->d;
-  const struct option_decl *t_end = NULL;
-  s->step_axis = -1;
-  for (int i = 0; i < d->n_options; i++)
-    if (strcmp(d->options[i].name, "t_end") == 0 && d->options[i].type == OPT_REAL) t_end = &d->options[i];
-  for (int k = 0; k < d->n_axes && t_end && s->ctx; k++)
-    if (strcmp(d->axes[k].name, "h") == 0 && d->axes[k].kind == SWEEP_REAL) s->step_axis = k;
+  const struct option_decl *t_end = driver_option(s->d, "t_end", OPT_REAL);
+  s->step_axis = s->ctx ? time_step_axis(s->d) : -1;
   if (s->step_axis < 0) return 0;
   memcpy(&s->sim_t_end, (const char *)s->ctx + t_end->offset, sizeof s->sim_t_end);
+  if (s->fixed_steps) return 0; /* -steps N replaces t_end / h: checked at the option */
   const struct sweep_axis_values *h = &s->ax[s->step_axis];
   for (int i = 0; i < h->n; i++) {
     char why[256];
@@ -438,7 +471,9 @@ char *sweep_task_execute(const struct sweep *s, long id)
   task.n_axes = d->n_axes;
   task.value = values;
   task.time_limit = s->time_limit;
-  if (s->step_axis >= 0) task.steps = run_step_count(s->sim_t_end, strtod(values[s->step_axis], NULL));
+  if (s->step_axis >= 0)
+    task.steps =
+        s->fixed_steps ? s->fixed_steps : run_step_count(s->sim_t_end, strtod(values[s->step_axis], NULL));
   task.trace_dir = s->trace_dir;
   task.dump_dir = s->dump_dir;
   task.row = &row;

@@ -105,9 +105,9 @@ static char *matching_problems(const struct corpus_ctx *c)
   char *list = calloc(cap, 1);
   for (int i = 0; list && i < corpus_count(c->c); i++) {
     const struct corpus_meta *m = corpus_meta_at(c->c, i);
-    char bad;
+    char bad[256];
     if (!matches(m, c->driver_f, c->formulation_f, c->kind_f, c->n_min, c->n_max)) continue;
-    if (corpus_name_bad(m->name, &bad) || corpus_find(c->c, m->name) != i) {
+    if (corpus_name_bad(m->name, bad, sizeof bad) || corpus_find(c->c, m->name) != i) {
       fprintf(stderr, "note: problem %d of %s left out of the replay: corrupt: %s\n", i, c->corpus,
               corpus_corrupt(c->c, i));
       continue;

@@ -118,6 +118,16 @@ long run_step_count(double t_end, double h)
   return n >= 1.0 && n <= (double)RUN_STEPS_MAX ? (long)n : -1;
 }
 
+int run_steps_refused(long steps, char *why, size_t len)
+{
+  if (steps >= 1 && steps <= RUN_STEPS_MAX) return 0;
+  if (steps < 1)
+    snprintf(why, len, "%ld steps: no step would be taken (a run takes 1 to %ld)", steps, RUN_STEPS_MAX);
+  else
+    snprintf(why, len, "%ld steps, more than a run may take (%ld)", steps, RUN_STEPS_MAX);
+  return 1;
+}
+
 int run_step_count_refused(double t_end, double h, char *why, size_t len)
 {
   double n = step_count(t_end, h);

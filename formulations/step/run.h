@@ -82,6 +82,9 @@ long run_step_count(double t_end, double h);
 /* 0 when run_step_count(t_end, h) is a count; else 1 with the reason in why ("t_end 0.05 is shorter than
  * one step of h 0.1"). */
 int run_step_count_refused(double t_end, double h, char *why, size_t n);
+/* The same rule for a count given as such (a driver's -steps N): 0 when a run can take steps steps (1 to
+ * RUN_STEPS_MAX); else 1 with the reason in why. */
+int run_steps_refused(long steps, char *why, size_t n);
 /* Steps sim up to `steps` steps of size h (the driver's count, run_step_count(t_end, h)) with the
  * observers, filling *out. Returns 0 when the run ended for one of the reasons of enum run_end (a failed
  * solve is data, not an error), nonzero on an internal error (a step failed outside its solve, or an

@@ -185,6 +185,10 @@ static int end_of_record(struct lexer *lx, const char *what)
 #define CB_MAX_N 100000
 /* The largest dense n x n matrix the reader allocates (8 GiB: n = 32768); a header may not ask for more. */
 #define CP_IO_MAX_DENSE_BYTES (8.0 * 1024 * 1024 * 1024)
+/* The largest dense matrix a matrix stored in sparse blocks is expanded to (512 MiB: n = 8192). The file
+ * need not hold n x n numbers then (its blocks may hold few), so its size bounds nothing: without this
+ * limit a header of a few bytes could make the reader allocate 8 GiB, twice (the matrix and the problem). */
+#define CP_IO_MAX_SPARSE_DENSE_BYTES (512.0 * 1024 * 1024)
 
 /* Before allocating an n x n matrix for a header's n: the rest of the file must hold at least min_numbers
  * numbers (each one byte and a separator), and the matrix must fit the reader's limit. A header saying
@@ -255,6 +259,22 @@ fail:
   return 1;
 }
 
+/* Before allocating a dense rows x cols matrix for a header: refused when the rest of the file cannot hold
+ * its rows x cols numbers (each one byte and a separator) and it is above CP_IO_MAX_SPARSE_DENSE_BYTES,
+ * the most a matrix the file does not give whole (sparse blocks) is expanded to. */
+static int dense_refused(struct lexer *lx, int rows, int cols)
+{
+  double numbers = (double)rows * (double)cols, bytes = numbers * sizeof(double);
+  double room = 0.5 * (double)(lx->len - lx->pos + 1);
+  if (bytes <= CP_IO_MAX_SPARSE_DENSE_BYTES || numbers <= room) return 0;
+  return lex_error(
+      lx,
+      "a %d x %d matrix is a %.3g GB dense one, but the rest of the file holds at most %.0f of its "
+      "%.0f numbers: a matrix not given whole (sparse blocks) is expanded up to the reader's "
+      "limit of %.3g GB (n = 8192)",
+      rows, cols, bytes / 1e9, room, numbers, CP_IO_MAX_SPARSE_DENSE_BYTES / 1e9);
+}
+
 /* A Siconos NumericsMatrix (storage 0: dense column-major; 1: sparse block) of the dimensions the file
  * declares, allocated here into *M (row-major, zero-filled). *rows_out, *cols_out: on entry the expected
  * size (0 = any), on return the size read. */
@@ -268,7 +288,8 @@ static int read_numerics_matrix(struct lexer *lx, double **Mout, int *rows_out, 
     return 1;
   if ((*rows_out && rows != *rows_out) || (*cols_out && cols != *cols_out))
     return lex_error(lx, "M is %d x %d, expected %d x %d", rows, cols, *rows_out, *cols_out);
-  if (lex_need(lx, rows > cols ? rows : cols, storage == 0 ? (double)rows * cols : 1.0, "the matrix"))
+  if (lex_need(lx, rows > cols ? rows : cols, storage == 0 ? (double)rows * cols : 1.0, "the matrix") ||
+      dense_refused(lx, rows, cols))
     return 1;
   double *M = calloc((size_t)rows * cols, sizeof *M);
   if (!M) return lex_error(lx, "out of memory for a %d x %d matrix", rows, cols);
@@ -340,7 +361,8 @@ done:
 static int read_siconos_lcp(struct lexer *lx, struct cp_problem **out)
 {
   int n = 0;
-  if (lex_int(lx, &n, 1, CB_MAX_N, "dimension n") || lex_need(lx, n, n, "q")) return 1;
+  if (lex_int(lx, &n, 1, CB_MAX_N, "dimension n") || lex_need(lx, n, n, "q") || dense_refused(lx, n, n))
+    return 1;
   struct cp_problem *p = cp_lcp_create(n);
   if (!p) return lex_error(lx, "out of memory for n = %d", n);
   double *M = NULL;
@@ -375,7 +397,9 @@ static int read_siconos_mlcp(struct lexer *lx, struct cp_problem **out)
     return 1;
   if (n + m < 1) return lex_error(lx, "empty problem (n + m = 0)");
   if (!st1 && !st2) return lex_error(lx, "neither storage form is present (both flags 0)");
-  if (lex_need(lx, n + m, st2 ? (double)(n + m) * (n + m + 1) : (double)(n + m), "the data")) return 1;
+  if (lex_need(lx, n + m, st2 ? (double)(n + m) * (n + m + 1) : (double)(n + m), "the data") ||
+      dense_refused(lx, n + m, n + m))
+    return 1;
   struct cp_problem *p = cp_mlcp_create(n, m);
   if (!p) return lex_error(lx, "out of memory for n + m = %d", n + m);
   if (st1) {

@@ -123,6 +123,20 @@ static void test_append_read(struct corpus_test *d, const struct cp_problem *lcp
   CHECK(corpus_append(d->a, mlcp, &m, 0, d->err, sizeof d->err) == 0, "append a sparse MLCP (%s)", d->err);
   CHECK(corpus_append(d->a, mlcp, &m, 0, d->err, sizeof d->err) == 1 && strstr(d->err, "already"),
         "a duplicate name is refused: %s", d->err);
+  /* a name that would break a table row, a list or a path is refused where it enters, naming the character
+   * as run_text_check words it for -run names and axis values */
+  static const struct {
+    const char *name, *said;
+  } bad[] = {{"incline,x", "a comma (the run's tables are comma-separated) at character 8 of 'incline,x'"},
+             {"incline\nx", "a newline at character 8 of 'incline?x'"},
+             {"../x", "a '/' (a name is one folder) at character 3 of '../x'"},
+             {"a b", "a ' ' at character 2 of 'a b'"}};
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    meta(&m, bad[k].name, 4);
+    CHECK(corpus_append(d->a, mlcp, &m, 0, d->err, sizeof d->err) == 1 &&
+              strstr(d->err, "a problem name cannot hold") && strstr(d->err, bad[k].said),
+          "a problem name with %s is refused: %s", bad[k].said, d->err);
+  }
   meta(&m, "incline_task7_step3", 3);
   CHECK(corpus_append(d->a, mlcp, &m, 2, d->err, sizeof d->err) == 3, "the cap (2 problems) stops the third");
 

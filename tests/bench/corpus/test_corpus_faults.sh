@@ -8,7 +8,8 @@
 # given twice (the output among the inputs; an input twice by name, hard link or symbolic link). Flipped
 # bytes (every byte of the first 512, then every 1499th) never crash, hang or bloat the reader; a table
 # extended to 10^6 rows and a problem of n = 20000 neither. A shifted n and a NaN are one corrupt_input row
-# each, no solver's failure. -export_siconos refuses an escaping name (naming the character), a target that
+# each, no solver's failure. A problem named with a comma or a newline is corrupt (the character named, in
+# run_text_check's words), left out of a replay and a -merge. -export_siconos refuses an escaping name (naming the character), a target that
 # is a link or not empty, and writes all or nothing (exit 1 naming the file on a full disk). bench_corpus's
 # own runs go to results/corpus_replay/, results/corpus/ untouched.
 set -u
@@ -157,14 +158,34 @@ check "summary.md: the corrupt_input rows are no failure, left out of the succes
   'grep -q "2 corrupt_input tasks (damaged input, no method.s failure) are left out" "$tmp/bad/summary.md" &&
    ! grep -q "[0-9] corrupt_input[,)]" "$tmp/bad/summary.md"'
 
+# ---- names that would break a table row, a -problem list or a path ----
+# a corpus whose problem is named with a comma or a newline: the problem is corrupt (named by -info with the
+# character, in run_text_check's words), left out of a replay and of a -merge with a note; the others stay
+"$fuzz" -craft "name=a,b" "$tmp/lin.h5" "$tmp/comma.h5"
+"$fuzz" -craft "name=a"$'\n'"b" "$tmp/lin.h5" "$tmp/newline.h5"
+"$cor" -info "$tmp/comma.h5" >"$tmp/out" 2>&1
+check "-info: a name with a comma is corrupt, naming the character and where" \
+  'grep -q "corrupt: problem 0: its name has a comma (the run.s tables are comma-separated) at character 2 of .a,b." "$tmp/out"'
+"$cor" -info "$tmp/newline.h5" >"$tmp/out" 2>&1
+check "-info: a name with a newline is corrupt, shown on one line" \
+  'grep -q "corrupt: problem 0: its name has a newline at character 2 of .a?b." "$tmp/out"'
+"$cor" -corpus "$tmp/newline.h5" -cp_solver lemke -repeats 1 -out "$tmp/nlr" $q >/dev/null 2>"$tmp/out"
+check "replay: the newline-named problem left out with a note, no row of it, the other 9 converge" \
+  '[ $? = 0 ] && grep -q "left out of the replay: corrupt: its name has a newline" "$tmp/out" &&
+   [ "$(rows "$tmp/nlr/tasks.csv" converged)" = 9 ] && [ "$(tail -n +2 "$tmp/nlr/tasks.csv" | wc -l)" = 9 ]'
+"$cor" -merge "$tmp/names.h5" "$tmp/comma.h5" >"$tmp/out" 2>&1
+check "-merge: the comma-named problem left out with a note; the output holds the other 9" \
+  '[ $? = 0 ] && grep -q "left out: corrupt: its name has a comma" "$tmp/out" && [ "$(count "$tmp/names.h5")" = 9 ]'
+
 # ---- -export_siconos ----
 e="$tmp/e/a/b"
 mkdir -p "$e"
 "$fuzz" -craft "name=../../x" "$tmp/lin.h5" "$e/esc.h5"
 "$cor" -corpus "$e/esc.h5" -export_siconos "$e/dat" >"$tmp/out" 2>&1
 check "-export_siconos: a name that would leave the folder is refused, naming the character; nothing outside" \
-  '[ $? = 0 ] && grep -q "has the character ./." "$tmp/out" && [ "$(find "$tmp/e" -name "x_*" | wc -l)" = 0 ] &&
-   [ "$(ls "$e/dat" | wc -l)" = 9 ]'
+  '[ $? = 0 ] && grep -q "a ./. (a name is one folder) at character 3 of .../../x" "$tmp/out" &&
+   [ "$(find "$tmp/e" -name "x_*" | wc -l)" = 0 ] &&
+   [ "$(ls "$e/dat" | wc -l)" = 9 ]' || sed "s/^/# /" "$tmp/out"
 mkdir "$e/sl"
 touch "$tmp/victim"
 ln -s "$tmp/victim" "$e/sl/incline_task0_step2_lcp.dat"

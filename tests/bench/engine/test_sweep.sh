@@ -11,9 +11,10 @@
 # the same rows, statuses included. A trace, table, summary or plot file that cannot be written stops the run
 # with exit 1 naming it; a damaged last ledger line (with or without its newline) is set aside and its task
 # redone; a newline, comma or '/' where it would break a row or a path is refused at the option; so is a
-# -t_end / -h no run can step; runs started in the same second get folders of their own, and a refused run
-# leaves none; SIGINT and SIGTERM stop a run with its running tasks recorded as interrupted (-resume redoes
-# them).
+# -t_end / -h (or a -steps N, or block_hole's -distance / -speed) no run can step; runs started in the same
+# second get folders of their own, and a refused run leaves none; SIGINT and SIGTERM stop a run with its
+# running tasks recorded as interrupted (-resume redoes them), and end its set-up at once, leaving nothing it
+# made.
 set -u
 bin=${CB_BIN:-bin}
 tmp=$(mktemp -d)
@@ -292,7 +293,23 @@ expect2 "-t_end shorter than one step" "-t_end 0.05 with -h 0.1: t_end 0.05 is s
   "$bin/bench_rolling_disc" -out "$tmp/st2" -t_end 0.05 -h 0.01,0.1 -quiet
 expect2 "a reference step longer than -t_end" "-t_end 0.05 with -ref_h 0.1: t_end 0.05 is shorter than one step" \
   "$bin/bench_triangle_drop" -out "$tmp/st3" -t_end 0.05 -ref_h 0.1 -h 0.1 -quiet
+# the same rule for a count given as such (cannonball's -steps N: 0 and > 2^31 refused at -steps, whole
+# numbers beyond an int included) and for block_hole's, whose run lasts -distance / -speed
+cb=("$bin/bench_cannonball" -disks 3 -h 0.01 -formulation anitescu_potra -cp_solver lemke -quiet -no_plots)
+expect2 "cannonball -steps 0" "-steps 0: 0 steps: no step would be taken (a run takes 1 to 2147483647)" \
+  "${cb[@]}" -out "$tmp/st4" -steps 0
+expect2 "cannonball -steps beyond 2^31" "-steps 3000000000: 3000000000 steps, more than a run may take (2147483647)" \
+  "${cb[@]}" -out "$tmp/st5" -steps 3000000000
+expect2 "block_hole: -distance / -speed beyond 2^31 steps of -h" \
+  "-distance 6 / -speed 1e-9 with -h 1e-3: t_end / h = 6e+09 / 0.001 is 6e+12 steps, more than a run may take" \
+  "$bin/bench_block_hole" -out "$tmp/st6" -speed 1e-9 -h 1e-3 -quiet
+expect2 "block_hole: a step longer than -distance / -speed" "-distance 6 / -speed 1 with -h 10: t_end 6 is shorter" \
+  "$bin/bench_block_hole" -out "$tmp/st7" -speed 1 -h 10 -quiet
 check "... and none of them made a run directory" '[ -z "$(ls -d $tmp/st* 2>/dev/null)" ]'
+"${cb[@]}" -out "$tmp/steps1" -steps 1 -t_end 0.001 >/dev/null 2>&1
+check "cannonball -steps 1 replaces t_end / h (a -t_end shorter than -h is then no refusal): one step" \
+  '[ $? = 0 ] && [ "$(awk -F, -v c="$(head -1 $tmp/steps1/tasks.csv | tr , "\n" | grep -nx steps | cut -d: -f1)" \
+     "NR == 2 { print \$c }" $tmp/steps1/tasks.csv)" = 1 ]'
 
 # 17. runs of one driver started in the same second each get a folder of their own (the time stamp, then
 # -2, -3, ...: still in time order); a refused run leaves no folder
@@ -343,3 +360,41 @@ mpi 2 "$syn" -out "$tmp/sigmpi" "${S[@]}" -seeds 16 -quiet -resume >/dev/null 2>
 check "... -resume redoes the interrupted tasks: every row ok (6, 6 and 16)" \
   '[ "$(grep -c ",ok," $tmp/sigint/tasks.csv)$(grep -c ",ok," $tmp/sigterm/tasks.csv)" = 66 ] &&
    [ "$(grep -c ",ok," $tmp/sigmpi/tasks.csv)" = 16 ] && ! grep -q interrupted $tmp/sigmpi/tasks.csv'
+
+# 19. SIGINT and SIGTERM during set-up, before the task loop (here robot_grasp's reference runs, the driver's
+# prepare hook, with a step so small that they would take hours): the set-up ends at once, exit 128 + the
+# signal, a message, and the run folder it made is removed (lock, experiment.txt, ledger); in a folder that
+# was there (-resume of an earlier run, an empty -out) only what this run wrote is removed.
+data=${CB_SHARED_DATA:-$(cd "$(dirname "$0")/../../.." && pwd)/../shared/data}
+if [ -f "$data/peg/box2d_bodysets.txt" ]; then
+  G=(-seeds 1 -mu 0.5 -t_end 0.02 -quiet -no_plots)
+  in_prepare() { # $1 signal, $2 folder, then options: waits until set-up holds the folder's lock, then signals
+    local sig=$1 dir=$2; shift 2
+    set -m
+    env --default-signal=INT "$bin/bench_robot_grasp" -out "$dir" "${G[@]}" "$@" 2>"$dir.err" >/dev/null & local gp=$!
+    for _ in $(seq 200); do grep -qs "pid $gp$" "$dir/ledger.lock" && [ -f "$dir/ledger.csv" ] && break; sleep 0.05; done
+    sleep 0.3
+    kill -"$sig" $gp; wait $gp; prc=$?
+    set +m
+  }
+  in_prepare INT "$tmp/prep_int" -ref_h 1e-8
+  check "SIGINT in the driver's prepare: exit 130 at once, the message, no run folder left" \
+    '[ $prc = 130 ] && grep -q "\[robot_grasp\] interrupted by SIGINT during set-up, before any task ran; the run folder $tmp/prep_int it made is removed" "$tmp/prep_int.err" &&
+     [ ! -e "$tmp/prep_int" ]' || sed 's/^/# /' "$tmp/prep_int.err"
+  in_prepare TERM "$tmp/prep_term" -ref_h 1e-8
+  check "SIGTERM in the driver's prepare: exit 143, no run folder left" \
+    '[ $prc = 143 ] && grep -q "interrupted by SIGTERM during set-up" "$tmp/prep_term.err" && [ ! -e "$tmp/prep_term" ]'
+  # an earlier run's folder (one killed with SIGKILL in its set-up: experiment.txt, ledger, lock), continued
+  in_prepare KILL "$tmp/prep_old" -ref_h 1e-8
+  mkdir "$tmp/prep_keep" && cp -p "$tmp/prep_old"/* "$tmp/prep_keep/"
+  in_prepare TERM "$tmp/prep_old" -ref_h 1e-8 -resume
+  check "SIGTERM in the set-up of a -resume: exit 143, the earlier run's files left as they were (the lock names its last holder)" \
+    '[ $prc = 143 ] && grep -q "interrupted by SIGTERM during set-up, before any task ran; what it wrote in $tmp/prep_old is removed, the files that were there are left" "$tmp/prep_old.err" &&
+     diff -r -x ledger.lock "$tmp/prep_keep" "$tmp/prep_old" >/dev/null' || sed 's/^/# /' "$tmp/prep_old.err"
+  mkdir "$tmp/prep_empty"
+  in_prepare TERM "$tmp/prep_empty" -ref_h 1e-8
+  check "SIGTERM in the set-up of a run into an empty folder given by -out: the folder is empty again" \
+    '[ $prc = 143 ] && [ -d "$tmp/prep_empty" ] && [ -z "$(ls -A "$tmp/prep_empty")" ]'
+else
+  skip "signals during set-up: no $data/peg/box2d_bodysets.txt (robot_grasp's targets; CB_SHARED_DATA)"
+fi

@@ -104,6 +104,12 @@ static void test_complete(void)
   CHECK(run_step_count(0.05, 0.1) == -1 && run_step_count_refused(0.05, 0.1, why, sizeof why) &&
             strstr(why, "shorter than one step"),
         "run_step_count: t_end < h is refused, not 0 steps (%s)", why);
+  CHECK(
+      !run_steps_refused(1, why, sizeof why) && !run_steps_refused(RUN_STEPS_MAX, why, sizeof why) &&
+          run_steps_refused(0, why, sizeof why) && strstr(why, "no step would be taken") &&
+          run_steps_refused(RUN_STEPS_MAX + 1, why, sizeof why) && strstr(why, "more than a run may take"),
+      "run_steps_refused: a count given as such, by the same rule: 1 and RUN_STEPS_MAX, not 0 or beyond (%s)",
+      why);
   CHECK(run_step_count(1.0, 0.0) == -1 && run_step_count(NAN, 0.1) == -1 &&
             run_step_count(INFINITY, 0.1) == -1,
         "run_step_count: h 0, t_end NaN or inf are no count");

@@ -101,6 +101,47 @@ static void expect_error(const char *text, enum cp_file_format fmt, const char *
   cp_destroy(&p);
 }
 
+/* head, then n zeros (a q the header's n asks for): a file of a few hundred kB. NULL: out of memory. */
+static char *with_zeros(const char *head, int n)
+{
+  size_t len = strlen(head);
+  char *t = malloc(len + 2 * (size_t)n + 2);
+  if (!t) return NULL;
+  memcpy(t, head, len);
+  for (int i = 0; i < n; i++)
+    t[len + 2 * (size_t)i] = '0', t[len + 2 * (size_t)i + 1] = i + 1 < n ? ' ' : '\n';
+  t[len + 2 * (size_t)n] = '\0';
+  return t;
+}
+
+/* A matrix in sparse blocks (Siconos storage 1) need not be in the file whole: its header alone would make
+ * the reader allocate a dense n x n matrix (n = 30000: 7.2 GB, twice). Above the stated limit for a matrix
+ * the file does not hold whole (0.537 GB, n = 8192) it is refused before any allocation; below it, read. */
+static void test_sparse_headers(void)
+{
+  char *lcp = with_zeros("30000\n1 30000 30000\n0\n", 30000);
+  char *mlcp = with_zeros("1 0 0 20000\n0 20000\n1\n1 20000 20000\n0\n", 20000);
+  char *small = with_zeros("3\n1 3 3\n0\n", 3);
+  CHECK(lcp && mlcp && small, "sparse headers: out of memory");
+  if (!lcp || !mlcp || !small) goto done;
+  expect_error(lcp, CP_FILE_SICONOS_LCP,
+               "a 30000 x 30000 matrix is a 7.2 GB dense one, but the rest of the file holds at most",
+               "sparse-block LCP of n = 30000 (60 kB of q)");
+  expect_error(lcp, CP_FILE_SICONOS_LCP, "limit of 0.537 GB (n = 8192)", "the message states the limit");
+  expect_error(mlcp, CP_FILE_SICONOS_MLCP, "a 20000 x 20000 matrix is a 3.2 GB dense one",
+               "sparse-block MLCP (first form only) of n + m = 20000");
+  struct cp_problem *p = NULL;
+  char err[512] = "";
+  int rc = cp_read_text(small, "small.dat", CP_FILE_SICONOS_LCP, &p, err, sizeof err);
+  CHECK(rc == 0 && p && p->n == 3 && p->M[0] == 0.0, "a small sparse-block LCP still reads (%s)",
+        rc ? err : "ok");
+  cp_destroy(&p);
+done:
+  free(lcp);
+  free(mlcp);
+  free(small);
+}
+
 static void test_bad_input(void)
 {
   struct cp_problem *p = NULL;
@@ -174,6 +215,7 @@ static void test_hostile_input(void)
                "file ends early: n = 20000 needs at least 400020000 numbers", "n = 20000 over two lines");
   expect_error("100000\n1 2\n3 4\n", CP_FILE_PLAIN, "n = 100000 needs a 80 GB dense matrix", "n = 100000");
   expect_error("0 1 20000 0\n1\n", CP_FILE_SICONOS_MLCP, "file ends early: n = 20000", "MLCP n = 20000");
+  test_sparse_headers();
   /* control bytes are escaped in messages; a leading UTF-8 byte order mark is skipped */
   expect_error("2\n2 1\x1b[31m\n1 2\n-5 -6\n", CP_FILE_PLAIN, "'1\\x1b[31m' is not a number",
                "escape sequence");
