@@ -19,9 +19,9 @@ struct grasp_world_settings {
   double mass, jaw_mass, close_speed, close_force, damping, g;
   int dirs;
   double mu_support, mu_grip;
-  double tripod[3][2];     /* support points, part frame [mm] */
-  double start_clear;      /* [m] */
-  double margin;           /* [m] */
+  double tripod[3][2]; /* support points, part frame [mm] */
+  double start_clear;  /* [m] */
+  double margin;       /* [m] */
 };
 
 /* 0 with *w (world_destroy it), or 1 with msg (the centre of mass outside the tripod, out of memory). */

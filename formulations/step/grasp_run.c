@@ -109,8 +109,8 @@ int grasp_run_trial(struct simulation *sim, const struct grasp_world_settings *s
 {
   memset(r, 0, sizeof *r);
   struct grasp_watch c = {.sc = sc, .o = o, .r = r, .load_min = 0.01 * sc->close_force * o->h};
-  struct run_observer watch = {.name = "grasp", .ctx = &c, .before_step = skip_free_closing,
-                               .after_step = judge_step};
+  struct run_observer watch = {
+      .name = "grasp", .ctx = &c, .before_step = skip_free_closing, .after_step = judge_step};
   struct run_summary sum;
   const long steps = run_step_count(o->t_max, o->h);
   if (steps < 0 || simulation_run(sim, o->h, steps, &watch, 1, &sum)) {
@@ -126,7 +126,7 @@ int grasp_run_trial(struct simulation *sim, const struct grasp_world_settings *s
   r->solve_seconds = sum.solve_seconds * (double)sum.steps;
   const int failed = r->message[0] != 0 || sum.end == RUN_END_NO_ANSWER;
   if (failed && !r->message[0]) snprintf(r->message, sizeof r->message, "a step's solve gave no answer");
-  r->outcome = failed ? GRASP_SOLVER_FAILURE : grasp_classify(r->contact, r->n_contacts, c.load_min,
-                                                               o->s_min, r->q[3]);
+  r->outcome = failed ? GRASP_SOLVER_FAILURE
+                      : grasp_classify(r->contact, r->n_contacts, c.load_min, o->s_min, r->q[3]);
   return 0;
 }

@@ -14,10 +14,10 @@
 #include "jacobian.h"
 
 struct bounded_block {
-  struct jcol *col;   /* the directions d_k of every group, group by group */
-  double *offset;     /* per direction: -d_k' v_target (q's constant beside d_k' nu+) */
-  int *group;         /* per direction: its group */
-  double *bound;      /* per group: B [N s] */
+  struct jcol *col; /* the directions d_k of every group, group by group */
+  double *offset;   /* per direction: -d_k' v_target (q's constant beside d_k' nu+) */
+  int *group;       /* per direction: its group */
+  double *bound;    /* per group: B [N s] */
   int ncol, ngroup, cap_col, cap_group;
 };
 

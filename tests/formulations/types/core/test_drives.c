@@ -34,8 +34,10 @@ static int step_n(struct world *w, int n)
   failed = 0;
   for (int i = 0; i < n && failed >= 0; i++) {
     struct step_record rec;
-    if (stepper_step(st, w, f, s, H, &rec)) failed = -1;
-    else failed += rec.failed;
+    if (stepper_step(st, w, f, s, H, &rec))
+      failed = -1;
+    else
+      failed += rec.failed;
   }
 done:
   stepper_destroy(&st);
