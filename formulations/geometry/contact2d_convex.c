@@ -5,15 +5,16 @@
  *     sd = max over unit u of ( min_{x in A} u . x - max_{y in B} u . y ) = max_u ( -h_A(-u) - h_B(u) ),
  * positive when they are apart (the distance, by duality) and minus the penetration depth when they overlap
  * (the shortest translation that separates them); the maximiser u* is the contact normal (from B to A).
- * In 2D u = (cos phi, sin phi): a grid of 720 angles brackets the global maximum, golden-section search
- * narrows it to 1e-11 rad. The witness on a superellipse is its support point along the normal; on a
- * polygon it is the superellipse's witness moved by the gap along the normal, which is the vertex for a
- * vertex contact and the foot on the edge for a face contact (where the polygon's support is a whole edge).
- * The support of a superellipse is closed form (contact2d_superellipse.h), so there is no iteration on the
- * boundary and no Hessian: p > 2 superellipses, whose curvature vanishes at the axes, are handled alike.
- * The search costs 1,500 support evaluations (each with pow); a pair whose lower bound on the distance
- * (a superellipse inside its bounding circle, a polygon exact) already exceeds the threshold is not
- * searched: it cannot be a contact (the search's gap is at most the true distance's). */
+ * In 2D u = (cos phi, sin phi): a grid of 720 angles brackets the global maximum,
+ * golden-section search narrows it to 1e-11 rad. The witness on a superellipse is its support point along the
+ * normal; on a polygon it is the superellipse's witness moved by the gap along the normal, which is the
+ * vertex for a vertex contact and the foot on the edge for a face contact (where the polygon's support is a
+ * whole edge). The support of a superellipse is closed form (contact2d_superellipse.h), so there is no
+ * iteration on the boundary and no Hessian: p > 2 superellipses, whose curvature vanishes at the axes, are
+ * handled alike. The search costs 250 support evaluations (each with pow) for shapes apart, 1,500 for
+ * overlapping ones; a pair whose lower bound on the distance (a superellipse inside its bounding circle, a
+ * polygon exact) already exceeds the threshold is not searched: it cannot be a contact (the search's gap is
+ * at most the true distance's). */
 #include "contact2d_convex.h"
 
 #include "contact2d_superellipse.h"
@@ -109,13 +110,24 @@ int contact2d_convex(const struct world *w, int sa, int sb, double thr, struct c
   support_init(&A, w, sa);
   support_init(&B, w, sb);
   if (distance_lower_bound(&A, &B) > thr) return 0;
-  enum { GRID = 720 };
+  /* the best of 720 angles. Shapes apart (a coarse angle of the 90 separates them): the directions that
+   * separate two convex sets form one arc, over which the separation rises to its one maximum and falls, so
+   * the best of the 720 lies within two coarse cells of the best of the 90 (123 evaluations instead of
+   * 720). Overlapping shapes: the penetration's separation can have several humps: all 720. */
+  enum { GRID = 720, COARSE = 8, REACH = 2 * COARSE };
   const double step = 2.0 * M_PI / GRID;
   int best = 0;
   double gbest = -INFINITY;
-  for (int i = 0; i < GRID; i++) {
+  for (int i = 0; i < GRID; i += COARSE) {
     double g = separation(&A, &B, i * step);
     if (g > gbest) gbest = g, best = i;
+  }
+  const int centre = best, apart = gbest > 0.0;
+  for (int j = apart ? -REACH : 0; j <= (apart ? REACH : GRID - 1); j++) {
+    const int i = apart ? ((centre + j) % GRID + GRID) % GRID : j;
+    if (i % COARSE == 0) continue; /* a coarse angle: seen */
+    double g = separation(&A, &B, i * step);
+    if (g > gbest || (g == gbest && i < best)) gbest = g, best = i;
   }
   const double gr = 0.5 * (sqrt(5.0) - 1.0);
   double lo = (best - 1) * step, hi = (best + 1) * step;
