@@ -22,6 +22,8 @@
  * implicit_polyhedron.c). Two polytopes in one contact would need k1 chosen within the step (Remark 1) and
  * are refused. Rows: 2D implicit_contact2d.c, 3D below with implicit_friction3.h. The Jacobian is analytic
  * (tests/formulations/types/implicit/test_geometric_implicit.c checks it against finite differences).
+ * 2D worlds' joints (free impulses, equality rows), force-limited motors and support friction (the law
+ * (21)-(22) with a known normal impulse) are implicit_drives.h's rows; 3D worlds with them are refused.
  * Options: -geometric_implicit_et, _eo, _er (the friction ellipsoid, eq. (5)). */
 #include "formulation.h"
 #include "geometric_implicit3d.h"
@@ -161,7 +163,7 @@ static void gi_view(const struct formulation *f, FILE *out)
   fprintf(out,
           "  friction ellipsoid e_t %g, e_o %g, e_r %g (3D); 2D discs, half-planes and polygons (not two "
           "polygons in one contact), 3D spheres, superellipsoids, planes and polyhedra (not two in one "
-          "contact)\n",
+          "contact); 2D joints, motors and support friction (implicit_drives.h)\n",
           d->et, d->eo, d->er);
 }
 
@@ -189,13 +191,15 @@ int geometric_implicit_results(const struct formulation *f, int i, struct gi3_co
 const struct formulation_type formulation_type_geometric_implicit = {
     .name = "geometric_implicit",
     .summary = "mixed NCP with the closest points as unknowns (no linearised geometry); discs/half-planes/"
-               "polygons (one side a single function), spheres/planes",
+               "polygons (one side a single function), spheres/planes; joints, motors and support friction "
+               "in 2D only (3D refuses them)",
     .paper = "Chakraborty, Berard, Akella & Trinkle, geometrically implicit time-stepping, eqs. (15)-(22), "
              "(28)-(32), (41)-(47)",
     .dims = FORMULATION_2D | FORMULATION_3D,
     .shapes = SHAPE_DISC | SHAPE_HALFPLANE | SHAPE_POLYGON | SHAPE_SPHERE | SHAPE_PLANE | SHAPE_SUPERELLIPSE |
               SHAPE_SUPERELLIPSOID | SHAPE_POLYHEDRON,
-    .joints = 0,
+    .joints = 1, /* 2D; assemble refuses a 3D world with joints or drives */
+    .drives = 1,
     .options = gi_options,
     .n_options = 3,
     .create = gi_create,

@@ -11,6 +11,7 @@
  * parameterised by a model. Shared rows: one side's implicit function and its derivatives (implicit_side.h,
  * implicit_side3.h), polygon and polyhedron sides (implicit_polygon.h, implicit_polyhedron.h), the 2D and 3D
  * contact parts (implicit_contact2d.h, implicit_contact3d.h), the 3D friction rows (implicit_friction3.h),
+ * a 2D world's joints, motors and support friction (implicit_drives.h),
  * derivative-carrying 3-vectors (implicit_dv.h), Jacobian accumulation and the gap rows (jacobian_add.h). */
 #ifndef CB_IMPLICIT_H
 #define CB_IMPLICIT_H

@@ -37,6 +37,7 @@ void implicit_step_destroy(struct formulation *f)
   free(d->e2);
   free(d->e3);
   implicit_answers_free(&d->prev);
+  implicit_drives_free(&d->dr);
   free(d);
   f->data = NULL;
 }
@@ -100,6 +101,7 @@ static int step_eval(struct implicit_step *d, const double *z, double *F, double
   }
   for (int i = 0; i < d->nc; i++)
     if (d->model->rows[d->dim - 2](d, i, x, F, J)) return 1;
+  implicit_drives_rows(&d->dr, d->h, x, F, J, n);
   for (int i = 0; i < n; i++)
     if (!isfinite(F[i])) return 1;
   return 0;
@@ -191,16 +193,24 @@ static int step_layout(struct formulation *f, struct implicit_step *d, const str
       (d->dim == 2 ? implicit_grow((void **)&d->e2, &d->cap_e2, 1, sizeof *d->e2)
                    : implicit_grow((void **)&d->e3, &d->cap_e3, 1, sizeof *d->e3)))
     return formulation_fail(f, "out of memory");
+  if (d->dim == 3 && (w->nj > 0 || w->nm > 0 || w->nsup > 0))
+    return formulation_fail(f, "joints, motors and support friction are assembled in 2D only");
+  if (implicit_drives_build(&d->dr, w, h)) return formulation_fail(f, "out of memory");
   int n = w->ndof + free_count(m, d->dim, d->fr) * nc;
+  d->dr.free0 = n;
+  n += d->dr.nfree;
   d->nfree = n;
   for (int i = 0; i < nc; i++) {
     if (contact_sides(f, d, w, &cs->c[i], &d->c[i], &npool)) return 1;
     d->c[i].comp = n;
     n += comp_count(m, d->c[i].m2, d->fr);
   }
+  d->dr.comp0 = n;
+  n += d->dr.ng;
   if (implicit_step_start(w, h, n, &d->M, &d->nu0, &d->papp, &d->guess) ||
       implicit_grow((void **)&d->work, &d->cap_work, 2 * n, sizeof *d->work))
     return formulation_fail(f, "out of memory");
+  implicit_drives_guess(&d->dr, d->nu0, d->papp, d->M, w->ndof, d->guess);
   d->ndof = w->ndof;
   d->nc = nc;
   d->n = n;
@@ -320,8 +330,10 @@ static struct row_counts step_counts(const struct implicit_step *d)
   for (int i = 0; i < d->nc; i++)
     other += 2 * d->dim + m->nextra + 1 + d->c[i].m2;
   return (struct row_counts){.normal = m->npn * d->nc,
-                             .friction = (friction_count(d->dim) + sigma_friction) * fr,
-                             .slack = sigma_friction ? 0 : fr,
+                             .friction =
+                                 (friction_count(d->dim) + sigma_friction) * fr + d->dr.nfree - d->dr.nj,
+                             .slack = (sigma_friction ? 0 : fr) + d->dr.ng,
+                             .joint = d->dr.nj,
                              .velocity = d->ndof,
                              .other = other,
                              .total = d->n};

@@ -8,14 +8,18 @@
  * the stepper's z = 0 start is a warm start: the unknowns are x = guess + z, with lower bounds -guess on the
  * complementarity part (a box MCP). Side 0 is body 1 (the compliant body) and carries a single function; side
  * 1 is body 2 (the rigid body): one function, or a polygon's (polyhedron's) m2 half-planes (half-spaces),
- * Sec. 4.3. A model (struct implicit_model) says what differs: which side is which, a contact's rows, the
- * refinements of the guess (the row counts are the layout's). The F and J callbacks allocate nothing: x and
- * F's room, the evaluations of body 2's inequalities and the half-plane pool are sized at assemble. */
+ * Sec. 4.3. A 2D world's joints, motors and support friction (implicit_drives.h) add free unknowns after the
+ * contacts' free blocks (joint impulses, the bounded groups' impulses) and one complementarity unknown per
+ * group (sigma) after the contacts' complementarity blocks, started at 0. A model (struct implicit_model)
+ * says what differs: which side is which, a contact's rows, the refinements of the guess (the row counts are
+ * the layout's). The F and J callbacks allocate nothing: x and F's room, the evaluations of body 2's
+ * inequalities and the half-plane pool are sized at assemble. */
 #ifndef CB_IMPLICIT_STEP_H
 #define CB_IMPLICIT_STEP_H
 
 #include "formulation.h"
 #include "implicit_answers.h"
+#include "implicit_drives.h"
 #include "implicit_side.h"
 #include "implicit_side3.h"
 
@@ -80,6 +84,7 @@ struct implicit_step {
   struct side3_eval *e3; /* 3D: the same */
   int cap_e3;
   struct implicit_answers prev;
+  struct implicit_drives dr; /* the world's joints, motors and support points (2D) */
 };
 
 /* The formulation_type hooks the two formulations share. create allocates f->data for the model. */

@@ -3,7 +3,8 @@
  * at assemble. This test counts malloc, calloc and realloc (its own definitions, which forward to the next
  * ones, dlsym RTLD_NEXT, so the sanitizers' allocators still serve them) while a semismooth Newton would call
  * F and J, for geometric_implicit and quasi_rigid in 2D and 3D, each with friction and with body 2 a polygon
- * (polyhedron); assemble allocates (the counter works). */
+ * (polyhedron), and geometric_implicit in 2D with joints, a motor and support friction (implicit_drives.h);
+ * assemble allocates (the counter works). */
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include "check.h"
 #include "formulation.h"
@@ -75,6 +76,21 @@ static struct world *world_2d(void)
   return w;
 }
 
+/* 2D with the world's joints, a motor and support friction (implicit_drives.h): world_2d's disc on a
+ * slider along the slope, driven by a motor, the box on three support points and pinned to the disc */
+static struct world *world_2d_drives(void)
+{
+  struct world *w = world_2d();
+  const double ax[3] = {cos(0.1), sin(0.1), 0.0}, zero[3] = {0, 0, 0}, pin[3] = {4.0, 0.15, 0.0};
+  const double p[6] = {0.3, 0.0, -0.2, 0.2, -0.2, -0.2}, N[3] = {3.0, 3.0, 3.0};
+  world_add_slider(w, 1, -1, zero, w->bodies[1].x, ax);
+  world_add_motor(w, 1, ax, 0.5, 10.0);
+  world_add_support(w, 2, 3, p, N, 0.5, 8, 0.1);
+  world_add_joint(w, JOINT_REVOLUTE_2D, 2, 1, zero, pin);
+  world_finalize(w);
+  return w;
+}
+
 /* 3D: a sphere and a box on the plane z <= 0 */
 static struct world *world_3d(void)
 {
@@ -96,7 +112,7 @@ static struct world *world_3d(void)
 }
 
 /* The formulation's step problem for w; F and J at z = 0 and at a point off it, ten times each, counted. */
-static void check_callbacks(struct world *w, const char *name)
+static void check_callbacks(struct world *w, const char *name, const char *what)
 {
   struct formulation *f = test_formulation(name, NULL);
   struct contact_set cs = {0, 0, NULL};
@@ -121,8 +137,8 @@ static void check_callbacks(struct world *w, const char *name)
     counting = 0, in_callbacks = allocations;
   }
   CHECK(!rc && nc == 2 && at_assemble > 0 && in_callbacks == 0,
-        "%s %dD, %d contacts (friction, a %s): %ld allocations at assemble, %ld in 20 F and 20 J calls", name,
-        w->dim, nc, w->dim == 2 ? "polygon" : "polyhedron", at_assemble, in_callbacks);
+        "%s %dD, %d contacts (friction, a %s%s): %ld allocations at assemble, %ld in 20 F and 20 J calls",
+        name, w->dim, nc, w->dim == 2 ? "polygon" : "polyhedron", what, at_assemble, in_callbacks);
   free(z), free(F), free(J);
   cp_destroy(&p);
   contact_set_free(&cs);
@@ -136,9 +152,12 @@ int main(int argc, char **argv)
   for (int dim = 2; dim <= 3; dim++)
     for (int k = 0; k < 2; k++) {
       struct world *w = dim == 2 ? world_2d() : world_3d();
-      check_callbacks(w, names[k]);
+      check_callbacks(w, names[k], "");
       world_destroy(&w);
     }
+  struct world *w = world_2d_drives();
+  check_callbacks(w, "geometric_implicit", ", 4 joint rows, a motor, 3 support points");
+  world_destroy(&w);
   int rc = check_finish();
   PetscFinalize();
   return rc;
