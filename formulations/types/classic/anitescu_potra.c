@@ -153,7 +153,7 @@ const struct formulation_type formulation_type_anitescu_potra = {
     .dims = FORMULATION_2D | FORMULATION_3D,
     .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE |
               SHAPE_SUPERELLIPSE | SHAPE_SUPERELLIPSOID,
-    .joints = 1,
+    .joints = FORMULATION_2D | FORMULATION_3D,
     .create = ap_create,
     .assemble = ap_assemble,
     .recover = ap_recover,

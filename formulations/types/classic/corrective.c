@@ -99,7 +99,7 @@ const struct formulation_type formulation_type_corrective = {
         "corrective model of Williams, Lu & Trinkle 2016 Sec. 6 (authors' code); LCP of Egan et al. eqs. 5-7",
     .dims = FORMULATION_2D | FORMULATION_3D,
     .shapes = SHAPE_POLYGON | SHAPE_POLYHEDRON,
-    .joints = 1,
+    .joints = FORMULATION_2D | FORMULATION_3D,
     .create = corrective_create,
     .options = stewart_trinkle_options,
     .n_options = STEWART_TRINKLE_N_SHARED_OPTIONS,

@@ -248,8 +248,8 @@ const struct formulation_type formulation_type_stewart_trinkle = {
     .dims = FORMULATION_2D | FORMULATION_3D,
     .shapes = SHAPE_DISC | SHAPE_POLYGON | SHAPE_HALFPLANE | SHAPE_SPHERE | SHAPE_POLYHEDRON | SHAPE_PLANE |
               SHAPE_SUPERELLIPSE | SHAPE_SUPERELLIPSOID,
-    .joints = 1,
-    .drives = 1,
+    .joints = FORMULATION_2D | FORMULATION_3D,
+    .drives = FORMULATION_2D | FORMULATION_3D,
     .options = stewart_trinkle_options,
     .n_options = STEWART_TRINKLE_N_OPTIONS,
     .create = st_create,

@@ -173,8 +173,8 @@ int formulation_supports(const struct formulation *f, const struct world *w)
 {
   unsigned dim = w->dim == 2 ? FORMULATION_2D : FORMULATION_3D;
   if (!(f->type->dims & dim)) return 0;
-  if (w->nj > 0 && !f->type->joints) return 0;
-  if ((w->nm > 0 || w->nsup > 0) && !f->type->drives) return 0;
+  if (w->nj > 0 && !(f->type->joints & dim)) return 0;
+  if ((w->nm > 0 || w->nsup > 0) && !(f->type->drives & dim)) return 0;
   if (w->mu > 0.0 && f->type->frictionless) return 0;
   for (int i = 0; i < w->ns; i++)
     if (!(f->type->shapes & (unsigned)w->shapes[i].kind)) return 0;

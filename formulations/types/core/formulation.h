@@ -43,8 +43,8 @@ struct formulation_type {
   const char *paper;   /* paper and equations implemented */
   unsigned dims;       /* mask of enum formulation_dims */
   unsigned shapes;     /* mask of enum shape_kind it handles */
-  int joints;          /* 1 if bilateral joints are supported */
-  int drives;          /* 1 if the world's support friction and motors are (bounded_block.h) */
+  unsigned joints;     /* mask of enum formulation_dims in which bilateral joints are supported */
+  unsigned drives;     /* ... the world's support friction and motors (bounded_block.h) */
   int frictionless;    /* 1 if it has no friction model: not applicable to a world with mu > 0 */
   /* Its own options, declared (option_table.h): full names without the leading '-' (no prefix is added:
    * the nonconvex pair shares -nc_...), offsets into the state struct create() allocates in f->data. */

@@ -198,8 +198,8 @@ const struct formulation_type formulation_type_geometric_implicit = {
     .dims = FORMULATION_2D | FORMULATION_3D,
     .shapes = SHAPE_DISC | SHAPE_HALFPLANE | SHAPE_POLYGON | SHAPE_SPHERE | SHAPE_PLANE | SHAPE_SUPERELLIPSE |
               SHAPE_SUPERELLIPSOID | SHAPE_POLYHEDRON,
-    .joints = 1, /* 2D; assemble refuses a 3D world with joints or drives */
-    .drives = 1,
+    .joints = FORMULATION_2D, /* 3D joints and drives: not yet */
+    .drives = FORMULATION_2D,
     .options = gi_options,
     .n_options = 3,
     .create = gi_create,

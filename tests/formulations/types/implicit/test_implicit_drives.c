@@ -282,6 +282,8 @@ static void test_refusals(void)
   int rc = f ? f->type->assemble(f, w, &cs, 0.01, &p) : -1;
   CHECK(rc > 0 && !p && f && strstr(f->message, "2D only"), "implicit drives: a 3D joint is refused (%s)",
         f ? f->message : "");
+  CHECK(f && !formulation_supports(f, w),
+        "implicit drives: formulation_supports says no to a 3D world with a joint (a not_applicable row)");
   cp_destroy(&p);
   formulation_destroy(&f);
   world_destroy(&w);
