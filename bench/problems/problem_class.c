@@ -19,7 +19,9 @@
 
 /* Unknowns per box of the contact classes: 4 contacts x (1 normal + k friction + 1 slack), k = 4. */
 #define CP_CLASS_BOX_UNKNOWNS 24
-#define CP_CLASS_MAX_N        100000
+/* The generated classes are dense (an N x N matrix of doubles): N at most 16384, a 2.1 GB matrix, so that a
+ * misspelt size asks for no more (100000 would be 80 GB). */
+#define CP_CLASS_MAX_N 16384
 /* Contact classes: step h and corner gaps below gap_max = 1e-6 < h^2 g, so that every corner is in contact
  * (cp_test_box_contact's 1e-4 leaves most corners of a single box open: z = 0 solves 2 in 3 one-box LCPs). */
 static const double cp_class_h = 1e-3, cp_class_gap_max = 1e-6;
@@ -42,6 +44,20 @@ static int cp_class_sized(const char *name, const char *prefix)
   char *end;
   long v = strtol(name + k, &end, 10);
   return (*end == '\0' && v >= 1 && v <= CP_CLASS_MAX_N) ? (int)v : 0;
+}
+
+/* A sized class's name whose size is above CP_CLASS_MAX_N (its size, else 0): for the message. */
+static long cp_class_oversized(const char *name)
+{
+  static const char *const prefix[] = {"spd", "resting", "sliding", "murty", "ncp_mixed", "sparse_mlcp"};
+  for (size_t i = 0; i < sizeof prefix / sizeof prefix[0]; i++) {
+    size_t k = strlen(prefix[i]);
+    if (strncmp(name, prefix[i], k) != 0 || name[k] < '1' || name[k] > '9') continue;
+    char *end;
+    long v = strtol(name + k, &end, 10);
+    if (*end == '\0' && v > CP_CLASS_MAX_N) return v;
+  }
+  return 0;
 }
 
 static int cp_class_boxes(const char *name, int *sliding)
@@ -216,7 +232,14 @@ enum cp_class_status cp_class_create(const char *name, unsigned long seed, const
     *p = cp_test_kojima_shindo();
   else if (strcmp(name, "mcp_siconos10") == 0)
     *p = cp_test_mcp_siconos();
-  else {
+  else if (cp_class_oversized(name)) {
+    snprintf(err, errlen,
+             "problem class '%s': N = %ld is above %d (the generated classes are dense: an N x N matrix, "
+             "%.2g GB at the limit)",
+             name, cp_class_oversized(name), CP_CLASS_MAX_N,
+             (double)CP_CLASS_MAX_N * CP_CLASS_MAX_N * sizeof(double) / 1e9);
+    return CP_CLASS_UNKNOWN;
+  } else {
     snprintf(
         err, errlen,
         "unknown problem class '%s' (spdN, restingN, slidingN with N a multiple of 24, murtyN, egan_max_a, "

@@ -58,6 +58,17 @@ static void test_names(void)
           "'%s' is not a class (status %d, message '%s')", bad[i], (int)st, err);
     CHECK(cp_class_size(bad[i], NULL) == -1, "'%s' has no size", bad[i]);
   }
+  const char *huge[] = {"sparse_mlcp100000", "spd16385"};
+  for (int i = 0; i < 2; i++) {
+    struct cp_problem *p = NULL;
+    char err[512] = "";
+    enum cp_class_status st = cp_class_create(huge[i], 1, NULL, &p, err, sizeof err);
+    CHECK(!cp_class_valid(huge[i]) && st == CP_CLASS_UNKNOWN && !p && strstr(err, "above 16384") &&
+              strstr(err, "dense"),
+          "'%s' is refused before any allocation, the limit named ('%s')", huge[i], err);
+  }
+  CHECK(cp_class_valid("spd16384") && cp_class_size("spd16384", NULL) == 16384,
+        "spd16384 is the largest spd");
   CHECK(cp_class_random("spd100") && cp_class_random("sliding48") && !cp_class_random("murty10") &&
             !cp_class_random("egan_sum_1") && !cp_class_random("siconos:lcp/lcp_mmc.dat"),
         "random classes: spd, resting, sliding only");
