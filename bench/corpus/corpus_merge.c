@@ -5,6 +5,7 @@
  * by any path: compared by device and inode) is refused, since it would double its problems. */
 #include "corpus_impl.h"
 #include "corpus_lock.h"
+#include "run_files.h"
 
 #include <errno.h>
 #include <libgen.h>
@@ -58,7 +59,9 @@ static int copy_in(struct corpus_writer *w, const char *path, int k, char *err, 
     struct corpus_meta m = *corpus_meta_at(c, i);
     const char *why = corpus_corrupt(c, i);
     if (why) {
-      fprintf(stderr, "note: -merge: %s: problem %d (%.60s) left out: corrupt: %s\n", path, i, m.name, why);
+      char shown[64];
+      run_text_shown(m.name, shown, sizeof shown);
+      fprintf(stderr, "note: -merge: %s: problem %d (%s) left out: corrupt: %s\n", path, i, shown, why);
       continue;
     }
     if (k >= 0 && corpus_writer_has(w, m.name))

@@ -60,6 +60,14 @@ int sweep_status_is_failure(const char *status)
          strcmp(status, "corrupt_input") != 0;
 }
 
+void run_text_shown(const char *text, char *out, size_t n)
+{
+  size_t k = 0;
+  for (; text[k] && k + 4 < n; k++)
+    out[k] = (unsigned char)text[k] < 0x20 || text[k] == 0x7f ? '?' : text[k];
+  snprintf(out + k, n - k, "%s", text[k] ? "..." : "");
+}
+
 int run_text_check(const char *text, enum run_text kind, char *why, size_t n)
 {
   for (size_t i = 0; text[i]; i++) {
@@ -76,13 +84,10 @@ int run_text_check(const char *text, enum run_text kind, char *why, size_t n)
       what = "a comma (the run's tables are comma-separated)";
     else if (c == '/' && kind == RUN_TEXT_NAME)
       what = "a '/' (a name is one folder)";
-    if (what) { /* the value shown on one line: control characters as '?' */
+    if (what) {
       char shown[96];
-      size_t k = 0;
-      for (; text[k] && k + 1 < sizeof shown; k++)
-        shown[k] = (unsigned char)text[k] < 0x20 || text[k] == 0x7f ? '?' : text[k];
-      shown[k] = '\0';
-      snprintf(why, n, "%s at character %zu of '%s%s'", what, i + 1, shown, text[k] ? "..." : "");
+      run_text_shown(text, shown, sizeof shown);
+      snprintf(why, n, "%s at character %zu of '%s'", what, i + 1, shown);
       return 1;
     }
   }

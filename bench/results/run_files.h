@@ -28,5 +28,7 @@ enum run_text { RUN_TEXT_PATH, RUN_TEXT_FIELD, RUN_TEXT_NAME };
  * '?'): a control character anywhere (a newline would start another row or line), a comma in a field, a
  * '/' in a folder name. */
 int run_text_check(const char *text, enum run_text kind, char *why, size_t n);
+/* text on one line for a message: control characters as '?', cut with "..." to fit n bytes (n >= 4). */
+void run_text_shown(const char *text, char *out, size_t n);
 
 #endif

@@ -176,6 +176,9 @@ check "replay: the newline-named problem left out with a note, no row of it, the
 "$cor" -merge "$tmp/names.h5" "$tmp/comma.h5" >"$tmp/out" 2>&1
 check "-merge: the comma-named problem left out with a note; the output holds the other 9" \
   '[ $? = 0 ] && grep -q "left out: corrupt: its name has a comma" "$tmp/out" && [ "$(count "$tmp/names.h5")" = 9 ]'
+"$cor" -merge "$tmp/names2.h5" "$tmp/newline.h5" >"$tmp/out" 2>&1
+check "-merge: the note on the newline-named problem is one line, the name shown as a?b" \
+  '[ $? = 0 ] && [ "$(grep -c "left out" "$tmp/out")" = 1 ] && grep -q "problem 0 (a?b) left out: corrupt: its name has a newline" "$tmp/out"'
 
 # ---- -export_siconos ----
 e="$tmp/e/a/b"
