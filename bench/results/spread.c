@@ -32,7 +32,8 @@ static void write_row(FILE *fp, const struct rundir *nominal, struct rundir *con
                       const char *const *outcome, int n_out)
 {
   int id_col = table_column(nominal->tasks, "task_id"), runs = 0, flips = 0;
-  const char *id = table_get(nominal->tasks, i, id_col), *status = table_get(nominal->tasks, i, nominal->status_col);
+  const char *id = table_get(nominal->tasks, i, id_col),
+             *status = table_get(nominal->tasks, i, nominal->status_col);
   int *rows = calloc((size_t)n + 1, sizeof *rows);
   for (int k = 0; rows && k < n; k++) {
     rows[k] = row_of(perturbed[k], table_column(perturbed[k]->tasks, "task_id"), id);
@@ -68,7 +69,8 @@ int spread_write(const struct rundir *nominal, struct rundir *const *perturbed, 
   const char **outcome = calloc((size_t)(nominal->metrics.n + nominal->costs.n) + 1, sizeof *outcome);
   int n_out = 0;
   for (int k = 0; outcome && k < nominal->metrics.n + nominal->costs.n; k++) {
-    const char *name = k < nominal->metrics.n ? nominal->metrics.name[k] : nominal->costs.name[k - nominal->metrics.n];
+    const char *name =
+        k < nominal->metrics.n ? nominal->metrics.name[k] : nominal->costs.name[k - nominal->metrics.n];
     if (spread_is_outcome(nominal, name)) outcome[n_out++] = name;
   }
   char path[4096];
@@ -79,8 +81,10 @@ int spread_write(const struct rundir *nominal, struct rundir *const *perturbed, 
     free(outcome);
     return 2;
   }
-  fprintf(fp, "# largest |perturbed - baseline| per task over %d runs under -perturb_initial %g "
-              "(bench/regress -baseline)\ntask_id,runs,status_flips", n, perturb);
+  fprintf(fp,
+          "# largest |perturbed - baseline| per task over %d runs under -perturb_initial %g "
+          "(bench/regress -baseline)\ntask_id,runs,status_flips",
+          n, perturb);
   for (int c = 0; c < n_out; c++)
     fprintf(fp, ",%s", outcome[c]);
   fputc('\n', fp);

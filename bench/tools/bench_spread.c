@@ -28,8 +28,9 @@ static int spread(const struct program *prog)
   struct spread_settings set;
   char msg[512];
   if (prog->help) {
-    printf("bench_spread BASELINE_DIR PERTURBED_DIR... [-perturb_initial EPS]: writes BASELINE_DIR/spread.csv,\n"
-           "the largest move of each trajectory outcome of each task over the perturbed runs (spread.h).\n");
+    printf(
+        "bench_spread BASELINE_DIR PERTURBED_DIR... [-perturb_initial EPS]: writes BASELINE_DIR/spread.csv,\n"
+        "the largest move of each trajectory outcome of each task over the perturbed runs (spread.h).\n");
     option_print(stdout, spread_options, 1, NULL);
     return 0;
   }
@@ -39,7 +40,7 @@ static int spread(const struct program *prog)
   }
   if (program_report_unused(prog, spread_options, 1, NULL, 0, NULL)) return 2;
   int n = prog->n_positional - 1, rc = 2;
-  struct rundir *nominal = NULL, **perturbed = calloc((size_t)n, sizeof *perturbed);
+  struct rundir *nominal = NULL, **perturbed = calloc((size_t)n, sizeof(struct rundir *));
   if (!perturbed || rundir_read(prog->positional[0], &nominal)) goto done;
   for (int k = 0; k < n; k++)
     if (rundir_read(prog->positional[k + 1], &perturbed[k])) goto done;

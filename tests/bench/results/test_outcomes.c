@@ -70,8 +70,10 @@ static void test_signed_rank_normal(void)
   /* W+ = 1830, mean 915, variance 60 61 121 / 24: z = 914.5 / sqrt(18452.5) */
   double p = compare_signed_rank_p(d, 60);
   CHECK(fabs(p / 8.35664284826328e-12 - 1.0) < 1e-6, "n = 60 all positive: normal approximation %g", p);
-  for (int i = 0; i < 60; i++) /* magnitudes 1..30 twice each, positive above 10: 30 tie pairs */
-    d[i] = (i / 2 + 1) * (i / 2 + 1 > 10 ? 1.0 : -1.0);
+  for (int i = 0; i < 60; i++) { /* magnitudes 1..30 twice each, positive above 10: 30 tie pairs */
+    int mag = i / 2 + 1;
+    d[i] = mag > 10 ? mag : -mag;
+  }
   p = compare_signed_rank_p(d, 60);
   CHECK(fabs(p / 1.0698269600155098e-07 - 1.0) < 1e-6, "n = 60 with ties: tie-corrected variance %g", p);
 }
@@ -154,13 +156,17 @@ static void compare_case(double err_shift, const char *flip_status, double shift
   CHECK(res->outside_sweep == 1 && res->only_base == 0, "solver b: outside the new run's sweep, not missing");
   const struct compare_row *err = row_of(res, "err"), *resid = row_of(res, "resid");
   const struct compare_row *rows = row_of(res, "rows_mean"), *succ = row_of(res, "success_rate");
-  if (!CHECK(err && resid && rows && succ, "rows present")) goto done;
-  CHECK(err->verdict == (enum compare_verdict)expect_err, "err verdict %s", compare_verdict_name(err->verdict));
+  if (!err || !resid || !rows || !succ) {
+    CHECK(0, "rows of err, resid, rows_mean and success_rate present");
+    goto done;
+  }
+  CHECK(err->verdict == (enum compare_verdict)expect_err, "err verdict %s",
+        compare_verdict_name(err->verdict));
   CHECK_CLOSE(err->allowed, 0.3, 1e-15, "err: allowed move = 3 x the largest spread 0.1");
   CHECK(resid->verdict == COMPARE_REGRESSION, "resid 1e-9 -> 1e-6 against the baseline's floor 1e-8: %s",
         compare_verdict_name(resid->verdict));
-  CHECK(rows->verdict == (enum compare_verdict)expect_rows, "rows_mean 10 -> 13 (ratio beyond, 3 x 2 allows it): %s",
-        compare_verdict_name(rows->verdict));
+  CHECK(rows->verdict == (enum compare_verdict)expect_rows,
+        "rows_mean 10 -> 13 (ratio beyond, 3 x 2 allows it): %s", compare_verdict_name(rows->verdict));
   if (strcmp(flip_status, "ok") != 0)
     CHECK(succ->verdict == COMPARE_SPREAD, "one failure where the perturbed runs flipped one status: %s",
           compare_verdict_name(succ->verdict));
