@@ -31,7 +31,7 @@ static const struct sweep_column columns[] = {
      "1 if the assembled LCP equals the printed one (nonconvex forms; else empty)", .floor = 0},
     {"end_valid", SWEEP_METRIC_HIGHER,
      "1 if q^{l+1} lies in the free space (max: x >= 0 or y >= 0; sum: also the cap)", .floor = 0},
-    {"residual", SWEEP_METRIC, "natural-map residual of the answer (the checker's)", .floor = 1e-8},
+    {"residual", SWEEP_METRIC, "natural-map residual of the answer (the checker's)", .per_step = 1},
     {"lcp_n", SWEEP_INFO, "LCP size", .floor = 0},
     {"solution", SWEEP_INFO, "which printed solution (z_a, z_b1, z_b2, z_b3) or where the point ends",
      .floor = 0},
@@ -41,7 +41,7 @@ static const struct sweep_column columns[] = {
     {"nu_y", SWEEP_INFO, "nu^{l+1} y", .floor = 0},
     {"q_x", SWEEP_INFO, "q^{l+1} x (the point; the corner is the origin)", .floor = 0},
     {"q_y", SWEEP_INFO, "q^{l+1} y", .floor = 0},
-    {"iterations", SWEEP_COST, "solver iterations (pivots)", .count = 1},
+    {"iterations", SWEEP_COST, "solver iterations (pivots)", .count = 1, .per_step = 1},
     {"solve_seconds", SWEEP_COST, "wall time of the task's one solve, solver only (the harness's timing) [s]",
      .floor = 0},
 };

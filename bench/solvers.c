@@ -48,9 +48,10 @@ struct bench_ctx {
 
 static const struct sweep_column columns[] = {
     {"iterations", SWEEP_COST, "iterations (pivots for pivoting methods, sweeps for PGS) of the first solve",
-     .count = 1},
+     .count = 1, .per_step = 1},
     {"residual", SWEEP_METRIC,
-     "natural-map residual ||z - mid(lo, hi, z - F(z))||_inf of the checker (absolute)", .floor = 0},
+     "natural-map residual ||z - mid(lo, hi, z - F(z))||_inf of the checker (absolute)", .floor = 0,
+     .per_step = 1},
     {"residual_eq", SWEEP_INFO, "equality residual of mixed LCPs (absolute; 0 for other kinds)", .floor = 0},
     {"n", SWEEP_INFO, "unknowns", .floor = 0},
     {"solve_seconds", SWEEP_COST,

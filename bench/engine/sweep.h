@@ -100,6 +100,15 @@ struct sweep_column {
    * its ratio alone, as cost evidence that needs no repeats. Listed under "counts" in experiment.txt (and
    * still under "costs", so summaries keep its median and total). */
   int count;
+  /* What kind of quantity a metric or count is, for bench_compare (compare.h):
+   * 1: a per-step quantity — a solve's residual, its iterations or pivots: its noise is the solve's, so a
+   *    metric's noise floor is the run's solve tolerance -cp_tol (the engine writes max(floor, cp_tol);
+   *    declared here once, for every driver), and a change beyond the floors and tolerances is a verdict;
+   * 0: a trajectory outcome — final or mean errors, overlaps, energies, trap counts, rows or steps over a
+   *    run: rounding changes move it as far as the trajectory is chaotic, so bench_compare judges it
+   *    against the spread the baseline measured under -perturb_initial (bench/regress -baseline) and with
+   *    a paired test over the instances. Listed under "per_step" in experiment.txt. */
+  int per_step;
 };
 
 struct sweep_driver;

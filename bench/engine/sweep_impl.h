@@ -128,6 +128,19 @@ char *sweep_header_line(const struct sweep *s);
 int sweep_axis_is_instance(const struct sweep_axis *a);
 unsigned long sweep_instance_seed(const struct sweep *s, const char *const *values);
 
+/* sweep_perturb.c: -perturb_initial and -perturb_seed (time-stepping drivers, whose worlds the engine
+ * builds), declared once: the engine checks them before any task, each task reads them from its own
+ * options object. */
+struct sweep_perturb_settings {
+  double eps;
+  int seed;
+};
+extern const struct option_decl sweep_perturb_options[];
+extern const int sweep_n_perturb_options;
+/* Moves the initial state of w's dynamic bodies as -perturb_initial says (nothing when it is 0). 0, or 1
+ * with a message in msg. */
+int sweep_perturb_world(const struct sweep_task *t, struct world *w, char *msg, size_t len);
+
 /* sweep_run.c */
 enum { SWEEP_STOP_WRITE = 1, SWEEP_STOP_SIGNAL = 2 };
 /* The status of a task the run stopped while it ran (SIGINT, SIGTERM, or a write of the run that failed):

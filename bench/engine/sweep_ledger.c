@@ -5,6 +5,7 @@
  * damaged LAST line — what kill -9 leaves, with or without a newline after it — is set aside and its task
  * redone). The merge into tasks.csv is in
  * sweep_merge.c. */
+#include "solver.h"
 #include "sweep_impl.h"
 #include "table.h"
 
@@ -12,6 +13,7 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <gsl/gsl_version.h>
+#include <math.h>
 #include <petscsys.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -61,6 +63,26 @@ static void put_list(FILE *fp, const char *key, const struct sweep_driver *d, in
   }
   if (costs) fprintf(fp, "%stask_seconds", first ? "" : ",");
   fputc('\n', fp);
+}
+
+/* The solve tolerance of the run, the noise floor of its per-step metrics (sweep.h): -cp_tol as the run
+ * gives it (the smallest value of a list: the strictest solves), else the harness's declared default. Read
+ * from the run's pairs, so that a run without solvers does not count it as used. */
+static double solve_tolerance(const struct sweep *s)
+{
+  const struct option_decl *o = solver_option_decl("-cp_tol");
+  double tol = o ? strtod(o->def, NULL) : 0.0, best = INFINITY;
+  for (int i = 0; i < s->n_pairs; i++) {
+    if (strcmp(s->pair_name[i], "-cp_tol") != 0 || !s->pair_value[i]) continue;
+    for (const char *p = s->pair_value[i]; *p;) {
+      char *end = NULL;
+      double v = strtod(p, &end);
+      if (end == p) break;
+      if (v > 0.0 && v < best) best = v;
+      p = *end == ',' ? end + 1 : end;
+    }
+  }
+  return isfinite(best) ? best : tol;
 }
 
 /* experiment.txt: what aggregation, plots and bench_compare read (see sweep.h). Written atomically, so
@@ -128,13 +150,21 @@ static int write_experiment(const struct sweep *s, const char *path)
   }
   fprintf(fp, "%stask_seconds=s\nfloors ", first ? "" : ",");
   first = 1; /* %.17g: the floor bench_compare reads back is the declared double */
-  for (int j = 0; j < d->n_columns; j++)
-    if (d->columns[j].floor > 0.0)
-      fprintf(fp, "%s%s=%.17g", first ? "" : ",", d->columns[j].name, d->columns[j].floor), first = 0;
+  double tol = solve_tolerance(s);
+  for (int j = 0; j < d->n_columns; j++) {
+    const struct sweep_column *c = &d->columns[j];
+    int metric = c->role == SWEEP_METRIC || c->role == SWEEP_METRIC_HIGHER;
+    double floor_v = c->per_step && metric ? fmax(c->floor, tol) : c->floor;
+    if (floor_v > 0.0) fprintf(fp, "%s%s=%.17g", first ? "" : ",", c->name, floor_v), first = 0;
+  }
   fprintf(fp, "\ncounts ");
   first = 1;
   for (int j = 0; j < d->n_columns; j++)
     if (d->columns[j].count) fprintf(fp, "%s%s", first ? "" : ",", d->columns[j].name), first = 0;
+  fprintf(fp, "\nper_step ");
+  first = 1;
+  for (int j = 0; j < d->n_columns; j++)
+    if (d->columns[j].per_step) fprintf(fp, "%s%s", first ? "" : ",", d->columns[j].name), first = 0;
   /* "name=help" for the plots' axis labels: the help without its "[unit]" (units says that), '|' between
    * entries since help text has commas; a '|' or backslash inside a help gets a backslash before it (helps
    * write |v| for a magnitude), a newline becomes a space */

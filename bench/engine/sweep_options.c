@@ -158,6 +158,8 @@ static char **known_options(const struct sweep_driver *d, int *n)
   }
   for (int i = 0; d->steps_observed && i < N_OBSERVER_OPTIONS; i++)
     ADD("-%s", observer_options[i].name);
+  for (int i = 0; d->steps_observed && i < sweep_n_perturb_options; i++)
+    ADD("-%s", sweep_perturb_options[i].name);
   for (int a = 0; a < d->n_axes; a++)
     if (strcmp(d->axes[a].name, SWEEP_SEEDS_AXIS) != 0) ADD("%s", sweep_axis_option(&d->axes[a]));
   for (int i = 0; i < d->n_options; i++)
@@ -256,6 +258,7 @@ void sweep_print_help(const struct sweep *s)
   option_print(stdout, engine_options, N_ENGINE_OPTIONS, NULL);
   if (has_seeds_axis(d)) option_print(stdout, seed_options, 1, NULL);
   if (d->steps_observed) option_print(stdout, observer_options, N_OBSERVER_OPTIONS, NULL);
+  if (d->steps_observed) option_print(stdout, sweep_perturb_options, sweep_n_perturb_options, NULL);
   printf("  %-34s read options from F (PETSc format: lines like -h 1e-3,2e-3); may be repeated\n",
          "-options_file F");
   printf("  %-34s this help; -help petsc: PETSc's own options\n", "-help, --help, -h");
@@ -431,6 +434,11 @@ int sweep_parse_engine(struct sweep *s)
     s->capture.every = os.cp_capture_every;
     s->capture.failed_only = os.cp_capture_failed;
     s->capture.max = os.cp_capture_max;
+    struct sweep_perturb_settings ps; /* checked here, before any task; each task reads its own object */
+    if (option_read(sweep_perturb_options, sweep_n_perturb_options, s->options, NULL, &ps, msg, sizeof msg)) {
+      if (say) fprintf(stderr, "error: %s\n", msg);
+      return 1;
+    }
     if (s->capture.path[0]) {
       git_sha(s->capture.git_sha, sizeof s->capture.git_sha);
       corpus_init(); /* once here, not in every forked task */

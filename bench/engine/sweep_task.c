@@ -581,5 +581,9 @@ struct world *sweep_task_world(const struct sweep_task *t, const char *fmt, ...)
             t->id, SCENE_SPEC_MAX - 1);
   else if (scene_create_from_options(spec, t->options, NULL, t->rng, &w, msg, sizeof msg))
     fprintf(stderr, "error: %s task %ld: %s\n", t->driver->experiment, t->id, msg);
+  else if (t->driver->steps_observed && sweep_perturb_world(t, w, msg, sizeof msg)) {
+    fprintf(stderr, "error: %s task %ld: %s\n", t->driver->experiment, t->id, msg);
+    world_destroy(&w);
+  }
   return w;
 }

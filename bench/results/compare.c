@@ -6,6 +6,7 @@
 #include "compare.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@
 const char *compare_verdict_name(enum compare_verdict v)
 {
   static const char *const names[] = {"same",        "ok",         "improved", "REGRESSION", "untested",
-                                      "under floor", "time_limit", "slower?",  "faster?"};
+                                      "under floor", "time_limit", "slower?",  "faster?",    "within spread"};
   return names[v];
 }
 
@@ -56,6 +57,76 @@ double compare_rank_sum_p(const double *x, int nx, const double *y, int ny)
   double var = nx * (double)ny / 12.0 * ((n + 1.0) - ties / ((double)n * (n - 1.0)));
   if (!(var > 0.0)) return 1.0; /* every value tied: no evidence either way */
   return gsl_cdf_ugaussian_Q((u - mean - 0.5) / sqrt(var));
+}
+
+/* P(W+ >= w) over the 2^n equally likely signs of the doubled ranks r2 (integers), by counting the sign
+ * patterns per sum: O(n * total) with total <= n (n + 1). */
+static double signed_rank_exact(const int *r2, int n, long w2)
+{
+  long total = 0;
+  for (int i = 0; i < n; i++)
+    total += r2[i];
+  double *ways = calloc((size_t)total + 1, sizeof *ways);
+  if (!ways) return NAN;
+  ways[0] = 1.0;
+  long reach = 0;
+  for (int i = 0; i < n; i++) {
+    for (long s = reach; s >= 0; s--)
+      if (ways[s] != 0.0) ways[s + r2[i]] += ways[s];
+    reach += r2[i];
+  }
+  double tail = 0.0;
+  for (long s = w2; s <= total; s++)
+    tail += ways[s];
+  free(ways);
+  return tail / ldexp(1.0, n);
+}
+
+double compare_signed_rank_p(const double *d, int n)
+{
+  enum { EXACT_MAX = 50 };
+  double *a = malloc(((size_t)n + 1) * sizeof *a);
+  size_t *order = malloc(((size_t)n + 1) * sizeof *order);
+  int *r2 = malloc(((size_t)n + 1) * sizeof *r2), m = 0;
+  double p = NAN;
+  if (!a || !order || !r2) goto done;
+  for (int i = 0; i < n; i++)
+    if (d[i] != 0.0 && isfinite(d[i])) a[m++] = d[i];
+  if (m == 0) {
+    p = 1.0; /* nothing moved: no evidence either way */
+    goto done;
+  }
+  double *mag = malloc((size_t)m * sizeof *mag);
+  if (!mag) goto done;
+  for (int i = 0; i < m; i++)
+    mag[i] = fabs(a[i]);
+  gsl_sort_index(order, mag, 1, (size_t)m);
+  long w2 = 0;
+  double ties = 0.0;
+  for (int i = 0; i < m;) { /* ranks i+1..j share their mean; doubled: i+1+j, an integer */
+    int j = i;
+    while (j < m && mag[order[j]] == mag[order[i]])
+      j++;
+    double t = j - i;
+    ties += t * t * t - t;
+    for (int k = i; k < j; k++) {
+      r2[order[k]] = i + 1 + j;
+      if (a[order[k]] > 0.0) w2 += i + 1 + j;
+    }
+    i = j;
+  }
+  free(mag);
+  if (m <= EXACT_MAX) {
+    p = signed_rank_exact(r2, m, w2);
+  } else {
+    double mean = m * (m + 1.0) / 4.0, var = m * (m + 1.0) * (2.0 * m + 1.0) / 24.0 - ties / 48.0;
+    p = var > 0.0 ? gsl_cdf_ugaussian_Q((0.5 * (double)w2 - mean - 0.5) / sqrt(var)) : 1.0;
+  }
+done:
+  free(a);
+  free(order);
+  free(r2);
+  return p;
 }
 
 void compare_result_destroy(struct compare_result **rp)
@@ -399,6 +470,43 @@ static void judge_success(const struct rundir *b, const struct rundir_groups *gb
   }
 }
 
+/* A move beyond the tolerances that the measured spread allows (row->allowed) is "within spread". */
+static void within_spread(struct compare_row *row)
+{
+  int moved = row->verdict == COMPARE_REGRESSION || row->verdict == COMPARE_IMPROVED;
+  if (moved && isfinite(row->allowed) && fabs(row->now - row->base) <= row->allowed)
+    row->verdict = COMPARE_SPREAD;
+}
+
+/* Trajectory outcomes over the pairs both runs solved: the move the measured spread allows the group's
+ * median (spread_factor x the largest spread of its tasks), the pairs that moved beyond their own
+ * allowance, and the one-sided signed-rank p-value of the differences for the worse (NAN when none
+ * differs). */
+static void outcome_evidence(const struct pairing *p, const struct rundir *b, const struct rundir *n,
+                             const struct compare_options *o, double *scratch, struct compare_row *row)
+{
+  int cb = table_column(b->tasks, row->name), cn = table_column(n->tasks, row->name);
+  int id = table_column(b->tasks, "task_id"), higher = rundir_list_find(&n->higher_better, row->name) >= 0;
+  double largest = NAN;
+  int m = 0, moved = 0;
+  for (int k = 0; k < p->n; k++) {
+    if (rundir_outcome(b, p->pb[k]) != 1 || rundir_outcome(n, p->pn[k]) != 1) continue;
+    double x = table_number(b->tasks, p->pb[k], cb), y = table_number(n->tasks, p->pn[k], cn);
+    if (!isfinite(x) || !isfinite(y)) continue;
+    double s =
+        o->spread && id >= 0 ? spread_of(o->spread, table_get(b->tasks, p->pb[k], id), row->name) : NAN;
+    if (isfinite(s)) {
+      largest = isnan(largest) ? s : fmax(largest, s);
+      row->n_beyond += fabs(y - x) > o->spread_factor * s;
+    }
+    moved += y != x;
+    scratch[m++] = higher ? x - y : y - x;
+  }
+  row->n_pairs = m;
+  row->allowed = o->spread_factor * largest;
+  row->p = moved ? compare_signed_rank_p(scratch, m) : NAN;
+}
+
 static void judge_metric(const struct rundir *n, const struct compare_options *o, struct compare_row *row,
                          double floor_v)
 {
@@ -415,6 +523,7 @@ static void judge_metric(const struct rundir *n, const struct compare_options *o
     row->verdict = judge(-b, -v, tol);
   else
     row->verdict = judge(b, v, tol);
+  within_spread(row);
 }
 
 static void judge_count(const struct compare_options *o, struct compare_row *row)
@@ -430,6 +539,7 @@ static void judge_count(const struct compare_options *o, struct compare_row *row
     row->verdict = COMPARE_IMPROVED;
   else
     row->verdict = COMPARE_OK;
+  within_spread(row);
 }
 
 /* Timings. vb holds the baseline's values in pair order (for the A-vs-A split), vn the new ones. */
@@ -478,6 +588,15 @@ static int match_group(const struct rundir *b, const struct rundir_groups *gb, i
   return -1;
 }
 
+/* 1 when every key value of baseline group g lies in the new run's sweep of that axis. */
+static int group_in_sweep(const struct rundir *b, const struct rundir_groups *gb, int g,
+                          const struct rundir *n)
+{
+  for (int k = 0; k < gb->n_keys; k++)
+    if (!rundir_in_sweep(n, b->group.name[k], table_get(b->tasks, gb->first[g], gb->key_col[k]))) return 0;
+  return 1;
+}
+
 /* A fresh row of group pair (g, m): untested, no ratio, p or spread yet. */
 static struct compare_row *new_row(struct compare_result *res, int g, int m, const char *name)
 {
@@ -488,6 +607,7 @@ static struct compare_row *new_row(struct compare_result *res, int g, int m, con
                               .ratio = NAN,
                               .p = NAN,
                               .spread = NAN,
+                              .allowed = NAN,
                               .verdict = COMPARE_UNTESTED};
   return row;
 }
@@ -511,12 +631,27 @@ static void judge_value(struct compare_result *res, struct pairing *p, const str
   sort_values(p->vn, nn);
   row->base = median_of(p->vb, nb);
   row->now = median_of(p->vn, nn);
+  if (row->kind != COMPARE_COST && spread_is_outcome(n, name)) outcome_evidence(p, b, n, o, scratch, row);
   if (row->kind == COMPARE_COST)
     res->n_untested_costs++;
   else if (row->kind == COMPARE_COUNT)
     judge_count(o, row);
-  else
-    judge_metric(n, o, row, rundir_floor(n->floors.n ? n : b, name));
+  else /* the baseline's floor: a variant's looser solve tolerance does not loosen its own verdict */
+    judge_metric(n, o, row, rundir_floor(b->floors.n ? b : n, name));
+}
+
+/* A success-rate drop no larger than the number of the group's tasks whose status the baseline's perturbed
+ * runs changed: the outcome is as chaotic as the trajectory ("within spread"). */
+static void success_within_spread(const struct rundir *b, const struct rundir_groups *gb, int g,
+                                  const struct spread *sp, struct compare_row *row)
+{
+  int id = table_column(b->tasks, "task_id"), flips = 0;
+  if (!sp || id < 0 || row->verdict != COMPARE_REGRESSION || row->n_base != row->n_now) return;
+  for (int k = gb->start[g]; k < gb->start[g + 1]; k++)
+    flips += spread_status_flips(sp, table_get(b->tasks, gb->rows[k], id)) > 0;
+  double lost = (row->base - row->now) * row->n_base;
+  row->allowed = flips / (double)row->n_base;
+  if (lost <= flips + 1e-9) row->verdict = COMPARE_SPREAD;
 }
 
 /* The rows of baseline group g against the new run's group m: the success rate, then a row per metric and
@@ -528,6 +663,7 @@ static void compare_group(struct compare_result *res, struct pairing *p, const s
   struct compare_row *row = new_row(res, g, m, "success_rate");
   row->kind = COMPARE_SUCCESS;
   judge_success(b, res->gb, g, n, res->gn, m, row);
+  success_within_spread(b, res->gb, g, o->spread, row);
   pair_group(p, res->gb, g, b->tasks, res->gn, m, n->tasks);
   for (int k = 0; k < n->metrics.n + n->costs.n; k++) {
     int is_metric = k < n->metrics.n;
@@ -539,11 +675,27 @@ static void compare_group(struct compare_result *res, struct pairing *p, const s
   }
 }
 
+/* The paired tests of the outcomes, at shift_alpha over their number (Bonferroni): a significant shift
+ * for the worse fails the row whatever the spread allowed. */
+static void judge_shifts(struct compare_result *res, const struct compare_options *o)
+{
+  for (int i = 0; i < res->n_rows; i++)
+    res->n_shift_tests += res->rows[i].kind != COMPARE_COST && isfinite(res->rows[i].p);
+  for (int i = 0; i < res->n_rows; i++) {
+    struct compare_row *row = &res->rows[i];
+    if (row->kind == COMPARE_COST || !isfinite(row->p) || !(row->p < o->shift_alpha / res->n_shift_tests))
+      continue;
+    row->shift = 1;
+    row->verdict = COMPARE_REGRESSION;
+  }
+}
+
 /* The tallies of the verdicts. */
 static void count_verdicts(struct compare_result *res)
 {
   for (int i = 0; i < res->n_rows; i++) {
     enum compare_verdict v = res->rows[i].verdict;
+    res->n_within_spread += v == COMPARE_SPREAD;
     res->n_regressions += v == COMPARE_REGRESSION;
     res->n_improved += v == COMPARE_IMPROVED;
     res->n_time_limit += v == COMPARE_TIME_LIMIT;
@@ -572,6 +724,10 @@ int compare_runs(const struct rundir *b, const struct rundir *n, const struct co
   if (!res->rows || !matched) goto oom;
   for (int g = 0; g < gb->n; g++) {
     int m = match_group(b, gb, g, n, gn, matched);
+    if (m < 0 && !group_in_sweep(b, gb, g, n)) { /* not asked for: a run of a few solvers, say */
+      res->outside_sweep++;
+      continue;
+    }
     if (m < 0) { /* the new run lost this group: coverage */
       struct compare_row *row = new_row(res, g, m, "coverage");
       res->only_base++;
@@ -588,6 +744,7 @@ int compare_runs(const struct rundir *b, const struct rundir *n, const struct co
   }
   for (int k = 0; k < gn->n; k++)
     res->only_new += !matched[k];
+  judge_shifts(res, o);
   count_verdicts(res);
   if (!res->n_common) {
     fprintf(stderr,

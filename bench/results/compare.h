@@ -20,24 +20,48 @@
  *    baseline's alternate pairs (1st, 3rd, ... against 2nd, 4th, ...). Timings of two runs made at
  *    different times share no measured spread, so there a significant move is only "slower?"/"faster?":
  *    evidence to confirm with bench/ab, never a failure.
+ *  - per-step quantities and trajectory outcomes (experiment.txt "per_step"; sweep.h): a per-step metric is
+ *    judged as above against the BASELINE's floor (its solve tolerance: a variant with a looser -cp_tol
+ *    does not loosen its own verdict). A trajectory outcome (every other metric and count) is judged
+ *    against the spread the baseline measured under -perturb_initial (spread.h, spread.csv beside the
+ *    baseline): a group's median may move by spread_factor times the largest spread of the group's tasks
+ *    (a median moves no further than its largest element), or by the tolerances above, whichever is larger
+ *    — a move beyond the tolerances but within that is verdict "within spread", not a failure; a count
+ *    must also move by more than that to fail; a success-rate drop no larger than the number of the
+ *    group's tasks whose status the perturbed runs changed is "within spread". Beyond that an outcome
+ *    fails when its paired differences over the group's instances (the tasks paired by their non-group
+ *    axes: seeds, sets, targets) shift for the worse: one-sided Wilcoxon signed-rank test, p below
+ *    shift_alpha / (number of such tests in the comparison) (Bonferroni), the p-value reported on the
+ *    row. Without spread.csv (an older baseline, or a driver that cannot be perturbed) outcomes get the
+ *    tolerances and the test only.
+ *  - a baseline group whose value of a group axis lies outside the new run's sweep of that axis
+ *    (values_<axis> in experiment.txt: a run of a few solvers) was not asked for: it is counted, not
+ *    missing.
+ * The signed-rank test is exact (the distribution of W+ over the 2^n signs, midranks doubled to integers
+ * for ties, zero differences dropped) for up to 50 nonzero differences, else the normal approximation
+ * with the tie-corrected variance n(n+1)(2n+1)/24 - sum(t^3 - t)/48 and a continuity correction of 1/2.
  * The rank-sum test uses the normal approximation of U with the tie-corrected variance
  * n1 n2 / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1))) and a continuity correction of 1/2. */
 #ifndef CB_COMPARE_H
 #define CB_COMPARE_H
 
 #include "rundir.h"
+#include "spread.h"
 
 struct compare_options {
   double tol_rel, tol_abs; /* accuracy tolerances */
   int n_metric_tol;        /* per-metric tol_rel overrides */
   char **metric_tol_name;
   double *metric_tol;
-  double time_ratio;   /* timings: ratio of medians that may count as a change */
-  double alpha;        /* timings: level of the one-sided rank-sum test */
-  int min_repeats;     /* timings: pairs needed in a group */
-  int interleaved;     /* 1: the runs were timed interleaved (bench/ab): timing moves are verdicts */
-  double count_ratio;  /* counts: ratio of medians that is a change */
-  int fail_time_limit; /* 1: a success-rate drop made of time_limit tasks fails the comparison */
+  double time_ratio;           /* timings: ratio of medians that may count as a change */
+  double alpha;                /* timings: level of the one-sided rank-sum test */
+  int min_repeats;             /* timings: pairs needed in a group */
+  int interleaved;             /* 1: the runs were timed interleaved (bench/ab): timing moves are verdicts */
+  double count_ratio;          /* counts: ratio of medians that is a change */
+  int fail_time_limit;         /* 1: a success-rate drop made of time_limit tasks fails the comparison */
+  const struct spread *spread; /* the baseline's measured spread of its outcomes, NULL: none */
+  double spread_factor;        /* outcomes: how many times the measured spread a median may move */
+  double shift_alpha;          /* outcomes: family-wise level of the paired signed-rank tests */
 };
 
 enum compare_verdict {
@@ -50,6 +74,7 @@ enum compare_verdict {
   COMPARE_TIME_LIMIT, /* fewer successes, every extra failure time_limit (wall-clock dependent) */
   COMPARE_SLOWER,     /* timing: significant rise in runs not timed interleaved (evidence only) */
   COMPARE_FASTER,     /* timing: significant fall in runs not timed interleaved (evidence only) */
+  COMPARE_SPREAD,     /* outcome: moved beyond the tolerances, within the baseline's measured spread */
 };
 
 enum compare_kind { COMPARE_METRIC, COMPARE_SUCCESS, COMPARE_COST, COMPARE_COUNT, COMPARE_COVERAGE };
@@ -63,6 +88,11 @@ struct compare_row {
   int n_base, n_now; /* values behind them (applicable tasks for the success rate) */
   double ratio, p;   /* costs: ratio of medians; timings: the one-sided p-value (NAN when untested) */
   double spread;     /* interleaved timings: the A-vs-A ratio the change had to exceed (NAN otherwise) */
+  /* trajectory outcomes: the move the measured spread allows (spread_factor x the group's largest; NAN:
+   * not measured), how many of the pairs moved beyond their own allowance, and the paired test (p holds
+   * its one-sided p-value, NAN when no pair differs); shift: the test failed the row */
+  double allowed;
+  int n_beyond, n_pairs, shift;
   enum compare_verdict verdict;
   char note[160]; /* success rate: the status change, e.g. "converged → time_limit (1)" */
 };
@@ -73,6 +103,7 @@ struct compare_result {
   int n_rows;
   struct compare_row *rows;
   int n_regressions, n_improved, n_untested_costs, n_time_limit, n_timing_evidence;
+  int n_within_spread, n_shift_tests, outside_sweep; /* outside_sweep: baseline groups not asked for */
 };
 
 /* Checks that the tables can be trusted: no two rows with the same task_id or the same axis values, no
@@ -94,6 +125,9 @@ const char *compare_verdict_name(enum compare_verdict v);
 /* 1 when the result fails the comparison under o (regressions; time_limit verdicts with fail_time_limit). */
 int compare_failed(const struct compare_result *res, const struct compare_options *o);
 
+/* One-sided p-value of the Wilcoxon signed-rank test that the paired differences d tend to be positive
+ * (exact up to 50 nonzero differences, normal approximation above; rules above). 1 when every d is 0. */
+double compare_signed_rank_p(const double *d, int n);
 /* One-sided p-value of the rank-sum test that the values y tend to be larger than the values x. */
 double compare_rank_sum_p(const double *x, int nx, const double *y, int ny);
 

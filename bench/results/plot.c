@@ -35,6 +35,40 @@ int plot_gnuplot(const char *dir, const char *script)
   return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
 }
 
+/* Overlay: each series' counterpart in the baseline run (plot_impl.h, base_of): the series whose "run"
+ * value is the baseline's and whose other series values are the same. */
+static int overlay_bases(const struct rundir *r, const struct plot_series *ps, struct plot_facets *f)
+{
+  const struct rundir_groups *g = ps->g;
+  if (!(f->base_of = calloc((size_t)g->n + 1, sizeof *f->base_of))) return 1;
+  for (int s = 0; s < g->n; s++) {
+    f->base_of[s] = -1;
+    for (int b = 0; b < g->n && f->base_of[s] < 0 && g->n_keys > 0; b++) {
+      const char *run = table_get(r->tasks, g->first[b], g->key_col[0]);
+      if (strncmp(run, PLOT_BASELINE_TAG, strlen(PLOT_BASELINE_TAG)) == 0 &&
+          rundir_same_keys(r->tasks, g->first[s], g->key_col + 1, r->tasks, g->first[b], g->key_col + 1,
+                           g->n_keys - 1))
+        f->base_of[s] = b;
+    }
+  }
+  return 0;
+}
+
+/* The runs of an overlay must be one experiment, unless asked (-force): 0, or 2 with a message. */
+static int overlay_same_experiment(const struct rundir *r, struct rundir *const *other, int n_other,
+                                   const struct plot_options *o)
+{
+  for (int k = 0; k < n_other && !o->force; k++)
+    if (strcmp(other[k]->experiment, r->experiment) != 0) {
+      fprintf(stderr,
+              "error: -overlay: %s is experiment '%s' but %s is '%s' (bench_compare refuses the pair "
+              "too); -force overlays them anyway\n",
+              r->dir, r->experiment, other[k]->dir, other[k]->experiment);
+      return 2;
+    }
+  return 0;
+}
+
 int plot_runs(int n_dirs, const char *const *dirs, const struct plot_options *o)
 {
   struct rundir *r = NULL, *other[16] = {NULL};
@@ -48,7 +82,8 @@ int plot_runs(int n_dirs, const char *const *dirs, const struct plot_options *o)
   if (rundir_read(dirs[0], &r)) goto cleanup;
   for (int k = 0; k < n_other; k++)
     if (rundir_read(dirs[k + 1], &other[k])) goto cleanup;
-  if (n_other && plot_overlay_runs(r, other, n_other)) goto cleanup;
+  if (n_other && (overlay_same_experiment(r, other, n_other, o) || plot_overlay_runs(r, other, n_other)))
+    goto cleanup;
   if (plot_apply_options(r, o)) goto cleanup;
   if (o->out && o->out[0]) {
     if (sweep_path(dir, sizeof dir, "%s", o->out)) goto cleanup;
@@ -59,16 +94,15 @@ int plot_runs(int n_dirs, const char *const *dirs, const struct plot_options *o)
     goto cleanup;
   }
   if (plot_series_make(r, &ps) || plot_x_make(r, &x)) goto cleanup;
-  /* an overlay with many series: one panel per series of the runs, baseline and variant side by side */
-  /* an overlay of runs with the same series: each series keeps its colour, the variants dashed and open */
-  int period = n_other && r->series.n > 1 && ps.g->n % n_dirs == 0 ? ps.g->n / n_dirs : 0;
+  /* an overlay with many series: one panel per value of the first series axis of the runs, baseline and
+   * variants side by side in it, never one panel per run */
   if (plot_facets_make(r, &ps,
                        o->facet && o->facet[0]                             ? o->facet
                        : n_other && ps.g->n > FACET_MIN && r->series.n > 1 ? r->series.name[1]
                                                                            : NULL,
-                       &f))
+                       &f) ||
+      (n_other && overlay_bases(r, &ps, &f)))
     goto cleanup;
-  f.period = f.n == 1 ? period : 0;
   /* each plot: its name, made only when it has something to show */
   for (int pass = 0; pass < 2; pass++) {
     const struct rundir_list *cols = pass ? &r->costs : &r->metrics;

@@ -124,13 +124,45 @@ void plot_axis_note(const struct rundir *r, const char *axis, const char *name, 
   }
 }
 
-/* Whether the x tic labels need turning: many categories, or long ones, or many explicit numbers. */
+/* Whether the x tic labels need turning: many categories, or long ones, or many explicit numbers, or two
+ * neighbours closer on the axis than their labels are wide (0.004 and 0.005 on a log axis of a few
+ * decades: "0.0040.005"). A panel's plot area is taken as PANEL_PX wide, 9 px a character. */
 int plot_x_crowded(const struct rundir *r, const struct plot_x *x)
 {
-  size_t chars = 0;
+  enum { PANEL_PX = 480, CHAR_PX = 9 };
+  size_t chars = 0, longest = 0;
+  int n = x->g->n;
+  for (int i = 0; i < n; i++) {
+    size_t len = strlen(plot_x_text(r, x, i));
+    chars += len + 1;
+    if (len > longest) longest = len;
+  }
+  if (n > 8 || chars > 60) return 1;
+  double closest = n > 1 ? 1.0 / n : 1.0; /* categories: evenly spaced */
+  if (x->numeric && n > 1 && r->log_x && x->value[0] > 0.0) {
+    double span = log(x->value[n - 1] * 1.25) - log(x->value[0] / 1.25);
+    for (int i = 1; i < n; i++)
+      closest = fmin(closest, (log(x->value[i]) - log(x->value[i - 1])) / span);
+  }
+  return closest * PANEL_PX < CHAR_PX * (double)(longest + 1);
+}
+
+/* Whether the x tics are labels of their own (categories, or the values of a few decades), which
+ * plot_write_x_axis turns when crowded. */
+static int x_tics_explicit(const struct rundir *r, const struct plot_x *x)
+{
+  int n = x->g->n, log_x = r->log_x && x->numeric && x->value[0] > 0.0;
+  return !x->numeric || (log_x && x->value[n - 1] / x->value[0] < 100.0);
+}
+
+int plot_x_tics_px(const struct rundir *r, const struct plot_x *x)
+{
+  enum { LABEL_LINES = 64 }; /* the tic labels' line and the x label's, with their gaps */
+  if (!x_tics_explicit(r, x) || !plot_x_crowded(r, x)) return LABEL_LINES;
+  size_t longest = 1;
   for (int i = 0; i < x->g->n; i++)
-    chars += strlen(plot_x_text(r, x, i)) + 1;
-  return x->g->n > 8 || chars > 60;
+    if (strlen(plot_x_text(r, x, i)) > longest) longest = strlen(plot_x_text(r, x, i));
+  return (int)(6.6 * (double)longest) + 12 + LABEL_LINES; /* turned 45 degrees: 9 px a character x 0.71 */
 }
 
 /* Axis settings for x: log when experiment.txt says so (and every x is positive), categories when the

@@ -112,6 +112,44 @@ struct plot_layout plot_layout_panels(int n)
   return l;
 }
 
+enum {
+  GRID_TOP = 34,
+  GRID_PLOT_H = 300,
+  GRID_LEFT = 92,
+  GRID_RIGHT = 24,
+  GRID_LINE = 19,
+  GRID_LINE_TITLE = 17
+};
+
+struct plot_grid plot_grid_make(int n, int header_lines, int tics_px, int key_rows)
+{
+  struct plot_grid g = {.cols = (int)ceil(sqrt((double)n))};
+  g.rows = (n + g.cols - 1) / g.cols;
+  g.cell_w = 620 * g.cols > 1900 ? 1900 / g.cols : 620;
+  g.width = g.cell_w * g.cols;
+  g.plot_h = GRID_PLOT_H;
+  g.tics = tics_px;
+  g.key_top = GRID_TOP + g.plot_h + tics_px;
+  g.cell_h = g.key_top + key_rows * GRID_LINE + 16;
+  g.header = header_lines * GRID_LINE_TITLE + 16;
+  g.height = g.header + g.rows * g.cell_h;
+  return g;
+}
+
+void plot_grid_panel(FILE *gp, const struct plot_grid *g, int p)
+{
+  int row = p / g->cols, col = p % g->cols;
+  double x0 = (double)col * g->cell_w, y0 = g->header + (double)row * g->cell_h;
+  double w = g->width, h = g->height;
+  fprintf(gp,
+          "set lmargin at screen %.5f\nset rmargin at screen %.5f\nset tmargin at screen %.5f\n"
+          "set bmargin at screen %.5f\nset key at screen %.5f, screen %.5f center top\n",
+          (x0 + GRID_LEFT) / w, (x0 + g->cell_w - GRID_RIGHT) / w, 1.0 - (y0 + GRID_TOP) / h,
+          1.0 - (y0 + GRID_TOP + g->plot_h) / h, (x0 + 0.5 * g->cell_w) / w, 1.0 - (y0 + g->key_top) / h);
+}
+
+int plot_key_rows(int n_entries, int cols) { return (n_entries + cols - 1) / (cols > 0 ? cols : 1) + 1; }
+
 FILE *plot_script_open(const char *plots_dir, const char *name, const char *what)
 {
   char file[300];

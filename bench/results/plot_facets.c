@@ -15,20 +15,22 @@ void plot_facets_free(struct plot_facets *f)
   free(f->panel_label);
   free(f->at);
   free(f->in_size);
+  free(f->base_of);
   memset(f, 0, sizeof *f);
 }
 
 /* The look of series s: its own, or in an overlay that of the same series of the baseline. */
 int plot_look(const struct plot_facets *f, int s)
 {
-  return f->period ? s % f->period : f->n > 1 && f->at ? f->at[s] : s;
+  if (f->base_of && f->base_of[s] >= 0) s = f->base_of[s];
+  return f->n > 1 && f->at ? f->at[s] : s;
 }
 double plot_look_width(const struct plot_facets *f, int s, int ns)
 {
   return f->n > 1 && f->at ? plot_width(f->at[s], f->in_size[s]) : plot_width(s, ns);
 }
 /* 1 for a series of a variant run in an overlay: dashed with open points. */
-int plot_variant(const struct plot_facets *f, int s) { return f->period && s >= f->period; }
+int plot_variant(const struct plot_facets *f, int s) { return f->base_of && f->base_of[s] != s; }
 
 /* The panel key of series s: the value of facet series column fk (-1: the family prefix). */
 static void facet_key(const struct rundir *r, const struct plot_series *ps, int s, int fk, char *buf,

@@ -59,6 +59,20 @@ struct plot_layout {
   int rows, cols, width, height;
 };
 struct plot_layout plot_layout_panels(int n);
+/* A grid of n panels whose plot areas all have one size, however many entries a panel's key has: each cell
+ * holds the panel's title, its plot area, the x tic labels (tics_px: plot_x_tics_px) and x label, and a key
+ * area as tall as key_rows rows (the largest key of the figure, its title line included); header_lines of
+ * the figure's title on top. gnuplot's own multiplot layout gives each panel what its key leaves, so a
+ * panel with a long key had no height left. */
+struct plot_grid {
+  int rows, cols, width, height;
+  int header, cell_w, cell_h, plot_h, tics, key_top;
+};
+struct plot_grid plot_grid_make(int n, int header_lines, int tics_px, int key_rows);
+/* Panel p's margins and key position ("set lmargin at screen ...", "set key at screen ..."). */
+void plot_grid_panel(FILE *gp, const struct plot_grid *g, int p);
+/* The key rows of n entries in cols columns, plus the key's title line. */
+int plot_key_rows(int n_entries, int cols);
 
 /* The x values of a run (plot_axes.c): distinct plot_x values, in ascending order when all are numbers. */
 struct plot_x {
@@ -74,6 +88,8 @@ void plot_x_free(struct plot_x *x);
 const char *plot_x_text(const struct rundir *r, const struct plot_x *x, int i);
 /* Whether the x tic labels need turning: many categories, or long ones. */
 int plot_x_crowded(const struct rundir *r, const struct plot_x *x);
+/* Pixels under a plot area taken by its x tic labels and x label (turned labels take their length). */
+int plot_x_tics_px(const struct rundir *r, const struct plot_x *x);
 /* The xlabel, range, log scale and tics of x. */
 void plot_write_x_axis(FILE *fp, const struct rundir *r, const struct plot_x *x);
 /* An axis label of column name: its help text cut to what fits along an axis, and its unit; 1 when cut. */
@@ -90,7 +106,10 @@ void plot_aggregated_over(const struct rundir *r, char *buf, size_t n);
  * values' prefix up to '_', else blocks of six). */
 #define FACET_MIN 8
 struct plot_facets {
-  int period; /* overlay: series s + period is series s of the next run, drawn in the same colour */
+  /* overlay of runs: base_of[s] is the baseline's series that series s repeats for its run (itself for
+   * a baseline series; -1 when the baseline has none), drawn in that one's colour, dashed with open points
+   * for a variant; NULL outside overlays */
+  int *base_of;
   int n;
   int *panel;
   char **name; /* per panel */
@@ -131,10 +150,14 @@ struct plot_options {
   const char *facet;  /* one panel per value of this column */
   const char *where;  /* name=value,...: only the matching tasks (items on the same name: either) */
   const char *out;    /* the plots directory; default RUN_DIR/plots of the first run */
+  int force;          /* overlay runs of different experiments (refused otherwise) */
 };
 /* bench_plot's options applied to r (plot_view.c): 0, or 2 with a message when an option is bad. */
 int plot_apply_options(struct rundir *r, const struct plot_options *o);
-/* The tasks of the other runs appended to base's under a first column and series axis "run". 0 or 2. */
+/* The tasks of the other runs appended to base's under a first column and series axis "run", whose values
+ * name each run's role and folder ("baseline (baseline/incline)", "variant (mine/incline)"). 0 or 2. */
+#define PLOT_BASELINE_TAG "baseline"
+#define PLOT_TAG_MAX      160
 int plot_overlay_runs(struct rundir *base, struct rundir **other, int n_other);
 /* The plots of dirs[0], or with n_dirs > 1 of dirs[0] (baseline) overlaid with the others (variant...):
  * a "run" series axis in front. 0 done, 1 gnuplot could not draw (the scripts and data are written), 2 a

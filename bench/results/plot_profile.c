@@ -160,11 +160,13 @@ static int profile_same_curve(const struct profile *pr, const struct plot_facets
 
 /* The plot command of panel p: the other panels' curves thin and grey behind, then its own, each key with
  * its solved percentage (and the curve it repeats). */
-static void profile_write_panel(FILE *gp, const struct profile *pr, const struct plot_facets *f, int p)
+static void profile_write_panel(FILE *gp, const struct profile *pr, const struct plot_facets *f,
+                                const struct plot_grid *grid, int p)
 {
   int ns = pr->ns, first = 1;
   char qt[512];
   if (f->n > 1) {
+    plot_grid_panel(gp, grid, p);
     plot_quote(f->name[p], qt, sizeof qt);
     fprintf(gp, "set title \"%s\"\n", qt);
   }
@@ -207,7 +209,22 @@ static int profile_write_script(const struct profile *pr, const char *plots_dir)
     return 1;
   }
   struct plot_layout lay = plot_layout_panels(f.n);
+  /* the keys carry " (solved NN%)" too: 13 characters more */
+  int key_cols = plot_key_cols(f.panel_label, pr->ns, lay.width / lay.cols - 9 * 13), lines = 1, rows = 1;
   profile_title(pr, f.n, head, sizeof head);
+  struct plot_grid grid = {0};
+  if (f.n > 1) { /* one plot-area size for every panel, each key in its own band (plot_grid) */
+    for (const char *c = head; *c; c++)
+      lines += c[0] == '\\' && c[1] == 'n';
+    for (int p = 0; p < f.n; p++) {
+      int n = 0;
+      for (int s = 0; s < pr->ns; s++)
+        n += f.panel[s] == p;
+      if (plot_key_rows(n, key_cols) > rows) rows = plot_key_rows(n, key_cols);
+    }
+    grid = plot_grid_make(f.n, lines, 64, rows);
+    lay.width = grid.width, lay.height = grid.height;
+  }
   plot_quote(pr->ps->title, qt, sizeof qt);
   fprintf(gp,
           "set xlabel \"tau = cost / the best %s's cost on the instance (log2)\"\n"
@@ -216,15 +233,14 @@ static int profile_write_script(const struct profile *pr, const char *plots_dir)
           qt, pr->tau_max);
   plot_script_png_size(gp, pr->name, lay.width, lay.height);
   if (f.n > 1)
-    fprintf(gp, "set multiplot layout %d,%d title \"%s\"\n", lay.rows, lay.cols, head);
+    fprintf(gp, "set multiplot title \"%s\"\n", head);
   else
     fprintf(gp, "set title \"%s\"\n", head);
-  /* the keys carry " (solved NN%)" too: 13 characters more */
-  fprintf(gp, "set key maxcols %d\n", plot_key_cols(f.panel_label, pr->ns, lay.width / lay.cols - 9 * 13));
+  fprintf(gp, "set key maxcols %d\n", key_cols);
   plot_quote(f.key_title, qt, sizeof qt);
   fprintf(gp, "set key title \"%s\"\n", qt);
   for (int p = 0; p < f.n; p++)
-    profile_write_panel(gp, pr, &f, p);
+    profile_write_panel(gp, pr, &f, &grid, p);
   if (f.n > 1) fprintf(gp, "unset multiplot\n");
   plot_facets_free(&f);
   return plot_script_close(gp, plots_dir, pr->name) != 0;

@@ -327,27 +327,30 @@ static void stat_notes(const struct stat_plot *sp, const char *over, char *notes
     }
 }
 
-/* The title (the run's, what is drawn, the notes, the y label's whole definition when the label had to be
- * cut), as the multiplot's over the panels; the key's columns and title. */
-static void stat_write_title(FILE *gp, const struct stat_plot *sp, const char *over,
-                             const struct plot_layout *lay)
+/* The figure's title text, quoted for gnuplot ("\\n" between its lines). */
+static void stat_title_text(const struct stat_plot *sp, const char *over, char *head, size_t len)
 {
-  const struct plot_facets *f = sp->f;
-  char notes[1024], qt[512], ynote[600], ynote_q[1300], head[4096];
+  char notes[1024], qt[512], ynote[600], ynote_q[1300];
   stat_notes(sp, over, notes, sizeof notes);
   plot_quote(sp->r->title, qt, sizeof qt);
   plot_axis_note(sp->r, "y", sp->col_name, ynote, sizeof ynote);
   plot_quote(ynote, ynote_q, sizeof ynote_q);
-  snprintf(head, sizeof head,
-           "%s\\nmedian (%s) and interquartile range (%s) over the successful tasks%s%s%s%s", qt,
+  snprintf(head, len, "%s\\nmedian (%s) and interquartile range (%s) over the successful tasks%s%s%s%s", qt,
            sp->x->numeric ? "line" : "point", sp->x->numeric ? "band" : "bar", notes[0] ? "\\n" : "", notes,
            ynote[0] ? "\\n" : "", ynote_q);
-  if (f->n > 1)
-    fprintf(gp, "set multiplot layout %d,%d title \"%s\"\nset key maxcols %d\n", lay->rows, lay->cols, head,
-            plot_key_cols(f->panel_label, sp->ns, lay->width / lay->cols));
+}
+
+/* The title (the run's, what is drawn, the notes, the y label's whole definition when the label had to be
+ * cut), as the multiplot's over the panels; the key's columns and title. */
+static void stat_write_title(FILE *gp, const struct stat_plot *sp, const char *over, int key_cols)
+{
+  const struct plot_facets *f = sp->f;
+  char qt[512], head[4096];
+  stat_title_text(sp, over, head, sizeof head);
+  if (f->n > 1) /* no layout: each panel's margins are set (plot_grid_panel) */
+    fprintf(gp, "set multiplot title \"%s\"\nset key maxcols %d\n", head, key_cols);
   else
-    fprintf(gp, "set title \"%s\"\nset key maxcols %d\n", head,
-            plot_key_cols(f->panel_label, sp->ns, lay->width));
+    fprintf(gp, "set title \"%s\"\nset key maxcols %d\n", head, key_cols);
   plot_quote(f->key_title, qt, sizeof qt);
   fprintf(gp, "set key title \"%s\"\n", qt); /* a reader of "closest / lemke / 0" learns what each part is */
 }
@@ -383,18 +386,19 @@ static void stat_write_series_plot(FILE *gp, const struct stat_plot *sp, int s, 
           sp->file, block, sp->x->numeric ? "linespoints" : "points", plot_look_width(f, s, sp->ns),
           dup >= 0 || plot_variant(f, s) ? plot_point_hollow(look) : plot_point(look), dup >= 0 ? 1.6 : 1.3,
           plot_variant(f, s) ? 2
-          : f->period        ? 1
+          : f->base_of       ? 1
                              : plot_dash(look),
           plot_color(look), qt);
 }
 
 /* The plot command of panel p: its series, a key entry for each series with failures only, a word when
  * there is nothing to draw, and the panel's marks. */
-static void stat_write_panel(FILE *gp, const struct stat_plot *sp, int p)
+static void stat_write_panel(FILE *gp, const struct stat_plot *sp, const struct plot_grid *grid, int p)
 {
   const struct plot_facets *f = sp->f;
   char qt[512];
   if (f->n > 1) {
+    plot_grid_panel(gp, grid, p);
     plot_quote(f->name[p], qt, sizeof qt);
     fprintf(gp, "set title \"%s\"\n", qt);
   }
@@ -434,6 +438,34 @@ static void stat_write_panel(FILE *gp, const struct stat_plot *sp, int p)
   fprintf(gp, "\n");
 }
 
+/* The entries of panel p's key (stat_write_panel's titled clauses). */
+static int stat_key_entries(const struct stat_plot *sp, int p)
+{
+  int n = 0, any = 0;
+  for (int s = 0; s < sp->ns; s++) {
+    if (sp->f->panel[s] != p) continue;
+    int n_fail = 0;
+    for (int i = 0; i < sp->nx; i++)
+      n_fail += sp->failed[s * sp->nx + i] > 0;
+    any += sp->block[s] >= 0 || n_fail;
+    n += sp->block[s] >= 0 || n_fail;
+  }
+  return n + !any + (sp->marks[2 * p] > 0) + (sp->marks[2 * p + 1] > 0);
+}
+
+/* The panels' grid: the title's lines over it, the x tics, and room for the largest key. */
+static struct plot_grid stat_grid(const struct stat_plot *sp, const char *head, int key_cols)
+{
+  int lines = 1, rows = 1;
+  for (const char *c = head; *c; c++)
+    lines += c[0] == '\\' && c[1] == 'n';
+  for (int p = 0; p < sp->f->n; p++) {
+    int k = plot_key_rows(stat_key_entries(sp, p), key_cols);
+    if (k > rows) rows = k;
+  }
+  return plot_grid_make(sp->f->n, lines, plot_x_tics_px(sp->r, sp->x), rows);
+}
+
 /* One "median and IQR band vs x" plot of column col: NAME.dat, NAME.gp. 0 written, 1 nothing to plot
  * (no successful or failed task anywhere), 2 write error. The y range is set here, not by gnuplot, so
  * that the marks under the data have their place: a cell whose tasks all failed is a cross on the bottom
@@ -467,10 +499,18 @@ int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct
   plot_write_x_axis(gp, r, x);
   stat_write_y_axis(gp, &sp);
   struct plot_layout lay = plot_layout_panels(f->n);
+  int key_cols = plot_key_cols(f->panel_label, sp.ns, f->n > 1 ? lay.width / lay.cols : lay.width);
+  struct plot_grid grid = {0};
+  if (f->n > 1) {
+    char head[4096];
+    stat_title_text(&sp, over, head, sizeof head);
+    grid = stat_grid(&sp, head, key_cols);
+    lay.width = grid.width, lay.height = grid.height;
+  }
   plot_script_png_size(gp, sp.name, lay.width, lay.height);
-  stat_write_title(gp, &sp, over, &lay);
+  stat_write_title(gp, &sp, over, key_cols);
   for (int p = 0; p < f->n; p++)
-    stat_write_panel(gp, &sp, p);
+    stat_write_panel(gp, &sp, &grid, p);
   if (f->n > 1) fprintf(gp, "unset multiplot\n");
   rc = plot_script_close(gp, dir, sp.name) ? 2 : 0;
 cleanup:

@@ -107,6 +107,24 @@ cleanup:
   return rc;
 }
 
+/* The "run" value of run k (-1: the baseline) of an overlay: its role and the last two parts of its
+ * folder, so that the key names the runs ("baseline (baseline/incline)", "variant (mine/incline)"). */
+static void run_tag(int k, int n_other, const char *dir, char *tag, size_t n)
+{
+  size_t len = strlen(dir);
+  while (len > 1 && dir[len - 1] == '/')
+    len--;
+  size_t start = len, slashes = 0;
+  while (start > 0 && !(dir[start - 1] == '/' && ++slashes == 2))
+    start--;
+  if (k < 0)
+    snprintf(tag, n, "%s (%.*s)", PLOT_BASELINE_TAG, (int)(len - start), dir + start);
+  else if (n_other == 1)
+    snprintf(tag, n, "variant (%.*s)", (int)(len - start), dir + start);
+  else
+    snprintf(tag, n, "variant%d (%.*s)", k + 1, (int)(len - start), dir + start);
+}
+
 /* Overlay: the tasks of the other runs appended to base's under a new first column "run" (baseline,
  * variant, variant2, ...), which becomes the first series axis, so that every figure draws the same
  * metric of each run. Columns are matched by name; one missing in a later run is left empty. */
@@ -117,7 +135,7 @@ int plot_overlay_runs(struct rundir *base, struct rundir **other, int n_other)
   const char **names = calloc((size_t)nc + 1, sizeof *names), **row = calloc((size_t)nc + 1, sizeof *row);
   int *map = calloc((size_t)nc + 1, sizeof *map);
   struct table *all = NULL;
-  char tag[32], *series = NULL;
+  char tag[PLOT_TAG_MAX], *series = NULL;
   if (!names || !row || !map) goto cleanup;
   if (table_column(t, "run") >= 0) {
     fprintf(stderr, "error: -overlay: %s/tasks.csv already has a column 'run'\n", base->dir);
@@ -129,12 +147,7 @@ int plot_overlay_runs(struct rundir *base, struct rundir **other, int n_other)
   if (!(all = table_create(nc, names))) goto cleanup;
   for (int k = -1; k < n_other; k++) {
     const struct table *src = k < 0 ? t : other[k]->tasks;
-    if (k < 0)
-      snprintf(tag, sizeof tag, "baseline");
-    else if (n_other == 1)
-      snprintf(tag, sizeof tag, "variant");
-    else
-      snprintf(tag, sizeof tag, "variant%d", k + 1);
+    run_tag(k, n_other, k < 0 ? base->dir : other[k]->dir, tag, sizeof tag);
     for (int c = 0; c < t->ncol; c++)
       map[c] = table_column(src, t->col[c]);
     for (int i = 0; i < src->nrow; i++) {

@@ -59,6 +59,21 @@ static int list_parse(struct rundir_list *l, const char *value)
 
 int rundir_list_set(struct rundir_list *l, const char *value) { return list_parse(l, value); }
 
+/* Appends "axis=values" (a values_<axis> line) to l. 0, or 1 out of memory. */
+static int sweep_append(struct rundir_list *l, const char *axis, const char *values)
+{
+  size_t n = strlen(axis) + strlen(values) + 2;
+  char **grown = realloc(l->name, (size_t)(l->n + 1) * sizeof *grown), *item = malloc(n);
+  if (grown) l->name = grown;
+  if (!grown || !item) {
+    free(item);
+    return 1;
+  }
+  snprintf(item, n, "%s=%s", axis, values);
+  l->name[l->n++] = item;
+  return 0;
+}
+
 int rundir_list_find(const struct rundir_list *l, const char *name)
 {
   for (int i = 0; i < l->n; i++)
@@ -76,8 +91,9 @@ void rundir_destroy(struct rundir **rp)
   free(r->plot_x);
   free(r->options);
   free(r->labels);
-  struct rundir_list *lists[] = {&r->axes,   &r->group, &r->metrics,       &r->costs,  &r->info,
-                                 &r->series, &r->units, &r->higher_better, &r->floors, &r->counts};
+  struct rundir_list *lists[] = {&r->axes,   &r->group,  &r->metrics,  &r->costs,
+                                 &r->info,   &r->series, &r->units,    &r->higher_better,
+                                 &r->floors, &r->counts, &r->per_step, &r->sweeps};
   for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
     list_free(lists[i]);
   table_destroy(&r->tasks);
@@ -124,8 +140,10 @@ static int read_experiment(struct rundir *r, const char *path)
                 {"units", &r->units, NULL, 0},
                 {"higher_better", &r->higher_better, NULL, 0},
                 {"floors", &r->floors, NULL, 0},
-                {"counts", &r->counts, NULL, 0}};
+                {"counts", &r->counts, NULL, 0},
+                {"per_step", &r->per_step, NULL, 0}};
     if (strcmp(line, "log_x") == 0) r->log_x = atoi(value) != 0;
+    if (strncmp(line, "values_", 7) == 0) rc = sweep_append(&r->sweeps, line + 7, value);
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
       if (strcmp(line, keys[k].key) != 0) continue;
       seen |= keys[k].bit;
@@ -283,6 +301,26 @@ static int fields_equal(const char *a, const char *b)
   if (!a[0] || !b[0]) return 0;
   double x = strtod(a, &ea), y = strtod(b, &eb);
   return !*ea && !*eb && x == y;
+}
+
+int rundir_in_sweep(const struct rundir *r, const char *axis, const char *value)
+{
+  size_t k = strlen(axis);
+  for (int i = 0; i < r->sweeps.n; i++) {
+    const char *e = r->sweeps.name[i];
+    if (strncmp(e, axis, k) != 0 || e[k] != '=') continue;
+    for (const char *p = e + k + 1; *p;) {
+      const char *c = strchr(p, ',');
+      size_t len = c ? (size_t)(c - p) : strlen(p);
+      char item[256];
+      snprintf(item, sizeof item, "%.*s", (int)len, p);
+      if (fields_equal(item, value)) return 1;
+      if (!c) break;
+      p = c + 1;
+    }
+    return 0;
+  }
+  return 1; /* not declared (an older run): every value counts as asked for */
 }
 
 int rundir_same_keys(const struct table *ta, int a, const int *ca, const struct table *tb, int b,

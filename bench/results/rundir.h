@@ -27,6 +27,10 @@ struct rundir {
   struct rundir_list floors; /* "name=value" noise floors of columns (absent in runs of older engines) */
   struct rundir_list counts; /* the costs that are deterministic counts (iterations, pivots, rows) */
   char *labels;              /* "name=help|name=help..." from experiment.txt ("" when absent: an older run) */
+  /* the metrics and counts that are per-step quantities (sweep.h); the others are trajectory outcomes
+   * (absent in runs of older engines: every column is then an outcome) */
+  struct rundir_list per_step;
+  struct rundir_list sweeps; /* "axis=v1,v2,..." from the values_<axis> lines: the values the run swept */
 };
 
 /* Reads dir/experiment.txt and dir/tasks.csv. 0 on success; 2 with a message naming the file and the
@@ -43,6 +47,8 @@ void rundir_label(const struct rundir *r, const char *name, char *buf, size_t n)
 /* The help text of a column or axis from the "labels" key, with " [unit]" when it has one; falls back to
  * rundir_label when experiment.txt has no help for it. For axis labels and plot keys. */
 void rundir_help_label(const struct rundir *r, const char *name, char *buf, size_t n);
+/* 1 when value (equal as text, or as numbers) is among the values r swept on axis, or r does not say. */
+int rundir_in_sweep(const struct rundir *r, const char *axis, const char *value);
 /* Outcome of a row: 1 success (ok, converged), 0 failure, -1 not applicable. */
 int rundir_outcome(const struct rundir *r, int row);
 /* Replaces l by the comma-separated names of value (empty items skipped); 0 on success. */

@@ -30,6 +30,10 @@ static const char help[] =
     "                        (default 1.2)\n"
     "  -time_ratio x         timings: median(new) / median(baseline) above x may be a change (default 1.2)\n"
     "  -alpha p              timings: level of the one-sided rank-sum test (default 0.05)\n"
+    "  -spread_factor x      trajectory outcomes: a group median may move x times the largest spread the\n"
+    "                        baseline measured for its tasks (BASELINE_DIR/spread.csv) (default 3)\n"
+    "  -shift_alpha p        trajectory outcomes: family-wise level of the paired signed-rank tests over a\n"
+    "                        group's instances, Bonferroni over the tests (default 0.01)\n"
     "  -min_repeats n        timings: task pairs both runs solved needed in a group (default 5)\n"
     "  -interleaved          the runs were timed interleaved (bench/ab): a timing beyond the A-vs-A spread\n"
     "                        and significant is a verdict (otherwise only evidence: slower? / faster?)\n"
@@ -87,6 +91,17 @@ static void format_change(const struct compare_row *c, char *buf, size_t len)
     snprintf(buf, len, "%+.3g", c->now - c->base);
   if (c->kind == COMPARE_SUCCESS && c->note[0] && at < len)
     snprintf(buf + at, len - at, "%sstatus %s", at ? ", " : "", c->note);
+  at = strlen(buf);
+  if (c->kind == COMPARE_SUCCESS && isfinite(c->allowed) && at < len)
+    snprintf(buf + at, len - at, " (perturbed runs flip %.0f)", c->allowed * c->n_base);
+  else if ((c->kind == COMPARE_METRIC || c->kind == COMPARE_COUNT) && at < len) {
+    if (isfinite(c->allowed))
+      at += (size_t)snprintf(buf + at, len - at, " [spread allows %.3g; %d/%d beyond]", c->allowed,
+                             c->n_beyond, c->n_pairs);
+    if (isfinite(c->p) && at < len)
+      snprintf(buf + at, len - at, " [signed-rank p=%.2g, n=%d%s]", c->p, c->n_pairs,
+               c->shift ? ": shift" : "");
+  }
 }
 
 /* Under-floor moves are noise by declaration: listed with -all only, like identical values. */
@@ -180,7 +195,7 @@ static int parse_map(char **items, int n, char **from, char **to)
 
 /* The scalar options, declared and read by the one strict reader (a malformed "0.5x" is refused). */
 struct compare_settings {
-  double tol_rel, tol_abs, time_ratio, count_ratio, alpha;
+  double tol_rel, tol_abs, time_ratio, count_ratio, alpha, spread_factor, shift_alpha;
   int min_repeats, all, interleaved, fail_time_limit;
 };
 #define CMP_OPT(name, type, def, range, help)                                                                \
@@ -193,6 +208,10 @@ static const struct option_decl compare_settings_options[] = {
     CMP_OPT(time_ratio, OPT_REAL, "1.2", "[1,inf)", "ratio of medians a timing must exceed"),
     CMP_OPT(count_ratio, OPT_REAL, "1.2", "[1,inf)", "ratio of medians a count (iterations) must exceed"),
     CMP_OPT(alpha, OPT_REAL, "0.05", "(0,1)", "significance level of the rank-sum test"),
+    CMP_OPT(spread_factor, OPT_REAL, "3", "[1,inf)",
+            "trajectory outcomes: a median may move this many times the baseline's measured spread"),
+    CMP_OPT(shift_alpha, OPT_REAL, "0.01", "(0,1)",
+            "trajectory outcomes: family-wise level of the paired signed-rank tests (Bonferroni)"),
     CMP_OPT(min_repeats, OPT_INT, "5", "[2,1000000]", "task pairs a timing comparison needs"),
     CMP_OPT(all, OPT_BOOL, "0", NULL, "list every compared value, not only those that moved"),
     CMP_OPT(interleaved, OPT_BOOL, "0", NULL,
@@ -216,6 +235,20 @@ static void print_header(const char *dir_b, const char *dir_n, const struct rund
     printf("%s%s", k ? "," : " except for ", n->higher_better.name[k]);
   printf(", tolerance max(%g, %g |baseline|, noise floor); both values under the floor: no verdict\n",
          o->tol_abs, o->tol_rel);
+  if (n->per_step.n) {
+    printf("# per-step quantities (floors: the baseline's solve tolerance): ");
+    for (int k = 0; k < n->per_step.n; k++)
+      printf("%s%s", k ? "," : "", n->per_step.name[k]);
+    printf("\n");
+  }
+  printf(
+      "# trajectory outcomes (the other metrics and counts): %s; and a one-sided paired Wilcoxon signed-rank "
+      "test over the instances of a group, p < %g / (number of tests)\n",
+      o->spread ? "the tolerance or the baseline's spread under -perturb_initial (spread.csv) times the "
+                  "factor, whichever is larger"
+                : "no spread.csv beside the baseline: the tolerances",
+      o->shift_alpha);
+  if (o->spread) printf("#   spread factor %g\n", o->spread_factor);
   printf("# success rate: a drop is a regression, one made of time_limit tasks (wall-clock) is verdict "
          "time_limit%s\n",
          o->fail_time_limit ? " and fails (-fail_time_limit)" : ", which does not fail (-fail_time_limit)");
@@ -263,6 +296,7 @@ static int compare(const struct program *prog)
   int rc = 2, n_maps = 0;
   struct rundir *b = NULL, *n = NULL;
   struct compare_result *res = NULL;
+  struct spread *spread = NULL;
   char **tols = NULL, **maps = NULL, **map_from = NULL, **map_to = NULL, msg[512];
   struct compare_options o = {0};
   struct compare_settings cs;
@@ -277,26 +311,32 @@ static int compare(const struct program *prog)
   o.tol_rel = cs.tol_rel, o.tol_abs = cs.tol_abs, o.time_ratio = cs.time_ratio;
   o.count_ratio = cs.count_ratio, o.alpha = cs.alpha, o.min_repeats = cs.min_repeats;
   o.interleaved = cs.interleaved, o.fail_time_limit = cs.fail_time_limit;
+  o.spread_factor = cs.spread_factor, o.shift_alpha = cs.shift_alpha;
   if (read_lists(prog, &o, &tols, &maps, &n_maps, &map_from, &map_to) ||
       program_report_unused(prog, compare_settings_options, n_settings, lists, 2, NULL))
     goto cleanup;
   const char *dir_b = prog->positional[0], *dir_n = prog->positional[1];
-  if (rundir_read(dir_b, &b) || rundir_read(dir_n, &n) || compare_check_table(b) || compare_check_table(n))
+  if (rundir_read(dir_b, &b) || rundir_read(dir_n, &n) || compare_check_table(b) || compare_check_table(n) ||
+      spread_read(dir_b, &spread) == 2)
     goto cleanup;
+  o.spread = spread;
   /* after the duplicate check: a map that merged two methods is refused by compare_map_values itself */
   if (compare_map_values(b, n, n_maps, map_from, map_to) || compare_runs(b, n, &o, &res)) goto cleanup;
   print_header(dir_b, dir_n, b, n, &o, n_maps, map_from, map_to);
   print_table(b, res, cs.all);
-  printf("%d groups compared (%d missing from the new run, %d only in the new run): %d regressions, %d "
-         "improved, "
-         "%d time_limit; %d timing moves unconfirmed (not interleaved); %d timing comparisons untested "
-         "(fewer than %d task pairs)\n",
-         res->n_common, res->only_base, res->only_new, res->n_regressions, res->n_improved, res->n_time_limit,
-         res->n_timing_evidence, res->n_untested_costs, o.min_repeats);
+  printf(
+      "%d groups compared (%d missing from the new run, %d only in the new run, %d of the baseline outside "
+      "the new run's sweep): %d regressions, %d improved, %d within the measured spread, %d time_limit; %d "
+      "paired tests; %d timing moves unconfirmed (not interleaved); %d timing comparisons untested (fewer "
+      "than %d task pairs)\n",
+      res->n_common, res->only_base, res->only_new, res->outside_sweep, res->n_regressions, res->n_improved,
+      res->n_within_spread, res->n_time_limit, res->n_shift_tests, res->n_timing_evidence,
+      res->n_untested_costs, o.min_repeats);
   rc = compare_failed(res, &o) ? 1 : 0;
   printf("verdict: %s\n", rc ? "REGRESSION" : "pass");
 cleanup:
   compare_result_destroy(&res);
+  spread_destroy(&spread);
   rundir_destroy(&b);
   rundir_destroy(&n);
   free(o.metric_tol_name);

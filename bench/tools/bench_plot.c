@@ -26,10 +26,10 @@
 static const char usage[] = "RUN_DIR [-no_plots]\n"
                             "       bench_plot RUN_DIR [RUN_DIR2 ... -overlay] [-x COL] [-series COL,...] "
                             "[-facet COL]\n"
-                            "                  [-where COL=VALUE,...] [-out DIR]";
+                            "                  [-where COL=VALUE,...] [-out DIR] [-force]";
 
 struct plot_flags {
-  int no_plots, overlay;
+  int no_plots, overlay, force;
 };
 
 static const struct option_decl plot_flag_options[] = {
@@ -37,7 +37,10 @@ static const struct option_decl plot_flag_options[] = {
      "rewrite the summary only, no plots (a flag: takes no value)"},
     {"overlay", OPT_BOOL, offsetof(struct plot_flags, overlay), "0", NULL,
      "the same metric of every RUN_DIR in one figure (a flag: takes no value)"},
+    {"force", OPT_BOOL, offsetof(struct plot_flags, force), "0", NULL,
+     "-overlay: overlay runs of different experiments too (refused otherwise; a flag: takes no value)"},
 };
+#define N_FLAGS ((int)(sizeof plot_flag_options / sizeof plot_flag_options[0]))
 /* The view options, for -help; read as text of any length by program_value. */
 static const struct option_decl plot_view_options[] = {
     {"x", OPT_STRING, 0, "", NULL, "column on the x axis ('none': one x value)"},
@@ -82,20 +85,22 @@ static int plot(const struct program *prog)
   if (prog->help) {
     printf("bench_plot %s\nre-make a run directory's summary and plots, or other views of its tasks.\n",
            usage);
-    option_print(stdout, plot_flag_options, 2, NULL);
+    option_print(stdout, plot_flag_options, N_FLAGS, NULL);
     option_print(stdout, plot_view_options, N_VIEW, NULL);
     return 0;
   }
-  if (option_read(plot_flag_options, 2, prog->options, NULL, &f, msg, sizeof msg)) {
+  if (option_read(plot_flag_options, N_FLAGS, prog->options, NULL, &f, msg, sizeof msg)) {
     fprintf(stderr, "error: %s\n", msg);
     return 2;
   }
   int view_set = f.overlay, n_dirs = prog->n_positional;
   for (int k = 0; k < N_VIEW; k++)
     view_set |= (*view[k] = program_value(prog, plot_view_names[k])) != NULL;
-  if (program_report_unused(prog, plot_flag_options, 2, plot_view_names, N_VIEW, NULL)) return 2;
+  if (program_report_unused(prog, plot_flag_options, N_FLAGS, plot_view_names, N_VIEW, NULL)) return 2;
   const char *const *dirs = (const char *const *)prog->positional;
-  if ((n_dirs > 1 && !f.overlay) || (f.overlay && n_dirs < 2) || (view_set && f.no_plots))
+  o.force = f.force;
+  if ((n_dirs > 1 && !f.overlay) || (f.overlay && n_dirs < 2) || (view_set && f.no_plots) ||
+      (f.force && !f.overlay))
     return usage_error();
   if (view_set) return plot_view(n_dirs, dirs, &o, f.overlay);
   int rc = sweep_summarize(dirs[0]);
@@ -110,7 +115,7 @@ static int plot(const struct program *prog)
 
 int main(int argc, char **argv)
 {
-  static const char *const flags[] = {"-no_plots", "-overlay", NULL};
+  static const char *const flags[] = {"-no_plots", "-overlay", "-force", NULL};
   static const struct program_spec spec = {.name = "bench_plot",
                                            .usage = usage,
                                            .positional_min = 1,

@@ -117,7 +117,7 @@ awk 'BEGIN { print "task_id,problem,solver,seed,status,residual,missing_metric,s
 check "many: bench_plot exits 0" '[ $? = 0 ] && images_ok $m/plots accuracy_residual && images_ok $m/plots success_rate'
 check "many categories: x tics turned 45 degrees" 'grep -q "set xtics rotate by 45 right" $m/plots/cost_solve_seconds.gp'
 check "more than 8 series: one panel per solver family (multiplot)" \
-  'grep -q "set multiplot layout" $m/plots/accuracy_residual.gp && grep -q "set title \"tao\"" $m/plots/accuracy_residual.gp &&
+  'grep -q "set multiplot" $m/plots/accuracy_residual.gp && grep -q "set title \"tao\"" $m/plots/accuracy_residual.gp &&
    grep -q "set title \"snes\"" $m/plots/accuracy_residual.gp'
 check "an identical series is drawn open and says which one it repeats" \
   'grep -q "title \"tao_1 (= tao_0)\"" $m/plots/accuracy_residual.gp'
@@ -141,8 +141,12 @@ check "-x/-series/-where: exit 0, x is the solver, one series, two problems kept
    [ "$(grep -c "^# " $tmp/v1/cost_solve_seconds.dat)" = 4 ] && grep -q "aggregated over problem, seed" $tmp/v1/cost_solve_seconds.gp &&
    grep -q "\"tao_3\" 0 0 4" $tmp/v1/success_rate.dat'
 "$bin/bench_plot" "$m" -facet seed -series solver -where solver=tao_0,solver=tao_2 -out "$tmp/v2" >"$tmp/out" 2>"$tmp/err"
-check "-facet seed: one panel per seed" \
-  '[ $? = 0 ] && grep -q "set multiplot layout 1,2" $tmp/v2/accuracy_residual.gp && grep -q "set title \"1\"" $tmp/v2/accuracy_residual.gp'
+check "-facet seed: one panel per seed, each with its own margins and key position" \
+  '[ $? = 0 ] && grep -q "set multiplot title" $tmp/v2/accuracy_residual.gp && grep -q "set title \"1\"" $tmp/v2/accuracy_residual.gp &&
+   [ $(grep -c "^set lmargin at screen" $tmp/v2/accuracy_residual.gp) = 2 ] && [ $(grep -c "^set key at screen" $tmp/v2/accuracy_residual.gp) = 2 ]'
+# every panel's plot area the same height (tmargin - bmargin), whatever its key: a panel's key has its own band
+check "-facet seed: the panels' plot areas are the same size" \
+  'awk "/^set tmargin at screen/ { t = \$5 } /^set bmargin at screen/ { h[n++] = t - \$5 } END { for (i = 1; i < n; i++) if (h[i] - h[0] > 1e-4 || h[0] - h[i] > 1e-4) exit 1; exit n < 2 }" $tmp/v2/accuracy_residual.gp'
 "$bin/bench_plot" "$m" -x no_such_column >"$tmp/out" 2>"$tmp/err"
 check "-x naming no column: exit 2 with a message" '[ $? = 2 ] && grep -q no_such_column $tmp/err'
 "$bin/bench_plot" "$m" "$d" >"$tmp/out" 2>"$tmp/err"
@@ -150,9 +154,16 @@ check "two runs without -overlay: usage, exit 2" '[ $? = 2 ] && grep -q usage $t
 "$bin/bench_synthetic" -out "$tmp/syn2" -kind ok,fail -work 0.001,0.003 -seeds 3 -quiet 2>/dev/null
 "$bin/bench_plot" "$tmp/syn" "$tmp/syn2" -overlay -out "$tmp/ov" >"$tmp/out" 2>"$tmp/err"
 check "-overlay: exit 0, one figure per metric" '[ $? = 0 ] && images_ok $tmp/ov accuracy_draw_mean && [ ! -e $tmp/ov/plots ]'
-check "-overlay: both runs in the same figure, labelled baseline and variant" \
-  'grep -q "^# baseline / ok" $tmp/ov/accuracy_draw_mean.dat && grep -q "^# variant / ok" $tmp/ov/accuracy_draw_mean.dat &&
-   grep -q "title \"baseline / ok\"" $tmp/ov/accuracy_draw_mean.gp && grep -q "variant / ok" $tmp/ov/accuracy_draw_mean.gp'
+check "-overlay: both runs in the same figure, named by role and folder" \
+  'grep -q "^# baseline (tmp[^/]*/syn) / ok" $tmp/ov/accuracy_draw_mean.dat && grep -q "^# variant (tmp[^/]*/syn2) / ok" $tmp/ov/accuracy_draw_mean.dat &&
+   grep -q "title \"baseline (tmp[^/]*/syn) / ok\"" $tmp/ov/accuracy_draw_mean.gp && grep -q "variant (tmp[^/]*/syn2) / ok" $tmp/ov/accuracy_draw_mean.gp'
+check "-overlay: the variant dashed (dt 2) with open points, the baseline solid" \
+  'grep "title \"variant (" $tmp/ov/accuracy_draw_mean.gp | grep -q "dt 2 " && ! grep "title \"baseline (" $tmp/ov/accuracy_draw_mean.gp | grep -q "dt 2 "'
+"$bin/bench_plot" "$tmp/syn" "$d" -overlay -out "$tmp/ov2" >"$tmp/out" 2>"$tmp/err"
+check "-overlay of two experiments: exit 2 naming both, unless -force" \
+  '[ $? = 2 ] && grep -q "is experiment .synthetic. but .* is .solvers." $tmp/err && grep -q -- -force $tmp/err'
+"$bin/bench_plot" "$tmp/syn" "$d" -overlay -force -out "$tmp/ov2" >"$tmp/out" 2>"$tmp/err"
+check "... with -force: exit 0" '[ $? = 0 ]'
 check "-overlay: the runs' own plots untouched" '[ ! -e $tmp/syn/plots/plots_overlay ] && [ -s $tmp/syn/plots/accuracy_draw_mean.gp ]'
 
 # 3. a metric no task has a value for: that plot is skipped, the others are made

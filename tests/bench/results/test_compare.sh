@@ -9,8 +9,12 @@
 # the A-vs-A spread; a baseline group missing from the new run is a coverage regression; -map judges a
 # variant against what it replaces; exit 2 for duplicate rows and non-numeric cells (either run), a missing
 # directory, different experiments, mismatched columns, no common group, bad -map items, an unknown option
-# and a -metric_tol naming no metric. Then bench/ab on a toy command: two identical commands pass, a
-# slowed one is flagged with its ratio and p-value.
+# and a -metric_tol naming no metric. Trajectory outcomes against the baseline's spread.csv: a move within
+# spread_factor x the spread is "within spread" (exit 0), beyond it or with every instance worse at
+# -shift_alpha a regression naming the spread, the pairs beyond it and the signed-rank p-value; per-step
+# metrics against the baseline's floor, not the new run's; groups outside the new run's sweep (values_<axis>)
+# not missing. Then bench/ab on a toy command: two identical commands pass, a slowed one is flagged with
+# its ratio and p-value.
 set -u
 bin=${CB_BIN:-bin}
 tmp=$(mktemp -d)
@@ -76,7 +80,7 @@ has "within tolerance: verdict ok" '^b 0.1 +err .* ok$'
 
 mkrun "$tmp/worse" errb=1.5
 expect 1 "err median +50% in group b is a regression" -- "$c" "$tmp/base" "$tmp/worse"
-has "the regression row names group, metric, values and change" '^b 0.1 +err +0.0035 +0.00525 +\+50% +REGRESSION$'
+has "the regression row names group, metric, values and change" '^b 0.1 +err +0.0035 +0.00525 +\+50% \[signed-rank p=0.016, n=6\] +REGRESSION$'
 has "group a unchanged is not listed" '^[^#]*b 0.1' && ! grep -q '^a 0.1 *err' "$tmp/out" && pass "only what moved is listed" || fail "unchanged rows listed"
 expect 0 "-metric_tol err=0.6 accepts +50%" -- "$c" "$tmp/base" "$tmp/worse" -metric_tol err=0.6
 expect 0 "-tol_abs 0.01 accepts +0.00175" -- "$c" "$tmp/base" "$tmp/worse" -tol_abs 0.01
@@ -84,12 +88,12 @@ expect 0 "-all lists every comparison" -- "$c" "$tmp/base" "$tmp/same" -all
 has "-all: unchanged rows with verdict same" '^a 0.1 +err .* same$'
 mkrun "$tmp/better" errb=0.5
 expect 0 "err -50% is an improvement, not a regression" -- "$c" "$tmp/base" "$tmp/better"
-has "improved row" '^b 0.1 +err .*-50% +improved$'
+has "improved row" '^b 0.1 +err .*-50% .*improved$'
 
 mkrun "$tmp/hb_base" hb=err
 mkrun "$tmp/hb_lower" hb=err errb=0.5
 expect 1 "a higher-is-better metric falling 50% is a regression" -- "$c" "$tmp/hb_base" "$tmp/hb_lower"
-has "... its row" '^b 0.1 +err .*-50% +REGRESSION$'
+has "... its row" '^b 0.1 +err .*-50% .*REGRESSION$'
 has "... and the header says which metrics are higher-is-better" 'lower is better except for err,'
 mkrun "$tmp/hb_higher" hb=err errb=1.5
 expect 0 "... rising 50% is an improvement" -- "$c" "$tmp/hb_base" "$tmp/hb_higher"
@@ -121,7 +125,7 @@ expect 0 "... the new run's floors count (baseline without)" -- "$c" "$tmp/base"
 mkrun "$tmp/it_base" costs=iters,cost_seconds,task_seconds counts=iters
 mkrun "$tmp/it_more" costs=iters,cost_seconds,task_seconds counts=iters itb=2
 expect 1 "iterations x2 (a count) is a regression" -- "$c" "$tmp/it_base" "$tmp/it_more"
-has "... reported as a count with its ratio" '^b 0.1 +iters +12.5 +25 +x2 +REGRESSION$'
+has "... reported as a count with its ratio" '^b 0.1 +iters +12.5 +25 +x2 .*REGRESSION$'
 mkrun "$tmp/it_same" costs=iters,cost_seconds,task_seconds counts=iters itb=1.05
 expect 0 "iterations +5% is within -count_ratio 1.2" -- "$c" "$tmp/it_base" "$tmp/it_same"
 mkrun "$tmp/it_metric" mlist=err,iters
@@ -159,10 +163,10 @@ has "improved cost row" '^b 0.1 +cost_seconds .* improved$'
 
 mkrun "$tmp/more" hs=0.1,0.2
 expect 0 "groups only in the new run are counted, not compared" -- "$c" "$tmp/base" "$tmp/more"
-has "counts of unmatched groups" '^2 groups compared \(0 missing from the new run, 2 only in the new run\)'
+has "counts of unmatched groups" '^2 groups compared \(0 missing from the new run, 2 only in the new run, 0 of the baseline outside'
 expect 1 "groups missing from the new run are a coverage regression" -- "$c" "$tmp/more" "$tmp/base"
 has "... listed in the table" '^b 0.2 +coverage +6 tasks +missing +group missing +REGRESSION$'
-has "... and counted" '^2 groups compared \(2 missing from the new run, 0 only in the new run\): 2 regressions'
+has "... and counted" '^2 groups compared \(2 missing from the new run, 0 only in the new run, 0 of the baseline outside the new run.s sweep\): 2 regressions'
 mkrun "$tmp/numeric" hs=1e-1
 expect 0 "h = 1e-1 matches h = 0.1" -- "$c" "$tmp/base" "$tmp/numeric"
 
@@ -232,6 +236,39 @@ head -1 "$tmp/out" | grep -q '^bench_compare BASELINE_DIR NEW_DIR' && ! grep -q 
 expect 2 "-metric_tol naming no metric" -- "$c" "$tmp/base" "$tmp/same" -metric_tol bogus=0.1
 expect 2 "one directory only" -- "$c" "$tmp/base"
 expect 0 "-help" -- "$c" -help
+
+# trajectory outcomes against the spread the baseline measured (spread.csv beside it): every task of err moved
+# by up to 0.001 under the perturbation, so with the factor 3 a median may move by 0.003
+mkrun "$tmp/sp_base"
+{ echo "# hand-made spread"; echo "task_id,runs,status_flips,err"
+  for id in $(seq 0 11); do echo "$id,3,0,0.001"; done; } >"$tmp/sp_base/spread.csv"
+mkrun "$tmp/sp_chaos" errb=1.5
+expect 0 "err of b +50% (median +0.00175), within 3 x the measured spread 0.001: pass" -- "$c" "$tmp/sp_base" "$tmp/sp_chaos"
+has "... verdict 'within spread', with what the spread allows and the pairs beyond it" \
+  '^b 0.1 +err .*\+50% \[spread allows 0.003; [01]/6 beyond\] \[signed-rank p=0.016, n=6\] +within spread$'
+has "... counted on the summary line" 'regressions, 0 improved, 1 within the measured spread'
+expect 1 "... with -spread_factor 1 (allows 0.001): a regression" -- "$c" "$tmp/sp_base" "$tmp/sp_chaos" -spread_factor 1
+has "... naming the pairs beyond their own spread" '^b 0.1 +err .*\[spread allows 0.001; 4/6 beyond\].* +REGRESSION$'
+mkrun "$tmp/sp_far" errb=4
+expect 1 "err of b x4 (median 0.014, +0.0105), beyond 3 x the spread: a regression" -- "$c" "$tmp/sp_base" "$tmp/sp_far"
+expect 1 "every instance worse (p = 1/64) at -shift_alpha 0.05: a shift, whatever the spread" -- \
+  "$c" "$tmp/sp_base" "$tmp/sp_chaos" -shift_alpha 0.05
+has "... the row says so with its p-value" '^b 0.1 +err .*\[signed-rank p=0.016, n=6: shift\] +REGRESSION$'
+expect 2 "-spread_factor under 1: refused" -- "$c" "$tmp/sp_base" "$tmp/sp_chaos" -spread_factor 0.5
+# per-step quantities: the baseline's floor, whatever the new run declares
+mkrun "$tmp/ps_base" floors=err=0.01 && sed -i 's/^counts $/counts\nper_step err/' "$tmp/ps_base/experiment.txt"
+mkrun "$tmp/ps_new" errb=2 floors=err=1 && sed -i 's/^counts $/counts\nper_step err/' "$tmp/ps_new/experiment.txt"
+expect 0 "per-step err of b x2 (median 0.007) and the baseline's 0.0035, both under its floor 0.01: no verdict" -- \
+  "$c" "$tmp/ps_base" "$tmp/ps_new"
+has "... under floor, not the new run's looser floor 1 that would hide anything" '^b 0.1 +err .* under floor$|nothing moved'
+mkrun "$tmp/ps_new2" errb=12 floors=err=1 && sed -i 's/^counts $/counts\nper_step err/' "$tmp/ps_new2/experiment.txt"
+expect 1 "per-step err of b x12 (median 0.042) above the baseline's floor 0.01: a regression despite the new floor 1" -- \
+  "$c" "$tmp/ps_base" "$tmp/ps_new2"
+# a run of some values of a group axis (a replay of a few solvers): the others were not asked for
+mkrun "$tmp/sel" && grep -v ',b,' "$tmp/sel/tasks.csv" >"$tmp/sel/t" && mv "$tmp/sel/t" "$tmp/sel/tasks.csv" &&
+  printf 'values_method a\nvalues_h 0.1\n' >>"$tmp/sel/experiment.txt"
+expect 0 "a run of method a only (values_method a): group b is outside its sweep, not missing" -- "$c" "$tmp/base" "$tmp/sel"
+has "... counted as such" '^1 groups compared \(0 missing from the new run, 0 only in the new run, 1 of the baseline outside'
 
 # bench/ab: A and B interleaved (bench_synthetic computes for -work seconds per task)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

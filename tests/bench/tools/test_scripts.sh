@@ -50,10 +50,23 @@ check "regress against the baselines: exit 0" '[ $? = 0 ] && grep -q "every expe
 bench/regress -bogus_opt >"$tmp/r2.out" 2>&1
 check "regress -bogus_opt: exit 2, nothing run" '[ $? = 2 ] && grep -q "nothing was run or changed" $tmp/r2.out && ! grep -q "^== .* -> " $tmp/r2.out'
 
+bench/regress -lemke_block 4 >"$tmp/r3.out" 2>&1
+check "regress -lemke_block 4 where no preset runs lemke: exit 2, 'no quick preset uses -lemke_block', nothing run" \
+  '[ $? = 2 ] && grep -q "regress: no quick preset uses -lemke_block" $tmp/r3.out &&
+   grep -q "regress: alpha: -lemke_block left out" $tmp/r3.out && ! grep -q "^== .* -> " $tmp/r3.out'
+
 # 2. run-default: a failed experiment is reported with its status and the others run
 BETA_FAIL=1 bench/run-default >"$tmp/d1.out" 2>&1
 check "run-default with beta failing: exit 1, 'beta failed (exit 1)', alpha ran" \
   '[ $? = 1 ] && grep -q "run-default: beta failed (exit 1); going on with the others" $tmp/d1.out && grep -q "^== alpha" $tmp/d1.out'
+bench/run-default >"$tmp/d2.out" 2>"$tmp/d2.err"
+check "run-default: exit 0; stdout is one line per experiment with tasks, failures, wall and summary, then the folders" \
+  '[ $? = 0 ] && [ $(grep -c "^== " $tmp/d2.out) = 2 ] &&
+   grep -Eq "^== alpha +2 tasks, 0 failed, wall [0-9.]+ s, summary results/synthetic/[0-9-]+/summary.md \(log results/synthetic/[0-9-]+/run.log\)$" $tmp/d2.out &&
+   grep -Eq "^== beta +4 tasks, 2 failed, wall" $tmp/d2.out && [ $(wc -l <$tmp/d2.out) -le 6 ] && [ ! -s $tmp/d2.err ]'
+check "... the drivers' tables and progress went to run.log in each run folder, none left elsewhere" \
+  'l=$(sed -n "s/^== beta .*(log \(.*\))$/\1/p" $tmp/d2.out); [ -f "$l" ] && grep -q "^|" "$l" && grep -q "results in" "$l" &&
+   ! grep -q "^|" $tmp/d2.out && [ ! -e results/.run-default ]'
 
 # 3. Ctrl-C of make run while alpha runs: alpha is reported interrupted, beta does not start, make exits 130
 printf 'run:\n\tbench/run-default -work 0.5 -seeds 8\n' >Makefile
