@@ -24,12 +24,27 @@ static int by_id(const void *a, const void *b)
   return (x->id > y->id) - (x->id < y->id);
 }
 
+/* An axis value and its position in the axis' list, sorted by value then position: a row's value is found
+ * by binary search (a linear search per row made a merge of N tasks with N seeds quadratic in N). */
+struct value_at {
+  const char *value;
+  int i;
+};
+
+static int by_value_then_position(const void *a, const void *b)
+{
+  const struct value_at *x = a, *y = b;
+  int c = strcmp(x->value, y->value);
+  return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
 /* The axis value lists of a run (experiment.txt: axes, values_<axis>), to number tasks by their values. */
 struct axis_lists {
   int n;
-  int *col;       /* column of each axis in the ledger */
-  int *count;     /* values per axis */
-  char ***values; /* values[k][i] */
+  int *col;                 /* column of each axis in the ledger */
+  int *count;               /* values per axis */
+  char ***values;           /* values[k][i] */
+  struct value_at **sorted; /* sorted[k]: values[k] by value (by_value_then_position) */
 };
 
 static void axis_lists_free(struct axis_lists *l)
@@ -38,8 +53,10 @@ static void axis_lists_free(struct axis_lists *l)
     for (int i = 0; l->values[k] && i < l->count[k]; i++)
       free(l->values[k][i]);
     free(l->values[k]);
+    if (l->sorted) free(l->sorted[k]);
   }
   free(l->values);
+  free(l->sorted);
   free(l->count);
   free(l->col);
   memset(l, 0, sizeof *l);
@@ -77,7 +94,8 @@ static int axis_lists_read(const char *path, const struct table *t, struct axis_
   l->col = calloc((size_t)n + 1, sizeof *l->col);
   l->count = calloc((size_t)n + 1, sizeof *l->count);
   l->values = calloc((size_t)n + 1, sizeof *l->values);
-  if (!l->col || !l->count || !l->values) goto cleanup;
+  l->sorted = calloc((size_t)n + 1, sizeof(struct value_at *));
+  if (!l->col || !l->count || !l->values || !l->sorted) goto cleanup;
   for (int k = 0; k < n; k++) {
     char key[256];
     snprintf(key, sizeof key, "values_%s", names[k]);
@@ -90,6 +108,10 @@ static int axis_lists_read(const char *path, const struct table *t, struct axis_
     }
     split_list(v, &l->values[k], &l->count[k]);
     free(v);
+    if (!(l->sorted[k] = malloc(((size_t)l->count[k] + 1) * sizeof *l->sorted[k]))) goto cleanup;
+    for (int i = 0; i < l->count[k]; i++)
+      l->sorted[k][i] = (struct value_at){l->values[k][i], i};
+    qsort(l->sorted[k], (size_t)l->count[k], sizeof *l->sorted[k], by_value_then_position);
   }
   rc = 0;
 cleanup:
@@ -101,14 +123,26 @@ cleanup:
   return rc;
 }
 
+/* The first position of value in axis k's list, -1 when it is not there. */
+static int axis_position(const struct axis_lists *l, int k, const char *value)
+{
+  int lo = 0, hi = l->count[k]; /* the first sorted entry whose value is >= value */
+  while (lo < hi) {
+    const int mid = lo + (hi - lo) / 2;
+    if (strcmp(l->sorted[k][mid].value, value) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < l->count[k] && strcmp(l->sorted[k][lo].value, value) == 0 ? l->sorted[k][lo].i : -1;
+}
+
 /* The id of row r in the sweep the lists describe (last axis fastest), -1 when a value is not in it. */
 static long axis_lists_id(const struct axis_lists *l, const struct table *t, int r)
 {
   long id = 0;
   for (int k = 0; k < l->n; k++) {
-    int found = -1;
-    for (int i = 0; i < l->count[k] && found < 0; i++)
-      if (strcmp(l->values[k][i], table_get(t, r, l->col[k])) == 0) found = i;
+    const int found = axis_position(l, k, table_get(t, r, l->col[k]));
     if (found < 0) return -1;
     id = id * l->count[k] + found;
   }
