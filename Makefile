@@ -108,7 +108,8 @@ TEST_SRC := $(sort $(shell find tests -name 'test_*.c'))
 DRIVERS := $(DRIVER_SRC:bench/%.c=$(BIN)/bench_%)
 TOOLS := $(TOOL_SRC:bench/tools/%.c=$(BIN)/%)
 TESTS := $(TEST_SRC:tests/%.c=$(BIN)/tests/%)
-TEST_SUPPORT := $(BUILD)/tests/check.o $(BUILD)/tests/fd_jacobian.o $(BUILD)/tests/solver_fixture.o
+TEST_SUPPORT := $(BUILD)/tests/check.o $(BUILD)/tests/fd_jacobian.o $(BUILD)/tests/solver_fixture.o \
+  $(BUILD)/tests/drive_fixture.o
 
 .SECONDARY:
 .PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step bench-sparse bench-lemke fuzz fuzz-corpus

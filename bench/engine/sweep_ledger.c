@@ -87,6 +87,65 @@ static double solve_tolerance(const struct sweep *s)
 
 /* experiment.txt: what aggregation, plots and bench_compare read (see sweep.h). Written atomically, so
  * that array elements starting together never see half a file. */
+/* Axis j, or column j - n_axes: its name and help (for the units and labels lines). */
+static void axis_or_column(const struct sweep_driver *d, int j, const char **name, const char **help)
+{
+  *name = j < d->n_axes ? d->axes[j].name : d->columns[j - d->n_axes].name;
+  *help = j < d->n_axes ? d->axes[j].help : d->columns[j - d->n_axes].help;
+}
+
+/* "units name=unit,...": from a trailing "[unit]" in the help of an axis (for the x of the plots) or a
+ * column; task_seconds last. */
+static void put_units(FILE *fp, const struct sweep_driver *d)
+{
+  int first = 1;
+  fprintf(fp, "units ");
+  for (int j = 0; j < d->n_axes + d->n_columns; j++) {
+    const char *name, *h;
+    axis_or_column(d, j, &name, &h);
+    const char *lb = h ? strrchr(h, '[') : NULL, *rb = lb ? strchr(lb, ']') : NULL;
+    if (lb && rb && rb[1] == '\0')
+      fprintf(fp, "%s%s=%.*s", first ? "" : ",", name, (int)(rb - lb - 1), lb + 1), first = 0;
+  }
+  fprintf(fp, "%stask_seconds=s\n", first ? "" : ",");
+}
+
+/* "KEY name,...": the columns whose count (per_step 0) or per_step (1) flag is set. */
+static void put_flagged(FILE *fp, const char *key, const struct sweep_driver *d, int per_step)
+{
+  int first = 1;
+  fprintf(fp, "%s ", key);
+  for (int j = 0; j < d->n_columns; j++)
+    if (per_step ? d->columns[j].per_step : d->columns[j].count)
+      fprintf(fp, "%s%s", first ? "" : ",", d->columns[j].name), first = 0;
+  fputc('\n', fp);
+}
+
+/* "labels name=help|...": for the plots' axis labels, the help without its "[unit]" (units says that), '|'
+ * between entries since help text has commas; a '|' or backslash inside a help gets a backslash before it
+ * (helps write |v| for a magnitude), a newline becomes a space. */
+static void put_labels(FILE *fp, const struct sweep_driver *d)
+{
+  int first = 1;
+  fprintf(fp, "labels ");
+  for (int j = 0; j < d->n_axes + d->n_columns; j++) {
+    const char *name, *h;
+    axis_or_column(d, j, &name, &h);
+    if (!h || !h[0]) continue;
+    const char *lb = strrchr(h, '['), *rb = lb ? strchr(lb, ']') : NULL;
+    size_t len = lb && rb && rb[1] == '\0' ? (size_t)(lb - h) : strlen(h);
+    while (len > 0 && h[len - 1] == ' ')
+      len--;
+    if (!len) continue;
+    fprintf(fp, "%s%s=", first ? "" : "|", name), first = 0;
+    for (size_t i = 0; i < len; i++) {
+      if (h[i] == '|' || h[i] == '\\') fputc('\\', fp);
+      fputc(h[i] == '\n' || h[i] == '\r' ? ' ' : h[i], fp);
+    }
+  }
+  fputc('\n', fp);
+}
+
 static int write_experiment(const struct sweep *s, const char *path)
 {
   const struct sweep_driver *d = s->d;
@@ -138,17 +197,8 @@ static int write_experiment(const struct sweep *s, const char *path)
       fprintf(fp, "%s%s", i ? "," : "", s->ax[k].v[i]);
     fputc('\n', fp);
   }
-  fprintf(fp, "units ");
-  first = 1;
-  /* "name=unit" from a trailing "[unit]" in the help of an axis (for the x of the plots) or a column */
-  for (int j = 0; j < d->n_axes + d->n_columns; j++) {
-    const char *name = j < d->n_axes ? d->axes[j].name : d->columns[j - d->n_axes].name;
-    const char *h = j < d->n_axes ? d->axes[j].help : d->columns[j - d->n_axes].help;
-    const char *lb = h ? strrchr(h, '[') : NULL, *rb = lb ? strchr(lb, ']') : NULL;
-    if (lb && rb && rb[1] == '\0')
-      fprintf(fp, "%s%s=%.*s", first ? "" : ",", name, (int)(rb - lb - 1), lb + 1), first = 0;
-  }
-  fprintf(fp, "%stask_seconds=s\nfloors ", first ? "" : ",");
+  put_units(fp, d);
+  fprintf(fp, "floors ");
   first = 1; /* %.17g: the floor bench_compare reads back is the declared double */
   double tol = solve_tolerance(s);
   for (int j = 0; j < d->n_columns; j++) {
@@ -157,35 +207,10 @@ static int write_experiment(const struct sweep *s, const char *path)
     double floor_v = c->per_step && metric ? fmax(c->floor, tol) : c->floor;
     if (floor_v > 0.0) fprintf(fp, "%s%s=%.17g", first ? "" : ",", c->name, floor_v), first = 0;
   }
-  fprintf(fp, "\ncounts ");
-  first = 1;
-  for (int j = 0; j < d->n_columns; j++)
-    if (d->columns[j].count) fprintf(fp, "%s%s", first ? "" : ",", d->columns[j].name), first = 0;
-  fprintf(fp, "\nper_step ");
-  first = 1;
-  for (int j = 0; j < d->n_columns; j++)
-    if (d->columns[j].per_step) fprintf(fp, "%s%s", first ? "" : ",", d->columns[j].name), first = 0;
-  /* "name=help" for the plots' axis labels: the help without its "[unit]" (units says that), '|' between
-   * entries since help text has commas; a '|' or backslash inside a help gets a backslash before it (helps
-   * write |v| for a magnitude), a newline becomes a space */
-  fprintf(fp, "\nlabels ");
-  first = 1;
-  for (int j = 0; j < d->n_axes + d->n_columns; j++) {
-    const char *name = j < d->n_axes ? d->axes[j].name : d->columns[j - d->n_axes].name;
-    const char *h = j < d->n_axes ? d->axes[j].help : d->columns[j - d->n_axes].help;
-    if (!h || !h[0]) continue;
-    const char *lb = strrchr(h, '['), *rb = lb ? strchr(lb, ']') : NULL;
-    size_t len = lb && rb && rb[1] == '\0' ? (size_t)(lb - h) : strlen(h);
-    while (len > 0 && h[len - 1] == ' ')
-      len--;
-    if (!len) continue;
-    fprintf(fp, "%s%s=", first ? "" : "|", name), first = 0;
-    for (size_t i = 0; i < len; i++) {
-      if (h[i] == '|' || h[i] == '\\') fputc('\\', fp);
-      fputc(h[i] == '\n' || h[i] == '\r' ? ' ' : h[i], fp);
-    }
-  }
   fputc('\n', fp);
+  put_flagged(fp, "counts", d, 0);
+  put_flagged(fp, "per_step", d, 1);
+  put_labels(fp, d);
   int bad = ferror(fp) != 0;
   bad |= fclose(fp) != 0;
   if (bad || rename(tmp, path)) {

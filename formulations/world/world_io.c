@@ -106,6 +106,77 @@ static void put_i(struct out *o, const int *x, int n)
     put(o, " %d", x[i]);
 }
 
+/* A shape's record and the records of its parts' data (poly, super, sqd, hedron). */
+static void put_shape(struct out *o, const struct shape *s)
+{
+  put(o, "\nshape %d %d", (int)s->kind, s->body);
+  put_d(o, s->c, 3);
+  put_d(o, &s->radius, 1);
+  put_d(o, s->n, 3);
+  put_d(o, &s->d, 1);
+  put(o, " %d %d", s->polygon != NULL, s->polyhedron != NULL);
+  if (s->polygon) {
+    const struct polygon *p = s->polygon;
+    put(o, "\npoly %d", p->n);
+    put_d(o, &p->area, 1);
+    put_d(o, p->centroid, 2);
+    put_d(o, &p->second_moment, 1);
+    put_d(o, p->v, 2 * p->n);
+    put_d(o, p->en, 2 * p->n);
+    put_d(o, p->ed, p->n);
+  }
+  if (s->kind == SHAPE_SUPERELLIPSE) {
+    put(o, "\nsuper %d", s->se.p);
+    put_d(o, &s->se.a, 1);
+    put_d(o, &s->se.b, 1);
+    put_d(o, &s->se.angle, 1);
+    put_d(o, &s->se.area, 1);
+    put_d(o, &s->se.second_moment, 1);
+  }
+  if (s->kind == SHAPE_SUPERELLIPSOID) {
+    put(o, "\nsqd %d", s->sq.p);
+    put_d(o, s->sq.a, 3);
+    put_d(o, s->sq.q, 4);
+    put_d(o, &s->sq.volume, 1);
+    put_d(o, s->sq.inertia, 9);
+  }
+  if (s->polyhedron) {
+    const struct polyhedron *p = s->polyhedron;
+    put(o, "\nhedron %d %d %d", p->nv, p->nf, p->ne);
+    put_d(o, &p->volume, 1);
+    put_d(o, p->centroid, 3);
+    put_d(o, p->inertia, 9);
+    put_d(o, p->v, 3 * p->nv);
+    put_i(o, p->face_start, p->nf + 1);
+    put_i(o, p->face_vert, p->face_start[p->nf]);
+    put_d(o, p->fn, 3 * p->nf);
+    put_d(o, p->fd, p->nf);
+    put_i(o, p->edge_vert, 2 * p->ne);
+    put_i(o, p->edge_face, 2 * p->ne);
+  }
+}
+
+/* Version 2's motors and supports. */
+static void put_drives(struct out *o, const struct world *w)
+{
+  for (int i = 0; i < w->nm; i++) {
+    const struct motor *m = &w->motors[i];
+    put(o, "\nmotor %d", m->body);
+    put_d(o, m->axis, 3);
+    put_d(o, &m->speed, 1);
+    put_d(o, &m->max_force, 1);
+  }
+  for (int i = 0; i < w->nsup; i++) {
+    const struct support_friction *sp = &w->supports[i];
+    put(o, "\nsupport %d %d %d", sp->body, sp->n, sp->dirs);
+    for (int k = 0; k < sp->n; k++)
+      put_d(o, sp->p[k], 2);
+    put_d(o, sp->normal, sp->n);
+    put_d(o, &sp->mu, 1);
+    put_d(o, &sp->damping, 1);
+  }
+}
+
 int world_to_text(const struct world *w, char **text, size_t *len)
 {
   struct out o = {malloc(4096), 0, 4096, 0};
@@ -143,54 +214,8 @@ int world_to_text(const struct world *w, char **text, size_t *len)
     put_d(&o, &b->bound_radius, 1);
     put(&o, " %d", b->unbounded);
   }
-  for (int i = 0; i < w->ns; i++) {
-    const struct shape *s = &w->shapes[i];
-    put(&o, "\nshape %d %d", (int)s->kind, s->body);
-    put_d(&o, s->c, 3);
-    put_d(&o, &s->radius, 1);
-    put_d(&o, s->n, 3);
-    put_d(&o, &s->d, 1);
-    put(&o, " %d %d", s->polygon != NULL, s->polyhedron != NULL);
-    if (s->polygon) {
-      const struct polygon *p = s->polygon;
-      put(&o, "\npoly %d", p->n);
-      put_d(&o, &p->area, 1);
-      put_d(&o, p->centroid, 2);
-      put_d(&o, &p->second_moment, 1);
-      put_d(&o, p->v, 2 * p->n);
-      put_d(&o, p->en, 2 * p->n);
-      put_d(&o, p->ed, p->n);
-    }
-    if (s->kind == SHAPE_SUPERELLIPSE) {
-      put(&o, "\nsuper %d", s->se.p);
-      put_d(&o, &s->se.a, 1);
-      put_d(&o, &s->se.b, 1);
-      put_d(&o, &s->se.angle, 1);
-      put_d(&o, &s->se.area, 1);
-      put_d(&o, &s->se.second_moment, 1);
-    }
-    if (s->kind == SHAPE_SUPERELLIPSOID) {
-      put(&o, "\nsqd %d", s->sq.p);
-      put_d(&o, s->sq.a, 3);
-      put_d(&o, s->sq.q, 4);
-      put_d(&o, &s->sq.volume, 1);
-      put_d(&o, s->sq.inertia, 9);
-    }
-    if (s->polyhedron) {
-      const struct polyhedron *p = s->polyhedron;
-      put(&o, "\nhedron %d %d %d", p->nv, p->nf, p->ne);
-      put_d(&o, &p->volume, 1);
-      put_d(&o, p->centroid, 3);
-      put_d(&o, p->inertia, 9);
-      put_d(&o, p->v, 3 * p->nv);
-      put_i(&o, p->face_start, p->nf + 1);
-      put_i(&o, p->face_vert, p->face_start[p->nf]);
-      put_d(&o, p->fn, 3 * p->nf);
-      put_d(&o, p->fd, p->nf);
-      put_i(&o, p->edge_vert, 2 * p->ne);
-      put_i(&o, p->edge_face, 2 * p->ne);
-    }
-  }
+  for (int i = 0; i < w->ns; i++)
+    put_shape(&o, &w->shapes[i]);
   for (int i = 0; i < w->nj; i++) {
     const struct joint *j = &w->joints[i];
     put(&o, "\njoint %d %d %d", (int)j->kind, j->a, j->b);
@@ -201,22 +226,7 @@ int world_to_text(const struct world *w, char **text, size_t *len)
       put_d(&o, &j->angle, 1);
     }
   }
-  for (int i = 0; i < w->nm; i++) {
-    const struct motor *m = &w->motors[i];
-    put(&o, "\nmotor %d", m->body);
-    put_d(&o, m->axis, 3);
-    put_d(&o, &m->speed, 1);
-    put_d(&o, &m->max_force, 1);
-  }
-  for (int i = 0; i < w->nsup; i++) {
-    const struct support_friction *sp = &w->supports[i];
-    put(&o, "\nsupport %d %d %d", sp->body, sp->n, sp->dirs);
-    for (int k = 0; k < sp->n; k++)
-      put_d(&o, sp->p[k], 2);
-    put_d(&o, sp->normal, sp->n);
-    put_d(&o, &sp->mu, 1);
-    put_d(&o, &sp->damping, 1);
-  }
+  put_drives(&o, w);
   put(&o, "\nend\n");
   if (o.bad) {
     free(o.s);

@@ -10,6 +10,7 @@
  * - a mirror joint: a force F on one body moves both, mirrored, at F / (m_a + m_b);
  * - world text: a world with all four round-trips exactly; a version-1 text (no such parts) still reads. */
 #include "check.h"
+#include "drive_fixture.h"
 #include "formulation.h"
 #include "stepper.h"
 #include "world_io.h"
@@ -21,57 +22,19 @@
 
 static const double H = 1e-3;
 
-/* Steps w n times with stewart_trinkle and Lemke; the number of failed solves (or -1). */
-static int step_n(struct world *w, int n)
-{
-  struct formulation *f = NULL;
-  struct solver *s = NULL;
-  struct stepper *st = NULL;
-  int failed = -1;
-  if (formulation_create("stewart_trinkle", &f, NULL, 0) || solver_create("lemke", &s, NULL, 0) ||
-      stepper_create(&st) || !formulation_supports(f, w))
-    goto done;
-  failed = 0;
-  for (int i = 0; i < n && failed >= 0; i++) {
-    struct step_record rec;
-    if (stepper_step(st, w, f, s, H, &rec))
-      failed = -1;
-    else
-      failed += rec.failed;
-  }
-done:
-  stepper_destroy(&st);
-  solver_destroy(&s);
-  formulation_destroy(&f);
-  return failed;
-}
-
-/* A disc of mass m on three support points (the centre of mass at their centroid: m g / 3 each), no
- * gravity in the plane. */
-static struct world *disc_on_support(double m, double mu, double damping)
-{
-  struct world *w = world_create(2);
-  w->gravity[1] = 0.0;
-  const int b = world_add_body(w, 0, m, 0.5 * m * 0.01 * 0.01);
-  world_add_disc(w, b, 0.0, 0.0, 0.01);
-  const double p[6] = {0.006, 0.0, -0.003, 0.005196152422706632, -0.003, -0.005196152422706632};
-  const double N[3] = {m * 9.81 / 3.0, m * 9.81 / 3.0, m * 9.81 / 3.0};
-  CHECK(world_add_support(w, b, 3, p, N, mu, 8, damping) == 0, "support: added");
-  world_finalize(w);
-  return w;
-}
+/* n steps of w with stewart_trinkle and Lemke: the failed solves (or -1). */
+static int step_n(struct world *w, int n) { return drive_steps(w, n, H, "stewart_trinkle", "lemke"); }
 
 static void test_support(void)
 {
   const double m = 0.03, mu = 0.4, v0 = 0.05, g = 9.81;
-  struct world *w = disc_on_support(m, mu, 0.0);
+  struct world *w = drive_support_disc(m, mu, 0.0);
+  CHECK(w != NULL, "support: added");
+  if (!w) return;
   w->bodies[0].v[0] = v0;
   const int steps = (int)(1.5 * v0 / (mu * g) / H);
   CHECK(step_n(w, steps) == 0, "support: %d steps solved", steps);
-  /* semi-implicit Euler of the decelerating slide: v_k = max(v0 - k mu g h, 0), x = h sum v_k */
-  double slide = 0.0;
-  for (int k = 1; v0 - k * mu * g * H > 0.0; k++)
-    slide += H * (v0 - k * mu * g * H);
+  const double slide = drive_slide_distance(v0, mu * g, H);
   const double stop = v0 * v0 / (2.0 * mu * g);
   CHECK(fabs(w->bodies[0].x[0] - slide) < 1e-12 && fabs(w->bodies[0].v[0]) < 1e-12,
         "support: slides %.9g m (the scheme's v_k = v0 - k mu g h: %.9g m; v0^2 / (2 mu g) = %.6g m as "
@@ -80,13 +43,17 @@ static void test_support(void)
   CHECK(fabs(w->bodies[0].x[1]) < 1e-12 && fabs(w->bodies[0].w[2]) < 1e-9,
         "support: straight, not turning (y %.2g, omega %.2g)", w->bodies[0].x[1], w->bodies[0].w[2]);
   world_destroy(&w);
-  w = disc_on_support(m, mu, 0.0);
+  w = drive_support_disc(m, mu, 0.0);
+  CHECK(w != NULL, "support: added");
+  if (!w) return;
   w->bodies[0].f[0] = 0.9 * mu * m * g;
   CHECK(step_n(w, 200) == 0 && fabs(w->bodies[0].x[0]) < 1e-12,
         "support: a push of 0.9 mu m g does not move it (x %.2g)", w->bodies[0].x[0]);
   world_destroy(&w);
   const double c = 0.3;
-  w = disc_on_support(m, 0.0, c);
+  w = drive_support_disc(m, 0.0, c);
+  CHECK(w != NULL, "support: added");
+  if (!w) return;
   w->bodies[0].v[0] = v0;
   step_n(w, 100);
   const double expect = v0 * exp(-c * 0.1 / m);
@@ -98,64 +65,54 @@ static void test_support(void)
 static void test_motor(void)
 {
   const double m = 0.1, F = 0.5, vstar = 0.2, ex[3] = {1.0, 0.0, 0.0};
-  struct world *w = world_create(2);
-  w->gravity[1] = 0.0;
-  const int b = world_add_body(w, 0, m, 1e-4);
-  world_add_disc(w, b, 0.0, 0.0, 0.01);
-  CHECK(world_add_motor(w, b, ex, vstar, F) == 0, "motor: added");
-  CHECK(world_add_motor(w, b, ex, vstar, 0.0) < 0, "motor: a force limit of 0 is refused");
-  world_finalize(w);
+  struct world *w = drive_motor_disc(m, ex, vstar, F);
+  CHECK(w != NULL, "motor: added");
+  if (!w) return;
+  CHECK(world_add_motor(w, 0, ex, vstar, 0.0) < 0, "motor: a force limit of 0 is refused");
   const int ramp = (int)(vstar * m / F / H), half = ramp / 2; /* 40 steps to reach v* */
   CHECK(step_n(w, half) == 0, "motor: solved");
-  const double v_half = w->bodies[b].v[0], t_half = H * half;
+  const double v_half = w->bodies[0].v[0], t_half = H * half;
   CHECK(fabs(v_half - F / m * t_half) < 1e-9, "motor: at the force limit, v %.6g = F t / m %.6g", v_half,
         F / m * t_half);
   step_n(w, 3 * ramp);
-  CHECK(fabs(w->bodies[b].v[0] - vstar) < 1e-9, "motor: holds v* (%.9g)", w->bodies[b].v[0]);
+  CHECK(fabs(w->bodies[0].v[0] - vstar) < 1e-9, "motor: holds v* (%.9g)", w->bodies[0].v[0]);
   world_destroy(&w);
 }
 
 static void test_slider_and_mirror(void)
 {
-  const double alpha = 0.3, g = 9.81, m = 0.2;
-  struct world *w = world_create(2);
-  const int b = world_add_body(w, 0, m, 1e-3);
-  world_add_disc(w, b, 0.0, 0.0, 0.01);
-  const double zero[3] = {0.0, 0.0, 0.0}, axis[3] = {cos(alpha), -sin(alpha), 0.0};
-  CHECK(world_add_slider(w, b, -1, zero, zero, axis) == 0, "slider: added");
-  world_finalize(w);
+  const double alpha = 0.3, g = 9.81, m = 0.2, axis[2] = {cos(alpha), -sin(alpha)};
+  struct world *w = drive_incline_slider(m, alpha);
+  CHECK(w != NULL, "slider: added");
+  if (!w) return;
   const int n = 500;
   CHECK(step_n(w, n) == 0, "slider: solved");
-  const double t = n * H, s_along = w->bodies[b].x[0] * axis[0] + w->bodies[b].x[1] * axis[1];
+  const double t = n * H, s_along = w->bodies[0].x[0] * axis[0] + w->bodies[0].x[1] * axis[1];
   const double expect = 0.5 * g * sin(alpha) * t * t;
   CHECK(fabs(s_along - expect) < 0.01 * expect, "slider: %.6g m along the axis, g sin(alpha) t^2 / 2 %.6g",
         s_along, expect);
-  CHECK(world_joint_gap(w) < 1e-9 && fabs(w->bodies[b].theta) < 1e-12,
-        "slider: on the line (%.2g) and not turned (%.2g)", world_joint_gap(w), w->bodies[b].theta);
+  CHECK(world_joint_gap(w) < 1e-9 && fabs(w->bodies[0].theta) < 1e-12,
+        "slider: on the line (%.2g) and not turned (%.2g)", world_joint_gap(w), w->bodies[0].theta);
   world_destroy(&w);
 
-  w = world_create(2);
-  w->gravity[1] = 0.0;
-  const double ma = 0.05, mb = 0.15, F = 0.4, ex[3] = {1.0, 0.0, 0.0};
-  const int a = world_add_body(w, 0, ma, 1e-4), c = world_add_body(w, 0, mb, 1e-4);
-  world_add_disc(w, a, 0.0, 0.0, 0.01);
-  world_add_disc(w, c, 0.0, 0.0, 0.01);
-  w->bodies[a].x[0] = 0.05, w->bodies[c].x[0] = -0.05;
-  w->bodies[a].group = w->bodies[c].group = 1;
-  CHECK(world_add_mirror(w, a, c, zero, ex) == 0, "mirror: added");
-  CHECK(world_add_mirror(w, a, -1, zero, ex) < 0, "mirror: needs two bodies");
-  world_finalize(w);
-  w->bodies[a].f[0] = F;
+  const double ma = 0.05, mb = 0.15, F = 0.4, zero[3] = {0.0, 0.0, 0.0}, ex[3] = {1.0, 0.0, 0.0};
+  w = drive_mirror_pair(ma, mb);
+  CHECK(w != NULL, "mirror: added");
+  if (!w) return;
+  CHECK(world_add_mirror(w, 0, -1, zero, ex) < 0, "mirror: needs two bodies");
+  w->bodies[0].f[0] = F;
   CHECK(step_n(w, 100) == 0, "mirror: solved");
   const double acc = F / (ma + mb), v = acc * 100 * H;
-  CHECK(fabs(w->bodies[a].v[0] - v) < 1e-9 && fabs(w->bodies[c].v[0] + v) < 1e-9,
-        "mirror: v %.6g and %.6g, +-F t / (m_a + m_b) = %.6g", w->bodies[a].v[0], w->bodies[c].v[0], v);
+  CHECK(fabs(w->bodies[0].v[0] - v) < 1e-9 && fabs(w->bodies[1].v[0] + v) < 1e-9,
+        "mirror: v %.6g and %.6g, +-F t / (m_a + m_b) = %.6g", w->bodies[0].v[0], w->bodies[1].v[0], v);
   world_destroy(&w);
 }
 
 static void test_text(void)
 {
-  struct world *w = disc_on_support(0.03, 0.5, 0.1);
+  struct world *w = drive_support_disc(0.03, 0.5, 0.1);
+  CHECK(w != NULL, "support: added");
+  if (!w) return;
   const double zero[3] = {0.0, 0.0, 0.0}, ex[3] = {1.0, 0.0, 0.0};
   int b = world_add_body(w, 0, 0.1, 1e-4);
   world_add_disc(w, b, 0.0, 0.0, 0.01);

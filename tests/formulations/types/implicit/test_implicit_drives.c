@@ -17,6 +17,7 @@
  * its last Newton steps are quadratic, so the velocities come out to ~1e-12 and better; the checks allow
  * 1e-9 on velocities and 1e-10 on positions (h = 1e-3). */
 #include "check.h"
+#include "drive_fixture.h"
 #include "fd_jacobian.h"
 #include "formulation.h"
 #include "solver_fixture.h"
@@ -65,38 +66,18 @@ static int run_steps(struct run *r, struct world *w, int n)
 }
 
 /* n steps of w with geometric_implicit and fb_newton */
-static int step_n(struct world *w, int n)
-{
-  struct run r;
-  int failed = run_open(&r, "geometric_implicit", "fb_newton") ? -1 : run_steps(&r, w, n);
-  run_close(&r);
-  return failed;
-}
-
-/* A disc of mass m on three support points at its centroid (m g / 3 each), no gravity in the plane. */
-static struct world *disc_on_support(double m, double mu)
-{
-  struct world *w = world_create(2);
-  w->gravity[1] = 0.0;
-  const int b = world_add_body(w, 0, m, 0.5 * m * 0.01 * 0.01);
-  world_add_disc(w, b, 0.0, 0.0, 0.01);
-  const double p[6] = {0.006, 0.0, -0.003, 0.005196152422706632, -0.003, -0.005196152422706632};
-  const double N[3] = {m * 9.81 / 3.0, m * 9.81 / 3.0, m * 9.81 / 3.0};
-  CHECK(world_add_support(w, b, 3, p, N, mu, 8, 0.0) == 0, "support: added");
-  world_finalize(w);
-  return w;
-}
+static int step_n(struct world *w, int n) { return drive_steps(w, n, H, "geometric_implicit", "fb_newton"); }
 
 static void test_support(void)
 {
   const double m = 0.03, mu = 0.4, v0 = 0.05, g = 9.81, a = 0.3, u[2] = {cos(a), sin(a)};
-  struct world *w = disc_on_support(m, mu);
+  struct world *w = drive_support_disc(m, mu, 0.0);
+  CHECK(w != NULL, "support: added");
+  if (!w) return;
   w->bodies[0].v[0] = v0 * u[0], w->bodies[0].v[1] = v0 * u[1];
   const int steps = (int)(1.5 * v0 / (mu * g) / H);
   CHECK(step_n(w, steps) == 0, "implicit support: %d steps solved", steps);
-  double slide = 0.0; /* semi-implicit Euler of the decelerating slide: v_k = max(v0 - k mu g h, 0) */
-  for (int k = 1; v0 - k * mu * g * H > 0.0; k++)
-    slide += H * (v0 - k * mu * g * H);
+  const double slide = drive_slide_distance(v0, mu * g, H);
   const struct body *b = &w->bodies[0];
   const double along = b->x[0] * u[0] + b->x[1] * u[1], across = -b->x[0] * u[1] + b->x[1] * u[0];
   CHECK(fabs(along - slide) < 1e-10 && hypot(b->v[0], b->v[1]) < 1e-9,
@@ -107,7 +88,9 @@ static void test_support(void)
         "implicit support: straight, not turning (across %.1e, omega %.1e, theta %.1e)", across, b->w[2],
         b->theta);
   world_destroy(&w);
-  w = disc_on_support(m, mu);
+  w = drive_support_disc(m, mu, 0.0);
+  CHECK(w != NULL, "support: added");
+  if (!w) return;
   w->bodies[0].f[0] = 0.9 * mu * m * g * u[0], w->bodies[0].f[1] = 0.9 * mu * m * g * u[1];
   CHECK(step_n(w, 200) == 0 && hypot(w->bodies[0].x[0], w->bodies[0].x[1]) < 1e-10,
         "implicit support: a push of 0.9 mu m g does not move it (|x| %.1e)",
@@ -118,12 +101,10 @@ static void test_support(void)
 static void test_motor(void)
 {
   const double m = 0.1, F = 0.5, vstar = 0.2, ax[3] = {0.6, 0.8, 0.0};
-  struct world *w = world_create(2);
-  w->gravity[1] = 0.0;
-  const int b = world_add_body(w, 0, m, 1e-4);
-  world_add_disc(w, b, 0.0, 0.0, 0.01);
-  CHECK(world_add_motor(w, b, ax, vstar, F) == 0, "implicit motor: added");
-  world_finalize(w);
+  struct world *w = drive_motor_disc(m, ax, vstar, F);
+  CHECK(w != NULL, "implicit motor: added");
+  if (!w) return;
+  const int b = 0;
   const int half = 20; /* v* m / (F h) = 40 steps to reach v* */
   CHECK(step_n(w, half) == 0, "implicit motor: solved");
   const double t_half = H * half, *v = w->bodies[b].v;
@@ -140,20 +121,17 @@ static void test_motor(void)
 static void test_slider(void)
 {
   const double alpha = 0.3, g = 9.81, m = 0.2;
-  struct world *w = world_create(2);
-  const int b = world_add_body(w, 0, m, 1e-3);
-  world_add_disc(w, b, 0.0, 0.0, 0.01);
-  const double zero[3] = {0.0, 0.0, 0.0}, axis[3] = {cos(alpha), -sin(alpha), 0.0};
-  CHECK(world_add_slider(w, b, -1, zero, zero, axis) == 0, "implicit slider: added");
-  world_finalize(w);
+  const double axis[2] = {cos(alpha), -sin(alpha)};
+  struct world *w = drive_incline_slider(m, alpha);
+  CHECK(w != NULL, "implicit slider: added");
+  if (!w) return;
+  const int b = 0;
   const int n = 500;
   CHECK(step_n(w, n) == 0, "implicit slider: solved");
   const struct body *bd = &w->bodies[b];
   const double v_along = bd->v[0] * axis[0] + bd->v[1] * axis[1];
   const double v_expect = g * sin(alpha) * n * H;
-  double s_expect = 0.0; /* semi-implicit Euler: x_k = h sum_{i <= k} v_i, v_i = i g sin(alpha) h */
-  for (int i = 1; i <= n; i++)
-    s_expect += H * i * g * sin(alpha) * H;
+  const double s_expect = drive_fall_distance(g * sin(alpha), n, H);
   const double s_along = bd->x[0] * axis[0] + bd->x[1] * axis[1];
   CHECK(fabs(v_along - v_expect) < 1e-9 && fabs(s_along - s_expect) < 1e-10,
         "implicit slider: v %.12g = g sin(alpha) t %.12g, %.12g m along the axis (scheme's %.12g)", v_along,
@@ -165,16 +143,11 @@ static void test_slider(void)
 
 static void test_mirror(void)
 {
-  struct world *w = world_create(2);
-  w->gravity[1] = 0.0;
-  const double ma = 0.05, mb = 0.15, F = 0.4, ex[3] = {1.0, 0.0, 0.0}, zero[3] = {0.0, 0.0, 0.0};
-  const int a = world_add_body(w, 0, ma, 1e-4), c = world_add_body(w, 0, mb, 1e-4);
-  world_add_disc(w, a, 0.0, 0.0, 0.01);
-  world_add_disc(w, c, 0.0, 0.0, 0.01);
-  w->bodies[a].x[0] = 0.05, w->bodies[c].x[0] = -0.05;
-  w->bodies[a].group = w->bodies[c].group = 1;
-  CHECK(world_add_mirror(w, a, c, zero, ex) == 0, "implicit mirror: added");
-  world_finalize(w);
+  const double ma = 0.05, mb = 0.15, F = 0.4;
+  struct world *w = drive_mirror_pair(ma, mb);
+  CHECK(w != NULL, "implicit mirror: added");
+  if (!w) return;
+  const int a = 0, c = 1;
   w->bodies[a].f[0] = F;
   CHECK(step_n(w, 100) == 0, "implicit mirror: solved");
   const double v = F / (ma + mb) * 100 * H;
