@@ -3,10 +3,11 @@
  * PURPOSE for each (friction range, x, y, seed): draw the unknown quantities from the task's own RNG (the
  *         support tripod under the part, the support and gripper friction coefficients in the range),
  *         close the jaws by force control until everything is at rest (or the time limit), classify the
- *         grasp: status ok = held by the outer edges of the outer-most teeth (the experiment's success),
- *         else the outcome (other_teeth, round, diametric, lost, solve_failed). The success probability
- *         per (x, y) is the summary's success rate; bench_grasp_map adds the 95 % intervals, outcome shares
- *         and the sweet spot.
+ *         grasp: the outcome column (outer_teeth: held by the outer edges of the outer-most teeth, the
+ *         experiment's success; other_teeth, round, diametric, lost), each outcome also a 0/1 share column;
+ *         status ok when the trial was simulated to its end, solve_failed when a step's solve failed. The
+ *         success probability per (x, y) is the success share (Wilson 95 % interval in the summary);
+ *         bench_grasp_map adds the sweet spot and the maps.
  * USAGE   bench_grasp [-options_file bench/experiments/grasp.opts] [-x -9.5,...] [-y -19.5,...]
  *         [-friction medium,high] [-seeds 126] [-cp_solver lemke] [-h 1e-3] [-close_force 2] ...
  *         [sweep options: -out, -resume, -slice, ... see -help]
@@ -52,7 +53,14 @@ static const struct sweep_axis axes[] = {
 static const struct sweep_column columns[] = {
     {"outcome", SWEEP_INFO, "outer_teeth (success), other_teeth, round, diametric, lost or solver_failure",
      .floor = 0},
-    {"success", SWEEP_METRIC_HIGHER, "1 when held by the outer edges of the outer-most teeth", .floor = 0},
+    {"success", SWEEP_METRIC_HIGHER, "1 when held by the outer edges of the outer-most teeth", .floor = 0,
+     .share = 1},
+    {"other_teeth", SWEEP_METRIC, "1 when held with a finger on a tooth, not the goal", .floor = 0,
+     .share = 1},
+    {"round", SWEEP_METRIC, "1 when held on the round part, not diametrically", .floor = 0, .share = 1},
+    {"diametric", SWEEP_METRIC, "1 when held on the round part at nearly opposite points", .floor = 0,
+     .share = 1},
+    {"lost", SWEEP_METRIC, "1 when the jaws closed without holding the part", .floor = 0, .share = 1},
     {"at_rest", SWEEP_INFO, "1 when the trial ended at rest (else the time limit or the jaws met)",
      .floor = 0},
     {"mu_support", SWEEP_INFO, "drawn support friction coefficient", .floor = 0},
@@ -70,7 +78,10 @@ static const struct sweep_column columns[] = {
     {"steps", SWEEP_COST, "time steps taken", .count = 1},
     {"cold_retries", SWEEP_INFO, "warm-started solves that failed and were solved again from cold",
      .floor = 0},
-    {"halved", SWEEP_INFO, "geometric_implicit: steps that no guess solved, taken as two half steps",
+    {"halved", SWEEP_INFO,
+     "steps (or half steps) whose solve failed, taken again as two halves (-step_halvings; "
+     "geometric_implicit: "
+     "after both guesses failed)",
      .floor = 0},
     {"rows_mean", SWEEP_COST, "mean rows of the LCP per step", .count = 1},
     {"pivots_mean", SWEEP_COST, "mean solver iterations (pivots) per step", .count = 1},
@@ -118,8 +129,10 @@ static const struct option_decl options[] = {
      "geometric_implicit: largest slip of sticking friction (fingertips, support points) as a fraction of "
      "-close_speed; it picks the statically indeterminate split of the friction impulses"},
     {"step_halvings", OPT_INT, offsetof(struct grasp_ctx, o.halvings), "8", "[0,20]",
-     "geometric_implicit: a step whose NCP neither guess solves is taken as two half steps, nested at most "
-     "this often (0: the trial ends as solver_failure there)"},
+     "a step whose solve fails is taken again as two half steps, nested at most this often (0: the trial "
+     "ends as solver_failure there); the study's geometric_implicit step after both its guesses failed "
+     "(default 8 there), the registered formulations' stepper as every formulation's -step_halvings (default "
+     "0)"},
     {"warm_start", OPT_BOOL, offsetof(struct grasp_ctx, o.warm_start), "1", NULL,
      "geometric_implicit: start each solve from the last step's answer per finger-part pair, a new pair "
      "from the explicit LCP's answer (the registered formulations' solvers read -cp_warm_start)"},
@@ -205,8 +218,9 @@ static int check_axes(void *vctx, const int *n_values, char *const *const *value
                     "geometric_implicit's support friction is the ellipse (eq. 5), and no other is run\n");
     return 1;
   }
-  for (int k = 0; k < 3; k++) {
-    const char *opt = k == 2 ? "-warm_start" : k ? "-step_halvings" : "-friction_creep";
+  /* -step_halvings is every formulation's too (the stepper's retry), so it is never refused here */
+  for (int k = 0; k < 2; k++) {
+    const char *opt = k ? "-warm_start" : "-friction_creep";
     PetscOptionsHasName(ctx->run_options, NULL, opt, &set);
     if (set && n_registry == n_forms) {
       fprintf(stderr,
@@ -306,12 +320,18 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     return 1;
   char text[160];
   const char *name = grasp_outcome_name(r.outcome);
-  sweep_row_status(row, r.outcome == GRASP_OUTER_TEETH      ? "ok"
-                        : r.outcome != GRASP_SOLVER_FAILURE ? name
-                        : r.status == SOLVE_NOT_APPLICABLE  ? "not_applicable"
-                                                            : "solve_failed");
+  /* the status says whether the trial was simulated to its end; where the part ended is its outcome */
+  sweep_row_status(row, r.outcome != GRASP_SOLVER_FAILURE  ? "ok"
+                        : r.status == SOLVE_NOT_APPLICABLE ? "not_applicable"
+                                                           : "solve_failed");
   sweep_row_set_text(row, "outcome", name);
-  sweep_row_set_int(row, "success", r.outcome == GRASP_OUTER_TEETH);
+  if (r.outcome != GRASP_SOLVER_FAILURE) {
+    const char *share[] = {"success", "other_teeth", "round", "diametric", "lost"};
+    const enum grasp_outcome of[] = {GRASP_OUTER_TEETH, GRASP_OTHER_TEETH, GRASP_ROUND, GRASP_DIAMETRIC,
+                                     GRASP_LOST};
+    for (int k = 0; k < 5; k++)
+      sweep_row_set_int(row, share[k], r.outcome == of[k]);
+  }
   sweep_row_set_int(row, "at_rest", r.at_rest);
   sweep_row_set(row, "mu_support", p.mu_support);
   sweep_row_set(row, "mu_grip", p.mu_grip);
@@ -355,10 +375,11 @@ static const struct sweep_driver driver = {
     .title =
         "grasping the lock piece: success map (Chakraborty et al. Sec. 6.4, Fig. 10; Brost & Christiansen)",
     .help =
-        "Status ok: the fingers hold the outer edges of the outer-most teeth (the experiment's success);\n"
-        "otherwise the status is the outcome: other_teeth, round, diametric, lost, solve_failed. The\n"
-        "summary's success rate per (friction, y, x) is the success probability; bench_grasp_map RUN_DIR\n"
-        "adds Wilson 95 % intervals, outcome shares and the sweet spot, and draws the maps.\n",
+        "Status ok: the trial was simulated to its end (solve_failed: a step's solve failed). Its outcome\n"
+        "is a column (outer_teeth = success, other_teeth, round, diametric, lost), each also a 0/1 share\n"
+        "column: the summary gives the share per (friction, y, x) with its Wilson 95 % interval (the\n"
+        "success share is the success probability); bench_grasp_map RUN_DIR adds the sweet spot and\n"
+        "draws the maps.\n",
     .options = options,
     .n_options = sizeof options / sizeof options[0],
     .settings_size = sizeof(struct grasp_ctx),

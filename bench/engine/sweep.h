@@ -109,6 +109,11 @@ struct sweep_column {
    *    against the spread the baseline measured under -perturb_initial (bench/regress -baseline) and with
    *    a paired test over the instances. Listed under "per_step" in experiment.txt. */
   int per_step;
+  /* 1 for a metric whose value is 0 or 1 per task (the experiment's success, an outcome class): summaries
+   * and plots show the share of tasks with 1 among those that ran and its Wilson 95 % interval (share.h)
+   * instead of a median and quartiles, which of a 0/1 column say nothing. Listed under "shares" in
+   * experiment.txt. */
+  int share;
 };
 
 struct sweep_driver;

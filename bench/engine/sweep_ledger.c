@@ -111,14 +111,26 @@ static void put_units(FILE *fp, const struct sweep_driver *d)
 }
 
 /* "KEY name,...": the columns whose count (per_step 0) or per_step (1) flag is set. */
-static void put_flagged(FILE *fp, const char *key, const struct sweep_driver *d, int per_step)
+enum column_flag { FLAG_COUNT, FLAG_PER_STEP, FLAG_SHARE };
+
+static int column_flagged(const struct sweep_column *c, enum column_flag flag)
+{
+  return flag == FLAG_COUNT ? c->count : flag == FLAG_PER_STEP ? c->per_step : c->share;
+}
+
+/* "key name,name,..." of the columns with the flag; with optional, no line when there is none (a key that
+ * older runs lack, so that their experiment.txt stays as it was). */
+static void put_flagged(FILE *fp, const char *key, const struct sweep_driver *d, enum column_flag flag,
+                        int optional)
 {
   int first = 1;
-  fprintf(fp, "%s ", key);
   for (int j = 0; j < d->n_columns; j++)
-    if (per_step ? d->columns[j].per_step : d->columns[j].count)
+    if (column_flagged(&d->columns[j], flag)) {
+      if (first) fprintf(fp, "%s ", key);
       fprintf(fp, "%s%s", first ? "" : ",", d->columns[j].name), first = 0;
-  fputc('\n', fp);
+    }
+  if (first && !optional) fprintf(fp, "%s ", key);
+  if (!first || !optional) fputc('\n', fp);
 }
 
 /* "labels name=help|...": for the plots' axis labels, the help without its "[unit]" (units says that), '|'
@@ -208,8 +220,9 @@ static int write_experiment(const struct sweep *s, const char *path)
     if (floor_v > 0.0) fprintf(fp, "%s%s=%.17g", first ? "" : ",", c->name, floor_v), first = 0;
   }
   fputc('\n', fp);
-  put_flagged(fp, "counts", d, 0);
-  put_flagged(fp, "per_step", d, 1);
+  put_flagged(fp, "counts", d, FLAG_COUNT, 0);
+  put_flagged(fp, "per_step", d, FLAG_PER_STEP, 0);
+  put_flagged(fp, "shares", d, FLAG_SHARE, 1);
   put_labels(fp, d);
   int bad = ferror(fp) != 0;
   bad |= fclose(fp) != 0;

@@ -1,8 +1,10 @@
 /* plot_stat.c — the "median and interquartile range against x" plot of one accuracy metric or cost, per
  * series: log y only when the values span more than SPAN_LOG; what a log axis cannot show (<= 0,
  * rounding noise) clamped to a floor and marked, failed cells marked on the bottom, identical series
- * shifted and drawn open, many series split into panels (plot_facets.c). */
+ * shifted and drawn open, many series split into panels (plot_facets.c). A share column (0/1 per task,
+ * sweep.h) is drawn as its share with the Wilson 95 % interval (share.h) in place of median and quartiles. */
 #include "plot_impl.h"
+#include "share.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -15,10 +17,11 @@
  * (errors, residuals, drifts) is about 1e-16 to 1e-13, and their ups and downs there are not a trend. */
 #define NOISE_FLOOR 1e-13
 
-/* Median, quartiles and count of one column per (series, x) cell; q[3 * (s * nx + i) + 0..2]; failed[c]:
- * the cell's failed tasks (a cell with failures and no success is drawn as "failed"). */
+/* Median, quartiles and count of one column per (series, x) cell (share: the share and its Wilson interval);
+ * q[3 * (s * nx + i) + 0..2]; failed[c]: the cell's failed tasks (a cell with failures and no success is
+ * drawn as "failed"). */
 static int cell_stats(const struct rundir *r, const struct plot_series *ps, const struct plot_x *x, int col,
-                      double *q, int *count, int *failed)
+                      int share, double *q, int *count, int *failed)
 {
   int ns = ps->g->n, nx = x->g->n;
   double *v = calloc((size_t)r->tasks->nrow + 1, sizeof *v);
@@ -55,6 +58,10 @@ static int cell_stats(const struct rundir *r, const struct plot_series *ps, cons
     count[c] = n;
     q[3 * c] = q[3 * c + 1] = q[3 * c + 2] = NAN;
     if (n == 0) continue;
+    if (share) {
+      share_of_values(v, n, q + 3 * c);
+      continue;
+    }
     gsl_sort(v, 1, (size_t)n);
     q[3 * c] = gsl_stats_median_from_sorted_data(v, 1, (size_t)n);
     q[3 * c + 1] = gsl_stats_quantile_from_sorted_data(v, 1, (size_t)n, 0.25);
@@ -99,6 +106,7 @@ struct stat_plot {
   const struct plot_x *x;
   const struct plot_facets *f;
   const char *col_name;
+  int share; /* a share column: q holds the share and its Wilson interval */
   int ns, nx;
   double *q;           /* median, q1, q3 per cell (cell_stats) */
   int *count, *failed; /* successful and failed tasks per cell */
@@ -157,7 +165,7 @@ static int stat_axis_make(struct stat_plot *sp)
     }
   }
   if (!any) return 0;
-  ax->log_y = hi > 0.0 && hi / lo > SPAN_LOG;
+  ax->log_y = !sp->share && hi > 0.0 && hi / lo > SPAN_LOG; /* a share is read on a linear scale */
   /* the floor: 1e-12 of the largest value, and at least NOISE_FLOOR (a trend under it is rounding) */
   ax->floor_y = ax->log_y ? fmax(lo, fmin(hi, fmax(hi * 1e-12, NOISE_FLOOR))) : lin_lo;
   ax->flat = !ax->log_y && same_value(lin_lo, lin_hi);
@@ -335,8 +343,10 @@ static void stat_title_text(const struct stat_plot *sp, const char *over, char *
   plot_quote(sp->r->title, qt, sizeof qt);
   plot_axis_note(sp->r, "y", sp->col_name, ynote, sizeof ynote);
   plot_quote(ynote, ynote_q, sizeof ynote_q);
-  snprintf(head, len, "%s\\nmedian (%s) and interquartile range (%s) over the successful tasks%s%s%s%s", qt,
-           sp->x->numeric ? "line" : "point", sp->x->numeric ? "band" : "bar", notes[0] ? "\\n" : "", notes,
+  snprintf(head, len, "%s\\n%s (%s) and %s (%s) over the %s%s%s%s%s", qt,
+           sp->share ? "share of tasks with 1" : "median", sp->x->numeric ? "line" : "point",
+           sp->share ? "Wilson 95 % interval" : "interquartile range", sp->x->numeric ? "band" : "bar",
+           sp->share ? "tasks that ran (status ok)" : "successful tasks", notes[0] ? "\\n" : "", notes,
            ynote[0] ? "\\n" : "", ynote_q);
 }
 
@@ -476,11 +486,17 @@ static struct plot_grid stat_grid(const struct stat_plot *sp, const char *head, 
 int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct plot_x *x,
               const struct plot_facets *f, const char *dir, const char *kind, const char *col_name)
 {
-  struct stat_plot sp = {
-      .r = r, .ps = ps, .x = x, .f = f, .col_name = col_name, .ns = ps->g->n, .nx = x->g->n};
+  struct stat_plot sp = {.r = r,
+                         .ps = ps,
+                         .x = x,
+                         .f = f,
+                         .col_name = col_name,
+                         .share = rundir_list_find(&r->shares, col_name) >= 0,
+                         .ns = ps->g->n,
+                         .nx = x->g->n};
   int rc = 2, col = table_column(r->tasks, col_name);
   FILE *gp = NULL;
-  if (stat_plot_alloc(&sp) || cell_stats(r, ps, x, col, sp.q, sp.count, sp.failed)) goto cleanup;
+  if (stat_plot_alloc(&sp) || cell_stats(r, ps, x, col, sp.share, sp.q, sp.count, sp.failed)) goto cleanup;
   rc = 1;
   if (!stat_axis_make(&sp)) goto cleanup;
   rc = 2;
@@ -493,8 +509,10 @@ int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct
   if (stat_write_data(&sp, dir)) goto cleanup;
   char over[512], what[1024];
   plot_aggregated_over(r, over, sizeof over);
-  snprintf(what, sizeof what, "%s vs %s: median (line) and interquartile range (band) per %s", col_name,
-           r->plot_x[0] ? r->plot_x : "run", ps->title);
+  snprintf(what, sizeof what, "%s vs %s: %s per %s", col_name, r->plot_x[0] ? r->plot_x : "run",
+           sp.share ? "share of tasks with 1 (line) and Wilson 95 % interval (band)"
+                    : "median (line) and interquartile range (band)",
+           ps->title);
   if (!(gp = plot_script_open(dir, sp.name, what))) goto cleanup;
   plot_write_x_axis(gp, r, x);
   stat_write_y_axis(gp, &sp);

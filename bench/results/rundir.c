@@ -91,9 +91,9 @@ void rundir_destroy(struct rundir **rp)
   free(r->plot_x);
   free(r->options);
   free(r->labels);
-  struct rundir_list *lists[] = {&r->axes,   &r->group,  &r->metrics,  &r->costs,
-                                 &r->info,   &r->series, &r->units,    &r->higher_better,
-                                 &r->floors, &r->counts, &r->per_step, &r->sweeps};
+  struct rundir_list *lists[] = {&r->axes,     &r->group,  &r->metrics,       &r->costs,  &r->info,
+                                 &r->series,   &r->units,  &r->higher_better, &r->floors, &r->counts,
+                                 &r->per_step, &r->sweeps, &r->shares};
   for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
     list_free(lists[i]);
   table_destroy(&r->tasks);
@@ -141,7 +141,8 @@ static int read_experiment(struct rundir *r, const char *path)
                 {"higher_better", &r->higher_better, NULL, 0},
                 {"floors", &r->floors, NULL, 0},
                 {"counts", &r->counts, NULL, 0},
-                {"per_step", &r->per_step, NULL, 0}};
+                {"per_step", &r->per_step, NULL, 0},
+                {"shares", &r->shares, NULL, 0}};
     if (strcmp(line, "log_x") == 0) r->log_x = atoi(value) != 0;
     if (strncmp(line, "values_", 7) == 0) rc = sweep_append(&r->sweeps, line + 7, value);
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {

@@ -30,6 +30,7 @@ struct rundir {
   /* the metrics and counts that are per-step quantities (sweep.h); the others are trajectory outcomes
    * (absent in runs of older engines: every column is then an outcome) */
   struct rundir_list per_step;
+  struct rundir_list shares; /* the metrics that are 0/1 per task, summarised as shares (sweep.h) */
   struct rundir_list sweeps; /* "axis=v1,v2,..." from the values_<axis> lines: the values the run swept */
 };
 

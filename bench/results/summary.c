@@ -5,10 +5,12 @@
  * accuracy metric the median and quartiles (GSL, linear interpolation between order statistics) over the
  * successful rows with a finite value; for each cost the median over successful rows (a fast failure must not
  * make a method look cheap) and the total over every row with a value (what the sweep spent). No value =
- * empty field. */
+ * empty field. A share metric (0/1 per task, sweep.h) gets its share over the successful rows and its Wilson
+ * 95 % interval (NAME_share, NAME_lo95, NAME_hi95) in place of the median and quartiles. */
 #include "results.h"
 #include "run_files.h"
 #include "rundir.h"
+#include "share.h"
 
 #include <errno.h>
 #include <gsl/gsl_statistics_double.h>
@@ -54,11 +56,13 @@ static int summary_columns(const struct rundir *r, char ***names)
     c[k++] = strdup(r->group.name[j]);
   for (int j = 0; j < 4; j++)
     c[k++] = strdup(fixed[j]);
-  const char *ms[] = {"median", "q1", "q3"}, *cs[] = {"median", "total"};
-  for (int m = 0; m < r->metrics.n; m++)
+  const char *ms[] = {"median", "q1", "q3"}, *ss[] = {"share", "lo95", "hi95"}, *cs[] = {"median", "total"};
+  for (int m = 0; m < r->metrics.n; m++) {
+    const int share = rundir_list_find(&r->shares, r->metrics.name[m]) >= 0;
     for (int j = 0; j < 3; j++)
       if ((c[k] = malloc(strlen(r->metrics.name[m]) + 8)))
-        sprintf(c[k++], "%s_%s", r->metrics.name[m], ms[j]);
+        sprintf(c[k++], "%s_%s", r->metrics.name[m], share ? ss[j] : ms[j]);
+  }
   for (int m = 0; m < r->costs.n; m++)
     for (int j = 0; j < 2; j++)
       if ((c[k] = malloc(strlen(r->costs.name[m]) + 8))) sprintf(c[k++], "%s_%s", r->costs.name[m], cs[j]);
@@ -98,7 +102,9 @@ static int build_summary(const struct rundir *r, const struct rundir_groups *g, 
     for (int m = 0; m < r->metrics.n; m++) {
       int nv = rundir_values(r, g, grp, table_column(r->tasks, r->metrics.name[m]), 1, v);
       double q[3] = {NAN, NAN, NAN};
-      if (nv > 0) {
+      if (rundir_list_find(&r->shares, r->metrics.name[m]) >= 0)
+        share_of_values(v, nv, q);
+      else if (nv > 0) {
         q[0] = gsl_stats_median_from_sorted_data(v, 1, (size_t)nv);
         q[1] = gsl_stats_quantile_from_sorted_data(v, 1, (size_t)nv, 0.25);
         q[2] = gsl_stats_quantile_from_sorted_data(v, 1, (size_t)nv, 0.75);
@@ -198,6 +204,11 @@ static void markdown_failures(const struct rundir *r, FILE *fp)
     fprintf(fp, " %d corrupt_input tasks (damaged input, no method's failure) are left out of them too.",
             ncorrupt);
   fprintf(fp, "\nMedians over successful tasks; quartiles and cost totals are in summary.csv.");
+  for (int k = 0; k < r->shares.n; k++)
+    fprintf(fp, "%s%s",
+            k ? ", " : " Shares of the successful tasks (Wilson 95 % intervals in summary.csv) for ",
+            r->shares.name[k]);
+  if (r->shares.n) fprintf(fp, ".");
   for (int k = 0; k < r->higher_better.n; k++)
     fprintf(fp, "%s%s", k ? ", " : " Higher is better for ", r->higher_better.name[k]);
   fprintf(fp, "%s\n\n", r->higher_better.n ? "; lower for the other metrics." : "");

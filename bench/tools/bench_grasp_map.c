@@ -9,6 +9,7 @@
  * USAGE   bench_grasp_map RUN_DIR [-no_plots] [-window 3]; -help lists the options
  * PAPER   Chakraborty, Berard, Akella & Trinkle, Sec. 6.4, Fig. 10 (sweet spot about (0, -11) mm). */
 #include "program.h"
+#include "share.h"
 #include "table.h"
 
 #include <math.h>
@@ -23,25 +24,12 @@
 static const char *const outcomes[] = {"outer_teeth", "other_teeth", "round",
                                        "diametric",   "lost",        "solver_failure"};
 #define N_OUT 6
-#define Z95   1.959963984540054
 
 struct cell {
   char group[96]; /* friction range / formulation / solver */
   double x, y;
   int n, k, out[N_OUT + 1]; /* the last: any other status (engine: time_limit, crashed, error) */
 };
-
-static void wilson(int k, int n, double *lo, double *hi)
-{
-  if (n == 0) {
-    *lo = *hi = NAN;
-    return;
-  }
-  double p = (double)k / n, z2 = Z95 * Z95, d = 1.0 + z2 / n;
-  double c = (p + z2 / (2.0 * n)) / d, h = Z95 * sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n)) / d;
-  *lo = c - h < 0 ? 0 : c - h;
-  *hi = c + h > 1 ? 1 : c + h;
-}
 
 static int find(struct cell *c, int nc, const char *g, double x, double y)
 {
@@ -157,7 +145,7 @@ static int read_cells(const char *dir, struct cell **out, int *nc)
       c[i].x = x, c[i].y = y;
     }
     c[i].n++;
-    c[i].k += strcmp(table_get(t, r, cs), "ok") == 0;
+    c[i].k += strcmp(table_get(t, r, co), "outer_teeth") == 0; /* the success; the status says it ran */
     int o = 0;
     while (o < N_OUT && strcmp(table_get(t, r, co), outcomes[o]) != 0)
       o++;
@@ -184,7 +172,7 @@ static int write_cells(const char *dir, const struct cell *c, int nc)
   fprintf(f, ",share_engine_failure\n");
   for (int i = 0; i < nc; i++) {
     double lo, hi;
-    wilson(c[i].k, c[i].n, &lo, &hi);
+    share_wilson(c[i].k, c[i].n, &lo, &hi);
     fprintf(f, "%s,%g,%g,%d,%d,%.6g,%.6g,%.6g", c[i].group, c[i].x, c[i].y, c[i].n, c[i].k, prob(&c[i]), lo,
             hi);
     for (int o = 0; o <= N_OUT; o++)
@@ -220,7 +208,7 @@ static int report_group(const char *dir, const struct cell *c, int nc, int i, do
     if (m && s / m > best_w) best_w = s / m, wx = c[j].x, wy = c[j].y;
   }
   double lo, hi;
-  wilson(best->k, best->n, &lo, &hi);
+  share_wilson(best->k, best->n, &lo, &hi);
   for (FILE *out_f = stdout; out_f; out_f = out_f == stdout ? sw : NULL) {
     fprintf(out_f,
             "%s: %d cells, %d trials; best cell (%g, %g) mm: %d/%d = %.3f (95%% Wilson %.3f-%.3f); "

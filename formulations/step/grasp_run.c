@@ -56,8 +56,9 @@ static int skip_free_closing(void *vctx, struct simulation *sim, long k, double 
 }
 
 /* The step's finger-part contacts as the grasp model's (finger, component, normal from the part to the
- * finger, impulse) into r->contact. */
-static void loaded_contacts(const struct simulation *sim, struct grasp_result *r)
+ * finger, impulse) into r->contact. A halved step's contacts and impulses are its last half step's, of
+ * length h_last: the impulse is scaled to a step of h, which the load test assumes. */
+static void loaded_contacts(const struct simulation *sim, double h, double h_last, struct grasp_result *r)
 {
   const struct contact_set *cs = stepper_contacts(sim->st);
   const double *pn = stepper_impulses(sim->st);
@@ -74,7 +75,7 @@ static void loaded_contacts(const struct simulation *sim, struct grasp_result *r
     g->n[0] = sign * ct->n[0], g->n[1] = sign * ct->n[1];
     g->r[0] = (part_is_a ? ct->pa[0] : ct->pb[0]) - sim->w->bodies[GRASP_BODY_PART].x[0];
     g->r[1] = (part_is_a ? ct->pa[1] : ct->pb[1]) - sim->w->bodies[GRASP_BODY_PART].x[1];
-    g->impulse = pn[i];
+    g->impulse = pn[i] * (h / h_last);
   }
 }
 
@@ -89,7 +90,7 @@ static int judge_step(void *vctx, const struct simulation *sim, long k, const st
     r->status = rec->solve.status;
     return RUN_STOP;
   }
-  loaded_contacts(sim, r);
+  loaded_contacts(sim, c->o->h, rec->h_last, r);
   int loaded = 0;
   for (int i = 0; i < r->n_contacts; i++)
     loaded |= r->contact[i].impulse > c->load_min;
@@ -123,6 +124,7 @@ int grasp_run_trial(struct simulation *sim, const struct grasp_world_settings *s
   r->t = sum.t;
   r->rows_sum = sum.rows_mean * (double)sum.steps;
   r->pivots = sum.iterations;
+  r->halved = (int)sum.halvings;
   r->solve_seconds = sum.solve_seconds * (double)sum.steps;
   const int failed = r->message[0] != 0 || sum.end == RUN_END_NO_ANSWER;
   if (failed && !r->message[0]) snprintf(r->message, sizeof r->message, "a step's solve gave no answer");

@@ -19,6 +19,7 @@
  *   iterations       solver iterations (pivots for pivoting methods) over all steps and rounds
  *   fp_iterations    mean assemble -> solve rounds per step (1 unless the formulation iterates)
  *   fp_iterations_max  most rounds in one step
+ *   halvings         failed (half) steps taken again as two halves (the formulation's -step_halvings)
  *   residual_max     largest checker residual / scale over the steps
  *   energy           kinetic + potential energy at the end [J]
  *   t                simulated time at the end [s]
@@ -45,6 +46,7 @@ struct run_summary {
   long iterations;
   double fp_iterations;
   int fp_iterations_max;
+  long halvings;
   double residual_max;
   double energy, t;
   enum solve_status first_failed_status; /* the first failed step's solve status (converged: none) */

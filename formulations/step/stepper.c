@@ -10,7 +10,8 @@
  * is done; the step's solve result sums the rounds' iterations and seconds and stops at the first round that
  * does not converge. seconds_solve includes the hook (the fixed-point update). What an experiment measures
  * per step (traps, normal-velocity error, dumps of failed problems) are observers of the run loop (run.h),
- * so the stepper does no file I/O and reads no options. */
+ * so the stepper does no file I/O and reads no options. A step whose solve does not converge is taken again
+ * as two half steps when the formulation's -step_halvings allows (step_halving). */
 #include "stepper.h"
 
 #include "formulation.h"
@@ -78,8 +79,9 @@ static void add_round(struct solve_result *all, const struct solve_result *r, in
   }
 }
 
-int stepper_step(struct stepper *st, struct world *w, struct formulation *f, struct solver *s, double h,
-                 struct step_record *rec)
+/* One attempt at a step of length h (the header's pipeline), without retries. */
+static int step_once(struct stepper *st, struct world *w, struct formulation *f, struct solver *s, double h,
+                     struct step_record *rec)
 {
   int rc = 1;
   memset(rec, 0, sizeof *rec);
@@ -157,7 +159,105 @@ int stepper_step(struct stepper *st, struct world *w, struct formulation *f, str
   rec->seconds_assemble = t_assemble;
   rec->seconds_solve = t_solve;
   rec->seconds_recover = t4 - t3;
+  rec->h_last = h;
   rc = 0;
 cleanup:
   return rc;
+}
+
+/* What a retried step must put back: the bodies' state and the clock, and the formulation's carried state
+ * (the implicit formulations' previous answers, which shift their unknowns). */
+struct step_snapshot {
+  struct body *bodies;
+  double t;
+  double *carry;
+  int n_carry;
+};
+
+static int snapshot_take(struct step_snapshot *ss, const struct world *w, const struct formulation *f)
+{
+  memset(ss, 0, sizeof *ss);
+  ss->bodies = malloc((size_t)(w->nb > 0 ? w->nb : 1) * sizeof *ss->bodies);
+  if (!ss->bodies || formulation_carry_get(f, &ss->carry, &ss->n_carry)) return 1;
+  memcpy(ss->bodies, w->bodies, (size_t)w->nb * sizeof *ss->bodies);
+  ss->t = w->t;
+  return 0;
+}
+
+static int snapshot_restore(const struct step_snapshot *ss, struct world *w, struct formulation *f)
+{
+  memcpy(w->bodies, ss->bodies, (size_t)w->nb * sizeof *w->bodies);
+  w->t = ss->t;
+  return f->type->carry_set ? formulation_carry_set(f, ss->carry, ss->n_carry) : 0;
+}
+
+static void snapshot_free(struct step_snapshot *ss)
+{
+  free(ss->bodies);
+  free(ss->carry);
+}
+
+/* Folds the record of a half step into the step's: costs summed (the failed attempt's included), the state's
+ * quantities the last half's, the worst penetration; the verdict (status, message, residual) the first
+ * failing half's; advanced only while every half advanced. */
+static void add_half(struct step_record *all, const struct step_record *half)
+{
+  struct step_record sum = *half;
+  sum.t_start = all->t_start;
+  if (all->failed) sum.solve = all->solve, sum.failed = 1;
+  sum.solve.iterations = all->solve.iterations + half->solve.iterations;
+  sum.solve.seconds = all->solve.seconds + half->solve.seconds;
+  sum.fp_iterations = all->fp_iterations + half->fp_iterations;
+  sum.halvings = all->halvings + half->halvings;
+  sum.advanced = all->advanced && half->advanced;
+  sum.max_penetration = fmax(all->max_penetration, half->max_penetration);
+  sum.seconds_detect += all->seconds_detect;
+  sum.seconds_assemble += all->seconds_assemble;
+  sum.seconds_solve += all->seconds_solve;
+  sum.seconds_recover += all->seconds_recover;
+  *all = sum;
+}
+
+/* A step whose solve did not converge is taken again from the same state as two steps of h / 2, each
+ * retried the same way, nested at most f->step_halvings deep: an implicit step's Newton solve can fail from
+ * its guess where a shorter step's guess is closer (the geometrically implicit grasp trials). */
+static int step_halving(struct stepper *st, struct world *w, struct formulation *f, struct solver *s,
+                        double h, int depth, struct step_record *rec)
+{
+  struct step_snapshot ss;
+  const int keep = depth < f->step_halvings;
+  if (keep && snapshot_take(&ss, w, f)) {
+    snapshot_free(&ss);
+    memset(rec, 0, sizeof *rec);
+    snprintf(rec->solve.message, sizeof rec->solve.message, "out of memory saving the step's state");
+    return 1;
+  }
+  int rc = step_once(st, w, f, s, h, rec);
+  if (rc || !keep || !rec->failed) {
+    if (keep) snapshot_free(&ss);
+    return rc;
+  }
+  rc = snapshot_restore(&ss, w, f);
+  snapshot_free(&ss);
+  if (rc) {
+    snprintf(rec->solve.message, sizeof rec->solve.message, "%s", f->message);
+    return 1;
+  }
+  rec->failed = 0, rec->advanced = 1, rec->halvings = 1;
+  st->nz = 0; /* the failed attempt's z is no warm start for a half step */
+  for (int k = 0; k < 2 && rec->advanced; k++) {
+    struct step_record half;
+    if (step_halving(st, w, f, s, 0.5 * h, depth + 1, &half)) {
+      snprintf(rec->solve.message, sizeof rec->solve.message, "%s", half.solve.message);
+      return 1;
+    }
+    add_half(rec, &half);
+  }
+  return 0;
+}
+
+int stepper_step(struct stepper *st, struct world *w, struct formulation *f, struct solver *s, double h,
+                 struct step_record *rec)
+{
+  return step_halving(st, w, f, s, h, 0, rec);
 }

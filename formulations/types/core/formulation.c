@@ -31,6 +31,9 @@ const struct option_decl formulation_options[] = {
      "friction directions per contact of the 3D polyhedral cone (2D always uses 2)"},
     {"contact_threshold", OPT_REAL, offsetof(struct formulation, threshold), "-1", NULL,
      "contact detection threshold; < 0: the world's [m]"},
+    {"step_halvings", OPT_INT, offsetof(struct formulation, step_halvings), "0", "[0,20]",
+     "a step whose solve does not converge is taken again as two steps of half the length, nested at most "
+     "this deep (0: never; the step fails)"},
 };
 const int formulation_n_options = (int)(sizeof formulation_options / sizeof formulation_options[0]);
 

@@ -24,7 +24,9 @@
  * (tests/formulations/types/implicit/test_geometric_implicit.c checks it against finite differences).
  * 2D worlds' joints (free impulses, equality rows), force-limited motors and support friction (the law
  * (21)-(22) with a known normal impulse) are implicit_drives.h's rows; 3D worlds with them are refused.
- * Options: -geometric_implicit_et, _eo, _er (the friction ellipsoid, eq. (5)). */
+ * Options: -geometric_implicit_et, _eo, _er (the friction ellipsoid, eq. (5)); -geometric_implicit_creep (a
+ * slip speed allowed while friction sticks: with several frictional contacts on one body the paper's law
+ * leaves the split of the impulses statically indeterminate, a singular Jacobian for Newton). */
 #include "formulation.h"
 #include "geometric_implicit3d.h"
 #include "implicit.h"
@@ -45,6 +47,14 @@ static const struct option_decl gi_options[] = {
      "e_o: second tangential semi-axis of the friction ellipsoid (eq. 5; 3D only)"},
     {"geometric_implicit_er", OPT_REAL, offsetof(struct implicit_step, er), "1", "(0,inf)",
      "e_r: semi-axis of the frictional moment about the normal (eq. 5; 3D only)"},
+    {"geometric_implicit_creep", OPT_REAL, offsetof(struct implicit_step, creep), "0", "[0,inf)",
+     "slip speed allowed while friction sticks [m/s]: (21) reads ... + p_t (sigma + creep), the same for "
+     "support friction and motors; it picks the statically indeterminate split of the friction impulses "
+     "(0: the paper's law)"},
+    {"geometric_implicit_equilibrate", OPT_BOOL, offsetof(struct implicit_step, equilibrate), "0", NULL,
+     "solve each step's NCP with its rows and unknowns scaled by powers of two that equilibrate the "
+     "Jacobian at the guess (Ruiz): for worlds whose impulses, speeds and lengths differ by orders of "
+     "magnitude (the grasp study's centimetre parts)"},
 };
 
 /* body 1 carries f (evaluated at a2 in (19)): the single function, bounded when there is a choice */
@@ -61,7 +71,7 @@ static int gi_rows2(const struct implicit_step *d, int i, const double *x, doubl
   const struct implicit_contact2d_index i2 = {ix.a1, ix.a2, ix.pt, ix.l1, ix.l2, ix.pn, ix.sg};
   const struct convex_fn *g2 = ct->m2 > 1 ? d->pool + ct->g2 : NULL;
   double et2 = d->et * d->et;
-  return implicit_contact2d_eval(ct->s2, g2, ct->m2, ct->mu, et2, 0.0, d->h, x, i2, d->e2, F, J, d->n);
+  return implicit_contact2d_eval(ct->s2, g2, ct->m2, ct->mu, et2, d->creep, d->h, x, i2, d->e2, F, J, d->n);
 }
 
 /* 3D: (15)-(16), the frame, friction (21)-(22) and the impulses in the Newton-Euler rows
@@ -201,7 +211,7 @@ const struct formulation_type formulation_type_geometric_implicit = {
     .joints = FORMULATION_2D, /* 3D joints and drives: not yet */
     .drives = FORMULATION_2D,
     .options = gi_options,
-    .n_options = 3,
+    .n_options = 5,
     .create = gi_create,
     .assemble = implicit_step_assemble,
     .recover = implicit_step_recover,

@@ -81,10 +81,10 @@ static void joint_rows(const struct jcol *c, double phi, double h, int col, cons
 
 /* A group's rows (implicit_drives.h): d_k' nu - v*_k + sigma p_k / B per component at p, B - |p|^2 / B at
  * sg, and d_k p_k in the body's Newton-Euler rows. */
-static void group_rows(const struct implicit_bounded *g, int p, int sg, const double *x, double *F, double *J,
-                       int n)
+static void group_rows(const struct implicit_bounded *g, int p, int sg, double creep, const double *x,
+                       double *F, double *J, int n)
 {
-  const double sigma = x[sg];
+  const double sigma = x[sg] + creep;
   double cone = g->B;
   for (int k = 0; k < g->np; k++) {
     const double pk = x[p + k], *d = g->d[k];
@@ -111,7 +111,7 @@ void implicit_drives_rows(const struct implicit_drives *dr, double h, const doub
     joint_rows(&dr->col[j], dr->phi[j], h, dr->free0 + j, x, F, J, n);
   int p = dr->free0 + dr->nj;
   for (int i = 0; i < dr->ng; i++) {
-    group_rows(&dr->g[i], p, dr->comp0 + i, x, F, J, n);
+    group_rows(&dr->g[i], p, dr->comp0 + i, dr->creep, x, F, J, n);
     p += dr->g[i].np;
   }
 }

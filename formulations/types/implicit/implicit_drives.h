@@ -39,6 +39,7 @@ struct implicit_drives {
   int ng, cap_g;
   int nfree;        /* free unknowns: nj joint impulses, then each group's np components */
   int free0, comp0; /* where they start in x, and where the groups' sigmas (ng) start */
+  double creep; /* the groups' rows read (sigma + creep) p_k / B: a slip of at most creep while sticking */
 };
 
 /* The joints' columns and the groups of w for a step of length h (a 2D world); counts in nj, ng, nfree.

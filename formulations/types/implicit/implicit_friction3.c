@@ -112,7 +112,7 @@ static void friction_forces(const struct friction3 *c, const struct dv *nv, cons
 int implicit_friction3_rows(const struct friction3 *c, const struct dv *nv, const double *nu, double *F,
                             double *J, int n)
 {
-  const double mu = c->mu, pn = c->pn, pt = c->pt, po = c->po, pr = c->pr, sg = c->sg;
+  const double mu = c->mu, pn = c->pn, pt = c->pt, po = c->po, pr = c->pr, sg = c->sg + c->creep;
   struct dv tv, ov, r[2], vel, dom;
   if (friction_frame(c, nv, &tv, &ov)) return 1;
   friction_velocity(c, nu, r, &vel, &dom);

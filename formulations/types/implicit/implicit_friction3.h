@@ -25,8 +25,9 @@ struct friction3 {
   double pn;                   /* the total normal impulse */
   int pn_col[2], npn;          /* its unknowns' columns (p_n; or p_ns, p_nr) */
   double pt, po, pr, sg;       /* the friction impulses and sigma */
-  int ipt, ipo, ipr, isg;      /* their columns; rows (21) are ipt, ipo, ipr and (22) is isg */
-  const int *cols;             /* the 18 local variables' global columns (-1: a static body's) */
+  double creep;           /* (21) reads ... + p (sigma + creep): a slip of at most creep while sticking */
+  int ipt, ipo, ipr, isg; /* their columns; rows (21) are ipt, ipo, ipr and (22) is isg */
+  const int *cols;        /* the 18 local variables' global columns (-1: a static body's) */
 };
 
 /* Adds the rows above into F (and J, dense n x n row-major, when not NULL) at the velocities nu; 0, or 1 when

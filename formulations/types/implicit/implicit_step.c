@@ -32,6 +32,8 @@ void implicit_step_destroy(struct formulation *f)
   free(d->papp);
   free(d->guess);
   free(d->work);
+  free(d->jac);
+  implicit_scaling_free(&d->scale);
   free(d->c);
   free(d->pool);
   free(d->e2);
@@ -107,12 +109,37 @@ static int step_eval(struct implicit_step *d, const double *z, double *F, double
   return 0;
 }
 
-static int step_F(void *ctx, const double *z, double *F) { return step_eval(ctx, z, F, NULL); }
-
-static int step_J(void *ctx, const double *z, double *J)
+/* The solver's callbacks on its unknowns y (z = C y, the rows R F: implicit_scaling.h). */
+static int step_F(void *ctx, const double *y, double *F)
 {
   struct implicit_step *d = ctx;
-  return step_eval(d, z, d->work + d->n, J);
+  if (step_eval(d, implicit_scaling_unscale(&d->scale, y, d->work + 2 * d->n), F, NULL)) return 1;
+  if (d->scale.n) implicit_scaling_rows(&d->scale, F, NULL);
+  return 0;
+}
+
+static int step_J(void *ctx, const double *y, double *J)
+{
+  struct implicit_step *d = ctx;
+  double *room = d->work + d->n;
+  if (step_eval(d, implicit_scaling_unscale(&d->scale, y, d->work + 2 * d->n), room, J)) return 1;
+  if (d->scale.n) implicit_scaling_rows(&d->scale, room, J);
+  return 0;
+}
+
+/* -geometric_implicit_equilibrate: the scales from the Jacobian at the guess (z = 0), the bounds divided.
+ * A Jacobian that cannot be evaluated there leaves the problem unscaled (the solver then meets the same
+ * failure from its start). */
+static int step_scaling(struct implicit_step *d, struct cp_problem *p)
+{
+  const int n = d->n;
+  double *zero = d->work + 2 * n;
+  if (implicit_grow((void **)&d->jac, &d->cap_jac, n * n > 0 ? n * n : 1, sizeof *d->jac)) return 1;
+  memset(zero, 0, (size_t)n * sizeof *zero);
+  if (step_eval(d, zero, d->work + n, d->jac)) return 0;
+  if (implicit_scaling_set(&d->scale, n, d->jac)) return 1;
+  implicit_scaling_bounds(&d->scale, p->lo, p->hi);
+  return 0;
 }
 
 /* ---- pass 1: the sides of each contact and the layout ---- */
@@ -206,9 +233,10 @@ static int step_layout(struct formulation *f, struct implicit_step *d, const str
     n += comp_count(m, d->c[i].m2, d->fr);
   }
   d->dr.comp0 = n;
+  d->dr.creep = d->creep;
   n += d->dr.ng;
   if (implicit_step_start(w, h, n, &d->M, &d->nu0, &d->papp, &d->guess) ||
-      implicit_grow((void **)&d->work, &d->cap_work, 2 * n, sizeof *d->work))
+      implicit_grow((void **)&d->work, &d->cap_work, 3 * n, sizeof *d->work))
     return formulation_fail(f, "out of memory");
   implicit_drives_guess(&d->dr, d->nu0, d->papp, d->M, w->ndof, d->guess);
   d->ndof = w->ndof;
@@ -353,6 +381,11 @@ int implicit_step_assemble(struct formulation *f, const struct world *w, const s
     p->lo[i] = i < d->nfree ? -INFINITY : -d->guess[i];
     p->hi[i] = INFINITY;
   }
+  d->scale.n = 0;
+  if (d->equilibrate && step_scaling(d, p)) {
+    cp_destroy(&p);
+    return formulation_fail(f, "out of memory");
+  }
   snprintf(p->name, sizeof p->name, "%s%s nc=%d (z shifted by the warm start)", d->model->name,
            d->dim == 3 ? " 3D" : "", d->nc);
   f->rows = step_counts(d);
@@ -362,10 +395,11 @@ int implicit_step_assemble(struct formulation *f, const struct world *w, const s
 
 /* nu and the normal impulses (p_n, or p_ns + p_nr) from z; the answers kept per pair for the next step. */
 int implicit_step_recover(struct formulation *f, const struct world *w, const struct contact_set *cs,
-                          double h, const double *z, double *nu, double *pn)
+                          double h, const double *y, double *nu, double *pn)
 {
   struct implicit_step *d = f->data;
   const struct implicit_model *m = d->model;
+  const double *z = implicit_scaling_unscale(&d->scale, y, d->work + 2 * d->n);
   (void)h;
   (void)cs;
   for (int i = 0; i < w->ndof; i++)

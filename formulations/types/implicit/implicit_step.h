@@ -20,6 +20,7 @@
 #include "formulation.h"
 #include "implicit_answers.h"
 #include "implicit_drives.h"
+#include "implicit_scaling.h"
 #include "implicit_side.h"
 #include "implicit_side3.h"
 
@@ -69,12 +70,17 @@ struct implicit_step {
   const struct implicit_model *model;
   double et, eo, er;     /* options: the friction ellipsoid's semi-axes (eq. 5) */
   double k, cdamp, dmax; /* options (quasi_rigid): stiffness, damping, maximum deflection */
+  double creep;          /* option (geometric_implicit): the slip speed sticking friction allows [m/s] */
+  int equilibrate;       /* option (geometric_implicit): solve the step's NCP in equilibrated units */
   int dim, fr;           /* the step's: 2 or 3; 1 with friction unknowns */
   int ndof, nc, n, nfree;
   double h;
   double *M, *nu0, *papp, *guess;
-  double *work; /* 2 n: x = guess + z, and F's room for the J callback */
+  double *work; /* 3 n: x = guess + z, F's room for the J callback, z unscaled from the solver's y */
   int cap_work;
+  struct implicit_scaling scale; /* the step's equilibration (scale.n = 0: none) */
+  double *jac;                   /* n x n: the Jacobian at the guess the scaling is computed from */
+  int cap_jac;
   struct implicit_contact *c;
   int cap_c;
   struct convex_fn *pool; /* the polygons' half-planes (polyhedra's half-spaces) of this step's contacts */

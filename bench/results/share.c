@@ -1,0 +1,26 @@
+/* share.c — shares of 0/1 outcomes with their Wilson intervals (share.h). */
+#include "share.h"
+
+#include <math.h>
+
+void share_wilson(long k, long n, double *lo, double *hi)
+{
+  if (n <= 0) {
+    *lo = *hi = NAN;
+    return;
+  }
+  const double nn = (double)n, p = (double)k / nn, z2 = SHARE_Z95 * SHARE_Z95, d = 1.0 + z2 / nn;
+  const double c = (p + z2 / (2.0 * nn)) / d,
+               h = SHARE_Z95 * sqrt(p * (1.0 - p) / nn + z2 / (4.0 * nn * nn)) / d;
+  *lo = fmax(0.0, c - h);
+  *hi = fmin(1.0, c + h);
+}
+
+void share_of_values(const double *v, int n, double q[3])
+{
+  long k = 0;
+  for (int i = 0; i < n; i++)
+    k += v[i] >= 0.5;
+  q[0] = n > 0 ? (double)k / n : NAN;
+  share_wilson(k, n, &q[1], &q[2]);
+}

@@ -1,0 +1,17 @@
+/* share.h — the share of tasks with a 0/1 outcome and its Wilson score interval (E. B. Wilson, "Probable
+ * inference, the law of succession, and statistical inference", JASA 22 (1927) 209-212): the interval that
+ * stays inside [0, 1] and keeps its coverage near 0 and 1, where the normal approximation collapses to a
+ * point (a cell of 126 trials with no success). Used by the summaries and plots of share columns (sweep.h)
+ * and by bench_grasp_map. */
+#ifndef CB_SHARE_H
+#define CB_SHARE_H
+
+#define SHARE_Z95 1.959963984540054 /* the standard normal's 97.5 % quantile: a two-sided 95 % interval */
+
+/* The 95 % Wilson interval of k successes in n trials into lo, hi (NAN, NAN when n = 0). */
+void share_wilson(long k, long n, double *lo, double *hi);
+/* Of the n values v (each 0 or 1; a value >= 0.5 counts as 1): q[0] the share, q[1], q[2] its 95 % Wilson
+ * interval (NAN when n = 0). */
+void share_of_values(const double *v, int n, double q[3]);
+
+#endif

@@ -1,0 +1,104 @@
+/* test_step_halving.c — the stepper's retry of a failed step as two half steps (-step_halvings, stepper.c)
+ * and the geometrically implicit options that let the registered formulation step the grasp study's world
+ * (-geometric_implicit_equilibrate, -geometric_implicit_creep). One grasp trial (scene grasp at (-9.5,
+ * -17.5) mm, medium friction, a tripod and coefficients drawn by bench_grasp): fb_newton on the step's NCP in
+ * SI units stalls at the first finger contact (impulses of 1e-5 N s beside centimetre lengths); equilibrated,
+ * it stalls later without halving and the trial ends as solver_failure; with 8 halvings every step is solved
+ * and the trial ends classified, the halved steps counted in the run summary; the contacts' impulses of a
+ * halved step are scaled to a step of h (grasp_run.c). The explicit step (stewart_trinkle, Lemke) never
+ * fails there, so -step_halvings 8 leaves its trial bit for bit as it was. */
+#include "check.h"
+#include "grasp_run.h"
+#include "grasp_world.h"
+#include "solver_fixture.h"
+
+#include <math.h>
+#include <petscsys.h>
+
+static const struct grasp_trial_opts trial = {.h = 1e-3,
+                                              .t_max = 2.0,
+                                              .rest_speed = 1e-5,
+                                              .rest_steps = 10,
+                                              .margin = 5e-4,
+                                              .s_min = 5e-4,
+                                              .start_clear = 2e-4};
+
+static const struct grasp_world_settings settings = {
+    .x = -9.5,
+    .y = -17.5,
+    .mass = 0.03,
+    .jaw_mass = 0.05,
+    .close_speed = 0.02,
+    .close_force = 1.0,
+    .damping = 0.0,
+    .g = 9.81,
+    .dirs = 8,
+    .mu_support = 0.49059957392513753,
+    .mu_grip = 0.62078055194579074,
+    .tripod = {{10.59, -3.034}, {-8.015, 15.05}, {0.4318, -7.289}},
+    .start_clear = 2e-4,
+    .margin = 5e-4};
+
+/* One trial with the formulation and solver and the option / value pairs opts; 0, or 1 when it could not
+ * be set up. */
+static int run_trial(const char *formulation, const char *solver, const char *const *opts,
+                     struct grasp_result *r)
+{
+  struct world *w = NULL;
+  char msg[256];
+  if (grasp_world_build(&settings, &w, msg, sizeof msg)) {
+    CHECK(0, "grasp world: %s", msg);
+    return 1;
+  }
+  PetscOptions o = test_options_object(opts);
+  struct simulation sim;
+  int rc = simulation_open(&sim, w, formulation, solver, o) || grasp_run_trial(&sim, &settings, &trial, r);
+  simulation_close(&sim);
+  PetscOptionsDestroy(&o);
+  return rc;
+}
+
+static void test_implicit(void)
+{
+  struct grasp_result raw = {0}, plain = {0}, halved = {0};
+  const char *const si[] = {"-step_halvings", "8", NULL};
+  const char *const eq[] = {"-geometric_implicit_equilibrate", "1", NULL};
+  const char *const eq8[] = {"-geometric_implicit_equilibrate", "1", "-step_halvings", "8", NULL};
+  int rc = run_trial("geometric_implicit", "fb_newton", si, &raw);
+  CHECK(
+      rc == 0 && raw.outcome == GRASP_SOLVER_FAILURE && raw.t < 0.5,
+      "geometric_implicit in SI units: fb_newton stalls near the first contact even with 8 halvings (t %g s, "
+      "outcome %s)",
+      raw.t, grasp_outcome_name(raw.outcome));
+  rc = run_trial("geometric_implicit", "fb_newton", eq, &plain);
+  CHECK(rc == 0 && plain.outcome == GRASP_SOLVER_FAILURE && plain.halved == 0 && plain.t > raw.t,
+        "equilibrated without halving: later, still a failed step (t %g s, outcome %s)", plain.t,
+        grasp_outcome_name(plain.outcome));
+  rc = run_trial("geometric_implicit", "fb_newton", eq8, &halved);
+  CHECK(rc == 0 && halved.outcome != GRASP_SOLVER_FAILURE && halved.halved > 0 && halved.t > plain.t,
+        "equilibrated with 8 halvings: every step solved, the trial classified (%s at t %g s, %d halved)",
+        grasp_outcome_name(halved.outcome), halved.t, halved.halved);
+  CHECK(halved.steps > plain.steps, "the halved trial takes more steps than the one that failed (%ld > %ld)",
+        halved.steps, plain.steps);
+}
+
+static void test_explicit_unchanged(void)
+{
+  struct grasp_result a = {0}, b = {0};
+  const char *const h8[] = {"-step_halvings", "8", NULL};
+  int rc = run_trial("stewart_trinkle", "lemke", NULL, &a) || run_trial("stewart_trinkle", "lemke", h8, &b);
+  CHECK(rc == 0 && a.outcome != GRASP_SOLVER_FAILURE && b.halved == 0 && a.steps == b.steps &&
+            max_abs_diff(a.q, b.q, 4) == 0.0 && a.outcome == b.outcome,
+        "stewart_trinkle: no step fails, so -step_halvings 8 changes nothing (%s, %ld steps)",
+        grasp_outcome_name(a.outcome), a.steps);
+}
+
+int main(int argc, char **argv)
+{
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  test_implicit();
+  test_explicit_unchanged();
+  int rc = check_finish();
+  PetscCall(PetscFinalize());
+  return rc;
+}
