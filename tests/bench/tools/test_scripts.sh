@@ -59,6 +59,7 @@ check "regress -lemke_block 4 where no preset runs lemke: exit 2, 'no quick pres
 BETA_FAIL=1 bench/run-default >"$tmp/d1.out" 2>&1
 check "run-default with beta failing: exit 1, 'beta failed (exit 1)', alpha ran" \
   '[ $? = 1 ] && grep -q "run-default: beta failed (exit 1); going on with the others" $tmp/d1.out && grep -q "^== alpha" $tmp/d1.out'
+mkdir -p results/other/1 && ln -sfn 1 results/other/latest # another tool's run folder: not this run's
 bench/run-default >"$tmp/d2.out" 2>"$tmp/d2.err"
 check "run-default: exit 0; stdout is one line per experiment with tasks, failures, wall and summary, then the folders" \
   '[ $? = 0 ] && [ $(grep -c "^== " $tmp/d2.out) = 2 ] &&
@@ -67,6 +68,8 @@ check "run-default: exit 0; stdout is one line per experiment with tasks, failur
 check "... the drivers' tables and progress went to run.log in each run folder, none left elsewhere" \
   'l=$(sed -n "s/^== beta .*(log \(.*\))$/\1/p" $tmp/d2.out); [ -f "$l" ] && grep -q "^|" "$l" && grep -q "results in" "$l" &&
    ! grep -q "^|" $tmp/d2.out && [ ! -e results/.run-default ]'
+check "... the folders listed at the end are this run's two, not other results/*/latest links" \
+  '[ $(grep -c "^  /.*/results/synthetic/" $tmp/d2.out) = 2 ] && ! grep -q "results/other" $tmp/d2.out'
 
 # 3. Ctrl-C of make run while alpha runs: alpha is reported interrupted, beta does not start, make exits 130
 printf 'run:\n\tbench/run-default -work 0.5 -seeds 8\n' >Makefile
