@@ -16,6 +16,7 @@
 #include "grasp.h"
 
 #include "engine/sweep.h"
+#include "engine/sweep_observers.h"
 #include "grasp_run.h"
 #include "scene.h"
 
@@ -218,6 +219,19 @@ static int check_axes(void *vctx, const int *n_values, char *const *const *value
                     "geometric_implicit's support friction is the ellipse (eq. 5), and no other is run\n");
     return 1;
   }
+  /* the study's own implicit step has no world: what the engine does to a task's world and run loop
+   * (-perturb_initial, -trace, -cp_dump_failed, -cp_capture) would not reach it */
+  const char *const loop_only[] = {"-perturb_initial", "-trace", "-cp_dump_failed", "-cp_capture"};
+  for (int k = 0; k < 4 && n_registry < n_forms; k++) {
+    PetscOptionsHasName(ctx->run_options, NULL, loop_only[k], &set);
+    if (set) {
+      fprintf(stderr,
+              "error: %s acts on the run loop of the registered formulations; the study's own "
+              "geometric_implicit step is not run by it: leave geometric_implicit out of -formulation\n",
+              loop_only[k]);
+      return 1;
+    }
+  }
   /* -step_halvings is every formulation's too (the stepper's retry), so it is never refused here */
   for (int k = 0; k < 2; k++) {
     const char *opt = k ? "-warm_start" : "-friction_creep";
@@ -282,12 +296,17 @@ static int run_registry(const struct sweep_task *task, const struct grasp_ctx *c
       sc.mu_support, sc.mu_grip, sc.tripod[0][0], sc.tripod[0][1], sc.tripod[1][0], sc.tripod[1][1],
       sc.tripod[2][0], sc.tripod[2][1], sc.start_clear, sc.margin);
   struct simulation sim = {0};
+  struct run_observer obs[GRASP_RUN_MORE] = {{0}};
+  int n_obs = 0;
   if (simulation_open(&sim, w, sweep_task_string(task, "formulation"), sweep_task_string(task, "solver"),
-                      task->options)) {
+                      task->options) ||
+      sweep_observers_standard(task, obs, &n_obs, GRASP_RUN_MORE)) {
+    run_observers_destroy(obs, n_obs);
     simulation_close(&sim);
     return 1;
   }
-  const int rc = grasp_run_trial(&sim, &sc, &ctx->o, r);
+  const int rc = grasp_run_trial(&sim, &sc, &ctx->o, obs, n_obs, r);
+  run_observers_destroy(obs, n_obs);
   simulation_close(&sim);
   if (rc) fprintf(stderr, "bench_grasp: task %ld: %s\n", task->id, r->message);
   return rc;
@@ -391,6 +410,7 @@ static const struct sweep_driver driver = {
     .series = "friction,y",
     .setup = setup,
     .check_axes = check_axes,
+    .steps_observed = 1,
     .run = run,
 };
 

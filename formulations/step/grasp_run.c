@@ -106,15 +106,23 @@ static int judge_step(void *vctx, const struct simulation *sim, long k, const st
 }
 
 int grasp_run_trial(struct simulation *sim, const struct grasp_world_settings *sc,
-                    const struct grasp_trial_opts *o, struct grasp_result *r)
+                    const struct grasp_trial_opts *o, const struct run_observer *more, int n_more,
+                    struct grasp_result *r)
 {
   memset(r, 0, sizeof *r);
   struct grasp_watch c = {.sc = sc, .o = o, .r = r, .load_min = 0.01 * sc->close_force * o->h};
-  struct run_observer watch = {
-      .name = "grasp", .ctx = &c, .before_step = skip_free_closing, .after_step = judge_step};
+  struct run_observer obs[1 + GRASP_RUN_MORE] = {
+      {.name = "grasp", .ctx = &c, .before_step = skip_free_closing, .after_step = judge_step}};
+  if (n_more < 0 || n_more > GRASP_RUN_MORE) {
+    snprintf(r->message, sizeof r->message, "%d observers, more than a trial takes (%d)", n_more,
+             GRASP_RUN_MORE);
+    return 1;
+  }
+  for (int i = 0; i < n_more; i++)
+    obs[1 + i] = more[i];
   struct run_summary sum;
   const long steps = run_step_count(o->t_max, o->h);
-  if (steps < 0 || simulation_run(sim, o->h, steps, &watch, 1, &sum)) {
+  if (steps < 0 || simulation_run(sim, o->h, steps, obs, 1 + n_more, &sum)) {
     snprintf(r->message, sizeof r->message, "the run loop failed (t_max %g, h %g)", o->t_max, o->h);
     return 1;
   }

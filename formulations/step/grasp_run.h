@@ -10,12 +10,15 @@
 #define CB_GRASP_RUN_H
 
 #include "grasp_world.h"
-#include "simulation.h"
+#include "run.h"
 
 /* Runs the trial on sim (its world made by grasp_world_build with scene settings sc) and fills r (steps,
- * time, skipped time, the final state as (x_g, y_g, theta_g, s), the loaded contacts, solver costs). 0, or
- * 1 on an internal error (the message is in r->message). */
+ * time, skipped time, the final state as (x_g, y_g, theta_g, s), the loaded contacts, solver costs). The
+ * observers more[0 .. n_more) (a driver's trace, physics checks; n_more at most GRASP_RUN_MORE) follow the
+ * trial's own. 0, or 1 on an internal error (the message is in r->message). */
+#define GRASP_RUN_MORE 4
 int grasp_run_trial(struct simulation *sim, const struct grasp_world_settings *sc,
-                    const struct grasp_trial_opts *o, struct grasp_result *r);
+                    const struct grasp_trial_opts *o, const struct run_observer *more, int n_more,
+                    struct grasp_result *r);
 
 #endif

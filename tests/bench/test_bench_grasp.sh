@@ -5,7 +5,9 @@
 # the outer teeth) and the diameter (0.5, -0.5) mm does not; one row per
 # trial with its outcome; the same rows (timing columns aside) on 2 ranks as on 1 rank in-process and
 # after a stop and -resume; a bad
-# friction range exits 2; bench_grasp_map writes the per-cell intervals and the sweet spot.
+# friction range exits 2; bench_grasp_map writes the per-cell intervals and the sweet spot; the run loop's
+# options (-trace, -perturb_initial) apply to the registered formulations and are refused with the study's
+# own implicit step.
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -88,6 +90,29 @@ rc=$?
 if [ "$rc" = 2 ] && grep -q "friction_creep" "$tmp/outbad3"; then
   echo "ok - bench_grasp: -friction_creep without geometric_implicit exits 2, named"; else
   echo "not ok - bench_grasp: -friction_creep without geometric_implicit exits $rc"; sed 's/^/# /' "$tmp/outbad3"; fi
+# the registered formulations run on the engine's run loop: -trace writes a trial's steps, the physics checks
+# fill their columns, -perturb_initial 1e-12 moves no outcome of these trials; the study's own implicit step
+# is not run by the loop, so those options are refused with it
+"$CB_BIN/bench_grasp" -x 0.5 -y -11.5 -friction medium -seeds 1 -trace "$tmp/tr" -out "$tmp/t1" -quiet -no_plots \
+  >"$tmp/outt1" 2>&1
+rc=$?
+trace=$(ls "$tmp"/tr/grasp_task0.csv 2>/dev/null)
+if [ "$rc" = 0 ] && [ -n "$trace" ] && [ "$(awk 'END { print NR }' "$trace")" -gt 10 ] &&
+   head -1 "$tmp/t1/tasks.csv" | grep -q "phys_"; then
+  echo "ok - bench_grasp -trace: a trial's steps in grasp_task0.csv; physics-check columns in tasks.csv"; else
+  echo "not ok - bench_grasp -trace (exit $rc)"; sed 's/^/# /' "$tmp/outt1"; fi
+"$CB_BIN/bench_grasp" $args -perturb_initial 1e-12 -out "$tmp/p1" -task_fork 0 >"$tmp/outp1" 2>&1
+rc=$?
+pco=$(head -1 "$tmp/p1/tasks.csv" 2>/dev/null | tr , '\n' | grep -nx outcome | cut -d: -f1)
+if [ "$rc" = 0 ] && [ -n "$pco" ] && cmp -s <(cut -d, -f"$co" "$csv") <(cut -d, -f"$pco" "$tmp/p1/tasks.csv"); then
+  echo "ok - bench_grasp -perturb_initial 1e-12: every trial's outcome as unperturbed"; else
+  echo "not ok - bench_grasp -perturb_initial (exit $rc)"; sed 's/^/# /' "$tmp/outp1"; fi
+"$CB_BIN/bench_grasp" -formulation geometric_implicit -cp_solver fb_newton -perturb_initial 1e-12 -out "$tmp/bad5" \
+  -quiet >"$tmp/outbad5" 2>&1
+rc=$?
+if [ "$rc" = 2 ] && grep -q "perturb_initial" "$tmp/outbad5"; then
+  echo "ok - bench_grasp: -perturb_initial with the study's own implicit step exits 2, named"; else
+  echo "not ok - bench_grasp: -perturb_initial with geometric_implicit exits $rc"; sed 's/^/# /' "$tmp/outbad5"; fi
 # -step_halvings is the stepper's retry of every formulation: stewart_trinkle takes it (its Lemke steps never
 # fail here, so nothing is halved and the rows equal the run without it)
 "$CB_BIN/bench_grasp" $args -step_halvings 2 -out "$tmp/h4" -task_fork 0 >"$tmp/outh4" 2>&1

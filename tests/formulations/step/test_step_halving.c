@@ -52,7 +52,8 @@ static int run_trial(const char *formulation, const char *solver, const char *co
   }
   PetscOptions o = test_options_object(opts);
   struct simulation sim;
-  int rc = simulation_open(&sim, w, formulation, solver, o) || grasp_run_trial(&sim, &settings, &trial, r);
+  int rc = simulation_open(&sim, w, formulation, solver, o) ||
+           grasp_run_trial(&sim, &settings, &trial, NULL, 0, r);
   simulation_close(&sim);
   PetscOptionsDestroy(&o);
   return rc;
