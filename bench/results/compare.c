@@ -1,9 +1,11 @@
 /* compare.c — the verdicts of bench_compare (compare.h has the rules): table checks, -map renaming,
- * coverage, success rates with status changes, accuracy medians against tolerances and noise floors over
- * the task pairs both runs solved, counts by ratio, timings by ratio of medians plus a one-sided Wilcoxon
- * rank-sum test (normal approximation, tie-corrected variance, continuity correction) against the A-vs-A
- * spread when the runs were interleaved. */
+ * coverage, success rates with status changes, accuracy medians (a share column's share) against tolerances
+ * and noise floors over the task pairs both runs solved, counts by ratio, timings by ratio of medians plus a
+ * one-sided Wilcoxon rank-sum test (normal approximation, tie-corrected variance, continuity correction)
+ * against the A-vs-A spread when the runs were interleaved. */
 #include "compare.h"
+
+#include "share.h"
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_sort.h>
@@ -304,6 +306,14 @@ static int check_compatible(const struct rundir *b, const struct rundir *n, cons
 static double median_of(const double *v, int n)
 {
   return n > 0 ? gsl_stats_median_from_sorted_data(v, 1, (size_t)n) : NAN;
+}
+
+/* The share of 1s among n 0/1 values (share.h), NAN when n = 0. */
+static double share_of(const double *v, int n)
+{
+  double q[3];
+  share_of_values(v, n, q);
+  return q[0];
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -629,8 +639,11 @@ static void judge_value(struct compare_result *res, struct pairing *p, const str
   }
   sort_values(p->vb, nb);
   sort_values(p->vn, nn);
-  row->base = median_of(p->vb, nb);
-  row->now = median_of(p->vn, nn);
+  /* a share column (0/1 per task) is compared by its share: the median of 0s and 1s ignores any change
+   * short of half the group */
+  const int share = rundir_list_find(&n->shares, name) >= 0;
+  row->base = share ? share_of(p->vb, nb) : median_of(p->vb, nb);
+  row->now = share ? share_of(p->vn, nn) : median_of(p->vn, nn);
   if (row->kind != COMPARE_COST && spread_is_outcome(n, name)) outcome_evidence(p, b, n, o, scratch, row);
   if (row->kind == COMPARE_COST)
     res->n_untested_costs++;
