@@ -37,6 +37,11 @@
   X(siconos_mcp_newton_minfb)                                                                                \
   X(siconos_pathsearch)                                                                                      \
   X(siconos_pivot_lumod)                                                                                     \
+  X(siconos_fc_nsgs)                                                                                         \
+  X(siconos_fc_nsn_ac)                                                                                       \
+  X(siconos_fc_nsn_fb)                                                                                       \
+  X(siconos_fc_admm)                                                                                         \
+  X(siconos_fc_vi_eg)                                                                                        \
   /* one line X(NAME) per Siconos backend, above this one */
 #else
 #define SICONOS_SOLVERS(X)
