@@ -25,6 +25,7 @@
   X(fb_newton_sparse)                                                                                        \
   X(lemke_exact)                                                                                             \
   X(fc_nsgs)                                                                                                 \
+  X(fc_newton)                                                                                               \
   /* one line X(NAME) per solver, above this one */
 #ifdef CB_HAVE_SICONOS
 #define SICONOS_SOLVERS(X)                                                                                   \
