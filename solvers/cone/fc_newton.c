@@ -6,7 +6,7 @@
  * -fc_newton_fallback_sweeps NSGS sweeps (cone_nsgs_sweep) move r and Newton resumes from there: the
  * globalisation that fb_newton / path_crash taught on the LCPs (a local method needs a robust fallback).
  * Stops on the checker's residual (tol * scale, confirmed by cp_check), at -cp_max_it Newton iterations
- * (default 200) or the time limit. Dense: O(n^3) per iteration. */
+ * (default 1000: BoxesStack1 takes 549) or the time limit. Dense: O(n^3) per iteration. */
 #include "cone.h"
 #include "cp_fc.h"
 #include "solver.h"
@@ -163,7 +163,7 @@ static int newton_step(const struct cp_problem *p, struct newton_data *d, double
 static int newton_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
 {
   struct newton_data *d = s->data;
-  int dim = p->fc_dim, nc = p->n / dim, max_it = s->set.max_it > 0 ? s->set.max_it : 200, sweeps = 0;
+  int dim = p->fc_dim, nc = p->n / dim, max_it = s->set.max_it > 0 ? s->set.max_it : 1000, sweeps = 0;
   if ((size_t)p->n > d->cap && newton_setup(s, p) != 0) return 1;
   struct cone_local loc = {.max_it = d->local_max_it, .tol = 1e-14};
   for (int c = 0; c < nc; c++) {

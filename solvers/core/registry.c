@@ -26,6 +26,7 @@
   X(lemke_exact)                                                                                             \
   X(fc_nsgs)                                                                                                 \
   X(fc_newton)                                                                                               \
+  X(fc_admm)                                                                                                 \
   /* one line X(NAME) per solver, above this one */
 #ifdef CB_HAVE_SICONOS
 #define SICONOS_SOLVERS(X)                                                                                   \
