@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const ours[] = {"fc_nsgs", "fc_newton", NULL};
+static const char *const ours[] = {"fc_nsgs", "fc_newton", "fc_admm", NULL};
 
 /* A deterministic non-round value in [-1, 1] for the k-th draw. */
 static double draw(int k) { return sin(12.9898 * k + 78.233 * (k % 7)); }
@@ -109,11 +109,110 @@ static void test_one_contact(void)
   one_contact(2, w2, (const double[]){-1.0, -3.0}, 0.5, (const double[]){0.5, 0.25}, "sliding");
 }
 
+
+static struct cp_problem *data_problem(const char *file)
+{
+  const char *data = check_shared_data();
+  char path[512], err[512];
+  struct cp_problem *p = NULL;
+  if (!data) return NULL;
+  snprintf(path, sizeof path, "%s/siconos/fc3d/%s", data, file);
+  if (cp_read_file(path, CP_FILE_AUTO, &p, err, sizeof err) != 0) printf("# %s\n", err);
+  return p;
+}
+
+/* -cp_max_it 3 stops every solver after 3 iterations; -cp_time_limit 0.02 stops a long solve soon after. */
+static void test_limits(void)
+{
+  struct cp_problem *p = data_problem("Capsules-i101-404.dat");
+  if (!p) {
+    check_skip("limits on Capsules-i101-404: shared data absent");
+    return;
+  }
+  double *z = calloc((size_t)p->n, sizeof *z);
+  for (const char *const *name = ours; *name; name++) {
+    struct solve_result r;
+    struct solver *s = test_solver_with(*name, 1e-8, OPTS("-cp_max_it", "3"));
+    solver_solve(s, p, z, &r);
+    CHECK(r.status == SOLVE_MAX_ITERATIONS && r.iterations == 3, "%s: -cp_max_it 3 -> %s after %d", *name,
+          solve_status_name(r.status), r.iterations);
+    solver_destroy(&s);
+    s = test_solver_with(*name, 1e-14, OPTS("-cp_time_limit", "0.02"));
+    solver_solve(s, p, z, &r);
+    CHECK(r.status == SOLVE_TIME_LIMIT && r.seconds < 1.0, "%s: -cp_time_limit 0.02 -> %s after %.3f s",
+          *name, solve_status_name(r.status), r.seconds);
+    solver_destroy(&s);
+  }
+  free(z);
+  cp_destroy(&p);
+}
+
+/* NaN in q: nan_or_inf, never converged. */
+static void test_nan(void)
+{
+  struct cp_problem *p = cp_fc_create(3, 2);
+  for (int i = 0; i < 6; i++) {
+    p->M[i * 6 + i] = 1.0;
+    p->q[i] = -1.0;
+  }
+  p->mu[0] = p->mu[1] = 0.3;
+  p->q[4] = NAN;
+  for (const char *const *name = ours; *name; name++) {
+    double z[6] = {0};
+    struct solve_result r;
+    struct solver *s = test_solver(*name, 1e-8);
+    solver_solve(s, p, z, &r);
+    CHECK(r.status == SOLVE_NAN_OR_INF, "%s: NaN in q -> %s", *name, solve_status_name(r.status));
+    solver_destroy(&s);
+  }
+  cp_destroy(&p);
+}
+
+/* Which data-folder problems each solver converges on (tol 1e-8, its defaults); every problem by one. */
+static void test_data_folder(void)
+{
+  static const char *const files[] = {
+      "BoxesStack1-i100000-32.hdf5.dat", "Capsules-i101-404.dat", "Confeti-ex03-Fc3D-SBM.dat",
+      "FC3D_Example1.dat", "FrictionContact3D_1c.dat", "FrictionContactProblem00071.dat",
+      "FrictionContactProblem00374.dat", "NESpheres_10_1.dat", "OneObject-i100000-499.hdf5.dat", "Rover1039.dat",
+      "Rover4396.dat", "Rover4516.dat", "fc2d_granularflowonwall_00667_00000.dat"};
+  /* expected: 1 converged; per solver, in the order of ours[] (measured; see results/reference/fc3d) */
+  static const char expect[3][14] = {"0011111101111", "1111111111111", "0111111101111"};
+  int by_any = 0;
+  for (int f = 0; f < 13; f++) {
+    struct cp_problem *p = data_problem(files[f]);
+    if (!p) {
+      check_skip("%s: shared data absent", files[f]);
+      continue;
+    }
+    double *z = calloc((size_t)p->n, sizeof *z);
+    int any = 0;
+    for (int k = 0; ours[k]; k++) {
+      struct solve_result r;
+      struct solver *s = test_solver(ours[k], 1e-8);
+      solver_solve(s, p, z, &r);
+      int ok = r.status == SOLVE_CONVERGED;
+      any |= ok;
+      CHECK(ok == (expect[k][f] == '1'), "%s on %s: %s (residual %.2e, %d iterations)", ours[k], files[f],
+            solve_status_name(r.status), r.residual, r.iterations);
+      solver_destroy(&s);
+    }
+    by_any += any;
+    free(z);
+    cp_destroy(&p);
+  }
+  CHECK(by_any == 13 || !check_shared_data(), "every problem of the data folder solved by one of ours (%d)",
+        by_any);
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   test_ac_jacobian();
   test_one_contact();
+  test_limits();
+  test_nan();
+  test_data_folder();
   int rc = check_finish();
   PetscCall(PetscFinalize());
   return rc;
