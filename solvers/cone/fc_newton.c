@@ -5,6 +5,8 @@
  * the search fails or J is singular — the nonsmooth points where a Newton step is no descent direction —
  * -fc_newton_fallback_sweeps NSGS sweeps (cone_nsgs_sweep) move r and Newton resumes from there: the
  * globalisation that fb_newton / path_crash taught on the LCPs (a local method needs a robust fallback).
+ * A run whose residual has not halved in -fc_newton_stall iterations restarts from its best point with
+ * another AC parameter rho (newton_set_rho); the best point is what it returns when it does not converge.
  * Stops on the checker's residual (tol * scale, confirmed by cp_check), at -cp_max_it Newton iterations
  * (default 1000: BoxesStack1 takes 549) or the time limit. Dense: O(n^3) per iteration. */
 #include "cone.h"
@@ -19,11 +21,11 @@
 #include <string.h>
 
 struct newton_data {
-  int fallback_sweeps, backtracks, local_max_it, memory;
+  int fallback_sweeps, backtracks, local_max_it, memory, stall;
   double theta_hist[64]; /* the last `memory` merit values, the non-monotone search's reference */
-  double armijo, regularization;
+  double armijo, regularization, rho_factor;
   size_t cap;                              /* n the buffers are sized for */
-  double *J, *phi, *dr, *wdr, *u, *rt, *ut; /* n x n, then n each */
+  double *J, *phi, *dr, *wdr, *u, *rt, *ut, *best; /* n x n, then n each */
   double *A, *B, *Wcc, *rho;               /* per contact: d x d (x3 for A, B, Wcc), 1 */
   lapack_int *ipiv;
 };
@@ -37,6 +39,10 @@ static const struct option_decl newton_options[] = {
      "sufficient decrease: theta(r + t dr) <= (1 - 2 armijo t) theta(r)"},
     {"regularization", OPT_REAL, offsetof(struct newton_data, regularization), "1e-10", "(0,1)",
      "diagonal shift (relative to max |J_ii|) when the Jacobian is singular"},
+    {"rho_factor", OPT_REAL, offsetof(struct newton_data, rho_factor), "1", "(0,inf)",
+     "the AC parameter rho of a contact is this over the largest diagonal entry of its W block"},
+    {"stall", OPT_INT, offsetof(struct newton_data, stall), "50", "[1,100000]",
+     "iterations without halving the residual before a restart from the best point with the next rho"},
     {"memory", OPT_INT, offsetof(struct newton_data, memory), "10", "[1,64]",
      "non-monotone search: a step must decrease the largest of the last memory merit values (1: monotone)"},
     {"local_max_it", OPT_INT, offsetof(struct newton_data, local_max_it), "20", "[1,10000]",
@@ -51,7 +57,8 @@ static int newton_create(struct solver *s)
 
 static void newton_free(struct newton_data *d)
 {
-  double **bufs[] = {&d->J, &d->phi, &d->dr, &d->wdr, &d->u, &d->rt, &d->ut, &d->A, &d->B, &d->Wcc, &d->rho};
+  double **bufs[] = {&d->J,  &d->phi, &d->dr, &d->wdr, &d->u,   &d->rt,
+                     &d->ut, &d->best, &d->A, &d->B, &d->Wcc, &d->rho};
   for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; k++) {
     free(*bufs[k]);
     *bufs[k] = NULL;
@@ -68,14 +75,14 @@ static int newton_setup(struct solver *s, const struct cp_problem *p)
   if (n <= d->cap) return 0;
   newton_free(d);
   d->J = malloc(n * n * sizeof(double));
-  double **vecs[] = {&d->phi, &d->dr, &d->wdr, &d->u, &d->rt, &d->ut, &d->rho};
+  double **vecs[] = {&d->phi, &d->dr, &d->wdr, &d->u, &d->rt, &d->ut, &d->best, &d->rho};
   for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++)
     *vecs[k] = malloc(n * sizeof(double));
   d->A = malloc(3 * n * sizeof(double)); /* nc d^2 = n d <= 3 n */
   d->B = malloc(3 * n * sizeof(double));
   d->Wcc = malloc(3 * n * sizeof(double));
   d->ipiv = malloc(n * sizeof *d->ipiv);
-  if (!d->J || !d->phi || !d->dr || !d->wdr || !d->u || !d->rt || !d->ut || !d->rho || !d->A || !d->B ||
+  if (!d->J || !d->phi || !d->dr || !d->wdr || !d->u || !d->rt || !d->ut || !d->best || !d->rho || !d->A || !d->B ||
       !d->Wcc || !d->ipiv) {
     newton_free(d);
     return 1;
@@ -160,21 +167,74 @@ static int newton_step(const struct cp_problem *p, struct newton_data *d, double
   return 1;
 }
 
+/* The AC parameters of restart k: each contact's 1 / (largest diagonal entry of its block), times
+ * -fc_newton_rho_factor, times the k-th scaling of a cycle. Which rho lets Newton converge differs between
+ * problems (measured on the Siconos data: BoxesStack1 converges with 10 and stalls at 2.7e-5 with 1,
+ * Capsules the other way round), so a stalled run restarts from its best point with the next one. */
+static const double newton_rho_cycle[] = {1.0, 10.0, 0.1, 3.0, 0.3, 30.0, 0.03};
+
+static void newton_set_rho(const struct cp_problem *p, struct newton_data *d, int restart)
+{
+  int dim = p->fc_dim, nc = p->n / dim, k = restart % (int)(sizeof newton_rho_cycle / sizeof(double));
+  for (int c = 0; c < nc; c++)
+    d->rho[c] = d->rho_factor * newton_rho_cycle[k] * cone_rho(dim, d->Wcc + (size_t)c * dim * dim);
+}
+
+/* The merit the non-monotone search must beat: the largest of the last -fc_newton_memory values. */
+static double newton_reference(struct newton_data *d, double theta, int *kept)
+{
+  double ref = theta;
+  d->theta_hist[*kept % d->memory] = theta;
+  (*kept)++;
+  for (int k = 0; k < d->memory && k < *kept; k++)
+    ref = fmax(ref, d->theta_hist[k]);
+  return ref;
+}
+
+/* Progress of a run: the best point so far, and when the residual last halved. */
+struct newton_progress {
+  double best, mark;
+  int mark_it, restarts, kept, sweeps;
+};
+
+/* Records res at iteration it; 1 when the run has stalled (no halving in -fc_newton_stall iterations) and
+ * restarted from its best point with the next rho (z updated), else 0. */
+static int newton_track(const struct cp_problem *p, struct newton_data *d, struct newton_progress *g, int it,
+                        double res, double *z)
+{
+  if (res < g->best) {
+    g->best = res;
+    memcpy(d->best, z, (size_t)p->n * sizeof *z);
+  }
+  if (res < 0.5 * g->mark) {
+    g->mark = res;
+    g->mark_it = it;
+    return 0;
+  }
+  if (it - g->mark_it < d->stall) return 0;
+  newton_set_rho(p, d, ++g->restarts);
+  memcpy(z, d->best, (size_t)p->n * sizeof *z);
+  g->mark = g->best;
+  g->mark_it = it;
+  g->kept = 0; /* a new rho is a new merit function */
+  return 1;
+}
+
 static int newton_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
 {
   struct newton_data *d = s->data;
-  int dim = p->fc_dim, nc = p->n / dim, max_it = s->set.max_it > 0 ? s->set.max_it : 1000, sweeps = 0;
+  int dim = p->fc_dim, nc = p->n / dim, max_it = s->set.max_it > 0 ? s->set.max_it : 1000;
   if ((size_t)p->n > d->cap && newton_setup(s, p) != 0) return 1;
   struct cone_local loc = {.max_it = d->local_max_it, .tol = 1e-14};
-  for (int c = 0; c < nc; c++) {
+  for (int c = 0; c < nc; c++)
     cone_block(p, c, d->Wcc + (size_t)c * dim * dim);
-    d->rho[c] = cone_rho(dim, d->Wcc + (size_t)c * dim * dim);
-  }
-  double goal = s->set.tol * cp_scale(p, NULL); /* the checker's: the stop below implies its verdict */
+  newton_set_rho(p, d, 0);
+  double goal = s->set.tol * cp_scale(p, NULL), res = INFINITY; /* the checker's: the stop implies it */
+  struct newton_progress g = {.best = INFINITY, .mark = INFINITY};
   struct cp_check chk;
   r->status = SOLVE_MAX_ITERATIONS;
   for (int it = 0;; it++) {
-    double res = cone_residual(p, z, d->u);
+    res = cone_residual(p, z, d->u);
     r->iterations = it;
     if (!isfinite(res)) {
       r->status = SOLVE_NAN_OR_INF;
@@ -189,15 +249,16 @@ static int newton_solve(struct solver *s, const struct cp_problem *p, double *z,
       r->status = SOLVE_TIME_LIMIT;
       break;
     }
-    double theta = newton_phi(p, d, z, d->u, d->phi, 1), theta_ref = theta;
-    d->theta_hist[it % d->memory] = theta;
-    for (int k = 0; k < d->memory && k <= it; k++)
-      theta_ref = fmax(theta_ref, d->theta_hist[k]);
-    if (newton_step(p, d, z, theta, theta_ref) != 0)
-      for (int k = 0; k < d->fallback_sweeps; k++, sweeps++)
+    if (newton_track(p, d, &g, it, res, z)) continue;
+    double theta = newton_phi(p, d, z, d->u, d->phi, 1);
+    if (newton_step(p, d, z, theta, newton_reference(d, theta, &g.kept)) != 0)
+      for (int k = 0; k < d->fallback_sweeps; k++, g.sweeps++)
         cone_nsgs_sweep(p, &loc, d->Wcc, z);
   }
-  if (sweeps) snprintf(r->message, sizeof r->message, "%d NSGS fallback sweeps", sweeps);
+  if (r->status != SOLVE_CONVERGED && g.best < res) /* the best point, not the last, to the checker */
+    memcpy(z, d->best, (size_t)p->n * sizeof *z);
+  if (g.sweeps || g.restarts)
+    snprintf(r->message, sizeof r->message, "%d NSGS fallback sweeps, %d rho restarts", g.sweeps, g.restarts);
   return 0;
 }
 
