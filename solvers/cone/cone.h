@@ -10,7 +10,8 @@
  * - fc_newton: semismooth Newton on the stacked AC function (Alart & Curnier 1991; Christensen, Klarbring,
  *   Pang & Strömberg 1998), Armijo line search on 1/2 ||phi||^2, NSGS sweeps when the search fails.
  * - fc_admm: ADMM on the convex problem with the De Saxcé term as a fixed point (Acary et al. 2018,
- *   Sec. 5.4; Siconos' fc3d_admm; Boyd et al. 2011), fixed penalty by default, residual balancing optional.
+ *   Sec. 5.4; Siconos' fc3d_admm; Boyd et al. 2011), Goldstein et al. 2014's extrapolation with restart,
+ *   residual balancing of its penalty.
  * Every solver stops on the checker's residual (cp_fc_residual <= tol * scale): the harness's verdict. */
 #ifndef CB_CONE_H
 #define CB_CONE_H
