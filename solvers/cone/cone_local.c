@@ -5,7 +5,6 @@
  * stalls (a singular Jacobian, a failed line search). The best point by the natural-map error is kept, so
  * a local solve never returns a worse reaction than it was given. */
 #include "cone.h"
-
 #include "cp_fc.h"
 
 #include <cblas.h>
@@ -14,7 +13,7 @@
 #include <string.h>
 
 /* Armijo's constant and the backtracking depth of the local and global line searches. */
-#define CONE_ARMIJO 1e-4
+#define CONE_ARMIJO     1e-4
 #define CONE_BACKTRACKS 40
 
 void cone_ac_function(int d, double mu, double rho_n, double rho_t, const double *r, const double *u,
@@ -85,7 +84,7 @@ static void local_velocity(int d, const double *Wcc, const double *ql, const dou
 
 static double local_error(int d, double mu, const double *Wcc, const double *ql, const double *r)
 {
-  double u[3];
+  double u[3] = {0, 0, 0};
   local_velocity(d, Wcc, ql, r, u);
   return sqrt(cp_fc_contact_error2(d, mu, r, u));
 }
@@ -101,7 +100,8 @@ static double half_norm2(int d, const double *phi)
 /* One damped Newton step on the local AC function from r; 0 when it moved r, 1 when it could not. */
 static int local_newton_step(int d, double mu, double rho, const double *Wcc, const double *ql, double *r)
 {
-  double u[3], phi[3], A[9], B[9], J[9], dx[3], rt[3], ut[3], pt[3];
+  double u[3] = {0, 0, 0}, phi[3] = {0, 0, 0}, A[9], B[9], J[9], dx[3] = {0, 0, 0}, rt[3] = {0, 0, 0};
+  double ut[3] = {0, 0, 0}, pt[3] = {0, 0, 0};
   lapack_int ipiv[3];
   local_velocity(d, Wcc, ql, r, u);
   cone_ac_function(d, mu, rho, rho, r, u, phi, A, B);
@@ -143,9 +143,9 @@ static void keep_best(int d, double e, const double *x, double *best, double *e_
 static void local_fixed_point(const struct cone_local *s, int d, double mu, const double *Wcc,
                               const double *ql, double goal, double *best, double *e_best)
 {
-  double r[3], u[3], rho = cone_rho(d, Wcc);
+  double r[3] = {0, 0, 0}, u[3] = {0, 0, 0}, rho = cone_rho(d, Wcc);
   memcpy(r, best, sizeof(double) * (size_t)d);
-  for (int it = 0; it < 10 * s->max_it && *e_best > goal; it++) {
+  for (int it = 0; it < 10 * s->max_it && (*e_best > goal); it++) {
     local_velocity(d, Wcc, ql, r, u);
     double norm_ut = d == 3 ? hypot(u[1], u[2]) : fabs(u[1]);
     r[0] -= rho * (u[0] + mu * norm_ut);
@@ -168,7 +168,7 @@ double cone_local_solve(const struct cone_local *s, int d, double mu, const doub
       r[k] = 0.0;
     return local_error(d, mu, Wcc, ql, r);
   }
-  double best[3], e_best = local_error(d, mu, Wcc, ql, r), x[3], LU[9];
+  double best[3] = {0, 0, 0}, e_best = local_error(d, mu, Wcc, ql, r), x[3] = {0, 0, 0}, LU[9];
   lapack_int ipiv[3];
   memcpy(best, r, sizeof(double) * (size_t)d);
   memcpy(LU, Wcc, sizeof(double) * (size_t)(d * d));

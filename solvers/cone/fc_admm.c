@@ -34,8 +34,7 @@ struct admm_data {
 };
 
 static const struct option_decl admm_options[] = {
-    {"rho", OPT_REAL, offsetof(struct admm_data, rho0), "0", "[0,inf)",
-     "initial penalty; 0 = trace(W) / n"},
+    {"rho", OPT_REAL, offsetof(struct admm_data, rho0), "0", "[0,inf)", "initial penalty; 0 = trace(W) / n"},
     {"restart", OPT_REAL, offsetof(struct admm_data, eta), "0.999", "(0,1]",
      "accelerate while the combined residual falls below this times the last; 1 with no fall: restart"},
     {"balance", OPT_REAL, offsetof(struct admm_data, balance), "10", "[0,inf)",
@@ -115,8 +114,8 @@ static void admm_accelerate(struct admm_data *d, int n, const double *z, double 
 
 /* One iteration from the extrapolated zh, xih into z; the De Saxcé term from the velocity at the last r.
  * Returns the primal ||r - z|| and dual rho ||z - zh|| residuals. */
-static void admm_iterate(const struct cp_problem *p, struct admm_data *d, double rho, double *z, double *primal,
-                         double *dual)
+static void admm_iterate(const struct cp_problem *p, struct admm_data *d, double rho, double *z,
+                         double *primal, double *dual)
 {
   int dim = p->fc_dim, n = p->n, nc = n / dim;
   memcpy(d->ur, p->q, (size_t)n * sizeof(double));

@@ -24,9 +24,9 @@ struct newton_data {
   int fallback_sweeps, backtracks, local_max_it, memory, stall;
   double theta_hist[64]; /* the last `memory` merit values, the non-monotone search's reference */
   double armijo, regularization, rho_factor;
-  size_t cap;                              /* n the buffers are sized for */
+  size_t cap;                                      /* n the buffers are sized for */
   double *J, *phi, *dr, *wdr, *u, *rt, *ut, *best; /* n x n, then n each */
-  double *A, *B, *Wcc, *rho;               /* per contact: d x d (x3 for A, B, Wcc), 1 */
+  double *A, *B, *Wcc, *rho;                       /* per contact: d x d (x3 for A, B, Wcc), 1 */
   lapack_int *ipiv;
 };
 
@@ -57,8 +57,8 @@ static int newton_create(struct solver *s)
 
 static void newton_free(struct newton_data *d)
 {
-  double **bufs[] = {&d->J,  &d->phi, &d->dr, &d->wdr, &d->u,   &d->rt,
-                     &d->ut, &d->best, &d->A, &d->B, &d->Wcc, &d->rho};
+  double **bufs[] = {&d->J,  &d->phi,  &d->dr, &d->wdr, &d->u,   &d->rt,
+                     &d->ut, &d->best, &d->A,  &d->B,   &d->Wcc, &d->rho};
   for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; k++) {
     free(*bufs[k]);
     *bufs[k] = NULL;
@@ -82,8 +82,8 @@ static int newton_setup(struct solver *s, const struct cp_problem *p)
   d->B = malloc(3 * n * sizeof(double));
   d->Wcc = malloc(3 * n * sizeof(double));
   d->ipiv = malloc(n * sizeof *d->ipiv);
-  if (!d->J || !d->phi || !d->dr || !d->wdr || !d->u || !d->rt || !d->ut || !d->best || !d->rho || !d->A || !d->B ||
-      !d->Wcc || !d->ipiv) {
+  if (!d->J || !d->phi || !d->dr || !d->wdr || !d->u || !d->rt || !d->ut || !d->best || !d->rho || !d->A ||
+      !d->B || !d->Wcc || !d->ipiv) {
     newton_free(d);
     return 1;
   }
@@ -113,8 +113,8 @@ static void newton_jacobian(const struct cp_problem *p, struct newton_data *d)
   int dim = p->fc_dim, n = p->n, nc = n / dim;
   for (int c = 0; c < nc; c++) {
     size_t row = (size_t)c * dim, b = (size_t)c * dim * dim;
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, dim, n, dim, 1.0, d->B + b, dim,
-                p->M + row * n, n, 0.0, d->J + row * n, n);
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, dim, n, dim, 1.0, d->B + b, dim, p->M + row * n, n,
+                0.0, d->J + row * n, n);
     for (int i = 0; i < dim; i++)
       for (int j = 0; j < dim; j++)
         d->J[(row + i) * n + row + j] += d->A[b + i * dim + j];

@@ -2,7 +2,8 @@
  * 2018 Alg. 2): sweep the contacts in order, each solving its d x d Coulomb problem with the others'
  * latest reactions (cone_local_solve: closed forms, Newton on Alart-Curnier, projected fixed point).
  * A sweep costs one pass over W (O(n^2) dense); after each, u = W r + q and the checker's residual decide
- * the stop (tol * scale, confirmed by cp_check), with -cp_max_it sweeps (default 10000) and the time limit. */
+ * the stop (tol * scale, confirmed by cp_check), with -cp_max_it sweeps (default 10000) and the time limit.
+ */
 #include "cone.h"
 #include "cp_fc.h"
 #include "solver.h"

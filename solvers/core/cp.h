@@ -7,7 +7,8 @@
  * complementary: 0 <= v  perp  D u + B v + b >= 0. M = [A C; D B], q = [a; b].
  * Frictional contact (FC, the exact Coulomb cone; cp_fc.h): M = W (the Delassus matrix), q, and per contact
  * c of fc_dim = 2 or 3 unknowns r_c (normal first) a friction coefficient mu[c]: u = W r + q and
- * K_mu ∋ r_c ⟂ u_c + mu ||u_T,c|| e_N ∈ K_mu* (De Saxcé's modified velocity). Its bounds are unused (free). */
+ * K_mu ∋ r_c ⟂ u_c + mu ||u_T,c|| e_N ∈ K_mu* (De Saxcé's modified velocity). Its bounds are unused (free).
+ */
 #ifndef CB_CP_H
 #define CB_CP_H
 

@@ -23,7 +23,7 @@ int cp_fc_project(int dim, double mu, double *x)
 
 double cp_fc_contact_error2(int dim, double mu, const double *r, const double *u)
 {
-  double w[3];
+  double w[3] = {0, 0, 0};
   double norm_ut = dim == 3 ? hypot(u[1], u[2]) : fabs(u[1]);
   w[0] = r[0] - (u[0] + mu * norm_ut);
   for (int k = 1; k < dim; k++)

@@ -309,13 +309,15 @@ static int read_csc_print(struct lexer *lx, double *M, int rows, int cols)
   int origin = 0, m = 0, ncols = 0, at = 0;
   char tok[128], shown[200];
   if (lex_int(lx, &origin, 0, 3, "sparse matrix origin")) return 1;
-  if (origin != 2) return lex_error(lx, "sparse matrix origin %d: only 2 (compressed columns) is read", origin);
+  if (origin != 2)
+    return lex_error(lx, "sparse matrix origin %d: only 2 (compressed columns) is read", origin);
   for (int k = 0;; k++) { /* the version line's words, up to "M-by-N," */
     if (k > 32 || !lex_token(lx, tok, sizeof tok, 0)) return lex_error(lx, "no 'M-by-N,' size line");
     if (strstr(tok, "-by-")) break;
   }
   if (sscanf(tok, "%d-by-%d,", &m, &ncols) != 2 || m != rows || ncols != cols)
-    return lex_error(lx, "sparse size '%s', expected %d-by-%d,", lex_shown(lx, shown, sizeof shown), rows, cols);
+    return lex_error(lx, "sparse size '%s', expected %d-by-%d,", lex_shown(lx, shown, sizeof shown), rows,
+                     cols);
   long nnz = 0; /* nzmax and the 1-norm are not needed: skipped as words */
   if (lex_expect(lx, "nzmax:", "sparse header")) return 1;
   if (!lex_token(lx, tok, sizeof tok, 0)) return lex_error(lx, "sparse header: file ends early");
@@ -323,7 +325,8 @@ static int read_csc_print(struct lexer *lx, double *M, int rows, int cols)
       lex_expect(lx, "1-norm:", "sparse header"))
     return 1;
   if (!lex_token(lx, tok, sizeof tok, 0)) return lex_error(lx, "sparse header: file ends early");
-  if (nnz < 0 || nnz > (long)rows * cols) return lex_error(lx, "nnz %ld outside [0, %d x %d]", nnz, rows, cols);
+  if (nnz < 0 || nnz > (long)rows * cols)
+    return lex_error(lx, "nnz %ld outside [0, %d x %d]", nnz, rows, cols);
   for (int j = 0; j < cols; j++) {
     int jj = 0, a = 0, b = 0;
     if (lex_expect(lx, "col", "sparse column") || lex_int(lx, &jj, j, j, "column number") ||
@@ -343,9 +346,9 @@ static int read_csc_print(struct lexer *lx, double *M, int rows, int cols)
   return 0;
 }
 
-/* A Siconos NumericsMatrix (storage 0: dense column-major; 1: sparse block; 2: sparse, printed) of the dimensions the file
- * declares, allocated here into *M (row-major, zero-filled). *rows_out, *cols_out: on entry the expected
- * size (0 = any), on return the size read. */
+/* A Siconos NumericsMatrix (storage 0: dense column-major; 1: sparse block; 2: sparse, printed) of the
+ * dimensions the file declares, allocated here into *M (row-major, zero-filled). *rows_out, *cols_out: on
+ * entry the expected size (0 = any), on return the size read. */
 static int read_numerics_matrix(struct lexer *lx, double **Mout, int *rows_out, int *cols_out)
 {
   int storage = 0, rows = 0, cols = 0, size0 = 0, size1 = 0;

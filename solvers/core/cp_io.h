@@ -1,7 +1,8 @@
 /* cp_io.h — reading and writing complementarity problems from files.
  * Formats: plain text (ours; see cp_io.c), Siconos numerics LCP .dat (dense and sparse-block storage),
- * Siconos numerics MLCP .dat, Siconos' FrictionContactProblem .dat (dense, sparse-block or sparse W). Errors are reported in err as "FILE:LINE: what is wrong" and the function
- * returns nonzero; no partial problem is returned. */
+ * Siconos numerics MLCP .dat, Siconos' FrictionContactProblem .dat (dense, sparse-block or sparse W). Errors
+ * are reported in err as "FILE:LINE: what is wrong" and the function returns nonzero; no partial problem is
+ * returned. */
 #ifndef CB_CP_IO_H
 #define CB_CP_IO_H
 

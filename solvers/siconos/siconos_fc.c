@@ -95,20 +95,23 @@ static void sfc_release(struct sfc_data *d)
 static FrictionContactProblem *sfc_problem(const struct cp_problem *p)
 {
   int n = p->n, nc = n / p->fc_dim;
-  NumericsMatrix *W = NM_create(NM_DENSE, n, n);
-  double *q = malloc((size_t)n * sizeof *q), *mu = malloc((size_t)nc * sizeof *mu);
-  if (!W || !q || !mu) {
-    if (W) NM_free(W);
-    free(q);
-    free(mu);
+  FrictionContactProblem *fp = frictionContactProblem_new();
+  if (!fp) return NULL;
+  fp->dimension = p->fc_dim;
+  fp->numberOfContacts = nc;
+  fp->M = NM_create(NM_DENSE, n, n); /* the problem owns these: frictionContactProblem_free frees them */
+  fp->q = malloc((size_t)n * sizeof *fp->q);
+  fp->mu = malloc((size_t)nc * sizeof *fp->mu);
+  if (!fp->M || !fp->q || !fp->mu) {
+    frictionContactProblem_free(fp);
     return NULL;
   }
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++)
-      W->matrix0[i + (size_t)j * n] = p->M[(size_t)i * n + j];
-  memcpy(q, p->q, (size_t)n * sizeof *q);
-  memcpy(mu, p->mu, (size_t)nc * sizeof *mu);
-  return frictionContactProblem_new_with_data(p->fc_dim, nc, W, q, mu);
+      fp->M->matrix0[i + (size_t)j * n] = p->M[(size_t)i * n + j];
+  memcpy(fp->q, p->q, (size_t)n * sizeof *fp->q);
+  memcpy(fp->mu, p->mu, (size_t)nc * sizeof *fp->mu);
+  return fp;
 }
 
 static int sfc_setup(struct solver *s, const struct cp_problem *p)
@@ -296,6 +299,7 @@ static int sfc_solve(struct solver *s, const struct cp_problem *p, double *z, st
     return 0;
   }
   if ((d->prepared != p || d->n != n) && sfc_setup(s, p) != 0) return 1;
+  if (!d->out || !d->fp) return 1;
   memcpy(d->out->rw, z, (size_t)n * sizeof *z); /* the harness's initial point (cold: 0) */
   memset(d->out->rw + n, 0, (size_t)n * sizeof *z);
   int wstatus = 0, rc = 0;

@@ -62,8 +62,10 @@ static void test_ac_jacobian(void)
       branches[(xn > 0) * 2 + (yt <= R)]++;
       worst = fmax(worst, ac_fd_error(d, mu, rho_n, rho_t, r, u));
     }
-    CHECK(worst < 1e-6, "d = %d: AC Jacobian = central differences (worst %.2e; open/slide %d, open/stick %d, "
-          "closed %d)", d, worst, branches[2], branches[3], branches[0] + branches[1]);
+    CHECK(worst < 1e-6,
+          "d = %d: AC Jacobian = central differences (worst %.2e; open/slide %d, open/stick %d, "
+          "closed %d)",
+          d, worst, branches[2], branches[3], branches[0] + branches[1]);
     CHECK(branches[2] > 20 && branches[3] > 5, "d = %d: both open branches visited", d);
   }
 }
@@ -86,8 +88,8 @@ static void one_contact(int d, const double *w, const double *q, double mu, cons
     double diff = 0.0;
     for (int i = 0; i < d; i++)
       diff = fmax(diff, fabs(z[i] - expect[i]));
-    CHECK(r.status == SOLVE_CONVERGED && diff < 1e-10, "%s, %dD %s: converged (%s) to the answer (%.1e)", *name,
-          d, what, solve_status_name(r.status), diff);
+    CHECK(r.status == SOLVE_CONVERGED && diff < 1e-10, "%s, %dD %s: converged (%s) to the answer (%.1e)",
+          *name, d, what, solve_status_name(r.status), diff);
     solver_destroy(&s);
   }
   cp_destroy(&p);
@@ -108,7 +110,6 @@ static void test_one_contact(void)
   one_contact(2, w2, (const double[]){-1.0, 0.15}, 0.5, (const double[]){0.5, -0.1}, "sticking");
   one_contact(2, w2, (const double[]){-1.0, -3.0}, 0.5, (const double[]){0.5, 0.25}, "sliding");
 }
-
 
 static struct cp_problem *data_problem(const char *file)
 {
@@ -171,11 +172,19 @@ static void test_nan(void)
 /* Which data-folder problems each solver converges on (tol 1e-8, its defaults); every problem by one. */
 static void test_data_folder(void)
 {
-  static const char *const files[] = {
-      "BoxesStack1-i100000-32.hdf5.dat", "Capsules-i101-404.dat", "Confeti-ex03-Fc3D-SBM.dat",
-      "FC3D_Example1.dat", "FrictionContact3D_1c.dat", "FrictionContactProblem00071.dat",
-      "FrictionContactProblem00374.dat", "NESpheres_10_1.dat", "OneObject-i100000-499.hdf5.dat", "Rover1039.dat",
-      "Rover4396.dat", "Rover4516.dat", "fc2d_granularflowonwall_00667_00000.dat"};
+  static const char *const files[] = {"BoxesStack1-i100000-32.hdf5.dat",
+                                      "Capsules-i101-404.dat",
+                                      "Confeti-ex03-Fc3D-SBM.dat",
+                                      "FC3D_Example1.dat",
+                                      "FrictionContact3D_1c.dat",
+                                      "FrictionContactProblem00071.dat",
+                                      "FrictionContactProblem00374.dat",
+                                      "NESpheres_10_1.dat",
+                                      "OneObject-i100000-499.hdf5.dat",
+                                      "Rover1039.dat",
+                                      "Rover4396.dat",
+                                      "Rover4516.dat",
+                                      "fc2d_granularflowonwall_00667_00000.dat"};
   /* expected: 1 converged; per solver, in the order of ours[] (measured; see results/reference/fc3d) */
   static const char expect[3][14] = {"0011111101111", "1111111111111", "1101111111111"};
   int by_any = 0;

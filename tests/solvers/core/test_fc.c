@@ -28,7 +28,8 @@ static void test_projection(void)
   /* a projection: x - P(x) is orthogonal to P(x), and P(x) + (x - P(x)) t stays x's nearest for t = 1 */
   double worst = 0.0;
   for (int k = 0; k < 200; k++) {
-    double x[3] = {2 * sin(1.7 * k), 2 * cos(2.3 * k + 1), sin(0.7 * k + 2)}, p[3], mu = 0.1 + 0.9 * fabs(sin(k));
+    double x[3] = {2 * sin(1.7 * k), 2 * cos(2.3 * k + 1), sin(0.7 * k + 2)}, p[3],
+           mu = 0.1 + 0.9 * fabs(sin(k));
     memcpy(p, x, sizeof x);
     cp_fc_project(3, mu, p);
     double dot = 0.0, in = hypot(p[1], p[2]) - mu * p[0];
@@ -85,19 +86,21 @@ static void test_checker(void)
 }
 
 /* The same problem (d = 3, nc = 2, W = 2 I except W_01 = W_10 = 0.5) in three storages. */
-static const char dense[] = "3\n2\n0\n6\n6\n6 6\n"
-                            "2 0.5 0 0 0 0\n0.5 2 0 0 0 0\n0 0 2 0 0 0\n0 0 0 2 0 0\n0 0 0 0 2 0\n0 0 0 0 0 2\n"
-                            "-1 3 0 0.5 1 -1\n0.5 0.3\n";
+static const char dense[] =
+    "3\n2\n0\n6\n6\n6 6\n"
+    "2 0.5 0 0 0 0\n0.5 2 0 0 0 0\n0 0 2 0 0 0\n0 0 0 2 0 0\n0 0 0 0 2 0\n0 0 0 0 0 2\n"
+    "-1 3 0 0.5 1 -1\n0.5 0.3\n";
 static const char blocks[] = "3\n2\n1\n6\n6\n2\n2 2\n3 6\n3 6\n3 2\n0 1 2\n0 1\n"
                              "0\n2 0.5 0 0.5 2 0 0 0 2\n1\n2 0 0 0 2 0 0 0 2\n"
                              "-1 3 0 0.5 1 -1\n0.5 0.3\n";
-static const char sparse[] = "3\n2\n2\n6\n6\n2\nCSparse Version 3.1.9, May 4, 2016.  Copyright (c) Timothy A. Davis\n"
-                             "6-by-6, nzmax: 8 nnz: 8, 1-norm: 2.5\n"
-                             "    col 0 : locations 0 to 1\n      0 : 2\n      1 : 0.5\n"
-                             "    col 1 : locations 2 to 3\n      0 : 0.5\n      1 : 2\n"
-                             "    col 2 : locations 4 to 4\n      2 : 2\n    col 3 : locations 5 to 5\n      3 : 2\n"
-                             "    col 4 : locations 6 to 6\n      4 : 2\n    col 5 : locations 7 to 7\n      5 : 2\n"
-                             "-1 3 0 0.5 1 -1\n0.5 0.3\n";
+static const char sparse[] =
+    "3\n2\n2\n6\n6\n2\nCSparse Version 3.1.9, May 4, 2016.  Copyright (c) Timothy A. Davis\n"
+    "6-by-6, nzmax: 8 nnz: 8, 1-norm: 2.5\n"
+    "    col 0 : locations 0 to 1\n      0 : 2\n      1 : 0.5\n"
+    "    col 1 : locations 2 to 3\n      0 : 0.5\n      1 : 2\n"
+    "    col 2 : locations 4 to 4\n      2 : 2\n    col 3 : locations 5 to 5\n      3 : 2\n"
+    "    col 4 : locations 6 to 6\n      4 : 2\n    col 5 : locations 7 to 7\n      5 : 2\n"
+    "-1 3 0 0.5 1 -1\n0.5 0.3\n";
 
 static void test_reader(void)
 {
@@ -125,6 +128,13 @@ static void test_reader(void)
         "auto: fc3d/ folders and fc2d names are frictional contact, others as before");
 }
 
+/* Overwrites the text at at with with's characters (not its terminator): a damaged copy. */
+static void splice(char *at, const char *with)
+{
+  for (size_t i = 0; with[i]; i++)
+    at[i] = with[i];
+}
+
 static void refused(const char *text, const char *what, const char *expect)
 {
   struct cp_problem *p = NULL;
@@ -136,18 +146,20 @@ static void refused(const char *text, const char *what, const char *expect)
 static void test_refused(void)
 {
   refused("4\n2\n0\n8\n8\n", "dimension 4", "contact dimension");
-  refused("3\n2\n0\n6\n6\n6 6\n" "2 0 0 0 0 0\n0 2 0 0 0 0\n0 0 2 0 0 0\n0 0 0 2 0 0\n0 0 0 0 2 0\n0 0 0 0 0 2\n"
+  refused("3\n2\n0\n6\n6\n6 6\n"
+          "2 0 0 0 0 0\n0 2 0 0 0 0\n0 0 2 0 0 0\n0 0 0 2 0 0\n0 0 0 0 2 0\n0 0 0 0 0 2\n"
           "-1 3 0 0.5 1 -1\n0.5 -0.3\n",
           "a negative friction coefficient", "negative");
   refused("3\n2\n0\n6\n6\n6 6\n1 2 3\n", "a truncated matrix", "file ends early");
-  refused("3\n2\n0\n9\n9\n9 9\n0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
-          "W not d nc square", "expected 6 x 6");
+  refused(
+      "3\n2\n0\n9\n9\n9 9\n0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n",
+      "W not d nc square", "expected 6 x 6");
   char bad[sizeof sparse];
   memcpy(bad, sparse, sizeof sparse);
   *strstr(bad, "nnz: 8") = 'x';
   refused(bad, "sparse header without nnz", "sparse header");
   memcpy(bad, sparse, sizeof sparse);
-  memcpy(strstr(bad, "locations 2 to 3"), "locations 3 to 3", 16);
+  splice(strstr(bad, "locations 2 to 3"), "locations 3 to 3");
   refused(bad, "sparse column not starting where the last ended", "first location");
   memcpy(bad, sparse, sizeof sparse);
   bad[strstr(bad, "\n2\nCSparse") - bad + 1] = '1';
