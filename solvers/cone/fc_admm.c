@@ -165,6 +165,10 @@ static int admm_solve(struct solver *s, const struct cp_problem *p, double *z, s
   struct admm_data *d = s->data;
   int n = p->n, max_it = s->set.max_it > 0 ? s->set.max_it : 20000, factorisations = 1;
   if ((size_t)n > d->cap && admm_setup(s, p) != 0) return 1;
+  if (p->n == 0) { /* no contact: nothing to solve (BLAS and LAPACK refuse empty matrices) */
+    r->status = SOLVE_CONVERGED;
+    return 0;
+  }
   double rho = d->rho0, trace = 0.0;
   for (int i = 0; i < n; i++)
     trace += p->M[(size_t)i * n + i];

@@ -225,6 +225,10 @@ static int newton_solve(struct solver *s, const struct cp_problem *p, double *z,
   struct newton_data *d = s->data;
   int dim = p->fc_dim, nc = p->n / dim, max_it = s->set.max_it > 0 ? s->set.max_it : 1000;
   if ((size_t)p->n > d->cap && newton_setup(s, p) != 0) return 1;
+  if (p->n == 0) { /* no contact: nothing to solve (BLAS and LAPACK refuse empty matrices) */
+    r->status = SOLVE_CONVERGED;
+    return 0;
+  }
   struct cone_local loc = {.max_it = d->local_max_it, .tol = 1e-14};
   for (int c = 0; c < nc; c++)
     cone_block(p, c, d->Wcc + (size_t)c * dim * dim);

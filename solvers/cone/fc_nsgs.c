@@ -68,6 +68,10 @@ static int nsgs_solve(struct solver *s, const struct cp_problem *p, double *z, s
   struct nsgs_data *d = s->data;
   int dim = p->fc_dim, nc = p->n / dim, max_sweeps = s->set.max_it > 0 ? s->set.max_it : 10000;
   if ((size_t)p->n > d->cap && nsgs_setup(s, p) != 0) return 1;
+  if (p->n == 0) { /* no contact: nothing to solve (BLAS and LAPACK refuse empty matrices) */
+    r->status = SOLVE_CONVERGED;
+    return 0;
+  }
   struct cone_local loc = {.max_it = d->local_max_it, .tol = d->local_tol};
   for (int c = 0; c < nc; c++)
     cone_block(p, c, d->Wcc + (size_t)c * dim * dim);
