@@ -5,9 +5,11 @@
  * 100, 1000), Stewart-Trinkle contact LCPs of boxes resting / sliding on a plane (Egan et al. eqs. 5-7, n =
  * 24, 120, 600), Murty (n = 10, 16), Egan et al. Fig. 3 (max and summation formulations), and every Siconos
  * numerics LCP / MLCP test file under -siconos_dir, and mixed NCPs given by callbacks (the disc on a plane of
- * Chakraborty et al. eqs. 41-47, a monotone mixed NCP, Kojima-Shindo, Siconos' MCP test). The Siconos
- * backends (siconos_*, siconos_mcp_*) run in the same sweep, so their times are ratios on the same machine
- * and load. USAGE   bench_solvers [-options_file bench/experiments/solvers.opts] [-problem a,b,...]
+ * Chakraborty et al. eqs. 41-47, a monotone mixed NCP, Kojima-Shindo, Siconos' MCP test); on request
+ * (-problem siconos:fc3d/X.dat, preset solvers_fc3d) Siconos' frictional-contact problems. The Siconos
+ * backends (siconos_*, siconos_mcp_*, siconos_fc_*) run in the same sweep, so their times are ratios on the
+ * same machine and load. USAGE   bench_solvers [-options_file bench/experiments/solvers.opts] [-problem
+ * a,b,...]
  * [-cp_solver ...]
  *         [-seeds N] [-repeats R] [-siconos_dir DIR] [-cp_tol T] [-cp_time_limit S] [engine options]
  * PAPER   Cottle-Pang-Stone (Lemke, PGS), De Luca-Facchinei-Kanzow 1996 (FB Newton), Egan et al. 2003

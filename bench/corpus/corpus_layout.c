@@ -224,6 +224,7 @@ const char *corpus_kind_text(enum cp_kind k)
   case CP_MLCP: return "mlcp";
   case CP_BOX_MCP: return "box_mcp";
   case CP_NCP: return "ncp";
+  case CP_FC: return "fc";
   }
   return "unknown";
 }

@@ -354,6 +354,8 @@ int corpus_writer_add_callback(struct corpus_writer *w, const struct cp_problem 
     return corpus_fail(err, len, "%s: the callback problem's text is too long", m->name);
   if (corpus_name_bad(m->name, why, sizeof why))
     return corpus_fail(err, len, "%s: a problem name cannot hold %s", w->path, why);
+  if (p && p->kind == CP_FC) /* the schema has no field for the friction coefficients */
+    return corpus_fail(err, len, "%s: frictional-contact problems are not stored in a corpus", m->name);
   if (w->failed[0]) return failure(w, err, len);
   if (cap > 0 && (long)(w->size[SET_PROBLEMS] + w->n_rows) >= cap) return 3;
   if (writer_has(w, m->name))

@@ -25,7 +25,7 @@
  *   ncp_kojima_shindo   Kojima-Shindo's 4-unknown NCP;  mcp_siconos10   Siconos' MCP test (5 free + 5)
  *   sparse_mlcpN  synthetic sparse contact-structured mixed LCP of size N >= 5 (cp_test_sparse_mlcp, seeded)
  *   siconos:PATH  a Siconos numerics .dat file, PATH relative to the data folder (LCP, or MLCP when the
- *                 file name contains "mlcp")
+ *                 file name contains "mlcp", or frictional contact under fc3d/: cp_file_format_guess)
  *   file:PATH     a problem file in any format cp_io reads, PATH as given (relative to the working
  *                 directory): e.g. a failed step -cp_dump_failed wrote (results/failed/) */
 enum cp_class_status {

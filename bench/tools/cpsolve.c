@@ -1,7 +1,7 @@
 /* NAME    cpsolve — solve complementarity problem files with one, several or all registered solvers.
  * PURPOSE the command users reach for: load an LCP / mixed LCP (plain or Siconos .dat), run solvers, and
  *         report status, iterations, the harness's independent residual and time per solver.
- * USAGE   cpsolve -f FILE [FILE ...] [-input_format auto|plain|siconos_lcp|siconos_mlcp]
+ * USAGE   cpsolve -f FILE [FILE ...] [-input_format auto|plain|siconos_lcp|siconos_mlcp|siconos_fc]
  *         [-cp_solver a,b,...|all] [-cp_tol T] [-cp_max_it N] [-cp_time_limit S] [-format table|csv]
  *         [-print_solution] [-write OUT (one file only)] [-<solver>_... its declared options]; each file is
  *         solved in turn; -help lists the options (-help petsc: PETSc's as well).
@@ -30,7 +30,8 @@ struct cpsolve_options {
 
 static const struct option_decl cpsolve_options[] = {
     {"input_format", OPT_CHOICE, offsetof(struct cpsolve_options, input_format), "auto",
-     "auto|plain|siconos_lcp|siconos_mlcp", "auto: *.dat is Siconos, *mlcp*.dat its MLCP form"},
+     "auto|plain|siconos_lcp|siconos_mlcp|siconos_fc",
+     "auto: *.dat is Siconos, *mlcp*.dat its MLCP form, fc3d/ or fc2d/ files its frictional contact"},
     {"cp_solver", OPT_STRING, offsetof(struct cpsolve_options, solvers), "all", NULL,
      "solvers to run: a,b,... ('all' takes every registered one; repeats run once)"},
     {"format", OPT_CHOICE, offsetof(struct cpsolve_options, csv), "table", "table|csv", "output format"},

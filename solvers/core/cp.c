@@ -3,6 +3,8 @@
  * box MCP, which covers LCP (lo = 0, hi = inf) and the free rows of a mixed LCP (residual = |F_i|). */
 #include "cp.h"
 
+#include "cp_fc.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +60,24 @@ struct cp_problem *cp_ncp_create(int n, cp_function F, cp_jacobian J, void *ctx)
   return p;
 }
 
+struct cp_problem *cp_fc_create(int dim, int nc)
+{
+  if ((dim != 2 && dim != 3) || nc < 0) return NULL;
+  struct cp_problem *p = cp_alloc(CP_FC, dim * nc, 1);
+  if (!p) return NULL;
+  p->fc_dim = dim;
+  p->mu = calloc(nc > 0 ? (size_t)nc : 1, sizeof *p->mu);
+  if (!p->mu) {
+    cp_destroy(&p);
+    return NULL;
+  }
+  for (int i = 0; i < p->n; i++) { /* the cone, not bounds, constrains r */
+    p->lo[i] = -INFINITY;
+    p->hi[i] = INFINITY;
+  }
+  return p;
+}
+
 struct cp_problem *cp_duplicate(const struct cp_problem *src)
 {
   struct cp_problem *p = cp_alloc(src->kind, src->n, src->M != NULL);
@@ -68,6 +88,16 @@ struct cp_problem *cp_duplicate(const struct cp_problem *src)
   p->J = src->J;
   p->ctx = src->ctx;
   p->scale = src->scale;
+  p->fc_dim = src->fc_dim;
+  if (src->mu) {
+    size_t nc = src->fc_dim > 0 ? n / (size_t)src->fc_dim : 0;
+    p->mu = malloc((nc > 0 ? nc : 1) * sizeof *p->mu);
+    if (!p->mu) {
+      cp_destroy(&p);
+      return NULL;
+    }
+    memcpy(p->mu, src->mu, nc * sizeof *p->mu);
+  }
   memcpy(p->name, src->name, sizeof p->name);
   memcpy(p->lo, src->lo, n * sizeof *p->lo);
   memcpy(p->hi, src->hi, n * sizeof *p->hi);
@@ -85,6 +115,7 @@ void cp_destroy(struct cp_problem **p)
   free((*p)->q);
   free((*p)->lo);
   free((*p)->hi);
+  free((*p)->mu);
   free(*p);
   *p = NULL;
 }
@@ -96,6 +127,7 @@ const char *cp_kind_name(enum cp_kind kind)
   case CP_MLCP: return "mlcp";
   case CP_BOX_MCP: return "box_mcp";
   case CP_NCP: return "ncp";
+  case CP_FC: return "fc";
   }
   return "unknown";
 }
@@ -158,11 +190,15 @@ int cp_check(const struct cp_problem *p, const double *z, double *work, struct c
     if (!isfinite(p->q[i])) c->nonfinite = 1;
   /* A failing callback counts as a non-finite F: such a z is never a solution. */
   if (cp_eval_F(p, z, Fz) != 0) c->nonfinite = 1;
+  int nc = p->kind == CP_FC && p->fc_dim > 0 ? n / p->fc_dim : 0;
+  for (int k = 0; k < nc; k++) /* a friction coefficient must be a finite mu >= 0 to define a cone */
+    if (!(isfinite(p->mu[k]) && p->mu[k] >= 0.0)) c->nonfinite = 1;
   for (int i = 0; i < n && !c->nonfinite; i++) {
     if (!isfinite(z[i]) || !isfinite(Fz[i])) {
       c->nonfinite = 1;
       break;
     }
+    if (p->kind == CP_FC) continue; /* the cone's residual, below */
     double r = fabs(z[i] - cp_mid(p->lo[i], p->hi[i], z[i] - Fz[i]));
     if (r > c->natural) c->natural = r;
     if (i < p->n_eq && fabs(Fz[i]) > c->equality) c->equality = fabs(Fz[i]);
@@ -174,6 +210,7 @@ int cp_check(const struct cp_problem *p, const double *z, double *work, struct c
         break;
       }
   }
+  if (p->kind == CP_FC && !c->nonfinite) c->natural = cp_fc_residual(p, z, Fz);
   if (c->nonfinite) {
     c->natural = INFINITY;
     c->equality = p->n_eq ? INFINITY : 0.0;

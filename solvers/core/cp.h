@@ -4,13 +4,18 @@
  * with F(z) = M z + q (LCP, mixed LCP, box MCP) or F given by callbacks (NCP/MCP).
  * LCP: lo = 0, hi = +inf. Mixed LCP (Anitescu-Hart eq. 6): the first n_eq unknowns u are free
  * (lo = -inf, hi = +inf), so their rows are the equalities A u + C v + a = 0; the rest v are
- * complementary: 0 <= v  perp  D u + B v + b >= 0. M = [A C; D B], q = [a; b]. */
+ * complementary: 0 <= v  perp  D u + B v + b >= 0. M = [A C; D B], q = [a; b].
+ * Frictional contact (FC, the exact Coulomb cone; cp_fc.h): M = W (the Delassus matrix), q, and per contact
+ * c of fc_dim = 2 or 3 unknowns r_c (normal first) a friction coefficient mu[c]: u = W r + q and
+ * K_mu ∋ r_c ⟂ u_c + mu ||u_T,c|| e_N ∈ K_mu* (De Saxcé's modified velocity). Its bounds are unused (free).
+ */
 #ifndef CB_CP_H
 #define CB_CP_H
 
 #include <stdio.h>
 
-enum cp_kind { CP_LCP = 1, CP_MLCP = 2, CP_BOX_MCP = 4, CP_NCP = 8 };
+enum cp_kind { CP_LCP = 1, CP_MLCP = 2, CP_BOX_MCP = 4, CP_NCP = 8, CP_FC = 16 };
+#define CP_KIND_LAST CP_FC
 
 /* Callbacks for nonlinear problems: return 0 on success, nonzero if F or J cannot be evaluated at z. */
 typedef int (*cp_function)(void *ctx, const double *z, double *Fz);
@@ -28,6 +33,8 @@ struct cp_problem {
   cp_jacobian J;
   void *ctx;
   double scale; /* callback problems: the scale of F for the relative tolerance (default 1) */
+  int fc_dim;   /* FC: unknowns per contact (2 or 3); 0 for the other kinds */
+  double *mu;   /* FC: n / fc_dim friction coefficients; NULL for the other kinds */
   char name[128];
 };
 
@@ -39,7 +46,8 @@ struct cp_problem {
 
 /* The checker's verdict on a candidate z (design.md contract 3: computed the same way for every solver). */
 struct cp_check {
-  double natural;    /* || z - mid(lo, hi, z - F(z)) ||_inf ; for an LCP || min(z, Mz+q) ||_inf */
+  double natural;    /* || z - mid(lo, hi, z - F(z)) ||_inf ; for an LCP || min(z, Mz+q) ||_inf ; for FC the
+                      * 2-norm over contacts of r - P_K(r - u - mu ||u_T|| e_N) (cp_fc.h) */
   double equality;   /* mixed LCP: max |F_i(z)| over the free rows; 0 otherwise */
   double scale;      /* min(data_scale, CP_SCALE_MAX): what the tolerance is multiplied by */
   double data_scale; /* max(1, ||q||_inf) for linear problems, p->scale for callback problems */
@@ -50,6 +58,8 @@ struct cp_problem *cp_lcp_create(int n);
 struct cp_problem *cp_mlcp_create(int n_eq, int m);
 struct cp_problem *cp_box_create(int n); /* linear box MCP; bounds start as [0, +inf) */
 struct cp_problem *cp_ncp_create(int n, cp_function F, cp_jacobian J, void *ctx);
+/* Frictional contact of nc contacts in dimension dim (2 or 3): W zero, q zero, mu zero. */
+struct cp_problem *cp_fc_create(int dim, int nc);
 struct cp_problem *cp_duplicate(const struct cp_problem *p);
 void cp_destroy(struct cp_problem **p);
 

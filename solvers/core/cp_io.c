@@ -275,15 +275,85 @@ static int dense_refused(struct lexer *lx, int rows, int cols)
       rows, cols, bytes / 1e9, room, numbers, CP_IO_MAX_SPARSE_DENSE_BYTES / 1e9);
 }
 
-/* A Siconos NumericsMatrix (storage 0: dense column-major; 1: sparse block) of the dimensions the file
- * declares, allocated here into *M (row-major, zero-filled). *rows_out, *cols_out: on entry the expected
- * size (0 = any), on return the size read. */
+/* The next token must be word (a fixed part of a printed layout). */
+static int lex_expect(struct lexer *lx, const char *word, const char *what)
+{
+  char tok[128], shown[200];
+  if (!lex_token(lx, tok, sizeof tok, 0)) {
+    lx->line = lx->next_line;
+    return lex_error(lx, "%s: file ends early (expected '%s')", what, word);
+  }
+  if (strcmp(tok, word) != 0)
+    return lex_error(lx, "%s: '%s' where '%s' was expected", what, lex_shown(lx, shown, sizeof shown), word);
+  return 0;
+}
+
+/* A whole number followed by a comma in one token ("3822,"), as CSparse prints its counts. */
+static int lex_int_comma(struct lexer *lx, long *v, const char *what)
+{
+  char tok[128], shown[200], *end;
+  if (!lex_token(lx, tok, sizeof tok, 0)) return lex_error(lx, "%s: file ends early", what);
+  errno = 0;
+  *v = strtol(tok, &end, 10);
+  if (end == tok || strcmp(end, ",") != 0 || errno)
+    return lex_error(lx, "%s: '%s' is not a count followed by ','", what, lex_shown(lx, shown, sizeof shown));
+  return 0;
+}
+
+/* Siconos' storage 2 (a NumericsSparseMatrix), as NM_write_in_file prints it: its origin (2: compressed
+ * columns; the only one read here), then CSparse's cs_print text: a version line, "M-by-N, nzmax: Z nnz:
+ * K, 1-norm: X", then per column "col j : locations a to b" and its entries "i : value" (cs_print's %g:
+ * the file holds 6 significant digits, and so do Siconos' own readers). Into the zeroed row-major M. */
+static int read_csc_print(struct lexer *lx, double *M, int rows, int cols)
+{
+  int origin = 0, m = 0, ncols = 0, at = 0;
+  char tok[128], shown[200];
+  if (lex_int(lx, &origin, 0, 3, "sparse matrix origin")) return 1;
+  if (origin != 2)
+    return lex_error(lx, "sparse matrix origin %d: only 2 (compressed columns) is read", origin);
+  for (int k = 0;; k++) { /* the version line's words, up to "M-by-N," */
+    if (k > 32 || !lex_token(lx, tok, sizeof tok, 0)) return lex_error(lx, "no 'M-by-N,' size line");
+    if (strstr(tok, "-by-")) break;
+  }
+  if (sscanf(tok, "%d-by-%d,", &m, &ncols) != 2 || m != rows || ncols != cols)
+    return lex_error(lx, "sparse size '%s', expected %d-by-%d,", lex_shown(lx, shown, sizeof shown), rows,
+                     cols);
+  long nnz = 0; /* nzmax and the 1-norm are not needed: skipped as words */
+  if (lex_expect(lx, "nzmax:", "sparse header")) return 1;
+  if (!lex_token(lx, tok, sizeof tok, 0)) return lex_error(lx, "sparse header: file ends early");
+  if (lex_expect(lx, "nnz:", "sparse header") || lex_int_comma(lx, &nnz, "nnz") ||
+      lex_expect(lx, "1-norm:", "sparse header"))
+    return 1;
+  if (!lex_token(lx, tok, sizeof tok, 0)) return lex_error(lx, "sparse header: file ends early");
+  if (nnz < 0 || nnz > (long)rows * cols)
+    return lex_error(lx, "nnz %ld outside [0, %d x %d]", nnz, rows, cols);
+  for (int j = 0; j < cols; j++) {
+    int jj = 0, a = 0, b = 0;
+    if (lex_expect(lx, "col", "sparse column") || lex_int(lx, &jj, j, j, "column number") ||
+        lex_expect(lx, ":", "sparse column") || lex_expect(lx, "locations", "sparse column") ||
+        lex_int(lx, &a, at, at, "first location") || lex_expect(lx, "to", "sparse column") ||
+        lex_int(lx, &b, a - 1, (int)nnz - 1, "last location"))
+      return 1;
+    for (int k = a; k <= b; k++) {
+      int i = 0;
+      if (lex_int(lx, &i, 0, rows - 1, "row index") || lex_expect(lx, ":", "sparse entry") ||
+          lex_number(lx, &M[(size_t)i * cols + j], "sparse entry", 0))
+        return 1;
+    }
+    at = b + 1;
+  }
+  if (at != nnz) return lex_error(lx, "the columns hold %d entries, the header says nnz %ld", at, nnz);
+  return 0;
+}
+
+/* A Siconos NumericsMatrix (storage 0: dense column-major; 1: sparse block; 2: sparse, printed) of the
+ * dimensions the file declares, allocated here into *M (row-major, zero-filled). *rows_out, *cols_out: on
+ * entry the expected size (0 = any), on return the size read. */
 static int read_numerics_matrix(struct lexer *lx, double **Mout, int *rows_out, int *cols_out)
 {
   int storage = 0, rows = 0, cols = 0, size0 = 0, size1 = 0;
   *Mout = NULL;
   if (lex_int(lx, &storage, 0, 2, "matrix storage type")) return 1;
-  if (storage == 2) return lex_error(lx, "matrix storage type 2 (sparse CSC) is not supported");
   if (lex_int(lx, &rows, 1, CB_MAX_N, "matrix rows") || lex_int(lx, &cols, 1, CB_MAX_N, "matrix columns"))
     return 1;
   if ((*rows_out && rows != *rows_out) || (*cols_out && cols != *cols_out))
@@ -295,6 +365,10 @@ static int read_numerics_matrix(struct lexer *lx, double **Mout, int *rows_out, 
   if (!M) return lex_error(lx, "out of memory for a %d x %d matrix", rows, cols);
   int ld = cols, rc = 1;
   int *bs0 = NULL, *bs1 = NULL, *idx1 = NULL, *idx2 = NULL;
+  if (storage == 2) {
+    rc = read_csc_print(lx, M, rows, cols);
+    goto done;
+  }
   if (storage == 0) {
     if (lex_int(lx, &size0, rows, rows, "dense rows") || lex_int(lx, &size1, cols, cols, "dense columns"))
       goto done;
@@ -372,6 +446,38 @@ static int read_siconos_lcp(struct lexer *lx, struct cp_problem **out)
   free(M);
   for (int i = 0; i < n; i++)
     if (lex_number(lx, &p->q[i], "q", 0)) goto fail;
+  *out = p;
+  return 0;
+fail:
+  cp_destroy(&p);
+  return 1;
+}
+
+/* Siconos' FrictionContactProblem text (frictionContact_printInFile): d (2 or 3), nc, W as a
+ * NumericsMatrix of d nc rows and columns, q (d nc), mu (nc); the rest ignored. */
+static int read_siconos_fc(struct lexer *lx, struct cp_problem **out)
+{
+  int d = 0, nc = 0;
+  if (lex_int(lx, &d, 2, 3, "contact dimension") || lex_int(lx, &nc, 1, CB_MAX_N / 3, "number of contacts"))
+    return 1;
+  int n = d * nc;
+  if (lex_need(lx, n, (double)n + nc, "q and mu") || dense_refused(lx, n, n)) return 1;
+  struct cp_problem *p = cp_fc_create(d, nc);
+  if (!p) return lex_error(lx, "out of memory for %d contacts", nc);
+  double *M = NULL;
+  int rows = n, cols = n;
+  if (read_numerics_matrix(lx, &M, &rows, &cols)) goto fail;
+  memcpy(p->M, M, sizeof(double) * (size_t)n * n);
+  free(M);
+  for (int i = 0; i < n; i++)
+    if (lex_number(lx, &p->q[i], "q", 0)) goto fail;
+  for (int c = 0; c < nc; c++) {
+    if (lex_number(lx, &p->mu[c], "mu", 0)) goto fail;
+    if (p->mu[c] < 0.0) {
+      lex_error(lx, "mu: friction coefficient %g of contact %d is negative", p->mu[c], c);
+      goto fail;
+    }
+  }
   *out = p;
   return 0;
 fail:
@@ -459,6 +565,10 @@ enum cp_file_format cp_file_format_guess(const char *path)
   if (len < 4 || strcmp(path + len - 4, ".dat") != 0) return CP_FILE_PLAIN;
   const char *base = strrchr(path, '/');
   base = base ? base + 1 : path;
+  /* Siconos keeps its frictional-contact files in folders of their own (FrictionContact/test/data,
+   * copied to fc3d/): the folder or the name says which kind, since the text alone can be read both ways */
+  if (strstr(path, "fc3d/") || strstr(path, "fc2d/") || strstr(base, "fc3d") || strstr(base, "fc2d"))
+    return CP_FILE_SICONOS_FC;
   return strstr(base, "mlcp") ? CP_FILE_SICONOS_MLCP : CP_FILE_SICONOS_LCP;
 }
 
@@ -481,6 +591,7 @@ int cp_read_text(const char *text, const char *name, enum cp_file_format format,
   switch (format) {
   case CP_FILE_SICONOS_LCP: rc = read_siconos_lcp(&lx, p); break;
   case CP_FILE_SICONOS_MLCP: rc = read_siconos_mlcp(&lx, p); break;
+  case CP_FILE_SICONOS_FC: rc = read_siconos_fc(&lx, p); break;
   default: rc = read_plain(&lx, p); break;
   }
   if (rc == 0) {

@@ -1,7 +1,8 @@
 /* cp_io.h — reading and writing complementarity problems from files.
  * Formats: plain text (ours; see cp_io.c), Siconos numerics LCP .dat (dense and sparse-block storage),
- * Siconos numerics MLCP .dat. Errors are reported in err as "FILE:LINE: what is wrong" and the function
- * returns nonzero; no partial problem is returned. */
+ * Siconos numerics MLCP .dat, Siconos' FrictionContactProblem .dat (dense, sparse-block or sparse W). Errors
+ * are reported in err as "FILE:LINE: what is wrong" and the function returns nonzero; no partial problem is
+ * returned. */
 #ifndef CB_CP_IO_H
 #define CB_CP_IO_H
 
@@ -9,9 +10,16 @@
 
 #include <stddef.h>
 
-enum cp_file_format { CP_FILE_AUTO, CP_FILE_PLAIN, CP_FILE_SICONOS_LCP, CP_FILE_SICONOS_MLCP };
+enum cp_file_format {
+  CP_FILE_AUTO,
+  CP_FILE_PLAIN,
+  CP_FILE_SICONOS_LCP,
+  CP_FILE_SICONOS_MLCP,
+  CP_FILE_SICONOS_FC /* FrictionContactProblem: d, nc, W (dense, sparse block or sparse), q, mu */
+};
 
-/* auto: a name ending in ".dat" is Siconos (MLCP if the base name contains "mlcp"), anything else plain. */
+/* auto: a name ending in ".dat" is Siconos: frictional contact under a folder fc3d/ or fc2d/ or with fc3d or
+ * fc2d in its name, MLCP if the base name contains "mlcp", else LCP; anything else plain. */
 enum cp_file_format cp_file_format_guess(const char *path);
 
 /* The largest file cp_read_file reads (1 GiB: a dense n = 5000 problem written with 17 digits is 0.6 GB). */

@@ -24,6 +24,9 @@
   X(path_crash)                                                                                              \
   X(fb_newton_sparse)                                                                                        \
   X(lemke_exact)                                                                                             \
+  X(fc_nsgs)                                                                                                 \
+  X(fc_newton)                                                                                               \
+  X(fc_admm)                                                                                                 \
   /* one line X(NAME) per solver, above this one */
 #ifdef CB_HAVE_SICONOS
 #define SICONOS_SOLVERS(X)                                                                                   \
@@ -36,6 +39,11 @@
   X(siconos_mcp_newton_minfb)                                                                                \
   X(siconos_pathsearch)                                                                                      \
   X(siconos_pivot_lumod)                                                                                     \
+  X(siconos_fc_nsgs)                                                                                         \
+  X(siconos_fc_nsn_ac)                                                                                       \
+  X(siconos_fc_nsn_fb)                                                                                       \
+  X(siconos_fc_admm)                                                                                         \
+  X(siconos_fc_vi_eg)                                                                                        \
   /* one line X(NAME) per Siconos backend, above this one */
 #else
 #define SICONOS_SOLVERS(X)

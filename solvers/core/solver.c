@@ -52,7 +52,7 @@ void solver_registry_print(FILE *out)
   for (int i = 0; solver_registry[i]; i++) {
     const struct solver_type *t = solver_registry[i];
     char kinds[64] = "";
-    for (unsigned k = CP_LCP; k <= CP_NCP; k <<= 1)
+    for (unsigned k = CP_LCP; k <= CP_KIND_LAST; k <<= 1)
       if (t->kinds & k) {
         if (kinds[0]) strcat(kinds, ",");
         strcat(kinds, cp_kind_name((enum cp_kind)k));

@@ -9,6 +9,8 @@
  *                     its one-shot form (eq. 15, Theorem 4.2)
  *   impulse_lcp       Trefny Sec. 2 eqs. 8-10 (frictionless impulses)
  *   acceleration_lcp  Baraff 1994 as Trefny Sec. 1 eqs. 1-7 (resting contact, accelerations)
+ *   coulomb_cone      Moreau 1988, Jean 1999 (Acary, Brémond & Huber 2018 eqs. 1-3): stewart_trinkle's
+ *                     velocity level with the exact Coulomb cone, a frictional-contact problem (kind fc)
  * Shared: the standard model's declared options (stewart_trinkle.h) and the bilateral joints' rows
  * (core/joint_block.h). */
 #ifndef CB_CLASSIC_H

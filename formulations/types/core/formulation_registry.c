@@ -17,6 +17,7 @@
   X(anitescu_hart_lcp2)                                                                                      \
   X(geometric_implicit)                                                                                      \
   X(quasi_rigid)                                                                                             \
+  X(coulomb_cone)                                                                                            \
   /* one line X(NAME) per formulation, above this one */
 
 #define DECLARE(name) extern const struct formulation_type formulation_type_##name;

@@ -17,7 +17,7 @@ grep -q '^solver,status,iterations,residual,seconds,n,scale,scaled_residual$' "$
 grep -q '^pgs,converged,[0-9]*,[0-9.e+-]*,[0-9.e+-]*,2,6.000000e+00,[0-9.e+-]*$' "$tmp/out" && pass "csv row for pgs" || fail "csv row: $(cat "$tmp/out")"
 expect 0 "-cp_solver all" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_solver all
 rows=$(grep -c -E '^[a-z_]+ +(converged|max_iterations|ray_termination|line_search_failure|nan_or_inf|time_limit|not_applicable|numerical_failure|infeasible) ' "$tmp/out")
-nsolvers=$("$bin/cpsolve" -help | grep -c -E '^  [a-z_]+ +(lcp|mlcp|box_mcp|ncp)')
+nsolvers=$("$bin/cpsolve" -help | grep -c -E '^  [a-z_]+ +(lcp|mlcp|box_mcp|ncp|fc)')
 [ "$rows" -ge 2 ] && [ "$rows" = "$nsolvers" ] && pass "all: one row per registered solver ($rows)" || fail "all: $rows rows for $nsolvers solvers"
 expect 0 "-print_solution and -write" -- "$bin/cpsolve" -f "$tmp/good.txt" -cp_solver pgs -print_solution -write "$tmp/copy.txt" -cp_tol 1e-12
 grep -q '^# pgs z = 1.333333333' "$tmp/out" && pass "solution printed" || fail "solution: $(cat "$tmp/out")"

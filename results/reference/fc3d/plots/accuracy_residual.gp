@@ -1,0 +1,55 @@
+# accuracy_residual.gp — residual vs problem: median (line) and interquartile range (band) per solver.
+# Made by the sweep engine (bench/engine/plot.c) from ../tasks.csv; re-make accuracy_residual.png and accuracy_residual.svg by
+# running `gnuplot accuracy_residual.gp` in this directory (the run directory's plots/).
+reset
+set encoding utf8
+set key below horizontal center maxcols 4 spacing 1.1 samplen 3 noenhanced title " "
+set grid back lt 1 lc rgb '#e4e4e4' lw 1
+set border 3 lw 1.2
+set tics nomirror out
+set datafile missing 'NaN'
+set mxtics default
+set xlabel "problem classes"
+set xrange [-0.5:12.5]
+set xtics ("siconos:fc3d/BoxesStack1-i100000-32.hdf5.dat" 0, "siconos:fc3d/Capsules-i101-404.dat" 1, "siconos:fc3d/Confeti-ex03-Fc3D-SBM.dat" 2, "siconos:fc3d/FC3D_Example1.dat" 3, "siconos:fc3d/FrictionContact3D_1c.dat" 4, "siconos:fc3d/FrictionContactProblem00071.dat" 5, "siconos:fc3d/FrictionContactProblem00374.dat" 6, "siconos:fc3d/NESpheres_10_1.dat" 7, "siconos:fc3d/OneObject-i100000-499.hdf5.dat" 8, "siconos:fc3d/Rover1039.dat" 9, "siconos:fc3d/Rover4396.dat" 10, "siconos:fc3d/Rover4516.dat" 11, "siconos:fc3d/fc2d_granularflowonwall_00667_00000.dat" 12)
+set xtics rotate by 45 right
+set ylabel "natural-map residual"
+set logscale y
+set format y '%.0e'
+set yrange [8.1711449870793801e-15:6.2839362609664673e-07]
+set arrow from graph 0, first 2.0901469603678211e-14 to graph 1, first 2.0901469603678211e-14 nohead lc rgb '#bbbbbb' dt 3
+# the same commands twice: PNG, then SVG
+do for [cb_svg = 0:1] {
+if (cb_svg) {
+  set terminal svg size 1000,700 noenhanced font 'sans,11' background '#ffffff'
+  set output 'accuracy_residual.svg'
+} else {
+  set terminal pngcairo size 1000,700 noenhanced font 'sans,11'
+  set output 'accuracy_residual.png'
+}
+set title "complementarity solvers on SPD, contact, Murty, Egan and Siconos LCPs and mixed NCPs\nmedian (point) and interquartile range (bar) over the successful tasks\nat seed = 0; x on the bottom: every task failed\nopen triangles: under the floor, drawn at it\ny: natural-map residual ||z - mid(lo, hi, z - F(z))||_inf of the checker (absolute)"
+set key maxcols 3
+set key title "solver"
+plot \
+  'accuracy_residual.dat' index 0 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#0072B2' notitle, \
+  'accuracy_residual.dat' index 0 using 1:2 with points lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fc_nsgs", \
+  'accuracy_residual.dat' index 1 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#D55E00' notitle, \
+  'accuracy_residual.dat' index 1 using 1:2 with points lw 2.6 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "fc_newton", \
+  'accuracy_residual.dat' index 2 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#009E73' notitle, \
+  'accuracy_residual.dat' index 2 using 1:2 with points lw 2.3 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "fc_admm", \
+  'accuracy_residual.dat' index 3 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#CC79A7' notitle, \
+  'accuracy_residual.dat' index 3 using 1:2 with points lw 2.1 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "siconos_fc_nsgs", \
+  'accuracy_residual.dat' index 4 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#E69F00' notitle, \
+  'accuracy_residual.dat' index 4 using 1:2 with points lw 1.9 pt 13 ps 1.3 dt 5 lc rgb '#E69F00' title "siconos_fc_nsn_ac", \
+  'accuracy_residual.dat' index 5 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#56B4E9' notitle, \
+  'accuracy_residual.dat' index 5 using 1:2 with points lw 1.7 pt 15 ps 1.3 dt 1 lc rgb '#56B4E9' title "siconos_fc_nsn_fb", \
+  'accuracy_residual.dat' index 6 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#000000' notitle, \
+  'accuracy_residual.dat' index 6 using 1:2 with points lw 1.4 pt 1 ps 1.3 dt 2 lc rgb '#000000' title "siconos_fc_admm", \
+  'accuracy_residual.dat' index 7 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#F0E442' notitle, \
+  'accuracy_residual.dat' index 7 using 1:2 with points lw 1.2 pt 3 ps 1.3 dt 3 lc rgb '#F0E442' title "siconos_fc_vi_eg", \
+  'accuracy_residual.dat' index 8 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)", \
+  'accuracy_residual.dat' index 9 using 1:2:3 with points pt 10 ps 2.2 lw 1.5 lc rgb variable notitle, \
+  NaN with points pt 10 ps 2 lc rgb '#444444' title "clamped (under 1e-13)"
+}
+unset output
