@@ -356,53 +356,92 @@ void rundir_groups_destroy(struct rundir_groups **gp)
   *gp = NULL;
 }
 
+/* Row i's key: the canonical form of each key column, each followed by a separator no field holds;
+ * malloc'd. */
+static char *row_key(const struct table *t, int i, const int *cols, int n_keys)
+{
+  size_t len = 1, at = 0;
+  for (int k = 0; k < n_keys; k++)
+    len += strlen(table_get(t, i, cols[k])) + 32;
+  char *key = malloc(len);
+  if (!key) return NULL;
+  key[0] = '\0';
+  for (int k = 0; k < n_keys; k++) {
+    canonical(table_get(t, i, cols[k]), key + at, len - at);
+    at += strlen(key + at);
+    key[at++] = '\x1f';
+    key[at] = '\0';
+  }
+  return key;
+}
+
+/* label[i] for the rows of ta then tb (ta->nrow + tb->nrow entries, tb NULL: none): the index of the row's
+ * key among the distinct keys in sorted order. The number of distinct keys, or -1 when out of memory. */
+static int label_rows(const struct table *ta, const int *ca, const struct table *tb, const int *cb,
+                      int n_keys, int *label)
+{
+  int na = ta->nrow, n = na + (tb ? tb->nrow : 0), runs = -1;
+  struct keyed *kr = calloc((size_t)n + 1, sizeof *kr);
+  for (int i = 0; kr && i < n; i++) {
+    kr[i].row = i;
+    if (!(kr[i].key = i < na ? row_key(ta, i, ca, n_keys) : row_key(tb, i - na, cb, n_keys))) goto cleanup;
+  }
+  if (!kr) goto cleanup;
+  qsort(kr, (size_t)n, sizeof *kr, keyed_cmp);
+  runs = 0;
+  for (int i = 0; i < n; i++) {
+    if (i == 0 || strcmp(kr[i].key, kr[i - 1].key) != 0) runs++;
+    label[kr[i].row] = runs - 1;
+  }
+cleanup:
+  for (int i = 0; kr && i < n; i++)
+    free(kr[i].key);
+  free(kr);
+  return runs;
+}
+
+int rundir_key_labels(const struct table *ta, const int *ca, const struct table *tb, const int *cb,
+                      int n_keys, int *la, int *lb)
+{
+  int *label = malloc(((size_t)ta->nrow + (size_t)tb->nrow + 1) * sizeof *label);
+  int runs = label ? label_rows(ta, ca, tb, cb, n_keys, label) : -1;
+  if (runs >= 0) {
+    memcpy(la, label, (size_t)ta->nrow * sizeof *la);
+    memcpy(lb, label + ta->nrow, (size_t)tb->nrow * sizeof *lb);
+  }
+  free(label);
+  return runs;
+}
+
 int rundir_group(const struct rundir *r, int n_keys, char *const *keys, struct rundir_groups **out)
 {
   *out = NULL;
   const struct table *t = r->tasks;
   int nrow = t->nrow, rc = 1, missing = 0;
-  struct keyed *kr = calloc((size_t)nrow + 1, sizeof *kr);
   int *label = calloc((size_t)nrow + 1, sizeof *label), *fill = NULL;
   struct rundir_groups *g = calloc(1, sizeof *g);
-  if (!kr || !label || !g) goto cleanup;
+  if (!label || !g) goto cleanup;
   g->n_keys = n_keys;
   g->key_col = calloc((size_t)n_keys + 1, sizeof *g->key_col);
   g->of_row = calloc((size_t)nrow + 1, sizeof *g->of_row);
-  g->first = calloc((size_t)nrow + 1, sizeof *g->first);
-  g->start = calloc((size_t)nrow + 2, sizeof *g->start);
   g->rows = calloc((size_t)nrow + 1, sizeof *g->rows);
-  if (!g->key_col || !g->of_row || !g->first || !g->start || !g->rows) goto cleanup;
+  if (!g->key_col || !g->of_row || !g->rows) goto cleanup;
   for (int k = 0; k < n_keys; k++)
     if ((g->key_col[k] = table_column(t, keys[k])) < 0) {
       fprintf(stderr, "error: %s/tasks.csv has no column '%s' to group by\n", r->dir, keys[k]);
       missing = 1;
       goto cleanup;
     }
-  for (int i = 0; i < nrow; i++) {
-    size_t len = 1;
-    for (int k = 0; k < n_keys; k++)
-      len += strlen(table_get(t, i, g->key_col[k])) + 32;
-    if (!(kr[i].key = malloc(len))) goto cleanup;
-    kr[i].key[0] = '\0';
-    kr[i].row = i;
-    size_t at = 0;
-    for (int k = 0; k < n_keys; k++) {
-      canonical(table_get(t, i, g->key_col[k]), kr[i].key + at, len - at);
-      at += strlen(kr[i].key + at);
-      kr[i].key[at++] = '\x1f'; /* a separator no field holds */
-      kr[i].key[at] = '\0';
-    }
-  }
-  qsort(kr, (size_t)nrow, sizeof *kr, keyed_cmp);
-  /* label[i]: the sorted-run index of row i's key; a run's first element is its first row */
-  int runs = 0;
-  for (int i = 0; i < nrow; i++) {
-    if (i == 0 || strcmp(kr[i].key, kr[i - 1].key) != 0) runs++;
-    label[kr[i].row] = runs - 1;
-  }
+  int runs = label_rows(t, g->key_col, NULL, NULL, n_keys, label);
+  if (runs < 0) goto cleanup;
   /* renumber by first appearance: walk rows in table order */
   int *number = calloc((size_t)runs + 1, sizeof *number);
-  if (!number) goto cleanup;
+  g->first = calloc((size_t)runs + 1, sizeof *g->first);
+  g->start = calloc((size_t)runs + 2, sizeof *g->start);
+  if (!number || !g->first || !g->start) {
+    free(number);
+    goto cleanup;
+  }
   for (int s = 0; s < runs; s++)
     number[s] = -1;
   for (int i = 0; i < nrow; i++) {
@@ -427,9 +466,6 @@ int rundir_group(const struct rundir *r, int n_keys, char *const *keys, struct r
   rc = 0;
 cleanup:
   if (rc && !missing) fprintf(stderr, "error: out of memory grouping %s/tasks.csv\n", r->dir);
-  for (int i = 0; kr && i < nrow; i++)
-    free(kr[i].key);
-  free(kr);
   free(label);
   free(fill);
   rundir_groups_destroy(&g);

@@ -74,6 +74,11 @@ void rundir_groups_destroy(struct rundir_groups **g);
 int rundir_same_keys(const struct table *ta, int a, const int *ca, const struct table *tb, int b,
                      const int *cb, int n_keys);
 
+/* Labels the rows of two tables by their key values (columns ca of ta, cb of tb; compared as rundir_group
+ * compares): la[i] == lb[j] exactly when row i of ta and row j of tb have the same keys. Returns the number
+ * of distinct keys, -1 when out of memory. */
+int rundir_key_labels(const struct table *ta, const int *ca, const struct table *tb, const int *cb,
+                      int n_keys, int *la, int *lb);
 /* The finite values of column col over the rows of group grp (only successful rows when success_only),
  * sorted ascending into out (room for the group's row count); returns how many. */
 int rundir_values(const struct rundir *r, const struct rundir_groups *g, int grp, int col, int success_only,
