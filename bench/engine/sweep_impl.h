@@ -65,6 +65,7 @@ struct sweep {
   /* tallies (rank 0) */
   long n_done, n_failed;
   double task_seconds_sum, task_seconds_max;
+  double ledger_seconds; /* rank 0: wall spent appending rows to the ledger (the bookkeeping's share) */
   double t_start, t_end;
   char start_iso[32], end_iso[32];
   FILE *ledger;

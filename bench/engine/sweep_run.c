@@ -390,7 +390,10 @@ static void record(struct sweep *s, char *line)
     return;
   }
   char why[sizeof s->stop_why];
-  if (s->ledger_failed || sweep_ledger_append(s, line, why, sizeof why)) {
+  double t0 = MPI_Wtime();
+  int bad = s->ledger_failed || sweep_ledger_append(s, line, why, sizeof why);
+  s->ledger_seconds += MPI_Wtime() - t0;
+  if (bad) {
     if (!s->ledger_failed) stop_run(s, SWEEP_STOP_WRITE, why);
     s->ledger_failed = 1;
     free(line);

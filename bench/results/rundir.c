@@ -188,7 +188,17 @@ static int require_columns(const struct rundir *r, const char *path, const char 
   return 0;
 }
 
-int rundir_read(const char *dir, struct rundir **out)
+/* tasks.csv's header alone, as a table without rows: 0, 1 (no such file), 2 (with a message). */
+static int read_header(const char *path, struct table **t)
+{
+  struct table_stream ts;
+  int rc = table_stream_open(&ts, path, TABLE_STRICT);
+  if (!rc && !(*t = table_create(ts.ncol, (const char *const *)ts.col))) rc = 2;
+  table_stream_close(&ts);
+  return rc;
+}
+
+static int rundir_open(const char *dir, int rows, struct rundir **out)
 {
   *out = NULL;
   char path[SWEEP_PATH_MAX + 32];
@@ -198,7 +208,7 @@ int rundir_read(const char *dir, struct rundir **out)
   if (sweep_path(path, sizeof path, "%s/experiment.txt", dir)) goto cleanup;
   if (read_experiment(r, path)) goto cleanup;
   if (sweep_path(path, sizeof path, "%s/tasks.csv", dir)) goto cleanup;
-  int t = table_read(path, TABLE_STRICT, &r->tasks);
+  int t = rows ? table_read(path, TABLE_STRICT, &r->tasks) : read_header(path, &r->tasks);
   if (t == 1) fprintf(stderr, "error: %s does not exist (run bench_merge on an unmerged run)\n", path);
   if (t) goto cleanup;
   if ((r->status_col = table_column(r->tasks, "status")) < 0) {
@@ -223,6 +233,10 @@ cleanup:
   rundir_destroy(&r);
   return rc;
 }
+
+int rundir_read(const char *dir, struct rundir **out) { return rundir_open(dir, 1, out); }
+
+int rundir_read_header(const char *dir, struct rundir **out) { return rundir_open(dir, 0, out); }
 
 const char *rundir_unit(const struct rundir *r, const char *name)
 {
@@ -283,8 +297,7 @@ int rundir_outcome(const struct rundir *r, int row)
   return sweep_status_is_failure(s) ? 0 : -1;
 }
 
-/* A field's canonical form: a number's %.17g (so 1e-3 and 0.001 agree), else the text itself. */
-static void canonical(const char *s, char *buf, size_t n)
+void rundir_canonical(const char *s, char *buf, size_t n)
 {
   char *end;
   double v = s[0] ? strtod(s, &end) : 0.0;
@@ -367,7 +380,7 @@ static char *row_key(const struct table *t, int i, const int *cols, int n_keys)
   if (!key) return NULL;
   key[0] = '\0';
   for (int k = 0; k < n_keys; k++) {
-    canonical(table_get(t, i, cols[k]), key + at, len - at);
+    rundir_canonical(table_get(t, i, cols[k]), key + at, len - at);
     at += strlen(key + at);
     key[at++] = '\x1f';
     key[at] = '\0';
