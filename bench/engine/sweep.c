@@ -24,7 +24,7 @@
  * a shared run directory must match. */
 static const char *const run_control[] = {
     "-out", "-run", "-resume", "-rerun_failed", "-quiet", "-tasks", "-slice", "-task_fork", "-task_batch",
-    "-no_plots", "-dry_run", "-task_time_limit", "-help", "-options_left",
+    "-task_chunk", "-no_plots", "-dry_run", "-task_time_limit", "-help", "-options_left",
     /* observers: they watch the tasks that run and change no number of theirs (a resumed run may add a
      * trace or dump the failed steps of the tasks it redoes) */
     "-trace", "-cp_dump_failed", "-cp_capture", "-cp_capture_every", "-cp_capture_failed", "-cp_capture_max",
@@ -421,6 +421,7 @@ finalize:
   run_options_free(&s);
   free(with_standard);
   free(s.todo);
+  sweep_schedule_free(&s.sched);
   free(s.fingerprint);
   return program_end(&p, rc);
 }
