@@ -53,7 +53,7 @@ static const struct option_decl engine_options[] = {
         "tasks one forked child runs, one after the other, before a fresh child is forked: amortises "
         "the fork for short tasks; each task keeps its own -task_time_limit, and a task that is killed "
         "or crashes ends only that child (the next task gets a fresh one)"),
-    ENGINE_OPT(task_chunk, OPT_INT, "64", "[1,1000000]",
+    ENGINE_OPT(task_chunk, OPT_INT, "4", "[1,1000000]",
                "most tasks a worker rank gets per request: a request gets at most 1/(2 x ranks) of the "
                "estimated work left (guided self-scheduling), so chunks shrink as the sweep drains; each "
                "task's row still reaches the ledger when it finishes. 1 = one task per request"),

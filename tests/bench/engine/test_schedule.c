@@ -41,7 +41,8 @@ int main(void)
   CHECK(n == 50 && given == 50, "-task_chunk 1: %ld requests for %ld tasks", n, given);
   sweep_schedule_free(&p);
   /* costliest first: 10 tasks of cost 100, then 990 of cost 1 (total 1990) on 4 ranks: a chunk holds at
-   * most 1990 / 8 ~ 249 of the work, so the heavy tasks go out two at a time, the light ones in full chunks */
+   * most 1990 / 8 ~ 249 of the work, so the heavy tasks go out two at a time, the light ones in full chunks
+   */
   double *w = malloc(1000 * sizeof *w);
   for (int i = 0; i < 1000; i++)
     w[i] = i < 10 ? 100.0 : 1.0;
