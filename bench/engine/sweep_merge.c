@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <glob.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -310,9 +311,17 @@ static int write_rows(struct merge *m, FILE *fp)
   int rc = at ? 0 : 2;
   for (long lo = 0; !rc && lo < m->total && m->rows; lo += ids) {
     long hi = lo + ids < m->total ? lo + ids : m->total;
-    if ((rc = gather_block(m, lo, hi, &buf, &cap, at))) break;
     for (long id = lo; id < hi; id++)
-      if (m->where[id]) fprintf(fp, "%ld%s\n", id, buf + at[id - lo]);
+      at[id - lo] = SIZE_MAX;
+    if ((rc = gather_block(m, lo, hi, &buf, &cap, at))) break;
+    for (long id = lo; id < hi && !rc; id++) {
+      if (m->where[id] && at[id - lo] == SIZE_MAX) { /* a ledger changed between the two reads */
+        fprintf(stderr, "error: %s: the row of task %ld moved while merging (is a run still writing?)\n",
+                m->run_dir, id);
+        rc = 2;
+      } else if (m->where[id])
+        fprintf(fp, "%ld%s\n", id, buf + at[id - lo]);
+    }
   }
   free(buf);
   free(at);

@@ -14,7 +14,7 @@ int sweep_schedule_init(struct sweep_schedule *p, const double *weight, long n, 
   double total = 0.0;
   for (long i = 0; weight && i < n; i++)
     total += weight[i] > 0.0 ? weight[i] : 0.0;
-  const int uniform = !(total > 0.0); /* no estimates, or none above zero: every task the same */
+  const int uniform = !weight || !(total > 0.0); /* no estimates, or none above zero: all the same */
   p->prefix[0] = 0.0;
   for (long i = 0; i < n; i++)
     p->prefix[i + 1] = p->prefix[i] + (uniform ? 1.0 : weight[i] > 0.0 ? weight[i] : 0.0);

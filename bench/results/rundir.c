@@ -299,9 +299,9 @@ int rundir_outcome(const struct rundir *r, int row)
 
 void rundir_canonical(const char *s, char *buf, size_t n)
 {
-  char *end;
+  char *end = NULL;
   double v = s[0] ? strtod(s, &end) : 0.0;
-  if (s[0] && !*end)
+  if (end && end != s && !*end)
     snprintf(buf, n, "%.17g", v);
   else
     snprintf(buf, n, "%s", s);

@@ -31,23 +31,27 @@ int strmap_find(const struct strmap *m, const char *key)
 
 static int grow(struct strmap *m)
 {
-  struct strmap bigger = {m->cap ? 2 * m->cap : 64, m->n, NULL, NULL};
-  bigger.key = calloc(bigger.cap, sizeof *bigger.key);
-  bigger.val = calloc(bigger.cap, sizeof *bigger.val);
-  if (!bigger.key || !bigger.val) {
-    free(bigger.key);
-    free(bigger.val);
+  size_t cap = m->cap ? 2 * m->cap : 64;
+  char **key = calloc(cap, sizeof *key);
+  int *val = calloc(cap, sizeof *val);
+  if (!key || !val) {
+    free(key);
+    free(val);
     return 1;
   }
-  for (size_t i = 0; i < m->cap; i++)
+  for (size_t i = 0; i < m->cap; i++) /* each key to its slot in the bigger table */
     if (m->key[i]) {
-      size_t j = slot(&bigger, m->key[i]);
-      bigger.key[j] = m->key[i];
-      bigger.val[j] = m->val[i];
+      size_t j = (size_t)fnv1a(m->key[i]) & (cap - 1);
+      while (key[j])
+        j = (j + 1) & (cap - 1);
+      key[j] = m->key[i];
+      val[j] = m->val[i];
     }
-  free(m->key);
-  free(m->val);
-  *m = bigger;
+  char **old_key = m->key;
+  int *old_val = m->val;
+  m->key = key, m->val = val, m->cap = cap;
+  free(old_key);
+  free(old_val);
   return 0;
 }
 

@@ -99,8 +99,8 @@ static int build_summary(const struct rundir *r, const struct summary_acc *a, st
   *out = NULL;
   if (n < 0 || !x) goto cleanup;
   struct table *t = table_create(n, (const char *const *)names);
-  f = calloc((size_t)n, sizeof *f);
-  cells = calloc((size_t)n, SUMMARY_NUM);
+  f = calloc((size_t)n + 1, sizeof *f);
+  cells = calloc((size_t)n + 1, SUMMARY_NUM);
   if (!t || !f || !cells) {
     table_destroy(&t);
     goto cleanup;

@@ -196,9 +196,9 @@ int table_stream_open(struct table_stream *s, const char *path, enum table_mode 
     s->col = calloc((size_t)n, sizeof *s->col);
     s->field = calloc((size_t)n, sizeof *s->field);
     if (!s->col || !s->field) break;
-    split(s->line, s->field, n);
+    if (split(s->line, s->field, n) != n) break;
     for (int j = 0; j < n; j++)
-      if (!(s->col[j] = dup_str(s->field[j]))) return 2;
+      if (!(s->col[j] = dup_str(s->field[j] ? s->field[j] : ""))) return 2;
     return 0;
   }
   if (ferror(s->fp))

@@ -57,9 +57,9 @@ static const struct option_decl schedule_options[] = {
 
 struct event {
   double t;
-  int rank;  /* who: the dispatcher's message from rank, or rank's task ending */
-  int kind;  /* EV_REQUEST, EV_ROW (a message reaching the dispatcher), EV_DONE (a task ending) */
-  long seq;  /* ties in time: first scheduled first */
+  int rank; /* who: the dispatcher's message from rank, or rank's task ending */
+  int kind; /* EV_REQUEST, EV_ROW (a message reaching the dispatcher), EV_DONE (a task ending) */
+  long seq; /* ties in time: first scheduled first */
 };
 enum { EV_REQUEST, EV_ROW, EV_DONE };
 
@@ -110,9 +110,9 @@ struct sim {
   double overhead;    /* per task, outside its cost */
   struct sweep_schedule plan;
   double latency, service;
-  long next;     /* the next task of the list */
-  long *pos;     /* per rank: the task it runs; */
-  long *left;    /* per rank: tasks of its chunk after that one */
+  long next;      /* the next task of the list */
+  long *pos;      /* per rank: the task it runs; */
+  long *left;     /* per rank: tasks of its chunk after that one */
   double free_at; /* the dispatcher is busy until then */
   double busy, end;
   struct heap h;
@@ -131,7 +131,8 @@ static int serve(struct sim *m, const struct event *ev)
   m->pos[ev->rank] = m->next;
   m->left[ev->rank] = k - 1;
   m->next += k;
-  return heap_push(&m->h, m->free_at + m->latency + m->cost[m->pos[ev->rank]] + m->overhead, ev->rank, EV_DONE);
+  return heap_push(&m->h, m->free_at + m->latency + m->cost[m->pos[ev->rank]] + m->overhead, ev->rank,
+                   EV_DONE);
 }
 
 /* A task of rank ended at t: its row goes to the dispatcher (with a request when its chunk is done), and
@@ -224,7 +225,8 @@ static int read_costs(const char *dir, double **cost, long *n, int *approx)
   int c = rc ? -1 : column_of(&t, *approx ? "task_seconds_total" : "task_seconds");
   int cn = rc ? -1 : column_of(&t, "count"), got = 0;
   if (!rc && (c < 0 || (*approx && cn < 0))) {
-    fprintf(stderr, "error: %s has no %s column\n", path, *approx ? "task_seconds_total or count" : "task_seconds");
+    fprintf(stderr, "error: %s has no %s column\n", path,
+            *approx ? "task_seconds_total or count" : "task_seconds");
     rc = 2;
   }
   while (!rc && (got = table_stream_next(&t)) == 1) {
@@ -254,14 +256,14 @@ static int predict(const char *dir, const struct schedule_settings *o)
     free(cost);
     return 2;
   }
-  if (o->order == 1) qsort(cost, (size_t)n, sizeof *cost, by_cost_descending);
+  if (o->order == 1 && n > 0) qsort(cost, (size_t)n, sizeof *cost, by_cost_descending);
   for (long i = 0; i < n; i++)
     sum += cost[i], longest = cost[i] > longest ? cost[i] : longest;
   char **ranks = program_split_list(o->ranks, &nr);
   printf("# %s: %ld tasks, %.6g task seconds (longest %.3g s)%s; order %s, -task_chunk %d, latency %.3g s, "
          "service %.3g s, overhead %.3g s\n",
-         dir, n, sum, longest, approx ? ", each its group's mean (no tasks.csv)" : "", o->order ? "cost" : "id",
-         o->task_chunk, o->latency, o->service, o->overhead);
+         dir, n, sum, longest, approx ? ", each its group's mean (no tasks.csv)" : "",
+         o->order ? "cost" : "id", o->task_chunk, o->latency, o->service, o->overhead);
   printf("%8s %14s %14s %10s %10s %12s\n", "ranks", "wall_s", "ideal_s", "schedule", "efficiency",
          "dispatcher");
   for (int i = 0; ranks && i < nr && !rc; i++) {
@@ -274,7 +276,8 @@ static int predict(const char *dir, const struct schedule_settings *o)
     }
     double busy = 0.0, wall = simulate(cost, n, (int)p, o, &busy);
     double ideal = fmax((sum + (double)n * o->overhead) / (double)p, longest + o->overhead);
-    if (wall < 0.0) rc = 1;
+    if (wall < 0.0)
+      rc = 1;
     else
       printf("%8ld %14.6g %14.6g %10.3f %10.3f %12.3f\n", p, wall, ideal, wall > 0 ? wall / ideal : 0.0,
              wall > 0 ? sum / ((double)p * wall) : 0.0, wall > 0 ? busy / wall : 0.0);
@@ -340,9 +343,10 @@ static int run(const struct program *p)
   char msg[512];
   if (p->help) {
     if (p->rank == 0) {
-      printf("bench_schedule RUN_DIR [options]: predict the run's task-loop wall on other rank counts by\n"
-             "replaying its task seconds through the engine's dispatch; mpirun -n 2 bench_schedule -measure:\n"
-             "this machine's latency and dispatcher service time.\n");
+      printf(
+          "bench_schedule RUN_DIR [options]: predict the run's task-loop wall on other rank counts by\n"
+          "replaying its task seconds through the engine's dispatch; mpirun -n 2 bench_schedule -measure:\n"
+          "this machine's latency and dispatcher service time.\n");
       option_print(stdout, schedule_options, N_SCHEDULE_OPTIONS, NULL);
     }
     return 0;
