@@ -52,13 +52,6 @@ static void axis_lists_free(struct axis_lists *l)
   memset(l, 0, sizeof *l);
 }
 
-static int stream_column(const struct table_stream *t, const char *name)
-{
-  for (int j = 0; j < t->ncol; j++)
-    if (strcmp(t->col[j], name) == 0) return j;
-  return -1;
-}
-
 static int split_list(const char *text, char ***out, int *n)
 {
   *n = 0;
@@ -97,7 +90,7 @@ static int axis_lists_read(const char *path, const struct table_stream *t, struc
     char key[256];
     snprintf(key, sizeof key, "values_%s", names[k]);
     char *v = sweep_experiment_value(path, key);
-    l->col[k] = stream_column(t, names[k]);
+    l->col[k] = table_stream_column(t, names[k]);
     if (!v || l->col[k] < 0) {
       fprintf(stderr, "error: %s: no '%s' line, or the ledger has no column %s\n", path, key, names[k]);
       free(v);
@@ -238,7 +231,7 @@ static int index_rows(struct merge *m)
   long dropped = 0;
   for (size_t i = 0; i < m->g.gl_pathc; i++) {
     struct table_stream ts;
-    int rc = open_ledger(m, i, &ts), got = 0, cst = stream_column(&ts, "status");
+    int rc = open_ledger(m, i, &ts), got = 0, cst = table_stream_column(&ts, "status");
     while (!rc && (got = table_stream_next(&ts)) == 1) {
       if (cst >= 0 && strcmp(ts.field[cst], SWEEP_INTERRUPTED) == 0) continue;
       long id = axis_lists_id(&m->lists, &ts);

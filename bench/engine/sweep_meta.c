@@ -176,11 +176,7 @@ int sweep_write_merged_meta(const char *run_dir)
     table_stream_close(&t);
     return 1;
   }
-  int cst = -1, csec = -1;
-  for (int j = 0; j < t.ncol; j++) {
-    if (strcmp(t.col[j], "status") == 0) cst = j;
-    if (strcmp(t.col[j], "task_seconds") == 0) csec = j;
-  }
+  int cst = table_stream_column(&t, "status"), csec = table_stream_column(&t, "task_seconds");
   long failed = 0, nrow = 0;
   double sum = 0.0, max = 0.0;
   while ((got = table_stream_next(&t)) == 1) { /* a row at a time: a million-task run is not held */

@@ -238,6 +238,13 @@ int table_stream_next(struct table_stream *s)
   return 0;
 }
 
+int table_stream_column(const struct table_stream *s, const char *name)
+{
+  for (int j = 0; j < s->ncol; j++)
+    if (strcmp(s->col[j], name) == 0) return j;
+  return -1;
+}
+
 const char *table_stream_text(struct table_stream *s)
 {
   for (int j = 1; j < s->ncol; j++)

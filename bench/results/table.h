@@ -65,6 +65,8 @@ int table_stream_open(struct table_stream *s, const char *path, enum table_mode 
 /* The next row into s->field: 1; 0 at the end (a torn last line dropped in TABLE_TORN_LAST mode: n_dropped);
  * 2 after a message naming the file and line. */
 int table_stream_next(struct table_stream *s);
+/* A column's index in the stream's header, -1 if absent. */
+int table_stream_column(const struct table_stream *s, const char *name);
 /* The current row as it was in the file (its commas put back; s->field is no longer valid): s->line. */
 const char *table_stream_text(struct table_stream *s);
 void table_stream_close(struct table_stream *s);

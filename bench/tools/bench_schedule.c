@@ -199,14 +199,6 @@ static int push_cost(double **cost, long *n, long *cap, double v)
   return 0;
 }
 
-/* A column's index in a stream's header, -1 when absent. */
-static int column_of(const struct table_stream *t, const char *name)
-{
-  for (int j = 0; j < t->ncol; j++)
-    if (strcmp(t->col[j], name) == 0) return j;
-  return -1;
-}
-
 /* The run's per-task costs: tasks.csv's task_seconds in id order; without tasks.csv, summary.csv's groups,
  * each task its group's mean (*approx = 1). 0, or 2 with a message. */
 static int read_costs(const char *dir, double **cost, long *n, int *approx)
@@ -222,8 +214,8 @@ static int read_costs(const char *dir, double **cost, long *n, int *approx)
     sweep_path(path, sizeof path, "%s/summary.csv", dir);
     rc = table_stream_open(&t, path, TABLE_STRICT);
   }
-  int c = rc ? -1 : column_of(&t, *approx ? "task_seconds_total" : "task_seconds");
-  int cn = rc ? -1 : column_of(&t, "count"), got = 0;
+  int c = rc ? -1 : table_stream_column(&t, *approx ? "task_seconds_total" : "task_seconds");
+  int cn = rc ? -1 : table_stream_column(&t, "count"), got = 0;
   if (!rc && (c < 0 || (*approx && cn < 0))) {
     fprintf(stderr, "error: %s has no %s column\n", path,
             *approx ? "task_seconds_total or count" : "task_seconds");
