@@ -112,7 +112,7 @@ TEST_SUPPORT := $(BUILD)/tests/check.o $(BUILD)/tests/fd_jacobian.o $(BUILD)/tes
   $(BUILD)/tests/drive_fixture.o
 
 .SECONDARY:
-.PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step bench-sparse bench-lemke fuzz fuzz-corpus
+.PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step bench-sparse bench-lemke bench-engine fuzz fuzz-corpus
 all: $(DRIVERS) $(TOOLS) $(TESTS)
 
 $(BUILD)/solvers/%.o: solvers/%.c
@@ -218,6 +218,11 @@ bench-sparse: all
 # lemke vs siconos_lemke on SPD n = 1000 (1 and 2 BLAS threads, ratios per round) and n = 4000 -> results/lemke_speed/
 bench-lemke: all
 	bench/lemke_speed
+
+# The sweep engine's own cost per task (dispatch, ledger, merge, summary, bench_merge, bench_compare) and max RSS
+# at 1e4, 1e5 and 1e6 empty tasks -> results/engine/ (the committed table: results/reference/engine/)
+bench-engine: all
+	bench/engine_speed
 
 # Every byte of a small corpus flipped in turn, each copy opened, read, rebuilt, listed, merged and exported in a
 # process of its own (bench/fuzz_corpus, bin/corpus_fuzz): fails on any crash, hang or bloat -> results/fuzz_corpus/

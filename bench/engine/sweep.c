@@ -24,7 +24,7 @@
  * a shared run directory must match. */
 static const char *const run_control[] = {
     "-out", "-run", "-resume", "-rerun_failed", "-quiet", "-tasks", "-slice", "-task_fork", "-task_batch",
-    "-no_plots", "-dry_run", "-task_time_limit", "-help", "-options_left",
+    "-task_chunk", "-no_plots", "-dry_run", "-task_time_limit", "-help", "-options_left",
     /* observers: they watch the tasks that run and change no number of theirs (a resumed run may add a
      * trace or dump the failed steps of the tasks it redoes) */
     "-trace", "-cp_dump_failed", "-cp_capture", "-cp_capture_every", "-cp_capture_failed", "-cp_capture_max",
@@ -302,9 +302,17 @@ static int sweep_finish(struct sweep *s)
    * does not: the scripts and data are there to draw from */
   if (!s->slice_tag[0]) {
     int plotted = 0;
-    if (sweep_merge(s->out, NULL) || sweep_summarize(s->out) ||
-        (s->plots && (plotted = sweep_plot(s->out)) == 2))
+    double t[4] = {MPI_Wtime(), 0, 0, 0};
+    if (sweep_merge(s->out, NULL) || (t[1] = MPI_Wtime(), sweep_summarize(s->out)) ||
+        (t[2] = MPI_Wtime(), s->plots && (plotted = sweep_plot(s->out)) == 2))
       rc = 1;
+    t[3] = MPI_Wtime();
+    /* what the run spent on its own books, for make bench-engine and anyone whose sweep has many tasks */
+    if (!rc && !s->quiet)
+      fprintf(stderr,
+              "[%s] bookkeeping: ledger %.3f s (in the task loop), merge %.3f s, summary %.3f s, "
+              "plots %.3f s\n",
+              d->experiment, s->ledger_seconds, t[1] - t[0], t[2] - t[1], t[3] - t[2]);
     else if (plotted)
       fprintf(stderr, "[%s] gnuplot could not draw the plots (tables, scripts and data are written)\n",
               d->experiment);
@@ -413,6 +421,7 @@ finalize:
   run_options_free(&s);
   free(with_standard);
   free(s.todo);
+  sweep_schedule_free(&s.sched);
   free(s.fingerprint);
   return program_end(&p, rc);
 }

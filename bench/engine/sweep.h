@@ -2,7 +2,8 @@
  * A driver declares its axes (each an option taking a comma-separated list, e.g. -h 1e-3,2e-3), its result
  * columns and run(task) -> row; sweep_main does the rest: options and -help, the task list (the cartesian
  * product of the axes; task ids are stable: the LAST axis varies fastest, independent of the number of
- * ranks), a per-task GSL RNG seeded from (-seed BASE, task id) alone, dynamic self-scheduling over MPI
+ * ranks), a per-task GSL RNG seeded from (-seed BASE, task id) alone, dynamic self-scheduling over MPI in
+ * shrinking chunks (sweep_schedule.h)
  * (rank 0 dispatches and keeps the ledger while its own tasks run; costliest tasks first when the driver
  * gives a cost estimate), each task in a forked child with a wall-time limit (a hung or crashing task is a
  * recorded status, never the end of the sweep), the ledger (each finished row written and flushed at

@@ -6,6 +6,7 @@
 
 #include "run_files.h"
 #include "sweep.h"
+#include "sweep_schedule.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -46,6 +47,7 @@ struct sweep {
   char slice_tag[64]; /* "" or "K-of-N" */
   int resume, rerun_failed, quiet, use_fork, plots, dry_run;
   int task_batch;        /* tasks one forked child runs before it is replaced by a fresh one (-task_batch) */
+  long task_chunk;       /* most tasks one request of a worker gets (-task_chunk) */
   long task_lo, task_hi; /* -tasks i:j (half-open), default 0:total */
   char tasks_text[OPTION_STRING_MAX]; /* -tasks as given */
   long slice_k, slice_n;              /* -slice K/N: ids with id % N == K */
@@ -59,12 +61,14 @@ struct sweep {
   struct sweep_capture capture;                                   /* time-stepping drivers: -cp_capture ... */
   char *fingerprint; /* canonical option string of the run's method settings */
   char *argv_line;   /* the full command line, for meta.json */
-  /* the work list (rank 0): ids still to run, costliest first */
+  /* the work list (rank 0): ids still to run, costliest first, and how many of them a request gets */
   long *todo;
   long n_todo, n_selected;
+  struct sweep_schedule sched;
   /* tallies (rank 0) */
   long n_done, n_failed;
   double task_seconds_sum, task_seconds_max;
+  double ledger_seconds; /* rank 0: wall spent appending rows to the ledger (the bookkeeping's share) */
   double t_start, t_end;
   char start_iso[32], end_iso[32];
   FILE *ledger;

@@ -363,13 +363,19 @@ int sweep_build_todo(struct sweep *s, const char *done)
   }
   qsort(list, (size_t)n, sizeof *list, by_cost);
   s->todo = malloc((size_t)n * sizeof *s->todo + 1);
-  if (s->todo)
-    for (long i = 0; i < n; i++)
-      s->todo[i] = list[i].id;
+  double *weight = s->d->cost ? malloc((size_t)n * sizeof *weight + 1) : NULL;
+  int bad = !s->todo || (s->d->cost && !weight);
+  for (long i = 0; !bad && i < n; i++) {
+    s->todo[i] = list[i].id;
+    if (weight) weight[i] = list[i].cost;
+  }
   s->n_todo = n;
+  sweep_schedule_free(&s->sched);
+  if (!bad) bad = sweep_schedule_init(&s->sched, weight, n, s->size, s->task_chunk);
+  free(weight);
   free(list);
   free(values);
-  return s->todo ? 0 : 1;
+  return bad;
 }
 
 /* A new ledger appears with its header already in it: written to a private file, then linked into place

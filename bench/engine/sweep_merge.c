@@ -6,23 +6,13 @@
 
 #include <errno.h>
 #include <glob.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-struct id_row {
-  long id;
-  int table, row;
-};
-
-static int by_id(const void *a, const void *b)
-{
-  const struct id_row *x = a, *y = b;
-  return (x->id > y->id) - (x->id < y->id);
-}
 
 /* An axis value and its position in the axis' list, sorted by value then position: a row's value is found
  * by binary search (a linear search per row made a merge of N tasks with N seeds quadratic in N). */
@@ -80,7 +70,7 @@ static int split_list(const char *text, char ***out, int *n)
   return 0;
 }
 
-static int axis_lists_read(const char *path, const struct table *t, struct axis_lists *l)
+static int axis_lists_read(const char *path, const struct table_stream *t, struct axis_lists *l)
 {
   char *axes = sweep_experiment_value(path, "axes");
   char **names = NULL;
@@ -100,7 +90,7 @@ static int axis_lists_read(const char *path, const struct table *t, struct axis_
     char key[256];
     snprintf(key, sizeof key, "values_%s", names[k]);
     char *v = sweep_experiment_value(path, key);
-    l->col[k] = table_column(t, names[k]);
+    l->col[k] = table_stream_column(t, names[k]);
     if (!v || l->col[k] < 0) {
       fprintf(stderr, "error: %s: no '%s' line, or the ledger has no column %s\n", path, key, names[k]);
       free(v);
@@ -137,31 +127,36 @@ static int axis_position(const struct axis_lists *l, int k, const char *value)
   return lo < l->count[k] && strcmp(l->sorted[k][lo].value, value) == 0 ? l->sorted[k][lo].i : -1;
 }
 
-/* The id of row r in the sweep the lists describe (last axis fastest), -1 when a value is not in it. */
-static long axis_lists_id(const struct axis_lists *l, const struct table *t, int r)
+/* The id of the stream's row in the sweep the lists describe (last axis fastest), -1 when a value is not
+ * in it. */
+static long axis_lists_id(const struct axis_lists *l, const struct table_stream *t)
 {
   long id = 0;
   for (int k = 0; k < l->n; k++) {
-    const int found = axis_position(l, k, table_get(t, r, l->col[k]));
+    const int found = axis_position(l, k, t->field[l->col[k]]);
     if (found < 0) return -1;
     id = id * l->count[k] + found;
   }
   return id;
 }
 
+/* Where the row that counts for each task is: (ledger index + 1) << WHERE_SHIFT | byte offset of its line;
+ * 0 when the task has none. 8 bytes per task of the sweep: the one part of the merge that grows with the
+ * sweep; the rows themselves are copied through a buffer of fixed size (merge_block). */
+#define WHERE_SHIFT 40
+static uint64_t where_of(size_t ledger, long offset)
+{
+  return (uint64_t)(ledger + 1) << WHERE_SHIFT | (uint64_t)offset;
+}
+
 /* Names what a merge lacks: the ids of the missing tasks (as ranges, the first few) and, when the
  * directory holds slice ledgers (ledger.K-of-N.csv), the slices those ids belong to, which are the job
  * array elements to run again. */
-static void report_missing(const char *run_dir, const struct table *out, long total, long missing)
+static void report_missing(const char *run_dir, const uint64_t *where, long total, long missing)
 {
-  char *present = calloc((size_t)total + 1, 1), path[SWEEP_PATH_MAX + 64];
+  char path[SWEEP_PATH_MAX + 64];
   long slices = 0;
   glob_t g = {0};
-  if (!present) return;
-  for (int i = 0; i < out->nrow; i++) {
-    long id = strtol(table_get(out, i, 0), NULL, 10);
-    if (id >= 0 && id < total) present[id] = 1;
-  }
   sweep_path(path, sizeof path, "%s/ledger.*-of-*.csv", run_dir);
   if (glob(path, 0, NULL, &g) == 0 && g.gl_pathc > 0) {
     const char *of = strstr(strrchr(g.gl_pathv[0], '/'), "-of-");
@@ -171,9 +166,9 @@ static void report_missing(const char *run_dir, const struct table *out, long to
           total - missing, total, missing);
   int ranges = 0;
   for (long id = 0; id < total; id++) {
-    if (present[id]) continue;
+    if (where[id]) continue;
     long end = id;
-    while (end + 1 < total && !present[end + 1])
+    while (end + 1 < total && !where[end + 1])
       end++;
     if (++ranges > 20) {
       fprintf(stderr, " ...");
@@ -191,7 +186,7 @@ static void report_missing(const char *run_dir, const struct table *out, long to
     for (long k = 0; k < slices; k++) {
       long n = 0;
       for (long id = k; id < total; id += slices)
-        n += !present[id];
+        n += !where[id];
       if (n) fprintf(stderr, " %ld/%ld (%ld)", k, slices, n);
     }
     fputc('\n', stderr);
@@ -199,107 +194,185 @@ static void report_missing(const char *run_dir, const struct table *out, long to
     fprintf(stderr, "[merge] run again with -resume to complete it\n");
   }
   globfree(&g);
-  free(present);
 }
 
-/* Every ledger*.csv of run_dir, in name order, each with the first one's columns: *t (nt tables), *nrows
- * rows in all. 0, or 2 with a message. */
-static int read_ledgers(const char *run_dir, glob_t *g, struct table ***t, size_t *nt, long *nrows)
+/* The ledgers of a run and what the merge knows of them. */
+struct merge {
+  const char *run_dir;
+  glob_t g;   /* the ledger*.csv, in name order */
+  char **col; /* the first ledger's columns (ncol) */
+  int ncol;
+  struct axis_lists lists; /* experiment.txt's axes */
+  long total;              /* tasks of the sweep */
+  uint64_t *where;         /* total */
+  long rows;               /* tasks with a row that counts */
+  long bytes, seen;        /* text and number of the rows read (for the block size) */
+};
+
+/* Opens ledger i as a stream with the first ledger's columns: 0, or 2 with a message. */
+static int open_ledger(struct merge *m, size_t i, struct table_stream *ts)
 {
-  char path[SWEEP_PATH_MAX + 64];
-  sweep_path(path, sizeof path, "%s/ledger*.csv", run_dir);
-  if (glob(path, 0, NULL, g) != 0 || g->gl_pathc == 0) {
-    fprintf(stderr, "error: %s has no ledger*.csv to merge\n", run_dir);
+  if (table_stream_open(ts, m->g.gl_pathv[i], TABLE_TORN_LAST)) return 2;
+  int same = ts->ncol == m->ncol && ts->ncol > 0 && strcmp(ts->col[0], "task_id") == 0;
+  for (int j = 0; same && j < ts->ncol; j++)
+    same = strcmp(ts->col[j], m->col[j]) == 0;
+  if (!same) {
+    fprintf(stderr, "error: %s and %s have different columns\n", m->g.gl_pathv[0], m->g.gl_pathv[i]);
     return 2;
-  }
-  qsort(g->gl_pathv, g->gl_pathc, sizeof *g->gl_pathv, by_name);
-  if (!(*t = calloc(g->gl_pathc, sizeof(struct table *)))) return 2;
-  for (*nt = 0; *nt < g->gl_pathc; (*nt)++) {
-    struct table *ti;
-    if (table_read(g->gl_pathv[*nt], TABLE_TORN_LAST, &(*t)[*nt])) return 2;
-    ti = (*t)[*nt];
-    int same = ti->ncol == (*t)[0]->ncol;
-    for (int j = 0; same && j < ti->ncol; j++)
-      same = strcmp(ti->col[j], (*t)[0]->col[j]) == 0;
-    if (!same || table_column(ti, "task_id") != 0) {
-      fprintf(stderr, "error: %s and %s have different columns\n", g->gl_pathv[0], g->gl_pathv[*nt]);
-      (*nt)++;
-      return 2;
-    }
-    *nrows += ti->nrow;
   }
   return 0;
 }
 
-/* The rows sorted by id (numbered by their axis values in this sweep; rows of values the sweep no longer
- * has are left out, said on stderr; an interrupted row is no result: its task counts as missing until a
- * -resume has run it). Returns their count. */
-static long number_rows(const char *run_dir, const struct axis_lists *lists, struct table **t, size_t nt,
-                        struct id_row *rows)
+/* The first pass: where the last row of each task is (an interrupted row is no result: its task counts as
+ * missing until a -resume has run it; rows of values the sweep no longer has are left out, said on
+ * stderr). 0, or 2 with a message. */
+static int index_rows(struct merge *m)
 {
-  long k = 0, dropped = 0;
-  for (size_t i = 0; i < nt; i++)
-    for (int r = 0, cst = table_column(t[i], "status"); r < t[i]->nrow; r++) {
-      if (cst >= 0 && strcmp(table_get(t[i], r, cst), SWEEP_INTERRUPTED) == 0) continue;
-      long id = axis_lists_id(lists, t[i], r);
-      if (id < 0) {
+  long dropped = 0;
+  for (size_t i = 0; i < m->g.gl_pathc; i++) {
+    struct table_stream ts;
+    int rc = open_ledger(m, i, &ts), got = 0, cst = table_stream_column(&ts, "status");
+    while (!rc && (got = table_stream_next(&ts)) == 1) {
+      if (cst >= 0 && strcmp(ts.field[cst], SWEEP_INTERRUPTED) == 0) continue;
+      long id = axis_lists_id(&m->lists, &ts);
+      if (id < 0 || id >= m->total) {
         dropped++;
         continue;
       }
-      rows[k++] = (struct id_row){id, (int)i, r};
+      m->where[id] = where_of(i, ts.offset);
+      m->bytes += (long)ts.line_len + 1;
+      m->seen++;
     }
+    table_stream_close(&ts);
+    if (rc || got) return 2;
+  }
+  for (long id = 0; id < m->total; id++)
+    m->rows += m->where[id] != 0;
   if (dropped)
     fprintf(stderr,
             "[merge] %s: %ld ledger rows have axis values this sweep no longer has; not in tasks.csv\n",
-            run_dir, dropped);
-  /* by id; of a repeated id (rerun_failed, resume) the last written row wins: highest (file, row) */
-  qsort(rows, (size_t)k, sizeof *rows, by_id);
-  return k;
+            m->run_dir, dropped);
+  return 0;
 }
 
-/* One row per id, the last written, with its id in this sweep (the ledger's may be from before an axis
- * grew). NULL when out of memory. */
-static struct table *latest_rows(struct table **t, const struct id_row *rows, long nrows)
+/* The rows of tasks [lo, hi) that count, copied into buf (at[id - lo]: where in buf; their order in the
+ * ledgers does not matter) by one more read of every ledger. 0, or 2 with a message. */
+static int gather_block(struct merge *m, long lo, long hi, char **buf, size_t *cap, size_t *at)
 {
-  struct table *out = table_create(t[0]->ncol, (const char *const *)t[0]->col);
-  for (long i = 0; out && i < nrows; i++) {
-    long j = i; /* the last row of this id in write order */
-    while (j + 1 < nrows && rows[j + 1].id == rows[i].id)
-      j++;
-    long best = i;
-    for (long m = i; m <= j; m++)
-      if (rows[m].table > rows[best].table ||
-          (rows[m].table == rows[best].table && rows[m].row > rows[best].row))
-        best = m;
-    const struct table *src = t[rows[best].table];
-    char **fields = &src->cell[(size_t)rows[best].row * (size_t)src->ncol], idtxt[32];
-    char *saved = fields[0];
-    snprintf(idtxt, sizeof idtxt, "%ld", rows[best].id);
-    fields[0] = idtxt;
-    int bad_row = table_append(out, (const char *const *)fields);
-    fields[0] = saved;
-    if (bad_row) table_destroy(&out);
-    i = j;
+  size_t len = 0;
+  for (size_t i = 0; i < m->g.gl_pathc; i++) {
+    struct table_stream ts;
+    int rc = open_ledger(m, i, &ts), got = 0;
+    while (!rc && (got = table_stream_next(&ts)) == 1) {
+      long id = axis_lists_id(&m->lists, &ts);
+      if (id < lo || id >= hi || m->where[id] != where_of(i, ts.offset)) continue;
+      const char *line = table_stream_text(&ts), *rest = strchr(line, ',');
+      if (!rest) rest = "";
+      size_t n = strlen(rest) + 1;
+      if (len + n > *cap) {
+        size_t c = 2 * (len + n);
+        char *b = realloc(*buf, c);
+        if (!b)
+          rc = 2;
+        else
+          *buf = b, *cap = c;
+      }
+      if (rc) break;
+      memcpy(*buf + len, rest, n); /* the fields after the id: the id is the one of this sweep */
+      at[id - lo] = len;
+      len += n;
+    }
+    table_stream_close(&ts);
+    if (rc || got) return 2;
   }
-  return out;
+  return 0;
+}
+
+/* Bytes of rows one block of the merge holds at most (it grows only for a row longer than this). */
+static const size_t merge_block = (size_t)32 << 20;
+
+/* tasks.csv from the rows that count, by id, a block of ids at a time: the ledgers are read once more per
+ * block, and memory stays merge_block plus the index. 0, or nonzero when a write or read failed. */
+static int write_rows(struct merge *m, FILE *fp)
+{
+  for (int j = 0; j < m->ncol; j++)
+    fprintf(fp, "%s%s", j ? "," : "", m->col[j]);
+  fputc('\n', fp);
+  long per = m->seen ? m->bytes / m->seen + 1 : 1, ids = (long)(merge_block / (size_t)per) + 1;
+  size_t cap = 0, *at = malloc(((size_t)(ids < m->total ? ids : m->total) + 1) * sizeof *at);
+  char *buf = NULL;
+  int rc = at ? 0 : 2;
+  for (long lo = 0; !rc && lo < m->total && m->rows; lo += ids) {
+    long hi = lo + ids < m->total ? lo + ids : m->total;
+    for (long id = lo; id < hi; id++)
+      at[id - lo] = SIZE_MAX;
+    if ((rc = gather_block(m, lo, hi, &buf, &cap, at))) break;
+    for (long id = lo; id < hi && !rc; id++) {
+      if (m->where[id] && at[id - lo] == SIZE_MAX) { /* a ledger changed between the two reads */
+        fprintf(stderr, "error: %s: the row of task %ld moved while merging (is a run still writing?)\n",
+                m->run_dir, id);
+        rc = 2;
+      } else if (m->where[id])
+        fprintf(fp, "%ld%s\n", id, buf + at[id - lo]);
+    }
+  }
+  free(buf);
+  free(at);
+  return rc || ferror(fp);
+}
+
+/* The ledgers in name order, the first one's columns, the axis lists and the index of every task: 0, or 2
+ * with a message. */
+static int merge_open(struct merge *m)
+{
+  char path[SWEEP_PATH_MAX + 64];
+  struct table_stream first;
+  sweep_path(path, sizeof path, "%s/ledger*.csv", m->run_dir);
+  if (glob(path, 0, NULL, &m->g) != 0 || m->g.gl_pathc == 0) {
+    fprintf(stderr, "error: %s has no ledger*.csv to merge\n", m->run_dir);
+    return 2;
+  }
+  qsort(m->g.gl_pathv, m->g.gl_pathc, sizeof *m->g.gl_pathv, by_name);
+  if (table_stream_open(&first, m->g.gl_pathv[0], TABLE_TORN_LAST)) return 2;
+  int rc = 2;
+  m->ncol = first.ncol;
+  m->col = first.col; /* kept: the stream gives them up */
+  first.col = NULL;
+  first.ncol = 0;
+  sweep_path(path, sizeof path, "%s/experiment.txt", m->run_dir);
+  char *tasks = sweep_experiment_value(path, "tasks");
+  m->total = tasks ? strtol(tasks, NULL, 10) : 0;
+  free(tasks);
+  struct table_stream cols = {.ncol = m->ncol, .col = m->col};
+  if (axis_lists_read(path, &cols, &m->lists)) goto cleanup;
+  if (m->total <= 0) {
+    fprintf(stderr, "error: %s: no 'tasks' line\n", path);
+    goto cleanup;
+  }
+  if (!(m->where = calloc((size_t)m->total, sizeof *m->where))) goto cleanup;
+  rc = index_rows(m);
+cleanup:
+  table_stream_close(&first);
+  return rc;
+}
+
+static void merge_close(struct merge *m)
+{
+  for (int j = 0; m->col && j < m->ncol; j++)
+    free(m->col[j]);
+  free(m->col);
+  free(m->where);
+  globfree(&m->g);
+  axis_lists_free(&m->lists);
 }
 
 int sweep_merge(const char *run_dir, long *n_missing)
 {
-  struct axis_lists lists = {0};
   char path[SWEEP_PATH_MAX + 64], final[SWEEP_PATH_MAX + 64];
-  glob_t g = {0};
-  struct table **t = NULL, *out = NULL;
-  struct id_row *rows = NULL;
-  int rc = 2;
-  size_t nt = 0;
-  long nrows = 0;
-  if (read_ledgers(run_dir, &g, &t, &nt, &nrows)) goto cleanup;
-  rows = malloc((size_t)nrows * sizeof *rows + 1);
-  if (!rows) goto cleanup;
-  sweep_path(path, sizeof path, "%s/experiment.txt", run_dir);
-  if (axis_lists_read(path, t[0], &lists)) goto cleanup;
-  nrows = number_rows(run_dir, &lists, t, nt, rows);
+  struct merge m = {.run_dir = run_dir};
+  int rc = merge_open(&m);
+  if (rc) goto cleanup;
+  rc = 2;
   sweep_path(path, sizeof path, "%s/tasks.csv.tmp", run_dir);
   sweep_path(final, sizeof final, "%s/tasks.csv", run_dir);
   FILE *fp = fopen(path, "w");
@@ -307,29 +380,19 @@ int sweep_merge(const char *run_dir, long *n_missing)
     fprintf(stderr, "error: cannot write %s: %s\n", path, strerror(errno));
     goto cleanup;
   }
-  out = latest_rows(t, rows, nrows);
   errno = 0;
-  int bad = !out || table_write(out, fp);
+  int bad = write_rows(&m, fp);
   bad |= fclose(fp) != 0;
   if (bad || rename(path, final)) {
     fprintf(stderr, "error: cannot write %s: %s\n", final, errno ? strerror(errno) : "out of memory");
     unlink(path); /* no half-written tasks.csv.tmp left behind (a full disk) */
     goto cleanup;
   }
-  sweep_path(path, sizeof path, "%s/experiment.txt", run_dir);
-  char *tasks = sweep_experiment_value(path, "tasks");
-  long total = tasks ? strtol(tasks, NULL, 10) : 0, missing = total > out->nrow ? total - out->nrow : 0;
+  long missing = m.total - m.rows;
   if (n_missing) *n_missing = missing;
-  if (missing) report_missing(run_dir, out, total, missing);
-  free(tasks);
+  if (missing) report_missing(run_dir, m.where, m.total, missing);
   rc = 0;
 cleanup:
-  table_destroy(&out);
-  for (size_t i = 0; t && i < nt; i++)
-    table_destroy(&t[i]);
-  free(t);
-  free(rows);
-  globfree(&g);
-  axis_lists_free(&lists);
+  merge_close(&m);
   return rc;
 }

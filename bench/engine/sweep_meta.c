@@ -168,22 +168,29 @@ int sweep_write_meta(struct sweep *s, int finished)
 int sweep_write_merged_meta(const char *run_dir)
 {
   char path[SWEEP_PATH_MAX + 64], tmp[SWEEP_PATH_MAX + 80], host[256] = "";
-  struct table *t = NULL;
+  struct table_stream t;
   glob_t g = {0};
-  int rc = 1;
-  if (sweep_path(path, sizeof path, "%s/tasks.csv", run_dir) || table_read(path, TABLE_STRICT, &t)) return 1;
-  int cst = table_column(t, "status"), csec = table_column(t, "task_seconds");
-  long failed = 0;
-  double sum = 0.0, max = 0.0;
-  for (int i = 0; i < t->nrow; i++) {
-    if (cst >= 0 && sweep_status_is_failure(table_get(t, i, cst))) failed++;
-    double x = csec >= 0 ? table_number(t, i, csec) : NAN;
-    if (isfinite(x)) sum += x, max = x > max ? x : max;
+  char *exp = NULL, *title = NULL, *opts = NULL, *tasks = NULL;
+  int rc = 1, got = 0;
+  if (sweep_path(path, sizeof path, "%s/tasks.csv", run_dir) || table_stream_open(&t, path, TABLE_STRICT)) {
+    table_stream_close(&t);
+    return 1;
   }
+  int cst = table_stream_column(&t, "status"), csec = table_stream_column(&t, "task_seconds");
+  long failed = 0, nrow = 0;
+  double sum = 0.0, max = 0.0;
+  while ((got = table_stream_next(&t)) == 1) { /* a row at a time: a million-task run is not held */
+    nrow++;
+    if (cst >= 0 && sweep_status_is_failure(t.field[cst])) failed++;
+    char *end = NULL;
+    double x = csec >= 0 && t.field[csec][0] ? strtod(t.field[csec], &end) : NAN;
+    if (end && !*end && isfinite(x)) sum += x, max = x > max ? x : max;
+  }
+  if (got) goto cleanup;
   sweep_path(path, sizeof path, "%s/experiment.txt", run_dir);
-  char *exp = sweep_experiment_value(path, "experiment"), *title = sweep_experiment_value(path, "title");
-  char *opts = sweep_experiment_value(path, "options"), *tasks = sweep_experiment_value(path, "tasks");
-  long total = tasks ? strtol(tasks, NULL, 10) : t->nrow;
+  exp = sweep_experiment_value(path, "experiment"), title = sweep_experiment_value(path, "title");
+  opts = sweep_experiment_value(path, "options"), tasks = sweep_experiment_value(path, "tasks");
+  long total = tasks ? strtol(tasks, NULL, 10) : nrow;
   char now[32];
   sweep_iso_now(now, sizeof now);
   gethostname(host, sizeof host - 1);
@@ -196,12 +203,12 @@ int sweep_write_merged_meta(const char *run_dir)
   json_string(fp, opts ? opts : "");
   fprintf(fp, ",\n  \"merged\": ");
   json_string(fp, now);
-  fprintf(fp,
-          ",\n  \"finished\": %s,\n  \"tasks_total\": %ld,\n  \"tasks_run\": %d,\n  \"tasks_missing\": %ld,\n"
-          "  \"tasks_failed\": %ld,\n  \"task_seconds_sum\": %.6g,\n  \"task_seconds_max\": %.6g,\n  "
-          "\"slices\": [",
-          total > t->nrow ? "false" : "true", total, t->nrow, total > t->nrow ? total - t->nrow : 0L, failed,
-          sum, max);
+  fprintf(
+      fp,
+      ",\n  \"finished\": %s,\n  \"tasks_total\": %ld,\n  \"tasks_run\": %ld,\n  \"tasks_missing\": %ld,\n"
+      "  \"tasks_failed\": %ld,\n  \"task_seconds_sum\": %.6g,\n  \"task_seconds_max\": %.6g,\n  "
+      "\"slices\": [",
+      total > nrow ? "false" : "true", total, nrow, total > nrow ? total - nrow : 0L, failed, sum, max);
   sweep_path(path, sizeof path, "%s/meta.*-of-*.json", run_dir);
   if (glob(path, 0, NULL, &g) == 0)
     for (size_t i = 0; i < g.gl_pathc; i++) {
@@ -220,6 +227,6 @@ cleanup:
   free(title);
   free(opts);
   free(tasks);
-  table_destroy(&t);
+  table_stream_close(&t);
   return rc;
 }

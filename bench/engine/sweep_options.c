@@ -20,7 +20,7 @@
 /* The engine's options (every driver), declared: -help prints this table, the one reader checks them. */
 struct engine_settings {
   char out[OPTION_STRING_MAX], run[OPTION_STRING_MAX], tasks[OPTION_STRING_MAX], slice[OPTION_STRING_MAX];
-  int resume, rerun_failed, task_fork, task_batch, no_plots, dry_run, quiet, blas_threads;
+  int resume, rerun_failed, task_fork, task_batch, task_chunk, no_plots, dry_run, quiet, blas_threads;
   double task_time_limit;
 };
 
@@ -53,6 +53,10 @@ static const struct option_decl engine_options[] = {
         "tasks one forked child runs, one after the other, before a fresh child is forked: amortises "
         "the fork for short tasks; each task keeps its own -task_time_limit, and a task that is killed "
         "or crashes ends only that child (the next task gets a fresh one)"),
+    ENGINE_OPT(task_chunk, OPT_INT, "4", "[1,1000000]",
+               "most tasks a worker rank gets per request: a request gets at most 1/(2 x ranks) of the "
+               "estimated work left (guided self-scheduling), so chunks shrink as the sweep drains; each "
+               "task's row still reaches the ledger when it finishes. 1 = one task per request"),
     ENGINE_OPT(no_plots, OPT_BOOL, "0", NULL, "skip the gnuplot plots at the end"),
     ENGINE_OPT(dry_run, OPT_BOOL, "0", NULL, "check every option, list the tasks this run would do and stop"),
     ENGINE_OPT(quiet, OPT_BOOL, "0", NULL, "no progress lines on stderr"),
@@ -410,6 +414,7 @@ int sweep_parse_engine(struct sweep *s)
   s->dry_run = e.dry_run;
   s->use_fork = e.task_fork;
   s->task_batch = e.task_batch;
+  s->task_chunk = e.task_chunk;
   s->time_limit = e.task_time_limit;
   s->blas_threads = e.blas_threads;
   if (s->task_batch > 1 && !s->use_fork) {

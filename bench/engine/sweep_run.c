@@ -1,12 +1,13 @@
 /* sweep_run.c — running the task list over MPI. Every rank computes: each task runs in a forked child
  * (so a task that hangs is killed at -task_time_limit and one that crashes is a recorded status, never the
- * end of the sweep), and while its own child computes, rank 0's parent process dispatches: workers send
- * a finished ledger line with each request for the next task id (dynamic self-scheduling, costliest
- * first), and rank 0 writes every line to the ledger at once. A child runs up to -task_batch tasks (sent
- * one by one through a pipe), so short tasks need not pay a fork each; a task over its limit or one that
- * crashes takes only its child with it. With -task_fork 0 tasks run in-process
- * (for debuggers); then no time limit is enforced and rank 0 answers requests only between its tasks.
- * A forked child never calls MPI: it computes, writes its row to a pipe and _exits. */
+ * end of the sweep), and while its own child computes, rank 0's parent process dispatches: a worker asks
+ * for tasks and gets a chunk of ids (sweep_schedule.h: guided self-scheduling, costliest first, chunks
+ * shrinking as the sweep drains), sends each task's ledger line as the task finishes (the last one of a
+ * chunk with its next request), and rank 0 writes every line to the ledger at once. A child runs up to
+ * -task_batch tasks (sent one by one through a pipe), so short tasks need not pay a fork each; a task over
+ * its limit or one that crashes takes only its child with it. With -task_fork 0 tasks run in-process (for
+ * debuggers); then no time limit is enforced and rank 0 answers requests only between its tasks. A forked
+ * child never calls MPI: it computes, writes its row to a pipe and _exits. */
 #include "sweep_capture.h"
 #include "sweep_impl.h"
 
@@ -25,8 +26,13 @@
 
 enum { TAG_RESULT = 71, TAG_ASSIGN = 72, TAG_STOP = 73, TAG_CAPTURE_FAILED = 74 };
 
-/* Assignments besides task ids: no more tasks; and no more tasks after a TAG_STOP this worker must take. */
+/* Assignments besides a chunk of task ids: no more tasks; and no more tasks after a TAG_STOP this worker
+ * must take. An assignment is [count, id...] or [ASSIGN_DONE] or [ASSIGN_STOPPED]. */
 enum { ASSIGN_DONE = -1, ASSIGN_STOPPED = -2 };
+
+/* A worker's message to rank 0 starts with one of these: a request for tasks (with the ledger line of the
+ * last task of its chunk after it, or nothing), or a finished task's ledger line alone. */
+enum { MSG_REQUEST = 'Q', MSG_ROW = 'R' };
 
 /* The process that launched this rank (mpirun's daemon, slurmstepd), recorded before MPI_Init; 0 for a
  * run started without a launcher, whose parent is a shell that may well exit first (nohup, &). When the
@@ -390,7 +396,10 @@ static void record(struct sweep *s, char *line)
     return;
   }
   char why[sizeof s->stop_why];
-  if (s->ledger_failed || sweep_ledger_append(s, line, why, sizeof why)) {
+  double t0 = MPI_Wtime();
+  int bad = s->ledger_failed || sweep_ledger_append(s, line, why, sizeof why);
+  s->ledger_seconds += MPI_Wtime() - t0;
+  if (bad) {
     if (!s->ledger_failed) stop_run(s, SWEEP_STOP_WRITE, why);
     s->ledger_failed = 1;
     free(line);
@@ -470,6 +479,45 @@ static void report_capture_failure(const struct sweep *s, int *reported)
   *reported = 1;
 }
 
+/* Answers worker w's request: the next chunk of the work list, or that there is none (ASSIGN_STOPPED to
+ * a worker told to stop). */
+static void assign(struct sweep *s, int w, long *next, int *workers, char *busy_worker)
+{
+  long k = sweep_schedule_chunk(&s->sched, *next), *msg = malloc(((size_t)k + 1) * sizeof *msg);
+  if (!msg) k = 0; /* out of memory: this worker is done; the others and -resume finish the list */
+  long head = k > 0 ? k : busy_worker[w] == 2 ? ASSIGN_STOPPED : ASSIGN_DONE;
+  if (msg) msg[0] = head;
+  for (long i = 0; i < k; i++)
+    msg[1 + i] = s->todo[(*next)++];
+  if (head < 0) (*workers)--;
+  busy_worker[w] = head > 0;
+  MPI_Send(msg ? msg : &head, (int)(k + 1), MPI_LONG, w, TAG_ASSIGN, s->comm);
+  free(msg);
+}
+
+/* Takes one worker message (st: its probe): records its ledger line, and answers a request. */
+static void take_message(struct sweep *s, MPI_Status *st, long *next, int *workers, char *busy_worker,
+                         struct running *own, int *stopping)
+{
+  int len = 0;
+  MPI_Get_count(st, MPI_CHAR, &len);
+  char *line = malloc((size_t)len + 1);
+  MPI_Recv(line, len, MPI_CHAR, st->MPI_SOURCE, TAG_RESULT, s->comm, MPI_STATUS_IGNORE);
+  line[len] = '\0';
+  const int request = len > 0 && line[0] == MSG_REQUEST;
+  memmove(line, line + 1, (size_t)len); /* the ledger line after the kind */
+  if (line[0])
+    record(s, line);
+  else
+    free(line);
+  check_capture(s);
+  if (s->stop && !*stopping) {
+    stop_all(s, own, next, busy_worker);
+    *stopping = 1;
+  }
+  if (request) assign(s, st->MPI_SOURCE, next, workers, busy_worker);
+}
+
 static int run_master(struct sweep *s)
 {
   struct running own = {0};
@@ -498,29 +546,12 @@ static int run_master(struct sweep *s)
       char *line = poll_task(s, &own, workers > 0 ? 2 : 50);
       if (line) record(s, line), busy = 1;
     }
-    for (;;) { /* answer every waiting worker */
-      int flag = 0, len = 0;
+    for (;;) { /* take every worker's message */
+      int flag = 0;
       MPI_Status st;
       MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, s->comm, &flag, &st);
       if (!flag) break;
-      MPI_Get_count(&st, MPI_CHAR, &len);
-      char *line = malloc((size_t)len + 1);
-      MPI_Recv(line, len, MPI_CHAR, st.MPI_SOURCE, TAG_RESULT, s->comm, MPI_STATUS_IGNORE);
-      line[len] = '\0';
-      if (line[0])
-        record(s, line);
-      else
-        free(line);
-      check_capture(s);
-      if (s->stop && !stopping) {
-        stop_all(s, &own, &next, busy_worker);
-        stopping = 1;
-      }
-      long id = next < s->n_todo ? s->todo[next++] : ASSIGN_DONE;
-      if (id < 0 && busy_worker[st.MPI_SOURCE] == 2) id = ASSIGN_STOPPED;
-      if (id < 0) workers--;
-      busy_worker[st.MPI_SOURCE] = id >= 0;
-      MPI_Send(&id, 1, MPI_LONG, st.MPI_SOURCE, TAG_ASSIGN, s->comm);
+      take_message(s, &st, &next, &workers, busy_worker, &own, &stopping);
       busy = 1;
     }
     if (!busy && !own.busy) sleep_ms(2);
@@ -532,18 +563,38 @@ static int run_master(struct sweep *s)
   return s->stop;
 }
 
-/* Waits for rank 0's answer, watching the launcher: a blocking receive would wait forever without it. */
-static long wait_assignment(const struct sweep *s)
+/* Waits for rank 0's answer, watching the launcher (a blocking receive would wait forever without it):
+ * the number of task ids it put in ids (room for s->task_chunk), or ASSIGN_DONE / ASSIGN_STOPPED. */
+static long wait_assignment(const struct sweep *s, long *msg)
 {
-  long id = ASSIGN_DONE;
+  MPI_Status st;
   for (int arrived = 0, spins = 0;;) {
-    MPI_Iprobe(0, TAG_ASSIGN, s->comm, &arrived, MPI_STATUS_IGNORE);
+    MPI_Iprobe(0, TAG_ASSIGN, s->comm, &arrived, &st);
     if (arrived) break;
     if (launcher_gone()) abandon(s, NULL);
     if (++spins > 100) sleep_ms(1); /* answers usually come at once; a waiting worker need not spin */
   }
-  MPI_Recv(&id, 1, MPI_LONG, 0, TAG_ASSIGN, s->comm, MPI_STATUS_IGNORE);
-  return id;
+  int n = 0;
+  MPI_Get_count(&st, MPI_LONG, &n);
+  msg[0] = ASSIGN_DONE;
+  MPI_Recv(msg, n, MPI_LONG, 0, TAG_ASSIGN, s->comm, MPI_STATUS_IGNORE);
+  return msg[0];
+}
+
+/* Sends rank 0 a message of this kind with a ledger line (NULL: none), and frees the line. */
+static void send_line(const struct sweep *s, int kind, char *line, int *reported)
+{
+  report_capture_failure(s, reported); /* before the message: rank 0 takes it first */
+  size_t n = line ? strlen(line) : 0;
+  char *msg = malloc(n + 2);
+  if (msg) {
+    msg[0] = (char)kind;
+    memcpy(msg + 1, line ? line : "", n + 1);
+  }
+  char fallback[2] = {(char)kind, '\0'}; /* out of memory: the request still goes (the row is lost) */
+  MPI_Send(msg ? msg : fallback, msg ? (int)(n + 1) : 1, MPI_CHAR, 0, TAG_RESULT, s->comm);
+  free(msg);
+  free(line);
 }
 
 static int run_worker(struct sweep *s)
@@ -551,23 +602,28 @@ static int run_worker(struct sweep *s)
   struct running r = {0};
   char *line = NULL;
   int stopped = 0, reported = 0;
+  long *ids = malloc(((size_t)s->task_chunk + 1) * sizeof *ids);
+  if (!ids) return 1;
   for (;;) {
-    report_capture_failure(s, &reported); /* before the request: rank 0 takes it first */
-    const char *msg = line ? line : "";
-    MPI_Send(msg, (int)strlen(msg), MPI_CHAR, 0, TAG_RESULT, s->comm);
-    free(line);
+    send_line(s, MSG_REQUEST, line, &reported); /* with the last row of the chunk before */
     line = NULL;
-    long id = wait_assignment(s);
-    if (id == ASSIGN_STOPPED && !stopped) { /* the stop came after this worker's task had finished */
+    long n = wait_assignment(s, ids);
+    if (n == ASSIGN_STOPPED && !stopped) { /* the stop came after this worker's task had finished */
       long dummy;
       MPI_Recv(&dummy, 1, MPI_LONG, 0, TAG_STOP, s->comm, MPI_STATUS_IGNORE);
     }
-    if (id < 0) break;
-    line = run_blocking(s, id, &r, &stopped);
-    if (!line) line = sweep_ledger_line(s, id, NULL, "error", 0.0);
+    if (n < 0) break;
+    for (long i = 0; i < n && !stopped; i++) {
+      if (line) send_line(s, MSG_ROW, line, &reported), line = NULL; /* each row as its task ends */
+      if (stop_arrived(s)) stopped = 1; /* the rest of the chunk is not run: -resume does it */
+      if (stopped) break;
+      line = run_blocking(s, ids[1 + i], &r, &stopped);
+      if (!line) line = sweep_ledger_line(s, ids[1 + i], NULL, "error", 0.0);
+    }
   }
   reap_child(&r, 0);
   free(r.buf);
+  free(ids);
   return 0;
 }
 

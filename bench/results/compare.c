@@ -240,17 +240,11 @@ int compare_map_values(struct rundir *b, struct rundir *r, int n, char *const *f
       drop_other_value(b, r->group.name[c], from[k], "baseline");
       found = 1;
       for (int i = 0; i < t->nrow; i++) {
-        char **cell = &t->cell[(size_t)i * (size_t)t->ncol + (size_t)col];
-        if (strcmp(*cell, from[k]) != 0) continue;
-        size_t len = strlen(to[k]) + 1;
-        char *v = malloc(len);
-        if (!v) {
+        if (strcmp(table_get(t, i, col), from[k]) != 0) continue;
+        if (table_set(t, i, col, to[k])) {
           fprintf(stderr, "error: out of memory mapping %s\n", r->dir);
           return 2;
         }
-        memcpy(v, to[k], len);
-        free(*cell);
-        *cell = v;
       }
     }
     if (!found) {
@@ -346,8 +340,11 @@ struct pairing {
   int *col_b, *col_n; /* the pairing axes in each table */
   int n;              /* pairs in the current group */
   int *pb, *pn;
-  char *used; /* new rows already paired */
   double *vb, *vn;
+  /* the rows' pairing keys as labels (rundir_key_labels), and a group's new rows sorted by label: pairing
+   * is then a lookup per row, not a scan of the group (quadratic in a group of 10^5 seeds) */
+  int *lab_b, *lab_n, *sorted, *next, *epoch_of;
+  int epoch;
 };
 
 static void pairing_free(struct pairing *p)
@@ -356,9 +353,13 @@ static void pairing_free(struct pairing *p)
   free(p->col_n);
   free(p->pb);
   free(p->pn);
-  free(p->used);
   free(p->vb);
   free(p->vn);
+  free(p->lab_b);
+  free(p->lab_n);
+  free(p->sorted);
+  free(p->next);
+  free(p->epoch_of);
 }
 
 static int pairing_init(struct pairing *p, const struct rundir *b, const struct rundir *n)
@@ -369,10 +370,13 @@ static int pairing_init(struct pairing *p, const struct rundir *b, const struct 
   p->col_n = calloc((size_t)b->axes.n + 1, sizeof *p->col_n);
   p->pb = calloc(rows, sizeof *p->pb);
   p->pn = calloc(rows, sizeof *p->pn);
-  p->used = calloc(rows, 1);
   p->vb = calloc(rows, sizeof *p->vb);
   p->vn = calloc(rows, sizeof *p->vn);
-  if (!p->col_b || !p->col_n || !p->pb || !p->pn || !p->used || !p->vb || !p->vn) return 1;
+  p->lab_b = calloc(rows, sizeof *p->lab_b);
+  p->lab_n = calloc(rows, sizeof *p->lab_n);
+  p->sorted = calloc(rows, sizeof *p->sorted);
+  if (!p->col_b || !p->col_n || !p->pb || !p->pn || !p->vb || !p->vn || !p->lab_b || !p->lab_n || !p->sorted)
+    return 1;
   for (int k = 0; k < b->axes.n; k++) {
     const char *a = b->axes.name[k];
     int cb = table_column(b->tasks, a), cn = table_column(n->tasks, a);
@@ -380,25 +384,45 @@ static int pairing_init(struct pairing *p, const struct rundir *b, const struct 
     p->col_b[p->n_cols] = cb;
     p->col_n[p->n_cols++] = cn;
   }
-  return 0;
+  int labels = rundir_key_labels(b->tasks, p->col_b, n->tasks, p->col_n, p->n_cols, p->lab_b, p->lab_n);
+  if (labels < 0) return 1;
+  p->next = calloc((size_t)labels + 1, sizeof *p->next);
+  p->epoch_of = calloc((size_t)labels + 1, sizeof *p->epoch_of);
+  return !p->next || !p->epoch_of;
 }
 
-static void pair_group(struct pairing *p, const struct rundir_groups *gb, int g, const struct table *tb,
-                       const struct rundir_groups *gn, int m, const struct table *tn)
+static const int *label_order; /* qsort's context: the labels of the new run's rows */
+
+static int by_label_then_row(const void *a, const void *b)
 {
+  int x = *(const int *)a, y = *(const int *)b;
+  if (label_order[x] != label_order[y]) return label_order[x] < label_order[y] ? -1 : 1;
+  return (x > y) - (x < y);
+}
+
+/* Pairs the rows of baseline group g with those of new group m that have the same pairing keys: each
+ * baseline row, in table order, with the first new row of its keys (in table order) not paired yet. */
+static void pair_group(struct pairing *p, const struct rundir_groups *gb, int g,
+                       const struct rundir_groups *gn, int m)
+{
+  int nn = gn->start[m + 1] - gn->start[m];
+  memcpy(p->sorted, gn->rows + gn->start[m], (size_t)nn * sizeof *p->sorted);
+  label_order = p->lab_n;
+  qsort(p->sorted, (size_t)nn, sizeof *p->sorted, by_label_then_row);
+  p->epoch++;
+  for (int k = 0; k < nn; k++) { /* where each label's rows start in sorted */
+    int l = p->lab_n[p->sorted[k]];
+    if (p->epoch_of[l] != p->epoch) p->epoch_of[l] = p->epoch, p->next[l] = k;
+  }
   p->n = 0;
-  for (int j = gn->start[m]; j < gn->start[m + 1]; j++)
-    p->used[gn->rows[j]] = 0;
   for (int k = gb->start[g]; k < gb->start[g + 1]; k++) {
-    int i = gb->rows[k];
-    for (int j = gn->start[m]; j < gn->start[m + 1]; j++) {
-      int r = gn->rows[j];
-      if (p->used[r] || !rundir_same_keys(tb, i, p->col_b, tn, r, p->col_n, p->n_cols)) continue;
-      p->used[r] = 1;
-      p->pb[p->n] = i;
-      p->pn[p->n++] = r;
-      break;
-    }
+    int i = gb->rows[k], l = p->lab_b[i];
+    if (p->epoch_of[l] != p->epoch) continue; /* no new row has its keys */
+    int at = p->next[l];
+    if (at >= nn || p->lab_n[p->sorted[at]] != l) continue; /* every one is paired already */
+    p->next[l]++;
+    p->pb[p->n] = i;
+    p->pn[p->n++] = p->sorted[at];
   }
 }
 
@@ -677,7 +701,7 @@ static void compare_group(struct compare_result *res, struct pairing *p, const s
   row->kind = COMPARE_SUCCESS;
   judge_success(b, res->gb, g, n, res->gn, m, row);
   success_within_spread(b, res->gb, g, o->spread, row);
-  pair_group(p, res->gb, g, b->tasks, res->gn, m, n->tasks);
+  pair_group(p, res->gb, g, res->gn, m);
   for (int k = 0; k < n->metrics.n + n->costs.n; k++) {
     int is_metric = k < n->metrics.n;
     row = new_row(res, g, m, is_metric ? n->metrics.name[k] : n->costs.name[k - n->metrics.n]);

@@ -63,7 +63,8 @@ int plot_apply_options(struct rundir *r, const struct plot_options *o)
   struct rundir_list w = {0, NULL};
   struct table *kept = NULL;
   int rc = 2, *wc = NULL;
-  if (rundir_list_set(&w, o->where)) goto cleanup;
+  const char **row = calloc((size_t)r->tasks->ncol + 1, sizeof *row);
+  if (!row || rundir_list_set(&w, o->where)) goto cleanup;
   if (!(wc = calloc((size_t)w.n + 1, sizeof *wc))) goto cleanup;
   for (int k = 0; k < w.n; k++) {
     char *eq = strchr(w.name[k], '=');
@@ -88,8 +89,8 @@ int plot_apply_options(struct rundir *r, const struct plot_options *o)
       }
       keep = hit;
     }
-    if (keep && table_append(kept, (const char *const *)&r->tasks->cell[(size_t)i * r->tasks->ncol]))
-      goto cleanup;
+    if (keep) table_row(r->tasks, i, row);
+    if (keep && table_append(kept, row)) goto cleanup;
   }
   if (!kept->nrow) {
     fprintf(stderr, "error: -where %s leaves no task of %s\n", o->where, r->dir);
@@ -101,6 +102,7 @@ int plot_apply_options(struct rundir *r, const struct plot_options *o)
 cleanup:
   table_destroy(&kept);
   free(wc);
+  free((void *)row);
   for (int k = 0; k < w.n; k++)
     free(w.name[k]);
   free(w.name);

@@ -189,7 +189,17 @@ static int require_columns(const struct rundir *r, const char *path, const char 
   return 0;
 }
 
-int rundir_read(const char *dir, struct rundir **out)
+/* tasks.csv's header alone, as a table without rows: 0, 1 (no such file), 2 (with a message). */
+static int read_header(const char *path, struct table **t)
+{
+  struct table_stream ts;
+  int rc = table_stream_open(&ts, path, TABLE_STRICT);
+  if (!rc && !(*t = table_create(ts.ncol, (const char *const *)ts.col))) rc = 2;
+  table_stream_close(&ts);
+  return rc;
+}
+
+static int rundir_open(const char *dir, int rows, struct rundir **out)
 {
   *out = NULL;
   char path[SWEEP_PATH_MAX + 32];
@@ -199,7 +209,7 @@ int rundir_read(const char *dir, struct rundir **out)
   if (sweep_path(path, sizeof path, "%s/experiment.txt", dir)) goto cleanup;
   if (read_experiment(r, path)) goto cleanup;
   if (sweep_path(path, sizeof path, "%s/tasks.csv", dir)) goto cleanup;
-  int t = table_read(path, TABLE_STRICT, &r->tasks);
+  int t = rows ? table_read(path, TABLE_STRICT, &r->tasks) : read_header(path, &r->tasks);
   if (t == 1) fprintf(stderr, "error: %s does not exist (run bench_merge on an unmerged run)\n", path);
   if (t) goto cleanup;
   if ((r->status_col = table_column(r->tasks, "status")) < 0) {
@@ -224,6 +234,10 @@ cleanup:
   rundir_destroy(&r);
   return rc;
 }
+
+int rundir_read(const char *dir, struct rundir **out) { return rundir_open(dir, 1, out); }
+
+int rundir_read_header(const char *dir, struct rundir **out) { return rundir_open(dir, 0, out); }
 
 const char *rundir_unit(const struct rundir *r, const char *name)
 {
@@ -284,12 +298,11 @@ int rundir_outcome(const struct rundir *r, int row)
   return sweep_status_is_failure(s) ? 0 : -1;
 }
 
-/* A field's canonical form: a number's %.17g (so 1e-3 and 0.001 agree), else the text itself. */
-static void canonical(const char *s, char *buf, size_t n)
+void rundir_canonical(const char *s, char *buf, size_t n)
 {
-  char *end;
+  char *end = NULL;
   double v = s[0] ? strtod(s, &end) : 0.0;
-  if (s[0] && !*end)
+  if (end && end != s && !*end)
     snprintf(buf, n, "%.17g", v);
   else
     snprintf(buf, n, "%s", s);
@@ -357,53 +370,92 @@ void rundir_groups_destroy(struct rundir_groups **gp)
   *gp = NULL;
 }
 
+/* Row i's key: the canonical form of each key column, each followed by a separator no field holds;
+ * malloc'd. */
+static char *row_key(const struct table *t, int i, const int *cols, int n_keys)
+{
+  size_t len = 1, at = 0;
+  for (int k = 0; k < n_keys; k++)
+    len += strlen(table_get(t, i, cols[k])) + 32;
+  char *key = malloc(len);
+  if (!key) return NULL;
+  key[0] = '\0';
+  for (int k = 0; k < n_keys; k++) {
+    rundir_canonical(table_get(t, i, cols[k]), key + at, len - at);
+    at += strlen(key + at);
+    key[at++] = '\x1f';
+    key[at] = '\0';
+  }
+  return key;
+}
+
+/* label[i] for the rows of ta then tb (ta->nrow + tb->nrow entries, tb NULL: none): the index of the row's
+ * key among the distinct keys in sorted order. The number of distinct keys, or -1 when out of memory. */
+static int label_rows(const struct table *ta, const int *ca, const struct table *tb, const int *cb,
+                      int n_keys, int *label)
+{
+  int na = ta->nrow, n = na + (tb ? tb->nrow : 0), runs = -1;
+  struct keyed *kr = calloc((size_t)n + 1, sizeof *kr);
+  for (int i = 0; kr && i < n; i++) {
+    kr[i].row = i;
+    if (!(kr[i].key = i < na ? row_key(ta, i, ca, n_keys) : row_key(tb, i - na, cb, n_keys))) goto cleanup;
+  }
+  if (!kr) goto cleanup;
+  qsort(kr, (size_t)n, sizeof *kr, keyed_cmp);
+  runs = 0;
+  for (int i = 0; i < n; i++) {
+    if (i == 0 || strcmp(kr[i].key, kr[i - 1].key) != 0) runs++;
+    label[kr[i].row] = runs - 1;
+  }
+cleanup:
+  for (int i = 0; kr && i < n; i++)
+    free(kr[i].key);
+  free(kr);
+  return runs;
+}
+
+int rundir_key_labels(const struct table *ta, const int *ca, const struct table *tb, const int *cb,
+                      int n_keys, int *la, int *lb)
+{
+  int *label = malloc(((size_t)ta->nrow + (size_t)tb->nrow + 1) * sizeof *label);
+  int runs = label ? label_rows(ta, ca, tb, cb, n_keys, label) : -1;
+  if (runs >= 0) {
+    memcpy(la, label, (size_t)ta->nrow * sizeof *la);
+    memcpy(lb, label + ta->nrow, (size_t)tb->nrow * sizeof *lb);
+  }
+  free(label);
+  return runs;
+}
+
 int rundir_group(const struct rundir *r, int n_keys, char *const *keys, struct rundir_groups **out)
 {
   *out = NULL;
   const struct table *t = r->tasks;
   int nrow = t->nrow, rc = 1, missing = 0;
-  struct keyed *kr = calloc((size_t)nrow + 1, sizeof *kr);
   int *label = calloc((size_t)nrow + 1, sizeof *label), *fill = NULL;
   struct rundir_groups *g = calloc(1, sizeof *g);
-  if (!kr || !label || !g) goto cleanup;
+  if (!label || !g) goto cleanup;
   g->n_keys = n_keys;
   g->key_col = calloc((size_t)n_keys + 1, sizeof *g->key_col);
   g->of_row = calloc((size_t)nrow + 1, sizeof *g->of_row);
-  g->first = calloc((size_t)nrow + 1, sizeof *g->first);
-  g->start = calloc((size_t)nrow + 2, sizeof *g->start);
   g->rows = calloc((size_t)nrow + 1, sizeof *g->rows);
-  if (!g->key_col || !g->of_row || !g->first || !g->start || !g->rows) goto cleanup;
+  if (!g->key_col || !g->of_row || !g->rows) goto cleanup;
   for (int k = 0; k < n_keys; k++)
     if ((g->key_col[k] = table_column(t, keys[k])) < 0) {
       fprintf(stderr, "error: %s/tasks.csv has no column '%s' to group by\n", r->dir, keys[k]);
       missing = 1;
       goto cleanup;
     }
-  for (int i = 0; i < nrow; i++) {
-    size_t len = 1;
-    for (int k = 0; k < n_keys; k++)
-      len += strlen(table_get(t, i, g->key_col[k])) + 32;
-    if (!(kr[i].key = malloc(len))) goto cleanup;
-    kr[i].key[0] = '\0';
-    kr[i].row = i;
-    size_t at = 0;
-    for (int k = 0; k < n_keys; k++) {
-      canonical(table_get(t, i, g->key_col[k]), kr[i].key + at, len - at);
-      at += strlen(kr[i].key + at);
-      kr[i].key[at++] = '\x1f'; /* a separator no field holds */
-      kr[i].key[at] = '\0';
-    }
-  }
-  qsort(kr, (size_t)nrow, sizeof *kr, keyed_cmp);
-  /* label[i]: the sorted-run index of row i's key; a run's first element is its first row */
-  int runs = 0;
-  for (int i = 0; i < nrow; i++) {
-    if (i == 0 || strcmp(kr[i].key, kr[i - 1].key) != 0) runs++;
-    label[kr[i].row] = runs - 1;
-  }
+  int runs = label_rows(t, g->key_col, NULL, NULL, n_keys, label);
+  if (runs < 0) goto cleanup;
   /* renumber by first appearance: walk rows in table order */
   int *number = calloc((size_t)runs + 1, sizeof *number);
-  if (!number) goto cleanup;
+  g->first = calloc((size_t)runs + 1, sizeof *g->first);
+  g->start = calloc((size_t)runs + 2, sizeof *g->start);
+  if (!number || !g->first || !g->start) {
+    free(number);
+    goto cleanup;
+  }
   for (int s = 0; s < runs; s++)
     number[s] = -1;
   for (int i = 0; i < nrow; i++) {
@@ -428,9 +480,6 @@ int rundir_group(const struct rundir *r, int n_keys, char *const *keys, struct r
   rc = 0;
 cleanup:
   if (rc && !missing) fprintf(stderr, "error: out of memory grouping %s/tasks.csv\n", r->dir);
-  for (int i = 0; kr && i < nrow; i++)
-    free(kr[i].key);
-  free(kr);
   free(label);
   free(fill);
   rundir_groups_destroy(&g);

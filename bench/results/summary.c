@@ -11,19 +11,16 @@
 #include "run_files.h"
 #include "rundir.h"
 #include "share.h"
+#include "summary_acc.h"
 
 #include <errno.h>
+#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SUMMARY_NUM      40 /* room for one %.17g number */
-#define SUMMARY_STATUSES 32 /* distinct failure statuses listed in summary.md */
-
-struct group_stats {
-  int count, applicable, successes;
-};
+#define SUMMARY_NUM 40 /* room for one %.17g number */
 
 static void put_number(char *buf, double v)
 {
@@ -31,18 +28,6 @@ static void put_number(char *buf, double v)
     snprintf(buf, SUMMARY_NUM, "%.17g", v);
   else
     buf[0] = '\0';
-}
-
-static struct group_stats count_group(const struct rundir *r, const struct rundir_groups *g, int grp)
-{
-  struct group_stats s = {0, 0, 0};
-  for (int k = g->start[grp]; k < g->start[grp + 1]; k++) {
-    int o = rundir_outcome(r, g->rows[k]);
-    s.count++;
-    s.applicable += o >= 0;
-    s.successes += o == 1;
-  }
-  return s;
 }
 
 /* The columns of summary.csv in order, and their number. */
@@ -74,55 +59,68 @@ static int summary_columns(const struct rundir *r, char ***names)
   return -1;
 }
 
+/* The median and quartiles of n sorted values (NAN when none). */
+static void quartiles(const double *v, size_t n, double q[3])
+{
+  q[0] = q[1] = q[2] = NAN;
+  if (!n) return;
+  q[0] = gsl_stats_median_from_sorted_data(v, 1, n);
+  q[1] = gsl_stats_quantile_from_sorted_data(v, 1, n, 0.25);
+  q[2] = gsl_stats_quantile_from_sorted_data(v, 1, n, 0.75);
+}
+
+/* The numbers of group g in summary.csv's order after its keys: count, applicable, successes, success_rate,
+ * each metric's median, q1, q3 (a share metric's share and Wilson interval), each cost's median and total.
+ * Sorts the group's values. */
+static int group_numbers(const struct rundir *r, const struct summary_acc *a, const struct summary_group *g,
+                         double *x)
+{
+  int k = 0;
+  x[k++] = g->count, x[k++] = g->applicable, x[k++] = g->successes;
+  x[k++] = g->applicable ? (double)g->successes / g->applicable : NAN;
+  for (int m = 0; m < a->n_metrics; m++, k += 3) {
+    gsl_sort(g->vals[m].v, 1, g->vals[m].n);
+    if (rundir_list_find(&r->shares, r->metrics.name[m]) >= 0)
+      share_of_values(g->vals[m].v, (int)g->vals[m].n, x + k);
+    else
+      quartiles(g->vals[m].v, g->vals[m].n, x + k);
+  }
+  for (int c = 0; c < a->n_costs; c++) {
+    const struct summary_values *v = &g->vals[a->n_metrics + c];
+    gsl_sort(v->v, 1, v->n);
+    x[k++] = v->n ? gsl_stats_median_from_sorted_data(v->v, 1, v->n) : NAN;
+    double total = 0.0;
+    gsl_sort(g->all[c].v, 1, g->all[c].n);
+    for (size_t i = 0; i < g->all[c].n; i++)
+      total += g->all[c].v[i];
+    x[k++] = g->all[c].n ? total : NAN;
+  }
+  return k;
+}
+
 /* Builds the summary table (text fields). */
-static int build_summary(const struct rundir *r, const struct rundir_groups *g, struct table **out)
+static int build_summary(const struct rundir *r, const struct summary_acc *a, struct table **out)
 {
   char **names = NULL, *cells = NULL;
   const char **f = NULL;
-  double *v = calloc((size_t)r->tasks->nrow + 1, sizeof *v);
   int n = summary_columns(r, &names), rc = 1;
+  double *x = calloc((size_t)(n > 0 ? n : 0) + 1, sizeof *x);
   *out = NULL;
-  if (n < 0 || !v) goto cleanup;
+  if (n < 0 || !x) goto cleanup;
   struct table *t = table_create(n, (const char *const *)names);
-  f = calloc((size_t)n, sizeof *f);
-  cells = calloc((size_t)n, SUMMARY_NUM);
+  f = calloc((size_t)n + 1, sizeof *f);
+  cells = calloc((size_t)n + 1, SUMMARY_NUM);
   if (!t || !f || !cells) {
     table_destroy(&t);
     goto cleanup;
   }
-  for (int grp = 0; grp < g->n; grp++) {
+  for (int grp = 0; grp < a->n; grp++) {
     int k = 0;
-    for (int j = 0; j < g->n_keys; j++)
-      f[k++] = table_get(r->tasks, g->first[grp], g->key_col[j]);
-    struct group_stats s = count_group(r, g, grp);
-    double fixed[4] = {s.count, s.applicable, s.successes,
-                       s.applicable ? (double)s.successes / s.applicable : NAN};
-    for (int j = 0; j < 4; j++, k++)
-      put_number(cells + (size_t)k * SUMMARY_NUM, fixed[j]), f[k] = cells + (size_t)k * SUMMARY_NUM;
-    for (int m = 0; m < r->metrics.n; m++) {
-      int nv = rundir_values(r, g, grp, table_column(r->tasks, r->metrics.name[m]), 1, v);
-      double q[3] = {NAN, NAN, NAN};
-      if (rundir_list_find(&r->shares, r->metrics.name[m]) >= 0)
-        share_of_values(v, nv, q);
-      else if (nv > 0) {
-        q[0] = gsl_stats_median_from_sorted_data(v, 1, (size_t)nv);
-        q[1] = gsl_stats_quantile_from_sorted_data(v, 1, (size_t)nv, 0.25);
-        q[2] = gsl_stats_quantile_from_sorted_data(v, 1, (size_t)nv, 0.75);
-      }
-      for (int j = 0; j < 3; j++, k++)
-        put_number(cells + (size_t)k * SUMMARY_NUM, q[j]), f[k] = cells + (size_t)k * SUMMARY_NUM;
-    }
-    for (int c = 0; c < r->costs.n; c++) {
-      int col = table_column(r->tasks, r->costs.name[c]);
-      int nv = rundir_values(r, g, grp, col, 1, v);
-      double med = nv > 0 ? gsl_stats_median_from_sorted_data(v, 1, (size_t)nv) : NAN, total = 0.0;
-      nv = rundir_values(r, g, grp, col, 0, v);
-      for (int i = 0; i < nv; i++)
-        total += v[i];
-      put_number(cells + (size_t)k * SUMMARY_NUM, med), f[k] = cells + (size_t)k * SUMMARY_NUM, k++;
-      put_number(cells + (size_t)k * SUMMARY_NUM, nv ? total : NAN), f[k] = cells + (size_t)k * SUMMARY_NUM,
-                                                                     k++;
-    }
+    for (int j = 0; j < a->n_keys; j++)
+      f[k++] = a->g[grp].key[j];
+    int nx = group_numbers(r, a, &a->g[grp], x);
+    for (int j = 0; j < nx; j++, k++)
+      put_number(cells + (size_t)k * SUMMARY_NUM, x[j]), f[k] = cells + (size_t)k * SUMMARY_NUM;
     if (table_append(t, f)) {
       table_destroy(&t);
       goto cleanup;
@@ -136,7 +134,7 @@ cleanup:
   free(names);
   free(f);
   free(cells);
-  free(v);
+  free(x);
   return rc;
 }
 
@@ -153,15 +151,14 @@ static void short_number(const char *field, char *buf, size_t n)
 
 /* The first lines of summary.md: the title, the experiment and its options, and the group keys that never
  * vary (keep[j] = 0: stated here instead of repeated in every row). */
-static void markdown_header(const struct rundir *r, const struct rundir_groups *g, const struct table *s,
+static void markdown_header(const struct rundir *r, const struct summary_acc *a, const struct table *s,
                             int *keep, FILE *fp)
 {
-  fprintf(fp, "# %s\n\nExperiment `%s`: %d tasks in %d groups", r->title, r->experiment, r->tasks->nrow,
-          g->n);
+  fprintf(fp, "# %s\n\nExperiment `%s`: %ld tasks in %d groups", r->title, r->experiment, a->nrow, a->n);
   if (r->options[0]) fprintf(fp, "; options `%s`", r->options);
   fprintf(fp, ".\n");
   int constant = 0;
-  for (int j = 0; j < g->n_keys; j++) {
+  for (int j = 0; j < a->n_keys; j++) {
     keep[j] = 0;
     for (int i = 1; i < s->nrow && !keep[j]; i++)
       keep[j] = strcmp(table_get(s, i, j), table_get(s, 0, j)) != 0;
@@ -175,26 +172,13 @@ static void markdown_header(const struct rundir *r, const struct rundir_groups *
 
 /* The failures by status, in order of first appearance, the not_applicable and corrupt_input tasks, and
  * what the table's numbers are. */
-static void markdown_failures(const struct rundir *r, FILE *fp)
+static void markdown_failures(const struct rundir *r, const struct summary_acc *a, FILE *fp)
 {
-  int nfail = 0, nna = 0, ncorrupt = 0, ndistinct = 0;
-  const char *distinct[SUMMARY_STATUSES];
-  int tally[SUMMARY_STATUSES] = {0};
-  for (int i = 0; i < r->tasks->nrow; i++) {
-    int o = rundir_outcome(r, i), k = 0;
-    const char *st = table_get(r->tasks, i, r->status_col);
-    nfail += o == 0, nna += o < 0;
-    ncorrupt += o < 0 && strcmp(st, "corrupt_input") == 0;
-    if (o != 0) continue;
-    while (k < ndistinct && strcmp(distinct[k], st) != 0)
-      k++;
-    if (k == ndistinct && ndistinct < SUMMARY_STATUSES) distinct[ndistinct++] = st;
-    if (k < ndistinct) tally[k]++;
-  }
+  int nfail = a->nfail, nna = a->nna, ncorrupt = a->ncorrupt;
   if (nfail) {
-    fprintf(fp, "Failures: %d of %d applicable tasks (", nfail, r->tasks->nrow - nna);
-    for (int k = 0; k < ndistinct; k++)
-      fprintf(fp, "%s%d %s", k ? ", " : "", tally[k], distinct[k]);
+    fprintf(fp, "Failures: %d of %ld applicable tasks (", nfail, a->nrow - nna);
+    for (int k = 0; k < a->ndistinct; k++)
+      fprintf(fp, "%s%d %s", k ? ", " : "", a->tally[k], a->distinct[k]);
     fprintf(fp, ").");
   } else
     fprintf(fp, "No failures.");
@@ -219,67 +203,66 @@ enum { MD_COUNT = -1, MD_SUCCEEDED = -2 };
 
 /* The markdown table's columns: the kept keys, n, succeeded, the metric medians, the cost medians; src[j]
  * is the summary column of column j, or MD_COUNT / MD_SUCCEEDED. Their number. */
-static int markdown_columns(const struct rundir *r, const struct rundir_groups *g, const int *keep, int *src)
+static int markdown_columns(const struct rundir *r, int n_keys, const int *keep, int *src)
 {
   int ncol = 0;
-  for (int j = 0; j < g->n_keys; j++)
+  for (int j = 0; j < n_keys; j++)
     if (keep[j]) src[ncol++] = j;
   src[ncol++] = MD_COUNT;
   src[ncol++] = MD_SUCCEEDED;
   for (int m = 0; m < r->metrics.n; m++)
-    src[ncol++] = g->n_keys + 4 + 3 * m; /* <metric>_median */
+    src[ncol++] = n_keys + 4 + 3 * m; /* <metric>_median */
   for (int c = 0; c < r->costs.n; c++)
-    src[ncol++] = g->n_keys + 4 + 3 * r->metrics.n + 2 * c; /* <cost>_median */
+    src[ncol++] = n_keys + 4 + 3 * r->metrics.n + 2 * c; /* <cost>_median */
   return ncol;
 }
 
 /* The head of the column whose source is sj: a key's or a metric's or a cost's label. */
-static void markdown_head(const struct rundir *r, const struct rundir_groups *g, const struct table *s,
-                          int sj, char *head, size_t size)
+static void markdown_head(const struct rundir *r, int n_keys, const struct table *s, int sj, char *head,
+                          size_t size)
 {
   if (sj == MD_COUNT)
     snprintf(head, size, "n");
   else if (sj == MD_SUCCEEDED)
     snprintf(head, size, "succeeded");
-  else if (sj < g->n_keys)
+  else if (sj < n_keys)
     rundir_label(r, s->col[sj], head, size);
   else {
-    const char *base = sj < g->n_keys + 4 + 3 * r->metrics.n
-                           ? r->metrics.name[(sj - g->n_keys - 4) / 3]
-                           : r->costs.name[(sj - g->n_keys - 4 - 3 * r->metrics.n) / 2];
+    const char *base = sj < n_keys + 4 + 3 * r->metrics.n
+                           ? r->metrics.name[(sj - n_keys - 4) / 3]
+                           : r->costs.name[(sj - n_keys - 4 - 3 * r->metrics.n) / 2];
     rundir_label(r, base, head, size);
   }
 }
 
 /* The text of summary row i in the column whose source is sj: a key as it is, numbers shortened. */
-static void markdown_cell(const struct rundir_groups *g, const struct table *s, int i, int sj, char *buf,
-                          size_t size)
+static void markdown_cell(int n_keys, const struct table *s, int i, int sj, char *buf, size_t size)
 {
   if (sj == MD_SUCCEEDED) {
-    int app = atoi(table_get(s, i, g->n_keys + 1)), suc = atoi(table_get(s, i, g->n_keys + 2));
+    int app = atoi(table_get(s, i, n_keys + 1)), suc = atoi(table_get(s, i, n_keys + 2));
     if (app)
       snprintf(buf, size, "%d/%d", suc, app);
     else
       snprintf(buf, size, "n/a");
   } else if (sj == MD_COUNT)
-    snprintf(buf, size, "%s", table_get(s, i, g->n_keys));
-  else if (sj < g->n_keys)
+    snprintf(buf, size, "%s", table_get(s, i, n_keys));
+  else if (sj < n_keys)
     snprintf(buf, size, "%s", table_get(s, i, sj));
   else
     short_number(table_get(s, i, sj), buf, size);
 }
 
 /* The cells, row-major: the heads, then a row per group. 0, or 1 when out of memory. */
-static int markdown_fill(const struct rundir *r, const struct rundir_groups *g, const struct table *s,
-                         const int *src, int ncol, char **cell)
+static int markdown_fill(const struct rundir *r, int n_keys, const struct table *s, const int *src, int ncol,
+                         char **cell)
 {
   for (int j = 0; j < ncol; j++) {
     char head[256];
-    markdown_head(r, g, s, src[j], head, sizeof head);
+    markdown_head(r, n_keys, s, src[j], head, sizeof head);
     if (!(cell[j] = strdup(head))) return 1;
     for (int i = 0; i < s->nrow; i++) {
       char buf[64];
-      markdown_cell(g, s, i, src[j], buf, sizeof buf);
+      markdown_cell(n_keys, s, i, src[j], buf, sizeof buf);
       if (!(cell[(size_t)(i + 1) * ncol + j] = strdup(buf))) return 1;
     }
   }
@@ -320,19 +303,19 @@ static int markdown_table(FILE *fp, char *const *cell, const int *src, int ncol,
 
 /* summary.md: the title, what is constant, the failures by status, then an aligned markdown table with a
  * row per group (group keys that never vary are stated above the table instead of repeated). */
-static int write_markdown(const struct rundir *r, const struct rundir_groups *g, const struct table *s,
+static int write_markdown(const struct rundir *r, const struct summary_acc *a, const struct table *s,
                           FILE *fp)
 {
   int ncol = 0, rc = 1, nrow = s->nrow + 1;
-  int *src = calloc((size_t)s->ncol + 1, sizeof *src), *keep = calloc((size_t)g->n_keys + 1, sizeof *keep);
+  int *src = calloc((size_t)s->ncol + 1, sizeof *src), *keep = calloc((size_t)a->n_keys + 1, sizeof *keep);
   char **cell = NULL;
   if (!src || !keep) goto cleanup;
-  markdown_header(r, g, s, keep, fp);
-  markdown_failures(r, fp);
-  ncol = markdown_columns(r, g, keep, src);
+  markdown_header(r, a, s, keep, fp);
+  markdown_failures(r, a, fp);
+  ncol = markdown_columns(r, a->n_keys, keep, src);
   cell = calloc((size_t)ncol * (size_t)nrow, sizeof *cell);
-  if (!cell || markdown_fill(r, g, s, src, ncol, cell) ||
-      markdown_table(fp, cell, src, ncol, nrow, g->n_keys))
+  if (!cell || markdown_fill(r, a->n_keys, s, src, ncol, cell) ||
+      markdown_table(fp, cell, src, ncol, nrow, a->n_keys))
     goto cleanup;
   rc = ferror(fp) != 0;
 cleanup:
@@ -345,7 +328,7 @@ cleanup:
 }
 
 /* Writes dir/name through a temporary file and a rename, so a reader never sees half a file. */
-static int write_atomically(const struct rundir *r, const struct rundir_groups *g, const struct table *s,
+static int write_atomically(const struct rundir *r, const struct summary_acc *a, const struct table *s,
                             const char *name, int markdown)
 {
   char path[SWEEP_PATH_MAX + 32], tmp[SWEEP_PATH_MAX + 64];
@@ -357,7 +340,7 @@ static int write_atomically(const struct rundir *r, const struct rundir_groups *
     return 1;
   }
   errno = 0;
-  int bad = markdown ? write_markdown(r, g, s, fp) : table_write(s, fp);
+  int bad = markdown ? write_markdown(r, a, s, fp) : table_write(s, fp);
   bad |= fclose(fp) != 0;
   if (bad || rename(tmp, path)) {
     fprintf(stderr, "error: cannot write %s: %s\n", path, errno ? strerror(errno) : "write error");
@@ -370,17 +353,19 @@ static int write_atomically(const struct rundir *r, const struct rundir_groups *
 int sweep_summarize(const char *run_dir)
 {
   struct rundir *r = NULL;
-  struct rundir_groups *g = NULL;
+  struct summary_acc a;
   struct table *s = NULL;
   int rc = 2;
-  if (rundir_read(run_dir, &r)) goto cleanup;
+  memset(&a, 0, sizeof a);
+  if (rundir_read_header(run_dir, &r) || summary_acc_read(r, &a)) goto cleanup;
   rc = 1;
-  if (rundir_group(r, r->group.n, r->group.name, &g) || build_summary(r, g, &s)) goto cleanup;
-  if (write_atomically(r, g, s, "summary.csv", 0) || write_atomically(r, g, s, "summary.md", 1)) goto cleanup;
+  if (build_summary(r, &a, &s)) goto cleanup;
+  if (write_atomically(r, &a, s, "summary.csv", 0) || write_atomically(r, &a, s, "summary.md", 1))
+    goto cleanup;
   rc = 0;
 cleanup:
   table_destroy(&s);
-  rundir_groups_destroy(&g);
+  summary_acc_free(&a);
   rundir_destroy(&r);
   return rc;
 }

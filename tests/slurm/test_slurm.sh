@@ -5,12 +5,18 @@
 # each giving the tasks.csv of a plain mpirun run (timing, rank and host aside); one array element
 # cancelled mid-way leaves the merged table incomplete, and re-running that slice with -resume through
 # sbatch completes it with no task run twice. Then a second cluster of two node daemons on this one host
-# (nodes n1, n2 of one CPU each: Debian's build lets several slurmd run as separate nodes): a two-element
-# array runs one element on each node and merges to the plain run's table. (An element whose ranks span
-# both daemons fails at step launch, "task launch failed": not tested.) The daemons are stopped by their
-# recorded PIDs (never by name). Without root or SLURM it skips. Before all that, with a stub sbatch: what
-# slurm/submit refuses (-out or -slice from the options file or after --, counts that are no plain numbers
-# in range, --only elements that are no slices), and two submits at once get two run directories. CB_KEEP_SCRATCH=1 keeps the scratch directory (logs, runs).
+# (nodes n1, n2 of two CPUs each: Debian's build lets several slurmd run as separate nodes): a two-element
+# array runs one element on each node, an element's ranks span both nodes (slurm/submit -N 2: one rank per
+# node, and two per node), and each merges to the plain run's table. Every node has its own TmpFS (the pmix
+# plugin's directory: shared, the second node's step failed with "task launch failed"), each cluster starts
+# at a random job id (runs of this test side by side must not share Open MPI's shared-memory segment
+# names, which hold the job id), and two ranks per fake node run with Open MPI's shared-memory transport
+# off (the nodes share a hostname, hence segment names: ../shared/notes/local-slurm.md). The daemons are
+# stopped by their recorded PIDs (never by name). Without root or SLURM it skips. Before all that, with a
+# stub sbatch: what slurm/submit refuses (-out or -slice from the options file or after --, counts that are
+# no plain numbers in range, more nodes than ranks, --only elements that are no slices), that -N reaches
+# sbatch, and two submits at once get two run directories. CB_KEEP_SCRATCH=1 keeps the scratch directory
+# (logs, runs).
 set -u
 bin=${CB_BIN:-bin}
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -59,6 +65,13 @@ refused "--only 7 of 2 slices" "--only 7: element 7 is not a slice of 2 (0-1)" -
 refused "--only 0-3 of 3 slices" "--only 0-3: element 3 is not a slice of 3" --only 0-3 -s 3 -o "$S/r10" \
   synthetic "$S/ok.opts"
 refused "--only 1-" "--only 1-: '1-' is not K, K-L or K-L:S" --only 1- -s 3 -o "$S/r11" synthetic "$S/ok.opts"
+refused "-N 3 with -n 2" "--nodes 3 is more than --ntasks 2" -N 3 -n 2 -o "$S/r13" synthetic "$S/ok.opts"
+refused "-N 0" "--nodes must be a positive whole number" -N 0 -o "$S/r14" synthetic "$S/ok.opts"
+rm -f "$S/sbatch.log"
+PATH="$S/stub:$PATH" CB_BIN="$bin" slurm/submit -N 2 -n 4 -s 2 -o "$S/r15" synthetic "$S/ok.opts" >"$S/out" 2>"$S/err"
+check "submit -N 2 -n 4: the array is queued with --ntasks=4 --nodes=2 (the merge without --nodes)" \
+  '[ $? = 0 ] && grep -q -- "--array=0-1 --ntasks=4 --nodes=2 .*slurm/array.sbatch" $S/sbatch.log &&
+   grep "merge.sbatch" $S/sbatch.log | grep -vq -- --nodes'
 rm -f "$S/sbatch.log"
 PATH="$S/stub:$PATH" CB_BIN="$bin" slurm/submit --only 1,2 -s 3 -o "$S/r12" synthetic "$S/ok.opts" >"$S/out" 2>"$S/err"
 check "submit --only 1,2 of 3 slices: queued as --array=1,2, each element given -out and its slice count" \
@@ -114,13 +127,13 @@ in_use() { awk -v h="$(printf '%04X' "$1")" 'toupper(substr($2, index($2, ":") +
   END { exit !f }' /proc/net/tcp /proc/net/tcp6 2>/dev/null; }
 ephemeral_lo=$(awk '{ print $1 }' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null)
 [ "${ephemeral_lo:-0}" -gt 20100 ] 2>/dev/null || ephemeral_lo=32768
-# The nodes: one, localhost, with this machine's CPUs; or (two_nodes=1) n1 and n2 of one CPU each, two slurmd
+# The nodes: one, localhost, with this machine's CPUs; or (two_nodes=1) n1 and n2 of two CPUs each, two slurmd
 # on this host with ports of their own.
 two_nodes=0
 node_lines() {
   if [ $two_nodes = 1 ]; then
-    echo "NodeName=n1 NodeAddr=127.0.0.1 NodeHostname=localhost Port=$((port + 1)) CPUs=1 RealMemory=1000 State=UNKNOWN"
-    echo "NodeName=n2 NodeAddr=127.0.0.1 NodeHostname=localhost Port=$((port + 2)) CPUs=1 RealMemory=1000 State=UNKNOWN"
+    echo "NodeName=n1 NodeAddr=127.0.0.1 NodeHostname=localhost Port=$((port + 1)) CPUs=2 RealMemory=1000 State=UNKNOWN"
+    echo "NodeName=n2 NodeAddr=127.0.0.1 NodeHostname=localhost Port=$((port + 2)) CPUs=2 RealMemory=1000 State=UNKNOWN"
   else
     echo "NodeName=localhost NodeAddr=127.0.0.1 CPUs=${cpus:-1} RealMemory=${mem:-1000} State=UNKNOWN"
   fi
@@ -156,7 +169,8 @@ CredType=cred/munge
 AuthInfo=socket=$D/munge/munge.socket.2
 StateSaveLocation=$D/state
 SlurmdSpoolDir=$D/spool/%n
-TmpFS=$D/tmp
+TmpFS=$D/tmp/%n
+FirstJobId=$((100000 + RANDOM * 8))
 SlurmctldPidFile=$D/run/slurmctld.pid
 SlurmdPidFile=$D/run/slurmd.%n.pid
 SlurmctldLogFile=$D/log/slurmctld.log
@@ -181,7 +195,7 @@ EOF
   setsid slurmctld -D -f "$D/etc/slurm.conf" </dev/null >"$D/log/slurmctld.out" 2>&1 &
   ctld_pid=$!
   for n in $nodes; do
-    mkdir -p "$D/spool/$n"
+    mkdir -p "$D/spool/$n" "$D/tmp/$n"
     setsid slurmd -D -N "$n" -f "$D/etc/slurm.conf" </dev/null >"$D/log/slurmd.$n.out" 2>&1 &
     slurmd_pid="${slurmd_pid:+$slurmd_pid }$!"
   done
@@ -287,7 +301,9 @@ check "... and tasks.csv equals the plain mpirun run's" 'same $D/plain2/tasks.cs
 stop_cluster
 check "the daemons stopped (by their PIDs)" '! any_ours $ctld_pid $slurmd_pid $munge_pid'
 
-# 3. two node daemons on this host, n1 and n2: a 2-element array of 1 rank each runs an element on each node
+# 3. two node daemons on this host, n1 and n2 (two CPUs each): a 2-element array of 2 ranks each runs an
+# element on each node; then elements whose ranks span both nodes (slurm/submit -N 2): one rank per node, and
+# two per node. Each merges to the plain run's table.
 two_nodes=1
 if ! start_cluster; then
   fail "a local SLURM of two nodes (n1, n2) started"
@@ -295,15 +311,46 @@ if ! start_cluster; then
   exit 1
 fi
 pass "a local SLURM of two node daemons on this host runs: $(sinfo -h -o '%D %T %N' | tr '\n' ' ')"
+job_nodes() { scontrol show job -o "$1" 2>/dev/null | sed -n 's/.* NodeList=\([^ ]*\).*/\1/p' | sort | tr '\n' ' '; }
+ranks_used() { tail -n +2 "$1" | awk -F, '{ print $(NF - 1) }' | sort -un | tr '\n' ' '; }
 printf -- '-kind ok\n-work 0.05\n-seeds 8\n' >"$D/s3.opts"
-slurm/submit -n 1 -s 2 -t 5 -o "$D/two" --no-plots synthetic "$D/s3.opts" >"$D/submit4" 2>"$D/submit4.err"
+slurm/submit -n 2 -s 2 -t 5 -o "$D/two" --no-plots synthetic "$D/s3.opts" >"$D/submit4" 2>"$D/submit4.err"
 aid=$(field array_job "$D/submit4") mid=$(field merge_job "$D/submit4")
 mpirun -n 2 "$bin/bench_synthetic" -options_file "$D/s3.opts" -out "$D/plain3" -quiet -no_plots
 wait_job "$aid" && wait_job "$mid"
-nodes=$(scontrol show job -o "$aid" 2>/dev/null | sed -n 's/.* NodeList=\([^ ]*\).*/\1/p' | sort | tr '\n' ' ')
+nodes=$(job_nodes "$aid")
 check "the 2 elements ran on different nodes ($nodes) and the merge completed" \
   '[ "$(states $aid)" = "COMPLETED " ] && [ "$(states $mid)" = "COMPLETED " ] && [ "$nodes" = "n1 n2 " ]' ||
   diagnose "$D"/two/slurm/*
 check "... and the merged tasks.csv equals the plain mpirun run's" 'same $D/plain3/tasks.csv $D/two/tasks.csv'
+# one rank on each node: 2 elements of -N 2 -n 2 (srun places rank 0 on n1, rank 1 on n2)
+printf -- '-kind ok\n-work 0.1\n-seeds 12\n' >"$D/s4.opts"
+mpirun -n 2 "$bin/bench_synthetic" -options_file "$D/s4.opts" -out "$D/plain4" -quiet -no_plots
+slurm/submit -N 2 -n 2 -s 2 -t 5 -o "$D/span" --no-plots synthetic "$D/s4.opts" >"$D/submit5" 2>"$D/submit5.err"
+aid=$(field array_job "$D/submit5") mid=$(field merge_job "$D/submit5")
+wait_job "$aid" && wait_job "$mid"
+check "-N 2 -n 2: both elements completed on n[1-2] ($(job_nodes "$aid")) and the merge completed" \
+  '[ "$(states $aid)" = "COMPLETED " ] && [ "$(states $mid)" = "COMPLETED " ] &&
+   [ "$(job_nodes $aid)" = "n[1-2] n[1-2] " ] && grep -q "\"ranks\": 2" $D/span/meta.1-of-2.json' ||
+  diagnose "$D"/span/slurm/* "$D/submit5.err"
+check "... the rank on each node ran tasks (ranks $(ranks_used "$D/span/tasks.csv"))" \
+  '[ "$(ranks_used $D/span/tasks.csv)" = "0 1 " ]'
+check "... and the merged tasks.csv equals the plain mpirun run's" 'same $D/plain4/tasks.csv $D/span/tasks.csv'
+# two ranks on each node: one element of -N 2 -n 4 (ranks 0, 1 on n1; 2, 3 on n2). The fake nodes share a
+# hostname, so Open MPI's shared-memory segments of the two nodes would collide: its TCP transport only.
+printf -- '-kind ok,fail\n-work 0.1\n-seeds 12\n' >"$D/s5.opts"
+mpirun -n 2 "$bin/bench_synthetic" -options_file "$D/s5.opts" -out "$D/plain5" -quiet -no_plots
+OMPI_MCA_btl='^vader' slurm/submit -N 2 -n 4 -s 1 -t 5 -o "$D/four" --no-plots synthetic "$D/s5.opts" \
+  >"$D/submit6" 2>"$D/submit6.err"
+aid=$(field array_job "$D/submit6") mid=$(field merge_job "$D/submit6")
+wait_job "$aid" && wait_job "$mid"
+used=$(ranks_used "$D/four/tasks.csv")
+check "-N 2 -n 4: the element completed on n[1-2] ($(job_nodes "$aid")) with 4 ranks, and the merge completed" \
+  '[ "$(states $aid)" = "COMPLETED " ] && [ "$(states $mid)" = "COMPLETED " ] &&
+   [ "$(job_nodes $aid)" = "n[1-2] " ] && grep -q "\"ranks\": 4" $D/four/meta.0-of-1.json' ||
+  diagnose "$D"/four/slurm/* "$D/submit6.err"
+check "... ranks of both nodes ran tasks (ranks $used: 0, 1 on n1; 2, 3 on n2)" \
+  'echo "$used" | grep -qE "(^| )[01] " && echo "$used" | grep -qE "(^| )[23] "'
+check "... and the merged tasks.csv equals the plain mpirun run's" 'same $D/plain5/tasks.csv $D/four/tasks.csv'
 stop_cluster
 check "the two-node cluster's daemons stopped (by their PIDs)" '! any_ours $ctld_pid $slurmd_pid $munge_pid'

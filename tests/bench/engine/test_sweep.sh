@@ -30,6 +30,10 @@ check "tasks.csv has all 30 tasks, ids 0..29 in order" \
   '[ "$(tail -n +2 $tmp/r3/tasks.csv | cut -d, -f1 | tr "\n" " ")" = "$(seq -s " " 0 29) " ]'
 check "2 ranks: identical tasks.csv except timing/rank/host" 'diff <(keep $tmp/r1/tasks.csv) <(keep $tmp/r2/tasks.csv) >/dev/null'
 check "3 ranks: identical tasks.csv except timing/rank/host" 'diff <(keep $tmp/r1/tasks.csv) <(keep $tmp/r3/tasks.csv) >/dev/null'
+# chunked dispatch (default -task_chunk 64: a request gets several ids) against one id per request
+mpi 3 "$syn" -out "$tmp/rc1" "${A[@]}" -task_chunk 1 2>"$tmp/rc1.err"
+check "3 ranks with -task_chunk 1: identical tasks.csv except timing/rank/host" \
+  'diff <(keep $tmp/r1/tasks.csv) <(keep $tmp/rc1/tasks.csv) >/dev/null'
 check "3 ranks: more than one rank did work" '[ "$(tail -n +2 $tmp/r3/tasks.csv | awk -F, "{print \$(NF-1)}" | sort -u | wc -l)" -ge 2 ]'
 st() { awk -F, -v k="$2" 'NR>1 && $2==k {print $5}' "$1" | sort -u | tr '\n' ' '; }
 check "hang -> time_limit" '[ "$(st $tmp/r2/tasks.csv hang)" = "time_limit " ]'
