@@ -24,6 +24,7 @@
   X(path_crash)                                                                                              \
   X(fb_newton_sparse)                                                                                        \
   X(lemke_exact)                                                                                             \
+  X(dantzig)                                                                                                 \
   /* one line X(NAME) per solver, above this one */
 #ifdef CB_HAVE_SICONOS
 #define SICONOS_SOLVERS(X)                                                                                   \
