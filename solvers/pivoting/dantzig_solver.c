@@ -1,6 +1,6 @@
 /* dantzig_solver.c — solver `dantzig`: the principal pivoting method of pivoting.h on LCPs, mixed LCPs (the
  * free rows are boxes (-inf, inf)) and box MCPs with a symmetric M. A matrix that is not symmetric (within
- * -dantzig_symmetry_tol of its largest entry) is not_applicable: the method's LDL^T factor needs symmetry.
+ * -dantzig_symmetry_tol of the larger entry of each pair) is not_applicable: the method's LDL^T factor needs symmetry.
  * Iterations are pivots (-cp_max_it, default 50 n + 1000); the workspace is sized by setup, so a timed
  * solve allocates nothing. */
 #include "pivoting.h"
@@ -20,7 +20,7 @@ static const struct option_decl dantzig_options[] = {
     {"pivot_tol", OPT_REAL, offsetof(struct dantzig_data, pivot_tol), "1e-12", "(0,1)",
      "a factor pivot below this times |M_jj| means the clamped block is singular (numerical_failure)"},
     {"symmetry_tol", OPT_REAL, offsetof(struct dantzig_data, symmetry_tol), "1e-12", "[0,1)",
-     "|M_ij - M_ji| above this times max |M| is not symmetric: not_applicable"},
+     "|M_ij - M_ji| above this times max(|M_ij|, |M_ji|): not symmetric, not_applicable"},
 };
 
 static int dantzig_create(struct solver *s)
@@ -35,17 +35,19 @@ static int dantzig_setup(struct solver *s, const struct cp_problem *p)
   return pivot_work_reserve(&d->ws, p->n > 0 ? p->n : 1);
 }
 
-/* The largest |M_ij - M_ji| relative to max |M| (0 for a symmetric M). */
-static double dantzig_asymmetry(const double *M, int n)
+/* 1 when every pair differs by at most tol times the larger of the two (*bad: the worst pair's ratio). */
+static int dantzig_symmetric(const double *M, int n, double tol, double *bad)
 {
-  double big = 0.0, diff = 0.0;
   for (int i = 0; i < n; i++)
-    for (int j = 0; j <= i; j++) {
-      double a = M[(size_t)i * n + j], b = M[(size_t)j * n + i];
-      big = fmax(big, fmax(fabs(a), fabs(b)));
-      diff = fmax(diff, fabs(a - b));
+    for (int j = 0; j < i; j++) {
+      double a = M[(size_t)i * n + j], b = M[(size_t)j * n + i], d = fabs(a - b);
+      double big = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+      if (!(d <= tol * big)) {
+        *bad = d / big;
+        return 0;
+      }
     }
-  return big > 0.0 ? diff / big : 0.0;
+  return 1;
 }
 
 static int dantzig_out_of_time(const void *ctx) { return solver_out_of_time(ctx); }
@@ -54,10 +56,11 @@ static int dantzig_solve(struct solver *s, const struct cp_problem *p, double *z
 {
   struct dantzig_data *d = s->data;
   int n = p->n;
-  double asym = dantzig_asymmetry(p->M, n);
-  if (!(asym <= d->symmetry_tol)) {
+  double asym = 0.0;
+  if (!dantzig_symmetric(p->M, n, d->symmetry_tol, &asym)) {
     r->status = SOLVE_NOT_APPLICABLE;
-    snprintf(r->message, sizeof r->message, "M is not symmetric (max |M_ij - M_ji| / max |M| = %.3g)", asym);
+    snprintf(r->message, sizeof r->message, "M is not symmetric (|M_ij - M_ji| / max(|M_ij|, |M_ji|) = %.3g)",
+             asym);
     return 0;
   }
   if (pivot_work_reserve(&d->ws, n > 0 ? n : 1)) return 1;

@@ -13,7 +13,7 @@ int pivot_work_reserve(struct pivot_work *ws, int n)
 {
   if (n <= ws->cap) return 0;
   size_t c = (size_t)n;
-  size_t doubles = c * c + 7 * c, ints = 4 * c;
+  size_t doubles = c * c + 7 * c, ints = 6 * c;
   void *block = malloc(doubles * sizeof(double) + ints * sizeof(int));
   if (!block) return 1;
   free(ws->block);
@@ -32,7 +32,9 @@ int pivot_work_reserve(struct pivot_work *ws, int n)
   ws->state = k, k += c;
   ws->pos = k, k += c;
   ws->idx = k, k += c;
-  ws->order = k;
+  ws->order = k, k += c;
+  ws->nidx = k, k += c;
+  ws->npos = k;
   return 0;
 }
 
@@ -42,18 +44,10 @@ void pivot_work_free(struct pivot_work *ws)
   memset(ws, 0, sizeof *ws);
 }
 
-int pivot_ldl_append(struct pivot_work *ws, int k, const double *M, int n, int j, double pivot_tol)
+int pivot_ldl_append_solved(struct pivot_work *ws, int k, const double *M, int n, int j, double pivot_tol)
 {
-  int cap = ws->cap;
-  double *row = ws->L + (size_t)k * cap, *y = ws->v;
-  /* L y = M_Cj, then l = D^-1 y and d_new = M_jj - l . y (the Schur complement of j) */
-  for (int r = 0; r < k; r++) {
-    const double *Lr = ws->L + (size_t)r * cap;
-    double s = M[(size_t)ws->idx[r] * n + j];
-    for (int c = 0; c < r; c++)
-      s -= Lr[c] * y[c];
-    y[r] = s;
-  }
+  double *row = ws->L + (size_t)k * ws->cap, *y = ws->v;
+  /* y = L^-1 M_Cj, so l = D^-1 y and d_new = M_jj - l . y (the Schur complement of j) */
   double mjj = M[(size_t)j * n + j], dk = mjj;
   for (int r = 0; r < k; r++) {
     row[r] = y[r] / ws->d[r];
@@ -65,6 +59,15 @@ int pivot_ldl_append(struct pivot_work *ws, int k, const double *M, int n, int j
   ws->idx[k] = j;
   ws->pos[j] = k;
   return 0;
+}
+
+int pivot_ldl_append(struct pivot_work *ws, int k, const double *M, int n, int j, double pivot_tol)
+{
+  const double *Mj = M + (size_t)j * n; /* M_Cj is row j gathered: M is symmetric */
+  for (int r = 0; r < k; r++)
+    ws->v[r] = Mj[ws->idx[r]];
+  pivot_ldl_forward(ws, k, ws->v);
+  return pivot_ldl_append_solved(ws, k, M, n, j, pivot_tol);
 }
 
 /* LDL^T <- LDL^T + alpha v v^T on the trailing positions p..m-1 (v indexed by position). */
@@ -103,22 +106,34 @@ void pivot_ldl_remove(struct pivot_work *ws, int k, int p)
   pivot_ldl_rank_one(ws, k - 1, p, dp, v);
 }
 
-void pivot_ldl_solve(const struct pivot_work *ws, int k, double *b)
+void pivot_ldl_forward(const struct pivot_work *ws, int k, double *b)
 {
-  int cap = ws->cap;
-  for (int r = 1; r < k; r++) {
-    const double *Lr = ws->L + (size_t)r * cap;
-    double s = b[r];
-    for (int c = 0; c < r; c++)
-      s -= Lr[c] * b[c];
-    b[r] = s;
-  }
+  for (int r = 1; r < k; r++)
+    b[r] -= pivot_dot(ws->L + (size_t)r * ws->cap, b, r);
+}
+
+void pivot_ldl_backward(const struct pivot_work *ws, int k, double *b)
+{
   for (int r = 0; r < k; r++)
     b[r] /= ws->d[r];
-  for (int r = k - 2; r >= 0; r--) {
-    double s = b[r];
-    for (int c = r + 1; c < k; c++)
-      s -= ws->L[(size_t)c * cap + r] * b[c];
-    b[r] = s;
+  /* L^T x = y by rows of L (contiguous): once x_c is final, take it out of the rows above */
+  for (int c = k - 1; c > 0; c--) {
+    const double *restrict Lc = ws->L + (size_t)c * ws->cap;
+    double *restrict x = b, xc = b[c];
+    int r = 0;
+    for (; r + 4 <= c; r += 4) { /* unrolled: -O2 leaves this loop scalar, and its overhead dominated */
+      x[r] -= Lc[r] * xc;
+      x[r + 1] -= Lc[r + 1] * xc;
+      x[r + 2] -= Lc[r + 2] * xc;
+      x[r + 3] -= Lc[r + 3] * xc;
+    }
+    for (; r < c; r++)
+      x[r] -= Lc[r] * xc;
   }
+}
+
+void pivot_ldl_solve(const struct pivot_work *ws, int k, double *b)
+{
+  pivot_ldl_forward(ws, k, b);
+  pivot_ldl_backward(ws, k, b);
 }

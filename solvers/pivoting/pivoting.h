@@ -30,6 +30,8 @@ struct pivot_work {
   int *pos;    /* clamped position of an index, -1 when not clamped */
   int *idx;    /* index at a clamped position */
   int *order;  /* the order indices are taken in: findex rows last */
+  int *nidx;   /* the indices at a bound that have been taken (the set N), in no particular order */
+  int *npos;   /* position of an index in nidx, -1 when not in N */
   void *block; /* the one allocation */
 };
 
@@ -60,12 +62,33 @@ void pivot_work_free(struct pivot_work *ws);
 enum pivot_status pivot_dantzig(const struct pivot_problem *pp, const struct pivot_settings *set,
                                 struct pivot_work *ws, double *z, int *pivots);
 
+/* sum a_c b_c over c < k with four partial sums: the reduction is not one chain of dependent additions (the
+ * compiler may not reorder it itself), which is what bounds these short dot products. */
+static inline double pivot_dot(const double *restrict a, const double *restrict b, int k)
+{
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  int c = 0;
+  for (; c + 4 <= k; c += 4) {
+    s0 += a[c] * b[c];
+    s1 += a[c + 1] * b[c + 1];
+    s2 += a[c + 2] * b[c + 2];
+    s3 += a[c + 3] * b[c + 3];
+  }
+  for (; c < k; c++)
+    s0 += a[c] * b[c];
+  return (s0 + s1) + (s2 + s3);
+}
+
 /* The LDL^T factor of M_CC in ws (pivot_ldl.c), k clamped indices. Append index j as position k: 0, or 1
  * when its pivot is below pivot_tol * |M_jj| (the factor is left as it was). */
 int pivot_ldl_append(struct pivot_work *ws, int k, const double *M, int n, int j, double pivot_tol);
+/* The same when ws->v already holds L^-1 M_Cj (pivot_ldl_forward of it, as the direction computed). */
+int pivot_ldl_append_solved(struct pivot_work *ws, int k, const double *M, int n, int j, double pivot_tol);
 /* Remove clamped position p of k; the positions after it move down by one. */
 void pivot_ldl_remove(struct pivot_work *ws, int k, int p);
-/* b (k entries, clamped order) <- M_CC^-1 b. */
+/* b (k entries, clamped order) <- M_CC^-1 b; the two halves: b <- L^-1 b, then b <- L^-T D^-1 b. */
 void pivot_ldl_solve(const struct pivot_work *ws, int k, double *b);
+void pivot_ldl_forward(const struct pivot_work *ws, int k, double *b);
+void pivot_ldl_backward(const struct pivot_work *ws, int k, double *b);
 
 #endif
