@@ -10,7 +10,8 @@
  * enters it. Each pivot costs O(n |C|) (the direction of w) plus O(|C|^2) (the solve with an LDL^T factor
  * of M_CC that is extended by one row on entry and updated by a rank-one step on leaving, Gill, Golub,
  * Murray & Saunders 1974, method C1). Friction index: rows with findex[i] = k >= 0 are taken last, their
- * bounds then set to -|mu_i z_k| <= z_i <= |mu_i z_k| with mu_i = hi_i (ODE's convention). No allocation
+ * bounds then set to -|mu_i z_k| <= z_i <= |mu_i z_k| with mu_i = hi_i (ODE's convention and its
+ * approximation: z_k may still move while later rows are driven, the box does not follow). No allocation
  * and no BLAS in a solve: the workspace is sized once (pivot_work_reserve). */
 #ifndef CB_PIVOTING_H
 #define CB_PIVOTING_H
