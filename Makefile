@@ -130,7 +130,7 @@ TEST_SUPPORT := $(BUILD)/tests/check.o $(BUILD)/tests/fd_jacobian.o $(BUILD)/tes
   $(BUILD)/tests/drive_fixture.o
 
 .SECONDARY:
-.PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step bench-sparse bench-lemke fuzz fuzz-corpus
+.PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step bench-sparse bench-lemke bench-peers fuzz fuzz-corpus
 all: $(DRIVERS) $(TOOLS) $(TESTS)
 
 $(BUILD)/solvers/%.o: solvers/%.c
@@ -241,6 +241,11 @@ bench-sparse: all
 # lemke vs siconos_lemke on SPD n = 1000 (1 and 2 BLAS threads, ratios per round) and n = 4000 -> results/lemke_speed/
 bench-lemke: all
 	bench/lemke_speed
+
+# our solvers beside Siconos' and Bullet's on SPD n = 10 ... 1000, the contact classes and a corpus sample,
+# interleaved rounds -> results/peers/ (the reference run: results/reference/peers/)
+bench-peers: all
+	nice -n 10 bench/peers
 
 # Every byte of a small corpus flipped in turn, each copy opened, read, rebuilt, listed, merged and exported in a
 # process of its own (bench/fuzz_corpus, bin/corpus_fuzz): fails on any crash, hang or bloat -> results/fuzz_corpus/
