@@ -1,6 +1,6 @@
-/* bullet.c — solvers `bullet_dantzig`, `bullet_lemke`, `bullet_pgs`: Bullet's MLCP solvers (bullet.h) on LCPs,
- * mixed LCPs and box MCPs. Bullet's answer to "solved?" is a claim like any solver's: the harness's checker
- * decides (a true with a failing answer becomes numerical_failure there); a false is reported as
+/* bullet.c — solvers `bullet_dantzig`, `bullet_lemke`, `bullet_pgs`: Bullet's MLCP solvers (bullet.h) on
+ * LCPs, mixed LCPs and box MCPs. Bullet's answer to "solved?" is a claim like any solver's: the harness's
+ * checker decides (a true with a failing answer becomes numerical_failure there); a false is reported as
  * numerical_failure with no answer. The problem is copied into Bullet's matrix type by setup, outside the
  * clock (an engine assembles into it directly); the copies Bullet's solvers make inside solveMLCP are theirs
  * and timed. bullet_dantzig needs lo <= 0 <= hi (Bullet's restriction; otherwise not_applicable).
@@ -8,6 +8,7 @@
  * off) and the checker between calls, up to -cp_max_it sweeps (default 10000); bullet_lemke's pivot limit is
  * -cp_max_it (default Bullet's 1000). Infinite bounds are given to Bullet as +-1e18 (-bullet_bound_clip). */
 #include "bullet.h"
+
 #include "solver.h"
 
 #include <math.h>
@@ -114,7 +115,8 @@ static int bullet_solve_with(struct solver *s, const struct cp_problem *p, doubl
   return 0;
 }
 
-static int bullet_dantzig_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
+static int bullet_dantzig_solve(struct solver *s, const struct cp_problem *p, double *z,
+                                struct solve_result *r)
 {
   return bullet_solve_with(s, p, z, r, BULLET_DANTZIG);
 }
@@ -149,7 +151,7 @@ static void bullet_view(const struct solver *s, FILE *out)
 #define BULLET_TYPE(NAME, SUMMARY)                                                                           \
   const struct solver_type solver_type_##NAME = {                                                            \
       .name = #NAME,                                                                                         \
-      .summary = SUMMARY,                                                                                    \
+      .summary = (SUMMARY),                                                                                  \
       .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP,                                                                \
       .options = bullet_options,                                                                             \
       .n_options = 2,                                                                                        \

@@ -60,5 +60,5 @@ BULLET_SOLVERS(DECLARE)
 
 #define ENTRY(name) &solver_type_##name,
 const struct solver_type *const solver_registry[] = {SOLVERS(ENTRY) SICONOS_SOLVERS(ENTRY)
-                                                          BULLET_SOLVERS(ENTRY) NULL};
+                                                         BULLET_SOLVERS(ENTRY) NULL};
 #undef ENTRY

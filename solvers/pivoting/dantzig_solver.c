@@ -1,8 +1,8 @@
 /* dantzig_solver.c — solver `dantzig`: the principal pivoting method of pivoting.h on LCPs, mixed LCPs (the
  * free rows are boxes (-inf, inf)) and box MCPs with a symmetric M. A matrix that is not symmetric (within
- * -dantzig_symmetry_tol of the larger entry of each pair) is not_applicable: the method's LDL^T factor needs symmetry.
- * Iterations are pivots (-cp_max_it, default 50 n + 1000); the workspace is sized by setup, so a timed
- * solve allocates nothing. */
+ * -dantzig_symmetry_tol of the larger entry of each pair) is not_applicable: the method's LDL^T factor needs
+ * symmetry. Iterations are pivots (-cp_max_it, default 50 n + 1000); the workspace is sized by setup, so a
+ * timed solve allocates nothing. */
 #include "pivoting.h"
 #include "solver.h"
 

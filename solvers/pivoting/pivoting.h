@@ -19,13 +19,13 @@
 /* The workspace for problems of up to cap unknowns (one allocation). */
 struct pivot_work {
   int cap;
-  double *L;   /* cap x cap row-major: the unit lower factor of M_CC, rows and columns in clamped order */
-  double *d;   /* the diagonal of the factor */
-  double *dz;  /* the direction of the clamped z (by clamped position) */
-  double *dw;  /* the direction of w (by index) */
-  double *v;   /* the rank-one update's vector, the entering row */
-  double *w;   /* w = M z + q (by index; 0 on the clamped set) */
-  double *lo;  /* the bounds in use (a findex row's are set when it is reached) */
+  double *L;  /* cap x cap row-major: the unit lower factor of M_CC, rows and columns in clamped order */
+  double *d;  /* the diagonal of the factor */
+  double *dz; /* the direction of the clamped z (by clamped position) */
+  double *dw; /* the direction of w (by index) */
+  double *v;  /* the rank-one update's vector, the entering row */
+  double *w;  /* w = M z + q (by index; 0 on the clamped set) */
+  double *lo; /* the bounds in use (a findex row's are set when it is reached) */
   double *hi;
   int *state;  /* enum pivot_state by index */
   int *pos;    /* clamped position of an index, -1 when not clamped */
@@ -40,8 +40,8 @@ struct pivot_problem {
   int n;
   const double *M; /* n x n row-major, symmetric */
   const double *q;
-  const double *lo; /* lo_i <= hi_i; -INFINITY / +INFINITY allowed */
-  const double *hi; /* a findex row: its friction coefficient mu_i (lo ignored) */
+  const double *lo;  /* lo_i <= hi_i; -INFINITY / +INFINITY allowed */
+  const double *hi;  /* a findex row: its friction coefficient mu_i (lo ignored) */
   const int *findex; /* NULL, or per row the index of its normal (-1: none) */
 };
 

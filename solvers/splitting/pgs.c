@@ -25,9 +25,17 @@ struct pgs_data {
 };
 
 #define PGS_STORAGE_OPTIONS                                                                                  \
-  {"storage", OPT_CHOICE, offsetof(struct pgs_data, storage), "auto", "auto|dense|csr",                      \
-   "rows of M: dense, compressed (off-diagonal nonzeros), or auto (compressed at or below csr_density)"},     \
-      {"csr_density", OPT_REAL, offsetof(struct pgs_data, density), "0.25", "[0,1]",                         \
+  {"storage",                                                                                                \
+   OPT_CHOICE,                                                                                               \
+   offsetof(struct pgs_data, storage),                                                                       \
+   "auto",                                                                                                   \
+   "auto|dense|csr",                                                                                         \
+   "rows of M: dense, compressed (off-diagonal nonzeros), or auto (compressed at or below csr_density)"},    \
+      {"csr_density",                                                                                        \
+       OPT_REAL,                                                                                             \
+       offsetof(struct pgs_data, density),                                                                   \
+       "0.25",                                                                                               \
+       "[0,1]",                                                                                              \
        "auto: compressed rows when at most this fraction of M's off-diagonal entries is nonzero"},
 
 /* The same fields, two defaults of omega: pgs is plain Gauss-Seidel, psor over-relaxes. */
@@ -141,8 +149,8 @@ static void pgs_view(const struct solver *s, FILE *out)
 {
   const struct pgs_data *d = s->data;
   static const char *const storage[] = {"auto", "dense", "csr"};
-  fprintf(out, "  omega %g (-%s_omega), storage %s (csr at density <= %g; last problem's rows: %s)\n", d->omega,
-          s->type->name, storage[d->storage], d->density, d->use_csr ? "csr" : "dense");
+  fprintf(out, "  omega %g (-%s_omega), storage %s (csr at density <= %g; last problem's rows: %s)\n",
+          d->omega, s->type->name, storage[d->storage], d->density, d->use_csr ? "csr" : "dense");
 }
 
 const struct solver_type solver_type_pgs = {

@@ -54,7 +54,8 @@ static void test_limits(void)
   struct cp_problem *p = cp_test_spd(30, 5);
   double z[30];
   struct solve_result r;
-  struct solver *s = test_solver_with("bullet_pgs", 1e-14, OPTS("-cp_max_it", "3", "-bullet_pgs_check_every", "2"));
+  struct solver *s =
+      test_solver_with("bullet_pgs", 1e-14, OPTS("-cp_max_it", "3", "-bullet_pgs_check_every", "2"));
   solver_solve(s, p, z, &r);
   CHECK(r.status == SOLVE_MAX_ITERATIONS && r.iterations == 3, "bullet_pgs -cp_max_it 3: %s after %d sweeps",
         solve_status_name(r.status), r.iterations);

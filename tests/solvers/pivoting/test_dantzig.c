@@ -54,8 +54,9 @@ static void test_mlcp_saddle(void)
   struct solver *d = test_solver("dantzig", 1e-12);
   double z[4];
   struct solve_result r = run(d, p, z);
-  CHECK(r.status == SOLVE_CONVERGED && r.iterations == 1, "saddle mixed LCP: %s, %d pivots (free block at once, v_1)",
-        solve_status_name(r.status), r.iterations);
+  CHECK(r.status == SOLVE_CONVERGED && r.iterations == 1,
+        "saddle mixed LCP: %s, %d pivots (free block at once, v_1)", solve_status_name(r.status),
+        r.iterations);
   CHECK(fabs(z[2] - 0.00784) < 1e-14 && fabs(z[0] - 0.00784) < 1e-14 && z[3] == 0.0 && fabs(z[1]) < 1e-15,
         "saddle mixed LCP: z = (%.17g, %g, %.17g, %g)", z[0], z[1], z[2], z[3]);
   cp_destroy(&p);
@@ -104,11 +105,12 @@ static void test_findex(void)
   double bound = 0.4 * z[0], w[3];
   for (int i = 0; i < 3; i++)
     w[i] = q[i] + M[3 * i] * z[0] + M[3 * i + 1] * z[1] + M[3 * i + 2] * z[2];
-  CHECK(st == PIVOT_SOLVED && z[0] > 0.0 && fabs(w[0]) < 1e-14, "findex: normal clamped (z0 %g, w0 %.2g)", z[0],
-        w[0]);
-  CHECK(fabs(z[1] - bound) < 1e-14 && w[1] <= 0.0, "findex: row 1 at its friction bound mu z0 = %g (z1 %g, w1 %g)",
-        bound, z[1], w[1]);
-  CHECK(fabs(z[2]) < bound && fabs(w[2]) < 1e-14, "findex: row 2 inside its box (z2 %g, w2 %.2g)", z[2], w[2]);
+  CHECK(st == PIVOT_SOLVED && z[0] > 0.0 && fabs(w[0]) < 1e-14, "findex: normal clamped (z0 %g, w0 %.2g)",
+        z[0], w[0]);
+  CHECK(fabs(z[1] - bound) < 1e-14 && w[1] <= 0.0,
+        "findex: row 1 at its friction bound mu z0 = %g (z1 %g, w1 %g)", bound, z[1], w[1]);
+  CHECK(fabs(z[2]) < bound && fabs(w[2]) < 1e-14, "findex: row 2 inside its box (z2 %g, w2 %.2g)", z[2],
+        w[2]);
   pivot_work_free(&ws);
 }
 

@@ -38,7 +38,8 @@ static void run_pair(const char *name, struct cp_problem *p, const char *density
   struct solve_result rd, rc;
   solver_solve(d, p, zd, &rd);
   solver_solve(c, p, zc, &rc);
-  CHECK(rd.status == SOLVE_CONVERGED && rc.status == SOLVE_CONVERGED && abs(rd.iterations - rc.iterations) <= 1,
+  CHECK(rd.status == SOLVE_CONVERGED && rc.status == SOLVE_CONVERGED &&
+            abs(rd.iterations - rc.iterations) <= 1,
         "%s n=%d (%s): dense %s in %d sweeps, auto %s in %d", name, n, cp_kind_name(p->kind),
         solve_status_name(rd.status), rd.iterations, solve_status_name(rc.status), rc.iterations);
   CHECK_CLOSE(max_abs_diff(zd, zc, n), 0.0, 1e-9, "%s n=%d: compressed rows' z = dense rows' z", name, n);
