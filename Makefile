@@ -79,7 +79,7 @@ endif
 # paths of itself and the layers below only, so an include that reaches up fails to compile. The solvers
 # layer's families (solvers/FAMILY/) see each other's headers; the layers above see its core only (problems,
 # the checker, the solver type and registry, declared options).
-SOLVER_FAMILIES = core lemke newton petsc siconos splitting enumeration pivoting bullet
+SOLVER_FAMILIES = core lemke newton petsc siconos splitting enumeration pivoting bullet select
 SOLVERS_INC = -Isolvers/core
 SOLVERS_OWN_INC = $(SOLVER_FAMILIES:%=-Isolvers/%)
 # The model layer is a ladder of rooms, lowest first: each room is compiled with the include paths of

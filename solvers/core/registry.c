@@ -25,6 +25,7 @@
   X(fb_newton_sparse)                                                                                        \
   X(lemke_exact)                                                                                             \
   X(dantzig)                                                                                                 \
+  X(auto)                                                                                                    \
   /* one line X(NAME) per solver, above this one */
 #ifdef CB_HAVE_SICONOS
 #define SICONOS_SOLVERS(X)                                                                                   \
