@@ -64,23 +64,17 @@ static void pivot_direction(struct pivot_run *r)
 {
   struct pivot_work *ws = r->ws;
   int n = r->pp->n, i = r->i, k = r->k;
-  const double *M = r->pp->M, *Mi = M + (size_t)i * n;
-  const int *restrict idx = ws->idx;
+  const double *M = r->pp->M;
   double *restrict dz = ws->dz;
   /* v = L^-1 M_Ci is kept: it is the new factor row if i ends clamped (pivot_ldl_append_solved) */
-  for (int c = 0; c < k; c++)
-    ws->v[c] = Mi[idx[c]];
+  memcpy(ws->v, ws->MC + (size_t)i * ws->cap, (size_t)k * sizeof *ws->v);
   pivot_ldl_forward(ws, k, ws->v);
   for (int c = 0; c < k; c++)
     dz[c] = -r->sgn * ws->v[c];
   pivot_ldl_backward(ws, k, dz);
   for (int e = -1; e < r->nn; e++) {
     int j = e < 0 ? i : ws->nidx[e];
-    const double *restrict Mj = M + (size_t)j * n;
-    double s = Mj[i] * r->sgn;
-    for (int c = 0; c < k; c++)
-      s += Mj[idx[c]] * dz[c];
-    ws->dw[j] = s;
+    ws->dw[j] = M[(size_t)j * n + i] * r->sgn + pivot_dot(ws->MC + (size_t)j * ws->cap, dz, k);
   }
 }
 
@@ -156,7 +150,7 @@ static int pivot_apply(struct pivot_run *r, const struct pivot_settings *set, co
   z[j] = st->at_upper ? ws->hi[j] : ws->lo[j];
   if (ws->state[j] == PS_CLAMPED) {
     ws->w[j] = 0.0;
-    pivot_ldl_remove(ws, r->k, ws->pos[j]);
+    pivot_ldl_remove(ws, r->k, ws->pos[j], n);
     r->k--;
   }
   pivot_n_add(r, j, st->at_upper ? PS_HI : PS_LO);

@@ -13,7 +13,7 @@ int pivot_work_reserve(struct pivot_work *ws, int n)
 {
   if (n <= ws->cap) return 0;
   size_t c = (size_t)n;
-  size_t doubles = c * c + 7 * c, ints = 6 * c;
+  size_t doubles = 2 * c * c + 7 * c, ints = 6 * c;
   void *block = malloc(doubles * sizeof(double) + ints * sizeof(int));
   if (!block) return 1;
   free(ws->block);
@@ -21,6 +21,7 @@ int pivot_work_reserve(struct pivot_work *ws, int n)
   ws->cap = n;
   double *x = block;
   ws->L = x, x += c * c;
+  ws->MC = x, x += c * c;
   ws->d = x, x += c;
   ws->dz = x, x += c;
   ws->dw = x, x += c;
@@ -58,14 +59,16 @@ int pivot_ldl_append_solved(struct pivot_work *ws, int k, const double *M, int n
   ws->d[k] = dk;
   ws->idx[k] = j;
   ws->pos[j] = k;
+  /* column k of MC: M_rj = M_jr, row j read in order */
+  const double *Mj = M + (size_t)j * n;
+  for (int r = 0; r < n; r++)
+    ws->MC[(size_t)r * ws->cap + k] = Mj[r];
   return 0;
 }
 
 int pivot_ldl_append(struct pivot_work *ws, int k, const double *M, int n, int j, double pivot_tol)
 {
-  const double *Mj = M + (size_t)j * n; /* M_Cj is row j gathered: M is symmetric */
-  for (int r = 0; r < k; r++)
-    ws->v[r] = Mj[ws->idx[r]];
+  memcpy(ws->v, ws->MC + (size_t)j * ws->cap, (size_t)k * sizeof *ws->v); /* M_Cj = M_jC: symmetric */
   pivot_ldl_forward(ws, k, ws->v);
   return pivot_ldl_append_solved(ws, k, M, n, j, pivot_tol);
 }
@@ -87,7 +90,7 @@ static void pivot_ldl_rank_one(struct pivot_work *ws, int m, int p, double alpha
   }
 }
 
-void pivot_ldl_remove(struct pivot_work *ws, int k, int p)
+void pivot_ldl_remove(struct pivot_work *ws, int k, int p, int n)
 {
   int cap = ws->cap;
   double dp = ws->d[p], *v = ws->v;
@@ -102,6 +105,10 @@ void pivot_ldl_remove(struct pivot_work *ws, int k, int p)
     ws->d[r - 1] = ws->d[r];
     ws->idx[r - 1] = ws->idx[r];
     ws->pos[ws->idx[r - 1]] = r - 1;
+  }
+  for (int r = 0; r < n; r++) {
+    double *MCr = ws->MC + (size_t)r * cap;
+    memmove(MCr + p, MCr + p + 1, (size_t)(k - 1 - p) * sizeof *MCr);
   }
   pivot_ldl_rank_one(ws, k - 1, p, dp, v);
 }

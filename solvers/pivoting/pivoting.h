@@ -12,7 +12,8 @@
  * Murray & Saunders 1974, method C1). Friction index: rows with findex[i] = k >= 0 are taken last, their
  * bounds then set to -|mu_i z_k| <= z_i <= |mu_i z_k| with mu_i = hi_i (ODE's convention and its
  * approximation: z_k may still move while later rows are driven, the box does not follow). No allocation
- * and no BLAS in a solve: the workspace is sized once (pivot_work_reserve). */
+ * and no BLAS in a solve: the workspace is sized once (pivot_work_reserve); the columns M_:C are kept
+ * contiguous beside the factor (ODE permutes the matrix itself to the same end). */
 #ifndef CB_PIVOTING_H
 #define CB_PIVOTING_H
 
@@ -20,6 +21,8 @@
 struct pivot_work {
   int cap;
   double *L;  /* cap x cap row-major: the unit lower factor of M_CC, rows and columns in clamped order */
+  double *MC; /* cap x cap row-major: row j holds M_jC in clamped order, so that products with M_:C read
+               * contiguous memory instead of gathering through idx */
   double *d;  /* the diagonal of the factor */
   double *dz; /* the direction of the clamped z (by clamped position) */
   double *dw; /* the direction of w (by index) */
@@ -85,8 +88,8 @@ static inline double pivot_dot(const double *restrict a, const double *restrict 
 int pivot_ldl_append(struct pivot_work *ws, int k, const double *M, int n, int j, double pivot_tol);
 /* The same when ws->v already holds L^-1 M_Cj (pivot_ldl_forward of it, as the direction computed). */
 int pivot_ldl_append_solved(struct pivot_work *ws, int k, const double *M, int n, int j, double pivot_tol);
-/* Remove clamped position p of k; the positions after it move down by one. */
-void pivot_ldl_remove(struct pivot_work *ws, int k, int p);
+/* Remove clamped position p of k (n unknowns); the positions after it move down by one. */
+void pivot_ldl_remove(struct pivot_work *ws, int k, int p, int n);
 /* b (k entries, clamped order) <- M_CC^-1 b; the two halves: b <- L^-1 b, then b <- L^-T D^-1 b. */
 void pivot_ldl_solve(const struct pivot_work *ws, int k, double *b);
 void pivot_ldl_forward(const struct pivot_work *ws, int k, double *b);
