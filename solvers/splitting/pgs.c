@@ -4,8 +4,8 @@
  * A zero or negative diagonal makes the sweep undefined: status not_applicable, never a division.
  * Stops when a sweep's natural residual (measured as the sweep passes) drops below tol * scale and the
  * exact check confirms it, at -cp_max_it sweeps (default 10000), or at the time limit. Rows are dense or
- * compressed (splitting.h; -pgs_storage auto picks compressed rows when at most -pgs_csr_density of M's
- * off-diagonal entries are nonzero). */
+ * compressed (splitting.h; -pgs_storage auto picks compressed rows below n = -pgs_dense_min_n, and when at
+ * most -pgs_csr_density of M's off-diagonal entries are nonzero). The time limit is read every 64 sweeps. */
 #include "solver.h"
 #include "splitting.h"
 
@@ -17,10 +17,11 @@
 enum pgs_storage { PGS_AUTO, PGS_DENSE, PGS_CSR };
 
 struct pgs_data {
-  double omega;   /* -pgs_omega / -psor_omega */
-  int storage;    /* -pgs_storage: enum pgs_storage */
-  double density; /* -pgs_csr_density */
-  int use_csr;    /* setup's choice for the problem at hand */
+  double omega;    /* -pgs_omega / -psor_omega */
+  int storage;     /* -pgs_storage: enum pgs_storage */
+  double density;  /* -pgs_csr_density */
+  int dense_min_n; /* -pgs_dense_min_n */
+  int use_csr;     /* setup's choice for the problem at hand */
   struct pgs_csr csr;
 };
 
@@ -30,13 +31,19 @@ struct pgs_data {
    offsetof(struct pgs_data, storage),                                                                       \
    "auto",                                                                                                   \
    "auto|dense|csr",                                                                                         \
-   "rows of M: dense, compressed (off-diagonal nonzeros), or auto (compressed at or below csr_density)"},    \
+   "rows of M: dense, compressed (off-diagonal nonzeros), or auto (compressed when small or sparse)"},       \
       {"csr_density",                                                                                        \
        OPT_REAL,                                                                                             \
        offsetof(struct pgs_data, density),                                                                   \
        "0.25",                                                                                               \
        "[0,1]",                                                                                              \
-       "auto: compressed rows when at most this fraction of M's off-diagonal entries is nonzero"},
+       "auto: compressed rows when at most this fraction of M's off-diagonal entries is nonzero"},           \
+      {"dense_min_n",                                                                                        \
+       OPT_INT,                                                                                              \
+       offsetof(struct pgs_data, dense_min_n),                                                               \
+       "33",                                                                                                 \
+       "[0,1000000]",                                                                                        \
+       "auto: compressed rows below this n whatever the density (a BLAS call per row costs more there)"},
 
 /* The same fields, two defaults of omega: pgs is plain Gauss-Seidel, psor over-relaxes. */
 static const struct option_decl pgs_options[] = {
@@ -58,9 +65,10 @@ static int pgs_setup(struct solver *s, const struct cp_problem *p)
   struct pgs_data *d = s->data;
   int n = p->n;
   d->use_csr = 0;
-  if (d->storage == PGS_DENSE || n < 2) return 0;
+  if (d->storage == PGS_DENSE) return 0;
   long nnz = pgs_offdiag_nonzeros(p->M, n);
-  d->use_csr = d->storage == PGS_CSR || (double)nnz <= d->density * (double)n * (double)(n - 1);
+  d->use_csr =
+      d->storage == PGS_CSR || n < d->dense_min_n || (double)nnz <= d->density * (double)n * (double)(n - 1);
   return d->use_csr ? pgs_csr_reserve(&d->csr, n, nnz) : 0;
 }
 
@@ -129,7 +137,8 @@ static int pgs_solve(struct solver *s, const struct cp_problem *p, double *z, st
         break;
       }
     }
-    if (solver_out_of_time(s)) {
+    /* the clock every 64 sweeps: read every sweep it cost more than a small problem's sweep */
+    if ((sweep & 63) == 0 && solver_out_of_time(s)) {
       r->status = SOLVE_TIME_LIMIT;
       break;
     }
@@ -158,7 +167,7 @@ const struct solver_type solver_type_pgs = {
     .summary = "projected Gauss-Seidel (-pgs_omega, default 1)",
     .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP,
     .options = pgs_options,
-    .n_options = 3,
+    .n_options = 4,
     .create = pgs_create,
     .setup = pgs_setup,
     .solve = pgs_solve,
@@ -171,7 +180,7 @@ const struct solver_type solver_type_psor = {
     .summary = "projected SOR (-psor_omega, default 1.3)",
     .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP,
     .options = psor_options,
-    .n_options = 3,
+    .n_options = 4,
     .create = pgs_create,
     .setup = pgs_setup,
     .solve = pgs_solve,
