@@ -9,6 +9,6 @@
 #define CB_SELECT_H
 
 /* -auto_pivoting_max_n's default, as text for the option table */
-#define SELECT_PIVOTING_MAX_N "70"
+#define SELECT_PIVOTING_MAX_N "100"
 
 #endif

@@ -36,8 +36,8 @@ int main(int argc, char **argv)
   CHECK(same_as(a, "dantzig", p, &r), "spd12: auto is dantzig (%s, %d pivots)", solve_status_name(r.status),
         r.iterations);
   cp_destroy(&p);
-  p = cp_test_spd(90, 3);
-  CHECK(same_as(a, "lemke", p, &r), "spd90 (above the crossover): auto is lemke (%d pivots)", r.iterations);
+  p = cp_test_spd(130, 3);
+  CHECK(same_as(a, "lemke", p, &r), "spd130 (above the crossover): auto is lemke (%d pivots)", r.iterations);
   cp_destroy(&p);
   p = cp_test_box_contact_gap(1, 4, 0.5, 0, 1e-3, 1e-6, 2);
   CHECK(same_as(a, "lemke", p, &r) && strstr(r.message, "lemke after dantzig's not_applicable"),
