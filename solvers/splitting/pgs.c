@@ -88,7 +88,7 @@ static double pgs_sweep_dense(const struct cp_problem *p, double omega, double *
 }
 
 /* The same on compressed rows. */
-static double pgs_sweep_csr(const struct cp_problem *p, const struct pgs_csr *c, double *z)
+static double pgs_sweep_csr(const struct cp_problem *p, const struct pgs_csr *c, double omega, double *z)
 {
   int n = p->n;
   double res = 0.0;
@@ -101,7 +101,7 @@ static double pgs_sweep_csr(const struct cp_problem *p, const struct pgs_csr *c,
     double lo = p->lo[i], hi = p->hi[i];
     double ri = fabs(z[i] - cp_mid(lo, hi, z[i] - Fi));
     if (ri > res) res = ri;
-    z[i] = cp_mid(lo, hi, z[i] - c->step[i] * Fi);
+    z[i] = cp_mid(lo, hi, z[i] - omega * Fi / c->diag[i]);
   }
   return res;
 }
@@ -121,10 +121,10 @@ static int pgs_solve(struct solver *s, const struct cp_problem *p, double *z, st
   double scale = cp_scale(p, NULL); /* the checker's: the stop below implies its verdict */
   struct cp_check c;
   /* the structure, found once per problem and timed with the solve (setup only sized it) */
-  if (d->use_csr) pgs_csr_fill(&d->csr, p->M, n, d->omega);
+  if (d->use_csr) pgs_csr_fill(&d->csr, p->M, n);
   r->status = SOLVE_MAX_ITERATIONS;
   for (int sweep = 1; sweep <= max_sweeps; sweep++) {
-    double res = d->use_csr ? pgs_sweep_csr(p, &d->csr, z) : pgs_sweep_dense(p, d->omega, z);
+    double res = d->use_csr ? pgs_sweep_csr(p, &d->csr, d->omega, z) : pgs_sweep_dense(p, d->omega, z);
     r->iterations = sweep;
     if (!isfinite(res)) {
       r->status = SOLVE_NAN_OR_INF;

@@ -22,11 +22,9 @@ int pgs_csr_reserve(struct pgs_csr *c, int n, long nnz)
     size_t rows = (size_t)n > 0 ? (size_t)n : 1;
     int *start = realloc(c->start, ((size_t)n + 1) * sizeof *start);
     double *diag = start ? realloc(c->diag, rows * sizeof *diag) : NULL;
-    double *step = diag ? realloc(c->step, rows * sizeof *step) : NULL;
     if (start) c->start = start;
     if (diag) c->diag = diag;
-    if (step) c->step = step;
-    if (!start || !diag || !step) return 1;
+    if (!start || !diag) return 1;
     c->n = n;
   }
   if (nnz > c->cap || !c->col) {
@@ -47,18 +45,16 @@ void pgs_csr_free(struct pgs_csr *c)
   free(c->col);
   free(c->val);
   free(c->diag);
-  free(c->step);
   memset(c, 0, sizeof *c);
 }
 
-void pgs_csr_fill(struct pgs_csr *c, const double *M, int n, double omega)
+void pgs_csr_fill(struct pgs_csr *c, const double *M, int n)
 {
   int k = 0;
   for (int i = 0; i < n; i++) {
     const double *row = M + (size_t)i * n;
     c->start[i] = k;
     c->diag[i] = row[i];
-    c->step[i] = omega / row[i];
     for (int j = 0; j < n; j++)
       if (j != i && row[j] != 0.0) {
         c->col[k] = j;

@@ -12,8 +12,7 @@ struct pgs_csr {
   int *start;   /* n + 1 row starts */
   int *col;     /* off-diagonal column indices, row by row */
   double *val;  /* their values */
-  double *diag; /* M_ii */
-  double *step; /* omega / M_ii: a multiplication in the sweep instead of a division */
+  double *diag; /* M_ii (divided by in the sweep: 1 / M_ii overflows for a subnormal M_ii) */
 };
 
 /* The nonzeros of M (n x n row-major) off its diagonal. */
@@ -22,7 +21,7 @@ long pgs_offdiag_nonzeros(const double *M, int n);
  * when out of memory. */
 int pgs_csr_reserve(struct pgs_csr *c, int n, long nnz);
 void pgs_csr_free(struct pgs_csr *c);
-/* Fills c (reserved for M's nonzeros) from M, with the relaxation factor omega. */
-void pgs_csr_fill(struct pgs_csr *c, const double *M, int n, double omega);
+/* Fills c (reserved for M's nonzeros) from M. */
+void pgs_csr_fill(struct pgs_csr *c, const double *M, int n);
 
 #endif
