@@ -21,7 +21,7 @@ LDFLAGS ?=
 
 DEB_PACKAGES = build-essential pkg-config openmpi-bin libopenmpi-dev petsc-dev libgsl-dev gnuplot-nox \
   liblapacke-dev libopenblas-dev libglpk-dev libsiconos-numerics-dev libqhull-dev slurm-wlm munge \
-  clang-format clang-tidy libhdf5-dev libsuitesparse-dev libgmp-dev
+  clang-format clang-tidy libhdf5-dev libsuitesparse-dev libgmp-dev libbullet-dev
 
 # Dependencies. On Debian everything comes from `make deps`. On a cluster, point the build at module-provided
 # libraries instead: PETSc by its own convention (PETSC_DIR and PETSC_ARCH, e.g. `make PETSC_DIR=$PETSC_DIR
@@ -48,6 +48,15 @@ HDF5_CFLAGS ?= $(shell pkg-config --cflags hdf5-serial 2>/dev/null || echo -I/us
 HDF5_LIBS ?= $(shell pkg-config --libs hdf5-serial 2>/dev/null || echo -L/usr/lib/x86_64-linux-gnu/hdf5/serial -lhdf5)
 SICONOS := $(wildcard $(SICONOS_DIR)/include/siconos/numerics/LCP_Solvers.h)
 
+# Bullet's MLCP solvers (solvers/bullet/, one C++ shim): built when the double-precision Bullet is found.
+BULLET_DIR ?= /usr
+BULLET := $(wildcard $(BULLET_DIR)/include/bullet/BulletDynamics/MLCPSolvers/btDantzigSolver.h)
+CXX_MPI ?= mpicxx
+CXXFLAGS_WARN = -Wall -Wextra -Wpedantic -Wshadow -Wmissing-declarations -Werror
+BULLET_CXXFLAGS = -std=c++17 $(CFLAGS) $(CXXFLAGS_WARN) -MMD -MP -DBT_USE_DOUBLE_PRECISION \
+  -isystem $(BULLET_DIR)/include/bullet
+BULLET_LIBS ?= -lBulletDynamics-float64 -lLinearMath-float64 -lstdc++
+
 PKG_CFLAGS := $(patsubst -I%,-isystem %,$(PETSC_CFLAGS) $(GSL_CFLAGS) $(HDF5_CFLAGS))
 BASE_CFLAGS = -std=c11 -D_XOPEN_SOURCE=700 $(CFLAGS) $(WARN) -MMD -MP $(PKG_CFLAGS)
 # KLU (SuiteSparse): the sparse LU of fb_newton_sparse
@@ -61,12 +70,16 @@ ifneq ($(SICONOS),)
   BASE_CFLAGS += -DCB_HAVE_SICONOS -isystem $(SICONOS_DIR)/include/siconos
   LIBS += -L$(SICONOS_DIR)/lib -lsiconos_numerics
 endif
+ifneq ($(BULLET),)
+  BASE_CFLAGS += -DCB_HAVE_BULLET
+  LIBS += $(BULLET_LIBS)
+endif
 
 # Layers (design.md): solvers <- formulations <- bench. Each layer is one archive, compiled with the include
 # paths of itself and the layers below only, so an include that reaches up fails to compile. The solvers
 # layer's families (solvers/FAMILY/) see each other's headers; the layers above see its core only (problems,
 # the checker, the solver type and registry, declared options).
-SOLVER_FAMILIES = core lemke newton petsc siconos splitting enumeration cone
+SOLVER_FAMILIES = core lemke newton petsc siconos splitting enumeration cone pivoting bullet select
 SOLVERS_INC = -Isolvers/core
 SOLVERS_OWN_INC = $(SOLVER_FAMILIES:%=-Isolvers/%)
 # The model layer is a ladder of rooms, lowest first: each room is compiled with the include paths of
@@ -90,6 +103,11 @@ SOLVERS_SRC := $(wildcard solvers/*/*.c)
 ifeq ($(SICONOS),)
   SOLVERS_SRC := $(filter-out solvers/siconos/%,$(SOLVERS_SRC))
 endif
+SOLVERS_CXX_SRC := $(wildcard solvers/*/*.cpp)
+ifeq ($(BULLET),)
+  SOLVERS_SRC := $(filter-out solvers/bullet/%,$(SOLVERS_SRC))
+  SOLVERS_CXX_SRC := $(filter-out solvers/bullet/%,$(SOLVERS_CXX_SRC))
+endif
 FORMULATIONS_SRC := $(foreach r,$(FORMULATIONS_ROOMS),$(wildcard formulations/$(r)/*.c formulations/$(r)/*/*.c))
 BENCH_LIB_SRC := $(wildcard bench/engine/*.c bench/results/*.c bench/problems/*.c bench/corpus/*.c)
 LIB_SRC := $(SOLVERS_SRC) $(FORMULATIONS_SRC) $(BENCH_LIB_SRC)
@@ -112,12 +130,17 @@ TEST_SUPPORT := $(BUILD)/tests/check.o $(BUILD)/tests/fd_jacobian.o $(BUILD)/tes
   $(BUILD)/tests/drive_fixture.o
 
 .SECONDARY:
-.PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step bench-sparse bench-lemke bench-engine fuzz fuzz-corpus
+.PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step bench-sparse bench-lemke bench-engine bench-peers fuzz fuzz-corpus
 all: $(DRIVERS) $(TOOLS) $(TESTS)
 
 $(BUILD)/solvers/%.o: solvers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(SOLVERS_OWN_INC) -c $< -o $@
+
+# the one C++ file (solvers/bullet/bullet_shim.cpp), with C++ flags as strict as the C ones
+$(BUILD)/solvers/%.o: solvers/%.cpp
+	@mkdir -p $(dir $@)
+	$(CXX_MPI) $(BULLET_CXXFLAGS) $(SOLVERS_OWN_INC) -c $< -o $@
 
 define ROOM_RULE
 $$(BUILD)/formulations/$(1)/%.o: formulations/$(1)/%.c
@@ -145,7 +168,7 @@ $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) $(BENCH_INC) $(SOLVERS_OWN_INC) -Itests -c $< -o $@
 
-$(SOLVERS_LIB): $(SOLVERS_SRC:%.c=$(BUILD)/%.o)
+$(SOLVERS_LIB): $(SOLVERS_SRC:%.c=$(BUILD)/%.o) $(SOLVERS_CXX_SRC:%.cpp=$(BUILD)/%.o)
 $(FORMULATIONS_LIB): $(FORMULATIONS_SRC:%.c=$(BUILD)/%.o)
 $(BENCH_LIB): $(BENCH_LIB_SRC:%.c=$(BUILD)/%.o)
 $(BUILD)/libcb_%.a:
@@ -224,6 +247,11 @@ bench-lemke: all
 bench-engine: all
 	bench/engine_speed
 
+# our solvers beside Siconos' and Bullet's on SPD n = 10 ... 1000, the contact classes and a corpus sample,
+# interleaved rounds -> results/peers/ (the reference run: results/reference/peers/)
+bench-peers: all
+	nice -n 10 bench/peers
+
 # Every byte of a small corpus flipped in turn, each copy opened, read, rebuilt, listed, merged and exported in a
 # process of its own (bench/fuzz_corpus, bin/corpus_fuzz): fails on any crash, hang or bloat -> results/fuzz_corpus/
 fuzz-corpus: all
@@ -262,5 +290,5 @@ tidy:
 clean:
 	rm -rf build build-asan bin
 
--include $(LIB_OBJ:.o=.d) $(DRIVER_SRC:%.c=$(BUILD)/%.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(TEST_SRC:%.c=$(BUILD)/%.d) \
+-include $(LIB_OBJ:.o=.d) $(SOLVERS_CXX_SRC:%.cpp=$(BUILD)/%.d) $(DRIVER_SRC:%.c=$(BUILD)/%.d) $(TOOL_SRC:%.c=$(BUILD)/%.d) $(TEST_SRC:%.c=$(BUILD)/%.d) \
   $(TEST_SUPPORT:.o=.d)

@@ -177,6 +177,16 @@ double cp_scale(const struct cp_problem *p, double *data_scale)
   return scale <= CP_SCALE_MAX ? scale : CP_SCALE_MAX; /* also a NaN declared scale */
 }
 
+/* |z - mid(lo, hi, z - F)| by cases, without forming z - F: when |z| >> |F| that sum rounds to z and the
+ * residual to 0 (z = 1e18 on a row with w = -1, lo = 0, hi = inf passed as converged). mid picks lo when
+ * z - F <= lo, i.e. F >= z - lo; hi when F <= z - hi; else z - F, leaving |F|. */
+static double cp_natural_component(double lo, double hi, double z, double F)
+{
+  if (F >= z - lo) return fabs(z - lo);
+  if (F <= z - hi) return fabs(z - hi);
+  return fabs(F);
+}
+
 int cp_check(const struct cp_problem *p, const double *z, double *work, struct cp_check *c)
 {
   int n = p->n;
@@ -199,7 +209,7 @@ int cp_check(const struct cp_problem *p, const double *z, double *work, struct c
       break;
     }
     if (p->kind == CP_FC) continue; /* the cone's residual, below */
-    double r = fabs(z[i] - cp_mid(p->lo[i], p->hi[i], z[i] - Fz[i]));
+    double r = cp_natural_component(p->lo[i], p->hi[i], z[i], Fz[i]);
     if (r > c->natural) c->natural = r;
     if (i < p->n_eq && fabs(Fz[i]) > c->equality) c->equality = fabs(Fz[i]);
   }

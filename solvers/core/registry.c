@@ -3,8 +3,8 @@
 #include "solver.h"
 
 /* The solvers, one X(name) each: X declares `solver_type_name` and lists it. The Siconos backends exist
- * only in a build that found Siconos numerics (the Makefile's one other guard leaves solvers/siconos/
- * out otherwise). */
+ * only in a build that found Siconos numerics, the Bullet ones in a build that found Bullet's MLCP headers
+ * (the Makefile's other guards leave solvers/siconos/ and solvers/bullet/ out otherwise). */
 #define SOLVERS(X)                                                                                           \
   X(pgs)                                                                                                     \
   X(psor)                                                                                                    \
@@ -27,6 +27,8 @@
   X(fc_nsgs)                                                                                                 \
   X(fc_newton)                                                                                               \
   X(fc_admm)                                                                                                 \
+  X(dantzig)                                                                                                 \
+  X(auto)                                                                                                    \
   /* one line X(NAME) per solver, above this one */
 #ifdef CB_HAVE_SICONOS
 #define SICONOS_SOLVERS(X)                                                                                   \
@@ -49,11 +51,23 @@
 #define SICONOS_SOLVERS(X)
 #endif
 
+#ifdef CB_HAVE_BULLET
+#define BULLET_SOLVERS(X)                                                                                    \
+  X(bullet_dantzig)                                                                                          \
+  X(bullet_lemke)                                                                                            \
+  X(bullet_pgs)                                                                                              \
+  /* one line X(NAME) per Bullet backend, above this one */
+#else
+#define BULLET_SOLVERS(X)
+#endif
+
 #define DECLARE(name) extern const struct solver_type solver_type_##name;
 SOLVERS(DECLARE)
 SICONOS_SOLVERS(DECLARE)
+BULLET_SOLVERS(DECLARE)
 #undef DECLARE
 
 #define ENTRY(name) &solver_type_##name,
-const struct solver_type *const solver_registry[] = {SOLVERS(ENTRY) SICONOS_SOLVERS(ENTRY) NULL};
+const struct solver_type *const solver_registry[] = {SOLVERS(ENTRY) SICONOS_SOLVERS(ENTRY)
+                                                         BULLET_SOLVERS(ENTRY) NULL};
 #undef ENTRY

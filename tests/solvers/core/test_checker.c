@@ -36,6 +36,15 @@ static void test_lcp_residual(void)
   cp_check(p, z, NULL, &c);
   CHECK(c.nonfinite && !cp_check_passes(&c, 1e30), "checker: NaN in M is never converged");
   cp_destroy(&p);
+  /* a huge z on a row whose w stays -1 (a solver stopped at a stand-in for an infinite bound): z - w rounds
+   * to z, so the residual must be computed without forming it */
+  p = cp_lcp_create(1);
+  p->M[0] = 0.0, p->q[0] = -1.0;
+  double zbig = 1e18;
+  cp_check(p, &zbig, NULL, &c);
+  CHECK(c.natural == 1.0 && !cp_check_passes(&c, 1e-8),
+        "checker: z = 1e18 with w = -1 has residual %g, not 0", c.natural);
+  cp_destroy(&p);
 }
 
 static void test_mlcp_residual(void)

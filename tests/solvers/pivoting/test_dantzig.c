@@ -1,0 +1,152 @@
+/* test_dantzig.c — the principal pivoting method (solvers/pivoting/): random SPD LCPs against lemke (the
+ * solution is unique), a mixed LCP with a saddle-point matrix (the robot arm's form) with a known solution,
+ * two-sided boxes with lo > 0 and hi < 0, the friction index through the kernel (the final boxes
+ * -mu z_k <= z_i <= mu z_k honoured with the right signs of w), the workspace reused for a larger problem,
+ * and the statuses: not_applicable on a nonsymmetric M, ray_termination, the pivot limit. */
+#include "check.h"
+#include "cp.h"
+#include "pivoting.h"
+#include "solver.h"
+#include "solver_fixture.h"
+#include "testproblems.h"
+
+#include <math.h>
+#include <petscsys.h>
+#include <stdlib.h>
+
+static struct solve_result run(struct solver *s, const struct cp_problem *p, double *z)
+{
+  struct solve_result r;
+  solver_solve(s, p, z, &r);
+  return r;
+}
+
+static void test_spd_vs_lemke(void)
+{
+  struct solver *d = test_solver("dantzig", 1e-10), *l = test_solver("lemke", 1e-10);
+  static const int sizes[] = {1, 3, 10, 37, 120, 9};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    int n = sizes[k];
+    struct cp_problem *p = cp_test_spd(n, 7 + k);
+    double *zd = calloc((size_t)n, sizeof *zd), *zl = calloc((size_t)n, sizeof *zl);
+    struct solve_result rd = run(d, p, zd), rl = run(l, p, zl);
+    CHECK(rd.status == SOLVE_CONVERGED && rl.status == SOLVE_CONVERGED && rd.residual <= 1e-12 * rd.scale,
+          "spd%d: dantzig %s in %d pivots, residual %.2g", n, solve_status_name(rd.status), rd.iterations,
+          rd.residual);
+    CHECK_CLOSE(max_abs_diff(zd, zl, n), 0.0, 1e-9, "spd%d: dantzig's z = lemke's (unique solution)", n);
+    free(zd);
+    free(zl);
+    cp_destroy(&p);
+  }
+  solver_destroy(&d);
+  solver_destroy(&l);
+}
+
+/* M = [A C; C^T B] with A = diag(5, 5.125), C = -A, B = diag(10, 10.25): u free, v >= 0. With q = (0, 0;
+ * -0.0392, 0.01): v_1 = 0.0392 / (10 - 5) = 0.00784, u_1 = v_1, v_2 = 0 (its w = 0.01 > 0), u_2 = 0. */
+static void test_mlcp_saddle(void)
+{
+  struct cp_problem *p = cp_mlcp_create(2, 2);
+  static const double M[16] = {5, 0, -5, 0, 0, 5.125, 0, -5.125, -5, 0, 10, 0, 0, -5.125, 0, 10.25};
+  for (int i = 0; i < 16; i++)
+    p->M[i] = M[i];
+  p->q[2] = -0.0392, p->q[3] = 0.01;
+  struct solver *d = test_solver("dantzig", 1e-12);
+  double z[4];
+  struct solve_result r = run(d, p, z);
+  CHECK(r.status == SOLVE_CONVERGED && r.iterations == 1,
+        "saddle mixed LCP: %s, %d pivots (free block at once, v_1)", solve_status_name(r.status),
+        r.iterations);
+  CHECK(fabs(z[2] - 0.00784) < 1e-14 && fabs(z[0] - 0.00784) < 1e-14 && z[3] == 0.0 && fabs(z[1]) < 1e-15,
+        "saddle mixed LCP: z = (%.17g, %g, %.17g, %g)", z[0], z[1], z[2], z[3]);
+  cp_destroy(&p);
+  solver_destroy(&d);
+}
+
+/* Boxes that exclude 0 (the start is mid(lo, hi, 0), not 0) and two-sided ones, on an SPD M. */
+static void test_boxes(void)
+{
+  struct solver *d = test_solver("dantzig", 1e-10);
+  for (unsigned long seed = 1; seed <= 5; seed++) {
+    struct cp_problem *s = cp_test_spd(12, seed), *p = cp_box_create(12);
+    for (int i = 0; i < 144; i++)
+      p->M[i] = s->M[i];
+    for (int i = 0; i < 12; i++) {
+      p->q[i] = 3.0 * s->q[i];
+      p->lo[i] = i % 3 == 0 ? 0.05 : -0.3;
+      p->hi[i] = i % 4 == 1 ? -0.1 : 0.4;
+      if (p->hi[i] < p->lo[i]) p->lo[i] = -0.7;
+    }
+    double z[12];
+    struct solve_result r = run(d, p, z);
+    CHECK(r.status == SOLVE_CONVERGED, "box MCP seed %lu: %s, residual %.2g after %d pivots", seed,
+          solve_status_name(r.status), r.residual, r.iterations);
+    cp_destroy(&s);
+    cp_destroy(&p);
+  }
+  solver_destroy(&d);
+}
+
+/* One contact: a normal row 0 and two friction rows 1, 2 with findex 0 and mu = 0.4, the tangential load
+ * large enough that friction saturates on row 1. The normal row is decoupled from the friction rows, so its
+ * z does not move after they are taken and the box they got (ODE's semantics) is the final one. */
+static void test_findex(void)
+{
+  static const double M[9] = {2.0, 0.0, 0.0, 0.0, 1.5, 0.1, 0.0, 0.1, 1.2};
+  static const double q[3] = {-1.0, -2.0, 0.05}, lo[3] = {0.0, 0.0, 0.0}, hi[3] = {INFINITY, 0.4, 0.4};
+  static const int findex[3] = {-1, 0, 0};
+  struct pivot_problem pp = {3, M, q, lo, hi, findex};
+  struct pivot_work ws = {0};
+  struct pivot_settings set = {100, 1e-12, NULL, NULL};
+  double z[3];
+  int pivots = 0;
+  CHECK(pivot_work_reserve(&ws, 3) == 0, "findex: workspace");
+  enum pivot_status st = pivot_dantzig(&pp, &set, &ws, z, &pivots);
+  double bound = 0.4 * z[0], w[3];
+  for (int i = 0; i < 3; i++)
+    w[i] = q[i] + M[3 * i] * z[0] + M[3 * i + 1] * z[1] + M[3 * i + 2] * z[2];
+  CHECK(st == PIVOT_SOLVED && z[0] > 0.0 && fabs(w[0]) < 1e-14, "findex: normal clamped (z0 %g, w0 %.2g)",
+        z[0], w[0]);
+  CHECK(fabs(z[1] - bound) < 1e-14 && w[1] <= 0.0,
+        "findex: row 1 at its friction bound mu z0 = %g (z1 %g, w1 %g)", bound, z[1], w[1]);
+  CHECK(fabs(z[2]) < bound && fabs(w[2]) < 1e-14, "findex: row 2 inside its box (z2 %g, w2 %.2g)", z[2],
+        w[2]);
+  pivot_work_free(&ws);
+}
+
+static void test_statuses(void)
+{
+  struct solver *d = test_solver("dantzig", 1e-10);
+  struct cp_problem *p = cp_lcp_create(2);
+  p->M[0] = 1, p->M[1] = 2, p->M[2] = 0, p->M[3] = 1, p->q[0] = -1, p->q[1] = -1;
+  double z[40];
+  struct solve_result r = run(d, p, z);
+  CHECK(r.status == SOLVE_NOT_APPLICABLE, "nonsymmetric M: %s (%s)", solve_status_name(r.status), r.message);
+  cp_destroy(&p);
+  /* M = [0], q = -1: driving z up never changes w, nothing blocks */
+  p = cp_lcp_create(1);
+  p->M[0] = 0.0, p->q[0] = -1.0;
+  r = run(d, p, z);
+  CHECK(r.status == SOLVE_RAY_TERMINATION && r.no_answer, "M = 0, q = -1: %s", solve_status_name(r.status));
+  cp_destroy(&p);
+  p = cp_test_spd(40, 3);
+  d->set.max_it = 2;
+  r = run(d, p, z);
+  CHECK(r.status == SOLVE_MAX_ITERATIONS && r.iterations == 2 && r.no_answer, "-cp_max_it 2: %s after %d",
+        solve_status_name(r.status), r.iterations);
+  cp_destroy(&p);
+  solver_destroy(&d);
+}
+
+int main(int argc, char **argv)
+{
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  test_spd_vs_lemke();
+  test_mlcp_saddle();
+  test_boxes();
+  test_findex();
+  test_statuses();
+  int rc = check_finish();
+  PetscCall(PetscFinalize());
+  return rc;
+}
