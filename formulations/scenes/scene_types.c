@@ -460,7 +460,7 @@ static int triangle_drop_build(const void *settings, gsl_rng *rng, struct world 
 }
 const struct scene_type scene_type_triangle_drop = {"triangle_drop",
                                                     "a triangle dropped onto a static triangle, frictionless",
-                                                    "Williams, Lu & Trinkle 2016 Sec. 6 (triangle drop)",
+                                                    "Williams, Lu & Trinkle 2016: the authors' repository (triangle drop)",
                                                     SCENE_2D,
                                                     0.007,
                                                     1,

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # test_bench_grasp.sh — smoke run of bin/bench_grasp (the lock piece grasp study, Chakraborty et al.
-# Sec. 6.4): with medium friction the sweet spot (0.5, -11.5) mm succeeds (there the contact normal is
-# 33.6 degrees under horizontal, so a gripper friction under tan 33.6 = 0.665 lets the part slide up onto
-# the outer teeth) and the diameter (0.5, -0.5) mm does not; one row per
+# Sec. 6.4): with medium friction the cell (0.5, -11.5) mm next to the paper's sweet spot (0, -11) succeeds
+# (there the jaws first touch the disc with the contact normal 33.7 degrees under horizontal, so every
+# medium gripper friction, under tan 33.7 = 0.666, lets the part slide up onto the outer teeth; at y = -11 mm
+# it is 32.0 degrees, tan 0.625: test_grasp) and the diameter (0.5, -0.5) mm does not; one row per
 # trial with its outcome; the same rows (timing columns aside) on 2 ranks as on 1 rank in-process and
 # after a stop and -resume; a bad
 # friction range exits 2; bench_grasp_map writes the per-cell intervals and the sweet spot.

@@ -110,6 +110,41 @@ static void test_classify(void)
   CHECK(grasp_classify(c, 0, 0.1, 1e-4, 5e-5) == GRASP_LOST, "jaws met: lost");
 }
 
+/* The half-opening at which the closing right finger first touches the part at (-x, -y) (bisection on the
+ * nearest component's gap), and that contact. */
+static void first_touch(double x, double y, struct grasp_contact *c)
+{
+  double lo = 0.0, hi = 0.05;
+  for (int it = 0; it < 60; it++) {
+    const double q[4] = {-x, -y, 0.0, 0.5 * (lo + hi)};
+    double gap = INFINITY;
+    for (int k = 0; k < GRASP_COMPONENTS; k++) {
+      struct grasp_contact e;
+      grasp_finger_gap(q, 1, k, &e);
+      if (e.gap < gap) gap = e.gap, *c = e;
+    }
+    if (gap > 0) hi = 0.5 * (lo + hi);
+    else lo = 0.5 * (lo + hi);
+  }
+}
+
+/* The first contact's normal angle below the horizontal sets the gripper friction under which the part slides
+ * up onto the teeth (tan of it); the guide and the reference README quote these numbers. */
+static void test_first_touch(void)
+{
+  const double ys[] = {-0.011, -0.0115, -0.011, -0.0115}, xs[] = {0.0, 0.0, 0.0005, 0.0005};
+  const double deg[] = {32.0, 33.7, 32.0, 33.7};
+  for (int i = 0; i < 4; i++) {
+    struct grasp_contact c = {0};
+    first_touch(xs[i], ys[i], &c);
+    const double a = atan2(-c.n[1], c.n[0]) * 180.0 / M_PI;
+    CHECK(c.component == 0 && fabs(a - deg[i]) < 0.05 && fabs(a - asin(-ys[i] / R) * 180.0 / M_PI) < 1e-5,
+          "(%g, %g) mm: first touch on the disc at %.4f deg below the horizontal (want %.1f, asin(|y|/R)); "
+          "tan %.4f",
+          1e3 * xs[i], 1e3 * ys[i], a, deg[i], tan(a * M_PI / 180.0));
+  }
+}
+
 /* A whole trial with fixed frictions and a symmetric tripod (grasp_fixture.h), no support damping. */
 static void trial(struct grasp_trial *t, double x, double y, double mu, struct grasp_result *r)
 {
@@ -160,6 +195,7 @@ int main(void)
   test_shapes();
   test_tripod();
   test_classify();
+  test_first_touch();
   test_trials();
   return check_finish();
 }
