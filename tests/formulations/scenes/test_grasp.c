@@ -69,8 +69,9 @@ static void test_tripod(void)
   int ok = 1;
   for (int k = 0; k < 1000; k++) {
     struct grasp_params a = {.mass = 0.03, .g = 9.81}, b = a;
-    grasp_draw(rng, 0.33, 0.66, &a);
-    grasp_draw(rng2, 0.33, 0.66, &b);
+    const double medium[2] = {0.33, 0.66};
+    grasp_draw(rng, medium, medium, &a);
+    grasp_draw(rng2, medium, medium, &b);
     ok &= a.mu_support > 0.33 && a.mu_support <= 0.66 && a.mu_grip > 0.33 && a.mu_grip <= 0.66;
     ok &= a.mu_support == b.mu_support && a.mu_grip == b.mu_grip;
     for (int i = 0; i < 3; i++)
@@ -80,6 +81,18 @@ static void test_tripod(void)
       ok &= a.normal[i] >= 0.1 * 0.03 * 9.81 / 3 - 1e-15 && hypot(a.tripod[i][0], a.tripod[i][1]) <= 0.9 * R;
   }
   CHECK(ok, "1000 draws: frictions in (0.33, 0.66], every normal force >= 10 %% of m g / 3, reproducible");
+  /* separate bounds per coefficient: the same tripod and the same quantiles (common random numbers) */
+  gsl_rng_set(rng, 7);
+  gsl_rng_set(rng2, 7);
+  const double medium[2] = {0.33, 0.66}, sup[2] = {0.1, 0.2}, grip[2] = {0.8, 1.2};
+  struct grasp_params a = {.mass = 0.03, .g = 9.81}, b = a;
+  grasp_draw(rng, medium, medium, &a);
+  grasp_draw(rng2, sup, grip, &b);
+  CHECK(b.mu_support > 0.1 && b.mu_support <= 0.2 && b.mu_grip > 0.8 && b.mu_grip <= 1.2 &&
+            fabs((b.mu_support - 0.1) / 0.1 - (a.mu_support - 0.33) / 0.33) < 1e-12 &&
+            fabs((b.mu_grip - 0.8) / 0.4 - (a.mu_grip - 0.33) / 0.33) < 1e-12 && a.tripod[2][1] == b.tripod[2][1],
+        "per-coefficient bounds: mu_s %.6f in (0.1, 0.2], mu_g %.6f in (0.8, 1.2], same quantiles and tripod",
+        b.mu_support, b.mu_grip);
   gsl_rng_free(rng);
   gsl_rng_free(rng2);
 }
