@@ -42,11 +42,13 @@ enum { AX_SUPPORT, AX_GRIPPER, AX_FORCE, AX_FRICTION, AX_Y, AX_X, AX_SEED, AX_FO
 static const struct sweep_axis axes[] = {
     {"friction_support", NULL, SWEEP_STRING, NULL,
      "range of the support friction coefficient, drawn uniform on (LO,HI]: LO:HI, a named range (medium, "
-     "high), or friction: the range the friction axis names (the default; not in the task's seed: every range "
+     "high), or friction: the range the friction axis names (the default; not in the task's seed: every "
+     "range "
      "sees the same draws)",
      0, SWEEP_METHOD, NULL},
     {"friction_gripper", NULL, SWEEP_STRING, NULL,
-     "range of the gripper (fingertip) friction coefficient: as -friction_support (default friction)", 0, SWEEP_METHOD, NULL},
+     "range of the gripper (fingertip) friction coefficient: as -friction_support (default friction)", 0,
+     SWEEP_METHOD, NULL},
     {"close_force", NULL, SWEEP_REAL, "1",
      "force limit of each jaw's controller [N] (neither paper gives it; not in the task's seed)", 0,
      SWEEP_METHOD, "(0,inf)"},
@@ -255,7 +257,8 @@ static int check_friction(const struct grasp_ctx *ctx, const int *n_values, char
   double r[2];
   for (int i = 0; i < n_values[AX_FRICTION]; i++)
     if (strcmp(values[AX_FRICTION][i], "none") != 0 && friction_named(values[AX_FRICTION][i], r)) {
-      fprintf(stderr, "error: -friction %s: the ranges are medium (0.33,0.66] and high (0.66,0.99], or none\n",
+      fprintf(stderr,
+              "error: -friction %s: the ranges are medium (0.33,0.66] and high (0.66,0.99], or none\n",
               values[AX_FRICTION][i]);
       return 1;
     }

@@ -13,7 +13,8 @@
  *         [-h 0.001,0.016] [-formulation peg,stewart_trinkle,corrective] [-stewart_trinkle_detection
  * closest,paper]
  *         [-cp_solver lemke] [-t_end 2] [-ref_h 1e-4] [-ref_solver path_crash] [-bodyset_file F]
- * PAPER   Williams, Lu & Trinkle 2016 (PEG): the robot-arm grasp of the authors' code (robotArm2D.m, not in the paper's text,
+ * PAPER   Williams, Lu & Trinkle 2016 (PEG): the robot-arm grasp of the authors' code (robotArm2D.m, not in
+ * the paper's text,
  *         ../shared/notes/peg-experiments.md): targets = polygons 1..10 of body set b scaled by 0.28;
  *         joints as the free block of a mixed LCP (formulations/types/core/joint_block.c). */
 #include "robot_grasp.h"

@@ -14,7 +14,6 @@
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
-
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -146,7 +145,8 @@ static int axis_in_group(const struct table *t, int c)
 static void row_group(const struct table *t, int r, const int *col, const int *in_group, int n_axes, char *g,
                       size_t len)
 {
-  int w = snprintf(g, len, "%s/%s/%s", table_get(t, r, col[0]), table_get(t, r, col[1]), table_get(t, r, col[2]));
+  int w =
+      snprintf(g, len, "%s/%s/%s", table_get(t, r, col[0]), table_get(t, r, col[1]), table_get(t, r, col[2]));
   for (int c = 1; c <= n_axes && w >= 0 && (size_t)w < len; c++)
     if (in_group[c]) w += snprintf(g + w, len - (size_t)w, "/%s=%s", t->col[c], table_get(t, r, c));
 }
@@ -225,7 +225,8 @@ static int read_cells(const char *dir, struct cell **out, int *nc)
   if (col[0] < 0 || col[1] < 0 || col[2] < 0 || cx < 0 || cy < 0 || co < 0 || n_axes < 1) {
     fprintf(stderr, "bench_grasp_map: %s is not a bench_grasp table\n", path);
     rc = 2;
-  } else if (!(c = calloc((size_t)t->nrow + 1, sizeof *c)) || !(in_group = calloc((size_t)n_axes + 1, sizeof *in_group))) {
+  } else if (!(c = calloc((size_t)t->nrow + 1, sizeof *c)) ||
+             !(in_group = calloc((size_t)n_axes + 1, sizeof *in_group))) {
     rc = 1;
   }
   for (int k = 1; !rc && k <= n_axes; k++)
@@ -350,11 +351,12 @@ static void boot_report(FILE *f, const struct cell *c, const struct group_cells 
   qsort(ys, (size_t)B, sizeof *ys, cmp_double);
   qsort(means, (size_t)B, sizeof *means, cmp_double);
   const int lo = (int)floor(0.025 * (B - 1)), hi = (int)ceil(0.975 * (B - 1));
-  fprintf(f,
-          "  bootstrap (%d resamples of the trials per cell, GSL mt19937 seed %d): the sweet spot stays at the "
-          "estimate's centre in %.3f, the best cell in %.3f (%d cells share its p %.3f; ties keep the first); "
-          "sweet spot centres:",
-          B, seed, (double)same_sweet / B, (double)same_best / B, tied, p0);
+  fprintf(
+      f,
+      "  bootstrap (%d resamples of the trials per cell, GSL mt19937 seed %d): the sweet spot stays at the "
+      "estimate's centre in %.3f, the best cell in %.3f (%d cells share its p %.3f; ties keep the first); "
+      "sweet spot centres:",
+      B, seed, (double)same_sweet / B, (double)same_best / B, tied, p0);
   int shown = 0, left = B;
   for (int top = 0; top < 5; top++) {
     int a_max = -1;
@@ -377,8 +379,8 @@ static void boot_report(FILE *f, const struct cell *c, const struct group_cells 
  * its own trials. Only the success count enters the argmaxes, and the count of successes among n trials drawn
  * with replacement is binomial(n, k / n): drawn as such, the same distribution without the rows. Reports on
  * each of outs (NULL-terminated). 0, or 1 out of memory. */
-static int bootstrap_group(const struct cell *c, int nc, const char *g, double win, const struct map_settings *set,
-                           FILE *const *outs)
+static int bootstrap_group(const struct cell *c, int nc, const char *g, double win,
+                           const struct map_settings *set, FILE *const *outs)
 {
   const int B = set->bootstrap;
   struct group_cells gc = {0};

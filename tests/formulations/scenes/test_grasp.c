@@ -90,7 +90,8 @@ static void test_tripod(void)
   grasp_draw(rng2, sup, grip, &b);
   CHECK(b.mu_support > 0.1 && b.mu_support <= 0.2 && b.mu_grip > 0.8 && b.mu_grip <= 1.2 &&
             fabs((b.mu_support - 0.1) / 0.1 - (a.mu_support - 0.33) / 0.33) < 1e-12 &&
-            fabs((b.mu_grip - 0.8) / 0.4 - (a.mu_grip - 0.33) / 0.33) < 1e-12 && a.tripod[2][1] == b.tripod[2][1],
+            fabs((b.mu_grip - 0.8) / 0.4 - (a.mu_grip - 0.33) / 0.33) < 1e-12 &&
+            a.tripod[2][1] == b.tripod[2][1],
         "per-coefficient bounds: mu_s %.6f in (0.1, 0.2], mu_g %.6f in (0.8, 1.2], same quantiles and tripod",
         b.mu_support, b.mu_grip);
   gsl_rng_free(rng);
@@ -136,8 +137,10 @@ static void first_touch(double x, double y, struct grasp_contact *c)
       grasp_finger_gap(q, 1, k, &e);
       if (e.gap < gap) gap = e.gap, *c = e;
     }
-    if (gap > 0) hi = 0.5 * (lo + hi);
-    else lo = 0.5 * (lo + hi);
+    if (gap > 0)
+      hi = 0.5 * (lo + hi);
+    else
+      lo = 0.5 * (lo + hi);
   }
 }
 
