@@ -387,14 +387,18 @@ static int bootstrap_group(const struct cell *c, int nc, const char *g, double w
   int *k = NULL, *count = NULL, rc = 1;
   double *ys = NULL, *means = NULL;
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-  if (!rng || group_cells_make(c, nc, g, win, &gc) || !(k = malloc((size_t)gc.m * sizeof *k)) ||
-      !(count = calloc((size_t)gc.m, sizeof *count)) || !(ys = malloc((size_t)B * sizeof *ys)) ||
-      !(means = malloc((size_t)B * sizeof *means)))
+  if (!rng || group_cells_make(c, nc, g, win, &gc)) goto done;
+  if (gc.m < 1) { /* no cell: nothing to resample (report_group's own group always has one) */
+    rc = 0;
+    goto done;
+  }
+  if (!(k = malloc((size_t)gc.m * sizeof *k)) || !(count = calloc((size_t)gc.m, sizeof *count)) ||
+      !(ys = malloc((size_t)B * sizeof *ys)) || !(means = malloc((size_t)B * sizeof *means)))
     goto done;
   gsl_rng_set(rng, (unsigned long)set->bootstrap_seed);
   for (int a = 0; a < gc.m; a++)
     k[a] = c[gc.idx[a]].k;
-  int best0, sweet0, best, sweet, same_sweet = 0, same_best = 0, paper = 0;
+  int best0 = 0, sweet0 = 0, best = 0, sweet = 0, same_sweet = 0, same_best = 0, paper = 0;
   double mean;
   argmaxes(c, &gc, k, &best0, &sweet0, &mean);
   for (int b = 0; b < B; b++) {
