@@ -6,8 +6,9 @@
  *         (cells with probability >= 0.9) -> RUN_DIR/grasp_sweet.txt and stdout; and the map in the style of
  *         Fig. 10 of Chakraborty et al. (x right, y up, probability as colour, the engine's success-map
  *         palette) with the sweet spot and its +-3 mm box marked -> RUN_DIR/plots/grasp_map_<range>.png.
- * USAGE   bench_grasp_map RUN_DIR [-no_plots] [-window 3]; -help lists the options
- * PAPER   Chakraborty, Berard, Akella & Trinkle, Sec. 6.4, Fig. 10 (sweet spot about (0, -11) mm). */
+ * USAGE   bench_grasp_map RUN_DIR [-no_plots] [-full_windows] [-window 3] [-bootstrap 200] [-bootstrap_seed
+ * 1]; -help lists the options PAPER   Chakraborty, Berard, Akella & Trinkle, Sec. 6.4, Fig. 10 (sweet spot
+ * about (0, -11) mm). */
 #include "program.h"
 #include "share.h"
 #include "table.h"
@@ -106,6 +107,7 @@ struct map_settings {
   int no_plots;
   int bootstrap;      /* resamples (0: none) */
   int bootstrap_seed; /* GSL mt19937 seed, set again for each group */
+  int full_windows;   /* sweet spots only where the window lies wholly inside the grid */
 };
 
 static const struct option_decl map_options[] = {
@@ -113,6 +115,9 @@ static const struct option_decl map_options[] = {
      "half-width of the sweet spot's box in x and y [mm]"},
     {"no_plots", OPT_BOOL, offsetof(struct map_settings, no_plots), "0", NULL,
      "tables and text only, no gnuplot maps (a flag: takes no value)"},
+    {"full_windows", OPT_BOOL, offsetof(struct map_settings, full_windows), "0", NULL,
+     "a sweet spot's window must lie wholly inside the grid (as many cells as the largest window): on a "
+     "grid cut short, a window at its edge averages fewer cells (a flag)"},
     {"bootstrap", OPT_INT, offsetof(struct map_settings, bootstrap), "200", "[0,100000]",
      "resamples of the trials (per cell, with replacement) for the sweet spot's and the best cell's "
      "location (0: none)"},
@@ -273,9 +278,12 @@ static int write_cells(const char *dir, const struct cell *c, int nc)
  * window of cell j is nb[start[j]] .. nb[start[j + 1] - 1], indices into idx). 0, or 1 out of memory. */
 struct group_cells {
   int m, *idx, *start, *nb;
+  int need; /* a sweet spot's window holds at least this many cells (the largest window's with -full_windows)
+             */
 };
 
-static int group_cells_make(const struct cell *c, int nc, const char *g, double win, struct group_cells *gc)
+static int group_cells_make(const struct cell *c, int nc, const char *g, double win, int full,
+                            struct group_cells *gc)
 {
   gc->m = 0;
   gc->idx = malloc((size_t)nc * sizeof *gc->idx);
@@ -298,8 +306,12 @@ static int group_cells_make(const struct cell *c, int nc, const char *g, double 
       gc->nb[n++] = b;
     }
   }
-  if (gc->nb) gc->start[gc->m] = (int)n;
-  return !gc->nb;
+  if (!gc->nb) return 1;
+  gc->start[gc->m] = (int)n;
+  gc->need = 1;
+  for (int a = 0; full && a < gc->m; a++)
+    if (gc->start[a + 1] - gc->start[a] > gc->need) gc->need = gc->start[a + 1] - gc->start[a];
+  return 0;
 }
 
 static void group_cells_free(struct group_cells *gc)
@@ -321,6 +333,7 @@ static void argmaxes(const struct cell *c, const struct group_cells *gc, const i
     const int n = c[gc->idx[a]].n;
     const double p = n ? (double)k[a] / n : 0;
     if (p > best_p) best_p = p, *best = a;
+    if (gc->start[a + 1] - gc->start[a] < gc->need) continue; /* a window cut by the grid's edge */
     double s = 0;
     for (int e = gc->start[a]; e < gc->start[a + 1]; e++) {
       const int b = gc->nb[e], nb = c[gc->idx[b]].n;
@@ -387,7 +400,7 @@ static int bootstrap_group(const struct cell *c, int nc, const char *g, double w
   int *k = NULL, *count = NULL, rc = 1;
   double *ys = NULL, *means = NULL;
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-  if (!rng || group_cells_make(c, nc, g, win, &gc)) goto done;
+  if (!rng || group_cells_make(c, nc, g, win, set->full_windows, &gc)) goto done;
   if (gc.m < 1) { /* no cell: nothing to resample (report_group's own group always has one) */
     rc = 0;
     goto done;
@@ -436,8 +449,6 @@ static int report_group(const char *dir, const struct cell *c, int nc, int i, co
 {
   const double win = set->window;
   const char *g = c[i].group;
-  const struct cell *best = NULL;
-  double best_w = -1, wx = NAN, wy = NAN;
   int plateau = 0, cells = 0, trials = 0, out[N_OUT + 1] = {0};
   for (int j = 0; j < nc; j++) {
     if (strcmp(c[j].group, g) != 0) continue;
@@ -446,15 +457,22 @@ static int report_group(const char *dir, const struct cell *c, int nc, int i, co
     for (int o = 0; o <= N_OUT; o++)
       out[o] += c[j].out[o];
     plateau += prob(&c[j]) >= 0.9;
-    if (!best || prob(&c[j]) > prob(best)) best = &c[j];
-    double s = 0;
-    int m = 0;
-    for (int k = 0; k < nc; k++)
-      if (strcmp(c[k].group, g) == 0 && fabs(c[k].x - c[j].x) <= win + 1e-9 &&
-          fabs(c[k].y - c[j].y) <= win + 1e-9)
-        s += prob(&c[k]), m++;
-    if (m && s / m > best_w) best_w = s / m, wx = c[j].x, wy = c[j].y;
   }
+  struct group_cells gc = {0};
+  int *k = NULL, a_best = 0, a_sweet = 0;
+  double best_w = NAN;
+  if (group_cells_make(c, nc, g, win, set->full_windows, &gc) || !(k = malloc((size_t)gc.m * sizeof *k))) {
+    fprintf(stderr, "bench_grasp_map: out of memory\n");
+    group_cells_free(&gc);
+    return 1;
+  }
+  for (int a = 0; a < gc.m; a++)
+    k[a] = c[gc.idx[a]].k;
+  argmaxes(c, &gc, k, &a_best, &a_sweet, &best_w);
+  const struct cell *best = &c[gc.idx[a_best]];
+  const double wx = c[gc.idx[a_sweet]].x, wy = c[gc.idx[a_sweet]].y;
+  free(k);
+  group_cells_free(&gc);
   double lo, hi;
   share_wilson(best->k, best->n, &lo, &hi);
   for (FILE *out_f = stdout; out_f; out_f = out_f == stdout ? sw : NULL) {
@@ -515,12 +533,13 @@ cleanup:
 
 int main(int argc, char **argv)
 {
-  static const char *const flags[] = {"-no_plots", NULL};
-  static const struct program_spec spec = {.name = "bench_grasp_map",
-                                           .usage = "RUN_DIR [-no_plots] [-window MM]",
-                                           .positional_min = 1,
-                                           .positional_max = 1,
-                                           .flags = flags,
-                                           .no_mpi = 1};
+  static const char *const flags[] = {"-no_plots", "-full_windows", NULL};
+  static const struct program_spec spec = {
+      .name = "bench_grasp_map",
+      .usage = "RUN_DIR [-no_plots] [-full_windows] [-window MM] [-bootstrap B] [-bootstrap_seed S]",
+      .positional_min = 1,
+      .positional_max = 1,
+      .flags = flags,
+      .no_mpi = 1};
   return program_main(&spec, argc, argv, grasp_map);
 }
