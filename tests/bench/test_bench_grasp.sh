@@ -153,3 +153,16 @@ if grep -q "^medium/stewart_trinkle/lemke: .*sweet spot +-3 mm: centre (0.5, -11
    [ "$(grep -c bootstrap "$tmp/a/grasp_sweet.txt")" = 2 ]; then
   echo "ok - bench_grasp_map: bootstrap line per group, a certain sweet spot stays in every resample"; else
   echo "not ok - bench_grasp_map: bootstrap"; sed 's/^/# /' "$tmp/a/grasp_sweet.txt"; fi
+# -full_windows: on a 2 x 3 grid with +-1 mm windows only the middle row's windows are whole, so the sweet
+# spot is there; a run kept without tasks.csv is read from its grasp_cells.csv, which comes out unchanged
+"$CB_BIN/bench_grasp" -x -0.5,0.5 -y -12.5,-11.5,-10.5 -friction medium -seeds 2 -quiet -no_plots -task_fork 0 \
+  -out "$tmp/fw" >/dev/null 2>&1
+"$CB_BIN/bench_grasp_map" "$tmp/fw" -no_plots -window 1 -full_windows -bootstrap 20 >/dev/null 2>&1
+cp "$tmp/fw/grasp_cells.csv" "$tmp/fw_cells.csv"
+rm -f "$tmp/fw/tasks.csv"
+"$CB_BIN/bench_grasp_map" "$tmp/fw" -no_plots -window 1 -full_windows -bootstrap 20 >"$tmp/fw_out" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && grep -q "sweet spot +-1 mm: centre (-\?0.5, -11.5) mm" "$tmp/fw/grasp_sweet.txt" &&
+   grep -q "y 95 % range \[-11.5, -11.5\]" "$tmp/fw/grasp_sweet.txt" && cmp -s "$tmp/fw_cells.csv" "$tmp/fw/grasp_cells.csv"; then
+  echo "ok - bench_grasp_map -full_windows: the sweet spot where its window is whole; read back from grasp_cells.csv"; else
+  echo "not ok - bench_grasp_map -full_windows (exit $rc)"; sed 's/^/# /' "$tmp/fw/grasp_sweet.txt" "$tmp/fw_out"; fi
