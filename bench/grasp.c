@@ -239,8 +239,12 @@ static int setup(void *vctx, PetscOptions run_options)
 static const char *axis_default(void *vctx, const char *axis)
 {
   struct grasp_ctx *ctx = vctx;
-  if (strcmp(axis, "friction_support") == 0 || strcmp(axis, "friction_gripper") == 0) {
-    *(axis[9] == 's' ? &ctx->support_defaulted : &ctx->gripper_defaulted) = 1;
+  if (strcmp(axis, "friction_support") == 0) {
+    ctx->support_defaulted = 1;
+    return "friction";
+  }
+  if (strcmp(axis, "friction_gripper") == 0) {
+    ctx->gripper_defaulted = 1;
     return "friction";
   }
   if (strcmp(axis, "friction") != 0) return NULL;
