@@ -9,7 +9,8 @@
  *         success probability per (x, y) is the success share (Wilson 95 % interval in the summary);
  *         bench_grasp_map adds the sweet spot and the maps.
  * USAGE   bench_grasp [-options_file bench/experiments/grasp.opts] [-x -9.5,...] [-y -19.5,...]
- *         [-friction medium,high] [-seeds 126] [-cp_solver lemke] [-h 1e-3] [-close_force 2] ...
+ *         [-friction medium,high] [-friction_support LO:HI,...] [-friction_gripper LO:HI,...]
+ *         [-close_force 0.5,1,2] [-seeds 126] [-cp_solver lemke] [-h 1e-3] ...
  *         [sweep options: -out, -resume, -slice, ... see -help]
  * PAPER   Chakraborty, Berard, Akella & Trinkle, Sec. 6.4, eqs. (56)–(61), Fig. 10; the 2.5D model of
  *         Berard et al., ICRA 2007 (../shared/notes/grasp-study.md). */
@@ -32,9 +33,31 @@
   "-19.5,-18.5,-17.5,-16.5,-15.5,-14.5,-13.5,-12.5,-11.5,-10.5,-9.5,-8.5,-7.5,-6.5,-5.5,-4.5,-3.5,-2.5,"     \
   "-1.5,-0.5"
 
+/* The axes' places (check_axes reads their values by index). */
+enum { AX_SUPPORT, AX_GRIPPER, AX_FORCE, AX_FRICTION, AX_Y, AX_X, AX_SEED, AX_FORMULATION, AX_SOLVER };
+
+/* The sensitivity axes (the friction bounds per coefficient, the jaw force) are method axes on purpose: they
+ * stay out of the task's seed, so every setting of them sees the same tripods and the same friction
+ * quantiles (grasp_draw's common random numbers), and a difference between settings is the setting's, not
+ * the draws'; adding them left every former task's seed, hence its draws, as it was. */
 static const struct sweep_axis axes[] = {
-    {"friction", NULL, SWEEP_STRING, "medium,high",
-     "range of both friction coefficients: medium (0.33,0.66] or high (0.66,0.99]", 0, SWEEP_INSTANCE, NULL},
+    {"friction_support", NULL, SWEEP_STRING, NULL,
+     "range of the support friction coefficient, drawn uniform on (LO,HI]: LO:HI, a named range (medium, "
+     "high), or friction: the range the friction axis names (the default; not in the task's seed: every "
+     "range "
+     "sees the same draws)",
+     0, SWEEP_METHOD, NULL},
+    {"friction_gripper", NULL, SWEEP_STRING, NULL,
+     "range of the gripper (fingertip) friction coefficient: as -friction_support (default friction)", 0,
+     SWEEP_METHOD, NULL},
+    {"close_force", NULL, SWEEP_REAL, "1",
+     "force limit of each jaw's controller [N] (neither paper gives it; not in the task's seed)", 0,
+     SWEEP_METHOD, "(0,inf)"},
+    {"friction", NULL, SWEEP_STRING, NULL,
+     "named range of each friction coefficient whose own axis (-friction_support, -friction_gripper) is "
+     "not given: medium (0.33,0.66] or high (0.66,0.99]; none when both are (default medium,high, or none "
+     "when both coefficient axes are given)",
+     0, SWEEP_INSTANCE, NULL},
     {"y", NULL, SWEEP_REAL, Y_CELLS,
      "gripper centre above the part's centre: the 1 mm patches of the paper's 20 mm box [mm]", 0,
      SWEEP_INSTANCE, "[-60,60]"},
@@ -93,8 +116,10 @@ static const struct sweep_column columns[] = {
 };
 
 struct grasp_ctx {
-  double mass, jaw_mass, close_speed, close_force, damping, g;
+  double mass, jaw_mass, close_speed, damping, g;
   int n_dirs;
+  /* which friction axes took their default (axis_default): the run did not give them */
+  int friction_defaulted, support_defaulted, gripper_defaulted;
   struct grasp_trial_opts o;
   PetscOptions run_options; /* setup's: which options the run gave, for check_axes */
 };
@@ -105,8 +130,6 @@ static const struct option_decl options[] = {
     {"jaw_mass", OPT_REAL, offsetof(struct grasp_ctx, jaw_mass), "0.05", "(0,inf)", "each jaw's mass [kg]"},
     {"close_speed", OPT_REAL, offsetof(struct grasp_ctx, close_speed), "0.02", "(0,inf)",
      "commanded closing speed of each jaw [m/s] (neither paper gives it)"},
-    {"close_force", OPT_REAL, offsetof(struct grasp_ctx, close_force), "1", "(0,inf)",
-     "force limit of each jaw's controller [N] (neither paper gives it)"},
     {"support_damping", OPT_REAL, offsetof(struct grasp_ctx, damping), "0", "[0,inf)",
      "linear viscous friction of the support on the part [N s/m]"},
     {"g", OPT_REAL, offsetof(struct grasp_ctx, g), "9.81", "(0,inf)",
@@ -139,17 +162,32 @@ static const struct option_decl options[] = {
      "from the explicit LCP's answer (the registered formulations' solvers read -cp_warm_start)"},
 };
 
-static int friction_range(const char *name, double *lo, double *hi)
+/* A named range (medium, high) into r: 0, or 1 for any other name. */
+static int friction_named(const char *name, double r[2])
 {
   if (strcmp(name, "medium") == 0) {
-    *lo = 0.33, *hi = 0.66;
+    r[0] = 0.33, r[1] = 0.66;
     return 0;
   }
   if (strcmp(name, "high") == 0) {
-    *lo = 0.66, *hi = 0.99;
+    r[0] = 0.66, r[1] = 0.99;
     return 0;
   }
   return 1;
+}
+
+/* A coefficient axis' value into r: LO:HI (0 <= LO < HI, finite), a named range, or "friction" (the named
+ * range of the friction axis' value `named`). 0, or 1 when it is none of these. */
+static int friction_bounds(const char *value, const char *named, double r[2])
+{
+  if (strcmp(value, "friction") == 0) return friction_named(named, r);
+  if (!friction_named(value, r)) return 0;
+  char *end = NULL;
+  r[0] = strtod(value, &end);
+  if (end == value || *end != ':') return 1;
+  const char *rest = end + 1;
+  r[1] = strtod(rest, &end);
+  return end == rest || *end || !isfinite(r[0]) || !isfinite(r[1]) || r[0] < 0 || r[1] <= r[0];
 }
 
 /* The study's own geometrically implicit step (grasp_trial_implicit.c), or a registered formulation on the
@@ -195,22 +233,80 @@ static int setup(void *vctx, PetscOptions run_options)
   return 0;
 }
 
+/* The defaults of the friction axes, which also record that the run did not give them (the engine asks only
+ * then). The coefficient axes come first: the friction axis names the range of the coefficients without
+ * an axis of their own, so with both given it names nothing and its default is none instead of both named
+ * ranges (which would run every trial twice with the same bounds). */
+static const char *axis_default(void *vctx, const char *axis)
+{
+  struct grasp_ctx *ctx = vctx;
+  if (strcmp(axis, "friction_support") == 0) {
+    ctx->support_defaulted = 1;
+    return "friction";
+  }
+  if (strcmp(axis, "friction_gripper") == 0) {
+    ctx->gripper_defaulted = 1;
+    return "friction";
+  }
+  if (strcmp(axis, "friction") != 0) return NULL;
+  ctx->friction_defaulted = 1;
+  return ctx->support_defaulted || ctx->gripper_defaulted ? "medium,high" : "none";
+}
+
+/* The friction axes' values, each alone and against each other: 0, or 1 with a message. One meaning per
+ * option: -friction names the range of a coefficient whose own axis says "friction" (the default), so a
+ * run that gives -friction while no coefficient takes it, or a coefficient "friction" while -friction is
+ * none, is refused rather than silently read one way. */
+static int check_friction(const struct grasp_ctx *ctx, const int *n_values, char *const *const *values)
+{
+  double r[2];
+  for (int i = 0; i < n_values[AX_FRICTION]; i++)
+    if (strcmp(values[AX_FRICTION][i], "none") != 0 && friction_named(values[AX_FRICTION][i], r)) {
+      fprintf(stderr,
+              "error: -friction %s: the ranges are medium (0.33,0.66] and high (0.66,0.99], or none\n",
+              values[AX_FRICTION][i]);
+      return 1;
+    }
+  int takes_named = 0;
+  for (int k = AX_SUPPORT; k <= AX_GRIPPER; k++)
+    for (int i = 0; i < n_values[k]; i++) {
+      const char *v = values[k][i];
+      if (strcmp(v, "friction") == 0) {
+        takes_named = 1;
+        continue;
+      }
+      if (friction_bounds(v, "", r)) {
+        fprintf(stderr, "error: %s %s: give LO:HI (0 <= LO < HI), medium, high or friction\n",
+                k == AX_SUPPORT ? "-friction_support" : "-friction_gripper", v);
+        return 1;
+      }
+    }
+  if (takes_named && sweep_values_have(n_values, values, AX_FRICTION, "none")) {
+    fprintf(stderr, "error: -friction none names no range, but a coefficient axis takes the friction axis' "
+                    "range (value friction, the default of -friction_support and -friction_gripper)\n");
+    return 1;
+  }
+  if (!takes_named && !ctx->friction_defaulted &&
+      !(n_values[AX_FRICTION] == 1 && strcmp(values[AX_FRICTION][0], "none") == 0)) {
+    fprintf(stderr, "error: -friction names the range of a coefficient without an axis of its own, but "
+                    "-friction_support and -friction_gripper are both given: give -friction or both, not "
+                    "all three\n");
+    return 1;
+  }
+  return 0;
+}
+
 /* The friction and formulation axes are string axes: their values are checked here, before any task, with
  * the options only one formulation reads. */
 static int check_axes(void *vctx, const int *n_values, char *const *const *values)
 {
   const struct grasp_ctx *ctx = vctx;
-  double lo, hi;
-  for (int i = 0; i < n_values[0]; i++)
-    if (friction_range(values[0][i], &lo, &hi)) {
-      fprintf(stderr, "error: -friction %s: the ranges are medium (0.33,0.66] and high (0.66,0.99]\n",
-              values[0][i]);
-      return 1;
-    }
-  int n_registry = 0, n_forms = n_values[4];
+  if (check_friction(ctx, n_values, values)) return 1;
+  int n_registry = 0, n_forms = n_values[AX_FORMULATION];
   for (int i = 0; i < n_forms; i++) {
-    if (!is_own_implicit(values[4][i]) && registry_formulation_ok(values[4][i])) return 1;
-    n_registry += !is_own_implicit(values[4][i]);
+    const char *form = values[AX_FORMULATION][i];
+    if (!is_own_implicit(form) && registry_formulation_ok(form)) return 1;
+    n_registry += !is_own_implicit(form);
   }
   PetscBool set = PETSC_FALSE;
   PetscOptionsHasName(ctx->run_options, NULL, "-support_directions", &set);
@@ -316,21 +412,22 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
 {
   const struct grasp_ctx *ctx = vctx;
   const double t0 = solver_wall_time(), c0 = cpu_seconds();
-  double lo, hi;
-  if (friction_range(sweep_task_string(task, "friction"), &lo, &hi)) {
-    fprintf(stderr, "bench_grasp: -friction takes medium or high (got '%s')\n",
-            sweep_task_string(task, "friction"));
+  const char *named = sweep_task_string(task, "friction");
+  double support[2], grip[2];
+  if (friction_bounds(sweep_task_string(task, "friction_support"), named, support) ||
+      friction_bounds(sweep_task_string(task, "friction_gripper"), named, grip)) {
+    fprintf(stderr, "bench_grasp: task %ld: bad friction bounds (check_axes lets none through)\n", task->id);
     return 1;
   }
   struct grasp_params p = {.mass = ctx->mass,
                            .inertia = 0.5 * ctx->mass * GRASP_DISC_RADIUS * GRASP_DISC_RADIUS,
                            .jaw_mass = ctx->jaw_mass,
                            .close_speed = ctx->close_speed,
-                           .close_force = ctx->close_force,
+                           .close_force = sweep_task_real(task, "close_force"),
                            .support_damping = ctx->damping,
                            .g = ctx->g,
                            .n_dirs = ctx->n_dirs};
-  grasp_draw(task->rng, lo, hi, &p);
+  grasp_draw(task->rng, support, grip, &p);
   struct grasp_result r;
   const char *form = sweep_task_string(task, "formulation");
   const double x = sweep_task_real(task, "x"), y = sweep_task_real(task, "y");
@@ -409,6 +506,7 @@ static const struct sweep_driver driver = {
     .plot_x = "x",
     .series = "friction,y",
     .setup = setup,
+    .axis_default = axis_default,
     .check_axes = check_axes,
     .steps_observed = 1,
     .run = run,

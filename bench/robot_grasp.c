@@ -1,4 +1,4 @@
-/* NAME    bench_robot_grasp — the PEG paper's 2D robot-arm grasp: two two-link fingers on revolute joints,
+/* NAME    bench_robot_grasp — the PEG authors' 2D robot-arm grasp: two two-link fingers on revolute joints,
  *         PD-controlled, close on a target polygon resting on the ground (2 s).
  * PURPOSE for each (target, mu, h, formulation, detection, solver) simulate the grasp and compare the
  *         target's position with a reference run (PEG at -ref_h 1e-4 with -ref_solver, same target and mu)
@@ -13,7 +13,8 @@
  *         [-h 0.001,0.016] [-formulation peg,stewart_trinkle,corrective] [-stewart_trinkle_detection
  * closest,paper]
  *         [-cp_solver lemke] [-t_end 2] [-ref_h 1e-4] [-ref_solver path_crash] [-bodyset_file F]
- * PAPER   Williams, Lu & Trinkle 2016 (PEG) Sec. 6, the robot-arm grasp of the authors' code (robotArm2D.m,
+ * PAPER   Williams, Lu & Trinkle 2016 (PEG): the robot-arm grasp of the authors' code (robotArm2D.m, not in
+ * the paper's text,
  *         ../shared/notes/peg-experiments.md): targets = polygons 1..10 of body set b scaled by 0.28;
  *         joints as the free block of a mixed LCP (formulations/types/core/joint_block.c). */
 #include "robot_grasp.h"
@@ -347,7 +348,7 @@ static void teardown(void *vctx)
 static const struct sweep_driver driver = {
     .experiment = "robot_grasp",
     .title = "robot-arm grasp of a polygon, target position error vs a PEG h = 1e-4 reference "
-             "(Williams, Lu & Trinkle 2016)",
+             "(an experiment of the PEG authors' repository, robotArm2D.m, not of the paper's text)",
     .help = "Status ok: every solve converged; solve_failed: some did not (a solve without an answer ends\n"
             "the run). Formulations take their own options (-peg_..., -stewart_trinkle_...); the arm's\n"
             "revolute joints are the free block of each formulation's mixed LCP. The scene's contact\n"

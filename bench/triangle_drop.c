@@ -219,7 +219,7 @@ static void teardown(void *vctx)
 static const struct sweep_driver driver = {
     .experiment = "triangle_drop",
     .title = "triangle drop onto a slanted edge and off its corner, error vs a PEG h = 1e-4 reference "
-             "(Williams, Lu & Trinkle 2016)",
+             "(an experiment of the PEG authors' repository, rpiRobotics/PEG, not of the paper's text)",
     .help = "Status ok: every solve converged; solve_failed: some did not (a solve without an answer ends\n"
             "the run). Formulations take their own options (-peg_..., -stewart_trinkle_...).\n",
     .options = options,

@@ -6,12 +6,15 @@
  *         (cells with probability >= 0.9) -> RUN_DIR/grasp_sweet.txt and stdout; and the map in the style of
  *         Fig. 10 of Chakraborty et al. (x right, y up, probability as colour, the engine's success-map
  *         palette) with the sweet spot and its +-3 mm box marked -> RUN_DIR/plots/grasp_map_<range>.png.
- * USAGE   bench_grasp_map RUN_DIR [-no_plots] [-window 3]; -help lists the options
- * PAPER   Chakraborty, Berard, Akella & Trinkle, Sec. 6.4, Fig. 10 (sweet spot about (0, -11) mm). */
+ * USAGE   bench_grasp_map RUN_DIR [-no_plots] [-full_windows] [-window 3] [-bootstrap 200] [-bootstrap_seed
+ * 1]; -help lists the options PAPER   Chakraborty, Berard, Akella & Trinkle, Sec. 6.4, Fig. 10 (sweet spot
+ * about (0, -11) mm). */
 #include "program.h"
 #include "share.h"
 #include "table.h"
 
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -26,7 +29,7 @@ static const char *const outcomes[] = {"outer_teeth", "other_teeth", "round",
 #define N_OUT 6
 
 struct cell {
-  char group[96]; /* friction range / formulation / solver */
+  char group[224]; /* friction range / formulation / solver [/ axis=value of the sensitivity axes] */
   double x, y;
   int n, k, out[N_OUT + 1]; /* the last: any other status (engine: time_limit, crashed, error) */
 };
@@ -102,6 +105,9 @@ static int plot_group(const char *dir, const char *g, const struct cell *c, int 
 struct map_settings {
   double window;
   int no_plots;
+  int bootstrap;      /* resamples (0: none) */
+  int bootstrap_seed; /* GSL mt19937 seed, set again for each group */
+  int full_windows;   /* sweet spots only where the window lies wholly inside the grid */
 };
 
 static const struct option_decl map_options[] = {
@@ -109,10 +115,101 @@ static const struct option_decl map_options[] = {
      "half-width of the sweet spot's box in x and y [mm]"},
     {"no_plots", OPT_BOOL, offsetof(struct map_settings, no_plots), "0", NULL,
      "tables and text only, no gnuplot maps (a flag: takes no value)"},
+    {"full_windows", OPT_BOOL, offsetof(struct map_settings, full_windows), "0", NULL,
+     "a sweet spot's window must lie wholly inside the grid (as many cells as the largest window): on a "
+     "grid cut short, a window at its edge averages fewer cells (a flag)"},
+    {"bootstrap", OPT_INT, offsetof(struct map_settings, bootstrap), "200", "[0,100000]",
+     "resamples of the trials (per cell, with replacement) for the sweet spot's and the best cell's "
+     "location (0: none)"},
+    {"bootstrap_seed", OPT_INT, offsetof(struct map_settings, bootstrap_seed), "1", "[0,2147483647]",
+     "seed of the bootstrap's GSL generator (mt19937), the same for every group"},
 };
 #define N_MAP_OPTIONS ((int)(sizeof map_options / sizeof map_options[0]))
 
-/* The cells of a bench_grasp tasks.csv (*nc of them, malloc'd in *out). 0, or 2 / 1 with a message. */
+/* Axes beyond friction, y, x, seed, formulation and solver (the sensitivity axes) go into a cell's group as
+ * /name=value when the run varies them or sets them off their default, so that a run of the defaults keeps
+ * the groups (and the file names of its maps) of the runs made before those axes existed. */
+static const char *const known_axes[] = {"friction", "y", "x", "seed", "formulation", "solver"};
+static const char *const axis_defaults[][2] = {
+    {"friction_support", "friction"}, {"friction_gripper", "friction"}, {"close_force", "1"}};
+
+/* Is column c (an axis) of t to be named in the groups: it varies, or its one value is not its default. */
+static int axis_in_group(const struct table *t, int c)
+{
+  for (size_t i = 0; i < sizeof known_axes / sizeof known_axes[0]; i++)
+    if (strcmp(t->col[c], known_axes[i]) == 0) return 0;
+  for (int r = 1; r < t->nrow; r++)
+    if (strcmp(table_get(t, r, c), table_get(t, 0, c)) != 0) return 1;
+  for (size_t i = 0; i < sizeof axis_defaults / sizeof axis_defaults[0]; i++)
+    if (strcmp(t->col[c], axis_defaults[i][0]) == 0)
+      return t->nrow > 0 && strcmp(table_get(t, 0, c), axis_defaults[i][1]) != 0;
+  return 1;
+}
+
+/* Row r's group: friction/formulation/solver, then /name=value for each flagged axis column. */
+static void row_group(const struct table *t, int r, const int *col, const int *in_group, int n_axes, char *g,
+                      size_t len)
+{
+  int w =
+      snprintf(g, len, "%s/%s/%s", table_get(t, r, col[0]), table_get(t, r, col[1]), table_get(t, r, col[2]));
+  for (int c = 1; c <= n_axes && w >= 0 && (size_t)w < len; c++)
+    if (in_group[c]) w += snprintf(g + w, len - (size_t)w, "/%s=%s", t->col[c], table_get(t, r, c));
+}
+
+/* One row of a trial into its cell (a new cell when the group and (x, y) are new). */
+static void add_trial(struct cell *c, int *nc, const char *g, double x, double y, const char *outcome)
+{
+  int i = find(c, *nc, g, x, y);
+  if (i < 0) {
+    i = (*nc)++;
+    snprintf(c[i].group, sizeof c[i].group, "%s", g);
+    c[i].x = x, c[i].y = y;
+  }
+  c[i].n++;
+  c[i].k += strcmp(outcome, "outer_teeth") == 0; /* the success; the status says it ran */
+  int o = 0;
+  while (o < N_OUT && strcmp(outcome, outcomes[o]) != 0)
+    o++;
+  c[i].out[o]++;
+}
+
+/* The cells of a former bench_map's grasp_cells.csv (a run kept without its tasks.csv: the counts are all
+ * the map and the bootstrap need). 0, or 2 with a message. */
+static int read_cells_table(const char *path, struct cell **out, int *nc)
+{
+  struct table *t = NULL;
+  if (table_read(path, TABLE_STRICT, &t)) {
+    if (!t) fprintf(stderr, "bench_grasp_map: neither tasks.csv nor %s can be read\n", path);
+    return 2;
+  }
+  int cg = table_column(t, "group"), cx = table_column(t, "x"), cy = table_column(t, "y");
+  int cn = table_column(t, "trials"), ck = table_column(t, "successes"), cs[N_OUT + 1], rc = 0;
+  for (int o = 0; o <= N_OUT; o++) {
+    char name[64];
+    snprintf(name, sizeof name, "share_%s", o < N_OUT ? outcomes[o] : "engine_failure");
+    cs[o] = table_column(t, name);
+    rc |= cs[o] < 0;
+  }
+  struct cell *c = NULL;
+  if (rc || cg < 0 || cx < 0 || cy < 0 || cn < 0 || ck < 0 || !(c = calloc((size_t)t->nrow + 1, sizeof *c))) {
+    fprintf(stderr, "bench_grasp_map: %s is not a grasp_cells.csv\n", path);
+    table_destroy(&t);
+    return 2;
+  }
+  for (int r = 0; r < t->nrow; r++) {
+    snprintf(c[r].group, sizeof c[r].group, "%s", table_get(t, r, cg));
+    c[r].x = table_number(t, r, cx), c[r].y = table_number(t, r, cy);
+    c[r].n = (int)lround(table_number(t, r, cn)), c[r].k = (int)lround(table_number(t, r, ck));
+    for (int o = 0; o <= N_OUT; o++)
+      c[r].out[o] = (int)lround(table_number(t, r, cs[o]) * c[r].n);
+  }
+  *out = c, *nc = t->nrow;
+  table_destroy(&t);
+  return 0;
+}
+
+/* The cells of a bench_grasp run: its tasks.csv, or without one its grasp_cells.csv (*nc of them, malloc'd
+ * in *out). 0, or 2 / 1 with a message. */
 static int read_cells(const char *dir, struct cell **out, int *nc)
 {
   char path[4200];
@@ -120,37 +217,31 @@ static int read_cells(const char *dir, struct cell **out, int *nc)
   struct table *t = NULL;
   *out = NULL;
   *nc = 0;
-  if (table_read(path, TABLE_STRICT, &t)) {
-    if (!t) fprintf(stderr, "bench_grasp_map: cannot read %s\n", path);
-    return 2;
+  int rc = table_read(path, TABLE_STRICT, &t);
+  if (rc == 1) {
+    snprintf(path, sizeof path, "%s/grasp_cells.csv", dir);
+    return read_cells_table(path, out, nc);
   }
-  int cf = table_column(t, "friction"), cx = table_column(t, "x"), cy = table_column(t, "y");
-  int cs = table_column(t, "status"), co = table_column(t, "outcome"), cm = table_column(t, "formulation");
-  int cv = table_column(t, "solver"), rc = 0;
+  if (rc) return 2;
+  int col[3] = {table_column(t, "friction"), table_column(t, "formulation"), table_column(t, "solver")};
+  int cx = table_column(t, "x"), cy = table_column(t, "y"), co = table_column(t, "outcome");
+  int n_axes = table_column(t, "status") - 1, *in_group = NULL;
   struct cell *c = NULL;
-  if (cf < 0 || cx < 0 || cy < 0 || cs < 0 || co < 0 || cm < 0 || cv < 0) {
+  if (col[0] < 0 || col[1] < 0 || col[2] < 0 || cx < 0 || cy < 0 || co < 0 || n_axes < 1) {
     fprintf(stderr, "bench_grasp_map: %s is not a bench_grasp table\n", path);
     rc = 2;
-  } else if (!(c = calloc((size_t)t->nrow + 1, sizeof *c))) {
+  } else if (!(c = calloc((size_t)t->nrow + 1, sizeof *c)) ||
+             !(in_group = calloc((size_t)n_axes + 1, sizeof *in_group))) {
     rc = 1;
   }
+  for (int k = 1; !rc && k <= n_axes; k++)
+    in_group[k] = axis_in_group(t, k);
   for (int r = 0; !rc && r < t->nrow; r++) {
-    char g[96];
-    snprintf(g, sizeof g, "%s/%s/%s", table_get(t, r, cf), table_get(t, r, cm), table_get(t, r, cv));
-    double x = table_number(t, r, cx), y = table_number(t, r, cy);
-    int i = find(c, *nc, g, x, y);
-    if (i < 0) {
-      i = (*nc)++;
-      snprintf(c[i].group, sizeof c[i].group, "%s", g);
-      c[i].x = x, c[i].y = y;
-    }
-    c[i].n++;
-    c[i].k += strcmp(table_get(t, r, co), "outer_teeth") == 0; /* the success; the status says it ran */
-    int o = 0;
-    while (o < N_OUT && strcmp(table_get(t, r, co), outcomes[o]) != 0)
-      o++;
-    c[i].out[o]++;
+    char g[sizeof c->group];
+    row_group(t, r, col, in_group, n_axes, g, sizeof g);
+    add_trial(c, nc, g, table_number(t, r, cx), table_number(t, r, cy), table_get(t, r, co));
   }
+  free(in_group);
   table_destroy(&t);
   *out = c;
   return rc;
@@ -183,13 +274,181 @@ static int write_cells(const char *dir, const struct cell *c, int nc)
   return 0;
 }
 
+/* The cells of group g (indices into c, *m of them) and, for each, the cells of its +-win window (CSR: the
+ * window of cell j is nb[start[j]] .. nb[start[j + 1] - 1], indices into idx). 0, or 1 out of memory. */
+struct group_cells {
+  int m, *idx, *start, *nb;
+  int need; /* a sweet spot's window holds at least this many cells (the largest window's with -full_windows)
+             */
+};
+
+static int group_cells_make(const struct cell *c, int nc, const char *g, double win, int full,
+                            struct group_cells *gc)
+{
+  gc->m = 0;
+  gc->idx = malloc((size_t)nc * sizeof *gc->idx);
+  gc->start = malloc(((size_t)nc + 1) * sizeof *gc->start);
+  if (!gc->idx || !gc->start) return 1;
+  for (int j = 0; j < nc; j++)
+    if (strcmp(c[j].group, g) == 0) gc->idx[gc->m++] = j;
+  size_t cap = (size_t)gc->m * 64 + 1, n = 0;
+  gc->nb = malloc(cap * sizeof *gc->nb);
+  for (int a = 0; gc->nb && a < gc->m; a++) {
+    gc->start[a] = (int)n;
+    for (int b = 0; b < gc->m; b++) {
+      const struct cell *p = &c[gc->idx[a]], *q = &c[gc->idx[b]];
+      if (fabs(q->x - p->x) > win + 1e-9 || fabs(q->y - p->y) > win + 1e-9) continue;
+      if (n == cap) {
+        int *grown = realloc(gc->nb, 2 * cap * sizeof *gc->nb);
+        if (!grown) return 1;
+        gc->nb = grown, cap *= 2;
+      }
+      gc->nb[n++] = b;
+    }
+  }
+  if (!gc->nb) return 1;
+  gc->start[gc->m] = (int)n;
+  gc->need = 1;
+  for (int a = 0; full && a < gc->m; a++)
+    if (gc->start[a + 1] - gc->start[a] > gc->need) gc->need = gc->start[a + 1] - gc->start[a];
+  return 0;
+}
+
+static void group_cells_free(struct group_cells *gc)
+{
+  free(gc->idx);
+  free(gc->start);
+  free(gc->nb);
+}
+
+/* With successes k[a] of the group's cells: the best cell and the sweet spot (the best window mean, *mean);
+ * ties keep the first, as the point estimate does. */
+static void argmaxes(const struct cell *c, const struct group_cells *gc, const int *k, int *best, int *sweet,
+                     double *mean)
+{
+  *best = *sweet = 0;
+  *mean = -1;
+  double best_p = -1;
+  for (int a = 0; a < gc->m; a++) {
+    const int n = c[gc->idx[a]].n;
+    const double p = n ? (double)k[a] / n : 0;
+    if (p > best_p) best_p = p, *best = a;
+    if (gc->start[a + 1] - gc->start[a] < gc->need) continue; /* a window cut by the grid's edge */
+    double s = 0;
+    for (int e = gc->start[a]; e < gc->start[a + 1]; e++) {
+      const int b = gc->nb[e], nb = c[gc->idx[b]].n;
+      s += nb ? (double)k[b] / nb : 0;
+    }
+    s /= gc->start[a + 1] - gc->start[a];
+    if (s > *mean) *mean = s, *sweet = a;
+  }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The bootstrap's report line: how often the sweet spot and the best cell stay where the estimate put them,
+ * where the sweet spot goes (the five most frequent centres), the 95 % range of its y and of its mean p, and
+ * how often it meets the paper's description (within 1 mm of (0, -11) mm in x and y, window mean >= 0.9). */
+static void boot_report(FILE *f, const struct cell *c, const struct group_cells *gc, int B, int seed,
+                        int best0, int *count, int same_sweet, int same_best, int paper, double *ys,
+                        double *means)
+{
+  const double p0 = prob(&c[gc->idx[best0]]);
+  int tied = 0; /* cells at the estimate's best p: a tie keeps the first in the table's order */
+  for (int a = 0; a < gc->m; a++)
+    tied += prob(&c[gc->idx[a]]) == p0;
+  qsort(ys, (size_t)B, sizeof *ys, cmp_double);
+  qsort(means, (size_t)B, sizeof *means, cmp_double);
+  const int lo = (int)floor(0.025 * (B - 1)), hi = (int)ceil(0.975 * (B - 1));
+  fprintf(
+      f,
+      "  bootstrap (%d resamples of the trials per cell, GSL mt19937 seed %d): the sweet spot stays at the "
+      "estimate's centre in %.3f, the best cell in %.3f (%d cells share its p %.3f; ties keep the first); "
+      "sweet spot centres:",
+      B, seed, (double)same_sweet / B, (double)same_best / B, tied, p0);
+  int shown = 0, left = B;
+  for (int top = 0; top < 5; top++) {
+    int a_max = -1;
+    for (int a = 0; a < gc->m; a++)
+      if (count[a] > 0 && (a_max < 0 || count[a] > count[a_max])) a_max = a;
+    if (a_max < 0) break;
+    const struct cell *p = &c[gc->idx[a_max]];
+    fprintf(f, "%s (%g, %g) %.3f", shown++ ? "," : "", p->x, p->y, (double)count[a_max] / B);
+    left -= count[a_max];
+    count[a_max] = -count[a_max]; /* shown: out of the next searches (the caller restores it) */
+  }
+  if (left > 0) fprintf(f, ", elsewhere %.3f", (double)left / B);
+  fprintf(f,
+          "; its y 95 %% range [%g, %g] mm, its mean p 95 %% range [%.3f, %.3f]; within 1 mm of the paper's "
+          "(0, -11) mm with mean p >= 0.9 in %.3f\n",
+          ys[lo], ys[hi], means[lo], means[hi], (double)paper / B);
+}
+
+/* The bootstrap over the trials of group g: each resample draws every cell's n trials with replacement from
+ * its own trials. Only the success count enters the argmaxes, and the count of successes among n trials drawn
+ * with replacement is binomial(n, k / n): drawn as such, the same distribution without the rows. Reports on
+ * each of outs (NULL-terminated). 0, or 1 out of memory. */
+static int bootstrap_group(const struct cell *c, int nc, const char *g, double win,
+                           const struct map_settings *set, FILE *const *outs)
+{
+  const int B = set->bootstrap;
+  struct group_cells gc = {0};
+  int *k = NULL, *count = NULL, rc = 1;
+  double *ys = NULL, *means = NULL;
+  gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+  if (!rng || group_cells_make(c, nc, g, win, set->full_windows, &gc)) goto done;
+  if (gc.m < 1) { /* no cell: nothing to resample (report_group's own group always has one) */
+    rc = 0;
+    goto done;
+  }
+  if (!(k = malloc((size_t)gc.m * sizeof *k)) || !(count = calloc((size_t)gc.m, sizeof *count)) ||
+      !(ys = malloc((size_t)B * sizeof *ys)) || !(means = malloc((size_t)B * sizeof *means)))
+    goto done;
+  gsl_rng_set(rng, (unsigned long)set->bootstrap_seed);
+  for (int a = 0; a < gc.m; a++)
+    k[a] = c[gc.idx[a]].k;
+  int best0 = 0, sweet0 = 0, best = 0, sweet = 0, same_sweet = 0, same_best = 0, paper = 0;
+  double mean;
+  argmaxes(c, &gc, k, &best0, &sweet0, &mean);
+  for (int b = 0; b < B; b++) {
+    for (int a = 0; a < gc.m; a++) {
+      const struct cell *p = &c[gc.idx[a]];
+      k[a] = p->n ? (int)gsl_ran_binomial(rng, (double)p->k / p->n, (unsigned)p->n) : 0;
+    }
+    argmaxes(c, &gc, k, &best, &sweet, &means[b]);
+    const struct cell *s = &c[gc.idx[sweet]];
+    count[sweet]++;
+    same_sweet += sweet == sweet0, same_best += best == best0;
+    paper += fabs(s->x) <= 1 + 1e-9 && fabs(s->y + 11) <= 1 + 1e-9 && means[b] >= 0.9;
+    ys[b] = s->y;
+  }
+  for (FILE *const *f = outs; *f; f++) {
+    boot_report(*f, c, &gc, B, set->bootstrap_seed, best0, count, same_sweet, same_best, paper, ys, means);
+    for (int a = 0; a < gc.m; a++) /* boot_report marks the centres it listed */
+      count[a] = abs(count[a]);
+  }
+  rc = 0;
+done:
+  gsl_rng_free(rng);
+  group_cells_free(&gc);
+  free(k);
+  free(count);
+  free(ys);
+  free(means);
+  return rc;
+}
+
 /* Per group (its first cell is c[i]): the best cell, the sweet spot, the plateau and the outcome shares on
  * stdout and in sw, and its map. 0, or 1 when the plot failed. */
-static int report_group(const char *dir, const struct cell *c, int nc, int i, double win, int plots, FILE *sw)
+static int report_group(const char *dir, const struct cell *c, int nc, int i, const struct map_settings *set,
+                        FILE *sw)
 {
+  const double win = set->window;
   const char *g = c[i].group;
-  const struct cell *best = NULL;
-  double best_w = -1, wx = NAN, wy = NAN;
   int plateau = 0, cells = 0, trials = 0, out[N_OUT + 1] = {0};
   for (int j = 0; j < nc; j++) {
     if (strcmp(c[j].group, g) != 0) continue;
@@ -198,15 +457,22 @@ static int report_group(const char *dir, const struct cell *c, int nc, int i, do
     for (int o = 0; o <= N_OUT; o++)
       out[o] += c[j].out[o];
     plateau += prob(&c[j]) >= 0.9;
-    if (!best || prob(&c[j]) > prob(best)) best = &c[j];
-    double s = 0;
-    int m = 0;
-    for (int k = 0; k < nc; k++)
-      if (strcmp(c[k].group, g) == 0 && fabs(c[k].x - c[j].x) <= win + 1e-9 &&
-          fabs(c[k].y - c[j].y) <= win + 1e-9)
-        s += prob(&c[k]), m++;
-    if (m && s / m > best_w) best_w = s / m, wx = c[j].x, wy = c[j].y;
   }
+  struct group_cells gc = {0};
+  int *k = NULL, a_best = 0, a_sweet = 0;
+  double best_w = NAN;
+  if (group_cells_make(c, nc, g, win, set->full_windows, &gc) || !(k = malloc((size_t)gc.m * sizeof *k))) {
+    fprintf(stderr, "bench_grasp_map: out of memory\n");
+    group_cells_free(&gc);
+    return 1;
+  }
+  for (int a = 0; a < gc.m; a++)
+    k[a] = c[gc.idx[a]].k;
+  argmaxes(c, &gc, k, &a_best, &a_sweet, &best_w);
+  const struct cell *best = &c[gc.idx[a_best]];
+  const double wx = c[gc.idx[a_sweet]].x, wy = c[gc.idx[a_sweet]].y;
+  free(k);
+  group_cells_free(&gc);
   double lo, hi;
   share_wilson(best->k, best->n, &lo, &hi);
   for (FILE *out_f = stdout; out_f; out_f = out_f == stdout ? sw : NULL) {
@@ -220,7 +486,12 @@ static int report_group(const char *dir, const struct cell *c, int nc, int i, do
       fprintf(out_f, " %s %.3f", outcomes[o], (double)out[o] / trials);
     fprintf(out_f, " other %.3f\n", (double)out[N_OUT] / trials);
   }
-  if (plots && plot_group(dir, g, c, nc, best, wx, wy, win)) {
+  FILE *const outs[] = {stdout, sw, NULL};
+  if (set->bootstrap > 0 && bootstrap_group(c, nc, g, win, set, outs)) {
+    fprintf(stderr, "bench_grasp_map: out of memory in the bootstrap of %s\n", g);
+    return 1;
+  }
+  if (!set->no_plots && plot_group(dir, g, c, nc, best, wx, wy, win)) {
     fprintf(stderr, "bench_grasp_map: the plot of %s failed (gnuplot)\n", g);
     return 1;
   }
@@ -252,7 +523,7 @@ static int grasp_map(const struct program *prog)
     int first = 1;
     for (int j = 0; j < i && first; j++)
       first = strcmp(c[j].group, c[i].group) != 0;
-    if (first && report_group(dir, c, nc, i, set.window, !set.no_plots, sw)) rc = 1;
+    if (first && report_group(dir, c, nc, i, &set, sw)) rc = 1;
   }
   if (sw) fclose(sw);
 cleanup:
@@ -262,12 +533,13 @@ cleanup:
 
 int main(int argc, char **argv)
 {
-  static const char *const flags[] = {"-no_plots", NULL};
-  static const struct program_spec spec = {.name = "bench_grasp_map",
-                                           .usage = "RUN_DIR [-no_plots] [-window MM]",
-                                           .positional_min = 1,
-                                           .positional_max = 1,
-                                           .flags = flags,
-                                           .no_mpi = 1};
+  static const char *const flags[] = {"-no_plots", "-full_windows", NULL};
+  static const struct program_spec spec = {
+      .name = "bench_grasp_map",
+      .usage = "RUN_DIR [-no_plots] [-full_windows] [-window MM] [-bootstrap B] [-bootstrap_seed S]",
+      .positional_min = 1,
+      .positional_max = 1,
+      .flags = flags,
+      .no_mpi = 1};
   return program_main(&spec, argc, argv, grasp_map);
 }

@@ -88,9 +88,11 @@ double grasp_part_extent(const double q[3]);
  * mass inside the tripod), 1 otherwise. */
 int grasp_tripod_statics(double p[3][2], double m, double g, double N[3]);
 /* Draws the uncertain quantities from rng: the tripod (three points at 120 degrees apart, each turned by up
- * to +-30 degrees, radii in [0.3, 0.9] R, redrawn until every normal force is >= 10 % of m g / 3) and the
- * two friction coefficients, uniform on (lo, hi]. */
-void grasp_draw(gsl_rng *rng, double mu_lo, double mu_hi, struct grasp_params *p);
+ * to +-30 degrees, radii in [0.3, 0.9] R, redrawn until every normal force is >= 10 % of m g / 3), then the
+ * support and the gripper friction coefficients, uniform on (support[0], support[1]] and (grip[0], grip[1]].
+ * The numbers drawn do not depend on the ranges (each coefficient is an affine image of one uniform), so the
+ * same rng state gives the same tripod and the same quantiles under any bounds. */
+void grasp_draw(gsl_rng *rng, const double support[2], const double grip[2], struct grasp_params *p);
 
 /* Classification of a final configuration from the contacts that carry load (impulse > load_min). */
 enum grasp_outcome grasp_classify(const struct grasp_contact *c, int nc, double load_min, double s_min,

@@ -159,7 +159,7 @@ int grasp_tripod_statics(double p[3][2], double m, double g, double N[3])
   return N[0] < 0 || N[1] < 0 || N[2] < 0;
 }
 
-void grasp_draw(gsl_rng *rng, double mu_lo, double mu_hi, struct grasp_params *p)
+void grasp_draw(gsl_rng *rng, const double support[2], const double grip[2], struct grasp_params *p)
 {
   const double min_share = 0.1 * p->mass * p->g / 3.0;
   for (;;) {
@@ -175,8 +175,8 @@ void grasp_draw(gsl_rng *rng, double mu_lo, double mu_hi, struct grasp_params *p
       break;
   }
   /* (lo, hi]: 1 - U[0,1) lies in (0, 1] */
-  p->mu_support = mu_lo + (mu_hi - mu_lo) * (1.0 - gsl_rng_uniform(rng));
-  p->mu_grip = mu_lo + (mu_hi - mu_lo) * (1.0 - gsl_rng_uniform(rng));
+  p->mu_support = support[0] + (support[1] - support[0]) * (1.0 - gsl_rng_uniform(rng));
+  p->mu_grip = grip[0] + (grip[1] - grip[0]) * (1.0 - gsl_rng_uniform(rng));
 }
 
 const char *grasp_outcome_name(enum grasp_outcome o)

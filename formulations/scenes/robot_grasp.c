@@ -1,4 +1,4 @@
-/* robot_grasp.c — the PEG paper's 2D robot-arm grasp scene (registered as robot_grasp), its joints' angles
+/* robot_grasp.c — the PEG authors' 2D robot-arm grasp scene (registered as robot_grasp), its joints' angles
  * and torques (see robot_grasp.h; the authors' robotArm2D.m; the PD controller is bench_robot_grasp's). */
 #include "robot_grasp.h"
 
@@ -129,7 +129,7 @@ const struct scene_type scene_type_robot_grasp = {
     "robot_grasp",
     "a two-fingered arm on revolute joints closing on a polygon resting on the ground (the PD control is "
     "its driver's)",
-    "Williams, Lu & Trinkle 2016 Sec. 6 (robot-arm grasp)",
+    "Williams, Lu & Trinkle 2016: the authors' repository (robot-arm grasp, robotArm2D.m)",
     SCENE_2D,
     1e-3,
     0,

@@ -1,7 +1,7 @@
-/* robot_grasp.h — the PEG paper's 2D robot-arm grasp (Williams, Lu & Trinkle 2016, Sec. 6; the authors'
- * robotArm2D.m, ../shared/notes/peg-experiments.md): a static ground (0.3 x 0.03 at (0, 0.14)) and base
- * (0.05 x 0.01 at (0, 0.25)); two fingers of two links each (0.05 x 0.01, mass 0.2, J 0.005) at x = 0.05
- * (f1), -0.05 (f2), 0.10 (f3), -0.10 (f4), y = 0.25, on revolute joints base-f1 at x = 0.025, base-f2 at
+/* robot_grasp.h — the PEG authors' 2D robot-arm grasp (Williams, Lu & Trinkle 2016: not in the paper's text;
+ * the authors' robotArm2D.m, ../shared/notes/peg-experiments.md): a static ground (0.3 x 0.03 at (0, 0.14))
+ * and base (0.05 x 0.01 at (0, 0.25)); two fingers of two links each (0.05 x 0.01, mass 0.2, J 0.005) at x =
+ * 0.05 (f1), -0.05 (f2), 0.10 (f3), -0.10 (f4), y = 0.25, on revolute joints base-f1 at x = 0.025, base-f2 at
  * -0.025, f1-f3 at 0.075, f2-f4 at -0.075 (the arm never collides with itself); a target polygon at
  * (0, 0.2), at rest; g = 9.8. Joint angle j = rotation of its second body minus its first's. */
 #ifndef CB_ROBOT_GRASP_H

@@ -458,16 +458,17 @@ static int triangle_drop_build(const void *settings, gsl_rng *rng, struct world 
   (void)settings, (void)rng;
   return built(scene_triangle_drop(), w, msg, len);
 }
-const struct scene_type scene_type_triangle_drop = {"triangle_drop",
-                                                    "a triangle dropped onto a static triangle, frictionless",
-                                                    "Williams, Lu & Trinkle 2016 Sec. 6 (triangle drop)",
-                                                    SCENE_2D,
-                                                    0.007,
-                                                    1,
-                                                    NULL,
-                                                    0,
-                                                    0,
-                                                    triangle_drop_build};
+const struct scene_type scene_type_triangle_drop = {
+    "triangle_drop",
+    "a triangle dropped onto a static triangle, frictionless",
+    "Williams, Lu & Trinkle 2016: the authors' repository (triangle drop)",
+    SCENE_2D,
+    0.007,
+    1,
+    NULL,
+    0,
+    0,
+    triangle_drop_build};
 
 struct peg_box_settings {
   double mu;

@@ -1,9 +1,10 @@
-/* scenes_peg.c — the scenes of the PEG paper's experiments (Williams, Lu & Trinkle 2016, Sec. 6; exact
- * set-ups from the authors' code in ../shared/notes/peg-experiments.md): the triangle drop, the open box
- * of polygons, the loader of the paper's ten stored polygon sets (../shared/data/peg/box2d_bodysets.txt),
- * our seeded generator of the same kind of polygons, and the spawning rule (declared in scenes.h).
- * Body origins of the polygons are the mean of their sample points, not the area centroid, and J is the
- * fixed 0.003 of the authors, not the polygon's own inertia. */
+/* scenes_peg.c — the scenes of the PEG experiments (Williams, Lu & Trinkle 2016; exact set-ups from the
+ * authors' code in ../shared/notes/peg-experiments.md): the triangle drop (an experiment of the authors'
+ * repository, not of the paper's text), the open box of polygons (the paper's Sec. 6), the loader of the
+ * paper's ten stored polygon sets (../shared/data/peg/box2d_bodysets.txt), our seeded generator of the same
+ * kind of polygons, and the spawning rule (declared in scenes.h). Body origins of the polygons are the mean
+ * of their sample points, not the area centroid, and J is the fixed 0.003 of the authors, not the polygon's
+ * own inertia. */
 #include "geom2d.h"
 #include "scenes.h"
 

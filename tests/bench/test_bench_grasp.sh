@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # test_bench_grasp.sh — smoke run of bin/bench_grasp (the lock piece grasp study, Chakraborty et al.
-# Sec. 6.4): with medium friction the sweet spot (0.5, -11.5) mm succeeds (there the contact normal is
-# 33.6 degrees under horizontal, so a gripper friction under tan 33.6 = 0.665 lets the part slide up onto
-# the outer teeth) and the diameter (0.5, -0.5) mm does not; one row per
+# Sec. 6.4): with medium friction the cell (0.5, -11.5) mm next to the paper's sweet spot (0, -11) succeeds
+# (there the jaws first touch the disc with the contact normal 33.7 degrees under horizontal, so every
+# medium gripper friction, under tan 33.7 = 0.666, lets the part slide up onto the outer teeth; at y = -11 mm
+# it is 32.0 degrees, tan 0.625: test_grasp) and the diameter (0.5, -0.5) mm does not; one row per
 # trial with its outcome; the same rows (timing columns aside) on 2 ranks as on 1 rank in-process and
 # after a stop and -resume; a bad
 # friction range exits 2; bench_grasp_map writes the per-cell intervals and the sweet spot; the run loop's
@@ -134,3 +135,73 @@ rc=$?
 if [ "$rc" = 0 ] && cmp -s <(strip "$csv") <(strip "$tmp/h4/tasks.csv"); then
   echo "ok - bench_grasp: -step_halvings with stewart_trinkle runs, rows unchanged when no step fails"; else
   echo "not ok - bench_grasp: -step_halvings with stewart_trinkle exits $rc"; sed 's/^/# /' "$tmp/outh4"; fi
+# the friction bounds per coefficient and the jaw force as axes: method axes, out of the task's seed, so
+# every setting sees the same tripods and friction quantiles: mu = LO + (HI - LO) u with the same u
+"$CB_BIN/bench_grasp" -x 0.5 -y -11.5 -seeds 2 -friction_support 0.2:0.5 -friction_gripper 0.4:0.6,0.7:0.9 \
+  -close_force 0.5,2 -quiet -no_plots -task_fork 0 -out "$tmp/sens" >"$tmp/outsens" 2>&1
+rc=$?
+scsv="$tmp/sens/tasks.csv"
+sc() { head -1 "$scsv" | tr , '\n' | grep -nx "$1" | cut -d: -f1; }
+if [ "$rc" = 0 ] && awk -F, -v fr="$(sc friction)" -v fs="$(sc friction_support)" -v fg="$(sc friction_gripper)" \
+     -v cf="$(sc close_force)" -v sd="$(sc seed)" -v ms="$(sc mu_support)" -v mg="$(sc mu_grip)" -v tp="$(sc tripod)" \
+     'NR > 1 { n++; if ($fr != "none" || $fs != "0.2:0.5") bad = 1
+       if ($ms <= 0.2 || $ms > 0.5) bad = 1
+       split($fg, r, ":"); if ($mg <= r[1] || $mg > r[2]) bad = 1
+       u = ($mg - r[1]) / (r[2] - r[1]); v = ($ms - 0.2) / 0.3
+       if ($sd in ug) { if (ug[$sd] - u > 1e-12 || u - ug[$sd] > 1e-12 || us[$sd] != v || tr[$sd] != $tp) bad = 1 }
+       else { ug[$sd] = u; us[$sd] = v; tr[$sd] = $tp }
+       forces[$cf] = 1 }
+     END { exit bad || n != 8 || !(0.5 in forces) || !(2 in forces) }' "$scsv"; then
+  echo "ok - bench_grasp: -friction_support, -friction_gripper, -close_force axes: 8 trials, -friction none, the same draws per seed in every setting"; else
+  echo "not ok - bench_grasp: sensitivity axes (exit $rc)"; cut -d, -f1-13,20-22 "$scsv" | sed 's/^/# /'; sed 's/^/# /' "$tmp/outsens"; fi
+# a gripper friction in (0.4, 0.6] lets the part slide up onto the outer teeth from (0.5, -11.5) mm; in (0.7, 0.9]
+# the squeeze holds it on the round part (only a gripper friction under tan 33.7 deg = 0.666 lets it slide)
+if awk -F, -v fg="$(sc friction_gripper)" -v o="$(sc outcome)" 'NR > 1 && $fg == "0.4:0.6" && $o != "outer_teeth" { bad = 1 }
+     NR > 1 && $fg == "0.7:0.9" && $o == "outer_teeth" { bad = 1 } END { exit bad }' "$scsv"; then
+  echo "ok - bench_grasp: gripper friction (0.4, 0.6] slides onto the outer teeth at (0.5, -11.5) mm, (0.7, 0.9] does not"; else
+  echo "not ok - bench_grasp: outcomes against the gripper friction"; fi
+# -friction medium with the gripper's own axis at the medium bounds: the rows of -friction medium (same seed,
+# same bounds), the new column aside
+margs="-x 0.5 -y -11.5,-0.5 -friction medium -seeds 3 -quiet -no_plots -task_fork 0"
+"$CB_BIN/bench_grasp" $margs -friction_gripper 0.33:0.66 -out "$tmp/fm" >/dev/null 2>&1
+"$CB_BIN/bench_grasp" $margs -out "$tmp/fm0" >/dev/null 2>&1
+nogrip() { strip "$1" | awk -F, -v OFS=, -v c="$(head -1 "$1" | tr , '\n' | grep -nx friction_gripper | cut -d: -f1)" \
+  '{ $c = ""; print }'; }
+if cmp -s <(nogrip "$tmp/fm/tasks.csv") <(nogrip "$tmp/fm0/tasks.csv") && [ "$(awk 'NR > 1' "$tmp/fm/tasks.csv" | wc -l)" = 6 ]; then
+  echo "ok - bench_grasp: -friction_gripper 0.33:0.66 with -friction medium gives the rows of -friction medium"; else
+  echo "not ok - bench_grasp: the gripper axis at the medium bounds changed the rows"; fi
+# one meaning per option: every conflicting or malformed friction choice exits 2, named
+bad_case() { # name, expected word in the message, options...
+  local name=$1 word=$2; shift 2
+  "$CB_BIN/bench_grasp" "$@" -out "$tmp/bad_$name" -quiet >"$tmp/out_$name" 2>&1
+  local rc=$?
+  if [ "$rc" = 2 ] && grep -q -- "$word" "$tmp/out_$name" && [ ! -d "$tmp/bad_$name" ]; then
+    echo "ok - bench_grasp: $name exits 2 naming $word, no run folder"; else
+    echo "not ok - bench_grasp: $name exits $rc"; sed 's/^/# /' "$tmp/out_$name"; fi
+}
+bad_case "-friction with both coefficient axes" "-friction names" -friction medium -friction_support 0.2:0.5 -friction_gripper high
+bad_case "a coefficient taking -friction none" "-friction none" -friction_support 0.2:0.5 -friction_gripper high,friction
+bad_case "reversed bounds" "-friction_support 0.5:0.2" -friction_support 0.5:0.2
+bad_case "a bad bound" "-friction_gripper 0.2:x" -friction_gripper 0.2:x
+bad_case "a zero jaw force" "close_force" -close_force 0
+# the bootstrap: at (0.5, -11.5) every medium trial succeeds and every high one is held on the round part, so
+# no resample moves the sweet spot or the best cell; with a coarse x the best cell ties with the other
+"$CB_BIN/bench_grasp_map" "$tmp/a" -no_plots -bootstrap 50 -bootstrap_seed 3 >"$tmp/map2" 2>&1
+if grep -q "^medium/stewart_trinkle/lemke: .*sweet spot +-3 mm: centre (0.5, -11.5) mm" "$tmp/a/grasp_sweet.txt" &&
+   grep -q "bootstrap (50 resamples of the trials per cell, GSL mt19937 seed 3): the sweet spot stays at the estimate's centre in 1.000, the best cell in 1.000 (1 cells share its p 1.000" "$tmp/a/grasp_sweet.txt" &&
+   [ "$(grep -c bootstrap "$tmp/a/grasp_sweet.txt")" = 2 ]; then
+  echo "ok - bench_grasp_map: bootstrap line per group, a certain sweet spot stays in every resample"; else
+  echo "not ok - bench_grasp_map: bootstrap"; sed 's/^/# /' "$tmp/a/grasp_sweet.txt"; fi
+# -full_windows: on a 2 x 3 grid with +-1 mm windows only the middle row's windows are whole, so the sweet
+# spot is there; a run kept without tasks.csv is read from its grasp_cells.csv, which comes out unchanged
+"$CB_BIN/bench_grasp" -x -0.5,0.5 -y -12.5,-11.5,-10.5 -friction medium -seeds 2 -quiet -no_plots -task_fork 0 \
+  -out "$tmp/fw" >/dev/null 2>&1
+"$CB_BIN/bench_grasp_map" "$tmp/fw" -no_plots -window 1 -full_windows -bootstrap 20 >/dev/null 2>&1
+cp "$tmp/fw/grasp_cells.csv" "$tmp/fw_cells.csv"
+rm -f "$tmp/fw/tasks.csv"
+"$CB_BIN/bench_grasp_map" "$tmp/fw" -no_plots -window 1 -full_windows -bootstrap 20 >"$tmp/fw_out" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && grep -q "sweet spot +-1 mm: centre (-\?0.5, -11.5) mm" "$tmp/fw/grasp_sweet.txt" &&
+   grep -q "y 95 % range \[-11.5, -11.5\]" "$tmp/fw/grasp_sweet.txt" && cmp -s "$tmp/fw_cells.csv" "$tmp/fw/grasp_cells.csv"; then
+  echo "ok - bench_grasp_map -full_windows: the sweet spot where its window is whole; read back from grasp_cells.csv"; else
+  echo "not ok - bench_grasp_map -full_windows (exit $rc)"; sed 's/^/# /' "$tmp/fw/grasp_sweet.txt" "$tmp/fw_out"; fi

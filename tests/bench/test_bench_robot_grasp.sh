@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_bench_robot_grasp.sh — smoke run of bin/bench_robot_grasp (the PEG paper's robot-arm grasp) on the
+# test_bench_robot_grasp.sh — smoke run of bin/bench_robot_grasp (the PEG authors' robot-arm grasp, from their repository) on the
 # sweep engine with a coarse reference (PEG at h = 1e-3) to stay fast: two targets, both friction values;
 # every PEG run completes; the arm's revolute joints (the free block of each formulation's mixed LCP) stay
 # closed within 1e-4 m under peg and stewart_trinkle; PEG tracks its reference closer than corrective on

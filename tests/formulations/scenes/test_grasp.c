@@ -69,8 +69,9 @@ static void test_tripod(void)
   int ok = 1;
   for (int k = 0; k < 1000; k++) {
     struct grasp_params a = {.mass = 0.03, .g = 9.81}, b = a;
-    grasp_draw(rng, 0.33, 0.66, &a);
-    grasp_draw(rng2, 0.33, 0.66, &b);
+    const double medium[2] = {0.33, 0.66};
+    grasp_draw(rng, medium, medium, &a);
+    grasp_draw(rng2, medium, medium, &b);
     ok &= a.mu_support > 0.33 && a.mu_support <= 0.66 && a.mu_grip > 0.33 && a.mu_grip <= 0.66;
     ok &= a.mu_support == b.mu_support && a.mu_grip == b.mu_grip;
     for (int i = 0; i < 3; i++)
@@ -80,6 +81,19 @@ static void test_tripod(void)
       ok &= a.normal[i] >= 0.1 * 0.03 * 9.81 / 3 - 1e-15 && hypot(a.tripod[i][0], a.tripod[i][1]) <= 0.9 * R;
   }
   CHECK(ok, "1000 draws: frictions in (0.33, 0.66], every normal force >= 10 %% of m g / 3, reproducible");
+  /* separate bounds per coefficient: the same tripod and the same quantiles (common random numbers) */
+  gsl_rng_set(rng, 7);
+  gsl_rng_set(rng2, 7);
+  const double medium[2] = {0.33, 0.66}, sup[2] = {0.1, 0.2}, grip[2] = {0.8, 1.2};
+  struct grasp_params a = {.mass = 0.03, .g = 9.81}, b = a;
+  grasp_draw(rng, medium, medium, &a);
+  grasp_draw(rng2, sup, grip, &b);
+  CHECK(b.mu_support > 0.1 && b.mu_support <= 0.2 && b.mu_grip > 0.8 && b.mu_grip <= 1.2 &&
+            fabs((b.mu_support - 0.1) / 0.1 - (a.mu_support - 0.33) / 0.33) < 1e-12 &&
+            fabs((b.mu_grip - 0.8) / 0.4 - (a.mu_grip - 0.33) / 0.33) < 1e-12 &&
+            a.tripod[2][1] == b.tripod[2][1],
+        "per-coefficient bounds: mu_s %.6f in (0.1, 0.2], mu_g %.6f in (0.8, 1.2], same quantiles and tripod",
+        b.mu_support, b.mu_grip);
   gsl_rng_free(rng);
   gsl_rng_free(rng2);
 }
@@ -108,6 +122,43 @@ static void test_classify(void)
   c[1].impulse = 0.0;
   CHECK(grasp_classify(c, 2, 0.1, 1e-4, 0.015) == GRASP_LOST, "one finger unloaded: lost");
   CHECK(grasp_classify(c, 0, 0.1, 1e-4, 5e-5) == GRASP_LOST, "jaws met: lost");
+}
+
+/* The half-opening at which the closing right finger first touches the part at (-x, -y) (bisection on the
+ * nearest component's gap), and that contact. */
+static void first_touch(double x, double y, struct grasp_contact *c)
+{
+  double lo = 0.0, hi = 0.05;
+  for (int it = 0; it < 60; it++) {
+    const double q[4] = {-x, -y, 0.0, 0.5 * (lo + hi)};
+    double gap = INFINITY;
+    for (int k = 0; k < GRASP_COMPONENTS; k++) {
+      struct grasp_contact e;
+      grasp_finger_gap(q, 1, k, &e);
+      if (e.gap < gap) gap = e.gap, *c = e;
+    }
+    if (gap > 0)
+      hi = 0.5 * (lo + hi);
+    else
+      lo = 0.5 * (lo + hi);
+  }
+}
+
+/* The first contact's normal angle below the horizontal sets the gripper friction under which the part slides
+ * up onto the teeth (tan of it); the guide and the reference README quote these numbers. */
+static void test_first_touch(void)
+{
+  const double ys[] = {-0.011, -0.0115, -0.011, -0.0115}, xs[] = {0.0, 0.0, 0.0005, 0.0005};
+  const double deg[] = {32.0, 33.7, 32.0, 33.7};
+  for (int i = 0; i < 4; i++) {
+    struct grasp_contact c = {0};
+    first_touch(xs[i], ys[i], &c);
+    const double a = atan2(-c.n[1], c.n[0]) * 180.0 / M_PI;
+    CHECK(c.component == 0 && fabs(a - deg[i]) < 0.05 && fabs(a - asin(-ys[i] / R) * 180.0 / M_PI) < 1e-5,
+          "(%g, %g) mm: first touch on the disc at %.4f deg below the horizontal (want %.1f, asin(|y|/R)); "
+          "tan %.4f",
+          1e3 * xs[i], 1e3 * ys[i], a, deg[i], tan(a * M_PI / 180.0));
+  }
 }
 
 /* A whole trial with fixed frictions and a symmetric tripod (grasp_fixture.h), no support damping. */
@@ -160,6 +211,7 @@ int main(void)
   test_shapes();
   test_tripod();
   test_classify();
+  test_first_touch();
   test_trials();
   return check_finish();
 }
