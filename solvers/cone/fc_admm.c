@@ -49,11 +49,8 @@ static int admm_create(struct solver *s)
 
 static void admm_free(struct admm_data *d)
 {
-  double **bufs[] = {&d->L, &d->r, &d->ur, &d->xi, &d->xik, &d->xih, &d->zk, &d->zh, &d->u, &d->rhs};
-  for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; k++) {
-    free(*bufs[k]);
-    *bufs[k] = NULL;
-  }
+  double **const bufs[] = {&d->L, &d->r, &d->ur, &d->xi, &d->xik, &d->xih, &d->zk, &d->zh, &d->u, &d->rhs};
+  cone_buffers_free(bufs, (int)(sizeof bufs / sizeof bufs[0]));
   free(d->ipiv);
   d->ipiv = NULL;
   d->cap = 0;
@@ -65,11 +62,9 @@ static int admm_setup(struct solver *s, const struct cp_problem *p)
   size_t n = p->n > 0 ? (size_t)p->n : 1;
   if (n <= d->cap) return 0;
   admm_free(d);
-  d->L = malloc(n * n * sizeof(double));
-  double **vecs[] = {&d->r, &d->ur, &d->xi, &d->xik, &d->xih, &d->zk, &d->zh, &d->u, &d->rhs};
-  int bad = !d->L;
-  for (size_t k = 0; k < sizeof vecs / sizeof vecs[0]; k++)
-    bad |= (*vecs[k] = malloc(n * sizeof(double))) == NULL;
+  double **const bufs[] = {&d->L, &d->r, &d->ur, &d->xi, &d->xik, &d->xih, &d->zk, &d->zh, &d->u, &d->rhs};
+  const size_t len[] = {n * n, n, n, n, n, n, n, n, n, n};
+  int bad = cone_buffers_alloc(bufs, len, (int)(sizeof bufs / sizeof bufs[0]));
   d->ipiv = malloc(n * sizeof *d->ipiv);
   if (bad || !d->ipiv) {
     admm_free(d);

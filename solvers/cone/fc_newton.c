@@ -57,12 +57,9 @@ static int newton_create(struct solver *s)
 
 static void newton_free(struct newton_data *d)
 {
-  double **bufs[] = {&d->J,  &d->phi,  &d->dr, &d->wdr, &d->u,   &d->rt,
-                     &d->ut, &d->best, &d->A,  &d->B,   &d->Wcc, &d->rho};
-  for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; k++) {
-    free(*bufs[k]);
-    *bufs[k] = NULL;
-  }
+  double **const bufs[] = {&d->J,  &d->phi,  &d->dr, &d->wdr, &d->u,   &d->rt,
+                           &d->ut, &d->best, &d->A,  &d->B,   &d->Wcc, &d->rho};
+  cone_buffers_free(bufs, (int)(sizeof bufs / sizeof bufs[0]));
   free(d->ipiv);
   d->ipiv = NULL;
   d->cap = 0;

@@ -128,3 +128,20 @@ const struct solver_type solver_type_fc_nsgs = {
     .destroy = nsgs_destroy,
     .view = nsgs_view,
 };
+
+void cone_buffers_free(double **const *bufs, int nb)
+{
+  for (int k = 0; k < nb; k++) {
+    free(*bufs[k]);
+    *bufs[k] = NULL;
+  }
+}
+
+int cone_buffers_alloc(double **const *bufs, const size_t *len, int nb)
+{
+  int bad = 0;
+  for (int k = 0; k < nb; k++)
+    bad |= (*bufs[k] = malloc(len[k] * sizeof(double))) == NULL;
+  if (bad) cone_buffers_free(bufs, nb);
+  return bad;
+}
