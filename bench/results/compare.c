@@ -137,6 +137,7 @@ void compare_result_destroy(struct compare_result **rp)
   rundir_groups_destroy(&(*rp)->gb);
   rundir_groups_destroy(&(*rp)->gn);
   free((*rp)->rows);
+  free((*rp)->pooled);
   free(*rp);
   *rp = NULL;
 }
@@ -512,12 +513,27 @@ static void within_spread(struct compare_row *row)
     row->verdict = COMPARE_SPREAD;
 }
 
+/* The tolerance of one pair's move, as its group's verdict would judge it: a share's 0/1 flip always counts,
+ * a count's move by more than one and beyond count_ratio, a metric's beyond max(tol_abs, tol_rel |x|, its
+ * noise floor). */
+static double pair_tolerance(const struct compare_options *o, const struct compare_row *row, double x,
+                             double floor_v)
+{
+  if (row->share) return 0.0;
+  if (row->kind == COMPARE_COUNT) return fmax(1.0, (o->count_ratio - 1.0) * fabs(x));
+  double tol_rel = o->tol_rel;
+  for (int j = 0; j < o->n_metric_tol; j++)
+    if (strcmp(o->metric_tol_name[j], row->name) == 0) tol_rel = o->metric_tol[j];
+  return fmax(fmax(o->tol_abs, tol_rel * fabs(x)), floor_v);
+}
+
 /* Trajectory outcomes over the pairs both runs solved: the move the measured spread allows the group's
  * median (spread_factor x the largest spread of its tasks), the pairs that moved beyond their own
  * allowance, and the one-sided signed-rank p-value of the differences for the worse (NAN when none
  * differs). */
 static void outcome_evidence(const struct pairing *p, const struct rundir *b, const struct rundir *n,
-                             const struct compare_options *o, double *scratch, struct compare_row *row)
+                             const struct compare_options *o, double *scratch, double floor_v,
+                             struct compare_row *row, long pooled[2])
 {
   int cb = table_column(b->tasks, row->name), cn = table_column(n->tasks, row->name);
   int id = table_column(b->tasks, "task_id"), higher = rundir_list_find(&n->higher_better, row->name) >= 0;
@@ -535,10 +551,42 @@ static void outcome_evidence(const struct pairing *p, const struct rundir *b, co
     }
     moved += y != x;
     scratch[m++] = higher ? x - y : y - x;
+    if (fabs(y - x) > pair_tolerance(o, row, x, floor_v)) pooled[scratch[m - 1] > 0.0 ? 0 : 1]++;
   }
   row->n_pairs = m;
   row->allowed = o->spread_factor * largest;
   row->p = moved ? compare_signed_rank_p(scratch, m) : NAN;
+}
+
+/* A share column: the shares differ when the Newcombe 95 % interval of their difference (share.h) excludes
+ * 0. A tolerance on the share itself would call one flipped trial of three a regression (1 -> 0.667), which
+ * is no evidence of a change; the paired test (outcome_evidence) still judges the shift of the instances. */
+static void judge_share(const struct rundir *n, const double *vb, int nb, const double *vn, int nn,
+                        struct compare_row *row)
+{
+  long kb = 0, kn = 0;
+  for (int k = 0; k < nb; k++)
+    kb += vb[k] >= 0.5;
+  for (int k = 0; k < nn; k++)
+    kn += vn[k] >= 0.5;
+  row->share = 1;
+  share_difference(kb, nb, kn, nn, &row->diff_lo, &row->diff_hi);
+  if (isnan(row->base) || isnan(row->now)) {
+    row->verdict = isnan(row->now) && !isnan(row->base) ? COMPARE_REGRESSION : COMPARE_UNTESTED;
+    return;
+  }
+  const int higher = rundir_list_find(&n->higher_better, row->name) >= 0;
+  const double worse_lo = higher ? -row->diff_hi : row->diff_lo,
+               better_hi = higher ? -row->diff_lo : row->diff_hi;
+  if (kb * (long)nn == kn * (long)nb)
+    row->verdict = COMPARE_SAME;
+  else if (worse_lo > 0.0)
+    row->verdict = COMPARE_REGRESSION;
+  else if (better_hi < 0.0)
+    row->verdict = COMPARE_IMPROVED;
+  else
+    row->verdict = COMPARE_OK;
+  within_spread(row);
 }
 
 static void judge_metric(const struct rundir *n, const struct compare_options *o, struct compare_row *row,
@@ -642,6 +690,8 @@ static struct compare_row *new_row(struct compare_result *res, int g, int m, con
                               .p = NAN,
                               .spread = NAN,
                               .allowed = NAN,
+                              .diff_lo = NAN,
+                              .diff_hi = NAN,
                               .verdict = COMPARE_UNTESTED};
   return row;
 }
@@ -651,7 +701,7 @@ static struct compare_row *new_row(struct compare_result *res, int g, int m, con
  * values on a side). */
 static void judge_value(struct compare_result *res, struct pairing *p, const struct rundir *b,
                         const struct rundir *n, const struct compare_options *o, double *scratch,
-                        struct compare_row *row)
+                        struct compare_row *row, long pooled[2])
 {
   const char *name = row->name;
   int nb, nn;
@@ -666,15 +716,20 @@ static void judge_value(struct compare_result *res, struct pairing *p, const str
   /* a share column (0/1 per task) is compared by its share: the median of 0s and 1s ignores any change
    * short of half the group */
   const int share = rundir_list_find(&n->shares, name) >= 0;
+  const double floor_v = rundir_floor(b->floors.n ? b : n, name);
+  row->share = share;
   row->base = share ? share_of(p->vb, nb) : median_of(p->vb, nb);
   row->now = share ? share_of(p->vn, nn) : median_of(p->vn, nn);
-  if (row->kind != COMPARE_COST && spread_is_outcome(n, name)) outcome_evidence(p, b, n, o, scratch, row);
+  if (row->kind != COMPARE_COST && spread_is_outcome(n, name))
+    outcome_evidence(p, b, n, o, scratch, floor_v, row, pooled);
   if (row->kind == COMPARE_COST)
     res->n_untested_costs++;
+  else if (share)
+    judge_share(n, p->vb, nb, p->vn, nn, row);
   else if (row->kind == COMPARE_COUNT)
     judge_count(o, row);
   else /* the baseline's floor: a variant's looser solve tolerance does not loosen its own verdict */
-    judge_metric(n, o, row, rundir_floor(b->floors.n ? b : n, name));
+    judge_metric(n, o, row, floor_v);
 }
 
 /* A success-rate drop no larger than the number of the group's tasks whose status the baseline's perturbed
@@ -708,7 +763,28 @@ static void compare_group(struct compare_result *res, struct pairing *p, const s
     row->kind = is_metric                                      ? COMPARE_METRIC
                 : rundir_list_find(&n->counts, row->name) >= 0 ? COMPARE_COUNT
                                                                : COMPARE_COST;
-    judge_value(res, p, b, n, o, scratch, row);
+    judge_value(res, p, b, n, o, scratch, row, res->pooled + 2 * k);
+  }
+}
+
+/* One row per trajectory outcome over every group: the pairs that moved beyond their tolerance for the
+ * worse against those for the better, by the one-sided sign test (binomial, 1/2): a shift too small for any
+ * quick preset's group of 1-4 instances but common to the experiment's groups. Signs only, so groups of
+ * different scales pool without weights, and a count per outcome is all the comparison keeps. */
+static void pooled_rows(struct compare_result *res, const struct rundir *n)
+{
+  for (int k = 0; k < n->metrics.n + n->costs.n; k++) {
+    const long worse = res->pooled[2 * k], better = res->pooled[2 * k + 1];
+    if (worse + better == 0) continue;
+    const int is_metric = k < n->metrics.n;
+    struct compare_row *row =
+        new_row(res, -1, -1, is_metric ? n->metrics.name[k] : n->costs.name[k - n->metrics.n]);
+    row->kind = is_metric ? COMPARE_METRIC : COMPARE_COUNT;
+    row->base = row->now = NAN;
+    row->n_pairs = (int)(worse + better);
+    row->n_beyond = (int)worse;
+    row->p = worse > 0 ? gsl_cdf_binomial_Q((unsigned)(worse - 1), 0.5, (unsigned)(worse + better)) : 1.0;
+    row->verdict = COMPARE_OK;
   }
 }
 
@@ -756,9 +832,10 @@ int compare_runs(const struct rundir *b, const struct rundir *n, const struct co
     goto cleanup;
   struct rundir_groups *gb = res->gb, *gn = res->gn;
   int per_group = 1 + n->metrics.n + n->costs.n;
-  res->rows = calloc((size_t)gb->n * per_group + 1, sizeof *res->rows);
+  res->rows = calloc((size_t)(gb->n + 1) * per_group + 1, sizeof *res->rows);
+  res->pooled = calloc(2 * (size_t)per_group, sizeof *res->pooled);
   matched = calloc((size_t)gn->n + 1, 1);
-  if (!res->rows || !matched) goto oom;
+  if (!res->rows || !res->pooled || !matched) goto oom;
   for (int g = 0; g < gb->n; g++) {
     int m = match_group(b, gb, g, n, gn, matched);
     if (m < 0 && !group_in_sweep(b, gb, g, n)) { /* not asked for: a run of a few solvers, say */
@@ -781,6 +858,7 @@ int compare_runs(const struct rundir *b, const struct rundir *n, const struct co
   }
   for (int k = 0; k < gn->n; k++)
     res->only_new += !matched[k];
+  pooled_rows(res, n);
   judge_shifts(res, o);
   count_verdicts(res);
   if (!res->n_common) {

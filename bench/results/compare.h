@@ -8,7 +8,10 @@
  *  - the success rate (successes / applicable tasks): a drop is a regression, unless every extra failure
  *    is time_limit — a wall-clock status that load alone can cause — which is verdict "time_limit" and
  *    fails only with fail_time_limit; the status change itself is shown (converged → time_limit);
- *  - each accuracy metric: medians; two values both at or under the column's noise floor are never a
+ *  - a share column (0/1 per task, sweep.h): the shares over the pairs both runs solved; a regression when
+ *    the Newcombe 95 % interval of their difference (share.h) lies wholly on the worse side, improved when
+ *    wholly on the better side (then the spread and the paired test below, as for any outcome);
+ *  - each other accuracy metric: medians; two values both at or under the column's noise floor are never a
  *    verdict ("under floor"); otherwise a move for the worse (a rise, or a fall for higher_better metrics)
  *    by more than max(tol_abs, tol_rel * |baseline|, floor) is a regression, for the better improved;
  *    a value the baseline had and the new run lost is a regression;
@@ -32,8 +35,11 @@
  *    fails when its paired differences over the group's instances (the tasks paired by their non-group
  *    axes: seeds, sets, targets) shift for the worse: one-sided Wilcoxon signed-rank test, p below
  *    shift_alpha / (number of such tests in the comparison) (Bonferroni), the p-value reported on the
- *    row. Without spread.csv (an older baseline, or a driver that cannot be perturbed) outcomes get the
- *    tolerances and the test only.
+ *    row. Pooled over every group, one row per outcome: the pairs that moved beyond their tolerance (a
+ *    share's flip, a count's count_ratio, a metric's tolerances and floor) for the worse against those for
+ *    the better, one-sided sign test (binomial with p = 1/2), in the same Bonferroni family: a shift too
+ *    small for any one group of a quick preset's 1-4 instances but common to the groups. Without spread.csv
+ * (an older baseline, or a driver that cannot be perturbed) outcomes get the tolerances and the test only.
  *  - a baseline group whose value of a group axis lies outside the new run's sweep of that axis
  *    (values_<axis> in experiment.txt: a run of a few solvers) was not asked for: it is counted, not
  *    missing.
@@ -80,7 +86,7 @@ enum compare_verdict {
 enum compare_kind { COMPARE_METRIC, COMPARE_SUCCESS, COMPARE_COST, COMPARE_COUNT, COMPARE_COVERAGE };
 
 struct compare_row {
-  int group; /* index into the baseline's groups */
+  int group; /* index into the baseline's groups; -1: every group (the pooled sign test) */
   int new_group;
   enum compare_kind kind;
   const char *name;  /* metric or cost column; "success_rate"; "coverage" */
@@ -93,6 +99,8 @@ struct compare_row {
    * its one-sided p-value, NAN when no pair differs); shift: the test failed the row */
   double allowed;
   int n_beyond, n_pairs, shift;
+  int share;               /* a share column: base and now are shares, judged by ... */
+  double diff_lo, diff_hi; /* ... the Newcombe 95 % interval of now - base (share.h) */
   enum compare_verdict verdict;
   char note[160]; /* success rate: the status change, e.g. "converged → time_limit (1)" */
 };
@@ -104,6 +112,7 @@ struct compare_result {
   struct compare_row *rows;
   int n_regressions, n_improved, n_untested_costs, n_time_limit, n_timing_evidence;
   int n_within_spread, n_shift_tests, outside_sweep; /* outside_sweep: baseline groups not asked for */
+  long *pooled; /* per metric and count column: pairs moved beyond tolerance for the worse, for the better */
 };
 
 /* Checks that the tables can be trusted: no two rows with the same task_id or the same axis values, no

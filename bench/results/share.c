@@ -24,3 +24,17 @@ void share_of_values(const double *v, int n, double q[3])
   q[0] = n > 0 ? (double)k / n : NAN;
   share_wilson(k, n, &q[1], &q[2]);
 }
+
+void share_difference(long k1, long n1, long k2, long n2, double *lo, double *hi)
+{
+  if (n1 <= 0 || n2 <= 0) {
+    *lo = *hi = NAN;
+    return;
+  }
+  double l1, u1, l2, u2;
+  const double p1 = (double)k1 / (double)n1, p2 = (double)k2 / (double)n2;
+  share_wilson(k1, n1, &l1, &u1);
+  share_wilson(k2, n2, &l2, &u2);
+  *lo = p2 - p1 - sqrt((p2 - l2) * (p2 - l2) + (u1 - p1) * (u1 - p1));
+  *hi = p2 - p1 + sqrt((u2 - p2) * (u2 - p2) + (p1 - l1) * (p1 - l1));
+}

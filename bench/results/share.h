@@ -13,5 +13,11 @@ void share_wilson(long k, long n, double *lo, double *hi);
 /* Of the n values v (each 0 or 1; a value >= 0.5 counts as 1): q[0] the share, q[1], q[2] its 95 % Wilson
  * interval (NAN when n = 0). */
 void share_of_values(const double *v, int n, double q[3]);
+/* The 95 % interval of the difference k2/n2 - k1/n1 of two shares by Newcombe's hybrid score method (R. G.
+ * Newcombe, "Interval estimation for the difference between independent proportions: comparison of eleven
+ * methods", Stat. Med. 17 (1998) 873-890, method 10: each share's Wilson interval combined by the square-root
+ * rule), which keeps its coverage where the Wald interval of the difference collapses (3 of 3 against 2 of
+ * 3); NAN, NAN when n1 or n2 is 0. */
+void share_difference(long k1, long n1, long k2, long n2, double *lo, double *hi);
 
 #endif

@@ -1,7 +1,8 @@
 /* NAME    bench_compare — regression verdicts: a new run directory against a baseline (design.md contract
  * 10). PURPOSE for every group of the baseline: coverage (a group the new run lacks is a regression), the
  * success rate with its status changes (a drop made of time_limit tasks only is verdict time_limit, which
- * fails only with -fail_time_limit), accuracy medians against tolerances and noise floors, counts
+ * fails only with -fail_time_limit), shares (0/1 columns) by the Newcombe interval of their difference,
+ * accuracy medians against tolerances and noise floors, counts
  * (iterations) by ratio, and timings by ratio of medians AND a one-sided Wilcoxon rank-sum / Mann-Whitney U
  * test — verdicts only for runs timed interleaved (-interleaved, as bench/ab runs them), evidence
  * ("slower?") otherwise. Metrics, counts and timings use the tasks both runs solved. Rules in compare.h.
@@ -23,7 +24,9 @@ static const char help[] =
     "  -map new=base,...     judge the new run's group value 'new' against the baseline's 'base' (a variant\n"
     "                        against what it replaces, e.g. -map pgs_relax=pgs); the same run on both sides\n"
     "                        judges one value of an axis against another (-map 64=8 over -lemke_block 8,64)\n"
-    "  -tol_rel r            accuracy: a median may rise by r * |baseline| (default 0.01)\n"
+    "  -tol_rel r            accuracy: a median may rise by r * |baseline| (default 0.01); a share column\n"
+    "                        (0/1 per task) regresses when the Newcombe 95% interval of its change excludes "
+    "0\n"
     "  -tol_abs a            ... or by a, or by the column's noise floor, whichever is larger (default 0)\n"
     "  -metric_tol m=r,...   tol_rel for particular metrics\n"
     "  -count_ratio x        counts (iterations): median ratio above x (and by more than 1) is a regression\n"
@@ -48,6 +51,10 @@ static void group_text(const struct rundir *r, const struct rundir_groups *g, in
 {
   size_t at = 0;
   buf[0] = '\0';
+  if (grp < 0) {
+    snprintf(buf, n, "(all groups, pooled)");
+    return;
+  }
   for (int k = 0; k < g->n_keys && at < n; k++)
     at += (size_t)snprintf(buf + at, n - at, "%s%s", k ? " " : "",
                            table_get(r->tasks, g->first[grp], g->key_col[k]));
@@ -62,7 +69,7 @@ static void format_value(const struct compare_row *c, double v, int n, char *buf
     snprintf(buf, len, "%d tasks", n);
   else if (isnan(v))
     snprintf(buf, len, "-");
-  else if (c->kind == COMPARE_SUCCESS)
+  else if (c->kind == COMPARE_SUCCESS || c->share)
     snprintf(buf, len, "%.1f%% (%d)", 100.0 * v, n);
   else
     snprintf(buf, len, "%.4g", v);
@@ -71,10 +78,18 @@ static void format_value(const struct compare_row *c, double v, int n, char *buf
 static void format_change(const struct compare_row *c, char *buf, size_t len)
 {
   size_t at = 0;
+  if (c->group < 0) {
+    snprintf(buf, len, "%d worse, %d better beyond tolerance [sign test p=%.2g%s]", c->n_beyond,
+             c->n_pairs - c->n_beyond, c->p, c->shift ? ": shift" : "");
+    return;
+  }
   if (c->kind == COMPARE_COVERAGE)
     snprintf(buf, len, "group missing");
   else if (c->kind == COMPARE_SUCCESS && !isnan(c->base) && !isnan(c->now))
     at = (size_t)snprintf(buf, len, "%+.1f pts", 100.0 * (c->now - c->base));
+  else if (c->share && !isnan(c->base) && !isnan(c->now))
+    snprintf(buf, len, "%+.1f pts [Newcombe 95%%: %+.1f, %+.1f]", 100.0 * (c->now - c->base),
+             100.0 * c->diff_lo, 100.0 * c->diff_hi);
   else if (isnan(c->base) || isnan(c->now))
     snprintf(buf, len, "%s", isnan(c->now) && !isnan(c->base) ? "lost" : "-");
   else if (c->kind == COMPARE_COST && !isnan(c->p) && !isnan(c->spread))
@@ -107,6 +122,7 @@ static void format_change(const struct compare_row *c, char *buf, size_t len)
 /* Under-floor moves are noise by declaration: listed with -all only, like identical values. */
 static int shown(const struct compare_row *c, int all)
 {
+  if (c->group < 0 && !all) return c->shift || c->p < 0.05; /* the pooled test: shown when it is evidence */
   return all || (c->verdict != COMPARE_SAME && c->verdict != COMPARE_UNTESTED && c->verdict != COMPARE_FLOOR);
 }
 

@@ -57,20 +57,28 @@ if awk -F, '$1 == "medium/stewart_trinkle/lemke" && $3 == -11.5 { f = 1; if ($4 
    grep -q "best cell (0.5, -11.5) mm: 3/3" "$tmp/a/grasp_sweet.txt"; then
   echo "ok - bench_grasp_map: Wilson interval and best cell"; else
   echo "not ok - bench_grasp_map"; sed 's/^/# /' "$tmp/map" "$tmp/a/grasp_cells.csv"; fi
-# bench_compare judges a share column by its share: one of the three medium sweet-spot trials turned from
-# outer_teeth to other_teeth is a regression of success (3/3 -> 2/3; the median would stay 1), while the
-# 2-rank run compares equal
+# bench_compare judges a share column by its share and the Newcombe interval of its change: one of the
+# three medium sweet-spot trials turned from outer_teeth to other_teeth (3/3 -> 2/3; the median would stay
+# 1) is no evidence ([-79.2, +29.1] points: ok), all three turned (3/3 -> 0/3) is a regression; the 2-rank
+# run compares equal
 cp -r "$tmp/a" "$tmp/a2"
-awk -F, -v OFS=, -v y="$cy" -v f="$cf" -v o="$co" -v s="$(col success)" -v t="$(col other_teeth)" \
-  'NR > 1 && !done && $y == -11.5 && $f == "medium" { $o = "other_teeth"; $s = 0; $t = 1; done = 1 } { print }' \
-  "$csv" >"$tmp/a2/tasks.csv"
+cp -r "$tmp/a" "$tmp/a3"
+for k in 1 3; do
+  awk -F, -v OFS=, -v y="$cy" -v f="$cf" -v o="$co" -v s="$(col success)" -v t="$(col other_teeth)" -v k="$k" \
+    'NR > 1 && done < k && $y == -11.5 && $f == "medium" { $o = "other_teeth"; $s = 0; $t = 1; done++ } { print }' \
+    "$csv" >"$tmp/a$((k == 1 ? 2 : 3))/tasks.csv"
+done
 "$CB_BIN/bench_compare" "$tmp/a" "$tmp/a2" >"$tmp/cmp1" 2>&1
 rc1=$?
+"$CB_BIN/bench_compare" "$tmp/a" "$tmp/a3" >"$tmp/cmp3" 2>&1
+rc3=$?
 "$CB_BIN/bench_compare" "$tmp/a" "$tmp/b" >"$tmp/cmp2" 2>&1
 rc2=$?
-if [ "$rc1" = 1 ] && grep -q "success" "$tmp/cmp1" && grep -Eq "1 +0\.667|1 -> 0\.667|0\.6667" "$tmp/cmp1" && [ "$rc2" = 0 ]; then
-  echo "ok - bench_compare: a success share 1 -> 0.667 is a regression; the same trials compare equal"; else
-  echo "not ok - bench_compare on shares (exit $rc1, $rc2)"; sed 's/^/# /' "$tmp/cmp1" | grep -v "^# #"; fi
+if [ "$rc1" = 0 ] && grep -Eq "success +100.0% \(3\) +66.7% \(3\) +-33.3 pts \[Newcombe 95%: -79.2, \+29.1\].* ok$" "$tmp/cmp1" &&
+   [ "$rc3" = 1 ] && grep -Eq "success +100.0% \(3\) +0.0% \(3\) +-100.0 pts \[Newcombe 95%: -100.0, -20.6\].* REGRESSION$" "$tmp/cmp3" &&
+   [ "$rc2" = 0 ]; then
+  echo "ok - bench_compare: a success share 3/3 -> 2/3 is within the Newcombe interval, 3/3 -> 0/3 a regression; the same trials compare equal"; else
+  echo "not ok - bench_compare on shares (exit $rc1, $rc3, $rc2)"; sed 's/^/# /' "$tmp/cmp1" "$tmp/cmp3" | grep -v "^# #"; fi
 "$CB_BIN/bench_grasp" -friction low -out "$tmp/bad" -quiet >/dev/null 2>&1
 rc=$?
 if [ "$rc" = 2 ]; then echo "ok - bench_grasp: unknown friction range exits 2"; else

@@ -6,9 +6,11 @@
  * residual judged against the baseline's floor (a looser floor in the new run does not help it); a group
  * whose solver the new run did not sweep is outside the sweep, not missing; a success-rate drop as large as
  * the status flips of the perturbed runs is within spread; a shift of every instance for the worse fails by
- * the paired test with its p-value. */
+ * the paired test with its p-value; the Newcombe interval of a difference of shares against the paper's own
+ * worked example. */
 #include "check.h"
 #include "compare.h"
+#include "share.h"
 #include "spread.h"
 
 #include <math.h>
@@ -78,6 +80,22 @@ static void test_signed_rank_normal(void)
   CHECK(fabs(p / 1.0698269600155098e-07 - 1.0) < 1e-6, "n = 60 with ties: tie-corrected variance %g", p);
 }
 
+/* Newcombe (1998), Table II, example (a): 56/70 against 48/80, method 10 (hybrid score): 0.0524 to 0.3339;
+ * 3/3 against 2/3 (one flipped trial of three) spans 0; 3/3 against 0/3 does not. */
+static void test_share_difference(void)
+{
+  double lo, hi;
+  share_difference(48, 80, 56, 70, &lo, &hi);
+  CHECK(fabs(lo - 0.0524) < 5e-5 && fabs(hi - 0.3339) < 5e-5, "Newcombe's example (a): [%.4f, %.4f]", lo, hi);
+  share_difference(3, 3, 2, 3, &lo, &hi);
+  CHECK(lo < 0.0 && hi > 0.0, "3/3 -> 2/3: [%.4f, %.4f] contains 0", lo, hi);
+  CHECK_CLOSE(lo, -0.7923403991979523, 1e-12, "3/3 -> 2/3: lower end");
+  share_difference(3, 3, 0, 3, &lo, &hi);
+  CHECK(lo == -1.0 && hi < -0.2, "3/3 -> 0/3: [%.4f, %.4f] below 0", lo, hi);
+  share_difference(0, 0, 1, 2, &lo, &hi);
+  CHECK(isnan(lo) && isnan(hi), "no trial on one side: no interval");
+}
+
 static void write_file(const char *sub, const char *name, const char *text)
 {
   char path[160];
@@ -122,6 +140,13 @@ static void write_runs(double err_shift, const char *flip_status)
   write_file("base", "spread.csv", spread);
   write_file("new", "experiment.txt", experiment_new);
   write_file("new", "tasks.csv", now);
+}
+
+static void remove_spread(void)
+{
+  char path[160];
+  snprintf(path, sizeof path, "%s/base/spread.csv", root);
+  remove(path);
 }
 
 static const struct compare_row *row_of(const struct compare_result *res, const char *name)
@@ -177,11 +202,74 @@ done:
   rundir_destroy(&n);
 }
 
+/* Ten groups of two instances, every instance 2 % worse (beyond tol_rel 1 %) and no spread.csv: no group's
+ * signed-rank test can say it (p = 1/4 each), the pooled sign test over the 20 pairs does (p = 2^-20), at
+ * a family level of 0.01 over the 21 tests. With every other instance better instead, the pooled test is
+ * not evidence (p = 0.59). */
+static void pooled_case(int alternate)
+{
+  static const char exp_text[] = "experiment toy\naxes solver,seed\ngroup solver\nmetrics err\n"
+                                 "values_solver s0,s1,s2,s3,s4,s5,s6,s7,s8,s9\nvalues_seed 0,1\n";
+  char base[2048] = "task_id,solver,seed,status,err\n", now[2048];
+  snprintf(now, sizeof now, "%s", base);
+  for (int id = 0; id < 20; id++) {
+    size_t at = strlen(base);
+    snprintf(base + at, sizeof base - at, "%d,s%d,%d,ok,1\n", id, id / 2, id % 2);
+    at = strlen(now);
+    snprintf(now + at, sizeof now - at, "%d,s%d,%d,ok,%g\n", id, id / 2, id % 2,
+             alternate && id % 2 ? 0.98 : 1.02);
+  }
+  write_file("base", "experiment.txt", exp_text);
+  write_file("base", "tasks.csv", base);
+  write_file("new", "experiment.txt", exp_text);
+  write_file("new", "tasks.csv", now);
+  char pb[128], pn[128];
+  snprintf(pb, sizeof pb, "%s/base", root);
+  snprintf(pn, sizeof pn, "%s/new", root);
+  struct rundir *b = NULL, *n = NULL;
+  struct compare_result *res = NULL;
+  struct compare_options o = {.tol_rel = 0.01,
+                              .time_ratio = 1.2,
+                              .alpha = 0.05,
+                              .min_repeats = 5,
+                              .count_ratio = 1.2,
+                              .shift_alpha = 0.01};
+  if (CHECK(rundir_read(pb, &b) == 0 && rundir_read(pn, &n) == 0 && compare_runs(b, n, &o, &res) == 0,
+            "pooled: runs read and compared")) {
+    const struct compare_row *pooled = NULL;
+    int group_shift = 0;
+    for (int i = 0; i < res->n_rows; i++) {
+      if (res->rows[i].group < 0)
+        pooled = &res->rows[i];
+      else
+        group_shift |= res->rows[i].shift;
+    }
+    CHECK(res->n_shift_tests == 11 && !group_shift,
+          "pooled: 10 group tests and the pooled one, no group shifts");
+    if (CHECK(pooled != NULL, "pooled: a row over every group")) {
+      CHECK(pooled->n_pairs == 20 && pooled->n_beyond == (alternate ? 10 : 20),
+            "pooled: %d of %d pairs worse", pooled->n_beyond, pooled->n_pairs);
+      if (alternate)
+        CHECK(!pooled->shift && fabs(pooled->p - 0.5880985260009766) < 1e-12, "pooled: half worse, p = %g",
+              pooled->p);
+      else
+        CHECK(pooled->shift && fabs(pooled->p - 1.0 / 1048576.0) < 1e-18 &&
+                  pooled->verdict == COMPARE_REGRESSION,
+              "pooled: every pair worse, p = 2^-20, a regression (%s)",
+              compare_verdict_name(pooled->verdict));
+    }
+  }
+  compare_result_destroy(&res);
+  rundir_destroy(&b);
+  rundir_destroy(&n);
+}
+
 int main(void)
 {
   test_signed_rank_known();
   test_signed_rank_brute_force();
   test_signed_rank_normal();
+  test_share_difference();
   snprintf(root, sizeof root, "/tmp/cb_test_outcomes.XXXXXX");
   if (!mkdtemp(root)) return 1;
   char sub[128];
@@ -195,6 +283,9 @@ int main(void)
   compare_case(0.05, "ok", 0.01, COMPARE_REGRESSION, COMPARE_REGRESSION);
   compare_case(0.5, "ok", 1e-9, COMPARE_REGRESSION, COMPARE_SPREAD); /* err beyond 3 x the spread */
   compare_case(0.0, "ok", 0.01, COMPARE_SAME, COMPARE_REGRESSION);
+  remove_spread();
+  pooled_case(0);
+  pooled_case(1);
   const char *files[] = {"base/experiment.txt", "base/tasks.csv", "base/spread.csv", "new/experiment.txt",
                          "new/tasks.csv"};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
