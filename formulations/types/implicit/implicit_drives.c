@@ -58,8 +58,11 @@ int implicit_drives_build(struct implicit_drives *dr, const struct world *w, dou
                                                 .B = m->max_force * h};
   }
   dr->nfree = nj;
-  for (int i = 0; i < dr->ng; i++)
-    dr->nfree += dr->g[i].np;
+  dr->nbox = 0;
+  for (int i = 0; i < dr->ng; i++) {
+    dr->nfree += dr->g[i].np == 2 ? 2 : 0;
+    dr->nbox += dr->g[i].np == 1;
+  }
   return 0;
 }
 
@@ -104,6 +107,23 @@ static void group_rows(const struct implicit_bounded *g, int p, int sg, double c
   F[sg] = cone;
 }
 
+/* A motor's box row (implicit_drives.h) at its impulse p = x[col]: d' nu - v* + creep p / B, and d p in the
+ * body's Newton-Euler rows. */
+static void box_row(const struct implicit_bounded *g, int col, double creep, const double *x, double *F,
+                    double *J, int n)
+{
+  const double p = x[col], *d = g->d[0];
+  double e = -g->target[0] + creep * p / g->B;
+  for (int j = 0; j < 3; j++) {
+    e += d[j] * x[g->dof + j];
+    F[g->dof + j] += d[j] * p;
+    jac_add(J, n, col, g->dof + j, d[j]);
+    jac_add(J, n, g->dof + j, col, d[j]);
+  }
+  F[col] = e;
+  jac_add(J, n, col, col, creep / g->B);
+}
+
 void implicit_drives_rows(const struct implicit_drives *dr, double h, const double *x, double *F, double *J,
                           int n)
 {
@@ -111,8 +131,22 @@ void implicit_drives_rows(const struct implicit_drives *dr, double h, const doub
     joint_rows(&dr->col[j], dr->phi[j], h, dr->free0 + j, x, F, J, n);
   int p = dr->free0 + dr->nj;
   for (int i = 0; i < dr->ng; i++) {
+    if (dr->g[i].np == 1) {
+      box_row(&dr->g[i], dr->comp0 + i, dr->creep, x, F, J, n);
+      continue;
+    }
     group_rows(&dr->g[i], p, dr->comp0 + i, dr->creep, x, F, J, n);
     p += dr->g[i].np;
+  }
+}
+
+void implicit_drives_bounds(const struct implicit_drives *dr, const double *guess, double *lo, double *hi)
+{
+  for (int i = 0; i < dr->ng; i++) {
+    if (dr->g[i].np != 1) continue;
+    const int col = dr->comp0 + i;
+    lo[col] = -dr->g[i].B - guess[col];
+    hi[col] = dr->g[i].B - guess[col];
   }
 }
 
@@ -134,6 +168,10 @@ void implicit_drives_guess(const struct implicit_drives *dr, const double *nu0, 
       len += e[k] * e[k];
     }
     len = sqrt(len);
+    if (g->np == 1) { /* a motor: its boxed impulse at the bound against the error */
+      guess[dr->comp0 + i] = len > 0.0 ? -g->B * e[0] / len : 0.0;
+      continue;
+    }
     for (int k = 0; k < g->np; k++)
       guess[p + k] = len > 0.0 ? -g->B * e[k] / len : 0.0;
     guess[dr->comp0 + i] = len;

@@ -12,6 +12,12 @@
  * and d_k p_k in the Newton-Euler rows, so p opposes the velocity error at the bound |p| = B while it is not
  * zero (sigma = |error| then), and the error vanishes inside it: a box in one dimension, a disc in two (the
  * support model bounds |f_i| <= mu N_i in every direction, so its ellipse is a circle, not the options' e_t).
+ * A motor (one dimension) is written as that box: p itself is the group's complementarity unknown, bounded
+ * -B <= p <= B, complementary to d' nu - v* + creep p / B (at -B the error is >= 0, at B <= 0, inside 0) —
+ * the same law without sigma. Why: in the form with sigma, at the step a grasp study's finger first meets the
+ * part every Newton solver (ours, SNES VI, TAO) stalled with the motor's sigma at zero and the penetration
+ * left in the merit's floor (the study's own step, grasp_trial_implicit.c, found this first); the box has no
+ * multiplier to leave at zero.
  * B is a constant, so dividing the paper's rows by it changes no solution; it keeps them O(v) and O(p) where
  * B ~ 1e-5 N s would put the paper's B v and B^2 under the solver's absolute tolerance. A group with B = 0
  * (mu = 0, N_i = 0) has no impulse and no unknowns. Directions, lever arms and joint columns are those of the
@@ -37,8 +43,10 @@ struct implicit_drives {
   int nj, cap_j, cap_phi;
   struct implicit_bounded *g; /* the groups */
   int ng, cap_g;
-  int nfree;        /* free unknowns: nj joint impulses, then each group's np components */
-  int free0, comp0; /* where they start in x, and where the groups' sigmas (ng) start */
+  int nfree;        /* free unknowns: nj joint impulses, then each support point's 2 components */
+  int nbox;         /* motors among the groups */
+  int free0, comp0; /* where they start in x, and where the groups' complementarity unknowns (ng) start:
+                     * a support point's sigma, a motor's impulse p (boxed) */
   double creep; /* the groups' rows read (sigma + creep) p_k / B: a slip of at most creep while sticking */
 };
 
@@ -49,6 +57,8 @@ int implicit_drives_build(struct implicit_drives *dr, const struct world *w, dou
  * comp0) into F, their impulses added to the Newton-Euler rows; J (dense, n columns) when not NULL. */
 void implicit_drives_rows(const struct implicit_drives *dr, double h, const double *x, double *F, double *J,
                           int n);
+/* The motors' boxes on the unknowns z = x - guess: lo = -B - guess, hi = B - guess at their slots. */
+void implicit_drives_bounds(const struct implicit_drives *dr, const double *guess, double *lo, double *hi);
 /* The start of the unknowns (into guess, the step's initial point): no joint impulse; each group sliding
  * at its free-flight velocity error e_0 (nu0 + M^-1 p_app, M block-diagonal), sigma = |e_0| and p at the
  * bound against e_0 (both 0 when e_0 = 0): the answer while a group keeps sliding, so a slide or a motor's

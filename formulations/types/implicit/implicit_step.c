@@ -358,9 +358,9 @@ static struct row_counts step_counts(const struct implicit_step *d)
   for (int i = 0; i < d->nc; i++)
     other += 2 * d->dim + m->nextra + 1 + d->c[i].m2;
   return (struct row_counts){.normal = m->npn * d->nc,
-                             .friction =
-                                 (friction_count(d->dim) + sigma_friction) * fr + d->dr.nfree - d->dr.nj,
-                             .slack = (sigma_friction ? 0 : fr) + d->dr.ng,
+                             .friction = (friction_count(d->dim) + sigma_friction) * fr + d->dr.nfree -
+                                         d->dr.nj + d->dr.nbox,
+                             .slack = (sigma_friction ? 0 : fr) + d->dr.ng - d->dr.nbox,
                              .joint = d->dr.nj,
                              .velocity = d->ndof,
                              .other = other,
@@ -381,6 +381,7 @@ int implicit_step_assemble(struct formulation *f, const struct world *w, const s
     p->lo[i] = i < d->nfree ? -INFINITY : -d->guess[i];
     p->hi[i] = INFINITY;
   }
+  implicit_drives_bounds(&d->dr, d->guess, p->lo, p->hi);
   d->scale.n = 0;
   if (d->equilibrate && step_scaling(d, p)) {
     cp_destroy(&p);
