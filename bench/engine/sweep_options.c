@@ -246,9 +246,11 @@ void sweep_print_help(const struct sweep *s)
       snprintf(opt, sizeof opt, "-seeds N");
     else
       snprintf(opt, sizeof opt, "%s a,b,...", sweep_axis_option(a));
-    printf("  %-26s %s%s (default %s%s%s)\n", opt, sweep_axis_is_instance(a) ? "[instance] " : "",
-           a->help ? a->help : "", a->def ? a->def : "", a->range ? "; range " : "",
-           a->range ? a->range : "");
+    /* an axis without a fixed default (the driver's axis_default gives it) says so in its help */
+    printf("  %-26s %s%s%s%s%s%s%s\n", opt, sweep_axis_is_instance(a) ? "[instance] " : "",
+           a->help ? a->help : "", a->def ? " (default " : "", a->def ? a->def : "",
+           a->range ? (a->def ? "; range " : " (range ") : "", a->range ? a->range : "",
+           a->def || a->range ? ")" : "");
   }
   printf("\nColumns of tasks.csv besides task_id, the axes, status, task_seconds, rank, host:\n");
   static const char *const role[] = {"metric", "cost", "info", "metric+"};

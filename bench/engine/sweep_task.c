@@ -3,6 +3,7 @@
  * names the same parameters whatever the number of ranks, slices or resumes. Seeding: the task's GSL
  * mt19937 is seeded with splitmix64(base seed, id) — from the task alone, never from the rank. */
 #include "formulation.h"
+#include "program.h"
 #include "run.h"
 #include "scene.h"
 #include "sweep_impl.h"
@@ -205,6 +206,9 @@ int sweep_axes_parse(struct sweep *s)
       const char *list = run_value(s, opt, &given);
       if (!given && !ax->def && d->axis_default && s->ctx) list = d->axis_default(s->ctx, ax->name);
       if (!list) list = ax->def ? ax->def : "";
+      /* -help before the driver's settings exist: an axis whose default they give (axis_default) is shown
+       * as its help says, not as an error */
+      if (!list[0] && !given && d->axis_default && !s->ctx && s->program && s->program->help) continue;
       if (!list[0]) {
         if (s->rank == 0) fprintf(stderr, "error: %s: the axis is empty (give at least one value)\n", opt);
         return 1;
