@@ -213,3 +213,10 @@ if [ "$rc" = 0 ] && grep -q "sweet spot +-1 mm: centre (-\?0.5, -11.5) mm" "$tmp
    grep -q "y 95 % range \[-11.5, -11.5\]" "$tmp/fw/grasp_sweet.txt" && cmp -s "$tmp/fw_cells.csv" "$tmp/fw/grasp_cells.csv"; then
   echo "ok - bench_grasp_map -full_windows: the sweet spot where its window is whole; read back from grasp_cells.csv"; else
   echo "not ok - bench_grasp_map -full_windows (exit $rc)"; sed 's/^/# /' "$tmp/fw/grasp_sweet.txt" "$tmp/fw_out"; fi
+# -help lists the axes whose default the driver gives at run time (the friction ranges) without an error
+"$CB_BIN/bench_grasp" -help >"$tmp/help" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && ! grep -q "^error" "$tmp/help" && grep -q "^  -friction_support a,b,\.\.\. *range of the support friction" "$tmp/help" &&
+   ! grep -q "(default )" "$tmp/help"; then
+  echo "ok - bench_grasp -help: the friction axes listed, no error"; else
+  echo "not ok - bench_grasp -help (exit $rc)"; grep -n "error\|(default )" "$tmp/help" | sed 's/^/# /'; fi
