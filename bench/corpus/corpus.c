@@ -113,6 +113,24 @@ static int32_t *read_csr_index(const struct corpus *c, const struct corpus_slot 
   return bad ? NULL : ptr;
 }
 
+int64_t corpus_findex_count(const struct corpus_meta *m) { return strcmp(m->kind, "boxed") == 0 ? m->n : 0; }
+
+/* A boxed problem's friction indices, stored as n doubles after its matrix: each an integer in [-1, n)
+ * (whether they form a valid problem is corpus_check_linear's). 0, or 1. */
+static int read_findex(const struct corpus *c, int64_t at, struct cp_problem *p)
+{
+  if (p->kind != CP_BOXED) return 0;
+  const int n = p->n;
+  double *f = malloc((size_t)n * sizeof *f);
+  int rc = !f || corpus_read_slice(c->values, H5T_NATIVE_DOUBLE, c->n_values, at, n, f);
+  for (int i = 0; i < n && !rc; i++) {
+    rc = !(f[i] >= -1.0 && f[i] < n && f[i] == floor(f[i]));
+    if (!rc) p->findex[i] = (int)f[i];
+  }
+  free(f);
+  return rc;
+}
+
 /* The version 2 / 3 data of a linear problem into p (q, lo, hi, then M dense or from CSR with index ix). */
 static int read_v2(const struct corpus *c, int i, const int32_t *ix, struct cp_problem *p)
 {
@@ -129,7 +147,10 @@ static int read_v2(const struct corpus *c, int i, const int32_t *ix, struct cp_p
   free(qlh);
   if (rc) return 1;
   const int64_t at = s->values_offset + 3 * (int64_t)n;
-  if (!ix) return corpus_read_slice(c->values, H5T_NATIVE_DOUBLE, c->n_values, at, (int64_t)n * n, p->M);
+  if (!ix) {
+    rc = corpus_read_slice(c->values, H5T_NATIVE_DOUBLE, c->n_values, at, (int64_t)n * n, p->M);
+    return rc || read_findex(c, at + (int64_t)n * n, p);
+  }
   double *val = malloc(((size_t)s->nnz + 1) * sizeof *val);
   rc = !val || corpus_read_slice(c->values, H5T_NATIVE_DOUBLE, c->n_values, at, s->nnz, val);
   if (!rc) memset(p->M, 0, (size_t)n * n * sizeof *p->M);
@@ -137,7 +158,7 @@ static int read_v2(const struct corpus *c, int i, const int32_t *ix, struct cp_p
     for (int32_t k = ix[r]; k < ix[r + 1]; k++)
       p->M[(size_t)r * n + ix[n + 1 + k]] = val[k];
   free(val);
-  return rc;
+  return rc || read_findex(c, at + s->nnz, p);
 }
 
 int corpus_read(const struct corpus *c, int i, struct cp_problem **out, char *err, size_t len)
@@ -163,6 +184,8 @@ int corpus_read(const struct corpus *c, int i, struct cp_problem **out, char *er
     p = cp_mlcp_create(m->n_eq, m->n - m->n_eq);
   else if (strcmp(m->kind, "box_mcp") == 0)
     p = cp_box_create(m->n);
+  else if (strcmp(m->kind, "boxed") == 0 && c->version >= 2)
+    p = cp_boxed_create(m->n);
   int rc = !p || (c->version == 1 ? corpus_v1_read(c->file, m, p) : read_v2(c, i, ix, p));
   free(ix);
   if (rc) {
@@ -243,6 +266,7 @@ int corpus_check_linear(const struct cp_problem *p, char *why, size_t len)
 {
   const int n = p->n, lcp = p->kind == CP_LCP, mlcp = p->kind == CP_MLCP;
   why[0] = '\0';
+  if (p->kind == CP_BOXED && cp_boxed_invalid(p, why, len)) return 1;
   for (int i = 0; i < n; i++) {
     const double lo = p->lo[i], hi = p->hi[i];
     const int free_row = mlcp && i < p->n_eq;

@@ -21,6 +21,9 @@
 static int siconos_text(FILE *fp, const struct cp_problem *p, char *err, size_t len)
 {
   if (!cp_is_linear(p)) return corpus_fail(err, len, "%s: a callback problem", p->name);
+  if (p->kind == CP_BOXED) /* left out with a note, as the kinds Siconos has no file for */
+    return corpus_fail(
+        err, len, "%s: a boxed LCP (Siconos' LCP and MLCP files have no bounds or friction index)", p->name);
   const int n = p->n, ne = p->n_eq, m = n - ne;
   for (int i = ne; i < n; i++)
     if (p->lo[i] != 0.0 || !isinf(p->hi[i]))

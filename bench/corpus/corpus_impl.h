@@ -27,6 +27,8 @@ int corpus_open_here(const char *path, struct corpus **c, char *err, size_t len)
 /* Checks a problem's data as read (finite, bounds of its kind; for a callback problem its bounds and z0):
  * 0 ("" in why) when it is fine, else 1 with the reason in why. */
 int corpus_check_linear(const struct cp_problem *p, char *why, size_t len);
+/* The friction indices a linear problem stores after its matrix (as doubles): n for kind boxed, else 0. */
+int64_t corpus_findex_count(const struct corpus_meta *m);
 int corpus_check_callback(const struct corpus_callback *cb, int n, char *why, size_t len);
 
 /* corpus_table.c: the version 2 / 3 problem table of the open file c->file: the datasets' sizes against the

@@ -225,6 +225,7 @@ const char *corpus_kind_text(enum cp_kind k)
   case CP_BOX_MCP: return "box_mcp";
   case CP_NCP: return "ncp";
   case CP_FC: return "fc";
+  case CP_BOXED: return "boxed";
   }
   return "unknown";
 }

@@ -1,7 +1,8 @@
 /* corpus_stream.c — captured problems as records on a pipe (corpus_stream.h). A record: struct head (its
  * total length first), struct corpus_meta, the doubles (linear: q, lo, hi, M row-major; callback: lo, hi,
- * z0, F(z0), the carried state), then the world and option texts, padded to 8 bytes so the next record's
- * doubles stay aligned. Records are gathered in a buffer and written a buffer at a time. */
+ * z0, F(z0), the carried state), a boxed problem's friction indices (int32), then the world and option texts,
+ * padded to 8 bytes so the next record's doubles stay aligned. Records are gathered in a buffer and written a
+ * buffer at a time. */
 #include "corpus_stream.h"
 
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 enum { REC_NONE = 0, REC_LINEAR = 1, REC_CALLBACK = 2 };
+_Static_assert(sizeof(int) == sizeof(int32_t), "a boxed problem's findex (int) is sent as int32");
 
 struct head {
   uint64_t total; /* bytes of the whole record, padding included */
@@ -27,10 +29,16 @@ static size_t n_doubles(const struct head *h)
   return 0;
 }
 
+/* A boxed linear problem's friction indices. */
+static size_t n_findex(const struct head *h)
+{
+  return h->type == REC_LINEAR && h->kind == CP_BOXED ? (size_t)h->n : 0;
+}
+
 static size_t record_bytes(const struct head *h)
 {
-  size_t b =
-      sizeof *h + sizeof(struct corpus_meta) + n_doubles(h) * sizeof(double) + h->world_len + h->options_len;
+  size_t b = sizeof *h + sizeof(struct corpus_meta) + n_doubles(h) * sizeof(double) +
+             n_findex(h) * sizeof(int32_t) + h->world_len + h->options_len;
   return (b + 7) & ~(size_t)7;
 }
 
@@ -102,6 +110,7 @@ int corpus_stream_put(struct corpus_stream_out *o, const struct cp_problem *p, c
     iov[c++] = (struct iovec){p->lo, nb};
     iov[c++] = (struct iovec){p->hi, nb};
     iov[c++] = (struct iovec){p->M, n * nb};
+    if (p->kind == CP_BOXED) iov[c++] = (struct iovec){p->findex, n * sizeof(int32_t)};
   } else if (h.type == REC_CALLBACK) {
     iov[c++] = (struct iovec){cb->lo, nb};
     iov[c++] = (struct iovec){cb->hi, nb};
@@ -132,6 +141,7 @@ static int deliver(const char *r, corpus_stream_sink sink, void *ctx)
   struct cp_problem p = {.kind = (enum cp_kind)h.kind, .n = h.n, .n_eq = h.n_eq, .scale = 1.0};
   if (h.type == REC_LINEAR) {
     p.q = d, p.lo = d + n, p.hi = d + 2 * n, p.M = d + 3 * n;
+    if (h.kind == CP_BOXED) p.findex = (int *)(void *)(d + 3 * n + n * n);
     return sink(ctx, &p, m, NULL) ? 2 : 0;
   }
   if (h.type == REC_NONE) return sink(ctx, &p, m, NULL) ? 2 : 0;

@@ -17,8 +17,8 @@
 #define CORPUS_N_MAX        1000000
 #define TABLE_BLOCK         256 /* rows read at a time */
 
-static const char *const kinds[] = {"lcp", "mlcp", "box_mcp", "ncp"};
-enum { KIND_LCP, KIND_MLCP, KIND_BOX, KIND_NCP, N_KINDS };
+static const char *const kinds[] = {"lcp", "mlcp", "box_mcp", "ncp", "boxed"};
+enum { KIND_LCP, KIND_MLCP, KIND_BOX, KIND_NCP, KIND_BOXED, N_KINDS };
 
 static int kind_of(const char *k)
 {
@@ -50,7 +50,7 @@ static int meta_check(const struct corpus_meta *m, int version, char *why)
   const int n_max = cap == 1 ? CORPUS_N_LINEAR_MAX : CORPUS_N_MAX;
   if (m->n < (cap ? 1 : 0) || m->n > n_max) return say(why, "n = %d (%d to %d)", m->n, cap ? 1 : 0, n_max);
   if (m->n_eq < 0 || m->n_eq > m->n || (k == KIND_MLCP && m->n_eq == m->n && cap) ||
-      ((k == KIND_LCP || k == KIND_BOX) && m->n_eq != 0))
+      ((k == KIND_LCP || k == KIND_BOX || k == KIND_BOXED) && m->n_eq != 0))
     return say(why, "n_eq = %d with n = %d for kind %s", m->n_eq, m->n, m->kind);
   if (cap == 2 && !(isfinite(m->h) && m->h > 0.0)) return say(why, "time step h = %g", m->h);
   return 0;
@@ -69,14 +69,15 @@ static int in_range(int64_t offset, int64_t count, hsize_t size, const char *set
 static int slot_check(const struct corpus *c, const struct corpus_meta *m, const struct corpus_slot *s,
                       char *why)
 {
-  const int64_t n = m->n;
+  const int64_t n = m->n, fx = corpus_findex_count(m);
   if (s->format < 0) return say(why, "unknown M_format");
   if (m->captured == 1) {
     if (s->format != FMT_DENSE && s->format != FMT_CSR) return say(why, "M_format is not dense or csr");
-    if (s->format == FMT_DENSE) return in_range(s->values_offset, 3 * n + n * n, c->n_values, "values", why);
+    if (s->format == FMT_DENSE)
+      return in_range(s->values_offset, 3 * n + n * n + fx, c->n_values, "values", why);
     if (s->nnz < 0 || s->nnz > n * n)
       return say(why, "nnz = %lld with n = %lld", (long long)s->nnz, (long long)n);
-    return in_range(s->values_offset, 3 * n + s->nnz, c->n_values, "values", why) ||
+    return in_range(s->values_offset, 3 * n + s->nnz + fx, c->n_values, "values", why) ||
            in_range(s->indices_offset, n + 1 + s->nnz, c->n_indices, "indices", why);
   }
   if (s->format != FMT_NONE) return say(why, "M_format %s without linear data", corpus_fmt_text[s->format]);
@@ -178,7 +179,8 @@ static void check_overlaps(struct corpus *c, int which, struct region *r)
     if (c->why[i][0] || !m->captured) continue;
     int64_t start = which == 0 ? s->values_offset : which == 1 ? s->indices_offset : s->text_offset, len = 0;
     if (which == 0)
-      len = m->captured == 2 ? 4 * n + s->carry_n : 3 * n + (s->format == FMT_CSR ? s->nnz : n * n);
+      len = m->captured == 2 ? 4 * n + s->carry_n
+                             : 3 * n + (s->format == FMT_CSR ? s->nnz : n * n) + corpus_findex_count(m);
     if (which == 1 && s->format == FMT_CSR) len = n + 1 + s->nnz;
     if (which == 2 && m->captured == 2) len = (int64_t)s->world_len + s->options_len;
     if (len > 0) r[k++] = (struct region){start, start + len, i};

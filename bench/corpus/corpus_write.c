@@ -265,8 +265,8 @@ static int writer_open(const char *path, hid_t fapl, struct corpus_writer **out,
 static int add_matrix(struct corpus_writer *w, const struct cp_problem *p, struct row *r)
 {
   const int n = p->n;
-  const size_t nn = (size_t)n * (size_t)n;
-  if (reserve((void **)&w->val, &w->cap_val, w->n_val, 3 * (size_t)n + nn, sizeof *w->val) ||
+  const size_t nn = (size_t)n * (size_t)n, nf = p->kind == CP_BOXED ? (size_t)n : 0;
+  if (reserve((void **)&w->val, &w->cap_val, w->n_val, 3 * (size_t)n + nn + nf, sizeof *w->val) ||
       reserve((void **)&w->idx, &w->cap_idx, w->n_idx, (size_t)n + 1 + nn, sizeof *w->idx))
     return 1;
   r->values_offset = (int64_t)(w->size[SET_VALUES] + w->n_val);
@@ -287,17 +287,21 @@ static int add_matrix(struct corpus_writer *w, const struct cp_problem *p, struc
   }
   ptr[n] = (int32_t)k;
   w->n_val += 3 * (size_t)n;
-  if (4 * k >= nn) {
+  const int dense = 4 * k >= nn;
+  if (dense) {
     memcpy(val, p->M, nn * sizeof *val);
     snprintf(r->m_format, sizeof r->m_format, "%s", corpus_fmt_text[FMT_DENSE]);
     w->n_val += nn;
-    return 0;
+  } else {
+    snprintf(r->m_format, sizeof r->m_format, "%s", corpus_fmt_text[FMT_CSR]);
+    r->indices_offset = (int64_t)(w->size[SET_INDICES] + w->n_idx);
+    r->nnz = (int64_t)k;
+    w->n_idx += (size_t)n + 1 + k;
+    w->n_val += k;
   }
-  snprintf(r->m_format, sizeof r->m_format, "%s", corpus_fmt_text[FMT_CSR]);
-  r->indices_offset = (int64_t)(w->size[SET_INDICES] + w->n_idx);
-  r->nnz = (int64_t)k;
-  w->n_idx += (size_t)n + 1 + k;
-  w->n_val += k;
+  for (size_t i = 0; i < nf; i++) /* a boxed problem's friction indices, exact as doubles */
+    w->val[w->n_val + i] = (double)p->findex[i];
+  w->n_val += nf;
   return 0;
 }
 

@@ -4,6 +4,7 @@
  * mixed NCPs of testncp.h (the disc on a plane, Chakraborty et al. eqs. 41-47). */
 #include "problem_class.h"
 
+#include "boxed_class.h"
 #include "cp_io.h"
 #include "sparse_mlcp.h"
 #include "testncp.h"
@@ -162,7 +163,7 @@ int cp_class_valid(const char *name)
   int max_form;
   double a2;
   return cp_class_random(name) || cp_class_sized(name, "murty") > 0 || cp_class_egan(name, &max_form, &a2) ||
-         cp_class_ncp_fixed(name) > 0 || cp_class_file(name) != NULL;
+         cp_class_ncp_fixed(name) > 0 || cp_class_file(name) != NULL || cp_boxed_class_valid(name);
 }
 
 int cp_class_check(const char *name, const char *data_dir, char *err, size_t errlen)
@@ -232,6 +233,8 @@ enum cp_class_status cp_class_create(const char *name, unsigned long seed, const
     *p = cp_test_kojima_shindo();
   else if (strcmp(name, "mcp_siconos10") == 0)
     *p = cp_test_mcp_siconos();
+  else if (cp_boxed_class_valid(name))
+    return cp_boxed_class_create(name, p, err, errlen) ? CP_CLASS_FAILED : CP_CLASS_OK;
   else if (cp_class_oversized(name)) {
     snprintf(err, errlen,
              "problem class '%s': N = %ld is above %d (the generated classes are dense: an N x N matrix, "
@@ -244,7 +247,8 @@ enum cp_class_status cp_class_create(const char *name, unsigned long seed, const
         err, errlen,
         "unknown problem class '%s' (spdN, restingN, slidingN with N a multiple of 24, murtyN, egan_max_a, "
         "egan_max_b, egan_sum_1, egan_sum_2, ncp_disc_roll, ncp_disc_slide, ncp_disc_rand, ncp_mixedN, "
-        "ncp_kojima_shindo, mcp_siconos10, sparse_mlcpN, siconos:PATH, file:PATH)",
+        "ncp_kojima_shindo, mcp_siconos10, sparse_mlcpN, boxed_incline, boxed_incline_3d, boxed_hex_pyramid, "
+        "boxed_box_stack, boxed_cannonball, boxed_polygon_box, siconos:PATH, file:PATH)",
         name);
     return CP_CLASS_UNKNOWN;
   }
@@ -265,7 +269,7 @@ int cp_class_size(const char *name, const char *data_dir)
     return n;
   if ((n = cp_class_boxes(name, &sliding)) > 0) return n * CP_CLASS_BOX_UNKNOWNS;
   if (cp_class_egan(name, &max_form, &a2)) return max_form ? 10 : 4;
-  if (!cp_class_file(name)) return -1;
+  if (!cp_class_file(name) && !cp_boxed_class_valid(name)) return -1;
   struct cp_problem *p = NULL;
   char err[256];
   if (cp_class_create(name, 0, data_dir, &p, err, sizeof err) != CP_CLASS_OK) return -1;

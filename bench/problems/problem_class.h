@@ -24,6 +24,9 @@
  *   ncp_mixedN    random strictly monotone mixed NCP, N / 3 free unknowns, known solution (seeded)
  *   ncp_kojima_shindo   Kojima-Shindo's 4-unknown NCP;  mcp_siconos10   Siconos' MCP test (5 free + 5)
  *   sparse_mlcpN  synthetic sparse contact-structured mixed LCP of size N >= 5 (cp_test_sparse_mlcp, seeded)
+ *   boxed_incline, boxed_incline_3d, boxed_hex_pyramid, boxed_box_stack, boxed_cannonball, boxed_polygon_box
+ *                 the boxed LCP with friction index of formulation boxed_lcp at a fixed step of one of our
+ *                 scenes (boxed_class.h; not in the default list)
  *   siconos:PATH  a Siconos numerics .dat file, PATH relative to the data folder (LCP, or MLCP when the
  *                 file name contains "mlcp", or frictional contact under fc3d/: cp_file_format_guess)
  *   file:PATH     a problem file in any format cp_io reads, PATH as given (relative to the working

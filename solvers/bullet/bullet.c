@@ -1,12 +1,17 @@
 /* bullet.c — solvers `bullet_dantzig`, `bullet_lemke`, `bullet_pgs`: Bullet's MLCP solvers (bullet.h) on
- * LCPs, mixed LCPs and box MCPs. Bullet's answer to "solved?" is a claim like any solver's: the harness's
- * checker decides (a true with a failing answer becomes numerical_failure there); a false is reported as
- * numerical_failure with no answer. The problem is copied into Bullet's matrix type by setup, outside the
- * clock (an engine assembles into it directly); the copies Bullet's solvers make inside solveMLCP are theirs
- * and timed. bullet_dantzig needs lo <= 0 <= hi (Bullet's restriction; otherwise not_applicable).
- * bullet_pgs runs -bullet_pgs_check_every sweeps per call (Bullet's own stop, the sum of squared steps, is
- * off) and the checker between calls, up to -cp_max_it sweeps (default 10000); bullet_lemke's pivot limit is
- * -cp_max_it (default Bullet's 1000). Infinite bounds are given to Bullet as +-1e18 (-bullet_bound_clip). */
+ * LCPs, mixed LCPs, box MCPs and boxed LCPs with a friction index (cp.h CP_BOXED: lo, hi and findex are
+ * handed over as Bullet's lo, hi and limitDependency, the arrays an engine's btMLCPSolver builds; Bullet's
+ * Dantzig takes the friction boxes from the normals' x as ODE's dLCP does, its PGS bounds x_i by lo_i x_k,
+ * hi_i x_k at each sweep, and its Lemke ignores the dependency: it solves the fixed box [-mu, mu], which the
+ * checker then judges against the problem's own boxes). Bullet's answer to "solved?" is a claim like any
+ * solver's: the harness's checker decides (a true with a failing answer becomes numerical_failure there); a
+ * false is reported as numerical_failure with no answer. The problem is copied into Bullet's matrix type by
+ * setup, outside the clock (an engine assembles into it directly); the copies Bullet's solvers make inside
+ * solveMLCP are theirs and timed. bullet_dantzig needs lo <= 0 <= hi (Bullet's restriction; otherwise
+ * not_applicable). bullet_pgs runs -bullet_pgs_check_every sweeps per call (Bullet's own stop, the sum of
+ * squared steps, is off) and the checker between calls, up to -cp_max_it sweeps (default 10000);
+ * bullet_lemke's pivot limit is -cp_max_it (default Bullet's 1000). Infinite bounds are given to Bullet as
+ * +-1e18 (-bullet_bound_clip). */
 #include "bullet.h"
 
 #include "solver.h"
@@ -50,7 +55,7 @@ static int bullet_setup(struct solver *s, const struct cp_problem *p)
     d->cap = p->n;
   }
   d->loaded = NULL;
-  if (bullet_ws_load(d->ws, p->n, p->M, p->q, p->lo, p->hi, NULL, d->bound_clip)) return 1;
+  if (bullet_ws_load(d->ws, p->n, p->M, p->q, p->lo, p->hi, p->findex, d->bound_clip)) return 1;
   d->loaded = p;
   return 0;
 }
@@ -152,7 +157,7 @@ static void bullet_view(const struct solver *s, FILE *out)
   const struct solver_type solver_type_##NAME = {                                                            \
       .name = #NAME,                                                                                         \
       .summary = (SUMMARY),                                                                                  \
-      .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP,                                                                \
+      .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP | CP_BOXED,                                                     \
       .options = bullet_options,                                                                             \
       .n_options = 2,                                                                                        \
       .option_prefix = "bullet_",                                                                            \

@@ -78,6 +78,48 @@ struct cp_problem *cp_fc_create(int dim, int nc)
   return p;
 }
 
+struct cp_problem *cp_boxed_create(int n)
+{
+  struct cp_problem *p = cp_alloc(CP_BOXED, n, 1);
+  if (!p) return NULL;
+  p->findex = malloc((n > 0 ? (size_t)n : 1) * sizeof *p->findex);
+  if (!p->findex) {
+    cp_destroy(&p);
+    return NULL;
+  }
+  for (int i = 0; i < n; i++)
+    p->findex[i] = -1;
+  return p;
+}
+
+int cp_boxed_invalid(const struct cp_problem *p, char *why, size_t len)
+{
+  for (int i = 0; i < p->n; i++) {
+    int k = p->findex ? p->findex[i] : -1;
+    double lo = p->lo[i], hi = p->hi[i];
+    if (k < -1 || k >= p->n || k == i) {
+      snprintf(why, len, "row %d: friction index %d is not -1 or another row in [0, %d)", i, k, p->n);
+      return 1;
+    }
+    if (k >= 0 && p->findex[k] >= 0) {
+      snprintf(why, len, "row %d: its normal row %d is a friction row itself (findex %d)", i, k,
+               p->findex[k]);
+      return 1;
+    }
+    if (k >= 0 && !(isfinite(hi) && hi >= 0.0 && lo == -hi)) {
+      snprintf(why, len,
+               "row %d (friction of row %d): bounds [%g, %g] are not [-mu, mu] with a finite mu >= 0", i, k,
+               lo, hi);
+      return 1;
+    }
+    if (k < 0 && !(lo <= hi && lo < INFINITY && hi > -INFINITY)) {
+      snprintf(why, len, "row %d: bounds [%g, %g] are no interval", i, lo, hi);
+      return 1;
+    }
+  }
+  return 0;
+}
+
 struct cp_problem *cp_duplicate(const struct cp_problem *src)
 {
   struct cp_problem *p = cp_alloc(src->kind, src->n, src->M != NULL);
@@ -98,6 +140,14 @@ struct cp_problem *cp_duplicate(const struct cp_problem *src)
     }
     memcpy(p->mu, src->mu, nc * sizeof *p->mu);
   }
+  if (src->findex) {
+    p->findex = malloc((n > 0 ? n : 1) * sizeof *p->findex);
+    if (!p->findex) {
+      cp_destroy(&p);
+      return NULL;
+    }
+    memcpy(p->findex, src->findex, n * sizeof *p->findex);
+  }
   memcpy(p->name, src->name, sizeof p->name);
   memcpy(p->lo, src->lo, n * sizeof *p->lo);
   memcpy(p->hi, src->hi, n * sizeof *p->hi);
@@ -116,6 +166,7 @@ void cp_destroy(struct cp_problem **p)
   free((*p)->lo);
   free((*p)->hi);
   free((*p)->mu);
+  free((*p)->findex);
   free(*p);
   *p = NULL;
 }
@@ -128,6 +179,7 @@ const char *cp_kind_name(enum cp_kind kind)
   case CP_BOX_MCP: return "box_mcp";
   case CP_NCP: return "ncp";
   case CP_FC: return "fc";
+  case CP_BOXED: return "boxed";
   }
   return "unknown";
 }
@@ -203,13 +255,17 @@ int cp_check(const struct cp_problem *p, const double *z, double *work, struct c
   int nc = p->kind == CP_FC && p->fc_dim > 0 ? n / p->fc_dim : 0;
   for (int k = 0; k < nc; k++) /* a friction coefficient must be a finite mu >= 0 to define a cone */
     if (!(isfinite(p->mu[k]) && p->mu[k] >= 0.0)) c->nonfinite = 1;
+  char why[160];
+  if (p->kind == CP_BOXED && cp_boxed_invalid(p, why, sizeof why)) c->nonfinite = 1; /* no box to judge by */
   for (int i = 0; i < n && !c->nonfinite; i++) {
     if (!isfinite(z[i]) || !isfinite(Fz[i])) {
       c->nonfinite = 1;
       break;
     }
     if (p->kind == CP_FC) continue; /* the cone's residual, below */
-    double r = cp_natural_component(p->lo[i], p->hi[i], z[i], Fz[i]);
+    double lo = p->lo[i], hi = p->hi[i];
+    if (p->kind == CP_BOXED) cp_boxed_bounds(p, z, i, &lo, &hi); /* z finite: z_k was checked or is next */
+    double r = cp_natural_component(lo, hi, z[i], Fz[i]);
     if (r > c->natural) c->natural = r;
     if (i < p->n_eq && fabs(Fz[i]) > c->equality) c->equality = fabs(Fz[i]);
   }

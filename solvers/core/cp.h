@@ -8,14 +8,23 @@
  * Frictional contact (FC, the exact Coulomb cone; cp_fc.h): M = W (the Delassus matrix), q, and per contact
  * c of fc_dim = 2 or 3 unknowns r_c (normal first) a friction coefficient mu[c]: u = W r + q and
  * K_mu ∋ r_c ⟂ u_c + mu ||u_T,c|| e_N ∈ K_mu* (De Saxcé's modified velocity). Its bounds are unused (free).
+ * Boxed LCP with a friction index (BOXED: ODE's dLCP, Bullet's btMLCPSolver): w = M z + q, lo_i <= z_i <=
+ * hi_i complementary to w_i (the box MCP's conditions), except that a row with findex[i] = k >= 0 (a friction
+ * row of the normal row k) has the bounds -|hi_i z_k| <= z_i <= |hi_i z_k|: hi_i holds its friction
+ * coefficient mu_i and lo_i = -mu_i as stored (ODE's and Bullet's convention, so their arrays pass
+ * unchanged). A normal row k is no friction row itself (findex[k] = -1). The box is Coulomb's pyramid in the
+ * sense of a box: each tangent direction limited on its own (|z_t1|, |z_t2| <= mu z_n), not the cone ||z_T||
+ * <= mu z_n.
  */
 #ifndef CB_CP_H
 #define CB_CP_H
 
+#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 
-enum cp_kind { CP_LCP = 1, CP_MLCP = 2, CP_BOX_MCP = 4, CP_NCP = 8, CP_FC = 16 };
-#define CP_KIND_LAST CP_FC
+enum cp_kind { CP_LCP = 1, CP_MLCP = 2, CP_BOX_MCP = 4, CP_NCP = 8, CP_FC = 16, CP_BOXED = 32 };
+#define CP_KIND_LAST CP_BOXED
 
 /* Callbacks for nonlinear problems: return 0 on success, nonzero if F or J cannot be evaluated at z. */
 typedef int (*cp_function)(void *ctx, const double *z, double *Fz);
@@ -35,6 +44,7 @@ struct cp_problem {
   double scale; /* callback problems: the scale of F for the relative tolerance (default 1) */
   int fc_dim;   /* FC: unknowns per contact (2 or 3); 0 for the other kinds */
   double *mu;   /* FC: n / fc_dim friction coefficients; NULL for the other kinds */
+  int *findex;  /* BOXED: per row its normal row, -1 for none (n entries); NULL for the other kinds */
   char name[128];
 };
 
@@ -47,7 +57,8 @@ struct cp_problem {
 /* The checker's verdict on a candidate z (design.md contract 3: computed the same way for every solver). */
 struct cp_check {
   double natural;    /* || z - mid(lo, hi, z - F(z)) ||_inf ; for an LCP || min(z, Mz+q) ||_inf ; for FC the
-                      * 2-norm over contacts of r - P_K(r - u - mu ||u_T|| e_N) (cp_fc.h) */
+                      * 2-norm over contacts of r - P_K(r - u - mu ||u_T|| e_N) (cp_fc.h); for BOXED the
+                      * box MCP's with a friction row's bounds +-|mu_i z_k| at the z checked */
   double equality;   /* mixed LCP: max |F_i(z)| over the free rows; 0 otherwise */
   double scale;      /* min(data_scale, CP_SCALE_MAX): what the tolerance is multiplied by */
   double data_scale; /* max(1, ||q||_inf) for linear problems, p->scale for callback problems */
@@ -60,6 +71,12 @@ struct cp_problem *cp_box_create(int n); /* linear box MCP; bounds start as [0, 
 struct cp_problem *cp_ncp_create(int n, cp_function F, cp_jacobian J, void *ctx);
 /* Frictional contact of nc contacts in dimension dim (2 or 3): W zero, q zero, mu zero. */
 struct cp_problem *cp_fc_create(int dim, int nc);
+/* Boxed LCP with friction index of n unknowns: M zero, q zero, bounds [0, +inf), findex -1 everywhere. */
+struct cp_problem *cp_boxed_create(int n);
+/* 0 when a boxed problem's friction index and bounds are well formed: findex[i] in [-1, n), not i, pointing
+ * at a row that is no friction row; a friction row's mu = hi_i finite and >= 0 with lo_i = -hi_i; any other
+ * row lo_i <= hi_i, lo_i < +inf, hi_i > -inf. Else 1 with why naming the first bad row. */
+int cp_boxed_invalid(const struct cp_problem *p, char *why, size_t len);
 struct cp_problem *cp_duplicate(const struct cp_problem *p);
 void cp_destroy(struct cp_problem **p);
 
@@ -91,6 +108,22 @@ int cp_check_passes(const struct cp_check *c, double tol);
  * limit of the method, not an answer (the nonconvex corners of Egan et al.'s max formulation have such
  * matrices). O(n^2): only after a ray. 1 with *wi, *wj (wi == wj: a negative diagonal), else 0. */
 int cp_not_copositive(const double *M, int n, int *wi, int *wj);
+
+/* The bounds of row i at z: a boxed problem's friction row's +-|mu_i z_k| (ODE's dLCP and Bullet's
+ * btDantzigLCP: |hi_i x_findex|), else lo_i, hi_i (every other kind: findex is NULL). Inline: the splitting
+ * methods call it per row and sweep. */
+static inline void cp_boxed_bounds(const struct cp_problem *p, const double *z, int i, double *lo, double *hi)
+{
+  int k = p->findex ? p->findex[i] : -1;
+  if (k < 0) {
+    *lo = p->lo[i];
+    *hi = p->hi[i];
+    return;
+  }
+  double b = fabs(p->hi[i] * z[k]);
+  *lo = -b;
+  *hi = b;
+}
 
 /* Projection of a value onto [lo, hi]. */
 static inline double cp_mid(double lo, double hi, double x) { return x < lo ? lo : (x > hi ? hi : x); }

@@ -1,8 +1,9 @@
 /* cp_io.c — problem files (see cp_io.h).
  * Plain format (line oriented, '#' starts a comment, blank lines ignored):
- *   n            (or "n n_eq" for a mixed LCP whose first n_eq unknowns are free)
- *   n lines, each holding one row of M (n numbers)
- *   1 line holding q (n numbers)
+ *   n            (or "n n_eq" for a mixed LCP whose first n_eq unknowns are free, or "n boxed" for a boxed
+ * LCP with friction index, cp.h) n lines, each holding one row of M (n numbers) 1 line holding q (n numbers)
+ *   boxed only: 1 line of lo, 1 line of hi (n numbers each, inf / -inf allowed), 1 line of findex (n
+ *   integers, -1 for none; a friction row's lo and hi are -mu and mu)
  * and nothing else. Siconos .dat formats (see ../shared/data/siconos/README.md): whitespace-separated
  * tokens; LCP: n, storage (0 dense: rows cols, rows cols again, then M COLUMN BY COLUMN; 1 sparse block:
  * rows cols then the SparseBlockStructuredMatrix), then q, the rest ignored. MLCP: st1 st2 n m; if st1: the
@@ -107,21 +108,24 @@ static int lex_token(struct lexer *lx, char *tok, size_t toklen, int stop_at_new
   return 1;
 }
 
-static int lex_number(struct lexer *lx, double *x, const char *what, int stop_at_newline)
+/* The last token as a double: whole (not cut to a buffer), finite, or an infinity when allow_inf and the
+ * token is inf, +inf or -inf (a boxed problem's bounds). */
+static int lex_parse_number(struct lexer *lx, double *x, const char *what, int allow_inf)
 {
-  char tok[128], shown[200];
-  if (!lex_token(lx, tok, sizeof tok, stop_at_newline)) {
-    if (!stop_at_newline) lx->line = lx->next_line;
-    return lex_error(lx, "%s: %s", what,
-                     stop_at_newline ? "too few numbers on this line" : "file ends early");
-  }
-  /* Parsed in place, not from tok: a number longer than tok (e.g. 1. and 140 zeros then 1e5) is read
-   * whole instead of cut. The token ends at whitespace or '#', where strtod stops as well. */
+  char shown[200];
+  /* Parsed in place, not from a copy: a number longer than a token buffer (e.g. 1. and 140 zeros then 1e5)
+   * is read whole instead of cut. The token ends at whitespace or '#', where strtod stops as well. */
   const char *start = lx->text + lx->tok_start;
+  size_t len = lx->tok_len;
+  if (allow_inf && ((len == 3 && strncmp(start, "inf", 3) == 0) ||
+                    (len == 4 && (strncmp(start, "+inf", 4) == 0 || strncmp(start, "-inf", 4) == 0)))) {
+    *x = start[0] == '-' ? -INFINITY : INFINITY;
+    return 0;
+  }
   char *end;
   errno = 0;
   double v = strtod(start, &end);
-  if (end == start || end != start + lx->tok_len)
+  if (end == start || end != start + len)
     return lex_error(lx, "%s: '%s' is not a number", what, lex_shown(lx, shown, sizeof shown));
   /* ERANGE on underflow still returns the nearest double (a subnormal or 0, as -write may produce);
    * only an overflow (HUGE_VAL) or a NaN/Inf literal is refused. */
@@ -129,6 +133,17 @@ static int lex_number(struct lexer *lx, double *x, const char *what, int stop_at
     return lex_error(lx, "%s: '%s' is not a finite number", what, lex_shown(lx, shown, sizeof shown));
   *x = v;
   return 0;
+}
+
+static int lex_number(struct lexer *lx, double *x, const char *what, int stop_at_newline)
+{
+  char tok[128];
+  if (!lex_token(lx, tok, sizeof tok, stop_at_newline)) {
+    if (!stop_at_newline) lx->line = lx->next_line;
+    return lex_error(lx, "%s: %s", what,
+                     stop_at_newline ? "too few numbers on this line" : "file ends early");
+  }
+  return lex_parse_number(lx, x, what, 0);
 }
 
 static int lex_int(struct lexer *lx, int *v, int lo, int hi, const char *what)
@@ -206,50 +221,92 @@ static int lex_need(struct lexer *lx, int n, double min_numbers, const char *wha
   return 0;
 }
 
+/* One record of the plain format: n numbers on one line (infinities allowed when allow_inf). */
+static int read_plain_record(struct lexer *lx, int n, double *out, const char *what, const char *expected,
+                             int allow_inf)
+{
+  char tok[128];
+  if (!skip_to_record(lx)) {
+    lx->line = lx->next_line;
+    return lex_error(lx, "%s: file ends early (expected %s)", what, expected);
+  }
+  for (int j = 0; j < n; j++) {
+    if (!lex_token(lx, tok, sizeof tok, 1)) return lex_error(lx, "%s: too few numbers on this line", what);
+    if (lex_parse_number(lx, &out[j], what, allow_inf)) return 1;
+  }
+  return end_of_record(lx, what);
+}
+
+/* A boxed problem's last three records: lo, hi, findex; then the whole problem checked (cp_boxed_invalid). */
+static int read_plain_boxed(struct lexer *lx, struct cp_problem *p)
+{
+  int n = p->n;
+  char why[200];
+  if (read_plain_record(lx, n, p->lo, "lo", "a line of n lower bounds", 1) ||
+      read_plain_record(lx, n, p->hi, "hi", "a line of n upper bounds", 1))
+    return 1;
+  if (!skip_to_record(lx)) {
+    lx->line = lx->next_line;
+    return lex_error(lx, "findex: file ends early (expected a line of %d friction indices)", n);
+  }
+  for (int j = 0; j < n; j++) {
+    char tok[128];
+    if (!lex_token(lx, tok, sizeof tok, 1)) return lex_error(lx, "findex: too few integers on this line");
+    lx->pos = lx->tok_start; /* read it again as an integer, with lex_int's checks */
+    if (lex_int(lx, &p->findex[j], -1, n - 1, "findex")) return 1;
+  }
+  if (end_of_record(lx, "findex")) return 1;
+  if (cp_boxed_invalid(p, why, sizeof why)) return lex_error(lx, "boxed problem: %s", why);
+  return 0;
+}
+
+/* The header's optional second word: n_eq (an integer in [0, n]) or "boxed". */
+static int read_plain_header(struct lexer *lx, int n, int *n_eq, int *boxed)
+{
+  char tok[128], shown[200];
+  *n_eq = *boxed = 0;
+  if (!lex_token(lx, tok, sizeof tok, 1)) return 0;
+  if (strcmp(tok, "boxed") == 0) {
+    *boxed = 1;
+    return end_of_record(lx, "header");
+  }
+  char *end;
+  long v = strtol(tok, &end, 10);
+  if (end == tok || *end || v < 0 || v > n || lx->tok_len >= sizeof tok)
+    return lex_error(lx, "n_eq: '%s' is not an integer in [0, n] nor 'boxed'",
+                     lex_shown(lx, shown, sizeof shown));
+  *n_eq = (int)v;
+  return end_of_record(lx, "header");
+}
+
 static int read_plain(struct lexer *lx, struct cp_problem **out)
 {
-  int n = 0, n_eq = 0;
+  int n = 0, n_eq = 0, boxed = 0;
   if (!skip_to_record(lx)) {
     lx->line = lx->next_line;
     return lex_error(lx, "empty file: expected the dimension n");
   }
-  if (lex_int(lx, &n, 1, CB_MAX_N, "dimension n")) return 1;
+  if (lex_int(lx, &n, 1, CB_MAX_N, "dimension n") || read_plain_header(lx, n, &n_eq, &boxed)) return 1;
   char tok[128], shown[200];
-  if (lex_token(lx, tok, sizeof tok, 1)) {
-    char *end;
-    long v = strtol(tok, &end, 10);
-    if (end == tok || *end || v < 0 || v > n || lx->tok_len >= sizeof tok)
-      return lex_error(lx, "n_eq: '%s' is not an integer in [0, n]", lex_shown(lx, shown, sizeof shown));
-    n_eq = (int)v;
-    if (end_of_record(lx, "header")) return 1;
-  }
-  if (lex_need(lx, n, (double)n * (n + 1), "M and q")) return 1;
-  struct cp_problem *p = n_eq ? cp_mlcp_create(n_eq, n - n_eq) : cp_lcp_create(n);
+  if (lex_need(lx, n, (double)n * (n + 1 + 3 * boxed), "M and q")) return 1;
+  struct cp_problem *p = boxed  ? cp_boxed_create(n)
+                         : n_eq ? cp_mlcp_create(n_eq, n - n_eq)
+                                : cp_lcp_create(n);
   if (!p) return lex_error(lx, "out of memory for n = %d", n);
-  char what[64];
+  char what[64], expected[64];
   for (int i = 0; i < n; i++) {
     snprintf(what, sizeof what, "row %d of M", i + 1);
-    if (!skip_to_record(lx)) {
-      lx->line = lx->next_line;
-      lex_error(lx, "%s: file ends early (expected %d rows of M, then q)", what, n);
-      goto fail;
-    }
-    for (int j = 0; j < n; j++)
-      if (lex_number(lx, &p->M[(size_t)i * n + j], what, 1)) goto fail;
-    if (end_of_record(lx, what)) goto fail;
+    snprintf(expected, sizeof expected, "%d rows of M, then q", n);
+    if (read_plain_record(lx, n, p->M + (size_t)i * n, what, expected, 0)) goto fail;
   }
-  if (!skip_to_record(lx)) {
-    lx->line = lx->next_line;
-    lex_error(lx, "q: file ends early (expected a line with %d numbers)", n);
-    goto fail;
-  }
-  for (int j = 0; j < n; j++)
-    if (lex_number(lx, &p->q[j], "q", 1)) goto fail;
-  if (end_of_record(lx, "q")) goto fail;
+  snprintf(expected, sizeof expected, "a line with %d numbers", n);
+  if (read_plain_record(lx, n, p->q, "q", expected, 0)) goto fail;
+  if (boxed && read_plain_boxed(lx, p)) goto fail;
   if (skip_to_record(lx)) {
     lex_token(lx, tok, sizeof tok, 1);
-    lex_error(lx, "unexpected content after q ('%s'): expected %d rows of M and one line of q",
-              lex_shown(lx, shown, sizeof shown), n);
+    lex_error(lx, "unexpected content after %s ('%s'): expected %d rows of M and one line of q%s",
+              boxed ? "findex" : "q", lex_shown(lx, shown, sizeof shown), n,
+              boxed ? ", lo, hi and findex" : "");
     goto fail;
   }
   *out = p;
@@ -672,8 +729,8 @@ int cp_read_file_limited(const char *path, enum cp_file_format format, size_t ma
 
 int cp_write_plain(const char *path, const struct cp_problem *p, char *err, size_t errlen)
 {
-  if (!cp_is_linear(p) || (p->kind != CP_LCP && p->kind != CP_MLCP)) {
-    snprintf(err, errlen, "%s: only LCPs and mixed LCPs have a plain file format", path);
+  if (!cp_is_linear(p) || (p->kind != CP_LCP && p->kind != CP_MLCP && p->kind != CP_BOXED)) {
+    snprintf(err, errlen, "%s: only LCPs, mixed LCPs and boxed LCPs have a plain file format", path);
     return 1;
   }
   FILE *f = fopen(path, "w");
@@ -682,18 +739,26 @@ int cp_write_plain(const char *path, const struct cp_problem *p, char *err, size
     return 1;
   }
   int n = p->n;
-  fprintf(f, "# %s written by contactbench: n%s, then M row by row, then q\n", p->name,
-          p->n_eq ? " n_eq" : "");
-  if (p->n_eq)
+  int boxed = p->kind == CP_BOXED;
+  fprintf(f, "# %s written by contactbench: n%s, then M row by row, then q%s\n", p->name,
+          boxed     ? " boxed"
+          : p->n_eq ? " n_eq"
+                    : "",
+          boxed ? ", lo, hi, findex" : "");
+  if (boxed)
+    fprintf(f, "%d boxed\n", n);
+  else if (p->n_eq)
     fprintf(f, "%d %d\n", n, p->n_eq);
   else
     fprintf(f, "%d\n", n);
-  for (int i = 0; i <= n; i++) {
-    const double *row = i < n ? p->M + (size_t)i * n : p->q;
-    for (int j = 0; j < n; j++)
+  for (int i = 0; i <= n + 2 * boxed; i++) {
+    const double *row = i < n ? p->M + (size_t)i * n : i == n ? p->q : i == n + 1 ? p->lo : p->hi;
+    for (int j = 0; j < n; j++) /* an infinite bound as inf / -inf, which the reader takes */
       fprintf(f, "%s%.17g", j ? " " : "", row[j]);
     fputc('\n', f);
   }
+  for (int j = 0; boxed && j <= n; j++)
+    fprintf(f, j < n ? "%s%d" : "\n", j ? " " : "", j < n ? p->findex[j] : 0);
   int bad = ferror(f);
   if (fclose(f) != 0 || bad) {
     snprintf(err, errlen, "%s: write failed", path);

@@ -1,8 +1,13 @@
 /* dantzig_solver.c — solver `dantzig`: the principal pivoting method of pivoting.h on LCPs, mixed LCPs (the
  * free rows are boxes (-inf, inf)) and box MCPs with a symmetric M. A matrix that is not symmetric (within
  * -dantzig_symmetry_tol of the larger entry of each pair) is not_applicable: the method's LDL^T factor needs
- * symmetry. Iterations are pivots (-cp_max_it, default 50 n + 1000); the workspace is sized by setup, so a
- * timed solve allocates nothing. */
+ * symmetry. Boxed LCPs with a friction index (cp.h CP_BOXED): the kernel's pass takes the friction rows last
+ * with the boxes +-mu_i z_k of the normals' z then (ODE's dLCP); as z_k may still move while later rows are
+ * driven, an outer loop (ODE's and Bullet's callers repeat the solve the same way when they iterate) solves
+ * again with the boxes of the last z as fixed bounds, until no box moves by more than half the tolerance
+ * (-dantzig_findex_sweeps solves at most; status max_iterations beyond, its last z an approximate answer).
+ * Iterations are pivots, over all solves (-cp_max_it, default 50 n + 1000 per solve); the workspace is sized
+ * by setup, so a timed solve allocates nothing. */
 #include "pivoting.h"
 #include "solver.h"
 
@@ -13,7 +18,10 @@
 struct dantzig_data {
   double pivot_tol;    /* -dantzig_pivot_tol */
   double symmetry_tol; /* -dantzig_symmetry_tol */
+  int findex_sweeps;   /* -dantzig_findex_sweeps */
   struct pivot_work ws;
+  double *lo, *hi; /* the outer loop's fixed boxes (n each) */
+  int cap;
 };
 
 static const struct option_decl dantzig_options[] = {
@@ -21,6 +29,8 @@ static const struct option_decl dantzig_options[] = {
      "a factor pivot below this times |M_jj| means the clamped block is singular (numerical_failure)"},
     {"symmetry_tol", OPT_REAL, offsetof(struct dantzig_data, symmetry_tol), "1e-12", "[0,1)",
      "|M_ij - M_ji| above this times max(|M_ij|, |M_ji|): not symmetric, not_applicable"},
+    {"findex_sweeps", OPT_INT, offsetof(struct dantzig_data, findex_sweeps), "20", "[1,100000]",
+     "boxed LCP with friction index: solves at most, each with the friction boxes of the last z fixed"},
 };
 
 static int dantzig_create(struct solver *s)
@@ -32,7 +42,17 @@ static int dantzig_create(struct solver *s)
 static int dantzig_setup(struct solver *s, const struct cp_problem *p)
 {
   struct dantzig_data *d = s->data;
-  return pivot_work_reserve(&d->ws, p->n > 0 ? p->n : 1);
+  int n = p->n > 0 ? p->n : 1;
+  if (p->kind == CP_BOXED && n > d->cap) {
+    free(d->lo);
+    free(d->hi);
+    d->cap = 0;
+    d->lo = malloc((size_t)n * sizeof *d->lo);
+    d->hi = malloc((size_t)n * sizeof *d->hi);
+    if (!d->lo || !d->hi) return 1;
+    d->cap = n;
+  }
+  return pivot_work_reserve(&d->ws, n);
 }
 
 /* 1 when every pair differs by at most tol times the larger of the two (*bad: the worst pair's ratio). */
@@ -52,6 +72,48 @@ static int dantzig_symmetric(const double *M, int n, double tol, double *bad)
 
 static int dantzig_out_of_time(const void *ctx) { return solver_out_of_time(ctx); }
 
+/* The friction boxes of z into d->lo, d->hi (the other rows' bounds as given); returns how far the largest
+ * one moved from the box the last solve used (the kernel keeps the bounds in use in ws.hi). */
+static double dantzig_fix_boxes(struct dantzig_data *d, const struct cp_problem *p, const double *z)
+{
+  double moved = 0.0;
+  for (int i = 0; i < p->n; i++) {
+    double lo, hi;
+    cp_boxed_bounds(p, z, i, &lo, &hi);
+    if (p->findex[i] >= 0) moved = fmax(moved, fabs(hi - d->ws.hi[i]));
+    d->lo[i] = lo;
+    d->hi[i] = hi;
+  }
+  return moved;
+}
+
+/* ODE's single pass with the friction index, then solves with the boxes of the last z fixed until they
+ * stay (within tol * scale / 2: the checker's bounds at the final z then differ from the ones solved with
+ * by no more). *moving: 1 when they still moved after -dantzig_findex_sweeps solves (each solved). */
+static enum pivot_status dantzig_findex(struct solver *s, const struct cp_problem *p,
+                                        const struct pivot_settings *set, double *z, int *pivots, int *solves,
+                                        int *moving)
+{
+  struct dantzig_data *d = s->data;
+  double stop = 0.5 * s->set.tol * cp_scale(p, NULL);
+  struct pivot_problem pp = {p->n, p->M, p->q, p->lo, p->hi, p->findex};
+  int k = 0;
+  *moving = 0;
+  enum pivot_status st = pivot_dantzig(&pp, set, &d->ws, z, &k);
+  *pivots = k;
+  *solves = 1;
+  if (st != PIVOT_SOLVED || dantzig_fix_boxes(d, p, z) <= stop) return st;
+  struct pivot_problem fixed = {p->n, p->M, p->q, d->lo, d->hi, NULL};
+  for (*solves = 2; *solves <= d->findex_sweeps; ++*solves) {
+    st = pivot_dantzig(&fixed, set, &d->ws, z, &k);
+    *pivots += k;
+    if (st != PIVOT_SOLVED || dantzig_fix_boxes(d, p, z) <= stop) return st;
+  }
+  --*solves;
+  *moving = 1;
+  return st;
+}
+
 static int dantzig_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
 {
   struct dantzig_data *d = s->data;
@@ -63,11 +125,18 @@ static int dantzig_solve(struct solver *s, const struct cp_problem *p, double *z
              asym);
     return 0;
   }
-  if (pivot_work_reserve(&d->ws, n > 0 ? n : 1)) return 1;
+  if (pivot_work_reserve(&d->ws, n > 0 ? n : 1) || (p->kind == CP_BOXED && d->cap < n)) return 1;
   struct pivot_problem pp = {n, p->M, p->q, p->lo, p->hi, NULL};
   struct pivot_settings set = {s->set.max_it > 0 ? s->set.max_it : 50 * n + 1000, d->pivot_tol,
                                dantzig_out_of_time, s};
-  enum pivot_status st = pivot_dantzig(&pp, &set, &d->ws, z, &r->iterations);
+  int solves = 1, moving = 0;
+  enum pivot_status st = p->kind == CP_BOXED ? dantzig_findex(s, p, &set, z, &r->iterations, &solves, &moving)
+                                             : pivot_dantzig(&pp, &set, &d->ws, z, &r->iterations);
+  if (moving) {
+    r->status = SOLVE_MAX_ITERATIONS; /* every solve placed every index: the last z is an answer */
+    snprintf(r->message, sizeof r->message, "the friction boxes still moved after %d solves", solves);
+    return 0;
+  }
   static const enum solve_status map[] = {
       [PIVOT_SOLVED] = SOLVE_CONVERGED,           [PIVOT_UNBOUNDED] = SOLVE_RAY_TERMINATION,
       [PIVOT_SINGULAR] = SOLVE_NUMERICAL_FAILURE, [PIVOT_MAX_PIVOTS] = SOLVE_MAX_ITERATIONS,
@@ -87,7 +156,11 @@ static int dantzig_solve(struct solver *s, const struct cp_problem *p, double *z
 static void dantzig_destroy(struct solver *s)
 {
   struct dantzig_data *d = s->data;
-  if (d) pivot_work_free(&d->ws);
+  if (d) {
+    pivot_work_free(&d->ws);
+    free(d->lo);
+    free(d->hi);
+  }
   free(s->data);
   s->data = NULL;
 }
@@ -95,16 +168,16 @@ static void dantzig_destroy(struct solver *s)
 static void dantzig_view(const struct solver *s, FILE *out)
 {
   const struct dantzig_data *d = s->data;
-  fprintf(out, "  pivot_tol %g, symmetry_tol %g, workspace for n <= %d\n", d->pivot_tol, d->symmetry_tol,
-          d->ws.cap);
+  fprintf(out, "  pivot_tol %g, symmetry_tol %g, findex_sweeps %d, workspace for n <= %d\n", d->pivot_tol,
+          d->symmetry_tol, d->findex_sweeps, d->ws.cap);
 }
 
 const struct solver_type solver_type_dantzig = {
     .name = "dantzig",
     .summary = "principal pivoting (Dantzig-Cottle / Baraff, as ODE's and Bullet's) for symmetric M",
-    .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP,
+    .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP | CP_BOXED,
     .options = dantzig_options,
-    .n_options = 2,
+    .n_options = 3,
     .create = dantzig_create,
     .setup = dantzig_setup,
     .solve = dantzig_solve,

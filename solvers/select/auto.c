@@ -1,5 +1,6 @@
 /* auto.c — solver `auto`: dantzig below the measured crossover on symmetric problems, lemke otherwise and as
- * the fallback (select.h). Both run under this solve's clock and limits; the answer is judged by the harness
+ * the fallback (select.h); a boxed LCP with friction index goes to dantzig at every n (lemke has no friction
+ * index). Both run under this solve's clock and limits; the answer is judged by the harness
  * like any other; the message says which method gave it. */
 #include "select.h"
 #include "solver.h"
@@ -38,7 +39,7 @@ static int auto_set_from_options(struct solver *s, char *msg, size_t len)
 static int auto_setup(struct solver *s, const struct cp_problem *p)
 {
   struct auto_data *d = s->data;
-  return solver_setup(d->dantzig, p) != 0 || solver_setup(d->lemke, p) != 0;
+  return solver_setup(d->dantzig, p) != 0 || (p->kind != CP_BOXED && solver_setup(d->lemke, p) != 0);
 }
 
 /* One method under this solve's clock, limits and settings, with used iterations of -cp_max_it spent. */
@@ -54,6 +55,8 @@ static int auto_run(const struct solver *s, struct solver *sub, const struct cp_
 static int auto_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
 {
   struct auto_data *d = s->data;
+  /* a boxed LCP with friction index: dantzig's (lemke has no friction index), at every n */
+  if (p->kind == CP_BOXED) return auto_run(s, d->dantzig, p, z, r, 0);
   if (!s->set.warm_start && p->n <= d->pivoting_max_n) {
     if (auto_run(s, d->dantzig, p, z, r, 0) != 0) return 1;
     if (r->status == SOLVE_CONVERGED || !solver_accepts(d->lemke->type, p)) return 0;
@@ -95,7 +98,7 @@ static void auto_view(const struct solver *s, FILE *out)
 const struct solver_type solver_type_auto = {
     .name = "auto",
     .summary = "the automatic choice: dantzig on small symmetric problems, lemke otherwise and as fallback",
-    .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP,
+    .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP | CP_BOXED,
     .options = auto_options,
     .n_options = 1,
     .create = auto_create,

@@ -1,6 +1,9 @@
 /* pgs.c — projected Gauss-Seidel and projected SOR for linear problems with bounds (LCP, box MCP, and
- * mixed LCP whose free rows have a positive diagonal). Cottle-Pang-Stone, The LCP, Sec. 5.2:
- *   z_i <- mid(lo_i, hi_i, z_i - omega * F_i(z) / M_ii),  F(z) = M z + q, sweeping i = 0..n-1.
+ * mixed LCP whose free rows have a positive diagonal, boxed LCP with friction index). Cottle-Pang-Stone,
+ * The LCP, Sec. 5.2:
+ *   z_i <- mid(lo_i, hi_i, z_i - omega * F_i(z) / M_ii),  F(z) = M z + q, sweeping i = 0..n-1;
+ * a friction row's box is +-mu_i z_k at the sweep's current normal z_k (ODE's quickstep, Smith's "Open
+ * Dynamics Engine" manual: the friction bounds follow the normal impulse as the sweep goes).
  * A zero or negative diagonal makes the sweep undefined: status not_applicable, never a division.
  * Stops when a sweep's natural residual (measured as the sweep passes) drops below tol * scale and the
  * exact check confirms it, at -cp_max_it sweeps (default 10000), or at the time limit. Rows are dense or
@@ -79,10 +82,11 @@ static double pgs_sweep_dense(const struct cp_problem *p, double omega, double *
   double res = 0.0;
   for (int i = 0; i < n; i++) {
     const double *row = p->M + (size_t)i * n;
-    double Fi = p->q[i] + cblas_ddot(n, row, 1, z, 1);
-    double ri = fabs(z[i] - cp_mid(p->lo[i], p->hi[i], z[i] - Fi));
+    double Fi = p->q[i] + cblas_ddot(n, row, 1, z, 1), lo, hi;
+    cp_boxed_bounds(p, z, i, &lo, &hi);
+    double ri = fabs(z[i] - cp_mid(lo, hi, z[i] - Fi));
     if (ri > res) res = ri;
-    z[i] = cp_mid(p->lo[i], p->hi[i], z[i] - omega * Fi / row[i]);
+    z[i] = cp_mid(lo, hi, z[i] - omega * Fi / row[i]);
   }
   return res;
 }
@@ -98,7 +102,8 @@ static double pgs_sweep_csr(const struct cp_problem *p, const struct pgs_csr *c,
     double Fi = p->q[i] + c->diag[i] * z[i];
     for (int k = c->start[i]; k < c->start[i + 1]; k++)
       Fi += val[k] * z[col[k]];
-    double lo = p->lo[i], hi = p->hi[i];
+    double lo, hi;
+    cp_boxed_bounds(p, z, i, &lo, &hi);
     double ri = fabs(z[i] - cp_mid(lo, hi, z[i] - Fi));
     if (ri > res) res = ri;
     z[i] = cp_mid(lo, hi, z[i] - omega * Fi / c->diag[i]);
@@ -165,7 +170,7 @@ static void pgs_view(const struct solver *s, FILE *out)
 const struct solver_type solver_type_pgs = {
     .name = "pgs",
     .summary = "projected Gauss-Seidel (-pgs_omega, default 1)",
-    .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP,
+    .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP | CP_BOXED,
     .options = pgs_options,
     .n_options = 4,
     .create = pgs_create,
@@ -178,7 +183,7 @@ const struct solver_type solver_type_pgs = {
 const struct solver_type solver_type_psor = {
     .name = "psor",
     .summary = "projected SOR (-psor_omega, default 1.3)",
-    .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP,
+    .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP | CP_BOXED,
     .options = psor_options,
     .n_options = 4,
     .create = pgs_create,

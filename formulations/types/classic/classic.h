@@ -11,6 +11,8 @@
  *   acceleration_lcp  Baraff 1994 as Trefny Sec. 1 eqs. 1-7 (resting contact, accelerations)
  *   coulomb_cone      Moreau 1988, Jean 1999 (Acary, Brémond & Huber 2018 eqs. 1-3): stewart_trinkle's
  *                     velocity level with the exact Coulomb cone, a frictional-contact problem (kind fc)
+ *   boxed_lcp         ODE / Bullet: coulomb_cone's rows with the friction as a box by friction index, a
+ *                     boxed LCP (kind boxed); the shared rows in contact_rows.h
  * Shared: the standard model's declared options (stewart_trinkle.h) and the bilateral joints' rows
  * (core/joint_block.h). */
 #ifndef CB_CLASSIC_H

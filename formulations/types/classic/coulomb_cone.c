@@ -8,119 +8,33 @@
  *   it Coulomb's law: u_N = 0 while sliding, r_T opposite to u_T on the cone's boundary).
  * Recovery as Stewart-Trinkle eq. 3: nu+ = nu_free + M^-1 J' r. 2D: one tangent; 3D: two orthogonal ones.
  * No joints or motors (not applicable to such worlds). Solved by the fc solvers (fc_newton, fc_nsgs, fc_admm,
- * siconos_fc_*); the LCP solvers report not_applicable. */
+ * siconos_fc_*); the LCP solvers report not_applicable. The rows are contact_rows.h's (shared with
+ * boxed_lcp). */
 #include "classic.h"
-#include "formulation.h"
-#include "jacobian.h"
+#include "contact_rows.h"
 
 #include <stddef.h>
-#include <stdlib.h>
-#include <string.h>
-
-struct cc_data {
-  struct jcol *col; /* d columns per contact: normal, tangent(s) */
-  int cap;
-  double *nu_free, *work;
-  int ndof;
-  double correction;
-};
 
 static const struct option_decl cc_options[] = {
-    {"coulomb_cone_penetration_correction", OPT_REAL, offsetof(struct cc_data, correction), "1", "[0,1]",
+    {"coulomb_cone_penetration_correction", OPT_REAL, offsetof(struct contact_rows, correction), "1", "[0,1]",
      "beta: a penetrating contact's normal row uses beta psi / h (1: the full psi/h, as stewart_trinkle)"},
 };
-
-static int cc_create(struct formulation *f)
-{
-  f->data = calloc(1, sizeof(struct cc_data));
-  return f->data ? 0 : 1;
-}
-
-static void cc_destroy(struct formulation *f)
-{
-  struct cc_data *d = f->data;
-  if (!d) return;
-  free(d->col);
-  free(d->nu_free);
-  free(d->work);
-  free(d);
-  f->data = NULL;
-}
-
-static int cc_reserve(struct cc_data *d, int ncol, int ndof)
-{
-  if (ncol > d->cap) {
-    struct jcol *c = realloc(d->col, (size_t)ncol * sizeof *c);
-    if (!c) return 1;
-    d->col = c;
-    d->cap = ncol;
-  }
-  if (ndof != d->ndof || !d->nu_free) {
-    free(d->nu_free);
-    free(d->work);
-    d->nu_free = malloc(((size_t)ndof + 1) * sizeof *d->nu_free);
-    d->work = malloc(((size_t)ndof + 1) * sizeof *d->work);
-    if (!d->nu_free || !d->work) return 1;
-    d->ndof = ndof;
-  }
-  return 0;
-}
 
 static int cc_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
                        struct cp_problem **out)
 {
-  struct cc_data *d = f->data;
   int nc = cs->n, dim = w->dim == 2 ? 2 : 3, n = nc * dim;
   *out = NULL;
-  if (cc_reserve(d, n > 0 ? n : 1, w->ndof))
-    return formulation_fail(f, "out of memory assembling %d contacts", nc);
-  jacobian_free_velocity(w, h, d->nu_free, d->work);
-  double dirs[3 * 4];
-  for (int i = 0; i < nc; i++) {
-    const struct contact *c = &cs->c[i];
-    /* 3D: of 4 evenly spaced tangents the first two are orthogonal; 2D: +t */
-    formulation_tangents(w->dim, c->n, w->dim == 2 ? 2 : 4, dirs);
-    jcol_contact(w, c, c->n, &d->col[i * dim]);
-    for (int t = 1; t < dim; t++)
-      jcol_contact(w, c, dirs + 3 * (t - 1), &d->col[i * dim + t]);
-  }
+  if (contact_rows_columns(f, w, cs, h)) return 1;
   struct cp_problem *p = cp_fc_create(dim, nc);
   if (!p) return formulation_fail(f, "out of memory assembling %d contacts", nc);
-  for (int r = 0; r < n; r++) {
-    for (int c = 0; c < n; c++)
-      p->M[(size_t)r * n + c] = jcol_dot_minv(&d->col[r], &d->col[c]);
-    p->q[r] = jcol_dot(&d->col[r], d->nu_free);
-  }
-  for (int i = 0; i < nc; i++) {
-    double gap = cs->c[i].gap;
-    p->q[i * dim] += (gap < 0.0 ? d->correction : 1.0) * gap / h;
+  contact_rows_fill(f->data, cs, dim, h, p->M, p->q);
+  for (int i = 0; i < nc; i++)
     p->mu[i] = cs->c[i].mu;
-  }
   snprintf(p->name, sizeof p->name, "coulomb_cone nc=%d d=%d", nc, dim);
   f->rows = (struct row_counts){.normal = nc, .friction = nc * (dim - 1), .total = n};
   *out = p;
   return 0;
-}
-
-static int cc_recover(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
-                      const double *z, double *nu, double *pn)
-{
-  const struct cc_data *d = f->data;
-  int nc = cs->n, dim = w->dim == 2 ? 2 : 3;
-  (void)h;
-  for (int i = 0; i < w->ndof; i++)
-    nu[i] = d->nu_free[i];
-  for (int c = 0; c < nc * dim; c++)
-    jcol_axpy_minv(&d->col[c], z[c], nu);
-  for (int i = 0; i < nc; i++)
-    pn[i] = z[i * dim];
-  return 0;
-}
-
-static void cc_view(const struct formulation *f, FILE *out)
-{
-  const struct cc_data *d = f->data;
-  fprintf(out, "  penetration correction %g\n", d->correction);
 }
 
 const struct formulation_type formulation_type_coulomb_cone = {
@@ -132,9 +46,9 @@ const struct formulation_type formulation_type_coulomb_cone = {
               SHAPE_SUPERELLIPSE | SHAPE_SUPERELLIPSOID,
     .options = cc_options,
     .n_options = (int)(sizeof cc_options / sizeof cc_options[0]),
-    .create = cc_create,
+    .create = contact_rows_create,
     .assemble = cc_assemble,
-    .recover = cc_recover,
-    .destroy = cc_destroy,
-    .view = cc_view,
+    .recover = contact_rows_recover,
+    .destroy = contact_rows_destroy,
+    .view = contact_rows_view,
 };

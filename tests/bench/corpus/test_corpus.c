@@ -3,11 +3,15 @@
  * a duplicate name is refused; merge joins two files (renaming a clash); the Siconos .dat writer's files
  * read back through cp_io's Siconos reader to the same data; a version 1 file (one group per problem) is
  * read and converted to version 2 by merge; another schema version, a truncated file and a file that is
- * not HDF5 are refused with status 2 and a message. */
+ * not HDF5 are refused with status 2 and a message. Boxed LCPs with friction index (kind boxed): dense and
+ * CSR ones read back with their findex, through the capture stream too; the Siconos export leaves them out.
+ */
 #include "check.h"
 #include "corpus.h"
+#include "corpus_stream.h"
 #include "cp_io.h"
 
+#include <fcntl.h>
 #include <hdf5.h>
 #include <math.h>
 #include <stdio.h>
@@ -284,6 +288,82 @@ static void test_bad_files(struct corpus_test *d)
   CHECK(corpus_open("/nonexistent/x.h5", &c, d->err, sizeof d->err) == 2, "missing: %s", d->err);
 }
 
+/* Boxed problems of n contacts x 3 rows: W tridiagonal (dense below n = 2, CSR above), friction rows 1, 2 of
+ * each contact indexed to its normal. */
+static struct cp_problem *boxed_problem(int nc)
+{
+  int n = 3 * nc;
+  struct cp_problem *p = cp_boxed_create(n);
+  for (int i = 0; i < n; i++) {
+    p->M[(size_t)i * n + i] = 2.0 + 0.1 * i;
+    if (i + 1 < n) p->M[(size_t)i * n + i + 1] = p->M[(size_t)(i + 1) * n + i] = -0.3;
+    p->q[i] = i % 3 ? 0.25 * i : -1.0 - i;
+    if (i % 3) p->findex[i] = i - i % 3, p->lo[i] = -0.4, p->hi[i] = 0.4;
+  }
+  return p;
+}
+
+static int same_boxed(const struct cp_problem *a, const struct cp_problem *b)
+{
+  if (!b || !same(a, b) || !b->findex) return 0;
+  return memcmp(a->findex, b->findex, (size_t)a->n * sizeof *a->findex) == 0;
+}
+
+static int stream_copy(void *ctx, const struct cp_problem *p, const struct corpus_meta *m,
+                       const struct corpus_callback *cb)
+{
+  (void)m;
+  (void)cb;
+  *(struct cp_problem **)ctx = cp_duplicate(p);
+  return 0;
+}
+
+static void test_boxed(struct corpus_test *d)
+{
+  char path[300], dir[300];
+  struct cp_problem *small = boxed_problem(1), *large = boxed_problem(8), *back = NULL;
+  struct corpus_meta m;
+  struct corpus *c = NULL;
+  snprintf(path, sizeof path, "%s/boxed.h5", d->dir);
+  meta(&m, "boxed_dense", 1);
+  int rc = corpus_append(path, small, &m, 0, d->err, sizeof d->err);
+  meta(&m, "boxed_csr", 2);
+  rc |= corpus_append(path, large, &m, 0, d->err, sizeof d->err);
+  CHECK(rc == 0 && corpus_open(path, &c, d->err, sizeof d->err) == 0 && corpus_count(c) == 2,
+        "two boxed problems appended and the file opened (%s)", d->err);
+  for (int i = 0; c && i < 2; i++) {
+    const struct corpus_meta *mi = corpus_meta_at(c, i);
+    rc = corpus_read(c, i, &back, d->err, sizeof d->err);
+    CHECK(rc == 0 && strcmp(mi->kind, "boxed") == 0 && same_boxed(i ? large : small, back),
+          "%s: kind boxed, M, q, lo, hi and findex read back (%s)", mi->name, rc ? d->err : "ok");
+    cp_destroy(&back);
+  }
+  int written = -1, left = -1;
+  snprintf(dir, sizeof dir, "%s/boxed_export", d->dir);
+  if (c) rc = corpus_export_siconos(c, dir, &written, &left, d->err, sizeof d->err);
+  CHECK(rc == 0 && written == 0 && left == 2, "the Siconos export leaves both out (%d written, %d left out)",
+        written, left);
+  corpus_close(&c);
+  int fd[2];
+  struct corpus_stream in = {0};
+  struct corpus_stream_out out = {0};
+  rc = pipe(fd);
+  if (rc == 0) {
+    out.fd = fd[1];
+    rc = corpus_stream_put(&out, large, &m, NULL) || corpus_stream_flush(&out);
+    close(fd[1]);
+    fcntl(fd[0], F_SETFL, O_NONBLOCK);
+    rc |= corpus_stream_take(&in, fd[0], stream_copy, &back) != 1;
+    close(fd[0]);
+  }
+  free(out.buf);
+  corpus_stream_free(&in);
+  CHECK(rc == 0 && same_boxed(large, back), "the capture stream carries a boxed problem with its findex");
+  cp_destroy(&back);
+  cp_destroy(&small);
+  cp_destroy(&large);
+}
+
 int main(void)
 {
   struct corpus_test d = {.dir = "/tmp/test_corpus_XXXXXX"};
@@ -299,6 +379,7 @@ int main(void)
   test_dead_writer(&d, lcp, mlcp);
   test_version1(&d, lcp);
   test_bad_files(&d);
+  test_boxed(&d);
   cp_destroy(&lcp);
   cp_destroy(&mlcp);
   char cmd[300];

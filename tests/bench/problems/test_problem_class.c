@@ -3,10 +3,14 @@
  * and seed-dependent, deterministic ones seed-free and equal to the testproblems.h builders), the physics of
  * the contact classes (every corner in contact; resting boxes: zero tangential velocity rows; sliding: not),
  * and the Siconos files
- * (listed and loaded when ../shared is present; a missing folder gives CP_CLASS_MISSING, no list entries). */
+ * (listed and loaded when ../shared is present; a missing folder gives CP_CLASS_MISSING, no list entries);
+ * the boxed classes (boxed_lcp's step on a scene): kind boxed, their size, the same instance whatever the
+ * seed, the friction rows indexed to their normals, solved by dantzig. */
 #include "check.h"
 #include "cp_io.h"
 #include "problem_class.h"
+#include "solver.h"
+#include "solver_fixture.h"
 #include "testproblems.h"
 
 #include <math.h>
@@ -200,6 +204,36 @@ static void test_path_files(void)
   cp_destroy(&src);
 }
 
+static void test_boxed_classes(void)
+{
+  static const char *const names[] = {"boxed_incline", "boxed_incline_3d", "boxed_hex_pyramid"};
+  static const int rows[] = {2, 3, 3}, contacts[] = {2, 4, 6};
+  struct solver *s = test_solver("dantzig", 1e-10);
+  for (int k = 0; k < 3; k++) {
+    struct cp_problem *p = build(names[k], 1, NULL), *q = build(names[k], 2, NULL);
+    int n = rows[k] * contacts[k], indexed = p && p->findex;
+    for (int i = 0; indexed && i < p->n; i++)
+      indexed =
+          p->findex[i] == (i % rows[k] ? i - i % rows[k] : -1) && (i % rows[k] ? p->lo[i] == -p->hi[i] : 1);
+    CHECK(p && q && p->kind == CP_BOXED && p->n == n && cp_class_size(names[k], NULL) == n && same(p, q),
+          "%s: kind boxed, n = %d (%d contacts), seed-free", names[k], p ? p->n : -1, contacts[k]);
+    CHECK(indexed, "%s: each contact's friction rows indexed to its normal, bounds -mu, mu", names[k]);
+    if (p && s) {
+      double *z = calloc((size_t)p->n, sizeof *z);
+      struct solve_result r;
+      solver_solve(s, p, z, &r);
+      CHECK(r.status == SOLVE_CONVERGED, "%s: dantzig %s", names[k], solve_status_name(r.status));
+      free(z);
+    }
+    cp_destroy(&p);
+    cp_destroy(&q);
+  }
+  solver_destroy(&s);
+  CHECK(cp_class_valid("boxed_polygon_box") && !cp_class_valid("boxed_nothing") &&
+            !cp_class_random("boxed_incline"),
+        "boxed class names: valid, unknown, not random");
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
@@ -209,6 +243,7 @@ int main(int argc, char **argv)
   test_contact_physics();
   test_siconos_files();
   test_path_files();
+  test_boxed_classes();
   int rc = check_finish();
   PetscCall(PetscFinalize());
   return rc;
