@@ -254,7 +254,7 @@ struct pairing {
   struct compare_rows b, n;
   int nv;
   long n_pairs, cap;
-  long *pb, *pn;
+  int *pb, *pn; /* indices into b and n */
   double *vb, *vn, *scratch;
 };
 
@@ -269,35 +269,53 @@ static void pairing_free(struct pairing *p)
   free(p->scratch);
 }
 
-/* Reads baseline group g and new group m and lists their pairs. 0, or 2 with a message. */
+static const int *pair_rows; /* qsort's context: the baseline rows' data row numbers */
+
+static int by_base_row(const void *a, const void *b)
+{
+  int x = pair_rows[*(const int *)a], y = pair_rows[*(const int *)b];
+  return (x > y) - (x < y);
+}
+
+/* Room for a group pair of nb and nn rows. 0, or 1 when out of memory. */
+static int pairing_room(struct pairing *p, long nb, long nn)
+{
+  long need = (nb > nn ? nb : nn) + 1;
+  if (need <= p->cap) return 0;
+  size_t z = (size_t)need;
+  int *pb = realloc(p->pb, z * sizeof *pb);
+  if (pb) p->pb = pb;
+  int *pn = realloc(p->pn, z * sizeof *pn);
+  if (pn) p->pn = pn;
+  double *vb = realloc(p->vb, z * sizeof *vb);
+  if (vb) p->vb = vb;
+  double *vn = realloc(p->vn, z * sizeof *vn);
+  if (vn) p->vn = vn;
+  double *sc = realloc(p->scratch, z * sizeof *sc);
+  if (sc) p->scratch = sc;
+  if (!pb || !pn || !vb || !vn || !sc) return 1;
+  p->cap = need;
+  return 0;
+}
+
+/* Reads baseline group g and new group m and lists their pairs in the baseline's table order. 0, or 2 with
+ * a message. */
 static int pair_group(struct pairing *p, const struct compare_side *sb, int g, const struct compare_side *sn,
                       int m, int keep_ids)
 {
   if (compare_rows_read(sb, g, sn, m, &p->b, &p->n, keep_ids)) return 2;
-  long need = p->b.n + p->n.n + 1;
-  if (need > p->cap) {
-    long *pb = realloc(p->pb, (size_t)need * sizeof *pb), *pn = pb ? realloc(p->pn, (size_t)need * sizeof *pn) : NULL;
-    double *vb = pn ? realloc(p->vb, (size_t)need * sizeof *vb) : NULL;
-    double *vn = vb ? realloc(p->vn, (size_t)need * sizeof *vn) : NULL;
-    double *sc = vn ? realloc(p->scratch, (size_t)need * sizeof *sc) : NULL;
-    if (pb) p->pb = pb;
-    if (pn) p->pn = pn;
-    if (vb) p->vb = vb;
-    if (vn) p->vn = vn;
-    if (!sc) {
-      fprintf(stderr, "error: out of memory comparing %s and %s\n", sb->r->dir, sn->r->dir);
-      return 2;
-    }
-    p->scratch = sc, p->cap = need;
+  if (pairing_room(p, p->b.n, p->n.n)) {
+    fprintf(stderr, "error: out of memory comparing %s and %s\n", sb->r->dir, sn->r->dir);
+    return 2;
   }
   p->nv = sb->nv;
   p->n_pairs = 0;
-  for (long k = 0; k < p->b.n; k++) {
-    long i = p->b.order[k];
-    if (p->b.partner[i] < 0) continue;
-    p->pb[p->n_pairs] = i;
-    p->pn[p->n_pairs++] = p->b.partner[i];
-  }
+  for (long i = 0; i < p->b.n; i++)
+    if (p->b.partner[i] >= 0) p->pb[p->n_pairs++] = (int)i;
+  pair_rows = p->b.row;
+  qsort(p->pb, (size_t)p->n_pairs, sizeof *p->pb, by_base_row);
+  for (long k = 0; k < p->n_pairs; k++)
+    p->pn[k] = p->b.partner[p->pb[k]];
   return 0;
 }
 
@@ -319,18 +337,26 @@ static void pair_values(struct pairing *p, int k, int *nb, int *nn)
 struct status_count {
   const char *status;
   int nb, nn;
+  int side, row; /* where it first appears: the baseline's rows in table order, then the new run's */
 };
 
-/* Success rate of a group pair, and the status change in words ("converged -> time_limit (1)"). */
+static int by_appearance(const void *a, const void *b)
+{
+  const struct status_count *x = a, *y = b;
+  if (x->side != y->side) return x->side - y->side;
+  return (x->row > y->row) - (x->row < y->row);
+}
+
+/* Success rate of a group pair, and the status change in words ("converged -> time_limit (1)"): the statuses
+ * in order of first appearance (at most MAX_STATUS of them). */
 static void judge_success(const struct pairing *p, struct compare_row *row)
 {
-  enum { MAX_STATUS = 16 };
-  struct status_count sc[MAX_STATUS];
-  int n_sc = 0, ab = 0, sb = 0, tb = 0, an = 0, sn = 0, tn = 0;
+  enum { MAX_STATUS = 16, MAX_SEEN = 256 };
+  struct status_count seen[MAX_SEEN], sc[MAX_STATUS];
+  int n_seen = 0, n_sc = 0, ab = 0, sb = 0, tb = 0, an = 0, sn = 0, tn = 0;
   for (int side = 0; side < 2; side++) {
     const struct compare_rows *r = side ? &p->n : &p->b;
-    for (long k = 0; k < r->n; k++) {
-      long i = r->order[k];
+    for (long i = 0; i < r->n; i++) {
       int o = r->outcome[i];
       const char *s = compare_status_name(r->status[i]);
       int tl = strcmp(s, "time_limit") == 0;
@@ -338,12 +364,17 @@ static void judge_success(const struct pairing *p, struct compare_row *row)
       *(side ? &sn : &sb) += o == 1;
       *(side ? &tn : &tb) += tl;
       int j = 0;
-      while (j < n_sc && strcmp(sc[j].status, s) != 0)
+      while (j < n_seen && seen[j].status != s)
         j++;
-      if (j == n_sc && n_sc < MAX_STATUS) sc[n_sc++] = (struct status_count){s, 0, 0};
-      if (j < n_sc) *(side ? &sc[j].nn : &sc[j].nb) += 1;
+      if (j == n_seen && n_seen < MAX_SEEN) seen[n_seen++] = (struct status_count){s, 0, 0, side, r->row[i]};
+      if (j == n_seen) continue;
+      *(side ? &seen[j].nn : &seen[j].nb) += 1;
+      if (seen[j].side == side && r->row[i] < seen[j].row) seen[j].row = r->row[i];
     }
   }
+  qsort(seen, (size_t)n_seen, sizeof *seen, by_appearance);
+  for (int j = 0; j < n_seen && n_sc < MAX_STATUS; j++)
+    sc[n_sc++] = seen[j];
   row->base = ab ? (double)sb / ab : NAN;
   row->now = an ? (double)sn / an : NAN;
   row->n_base = ab;

@@ -14,6 +14,7 @@
 
 enum { GROUP_HEX = 8, ROW_DIGITS = 10 };
 
+
 /* ---- growable text ---- */
 struct text {
   char *s;
@@ -37,6 +38,16 @@ static int text_put(struct text *t, const char *s, size_t n)
 }
 
 static int text_str(struct text *t, const char *s) { return text_put(t, s, strlen(s)); }
+
+/* v in base (10 or 16) as exactly width digits (leading zeros) into t: a row's fixed-width fields, written
+ * without printf (a million rows make several million of them). */
+static int text_fixed(struct text *t, unsigned long v, int width, unsigned base)
+{
+  char d[32];
+  for (int k = width - 1; k >= 0; k--, v /= base)
+    d[k] = "0123456789abcdef"[v % base];
+  return text_put(t, d, (size_t)width);
+}
 
 /* Empties t (an empty string, allocated). */
 static int text_clear(struct text *t)
@@ -192,12 +203,11 @@ struct dup_check {
 
 static int dup_add(struct dup_check *d, char *const *f, long row, struct text *t)
 {
-  char num[32];
   if (text_clear(t)) return 1;
   for (int c = 0; c < d->n_keys; c++)
     if (text_canonical(t, f[d->col[c]]) || text_put(t, "\x1f", 1)) return 1;
-  snprintf(num, sizeof num, "\x1e%0*ld\x1d", ROW_DIGITS, row);
-  if (text_str(t, num)) return 1;
+  if (text_put(t, "\x1e", 1) || text_fixed(t, (unsigned long)row, ROW_DIGITS, 10) || text_put(t, "\x1d", 1))
+    return 1;
   for (int c = 0; c < d->n_keys; c++)
     if ((c && text_put(t, "\x1f", 1)) || text_str(t, f[d->col[c]])) return 1;
   return extsort_add(d->sort, t->s);
@@ -353,14 +363,9 @@ static int checks_report(struct checks *k)
 
 /* ---- loading a side ---- */
 
-/* The group of key values kv, made at its first row. -1 when out of memory. */
-static int group_of(struct compare_side *s, struct strmap *canon, const char **kv, struct text *t)
+/* A new group with key values kv (copied): its index, -1 when out of memory. */
+static int new_group(struct compare_side *s, const char **kv)
 {
-  if (text_clear(t)) return -1;
-  for (int c = 0; c < s->n_keys; c++)
-    if (text_canonical(t, kv[c]) || text_put(t, "\x1f", 1)) return -1;
-  int g = strmap_find(canon, t->s);
-  if (g >= 0) return g;
   if (s->n_groups == s->cap_groups) {
     int cap = s->cap_groups ? 2 * s->cap_groups : 16;
     char **k = realloc(s->key, ((size_t)cap * (size_t)s->n_keys + 1) * sizeof *k);
@@ -369,29 +374,55 @@ static int group_of(struct compare_side *s, struct strmap *canon, const char **k
     if (!z) return -1;
     s->size = z, s->cap_groups = cap;
   }
-  g = s->n_groups;
+  int g = s->n_groups;
   s->size[g] = 0;
   for (int c = 0; c < s->n_keys; c++)
     s->key[(size_t)g * s->n_keys + c] = NULL;
   s->n_groups++; /* freed with the others whatever fails below */
   for (int c = 0; c < s->n_keys; c++)
     if (!(s->key[(size_t)g * s->n_keys + c] = strdup(kv[c]))) return -1;
-  return strmap_put(canon, t->s, g) ? -1 : g;
+  return g;
+}
+
+/* The group of key values kv, made at its first row: found by the keys' text as written (one lookup), and
+ * only a text not seen before is put in canonical form, so that 1e-3 and 0.001 still share a group. -1 when
+ * out of memory. */
+static int group_of(struct compare_side *s, struct strmap *raw, struct strmap *canon, const char **kv,
+                    struct text *t)
+{
+  if (text_clear(t)) return -1;
+  for (int c = 0; c < s->n_keys; c++)
+    if (text_str(t, kv[c]) || text_put(t, "\x1f", 1)) return -1;
+  int g = strmap_find(raw, t->s);
+  if (g >= 0) return g;
+  char *as_written = strdup(t->s);
+  if (!as_written || text_clear(t)) goto fail;
+  for (int c = 0; c < s->n_keys; c++)
+    if (text_canonical(t, kv[c]) || text_put(t, "\x1f", 1)) goto fail;
+  if ((g = strmap_find(canon, t->s)) < 0) {
+    if ((g = new_group(s, kv)) < 0 || strmap_put(canon, t->s, g)) goto fail;
+  }
+  if (strmap_put(raw, as_written, g)) goto fail;
+  free(as_written);
+  return g;
+fail:
+  free(as_written);
+  return -1;
 }
 
 /* The sorted line of a row into t. */
 static int row_line(const struct compare_side *s, char *const *f, int g, long row, int status_col,
                     struct text *t)
 {
-  char head[64];
-  snprintf(head, sizeof head, "%0*x", GROUP_HEX, (unsigned)g);
-  if (text_clear(t) || text_str(t, head)) return 1;
+  if (text_clear(t) || text_fixed(t, (unsigned long)g, GROUP_HEX, 16)) return 1;
   for (int c = 0; c < s->n_pair; c++)
     if (text_canonical(t, f[s->pair_col[c]]) || text_put(t, "\x1f", 1)) return 1;
   const char *st = f[status_col];
   int o = sweep_status_is_success(st) ? 1 : sweep_status_is_failure(st) ? 0 : -1;
-  snprintf(head, sizeof head, "\x1e%0*ld\x1d%c\x1f", ROW_DIGITS, row, o == 1 ? '1' : o == 0 ? '0' : '-');
-  if (text_str(t, head) || text_str(t, st) || text_put(t, "\x1f", 1) ||
+  char head[3] = {'\x1d', o == 1 ? '1' : o == 0 ? '0' : '-', '\x1f'};
+  if (text_put(t, "\x1e", 1) || text_fixed(t, (unsigned long)row, ROW_DIGITS, 10) || text_put(t, head, 3))
+    return 1;
+  if (text_str(t, st) || text_put(t, "\x1f", 1) ||
       text_str(t, s->id_col >= 0 ? f[s->id_col] : ""))
     return 1;
   for (int j = 0; j < s->nv; j++)
@@ -454,7 +485,7 @@ static int load_rows(struct compare_side *s, int side, const struct compare_maps
   char path[SWEEP_PATH_MAX + 32];
   struct table_stream ts;
   struct text t = {0};
-  struct strmap canon = {0};
+  struct strmap raw = {0}, canon = {0};
   const char **kv = calloc((size_t)s->n_keys + 1, sizeof *kv);
   int got = 2, rc = 2, steps = m ? m->n * m->n_keys : 0;
   if (!kv || sweep_path(path, sizeof path, "%s/tasks.csv", s->r->dir)) {
@@ -469,7 +500,7 @@ static int load_rows(struct compare_side *s, int side, const struct compare_maps
     if (!m)
       for (int c = 0; c < s->n_keys; c++)
         kv[c] = ts.field[s->key_col[c]];
-    int g = group_of(s, &canon, kv, &t);
+    int g = group_of(s, &raw, &canon, kv, &t);
     if (g < 0 || row_line(s, ts.field, g, row, s->r->status_col, &t) || extsort_add(sort, t.s)) goto oom;
     s->size[g]++;
   }
@@ -485,6 +516,7 @@ cleanup:
   table_stream_close(&ts);
   free(kv);
   free(t.s);
+  strmap_free(&raw);
   strmap_free(&canon);
   return rc;
 }
@@ -550,12 +582,12 @@ static int reader_next(struct reader *rd)
   return 1;
 }
 
-static int rows_grow(struct compare_rows *r, int nv)
+static int rows_grow(struct compare_rows *r, int nv, int keep_ids)
 {
   if (r->n < r->cap) return 0;
   long cap = r->cap ? 2 * r->cap : 64;
   size_t c = (size_t)cap;
-  long *row = realloc(r->row, c * sizeof *row);
+  int *row = realloc(r->row, c * sizeof *row);
   if (row) r->row = row;
   signed char *o = realloc(r->outcome, c);
   if (o) r->outcome = o;
@@ -563,11 +595,11 @@ static int rows_grow(struct compare_rows *r, int nv)
   if (st) r->status = st;
   double *v = realloc(r->v, (c * (size_t)nv + 1) * sizeof *v);
   if (v) r->v = v;
-  long *p = realloc(r->partner, c * sizeof *p);
+  int *p = realloc(r->partner, c * sizeof *p);
   if (p) r->partner = p;
-  size_t *tid = realloc(r->tid, c * sizeof *tid);
+  size_t *tid = keep_ids ? realloc(r->tid, c * sizeof *tid) : NULL;
   if (tid) r->tid = tid;
-  if (!row || !o || !st || !v || !p || !tid) return 1;
+  if (!row || !o || !st || !v || !p || (keep_ids && !tid)) return 1;
   r->cap = cap;
   return 0;
 }
@@ -575,10 +607,10 @@ static int rows_grow(struct compare_rows *r, int nv)
 /* Parses the reader's line into a new row of r. */
 static int rows_take(struct compare_rows *r, const struct reader *rd, int nv, int keep_ids)
 {
-  if (rows_grow(r, nv)) return 1;
+  if (rows_grow(r, nv, keep_ids)) return 1;
   long i = r->n;
   char *p = rd->line + rd->key_len + 1;
-  r->row[i] = strtol(p, &p, 10);
+  r->row[i] = (int)strtol(p, &p, 10);
   p++; /* \x1d */
   r->outcome[i] = (signed char)(*p == '1' ? 1 : *p == '0' ? 0 : -1);
   p += 2;
@@ -589,8 +621,8 @@ static int rows_take(struct compare_rows *r, const struct reader *rd, int nv, in
   p = e + 1;
   e = strchr(p, '\x1f');
   if (e) *e = '\0';
-  r->tid[i] = r->tid_len;
   if (keep_ids) {
+    r->tid[i] = r->tid_len;
     struct text t = {r->tid_text, r->tid_len, r->tid_cap};
     if (text_put(&t, p, strlen(p) + 1)) return 1;
     r->tid_text = t.s, r->tid_len = t.len, r->tid_cap = t.cap;
@@ -606,25 +638,6 @@ static int rows_take(struct compare_rows *r, const struct reader *rd, int nv, in
   }
   r->partner[i] = -1;
   r->n++;
-  return 0;
-}
-
-static const long *order_rows; /* qsort's context: the rows' data row numbers */
-
-static int by_row(const void *a, const void *b)
-{
-  long x = order_rows[*(const long *)a], y = order_rows[*(const long *)b];
-  return (x > y) - (x < y);
-}
-
-static int rows_order(struct compare_rows *r)
-{
-  free(r->order);
-  if (!(r->order = malloc(((size_t)r->n + 1) * sizeof *r->order))) return 1;
-  for (long i = 0; i < r->n; i++)
-    r->order[i] = i;
-  order_rows = r->row;
-  qsort(r->order, (size_t)r->n, sizeof *r->order, by_row);
   return 0;
 }
 
@@ -651,8 +664,8 @@ static int join(struct reader *rb, struct reader *rn, struct compare_rows *b, st
       if (rows_take(n, rn, nv, 0)) return 1;
     }
     if (c == 0) {
-      b->partner[b->n - 1] = n->n - 1;
-      n->partner[n->n - 1] = b->n - 1;
+      b->partner[b->n - 1] = (int)(n->n - 1);
+      n->partner[n->n - 1] = (int)(b->n - 1);
     }
     /* a run of one key longer on one side: its extra rows meet the other side's next key and stay unpaired */
     if (c <= 0) hb = reader_next(rb);
@@ -671,7 +684,7 @@ int compare_rows_read(const struct compare_side *b, int g, const struct compare_
   rb->tid_len = rn->tid_len = 0;
   if (fseek(b->sorted, b->offset[g], SEEK_SET)) goto cleanup;
   if (fseek(n->sorted, n->offset[m], SEEK_SET)) goto cleanup;
-  if (join(&r0, &r1, rb, rn, b->nv, keep_ids) || rows_order(rb) || rows_order(rn)) goto cleanup;
+  if (join(&r0, &r1, rb, rn, b->nv, keep_ids)) goto cleanup;
   rc = 0;
 cleanup:
   if (rc) fprintf(stderr, "error: reading back the sorted rows of %s and %s failed\n", b->r->dir, n->r->dir);
@@ -683,6 +696,6 @@ cleanup:
 void compare_rows_free(struct compare_rows *r)
 {
   free(r->row), free(r->outcome), free(r->status), free(r->v), free(r->partner), free(r->tid);
-  free(r->tid_text), free(r->order);
+  free(r->tid_text);
   memset(r, 0, sizeof *r);
 }

@@ -49,19 +49,19 @@ int compare_load(struct compare_side *s, const struct rundir *r, int side, const
                  size_t sort_bytes);
 void compare_side_free(struct compare_side *s);
 
-/* A group's rows from s->sorted, parsed: in pairing-key order; row, outcome (1 success, 0 failure, -1 not
- * applicable), status (index into compare_status_name), values (nv per row, NAN when none), task id. */
+/* A group's rows from s->sorted, parsed, in pairing-key order: data row, outcome (1 success, 0 failure, -1
+ * not applicable), status (index into compare_status_name), values (nv per row, NAN when none), the paired
+ * row of the other run (-1 none), and the task id when kept. Rows of a group are counted in int. */
 struct compare_rows {
   long n, cap;
-  long *row;
+  int *row;
   signed char *outcome;
   int *status;
   double *v;
-  long *partner;  /* the paired row of the other run (index in its compare_rows), -1 none */
-  size_t *tid;    /* offsets of the task ids in tid_text */
-  char *tid_text; /* only when kept */
+  int *partner;
+  size_t *tid;    /* offsets of the task ids in tid_text (only when kept) */
+  char *tid_text;
   size_t tid_len, tid_cap;
-  long *order; /* the rows in table order (indices) */
 };
 /* Reads baseline group g (of b) and new group m (of n) and pairs their rows by pairing key (each baseline row,
  * in table order, with the first unpaired new row of its key in table order). 0, or 2 with a message. */

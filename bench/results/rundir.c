@@ -298,8 +298,26 @@ int rundir_outcome(const struct rundir *r, int row)
   return sweep_status_is_failure(s) ? 0 : -1;
 }
 
+/* 1 when s is a decimal integer that %.17g prints as it is: an optional '-', then "0" or up to 15 digits
+ * without a leading zero (every such number is a double exactly and has no exponent in %.17g). */
+static int plain_integer(const char *s)
+{
+  const char *d = s + (s[0] == '-');
+  size_t k = 0;
+  while (d[k] >= '0' && d[k] <= '9')
+    k++;
+  return k > 0 && k <= 15 && !d[k] && (d[0] != '0' || k == 1);
+}
+
 void rundir_canonical(const char *s, char *buf, size_t n)
 {
+  if (plain_integer(s) && n > 0) { /* seeds, ids, sizes: their own canonical form, without strtod and printf */
+    size_t len = strlen(s);
+    if (len >= n) len = n - 1;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    return;
+  }
   char *end = NULL;
   double v = s[0] ? strtod(s, &end) : 0.0;
   if (end && end != s && !*end)
