@@ -286,6 +286,48 @@ cleanup:
   return rc;
 }
 
+int table_read_columns(const char *path, enum table_mode mode, int n_keep, const char *const *keep,
+                       struct table **out)
+{
+  struct table_stream s;
+  struct table *t = NULL;
+  int *col = NULL, ncol = 0;
+  const char **kept = NULL, **f = NULL;
+  *out = NULL;
+  int rc = table_stream_open(&s, path, mode), got = 2;
+  if (rc) goto cleanup;
+  rc = 2;
+  col = calloc((size_t)s.ncol + 1, sizeof *col);
+  kept = calloc((size_t)s.ncol + 1, sizeof *kept);
+  f = calloc((size_t)s.ncol + 1, sizeof *f);
+  if (!col || !kept || !f) goto cleanup;
+  for (int j = 0; j < s.ncol; j++) /* the kept columns in the file's order */
+    for (int k = 0; k < n_keep; k++)
+      if (strcmp(s.col[j], keep[k]) == 0) {
+        col[ncol] = j, kept[ncol++] = s.col[j];
+        break;
+      }
+  if (!(t = table_create(ncol, kept))) goto cleanup;
+  while ((got = table_stream_next(&s)) == 1) {
+    for (int k = 0; k < ncol; k++)
+      f[k] = s.field[col[k]];
+    if (table_append(t, f)) goto cleanup;
+  }
+  if (got) goto cleanup;
+  t->n_dropped = s.n_dropped;
+  t->dropped_line = s.dropped_line;
+  *out = t;
+  t = NULL;
+  rc = 0;
+cleanup:
+  table_destroy(&t);
+  table_stream_close(&s);
+  free(col);
+  free(kept);
+  free(f);
+  return rc;
+}
+
 int table_column(const struct table *t, const char *name)
 {
   for (int j = 0; j < t->ncol; j++)
