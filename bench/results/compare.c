@@ -320,7 +320,10 @@ static int pair_group(struct pairing *p, const struct compare_side *sb, int g, c
 }
 
 /* Value column k of pair member i of side r. */
-static double value_of(const struct compare_rows *r, int nv, long i, int k) { return r->v[(size_t)i * nv + k]; }
+static double value_of(const struct compare_rows *r, int nv, long i, int k)
+{
+  return r->v[(size_t)i * nv + k];
+}
 
 /* The finite values of value column k over the pairs both runs solved, in pair order; counts in *nb, *nn. */
 static void pair_values(struct pairing *p, int k, int *nb, int *nn)
@@ -357,7 +360,7 @@ static void judge_success(const struct pairing *p, struct compare_row *row)
   for (int side = 0; side < 2; side++) {
     const struct compare_rows *r = side ? &p->n : &p->b;
     for (long i = 0; i < r->n; i++) {
-      int o = r->outcome[i];
+      int o = r->outcome[i] > 0 ? 1 : r->outcome[i] == 0 ? 0 : -1;
       const char *s = compare_status_name(r->status[i]);
       int tl = strcmp(s, "time_limit") == 0;
       *(side ? &an : &ab) += o >= 0;
@@ -431,7 +434,8 @@ static void outcome_evidence(const struct pairing *p, int col, const struct rund
     if (p->b.outcome[ib] != 1 || p->n.outcome[in] != 1) continue;
     double x = value_of(&p->b, p->nv, ib, col), y = value_of(&p->n, p->nv, in, col);
     if (!isfinite(x) || !isfinite(y)) continue;
-    double s = o->spread && p->b.tid_text ? spread_of(o->spread, p->b.tid_text + p->b.tid[ib], row->name) : NAN;
+    double s =
+        o->spread && p->b.tid_text ? spread_of(o->spread, p->b.tid_text + p->b.tid[ib], row->name) : NAN;
     if (isfinite(s)) {
       largest = isnan(largest) ? s : fmax(largest, s);
       row->n_beyond += fabs(y - x) > o->spread_factor * s;
@@ -523,7 +527,8 @@ static int same_keys(const struct compare_side *a, int g, const struct compare_s
 }
 
 /* The first group of the new run with the keys of baseline group g and not matched yet, or -1. */
-static int match_group(const struct compare_side *sb, int g, const struct compare_side *sn, const char *matched)
+static int match_group(const struct compare_side *sb, int g, const struct compare_side *sn,
+                       const char *matched)
 {
   for (int k = 0; k < sn->n_groups; k++)
     if (!matched[k] && same_keys(sb, g, sn, k)) return k;
@@ -671,8 +676,8 @@ static void coverage_row(struct compare_result *res, int g, long size)
 }
 
 /* Every baseline group against its match in the new run. 0, or 2 with a message. */
-static int compare_groups(struct compare_result *res, const struct compare_side *sb, const struct compare_side *sn,
-                          const struct compare_options *o)
+static int compare_groups(struct compare_result *res, const struct compare_side *sb,
+                          const struct compare_side *sn, const struct compare_options *o)
 {
   const struct rundir *b = sb->r, *n = sn->r;
   struct pairing p = {0};
@@ -762,6 +767,7 @@ void compare_group_text(const struct compare_result *res, int g, char *buf, size
   size_t at = 0;
   buf[0] = '\0';
   for (int k = 0; k < res->n_keys && at < n; k++)
-    at += (size_t)snprintf(buf + at, n - at, "%s%s", k ? " " : "", res->group_key[(size_t)g * res->n_keys + k]);
+    at +=
+        (size_t)snprintf(buf + at, n - at, "%s%s", k ? " " : "", res->group_key[(size_t)g * res->n_keys + k]);
   if (!res->n_keys) snprintf(buf, n, "(all)");
 }

@@ -14,7 +14,6 @@
 
 enum { GROUP_HEX = 8, ROW_DIGITS = 10 };
 
-
 /* ---- growable text ---- */
 struct text {
   char *s;
@@ -115,15 +114,16 @@ void compare_status_reset(void)
 
 /* Row fields f after the maps up to step (k, c) exclusive (active flags known there): the group key values
  * into kv, 1 when a map drops the row. side 0 baseline (dropped where it holds from), 1 new (renamed). */
-static int map_row(const struct compare_maps *m, int side, const int *key_col, char *const *f, const char **kv,
-                   int upto, long *drops)
+static int map_row(const struct compare_maps *m, int side, const int *key_col, char *const *f,
+                   const char **kv, int upto, long *drops)
 {
   for (int c = 0; c < m->n_keys; c++)
     kv[c] = f[key_col[c]];
   for (int s = 0; s < upto; s++) {
     int k = s / m->n_keys, c = s % m->n_keys;
-    if (!m->active[s]) continue;
-    if (strcmp(kv[c], side ? m->to[k] : m->from[k]) == 0) {
+    const char *drop = side ? m->to[k] : m->from[k];
+    if (!m->active[s] || !drop || !kv[c]) continue;
+    if (strcmp(kv[c], drop) == 0) {
       if (drops) drops[s]++;
       return 1;
     }
@@ -161,7 +161,8 @@ int compare_maps_make(const struct rundir *n, const struct compare_options *o, s
       int got = 0, s = k * nk + c;
       if (table_stream_open(&ts, path, TABLE_STRICT)) goto cleanup;
       while (!m->active[s] && (got = table_stream_next(&ts)) == 1)
-        if (!map_row(m, 1, key_col, ts.field, kv, s, NULL) && strcmp(kv[c], m->from[k]) == 0) m->active[s] = 1;
+        if (!map_row(m, 1, key_col, ts.field, kv, s, NULL) && strcmp(kv[c], m->from[k]) == 0)
+          m->active[s] = 1;
       table_stream_close(&ts);
       if (got == 2) goto cleanup;
       found |= m->active[s];
@@ -310,8 +311,8 @@ static int checks_init(struct checks *k, const struct rundir *r, size_t budget)
   const struct table *t = r->tasks;
   memset(k, 0, sizeof *k);
   k->r = r;
-  k->dup[0] = (struct dup_check){.what = "task_id", .n_keys = table_column(t, "task_id") >= 0,
-                                 .names = task_id_name};
+  k->dup[0] =
+      (struct dup_check){.what = "task_id", .n_keys = table_column(t, "task_id") >= 0, .names = task_id_name};
   k->dup[1] = (struct dup_check){.what = "axis values", .n_keys = r->axes.n, .names = r->axes.name};
   for (int d = 0; d < 2; d++) {
     if (!k->dup[d].n_keys) continue;
@@ -422,9 +423,7 @@ static int row_line(const struct compare_side *s, char *const *f, int g, long ro
   char head[3] = {'\x1d', o == 1 ? '1' : o == 0 ? '0' : '-', '\x1f'};
   if (text_put(t, "\x1e", 1) || text_fixed(t, (unsigned long)row, ROW_DIGITS, 10) || text_put(t, head, 3))
     return 1;
-  if (text_str(t, st) || text_put(t, "\x1f", 1) ||
-      text_str(t, s->id_col >= 0 ? f[s->id_col] : ""))
-    return 1;
+  if (text_str(t, st) || text_put(t, "\x1f", 1) || text_str(t, s->id_col >= 0 ? f[s->id_col] : "")) return 1;
   for (int j = 0; j < s->nv; j++)
     if (text_put(t, "\x1f", 1) || text_str(t, f[s->val_col[j]])) return 1;
   return 0;

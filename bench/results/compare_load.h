@@ -59,12 +59,12 @@ struct compare_rows {
   int *status;
   double *v;
   int *partner;
-  size_t *tid;    /* offsets of the task ids in tid_text (only when kept) */
+  size_t *tid; /* offsets of the task ids in tid_text (only when kept) */
   char *tid_text;
   size_t tid_len, tid_cap;
 };
-/* Reads baseline group g (of b) and new group m (of n) and pairs their rows by pairing key (each baseline row,
- * in table order, with the first unpaired new row of its key in table order). 0, or 2 with a message. */
+/* Reads baseline group g (of b) and new group m (of n) and pairs their rows by pairing key (each baseline
+ * row, in table order, with the first unpaired new row of its key in table order). 0, or 2 with a message. */
 int compare_rows_read(const struct compare_side *b, int g, const struct compare_side *n, int m,
                       struct compare_rows *rb, struct compare_rows *rn, int keep_ids);
 void compare_rows_free(struct compare_rows *r);

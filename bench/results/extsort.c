@@ -24,7 +24,7 @@ struct extsort {
   size_t next;
   struct chunk *chunk;
   int n_chunk, cap_chunk;
-  int last;   /* the chunk whose head was returned last: advanced at the next call */
+  int last; /* the chunk whose head was returned last: advanced at the next call */
   int merging, failed;
 };
 
@@ -161,7 +161,8 @@ const char *extsort_next(struct extsort *s)
   if (s->last >= 0) advance(s, &s->chunk[s->last]);
   s->last = -1;
   for (int k = 0; k < s->n_chunk; k++)
-    if (s->chunk[k].line && (s->last < 0 || strcmp(s->chunk[k].line, s->chunk[s->last].line) < 0)) s->last = k;
+    if (s->chunk[k].line && (s->last < 0 || strcmp(s->chunk[k].line, s->chunk[s->last].line) < 0))
+      s->last = k;
   return s->last >= 0 && !s->failed ? s->chunk[s->last].line : NULL;
 }
 

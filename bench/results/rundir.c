@@ -3,10 +3,9 @@
  * then renumbers the groups by first appearance, so it is O(n log n) and its order is the table's. */
 #include "rundir.h"
 
-#include "strmap.h"
-
 #include "results.h"
 #include "run_files.h"
+#include "strmap.h"
 
 #include <errno.h>
 #include <gsl/gsl_sort.h>
@@ -338,7 +337,8 @@ static int plain_integer(const char *s)
 
 void rundir_canonical(const char *s, char *buf, size_t n)
 {
-  if (plain_integer(s) && n > 0) { /* seeds, ids, sizes: their own canonical form, without strtod and printf */
+  if (plain_integer(s) &&
+      n > 0) { /* seeds, ids, sizes: their own canonical form, without strtod and printf */
     size_t len = strlen(s);
     if (len >= n) len = n - 1;
     memcpy(buf, s, len);
@@ -411,7 +411,7 @@ static int row_key(const struct table *t, int i, const int *cols, int n_keys, in
   size_t len = 1, at = 0;
   for (int k = 0; k < n_keys; k++)
     len += strlen(table_get(t, i, cols[k])) + 32;
-  if (len > *cap) {
+  if (!*buf || len > *cap) {
     char *b = realloc(*buf, len);
     if (!b) return 1;
     *buf = b, *cap = len;

@@ -173,7 +173,7 @@ static int add_trial(struct cells *cs, const char *g, double x, double y, const 
   snprintf(key, sizeof key, "%s\x1f%.17g\x1f%.17g", g, x == 0.0 ? 0.0 : x, y == 0.0 ? 0.0 : y);
   int i = isnan(x) || isnan(y) ? -1 : strmap_find(&cs->at, key);
   if (i < 0) {
-    if (cs->n == cs->cap) {
+    if (cs->n == cs->cap || !cs->c) {
       int cap = cs->cap ? 2 * cs->cap : 256;
       struct cell *b = realloc(cs->c, (size_t)cap * sizeof *b);
       if (!b) return 1;
@@ -185,6 +185,7 @@ static int add_trial(struct cells *cs, const char *g, double x, double y, const 
     cs->c[i].x = x, cs->c[i].y = y;
     if (!isnan(x) && !isnan(y) && strmap_put(&cs->at, key, i)) return 1;
   }
+  if (!cs->c) return 1; /* a key found before any cell was made cannot happen */
   struct cell *c = &cs->c[i];
   c->n++;
   c->k += strcmp(outcome, "outer_teeth") == 0; /* the success; the status says it ran */
@@ -239,14 +240,16 @@ static int axes_in_group(const char *path, int n_axes, int *in_group)
   int *varies = calloc((size_t)n_axes + 1, sizeof *varies), got = 2;
   long n_rows = 0;
   if (first && varies && table_stream_open(&ts, path, TABLE_STRICT) == 0) {
-    while ((got = table_stream_next(&ts)) == 1) {
+    int oom = 0;
+    while (!oom && (got = table_stream_next(&ts)) == 1) {
       n_rows++;
-      for (int c = 1; c <= n_axes; c++)
+      for (int c = 1; c <= n_axes && !oom; c++)
         if (!first[c] && !(first[c] = strdup(ts.field[c])))
-          got = 2;
+          oom = 1;
         else
           varies[c] |= strcmp(ts.field[c], first[c]) != 0;
     }
+    if (oom) got = 2;
     for (int c = 1; !got && c <= n_axes; c++)
       in_group[c] = axis_in_group(ts.col[c], varies[c], first[c] ? first[c] : "", n_rows);
     table_stream_close(&ts);
