@@ -20,16 +20,22 @@ struct text {
   size_t len, cap;
 };
 
+/* Room for n more bytes and a NUL. */
+static int text_room(struct text *t, size_t n)
+{
+  if (t->len + n + 1 <= t->cap) return 0;
+  size_t cap = t->cap ? 2 * t->cap : 256;
+  while (cap < t->len + n + 1)
+    cap *= 2;
+  char *b = realloc(t->s, cap);
+  if (!b) return 1;
+  t->s = b, t->cap = cap;
+  return 0;
+}
+
 static int text_put(struct text *t, const char *s, size_t n)
 {
-  if (t->len + n + 1 > t->cap) {
-    size_t cap = t->cap ? 2 * t->cap : 256;
-    while (cap < t->len + n + 1)
-      cap *= 2;
-    char *b = realloc(t->s, cap);
-    if (!b) return 1;
-    t->s = b, t->cap = cap;
-  }
+  if (text_room(t, n)) return 1;
   memcpy(t->s + t->len, s, n);
   t->len += n;
   t->s[t->len] = '\0';
@@ -58,14 +64,7 @@ static int text_clear(struct text *t)
 static int text_canonical(struct text *t, const char *s)
 {
   size_t n = strlen(s) + 32; /* room for a number's %.17g or the text */
-  if (t->len + n + 1 > t->cap) {
-    size_t cap = t->cap ? 2 * t->cap : 256;
-    while (cap < t->len + n + 1)
-      cap *= 2;
-    char *b = realloc(t->s, cap);
-    if (!b) return 1;
-    t->s = b, t->cap = cap;
-  }
+  if (text_room(t, n)) return 1;
   rundir_canonical(s, t->s + t->len, n);
   t->len += strlen(t->s + t->len);
   return 0;
