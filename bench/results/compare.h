@@ -41,7 +41,9 @@
  * for ties, zero differences dropped) for up to 50 nonzero differences, else the normal approximation
  * with the tie-corrected variance n(n+1)(2n+1)/24 - sum(t^3 - t)/48 and a continuity correction of 1/2.
  * The rank-sum test uses the normal approximation of U with the tie-corrected variance
- * n1 n2 / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1))) and a continuity correction of 1/2. */
+ * n1 n2 / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1))) and a continuity correction of 1/2.
+ * Neither table is held: compare_runs streams both tasks.csv through external sorts and judges one group pair
+ * at a time (compare_load.h), so the rundirs need only their headers (rundir_read_header). */
 #ifndef CB_COMPARE_H
 #define CB_COMPARE_H
 
