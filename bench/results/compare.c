@@ -99,7 +99,7 @@ double compare_signed_rank_p(const double *d, int n)
     p = 1.0; /* nothing moved: no evidence either way */
     goto done;
   }
-  double *mag = malloc((size_t)m * sizeof *mag);
+  double *mag = calloc((size_t)m, sizeof *mag); /* calloc: gcc -O1 -fsanitize cannot see the loop fill it */
   if (!mag) goto done;
   for (int i = 0; i < m; i++)
     mag[i] = fabs(a[i]);

@@ -41,7 +41,7 @@ static double prob(const struct cell *c) { return c->n ? (double)c->k / c->n : N
 static int plot_group(const char *dir, const char *g, const struct cell *c, int nc, const struct cell *best,
                       double wx, double wy, double win)
 {
-  char name[128], path[4200];
+  char name[sizeof((struct cell *)0)->group + 16], path[4200]; /* grasp_map_ + a group */
   snprintf(name, sizeof name, "grasp_map_%s", g);
   for (char *p = name; *p; p++)
     if (*p == '/') *p = '_';
@@ -84,7 +84,7 @@ static int plot_group(const char *dir, const char *g, const struct cell *c, int 
   if (pid == 0) {
     snprintf(path, sizeof path, "%s/plots", dir);
     if (chdir(path) == 0) {
-      char script[160];
+      char script[sizeof name + 8];
       snprintf(script, sizeof script, "%s.gp", name);
       if (!freopen("/dev/null", "w", stderr)) _exit(127);
       execlp("gnuplot", "gnuplot", script, (char *)NULL);
