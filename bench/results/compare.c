@@ -5,6 +5,7 @@
  * against the A-vs-A spread when the runs were interleaved. */
 #include "compare.h"
 
+#include "compare_load.h"
 #include "share.h"
 
 #include <gsl/gsl_cdf.h>
@@ -98,7 +99,7 @@ double compare_signed_rank_p(const double *d, int n)
     p = 1.0; /* nothing moved: no evidence either way */
     goto done;
   }
-  double *mag = malloc((size_t)m * sizeof *mag);
+  double *mag = calloc((size_t)m, sizeof *mag); /* calloc: gcc -O1 -fsanitize cannot see the loop fill it */
   if (!mag) goto done;
   for (int i = 0; i < m; i++)
     mag[i] = fabs(a[i]);
@@ -134,8 +135,9 @@ done:
 void compare_result_destroy(struct compare_result **rp)
 {
   if (!rp || !*rp) return;
-  rundir_groups_destroy(&(*rp)->gb);
-  rundir_groups_destroy(&(*rp)->gn);
+  for (size_t i = 0; (*rp)->group_key && i < (size_t)(*rp)->n_groups * (size_t)(*rp)->n_keys; i++)
+    free((*rp)->group_key[i]);
+  free((*rp)->group_key);
   free((*rp)->rows);
   free((*rp)->pooled);
   free(*rp);
@@ -162,99 +164,12 @@ static void print_list(const struct rundir_list *l)
   if (!l->n) fprintf(stderr, "(none)");
 }
 
-/* Duplicate rows: a task_id twice, or two rows with the same values of every axis. */
-static int check_duplicates(const struct rundir *r, const char *what, int n_keys, char *const *keys)
-{
-  struct rundir_groups *g = NULL;
-  if (rundir_group(r, n_keys, keys, &g)) return 2;
-  int rc = 0;
-  for (int k = 0; k < g->n && !rc; k++)
-    if (g->start[k + 1] - g->start[k] > 1) {
-      int i = g->rows[g->start[k]], j = g->rows[g->start[k] + 1];
-      fprintf(stderr, "error: corrupt table %s/tasks.csv: data rows %d and %d have the same %s", r->dir,
-              i + 1, j + 1, what);
-      for (int c = 0; c < n_keys; c++)
-        fprintf(stderr, "%s%s=%s", c ? "," : " (", keys[c], table_get(r->tasks, i, g->key_col[c]));
-      fprintf(stderr, "%s\n", n_keys ? ")" : "");
-      rc = 2;
-    }
-  rundir_groups_destroy(&g);
-  return rc;
-}
-
-static int check_numbers(const struct rundir *r, const struct rundir_list *l)
-{
-  const struct table *t = r->tasks;
-  int tid = table_column(t, "task_id");
-  for (int k = 0; k < l->n; k++) {
-    int col = table_column(t, l->name[k]);
-    for (int i = 0; col >= 0 && i < t->nrow; i++) {
-      const char *s = table_get(t, i, col);
-      char *end = NULL;
-      if (!s[0]) continue; /* unset: no value */
-      (void)strtod(s, &end);
-      if (*end) {
-        fprintf(stderr,
-                "error: corrupt table %s/tasks.csv: data row %d (task_id %s): column '%s' holds '%s', not a "
-                "number\n",
-                r->dir, i + 1, tid >= 0 ? table_get(t, i, tid) : "?", l->name[k], s);
-        return 2;
-      }
-    }
-  }
-  return 0;
-}
-
 int compare_check_table(const struct rundir *r)
 {
-  char tid_name[] = "task_id";
-  char *tid[] = {tid_name};
-  if (table_column(r->tasks, "task_id") >= 0 && check_duplicates(r, "task_id", 1, tid)) return 2;
-  if (r->axes.n && check_duplicates(r, "axis values", r->axes.n, r->axes.name)) return 2;
-  if (check_numbers(r, &r->metrics) || check_numbers(r, &r->costs)) return 2;
-  return 0;
-}
-
-/* One value of an axis against another within one run (an option axis: -map 64=8 over -lemke_block 8,64):
- * the new run's rows of the base value and the baseline's rows of the variant's value are left out, so
- * each side keeps one method and nothing is merged. */
-static int drop_other_value(struct rundir *r, const char *column, const char *value, const char *side)
-{
-  int col = table_column(r->tasks, column), n = col < 0 ? 0 : table_drop_rows(r->tasks, col, value);
-  if (n)
-    fprintf(stderr, "# -map: %d rows of %s %s = %s left out of the %s side\n", n, r->dir, column, value,
-            side);
-  return n;
-}
-
-int compare_map_values(struct rundir *b, struct rundir *r, int n, char *const *from, char *const *to)
-{
-  struct table *t = r->tasks;
-  for (int k = 0; k < n; k++) {
-    int found = 0;
-    for (int c = 0; c < r->group.n; c++) {
-      int col = table_column(t, r->group.name[c]), has_from = 0;
-      for (int i = 0; col >= 0 && i < t->nrow; i++)
-        has_from |= strcmp(table_get(t, i, col), from[k]) == 0;
-      if (!has_from) continue;
-      drop_other_value(r, r->group.name[c], to[k], "new");
-      drop_other_value(b, r->group.name[c], from[k], "baseline");
-      found = 1;
-      for (int i = 0; i < t->nrow; i++) {
-        if (strcmp(table_get(t, i, col), from[k]) != 0) continue;
-        if (table_set(t, i, col, to[k])) {
-          fprintf(stderr, "error: out of memory mapping %s\n", r->dir);
-          return 2;
-        }
-      }
-    }
-    if (!found) {
-      fprintf(stderr, "error: -map %s=%s: no group column of %s holds '%s'\n", from[k], to[k], r->dir,
-              from[k]);
-      return 2;
-    }
-  }
-  return 0;
+  struct compare_side side;
+  int rc = compare_load(&side, r, 0, NULL, NULL, NULL, NULL, COMPARE_SORT_BYTES);
+  compare_side_free(&side);
+  return rc;
 }
 
 /* The runs must be the same experiment with the same group columns; the roles are the new run's, and every
@@ -334,108 +249,90 @@ static enum compare_verdict judge(double b, double n, double tol)
   return COMPARE_OK;
 }
 
-/* What the comparison of one group works with: the task pairs (base row, new row) matched by the axes that
- * are not group keys, and scratch arrays. */
+/* What the comparison of one group works with: its rows in both runs (compare_load.h), the task pairs
+ * (baseline row, new row) in the baseline's table order, and scratch arrays. */
 struct pairing {
-  int n_cols;
-  int *col_b, *col_n; /* the pairing axes in each table */
-  int n;              /* pairs in the current group */
-  int *pb, *pn;
-  double *vb, *vn;
-  /* the rows' pairing keys as labels (rundir_key_labels), and a group's new rows sorted by label: pairing
-   * is then a lookup per row, not a scan of the group (quadratic in a group of 10^5 seeds) */
-  int *lab_b, *lab_n, *sorted, *next, *epoch_of;
-  int epoch;
+  struct compare_rows b, n;
+  int nv;
+  long n_pairs, cap;
+  int *pb, *pn; /* indices into b and n */
+  double *vb, *vn, *scratch;
 };
 
 static void pairing_free(struct pairing *p)
 {
-  free(p->col_b);
-  free(p->col_n);
+  compare_rows_free(&p->b);
+  compare_rows_free(&p->n);
   free(p->pb);
   free(p->pn);
   free(p->vb);
   free(p->vn);
-  free(p->lab_b);
-  free(p->lab_n);
-  free(p->sorted);
-  free(p->next);
-  free(p->epoch_of);
+  free(p->scratch);
 }
 
-static int pairing_init(struct pairing *p, const struct rundir *b, const struct rundir *n)
-{
-  memset(p, 0, sizeof *p);
-  size_t rows = (size_t)b->tasks->nrow + (size_t)n->tasks->nrow + 1;
-  p->col_b = calloc((size_t)b->axes.n + 1, sizeof *p->col_b);
-  p->col_n = calloc((size_t)b->axes.n + 1, sizeof *p->col_n);
-  p->pb = calloc(rows, sizeof *p->pb);
-  p->pn = calloc(rows, sizeof *p->pn);
-  p->vb = calloc(rows, sizeof *p->vb);
-  p->vn = calloc(rows, sizeof *p->vn);
-  p->lab_b = calloc(rows, sizeof *p->lab_b);
-  p->lab_n = calloc(rows, sizeof *p->lab_n);
-  p->sorted = calloc(rows, sizeof *p->sorted);
-  if (!p->col_b || !p->col_n || !p->pb || !p->pn || !p->vb || !p->vn || !p->lab_b || !p->lab_n || !p->sorted)
-    return 1;
-  for (int k = 0; k < b->axes.n; k++) {
-    const char *a = b->axes.name[k];
-    int cb = table_column(b->tasks, a), cn = table_column(n->tasks, a);
-    if (rundir_list_find(&b->group, a) >= 0 || cb < 0 || cn < 0) continue;
-    p->col_b[p->n_cols] = cb;
-    p->col_n[p->n_cols++] = cn;
-  }
-  int labels = rundir_key_labels(b->tasks, p->col_b, n->tasks, p->col_n, p->n_cols, p->lab_b, p->lab_n);
-  if (labels < 0) return 1;
-  p->next = calloc((size_t)labels + 1, sizeof *p->next);
-  p->epoch_of = calloc((size_t)labels + 1, sizeof *p->epoch_of);
-  return !p->next || !p->epoch_of;
-}
+static const int *pair_rows; /* qsort's context: the baseline rows' data row numbers */
 
-static const int *label_order; /* qsort's context: the labels of the new run's rows */
-
-static int by_label_then_row(const void *a, const void *b)
+static int by_base_row(const void *a, const void *b)
 {
-  int x = *(const int *)a, y = *(const int *)b;
-  if (label_order[x] != label_order[y]) return label_order[x] < label_order[y] ? -1 : 1;
+  int x = pair_rows[*(const int *)a], y = pair_rows[*(const int *)b];
   return (x > y) - (x < y);
 }
 
-/* Pairs the rows of baseline group g with those of new group m that have the same pairing keys: each
- * baseline row, in table order, with the first new row of its keys (in table order) not paired yet. */
-static void pair_group(struct pairing *p, const struct rundir_groups *gb, int g,
-                       const struct rundir_groups *gn, int m)
+/* Room for a group pair of nb and nn rows. 0, or 1 when out of memory. */
+static int pairing_room(struct pairing *p, long nb, long nn)
 {
-  int nn = gn->start[m + 1] - gn->start[m];
-  memcpy(p->sorted, gn->rows + gn->start[m], (size_t)nn * sizeof *p->sorted);
-  label_order = p->lab_n;
-  qsort(p->sorted, (size_t)nn, sizeof *p->sorted, by_label_then_row);
-  p->epoch++;
-  for (int k = 0; k < nn; k++) { /* where each label's rows start in sorted */
-    int l = p->lab_n[p->sorted[k]];
-    if (p->epoch_of[l] != p->epoch) p->epoch_of[l] = p->epoch, p->next[l] = k;
-  }
-  p->n = 0;
-  for (int k = gb->start[g]; k < gb->start[g + 1]; k++) {
-    int i = gb->rows[k], l = p->lab_b[i];
-    if (p->epoch_of[l] != p->epoch) continue; /* no new row has its keys */
-    int at = p->next[l];
-    if (at >= nn || p->lab_n[p->sorted[at]] != l) continue; /* every one is paired already */
-    p->next[l]++;
-    p->pb[p->n] = i;
-    p->pn[p->n++] = p->sorted[at];
-  }
+  long need = (nb > nn ? nb : nn) + 1;
+  if (need <= p->cap) return 0;
+  size_t z = (size_t)need;
+  int *pb = realloc(p->pb, z * sizeof *pb);
+  if (pb) p->pb = pb;
+  int *pn = realloc(p->pn, z * sizeof *pn);
+  if (pn) p->pn = pn;
+  double *vb = realloc(p->vb, z * sizeof *vb);
+  if (vb) p->vb = vb;
+  double *vn = realloc(p->vn, z * sizeof *vn);
+  if (vn) p->vn = vn;
+  double *sc = realloc(p->scratch, z * sizeof *sc);
+  if (sc) p->scratch = sc;
+  if (!pb || !pn || !vb || !vn || !sc) return 1;
+  p->cap = need;
+  return 0;
 }
 
-/* The finite values of a column over the pairs both runs solved, in pair order; counts in *nb, *nn. */
-static void pair_values(struct pairing *p, const struct rundir *b, const struct rundir *n, const char *name,
-                        int *nb, int *nn)
+/* Reads baseline group g and new group m and lists their pairs in the baseline's table order. 0, or 2 with
+ * a message. */
+static int pair_group(struct pairing *p, const struct compare_side *sb, int g, const struct compare_side *sn,
+                      int m, int keep_ids)
 {
-  int cb = table_column(b->tasks, name), cn = table_column(n->tasks, name);
+  if (compare_rows_read(sb, g, sn, m, &p->b, &p->n, keep_ids)) return 2;
+  if (pairing_room(p, p->b.n, p->n.n)) {
+    fprintf(stderr, "error: out of memory comparing %s and %s\n", sb->r->dir, sn->r->dir);
+    return 2;
+  }
+  p->nv = sb->nv;
+  p->n_pairs = 0;
+  for (long i = 0; i < p->b.n; i++)
+    if (p->b.partner[i] >= 0) p->pb[p->n_pairs++] = (int)i;
+  pair_rows = p->b.row;
+  qsort(p->pb, (size_t)p->n_pairs, sizeof *p->pb, by_base_row);
+  for (long k = 0; k < p->n_pairs; k++)
+    p->pn[k] = p->b.partner[p->pb[k]];
+  return 0;
+}
+
+/* Value column k of pair member i of side r. */
+static double value_of(const struct compare_rows *r, int nv, long i, int k)
+{
+  return r->v[(size_t)i * nv + k];
+}
+
+/* The finite values of value column k over the pairs both runs solved, in pair order; counts in *nb, *nn. */
+static void pair_values(struct pairing *p, int k, int *nb, int *nn)
+{
   *nb = *nn = 0;
-  for (int k = 0; k < p->n; k++) {
-    if (rundir_outcome(b, p->pb[k]) != 1 || rundir_outcome(n, p->pn[k]) != 1) continue;
-    double x = table_number(b->tasks, p->pb[k], cb), y = table_number(n->tasks, p->pn[k], cn);
+  for (long j = 0; j < p->n_pairs; j++) {
+    if (p->b.outcome[p->pb[j]] != 1 || p->n.outcome[p->pn[j]] != 1) continue;
+    double x = value_of(&p->b, p->nv, p->pb[j], k), y = value_of(&p->n, p->nv, p->pn[j], k);
     if (isfinite(x)) p->vb[(*nb)++] = x;
     if (isfinite(y)) p->vn[(*nn)++] = y;
   }
@@ -444,34 +341,44 @@ static void pair_values(struct pairing *p, const struct rundir *b, const struct 
 struct status_count {
   const char *status;
   int nb, nn;
+  int side, row; /* where it first appears: the baseline's rows in table order, then the new run's */
 };
 
-/* Success rate of a group pair, and the status change in words ("converged -> time_limit (1)"). */
-static void judge_success(const struct rundir *b, const struct rundir_groups *gb, int g,
-                          const struct rundir *n, const struct rundir_groups *gn, int m,
-                          struct compare_row *row)
+static int by_appearance(const void *a, const void *b)
 {
-  enum { MAX_STATUS = 16 };
-  struct status_count sc[MAX_STATUS];
-  int n_sc = 0, ab = 0, sb = 0, tb = 0, an = 0, sn = 0, tn = 0;
+  const struct status_count *x = a, *y = b;
+  if (x->side != y->side) return x->side - y->side;
+  return (x->row > y->row) - (x->row < y->row);
+}
+
+/* Success rate of a group pair, and the status change in words ("converged -> time_limit (1)"): the statuses
+ * in order of first appearance (at most MAX_STATUS of them). */
+static void judge_success(const struct pairing *p, struct compare_row *row)
+{
+  enum { MAX_STATUS = 16, MAX_SEEN = 256 };
+  struct status_count seen[MAX_SEEN], sc[MAX_STATUS];
+  int n_seen = 0, n_sc = 0, ab = 0, sb = 0, tb = 0, an = 0, sn = 0, tn = 0;
   for (int side = 0; side < 2; side++) {
-    const struct rundir *r = side ? n : b;
-    const struct rundir_groups *gr = side ? gn : gb;
-    int grp = side ? m : g;
-    for (int k = gr->start[grp]; k < gr->start[grp + 1]; k++) {
-      int i = gr->rows[k], o = rundir_outcome(r, i);
-      const char *s = table_get(r->tasks, i, r->status_col);
+    const struct compare_rows *r = side ? &p->n : &p->b;
+    for (long i = 0; i < r->n; i++) {
+      int o = r->outcome[i] > 0 ? 1 : r->outcome[i] == 0 ? 0 : -1;
+      const char *s = compare_status_name(r->status[i]);
       int tl = strcmp(s, "time_limit") == 0;
       *(side ? &an : &ab) += o >= 0;
       *(side ? &sn : &sb) += o == 1;
       *(side ? &tn : &tb) += tl;
       int j = 0;
-      while (j < n_sc && strcmp(sc[j].status, s) != 0)
+      while (j < n_seen && seen[j].status != s)
         j++;
-      if (j == n_sc && n_sc < MAX_STATUS) sc[n_sc++] = (struct status_count){s, 0, 0};
-      if (j < n_sc) *(side ? &sc[j].nn : &sc[j].nb) += 1;
+      if (j == n_seen && n_seen < MAX_SEEN) seen[n_seen++] = (struct status_count){s, 0, 0, side, r->row[i]};
+      if (j == n_seen) continue;
+      *(side ? &seen[j].nn : &seen[j].nb) += 1;
+      if (seen[j].side == side && r->row[i] < seen[j].row) seen[j].row = r->row[i];
     }
   }
+  qsort(seen, (size_t)n_seen, sizeof *seen, by_appearance);
+  for (int j = 0; j < n_seen && n_sc < MAX_STATUS; j++)
+    sc[n_sc++] = seen[j];
   row->base = ab ? (double)sb / ab : NAN;
   row->now = an ? (double)sn / an : NAN;
   row->n_base = ab;
@@ -531,20 +438,20 @@ static double pair_tolerance(const struct compare_options *o, const struct compa
  * median (spread_factor x the largest spread of its tasks), the pairs that moved beyond their own
  * allowance, and the one-sided signed-rank p-value of the differences for the worse (NAN when none
  * differs). */
-static void outcome_evidence(const struct pairing *p, const struct rundir *b, const struct rundir *n,
+static void outcome_evidence(const struct pairing *p, int col, const struct rundir *n,
                              const struct compare_options *o, double *scratch, double floor_v,
                              struct compare_row *row, long pooled[2])
 {
-  int cb = table_column(b->tasks, row->name), cn = table_column(n->tasks, row->name);
-  int id = table_column(b->tasks, "task_id"), higher = rundir_list_find(&n->higher_better, row->name) >= 0;
+  int higher = rundir_list_find(&n->higher_better, row->name) >= 0;
   double largest = NAN;
   int m = 0, moved = 0;
-  for (int k = 0; k < p->n; k++) {
-    if (rundir_outcome(b, p->pb[k]) != 1 || rundir_outcome(n, p->pn[k]) != 1) continue;
-    double x = table_number(b->tasks, p->pb[k], cb), y = table_number(n->tasks, p->pn[k], cn);
+  for (long k = 0; k < p->n_pairs; k++) {
+    long ib = p->pb[k], in = p->pn[k];
+    if (p->b.outcome[ib] != 1 || p->n.outcome[in] != 1) continue;
+    double x = value_of(&p->b, p->nv, ib, col), y = value_of(&p->n, p->nv, in, col);
     if (!isfinite(x) || !isfinite(y)) continue;
     double s =
-        o->spread && id >= 0 ? spread_of(o->spread, table_get(b->tasks, p->pb[k], id), row->name) : NAN;
+        o->spread && p->b.tid_text ? spread_of(o->spread, p->b.tid_text + p->b.tid[ib], row->name) : NAN;
     if (isfinite(s)) {
       largest = isnan(largest) ? s : fmax(largest, s);
       row->n_beyond += fabs(y - x) > o->spread_factor * s;
@@ -659,23 +566,28 @@ static void judge_timing(const struct compare_options *o, double *vb, int nb, do
     row->verdict = o->interleaved ? COMPARE_IMPROVED : COMPARE_FASTER;
 }
 
-/* The first group of the new run with the keys of baseline group g and not matched yet, or -1. */
-static int match_group(const struct rundir *b, const struct rundir_groups *gb, int g, const struct rundir *n,
-                       const struct rundir_groups *gn, const char *matched)
+/* 1 when group g of a and group m of b have the same key values. */
+static int same_keys(const struct compare_side *a, int g, const struct compare_side *b, int m)
 {
-  for (int k = 0; k < gn->n; k++)
-    if (!matched[k] && rundir_same_keys(b->tasks, gb->first[g], gb->key_col, n->tasks, gn->first[k],
-                                        gn->key_col, gb->n_keys))
-      return k;
+  for (int k = 0; k < a->n_keys; k++)
+    if (!compare_fields_equal(a->key[(size_t)g * a->n_keys + k], b->key[(size_t)m * b->n_keys + k])) return 0;
+  return 1;
+}
+
+/* The first group of the new run with the keys of baseline group g and not matched yet, or -1. */
+static int match_group(const struct compare_side *sb, int g, const struct compare_side *sn,
+                       const char *matched)
+{
+  for (int k = 0; k < sn->n_groups; k++)
+    if (!matched[k] && same_keys(sb, g, sn, k)) return k;
   return -1;
 }
 
 /* 1 when every key value of baseline group g lies in the new run's sweep of that axis. */
-static int group_in_sweep(const struct rundir *b, const struct rundir_groups *gb, int g,
-                          const struct rundir *n)
+static int group_in_sweep(const struct compare_side *sb, int g, const struct rundir *n)
 {
-  for (int k = 0; k < gb->n_keys; k++)
-    if (!rundir_in_sweep(n, b->group.name[k], table_get(b->tasks, gb->first[g], gb->key_col[k]))) return 0;
+  for (int k = 0; k < sb->n_keys; k++)
+    if (!rundir_in_sweep(n, sb->r->group.name[k], sb->key[(size_t)g * sb->n_keys + k])) return 0;
   return 1;
 }
 
@@ -699,13 +611,13 @@ static struct compare_row *new_row(struct compare_result *res, int g, int m, con
 /* The row of column name over the pairs of the current group: a metric against its tolerance and noise
  * floor, a count by ratio, a timing by ratio and rank-sum test (untested with fewer than min_repeats
  * values on a side). */
-static void judge_value(struct compare_result *res, struct pairing *p, const struct rundir *b,
+static void judge_value(struct compare_result *res, struct pairing *p, int col, const struct rundir *b,
                         const struct rundir *n, const struct compare_options *o, double *scratch,
                         struct compare_row *row, long pooled[2])
 {
   const char *name = row->name;
   int nb, nn;
-  pair_values(p, b, n, name, &nb, &nn);
+  pair_values(p, col, &nb, &nn);
   row->n_base = nb, row->n_now = nn;
   if (row->kind == COMPARE_COST && nb >= o->min_repeats && nn >= o->min_repeats) {
     judge_timing(o, p->vb, nb, p->vn, nn, scratch, row);
@@ -721,7 +633,7 @@ static void judge_value(struct compare_result *res, struct pairing *p, const str
   row->base = share ? share_of(p->vb, nb) : median_of(p->vb, nb);
   row->now = share ? share_of(p->vn, nn) : median_of(p->vn, nn);
   if (row->kind != COMPARE_COST && spread_is_outcome(n, name))
-    outcome_evidence(p, b, n, o, scratch, floor_v, row, pooled);
+    outcome_evidence(p, col, n, o, scratch, floor_v, row, pooled);
   if (row->kind == COMPARE_COST)
     res->n_untested_costs++;
   else if (share)
@@ -734,36 +646,33 @@ static void judge_value(struct compare_result *res, struct pairing *p, const str
 
 /* A success-rate drop no larger than the number of the group's tasks whose status the baseline's perturbed
  * runs changed: the outcome is as chaotic as the trajectory ("within spread"). */
-static void success_within_spread(const struct rundir *b, const struct rundir_groups *gb, int g,
-                                  const struct spread *sp, struct compare_row *row)
+static void success_within_spread(const struct pairing *p, const struct spread *sp, struct compare_row *row)
 {
-  int id = table_column(b->tasks, "task_id"), flips = 0;
-  if (!sp || id < 0 || row->verdict != COMPARE_REGRESSION || row->n_base != row->n_now) return;
-  for (int k = gb->start[g]; k < gb->start[g + 1]; k++)
-    flips += spread_status_flips(sp, table_get(b->tasks, gb->rows[k], id)) > 0;
+  int flips = 0;
+  if (!sp || !p->b.tid_text || row->verdict != COMPARE_REGRESSION || row->n_base != row->n_now) return;
+  for (long k = 0; k < p->b.n; k++)
+    flips += spread_status_flips(sp, p->b.tid_text + p->b.tid[k]) > 0;
   double lost = (row->base - row->now) * row->n_base;
   row->allowed = flips / (double)row->n_base;
   if (lost <= flips + 1e-9) row->verdict = COMPARE_SPREAD;
 }
 
-/* The rows of baseline group g against the new run's group m: the success rate, then a row per metric and
- * cost. */
+/* The rows of baseline group g against the new run's group m (read into p): the success rate, then a row
+ * per metric and cost. */
 static void compare_group(struct compare_result *res, struct pairing *p, const struct rundir *b,
-                          const struct rundir *n, const struct compare_options *o, double *scratch, int g,
-                          int m)
+                          const struct rundir *n, const struct compare_options *o, int g, int m)
 {
   struct compare_row *row = new_row(res, g, m, "success_rate");
   row->kind = COMPARE_SUCCESS;
-  judge_success(b, res->gb, g, n, res->gn, m, row);
-  success_within_spread(b, res->gb, g, o->spread, row);
-  pair_group(p, res->gb, g, res->gn, m);
+  judge_success(p, row);
+  success_within_spread(p, o->spread, row);
   for (int k = 0; k < n->metrics.n + n->costs.n; k++) {
     int is_metric = k < n->metrics.n;
     row = new_row(res, g, m, is_metric ? n->metrics.name[k] : n->costs.name[k - n->metrics.n]);
     row->kind = is_metric                                      ? COMPARE_METRIC
                 : rundir_list_find(&n->counts, row->name) >= 0 ? COMPARE_COUNT
                                                                : COMPARE_COST;
-    judge_value(res, p, b, n, o, scratch, row, res->pooled + 2 * k);
+    judge_value(res, p, k, b, n, o, p->scratch, row, res->pooled + 2 * k);
   }
 }
 
@@ -816,49 +725,100 @@ static void count_verdicts(struct compare_result *res)
   }
 }
 
-int compare_runs(const struct rundir *b, const struct rundir *n, const struct compare_options *o,
-                 struct compare_result **out)
+/* The -map lines of the rows left out, in the order the maps act. */
+static void map_notes(const struct compare_maps *m, const struct rundir *b, const struct rundir *n)
 {
-  *out = NULL;
-  if (check_compatible(b, n, o)) return 2;
-  struct compare_result *res = calloc(1, sizeof *res);
-  struct pairing p;
-  char *matched = NULL;
-  double *scratch = malloc(((size_t)b->tasks->nrow + 1) * sizeof *scratch);
-  int rc = 2;
-  if (pairing_init(&p, b, n) || !res || !scratch) goto oom;
-  if (rundir_group(b, b->group.n, b->group.name, &res->gb) ||
-      rundir_group(n, n->group.n, n->group.name, &res->gn))
-    goto cleanup;
-  struct rundir_groups *gb = res->gb, *gn = res->gn;
-  int per_group = 1 + n->metrics.n + n->costs.n;
-  res->rows = calloc((size_t)(gb->n + 1) * per_group + 1, sizeof *res->rows);
+  for (int s = 0; s < m->n * m->n_keys; s++) {
+    int k = s / m->n_keys, c = s % m->n_keys;
+    if (m->drop_new[s])
+      fprintf(stderr, "# -map: %ld rows of %s %s = %s left out of the new side\n", m->drop_new[s], n->dir,
+              n->group.name[c], m->to[k]);
+    if (m->drop_base[s])
+      fprintf(stderr, "# -map: %ld rows of %s %s = %s left out of the baseline side\n", m->drop_base[s],
+              b->dir, n->group.name[c], m->from[k]);
+  }
+}
+
+/* A baseline group the new run lost: coverage. */
+static void coverage_row(struct compare_result *res, int g, long size)
+{
+  struct compare_row *row = new_row(res, g, -1, "coverage");
+  res->only_base++;
+  row->kind = COMPARE_COVERAGE;
+  row->base = 1.0;
+  row->now = NAN;
+  row->n_base = (int)size;
+  row->verdict = COMPARE_REGRESSION;
+}
+
+/* Every baseline group against its match in the new run. 0, or 2 with a message. */
+static int compare_groups(struct compare_result *res, const struct compare_side *sb,
+                          const struct compare_side *sn, const struct compare_options *o)
+{
+  const struct rundir *b = sb->r, *n = sn->r;
+  struct pairing p = {0};
+  char *matched = calloc((size_t)sn->n_groups + 1, 1);
+  int per_group = 1 + n->metrics.n + n->costs.n, rc = 2;
+  res->rows = calloc((size_t)(sb->n_groups + 1) * per_group + 1, sizeof *res->rows);
   res->pooled = calloc(2 * (size_t)per_group, sizeof *res->pooled);
-  matched = calloc((size_t)gn->n + 1, 1);
-  if (!res->rows || !res->pooled || !matched) goto oom;
-  for (int g = 0; g < gb->n; g++) {
-    int m = match_group(b, gb, g, n, gn, matched);
-    if (m < 0 && !group_in_sweep(b, gb, g, n)) { /* not asked for: a run of a few solvers, say */
+  if (!res->rows || !res->pooled || !matched) {
+    fprintf(stderr, "error: out of memory comparing %s and %s\n", b->dir, n->dir);
+    goto cleanup;
+  }
+  int keep_ids = o->spread && sb->id_col >= 0;
+  for (int g = 0; g < sb->n_groups; g++) {
+    int m = match_group(sb, g, sn, matched);
+    if (m < 0 && !group_in_sweep(sb, g, n)) { /* not asked for: a run of a few solvers, say */
       res->outside_sweep++;
       continue;
     }
-    if (m < 0) { /* the new run lost this group: coverage */
-      struct compare_row *row = new_row(res, g, m, "coverage");
-      res->only_base++;
-      row->kind = COMPARE_COVERAGE;
-      row->base = 1.0;
-      row->now = NAN;
-      row->n_base = gb->start[g + 1] - gb->start[g];
-      row->verdict = COMPARE_REGRESSION;
+    if (m < 0) { /* the new run lost this group */
+      coverage_row(res, g, sb->size[g]);
       continue;
     }
     matched[m] = 1;
     res->n_common++;
-    compare_group(res, &p, b, n, o, scratch, g, m);
+    if (pair_group(&p, sb, g, sn, m, keep_ids)) goto cleanup;
+    compare_group(res, &p, b, n, o, g, m);
   }
-  for (int k = 0; k < gn->n; k++)
+  for (int k = 0; k < sn->n_groups; k++)
     res->only_new += !matched[k];
   pooled_rows(res, n);
+  rc = 0;
+cleanup:
+  pairing_free(&p);
+  free(matched);
+  return rc;
+}
+
+/* The baseline's group keys, kept for the report (compare_group_text). */
+static int keep_keys(struct compare_result *res, struct compare_side *sb)
+{
+  res->n_keys = sb->n_keys;
+  res->n_groups = sb->n_groups;
+  res->group_key = sb->key;
+  sb->key = NULL;
+  return 0;
+}
+
+int compare_runs(const struct rundir *b, const struct rundir *n, const struct compare_options *o,
+                 struct compare_result **out)
+{
+  struct compare_side sb = {0}, sn = {0};
+  struct compare_maps m = {0};
+  struct compare_result *res = NULL;
+  size_t budget = o->sort_bytes ? o->sort_bytes : COMPARE_SORT_BYTES;
+  int rc = 2;
+  *out = NULL;
+  compare_status_reset();
+  if (check_compatible(b, n, o) || compare_maps_make(n, o, &m)) goto cleanup;
+  /* the baseline's rows are paired by its axes, as are the new run's (the columns both tables have) */
+  if (compare_load(&sb, b, 0, n, b, n, o->n_map ? &m : NULL, budget) ||
+      compare_load(&sn, n, 1, n, b, b, o->n_map ? &m : NULL, budget))
+    goto cleanup;
+  map_notes(&m, b, n);
+  if (!(res = calloc(1, sizeof *res))) goto cleanup;
+  if (compare_groups(res, &sb, &sn, o)) goto cleanup;
   judge_shifts(res, o);
   count_verdicts(res);
   if (!res->n_common) {
@@ -868,16 +828,28 @@ int compare_runs(const struct rundir *b, const struct rundir *n, const struct co
             b->dir, n->dir, b->group.n ? "the axes in experiment.txt 'group'" : "nothing");
     goto cleanup;
   }
+  keep_keys(res, &sb);
   *out = res;
   res = NULL;
   rc = 0;
-  goto cleanup;
-oom:
-  fprintf(stderr, "error: out of memory comparing %s and %s\n", b->dir, n->dir);
 cleanup:
   compare_result_destroy(&res);
-  pairing_free(&p);
-  free(matched);
-  free(scratch);
+  compare_side_free(&sb);
+  compare_side_free(&sn);
+  compare_maps_free(&m);
   return rc;
+}
+
+void compare_group_text(const struct compare_result *res, int g, char *buf, size_t n)
+{
+  size_t at = 0;
+  buf[0] = '\0';
+  if (g < 0) {
+    snprintf(buf, n, "(all groups, pooled)");
+    return;
+  }
+  for (int k = 0; k < res->n_keys && at < n; k++)
+    at +=
+        (size_t)snprintf(buf + at, n - at, "%s%s", k ? " " : "", res->group_key[(size_t)g * res->n_keys + k]);
+  if (!res->n_keys) snprintf(buf, n, "(all)");
 }

@@ -47,7 +47,9 @@
  * for ties, zero differences dropped) for up to 50 nonzero differences, else the normal approximation
  * with the tie-corrected variance n(n+1)(2n+1)/24 - sum(t^3 - t)/48 and a continuity correction of 1/2.
  * The rank-sum test uses the normal approximation of U with the tie-corrected variance
- * n1 n2 / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1))) and a continuity correction of 1/2. */
+ * n1 n2 / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1))) and a continuity correction of 1/2.
+ * Neither table is held: compare_runs streams both tasks.csv through external sorts and judges one group pair
+ * at a time (compare_load.h), so the rundirs need only their headers (rundir_read_header). */
 #ifndef CB_COMPARE_H
 #define CB_COMPARE_H
 
@@ -68,7 +70,17 @@ struct compare_options {
   const struct spread *spread; /* the baseline's measured spread of its outcomes, NULL: none */
   double spread_factor;        /* outcomes: how many times the measured spread a median may move */
   double shift_alpha;          /* outcomes: family-wise level of the paired signed-rank tests */
+  /* -map: the new run's group value from[k] judged as to[k] (a variant against what it replaces). Where
+   * a run holds both values (one value of an axis against another, the same run on both sides), the new
+   * run's rows of to[k] and the baseline's rows of from[k] are left out first (a '#' line on stderr says how
+   * many), so that no two methods become one; a from value in no group column of the new run is an error. */
+  int n_map;
+  char *const *map_from, *const *map_to;
+  size_t sort_bytes; /* memory of the sorts that bring a group's tasks together (0: COMPARE_SORT_BYTES) */
 };
+
+/* The sorts' default memory: the tables are streamed into external sorts of this many bytes (extsort.h). */
+#define COMPARE_SORT_BYTES ((size_t)64 << 20)
 
 enum compare_verdict {
   COMPARE_SAME,       /* identical values */
@@ -106,7 +118,8 @@ struct compare_row {
 };
 
 struct compare_result {
-  struct rundir_groups *gb, *gn; /* groups of the baseline and new runs */
+  int n_groups, n_keys;
+  char **group_key; /* the baseline's groups' key values (n_groups * n_keys), as their first rows hold them */
   int n_common, only_base, only_new;
   int n_rows;
   struct compare_row *rows;
@@ -115,20 +128,18 @@ struct compare_result {
   long *pooled; /* per metric and count column: pairs moved beyond tolerance for the worse, for the better */
 };
 
-/* Checks that the tables can be trusted: no two rows with the same task_id or the same axis values, no
- * metric or cost cell that is neither empty nor a number. 0, or 2 with a message naming file and row. */
+/* Checks that a table can be trusted: no two rows with the same task_id or the same axis values, no
+ * metric or cost cell that is neither empty nor a number. Streams tasks.csv (r may hold only the header).
+ * 0, or 2 with a message naming file and row. */
 int compare_check_table(const struct rundir *r);
-/* Renames values of the group columns of r (the new run) before grouping: from[k] becomes to[k], so a
- * variant is judged against what it replaces. Where a run holds both values (one value of an axis against
- * another, the same run on both sides), r's rows of to[k] and b's rows of from[k] are left out first (a
- * '#' line says how many), so that no two methods become one. 0, or 2 with a message when a from value is
- * in no group column of r. */
-int compare_map_values(struct rundir *b, struct rundir *r, int n, char *const *from, char *const *to);
 /* Fills *res. 0 on success; 2 (with a message naming the problem) when the runs cannot be compared:
  * different experiments or group columns, a column the new run names missing from the baseline's table,
  * no common group, a -metric_tol name that is not a metric. */
 int compare_runs(const struct rundir *base, const struct rundir *now, const struct compare_options *o,
                  struct compare_result **res);
+/* The text of baseline group g: its key values joined by spaces, "(all)" without keys, "(all groups, pooled)"
+ * for g = -1 (the pooled sign test). */
+void compare_group_text(const struct compare_result *res, int g, char *buf, size_t n);
 void compare_result_destroy(struct compare_result **res);
 const char *compare_verdict_name(enum compare_verdict v);
 /* 1 when the result fails the comparison under o (regressions; time_limit verdicts with fail_time_limit). */

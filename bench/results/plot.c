@@ -79,7 +79,10 @@ int plot_runs(int n_dirs, const char *const *dirs, const struct plot_options *o)
   char *made[256];
   int n_made = 0, rc = 2, n_other = n_dirs - 1;
   if (n_dirs < 1 || n_other > 16) goto cleanup;
-  if (rundir_read(dirs[0], &r)) goto cleanup;
+  /* the plots of a run as it is read the columns with a role only; a view may name any column */
+  int view = n_other || (o->x && o->x[0]) || (o->series && o->series[0]) || (o->facet && o->facet[0]) ||
+             (o->where && o->where[0]);
+  if ((view ? rundir_read(dirs[0], &r) : rundir_read_roles(dirs[0], &r))) goto cleanup;
   for (int k = 0; k < n_other; k++)
     if (rundir_read(dirs[k + 1], &other[k])) goto cleanup;
   if (n_other && (overlay_same_experiment(r, other, n_other, o) || plot_overlay_runs(r, other, n_other)))

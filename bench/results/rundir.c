@@ -5,6 +5,7 @@
 
 #include "results.h"
 #include "run_files.h"
+#include "strmap.h"
 
 #include <errno.h>
 #include <gsl/gsl_sort.h>
@@ -199,6 +200,27 @@ static int read_header(const char *path, struct table **t)
   return rc;
 }
 
+/* tasks.csv's columns that have a role in experiment.txt (status, axes, group, metrics, costs, series,
+ * plot_x): read with rows mode 2. */
+static int read_roles(const struct rundir *r, const char *path, struct table **t)
+{
+  const struct rundir_list *l[] = {&r->axes, &r->group, &r->metrics, &r->costs, &r->series};
+  int n = 2, k = 0;
+  for (size_t i = 0; i < sizeof l / sizeof l[0]; i++)
+    n += l[i]->n;
+  const char **keep = calloc((size_t)n, sizeof *keep);
+  if (!keep) return 2;
+  keep[k++] = "status";
+  keep[k++] = r->plot_x;
+  for (size_t i = 0; i < sizeof l / sizeof l[0]; i++)
+    for (int j = 0; j < l[i]->n; j++)
+      keep[k++] = l[i]->name[j];
+  int rc = table_read_columns(path, TABLE_STRICT, k, keep, t);
+  free(keep);
+  return rc;
+}
+
+/* rows: 0 the header only, 1 every column, 2 the columns with a role. */
 static int rundir_open(const char *dir, int rows, struct rundir **out)
 {
   *out = NULL;
@@ -209,7 +231,9 @@ static int rundir_open(const char *dir, int rows, struct rundir **out)
   if (sweep_path(path, sizeof path, "%s/experiment.txt", dir)) goto cleanup;
   if (read_experiment(r, path)) goto cleanup;
   if (sweep_path(path, sizeof path, "%s/tasks.csv", dir)) goto cleanup;
-  int t = rows ? table_read(path, TABLE_STRICT, &r->tasks) : read_header(path, &r->tasks);
+  int t = rows == 2 ? read_roles(r, path, &r->tasks)
+          : rows    ? table_read(path, TABLE_STRICT, &r->tasks)
+                    : read_header(path, &r->tasks);
   if (t == 1) fprintf(stderr, "error: %s does not exist (run bench_merge on an unmerged run)\n", path);
   if (t) goto cleanup;
   if ((r->status_col = table_column(r->tasks, "status")) < 0) {
@@ -238,6 +262,8 @@ cleanup:
 int rundir_read(const char *dir, struct rundir **out) { return rundir_open(dir, 1, out); }
 
 int rundir_read_header(const char *dir, struct rundir **out) { return rundir_open(dir, 0, out); }
+
+int rundir_read_roles(const char *dir, struct rundir **out) { return rundir_open(dir, 2, out); }
 
 const char *rundir_unit(const struct rundir *r, const char *name)
 {
@@ -298,8 +324,27 @@ int rundir_outcome(const struct rundir *r, int row)
   return sweep_status_is_failure(s) ? 0 : -1;
 }
 
+/* 1 when s is a decimal integer that %.17g prints as it is: an optional '-', then "0" or up to 15 digits
+ * without a leading zero (every such number is a double exactly and has no exponent in %.17g). */
+static int plain_integer(const char *s)
+{
+  const char *d = s + (s[0] == '-');
+  size_t k = 0;
+  while (d[k] >= '0' && d[k] <= '9')
+    k++;
+  return k > 0 && k <= 15 && !d[k] && (d[0] != '0' || k == 1);
+}
+
 void rundir_canonical(const char *s, char *buf, size_t n)
 {
+  if (plain_integer(s) &&
+      n > 0) { /* seeds, ids, sizes: their own canonical form, without strtod and printf */
+    size_t len = strlen(s);
+    if (len >= n) len = n - 1;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    return;
+  }
   char *end = NULL;
   double v = s[0] ? strtod(s, &end) : 0.0;
   if (end && end != s && !*end)
@@ -345,18 +390,6 @@ int rundir_same_keys(const struct table *ta, int a, const int *ca, const struct 
   return 1;
 }
 
-struct keyed {
-  char *key;
-  int row;
-};
-
-static int keyed_cmp(const void *pa, const void *pb)
-{
-  const struct keyed *a = pa, *b = pb;
-  int c = strcmp(a->key, b->key);
-  return c ? c : (a->row > b->row) - (a->row < b->row);
-}
-
 void rundir_groups_destroy(struct rundir_groups **gp)
 {
   if (!gp || !*gp) return;
@@ -370,71 +403,82 @@ void rundir_groups_destroy(struct rundir_groups **gp)
   *gp = NULL;
 }
 
-/* Row i's key: the canonical form of each key column, each followed by a separator no field holds;
- * malloc'd. */
-static char *row_key(const struct table *t, int i, const int *cols, int n_keys)
+/* Row i's key into *buf (grown as needed): each key column as written (canonical: in canonical form),
+ * each followed by a separator no field holds. 0, or 1 when out of memory. */
+static int row_key(const struct table *t, int i, const int *cols, int n_keys, int canonical, char **buf,
+                   size_t *cap)
 {
   size_t len = 1, at = 0;
   for (int k = 0; k < n_keys; k++)
     len += strlen(table_get(t, i, cols[k])) + 32;
-  char *key = malloc(len);
-  if (!key) return NULL;
-  key[0] = '\0';
+  if (!*buf || len > *cap) {
+    char *b = realloc(*buf, len);
+    if (!b) return 1;
+    *buf = b, *cap = len;
+  }
   for (int k = 0; k < n_keys; k++) {
-    rundir_canonical(table_get(t, i, cols[k]), key + at, len - at);
-    at += strlen(key + at);
-    key[at++] = '\x1f';
-    key[at] = '\0';
+    const char *f = table_get(t, i, cols[k]);
+    if (canonical) {
+      rundir_canonical(f, *buf + at, len - at);
+      at += strlen(*buf + at);
+    } else {
+      size_t n = strlen(f);
+      memcpy(*buf + at, f, n);
+      at += n;
+    }
+    (*buf)[at++] = '\x1f';
   }
-  return key;
+  (*buf)[at] = '\0';
+  return 0;
 }
 
-/* label[i] for the rows of ta then tb (ta->nrow + tb->nrow entries, tb NULL: none): the index of the row's
- * key among the distinct keys in sorted order. The number of distinct keys, or -1 when out of memory. */
-static int label_rows(const struct table *ta, const int *ca, const struct table *tb, const int *cb,
-                      int n_keys, int *label)
+/* The group of each row (of_row), numbered in order of first appearance (first): a row's key text as
+ * written is looked up in a hash map, and only a text not seen before is put in canonical form, so that 1e-3
+ * and 0.001 share a group. Memory for the distinct keys, not a sort of the rows. -1 when out of memory. */
+static int label_groups(const struct table *t, struct rundir_groups *g, int **first)
 {
-  int na = ta->nrow, n = na + (tb ? tb->nrow : 0), runs = -1;
-  struct keyed *kr = calloc((size_t)n + 1, sizeof *kr);
-  for (int i = 0; kr && i < n; i++) {
-    kr[i].row = i;
-    if (!(kr[i].key = i < na ? row_key(ta, i, ca, n_keys) : row_key(tb, i - na, cb, n_keys))) goto cleanup;
+  struct strmap raw = {0}, canon = {0};
+  char *buf = NULL, *as_written = NULL;
+  size_t cap = 0;
+  int cap_first = 0, rc = -1;
+  for (int i = 0; i < t->nrow; i++) {
+    if (row_key(t, i, g->key_col, g->n_keys, 0, &buf, &cap)) goto cleanup;
+    int k = strmap_find(&raw, buf);
+    if (k < 0) {
+      if (!(as_written = strdup(buf)) || row_key(t, i, g->key_col, g->n_keys, 1, &buf, &cap)) goto cleanup;
+      if ((k = strmap_find(&canon, buf)) < 0) {
+        if (g->n == cap_first) {
+          int c = cap_first ? 2 * cap_first : 16;
+          int *f = realloc(*first, (size_t)c * sizeof *f);
+          if (!f) goto cleanup;
+          *first = f, cap_first = c;
+        }
+        (*first)[g->n] = i;
+        k = g->n++;
+        if (strmap_put(&canon, buf, k)) goto cleanup;
+      }
+      if (strmap_put(&raw, as_written, k)) goto cleanup;
+      free(as_written);
+      as_written = NULL;
+    }
+    g->of_row[i] = k;
   }
-  if (!kr) goto cleanup;
-  qsort(kr, (size_t)n, sizeof *kr, keyed_cmp);
-  runs = 0;
-  for (int i = 0; i < n; i++) {
-    if (i == 0 || strcmp(kr[i].key, kr[i - 1].key) != 0) runs++;
-    label[kr[i].row] = runs - 1;
-  }
+  rc = 0;
 cleanup:
-  for (int i = 0; kr && i < n; i++)
-    free(kr[i].key);
-  free(kr);
-  return runs;
-}
-
-int rundir_key_labels(const struct table *ta, const int *ca, const struct table *tb, const int *cb,
-                      int n_keys, int *la, int *lb)
-{
-  int *label = malloc(((size_t)ta->nrow + (size_t)tb->nrow + 1) * sizeof *label);
-  int runs = label ? label_rows(ta, ca, tb, cb, n_keys, label) : -1;
-  if (runs >= 0) {
-    memcpy(la, label, (size_t)ta->nrow * sizeof *la);
-    memcpy(lb, label + ta->nrow, (size_t)tb->nrow * sizeof *lb);
-  }
-  free(label);
-  return runs;
+  free(as_written);
+  free(buf);
+  strmap_free(&raw);
+  strmap_free(&canon);
+  return rc;
 }
 
 int rundir_group(const struct rundir *r, int n_keys, char *const *keys, struct rundir_groups **out)
 {
   *out = NULL;
   const struct table *t = r->tasks;
-  int nrow = t->nrow, rc = 1, missing = 0;
-  int *label = calloc((size_t)nrow + 1, sizeof *label), *fill = NULL;
+  int nrow = t->nrow, rc = 1, missing = 0, *fill = NULL;
   struct rundir_groups *g = calloc(1, sizeof *g);
-  if (!label || !g) goto cleanup;
+  if (!g) goto cleanup;
   g->n_keys = n_keys;
   g->key_col = calloc((size_t)n_keys + 1, sizeof *g->key_col);
   g->of_row = calloc((size_t)nrow + 1, sizeof *g->of_row);
@@ -446,28 +490,11 @@ int rundir_group(const struct rundir *r, int n_keys, char *const *keys, struct r
       missing = 1;
       goto cleanup;
     }
-  int runs = label_rows(t, g->key_col, NULL, NULL, n_keys, label);
-  if (runs < 0) goto cleanup;
-  /* renumber by first appearance: walk rows in table order */
-  int *number = calloc((size_t)runs + 1, sizeof *number);
-  g->first = calloc((size_t)runs + 1, sizeof *g->first);
-  g->start = calloc((size_t)runs + 2, sizeof *g->start);
-  if (!number || !g->first || !g->start) {
-    free(number);
-    goto cleanup;
-  }
-  for (int s = 0; s < runs; s++)
-    number[s] = -1;
-  for (int i = 0; i < nrow; i++) {
-    int s = label[i];
-    if (number[s] < 0) {
-      number[s] = g->n;
-      g->first[g->n++] = i;
-    }
-    g->of_row[i] = number[s];
-    g->start[number[s] + 1]++;
-  }
-  free(number);
+  if (label_groups(t, g, &g->first)) goto cleanup;
+  if (!g->first && !(g->first = calloc(1, sizeof *g->first))) goto cleanup;
+  if (!(g->start = calloc((size_t)g->n + 2, sizeof *g->start))) goto cleanup;
+  for (int i = 0; i < nrow; i++)
+    g->start[g->of_row[i] + 1]++;
   for (int k = 0; k < g->n; k++)
     g->start[k + 1] += g->start[k];
   if (!(fill = calloc((size_t)g->n + 1, sizeof *fill))) goto cleanup;
@@ -480,7 +507,6 @@ int rundir_group(const struct rundir *r, int n_keys, char *const *keys, struct r
   rc = 0;
 cleanup:
   if (rc && !missing) fprintf(stderr, "error: out of memory grouping %s/tasks.csv\n", r->dir);
-  free(label);
   free(fill);
   rundir_groups_destroy(&g);
   return rc;

@@ -40,6 +40,9 @@ int rundir_read(const char *dir, struct rundir **r);
 /* As rundir_read, but r->tasks gets tasks.csv's columns and no rows: for a reader that streams the rows
  * (table_stream) and so holds what it keeps of them, not the table. */
 int rundir_read_header(const char *dir, struct rundir **r);
+/* As rundir_read, but r->tasks keeps only the columns experiment.txt gives a role (status, axes, group,
+ * metrics, costs, series, plot_x): the plots of a run read no more. */
+int rundir_read_roles(const char *dir, struct rundir **r);
 void rundir_destroy(struct rundir **r);
 
 /* The unit of a column or axis from the "units" key, NULL when none is declared. */
@@ -81,11 +84,6 @@ int rundir_same_keys(const struct table *ta, int a, const int *ca, const struct 
 /* A field's canonical form, as grouping compares keys: a number's %.17g (so 1e-3 and 0.001 agree), else the
  * text itself. */
 void rundir_canonical(const char *s, char *buf, size_t n);
-/* Labels the rows of two tables by their key values (columns ca of ta, cb of tb; compared as rundir_group
- * compares): la[i] == lb[j] exactly when row i of ta and row j of tb have the same keys. Returns the number
- * of distinct keys, -1 when out of memory. */
-int rundir_key_labels(const struct table *ta, const int *ca, const struct table *tb, const int *cb,
-                      int n_keys, int *la, int *lb);
 /* The finite values of column col over the rows of group grp (only successful rows when success_only),
  * sorted ascending into out (room for the group's row count); returns how many. */
 int rundir_values(const struct rundir *r, const struct rundir_groups *g, int grp, int col, int success_only,

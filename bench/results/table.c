@@ -265,15 +265,48 @@ void table_stream_close(struct table_stream *s)
 
 int table_read(const char *path, enum table_mode mode, struct table **out)
 {
+  return table_read_columns(path, mode, -1, NULL, out);
+}
+
+/* The columns of s to keep (n_keep < 0: all) into col, their names into kept; their number. */
+static int kept_columns(const struct table_stream *s, int n_keep, const char *const *keep, int *col,
+                        const char **kept)
+{
+  int ncol = 0;
+  for (int j = 0; j < s->ncol; j++) /* in the file's order */
+    for (int k = 0; k < (n_keep < 0 ? 1 : n_keep); k++)
+      if (n_keep < 0 || strcmp(s->col[j], keep[k]) == 0) {
+        col[ncol] = j, kept[ncol++] = s->col[j];
+        break;
+      }
+  return ncol;
+}
+
+int table_read_columns(const char *path, enum table_mode mode, int n_keep, const char *const *keep,
+                       struct table **out)
+{
   struct table_stream s;
   struct table *t = NULL;
+  int *col = NULL, ncol = 0;
+  const char **kept = NULL, **f = NULL;
   *out = NULL;
   int rc = table_stream_open(&s, path, mode), got = 2;
   if (rc) goto cleanup;
   rc = 2;
-  if (!(t = table_create(s.ncol, (const char *const *)s.col))) goto cleanup;
-  while ((got = table_stream_next(&s)) == 1)
-    if (append_split(t, s.line, s.line_len, s.field)) goto cleanup;
+  col = calloc((size_t)s.ncol + 1, sizeof *col);
+  kept = calloc((size_t)s.ncol + 1, sizeof *kept);
+  f = calloc((size_t)s.ncol + 1, sizeof *f);
+  if (!col || !kept || !f || !(t = table_create(ncol = kept_columns(&s, n_keep, keep, col, kept), kept)))
+    goto cleanup;
+  while ((got = table_stream_next(&s)) == 1) {
+    if (n_keep < 0) { /* every column: the line as it lies, one copy */
+      if (append_split(t, s.line, s.line_len, s.field)) goto cleanup;
+      continue;
+    }
+    for (int k = 0; k < ncol; k++)
+      f[k] = s.field[col[k]];
+    if (table_append(t, f)) goto cleanup;
+  }
   if (got) goto cleanup;
   t->n_dropped = s.n_dropped;
   t->dropped_line = s.dropped_line;
@@ -283,6 +316,9 @@ int table_read(const char *path, enum table_mode mode, struct table **out)
 cleanup:
   table_destroy(&t);
   table_stream_close(&s);
+  free(col);
+  free(kept);
+  free(f);
   return rc;
 }
 

@@ -30,6 +30,11 @@ struct table {
 /* Reads path. Returns 0 on success; 1 if the file does not exist (errno ENOENT, *t NULL, no message);
  * 2 on any other problem, with a message on stderr naming the file (and line). */
 int table_read(const char *path, enum table_mode mode, struct table **t);
+/* As table_read, keeping only the columns named in keep (in the file's order; names the file lacks are
+ * ignored; n_keep < 0: every column): a reader that needs a few columns of a million-row table holds those.
+ */
+int table_read_columns(const char *path, enum table_mode mode, int n_keep, const char *const *keep,
+                       struct table **t);
 /* An empty table with these columns (for building one in memory). */
 struct table *table_create(int ncol, const char *const *names);
 /* Appends a row (fields copied); 0 on success (1: out of memory, or over 4 GiB of text). */

@@ -42,24 +42,11 @@ static const char help[] =
     "                        and significant is a verdict (otherwise only evidence: slower? / faster?)\n"
     "  -fail_time_limit      a success-rate drop made of time_limit tasks fails (default: reported only)\n"
     "  -all                  print every comparison (default: those that moved beyond a noise floor)\n"
+    "  -sort_mb n            memory of the sorts that bring each group's tasks together, MB (default 64;\n"
+    "                        beyond it they spill to $TMPDIR): the tables are streamed, never held\n"
     "-interleaved, -fail_time_limit and -all take no value (a word after them is a run directory).\n"
     "Exit status: 0 pass, 1 regression, 2 could not compare (missing or corrupt files, different\n"
     "experiments or columns, no common group, bad options).\n";
-
-/* The text of a group: its key values joined by spaces. */
-static void group_text(const struct rundir *r, const struct rundir_groups *g, int grp, char *buf, size_t n)
-{
-  size_t at = 0;
-  buf[0] = '\0';
-  if (grp < 0) {
-    snprintf(buf, n, "(all groups, pooled)");
-    return;
-  }
-  for (int k = 0; k < g->n_keys && at < n; k++)
-    at += (size_t)snprintf(buf + at, n - at, "%s%s", k ? " " : "",
-                           table_get(r->tasks, g->first[grp], g->key_col[k]));
-  if (!g->n_keys) snprintf(buf, n, "(all)");
-}
 
 static void format_value(const struct compare_row *c, double v, int n, char *buf, size_t len)
 {
@@ -126,7 +113,7 @@ static int shown(const struct compare_row *c, int all)
   return all || (c->verdict != COMPARE_SAME && c->verdict != COMPARE_UNTESTED && c->verdict != COMPARE_FLOOR);
 }
 
-static void print_table(const struct rundir *b, const struct compare_result *res, int all)
+static void print_table(const struct compare_result *res, int all)
 {
   int n_shown = 0;
   for (int i = 0; i < res->n_rows; i++)
@@ -149,7 +136,7 @@ static void print_table(const struct rundir *b, const struct compare_result *res
     for (int i = 0; i < res->n_rows; i++) {
       const struct compare_row *c = &res->rows[i];
       if (!shown(c, all)) continue;
-      group_text(b, res->gb, c->group, cell[0], sizeof cell[0]);
+      compare_group_text(res, c->group, cell[0], sizeof cell[0]);
       snprintf(cell[1], sizeof cell[1], "%s", c->name);
       format_value(c, c->base, c->n_base, cell[2], sizeof cell[2]);
       format_value(c, c->now, c->n_now, cell[3], sizeof cell[3]);
@@ -212,7 +199,7 @@ static int parse_map(char **items, int n, char **from, char **to)
 /* The scalar options, declared and read by the one strict reader (a malformed "0.5x" is refused). */
 struct compare_settings {
   double tol_rel, tol_abs, time_ratio, count_ratio, alpha, spread_factor, shift_alpha;
-  int min_repeats, all, interleaved, fail_time_limit;
+  int min_repeats, all, interleaved, fail_time_limit, sort_mb;
 };
 #define CMP_OPT(name, type, def, range, help)                                                                \
   {                                                                                                          \
@@ -233,6 +220,8 @@ static const struct option_decl compare_settings_options[] = {
     CMP_OPT(interleaved, OPT_BOOL, "0", NULL,
             "the runs were timed interleaved (bench/ab): timings are verdicts"),
     CMP_OPT(fail_time_limit, OPT_BOOL, "0", NULL, "a success drop made of time_limit tasks fails too"),
+    CMP_OPT(sort_mb, OPT_INT, "64", "[1,1000000]",
+            "memory in MB of the sorts that bring each group's tasks together (spilled to $TMPDIR beyond)"),
 };
 
 /* The lines above the table: what was compared, and by which rules. */
@@ -332,14 +321,15 @@ static int compare(const struct program *prog)
       program_report_unused(prog, compare_settings_options, n_settings, lists, 2, NULL))
     goto cleanup;
   const char *dir_b = prog->positional[0], *dir_n = prog->positional[1];
-  if (rundir_read(dir_b, &b) || rundir_read(dir_n, &n) || compare_check_table(b) || compare_check_table(n) ||
-      spread_read(dir_b, &spread) == 2)
+  /* the headers only: compare_runs streams the tables (checked, grouped and sorted, never held) */
+  if (rundir_read_header(dir_b, &b) || rundir_read_header(dir_n, &n) || spread_read(dir_b, &spread) == 2)
     goto cleanup;
   o.spread = spread;
-  /* after the duplicate check: a map that merged two methods is refused by compare_map_values itself */
-  if (compare_map_values(b, n, n_maps, map_from, map_to) || compare_runs(b, n, &o, &res)) goto cleanup;
+  o.n_map = n_maps, o.map_from = map_from, o.map_to = map_to;
+  o.sort_bytes = (size_t)cs.sort_mb << 20;
+  if (compare_runs(b, n, &o, &res)) goto cleanup;
   print_header(dir_b, dir_n, b, n, &o, n_maps, map_from, map_to);
-  print_table(b, res, cs.all);
+  print_table(res, cs.all);
   printf(
       "%d groups compared (%d missing from the new run, %d only in the new run, %d of the baseline outside "
       "the new run's sweep): %d regressions, %d improved, %d within the measured spread, %d time_limit; %d "

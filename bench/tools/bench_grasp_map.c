@@ -11,6 +11,7 @@
  * about (0, -11) mm). */
 #include "program.h"
 #include "share.h"
+#include "strmap.h"
 #include "table.h"
 
 #include <gsl/gsl_randist.h>
@@ -34,20 +35,13 @@ struct cell {
   int n, k, out[N_OUT + 1]; /* the last: any other status (engine: time_limit, crashed, error) */
 };
 
-static int find(struct cell *c, int nc, const char *g, double x, double y)
-{
-  for (int i = 0; i < nc; i++)
-    if (c[i].x == x && c[i].y == y && strcmp(c[i].group, g) == 0) return i;
-  return -1;
-}
-
 static double prob(const struct cell *c) { return c->n ? (double)c->k / c->n : NAN; }
 
 /* The gnuplot map of one group (cells of that group only). */
 static int plot_group(const char *dir, const char *g, const struct cell *c, int nc, const struct cell *best,
                       double wx, double wy, double win)
 {
-  char name[128], path[4200];
+  char name[sizeof((struct cell *)0)->group + 16], path[4200]; /* grasp_map_ + a group */
   snprintf(name, sizeof name, "grasp_map_%s", g);
   for (char *p = name; *p; p++)
     if (*p == '/') *p = '_';
@@ -90,7 +84,7 @@ static int plot_group(const char *dir, const char *g, const struct cell *c, int 
   if (pid == 0) {
     snprintf(path, sizeof path, "%s/plots", dir);
     if (chdir(path) == 0) {
-      char script[160];
+      char script[sizeof name + 8];
       snprintf(script, sizeof script, "%s.gp", name);
       if (!freopen("/dev/null", "w", stderr)) _exit(127);
       execlp("gnuplot", "gnuplot", script, (char *)NULL);
@@ -133,44 +127,73 @@ static const char *const known_axes[] = {"friction", "y", "x", "seed", "formulat
 static const char *const axis_defaults[][2] = {
     {"friction_support", "friction"}, {"friction_gripper", "friction"}, {"close_force", "1"}};
 
-/* Is column c (an axis) of t to be named in the groups: it varies, or its one value is not its default. */
-static int axis_in_group(const struct table *t, int c)
+/* Is axis column c to be named in the groups: it varies (varies[c]), or its one value (first[c]) is not its
+ * default. n_rows: the table's rows. */
+static int axis_in_group(const char *name, int varies, const char *first, long n_rows)
 {
   for (size_t i = 0; i < sizeof known_axes / sizeof known_axes[0]; i++)
-    if (strcmp(t->col[c], known_axes[i]) == 0) return 0;
-  for (int r = 1; r < t->nrow; r++)
-    if (strcmp(table_get(t, r, c), table_get(t, 0, c)) != 0) return 1;
+    if (strcmp(name, known_axes[i]) == 0) return 0;
+  if (varies) return 1;
   for (size_t i = 0; i < sizeof axis_defaults / sizeof axis_defaults[0]; i++)
-    if (strcmp(t->col[c], axis_defaults[i][0]) == 0)
-      return t->nrow > 0 && strcmp(table_get(t, 0, c), axis_defaults[i][1]) != 0;
+    if (strcmp(name, axis_defaults[i][0]) == 0) return n_rows > 0 && strcmp(first, axis_defaults[i][1]) != 0;
   return 1;
 }
 
-/* Row r's group: friction/formulation/solver, then /name=value for each flagged axis column. */
-static void row_group(const struct table *t, int r, const int *col, const int *in_group, int n_axes, char *g,
-                      size_t len)
+/* A field as a number (table_number's rule): NAN when empty or not a number. */
+static double number(const char *s)
 {
-  int w =
-      snprintf(g, len, "%s/%s/%s", table_get(t, r, col[0]), table_get(t, r, col[1]), table_get(t, r, col[2]));
-  for (int c = 1; c <= n_axes && w >= 0 && (size_t)w < len; c++)
-    if (in_group[c]) w += snprintf(g + w, len - (size_t)w, "/%s=%s", t->col[c], table_get(t, r, c));
+  char *end;
+  if (!s[0]) return NAN;
+  double v = strtod(s, &end);
+  return *end ? NAN : v;
 }
 
-/* One row of a trial into its cell (a new cell when the group and (x, y) are new). */
-static void add_trial(struct cell *c, int *nc, const char *g, double x, double y, const char *outcome)
+/* Row fields f's group: friction/formulation/solver, then /name=value for each flagged axis column. */
+static void row_group(char *const *f, char *const *names, const int *col, const int *in_group, int n_axes,
+                      char *g, size_t len)
 {
-  int i = find(c, *nc, g, x, y);
+  int w = snprintf(g, len, "%s/%s/%s", f[col[0]], f[col[1]], f[col[2]]);
+  for (int c = 1; c <= n_axes && w >= 0 && (size_t)w < len; c++)
+    if (in_group[c]) w += snprintf(g + w, len - (size_t)w, "/%s=%s", names[c], f[c]);
+}
+
+/* The cells in order of first appearance, found by (group, x, y) in a hash map: memory for the cells, not
+ * the trials. */
+struct cells {
+  struct cell *c;
+  int n, cap;
+  struct strmap at;
+};
+
+/* One trial into its cell (a new cell when the group and (x, y) are new). 0, or 1 when out of memory. */
+static int add_trial(struct cells *cs, const char *g, double x, double y, const char *outcome)
+{
+  char key[sizeof cs->c->group + 64];
+  /* x and y as find() compared them: equal numbers (0 and -0 too) share a cell, NaN never does */
+  snprintf(key, sizeof key, "%s\x1f%.17g\x1f%.17g", g, x == 0.0 ? 0.0 : x, y == 0.0 ? 0.0 : y);
+  int i = isnan(x) || isnan(y) ? -1 : strmap_find(&cs->at, key);
   if (i < 0) {
-    i = (*nc)++;
-    snprintf(c[i].group, sizeof c[i].group, "%s", g);
-    c[i].x = x, c[i].y = y;
+    if (cs->n == cs->cap || !cs->c) {
+      int cap = cs->cap ? 2 * cs->cap : 256;
+      struct cell *b = realloc(cs->c, (size_t)cap * sizeof *b);
+      if (!b) return 1;
+      cs->c = b, cs->cap = cap;
+    }
+    i = cs->n++;
+    memset(&cs->c[i], 0, sizeof cs->c[i]);
+    snprintf(cs->c[i].group, sizeof cs->c[i].group, "%s", g);
+    cs->c[i].x = x, cs->c[i].y = y;
+    if (!isnan(x) && !isnan(y) && strmap_put(&cs->at, key, i)) return 1;
   }
-  c[i].n++;
-  c[i].k += strcmp(outcome, "outer_teeth") == 0; /* the success; the status says it ran */
+  if (!cs->c) return 1; /* a key found before any cell was made cannot happen */
+  struct cell *c = &cs->c[i];
+  c->n++;
+  c->k += strcmp(outcome, "outer_teeth") == 0; /* the success; the status says it ran */
   int o = 0;
   while (o < N_OUT && strcmp(outcome, outcomes[o]) != 0)
     o++;
-  c[i].out[o]++;
+  c->out[o]++;
+  return 0;
 }
 
 /* The cells of a former bench_map's grasp_cells.csv (a run kept without its tasks.csv: the counts are all
@@ -208,42 +231,76 @@ static int read_cells_table(const char *path, struct cell **out, int *nc)
   return 0;
 }
 
-/* The cells of a bench_grasp run: its tasks.csv, or without one its grasp_cells.csv (*nc of them, malloc'd
- * in *out). 0, or 2 / 1 with a message. */
+/* Which axis columns (1 .. n_axes) name the groups: a first pass over the rows, keeping each axis's first
+ * value and whether it varies. 0, or 2 with a message. */
+static int axes_in_group(const char *path, int n_axes, int *in_group)
+{
+  struct table_stream ts;
+  char **first = calloc((size_t)n_axes + 1, sizeof *first);
+  int *varies = calloc((size_t)n_axes + 1, sizeof *varies), got = 2;
+  long n_rows = 0;
+  if (first && varies && table_stream_open(&ts, path, TABLE_STRICT) == 0) {
+    int oom = 0;
+    while (!oom && (got = table_stream_next(&ts)) == 1) {
+      n_rows++;
+      for (int c = 1; c <= n_axes && !oom; c++)
+        if (!first[c] && !(first[c] = strdup(ts.field[c])))
+          oom = 1;
+        else
+          varies[c] |= strcmp(ts.field[c], first[c]) != 0;
+    }
+    if (oom) got = 2;
+    for (int c = 1; !got && c <= n_axes; c++)
+      in_group[c] = axis_in_group(ts.col[c], varies[c], first[c] ? first[c] : "", n_rows);
+    table_stream_close(&ts);
+  }
+  for (int c = 0; first && c <= n_axes; c++)
+    free(first[c]);
+  free(first);
+  free(varies);
+  return got ? 2 : 0;
+}
+
+/* The cells of a bench_grasp run: its tasks.csv streamed twice (the axes that name groups, then the
+ * trials into their cells), or without one its grasp_cells.csv (*nc of them, malloc'd in *out). 0, or 2 / 1
+ * with a message. */
 static int read_cells(const char *dir, struct cell **out, int *nc)
 {
   char path[4200];
+  struct table_stream ts;
+  struct cells cs = {0};
+  int *in_group = NULL, got = 0;
   snprintf(path, sizeof path, "%s/tasks.csv", dir);
-  struct table *t = NULL;
   *out = NULL;
   *nc = 0;
-  int rc = table_read(path, TABLE_STRICT, &t);
+  int rc = table_stream_open(&ts, path, TABLE_STRICT);
   if (rc == 1) {
     snprintf(path, sizeof path, "%s/grasp_cells.csv", dir);
     return read_cells_table(path, out, nc);
   }
   if (rc) return 2;
-  int col[3] = {table_column(t, "friction"), table_column(t, "formulation"), table_column(t, "solver")};
-  int cx = table_column(t, "x"), cy = table_column(t, "y"), co = table_column(t, "outcome");
-  int n_axes = table_column(t, "status") - 1, *in_group = NULL;
-  struct cell *c = NULL;
+  int col[3] = {table_stream_column(&ts, "friction"), table_stream_column(&ts, "formulation"),
+                table_stream_column(&ts, "solver")};
+  int cx = table_stream_column(&ts, "x"), cy = table_stream_column(&ts, "y"),
+      co = table_stream_column(&ts, "outcome");
+  int n_axes = table_stream_column(&ts, "status") - 1;
   if (col[0] < 0 || col[1] < 0 || col[2] < 0 || cx < 0 || cy < 0 || co < 0 || n_axes < 1) {
     fprintf(stderr, "bench_grasp_map: %s is not a bench_grasp table\n", path);
     rc = 2;
-  } else if (!(c = calloc((size_t)t->nrow + 1, sizeof *c)) ||
-             !(in_group = calloc((size_t)n_axes + 1, sizeof *in_group))) {
+  } else if (!(in_group = calloc((size_t)n_axes + 1, sizeof *in_group))) {
     rc = 1;
   }
-  for (int k = 1; !rc && k <= n_axes; k++)
-    in_group[k] = axis_in_group(t, k);
-  for (int r = 0; !rc && r < t->nrow; r++) {
-    char g[sizeof c->group];
-    row_group(t, r, col, in_group, n_axes, g, sizeof g);
-    add_trial(c, nc, g, table_number(t, r, cx), table_number(t, r, cy), table_get(t, r, co));
+  if (!rc) rc = axes_in_group(path, n_axes, in_group);
+  while (!rc && (got = table_stream_next(&ts)) == 1) {
+    char g[sizeof cs.c->group];
+    row_group(ts.field, ts.col, col, in_group, n_axes, g, sizeof g);
+    if (add_trial(&cs, g, number(ts.field[cx]), number(ts.field[cy]), ts.field[co])) rc = 1;
   }
+  if (!rc && got) rc = 2;
   free(in_group);
-  table_destroy(&t);
-  *out = c;
+  table_stream_close(&ts);
+  strmap_free(&cs.at);
+  *out = cs.c, *nc = cs.n;
   return rc;
 }
 

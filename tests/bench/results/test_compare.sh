@@ -13,7 +13,8 @@
 # spread_factor x the spread is "within spread" (exit 0), beyond it or with every instance worse at
 # -shift_alpha a regression naming the spread, the pairs beyond it and the signed-rank p-value; per-step
 # metrics against the baseline's floor, not the new run's; groups outside the new run's sweep (values_<axis>)
-# not missing. Then bench/ab on a toy command: two identical commands pass, a slowed one is flagged with
+# not missing. A 40,000-task comparison with its sorts spilled to disk (-sort_mb 1) reports exactly what the
+# in-memory one does and finds a repeated row. Then bench/ab on a toy command: two identical commands pass, a slowed one is flagged with
 # its ratio and p-value.
 set -u
 bin=${CB_BIN:-bin}
@@ -269,6 +270,23 @@ mkrun "$tmp/sel" && grep -v ',b,' "$tmp/sel/tasks.csv" >"$tmp/sel/t" && mv "$tmp
   printf 'values_method a\nvalues_h 0.1\n' >>"$tmp/sel/experiment.txt"
 expect 0 "a run of method a only (values_method a): group b is outside its sweep, not missing" -- "$c" "$tmp/base" "$tmp/sel"
 has "... counted as such" '^1 groups compared \(0 missing from the new run, 0 only in the new run, 1 of the baseline outside'
+
+# the tables are streamed through external sorts (extsort.c): with -sort_mb 1 a 40,000-task run goes to disk
+# in chunks and every verdict, and the duplicate check, come out as they do in memory
+mkrun "$tmp/big_base" seeds=20000
+mkrun "$tmp/big_new" seeds=20000 errb=1.5 failb=3 costb=2
+"$c" "$tmp/big_base" "$tmp/big_new" -all >"$tmp/big_mem" 2>&1
+expect 1 "40,000 tasks, sorts spilled to disk (-sort_mb 1): err of b x1.5 and 3 failures are regressions" -- \
+  "$c" "$tmp/big_base" "$tmp/big_new" -all -sort_mb 1
+if cmp -s "$tmp/out" "$tmp/big_mem"; then pass "... the same report as with the sorts in memory"; else
+  fail "... the report differs from the in-memory one: $(diff "$tmp/big_mem" "$tmp/out" | head -5)"; fi
+has "... over 19,997 pairs in group b" '^b 0.1 +err .* \+50% \[signed-rank p=0, n=19997: shift\] +REGRESSION$'
+sed -n '30000p' "$tmp/big_new/tasks.csv" | sed 's/^[0-9]*,/40000,/' >>"$tmp/big_new/tasks.csv"
+expect 2 "... a row repeated at the end of 40,000 (its axis values twice) is found through the spilled sort" -- \
+  "$c" "$tmp/big_base" "$tmp/big_new" -sort_mb 1
+if grep -q "data rows 29999 and 40001 have the same axis values (method=b,h=0.1,seed=9998)" "$tmp/err"; then
+  pass "... naming both rows and their values"; else fail "... message: $(cat "$tmp/err")"; fi
+expect 2 "-sort_mb 0: refused" -- "$c" "$tmp/base" "$tmp/same" -sort_mb 0
 
 # bench/ab: A and B interleaved (bench_synthetic computes for -work seconds per task)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
