@@ -84,7 +84,7 @@ int plot_runs(int n_dirs, const char *const *dirs, const struct plot_options *o)
     if (rundir_read(dirs[k + 1], &other[k])) goto cleanup;
   if (n_other && (overlay_same_experiment(r, other, n_other, o) || plot_overlay_runs(r, other, n_other)))
     goto cleanup;
-  if (plot_apply_options(r, o)) goto cleanup;
+  if (plot_apply_options(r, o) || plot_leave_out_idle(r, o->facet)) goto cleanup;
   if (o->out && o->out[0]) {
     if (sweep_path(dir, sizeof dir, "%s", o->out)) goto cleanup;
   } else if (sweep_path(dir, sizeof dir, "%s/plots", dirs[0]))
