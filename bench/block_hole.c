@@ -46,7 +46,7 @@ static const struct sweep_column columns[] = {
     {"failed_at", SWEEP_INFO, "simulated time at the start of the first failed step [s] (empty: none)",
      .floor = 0},
     {"steps", SWEEP_INFO, "steps taken (the last one may have failed)", .floor = 0},
-    {"rows_mean", SWEEP_COST, "mean problem size per step", .count = 1},
+    {"rows_mean", SWEEP_COST, "mean rows of the complementarity problem per step", .count = 1},
     {"step_seconds", SWEEP_COST,
      "wall time per step, whole step (detect + assemble + solve + recover), mean over the run's steps [s]",
      .floor = 0},

@@ -31,8 +31,8 @@ double plot_width(int k, int n); /* line width of series k of n */
 int plot_key_cols(const char *const *labels, int n, int width);
 /* Breaks the lines of a quoted gnuplot text ("\\n" between lines) longer than max_chars at a space. */
 void plot_wrap(char *s, size_t n, int max_chars);
-/* The characters of a title line that fit across width pixels (sans 11: about 8 px a character). */
-#define PLOT_TITLE_CHARS(width) ((width) / 8)
+/* The characters of a title line that fit across width pixels (sans 11: 7.6 px a character, and a margin). */
+#define PLOT_TITLE_CHARS(width) ((width)*2 / 17)
 /* A string safe inside gnuplot single quotes (quotes doubled) into buf. */
 void plot_quote(const char *s, char *buf, size_t n);
 

@@ -121,9 +121,11 @@ struct stat_plot {
   int mark_block;      /* the block of panel 0's failed marks; its clamped marks follow, then panel 1's */
   int *marks;          /* per panel: failed marks, clamped marks */
   int n_failed, n_clamped, n_dup;
-  int crowded; /* a panel has more than BAND_MAX series: no bands */
-  int single;  /* no cell has more than one task: each point is a task's value */
-  int heat;    /* a share column of more than BAND_MAX series in a panel: drawn as a map */
+  int crowded;             /* a panel has more than BAND_MAX series: no bands */
+  int single;              /* no cell has more than one task: each point is a task's value */
+  int heat;                /* a share column of more than BAND_MAX series in a panel: drawn as a map */
+  struct plot_facets kept; /* the facets less the panels with nothing to draw (stat_leave_out_panels) */
+  char left_out[256];      /* their names */
   struct stat_axis ax;
   char name[256], file[300];
 };
@@ -137,6 +139,48 @@ static void stat_plot_free(struct stat_plot *sp)
   free(sp->xs);
   free(sp->block);
   free(sp->marks);
+  free(sp->kept.panel);
+  free(sp->kept.name);
+}
+
+/* The panels with something to draw (a value or a failed cell) when there are two or more of them: a panel
+ * with neither (a column not measured for its series: matches_paper of stewart_trinkle) took a grid cell
+ * to say "no value"; it is left out and named in the title's notes. sp->f then points at sp->kept, a copy
+ * of the facets whose panel numbers skip it (its series in panel -1, drawn nowhere). 0, or 1. */
+static int stat_leave_out_panels(struct stat_plot *sp)
+{
+  const struct plot_facets *f = sp->f;
+  int *to = calloc((size_t)f->n + 1, sizeof *to), n_kept = 0;
+  if (!to) return 1;
+  for (int c = 0; c < sp->ns * sp->nx; c++)
+    if (sp->count[c] || sp->failed[c]) to[f->panel[c / sp->nx]] = 1;
+  for (int p = 0; p < f->n; p++)
+    n_kept += to[p];
+  if (n_kept < 2 || n_kept == f->n) {
+    free(to);
+    return 0;
+  }
+  sp->kept = *f;
+  sp->kept.panel = calloc((size_t)sp->ns + 1, sizeof *sp->kept.panel);
+  sp->kept.name = calloc((size_t)n_kept + 1, sizeof *sp->kept.name);
+  if (!sp->kept.panel || !sp->kept.name) {
+    free(to);
+    return 1;
+  }
+  sp->kept.n = 0;
+  for (int p = 0, at = 0; p < f->n; p++) {
+    if (!to[p]) {
+      at += snprintf(sp->left_out + at, sizeof sp->left_out - (size_t)at, "%s%s", at ? ", " : "", f->name[p]);
+      if (at >= (int)sizeof sp->left_out) at = (int)sizeof sp->left_out - 1;
+    }
+    to[p] = to[p] ? sp->kept.n++ : -1;
+    if (to[p] >= 0) sp->kept.name[to[p]] = f->name[p]; /* borrowed */
+  }
+  for (int s = 0; s < sp->ns; s++)
+    sp->kept.panel[s] = to[f->panel[s]];
+  sp->f = &sp->kept;
+  free(to);
+  return 0;
 }
 
 /* 0, or 1 when an allocation failed (sp is then still safe to free). */
@@ -376,6 +420,8 @@ static int stat_ytic_chars(const struct stat_plot *sp)
  * characters (a 1000-px title holds about 110). over: the note on the axes aggregated over. */
 static void stat_notes(const struct stat_plot *sp, const char *over, char *notes, size_t size)
 {
+  char left_out[300] = "";
+  if (sp->left_out[0]) snprintf(left_out, sizeof left_out, "no value (not measured) for %s", sp->left_out);
   const char *note[] = {
       over[0] ? over : NULL,
       rundir_list_find(&sp->r->higher_better, sp->col_name) >= 0 ? "higher is better" : NULL,
@@ -383,7 +429,8 @@ static void stat_notes(const struct stat_plot *sp, const char *over, char *notes
       sp->n_clamped ? "open triangles: under the floor, drawn at it" : NULL,
       sp->n_dup && !sp->heat ? "open points shifted right: same values as an earlier series" : NULL,
       sp->ax.flat ? "flat to rounding" : NULL,
-      sp->crowded ? "no quartile bands: more than 5 series in a panel (summary.csv has them)" : NULL};
+      sp->crowded ? "no quartile bands: more than 5 series in a panel (summary.csv has them)" : NULL,
+      left_out[0] ? left_out : NULL};
   notes[0] = '\0';
   for (size_t k = 0, at = 0, line = 0; k < sizeof note / sizeof note[0] && at < size; k++)
     if (note[k]) {
@@ -627,8 +674,11 @@ int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct
                          .nx = x->g->n};
   int rc = 2, col = table_column(r->tasks, col_name);
   FILE *gp = NULL;
-  if (stat_plot_alloc(&sp) || cell_stats(r, ps, x, col, sp.share, sp.q, sp.count, sp.failed)) goto cleanup;
-  sp.single = 1;
+  if (stat_plot_alloc(&sp) || cell_stats(r, ps, x, col, sp.share, sp.q, sp.count, sp.failed) ||
+      stat_leave_out_panels(&sp))
+    goto cleanup;
+  f = sp.f;
+  sp.single = !sp.share; /* a share of one task still has its Wilson interval */
   for (int c = 0; c < sp.ns * sp.nx; c++)
     sp.n_failed += !sp.count[c] && sp.failed[c], sp.single &= sp.count[c] <= 1;
   for (int s = 0; s < sp.ns; s++)

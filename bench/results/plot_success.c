@@ -113,11 +113,16 @@ int plot_success(const struct rundir *r, const struct plot_series *ps, const str
   int heat = ns > FACET_MIN || ns * nx > 48; /* too many bars to read: a heat map, x by series */
   /* success is the task's status, what the run of the task came to (the checker's verdict, ok or
    * converged), not an outcome column of the experiment (those have plots of their own) */
-  char head[2048];
+  char head[2048], all[96] = "";
+  int n_app = 0, n_suc = 0;
+  for (int c = 0; c < ns * nx; c++)
+    n_app += app[c], n_suc += suc[c];
+  if (n_app > 0 && n_suc == n_app) /* a constant: say so, rather than leave a reader hunting for a cell */
+    snprintf(all, sizeof all, "\\nevery one of the %d applicable tasks succeeded", n_app);
   snprintf(head, sizeof head,
            "%s\\ntasks whose status is a success (ok, converged) / applicable tasks (not_applicable left "
-           "out%s)%s%s",
-           qt, heat ? "; hatched: no applicable task" : "", over[0] ? "\\n" : "", over);
+           "out%s)%s%s%s",
+           qt, heat ? "; hatched: no applicable task" : "", over[0] ? "\\n" : "", over, all);
   plot_wrap(head, sizeof head, PLOT_TITLE_CHARS(heat ? plot_heat_map_width(nx) - 200 : 1000));
   fprintf(gp, "set title \"%s\"\n", head);
   if (heat) {
