@@ -416,6 +416,15 @@ static int stat_ytic_chars(const struct stat_plot *sp)
   return longest;
 }
 
+/* The cells with a value. */
+static int stat_cells(const struct stat_plot *sp)
+{
+  int n = 0;
+  for (int c = 0; c < sp->ns * sp->nx; c++)
+    n += sp->count[c] > 0;
+  return n;
+}
+
 /* The notes under the title, "; " between those that apply, a new line instead once a line would pass ~90
  * characters (a 1000-px title holds about 110). over: the note on the axes aggregated over. */
 static void stat_notes(const struct stat_plot *sp, const char *over, char *notes, size_t size)
@@ -428,7 +437,7 @@ static void stat_notes(const struct stat_plot *sp, const char *over, char *notes
       sp->n_failed && !sp->heat ? "x on the bottom: every task failed" : NULL,
       sp->n_clamped ? "open triangles: under the floor, drawn at it" : NULL,
       sp->n_dup && !sp->heat ? "open points shifted right: same values as an earlier series" : NULL,
-      sp->ax.flat ? "flat to rounding" : NULL,
+      sp->ax.flat && stat_cells(sp) > 1 ? "flat to rounding" : NULL, /* one point is not flat */
       sp->crowded ? "no quartile bands: more than 5 series in a panel (summary.csv has them)" : NULL,
       left_out[0] ? left_out : NULL};
   notes[0] = '\0';
