@@ -117,6 +117,10 @@ void plot_aggregated_over(const struct rundir *r, char *buf, size_t n);
  * default the first series axis when there are several, else the family of the one series axis: its
  * values' prefix up to '_', else blocks of six). */
 #define FACET_MIN 8
+/* More series than this in one panel: no interquartile bands (ten overlapping translucent bands hide each
+ * other and the lines; plot_stat.c); a share column with more is drawn as a map of its shares
+ * (plot_heat_map); along a numeric x, two or more series axes are split into panels first (plot.c). */
+#define BAND_MAX 5
 struct plot_facets {
   /* overlay of runs: base_of[s] is the baseline's series that series s repeats for its run (itself for
    * a baseline series; -1 when the baseline has none), drawn in that one's colour, dashed with open points

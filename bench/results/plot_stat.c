@@ -16,9 +16,6 @@
 /* On a log y, values under this are drawn at it and marked: double rounding of quantities of order one
  * (errors, residuals, drifts) is about 1e-16 to 1e-13, and their ups and downs there are not a trend. */
 #define NOISE_FLOOR 1e-13
-/* More series than this in one panel: no interquartile bands (ten overlapping translucent bands hide each
- * other and the lines); a share column with more is drawn as a map of its shares (plot_heat_map). */
-#define BAND_MAX 5
 
 /* Median, quartiles and count of one column per (series, x) cell (share: the share and its Wilson interval);
  * q[3 * (s * nx + i) + 0..2]; failed[c]: the cell's failed tasks (a cell with failures and no success is
