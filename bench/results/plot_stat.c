@@ -433,7 +433,9 @@ static void stat_notes(const struct stat_plot *sp, const char *over, char *notes
       rundir_list_find(&sp->r->higher_better, sp->col_name) >= 0 ? "higher is better" : NULL,
       sp->n_failed && !sp->heat ? "x on the bottom: every task failed" : NULL,
       sp->n_clamped ? "open triangles: under the floor, drawn at it" : NULL,
-      sp->n_dup && !sp->heat ? "open points shifted right: same values as an earlier series" : NULL,
+      sp->n_dup && !sp->heat ? sp->x->numeric ? "open points shifted right: same values as an earlier series"
+                                              : "open points: same values as an earlier series"
+                             : NULL, /* categories stand side by side: nothing is shifted */
       sp->ax.flat && stat_cells(sp) > 1 ? "flat to rounding" : NULL, /* one point is not flat */
       sp->crowded ? "no quartile bands: more than 5 series in a panel (summary.csv has them)" : NULL,
       left_out[0] ? left_out : NULL};
