@@ -32,7 +32,8 @@ static const struct sweep_axis axes[] = {
 
 static const struct sweep_column columns[] = {
     {"passed", SWEEP_METRIC_HIGHER,
-     "1: past the hole at the end, never below 90 % of the initial speed, no energy gain", .floor = 0},
+     "1: past the hole at the end, never below 90 % of the initial speed, no energy gain", .floor = 0,
+     .share = 1},
     {"final_x", SWEEP_METRIC_HIGHER,
      "block centre x at the end [m] (the hole spans 0 < x < 1; passed needs x > 2.2)", .floor = 0},
     {"max_penetration", SWEEP_METRIC, "max over steps of the deepest detected contact at the step start [m]",
@@ -45,7 +46,7 @@ static const struct sweep_column columns[] = {
     {"failed_at", SWEEP_INFO, "simulated time at the start of the first failed step [s] (empty: none)",
      .floor = 0},
     {"steps", SWEEP_INFO, "steps taken (the last one may have failed)", .floor = 0},
-    {"rows_mean", SWEEP_COST, "mean problem size per step", .count = 1},
+    {"rows_mean", SWEEP_COST, "mean rows of the complementarity problem per step", .count = 1},
     {"step_seconds", SWEEP_COST,
      "wall time per step, whole step (detect + assemble + solve + recover), mean over the run's steps [s]",
      .floor = 0},

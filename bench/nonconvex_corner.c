@@ -28,9 +28,10 @@ static const struct sweep_axis axes[] = {
 
 static const struct sweep_column columns[] = {
     {"matches_paper", SWEEP_METRIC_HIGHER,
-     "1 if the assembled LCP equals the printed one (nonconvex forms; else empty)", .floor = 0},
+     "1 if the assembled LCP equals the printed one (nonconvex forms; else empty)", .floor = 0, .share = 1},
     {"end_valid", SWEEP_METRIC_HIGHER,
-     "1 if q^{l+1} lies in the free space (max: x >= 0 or y >= 0; sum: also the cap)", .floor = 0},
+     "1 if q^{l+1} lies in the free space (max: x >= 0 or y >= 0; sum: also the cap)", .floor = 0,
+     .share = 1},
     {"residual", SWEEP_METRIC, "natural-map residual of the answer (the checker's)", .per_step = 1},
     {"lcp_n", SWEEP_INFO, "LCP size", .floor = 0},
     {"solution", SWEEP_INFO, "which printed solution (z_a, z_b1, z_b2, z_b3) or where the point ends",

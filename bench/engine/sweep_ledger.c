@@ -133,9 +133,9 @@ static void put_flagged(FILE *fp, const char *key, const struct sweep_driver *d,
   if (!first || !optional) fputc('\n', fp);
 }
 
-/* "labels name=help|...": for the plots' axis labels, the help without its "[unit]" (units says that), '|'
- * between entries since help text has commas; a '|' or backslash inside a help gets a backslash before it
- * (helps write |v| for a magnitude), a newline becomes a space. */
+/* "labels name=help|...": for the plots' axis labels, the help without its "[unit]" (units says that),
+ * task_seconds last; '|' between entries since help text has commas; a '|' or backslash inside a help gets
+ * a backslash before it (helps write |v| for a magnitude), a newline becomes a space. */
 static void put_labels(FILE *fp, const struct sweep_driver *d)
 {
   int first = 1;
@@ -155,7 +155,9 @@ static void put_labels(FILE *fp, const struct sweep_driver *d)
       fputc(h[i] == '\n' || h[i] == '\r' ? ' ' : h[i], fp);
     }
   }
-  fputc('\n', fp);
+  /* the engine's own column, which a plot would otherwise label with its bare name */
+  fprintf(fp, "%stask_seconds=wall time of the whole task (fork, set-up, run, checks, its row)\n",
+          first ? "" : "|");
 }
 
 static int write_experiment(const struct sweep *s, const char *path)

@@ -87,7 +87,7 @@ int plot_runs(int n_dirs, const char *const *dirs, const struct plot_options *o)
     if (rundir_read(dirs[k + 1], &other[k])) goto cleanup;
   if (n_other && (overlay_same_experiment(r, other, n_other, o) || plot_overlay_runs(r, other, n_other)))
     goto cleanup;
-  if (plot_apply_options(r, o)) goto cleanup;
+  if (plot_apply_options(r, o) || plot_leave_out_idle(r, o->facet)) goto cleanup;
   if (o->out && o->out[0]) {
     if (sweep_path(dir, sizeof dir, "%s", o->out)) goto cleanup;
   } else if (sweep_path(dir, sizeof dir, "%s/plots", dirs[0]))
@@ -98,14 +98,18 @@ int plot_runs(int n_dirs, const char *const *dirs, const struct plot_options *o)
   }
   if (plot_series_make(r, &ps) || plot_x_make(r, &x)) goto cleanup;
   /* an overlay with many series: one panel per value of the first series axis of the runs, baseline and
-   * variants side by side in it, never one panel per run */
-  if (plot_facets_make(r, &ps,
-                       o->facet && o->facet[0]                             ? o->facet
-                       : n_other && ps.g->n > FACET_MIN && r->series.n > 1 ? r->series.name[1]
-                                                                           : NULL,
-                       &f) ||
-      (n_other && overlay_bases(r, &ps, &f)))
-    goto cleanup;
+   * variants side by side in it, never one panel per run; more series along a numeric x than keep their
+   * bands (BAND_MAX) and two series axes: a panel per value of the first */
+  const char *facet = o->facet && o->facet[0]                                          ? o->facet
+                      : n_other && ps.g->n > FACET_MIN && r->series.n > 1              ? r->series.name[1]
+                      : !n_other && x.numeric && ps.g->n > BAND_MAX && r->series.n > 1 ? r->series.name[0]
+                                                                                       : NULL;
+  if (plot_facets_make(r, &ps, facet, &f)) goto cleanup;
+  if (facet && facet != o->facet && (f.n < 2 || f.n >= ps.g->n)) { /* a split that groups nothing */
+    plot_facets_free(&f);
+    if (plot_facets_make(r, &ps, NULL, &f)) goto cleanup;
+  }
+  if (n_other && overlay_bases(r, &ps, &f)) goto cleanup;
   /* each plot: its name, made only when it has something to show */
   for (int pass = 0; pass < 2; pass++) {
     const struct rundir_list *cols = pass ? &r->costs : &r->metrics;

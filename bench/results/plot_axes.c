@@ -61,11 +61,21 @@ const char *plot_x_text(const struct rundir *r, const struct plot_x *x, int i)
   return x->g->n_keys ? table_get(r->tasks, x->g->first[x->order[i]], x->g->key_col[0]) : "all";
 }
 
+/* 1 when the first cut characters of a help text make no label: a formula's start, or one word. */
+static int label_too_short(const char *buf, size_t cut)
+{
+  size_t words = 0;
+  for (size_t k = 0; k < cut; k++)
+    words += buf[k] != ' ' && (k == 0 || buf[k - 1] == ' ');
+  return cut == 0 || strchr("|(", buf[0]) != NULL || words < 2;
+}
+
 /* An axis label: the help text and unit of a column (rundir_help_label), a long help cut so that it fits
  * along the axis, the unit kept: before a formula (the first word after the eighth character holding '|',
  * '=' or '^': "natural-map residual ||z - mid(lo, hi, z - F(z))||_inf" -> "natural-map residual"), else
- * at its first clause ("; ", " (", ": ", ", "), else the column's name with spaces for '_' ("energy gain" for
- * a help "max over steps of (energy - initial energy) / initial kinetic energy"). Returns 1 when the help was
+ * at its first clause ("; ", " (", ": ", ", "), else (or when that leaves one word or a formula's start) the
+ * column's name with spaces for '_' ("energy gain" for a help "max over steps of (energy - initial energy) /
+ * initial kinetic energy", "energy drift" for "largest |E - E_ref| ..."). Returns 1 when the help was
  * cut: the plot then gives the whole text (plot_axis_note). */
 int plot_axis_label(const struct rundir *r, const char *name, char *buf, size_t n)
 {
@@ -102,7 +112,9 @@ int plot_axis_label(const struct rundir *r, const char *name, char *buf, size_t 
       break;
     }
   }
-  if (cut == MAX_LABEL && cut < len) { /* no clause to cut at: the column's name, its words spaced */
+  /* no clause to cut at, or what is left says nothing (one word, "largest" of "largest |E - E_ref| ...", or
+   * the start of a formula, "|measured -"): the column's name, its words spaced */
+  if ((cut == MAX_LABEL && cut < len) || label_too_short(buf, cut)) {
     snprintf(buf, n, "%s", name);
     for (char *c = buf; *c; c++)
       if (*c == '_') *c = ' ';
@@ -224,4 +236,17 @@ void plot_aggregated_over(const struct rundir *r, char *buf, size_t n)
   }
   snprintf(buf, n, "%s%s%s%s%s", no ? "aggregated over " : "", over, no && na ? "; " : "", na ? "at " : "",
            at);
+}
+
+void plot_write_key_title(FILE *fp, const struct rundir *r, const char *title, int below)
+{
+  char lab[256], text[400], qt[900];
+  snprintf(text, sizeof text, "%s", title);
+  /* one axis whose label is more than its name ("solver" / "solvers" is not) */
+  if (!strstr(title, " / ") && table_column(r->tasks, title) >= 0) {
+    plot_axis_label(r, title, lab, sizeof lab);
+    if (strncmp(lab, title, strlen(title)) != 0) snprintf(text, sizeof text, "%s: %s", title, lab);
+  }
+  plot_quote(text, qt, sizeof qt);
+  fprintf(fp, "set key title \"%s%s\"\n", below ? "\\n" : "", qt);
 }

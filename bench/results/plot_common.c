@@ -23,8 +23,9 @@ static const char *const palette[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7"
  * 2 (x, a failed cell), 10 (open down triangle, a clamped value) and the other open shapes (a series that
  * repeats an earlier one) */
 static const int points[] = {7, 5, 9, 11, 13, 15, 1, 3, 14};
-/* the open twin of each point type (the line-only ones and the open pentagon stay as they are) */
-static const int hollow[] = {6, 4, 8, 10, 12, 14, 1, 3, 14};
+/* the open twin of each point type (the line-only ones and the open pentagon stay as they are); the filled
+ * down triangle's twin is the open pentagon, not the open down triangle, which marks a clamped value */
+static const int hollow[] = {6, 4, 8, 14, 12, 14, 1, 3, 14};
 #define N_POINTS ((int)(sizeof points / sizeof points[0]))
 
 const char *plot_color(int k) { return palette[k % N_PALETTE]; }
@@ -128,6 +129,7 @@ struct plot_grid plot_grid_make(int n, int header_lines, int tics_px, int key_ro
   g.cell_w = 620 * g.cols > 1900 ? 1900 / g.cols : 620;
   g.width = g.cell_w * g.cols;
   g.plot_h = GRID_PLOT_H;
+  g.left = GRID_LEFT;
   g.tics = tics_px;
   g.key_top = GRID_TOP + g.plot_h + tics_px;
   g.cell_h = g.key_top + key_rows * GRID_LINE + 16;
@@ -144,8 +146,14 @@ void plot_grid_panel(FILE *gp, const struct plot_grid *g, int p)
   fprintf(gp,
           "set lmargin at screen %.5f\nset rmargin at screen %.5f\nset tmargin at screen %.5f\n"
           "set bmargin at screen %.5f\nset key at screen %.5f, screen %.5f center top\n",
-          (x0 + GRID_LEFT) / w, (x0 + g->cell_w - GRID_RIGHT) / w, 1.0 - (y0 + GRID_TOP) / h,
+          (x0 + g->left) / w, (x0 + g->cell_w - GRID_RIGHT) / w, 1.0 - (y0 + GRID_TOP) / h,
           1.0 - (y0 + GRID_TOP + g->plot_h) / h, (x0 + 0.5 * g->cell_w) / w, 1.0 - (y0 + g->key_top) / h);
+}
+
+int plot_grid_left(int tic_chars)
+{
+  int px = 8 * tic_chars + 50; /* the tic labels, the y label beside them and the gaps */
+  return px > GRID_LEFT ? px : GRID_LEFT;
 }
 
 int plot_key_rows(int n_entries, int cols) { return (n_entries + cols - 1) / (cols > 0 ? cols : 1) + 1; }
@@ -196,6 +204,26 @@ int plot_key_cols(const char *const *labels, int n, int width)
    * sample and gaps */
   int cols = width / (9 * (int)longest + 110);
   return cols < 1 ? 1 : cols > 4 ? 4 : cols;
+}
+
+/* Breaks each line of a quoted gnuplot text (lines separated by the two characters '\\' 'n') longer than
+ * max_chars at its last space before that, so that no title line runs past the figure's edges. */
+void plot_wrap(char *s, size_t n, int max_chars)
+{
+  size_t len = strlen(s), line = 0, last_space = 0;
+  int have_space = 0;
+  for (size_t k = 0; k < len; k++) {
+    if (s[k] == '\\' && s[k + 1] == 'n') { /* a break already: the next line starts after it */
+      k++, line = 0, have_space = 0;
+      continue;
+    }
+    if (s[k] == ' ') last_space = k, have_space = 1;
+    if (++line <= (size_t)max_chars || !have_space || len + 2 > n) continue;
+    memmove(s + last_space + 2, s + last_space + 1, len - last_space); /* the '\0' moves too */
+    s[last_space] = '\\', s[last_space + 1] = 'n';
+    len++, k++; /* the character just counted moved one place right */
+    line = k - last_space - 1, have_space = 0;
+  }
 }
 
 void plot_script_png(FILE *fp, const char *name) { plot_script_png_size(fp, name, 1000, 700); }

@@ -29,6 +29,10 @@ long plot_color_int(int k);   /* plot_color(k) as 0xRRGGBB, for "lc rgb variable
 double plot_width(int k, int n); /* line width of series k of n */
 /* How many key columns fit across width pixels for these labels (1 to 4). */
 int plot_key_cols(const char *const *labels, int n, int width);
+/* Breaks the lines of a quoted gnuplot text ("\\n" between lines) longer than max_chars at a space. */
+void plot_wrap(char *s, size_t n, int max_chars);
+/* The characters of a title line that fit across width pixels (sans 11: 7.6 px a character, and a margin). */
+#define PLOT_TITLE_CHARS(width) ((width)*2 / 17)
 /* A string safe inside gnuplot single quotes (quotes doubled) into buf. */
 void plot_quote(const char *s, char *buf, size_t n);
 
@@ -67,10 +71,14 @@ struct plot_layout plot_layout_panels(int n);
 struct plot_grid {
   int rows, cols, width, height;
   int header, cell_w, cell_h, plot_h, tics, key_top;
+  int left; /* pixels left of each plot area: its y tic labels and y label (plot_grid_left) */
 };
 struct plot_grid plot_grid_make(int n, int header_lines, int tics_px, int key_rows);
 /* Panel p's margins and key position ("set lmargin at screen ...", "set key at screen ..."). */
 void plot_grid_panel(FILE *gp, const struct plot_grid *g, int p);
+/* The left margin of the panels for y tic labels of tic_chars characters: a fixed margin let "0.00035"
+ * push the y label off the figure or into the panel on its left. */
+int plot_grid_left(int tic_chars);
 /* The key rows of n entries in cols columns, plus the key's title line. */
 int plot_key_rows(int n_entries, int cols);
 
@@ -96,6 +104,10 @@ void plot_write_x_axis(FILE *fp, const struct rundir *r, const struct plot_x *x)
 int plot_axis_label(const struct rundir *r, const char *name, char *buf, size_t n);
 /* "AXIS: the whole help text [unit]" of a column whose axis label was cut, for the title; else "". */
 void plot_axis_note(const struct rundir *r, const char *axis, const char *name, char *buf, size_t n);
+/* "set key title": what the key's entries name (the series axes; one axis with its label, "y: gripper
+ * centre above the part's centre", so that a bare "y" is not read as the y axis). Under the x label of a
+ * single plot (below = 1) a line is left free above it: gnuplot puts the key's title right on that label. */
+void plot_write_key_title(FILE *fp, const struct rundir *r, const char *title, int below);
 /* The title's note on the axes a plot aggregates over, and those fixed at one value (plot_axes.c). */
 void plot_aggregated_over(const struct rundir *r, char *buf, size_t n);
 
@@ -105,6 +117,10 @@ void plot_aggregated_over(const struct rundir *r, char *buf, size_t n);
  * default the first series axis when there are several, else the family of the one series axis: its
  * values' prefix up to '_', else blocks of six). */
 #define FACET_MIN 8
+/* More series than this in one panel: no interquartile bands (ten overlapping translucent bands hide each
+ * other and the lines; plot_stat.c); a share column with more is drawn as a map of its shares
+ * (plot_heat_map); along a numeric x, two or more series axes are split into panels first (plot.c). */
+#define BAND_MAX 5
 struct plot_facets {
   /* overlay of runs: base_of[s] is the baseline's series that series s repeats for its run (itself for
    * a baseline series; -1 when the baseline has none), drawn in that one's colour, dashed with open points
@@ -138,6 +154,14 @@ int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct
 int plot_success(const struct rundir *r, const struct plot_series *ps, const struct plot_x *x,
                  const char *dir);
 
+/* A rate suc / app per series and x as a heat map (series up the side, x along the bottom, the counts in
+ * each cell, cividis colours, hatched where app is 0) under the title already written: the rest of the
+ * script gp, which it closes (plots_dir/name.gp, making name.png and .svg). 0, or 1 on a write error. */
+int plot_heat_map(const struct rundir *r, const struct plot_series *ps, const struct plot_x *x, FILE *gp,
+                  const char *dir, const char *name, const int *app, const int *suc, const char *cblabel);
+/* The width of that map for nx x values. */
+int plot_heat_map_width(int nx);
+
 /* The performance profile of one cost column (plot_profile.c): writes profile_<cost>.gp/.dat; 0 on
  * success, 1 when there is nothing to plot (fewer than two series), 2 on a write error. */
 int plot_profile(const struct rundir *r, const struct plot_series *ps, const char *plots_dir,
@@ -154,6 +178,11 @@ struct plot_options {
 };
 /* bench_plot's options applied to r (plot_view.c): 0, or 2 with a message when an option is bad. */
 int plot_apply_options(struct rundir *r, const struct plot_options *o);
+/* What the plots leave out of r (after the view options): the rows of tasks that do not apply
+ * (not_applicable: a series of nothing but those took a colour, a bar slot, a hatched row of the map and
+ * a panel of its own), and the series axes with one value, which repeated it in every key entry ("... /
+ * lemke") and are named once in the title's "at ..." note instead; the facet axis stays. 0, or 2. */
+int plot_leave_out_idle(struct rundir *r, const char *facet);
 /* The tasks of the other runs appended to base's under a first column and series axis "run", whose values
  * name each run's role and folder ("baseline (baseline/incline)", "variant (mine/incline)"). 0 or 2. */
 #define PLOT_BASELINE_TAG "baseline"

@@ -212,6 +212,7 @@ static int profile_write_script(const struct profile *pr, const char *plots_dir)
   /* the keys carry " (solved NN%)" too: 13 characters more */
   int key_cols = plot_key_cols(f.panel_label, pr->ns, lay.width / lay.cols - 9 * 13), lines = 1, rows = 1;
   profile_title(pr, f.n, head, sizeof head);
+  plot_wrap(head, sizeof head, PLOT_TITLE_CHARS(lay.width));
   struct plot_grid grid = {0};
   if (f.n > 1) { /* one plot-area size for every panel, each key in its own band (plot_grid) */
     for (const char *c = head; *c; c++)
@@ -227,7 +228,7 @@ static int profile_write_script(const struct profile *pr, const char *plots_dir)
   }
   plot_quote(pr->ps->title, qt, sizeof qt);
   fprintf(gp,
-          "set xlabel \"tau = cost / the best %s's cost on the instance (log2)\"\n"
+          "set xlabel \"tau = cost / the best %s's cost on the instance\"\n"
           "set ylabel \"fraction of instances within tau of the best\"\n"
           "set logscale x 2\nset xrange [1:%.17g]\nset yrange [0:1.05]\nset ytics 0,0.2,1\n",
           qt, pr->tau_max);
@@ -237,8 +238,7 @@ static int profile_write_script(const struct profile *pr, const char *plots_dir)
   else
     fprintf(gp, "set title \"%s\"\n", head);
   fprintf(gp, "set key maxcols %d\n", key_cols);
-  plot_quote(f.key_title, qt, sizeof qt);
-  fprintf(gp, "set key title \"%s\"\n", qt);
+  plot_write_key_title(gp, pr->r, f.key_title, f.n == 1);
   for (int p = 0; p < f.n; p++)
     profile_write_panel(gp, pr, &f, &grid, p);
   if (f.n > 1) fprintf(gp, "unset multiplot\n");

@@ -81,13 +81,15 @@ static int same_value(double a, double b)
 /* Series t drawn exactly under series s: the same cells present and the same median and quartiles. */
 static int same_series(const double *q, const int *count, int nx, int s, int t)
 {
+  int drawn = 0; /* two series with nothing drawn do not repeat each other */
   for (int i = 0; i < nx; i++) {
     int a = s * nx + i, b = t * nx + i;
     if ((count[a] > 0) != (count[b] > 0)) return 0;
+    drawn += count[a] > 0;
     for (int j = 0; count[a] && j < 3; j++)
       if (!same_value(q[3 * a + j], q[3 * b + j])) return 0;
   }
-  return 1;
+  return drawn > 0;
 }
 
 /* The y axis: logarithmic, or linear (flat: the data agree to rounding); the floor values under which are
@@ -116,6 +118,11 @@ struct stat_plot {
   int mark_block;      /* the block of panel 0's failed marks; its clamped marks follow, then panel 1's */
   int *marks;          /* per panel: failed marks, clamped marks */
   int n_failed, n_clamped, n_dup;
+  int crowded;             /* a panel has more than BAND_MAX series: no bands */
+  int single;              /* no cell has more than one task: each point is a task's value */
+  int heat;                /* a share column of more than BAND_MAX series in a panel: drawn as a map */
+  struct plot_facets kept; /* the facets less the panels with nothing to draw (stat_leave_out_panels) */
+  char left_out[256];      /* their names */
   struct stat_axis ax;
   char name[256], file[300];
 };
@@ -129,6 +136,48 @@ static void stat_plot_free(struct stat_plot *sp)
   free(sp->xs);
   free(sp->block);
   free(sp->marks);
+  free(sp->kept.panel);
+  free(sp->kept.name);
+}
+
+/* The panels with something to draw (a value or a failed cell) when there are two or more of them: a panel
+ * with neither (a column not measured for its series: matches_paper of stewart_trinkle) took a grid cell
+ * to say "no value"; it is left out and named in the title's notes. sp->f then points at sp->kept, a copy
+ * of the facets whose panel numbers skip it (its series in panel -1, drawn nowhere). 0, or 1. */
+static int stat_leave_out_panels(struct stat_plot *sp)
+{
+  const struct plot_facets *f = sp->f;
+  int *to = calloc((size_t)f->n + 1, sizeof *to), n_kept = 0;
+  if (!to) return 1;
+  for (int c = 0; c < sp->ns * sp->nx; c++)
+    if (sp->count[c] || sp->failed[c]) to[f->panel[c / sp->nx]] = 1;
+  for (int p = 0; p < f->n; p++)
+    n_kept += to[p];
+  if (n_kept < 2 || n_kept == f->n) {
+    free(to);
+    return 0;
+  }
+  sp->kept = *f;
+  sp->kept.panel = calloc((size_t)sp->ns + 1, sizeof *sp->kept.panel);
+  sp->kept.name = calloc((size_t)n_kept + 1, sizeof *sp->kept.name);
+  if (!sp->kept.panel || !sp->kept.name) {
+    free(to);
+    return 1;
+  }
+  sp->kept.n = 0;
+  for (int p = 0, at = 0; p < f->n; p++) {
+    if (!to[p]) {
+      at += snprintf(sp->left_out + at, sizeof sp->left_out - (size_t)at, "%s%s", at ? ", " : "", f->name[p]);
+      if (at >= (int)sizeof sp->left_out) at = (int)sizeof sp->left_out - 1;
+    }
+    to[p] = to[p] ? sp->kept.n++ : -1;
+    if (to[p] >= 0) sp->kept.name[to[p]] = f->name[p]; /* borrowed */
+  }
+  for (int s = 0; s < sp->ns; s++)
+    sp->kept.panel[s] = to[f->panel[s]];
+  sp->f = &sp->kept;
+  free(to);
+  return 0;
 }
 
 /* 0, or 1 when an allocation failed (sp is then still safe to free). */
@@ -166,6 +215,11 @@ static int stat_axis_make(struct stat_plot *sp)
   }
   if (!any) return 0;
   ax->log_y = !sp->share && hi > 0.0 && hi / lo > SPAN_LOG; /* a share is read on a linear scale */
+  if (sp->share) { /* 0 to 1 whatever the data, room under 0 only for the failed marks */
+    ax->y0 = sp->n_failed ? -0.16 : -0.04, ax->y1 = 1.04, ax->y_fail = -0.11, ax->floor_y = 0.0;
+    ax->lo = lo, ax->hi = hi;
+    return 1;
+  }
   /* the floor: 1e-12 of the largest value, and at least NOISE_FLOOR (a trend under it is rounding) */
   ax->floor_y = ax->log_y ? fmax(lo, fmin(hi, fmax(hi * 1e-12, NOISE_FLOOR))) : lin_lo;
   ax->flat = !ax->log_y && same_value(lin_lo, lin_hi);
@@ -173,13 +227,17 @@ static int stat_axis_make(struct stat_plot *sp)
     lo = ax->floor_y;
     /* room under the floor for the failed marks: a fixed share of the decades shown */
     double decades = log10(hi * 2.0 / lo);
-    ax->y0 = lo / pow(10.0, 0.16 * decades), ax->y1 = hi * 2.0, ax->y_fail = lo / pow(10.0, 0.1 * decades);
+    ax->y0 = lo / pow(10.0, (sp->n_failed ? 0.16 : 0.06) * decades), ax->y1 = hi * 2.0;
+    ax->y_fail = lo / pow(10.0, 0.1 * decades);
   } else if (ax->flat) { /* flat to rounding: a range round the value, so the noise stays flat */
     double c = 0.5 * (lin_lo + lin_hi), half = c != 0.0 ? 0.1 * fabs(c) : 1.0;
     ax->y0 = c - half, ax->y1 = c + half, ax->y_fail = c - 0.85 * half;
-  } else {
+  } else { /* room under the data for the failed marks only when there are some; times and counts, never
+            * negative, do not get an axis reaching far under 0 */
     double span = lin_hi - lin_lo;
-    ax->y0 = lin_lo - 0.16 * span, ax->y1 = lin_hi + 0.06 * span, ax->y_fail = lin_lo - 0.11 * span;
+    ax->y0 = lin_lo - (sp->n_failed ? 0.16 : 0.06) * span, ax->y1 = lin_hi + 0.08 * span;
+    ax->y_fail = lin_lo - 0.11 * span;
+    if (!sp->n_failed && lin_lo >= 0.0) ax->y0 = fmax(ax->y0, -0.02 * span);
   }
   ax->lo = lo, ax->hi = hi;
   return 1;
@@ -203,8 +261,15 @@ static void stat_x_positions(struct stat_plot *sp)
 {
   const struct plot_x *x = sp->x;
   const struct plot_facets *f = sp->f;
-  int ns = sp->ns, nx = sp->nx;
+  int ns = sp->ns, nx = sp->nx, most = 1;
   double span_x = x->numeric && nx > 1 ? x->value[nx - 1] - x->value[0] : 1.0;
+  for (int s = 0; s < ns; s++) { /* the most repeats of one series: their shifts share 4 % of the span */
+    int rank = 1;
+    for (int t = 0; t < s && sp->dup[s] >= 0; t++)
+      rank += sp->dup[t] == sp->dup[s];
+    if (sp->dup[s] >= 0 && rank > most) most = rank;
+  }
+  double shift = fmin(0.012, 0.04 / most);
   for (int s = 0; s < ns; s++) {
     int rank = 0, at = 0, in_panel = 0; /* at: its place among the series of its panel */
     for (int t = 0; t < ns; t++) {
@@ -218,9 +283,9 @@ static void stat_x_positions(struct stat_plot *sp)
       if (!x->numeric)
         xv += (at - 0.5 * (in_panel - 1)) * fmin(0.15, 0.6 / in_panel);
       else if (sp->r->log_x && x->value[0] > 0.0)
-        xv *= pow(1.035, rank);
+        xv *= pow(1.0 + 3.0 * shift, rank);
       else
-        xv += 0.012 * span_x * rank;
+        xv += shift * span_x * rank;
       sp->xs[s * nx + i] = xv;
     }
   }
@@ -293,7 +358,10 @@ static void stat_write_y_axis(FILE *gp, const struct stat_plot *sp)
 {
   const struct stat_axis *ax = &sp->ax;
   char lab[256], qt[512];
-  plot_axis_label(sp->r, sp->col_name, lab, sizeof lab);
+  if (sp->share) /* the share, not the 0/1 of a task the help text describes (that is in the title) */
+    snprintf(lab, sizeof lab, "share of tasks with %s = 1", sp->col_name);
+  else
+    plot_axis_label(sp->r, sp->col_name, lab, sizeof lab);
   plot_quote(lab, qt, sizeof qt);
   /* "higher is better" goes under the title: along the axis it would push a long label off the panel */
   fprintf(gp, "set ylabel \"%s\"\n", qt);
@@ -304,27 +372,73 @@ static void stat_write_y_axis(FILE *gp, const struct stat_plot *sp)
       for (int m = 1; m <= 5; m += m == 1 ? 1 : 3)
         fprintf(gp, "%s%.0e", first_tic ? "" : ", ", m * pow(10.0, k)), first_tic = 0;
     fprintf(gp, ")\n");
-  } else if (ax->log_y)
-    fprintf(gp, "set logscale y\nset format y '%%.0e'\n");
+  } else if (ax->log_y) /* plain numbers while they are short ("1000", not "1e+03"), else 1e-07 */
+    fprintf(gp, "set logscale y\nset format y '%s'\n", ax->lo >= 1e-4 && ax->hi <= 1e5 ? "%g" : "%.0e");
   else if (ax->flat)
     fprintf(gp, "set format y '%%.6g'\n");
+  else if (sp->share)
+    fprintf(gp, "set format y '%%g'\nset ytics 0,0.2,1\n");
+  else /* gnuplot's own format rounds 6.5e-05 and 7e-05 both to "0.00007" */
+    fprintf(gp, "set format y '%%g'\n");
   fprintf(gp, "set yrange [%.17g:%.17g]\n", ax->y0, ax->y1);
   if (sp->n_failed || sp->n_clamped)
     fprintf(gp, "set arrow from graph 0, first %.17g to graph 1, first %.17g nohead lc rgb '#bbbbbb' dt 3\n",
             sp->n_failed ? ax->y_fail : ax->floor_y, sp->n_failed ? ax->y_fail : ax->floor_y);
 }
 
+/* The characters of the widest y tic label (as stat_write_y_axis formats them), for the panels' left
+ * margin. Linear tics as gnuplot steps them: 1, 2 or 5 x 10^k, four to ten of them. */
+static int stat_ytic_chars(const struct stat_plot *sp)
+{
+  const struct stat_axis *ax = &sp->ax;
+  char buf[64];
+  int longest = 1, plain = ax->lo >= 1e-4 && ax->hi <= 1e5;
+  if (sp->share) return 3;
+  if (ax->log_y && !plain) return 5;
+  if (ax->log_y) {
+    for (int k = (int)floor(log10(ax->y0)); k <= (int)ceil(log10(ax->y1)); k++)
+      for (int m = 1; m <= 5; m += m == 1 ? 1 : 3) {
+        int len = snprintf(buf, sizeof buf, "%g", m * pow(10.0, k));
+        if (len > longest) longest = len;
+      }
+    return longest;
+  }
+  double range = ax->y1 - ax->y0, step = pow(10.0, ceil(log10(range)));
+  for (int k = 0; range / step < 4.0 && k < 12; k++)
+    step /= k % 3 == 1 ? 2.5 : 2.0; /* 1 -> 0.5 -> 0.2 -> 0.1 */
+  for (double v = ceil(ax->y0 / step) * step; v <= ax->y1 && range > 0.0; v += step) {
+    int len = snprintf(buf, sizeof buf, ax->flat ? "%.6g" : "%g", fabs(v) < 1e-9 * step ? 0.0 : v);
+    if (len > longest) longest = len;
+  }
+  return longest;
+}
+
+/* The cells with a value. */
+static int stat_cells(const struct stat_plot *sp)
+{
+  int n = 0;
+  for (int c = 0; c < sp->ns * sp->nx; c++)
+    n += sp->count[c] > 0;
+  return n;
+}
+
 /* The notes under the title, "; " between those that apply, a new line instead once a line would pass ~90
  * characters (a 1000-px title holds about 110). over: the note on the axes aggregated over. */
 static void stat_notes(const struct stat_plot *sp, const char *over, char *notes, size_t size)
 {
-  const char *note[] = {over[0] ? over : NULL,
-                        rundir_list_find(&sp->r->higher_better, sp->col_name) >= 0 ? "higher is better"
-                                                                                   : NULL,
-                        sp->n_failed ? "x on the bottom: every task failed" : NULL,
-                        sp->n_clamped ? "open triangles: under the floor, drawn at it" : NULL,
-                        sp->n_dup ? "open points shifted right: same values as an earlier series" : NULL,
-                        sp->ax.flat ? "flat to rounding" : NULL};
+  char left_out[300] = "";
+  if (sp->left_out[0]) snprintf(left_out, sizeof left_out, "no value (not measured) for %s", sp->left_out);
+  const char *note[] = {
+      over[0] ? over : NULL,
+      rundir_list_find(&sp->r->higher_better, sp->col_name) >= 0 ? "higher is better" : NULL,
+      sp->n_failed && !sp->heat ? "x on the bottom: every task failed" : NULL,
+      sp->n_clamped ? "open triangles: under the floor, drawn at it" : NULL,
+      sp->n_dup && !sp->heat ? sp->x->numeric ? "open points shifted right: same values as an earlier series"
+                                              : "open points: same values as an earlier series"
+                             : NULL, /* categories stand side by side: nothing is shifted */
+      sp->ax.flat && stat_cells(sp) > 1 ? "flat to rounding" : NULL, /* one point is not flat */
+      sp->crowded ? "no quartile bands: more than 5 series in a panel (summary.csv has them)" : NULL,
+      left_out[0] ? left_out : NULL};
   notes[0] = '\0';
   for (size_t k = 0, at = 0, line = 0; k < sizeof note / sizeof note[0] && at < size; k++)
     if (note[k]) {
@@ -335,35 +449,56 @@ static void stat_notes(const struct stat_plot *sp, const char *over, char *notes
     }
 }
 
-/* The figure's title text, quoted for gnuplot ("\\n" between its lines). */
-static void stat_title_text(const struct stat_plot *sp, const char *over, char *head, size_t len)
+/* The figure's title text, quoted for gnuplot ("\\n" between its lines), its lines broken to fit width
+ * pixels. */
+static void stat_title_text(const struct stat_plot *sp, const char *over, int width, char *head, size_t len)
 {
   char notes[1024], qt[512], ynote[600], ynote_q[1300];
   stat_notes(sp, over, notes, sizeof notes);
   plot_quote(sp->r->title, qt, sizeof qt);
-  plot_axis_note(sp->r, "y", sp->col_name, ynote, sizeof ynote);
+  if (sp->share) { /* the y label says "share of tasks with NAME = 1": what a 1 is, always */
+    char help[512];
+    rundir_help_label(sp->r, sp->col_name, help, sizeof help);
+    snprintf(ynote, sizeof ynote, "%s: %s", sp->col_name, help);
+  } else
+    plot_axis_note(sp->r, "y", sp->col_name, ynote, sizeof ynote);
   plot_quote(ynote, ynote_q, sizeof ynote_q);
-  snprintf(head, len, "%s\\n%s (%s) and %s (%s) over the %s%s%s%s%s", qt,
-           sp->share ? "share of tasks with 1" : "median", sp->x->numeric ? "line" : "point",
-           sp->share ? "Wilson 95 % interval" : "interquartile range", sp->x->numeric ? "band" : "bar",
-           sp->share ? "tasks that ran (status ok)" : "successful tasks", notes[0] ? "\\n" : "", notes,
-           ynote[0] ? "\\n" : "", ynote_q);
+  char what[300];
+  if (sp->heat) /* a share column of many series: its map */
+    snprintf(what, sizeof what,
+             "share of tasks with %s = 1 (colour) over the tasks that ran (status ok); in each cell: tasks "
+             "with 1 / tasks that ran",
+             sp->col_name);
+  else if (sp->single) /* a median and quartiles of one task are its value */
+    snprintf(what, sizeof what, "the value of each cell's one %s (%s)",
+             sp->share ? "task that ran (status ok)" : "successful task", sp->x->numeric ? "line" : "point");
+  else
+    snprintf(what, sizeof what, "%s (%s) and %s (%s) over the %s",
+             sp->share ? "share of tasks with 1" : "median", sp->x->numeric ? "line" : "point",
+             sp->share ? "Wilson 95 % interval" : "interquartile range", sp->x->numeric ? "band" : "bar",
+             sp->share ? "tasks that ran (status ok)" : "successful tasks");
+  snprintf(head, len, "%s\\n%s%s%s%s%s", qt, what, notes[0] ? "\\n" : "", notes, ynote[0] ? "\\n" : "",
+           ynote_q);
+  plot_wrap(head, len, PLOT_TITLE_CHARS(width));
 }
 
 /* The title (the run's, what is drawn, the notes, the y label's whole definition when the label had to be
  * cut), as the multiplot's over the panels; the key's columns and title. */
-static void stat_write_title(FILE *gp, const struct stat_plot *sp, const char *over, int key_cols)
+static void stat_write_title(FILE *gp, const struct stat_plot *sp, const char *over, int width)
 {
   const struct plot_facets *f = sp->f;
-  char qt[512], head[4096];
-  stat_title_text(sp, over, head, sizeof head);
+  char head[4096];
+  stat_title_text(sp, over, width, head, sizeof head);
   if (f->n > 1) /* no layout: each panel's margins are set (plot_grid_panel) */
-    fprintf(gp, "set multiplot title \"%s\"\nset key maxcols %d\n", head, key_cols);
+    fprintf(gp, "set multiplot title \"%s\"\n", head);
   else
-    fprintf(gp, "set title \"%s\"\nset key maxcols %d\n", head, key_cols);
-  plot_quote(f->key_title, qt, sizeof qt);
-  fprintf(gp, "set key title \"%s\"\n", qt); /* a reader of "closest / lemke / 0" learns what each part is */
+    fprintf(gp, "set title \"%s\"\n", head);
+  /* a reader of "closest / lemke / 0" learns what each part is */
+  plot_write_key_title(gp, sp->r, f->key_title, f->n == 1);
 }
+
+/* Whether series s gets its interquartile band: not when its panel has more than BAND_MAX series. */
+static int stat_bands(const struct stat_plot *sp, int s) { return sp->f->in_size[s] <= BAND_MAX; }
 
 /* The plot clauses of series s (with a data block): its band or error bars, then its median line. */
 static void stat_write_series_plot(FILE *gp, const struct stat_plot *sp, int s, int first)
@@ -380,20 +515,23 @@ static void stat_write_series_plot(FILE *gp, const struct stat_plot *sp, int s, 
   int npts = 0;
   for (int i = 0; i < sp->nx; i++)
     npts += sp->count[s * sp->nx + i] > 0;
-  /* a light band with dashed edges in the series colour: overlapping bands stay tellable apart */
-  if (npts > 1 && sp->x->numeric)
+  /* a light band with dashed edges in the series colour: overlapping bands stay tellable apart; none for a
+   * repeat (its band is the earlier series') nor in a crowded panel (stat_bands) */
+  int band = dup < 0 && (stat_bands(sp, s) || !sp->x->numeric);
+  if (band && npts > 1 && sp->x->numeric)
     fprintf(gp,
             "%s \\\n  '%s' index %d using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb "
             "'%s' notitle, \\\n  '%s' index %d using 1:3 with lines lw 0.8 dt 2 lc rgb '%s' notitle, \\\n"
             "  '%s' index %d using 1:4 with lines lw 0.8 dt 2 lc rgb '%s' notitle",
             first ? "" : ",", sp->file, block, plot_color(look), sp->file, block, plot_color(look), sp->file,
             block, plot_color(look));
-  else
+  else if (band)
     fprintf(gp, "%s \\\n  '%s' index %d using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '%s' notitle",
             first ? "" : ",", sp->file, block, plot_color(look));
   /* categories are not a continuum: points only, no line between them */
-  fprintf(gp, ", \\\n  '%s' index %d using 1:2 with %s lw %.2g pt %d ps %.2g dt %d lc rgb '%s' title \"%s\"",
-          sp->file, block, sp->x->numeric ? "linespoints" : "points", plot_look_width(f, s, sp->ns),
+  fprintf(gp, "%s \\\n  '%s' index %d using 1:2 with %s lw %.2g pt %d ps %.2g dt %d lc rgb '%s' title \"%s\"",
+          band || !first ? "," : "", sp->file, block, sp->x->numeric ? "linespoints" : "points",
+          plot_look_width(f, s, sp->ns),
           dup >= 0 || plot_variant(f, s) ? plot_point_hollow(look) : plot_point(look), dup >= 0 ? 1.6 : 1.3,
           plot_variant(f, s) ? 2
           : f->base_of       ? 1
@@ -401,12 +539,37 @@ static void stat_write_series_plot(FILE *gp, const struct stat_plot *sp, int s, 
           plot_color(look), qt);
 }
 
+/* The key columns of panel p that fit across width pixels for every entry of its key (stat_write_panel's
+ * titles): from the series labels alone, a key with "lemke (every task failed)" or "failed (no successful
+ * task)" got fewer columns from gnuplot than its band was made for, and ran over the panel under it. */
+static int stat_key_cols(const struct stat_plot *sp, int p, int width)
+{
+  char longest[700] = "", e[700];
+  for (int s = 0; s < sp->ns; s++) {
+    if (sp->f->panel[s] != p) continue;
+    const char *l = sp->f->panel_label[s];
+    if (sp->dup[s] >= 0)
+      snprintf(e, sizeof e, "%s (= %s)", l, sp->f->panel_label[sp->dup[s]]);
+    else
+      snprintf(e, sizeof e, "%s%s", l, sp->block[s] < 0 ? " (every task failed)" : "");
+    if (strlen(e) > strlen(longest)) snprintf(longest, sizeof longest, "%s", e);
+  }
+  if (sp->marks[2 * p] && strlen(longest) < sizeof "failed (no successful task)")
+    snprintf(longest, sizeof longest, "failed (no successful task)");
+  if (sp->marks[2 * p + 1] && strlen(longest) < sizeof "clamped (under 1e-13)")
+    snprintf(longest, sizeof longest, "clamped (under 1e-13)");
+  const char *one = longest;
+  return plot_key_cols(&one, 1, width);
+}
+
 /* The plot command of panel p: its series, a key entry for each series with failures only, a word when
  * there is nothing to draw, and the panel's marks. */
-static void stat_write_panel(FILE *gp, const struct stat_plot *sp, const struct plot_grid *grid, int p)
+static void stat_write_panel(FILE *gp, const struct stat_plot *sp, const struct plot_grid *grid, int width,
+                             int p)
 {
   const struct plot_facets *f = sp->f;
   char qt[512];
+  fprintf(gp, "set key maxcols %d\n", stat_key_cols(sp, p, width));
   if (f->n > 1) {
     plot_grid_panel(gp, grid, p);
     plot_quote(f->name[p], qt, sizeof qt);
@@ -464,16 +627,39 @@ static int stat_key_entries(const struct stat_plot *sp, int p)
 }
 
 /* The panels' grid: the title's lines over it, the x tics, and room for the largest key. */
-static struct plot_grid stat_grid(const struct stat_plot *sp, const char *head, int key_cols)
+static struct plot_grid stat_grid(const struct stat_plot *sp, const char *head, int width)
 {
   int lines = 1, rows = 1;
   for (const char *c = head; *c; c++)
     lines += c[0] == '\\' && c[1] == 'n';
   for (int p = 0; p < sp->f->n; p++) {
-    int k = plot_key_rows(stat_key_entries(sp, p), key_cols);
+    int k = plot_key_rows(stat_key_entries(sp, p), stat_key_cols(sp, p, width));
     if (k > rows) rows = k;
   }
-  return plot_grid_make(sp->f->n, lines, plot_x_tics_px(sp->r, sp->x), rows);
+  struct plot_grid g = plot_grid_make(sp->f->n, lines, plot_x_tics_px(sp->r, sp->x), rows);
+  g.left = plot_grid_left(stat_ytic_chars(sp));
+  return g;
+}
+
+/* A share column of many series (stat_plot.heat): the map of its shares, series by x (plot_heat_map), the
+ * tasks with 1 and the tasks that ran written in each cell. 0, or 1 on a write error. */
+static int stat_write_heat_map(FILE *gp, struct stat_plot *sp, const char *over, const char *dir)
+{
+  int n = sp->ns * sp->nx, rc = 1;
+  int *ones = calloc((size_t)n + 1, sizeof *ones);
+  char head[4096], cb[300];
+  if (!ones) {
+    fclose(gp);
+    return 1;
+  }
+  for (int c = 0; c < n; c++) /* the share of count[c] 0/1 values is a whole number of them */
+    ones[c] = sp->count[c] ? (int)lround(sp->q[3 * c] * sp->count[c]) : 0;
+  stat_title_text(sp, over, plot_heat_map_width(sp->nx) - 200, head, sizeof head);
+  fprintf(gp, "set title \"%s\"\n", head);
+  snprintf(cb, sizeof cb, "share of tasks with %s = 1 [%%]", sp->col_name);
+  rc = plot_heat_map(sp->r, sp->ps, sp->x, gp, dir, sp->name, sp->count, ones, cb);
+  free(ones);
+  return rc;
 }
 
 /* One "median and IQR band vs x" plot of column col: NAME.dat, NAME.gp. 0 written, 1 nothing to plot
@@ -496,12 +682,20 @@ int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct
                          .nx = x->g->n};
   int rc = 2, col = table_column(r->tasks, col_name);
   FILE *gp = NULL;
-  if (stat_plot_alloc(&sp) || cell_stats(r, ps, x, col, sp.share, sp.q, sp.count, sp.failed)) goto cleanup;
+  if (stat_plot_alloc(&sp) || cell_stats(r, ps, x, col, sp.share, sp.q, sp.count, sp.failed) ||
+      stat_leave_out_panels(&sp))
+    goto cleanup;
+  f = sp.f;
+  sp.single = !sp.share; /* a share of one task still has its Wilson interval */
+  for (int c = 0; c < sp.ns * sp.nx; c++)
+    sp.n_failed += !sp.count[c] && sp.failed[c], sp.single &= sp.count[c] <= 1;
+  for (int s = 0; s < sp.ns; s++)
+    sp.crowded |= !stat_bands(&sp, s) && x->numeric && !sp.single;
+  sp.heat = sp.share && sp.crowded;
+  sp.crowded &= !sp.heat;
   rc = 1;
   if (!stat_axis_make(&sp)) goto cleanup;
   rc = 2;
-  for (int c = 0; c < sp.ns * sp.nx; c++)
-    sp.n_failed += !sp.count[c] && sp.failed[c];
   stat_find_duplicates(&sp);
   stat_x_positions(&sp);
   snprintf(sp.name, sizeof sp.name, "%s_%s", kind, col_name);
@@ -510,25 +704,33 @@ int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct
   char over[512], what[1024];
   plot_aggregated_over(r, over, sizeof over);
   snprintf(what, sizeof what, "%s vs %s: %s per %s", col_name, r->plot_x[0] ? r->plot_x : "run",
-           sp.share ? "share of tasks with 1 (line) and Wilson 95 % interval (band)"
-                    : "median (line) and interquartile range (band)",
+           sp.heat    ? "share of tasks with 1 per cell (a map, series by x)"
+           : sp.share ? "share of tasks with 1 (line) and Wilson 95 % interval (band)"
+                      : "median (line) and interquartile range (band)",
            ps->title);
   if (!(gp = plot_script_open(dir, sp.name, what))) goto cleanup;
+  if (sp.heat) {
+    rc = stat_write_heat_map(gp, &sp, over, dir) ? 2 : 0;
+    goto cleanup;
+  }
   plot_write_x_axis(gp, r, x);
   stat_write_y_axis(gp, &sp);
   struct plot_layout lay = plot_layout_panels(f->n);
-  int key_cols = plot_key_cols(f->panel_label, sp.ns, f->n > 1 ? lay.width / lay.cols : lay.width);
+  int panel_w = f->n > 1 ? lay.width / lay.cols : lay.width;
   struct plot_grid grid = {0};
   if (f->n > 1) {
     char head[4096];
-    stat_title_text(&sp, over, head, sizeof head);
-    grid = stat_grid(&sp, head, key_cols);
+    stat_title_text(&sp, over, lay.width, head, sizeof head);
+    grid = stat_grid(&sp, head, panel_w);
     lay.width = grid.width, lay.height = grid.height;
+  } else { /* a long key below one plot: the figure grows, the plot area keeps its height */
+    int rows = plot_key_rows(stat_key_entries(&sp, 0), stat_key_cols(&sp, 0, panel_w)) + 1;
+    lay.height += rows > 6 ? (rows - 6) * 19 : 0;
   }
   plot_script_png_size(gp, sp.name, lay.width, lay.height);
-  stat_write_title(gp, &sp, over, key_cols);
+  stat_write_title(gp, &sp, over, lay.width);
   for (int p = 0; p < f->n; p++)
-    stat_write_panel(gp, &sp, &grid, p);
+    stat_write_panel(gp, &sp, &grid, panel_w, p);
   if (f->n > 1) fprintf(gp, "unset multiplot\n");
   rc = plot_script_close(gp, dir, sp.name) ? 2 : 0;
 cleanup:

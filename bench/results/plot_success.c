@@ -5,15 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The success rate as a heat map (bars for 20 x values times 14 series are unreadable): x along the
- * bottom, series up the side, the rate as colour and successes/applicable written in each cell; a cell
- * with no applicable task is hatched and says "n/a" (no colour of the palette). The palette is cividis
- * (Nunez, Anderton & Renslow, PLoS ONE 13 (2018) e0199239): sequential dark blue to yellow, designed to read
- * the same with the common colour-vision deficiencies and monotonic in lightness, so it survives grey print;
- * its stops are written into the .gp (gnuplot has no built-in cividis). Writes the rest of the script gp
- * (which it closes). */
-static int success_heat_map(const struct rundir *r, const struct plot_series *ps, const struct plot_x *x,
-                            FILE *gp, const char *dir, const int *app, const int *suc)
+int plot_heat_map_width(int nx)
+{
+  int w = 260 + 62 * nx;
+  return w < 1000 ? 1000 : w > 2200 ? 2200 : w;
+}
+
+/* A rate as a heat map (bars for 20 x values times 14 series are unreadable): x along the bottom, series
+ * up the side, the rate suc/app as colour and suc/app written in each cell; a cell with no task (app 0) is
+ * hatched and says "n/a" (no colour of the palette). The palette is cividis (Nunez, Anderton & Renslow,
+ * PLoS ONE 13 (2018) e0199239): sequential dark blue to yellow, designed to read the same with the common
+ * colour-vision deficiencies and monotonic in lightness, so it survives grey print; its stops are written
+ * into the .gp (gnuplot has no built-in cividis). Writes the rest of the script gp (which it closes). */
+int plot_heat_map(const struct rundir *r, const struct plot_series *ps, const struct plot_x *x, FILE *gp,
+                  const char *dir, const char *name, const int *app, const int *suc, const char *cblabel)
 {
   int ns = ps->g->n, nx = x->g->n;
   char qt[512], lab[256];
@@ -37,8 +42,10 @@ static int success_heat_map(const struct rundir *r, const struct plot_series *ps
   plot_quote(lab, qt, sizeof qt);
   fprintf(gp, ")\nset xlabel \"%s\"\n", qt);
   plot_quote(ps->title, qt, sizeof qt);
+  fprintf(gp, "set ylabel \"%s\"\n", qt);
+  plot_quote(cblabel, qt, sizeof qt);
   fprintf(gp,
-          "set ylabel \"%s\"\nset cblabel 'success rate [%%] (cividis palette, colour-blind safe)'\nset "
+          "set cblabel \"%s (cividis palette, colour-blind safe)\"\nset "
           "cbrange [0:100]\nunset key\n"
           "# cividis (colour-blind safe, lightness rising with the rate): its quartile colours (viridisLite\n"
           "# cividis(5)), interpolated\n"
@@ -56,20 +63,14 @@ static int success_heat_map(const struct rundir *r, const struct plot_series *ps
         fprintf(gp, "%d %d NaN \"n/a\"\n", i, s);
     }
   fprintf(gp, "EOD\n");
-  int w = 260 + 62 * nx, h = 260 + 34 * ns;
-  plot_script_png_size(gp, "success_rate",
-                       w < 1000   ? 1000
-                       : w > 2200 ? 2200
-                                  : w,
-                       h < 700    ? 700
-                       : h > 1600 ? 1600
-                                  : h);
+  int h = 260 + 34 * ns;
+  plot_script_png_size(gp, name, plot_heat_map_width(nx), h < 700 ? 700 : h > 1600 ? 1600 : h);
   fprintf(gp, "set object 1 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fc rgb '#b0b0b0' fs "
               "pattern 4 transparent\n"
               "plot $cells using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palette, \\\n"
               "  $cells using 1:2:(strcol(4)):($3 < 55 ? 0xffffff : 0x000000) with labels font ',8' tc rgb "
               "variable\n");
-  return plot_script_close(gp, dir, "success_rate");
+  return plot_script_close(gp, dir, name);
 }
 
 /* The success rate per x and series as clustered bars, labelled with their percentage (a 0% bar is
@@ -110,10 +111,22 @@ int plot_success(const struct rundir *r, const struct plot_series *ps, const str
     goto cleanup;
   plot_quote(r->title, qt, sizeof qt);
   int heat = ns > FACET_MIN || ns * nx > 48; /* too many bars to read: a heat map, x by series */
-  fprintf(gp, "set title \"%s\\nsuccesses / applicable tasks (not_applicable left out%s)%s%s\"\n", qt,
-          heat ? "; hatched: no applicable task" : "", over[0] ? "\\n" : "", over);
+  /* success is the task's status, what the run of the task came to (the checker's verdict, ok or
+   * converged), not an outcome column of the experiment (those have plots of their own) */
+  char head[2048], all[96] = "";
+  int n_app = 0, n_suc = 0;
+  for (int c = 0; c < ns * nx; c++)
+    n_app += app[c], n_suc += suc[c];
+  if (n_app > 0 && n_suc == n_app) /* a constant: say so, rather than leave a reader hunting for a cell */
+    snprintf(all, sizeof all, "\\nevery one of the %d applicable tasks succeeded", n_app);
+  snprintf(head, sizeof head,
+           "%s\\ntasks whose status is a success (ok, converged) / applicable tasks (not_applicable left "
+           "out%s)%s%s%s",
+           qt, heat ? "; hatched: no applicable task" : "", over[0] ? "\\n" : "", over, all);
+  plot_wrap(head, sizeof head, PLOT_TITLE_CHARS(heat ? plot_heat_map_width(nx) - 200 : 1000));
+  fprintf(gp, "set title \"%s\"\n", head);
   if (heat) {
-    rc = success_heat_map(r, ps, x, gp, dir, app, suc) ? 2 : 0;
+    rc = plot_heat_map(r, ps, x, gp, dir, "success_rate", app, suc, "success rate [%]") ? 2 : 0;
     goto cleanup;
   }
   char lab[256];
@@ -129,8 +142,7 @@ int plot_success(const struct rundir *r, const struct plot_series *ps, const str
           qt, nx - 1);
   plot_script_png(gp, "success_rate");
   fprintf(gp, "set key maxcols %d\n", plot_key_cols((const char *const *)ps->label, ns, 1000));
-  plot_quote(ps->title, qt, sizeof qt);
-  fprintf(gp, "set key title \"%s\"\n", qt);
+  plot_write_key_title(gp, r, ps->title, 1);
   fprintf(gp, "plot");
   for (int s = 0; s < ns; s++) {
     plot_quote(ps->label[s], qt, sizeof qt);

@@ -179,3 +179,51 @@ cleanup:
   free(series);
   return rc;
 }
+
+/* 1 when column c has one value in every row of t (as rundir_group compares: text, or equal numbers). */
+static int one_value(const struct table *t, int c)
+{
+  char a[256], b[256];
+  if (c < 0 || t->nrow == 0) return 0;
+  rundir_canonical(table_get(t, 0, c), a, sizeof a);
+  for (int i = 1; i < t->nrow; i++) {
+    rundir_canonical(table_get(t, i, c), b, sizeof b);
+    if (strcmp(a, b) != 0) return 0;
+  }
+  return 1;
+}
+
+int plot_leave_out_idle(struct rundir *r, const char *facet)
+{
+  struct table *kept = NULL;
+  const char **row = calloc((size_t)r->tasks->ncol + 1, sizeof *row);
+  int applicable = 0, rc = 2;
+  if (!row) goto cleanup;
+  for (int i = 0; i < r->tasks->nrow; i++)
+    applicable += rundir_outcome(r, i) >= 0;
+  if (applicable > 0 && applicable < r->tasks->nrow) { /* the rows that say something */
+    if (!(kept = table_create(r->tasks->ncol, (const char *const *)r->tasks->col))) goto cleanup;
+    for (int i = 0; i < r->tasks->nrow; i++) {
+      if (rundir_outcome(r, i) < 0) continue;
+      table_row(r->tasks, i, row);
+      if (table_append(kept, row)) goto cleanup;
+    }
+    table_destroy(&r->tasks);
+    r->tasks = kept, kept = NULL;
+  }
+  /* series axes with one value: named once in the title's "at ..." note (plot_aggregated_over) */
+  int n = 0;
+  for (int k = 0; k < r->series.n; k++) {
+    const char *a = r->series.name[k];
+    if ((!facet || strcmp(a, facet) != 0) && one_value(r->tasks, table_column(r->tasks, a)))
+      free(r->series.name[k]);
+    else
+      r->series.name[n++] = r->series.name[k];
+  }
+  r->series.n = n;
+  rc = 0;
+cleanup:
+  table_destroy(&kept);
+  free((void *)row);
+  return rc;
+}

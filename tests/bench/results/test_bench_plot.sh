@@ -166,6 +166,79 @@ check "-overlay of two experiments: exit 2 naming both, unless -force" \
 check "... with -force: exit 0" '[ $? = 0 ]'
 check "-overlay: the runs' own plots untouched" '[ ! -e $tmp/syn/plots/plots_overlay ] && [ -s $tmp/syn/plots/accuracy_draw_mean.gp ]'
 
+# 2d. a crowded run: 8 variants in one panel (a constant solver axis, one variant that never applies), a
+# 0/1 share column, a drift whose help opens with a formula, and costs with long tic labels
+c=$tmp/crowd
+mkdir -p "$c"
+cat >"$c/experiment.txt" <<'EOF2'
+experiment crowd
+title hand-made crowded run
+axes size,solver,variant,seed
+group size,solver,variant
+metrics flag,drift
+costs work_seconds,task_seconds
+shares flag
+info
+plot_x size
+series solver,variant
+log_x 0
+options -size 1,2,3
+labels flag=1 when the part was held|drift=largest \|E - E_ref\| over the run|size=problem size
+units drift=J,work_seconds=s,task_seconds=s
+EOF2
+# v3 repeats v0 exactly; "na" never applies; flag is 1 on seeds below the variant number; v7 has no drift
+awk 'BEGIN { print "task_id,size,solver,variant,seed,status,flag,drift,work_seconds,task_seconds,rank,host"; id = 0
+  for (z = 1; z <= 3; z++) for (v = 0; v <= 8; v++) for (e = 0; e < 4; e++) {
+    w = v == 3 ? 0 : v; name = v == 8 ? "na" : "v" v
+    if (v == 8) { printf "%d,%d,only,na,%d,not_applicable,,,,0.01,0,vm\n", id++, z, e; continue }
+    d = v == 7 ? "" : sprintf("%g", 1 + w * z + e / 10)
+    printf "%d,%d,only,%s,%d,ok,%d,%s,%g,0.01,0,vm\n", id++, z, name, e, e < v % 4, d, 1e-4 * (1 + 0.15 * w) * z + e * 1e-6 }
+}' >"$c/tasks.csv"
+"$bin/bench_plot" "$c" >"$tmp/out" 2>"$tmp/err"
+cp=$c/plots
+check "crowd: bench_plot exits 0" '[ $? = 0 ] && images_ok $cp accuracy_flag && images_ok $cp accuracy_drift'
+check "a share column of more than 5 series a panel is a map of its shares, not lines" \
+  'grep -q "with boxxyerror" $cp/accuracy_flag.gp && grep -q "set cblabel \"share of tasks with flag = 1" $cp/accuracy_flag.gp'
+check "... each cell says tasks with 1 / tasks that ran (v2 at size 1: 2 of 4)" 'grep -q "^0 2 50 \"2/4\"" $cp/accuracy_flag.gp'
+check "more than 5 series in a panel: no quartile bands, and the title says so" \
+  '! grep -q filledcurves $cp/accuracy_drift.gp && grep -q "no quartile bands" $cp/accuracy_drift.gp'
+check "a series that never applies is left out (no block, no bar, no map row)" \
+  '! grep -q "^# na" $cp/accuracy_drift.dat && ! grep -q "\"na\"" $cp/success_rate.gp $cp/accuracy_flag.gp &&
+   [ "$(awk "!/^#/ { print NF; exit }" $cp/success_rate.dat)" = 25 ]'
+check "a series axis with one value is named once in the title, not in every key entry" \
+  'grep -q "at solver = only" $cp/accuracy_drift.gp && grep -q "title \"v1\"" $cp/accuracy_drift.gp &&
+   ! grep -q "only / v1" $cp/accuracy_drift.gp'
+check "a help that opens with a one-word cut before a formula: the y label is the column name" \
+  'grep -q "set ylabel \"drift \[J\]\"" $cp/accuracy_drift.gp'
+check "a repeat at place 3 is open but not the clamped mark (pt 10)" \
+  'grep "title \"v3 (= v0)\"" $cp/accuracy_drift.gp | grep -q "pt 14 ps 1.6" && ! grep -q "pt 10 ps 1.6" $cp/*.gp'
+check "a one-plot key title sits a line below the x label" "grep -q '^set key title \"\\\\nvariant\"' $cp/accuracy_drift.gp"
+check "times never negative: the linear axis does not reach under 0 (no failed marks to make room for)" \
+  '[ "$(sed -n "s/^set yrange \[\([^:]*\):.*/\1/p" $cp/cost_work_seconds.gp | awk "{ print (\$1 >= 0) }")" = 1 ] &&
+   grep -q "^set format y .%g." $cp/cost_work_seconds.gp'
+check "a success rate of 100 % everywhere says so (96 applicable tasks)" \
+  'grep -q "every one of the 96 applicable tasks succeeded" $cp/success_rate.gp'
+"$bin/bench_plot" "$c" -facet variant -out "$tmp/cf" >"$tmp/out" 2>"$tmp/err"
+check "panels: one without any value (v7's drift) is left out and named in the title" \
+  '[ "$(grep -c "^set lmargin at screen" $tmp/cf/accuracy_drift.gp)" = 7 ] && grep -q "no value (not measured) for v7" $tmp/cf/accuracy_drift.gp &&
+   [ "$(grep -c "^set lmargin at screen" $tmp/cf/cost_work_seconds.gp)" = 8 ]'
+check "panels: the left margin holds tic labels of 6 characters (0.0001) and the y label (was 92 px)" \
+  'awk "/^ *set terminal pngcairo size/ { split(\$5, wh, \",\"); w = wh[1] } /^set lmargin at screen/ && !n++ { exit !(\$5 * w >= 97) }" $tmp/cf/cost_work_seconds.gp'
+# every title line fits its figure: at most width / 8 characters (sans 11; the title may come before the
+# terminal's size in the script)
+titles_fit() {
+  for f in "$@"; do
+    awk '/^ *set terminal pngcairo size/ { split($5, wh, ","); w = wh[1] }
+      /^set (multiplot )?title "/ { t = $0; sub(/^[^"]*"/, "", t); n = split(t, L, /\\n/)
+        for (i = 1; i <= n; i++) if (length(L[i]) > longest) longest = length(L[i]) }
+      END { exit !(w > 0 && longest <= w / 8 + 1) }' "$f" || return 1
+  done
+}
+check "every title line fits the width of its figure" "titles_fit $cp/*.gp $tmp/cf/*.gp $m/plots/*.gp"
+# in panels each key gets the columns its own longest entry allows: "failed (no successful task)" included
+check "panels: each panel sets its own key columns" \
+  '[ "$(grep -c "^set key maxcols" $m/plots/accuracy_residual.gp)" = "$(grep -c "^set lmargin at screen" $m/plots/accuracy_residual.gp)" ]'
+
 # 3. a metric no task has a value for: that plot is skipped, the others are made
 sed -i 's/^metrics residual$/metrics residual,missing_metric/' "$d/experiment.txt"
 sed -i '1s/residual,/residual,missing_metric,/; 2,$s/^\([^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,\)/\1,/' "$d/tasks.csv"
