@@ -8,6 +8,8 @@
  * Frictional contact (FC, the exact Coulomb cone; cp_fc.h): M = W (the Delassus matrix), q, and per contact
  * c of fc_dim = 2 or 3 unknowns r_c (normal first) a friction coefficient mu[c]: u = W r + q and
  * K_mu ∋ r_c ⟂ u_c + mu ||u_T,c|| e_N ∈ K_mu* (De Saxcé's modified velocity). Its bounds are unused (free).
+ * Its variant fc_relaxed = 1 is Anitescu's cone complementarity (CCP; Anitescu 2006, the convex relaxation
+ * MuJoCo and Drake solve): K_mu ∋ r_c ⟂ u_c ∈ K_mu*, without De Saxcé's term (a convex QP over the cones).
  */
 #ifndef CB_CP_H
 #define CB_CP_H
@@ -32,9 +34,10 @@ struct cp_problem {
   cp_function F;
   cp_jacobian J;
   void *ctx;
-  double scale; /* callback problems: the scale of F for the relative tolerance (default 1) */
-  int fc_dim;   /* FC: unknowns per contact (2 or 3); 0 for the other kinds */
-  double *mu;   /* FC: n / fc_dim friction coefficients; NULL for the other kinds */
+  double scale;   /* callback problems: the scale of F for the relative tolerance (default 1) */
+  int fc_dim;     /* FC: unknowns per contact (2 or 3); 0 for the other kinds */
+  double *mu;     /* FC: n / fc_dim friction coefficients; NULL for the other kinds */
+  int fc_relaxed; /* FC: 1 for the cone complementarity relaxation (no De Saxcé term), 0 for Coulomb */
   char name[128];
 };
 

@@ -288,6 +288,14 @@ static int sfc_solve(struct solver *s, const struct cp_problem *p, double *z, st
 {
   struct sfc_data *d = s->data;
   int n = p->n, id = p->fc_dim == 3 ? d->id3 : d->id2;
+  if (p->fc_relaxed) { /* Siconos' SOCLCP (soclcp_driver) is this problem, but 4.4's packages do not install
+                        * its header: no backend here */
+    r->status = SOLVE_NOT_APPLICABLE;
+    snprintf(r->message, sizeof r->message,
+             "%s solves Coulomb's law (De Saxce's term), not the cone complementarity relaxation",
+             s->type->name);
+    return 0;
+  }
   if (id < 0) {
     r->status = SOLVE_NOT_APPLICABLE;
     snprintf(r->message, sizeof r->message, "%s: Siconos 4.4 has no %dD form of this method", s->type->name,

@@ -11,13 +11,47 @@
  *   acceleration_lcp  Baraff 1994 as Trefny Sec. 1 eqs. 1-7 (resting contact, accelerations)
  *   coulomb_cone      Moreau 1988, Jean 1999 (Acary, Brémond & Huber 2018 eqs. 1-3): stewart_trinkle's
  *                     velocity level with the exact Coulomb cone, a frictional-contact problem (kind fc)
+ *   anitescu_ccp      Anitescu 2006 (the cone complementarity problem; MuJoCo's and Drake's convex model):
+ *                     coulomb_cone's W and q without De Saxcé's term, kind fc relaxed (the exact cone's
+ *                     counterpart of Anitescu & Hart's eq. 15 with Gamma = 0)
  * Shared: the standard model's declared options (stewart_trinkle.h) and the bilateral joints' rows
  * (core/joint_block.h). */
 #ifndef CB_CLASSIC_H
 #define CB_CLASSIC_H
 
 #include "formulation.h"
+#include "jacobian.h"
 #include "joint_block.h"
 #include "stewart_trinkle.h"
+
+/* Where a formulation keeps its velocity columns (realloc'd to *cap) and the free velocity with its work
+ * vector (ndof + 1 each, remade when ndof changes). */
+struct classic_columns {
+  struct jcol **col;
+  int *cap;
+  double **nu_free, **work;
+  int *ndof;
+};
+/* Room for ncol columns and ndof velocities (stewart_trinkle.c): 0, or 1 out of memory. */
+int classic_reserve(struct classic_columns c, int ncol, int ndof);
+
+/* The velocity step on the exact cone (coulomb_cone.c), shared by coulomb_cone (Coulomb's law with De
+ * Saxcé's term) and anitescu_ccp (its convex relaxation, Anitescu 2006): the same W, q and recovery; the
+ * problem's fc_relaxed flag is the only difference. */
+struct cone_step {
+  struct jcol *col; /* d columns per contact: normal, tangent(s) */
+  int cap;
+  double *nu_free, *work;
+  int ndof;
+  double correction; /* beta of a penetrating contact's normal row (the formulation's option) */
+  int relaxed;       /* 1: the problem is the relaxation (cp.h fc_relaxed) */
+};
+int cone_step_create(struct formulation *f);
+void cone_step_destroy(struct formulation *f);
+int cone_step_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
+                       struct cp_problem **out);
+int cone_step_recover(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
+                      const double *z, double *nu, double *pn);
+void cone_step_view(const struct formulation *f, FILE *out);
 
 #endif

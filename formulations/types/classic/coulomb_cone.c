@@ -8,7 +8,8 @@
  *   it Coulomb's law: u_N = 0 while sliding, r_T opposite to u_T on the cone's boundary).
  * Recovery as Stewart-Trinkle eq. 3: nu+ = nu_free + M^-1 J' r. 2D: one tangent; 3D: two orthogonal ones.
  * No joints or motors (not applicable to such worlds). Solved by the fc solvers (fc_newton, fc_nsgs, fc_admm,
- * siconos_fc_*); the LCP solvers report not_applicable. */
+ * siconos_fc_*); the LCP solvers report not_applicable. The step's hooks (cone_step_*, classic.h) also
+ * serve anitescu_ccp, the same problem without De Saxcé's term. */
 #include "classic.h"
 #include "formulation.h"
 #include "jacobian.h"
@@ -17,28 +18,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct cc_data {
-  struct jcol *col; /* d columns per contact: normal, tangent(s) */
-  int cap;
-  double *nu_free, *work;
-  int ndof;
-  double correction;
-};
-
 static const struct option_decl cc_options[] = {
-    {"coulomb_cone_penetration_correction", OPT_REAL, offsetof(struct cc_data, correction), "1", "[0,1]",
+    {"coulomb_cone_penetration_correction", OPT_REAL, offsetof(struct cone_step, correction), "1", "[0,1]",
      "beta: a penetrating contact's normal row uses beta psi / h (1: the full psi/h, as stewart_trinkle)"},
 };
 
-static int cc_create(struct formulation *f)
+int cone_step_create(struct formulation *f)
 {
-  f->data = calloc(1, sizeof(struct cc_data));
+  f->data = calloc(1, sizeof(struct cone_step));
   return f->data ? 0 : 1;
 }
 
-static void cc_destroy(struct formulation *f)
+void cone_step_destroy(struct formulation *f)
 {
-  struct cc_data *d = f->data;
+  struct cone_step *d = f->data;
   if (!d) return;
   free(d->col);
   free(d->nu_free);
@@ -47,32 +40,14 @@ static void cc_destroy(struct formulation *f)
   f->data = NULL;
 }
 
-static int cc_reserve(struct cc_data *d, int ncol, int ndof)
-{
-  if (ncol > d->cap) {
-    struct jcol *c = realloc(d->col, (size_t)ncol * sizeof *c);
-    if (!c) return 1;
-    d->col = c;
-    d->cap = ncol;
-  }
-  if (ndof != d->ndof || !d->nu_free) {
-    free(d->nu_free);
-    free(d->work);
-    d->nu_free = malloc(((size_t)ndof + 1) * sizeof *d->nu_free);
-    d->work = malloc(((size_t)ndof + 1) * sizeof *d->work);
-    if (!d->nu_free || !d->work) return 1;
-    d->ndof = ndof;
-  }
-  return 0;
-}
-
-static int cc_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
+int cone_step_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
                        struct cp_problem **out)
 {
-  struct cc_data *d = f->data;
+  struct cone_step *d = f->data;
   int nc = cs->n, dim = w->dim == 2 ? 2 : 3, n = nc * dim;
   *out = NULL;
-  if (cc_reserve(d, n > 0 ? n : 1, w->ndof))
+  if (classic_reserve((struct classic_columns){&d->col, &d->cap, &d->nu_free, &d->work, &d->ndof},
+                      n > 0 ? n : 1, w->ndof))
     return formulation_fail(f, "out of memory assembling %d contacts", nc);
   jacobian_free_velocity(w, h, d->nu_free, d->work);
   double dirs[3 * 4];
@@ -96,16 +71,17 @@ static int cc_assemble(struct formulation *f, const struct world *w, const struc
     p->q[i * dim] += (gap < 0.0 ? d->correction : 1.0) * gap / h;
     p->mu[i] = cs->c[i].mu;
   }
-  snprintf(p->name, sizeof p->name, "coulomb_cone nc=%d d=%d", nc, dim);
+  p->fc_relaxed = d->relaxed;
+  snprintf(p->name, sizeof p->name, "%s nc=%d d=%d", f->type->name, nc, dim);
   f->rows = (struct row_counts){.normal = nc, .friction = nc * (dim - 1), .total = n};
   *out = p;
   return 0;
 }
 
-static int cc_recover(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
+int cone_step_recover(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
                       const double *z, double *nu, double *pn)
 {
-  const struct cc_data *d = f->data;
+  const struct cone_step *d = f->data;
   int nc = cs->n, dim = w->dim == 2 ? 2 : 3;
   (void)h;
   for (int i = 0; i < w->ndof; i++)
@@ -117,10 +93,11 @@ static int cc_recover(struct formulation *f, const struct world *w, const struct
   return 0;
 }
 
-static void cc_view(const struct formulation *f, FILE *out)
+void cone_step_view(const struct formulation *f, FILE *out)
 {
-  const struct cc_data *d = f->data;
-  fprintf(out, "  penetration correction %g\n", d->correction);
+  const struct cone_step *d = f->data;
+  fprintf(out, "  penetration correction %g%s\n", d->correction,
+          d->relaxed ? "; the cone complementarity relaxation (no De Saxce term)" : "");
 }
 
 const struct formulation_type formulation_type_coulomb_cone = {
@@ -132,9 +109,9 @@ const struct formulation_type formulation_type_coulomb_cone = {
               SHAPE_SUPERELLIPSE | SHAPE_SUPERELLIPSOID,
     .options = cc_options,
     .n_options = (int)(sizeof cc_options / sizeof cc_options[0]),
-    .create = cc_create,
-    .assemble = cc_assemble,
-    .recover = cc_recover,
-    .destroy = cc_destroy,
-    .view = cc_view,
+    .create = cone_step_create,
+    .assemble = cone_step_assemble,
+    .recover = cone_step_recover,
+    .destroy = cone_step_destroy,
+    .view = cone_step_view,
 };

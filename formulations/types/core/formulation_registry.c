@@ -18,6 +18,7 @@
   X(geometric_implicit)                                                                                      \
   X(quasi_rigid)                                                                                             \
   X(coulomb_cone)                                                                                            \
+  X(anitescu_ccp)                                                                                            \
   /* one line X(NAME) per formulation, above this one */
 
 #define DECLARE(name) extern const struct formulation_type formulation_type_##name;

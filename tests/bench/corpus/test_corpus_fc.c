@@ -3,7 +3,9 @@
  * with their contact dimension and friction coefficients, and the checker's residual at a trial r the same
  * on the read copy; the same through a pipe record (corpus_stream.h, what a forked task sends); merge keeps
  * them; the Siconos export writes NAME_fc3d.dat / NAME_fc2d.dat that cp_io's FrictionContactProblem reader
- * reads back to the same data; a negative or NaN mu in a file makes the problem corrupt with the reason. */
+ * reads back to the same data; the relaxed variant (cone complementarity) keeps its flag through the file and
+ * is left out of the export (Siconos' text is Coulomb's law); a negative or NaN mu in a file makes the
+ * problem corrupt with the reason. */
 #include "check.h"
 #include "corpus.h"
 #include "corpus_stream.h"
@@ -19,7 +21,9 @@
 
 static int same_fc(const struct cp_problem *a, const struct cp_problem *b)
 {
-  if (a->kind != CP_FC || b->kind != CP_FC || a->n != b->n || a->fc_dim != b->fc_dim) return 0;
+  if (a->kind != CP_FC || b->kind != CP_FC || a->n != b->n || a->fc_dim != b->fc_dim ||
+      a->fc_relaxed != b->fc_relaxed)
+    return 0;
   for (int i = 0; i < a->n; i++)
     if (a->q[i] != b->q[i] || a->lo[i] != b->lo[i] || a->hi[i] != b->hi[i]) return 0;
   for (int c = 0; c < a->n / a->fc_dim; c++)
@@ -125,9 +129,10 @@ static void test_export(const char *dir, const struct cp_problem *p3, const stru
   snprintf(out, sizeof out, "%s/export", dir);
   struct corpus *c = NULL;
   int written = 0, left = 0;
-  int rc = corpus_open(a, &c, err, sizeof err) || corpus_export_siconos(c, out, &written, &left, err, sizeof err);
-  CHECK(!rc && written == 2 && left == 0, "export: both fc problems written (%d, %d left out; %s)", written, left,
-        err);
+  int rc =
+      corpus_open(a, &c, err, sizeof err) || corpus_export_siconos(c, out, &written, &left, err, sizeof err);
+  CHECK(!rc && written == 2 && left == 0, "export: both fc problems written (%d, %d left out; %s)", written,
+        left, err);
   corpus_close(&c);
   const struct {
     const char *file;
@@ -147,7 +152,8 @@ struct sink_ctx {
   int same;
 };
 
-static int sink(void *ctx, const struct cp_problem *p, const struct corpus_meta *m, const struct corpus_callback *cb)
+static int sink(void *ctx, const struct cp_problem *p, const struct corpus_meta *m,
+                const struct corpus_callback *cb)
 {
   struct sink_ctx *s = ctx;
   (void)m;
@@ -175,6 +181,29 @@ static void test_stream(const struct cp_problem *p3)
         "a pipe record carries the fc problem whole (d, mu)");
   corpus_stream_free(&s);
   close(fds[0]);
+}
+
+static void test_relaxed(const char *dir, const struct cp_problem *p3)
+{
+  char path[256], out[256], err[512] = "";
+  snprintf(path, sizeof path, "%s/relaxed.h5", dir);
+  snprintf(out, sizeof out, "%s/relaxed_export", dir);
+  struct cp_problem *p = cp_duplicate(p3);
+  p->fc_relaxed = 1;
+  struct corpus_meta m;
+  fc_meta(&m, "ccp_step1", 1);
+  CHECK(corpus_append(path, p, &m, 0, err, sizeof err) == 0, "append a relaxed fc problem (%s)", err);
+  struct cp_problem *r = read_named(path, "ccp_step1", err, sizeof err);
+  CHECK(r && same_fc(r, p) && r->fc_relaxed == 1, "the relaxed flag reads back (%s)", err);
+  cp_destroy(&r);
+  struct corpus *c = NULL;
+  int written = -1, left = -1;
+  int rc = corpus_open(path, &c, err, sizeof err) ||
+           corpus_export_siconos(c, out, &written, &left, err, sizeof err);
+  CHECK(!rc && written == 0 && left == 1, "export leaves the relaxed problem out (%d written, %d left out)",
+        written, left);
+  corpus_close(&c);
+  cp_destroy(&p);
 }
 
 static void test_corrupt(const char *dir, struct cp_problem *p2)
@@ -207,6 +236,7 @@ int main(void)
   test_file(dir, p3, p2);
   test_export(dir, p3, p2);
   test_stream(p3);
+  test_relaxed(dir, p3);
   test_corrupt(dir, p2);
   cp_destroy(&p3);
   cp_destroy(&p2);

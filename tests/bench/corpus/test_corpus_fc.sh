@@ -4,7 +4,8 @@
 # in-process and through forked tasks' pipes (-task_fork 1); -info lists them as kind fc; bench_corpus
 # replays them (every cone-solver row converged by the checker's residual, the LCP solver's rows
 # not_applicable); -export_siconos writes fc2d / fc3d .dat files that cpsolve reads and solves; the
-# committed corpus (schema version 3) still opens.
+# relaxation (anitescu_ccp) keeps its flag through capture and replay; the committed corpus (schema version
+# 3) still opens.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../lib.sh"
@@ -36,5 +37,12 @@ check "-export_siconos: 10 fc2d and 10 fc3d files" \
 f=$(ls "$tmp/dat" | grep _fc3d.dat | head -1)
 check "cpsolve reads an exported fc3d file and solves it" \
   '"$CB_BIN/cpsolve" -f "$tmp/dat/$f" -cp_solver fc_nsgs | grep -q "fc_nsgs  *converged"'
+# the relaxation (anitescu_ccp) through forked tasks' pipes: its flag must survive, or the replay's checker
+# would judge the answers against Coulomb's law
+$inc ${run/coulomb_cone/anitescu_ccp} -out "$tmp/r3" -cp_capture "$tmp/ccp.h5" -task_fork 1 >/dev/null 2>&1
+"$cor" -corpus "$tmp/ccp.h5" -cp_solver fc_nsgs,fc_newton -repeats 1 -out "$tmp/rccp" -quiet -no_plots >/dev/null 2>&1
+check "the relaxation replays: fc_nsgs converged on all 20, fc_newton not_applicable on all 20" \
+  '[ "$(grep -c "^[0-9]*,[^,]*,fc_nsgs,converged," "$tmp/rccp/tasks.csv")" = 20 ] &&
+   [ "$(grep -c "^[0-9]*,[^,]*,fc_newton,not_applicable," "$tmp/rccp/tasks.csv")" = 20 ]'
 check "the committed corpus (schema version 3) still opens" \
   '"$cor" -info results/corpus/corpus.h5 | grep -q "(schema version 3)"'
