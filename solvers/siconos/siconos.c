@@ -18,6 +18,7 @@
  * writes fault on copy-on-write pages, milliseconds that would be timed as Siconos'. */
 /* MAP_ANONYMOUS (shared memory for the forked call) is not in XSI 7, which the build selects. */
 #define _DEFAULT_SOURCE
+#include "siconos_call.h"
 #include "solver.h"
 
 #include <errno.h>
@@ -110,13 +111,12 @@ static int siconos_pathsearch_create(struct solver *s)
 static int siconos_lumod_create(struct solver *s) { return siconos_create_with(s, SICONOS_LCP_PIVOT_LUMOD); }
 
 /* The driver call under Siconos' error hook: a fatal error longjmps back here instead of abort(). */
-static int siconos_guarded(LinearComplementarityProblem *lcp, double *z, double *w, SolverOptions *o,
-                           int *fatal)
+static int siconos_jump_guard(siconos_driver_call call, void *args, int *fatal)
 {
   volatile int info = -1; /* volatile: read after a longjmp */
   *fatal = 0;
   if (setjmp(*sn_get_jmp_buf()) == 0) {
-    info = linearComplementarity_driver(lcp, z, w, o);
+    info = call(args);
     sn_release_jmp_buf();
   } else {
     sn_release_jmp_buf();
@@ -125,10 +125,7 @@ static int siconos_guarded(LinearComplementarityProblem *lcp, double *z, double 
   return info;
 }
 
-/* Siconos writes some diagnostics to stderr whatever its verbosity (NM_LU_factorize: one line per failed
- * factorization, thousands on a degenerate problem); unless asked, stderr goes to /dev/null meanwhile. */
-static int siconos_call(LinearComplementarityProblem *lcp, double *z, double *w, SolverOptions *o, int quiet,
-                        int *fatal)
+int siconos_guarded_call(siconos_driver_call call, void *args, int quiet, int *fatal)
 {
   int saved = -1;
   if (quiet) {
@@ -140,13 +137,25 @@ static int siconos_call(LinearComplementarityProblem *lcp, double *z, double *w,
       close(devnull);
     }
   }
-  int info = siconos_guarded(lcp, z, w, o, fatal);
+  int info = siconos_jump_guard(call, args, fatal);
   if (saved >= 0) {
     fflush(stderr);
     dup2(saved, STDERR_FILENO);
     close(saved);
   }
   return info;
+}
+
+struct siconos_lcp_args {
+  LinearComplementarityProblem *lcp;
+  double *z, *w;
+  SolverOptions *o;
+};
+
+static int siconos_lcp_call(void *args)
+{
+  struct siconos_lcp_args *a = args;
+  return linearComplementarity_driver(a->lcp, a->z, a->w, a->o);
 }
 
 /* Options for one solve (parent and worker build the same): our tolerance and pivot limit. */
@@ -192,7 +201,8 @@ static void siconos_run(const struct siconos_data *d, int n, int max_it_setting,
     if (d->solver_id == SICONOS_LCP_ENUM) lcp_enum_init(&lcp, o, 1);
     int fatal = 0;
     double t0 = solver_wall_time();
-    sh->info = siconos_call(&lcp, z, w, o, !d->show_stderr, &fatal);
+    struct siconos_lcp_args args = {&lcp, z, w, o};
+    sh->info = siconos_guarded_call(siconos_lcp_call, &args, !d->show_stderr, &fatal);
     sh->seconds = solver_wall_time() - t0;
     if (d->solver_id == SICONOS_LCP_ENUM) lcp_enum_reset(&lcp, o, 1);
     sh->fatal = fatal;

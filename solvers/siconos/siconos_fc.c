@@ -14,6 +14,7 @@
  * Siconos' outputs come back through shared memory); timings are taken in process (-cp_time_limit 0). */
 /* MAP_ANONYMOUS (shared memory for the forked call) is not in XSI 7, which the build selects. */
 #define _DEFAULT_SOURCE
+#include "siconos_call.h"
 #include "solver.h"
 
 #include <errno.h>
@@ -154,41 +155,16 @@ static void sfc_options_free(SolverOptions *o)
   free(o);
 }
 
-/* The driver under Siconos' error hook: a fatal error longjmps back here instead of abort(). */
-static int sfc_jump_guard(FrictionContactProblem *fp, SolverOptions *o, double *r, double *u, int *fatal)
-{
-  volatile int info = -1; /* volatile: read after a longjmp */
-  *fatal = 0;
-  if (setjmp(*sn_get_jmp_buf()) == 0) {
-    info = fp->dimension == 3 ? fc3d_driver(fp, r, u, o) : fc2d_driver(fp, r, u, o);
-    sn_release_jmp_buf();
-  } else {
-    sn_release_jmp_buf();
-    *fatal = 1;
-  }
-  return info;
-}
+struct sfc_args {
+  FrictionContactProblem *fp;
+  double *r, *u;
+  SolverOptions *o;
+};
 
-/* ... with stderr silenced unless asked. */
-static int sfc_guarded(struct sfc_data *d, SolverOptions *o, double *r, double *u, int *fatal)
+static int sfc_call(void *args)
 {
-  int saved = -1;
-  if (!d->show_stderr) {
-    fflush(stderr);
-    int devnull = open("/dev/null", O_WRONLY);
-    if (devnull >= 0) {
-      saved = dup(STDERR_FILENO);
-      if (saved >= 0) dup2(devnull, STDERR_FILENO);
-      close(devnull);
-    }
-  }
-  int info = sfc_jump_guard(d->fp, o, r, u, fatal);
-  if (saved >= 0) {
-    fflush(stderr);
-    dup2(saved, STDERR_FILENO);
-    close(saved);
-  }
-  return info;
+  struct sfc_args *a = args;
+  return a->fp->dimension == 3 ? fc3d_driver(a->fp, a->r, a->u, a->o) : fc2d_driver(a->fp, a->r, a->u, a->o);
 }
 
 /* One Siconos solve from r (in d->out->rw) into d->out. */
@@ -205,7 +181,8 @@ static void sfc_run(struct sfc_data *d, int id, int max_it)
   }
   int fatal = 0;
   double t0 = solver_wall_time();
-  out->info = sfc_guarded(d, o, out->rw, out->rw + d->n, &fatal);
+  struct sfc_args args = {d->fp, out->rw, out->rw + d->n, o};
+  out->info = siconos_guarded_call(sfc_call, &args, !d->show_stderr, &fatal);
   out->seconds = solver_wall_time() - t0;
   out->fatal = fatal;
   if (fatal) snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", sn_fatal_error_msg());

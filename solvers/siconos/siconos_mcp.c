@@ -22,6 +22,7 @@
  * the timed call, so timings are taken in process (-cp_time_limit 0). */
 /* MAP_ANONYMOUS (shared memory for the forked call) is not in XSI 7, which the build selects. */
 #define _DEFAULT_SOURCE
+#include "siconos_call.h"
 #include "solver.h"
 
 #include <errno.h>
@@ -240,42 +241,23 @@ static void smcp_options_free(SolverOptions *o)
   free(o);
 }
 
-/* mcp_driver under Siconos' error hook: a fatal error longjmps back here instead of abort(). */
-static int smcp_jump_guard(MixedComplementarityProblem *mcp, double *y, double *w, SolverOptions *o,
-                           int *fatal)
+struct smcp_args {
+  MixedComplementarityProblem *mcp;
+  double *y, *w;
+  SolverOptions *o;
+};
+
+static int smcp_call(void *args)
 {
-  volatile int info = -1; /* volatile: read after a longjmp */
-  *fatal = 0;
-  if (setjmp(*sn_get_jmp_buf()) == 0) {
-    info = mcp_driver(mcp, y, w, o);
-    sn_release_jmp_buf();
-  } else {
-    sn_release_jmp_buf();
-    *fatal = 1;
-  }
-  return info;
+  struct smcp_args *a = args;
+  return mcp_driver(a->mcp, a->y, a->w, a->o);
 }
 
-/* ... with stderr silenced unless asked (its LU prints a line per failed factorization). */
+/* mcp_driver guarded (siconos_call.h; its LU prints a line per failed factorization). */
 static int smcp_guarded(struct smcp_data *d, double *y, double *w, SolverOptions *o, int *fatal)
 {
-  int saved = -1;
-  if (!d->show_stderr) {
-    fflush(stderr);
-    int devnull = open("/dev/null", O_WRONLY);
-    if (devnull >= 0) {
-      saved = dup(STDERR_FILENO);
-      if (saved >= 0) dup2(devnull, STDERR_FILENO);
-      close(devnull);
-    }
-  }
-  int info = smcp_jump_guard(d->mcp, y, w, o, fatal);
-  if (saved >= 0) {
-    fflush(stderr);
-    dup2(saved, STDERR_FILENO);
-    close(saved);
-  }
-  return info;
+  struct smcp_args args = {d->mcp, y, w, o};
+  return siconos_guarded_call(smcp_call, &args, !d->show_stderr, fatal);
 }
 
 /* One Siconos solve from y (in d->out->yw) into d->out. */

@@ -1,0 +1,15 @@
+/* siconos_call.h — one call into Siconos numerics as every Siconos backend makes it (siconos.c, siconos_fc.c,
+ * siconos_mcp.c): under Siconos' error hook, so that a fatal error longjmps back instead of abort(), and with
+ * stderr sent to /dev/null meanwhile unless asked (Siconos writes some diagnostics there whatever its
+ * verbosity: NM_LU_factorize one line per failed factorization, thousands on a degenerate problem). */
+#ifndef CB_SICONOS_CALL_H
+#define CB_SICONOS_CALL_H
+
+/* A Siconos driver call (lcp_driver, fc3d_driver, mcp_driver, ...) on its arguments; returns its info. */
+typedef int (*siconos_driver_call)(void *args);
+
+/* call(args) guarded; quiet: stderr silenced. Returns its info (-1 when it did not return), *fatal = 1 when
+ * Siconos raised a fatal error. */
+int siconos_guarded_call(siconos_driver_call call, void *args, int quiet, int *fatal);
+
+#endif
