@@ -146,6 +146,48 @@ int siconos_guarded_call(siconos_driver_call call, void *args, int quiet, int *f
   return info;
 }
 
+int siconos_run_forked(const struct solver *s, void (*work)(void *arg), void *arg, int *wstatus)
+{
+  int pfd[2];
+  if (pipe(pfd) != 0) return 2;
+  fflush(NULL); /* the child must not inherit unwritten output */
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(0);
+    close(pfd[0]);
+    work(arg);
+    if (write(pfd[1], "x", 1) != 1) _exit(1);
+    _exit(0); /* no atexit handlers: MPI and PETSc belong to the parent */
+  }
+  close(pfd[1]);
+  if (pid < 0) {
+    close(pfd[0]);
+    return 2;
+  }
+  int rc = 2;
+  for (;;) {
+    double left = s->set.time_limit - (solver_wall_time() - s->t_start);
+    if (left <= 0.0) {
+      kill(pid, SIGKILL);
+      rc = 1;
+      break;
+    }
+    struct pollfd q = {.fd = pfd[0], .events = POLLIN};
+    int ready = poll(&q, 1, (int)ceil(fmin(left, 1e6) * 1e3));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready > 0) {
+      char c;
+      rc = read(pfd[0], &c, 1) == 1 ? 0 : 2;
+    }
+    if (ready != 0) break;
+  }
+  close(pfd[0]);
+  waitpid(pid, wstatus, 0);
+  return rc;
+}
+
 struct siconos_lcp_args {
   LinearComplementarityProblem *lcp;
   double *z, *w;

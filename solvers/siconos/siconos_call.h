@@ -12,4 +12,10 @@ typedef int (*siconos_driver_call)(void *args);
  * Siconos raised a fatal error. */
 int siconos_guarded_call(siconos_driver_call call, void *args, int quiet, int *fatal);
 
+/* work(arg) in a child forked for it (it dies with its parent and runs no atexit handlers: MPI and PETSc
+ * belong to the parent), waited for until s's time limit (s->set.time_limit after s->t_start), then killed:
+ * 0 finished, 1 killed at the time limit, 2 the child could not run or died (*wstatus: how it ended). */
+struct solver;
+int siconos_run_forked(const struct solver *s, void (*work)(void *arg), void *arg, int *wstatus);
+
 #endif

@@ -191,49 +191,15 @@ static void sfc_run(struct sfc_data *d, int id, int max_it)
   sfc_options_free(o);
 }
 
-/* The solve in a child forked for it, killed at the time limit: 0 finished, 1 time limit, 2 the child
- * could not run or died (*wstatus). */
-static int sfc_run_forked(struct solver *s, int id, int *wstatus)
+struct sfc_work {
+  struct sfc_data *d;
+  int id, max_it;
+};
+
+static void sfc_work(void *arg)
 {
-  struct sfc_data *d = s->data;
-  int pfd[2];
-  if (pipe(pfd) != 0) return 2;
-  fflush(NULL); /* the child must not inherit unwritten output */
-  pid_t parent = getpid();
-  pid_t pid = fork();
-  if (pid == 0) {
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(0);
-    close(pfd[0]);
-    sfc_run(d, id, s->set.max_it);
-    if (write(pfd[1], "x", 1) != 1) _exit(1);
-    _exit(0); /* no atexit handlers: MPI and PETSc belong to the parent */
-  }
-  close(pfd[1]);
-  if (pid < 0) {
-    close(pfd[0]);
-    return 2;
-  }
-  int rc = 2;
-  for (;;) {
-    double left = s->set.time_limit - (solver_wall_time() - s->t_start);
-    if (left <= 0.0) {
-      kill(pid, SIGKILL);
-      rc = 1;
-      break;
-    }
-    struct pollfd q = {.fd = pfd[0], .events = POLLIN};
-    int ready = poll(&q, 1, (int)ceil(fmin(left, 1e6) * 1e3));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready > 0) {
-      char c;
-      rc = read(pfd[0], &c, 1) == 1 ? 0 : 2;
-    }
-    if (ready != 0) break;
-  }
-  close(pfd[0]);
-  waitpid(pid, wstatus, 0);
-  return rc;
+  const struct sfc_work *w = arg;
+  sfc_run(w->d, w->id, w->max_it);
 }
 
 /* The status of a finished call; a claim of convergence is the harness's to check. */
@@ -288,8 +254,9 @@ static int sfc_solve(struct solver *s, const struct cp_problem *p, double *z, st
   memcpy(d->out->rw, z, (size_t)n * sizeof *z); /* the harness's initial point (cold: 0) */
   memset(d->out->rw + n, 0, (size_t)n * sizeof *z);
   int wstatus = 0, rc = 0;
+  struct sfc_work w = {d, id, s->set.max_it};
   if (s->set.time_limit > 0.0)
-    rc = sfc_run_forked(s, id, &wstatus);
+    rc = siconos_run_forked(s, sfc_work, &w, &wstatus);
   else
     sfc_run(d, id, s->set.max_it);
   if (rc == 1) {

@@ -286,60 +286,23 @@ static void smcp_run(struct smcp_data *d, int max_it)
   smcp_options_free(o);
 }
 
-/* The solve in a child forked for it, killed at the time limit: 0 finished, 1 time limit, 2 the child
- * could not run or died (*wstatus). */
-static int smcp_run_forked(struct solver *s, int *wstatus)
+/* The forked child's work: a warm-up call, then the solve. */
+static void smcp_work(void *arg)
 {
+  struct solver *s = arg;
   struct smcp_data *d = s->data;
-  int pfd[2];
-  if (pipe(pfd) != 0) return 2;
-  fflush(NULL); /* the child must not inherit unwritten output */
-  pid_t parent = getpid();
-  pid_t pid = fork();
-  if (pid == 0) {
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(0);
-    close(pfd[0]);
-    /* A fresh child's first writes fault on copy-on-write pages (Siconos' work arrays, the callbacks'
-     * data): measured at ~15 ms per solve on problems it solves in ~20 us in process. One untimed call
-     * of a single iteration from a copy of y takes those faults first; its outputs are discarded. */
-    int n = d->n;
-    memcpy(d->out->yw + 2 * n, d->out->yw, (size_t)n * sizeof(double));
-    SolverOptions *o = smcp_options_make(d, 1);
-    if (o) {
-      int fatal;
-      smcp_guarded(d, d->out->yw + 2 * n, d->out->yw + 3 * n, o, &fatal);
-      smcp_options_free(o);
-    }
-    smcp_run(d, s->set.max_it);
-    if (write(pfd[1], "x", 1) != 1) _exit(1);
-    _exit(0); /* no atexit handlers: MPI and PETSc belong to the parent */
+  /* A fresh child's first writes fault on copy-on-write pages (Siconos' work arrays, the callbacks'
+   * data): measured at ~15 ms per solve on problems it solves in ~20 us in process. One untimed call
+   * of a single iteration from a copy of y takes those faults first; its outputs are discarded. */
+  int n = d->n;
+  memcpy(d->out->yw + 2 * n, d->out->yw, (size_t)n * sizeof(double));
+  SolverOptions *o = smcp_options_make(d, 1);
+  if (o) {
+    int fatal;
+    smcp_guarded(d, d->out->yw + 2 * n, d->out->yw + 3 * n, o, &fatal);
+    smcp_options_free(o);
   }
-  close(pfd[1]);
-  if (pid < 0) {
-    close(pfd[0]);
-    return 2;
-  }
-  int rc = 2;
-  for (;;) {
-    double left = s->set.time_limit - (solver_wall_time() - s->t_start);
-    if (left <= 0.0) {
-      kill(pid, SIGKILL);
-      rc = 1;
-      break;
-    }
-    struct pollfd q = {.fd = pfd[0], .events = POLLIN};
-    int ready = poll(&q, 1, (int)ceil(fmin(left, 1e6) * 1e3));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready > 0) {
-      char c;
-      rc = read(pfd[0], &c, 1) == 1 ? 0 : 2;
-    }
-    if (ready != 0) break;
-  }
-  close(pfd[0]);
-  waitpid(pid, wstatus, 0);
-  return rc;
+  smcp_run(d, s->set.max_it);
 }
 
 static int smcp_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
@@ -365,7 +328,7 @@ static int smcp_solve(struct solver *s, const struct cp_problem *p, double *z, s
   }
   int killed = 0, died = 0, wstatus = 0;
   if (s->set.time_limit > 0.0) {
-    int rc = smcp_run_forked(s, &wstatus);
+    int rc = siconos_run_forked(s, smcp_work, s, &wstatus);
     killed = rc == 1;
     died = rc == 2;
   } else {
