@@ -90,8 +90,7 @@ double compare_signed_rank_p(const double *d, int n)
   double *a = malloc(((size_t)n + 1) * sizeof *a);
   size_t *order = malloc(((size_t)n + 1) * sizeof *order);
   int *r2 = malloc(((size_t)n + 1) * sizeof *r2), m = 0;
-  double p = NAN,
-         *mag = NULL; /* declared before the first goto (gcc -O1 with the sanitizers warns otherwise) */
+  double p = NAN;
   if (!a || !order || !r2) goto done;
   for (int i = 0; i < n; i++)
     if (d[i] != 0.0 && isfinite(d[i])) a[m++] = d[i];
@@ -99,7 +98,7 @@ double compare_signed_rank_p(const double *d, int n)
     p = 1.0; /* nothing moved: no evidence either way */
     goto done;
   }
-  mag = malloc((size_t)m * sizeof *mag);
+  double *mag = malloc((size_t)m * sizeof *mag);
   if (!mag) goto done;
   for (int i = 0; i < m; i++)
     mag[i] = fabs(a[i]);
