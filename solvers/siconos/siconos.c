@@ -220,7 +220,16 @@ static SolverOptions *siconos_make_options(const struct siconos_data *d, int n, 
   return o;
 }
 
-static void siconos_options_free(SolverOptions *o)
+SolverOptions *siconos_options_make(int id, double tol, int max_it)
+{
+  SolverOptions *o = solver_options_create(id);
+  if (!o) return NULL;
+  o->dparam[SICONOS_DPARAM_TOL] = tol;
+  if (max_it > 0) o->iparam[SICONOS_IPARAM_MAX_ITER] = max_it;
+  return o;
+}
+
+void siconos_options_free(SolverOptions *o)
 {
   if (!o) return;
   solver_options_delete(o); /* 4.4 frees the members only (its free(op) is commented out) */

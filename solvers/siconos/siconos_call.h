@@ -5,6 +5,15 @@
 #ifndef CB_SICONOS_CALL_H
 #define CB_SICONOS_CALL_H
 
+#include <numerics/SolverOptions.h>
+
+/* Frees options made by solver_options_create (Siconos 4.4's solver_options_delete frees the members only);
+ * NULL is fine. */
+void siconos_options_free(SolverOptions *o);
+/* Siconos' options of solver id with our tolerance tol (its own measure) and, when max_it > 0, that
+ * iteration limit; NULL out of memory. */
+SolverOptions *siconos_options_make(int id, double tol, int max_it);
+
 /* A Siconos driver call (lcp_driver, fc3d_driver, mcp_driver, ...) on its arguments; returns its info. */
 typedef int (*siconos_driver_call)(void *args);
 

@@ -141,18 +141,7 @@ static int sfc_setup(struct solver *s, const struct cp_problem *p)
 
 static SolverOptions *sfc_options_make(const struct sfc_data *d, int id, int max_it)
 {
-  SolverOptions *o = solver_options_create(id);
-  if (!o) return NULL;
-  o->dparam[SICONOS_DPARAM_TOL] = d->tol_s;
-  if (max_it > 0) o->iparam[SICONOS_IPARAM_MAX_ITER] = max_it;
-  return o;
-}
-
-static void sfc_options_free(SolverOptions *o)
-{
-  if (!o) return;
-  solver_options_delete(o); /* 4.4 frees the members only */
-  free(o);
+  return siconos_options_make(id, d->tol_s, max_it);
 }
 
 struct sfc_args {
@@ -188,7 +177,7 @@ static void sfc_run(struct sfc_data *d, int id, int max_it)
   if (fatal) snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", sn_fatal_error_msg());
   out->iterations = o->iparam[SICONOS_IPARAM_ITER_DONE];
   out->residu = o->dparam[SICONOS_DPARAM_RESIDU];
-  sfc_options_free(o);
+  siconos_options_free(o);
 }
 
 struct sfc_work {
@@ -220,7 +209,7 @@ static void sfc_status(const struct solver *s, int id, struct solve_result *r)
   if (max_it <= 0) {
     SolverOptions *o = sfc_options_make(d, id, 0);
     max_it = o ? o->iparam[SICONOS_IPARAM_MAX_ITER] : -1;
-    sfc_options_free(o);
+    siconos_options_free(o);
   }
   r->status = out->iterations >= max_it ? SOLVE_MAX_ITERATIONS : SOLVE_NUMERICAL_FAILURE;
   snprintf(r->message, sizeof r->message, "Siconos info %d after %d of %d iterations, its error %.3g > %.3g",

@@ -227,18 +227,7 @@ static int smcp_setup(struct solver *s, const struct cp_problem *p)
 
 static SolverOptions *smcp_options_make(const struct smcp_data *d, int max_it)
 {
-  SolverOptions *o = solver_options_create(d->solver_id);
-  if (!o) return NULL;
-  o->dparam[SICONOS_DPARAM_TOL] = d->tol_s;
-  if (max_it > 0) o->iparam[SICONOS_IPARAM_MAX_ITER] = max_it;
-  return o;
-}
-
-static void smcp_options_free(SolverOptions *o)
-{
-  if (!o) return;
-  solver_options_delete(o); /* 4.4 frees the members only */
-  free(o);
+  return siconos_options_make(d->solver_id, d->tol_s, max_it);
 }
 
 struct smcp_args {
@@ -283,7 +272,7 @@ static void smcp_run(struct smcp_data *d, int max_it)
   out->iterations = o->iparam[SICONOS_IPARAM_ITER_DONE];
   out->residu = o->dparam[SICONOS_DPARAM_RESIDU];
   out->eval_fail = d->eval_fail;
-  smcp_options_free(o);
+  siconos_options_free(o);
 }
 
 /* The forked child's work: a warm-up call, then the solve. */
@@ -300,7 +289,7 @@ static void smcp_work(void *arg)
   if (o) {
     int fatal;
     smcp_guarded(d, d->out->yw + 2 * n, d->out->yw + 3 * n, o, &fatal);
-    smcp_options_free(o);
+    siconos_options_free(o);
   }
   smcp_run(d, s->set.max_it);
 }
@@ -369,7 +358,7 @@ static int smcp_solve(struct solver *s, const struct cp_problem *p, double *z, s
     if (max_it <= 0) {
       SolverOptions *o = smcp_options_make(d, 0);
       max_it = o ? o->iparam[SICONOS_IPARAM_MAX_ITER] : -1;
-      smcp_options_free(o);
+      siconos_options_free(o);
     }
     r->status = out->iterations >= max_it ? SOLVE_MAX_ITERATIONS : SOLVE_LINE_SEARCH_FAILURE;
     snprintf(r->message, sizeof r->message,
