@@ -71,7 +71,7 @@ static const struct sweep_column columns[] = {
 };
 
 struct box3d_ctx {
-  double T, interval, threshold;
+  double T, interval, threshold, mu;
 };
 
 struct spawn3d {
@@ -122,9 +122,9 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const double h = sweep_task_real(task, "h");
   long n = task->steps;
   struct simulation sim;
-  int sim_bad =
-      simulation_open(&sim, sweep_task_world(task, "peg_box3d:threshold=%.17g:mu=0", ctx->threshold), form,
-                      solver, task->options);
+  int sim_bad = simulation_open(
+      &sim, sweep_task_world(task, "peg_box3d:threshold=%.17g:mu=%.17g", ctx->threshold, ctx->mu), form,
+      solver, task->options);
   struct run_observer obs[6];
   int n_obs = 0, rc = 1;
   double *vol = malloc(((size_t)n + 1) * sizeof *vol);
@@ -190,6 +190,8 @@ static const struct option_decl options[] = {
      "seconds between spawns: body k enters before step 1 + (k - 1) round(interval / h) [s]"},
     {"threshold", OPT_REAL, offsetof(struct box3d_ctx, threshold), "0.1", "(0,inf)",
      "the world's contact threshold (closest-feature detection of the standard model) [m]"},
+    {"mu", OPT_REAL, offsetof(struct box3d_ctx, mu), "0", "[0,inf)",
+     "Coulomb friction coefficient of every contact (the paper's box is frictionless: 0)"},
 };
 
 static double cost(const struct sweep_task *t, void *vctx)

@@ -46,6 +46,7 @@ struct bench_ctx {
   int n_cached;
   char **cached_name;
   int *cached_n;
+  char title[400]; /* the run's title: the problem families it holds (bench_run_title) */
 };
 
 static const struct sweep_column columns[] = {
@@ -107,16 +108,53 @@ static const char *bench_axis_default(void *vctx, const char *axis)
 
 /* Class names and files are checked before any task runs: a typo or a missing file is bad input, not a
  * column of not_applicable rows. */
+/* The family of a problem class, as the run's title names it. */
+static const char *bench_family(const char *name)
+{
+  static const struct {
+    const char *prefix, *family;
+  } fam[] = {{"siconos:fc3d/", "Siconos' frictional-contact problems (the exact Coulomb cone)"},
+             {"siconos:fc2d/", "Siconos' frictional-contact problems (the exact Coulomb cone)"},
+             {"siconos:", "Siconos LCP and MLCP files"},
+             {"file:", "problem files"},
+             {"spd", "SPD LCPs"},
+             {"resting", "contact LCPs"},
+             {"sliding", "contact LCPs"},
+             {"murty", "Murty's LCPs"},
+             {"egan_", "Egan's LCPs"},
+             {"sparse_mlcp", "sparse mixed LCPs"},
+             {"ncp_", "mixed NCPs"},
+             {"mcp_", "mixed NCPs"}};
+  for (size_t k = 0; k < sizeof fam / sizeof fam[0]; k++)
+    if (strncmp(name, fam[k].prefix, strlen(fam[k].prefix)) == 0) return fam[k].family;
+  return "other problems";
+}
+
+/* Class names and files are checked before any task runs: a typo or a missing file is bad input, not a
+ * column of not_applicable rows. The run's title is made here from the families of its problems, so a run
+ * of Siconos' frictional-contact files is not titled as one of LCPs. */
 static int bench_check_axes(void *vctx, const int *n_values, char *const *const *values)
 {
-  const struct bench_ctx *c = vctx;
+  struct bench_ctx *c = vctx;
   char err[512];
-  for (int i = 0; i < n_values[0]; i++)
+  size_t len = (size_t)snprintf(c->title, sizeof c->title, "complementarity solvers on ");
+  const size_t head = len;
+  for (int i = 0; i < n_values[0]; i++) {
     if (cp_class_check(values[0][i], c->siconos_dir, err, sizeof err)) {
       fprintf(stderr, "error: -problem: %s\n", err);
       return 1;
     }
+    const char *f = bench_family(values[0][i]);
+    if (!strstr(c->title + head, f) && len < sizeof c->title)
+      len += (size_t)snprintf(c->title + len, sizeof c->title - len, "%s%s", len > head ? ", " : "", f);
+  }
   return 0; /* the solvers' own options are checked by the engine (sweep_method.c) */
+}
+
+static const char *bench_run_title(void *vctx)
+{
+  const struct bench_ctx *c = vctx;
+  return c->title[0] ? c->title : NULL;
 }
 
 static void bench_teardown(void *vctx)
@@ -266,6 +304,7 @@ static const struct sweep_driver driver = {
     .setup = bench_setup,
     .axis_default = bench_axis_default,
     .check_axes = bench_check_axes,
+    .run_title = bench_run_title,
     .cost = bench_cost,
     .run = bench_run,
     .teardown = bench_teardown,

@@ -11,6 +11,7 @@
  * spec (scene.h: NAME or NAME:opt=value:...), stepped with its type's h; times are the mean wall seconds
  * per timed step of one task (one process, one core). */
 #include "engine/sweep.h"
+#include "engine/sweep_observers.h"
 #include "run.h"
 #include "scene.h"
 #include "simulation.h"
@@ -131,11 +132,16 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   }
   warmup_failed = (int)warm.failed_steps;
   tot.status = "ok";
-  struct run_observer split = {.name = "phase_split", .ctx = &tot, .after_step = add_step};
-  if (simulation_run(&sim, t->h, ctx->steps, &split, 1, &sum)) {
+  /* the timed steps also carry the physics checks (phys_* columns, every time-stepping driver's) */
+  struct run_observer obs[2] = {{.name = "phase_split", .ctx = &tot, .after_step = add_step}};
+  int n_obs = 1;
+  if (sweep_observers_standard(task, obs, &n_obs, 2) ||
+      simulation_run(&sim, t->h, ctx->steps, obs, n_obs, &sum)) {
+    run_observers_destroy(obs, n_obs);
     rc = 1;
     goto cleanup;
   }
+  run_observers_destroy(obs, n_obs);
   const char *status = tot.status;
   if (tot.steps == 0) {
     sweep_row_status(row, "error");
@@ -215,7 +221,8 @@ static const struct sweep_driver driver = {
     .help =
         "  -<scene>_<opt> V     a scene option for every spec of that scene (a spec's inline value wins)\n"
         "Times are wall seconds per step (mean over the timed steps). Status ok: every timed solve\n"
-        "converged; else the first failed solve's status. The scenes and their options follow.\n",
+        "converged; else the first failed solve's status. The phys_* columns are the physics checks over\n"
+        "the timed steps. The scenes and their options follow.\n",
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,
@@ -230,6 +237,7 @@ static const struct sweep_driver driver = {
     .cost = cost,
     .run = run,
     .teardown = teardown,
+    .steps_observed = 1,
 };
 
 /* -help: the engine's help, then the scene registry (the scene axis' values and their options). */

@@ -1,4 +1,4 @@
-/* corpus.c — reading the problem corpus (corpus.h): versions 2 and 3 (corpus_layout.h; the table read and
+/* corpus.c — reading the problem corpus (corpus.h): versions 2 to 4 (corpus_layout.h; the table read and
  * checked in corpus_table.c), version 1 through corpus_v1.c. corpus_open first has the whole file read in a
  * child process (corpus_check.c) and takes the checked table from it; only then does this process open the
  * file with libhdf5, to read the data of problems the child has read without harm. */
@@ -31,9 +31,9 @@ int corpus_open_here(const char *path, struct corpus **out, char *err, size_t le
   hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (f < 0) return corpus_fail(err, len, "%s: HDF5 cannot open it (corrupt or truncated?)", path), 2;
   long v = corpus_get_version(f);
-  if (v != 1 && v != 2 && v != CORPUS_SCHEMA_VERSION) {
+  if (v < 1 || v > CORPUS_SCHEMA_VERSION) {
     H5Fclose(f);
-    return corpus_fail(err, len, "%s: schema version %ld, this build reads 1, 2 and %d", path, v,
+    return corpus_fail(err, len, "%s: schema version %ld, this build reads 1 to %d", path, v,
                        CORPUS_SCHEMA_VERSION),
            2;
   }
@@ -131,7 +131,8 @@ static int read_findex(const struct corpus *c, int64_t at, struct cp_problem *p)
   return rc;
 }
 
-/* The version 2 / 3 data of a linear problem into p (q, lo, hi, then M dense or from CSR with index ix). */
+/* The version 2 to 4 data of a linear problem into p (q, lo, hi, then M dense or from CSR with index ix,
+ * then kind fc's mu). */
 static int read_v2(const struct corpus *c, int i, const int32_t *ix, struct cp_problem *p)
 {
   const struct corpus_slot *s = &c->at[i];
@@ -146,7 +147,10 @@ static int read_v2(const struct corpus *c, int i, const int32_t *ix, struct cp_p
   }
   free(qlh);
   if (rc) return 1;
-  const int64_t at = s->values_offset + 3 * (int64_t)n;
+  const int64_t at = s->values_offset + 3 * (int64_t)n, nmu = corpus_linear_extra(n, p->fc_dim) - 3 * n;
+  if (nmu && corpus_read_slice(c->values, H5T_NATIVE_DOUBLE, c->n_values, at + (ix ? s->nnz : (int64_t)n * n),
+                               nmu, p->mu))
+    return 1;
   if (!ix) {
     rc = corpus_read_slice(c->values, H5T_NATIVE_DOUBLE, c->n_values, at, (int64_t)n * n, p->M);
     return rc || read_findex(c, at + (int64_t)n * n, p);
@@ -186,6 +190,8 @@ int corpus_read(const struct corpus *c, int i, struct cp_problem **out, char *er
     p = cp_box_create(m->n);
   else if (strcmp(m->kind, "boxed") == 0 && c->version >= 2)
     p = cp_boxed_create(m->n);
+  else if (strcmp(m->kind, "fc") == 0 && m->fc_dim > 0)
+    if ((p = cp_fc_create(m->fc_dim, m->n / m->fc_dim))) p->fc_relaxed = m->fc_relaxed;
   int rc = !p || (c->version == 1 ? corpus_v1_read(c->file, m, p) : read_v2(c, i, ix, p));
   free(ix);
   if (rc) {
@@ -264,18 +270,22 @@ int corpus_read_callback(const struct corpus *c, int i, struct corpus_callback *
 
 int corpus_check_linear(const struct cp_problem *p, char *why, size_t len)
 {
-  const int n = p->n, lcp = p->kind == CP_LCP, mlcp = p->kind == CP_MLCP;
+  const int n = p->n, lcp = p->kind == CP_LCP, mlcp = p->kind == CP_MLCP, fc = p->kind == CP_FC;
   why[0] = '\0';
   if (p->kind == CP_BOXED && cp_boxed_invalid(p, why, len)) return 1;
+  for (int c = 0; fc && c < n / p->fc_dim; c++)
+    if (!isfinite(p->mu[c]) || p->mu[c] < 0.0) return corpus_fail(why, len, "mu[%d] = %g", c, p->mu[c]);
   for (int i = 0; i < n; i++) {
     const double lo = p->lo[i], hi = p->hi[i];
-    const int free_row = mlcp && i < p->n_eq;
+    const int free_row = (mlcp && i < p->n_eq) || fc;
     if (!isfinite(p->q[i])) return corpus_fail(why, len, "q[%d] = %g", i, p->q[i]);
     if (isnan(lo) || isnan(hi) || lo > hi || lo == INFINITY || hi == -INFINITY)
       return corpus_fail(why, len, "bounds [%g, %g] of row %d", lo, hi, i);
-    if ((lcp || mlcp) && (free_row ? lo != -INFINITY || hi != INFINITY : lo != 0.0 || hi != INFINITY))
-      return corpus_fail(why, len, "bounds [%g, %g] of row %d of an %s (shifted data?)", lo, hi, i,
-                         lcp ? "LCP" : "MLCP");
+    if ((lcp || mlcp || fc) && (free_row ? lo != -INFINITY || hi != INFINITY : lo != 0.0 || hi != INFINITY))
+      return corpus_fail(why, len, "bounds [%g, %g] of row %d of %s (shifted data?)", lo, hi, i,
+                         lcp    ? "an LCP"
+                         : mlcp ? "an MLCP"
+                                : "a frictional-contact problem");
   }
   for (size_t k = 0; k < (size_t)n * n; k++)
     if (!isfinite(p->M[k]))

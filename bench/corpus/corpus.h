@@ -1,18 +1,23 @@
 /* corpus.h — a problem corpus: the complementarity problems real runs produced, in an HDF5 file (libhdf5
  * C API), so that every solver can replay the same subproblems (the FCLIB idea, Acary et al. 2014, for our
- * LCP / MLCP / box MCP kinds). Schema (docs/solvers.md, "The problem corpus"), version CORPUS_SCHEMA_VERSION
- * in the root attribute schema_version. Version 3 (version 2 plus the callback problems' fields and /text):
+ * LCP / MLCP / box MCP / frictional-contact kinds). Schema (docs/solvers.md, "The problem corpus"), version
+ * CORPUS_SCHEMA_VERSION in the root attribute schema_version. Version 4 (version 3 plus fc_dim, for the exact
+ * Coulomb cone; version 3: version 2 plus the callback problems' fields and /text):
  * five 1-D chunked, extendible datasets a problem appends to (a problem is one table row plus two slices, not
  * an HDF5 group with ~25 objects: capture is cheap): /problems   compound, one row per problem: name
- * (EXPERIMENT_task<ID>_step<K>, unique in a file), kind (lcp, mlcp, box_mcp, ncp), driver, formulation,
+ * (EXPERIMENT_task<ID>_step<K>, unique in a file), kind (lcp, mlcp, box_mcp, ncp, fc), driver, formulation,
  * solver, status (the run's), axes
  *               ("h=0.01;formulation=peg;..."), git_sha, M_format (dense | csr | none), h, t, step, task_id,
  *               seed, rows[6] (normal, friction, slack, joint, velocity, other), n, n_eq, captured (1: linear
  *               data; 2: a callback problem with what rebuilds it; 0: a callback problem, no data),
  *               values_offset, indices_offset, nnz; version 3: text_offset, world_len, options_len,
- *               carry_n, warm (captured 2)
+ *               carry_n, warm (captured 2); version 4: fc_dim (kind fc: unknowns per contact, 2 or 3;
+ *               0 for the other kinds), fc_relaxed (kind fc: 1 for the cone complementarity relaxation,
+ *               cp.h)
  *   /values     double: per problem at values_offset q[n], lo[n], hi[n] (+-inf as IEEE infinities), then
- *               M[n][n] row-major (dense) or the nnz CSR values (csr: under a quarter of M is nonzero);
+ *               M[n][n] row-major (dense) or the nnz CSR values (csr: under a quarter of M is nonzero),
+ *               then for kind fc the n / fc_dim friction coefficients mu (lo = -inf, hi = +inf: the cone,
+ *               not bounds, constrains r);
  *               captured 2: lo[n], hi[n], z0[n] (the run's initial guess: the previous step's answer when
  *               warm = 1, else mid(lo, hi, 0)), F(z0)[n] as the run evaluated it, then carry_n doubles of
  *               the formulation's carried state (formulation.h carry_get)
@@ -29,8 +34,9 @@
  * H5Fflush; HDF5 is not called between batches, so a killed run leaves a readable file holding every batch
  * before the last, and a batch whose write failed (a full disk) is not committed: readers take the
  * committed sizes. One writer per file: FILE.lock beside it (corpus_lock.h). Version 1 files (one group per
- * problem with attributes) and version 2 files are still read (corpus_v1.c; version 2 through the version 3
- * row type without its last fields); `corpus_merge` into a new file converts them.
+ * problem with attributes), version 2 and version 3 files are still read (corpus_v1.c; version 2 through the
+ * row type without its version 3 fields, version 3 without fc_dim); `corpus_merge` into a new file converts
+ * them.
  * Reading trusts nothing in the file: corpus_open has a child process read it all first (corpus_check.c; a
  * crash of libhdf5 there is an error here), every size and offset is checked against the file and the
  * schema before anything is allocated, and a problem whose row or data is damaged is corrupt
@@ -42,7 +48,7 @@
 
 #include <stddef.h>
 
-#define CORPUS_SCHEMA_VERSION 3
+#define CORPUS_SCHEMA_VERSION 4
 /* A writer's batch: appended and flushed when it holds this many problems, this many bytes, or when the
  * first problem after this many seconds since the last flush arrives; and at close. */
 #define CORPUS_BATCH_PROBLEMS 256
@@ -61,7 +67,9 @@ struct corpus_meta {
   unsigned long seed;
   int rows[6]; /* normal, friction, slack, joint, velocity, other */
   int n, n_eq;
-  int captured; /* 1: linear data; 2: a rebuildable callback problem; 0: a callback problem, no data */
+  int fc_dim;     /* kind fc: unknowns per contact (2 or 3); 0 otherwise (and in files before version 4) */
+  int fc_relaxed; /* kind fc: 1 for the cone complementarity relaxation (cp.h), else 0 */
+  int captured;   /* 1: linear data; 2: a rebuildable callback problem; 0: a callback problem, no data */
 };
 
 /* 0 when name may name a problem (letters, digits, '_', '-', '.'; not empty, not "." or ".."): it becomes a
@@ -145,10 +153,11 @@ void corpus_close(struct corpus **c);
  * by another writer); 1 when writing failed (out untouched). */
 int corpus_merge(const char *out, const char *const *in, int n_in, char *err, size_t len);
 
-/* Writes a linear LCP (lo = 0, hi = inf) or MLCP as a Siconos numerics .dat file (the format cp_io.c
- * reads). 0; 1 with err for another kind or an I/O error. */
+/* Writes a linear LCP (lo = 0, hi = inf), MLCP or frictional-contact problem as a Siconos numerics .dat file
+ * (the formats cp_io.c reads). 0; 1 with err for another kind or an I/O error. */
 int corpus_write_siconos(const char *path, const struct cp_problem *p, char *err, size_t len);
-/* Every linear LCP / MLCP of c as dir/NAME_lcp.dat or NAME_mlcp.dat, all or nothing (a folder beside dir,
+/* Every linear LCP / MLCP / fc problem of c as dir/NAME_lcp.dat, NAME_mlcp.dat or NAME_fc3d.dat (fc2d in 2D),
+ * all or nothing (a folder beside dir,
  * renamed to it at the end; dir absent or an empty folder, not a link); other and corrupt problems are left
  * out with a note. 0 with the counts; 2 with err when dir may not be the export; 1 when a write failed
  * (err names the file; nothing is left). */

@@ -6,6 +6,7 @@
  * out of its memory limit becomes a message here, and the caller goes on to read only what the child has read
  * without harm: the same bytes through the same code. */
 #include "corpus_impl.h"
+#include "corpus_lock.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -94,7 +95,8 @@ static void child(const char *path, int fd, off_t size, double seconds)
                       SIGSYS,  SIGTERM, SIGINT, SIGALRM, SIGPIPE};
   for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
     signal(sigs[i], SIG_DFL);
-  alarm((unsigned)seconds + 5); /* also when the parent is gone */
+  alarm((unsigned)seconds + 5);  /* also when the parent is gone */
+  corpus_lock_close_inherited(); /* a writer's lock must go with the writer */
   long pages = 0, page = sysconf(_SC_PAGESIZE);
   FILE *fp = fopen("/proc/self/statm", "r");
   if (fp && fscanf(fp, "%ld", &pages) == 1 && page > 0) {

@@ -1,4 +1,5 @@
-/* corpus_export.c — linear problems as Siconos numerics .dat files (corpus.h; the format cp_io.c reads), and
+/* corpus_export.c — linear problems as Siconos numerics .dat files (corpus.h; the formats cp_io.c reads: LCP,
+ * MLCP, and FrictionContactProblem as frictionContact_printInFile writes it), and
  * a whole corpus exported to a folder all or nothing: the files are written into a fresh folder beside the
  * target (mkdtemp: nothing in it to follow, each file created with O_EXCL | O_NOFOLLOW), which is renamed to
  * the target only when every file is written; a failure removes it and names the file. A problem's name
@@ -17,7 +18,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Problem p's .dat text into fp: 0, or 1 when p is not a linear LCP / MLCP (err says why). */
+/* A dense NumericsMatrix (storage 0: rows cols, rows cols again, then column by column). */
+static void dense_text(FILE *fp, const double *M, int n)
+{
+  fprintf(fp, "0\n%d %d\n%d %d\n", n, n, n, n);
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < n; i++)
+      fprintf(fp, "%.17g%c", M[(size_t)i * n + j], i + 1 == n ? '\n' : ' ');
+}
+
+/* Problem p's .dat text into fp: 0, or 1 when p is not a linear LCP / MLCP / frictional-contact problem (err
+ * says why). */
 static int siconos_text(FILE *fp, const struct cp_problem *p, char *err, size_t len)
 {
   if (!cp_is_linear(p)) return corpus_fail(err, len, "%s: a callback problem", p->name);
@@ -25,16 +36,28 @@ static int siconos_text(FILE *fp, const struct cp_problem *p, char *err, size_t 
     return corpus_fail(
         err, len, "%s: a boxed LCP (Siconos' LCP and MLCP files have no bounds or friction index)", p->name);
   const int n = p->n, ne = p->n_eq, m = n - ne;
+  if (p->kind == CP_FC && p->fc_relaxed)
+    return corpus_fail(err, len,
+                       "%s: the cone complementarity relaxation (Siconos' FrictionContactProblem is "
+                       "Coulomb's law)",
+                       p->name);
+  if (p->kind == CP_FC) { /* d, nc, W, q, mu (Siconos' frictionContact_printInFile) */
+    fprintf(fp, "%d\n%d\n", p->fc_dim, n / p->fc_dim);
+    dense_text(fp, p->M, n);
+    for (int i = 0; i < n; i++)
+      fprintf(fp, "%.17g\n", p->q[i]);
+    for (int c = 0; c < n / p->fc_dim; c++)
+      fprintf(fp, "%.17g\n", p->mu[c]);
+    return 0;
+  }
   for (int i = ne; i < n; i++)
     if (p->lo[i] != 0.0 || !isinf(p->hi[i]))
       return corpus_fail(err, len, "%s: row %d has bounds [%g, %g], not an LCP row", p->name, i, p->lo[i],
                          p->hi[i]);
   if (p->kind == CP_LCP || ne == 0) {
-    /* n, M (dense storage 0: rows cols rows cols, column by column), q */
-    fprintf(fp, "%d\n0\n%d %d\n%d %d\n", n, n, n, n, n);
-    for (int j = 0; j < n; j++)
-      for (int i = 0; i < n; i++)
-        fprintf(fp, "%.17g%c", p->M[(size_t)i * n + j], i + 1 == n ? '\n' : ' ');
+    /* n, M, q */
+    fprintf(fp, "%d\n", n);
+    dense_text(fp, p->M, n);
   } else {
     /* isStorageType1 0, isStorageType2 1, n, m, A, B, C, D row by row, a, b */
     const int r0[4] = {0, ne, 0, ne}, c0[4] = {0, ne, ne, 0}, nr[4] = {ne, m, ne, m}, nc[4] = {ne, m, m, ne};
@@ -80,8 +103,8 @@ static void remove_folder(const char *tmp)
   rmdir(tmp);
 }
 
-/* Problem i of c into the folder dfd (shown as dir) as NAME_lcp.dat / NAME_mlcp.dat: 0 written, 3 left out
- * (a note says why), 1 a write failed (err names the file). */
+/* Problem i of c into the folder dfd (shown as dir) as NAME_lcp.dat / NAME_mlcp.dat / NAME_fc3d.dat /
+ * NAME_fc2d.dat: 0 written, 3 left out (a note says why), 1 a write failed (err names the file). */
 static int export_one(const struct corpus *c, int i, int dfd, const char *dir, char *err, size_t len)
 {
   const struct corpus_meta *m = corpus_meta_at(c, i);
@@ -91,8 +114,13 @@ static int export_one(const struct corpus *c, int i, int dfd, const char *dir, c
     fprintf(stderr, "note: problem %d left out: corrupt: %s\n", i, corpus_corrupt(c, i));
     return 3;
   }
-  /* cp_io guesses the Siconos flavour from the name: "mlcp" in it means an MLCP */
-  snprintf(file, sizeof file, "%s_%s.dat", m->name, strcmp(m->kind, "mlcp") == 0 ? "mlcp" : "lcp");
+  /* cp_io guesses the Siconos flavour from the name: "mlcp" in it means an MLCP, "fc3d" / "fc2d" frictional
+   * contact */
+  const int fc = strcmp(m->kind, "fc") == 0;
+  snprintf(file, sizeof file, "%s_%s.dat", m->name,
+           fc                             ? (m->fc_dim == 2 ? "fc2d" : "fc3d")
+           : strcmp(m->kind, "mlcp") == 0 ? "mlcp"
+                                          : "lcp");
   snprintf(shown, sizeof shown, "%s/%s", dir, file);
   if (corpus_read(c, i, &p, why, sizeof why)) {
     fprintf(stderr, "note: %s left out: %s\n", m->name, why);

@@ -1,4 +1,4 @@
-/* corpus_layout.c — the version 2 file layout of the problem corpus (corpus_layout.h): the /problems row
+/* corpus_layout.c — the version 2 to 4 file layout of the problem corpus (corpus_layout.h): the /problems row
  * type, 1-D extendible datasets (chunked, no filter: deflate's per-chunk set-up cost ~2 ms a batch), the
  * schema version attribute. */
 #include "corpus_layout.h"
@@ -49,8 +49,8 @@ hid_t corpus_str_type(size_t size)
   return t;
 }
 
-/* The compound type of struct row (memory layout); v3: with the version 3 fields. */
-static hid_t row_type(int v3)
+/* The compound type of struct row (memory layout) with the fields of schema version v (2, 3 or 4). */
+static hid_t row_type(int v)
 {
   hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(struct row));
   static const struct {
@@ -87,18 +87,24 @@ static hid_t row_type(int v3)
   H5Tinsert(t, "values_offset", HOFFSET(struct row, values_offset), H5T_NATIVE_INT64);
   H5Tinsert(t, "indices_offset", HOFFSET(struct row, indices_offset), H5T_NATIVE_INT64);
   H5Tinsert(t, "nnz", HOFFSET(struct row, nnz), H5T_NATIVE_INT64);
-  if (v3) {
+  if (v >= 3) {
     H5Tinsert(t, "text_offset", HOFFSET(struct row, text_offset), H5T_NATIVE_INT64);
     H5Tinsert(t, "world_len", HOFFSET(struct row, world_len), H5T_NATIVE_INT32);
     H5Tinsert(t, "options_len", HOFFSET(struct row, options_len), H5T_NATIVE_INT32);
     H5Tinsert(t, "carry_n", HOFFSET(struct row, carry_n), H5T_NATIVE_INT32);
     H5Tinsert(t, "warm", HOFFSET(struct row, warm), H5T_NATIVE_INT32);
   }
+  if (v >= 4) {
+    H5Tinsert(t, "fc_dim", HOFFSET(struct row, fc_dim), H5T_NATIVE_INT32);
+    H5Tinsert(t, "fc_relaxed", HOFFSET(struct row, fc_relaxed), H5T_NATIVE_INT32);
+  }
   return t;
 }
 
-hid_t corpus_row_type(void) { return row_type(1); }
-hid_t corpus_row_type_v2(void) { return row_type(0); }
+hid_t corpus_row_type(void) { return row_type(CORPUS_SCHEMA_VERSION); }
+hid_t corpus_row_type_of(int version) { return row_type(version < 2 ? 2 : version); }
+
+int64_t corpus_linear_extra(int64_t n, int fc_dim) { return 3 * n + (fc_dim > 0 ? n / fc_dim : 0); }
 
 /* The type of the names column alone (HDF5 reads one field of a compound by name). */
 hid_t corpus_name_type(void)

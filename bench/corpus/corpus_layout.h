@@ -1,4 +1,4 @@
-/* corpus_layout.h — the version 2 file layout of the problem corpus (corpus.h), shared by its writer
+/* corpus_layout.h — the version 2 to 4 file layout of the problem corpus (corpus.h), shared by its writer
  * (corpus_write.c) and reader (corpus.c): the /problems row, its HDF5 compound type, appends to and reads
  * from the 1-D extendible datasets, the schema version attribute. Internal to bench/corpus. */
 #ifndef CB_CORPUS_LAYOUT_H
@@ -42,6 +42,8 @@ struct row {
    * previous step's answer */
   int64_t text_offset;
   int32_t world_len, options_len, carry_n, warm;
+  int32_t fc_dim;     /* version 4: kind fc's unknowns per contact (mu[n / fc_dim] follow M in /values) */
+  int32_t fc_relaxed; /* version 4: kind fc, 1: the cone complementarity relaxation (cp.h) */
 };
 
 /* Writes the printf-style message into err (when given); returns 1. */
@@ -49,8 +51,11 @@ int corpus_fail(char *err, size_t len, const char *fmt, ...) __attribute__((form
 void corpus_quiet(void); /* HDF5's own error printing off: every failure becomes one message */
 hid_t corpus_str_type(size_t size);
 hid_t corpus_row_type(void); /* the compound type of struct row (memory layout, also the file's) */
-/* The same without the version 3 fields: reads a version 2 table into struct row (they stay 0). */
-hid_t corpus_row_type_v2(void);
+/* The same with the fields of an older schema version (2 or 3) only: reads its table into struct row (the
+ * later fields stay 0). */
+hid_t corpus_row_type_of(int version);
+/* The doubles a linear problem's slot holds besides M: q, lo, hi (3 n) and kind fc's mu (n / fc_dim). */
+int64_t corpus_linear_extra(int64_t n, int fc_dim);
 hid_t corpus_name_type(void); /* the name field alone */
 /* A 1-D chunked dataset of extent 0, extendible without limit. */
 hid_t corpus_make_dataset(hid_t f, const char *name, hid_t type, hsize_t chunk);

@@ -19,6 +19,32 @@
 
 static void lock_path(const char *path, char *out, size_t len) { snprintf(out, len, "%s.lock", path); }
 
+/* The lock descriptors this process holds (a process holds a few writers at most). */
+#define LOCKS_HELD_MAX 64
+static int held_fd[LOCKS_HELD_MAX];
+static int n_held;
+
+static void held_add(int fd)
+{
+  if (n_held < LOCKS_HELD_MAX) held_fd[n_held++] = fd;
+}
+
+static void held_remove(int fd)
+{
+  for (int i = 0; i < n_held; i++)
+    if (held_fd[i] == fd) {
+      held_fd[i] = held_fd[--n_held];
+      return;
+    }
+}
+
+void corpus_lock_close_inherited(void)
+{
+  for (int i = 0; i < n_held; i++)
+    close(held_fd[i]);
+  n_held = 0;
+}
+
 /* The holder's "host H, pid P" line, or a note that it cannot be read. */
 static void holder_of(int fd, char *out, size_t len)
 {
@@ -59,6 +85,7 @@ int corpus_lock_take(const char *path, int *out, char *err, size_t len)
         return corpus_fail(err, len, "%s: cannot write the lock file %s: %s", path, lock, strerror(saved));
       }
       *out = fd;
+      held_add(fd);
       return 0;
     }
     close(fd); /* its writer removed that lock file as it closed: the next one is ours to take */
@@ -72,6 +99,7 @@ void corpus_lock_release(const char *path, int *fd)
   char lock[1040];
   lock_path(path, lock, sizeof lock);
   unlink(lock);
+  held_remove(*fd);
   close(*fd);
   *fd = -1;
 }

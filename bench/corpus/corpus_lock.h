@@ -9,5 +9,10 @@
 int corpus_lock_take(const char *path, int *fd, char *err, size_t len);
 /* Removes the lock file and lets the lock go (fd -1: nothing). */
 void corpus_lock_release(const char *path, int *fd);
+/* In a child forked while this process holds locks (corpus_check.c's reader): closes its copies of them, so
+ * that the lock goes with the writer when the writer dies (an flock lives while any copy of its descriptor
+ * is open; a reader child still running when its writer is killed kept it held, and the next writer was
+ * refused). The parent's locks are untouched. */
+void corpus_lock_close_inherited(void);
 
 #endif

@@ -1,9 +1,11 @@
 /* corpus_stream.c — captured problems as records on a pipe (corpus_stream.h). A record: struct head (its
- * total length first), struct corpus_meta, the doubles (linear: q, lo, hi, M row-major; callback: lo, hi,
- * z0, F(z0), the carried state), a boxed problem's friction indices (int32), then the world and option texts,
- * padded to 8 bytes so the next record's doubles stay aligned. Records are gathered in a buffer and written a
- * buffer at a time. */
+ * total length first), struct corpus_meta, the doubles (linear: q, lo, hi, M row-major, kind fc's mu;
+ * callback: lo, hi, z0, F(z0), the carried state), a boxed problem's friction indices (int32), then the world
+ * and option texts, padded to 8 bytes so the next record's doubles stay aligned. Records are gathered in a
+ * buffer and written a buffer at a time. */
 #include "corpus_stream.h"
+
+#include "corpus_layout.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -17,14 +19,14 @@ _Static_assert(sizeof(int) == sizeof(int32_t), "a boxed problem's findex (int) i
 
 struct head {
   uint64_t total; /* bytes of the whole record, padding included */
-  int32_t kind, n, n_eq, type, carry_n, warm;
+  int32_t kind, n, n_eq, type, carry_n, warm, fc_dim, fc_relaxed;
   uint64_t world_len, options_len;
 };
 
 static size_t n_doubles(const struct head *h)
 {
   const size_t n = (size_t)h->n;
-  if (h->type == REC_LINEAR) return 3 * n + n * n;
+  if (h->type == REC_LINEAR) return (size_t)corpus_linear_extra(h->n, h->fc_dim) + n * n;
   if (h->type == REC_CALLBACK) return 4 * n + (size_t)h->carry_n;
   return 0;
 }
@@ -91,6 +93,8 @@ int corpus_stream_put(struct corpus_stream_out *o, const struct cp_problem *p, c
   struct head h = {.kind = (int32_t)p->kind,
                    .n = p->n,
                    .n_eq = p->n_eq,
+                   .fc_dim = linear ? p->fc_dim : 0,
+                   .fc_relaxed = linear ? p->fc_relaxed : 0,
                    .type = linear ? REC_LINEAR
                            : cb   ? REC_CALLBACK
                                   : REC_NONE,
@@ -110,6 +114,7 @@ int corpus_stream_put(struct corpus_stream_out *o, const struct cp_problem *p, c
     iov[c++] = (struct iovec){p->lo, nb};
     iov[c++] = (struct iovec){p->hi, nb};
     iov[c++] = (struct iovec){p->M, n * nb};
+    if (p->fc_dim) iov[c++] = (struct iovec){p->mu, n / (size_t)p->fc_dim * sizeof(double)};
     if (p->kind == CP_BOXED) iov[c++] = (struct iovec){p->findex, n * sizeof(int32_t)};
   } else if (h.type == REC_CALLBACK) {
     iov[c++] = (struct iovec){cb->lo, nb};
@@ -133,6 +138,7 @@ static int deliver(const char *r, corpus_stream_sink sink, void *ctx)
   struct head h;
   memcpy(&h, r, sizeof h);
   if (h.n < 0 || h.n_eq < 0 || h.n_eq > h.n || h.carry_n < 0 || h.type < REC_NONE || h.type > REC_CALLBACK ||
+      (h.fc_dim && (h.fc_dim < 2 || h.fc_dim > 3 || h.n % h.fc_dim || h.type != REC_LINEAR)) ||
       record_bytes(&h) != h.total)
     return 2;
   const struct corpus_meta *m = (const void *)(r + sizeof h);
@@ -141,6 +147,7 @@ static int deliver(const char *r, corpus_stream_sink sink, void *ctx)
   struct cp_problem p = {.kind = (enum cp_kind)h.kind, .n = h.n, .n_eq = h.n_eq, .scale = 1.0};
   if (h.type == REC_LINEAR) {
     p.q = d, p.lo = d + n, p.hi = d + 2 * n, p.M = d + 3 * n;
+    if (h.fc_dim) p.fc_dim = h.fc_dim, p.fc_relaxed = h.fc_relaxed != 0, p.mu = d + 3 * n + n * n;
     if (h.kind == CP_BOXED) p.findex = (int *)(void *)(d + 3 * n + n * n);
     return sink(ctx, &p, m, NULL) ? 2 : 0;
   }

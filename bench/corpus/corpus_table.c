@@ -17,8 +17,8 @@
 #define CORPUS_N_MAX        1000000
 #define TABLE_BLOCK         256 /* rows read at a time */
 
-static const char *const kinds[] = {"lcp", "mlcp", "box_mcp", "ncp", "boxed"};
-enum { KIND_LCP, KIND_MLCP, KIND_BOX, KIND_NCP, KIND_BOXED, N_KINDS };
+static const char *const kinds[] = {"lcp", "mlcp", "box_mcp", "ncp", "boxed", "fc"};
+enum { KIND_LCP, KIND_MLCP, KIND_BOX, KIND_NCP, KIND_BOXED, KIND_FC, N_KINDS };
 
 static int kind_of(const char *k)
 {
@@ -37,21 +37,25 @@ static int say(char *why, const char *fmt, ...)
   return 1;
 }
 
-/* The fields every schema version has: name, kind, captured, n, n_eq (and h where it is used). */
+/* The fields every schema version has: name, kind, captured, n, n_eq (and h where it is used); fc_dim. */
 static int meta_check(const struct corpus_meta *m, int version, char *why)
 {
   char bad[CORPUS_WHY - 32];
   if (corpus_name_bad(m->name, bad, sizeof bad)) return say(why, "its name has %s", bad);
   const int k = kind_of(m->kind), cap = m->captured;
-  if (k < 0) return say(why, "unknown kind '%.20s'", m->kind);
+  if (k < 0 || (k == KIND_FC && version < 4)) return say(why, "unknown kind '%.20s'", m->kind);
   if (cap < 0 || cap > 2 || (cap == 2 && version < 3)) return say(why, "captured %d (0, 1 or 2)", cap);
   if (cap == 1 && k == KIND_NCP) return say(why, "captured 1 (linear data) for a kind ncp problem");
   if (cap == 2 && k != KIND_NCP) return say(why, "captured 2 (a callback problem) of kind %s", m->kind);
   const int n_max = cap == 1 ? CORPUS_N_LINEAR_MAX : CORPUS_N_MAX;
   if (m->n < (cap ? 1 : 0) || m->n > n_max) return say(why, "n = %d (%d to %d)", m->n, cap ? 1 : 0, n_max);
   if (m->n_eq < 0 || m->n_eq > m->n || (k == KIND_MLCP && m->n_eq == m->n && cap) ||
-      ((k == KIND_LCP || k == KIND_BOX || k == KIND_BOXED) && m->n_eq != 0))
+      ((k == KIND_LCP || k == KIND_BOX || k == KIND_BOXED || k == KIND_FC) && m->n_eq != 0))
     return say(why, "n_eq = %d with n = %d for kind %s", m->n_eq, m->n, m->kind);
+  if (k == KIND_FC ? (m->fc_dim != 2 && m->fc_dim != 3) || m->n % m->fc_dim : m->fc_dim != 0)
+    return say(why, "fc_dim = %d with n = %d for kind %s", m->fc_dim, m->n, m->kind);
+  if (m->fc_relaxed != 0 && (m->fc_relaxed != 1 || k != KIND_FC))
+    return say(why, "fc_relaxed = %d for kind %s", m->fc_relaxed, m->kind);
   if (cap == 2 && !(isfinite(m->h) && m->h > 0.0)) return say(why, "time step h = %g", m->h);
   return 0;
 }
@@ -69,15 +73,14 @@ static int in_range(int64_t offset, int64_t count, hsize_t size, const char *set
 static int slot_check(const struct corpus *c, const struct corpus_meta *m, const struct corpus_slot *s,
                       char *why)
 {
-  const int64_t n = m->n, fx = corpus_findex_count(m);
+  const int64_t n = m->n, extra = corpus_linear_extra(n, m->fc_dim) + corpus_findex_count(m);
   if (s->format < 0) return say(why, "unknown M_format");
   if (m->captured == 1) {
     if (s->format != FMT_DENSE && s->format != FMT_CSR) return say(why, "M_format is not dense or csr");
-    if (s->format == FMT_DENSE)
-      return in_range(s->values_offset, 3 * n + n * n + fx, c->n_values, "values", why);
+    if (s->format == FMT_DENSE) return in_range(s->values_offset, extra + n * n, c->n_values, "values", why);
     if (s->nnz < 0 || s->nnz > n * n)
       return say(why, "nnz = %lld with n = %lld", (long long)s->nnz, (long long)n);
-    return in_range(s->values_offset, 3 * n + s->nnz + fx, c->n_values, "values", why) ||
+    return in_range(s->values_offset, extra + s->nnz, c->n_values, "values", why) ||
            in_range(s->indices_offset, n + 1 + s->nnz, c->n_indices, "indices", why);
   }
   if (s->format != FMT_NONE) return say(why, "M_format %s without linear data", corpus_fmt_text[s->format]);
@@ -145,6 +148,8 @@ static void take_row(struct row *x, struct corpus_meta *m, struct corpus_slot *s
     m->rows[k] = x->rows[k];
   m->n = x->n;
   m->n_eq = x->n_eq;
+  m->fc_dim = x->fc_dim;
+  m->fc_relaxed = x->fc_relaxed;
   m->captured = x->captured;
   *s = (struct corpus_slot){x->values_offset, x->indices_offset, x->nnz,     x->text_offset, -1,
                             x->world_len,     x->options_len,    x->carry_n, x->warm};
@@ -180,7 +185,8 @@ static void check_overlaps(struct corpus *c, int which, struct region *r)
     int64_t start = which == 0 ? s->values_offset : which == 1 ? s->indices_offset : s->text_offset, len = 0;
     if (which == 0)
       len = m->captured == 2 ? 4 * n + s->carry_n
-                             : 3 * n + (s->format == FMT_CSR ? s->nnz : n * n) + corpus_findex_count(m);
+                             : corpus_linear_extra(n, m->fc_dim) + (s->format == FMT_CSR ? s->nnz : n * n) +
+                                   corpus_findex_count(m);
     if (which == 1 && s->format == FMT_CSR) len = n + 1 + s->nnz;
     if (which == 2 && m->captured == 2) len = (int64_t)s->world_len + s->options_len;
     if (len > 0) r[k++] = (struct region){start, start + len, i};
@@ -288,7 +294,7 @@ int corpus_table_read(struct corpus *c, const char *path, char *err, size_t len)
   c->values = H5Dopen2(c->file, "values", H5P_DEFAULT);
   c->indices = H5Dopen2(c->file, "indices", H5P_DEFAULT);
   if (c->version >= 3) c->text = H5Dopen2(c->file, "text", H5P_DEFAULT);
-  hid_t t = c->version >= 3 ? corpus_row_type() : corpus_row_type_v2(), ft = d >= 0 ? H5Dget_type(d) : -1;
+  hid_t t = corpus_row_type_of(c->version), ft = d >= 0 ? H5Dget_type(d) : -1;
   hsize_t rows = 0;
   const char *lacks = ft >= 0 ? missing_member(t, ft) : "(none)";
   int rc = 0;

@@ -181,7 +181,7 @@ static int open_existing(struct corpus_writer *w, char *err, size_t len)
     return corpus_fail(
         err, len,
         "%s: schema version %ld, this build writes %d (bench_corpus -merge NEW.h5 %s converts a "
-        "version 1 file)",
+        "file of an older version)",
         w->path, v, CORPUS_SCHEMA_VERSION, w->path);
   for (int k = 0; k < N_SETS; k++) {
     w->set[k] = H5Dopen2(w->file, corpus_set_name[k], H5P_DEFAULT);
@@ -259,14 +259,16 @@ static int writer_open(const char *path, hid_t fapl, struct corpus_writer **out,
   return 0;
 }
 
-/* Appends q, lo, hi and the matrix of p to the batch: CSR when under a quarter of M is nonzero, else dense.
- * One branch-free pass builds the CSR form in the batch buffers (room for a full matrix is reserved), and
- * a dense matrix then overwrites it: the cost is one read of M, not a count and a second pass. */
+/* Appends q, lo, hi and the matrix of p to the batch: CSR when under a quarter of M is nonzero, else dense;
+ * then kind fc's friction coefficients. One branch-free pass builds the CSR form in the batch buffers (room
+ * for a full matrix is reserved), and a dense matrix then overwrites it: the cost is one read of M, not a
+ * count and a second pass. */
 static int add_matrix(struct corpus_writer *w, const struct cp_problem *p, struct row *r)
 {
   const int n = p->n;
-  const size_t nn = (size_t)n * (size_t)n, nf = p->kind == CP_BOXED ? (size_t)n : 0;
-  if (reserve((void **)&w->val, &w->cap_val, w->n_val, 3 * (size_t)n + nn + nf, sizeof *w->val) ||
+  const size_t nn = (size_t)n * (size_t)n, nmu = (size_t)(corpus_linear_extra(n, p->fc_dim) - 3 * n),
+               nf = p->kind == CP_BOXED ? (size_t)n : 0;
+  if (reserve((void **)&w->val, &w->cap_val, w->n_val, 3 * (size_t)n + nn + nmu + nf, sizeof *w->val) ||
       reserve((void **)&w->idx, &w->cap_idx, w->n_idx, (size_t)n + 1 + nn, sizeof *w->idx))
     return 1;
   r->values_offset = (int64_t)(w->size[SET_VALUES] + w->n_val);
@@ -299,6 +301,8 @@ static int add_matrix(struct corpus_writer *w, const struct cp_problem *p, struc
     w->n_idx += (size_t)n + 1 + k;
     w->n_val += k;
   }
+  if (nmu) memcpy(w->val + w->n_val, p->mu, nmu * sizeof *w->val);
+  w->n_val += nmu;
   for (size_t i = 0; i < nf; i++) /* a boxed problem's friction indices, exact as doubles */
     w->val[w->n_val + i] = (double)p->findex[i];
   w->n_val += nf;
@@ -358,8 +362,6 @@ int corpus_writer_add_callback(struct corpus_writer *w, const struct cp_problem 
     return corpus_fail(err, len, "%s: the callback problem's text is too long", m->name);
   if (corpus_name_bad(m->name, why, sizeof why))
     return corpus_fail(err, len, "%s: a problem name cannot hold %s", w->path, why);
-  if (p && p->kind == CP_FC) /* the schema has no field for the friction coefficients */
-    return corpus_fail(err, len, "%s: frictional-contact problems are not stored in a corpus", m->name);
   if (w->failed[0]) return failure(w, err, len);
   if (cap > 0 && (long)(w->size[SET_PROBLEMS] + w->n_rows) >= cap) return 3;
   if (writer_has(w, m->name))
@@ -386,6 +388,8 @@ int corpus_writer_add_callback(struct corpus_writer *w, const struct cp_problem 
     r->rows[k] = m->rows[k];
   r->n = p ? p->n : m->n;
   r->n_eq = p ? p->n_eq : m->n_eq;
+  r->fc_dim = p ? p->fc_dim : m->fc_dim;
+  r->fc_relaxed = p ? p->fc_relaxed : m->fc_relaxed;
   r->captured = p && cp_is_linear(p) ? 1 : cb ? 2 : 0;
   r->values_offset = r->indices_offset = r->text_offset = -1;
   w->hash[w->n_rows] = corpus_name_hash(r->name);

@@ -335,6 +335,12 @@ static int sweep_finish(struct sweep *s)
   return rc;
 }
 
+const char *sweep_title(const struct sweep *s)
+{
+  const char *t = s->d->run_title ? s->d->run_title(s->ctx) : NULL;
+  return t ? t : s->d->title ? s->d->title : s->d->experiment;
+}
+
 int sweep_main(const struct sweep_driver *d, int argc, char **argv)
 {
   struct sweep s;

@@ -203,6 +203,10 @@ struct sweep_driver {
    * setup and before anything is written (also for -dry_run): values as for prepare (axis i in driver
    * order). Nonzero: bad input (exit 2; rank 0's driver prints what is wrong). */
   int (*check_axes)(void *ctx, const int *n_values, char *const *const *values);
+  /* Optional: the run's title when it depends on the axes' values (called after check_axes; NULL keeps
+   * .title), e.g. bench_solvers' over the problem families the run holds: meta.json, experiment.txt, the
+   * summary's heading and the plots' titles take it. */
+  const char *(*run_title)(void *ctx);
   /* Optional: called on every rank after setup, once the run directory is ready and before any task (not
    * for -help or -dry_run), with the axes' values as given (axis i in driver order: n_values[i] strings
    * values[i][0..]; the seeds axis expanded to 0..N-1): work that many tasks share and only the selected

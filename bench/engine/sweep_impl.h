@@ -182,4 +182,7 @@ int sweep_ledger_append(struct sweep *s, const char *line, char *why, size_t why
 int sweep_write_meta(struct sweep *s, int finished); /* sweep_meta.c */
 void sweep_progress(struct sweep *s, int final);
 
+/* The run's title: the driver's run_title when it gives one, else its title, else the experiment. */
+const char *sweep_title(const struct sweep *s);
+
 #endif

@@ -167,7 +167,7 @@ static int write_experiment(const struct sweep *s, const char *path)
   if (sweep_path(tmp, sizeof tmp, "%s.%s.%d.tmp", path, s->host, (int)getpid())) return 1;
   FILE *fp = fopen(tmp, "w");
   if (!fp) return 1;
-  fprintf(fp, "experiment %s\ntitle %s\naxes ", d->experiment, d->title ? d->title : d->experiment);
+  fprintf(fp, "experiment %s\ntitle %s\naxes ", d->experiment, sweep_title(s));
   for (int k = 0; k < d->n_axes; k++)
     fprintf(fp, "%s%s", k ? "," : "", d->axes[k].name);
   fprintf(fp, "\ngroup ");

@@ -137,7 +137,7 @@ int sweep_write_meta(struct sweep *s, int finished)
   if (s->task_seconds_max > bound) bound = s->task_seconds_max;
   FILE *fp = fopen(tmp, "w");
   if (!fp) return 1;
-  meta_head(fp, s->d->experiment, s->d->title, s->host);
+  meta_head(fp, s->d->experiment, sweep_title(s), s->host);
   meta_machine(fp);
   fprintf(fp, ",\n  \"ranks\": %d", s->size);
   fprintf(fp, ",\n  \"options\": ");

@@ -99,7 +99,9 @@ double compare_signed_rank_p(const double *d, int n)
     p = 1.0; /* nothing moved: no evidence either way */
     goto done;
   }
-  double *mag = calloc((size_t)m, sizeof *mag); /* calloc: gcc -O1 -fsanitize cannot see the loop fill it */
+  /* calloc, not malloc: with -O1 and the sanitizers (make asan) gcc called gsl_sort_index's read of it
+   * maybe-uninitialized, an error under -Werror */
+  double *mag = calloc((size_t)m, sizeof *mag);
   if (!mag) goto done;
   for (int i = 0; i < m; i++)
     mag[i] = fabs(a[i]);

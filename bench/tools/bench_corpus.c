@@ -5,7 +5,8 @@
  *         plus the problem's metadata (driver, formulation, kind, size, rows by kind, the status the run
  *         saw); summaries, success rates and performance profiles (Dolan & More 2002) come from the
  *         engine's results tools, the same as bench_solvers'.
- * USAGE   bench_corpus [-corpus results/corpus/corpus.h5] [-driver D] [-formulation F] [-kind lcp|mlcp]
+ * USAGE   bench_corpus [-corpus results/corpus/corpus.h5] [-driver D] [-formulation F] [-kind
+ * lcp|mlcp|box_mcp|fc]
  *         [-n_min A] [-n_max B] [-cp_solver ...] [-repeats R] [engine options: -out, -resume, ...]
  *         bench_corpus -info FILE.h5                       (contents by driver / formulation / kind / size)
  *         bench_corpus -merge OUT.h5 IN1.h5 IN2.h5 ...      (join per-rank files)
@@ -52,7 +53,7 @@ static const struct sweep_column columns[] = {
     {"message", SWEEP_INFO, "the solver's or the harness's message", .floor = 0},
     {"driver", SWEEP_INFO, "the experiment that produced the problem", .floor = 0},
     {"formulation", SWEEP_INFO, "its formulation", .floor = 0},
-    {"kind", SWEEP_INFO, "lcp, mlcp, box_mcp, ncp", .floor = 0},
+    {"kind", SWEEP_INFO, "lcp, mlcp, box_mcp, ncp, fc", .floor = 0},
     {"n_eq", SWEEP_INFO, "free (equality) unknowns of a mixed LCP", .floor = 0},
     {"rows_normal", SWEEP_INFO, "rows by constraint kind: normal", .floor = 0},
     {"rows_friction", SWEEP_INFO, "friction-direction rows", .floor = 0},

@@ -3,7 +3,11 @@
  * first (take-off r = 0 when ql_N >= 0; sticking u = 0 when -Wcc^-1 ql lies in the cone), then a damped
  * Newton on the AC function for sliding, then a projected fixed point r <- P_K(r - rho û) when Newton
  * stalls (a singular Jacobian, a failed line search). The best point by the natural-map error is kept, so
- * a local solve never returns a worse reaction than it was given. */
+ * a local solve never returns a worse reaction than it was given. The relaxation (cone complementarity,
+ * û = u) has the same closed forms (take-off when ql ∈ K*) and, for the rest, is the convex QP
+ * min 1/2 r'Wcc r + ql'r over K, solved by projected gradient with Nesterov's extrapolation and its
+ * gradient restart (O'Donoghue & Candès 2015), step 1 / (Gershgorin's bound on Wcc's largest eigenvalue):
+ * the AC function is Coulomb's law, not the relaxation's. */
 #include "cone.h"
 #include "cp_fc.h"
 
@@ -82,11 +86,11 @@ static void local_velocity(int d, const double *Wcc, const double *ql, const dou
   }
 }
 
-static double local_error(int d, double mu, const double *Wcc, const double *ql, const double *r)
+static double local_error(int d, double mu, double ds, const double *Wcc, const double *ql, const double *r)
 {
   double u[3] = {0, 0, 0};
   local_velocity(d, Wcc, ql, r, u);
-  return sqrt(cp_fc_contact_error2(d, mu, r, u));
+  return sqrt(cp_fc_contact_error2(d, mu, ds, r, u));
 }
 
 static double half_norm2(int d, const double *phi)
@@ -152,7 +156,39 @@ static void local_fixed_point(const struct cone_local *s, int d, double mu, cons
     for (int k = 1; k < d; k++)
       r[k] -= rho * u[k];
     cp_fc_project(d, mu, r);
-    keep_best(d, local_error(d, mu, Wcc, ql, r), r, best, e_best);
+    keep_best(d, local_error(d, mu, 1.0, Wcc, ql, r), r, best, e_best);
+  }
+}
+
+/* The relaxation's local QP: r <- P_K(y - (Wcc y + ql) / L) from the extrapolated y, L >= Wcc's largest
+ * eigenvalue (Gershgorin), restarted when the step goes against the last move. */
+static void local_qp(const struct cone_local *s, int d, double mu, const double *Wcc, const double *ql,
+                     double goal, double *best, double *e_best)
+{
+  double L = 0.0, r[3] = {0, 0, 0}, prev[3] = {0, 0, 0}, y[3] = {0, 0, 0}, g[3] = {0, 0, 0}, t = 1.0;
+  for (int i = 0; i < d; i++) {
+    double row = 0.0;
+    for (int j = 0; j < d; j++)
+      row += fabs(Wcc[i * d + j]);
+    L = fmax(L, row);
+  }
+  if (!(L > 0.0)) return;
+  memcpy(r, best, sizeof(double) * (size_t)d);
+  memcpy(y, r, sizeof r);
+  for (int it = 0; it<50 * s->max_it && * e_best> goal; it++) {
+    memcpy(prev, r, sizeof r);
+    local_velocity(d, Wcc, ql, y, g);
+    for (int k = 0; k < d; k++)
+      r[k] = y[k] - g[k] / L;
+    cp_fc_project(d, mu, r);
+    double tn = 0.5 * (1.0 + sqrt(1.0 + 4.0 * t * t)), turn = 0.0;
+    for (int k = 0; k < d; k++)
+      turn += (y[k] - r[k]) * (r[k] - prev[k]);
+    if (turn > 0.0) tn = 1.0; /* restart: the momentum points uphill */
+    for (int k = 0; k < d; k++)
+      y[k] = r[k] + (t - 1.0) / tn * (r[k] - prev[k]);
+    t = tn;
+    keep_best(d, local_error(d, mu, 0.0, Wcc, ql, r), r, best, e_best);
   }
 }
 
@@ -162,13 +198,14 @@ double cone_local_solve(const struct cone_local *s, int d, double mu, const doub
   double scale = 1.0;
   for (int k = 0; k < d; k++)
     scale = fmax(scale, fabs(ql[k]));
-  double goal = s->tol * scale;
-  if (ql[0] >= 0.0) { /* take-off: û(0) = ql + mu |ql_T| e_N lies in K* exactly when ql_N >= 0 */
+  double goal = s->tol * scale, ds = s->relaxed ? 0.0 : 1.0, qt = d == 3 ? hypot(ql[1], ql[2]) : fabs(ql[1]);
+  /* take-off: û(0) = ql + ds mu |ql_T| e_N lies in K* exactly when ql_N >= (1 - ds) mu |ql_T| */
+  if (ql[0] >= (1.0 - ds) * mu * qt) {
     for (int k = 0; k < d; k++)
       r[k] = 0.0;
-    return local_error(d, mu, Wcc, ql, r);
+    return local_error(d, mu, ds, Wcc, ql, r);
   }
-  double best[3] = {0, 0, 0}, e_best = local_error(d, mu, Wcc, ql, r), x[3] = {0, 0, 0}, LU[9];
+  double best[3] = {0, 0, 0}, e_best = local_error(d, mu, ds, Wcc, ql, r), x[3] = {0, 0, 0}, LU[9];
   lapack_int ipiv[3];
   memcpy(best, r, sizeof(double) * (size_t)d);
   memcpy(LU, Wcc, sizeof(double) * (size_t)(d * d));
@@ -176,13 +213,18 @@ double cone_local_solve(const struct cone_local *s, int d, double mu, const doub
     x[k] = -ql[k];
   if (e_best > goal && LAPACKE_dgesv(LAPACK_ROW_MAJOR, d, 1, LU, d, ipiv, x, 1) == 0) {
     double xt = d == 3 ? hypot(x[1], x[2]) : fabs(x[1]);
-    if (xt <= mu * x[0]) keep_best(d, local_error(d, mu, Wcc, ql, x), x, best, &e_best); /* sticking */
+    if (xt <= mu * x[0]) keep_best(d, local_error(d, mu, ds, Wcc, ql, x), x, best, &e_best); /* sticking */
+  }
+  if (s->relaxed) {
+    if (e_best > goal) local_qp(s, d, mu, Wcc, ql, goal, best, &e_best);
+    memcpy(r, best, sizeof(double) * (size_t)d);
+    return e_best;
   }
   memcpy(x, best, sizeof(double) * (size_t)d);
   double rho = cone_rho(d, Wcc);
   for (int it = 0; it < s->max_it && e_best > goal; it++) { /* sliding: Newton on the AC function */
     if (local_newton_step(d, mu, rho, Wcc, ql, x) != 0) break;
-    keep_best(d, local_error(d, mu, Wcc, ql, x), x, best, &e_best);
+    keep_best(d, local_error(d, mu, 1.0, Wcc, ql, x), x, best, &e_best);
   }
   if (e_best > goal) local_fixed_point(s, d, mu, Wcc, ql, goal, best, &e_best);
   memcpy(r, best, sizeof(double) * (size_t)d);

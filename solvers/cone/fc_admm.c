@@ -11,7 +11,8 @@
  * Cholesky factor reading one triangle solves another problem — it stalled on the rovers at 1.7e-5).
  * Measured on the Siconos data: without the extrapolation 8 of 13 converge, with it and a fixed rho 12,
  * with both 12 (BoxesStack1 in 257 iterations; Confeti then stalls at 3.6e-6, as Siconos' ADMM does).
- * Stops on the checker's residual at z, at -cp_max_it iterations (default 20000) or the time limit. */
+ * Stops on the checker's residual at z, at -cp_max_it iterations (default 20000) or the time limit. The
+ * relaxed variant (cp.h fc_relaxed, Anitescu's cone complementarity) is that QP with s = 0. */
 #include "cone.h"
 #include "cp_fc.h"
 #include "solver.h"
@@ -117,7 +118,7 @@ static void admm_iterate(const struct cp_problem *p, struct admm_data *d, double
   cblas_dgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0, p->M, n, d->r, 1, 1.0, d->ur, 1);
   for (int i = 0; i < n; i++)
     d->rhs[i] = rho * (d->zh[i] - d->xih[i]) - p->q[i];
-  for (int c = 0; c < nc; c++) {
+  for (int c = 0; c < nc && !p->fc_relaxed; c++) { /* the relaxation is the QP itself: no De Saxcé term */
     const double *uc = d->ur + (size_t)c * dim;
     d->rhs[c * dim] -= p->mu[c] * (dim == 3 ? hypot(uc[1], uc[2]) : fabs(uc[1]));
   }

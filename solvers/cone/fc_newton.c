@@ -221,6 +221,13 @@ static int newton_solve(struct solver *s, const struct cp_problem *p, double *z,
 {
   struct newton_data *d = s->data;
   int dim = p->fc_dim, nc = p->n / dim, max_it = s->set.max_it > 0 ? s->set.max_it : 1000;
+  if (p->fc_relaxed) { /* Alart-Curnier's function is Coulomb's law; the relaxation's would be another */
+    r->status = SOLVE_NOT_APPLICABLE;
+    snprintf(r->message, sizeof r->message,
+             "fc_newton's Alart-Curnier function encodes Coulomb's law, not the cone complementarity "
+             "relaxation");
+    return 0;
+  }
   if ((size_t)p->n > d->cap && newton_setup(s, p) != 0) return 1;
   if (p->n == 0) { /* no contact: nothing to solve (BLAS and LAPACK refuse empty matrices) */
     r->status = SOLVE_CONVERGED;

@@ -1,6 +1,7 @@
 /* fc_nsgs.c — nonsmooth Gauss-Seidel for frictional contact (cone.h; Jean 1999, Acary, Brémond & Huber
  * 2018 Alg. 2): sweep the contacts in order, each solving its d x d Coulomb problem with the others'
- * latest reactions (cone_local_solve: closed forms, Newton on Alart-Curnier, projected fixed point).
+ * latest reactions (cone_local_solve: closed forms, Newton on Alart-Curnier, projected fixed point; for
+ * the relaxed variant, the block Gauss-Seidel of Anitescu & Tasora's CCP solvers, the local QP on the cone).
  * A sweep costs one pass over W (O(n^2) dense); after each, u = W r + q and the checker's residual decide
  * the stop (tol * scale, confirmed by cp_check), with -cp_max_it sweeps (default 10000) and the time limit.
  */
@@ -72,7 +73,7 @@ static int nsgs_solve(struct solver *s, const struct cp_problem *p, double *z, s
     r->status = SOLVE_CONVERGED;
     return 0;
   }
-  struct cone_local loc = {.max_it = d->local_max_it, .tol = d->local_tol};
+  struct cone_local loc = {.max_it = d->local_max_it, .tol = d->local_tol, .relaxed = p->fc_relaxed};
   for (int c = 0; c < nc; c++)
     cone_block(p, c, d->Wcc + (size_t)c * dim * dim);
   double goal = s->set.tol * cp_scale(p, NULL); /* the checker's: the stop below implies its verdict */

@@ -131,6 +131,7 @@ struct cp_problem *cp_duplicate(const struct cp_problem *src)
   p->ctx = src->ctx;
   p->scale = src->scale;
   p->fc_dim = src->fc_dim;
+  p->fc_relaxed = src->fc_relaxed;
   if (src->mu) {
     size_t nc = src->fc_dim > 0 ? n / (size_t)src->fc_dim : 0;
     p->mu = malloc((nc > 0 ? nc : 1) * sizeof *p->mu);

@@ -15,6 +15,8 @@
  * unchanged). A normal row k is no friction row itself (findex[k] = -1). The box is Coulomb's pyramid in the
  * sense of a box: each tangent direction limited on its own (|z_t1|, |z_t2| <= mu z_n), not the cone ||z_T||
  * <= mu z_n.
+ * Its variant fc_relaxed = 1 is Anitescu's cone complementarity (CCP; Anitescu 2006, the convex relaxation
+ * MuJoCo and Drake solve): K_mu ∋ r_c ⟂ u_c ∈ K_mu*, without De Saxcé's term (a convex QP over the cones).
  */
 #ifndef CB_CP_H
 #define CB_CP_H
@@ -41,10 +43,11 @@ struct cp_problem {
   cp_function F;
   cp_jacobian J;
   void *ctx;
-  double scale; /* callback problems: the scale of F for the relative tolerance (default 1) */
-  int fc_dim;   /* FC: unknowns per contact (2 or 3); 0 for the other kinds */
-  double *mu;   /* FC: n / fc_dim friction coefficients; NULL for the other kinds */
-  int *findex;  /* BOXED: per row its normal row, -1 for none (n entries); NULL for the other kinds */
+  double scale;   /* callback problems: the scale of F for the relative tolerance (default 1) */
+  int fc_dim;     /* FC: unknowns per contact (2 or 3); 0 for the other kinds */
+  double *mu;     /* FC: n / fc_dim friction coefficients; NULL for the other kinds */
+  int fc_relaxed; /* FC: 1 for the cone complementarity relaxation (no De Saxcé term), 0 for Coulomb */
+  int *findex;    /* BOXED: per row its normal row, -1 for none (n entries); NULL for the other kinds */
   char name[128];
 };
 

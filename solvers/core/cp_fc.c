@@ -21,11 +21,11 @@ int cp_fc_project(int dim, double mu, double *x)
   return 2;
 }
 
-double cp_fc_contact_error2(int dim, double mu, const double *r, const double *u)
+double cp_fc_contact_error2(int dim, double mu, double ds, const double *r, const double *u)
 {
   double w[3] = {0, 0, 0};
   double norm_ut = dim == 3 ? hypot(u[1], u[2]) : fabs(u[1]);
-  w[0] = r[0] - (u[0] + mu * norm_ut);
+  w[0] = r[0] - (u[0] + ds * mu * norm_ut);
   for (int k = 1; k < dim; k++)
     w[k] = r[k] - u[k];
   cp_fc_project(dim, mu, w);
@@ -38,8 +38,8 @@ double cp_fc_contact_error2(int dim, double mu, const double *r, const double *u
 double cp_fc_residual(const struct cp_problem *p, const double *r, const double *u)
 {
   int d = p->fc_dim, nc = d > 0 ? p->n / d : 0;
-  double e = 0.0;
+  double e = 0.0, ds = cp_fc_desaxce(p);
   for (int c = 0; c < nc; c++)
-    e += cp_fc_contact_error2(d, p->mu[c], r + (size_t)c * d, u + (size_t)c * d);
+    e += cp_fc_contact_error2(d, p->mu[c], ds, r + (size_t)c * d, u + (size_t)c * d);
   return sqrt(e);
 }

@@ -18,6 +18,7 @@
  * writes fault on copy-on-write pages, milliseconds that would be timed as Siconos'. */
 /* MAP_ANONYMOUS (shared memory for the forked call) is not in XSI 7, which the build selects. */
 #define _DEFAULT_SOURCE
+#include "siconos_call.h"
 #include "solver.h"
 
 #include <errno.h>
@@ -110,13 +111,12 @@ static int siconos_pathsearch_create(struct solver *s)
 static int siconos_lumod_create(struct solver *s) { return siconos_create_with(s, SICONOS_LCP_PIVOT_LUMOD); }
 
 /* The driver call under Siconos' error hook: a fatal error longjmps back here instead of abort(). */
-static int siconos_guarded(LinearComplementarityProblem *lcp, double *z, double *w, SolverOptions *o,
-                           int *fatal)
+static int siconos_jump_guard(siconos_driver_call call, void *args, int *fatal)
 {
   volatile int info = -1; /* volatile: read after a longjmp */
   *fatal = 0;
   if (setjmp(*sn_get_jmp_buf()) == 0) {
-    info = linearComplementarity_driver(lcp, z, w, o);
+    info = call(args);
     sn_release_jmp_buf();
   } else {
     sn_release_jmp_buf();
@@ -125,10 +125,7 @@ static int siconos_guarded(LinearComplementarityProblem *lcp, double *z, double 
   return info;
 }
 
-/* Siconos writes some diagnostics to stderr whatever its verbosity (NM_LU_factorize: one line per failed
- * factorization, thousands on a degenerate problem); unless asked, stderr goes to /dev/null meanwhile. */
-static int siconos_call(LinearComplementarityProblem *lcp, double *z, double *w, SolverOptions *o, int quiet,
-                        int *fatal)
+int siconos_guarded_call(siconos_driver_call call, void *args, int quiet, int *fatal)
 {
   int saved = -1;
   if (quiet) {
@@ -140,13 +137,67 @@ static int siconos_call(LinearComplementarityProblem *lcp, double *z, double *w,
       close(devnull);
     }
   }
-  int info = siconos_guarded(lcp, z, w, o, fatal);
+  int info = siconos_jump_guard(call, args, fatal);
   if (saved >= 0) {
     fflush(stderr);
     dup2(saved, STDERR_FILENO);
     close(saved);
   }
   return info;
+}
+
+int siconos_run_forked(const struct solver *s, void (*work)(void *arg), void *arg, int *wstatus)
+{
+  int pfd[2];
+  if (pipe(pfd) != 0) return 2;
+  fflush(NULL); /* the child must not inherit unwritten output */
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(0);
+    close(pfd[0]);
+    work(arg);
+    if (write(pfd[1], "x", 1) != 1) _exit(1);
+    _exit(0); /* no atexit handlers: MPI and PETSc belong to the parent */
+  }
+  close(pfd[1]);
+  if (pid < 0) {
+    close(pfd[0]);
+    return 2;
+  }
+  int rc = 2;
+  for (;;) {
+    double left = s->set.time_limit - (solver_wall_time() - s->t_start);
+    if (left <= 0.0) {
+      kill(pid, SIGKILL);
+      rc = 1;
+      break;
+    }
+    struct pollfd q = {.fd = pfd[0], .events = POLLIN};
+    int ready = poll(&q, 1, (int)ceil(fmin(left, 1e6) * 1e3));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready > 0) {
+      char c;
+      rc = read(pfd[0], &c, 1) == 1 ? 0 : 2;
+    }
+    if (ready != 0) break;
+  }
+  close(pfd[0]);
+  waitpid(pid, wstatus, 0);
+  return rc;
+}
+
+struct siconos_lcp_args {
+  LinearComplementarityProblem *lcp;
+  double *z, *w;
+  SolverOptions *o;
+};
+
+static int siconos_lcp_call(void *args)
+{
+  struct siconos_lcp_args *a = args;
+  return linearComplementarity_driver(a->lcp, a->z, a->w, a->o);
 }
 
 /* Options for one solve (parent and worker build the same): our tolerance and pivot limit. */
@@ -169,7 +220,16 @@ static SolverOptions *siconos_make_options(const struct siconos_data *d, int n, 
   return o;
 }
 
-static void siconos_options_free(SolverOptions *o)
+SolverOptions *siconos_options_make(int id, double tol, int max_it)
+{
+  SolverOptions *o = solver_options_create(id);
+  if (!o) return NULL;
+  o->dparam[SICONOS_DPARAM_TOL] = tol;
+  if (max_it > 0) o->iparam[SICONOS_IPARAM_MAX_ITER] = max_it;
+  return o;
+}
+
+void siconos_options_free(SolverOptions *o)
 {
   if (!o) return;
   solver_options_delete(o); /* 4.4 frees the members only (its free(op) is commented out) */
@@ -192,7 +252,8 @@ static void siconos_run(const struct siconos_data *d, int n, int max_it_setting,
     if (d->solver_id == SICONOS_LCP_ENUM) lcp_enum_init(&lcp, o, 1);
     int fatal = 0;
     double t0 = solver_wall_time();
-    sh->info = siconos_call(&lcp, z, w, o, !d->show_stderr, &fatal);
+    struct siconos_lcp_args args = {&lcp, z, w, o};
+    sh->info = siconos_guarded_call(siconos_lcp_call, &args, !d->show_stderr, &fatal);
     sh->seconds = solver_wall_time() - t0;
     if (d->solver_id == SICONOS_LCP_ENUM) lcp_enum_reset(&lcp, o, 1);
     sh->fatal = fatal;

@@ -14,6 +14,7 @@
  * Siconos' outputs come back through shared memory); timings are taken in process (-cp_time_limit 0). */
 /* MAP_ANONYMOUS (shared memory for the forked call) is not in XSI 7, which the build selects. */
 #define _DEFAULT_SOURCE
+#include "siconos_call.h"
 #include "solver.h"
 
 #include <errno.h>
@@ -140,55 +141,19 @@ static int sfc_setup(struct solver *s, const struct cp_problem *p)
 
 static SolverOptions *sfc_options_make(const struct sfc_data *d, int id, int max_it)
 {
-  SolverOptions *o = solver_options_create(id);
-  if (!o) return NULL;
-  o->dparam[SICONOS_DPARAM_TOL] = d->tol_s;
-  if (max_it > 0) o->iparam[SICONOS_IPARAM_MAX_ITER] = max_it;
-  return o;
+  return siconos_options_make(id, d->tol_s, max_it);
 }
 
-static void sfc_options_free(SolverOptions *o)
-{
-  if (!o) return;
-  solver_options_delete(o); /* 4.4 frees the members only */
-  free(o);
-}
+struct sfc_args {
+  FrictionContactProblem *fp;
+  double *r, *u;
+  SolverOptions *o;
+};
 
-/* The driver under Siconos' error hook: a fatal error longjmps back here instead of abort(). */
-static int sfc_jump_guard(FrictionContactProblem *fp, SolverOptions *o, double *r, double *u, int *fatal)
+static int sfc_call(void *args)
 {
-  volatile int info = -1; /* volatile: read after a longjmp */
-  *fatal = 0;
-  if (setjmp(*sn_get_jmp_buf()) == 0) {
-    info = fp->dimension == 3 ? fc3d_driver(fp, r, u, o) : fc2d_driver(fp, r, u, o);
-    sn_release_jmp_buf();
-  } else {
-    sn_release_jmp_buf();
-    *fatal = 1;
-  }
-  return info;
-}
-
-/* ... with stderr silenced unless asked. */
-static int sfc_guarded(struct sfc_data *d, SolverOptions *o, double *r, double *u, int *fatal)
-{
-  int saved = -1;
-  if (!d->show_stderr) {
-    fflush(stderr);
-    int devnull = open("/dev/null", O_WRONLY);
-    if (devnull >= 0) {
-      saved = dup(STDERR_FILENO);
-      if (saved >= 0) dup2(devnull, STDERR_FILENO);
-      close(devnull);
-    }
-  }
-  int info = sfc_jump_guard(d->fp, o, r, u, fatal);
-  if (saved >= 0) {
-    fflush(stderr);
-    dup2(saved, STDERR_FILENO);
-    close(saved);
-  }
-  return info;
+  struct sfc_args *a = args;
+  return a->fp->dimension == 3 ? fc3d_driver(a->fp, a->r, a->u, a->o) : fc2d_driver(a->fp, a->r, a->u, a->o);
 }
 
 /* One Siconos solve from r (in d->out->rw) into d->out. */
@@ -205,58 +170,25 @@ static void sfc_run(struct sfc_data *d, int id, int max_it)
   }
   int fatal = 0;
   double t0 = solver_wall_time();
-  out->info = sfc_guarded(d, o, out->rw, out->rw + d->n, &fatal);
+  struct sfc_args args = {d->fp, out->rw, out->rw + d->n, o};
+  out->info = siconos_guarded_call(sfc_call, &args, !d->show_stderr, &fatal);
   out->seconds = solver_wall_time() - t0;
   out->fatal = fatal;
   if (fatal) snprintf(out->fatal_msg, sizeof out->fatal_msg, "%s", sn_fatal_error_msg());
   out->iterations = o->iparam[SICONOS_IPARAM_ITER_DONE];
   out->residu = o->dparam[SICONOS_DPARAM_RESIDU];
-  sfc_options_free(o);
+  siconos_options_free(o);
 }
 
-/* The solve in a child forked for it, killed at the time limit: 0 finished, 1 time limit, 2 the child
- * could not run or died (*wstatus). */
-static int sfc_run_forked(struct solver *s, int id, int *wstatus)
+struct sfc_work {
+  struct sfc_data *d;
+  int id, max_it;
+};
+
+static void sfc_work(void *arg)
 {
-  struct sfc_data *d = s->data;
-  int pfd[2];
-  if (pipe(pfd) != 0) return 2;
-  fflush(NULL); /* the child must not inherit unwritten output */
-  pid_t parent = getpid();
-  pid_t pid = fork();
-  if (pid == 0) {
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(0);
-    close(pfd[0]);
-    sfc_run(d, id, s->set.max_it);
-    if (write(pfd[1], "x", 1) != 1) _exit(1);
-    _exit(0); /* no atexit handlers: MPI and PETSc belong to the parent */
-  }
-  close(pfd[1]);
-  if (pid < 0) {
-    close(pfd[0]);
-    return 2;
-  }
-  int rc = 2;
-  for (;;) {
-    double left = s->set.time_limit - (solver_wall_time() - s->t_start);
-    if (left <= 0.0) {
-      kill(pid, SIGKILL);
-      rc = 1;
-      break;
-    }
-    struct pollfd q = {.fd = pfd[0], .events = POLLIN};
-    int ready = poll(&q, 1, (int)ceil(fmin(left, 1e6) * 1e3));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready > 0) {
-      char c;
-      rc = read(pfd[0], &c, 1) == 1 ? 0 : 2;
-    }
-    if (ready != 0) break;
-  }
-  close(pfd[0]);
-  waitpid(pid, wstatus, 0);
-  return rc;
+  const struct sfc_work *w = arg;
+  sfc_run(w->d, w->id, w->max_it);
 }
 
 /* The status of a finished call; a claim of convergence is the harness's to check. */
@@ -277,7 +209,7 @@ static void sfc_status(const struct solver *s, int id, struct solve_result *r)
   if (max_it <= 0) {
     SolverOptions *o = sfc_options_make(d, id, 0);
     max_it = o ? o->iparam[SICONOS_IPARAM_MAX_ITER] : -1;
-    sfc_options_free(o);
+    siconos_options_free(o);
   }
   r->status = out->iterations >= max_it ? SOLVE_MAX_ITERATIONS : SOLVE_NUMERICAL_FAILURE;
   snprintf(r->message, sizeof r->message, "Siconos info %d after %d of %d iterations, its error %.3g > %.3g",
@@ -288,6 +220,14 @@ static int sfc_solve(struct solver *s, const struct cp_problem *p, double *z, st
 {
   struct sfc_data *d = s->data;
   int n = p->n, id = p->fc_dim == 3 ? d->id3 : d->id2;
+  if (p->fc_relaxed) { /* Siconos' SOCLCP (soclcp_driver) is this problem, but 4.4's packages do not install
+                        * its header: no backend here */
+    r->status = SOLVE_NOT_APPLICABLE;
+    snprintf(r->message, sizeof r->message,
+             "%s solves Coulomb's law (De Saxce's term), not the cone complementarity relaxation",
+             s->type->name);
+    return 0;
+  }
   if (id < 0) {
     r->status = SOLVE_NOT_APPLICABLE;
     snprintf(r->message, sizeof r->message, "%s: Siconos 4.4 has no %dD form of this method", s->type->name,
@@ -303,8 +243,9 @@ static int sfc_solve(struct solver *s, const struct cp_problem *p, double *z, st
   memcpy(d->out->rw, z, (size_t)n * sizeof *z); /* the harness's initial point (cold: 0) */
   memset(d->out->rw + n, 0, (size_t)n * sizeof *z);
   int wstatus = 0, rc = 0;
+  struct sfc_work w = {d, id, s->set.max_it};
   if (s->set.time_limit > 0.0)
-    rc = sfc_run_forked(s, id, &wstatus);
+    rc = siconos_run_forked(s, sfc_work, &w, &wstatus);
   else
     sfc_run(d, id, s->set.max_it);
   if (rc == 1) {

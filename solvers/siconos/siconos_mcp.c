@@ -22,6 +22,7 @@
  * the timed call, so timings are taken in process (-cp_time_limit 0). */
 /* MAP_ANONYMOUS (shared memory for the forked call) is not in XSI 7, which the build selects. */
 #define _DEFAULT_SOURCE
+#include "siconos_call.h"
 #include "solver.h"
 
 #include <errno.h>
@@ -226,56 +227,26 @@ static int smcp_setup(struct solver *s, const struct cp_problem *p)
 
 static SolverOptions *smcp_options_make(const struct smcp_data *d, int max_it)
 {
-  SolverOptions *o = solver_options_create(d->solver_id);
-  if (!o) return NULL;
-  o->dparam[SICONOS_DPARAM_TOL] = d->tol_s;
-  if (max_it > 0) o->iparam[SICONOS_IPARAM_MAX_ITER] = max_it;
-  return o;
+  return siconos_options_make(d->solver_id, d->tol_s, max_it);
 }
 
-static void smcp_options_free(SolverOptions *o)
+struct smcp_args {
+  MixedComplementarityProblem *mcp;
+  double *y, *w;
+  SolverOptions *o;
+};
+
+static int smcp_call(void *args)
 {
-  if (!o) return;
-  solver_options_delete(o); /* 4.4 frees the members only */
-  free(o);
+  struct smcp_args *a = args;
+  return mcp_driver(a->mcp, a->y, a->w, a->o);
 }
 
-/* mcp_driver under Siconos' error hook: a fatal error longjmps back here instead of abort(). */
-static int smcp_jump_guard(MixedComplementarityProblem *mcp, double *y, double *w, SolverOptions *o,
-                           int *fatal)
-{
-  volatile int info = -1; /* volatile: read after a longjmp */
-  *fatal = 0;
-  if (setjmp(*sn_get_jmp_buf()) == 0) {
-    info = mcp_driver(mcp, y, w, o);
-    sn_release_jmp_buf();
-  } else {
-    sn_release_jmp_buf();
-    *fatal = 1;
-  }
-  return info;
-}
-
-/* ... with stderr silenced unless asked (its LU prints a line per failed factorization). */
+/* mcp_driver guarded (siconos_call.h; its LU prints a line per failed factorization). */
 static int smcp_guarded(struct smcp_data *d, double *y, double *w, SolverOptions *o, int *fatal)
 {
-  int saved = -1;
-  if (!d->show_stderr) {
-    fflush(stderr);
-    int devnull = open("/dev/null", O_WRONLY);
-    if (devnull >= 0) {
-      saved = dup(STDERR_FILENO);
-      if (saved >= 0) dup2(devnull, STDERR_FILENO);
-      close(devnull);
-    }
-  }
-  int info = smcp_jump_guard(d->mcp, y, w, o, fatal);
-  if (saved >= 0) {
-    fflush(stderr);
-    dup2(saved, STDERR_FILENO);
-    close(saved);
-  }
-  return info;
+  struct smcp_args args = {d->mcp, y, w, o};
+  return siconos_guarded_call(smcp_call, &args, !d->show_stderr, fatal);
 }
 
 /* One Siconos solve from y (in d->out->yw) into d->out. */
@@ -301,63 +272,26 @@ static void smcp_run(struct smcp_data *d, int max_it)
   out->iterations = o->iparam[SICONOS_IPARAM_ITER_DONE];
   out->residu = o->dparam[SICONOS_DPARAM_RESIDU];
   out->eval_fail = d->eval_fail;
-  smcp_options_free(o);
+  siconos_options_free(o);
 }
 
-/* The solve in a child forked for it, killed at the time limit: 0 finished, 1 time limit, 2 the child
- * could not run or died (*wstatus). */
-static int smcp_run_forked(struct solver *s, int *wstatus)
+/* The forked child's work: a warm-up call, then the solve. */
+static void smcp_work(void *arg)
 {
+  struct solver *s = arg;
   struct smcp_data *d = s->data;
-  int pfd[2];
-  if (pipe(pfd) != 0) return 2;
-  fflush(NULL); /* the child must not inherit unwritten output */
-  pid_t parent = getpid();
-  pid_t pid = fork();
-  if (pid == 0) {
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent) _exit(0);
-    close(pfd[0]);
-    /* A fresh child's first writes fault on copy-on-write pages (Siconos' work arrays, the callbacks'
-     * data): measured at ~15 ms per solve on problems it solves in ~20 us in process. One untimed call
-     * of a single iteration from a copy of y takes those faults first; its outputs are discarded. */
-    int n = d->n;
-    memcpy(d->out->yw + 2 * n, d->out->yw, (size_t)n * sizeof(double));
-    SolverOptions *o = smcp_options_make(d, 1);
-    if (o) {
-      int fatal;
-      smcp_guarded(d, d->out->yw + 2 * n, d->out->yw + 3 * n, o, &fatal);
-      smcp_options_free(o);
-    }
-    smcp_run(d, s->set.max_it);
-    if (write(pfd[1], "x", 1) != 1) _exit(1);
-    _exit(0); /* no atexit handlers: MPI and PETSc belong to the parent */
+  /* A fresh child's first writes fault on copy-on-write pages (Siconos' work arrays, the callbacks'
+   * data): measured at ~15 ms per solve on problems it solves in ~20 us in process. One untimed call
+   * of a single iteration from a copy of y takes those faults first; its outputs are discarded. */
+  int n = d->n;
+  memcpy(d->out->yw + 2 * n, d->out->yw, (size_t)n * sizeof(double));
+  SolverOptions *o = smcp_options_make(d, 1);
+  if (o) {
+    int fatal;
+    smcp_guarded(d, d->out->yw + 2 * n, d->out->yw + 3 * n, o, &fatal);
+    siconos_options_free(o);
   }
-  close(pfd[1]);
-  if (pid < 0) {
-    close(pfd[0]);
-    return 2;
-  }
-  int rc = 2;
-  for (;;) {
-    double left = s->set.time_limit - (solver_wall_time() - s->t_start);
-    if (left <= 0.0) {
-      kill(pid, SIGKILL);
-      rc = 1;
-      break;
-    }
-    struct pollfd q = {.fd = pfd[0], .events = POLLIN};
-    int ready = poll(&q, 1, (int)ceil(fmin(left, 1e6) * 1e3));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready > 0) {
-      char c;
-      rc = read(pfd[0], &c, 1) == 1 ? 0 : 2;
-    }
-    if (ready != 0) break;
-  }
-  close(pfd[0]);
-  waitpid(pid, wstatus, 0);
-  return rc;
+  smcp_run(d, s->set.max_it);
 }
 
 static int smcp_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
@@ -383,7 +317,7 @@ static int smcp_solve(struct solver *s, const struct cp_problem *p, double *z, s
   }
   int killed = 0, died = 0, wstatus = 0;
   if (s->set.time_limit > 0.0) {
-    int rc = smcp_run_forked(s, &wstatus);
+    int rc = siconos_run_forked(s, smcp_work, s, &wstatus);
     killed = rc == 1;
     died = rc == 2;
   } else {
@@ -424,7 +358,7 @@ static int smcp_solve(struct solver *s, const struct cp_problem *p, double *z, s
     if (max_it <= 0) {
       SolverOptions *o = smcp_options_make(d, 0);
       max_it = o ? o->iparam[SICONOS_IPARAM_MAX_ITER] : -1;
-      smcp_options_free(o);
+      siconos_options_free(o);
     }
     r->status = out->iterations >= max_it ? SOLVE_MAX_ITERATIONS : SOLVE_LINE_SEARCH_FAILURE;
     snprintf(r->message, sizeof r->message,

@@ -13,13 +13,28 @@
  *                     velocity level with the exact Coulomb cone, a frictional-contact problem (kind fc)
  *   boxed_lcp         ODE / Bullet: coulomb_cone's rows with the friction as a box by friction index, a
  *                     boxed LCP (kind boxed); the shared rows in contact_rows.h
+ *   anitescu_ccp      Anitescu 2006 (the cone complementarity problem; MuJoCo's and Drake's convex model):
+ *                     coulomb_cone's W and q without De Saxcé's term, kind fc relaxed (the exact cone's
+ *                     counterpart of Anitescu & Hart's eq. 15 with Gamma = 0)
  * Shared: the standard model's declared options (stewart_trinkle.h) and the bilateral joints' rows
  * (core/joint_block.h). */
 #ifndef CB_CLASSIC_H
 #define CB_CLASSIC_H
 
 #include "formulation.h"
+#include "jacobian.h"
 #include "joint_block.h"
 #include "stewart_trinkle.h"
+
+/* Where a formulation keeps its velocity columns (realloc'd to *cap) and the free velocity with its work
+ * vector (ndof + 1 each, remade when ndof changes). */
+struct classic_columns {
+  struct jcol **col;
+  int *cap;
+  double **nu_free, **work;
+  int *ndof;
+};
+/* Room for ncol columns and ndof velocities (stewart_trinkle.c): 0, or 1 out of memory. */
+int classic_reserve(struct classic_columns c, int ncol, int ndof);
 
 #endif

@@ -92,5 +92,6 @@ int contact_rows_recover(struct formulation *f, const struct world *w, const str
 void contact_rows_view(const struct formulation *f, FILE *out)
 {
   const struct contact_rows *d = f->data;
-  fprintf(out, "  penetration correction %g\n", d->correction);
+  fprintf(out, "  penetration correction %g%s\n", d->correction,
+          d->relaxed ? "; the cone complementarity relaxation (no De Saxce term)" : "");
 }

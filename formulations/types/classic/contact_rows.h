@@ -19,6 +19,7 @@ struct contact_rows {
   int ndof;
   double correction; /* beta, the type's -NAME_penetration_correction */
   double cfm;        /* boxed_lcp's -boxed_lcp_cfm (0 for coulomb_cone): cfm / h added to W's diagonal */
+  int relaxed;       /* anitescu_ccp: the cone problem is the relaxation (cp.h fc_relaxed) */
 };
 
 /* create / destroy hooks of a formulation whose f->data is a struct contact_rows */
@@ -35,5 +36,8 @@ int contact_rows_recover(struct formulation *f, const struct world *w, const str
                          const double *z, double *nu, double *pn);
 /* The view hook: the penetration correction. */
 void contact_rows_view(const struct formulation *f, FILE *out);
+/* coulomb_cone's assemble hook (kind fc; relaxed when the rows say so), also anitescu_ccp's. */
+int coulomb_cone_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs,
+                          double h, struct cp_problem **out);
 
 #endif

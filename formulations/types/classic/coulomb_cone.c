@@ -9,7 +9,7 @@
  * Recovery as Stewart-Trinkle eq. 3: nu+ = nu_free + M^-1 J' r. 2D: one tangent; 3D: two orthogonal ones.
  * No joints or motors (not applicable to such worlds). Solved by the fc solvers (fc_newton, fc_nsgs, fc_admm,
  * siconos_fc_*); the LCP solvers report not_applicable. The rows are contact_rows.h's (shared with
- * boxed_lcp). */
+ * boxed_lcp); the assemble hook also serves anitescu_ccp, the same problem without De Saxcé's term. */
 #include "classic.h"
 #include "contact_rows.h"
 
@@ -20,8 +20,8 @@ static const struct option_decl cc_options[] = {
      "beta: a penetrating contact's normal row uses beta psi / h (1: the full psi/h, as stewart_trinkle)"},
 };
 
-static int cc_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
-                       struct cp_problem **out)
+int coulomb_cone_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs,
+                          double h, struct cp_problem **out)
 {
   int nc = cs->n, dim = w->dim == 2 ? 2 : 3, n = nc * dim;
   *out = NULL;
@@ -31,7 +31,8 @@ static int cc_assemble(struct formulation *f, const struct world *w, const struc
   contact_rows_fill(f->data, cs, dim, h, p->M, p->q);
   for (int i = 0; i < nc; i++)
     p->mu[i] = cs->c[i].mu;
-  snprintf(p->name, sizeof p->name, "coulomb_cone nc=%d d=%d", nc, dim);
+  p->fc_relaxed = ((const struct contact_rows *)f->data)->relaxed;
+  snprintf(p->name, sizeof p->name, "%s nc=%d d=%d", f->type->name, nc, dim);
   f->rows = (struct row_counts){.normal = nc, .friction = nc * (dim - 1), .total = n};
   *out = p;
   return 0;
@@ -47,7 +48,7 @@ const struct formulation_type formulation_type_coulomb_cone = {
     .options = cc_options,
     .n_options = (int)(sizeof cc_options / sizeof cc_options[0]),
     .create = contact_rows_create,
-    .assemble = cc_assemble,
+    .assemble = coulomb_cone_assemble,
     .recover = contact_rows_recover,
     .destroy = contact_rows_destroy,
     .view = contact_rows_view,

@@ -89,23 +89,29 @@ static void st_destroy(struct formulation *f)
   f->data = NULL;
 }
 
-static int st_reserve(struct st_data *d, int ncol, int ndof)
+int classic_reserve(struct classic_columns c, int ncol, int ndof)
 {
-  if (ncol > d->cap) {
-    struct jcol *c = realloc(d->col, (size_t)ncol * sizeof *c);
-    if (!c) return 1;
-    d->col = c;
-    d->cap = ncol;
+  if (ncol > *c.cap) {
+    struct jcol *col = realloc(*c.col, (size_t)ncol * sizeof *col);
+    if (!col) return 1;
+    *c.col = col;
+    *c.cap = ncol;
   }
-  if (ndof != d->ndof || !d->nu_free) {
-    free(d->nu_free);
-    free(d->work);
-    d->nu_free = malloc(((size_t)ndof + 1) * sizeof *d->nu_free);
-    d->work = malloc(((size_t)ndof + 1) * sizeof *d->work);
-    if (!d->nu_free || !d->work) return 1;
-    d->ndof = ndof;
+  if (ndof != *c.ndof || !*c.nu_free) {
+    free(*c.nu_free);
+    free(*c.work);
+    *c.nu_free = malloc(((size_t)ndof + 1) * sizeof **c.nu_free);
+    *c.work = malloc(((size_t)ndof + 1) * sizeof **c.work);
+    if (!*c.nu_free || !*c.work) return 1;
+    *c.ndof = ndof;
   }
   return 0;
+}
+
+static int st_reserve(struct st_data *d, int ncol, int ndof)
+{
+  return classic_reserve((struct classic_columns){&d->col, &d->cap, &d->nu_free, &d->work, &d->ndof}, ncol,
+                         ndof);
 }
 
 /* Joints: the LCP's first ncol rows and unknowns are [p_n; p_f] along their own columns, the slack rows

@@ -19,6 +19,7 @@
   X(quasi_rigid)                                                                                             \
   X(coulomb_cone)                                                                                            \
   X(boxed_lcp)                                                                                               \
+  X(anitescu_ccp)                                                                                            \
   /* one line X(NAME) per formulation, above this one */
 
 #define DECLARE(name) extern const struct formulation_type formulation_type_##name;

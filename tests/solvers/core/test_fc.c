@@ -1,9 +1,10 @@
 /* test_fc.c — the frictional-contact kind (solvers/core/cp_fc.c, cp.c, cp_io.c): the projection onto the
  * Coulomb cone in each of its three cases (and the projection's defining properties at random points), the
  * checker's residual zero at known answers and equal to hand-computed values elsewhere, NaN and a bad mu
- * never converged, cp_duplicate keeping mu, and the reader: the same two-contact problem in Siconos' dense,
- * sparse-block and printed-sparse forms reads to the same data, the file name picks the kind, and malformed
- * files are refused with a message. */
+ * never converged, cp_duplicate keeping mu, the relaxed variant's residual (cone complementarity, no De
+ * Saxcé term) zero at its own answer and not at Coulomb's, and the reader: the same two-contact problem in
+ * Siconos' dense, sparse-block and printed-sparse forms reads to the same data, the file name picks the kind,
+ * and malformed files are refused with a message. */
 #include "check.h"
 #include "cp.h"
 #include "cp_fc.h"
@@ -102,6 +103,35 @@ static const char sparse[] =
     "    col 4 : locations 6 to 6\n      4 : 2\n    col 5 : locations 7 to 7\n      5 : 2\n"
     "-1 3 0 0.5 1 -1\n0.5 0.3\n";
 
+/* One 2D contact, W = I, q = (-1, 2), mu = 0.5. The relaxation's answer: r on the cone's edge, u = W r + q
+ * on the dual cone's (u_N = mu |u_T|), r_N = (mu |q_T| - q_N) / (1 + mu^2) = 1.6, r = (1.6, -0.8),
+ * u = (0.6, 1.2); Coulomb's: u_N = 0, r = (1, -0.5), u = (0, 1.5). */
+static void test_relaxed(void)
+{
+  struct cp_problem *p = cp_fc_create(2, 1);
+  double ccp[2] = {1.6, -0.8}, coulomb[2] = {1.0, -0.5};
+  struct cp_check c;
+  p->M[0] = p->M[3] = 1.0;
+  p->q[0] = -1.0, p->q[1] = 2.0;
+  p->mu[0] = 0.5;
+  cp_check(p, coulomb, NULL, &c);
+  double e_coulomb = c.natural;
+  cp_check(p, ccp, NULL, &c);
+  double e_ccp_as_coulomb = c.natural;
+  p->fc_relaxed = 1;
+  struct cp_problem *dup = cp_duplicate(p);
+  cp_check(dup, ccp, NULL, &c);
+  double e_ccp = c.natural;
+  cp_check(dup, coulomb, NULL, &c);
+  CHECK(
+      e_coulomb < 1e-15 && e_ccp < 1e-15 && e_ccp_as_coulomb > 0.1 && c.natural > 0.1 && dup->fc_relaxed,
+      "relaxed: residual 0 at its answer (%g) and > 0 at Coulomb's (%g); Coulomb: 0 at its own (%g), > 0 at "
+      "the relaxation's (%g); cp_duplicate keeps the flag",
+      e_ccp, c.natural, e_coulomb, e_ccp_as_coulomb);
+  cp_destroy(&dup);
+  cp_destroy(&p);
+}
+
 static void test_reader(void)
 {
   const char *texts[3] = {dense, blocks, sparse}, *names[3] = {"dense", "sparse-block", "sparse"};
@@ -171,6 +201,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   test_projection();
   test_checker();
+  test_relaxed();
   test_reader();
   test_refused();
   int rc = check_finish();
