@@ -127,6 +127,15 @@ static inline void cp_boxed_bounds(const struct cp_problem *p, const double *z, 
   *lo = -b;
   *hi = b;
 }
+/* The islands of a linear problem (cp_islands.c): the connected components of M's pattern (i - j where M_ij
+ * or M_ji is nonzero), independent problems. order (n entries) gets the unknowns island by island, islands
+ * numbered by their smallest unknown, ascending within; island k is order[start[k]] ... order[start[k+1]-1]
+ * (start: n + 1 entries). Returns the number of islands, -1 for a callback problem or on allocation failure.
+ * O(n^2): one pass over M's rows. */
+int cp_islands(const struct cp_problem *p, int *order, int *start);
+/* The problem of the k unknowns idx (ascending, an island of p): M_BB, q_B and their bounds, of p's kind
+ * (a mixed LCP's free unknowns stay first). NULL on allocation failure or for a callback problem. */
+struct cp_problem *cp_island_problem(const struct cp_problem *p, const int *idx, int k);
 
 /* Projection of a value onto [lo, hi]. */
 static inline double cp_mid(double lo, double hi, double x) { return x < lo ? lo : (x > hi ? hi : x); }

@@ -30,7 +30,7 @@ struct fb_data {
        "[1,inf)",                                                                                              \
        "line-search trials before line_search_failure"},                                                       \
       {"rho",  OPT_REAL,  (BASE) + offsetof(struct fb_data, ns.rho),                                           \
-       "1e-8", "(0,inf)", "descent test: grad^T d <= -rho ||d||^p, else a gradient step"},                     \
+       "1e-8", "[0,inf)", "descent test: grad^T d <= -rho ||d||^p, else a gradient step (0: none)"},           \
       {"p", OPT_REAL, (BASE) + offsetof(struct fb_data, ns.p), "2.1", "(2,inf)", "descent test exponent"},     \
       {"lm", OPT_BOOL, (BASE) + offsetof(struct fb_data, ns.levenberg_marquardt),                              \
        "1",  NULL,     "Levenberg-Marquardt step when the Newton matrix is singular or the step is rejected"}, \

@@ -30,6 +30,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The proximal Newton step, the lesson of prox_newton.c, for when the Newton step fails or is cut short
+ * (newton.c, newton_prox_step): (H + lambda D_b) d = -Phi, the semismooth Newton matrix D_a + D_b (J +
+ * lambda I) of Phi for F + lambda (z - z_k) (a proximal-point step, Rockafellar 1976), lambda = prox
+ * max_i |J_ii| min(1, r / scale) as prox_newton's, r the natural residual: it vanishes at the solution.
+ * Why: on a box resting on four corners (bench_solvers' resting classes) the normal rows of M have rank 3,
+ * and when the gaps make only three corners touch, the iterate sits with all four loaded and a residual
+ * along the rocking mode (1, -1, -1, 1) that no normal impulse changes; the way out is to unload a corner
+ * to 0, a move of the size of z along M's null space, where the merit's slope is O((F_i / z_i)^2 F_i): a
+ * plateau. The Newton step there is O(z^2 / F) long (or H exactly singular once 1 - z_i / hypot(z_i, F_i)
+ * rounds to 0), DLFK's descent test rejects it and Levenberg-Marquardt crawls: fb_newton failed every
+ * resting600 instance at 200 iterations (merit ~1e-11, residual ~1e-6). The shift bounds the step along the
+ * null space; it is judged by the decrease it was made for (newton.c, NEWTON_TEST_MODEL). Linear problems
+ * only: on the corpus's geometrically implicit NCPs (rolling disc, sphere between two spheres) the step won
+ * the merit comparison early and cost 2-3x the iterations, and one step failed that converged without it. */
+static inline double fb_prox_weight(double prox, double natural, double scale)
+{
+  double r = natural / scale;
+  return prox > 0.0 ? prox * (r < 1.0 ? r : 1.0) : 0.0;
+}
+
 /* What one solve needs; allocated once per solve. */
 struct fb_ctx {
   const struct cp_problem *p;
@@ -38,6 +58,9 @@ struct fb_ctx {
   double *zF;     /* ... and the point it belongs to */
   int F_valid;
   double natural; /* natural-map residual at zF */
+  double scale;   /* the checker's scale (tol_abs / tol) */
+  double prox;    /* -fb_newton_prox */
+  double *shift;  /* the Newton matrix's diagonal shift lambda D_b D (fb_prox_weight) */
   double *y;      /* J e_beta for the degenerate rows */
   int *beta;      /* degenerate rows of the lower-bound kind */
 };
@@ -94,6 +117,10 @@ static int fb_eval_jacobian(void *vctx, const double *z, const double *phi, doub
       s += row[c->beta[m]];
     c->y[k] = s;
   }
+  double max_diag = 0.0;
+  for (int i = 0; i < n; i++)
+    max_diag = fmax(max_diag, fabs(J[(size_t)i * n + i]));
+  const double lambda = fb_prox_weight(c->prox, c->natural, c->scale) * (max_diag > 0.0 ? max_diag : 1.0);
   int k = 0;
   for (int i = 0; i < n; i++) {
     double da, db;
@@ -105,6 +132,7 @@ static int fb_eval_jacobian(void *vctx, const double *z, const double *phi, doub
     for (int j = 0; j < n; j++)
       row[j] = db * jrow[j];
     row[i] += da;
+    c->shift[i] = lambda * db; /* H + shift = D_a + D_b (J + lambda D) */
   }
   return 0;
 }
@@ -118,14 +146,30 @@ static int fb_converged(void *vctx, const double *z, const double *phi, double *
   return c->natural <= c->tol_abs;
 }
 
-static const struct option_decl fb_options[] = {FB_NEWTON_OPTION_ROWS(0)};
+/* fb_newton's state: the options it shares with fb_newton_sparse (whose KLU finds the blocks itself, in
+ * its block triangular form) and the islands. */
+struct fb_dense {
+  struct fb_data fb;
+  int islands; /* -fb_newton_islands: a linear problem's independent blocks solved one by one */
+  double prox; /* -fb_newton_prox: the proximal weight of the Newton step (fb_prox_weight) */
+};
+
+static const struct option_decl fb_options[] = {
+    FB_NEWTON_OPTION_ROWS(offsetof(struct fb_dense, fb)),
+    {"prox", OPT_REAL, offsetof(struct fb_dense, prox), "1", "[0,inf)",
+     "proximal Newton step (H + lambda D_b) d = -Phi where the Newton step fails, lambda = prox max|J_ii| "
+     "min(1, residual / scale); linear problems; 0: none"},
+    {"islands", OPT_BOOL, offsetof(struct fb_dense, islands), "1", NULL,
+     "a linear problem whose M is block diagonal up to a permutation (independent contact groups) is solved "
+     "block by block (cp_islands)"},
+};
 
 /* newton_settings_default fills what the table does not own (max_it, tol, clock). */
 static int fb_create(struct solver *s)
 {
-  struct fb_data *d = calloc(1, sizeof *d);
+  struct fb_dense *d = calloc(1, sizeof *d);
   if (!d) return 1;
-  newton_settings_default(&d->ns);
+  newton_settings_default(&d->fb.ns);
   s->data = d;
   return 0;
 }
@@ -181,8 +225,8 @@ int fb_run(const struct fb_data *d, struct newton_settings ns, const struct newt
   }
   if (why != NEWTON_CONVERGED)
     snprintf(r->message, sizeof r->message,
-             "%s after %d iterations (%d Levenberg-Marquardt, %d gradient steps), merit %.3g%s",
-             newton_reason_name(why), st.iterations, st.lm_steps, st.gradient_steps, st.merit,
+             "%s after %d iterations (%d proximal, %d Levenberg-Marquardt, %d gradient steps), merit %.3g%s",
+             newton_reason_name(why), st.iterations, st.prox_steps, st.lm_steps, st.gradient_steps, st.merit,
              retried ? "; also run without Levenberg-Marquardt" : "");
   else if (retried)
     snprintf(r->message, sizeof r->message,
@@ -190,44 +234,103 @@ int fb_run(const struct fb_data *d, struct newton_settings ns, const struct newt
   return err;
 }
 
-static int fb_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
+/* One Newton run on p from z; scale: the checker's scale of the problem the tolerance belongs to (an
+ * island's is the whole problem's, so that every island meeting tol * scale makes the whole one meet it). */
+static int fb_solve_one(const struct solver *s, const struct cp_problem *p, double scale, double *z,
+                        struct solve_result *r)
 {
-  const struct fb_data *d = s->data;
+  const struct fb_dense *d = s->data;
   int n = p->n;
   size_t nn = n > 0 ? (size_t)n : 1;
-  struct fb_ctx c = {.p = p};
+  struct fb_ctx c = {.p = p, .scale = scale, .tol_abs = s->set.tol * scale, .prox = d->prox};
   c.F = malloc(nn * sizeof *c.F);
   c.zF = malloc(nn * sizeof *c.zF);
   c.y = malloc(nn * sizeof *c.y);
   c.beta = malloc(nn * sizeof *c.beta);
-  int err = 0;
-  if (!c.F || !c.zF || !c.y || !c.beta) {
-    err = 1;
-    goto cleanup;
+  c.shift = malloc(nn * sizeof *c.shift);
+  int err = !c.F || !c.zF || !c.y || !c.beta || !c.shift;
+  if (!err) {
+    struct newton_settings ns = d->fb.ns;
+    ns.max_it = s->set.max_it > 0 ? s->set.max_it : d->fb.ns.max_it;
+    ns.tol = c.tol_abs;
+    ns.clock = (struct solver *)s;
+    struct newton_problem prob = {.n = n,
+                                  .ctx = &c,
+                                  .phi = fb_eval_phi,
+                                  .jacobian = fb_eval_jacobian,
+                                  .converged = fb_converged,
+                                  .diag_shift = c.prox > 0.0 && cp_is_linear(p) ? c.shift : NULL};
+    err = fb_run(&d->fb, ns, &prob, z, r);
   }
-  struct cp_check chk;
-  if (cp_check(p, z, c.F, &chk) != 0) {
-    err = 1;
-    goto cleanup;
-  }
-  c.tol_abs = s->set.tol * chk.scale;
-  if (chk.nonfinite) {
-    r->status = SOLVE_NAN_OR_INF;
-    snprintf(r->message, sizeof r->message, "NaN or Inf in the problem data or the initial point");
-    goto cleanup;
-  }
-  struct newton_settings ns = d->ns;
-  ns.max_it = s->set.max_it > 0 ? s->set.max_it : d->ns.max_it;
-  ns.tol = c.tol_abs;
-  ns.clock = s;
-  struct newton_problem prob = {
-      .n = n, .ctx = &c, .phi = fb_eval_phi, .jacobian = fb_eval_jacobian, .converged = fb_converged};
-  err = fb_run(d, ns, &prob, z, r);
-cleanup:
   free(c.F);
   free(c.zF);
   free(c.y);
   free(c.beta);
+  free(c.shift);
+  return err;
+}
+
+/* The islands of p (order, start: cp_islands) one by one, each from its part of z. The iterations are the
+ * largest island's count (the islands are independent runs); the status is the first failed island's, whose
+ * message is kept with its place. */
+static int fb_solve_islands(const struct solver *s, const struct cp_problem *p, double scale, int count,
+                            const int *order, const int *start, double *z, struct solve_result *r)
+{
+  double *zs = malloc((size_t)p->n * sizeof *zs);
+  if (!zs) return 1;
+  int err = 0, largest = 0;
+  r->status = SOLVE_CONVERGED;
+  r->iterations = 0;
+  for (int k = 0; k < count && !err; k++) {
+    const int *idx = order + start[k], m = start[k + 1] - start[k];
+    struct cp_problem *sub = cp_island_problem(p, idx, m);
+    struct solve_result rs = {.status = SOLVE_CONVERGED};
+    if (!sub) {
+      err = 1;
+      break;
+    }
+    for (int a = 0; a < m; a++)
+      zs[a] = z[idx[a]];
+    err = fb_solve_one(s, sub, scale, zs, &rs);
+    for (int a = 0; a < m; a++)
+      z[idx[a]] = zs[a];
+    cp_destroy(&sub);
+    largest = m > largest ? m : largest;
+    r->iterations = rs.iterations > r->iterations ? rs.iterations : r->iterations;
+    if (rs.status != SOLVE_CONVERGED && r->status == SOLVE_CONVERGED) {
+      r->status = rs.status;
+      snprintf(r->message, sizeof r->message, "island %d of %d (n = %d): %.250s", k + 1, count, m,
+               rs.message);
+    }
+  }
+  if (!err && r->status == SOLVE_CONVERGED)
+    snprintf(r->message, sizeof r->message, "%d islands (largest n = %d)", count, largest);
+  free(zs);
+  return err;
+}
+
+static int fb_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
+{
+  const struct fb_dense *d = s->data;
+  int n = p->n, err = 0, count = 1;
+  size_t nn = n > 0 ? (size_t)n : 1;
+  double *work = malloc(nn * sizeof *work);
+  int *order = malloc(nn * sizeof *order), *start = malloc((nn + 1) * sizeof *start);
+  struct cp_check chk;
+  if (!work || !order || !start || cp_check(p, z, work, &chk) != 0) {
+    err = 1;
+  } else if (chk.nonfinite) {
+    r->status = SOLVE_NAN_OR_INF;
+    snprintf(r->message, sizeof r->message, "NaN or Inf in the problem data or the initial point");
+  } else {
+    if (d->islands && cp_is_linear(p) && n > 1 && (count = cp_islands(p, order, start)) < 0) err = 1;
+    if (!err)
+      err = count > 1 ? fb_solve_islands(s, p, chk.scale, count, order, start, z, r)
+                      : fb_solve_one(s, p, chk.scale, z, r);
+  }
+  free(work);
+  free(order);
+  free(start);
   return err;
 }
 
@@ -239,7 +342,7 @@ static void fb_destroy(struct solver *s)
 
 static void fb_view(const struct solver *s, FILE *out)
 {
-  const struct fb_data *d = s->data;
+  const struct fb_data *d = &((const struct fb_dense *)s->data)->fb;
   fprintf(out,
           "  Armijo sigma %g (-fb_newton_sigma), backtracking ratio %g (-fb_newton_beta), max backtracks %d "
           "(-fb_newton_max_backtracks), descent test rho %g p %g (-fb_newton_rho, -fb_newton_p), "

@@ -82,21 +82,30 @@ static int newton_line_search(const struct newton_problem *prob, const struct ne
   return 0;
 }
 
-/* Accepts direction d if it passes the descent test (Newton steps only: DLFK's grad^T d <= -rho |d|^p)
- * and the Armijo line search. */
+/* How newton_try judges a direction: by the merit's slope g^T d alone (Levenberg-Marquardt), with DLFK's
+ * descent test grad^T d <= -rho |d|^p (the Newton step), or with that test on the decrease the step was made
+ * for, -Phi^T Phi (the proximal Newton step (H + diag_shift) d = -Phi; for the unshifted step it is g^T d):
+ * then Armijo reads Psi(z + t d) <= (1 - 2 sigma t) Psi(z). Its true slope -Phi^T Phi - Phi^T diag_shift d
+ * may be positive along a statically indeterminate direction (the long step that unloads a corner of a box
+ * resting on four), where the merit is flat to first order; LM and the gradient step, which use the true
+ * slope, remain the fallback. */
+enum newton_test { NEWTON_TEST_SLOPE, NEWTON_TEST_DESCENT, NEWTON_TEST_MODEL };
+
+/* Accepts direction d if it passes the test and the Armijo line search. */
 static int newton_try(const struct newton_problem *prob, const struct newton_settings *set, double *z,
                       double *phi, double *psi, const double *d, const double *g, double *zt, double *phit,
-                      int descent_test, double *t_out)
+                      enum newton_test test, double *t_out)
 {
   int n = prob->n;
-  double gd = cblas_ddot(n, g, 1, d, 1), dn = cblas_dnrm2(n, d, 1);
+  double gd = test == NEWTON_TEST_MODEL ? -cblas_ddot(n, phi, 1, phi, 1) : cblas_ddot(n, g, 1, d, 1),
+         dn = cblas_dnrm2(n, d, 1);
   if (!isfinite(gd) || !isfinite(dn) || !(gd < 0.0)) return 0;
-  if (descent_test && gd > -set->rho * pow(dn, set->p)) return 0;
+  if (test != NEWTON_TEST_SLOPE && gd > -set->rho * pow(dn, set->p)) return 0;
   return newton_line_search(prob, set, z, phi, psi, d, gd, zt, phit, t_out);
 }
 
-/* The arrays of one solve. Hc, z0 and phi0 exist iff Levenberg-Marquardt is on; with a backend's linear
- * algebra H and ipiv are one-element placeholders (no n x n array). */
+/* The arrays of one solve. Hc, z0 and phi0 exist iff Levenberg-Marquardt or the proximal step is on; with a
+ * backend's linear algebra H and ipiv are one-element placeholders (no n x n array). */
 struct newton_work {
   size_t nn; /* n, at least 1 */
   double *phi, *phit, *zt, *d, *g, *H;
@@ -176,6 +185,14 @@ static int newton_direction(const struct newton_problem *prob, struct newton_wor
   return info == 0 && LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', n, 1, w->H, n, w->ipiv, w->d, n) == 0;
 }
 
+/* A fallback step searched from the iteration's start won: z, phi and *psi take its point (z0, phi0). */
+static void newton_take_trial(struct newton_work *w, double *z, double *psi, double psi_trial)
+{
+  memcpy(z, w->z0, w->nn * sizeof *z);
+  memcpy(w->phi, w->phi0, w->nn * sizeof *w->phi);
+  *psi = psi_trial;
+}
+
 /* The dense Levenberg-Marquardt system (H^T H + lambda D) d = -H^T Phi at z0 (d holds -g on entry), D = I
  * or diag(H^T H), by Cholesky. 1 solved, 0 not, -1 when H could not be evaluated. */
 static int newton_lm_dense(const struct newton_problem *prob, const struct newton_settings *set,
@@ -214,36 +231,69 @@ static int newton_lm_step(const struct newton_problem *prob, const struct newton
     solved = prob->linalg->solve_lm(prob->ctx, lambda, set->lm_scaled, w->d) == 0;
   else if ((solved = newton_lm_dense(prob, set, w, lambda)) < 0)
     return -1;
-  if (solved && newton_try(prob, set, w->z0, w->phi0, &psi_lm, w->d, w->g, w->zt, w->phit, 0, &t_lm) &&
+  if (solved &&
+      newton_try(prob, set, w->z0, w->phi0, &psi_lm, w->d, w->g, w->zt, w->phit, NEWTON_TEST_SLOPE, &t_lm) &&
       (!accepted || psi_lm < *psi)) {
-    memcpy(z, w->z0, w->nn * sizeof *z);
-    memcpy(w->phi, w->phi0, w->nn * sizeof *w->phi);
-    *psi = psi_lm;
+    newton_take_trial(w, z, psi, psi_lm);
     accepted = 1;
     stats->lm_steps++;
   }
   return accepted;
 }
 
-/* One iteration from z (merit *psi): the Newton step, else or also Levenberg-Marquardt, else steepest
- * descent. NEWTON_MAX_ITERATIONS: no reason to stop yet. */
+/* The proximal Newton step (H + diag_shift) d = -Phi from the iteration's start (z0, phi0, merit psi0),
+ * tried when the Newton step failed or had to be cut below lm_below (dense H only): where H is singular or
+ * nearly so along a statically indeterminate direction, the shift bounds the step there (fb_newton.c's
+ * fb_prox_weight). H is evaluated again into Hc (the LU overwrote H), which also refreshes diag_shift. As
+ * newton_lm_step: the lower merit wins; 1 when z moved here or accepted already was, -1 when H could not be
+ * evaluated; *t gets the step's length when it is taken. */
+static int newton_prox_step(const struct newton_problem *prob, const struct newton_settings *set, double *z,
+                            struct newton_work *w, double *psi, double psi0, int accepted, double *t,
+                            struct newton_stats *stats)
+{
+  int n = prob->n;
+  double psi_p = psi0, t_p = 0.0;
+  if (!w->Hc || !w->z0 || !w->phi0) return accepted; /* allocated with the proximal step (newton_solve) */
+  if (prob->jacobian(prob->ctx, w->z0, w->phi0, w->Hc) != 0) return -1;
+  for (int i = 0; i < n; i++) {
+    w->Hc[(size_t)i * n + i] += prob->diag_shift[i];
+    w->d[i] = -w->phi0[i];
+  }
+  lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, w->Hc, n, w->ipiv);
+  if (info == 0 && LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', n, 1, w->Hc, n, w->ipiv, w->d, n) == 0 &&
+      newton_try(prob, set, w->z0, w->phi0, &psi_p, w->d, w->g, w->zt, w->phit, NEWTON_TEST_MODEL, &t_p) &&
+      (!accepted || psi_p < *psi)) {
+    newton_take_trial(w, z, psi, psi_p);
+    *t = t_p;
+    accepted = 1;
+    stats->prox_steps++;
+  }
+  return accepted;
+}
+
+/* One iteration from z (merit *psi): the Newton step, else or also the proximal Newton step and
+ * Levenberg-Marquardt, else steepest descent. NEWTON_MAX_ITERATIONS: no reason to stop yet. */
 static enum newton_reason newton_iteration(const struct newton_problem *prob,
                                            const struct newton_settings *set, double *z,
                                            struct newton_work *w, double *psi, struct newton_stats *stats)
 {
-  int n = prob->n, lm = w->z0 != NULL;
+  int n = prob->n, lm = set->levenberg_marquardt, prox = prob->diag_shift != NULL && !prob->linalg;
   double gg = 0.0;
   enum newton_reason reason = newton_gradient(prob, z, w, &gg);
   if (reason != NEWTON_MAX_ITERATIONS) return reason;
   /* 1. the semismooth Newton step H d = -Phi */
   int have_d = newton_direction(prob, w, stats);
   double t = 0.0, psi0 = *psi;
-  if (lm) {
+  if (w->z0) {
     memcpy(w->z0, z, w->nn * sizeof *z);
     memcpy(w->phi0, w->phi, w->nn * sizeof *w->phi);
   }
-  int accepted = have_d && newton_try(prob, set, z, w->phi, psi, w->d, w->g, w->zt, w->phit, 1, &t);
-  /* 2. Levenberg-Marquardt from the same point */
+  int accepted =
+      have_d && newton_try(prob, set, z, w->phi, psi, w->d, w->g, w->zt, w->phit, NEWTON_TEST_DESCENT, &t);
+  /* 2. the proximal Newton step, then Levenberg-Marquardt, from the same point */
+  if ((!accepted || t < set->lm_below) && prox &&
+      (accepted = newton_prox_step(prob, set, z, w, psi, psi0, accepted, &t, stats)) < 0)
+    return NEWTON_EVAL_FAILURE;
   if ((!accepted || t < set->lm_below) && lm &&
       (accepted = newton_lm_step(prob, set, z, w, psi, psi0, accepted, stats)) < 0)
     return NEWTON_EVAL_FAILURE;
@@ -257,6 +307,7 @@ static enum newton_reason newton_iteration(const struct newton_problem *prob,
     stats->gradient_steps++;
   }
   stats->merit = *psi;
+
   return newton_done(prob, set, z, w->phi, *psi, &stats->residual) ? NEWTON_CONVERGED : NEWTON_MAX_ITERATIONS;
 }
 
@@ -267,7 +318,7 @@ enum newton_reason newton_solve(const struct newton_problem *prob, const struct 
   enum newton_reason reason = NEWTON_MAX_ITERATIONS;
   memset(stats, 0, sizeof *stats);
   /* levenberg_marquardt is read once: the LM buffers exist iff it is on */
-  if (newton_work_create(&w, prob, set->levenberg_marquardt)) {
+  if (newton_work_create(&w, prob, set->levenberg_marquardt || (prob->diag_shift && !prob->linalg))) {
     reason = NEWTON_ALLOCATION_FAILURE;
     goto cleanup;
   }

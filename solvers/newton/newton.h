@@ -28,6 +28,10 @@ struct newton_problem {
   /* Optional linear algebra of the backend's own (a sparse factorization): when set, jacobian is not
    * called and no n x n array is allocated. NULL: H dense, LAPACK LU / Cholesky. */
   const struct newton_linalg *linalg;
+  /* Optional (dense H only): n entries the jacobian callback fills at each call; when the Newton step fails
+   * or is cut below lm_below, the proximal step (H + diag(diag_shift)) d = -Phi is tried before
+   * Levenberg-Marquardt (newton.c, newton_prox_step). NULL: none. */
+  const double *diag_shift;
 };
 
 /* The linear algebra newton_solve needs, for H an element of the generalised Jacobian kept by the backend.
@@ -76,6 +80,7 @@ enum newton_reason {
 struct newton_stats {
   int iterations;
   int lm_steps;       /* iterations that took the Levenberg-Marquardt step */
+  int prox_steps;     /* iterations that took the proximal Newton step (diag_shift) */
   int gradient_steps; /* iterations that fell back to the steepest-descent direction */
   int singular;       /* iterations whose Newton matrix had a zero pivot */
   double merit;       /* final merit */

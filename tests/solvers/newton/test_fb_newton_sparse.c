@@ -17,10 +17,13 @@
 #include <stdlib.h>
 
 /* Both solvers on p: both converge and, when the solution is unique (tol > 0), their answers agree to tol
- * (scaled by max(1, |z|)). Takes p. */
+ * (scaled by max(1, |z|)). fb_newton as the same method: one Newton run on the whole problem (no islands)
+ * without its proximal step, which the sparse solver does not have. Takes p. */
 static void compare(struct cp_problem *p, double tol)
 {
-  struct solver *dense = test_solver("fb_newton", 1e-10), *sparse = test_solver("fb_newton_sparse", 1e-10);
+  struct solver *dense = test_solver_with("fb_newton", 1e-10,
+                                          OPTS("-fb_newton_islands", "0", "-fb_newton_prox", "0")),
+                *sparse = test_solver("fb_newton_sparse", 1e-10);
   int n = p->n;
   double *z1 = calloc((size_t)n, sizeof *z1), *z2 = calloc((size_t)n, sizeof *z2);
   struct solve_result r1, r2;
