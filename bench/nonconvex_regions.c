@@ -5,13 +5,14 @@
  *         group of N short sides). mistaken_area: targets inside the obstacle where the point ends inside
  *         freely (no impulse: the summation form's cap, Fig. 4: the triangle x + y >= -eps of area
  *         eps^2 / 2; Fig. 7: larger with more close sides); max_depth: the deepest end inside, accepted or
- *         pushed (a point pushed onto the cap's hypotenuse ends up to eps / 2 deep, the paper's z_b2). phantom_offset: along a ray out of a side (corner: q = (-eps, delta);
- *         polygon: below its bottom side), the farthest free target the step refuses. Every target is also
- *         judged by the form's own closed-form region (predicted_*): eq. 30 sum_i max(0, d_i + eps) >= eps,
- *         eq. 35 (as our default assembles it) sum_i max(0, d_i + eps) >= (n - 1) eps, max: max_i d_i >= 0.
- * USAGE   bench_nonconvex_regions [-options_file bench/experiments/nonconvex_regions.opts]
+ *         pushed (a point pushed onto the cap's hypotenuse ends up to eps / 2 deep, the paper's z_b2).
+ * phantom_offset: along a ray out of a side (corner: q = (-eps, delta); polygon: below its bottom side), the
+ * farthest free target the step refuses. Every target is also judged by the form's own closed-form region
+ * (predicted_*): eq. 30 sum_i max(0, d_i + eps) >= eps, eq. 35 (as our default assembles it) sum_i max(0, d_i
+ * + eps) >= (n - 1) eps, max: max_i d_i >= 0. USAGE   bench_nonconvex_regions [-options_file
+ * bench/experiments/nonconvex_regions.opts]
  *         [-obstacle corner,poly3,poly4,poly6] [-eps 0.02] [-form sum_eq35,sum_eq30,max,stewart_trinkle]
- *         [-cp_solver lemke,enum] [-grid 40] [-inradius 0.8] [sweep options]
+ *         [-cp_solver lemke,enum,milp] [-grid 40] [-inradius 0.8] [sweep options]
  * PAPER   Egan, Berard & Trinkle, Secs. V-VI (eqs. 24-30), Figs. 4 and 7, appendix eqs. 32-35. */
 #include "engine/sweep.h"
 #include "formulation.h"
@@ -34,21 +35,27 @@ static const struct sweep_axis axes[] = {
      "sum_eq35 / sum_eq30: nonconvex_sum with -nc_sum_rhs eq35 / eq30; max: nonconvex_max (gamma 100); "
      "stewart_trinkle",
      0, SWEEP_METHOD, NULL},
-    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke,enum", "solvers", 0, SWEEP_METHOD, NULL},
+    {"solver", "-cp_solver", SWEEP_SOLVER, "lemke,enum,milp", "solvers", 0, SWEEP_METHOD, NULL},
 };
 
 static const struct sweep_column columns[] = {
-    {"mistaken_area", SWEEP_INFO, "area of the targets inside the obstacle that the step lets the point fly into freely [m^2]", .floor = 0},
-    {"predicted_area", SWEEP_INFO, "the same area by the form's closed-form region (empty: stewart_trinkle)", .floor = 0},
+    {"mistaken_area", SWEEP_INFO,
+     "area of the targets inside the obstacle that the step lets the point fly into freely [m^2]",
+     .floor = 0},
+    {"predicted_area", SWEEP_INFO, "the same area by the form's closed-form region (empty: stewart_trinkle)",
+     .floor = 0},
     {"analytic_area", SWEEP_INFO, "corner, summation: the cap triangle eps^2 / 2; max: 0 [m^2]", .floor = 0},
     {"mistaken_share", SWEEP_INFO, "mistaken_area / the obstacle's area in the grid window", .floor = 0},
     {"predicted_share", SWEEP_INFO, "predicted_area / the obstacle's area in the grid window", .floor = 0},
     {"outside_region", SWEEP_INFO,
-     "targets accepted that the region refuses (0: a free flight there is no solution of the form's LCP)",
+     "targets accepted that the region refuses by more than the tolerance (a free flight there cannot solve "
+     "the form's LCP: 0)",
      .floor = 0},
-    {"phantom_offset", SWEEP_INFO, "largest offset out of the probed side at which the step moves the point [m]", .floor = 0},
+    {"phantom_offset", SWEEP_INFO,
+     "largest offset out of the probed side at which the step moves the point [m]", .floor = 0},
     {"predicted_offset", SWEEP_INFO, "the same by the closed-form region [m]", .floor = 0},
-    {"max_depth", SWEEP_INFO, "deepest end inside the obstacle (-max_i d_i), accepted or pushed [m]", .floor = 0},
+    {"max_depth", SWEEP_INFO, "deepest end inside the obstacle (-max_i d_i), accepted or pushed [m]",
+     .floor = 0},
     {"sides", SWEEP_INFO, "sides the formulation built (nonconvex forms: normal rows)", .floor = 0},
     {"unsolved", SWEEP_INFO, "targets whose solve did not converge", .floor = 0},
     {"solves", SWEEP_INFO, "solves (the grid's targets inside the obstacle, and the ray's)", .count = 1},
@@ -68,7 +75,7 @@ static const struct option_decl options[] = {
 };
 
 static const double point_r = 1.0 / 1024.0; /* the scenes' point disc */
-static const double step_h = 2.0;            /* the paper's Fig. 3 step */
+static const double step_h = 2.0;           /* the paper's Fig. 3 step */
 
 /* The obstacle's sides as half-planes n . c <= off (c the disc centre; off includes the radius, so that
  * d_i = n_i . c - off_i is the side's gap), the point's start and the grid window. */
@@ -126,14 +133,16 @@ static double max_gap(const struct obstacle *o, const double c[2], double *d)
 
 enum form_kind { FORM_SUM35, FORM_SUM30, FORM_MAX, FORM_ST };
 
-/* The form's own region: is a free flight to c (no impulse) a solution? (eqs. 24/30, 35, 12/29) */
-static int region_free(const struct obstacle *o, enum form_kind k, double eps, const double c[2])
+/* The form's own region: is a free flight to c (no impulse) a solution? (eqs. 24/30, 35, 12/29) slack: a
+ * length by which the inequality may fail (an end within the tolerance of its target counts as free). */
+static int region_free(const struct obstacle *o, enum form_kind k, double eps, const double c[2],
+                       double slack)
 {
   double d[64], top = max_gap(o, c, d), s = 0.0;
-  if (k == FORM_MAX) return top >= 0.0;
+  if (k == FORM_MAX) return top >= -slack;
   for (int i = 0; i < o->n; i++)
     s += fmax(0.0, d[i] + eps);
-  return s >= (k == FORM_SUM30 ? 1.0 : (double)(o->n - 1)) * eps;
+  return s >= (k == FORM_SUM30 ? 1.0 : (double)(o->n - 1)) * eps - slack;
 }
 
 struct step_ctx {
@@ -190,7 +199,7 @@ static int scan_grid(struct step_ctx *x, enum form_kind k, double eps, int grid,
     for (int j = 0; j < grid; j++) {
       double t[2] = {o->lo[0] + (i + 0.5414) * cell[0], o->lo[1] + (j + 0.5414) * cell[1]}, c[2];
       if (max_gap(o, t, d) >= -tol) continue; /* inside by more than the tolerance */
-      int pred = region_free(o, k, eps, t), st = step_to(x, t, c);
+      int pred = region_free(o, k, eps, t, 0.0), st = step_to(x, t, c);
       if (st < 0) return 1;
       if (st) continue;
       /* accepted: the step lets the point fly freely into the obstacle (no impulse moved it) */
@@ -200,7 +209,7 @@ static int scan_grid(struct step_ctx *x, enum form_kind k, double eps, int grid,
       if (g < -tol) depth = fmax(depth, -g);
       if (k != FORM_ST) {
         predicted += pred ? cell[0] * cell[1] : 0.0;
-        outside += accepted && !pred;
+        outside += accepted && !region_free(o, k, eps, t, 2.0 * tol);
       }
     }
   sweep_row_set(row, "mistaken_area", mistaken);
@@ -225,11 +234,20 @@ static int scan_ray(struct step_ctx *x, enum form_kind k, double eps, int grid, 
     int st = step_to(x, t, c);
     if (st < 0) return 1;
     if (!st && hypot(c[0] - t[0], c[1] - t[1]) > tol) far = delta;
-    if (!region_free(o, k, eps, t)) pred_far = delta;
+    if (!region_free(o, k, eps, t, 0.0)) pred_far = delta;
   }
   sweep_row_set(row, "phantom_offset", far);
   if (k != FORM_ST) sweep_row_set(row, "predicted_offset", pred_far);
   return 0;
+}
+
+/* The -form value's index (enum form_kind), -1 for none. */
+static int form_index(const char *form)
+{
+  static const char *const names[] = {"sum_eq35", "sum_eq30", "max", "stewart_trinkle"};
+  for (int i = 0; i < 4; i++)
+    if (strcmp(form, names[i]) == 0) return i;
+  return -1;
 }
 
 /* The form with the paper's constants and Egan's forms as printed (no passive sides); set here, so a run's
@@ -237,12 +255,9 @@ static int scan_ray(struct step_ctx *x, enum form_kind k, double eps, int grid, 
 static int make_form(const char *form, double eps, enum form_kind *k, struct formulation **f, char *msg,
                      size_t len)
 {
-  static const char *const names[] = {"sum_eq35", "sum_eq30", "max", "stewart_trinkle"};
   static const char *const types[] = {"nonconvex_sum", "nonconvex_sum", "nonconvex_max", "stewart_trinkle"};
-  int i = 0;
-  while (i < 4 && strcmp(form, names[i]) != 0)
-    i++;
-  if (i == 4) return snprintf(msg, len, "-form %s: sum_eq35, sum_eq30, max or stewart_trinkle", form), 1;
+  int i = form_index(form);
+  if (i < 0) return snprintf(msg, len, "-form %s: sum_eq35, sum_eq30, max or stewart_trinkle", form), 1;
   *k = (enum form_kind)i;
   char e[64];
   snprintf(e, sizeof e, "%.17g", eps);
@@ -307,8 +322,7 @@ static int check_axes(void *vctx, const int *n_values, char *const *const *value
       return 1;
     }
   for (int i = 0; i < n_values[2]; i++)
-    if (strcmp(values[2][i], "sum_eq35") && strcmp(values[2][i], "sum_eq30") && strcmp(values[2][i], "max") &&
-        strcmp(values[2][i], "stewart_trinkle")) {
+    if (form_index(values[2][i]) < 0) {
       fprintf(stderr, "error: -form %s: sum_eq35, sum_eq30, max or stewart_trinkle\n", values[2][i]);
       return 1;
     }
@@ -319,7 +333,8 @@ static const struct sweep_driver driver = {
     .experiment = "nonconvex_regions",
     .title = "the free space of the nonconvex forms: capped corner and many-sided groups (Egan, Berard & "
              "Trinkle Figs. 4, 7)",
-    .help = "Status converged: every target's step solved; unsolved_targets otherwise (counted in unsolved).\n",
+    .help =
+        "Status converged: every target's step solved; unsolved_targets otherwise (counted in unsolved).\n",
     .options = options,
     .n_options = sizeof options / sizeof options[0],
     .settings_size = sizeof(struct regions_ctx),

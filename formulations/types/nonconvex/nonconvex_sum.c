@@ -22,7 +22,8 @@ static const struct option_decl ncs_options[] = {
      "epsilon, the corner cap's size (0: computed, 1e-3 x the smallest dynamic body's diameter) [m]"},
     NC_PASSIVE_SIDES_OPTION,
     {"nc_sum_rhs", OPT_CHOICE, offsetof(struct nc_form, sum_rhs), "eq35", "eq35|eq30",
-     "a group's row: eq35 sum c >= (n-1) eps/h (the appendix), eq30 sum c >= eps/h (Sec. VI); same for n = 2"},
+     "a group's row: eq35 sum c >= (n-1) eps/h (the appendix), eq30 sum c >= eps/h (Sec. VI); same for n = "
+     "2"},
 };
 
 static double ncs_auto_epsilon(const struct world *w, double thr)

@@ -164,7 +164,8 @@ static void test_fig9(struct cp_problem *const cases[4])
   int on = 0, off = 0;
   for (int k = 0; k <= 6; k++) {
     double t = k / 6.0;
-    const double ends[3][2] = {{-3.0 + t * 2.98, 0.0}, {-0.02 + 0.02 * t, -0.02 * t}, {0.0, -0.02 - 0.98 * t}};
+    const double ends[3][2] = {
+        {-3.0 + t * 2.98, 0.0}, {-0.02 + 0.02 * t, -0.02 * t}, {0.0, -0.02 - 0.98 * t}};
     for (int j = 0; j < 3; j++) {
       sum_z_of_end(ends[j], z);
       on += passes(cases[3], z, 1e-12, &res);
@@ -176,8 +177,9 @@ static void test_fig9(struct cp_problem *const cases[4])
     sum_z_of_end(beyond[j], z);
     off += passes(cases[3], z, 1e-9, &res);
   }
-  CHECK(off == 0, "Fig. 9(b): no end beyond the segments (x < -3, y > -eps off the cap, inside the cap, "
-                  "y < -1) solves it (%d do)",
+  CHECK(off == 0,
+        "Fig. 9(b): no end beyond the segments (x < -3, y > -eps off the cap, inside the cap, "
+        "y < -1) solves it (%d do)",
         off);
   struct solver *s = NULL;
   double zz[10];
@@ -198,8 +200,9 @@ static void test_fig9(struct cp_problem *const cases[4])
               (fabs(q[0] + 3.0) < 1e-6 && fabs(q[1]) < 1e-6);
     }
   }
-  CHECK(distinct == 3 && dots == 3, "Fig. 9(a): enum's solutions of the max form end at 3 distinct points, "
-                                    "the three dots (%d distinct, %d dots)",
+  CHECK(distinct == 3 && dots == 3,
+        "Fig. 9(a): enum's solutions of the max form end at 3 distinct points, "
+        "the three dots (%d distinct, %d dots)",
         distinct, dots);
   solver_destroy(&s);
 }
