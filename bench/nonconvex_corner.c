@@ -42,6 +42,14 @@ static const struct sweep_column columns[] = {
     {"nu_y", SWEEP_INFO, "nu^{l+1} y", .floor = 0},
     {"q_x", SWEEP_INFO, "q^{l+1} x (the point; the corner is the origin)", .floor = 0},
     {"q_y", SWEEP_INFO, "q^{l+1} y", .floor = 0},
+    {"n_solutions", SWEEP_INFO, "enum: every complementary basic solution of the step's LCP", .floor = 0},
+    {"end_points", SWEEP_INFO,
+     "enum: the distinct q^{l+1} of those solutions (Fig. 9's dots; the summation form's segment ends)",
+     .floor = 0},
+    {"ends_on_fig9", SWEEP_INFO,
+     "enum: 1 if every end is one of Fig. 9's: max the dots (0,0), (0,-1), (-3,0); sum the segments y = 0, "
+     "x in [-3,-eps], the cap x + y = -eps, x = 0, y in [-1,-eps] (case a: (-3,1) alone)",
+     .floor = 0},
     {"iterations", SWEEP_COST, "solver iterations (pivots)", .count = 1, .per_step = 1},
     {"solve_seconds", SWEEP_COST, "wall time of the task's one solve, solver only (the harness's timing) [s]",
      .floor = 0},
@@ -62,6 +70,51 @@ static const char *paper_solution(const char *form, int contact, const double nu
   for (int k = 0; k < 3; k++)
     if (fabs(nu[0] - known[k][0]) < tol && fabs(nu[1] - known[k][1]) < tol) return names[k];
   return NULL;
+}
+
+/* Is q one of Fig. 9's possible ends (frictionless, case b; case a: the free flight's (-3, 1))? */
+static int on_fig9(int is_max, int contact, const double q[2], double eps)
+{
+  const double tol = 1e-4;
+  if (!contact) return fabs(q[0] + 3.0) < tol && fabs(q[1] - 1.0) < tol;
+  if (is_max) {
+    static const double dots[3][2] = {{0.0, 0.0}, {0.0, -1.0}, {-3.0, 0.0}};
+    for (int k = 0; k < 3; k++)
+      if (fabs(q[0] - dots[k][0]) < tol && fabs(q[1] - dots[k][1]) < tol) return 1;
+    return 0;
+  }
+  int horizontal = fabs(q[1]) < tol && q[0] >= -3.0 - tol && q[0] <= -eps + tol;
+  int vertical = fabs(q[0]) < tol && q[1] >= -1.0 - tol && q[1] <= -eps + tol;
+  int cap = fabs(q[0] + q[1] + eps) < tol && q[0] <= tol && q[1] <= tol;
+  return horizontal || vertical || cap;
+}
+
+/* Fig. 9: every solution enum found, recovered to its end q^{l+1}; the distinct ends as text. */
+static int solution_ends(struct formulation *f, struct world *w, struct contact_set *cs,
+                         const struct cp_problem *p, const struct solve_result *r, int is_max, int contact,
+                         struct sweep_row *row)
+{
+  char text[512] = "";
+  double ends[64][2], nu[3] = {0, 0, 0}, pn[8], eps = 0.02;
+  int n_ends = 0, all_on = 1;
+  for (int k = 0; k < r->n_solutions; k++) {
+    if (f->type->recover(f, w, cs, step_h, r->solutions + (size_t)k * p->n, nu, pn)) return 1;
+    const struct body *b = &w->bodies[1];
+    double q[2] = {b->x[0] - point_r + step_h * nu[0], b->x[1] - point_r + step_h * nu[1]};
+    int seen = 0;
+    for (int j = 0; j < n_ends && !seen; j++)
+      seen = fabs(ends[j][0] - q[0]) < 1e-6 && fabs(ends[j][1] - q[1]) < 1e-6;
+    if (seen || n_ends == 64) continue;
+    ends[n_ends][0] = q[0], ends[n_ends][1] = q[1];
+    n_ends++;
+    all_on = all_on && on_fig9(is_max, contact, q, eps);
+    size_t used = strlen(text);
+    snprintf(text + used, sizeof text - used, "%s(%.4g %.4g)", used ? " " : "", q[0] + 0.0, q[1] + 0.0);
+  }
+  sweep_row_set_int(row, "n_solutions", r->n_solutions);
+  sweep_row_set_text(row, "end_points", text);
+  sweep_row_set_int(row, "ends_on_fig9", all_on);
+  return 0;
 }
 
 static double max_diff(const struct cp_problem *p, const struct cp_problem *ref)
@@ -125,6 +178,10 @@ static int run(const struct sweep_task *task, void *ctx, struct sweep_row *row)
   }
   /* 3 recover and validate: where the point ends */
   if (f->type->recover(f, w, &cs, step_h, z, nu, pn)) {
+    rc = 1;
+    goto cleanup;
+  }
+  if ((is_max || is_sum) && r.n_solutions > 0 && solution_ends(f, w, &cs, p, &r, is_max, contact, row)) {
     rc = 1;
     goto cleanup;
   }

@@ -72,6 +72,12 @@ static const struct sweep_column columns[] = {
      "wall time per step in the solver only (the harness's timing of each solve call, summed over the "
      "step's rounds), mean over the run's steps [s]",
      .floor = 0},
+    {"detect_seconds", SWEEP_COST,
+     "wall time per step in contact detection only (the formulation's own: overlap tests for corrective), "
+     "mean over the run's steps [s]",
+     .floor = 0},
+    {"assemble_seconds", SWEEP_COST, "wall time per step in assembly only, mean over the run's steps [s]",
+     .floor = 0},
     {"step_seconds", SWEEP_COST,
      "wall time per step, whole step (detect + assemble + solve + recover), mean over the run's steps [s]",
      .floor = 0},
@@ -180,6 +186,8 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     sweep_row_set(row, "rows_mean", sum.rows_mean);
     sweep_row_set(row, "solve_seconds", sum.solve_seconds);
     sweep_row_set(row, "step_seconds", sum.step_seconds);
+    sweep_row_set(row, "detect_seconds", sum.detect_seconds);
+    sweep_row_set(row, "assemble_seconds", sum.assemble_seconds);
   }
 cleanup:
   run_observers_destroy(obs, n_obs);

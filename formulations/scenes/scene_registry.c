@@ -16,6 +16,7 @@
   X(pendulum)                                                                                                \
   X(pendulum_3d)                                                                                             \
   X(point_corner)                                                                                            \
+  X(point_polygon)                                                                                           \
   X(block_hole)                                                                                              \
   X(triangle_drop)                                                                                           \
   X(peg_box)                                                                                                 \

@@ -427,6 +427,39 @@ const struct scene_type scene_type_point_corner = {
     sizeof(struct point_corner_settings),
     point_corner_build};
 
+struct point_polygon_settings {
+  int sides;
+  double inradius, x, y, vx, vy, radius;
+};
+static const struct option_decl point_polygon_options[] = {
+    ROW(struct point_polygon_settings, sides, OPT_INT, "3", "[3,64]", "sides of the static regular polygon"),
+    ROW(struct point_polygon_settings, inradius, OPT_REAL, "0.01", "(0,inf)", "its inradius [m]"),
+    ROW(struct point_polygon_settings, x, OPT_REAL, "0", "", "initial x of the point [m]"),
+    ROW(struct point_polygon_settings, y, OPT_REAL, "1", "", "initial y of the point [m]"),
+    ROW(struct point_polygon_settings, vx, OPT_REAL, "0", "", "initial horizontal velocity [m/s]"),
+    ROW(struct point_polygon_settings, vy, OPT_REAL, "-1", "", "initial vertical velocity [m/s]"),
+    ROW(struct point_polygon_settings, radius, OPT_REAL, "0.0009765625", "(0,1)",
+        "radius of the point disc [m]"),
+};
+static int point_polygon_build(const void *settings, gsl_rng *rng, struct world **w, char *msg, size_t len)
+{
+  const struct point_polygon_settings *s = settings;
+  const double x[2] = {s->x, s->y}, v[2] = {s->vx, s->vy};
+  (void)rng;
+  return built(scene_point_polygon(s->sides, s->inradius, x, v, s->radius), w, msg, len);
+}
+const struct scene_type scene_type_point_polygon = {
+    "point_polygon",
+    "a point mass near a small static regular polygon (one nonconvex group of n sides), no gravity",
+    "Egan, Berard & Trinkle Fig. 7",
+    SCENE_2D,
+    0.01,
+    0,
+    point_polygon_options,
+    COUNT(point_polygon_options),
+    sizeof(struct point_polygon_settings),
+    point_polygon_build};
+
 struct block_hole_settings {
   double speed, mu;
 };

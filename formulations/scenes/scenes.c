@@ -276,6 +276,32 @@ struct world *scene_point_corner(double vx, double vy, double r)
   return finish(w, ok);
 }
 
+struct world *scene_point_polygon(int sides, double inradius, const double x[2], const double v[2], double r)
+{
+  struct world *w = world_create(2);
+  if (!w || sides < 3 || sides > 64) return finish(w, 0);
+  w->gravity[1] = 0.0;
+  w->mu = 0.0;
+  w->threshold = 4.0;
+  /* a regular polygon centred at the origin with its bottom side horizontal: vertex k at angle
+   * -pi/2 + (2k + 1) pi/n, circumradius inradius / cos(pi/n) */
+  double xy[128], R = inradius / cos(M_PI / sides);
+  for (int k = 0; k < sides; k++) {
+    double a = -0.5 * M_PI + (2.0 * k + 1.0) * M_PI / sides;
+    xy[2 * k] = R * cos(a);
+    xy[2 * k + 1] = R * sin(a);
+  }
+  int g = world_add_body(w, 1, 0.0, 0.0);
+  int ok = g >= 0 && world_add_polygon(w, g, sides, xy) >= 0;
+  int b = ok ? world_add_body(w, 0, 1.0, 0.5 * r * r) : -1;
+  ok = ok && b >= 0 && world_add_disc(w, b, 0.0, 0.0, r) >= 0;
+  if (ok) {
+    w->bodies[b].x[0] = x[0], w->bodies[b].x[1] = x[1];
+    w->bodies[b].v[0] = v[0], w->bodies[b].v[1] = v[1];
+  }
+  return finish(w, ok);
+}
+
 struct world *scene_block_hole(double speed, double mu)
 {
   struct world *w = world_create(2);

@@ -50,6 +50,9 @@ struct world *scene_pendulum_3d(double len, double m, double theta0);
  * [-8, -3] x [-3, 0]): the free space near the corner is the union x >= 0 or y >= 0. Velocity (vx, vy), no
  * gravity, frictionless, threshold 4 (the two sides at the corner, not the L's far edges). Body 1. */
 struct world *scene_point_corner(double vx, double vy, double r);
+/* Egan et al. Fig. 7: a point disc of radius r at x with velocity v near a static regular polygon of `sides`
+ * (3-64) sides and the given inradius, centred at the origin, bottom side horizontal; no gravity. */
+struct world *scene_point_polygon(int sides, double inradius, const double x[2], const double v[2], double r);
 /* Egan Fig. 1: a block (2.4 x 0.4, m = 1, bottom at y = 0, centre x = -1.6, velocity (speed, 0)) sliding on
  * a static ground (one body of three convex parts: x <= 0 with top y = 0; the hole's floor y = -0.55 for
  * 0 <= x <= 0.85; right of the hole, from x = 1 to 12, top y = -0.05, with the diagonal wall from

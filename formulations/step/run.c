@@ -26,6 +26,8 @@ static void add_step(struct run_summary *out, const struct step_record *rec)
   out->step_seconds +=
       rec->seconds_detect + rec->seconds_assemble + rec->seconds_solve + rec->seconds_recover;
   out->solve_seconds += rec->solve.seconds;
+  out->detect_seconds += rec->seconds_detect;
+  out->assemble_seconds += rec->seconds_assemble;
   out->rows_mean += rec->rows.total;
   out->contacts_mean += rec->contacts;
   out->max_penetration = fmax(out->max_penetration, rec->max_penetration);
@@ -43,6 +45,8 @@ static void finish(struct run_summary *out, const struct world *w)
   double d = out->steps > 0 ? (double)out->steps : 1.0;
   out->step_seconds /= d;
   out->solve_seconds /= d;
+  out->detect_seconds /= d;
+  out->assemble_seconds /= d;
   out->rows_mean /= d;
   out->contacts_mean /= d;
   out->fp_iterations /= d;

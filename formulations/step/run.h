@@ -40,6 +40,7 @@ struct run_summary {
   double failed_at;
   int completed;
   double step_seconds, solve_seconds, cpu_seconds;
+  double detect_seconds, assemble_seconds; /* means per step of those two phases (wall) */
   double rows_mean, contacts_mean;
   int rows_first;
   double max_penetration;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # test_bench_peg_box3d.sh — smoke run of bin/bench_peg_box3d (the PEG paper's box of icosahedra) on the
 # sweep engine: 1.2 s at h = 0.016 (three icosahedra) with peg, corrective and the standard model with both
-# detections; the columns are there; every run completes; peg's mean overlap volume is at least a hundred
-# times below corrective's; "paper" is not_applicable to peg; a bad -stewart_trinkle_detection value is an error row.
+# detections; the columns are there (with the per-step cost split: detection, assembly, solver); every run
+# completes; peg's mean overlap volume is at least a hundred times below corrective's; "paper" is
+# not_applicable to peg; a bad -stewart_trinkle_detection value is an error row.
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -11,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 rc=$?
 csv="$tmp/run/tasks.csv"
 want="task_id,h,formulation,solver,stewart_trinkle_detection,status"
-cols="overlap_mean overlap_median overlap_q1 overlap_q3 overlap_max failed_at trap_fraction traps_mean contacts_mean bodies rows_mean step_seconds"
+cols="overlap_mean overlap_median overlap_q1 overlap_q3 overlap_max failed_at trap_fraction traps_mean contacts_mean bodies rows_mean step_seconds detect_seconds assemble_seconds solve_seconds"
 missing=""
 for c in $cols; do head -1 "$csv" 2>/dev/null | tr ',' '\n' | grep -qx "$c" || missing="$missing $c"; done
 if [ "$rc" = 0 ] && head -1 "$csv" | grep -q "^$want," && [ -z "$missing" ]; then
@@ -26,6 +27,11 @@ if awk -F, -v s="$st" -v o="$om" -v b="$bo" 'NR > 1 { k = $3 "/" $5; st[k] = $s;
          exit bad }' "$csv"; then
   echo "ok - bench_peg_box3d: three icosahedra, every run ok, peg's overlap far below corrective's"; else
   echo "not ok - bench_peg_box3d: statuses or overlaps"; sed 's/^/# /' "$csv"; fi
+# the cost split: detection, assembly and the solver's own time are each positive and within the step's
+sp=$(col step_seconds) dt=$(col detect_seconds) as=$(col assemble_seconds) sv=$(col solve_seconds)
+n=$(awk -F, -v s="$st" -v a="$sp" -v b="$dt" -v c="$as" -v d="$sv" 'NR > 1 && $s == "ok" && $b > 0 && $c > 0 && $d > 0 && $b + $c + $d <= $a * (1 + 1e-9)' "$csv" | wc -l)
+if [ "$n" = 4 ]; then echo "ok - bench_peg_box3d: detection + assembly + solve within the step, each positive (4 runs)"; else
+  echo "not ok - bench_peg_box3d: the cost split holds in $n of 4 runs"; fi
 # a value the option's table does not allow is bad input, found before any task: exit 2, the option, the
 # value and its choices named, no run directory made
 "$CB_BIN/bench_peg_box3d" -h 0.016 -t_end 0.1 -formulation peg,stewart_trinkle -stewart_trinkle_detection nearest \

@@ -97,10 +97,12 @@ struct nc_lcp {
  * constant (max: gamma, sum: epsilon), > 0 when fixed by its option, 0 (the option's default) for the
  * per-step value. */
 struct formulation;
+enum { NC_SUM_RHS_EQ35, NC_SUM_RHS_EQ30 };
 struct nc_form {
   struct nc_lcp lcp;
   double param;
   double param_used; /* the value of the last assemble */
+  int sum_rhs;       /* nonconvex_sum's group row (-nc_sum_rhs): NC_SUM_RHS_EQ35 or NC_SUM_RHS_EQ30 */
 };
 int nc_form_create(struct formulation *f);
 void nc_form_destroy(struct formulation *f);

@@ -5,7 +5,11 @@
  * z = [c (y); p_y (y); p_x (x); p_f; s], rows in the same order (eq. 34). Groups: nonconvex_groups.h.
  * -nc_epsilon E (a length; default 1e-3 times the smallest dynamic body's bounding diameter, or times the
  * detection threshold when every dynamic body is a point): the corner cap's size, so a fraction of the
- * bodies' size; too small and eps/h drowns in the solver tolerance (Sec. VII). */
+ * bodies' size; too small and eps/h drowns in the solver tolerance (Sec. VII).
+ * -nc_sum_rhs eq35|eq30: the paper's two statements of a group's row differ when the group has n >= 3
+ * sides. Eq. 30 (sum max(-e, a_i) + (n - 1) e >= 0) is sum c_i >= e; the appendix's b_sum (eq. 35,
+ * -(eps/h)(D'D e_y - e_y)) is sum c_i >= (n - 1) e, which for n >= 3 also refuses free space: a point
+ * beyond one side by less than (n - 2) eps with the others far behind is pushed off it. Equal for n = 2. */
 #include "formulation.h"
 #include "nonconvex.h"
 #include "nonconvex_groups.h"
@@ -17,6 +21,9 @@ static const struct option_decl ncs_options[] = {
     {"nc_epsilon", OPT_REAL, offsetof(struct nc_form, param), "0", "[0,inf)",
      "epsilon, the corner cap's size (0: computed, 1e-3 x the smallest dynamic body's diameter) [m]"},
     NC_PASSIVE_SIDES_OPTION,
+    {"nc_sum_rhs", OPT_CHOICE, offsetof(struct nc_form, sum_rhs), "eq35", "eq35|eq30",
+     "a group's row: eq35 sum c >= (n-1) eps/h (the appendix), eq30 sum c >= eps/h (Sec. VI); same for n = "
+     "2"},
 };
 
 static double ncs_auto_epsilon(const struct world *w, double thr)
@@ -56,11 +63,12 @@ static int ncs_assemble(struct formulation *f, const struct world *w, const stru
     /* (25-26) 0 <= c_i - a_i - eps/h perp c_i */
     rc[i] = 1.0;
     q[i] = -nc_lcp_gap_rate_row(L, i, -1.0, rc, o) - e;
-    /* (27-28), eq. 30: 0 <= sum_{j in group} c_j - (n_group - 1) eps/h perp p_in; a passive side's row is
-     * kept >= 1 (p_in = 0; an active side of the group enforces the sum) */
+    /* (27-28): 0 <= sum_{j in group} c_j - k eps/h perp p_in, k = n_group - 1 (eq. 35) or 1 (eq. 30); a
+     * passive side's row is kept >= 1 (p_in = 0; an active side of the group enforces the sum) */
     for (int j = b; j < end; j++)
       rp[j] = 1.0;
-    q[o + i] = -e * (double)(end - b - 1) + (G->side[i].passive ? 1.0 : 0.0);
+    double k = d->sum_rhs == NC_SUM_RHS_EQ30 ? 1.0 : (double)(end - b - 1);
+    q[o + i] = -e * k + (G->side[i].passive ? 1.0 : 0.0);
   }
   nc_lcp_fill_tail(L, M, q, n, o);
   snprintf(p->name, sizeof p->name, "nonconvex_sum y=%d g=%d x=%d", y, G->ng, G->nx);
@@ -87,6 +95,7 @@ static void ncs_view(const struct formulation *f, FILE *out)
   else
     fprintf(out, "  -nc_epsilon automatic: 1e-3 x smallest dynamic body's diameter (last %g)\n",
             d->param_used);
+  fprintf(out, "  -nc_sum_rhs %s\n", d->sum_rhs == NC_SUM_RHS_EQ30 ? "eq30" : "eq35");
 }
 
 const struct formulation_type formulation_type_nonconvex_sum = {

@@ -4,7 +4,8 @@
  * cp_test_egan_* reproduce the printed B_a, b_a, b_b, B_1, b_1, b_2 (the paper's b_1 is case (b), b_2 case
  * (a)); that the printed solutions pass the checker; that every registered solver's "converged" answer
  * passes it; that enum finds z_a and z_b1..z_b3 of the max case; that milp solves all four. What each
- * solver did is printed as "# solver: ..." lines, with no assertion on success (Lemke may stop on a ray). */
+ * solver did is printed as "# solver: ..." lines, with no assertion on success (Lemke may stop on a ray).
+ * Fig. 9: the summation form's continuum of ends (Sec. V's segments) and the max form's three dots. */
 #include "check.h"
 #include "solver.h"
 #include "testproblems.h"
@@ -142,6 +143,70 @@ static void test_all_solvers(struct cp_problem *const cases[4], const char *cons
   }
 }
 
+/* The summation form's z for the end q of Fig. 3(b) (h = 2, start (1, 1), nu^l = (-2, -1), m = 1): the
+ * impulses p = nu^{l+1} - nu^l with nu^{l+1} = (q - (1, 1)) / 2, a_i = q_i / 2 and c_i = max(0, a_i + 0.01)
+ * (eqs. 25-26). */
+static void sum_z_of_end(const double q[2], double z[4])
+{
+  z[2] = (q[0] - 1.0) / 2.0 + 2.0;
+  z[3] = (q[1] - 1.0) / 2.0 + 1.0;
+  z[0] = fmax(0.0, q[0] / 2.0 + 0.01);
+  z[1] = fmax(0.0, q[1] / 2.0 + 0.01);
+}
+
+/* Fig. 9(b), Sec. V: with the summation form the point may end anywhere on y = 0 between (-3, 0) and
+ * (-0.02, 0), on the cap x + y = -0.02, or on x = 0 between (0, -0.02) and (0, -1): every such end is a
+ * solution of the printed LCP (B_1, b_1), and ends just beyond those segments are not. With the max form
+ * (Fig. 9(a)) enum's solutions end at the three dots (0, 0), (0, -1), (-3, 0) only. */
+static void test_fig9(struct cp_problem *const cases[4])
+{
+  double z[4], res;
+  int on = 0, off = 0;
+  for (int k = 0; k <= 6; k++) {
+    double t = k / 6.0;
+    const double ends[3][2] = {
+        {-3.0 + t * 2.98, 0.0}, {-0.02 + 0.02 * t, -0.02 * t}, {0.0, -0.02 - 0.98 * t}};
+    for (int j = 0; j < 3; j++) {
+      sum_z_of_end(ends[j], z);
+      on += passes(cases[3], z, 1e-12, &res);
+    }
+  }
+  CHECK(on == 21, "Fig. 9(b): all 21 ends sampled on the three segments solve the summation LCP (%d)", on);
+  const double beyond[5][2] = {{-3.05, 0.0}, {-0.01, 0.0}, {-0.015, -0.015}, {0.0, -0.01}, {0.0, -1.05}};
+  for (int j = 0; j < 5; j++) {
+    sum_z_of_end(beyond[j], z);
+    off += passes(cases[3], z, 1e-9, &res);
+  }
+  CHECK(off == 0,
+        "Fig. 9(b): no end beyond the segments (x < -3, y > -eps off the cap, inside the cap, "
+        "y < -1) solves it (%d do)",
+        off);
+  struct solver *s = NULL;
+  double zz[10];
+  struct solve_result r;
+  int distinct = 0, dots = 0;
+  if (solver_create("enum", &s, NULL, 0) == 0 && solver_solve(s, cases[1], zz, &r) == 0) {
+    double seen[16][2];
+    for (int k = 0; k < r.n_solutions && distinct < 16; k++) {
+      const double *zk = r.solutions + (size_t)k * 10; /* p1n, p2n last: q = (1, 1) + 2 (nu^l + p) */
+      double q[2] = {1.0 + 2.0 * (-2.0 + zk[8]), 1.0 + 2.0 * (-1.0 + zk[9])};
+      int dup = 0;
+      for (int j = 0; j < distinct; j++)
+        dup = dup || (fabs(seen[j][0] - q[0]) < 1e-6 && fabs(seen[j][1] - q[1]) < 1e-6);
+      if (dup) continue;
+      seen[distinct][0] = q[0], seen[distinct][1] = q[1];
+      distinct++;
+      dots += (fabs(q[0]) < 1e-6 && (fabs(q[1]) < 1e-6 || fabs(q[1] + 1.0) < 1e-6)) ||
+              (fabs(q[0] + 3.0) < 1e-6 && fabs(q[1]) < 1e-6);
+    }
+  }
+  CHECK(distinct == 3 && dots == 3,
+        "Fig. 9(a): enum's solutions of the max form end at 3 distinct points, "
+        "the three dots (%d distinct, %d dots)",
+        distinct, dots);
+  solver_destroy(&s);
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
@@ -150,6 +215,7 @@ int main(int argc, char **argv)
   const char *const names[4] = {"max (a)", "max (b)", "sum (a)", "sum (b)"};
   test_printed(cases);
   test_all_solvers(cases, names);
+  test_fig9(cases);
   for (int c = 0; c < 4; c++)
     cp_destroy(&cases[c]);
   int rc = check_finish();
