@@ -229,11 +229,26 @@ SolverOptions *siconos_options_make(int id, double tol, int max_it)
   return o;
 }
 
+/* o and its internal solvers' options, depth first, into list (at most cap); the count. */
+static int options_tree(SolverOptions *o, SolverOptions **list, int cap, int n)
+{
+  if (!o || n >= cap) return n;
+  list[n++] = o;
+  for (size_t i = 0; i < o->numberOfInternalSolvers && o->internalSolvers; i++)
+    n = options_tree(o->internalSolvers[i], list, cap, n);
+  return n;
+}
+
 void siconos_options_free(SolverOptions *o)
 {
   if (!o) return;
-  solver_options_delete(o); /* 4.4 frees the members only (its free(op) is commented out) */
-  free(o);
+  /* 4.4's delete frees the members only (its free(op) is commented out), also of the internal solvers'
+   * options (NSGS's local solver), so every struct of the tree is freed here after it */
+  SolverOptions *tree[32];
+  const int n = options_tree(o, tree, 32, 0);
+  solver_options_delete(o);
+  for (int i = 0; i < n; i++)
+    free(tree[i]);
 }
 
 /* One Siconos solve on the prepared data (d->Mc, d->q) from z; outputs into sh's fields (sh may be a

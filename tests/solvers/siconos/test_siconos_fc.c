@@ -9,6 +9,9 @@
 #include "cp_io.h"
 #include "solver.h"
 #include "solver_fixture.h"
+#ifdef CB_HAVE_SICONOS
+#include "siconos_call.h"
+#endif
 
 #include <dirent.h>
 #include <math.h>
@@ -36,8 +39,7 @@ static double siconos_error(FrictionContactProblem *fp, const double *r, int n)
   if (fp->dimension == 3) {
     SolverOptions *o = solver_options_create(SICONOS_FRICTION_3D_NSGS);
     fc3d_compute_error(fp, z, w, 1.0, o, norm, &err);
-    solver_options_delete(o);
-    free(o);
+    siconos_options_free(o);
   } else {
     fc2d_compute_error(fp, z, w, 1.0, norm, &err);
   }
