@@ -154,13 +154,13 @@ static void test_solvers(void)
   const double want[3] = {4.0 / 7.0, -2.0 / 7.0, -0.05};
   static const char *const ours[] = {"dantzig", "auto", "pgs", "psor"};
   for (size_t k = 0; k < sizeof ours / sizeof ours[0]; k++) {
-    double z[3];
+    double z[3] = {0.0, 0.0, 0.0}; /* the solvers' start: zero (and defined when the solver was not made) */
     struct solve_result r = run(ours[k], p, z, NULL);
     CHECK(r.status == SOLVE_CONVERGED && max_abs_diff(z, want, 3) < 1e-11,
           "%s: %s in %d iterations, z = (%.15g, %.15g, %.15g)", ours[k], solve_status_name(r.status),
           r.iterations, z[0], z[1], z[2]);
   }
-  double z[3];
+  double z[3] = {0.0, 0.0, 0.0};
   struct solve_result r = run("dantzig", p, z, OPTS("-dantzig_findex_sweeps", "1"));
   CHECK(r.status == SOLVE_MAX_ITERATIONS && !r.no_answer && fabs(z[0] - 0.5625) < 1e-15 && z[1] == -0.25,
         "dantzig with one solve (ODE's pass alone): %s, z_0 = %.17g moved after z_1 = -mu x 0.5 (%s)",
