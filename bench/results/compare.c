@@ -422,6 +422,15 @@ static void within_spread(struct compare_row *row)
     row->verdict = COMPARE_SPREAD;
 }
 
+/* A metric's tolerance at the value x: max(tol_abs, tol_rel |x| (its -metric_tol when given), floor_v). */
+static double metric_tolerance(const struct compare_options *o, const char *name, double x, double floor_v)
+{
+  double tol_rel = o->tol_rel;
+  for (int j = 0; j < o->n_metric_tol; j++)
+    if (strcmp(o->metric_tol_name[j], name) == 0) tol_rel = o->metric_tol[j];
+  return fmax(fmax(o->tol_abs, tol_rel * fabs(x)), floor_v);
+}
+
 /* The tolerance of one pair's move, as its group's verdict would judge it: a share's 0/1 flip always counts,
  * a count's move by more than one and beyond count_ratio, a metric's beyond max(tol_abs, tol_rel |x|, its
  * noise floor). */
@@ -430,10 +439,7 @@ static double pair_tolerance(const struct compare_options *o, const struct compa
 {
   if (row->share) return 0.0;
   if (row->kind == COMPARE_COUNT) return fmax(1.0, (o->count_ratio - 1.0) * fabs(x));
-  double tol_rel = o->tol_rel;
-  for (int j = 0; j < o->n_metric_tol; j++)
-    if (strcmp(o->metric_tol_name[j], row->name) == 0) tol_rel = o->metric_tol[j];
-  return fmax(fmax(o->tol_abs, tol_rel * fabs(x)), floor_v);
+  return metric_tolerance(o, row->name, x, floor_v);
 }
 
 /* Trajectory outcomes over the pairs both runs solved: the move the measured spread allows the group's
@@ -473,12 +479,7 @@ static void outcome_evidence(const struct pairing *p, int col, const struct rund
 static void judge_share(const struct rundir *n, const double *vb, int nb, const double *vn, int nn,
                         struct compare_row *row)
 {
-  long kb = 0, kn = 0;
-  for (int k = 0; k < nb; k++)
-    kb += vb[k] >= 0.5;
-  for (int k = 0; k < nn; k++)
-    kn += vn[k] >= 0.5;
-  row->share = 1;
+  const long kb = share_count(vb, nb), kn = share_count(vn, nn);
   share_difference(kb, nb, kn, nn, &row->diff_lo, &row->diff_hi);
   if (isnan(row->base) || isnan(row->now)) {
     row->verdict = isnan(row->now) && !isnan(row->base) ? COMPARE_REGRESSION : COMPARE_UNTESTED;
@@ -501,15 +502,12 @@ static void judge_share(const struct rundir *n, const double *vb, int nb, const 
 static void judge_metric(const struct rundir *n, const struct compare_options *o, struct compare_row *row,
                          double floor_v)
 {
-  double tol_rel = o->tol_rel;
-  for (int j = 0; j < o->n_metric_tol; j++)
-    if (strcmp(o->metric_tol_name[j], row->name) == 0) tol_rel = o->metric_tol[j];
   double b = row->base, v = row->now;
   if (floor_v > 0.0 && fabs(b) <= floor_v && fabs(v) <= floor_v) { /* noise: never a verdict */
     row->verdict = b == v ? COMPARE_SAME : COMPARE_FLOOR;
     return;
   }
-  double tol = fmax(fmax(o->tol_abs, tol_rel * fabs(b)), floor_v);
+  double tol = metric_tolerance(o, row->name, b, floor_v);
   if (rundir_list_find(&n->higher_better, row->name) >= 0) /* higher is better: judge the negated values */
     row->verdict = judge(-b, -v, tol);
   else

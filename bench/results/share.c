@@ -16,11 +16,17 @@ void share_wilson(long k, long n, double *lo, double *hi)
   *hi = fmin(1.0, c + h);
 }
 
-void share_of_values(const double *v, int n, double q[3])
+long share_count(const double *v, int n)
 {
   long k = 0;
   for (int i = 0; i < n; i++)
     k += v[i] >= 0.5;
+  return k;
+}
+
+void share_of_values(const double *v, int n, double q[3])
+{
+  const long k = share_count(v, n);
   q[0] = n > 0 ? (double)k / n : NAN;
   share_wilson(k, n, &q[1], &q[2]);
 }

@@ -10,6 +10,8 @@
 
 /* The 95 % Wilson interval of k successes in n trials into lo, hi (NAN, NAN when n = 0). */
 void share_wilson(long k, long n, double *lo, double *hi);
+/* How many of the n values v are 1 (a value >= 0.5 counts as 1). */
+long share_count(const double *v, int n);
 /* Of the n values v (each 0 or 1; a value >= 0.5 counts as 1): q[0] the share, q[1], q[2] its 95 % Wilson
  * interval (NAN when n = 0). */
 void share_of_values(const double *v, int n, double q[3]);
