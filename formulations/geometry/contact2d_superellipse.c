@@ -25,7 +25,9 @@ void superellipse_support(double a, double b, int p, const double u[2], double x
     x[0] = x[1] = 0.0;
     return;
   }
-  double r0 = fabs(wv[0]) / m, r1 = fabs(wv[1]) / m, N = pow(pow(r0, q) + pow(r1, q), 1.0 / q);
+  /* one of r0, r1 is 1, whose power is 1 exactly: one pow call fewer (this is the narrow phase's hot spot) */
+  const double r0 = fabs(wv[0]) / m, r1 = fabs(wv[1]) / m;
+  const double N = pow((r0 == 1.0 ? 1.0 : pow(r0, q)) + (r1 == 1.0 ? 1.0 : pow(r1, q)), 1.0 / q);
   x[0] = a * copysign(pow(r0 / N, q - 1.0), wv[0]);
   x[1] = b * copysign(pow(r1 / N, q - 1.0), wv[1]);
 }
