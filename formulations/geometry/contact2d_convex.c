@@ -116,56 +116,90 @@ static double separation_lipschitz(const struct support *A, const struct support
   return L * (1.0 + 1e-9);
 }
 
-enum { GRID = 720, COARSE = 8, REACH = 2 * COARSE };
+enum { GRID = 720, COARSE = 8, REACH = 2 * COARSE, NC = GRID / COARSE, SPAN = 6 };
 
-/* Index of the best of GRID angles (the lowest index among equal maxima). Shapes apart (a coarse angle of the
- * 90 separates them): the directions that separate two convex sets form one arc, over which the separation
- * rises to its one maximum and falls, so the best of the 720 lies within two coarse cells of the best of the
- * 90 (123 evaluations instead of 720). Overlapping shapes: the penetration's separation can have several
- * humps, so every fine angle is a candidate; one is evaluated only when the Lipschitz bound from its coarse
- * neighbours reaches the best value seen — the angles left out cannot be the maximum, so the index is the
- * full scan's, at a fraction of its evaluations. -1 when an angle's separation exceeds thr by 2 L step: the
- * refined maximum lies within a grid step of the best angle, so it is at least that angle's value minus
- * L step, above thr: not a contact, the answer the whole search would give (pairs near but apart, half of a
- * grasp trial's searches, stop after a few evaluations). */
+/* The best grid angle so far: the highest separation, the lowest index among equals (the order the angles
+ * are evaluated in does not matter). */
+struct grid_best {
+  double g;
+  int i;
+};
+
+static void grid_take(struct grid_best *b, double g, int i)
+{
+  if (g > b->g || (g == b->g && i < b->i)) b->g = g, b->i = i;
+}
+
+/* The NC coarse angles: every SPAN-th first, from the one nearest the line of centres (B to A, where the
+ * maximum of shapes apart lies); then the others — of shapes apart only those whose Lipschitz bound from
+ * their two first-pass neighbours reaches the best value, the two spans beside the best first (they raise
+ * the bar); of overlapping ones all (the fine search needs every coarse value). 1 when an angle's separation
+ * exceeds thr by 2 L step: the refined maximum lies within a grid step of the best angle, so it is at least
+ * that angle's value minus L step, above thr: not a contact, what the whole search would say (pairs near but
+ * apart stop early). */
+static int coarse_scan(const struct support *A, const struct support *B, double thr, double coarse[NC],
+                       struct grid_best *best)
+{
+  const double step = 2.0 * M_PI / GRID, L = separation_lipschitz(A, B) * COARSE * step;
+  const double exit_above = thr + 2.0 * L / COARSE;
+  const int first = (int)lround(atan2(A->C[1] - B->C[1], A->C[0] - B->C[0]) / (SPAN * COARSE * step));
+  for (int t = 0; t < NC / SPAN; t++) {
+    const int c = ((first + t) % (NC / SPAN) + NC / SPAN) % (NC / SPAN) * SPAN;
+    const double g = coarse[c] = separation(A, B, c * COARSE * step);
+    if (g > exit_above) return 1;
+    grid_take(best, g, c * COARSE);
+  }
+  const int prune = best->g > 0.0, near_span = best->i / (COARSE * SPAN);
+  for (int pass = 0; pass < 2; pass++)
+    for (int sp = 0; sp < NC / SPAN; sp++) {
+      if ((sp == near_span || (sp + 1) % (NC / SPAN) == near_span) != (pass == 0)) continue;
+      const double gl = coarse[sp * SPAN], gr = coarse[(sp + 1) % (NC / SPAN) * SPAN];
+      for (int k = 1; k < SPAN; k++) {
+        const int c = sp * SPAN + k;
+        if (prune && fmin(gl + L * k, gr + L * (SPAN - k)) < best->g) continue; /* cannot reach the best */
+        const double g = coarse[c] = separation(A, B, c * COARSE * step);
+        if (g > exit_above) return 1;
+        grid_take(best, g, c * COARSE);
+      }
+    }
+  return 0;
+}
+
+/* Index of the best of GRID angles (the lowest index among equal maxima), or -1 when the pair is farther
+ * apart than thr (coarse_scan). Shapes apart (a coarse angle separates them): the directions that separate
+ * two convex sets form one arc, over which the separation rises to its one maximum and falls, so the best of
+ * the 720 lies within two coarse cells of the best of the 90. Overlapping shapes: the penetration's
+ * separation can have several humps, so every fine angle is a candidate; one is evaluated only when the
+ * Lipschitz bound from its coarse neighbours reaches the best value seen — the angles left out cannot be the
+ * maximum, so the index is the full scan's, at a fraction of its evaluations. */
 static int best_grid_angle(const struct support *A, const struct support *B, double thr)
 {
-  const double step = 2.0 * M_PI / GRID, exit_above = thr + 2.0 * separation_lipschitz(A, B) * step;
-  double coarse[GRID / COARSE], gbest = -INFINITY;
-  int best = 0;
-  /* from the coarse angle nearest the line of centres (B to A), where the maximum of shapes apart lies */
-  const int first = (int)lround(atan2(A->C[1] - B->C[1], A->C[0] - B->C[0]) / (COARSE * step));
-  for (int t = 0; t < GRID / COARSE; t++) {
-    const int i = ((first + t) % (GRID / COARSE) + GRID / COARSE) % (GRID / COARSE) * COARSE;
-    double g = coarse[i / COARSE] = separation(A, B, i * step);
-    if (g > exit_above) return -1; /* no contact within thr, whatever the search would refine */
-    if (g > gbest || (g == gbest && i < best)) gbest = g, best = i;
-  }
-  const int centre = best;
-  if (gbest > 0.0) {
+  const double step = 2.0 * M_PI / GRID;
+  double coarse[NC];
+  struct grid_best best = {-INFINITY, 0};
+  if (coarse_scan(A, B, thr, coarse, &best)) return -1;
+  const int centre = best.i;
+  if (best.g > 0.0) {
     for (int j = -REACH; j <= REACH; j++) {
       const int i = ((centre + j) % GRID + GRID) % GRID;
-      if (i % COARSE == 0) continue; /* a coarse angle: seen */
-      double g = separation(A, B, i * step);
-      if (g > gbest || (g == gbest && i < best)) gbest = g, best = i;
+      if (i % COARSE == 0) continue; /* a coarse angle: seen or ruled out */
+      grid_take(&best, separation(A, B, i * step), i);
     }
-    return best;
+    return best.i;
   }
   const double L = separation_lipschitz(A, B) * step;
   /* the two cells beside the coarse best first: they raise the bar the others are pruned against */
   for (int pass = 0; pass < 2; pass++)
-    for (int cell = 0; cell < GRID / COARSE; cell++) {
-      const int near = cell * COARSE == centre || ((cell + 1) % (GRID / COARSE)) * COARSE == centre;
-      if (near != (pass == 0)) continue;
-      const double gl = coarse[cell], gr = coarse[(cell + 1) % (GRID / COARSE)];
+    for (int cell = 0; cell < NC; cell++) {
+      if ((cell * COARSE == centre || (cell + 1) % NC * COARSE == centre) != (pass == 0)) continue;
+      const double gl = coarse[cell], gr = coarse[(cell + 1) % NC];
       for (int k = 1; k < COARSE; k++) {
         const int i = cell * COARSE + k;
-        if (fmin(gl + L * k, gr + L * (COARSE - k)) < gbest) continue; /* cannot reach the best */
-        double g = separation(A, B, i * step);
-        if (g > gbest || (g == gbest && i < best)) gbest = g, best = i;
+        if (fmin(gl + L * k, gr + L * (COARSE - k)) < best.g) continue; /* cannot reach the best */
+        grid_take(&best, separation(A, B, i * step), i);
       }
     }
-  return best;
+  return best.i;
 }
 
 int contact2d_convex(const struct world *w, int sa, int sb, double thr, struct contact_set *out)

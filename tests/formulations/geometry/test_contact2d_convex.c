@@ -147,19 +147,21 @@ static double shape_support(const struct world *w, int si, const double u[2])
   return h + ul[0] * xl[0] + ul[1] * xl[1];
 }
 
-/* Overlapping pairs, where the separation over the normal's angle can have several humps and the search
- * evaluates only the grid angles its Lipschitz bound cannot rule out: the gap must be the global maximum of
- * the separation, against a dense scan of 100,000 angles (a wrong hump is off by 1e-3 or more; the dense
- * scan is within L pi / 1e5 of the maximum). Boxes and superellipses, thin and round, shallow and deep. */
+/* Pairs apart and overlapping (where the separation over the normal's angle can have several humps and the
+ * search evaluates only the grid angles its Lipschitz bound cannot rule out): the gap must be the global
+ * maximum of the separation, against a dense scan of 100,000 angles (a wrong hump is off by 1e-3 or more; the
+ * dense scan is within L pi / 1e5 of the maximum). Boxes and superellipses, thin and round, shallow and deep.
+ */
 static void test_overlap_global_max(void)
 {
   enum { DENSE = 100000 };
-  int bad = 0, cases = 0, overlapping = 0;
+  int bad = 0, cases = 0, overlapping = 0, apart = 0;
   double worst = 0.0;
   for (int k = 0; k < 60; k++) {
     const int se_static = k % 2, p = 2 + 2 * (k % 3 == 0);
     const double a = 0.4 + 1.6 * fabs(sin(1.3 * k)), b = 0.15 + 0.5 * fabs(cos(2.1 * k));
-    const double x = 2.0 * sin(0.7 * k), y = 0.6 * sin(1.9 * k + 0.3), th = 3.0 * sin(0.37 * k + 1.0);
+    const double x = 2.0 * sin(0.7 * k), th = 3.0 * sin(0.37 * k + 1.0);
+    const double y = 0.6 * sin(1.9 * k + 0.3) + (k % 3 == 2 ? 1.5 + 0.1 * (k % 5) : 0.0); /* a third apart */
     struct world *w = se_static ? pair_world(0, 0, 1.5, 0.4, 4, a, b, p, x, y, th)
                                 : pair_world(3.0, 1.0, 0, 0, 0, a, b, p, x, y, th);
     struct contact c = one_contact(w, 10.0);
@@ -170,15 +172,15 @@ static void test_overlap_global_max(void)
     }
     const double L = hypot(x, y) + w->shapes[0].radius + w->shapes[1].radius;
     cases++;
-    overlapping += dense < 0.0;
+    overlapping += dense<0.0, apart += dense> 0.0;
     worst = fmax(worst, fabs(c.gap - dense));
     if (!(c.gap >= dense - 1e-9 && c.gap <= dense + L * M_PI / DENSE)) bad++;
     world_destroy(&w);
   }
-  CHECK(
-      bad == 0 && overlapping >= 30,
-      "%d of %d pairs (%d overlapping) off the separation's global maximum (largest |gap - dense scan| %.2e)",
-      bad, cases, overlapping, worst);
+  CHECK(bad == 0 && overlapping >= 30 && apart >= 15,
+        "%d of %d pairs (%d overlapping, %d apart) off the separation's global maximum (largest |gap - dense "
+        "scan| %.2e)",
+        bad, cases, overlapping, apart, worst);
 }
 
 static void test_implicit_on_box(void)
