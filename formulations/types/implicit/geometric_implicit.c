@@ -34,6 +34,7 @@
 #include "implicit_contact2d.h"
 #include "implicit_contact3d.h"
 #include "implicit_friction3.h"
+#include "implicit_polygon.h"
 #include "implicit_polyhedron.h"
 #include "implicit_step.h"
 
@@ -115,6 +116,20 @@ static void gi_polyhedron_guess(struct implicit_step *d, const struct world *w, 
     memcpy(d->guess + ix.pt, p, sizeof p);
 }
 
+/* The polygon guess, then the impulses' cold start of a contact that is new or was apart
+ * (implicit_polygon_impulses). Measured on the grasp study's quick grid, slice 0 of 5 (96 trials, fb_newton,
+ * -geometric_implicit_equilibrate 1 -geometric_implicit_creep 2e-5 -step_halvings 8): 73 trials solved
+ * without it, 78 with it. */
+static void gi_polygon_guess(struct implicit_step *d, const struct world *w, int i, int warm)
+{
+  const struct implicit_contact *ct = &d->c[i];
+  const struct implicit_index ix = implicit_step_index(d, i);
+  implicit_step_polygon_guess(d, w, i, warm);
+  if (ix.pt < 0 || (warm && d->guess[ix.pn] > 0.0)) return; /* frictionless; or in contact last step */
+  implicit_polygon_impulses(ct->s2, d->guess + ix.a1, d->guess + ix.a2, d->nu0, d->papp, d->M, d->ndof, d->h,
+                            ct->mu, d->et, d->guess + ix.pn, d->guess + ix.pt, d->guess + ix.sg);
+}
+
 static const struct implicit_model gi_model = {
     .name = "geometric_implicit",
     .nextra = 0,
@@ -130,7 +145,7 @@ static const struct implicit_model gi_model = {
          "(the active index k1 of eq. (29) known before the step, Remark 1 and Sec. 7); use a sphere, "
          "superellipsoid or plane, or another formulation"},
     .rows = {gi_rows2, gi_rows3},
-    .polytope_guess = {implicit_step_polygon_guess, gi_polyhedron_guess},
+    .polytope_guess = {gi_polygon_guess, gi_polyhedron_guess},
     .sigma_is_friction_2d = 0,
 };
 

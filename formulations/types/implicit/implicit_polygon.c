@@ -239,3 +239,36 @@ void implicit_polygon_face_guess(const struct gi_side *s1, const struct gi_side 
     break;
   }
 }
+
+int implicit_polygon_impulses(const struct gi_side s[2], const double a1[2], const double a2[2],
+                              const double *nu0, const double *papp, const double *M, int ndof, double h,
+                              double mu, double et, double *pn_out, double *pt, double *sigma)
+{
+  struct side_eval e1;
+  side_eval(&s[0], h, nu0, a1, &e1);
+  const double g1 = hypot(e1.G[0], e1.G[1]);
+  if (!(g1 > 0.0) || !(h > 0.0)) return 0;
+  const double n[2] = {-e1.G[0] / g1, -e1.G[1] / g1}, t[2] = {n[1], -n[0]}, *a[2] = {a1, a2};
+  double vrel[2] = {0.0, 0.0}, dvfree[2] = {0.0, 0.0}, inv_m = 0.0;
+  for (int b = 0; b < 2; b++) {
+    if (s[b].dof < 0) continue;
+    const double sign = b == 0 ? 1.0 : -1.0, *v = nu0 + s[b].dof;
+    const double m = M[(size_t)s[b].dof * ndof + s[b].dof];
+    double x[2], th;
+    side_pose(&s[b], h, nu0, x, &th);
+    const double r[2] = {a[b][0] - x[0], a[b][1] - x[1]};
+    inv_m += 1.0 / m;
+    vrel[0] += sign * (v[0] - v[2] * r[1]), vrel[1] += sign * (v[1] + v[2] * r[0]);
+    dvfree[0] += sign * papp[s[b].dof] / m, dvfree[1] += sign * papp[s[b].dof + 1] / m;
+  }
+  if (!(inv_m > 0.0)) return 0;
+  /* the points are at the pose the start velocities reach: their gap already holds h v_n */
+  const double gap = n[0] * (a1[0] - a2[0]) + n[1] * (a1[1] - a2[1]);
+  const double pn = fmax(0.0, -gap / h - (n[0] * dvfree[0] + n[1] * dvfree[1])) / inv_m;
+  *pn_out = pn;
+  const double vt = t[0] * vrel[0] + t[1] * vrel[1];
+  if (!(pn > 0.0) || !(et * fabs(vt) > 1e-9)) return 0;
+  *sigma = et * fabs(vt);
+  *pt = -et * mu * pn * (vt > 0.0 ? 1.0 : -1.0);
+  return 1;
+}

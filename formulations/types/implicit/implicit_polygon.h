@@ -41,4 +41,13 @@ void implicit_polygon_face_guess(const struct gi_side *s1, const struct gi_side 
                                  const struct convex_fn *g2, double h, const double *nu0, double a1[2],
                                  double a2[2], double *l2);
 
+/* The impulses' cold start of a pair that is new or was apart (the 2D counterpart of
+ * implicit_polyhedron_impulses), from the guessed points a1, a2 at the predicted pose: p_n the impulse that
+ * closes the predicted gap against the free velocity change with the two bodies' translational masses, and
+ * friction sliding at the start velocities, p_t = -e_t mu p_n sign(v_t), sigma = e_t |v_t| (where (21) and
+ * (22) both hold). Returns 1 when p_t and sigma were set (p_n always is). */
+int implicit_polygon_impulses(const struct gi_side s[2], const double a1[2], const double a2[2],
+                              const double *nu0, const double *papp, const double *M, int ndof, double h,
+                              double mu, double et, double *pn_out, double *pt, double *sigma);
+
 #endif

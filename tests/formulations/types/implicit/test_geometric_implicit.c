@@ -15,6 +15,8 @@
 #include "check.h"
 #include "fd_jacobian.h"
 #include "formulation.h"
+#include "implicit_polygon.h"
+#include "implicit_side.h"
 #include "implicit_side3.h"
 #include "run.h"
 #include "scenes.h"
@@ -148,6 +150,39 @@ static int run(struct world *w, double h, int steps, struct run_summary *sum)
   sim.w = NULL;
   simulation_close(&sim);
   return rc;
+}
+
+/* The impulses' cold start of a new polygon pair (implicit_polygon_impulses): a disc (r 0.5, m 2) 1 mm
+ * above a box's top face, falling at 1 m/s and sliding at 0.3 m/s, h = 0.01: at the predicted pose it is
+ * 9 mm into the face, so p_n = m 0.009 / h = 1.8 (the impulse that closes the gap within the step), sliding
+ * friction p_t = -e_t mu p_n = -0.9 along t = (n_y, -n_x) = (1, 0), sigma = e_t |v_t| = 0.3; at rest above
+ * the face, no impulse and no friction. */
+static void test_polygon_impulses(void)
+{
+  struct world *w = world_create(2);
+  const double box[8] = {-1, -1, 1, -1, 1, 0, -1, 0};
+  int g = world_add_body(w, 1, 0, 0), b = world_add_body(w, 0, 2.0, 0.25);
+  int sb = world_add_polygon(w, g, 4, box), sa = world_add_disc(w, b, 0.0, 0.0, 0.5);
+  world_finalize(w);
+  w->bodies[b].x[1] = 0.501;
+  struct gi_side s[2];
+  char msg[200];
+  int ok = implicit_side_init(w, sa, &s[0], msg, sizeof msg) == 0;
+  implicit_side_pose_init(w, sb, &s[1]);
+  const double h = 0.01, M[9] = {2, 0, 0, 0, 2, 0, 0, 0, 0.25}, papp[3] = {0, 0, 0};
+  double nu0[3] = {0.3, -1.0, 0.0}, a1[2] = {0.003, -0.009}, a2[2] = {0.003, 0.0}, pn = -1, pt = 0, sg = 0;
+  ok = ok && implicit_polygon_impulses(s, a1, a2, nu0, papp, M, 3, h, 0.5, 1.0, &pn, &pt, &sg) == 1;
+  CHECK(ok && fabs(pn - 1.8) < 1e-12 && fabs(pt + 0.9) < 1e-12 && fabs(sg - 0.3) < 1e-12,
+        "cold start of a disc landing on a box while sliding: p_n %.15g (1.8), p_t %.15g (-0.9), sigma %.15g "
+        "(0.3)",
+        pn, pt, sg);
+  nu0[0] = nu0[1] = 0.0; /* at rest, 1 mm above: the predicted points are the start's */
+  const double b1[2] = {0.0, 0.001}, b2[2] = {0.0, 0.0};
+  pt = sg = 7.0;
+  const int set = implicit_polygon_impulses(s, b1, b2, nu0, papp, M, 3, h, 0.5, 1.0, &pn, &pt, &sg);
+  CHECK(set == 0 && pn == 0.0 && pt == 7.0 && sg == 7.0,
+        "a disc at rest above a box: p_n %g (0), friction left as it was (%d)", pn, set);
+  world_destroy(&w);
 }
 
 static void test_rolling_disc(void)
@@ -378,6 +413,7 @@ int main(int argc, char **argv)
   test_drop();
   test_polygon_jacobians();
   test_polygon_runs();
+  test_polygon_impulses();
   test_jacobians3d();
   test_rolling_sphere();
   test_drop3d();
