@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A field as a number (table_number's rule): NAN when empty or not a number. */
 /* The key of the stream's row into *buf (grown as needed): each field, canonical or as written, followed by
  * a separator no field holds. 0, or 1 when out of memory. */
 static int key_text(const struct summary_acc *a, const struct table_stream *ts, int canonical, char **buf,
@@ -17,10 +16,11 @@ static int key_text(const struct summary_acc *a, const struct table_stream *ts, 
   size_t len = 1, at = 0;
   for (int k = 0; k < a->n_keys; k++)
     len += strlen(ts->field[a->key_col[k]]) + 32;
-  if (len > *cap) {
-    char *b = realloc(*buf, len);
+  if (len > *cap || !*buf) {
+    size_t want = len < 256 ? 256 : len;
+    char *b = realloc(*buf, want);
     if (!b) return 1;
-    *buf = b, *cap = len;
+    *buf = b, *cap = want;
   }
   for (int k = 0; k < a->n_keys; k++) {
     const char *f = ts->field[a->key_col[k]];
