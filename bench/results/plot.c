@@ -8,6 +8,7 @@
  * show (<= 0, rounding noise) is clamped to a floor and marked, failed cells are marked on the bottom,
  * more than FACET_MIN series are split into panels. plot_runs also takes bench_plot's view options and
  * overlays runs. Then gnuplot runs once per script (fork/exec, in plots/, output in gnuplot.log). */
+#include "cellstats.h"
 #include "plot_impl.h"
 #include "results.h"
 #include "run_files.h"
@@ -75,6 +76,7 @@ int plot_runs(int n_dirs, const char *const *dirs, const struct plot_options *o)
   struct plot_series ps = {0};
   struct plot_x x = {0};
   struct plot_facets f = {0};
+  struct cellstats cells = {0};
   char dir[SWEEP_PATH_MAX + 16], path[SWEEP_PATH_MAX + 64];
   char *made[256];
   int n_made = 0, rc = 2, n_other = n_dirs - 1;
@@ -82,7 +84,8 @@ int plot_runs(int n_dirs, const char *const *dirs, const struct plot_options *o)
   /* the plots of a run as it is read the columns with a role only; a view may name any column */
   int view = n_other || (o->x && o->x[0]) || (o->series && o->series[0]) || (o->facet && o->facet[0]) ||
              (o->where && o->where[0]);
-  if ((view ? rundir_read(dirs[0], &r) : rundir_read_roles(dirs[0], &r))) goto cleanup;
+  int skeleton = 0; /* the run as it is: read as a stream, the tasks never held (plot_read.c) */
+  if ((view ? rundir_read(dirs[0], &r) : plot_read_run(dirs[0], &r, &skeleton))) goto cleanup;
   for (int k = 0; k < n_other; k++)
     if (rundir_read(dirs[k + 1], &other[k])) goto cleanup;
   if (n_other && (overlay_same_experiment(r, other, n_other, o) || plot_overlay_runs(r, other, n_other)))
@@ -96,7 +99,9 @@ int plot_runs(int n_dirs, const char *const *dirs, const struct plot_options *o)
     fprintf(stderr, "error: cannot create %s: %s\n", dir, strerror(errno));
     goto cleanup;
   }
-  if (plot_series_make(r, &ps) || plot_x_make(r, &x)) goto cleanup;
+  if (plot_series_make(r, &ps) || plot_x_make(r, &x) ||
+      plot_cells_make(r, &ps, &x, skeleton ? dirs[0] : NULL, &cells))
+    goto cleanup;
   /* an overlay with many series: one panel per value of the first series axis of the runs, baseline and
    * variants side by side in it, never one panel per run; more series along a numeric x than keep their
    * bands (BAND_MAX) and two series axes: a panel per value of the first */
@@ -114,13 +119,14 @@ int plot_runs(int n_dirs, const char *const *dirs, const struct plot_options *o)
   for (int pass = 0; pass < 2; pass++) {
     const struct rundir_list *cols = pass ? &r->costs : &r->metrics;
     for (int k = 0; k < cols->n && n_made < 250; k++) {
-      int st = plot_stat(r, &ps, &x, &f, dir, pass ? "cost" : "accuracy", cols->name[k]);
+      int st = plot_stat(r, &ps, &x, &f, &cells, pass ? r->metrics.n + k : k, dir, pass ? "cost" : "accuracy",
+                         cols->name[k]);
       if (st == 2) goto cleanup;
       if (st == 0 && (made[n_made] = malloc(strlen(cols->name[k]) + 16)))
         sprintf(made[n_made++], "%s_%s", pass ? "cost" : "accuracy", cols->name[k]);
     }
   }
-  if (plot_success(r, &ps, &x, dir)) goto cleanup;
+  if (plot_success(r, &ps, &x, &cells, dir)) goto cleanup;
   if ((made[n_made] = strdup("success_rate"))) n_made++;
   if (rundir_list_find(&r->axes, "problem") >= 0 && rundir_list_find(&r->series, "solver") >= 0)
     for (int k = 0; k < r->costs.n && n_made < 250; k++) {
@@ -152,6 +158,7 @@ int plot_runs(int n_dirs, const char *const *dirs, const struct plot_options *o)
 cleanup:
   for (int i = 0; i < n_made; i++)
     free(made[i]);
+  cellstats_free(&cells);
   plot_facets_free(&f);
   plot_x_free(&x);
   plot_series_free(&ps);

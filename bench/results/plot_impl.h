@@ -146,13 +146,25 @@ double plot_look_width(const struct plot_facets *f, int s, int ns);
 /* 1 for a series of a variant run in an overlay: dashed with open points. */
 int plot_variant(const struct plot_facets *f, int s);
 
-/* The "median and IQR against x" plot of one column (plot_stat.c): kind_col.gp/.dat; 0 written, 1
- * nothing to plot, 2 write error. */
+/* The tasks as the plots read them (plot_read.c): r from dir with a skeleton of tasks.csv as its table (one
+ * row per distinct cell key; *skeleton = 1), or for a solver benchmark (performance profiles: per-task data)
+ * with tasks.csv's role columns (rundir_read_roles; *skeleton = 0). 0, or 2 with a message. */
+int plot_read_run(const char *dir, struct rundir **r, int *skeleton);
+struct cellstats;
+/* The statistics of every (series, x) cell (cellstats.h; columns: r's metrics, then its costs): from the
+ * tasks of r's table, or with stream_dir from stream_dir/tasks.csv read again as a stream (r a skeleton).
+ * 0, or 2 with a message. */
+int plot_cells_make(const struct rundir *r, const struct plot_series *ps, const struct plot_x *x,
+                    const char *stream_dir, struct cellstats *c);
+
+/* The "median and IQR against x" plot of one column (plot_stat.c), column col of the cells:
+ * kind_col.gp/.dat; 0 written, 1 nothing to plot, 2 write error. */
 int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct plot_x *x,
-              const struct plot_facets *f, const char *dir, const char *kind, const char *col_name);
+              const struct plot_facets *f, const struct cellstats *cells, int col, const char *dir,
+              const char *kind, const char *col_name);
 /* The success rate per x and series (plot_success.c): bars, or a heat map; 0 written, else 2. */
 int plot_success(const struct rundir *r, const struct plot_series *ps, const struct plot_x *x,
-                 const char *dir);
+                 const struct cellstats *cells, const char *dir);
 
 /* A rate suc / app per series and x as a heat map (series up the side, x along the bottom, the counts in
  * each cell, cividis colours, hatched where app is 0) under the title already written: the rest of the

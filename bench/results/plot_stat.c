@@ -3,11 +3,10 @@
  * rounding noise) clamped to a floor and marked, failed cells marked on the bottom, identical series
  * shifted and drawn open, many series split into panels (plot_facets.c). A share column (0/1 per task,
  * sweep.h) is drawn as its share with the Wilson 95 % interval (share.h) in place of median and quartiles. */
+#include "cellstats.h"
 #include "plot_impl.h"
 #include "share.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,60 +15,6 @@
 /* On a log y, values under this are drawn at it and marked: double rounding of quantities of order one
  * (errors, residuals, drifts) is about 1e-16 to 1e-13, and their ups and downs there are not a trend. */
 #define NOISE_FLOOR 1e-13
-
-/* Median, quartiles and count of one column per (series, x) cell (share: the share and its Wilson interval);
- * q[3 * (s * nx + i) + 0..2]; failed[c]: the cell's failed tasks (a cell with failures and no success is
- * drawn as "failed"). */
-static int cell_stats(const struct rundir *r, const struct plot_series *ps, const struct plot_x *x, int col,
-                      int share, double *q, int *count, int *failed)
-{
-  int ns = ps->g->n, nx = x->g->n;
-  double *v = calloc((size_t)r->tasks->nrow + 1, sizeof *v);
-  int *fill = calloc((size_t)ns * nx + 1, sizeof *fill);
-  if (!v || !fill) {
-    free(v);
-    free(fill);
-    return 1;
-  }
-  /* rows of each cell, in table order: a counting pass then a fill pass into v-sized index space */
-  int *start = calloc((size_t)ns * nx + 2, sizeof *start),
-      *rows = calloc((size_t)r->tasks->nrow + 1, sizeof *rows);
-  if (!start || !rows) {
-    free(v), free(fill), free(start), free(rows);
-    return 1;
-  }
-  for (int i = 0; i < r->tasks->nrow; i++)
-    start[ps->g->of_row[i] * nx + x->pos[x->g->of_row[i]] + 1]++;
-  for (int c = 0; c < ns * nx; c++)
-    start[c + 1] += start[c];
-  for (int i = 0; i < r->tasks->nrow; i++) {
-    int c = ps->g->of_row[i] * nx + x->pos[x->g->of_row[i]];
-    rows[start[c] + fill[c]++] = i;
-  }
-  for (int c = 0; c < ns * nx; c++) {
-    int n = 0;
-    failed[c] = 0;
-    for (int k = start[c]; k < start[c + 1]; k++) {
-      double val = table_number(r->tasks, rows[k], col);
-      int o = rundir_outcome(r, rows[k]);
-      if (o == 1 && isfinite(val)) v[n++] = val;
-      failed[c] += o == 0;
-    }
-    count[c] = n;
-    q[3 * c] = q[3 * c + 1] = q[3 * c + 2] = NAN;
-    if (n == 0) continue;
-    if (share) {
-      share_of_values(v, n, q + 3 * c);
-      continue;
-    }
-    gsl_sort(v, 1, (size_t)n);
-    q[3 * c] = gsl_stats_median_from_sorted_data(v, 1, (size_t)n);
-    q[3 * c + 1] = gsl_stats_quantile_from_sorted_data(v, 1, (size_t)n, 0.25);
-    q[3 * c + 2] = gsl_stats_quantile_from_sorted_data(v, 1, (size_t)n, 0.75);
-  }
-  free(v), free(fill), free(start), free(rows);
-  return 0;
-}
 
 /* 1 when two numbers agree to rounding (relative 1e-9): identical series and flat data. */
 static int same_value(double a, double b)
@@ -670,7 +615,8 @@ static int stat_write_heat_map(FILE *gp, struct stat_plot *sp, const char *over,
  * rounding get a range round their value instead of a magnified noise; a series identical to an earlier one
  * is drawn with open points, shifted a little right, and its key says which one it repeats. */
 int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct plot_x *x,
-              const struct plot_facets *f, const char *dir, const char *kind, const char *col_name)
+              const struct plot_facets *f, const struct cellstats *cells, int col, const char *dir,
+              const char *kind, const char *col_name)
 {
   struct stat_plot sp = {.r = r,
                          .ps = ps,
@@ -680,11 +626,14 @@ int plot_stat(const struct rundir *r, const struct plot_series *ps, const struct
                          .share = rundir_list_find(&r->shares, col_name) >= 0,
                          .ns = ps->g->n,
                          .nx = x->g->n};
-  int rc = 2, col = table_column(r->tasks, col_name);
+  int rc = 2;
   FILE *gp = NULL;
-  if (stat_plot_alloc(&sp) || cell_stats(r, ps, x, col, sp.share, sp.q, sp.count, sp.failed) ||
-      stat_leave_out_panels(&sp))
-    goto cleanup;
+  if (stat_plot_alloc(&sp)) goto cleanup;
+  for (int c = 0; c < sp.ns * sp.nx; c++) {
+    memcpy(sp.q + 3 * c, cellstats_q(cells, c, col), 3 * sizeof *sp.q);
+    sp.count[c] = cellstats_count(cells, c, col), sp.failed[c] = cells->failed[c];
+  }
+  if (stat_leave_out_panels(&sp)) goto cleanup;
   f = sp.f;
   sp.single = !sp.share; /* a share of one task still has its Wilson interval */
   for (int c = 0; c < sp.ns * sp.nx; c++)

@@ -1,5 +1,6 @@
 /* plot_success.c — the success rate (successes / applicable tasks) per x value and series: clustered
  * bars labelled with successes/applicable, or a heat map when there are too many bars to read. */
+#include "cellstats.h"
 #include "plot_impl.h"
 
 #include <stdlib.h>
@@ -76,18 +77,12 @@ int plot_heat_map(const struct rundir *r, const struct plot_series *ps, const st
 /* The success rate per x and series as clustered bars, labelled with their percentage (a 0% bar is
  * otherwise invisible). */
 int plot_success(const struct rundir *r, const struct plot_series *ps, const struct plot_x *x,
-                 const char *dir)
+                 const struct cellstats *cells, const char *dir)
 {
   int ns = ps->g->n, nx = x->g->n, rc = 2;
-  int *app = calloc((size_t)ns * nx + 1, sizeof *app), *suc = calloc((size_t)ns * nx + 1, sizeof *suc);
+  const int *app = cells->applicable, *suc = cells->success;
   char qt[512], over[512];
   FILE *dat = NULL, *gp = NULL;
-  if (!app || !suc) goto cleanup;
-  for (int i = 0; i < r->tasks->nrow; i++) {
-    int c = ps->g->of_row[i] * nx + x->pos[x->g->of_row[i]], o = rundir_outcome(r, i);
-    app[c] += o >= 0;
-    suc[c] += o == 1;
-  }
   if (!(dat = plot_data_open(dir, "success_rate.dat"))) goto cleanup;
   fprintf(dat,
           "# %s: success rate [%%] (successes / applicable tasks) per %s; columns: x, then per %s the "
@@ -160,7 +155,5 @@ int plot_success(const struct rundir *r, const struct plot_series *ps, const str
   rc = plot_script_close(gp, dir, "success_rate") ? 2 : 0;
 cleanup:
   if (dat) fclose(dat);
-  free(app);
-  free(suc);
   return rc;
 }

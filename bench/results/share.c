@@ -24,12 +24,13 @@ long share_count(const double *v, int n)
   return k;
 }
 
-void share_of_values(const double *v, int n, double q[3])
+void share_of_counts(long k, long n, double q[3])
 {
-  const long k = share_count(v, n);
-  q[0] = n > 0 ? (double)k / n : NAN;
+  q[0] = n > 0 ? (double)k / (double)n : NAN;
   share_wilson(k, n, &q[1], &q[2]);
 }
+
+void share_of_values(const double *v, int n, double q[3]) { share_of_counts(share_count(v, n), n, q); }
 
 void share_difference(long k1, long n1, long k2, long n2, double *lo, double *hi)
 {

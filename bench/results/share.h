@@ -15,6 +15,8 @@ long share_count(const double *v, int n);
 /* Of the n values v (each 0 or 1; a value >= 0.5 counts as 1): q[0] the share, q[1], q[2] its 95 % Wilson
  * interval (NAN when n = 0). */
 void share_of_values(const double *v, int n, double q[3]);
+/* The same from the count: k of n values are 1. */
+void share_of_counts(long k, long n, double q[3]);
 /* The 95 % interval of the difference k2/n2 - k1/n1 of two shares by Newcombe's hybrid score method (R. G.
  * Newcombe, "Interval estimation for the difference between independent proportions: comparison of eleven
  * methods", Stat. Med. 17 (1998) 873-890, method 10: each share's Wilson interval combined by the square-root

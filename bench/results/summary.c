@@ -14,8 +14,6 @@
 #include "summary_acc.h"
 
 #include <errno.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,41 +57,20 @@ static int summary_columns(const struct rundir *r, char ***names)
   return -1;
 }
 
-/* The median and quartiles of n sorted values (NAN when none). */
-static void quartiles(const double *v, size_t n, double q[3])
+/* The numbers of group grp in summary.csv's order after its keys: count, applicable, successes, success_rate,
+ * each metric's median, q1, q3 (a share metric's share and Wilson interval), each cost's median and total
+ * (summary_acc.h: a->st's columns). */
+static int group_numbers(const struct summary_acc *a, int grp, double *x)
 {
-  q[0] = q[1] = q[2] = NAN;
-  if (!n) return;
-  q[0] = gsl_stats_median_from_sorted_data(v, 1, n);
-  q[1] = gsl_stats_quantile_from_sorted_data(v, 1, n, 0.25);
-  q[2] = gsl_stats_quantile_from_sorted_data(v, 1, n, 0.75);
-}
-
-/* The numbers of group g in summary.csv's order after its keys: count, applicable, successes, success_rate,
- * each metric's median, q1, q3 (a share metric's share and Wilson interval), each cost's median and total.
- * Sorts the group's values. */
-static int group_numbers(const struct rundir *r, const struct summary_acc *a, const struct summary_group *g,
-                         double *x)
-{
+  const struct summary_group *g = &a->g[grp];
   int k = 0;
   x[k++] = g->count, x[k++] = g->applicable, x[k++] = g->successes;
   x[k++] = g->applicable ? (double)g->successes / g->applicable : NAN;
-  for (int m = 0; m < a->n_metrics; m++, k += 3) {
-    gsl_sort(g->vals[m].v, 1, g->vals[m].n);
-    if (rundir_list_find(&r->shares, r->metrics.name[m]) >= 0)
-      share_of_values(g->vals[m].v, (int)g->vals[m].n, x + k);
-    else
-      quartiles(g->vals[m].v, g->vals[m].n, x + k);
-  }
+  for (int m = 0; m < a->n_metrics; m++, k += 3)
+    memcpy(x + k, cellstats_q(&a->st, grp, m), 3 * sizeof *x);
   for (int c = 0; c < a->n_costs; c++) {
-    const struct summary_values *v = &g->vals[a->n_metrics + c];
-    gsl_sort(v->v, 1, v->n);
-    x[k++] = v->n ? gsl_stats_median_from_sorted_data(v->v, 1, v->n) : NAN;
-    double total = 0.0;
-    gsl_sort(g->all[c].v, 1, g->all[c].n);
-    for (size_t i = 0; i < g->all[c].n; i++)
-      total += g->all[c].v[i];
-    x[k++] = g->all[c].n ? total : NAN;
+    x[k++] = cellstats_q(&a->st, grp, a->n_metrics + c)[0];
+    x[k++] = cellstats_q(&a->st, grp, a->n_metrics + a->n_costs + c)[0];
   }
   return k;
 }
@@ -118,7 +95,7 @@ static int build_summary(const struct rundir *r, const struct summary_acc *a, st
     int k = 0;
     for (int j = 0; j < a->n_keys; j++)
       f[k++] = a->g[grp].key[j];
-    int nx = group_numbers(r, a, &a->g[grp], x);
+    int nx = group_numbers(a, grp, x);
     for (int j = 0; j < nx; j++, k++)
       put_number(cells + (size_t)k * SUMMARY_NUM, x[j]), f[k] = cells + (size_t)k * SUMMARY_NUM;
     if (table_append(t, f)) {

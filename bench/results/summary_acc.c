@@ -8,28 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int push(struct summary_values *s, double v)
-{
-  if (s->n == s->cap) {
-    size_t cap = s->cap ? 2 * s->cap : 16;
-    double *b = realloc(s->v, cap * sizeof *b);
-    if (!b) return 1;
-    s->v = b;
-    s->cap = cap;
-  }
-  s->v[s->n++] = v;
-  return 0;
-}
-
-/* A field as a number (table_number's rule): NAN when empty or not a number. */
-static double number(const char *s)
-{
-  char *end;
-  if (!s[0]) return NAN;
-  double v = strtod(s, &end);
-  return *end ? NAN : v;
-}
-
 /* The key of the stream's row into *buf (grown as needed): each field, canonical or as written, followed by
  * a separator no field holds. 0, or 1 when out of memory. */
 static int key_text(const struct summary_acc *a, const struct table_stream *ts, int canonical, char **buf,
@@ -38,10 +16,11 @@ static int key_text(const struct summary_acc *a, const struct table_stream *ts, 
   size_t len = 1, at = 0;
   for (int k = 0; k < a->n_keys; k++)
     len += strlen(ts->field[a->key_col[k]]) + 32;
-  if (len > *cap) {
-    char *b = realloc(*buf, len);
+  if (len > *cap || !*buf) {
+    size_t want = len < 256 ? 256 : len;
+    char *b = realloc(*buf, want);
     if (!b) return 1;
-    *buf = b, *cap = len;
+    *buf = b, *cap = want;
   }
   for (int k = 0; k < a->n_keys; k++) {
     const char *f = ts->field[a->key_col[k]];
@@ -67,10 +46,8 @@ static int new_group(struct summary_acc *a, const struct table_stream *ts)
   struct summary_group *g = &a->g[a->n];
   memset(g, 0, sizeof *g);
   g->key = calloc((size_t)a->n_keys + 1, sizeof *g->key);
-  g->vals = calloc((size_t)(a->n_metrics + a->n_costs) + 1, sizeof *g->vals);
-  g->all = calloc((size_t)a->n_costs + 1, sizeof *g->all);
   a->n++; /* freed with the others whatever failed below */
-  if (!g->key || !g->vals || !g->all) return -1;
+  if (!g->key) return -1;
   for (int k = 0; k < a->n_keys; k++)
     if (!(g->key[k] = strdup(ts->field[a->key_col[k]]))) return -1;
   return a->n - 1;
@@ -122,13 +99,12 @@ static int take_row(struct summary_acc *a, const struct table_stream *ts, char *
   a->nfail += o == 0, a->nna += o < 0;
   a->ncorrupt += o < 0 && strcmp(st, "corrupt_input") == 0;
   if (o == 0 && tally_failure(a, st)) return 1;
-  for (int j = 0; j < a->n_metrics + a->n_costs; j++) {
-    double v = number(ts->field[a->val_col[j]]);
-    if (!isfinite(v)) continue;
-    if (o == 1 && push(&g->vals[j], v)) return 1;
-    if (j >= a->n_metrics && push(&g->all[j - a->n_metrics], v)) return 1;
-  }
-  return 0;
+  int nv = a->n_metrics + a->n_costs;
+  for (int j = 0; j < nv; j++)
+    a->v[j] = table_field_number(ts->field[a->val_col[j]]);
+  for (int j = 0; j < a->n_costs; j++)
+    a->v[nv + j] = a->v[a->n_metrics + j];
+  return cellstats_add(&a->st, gi, o, a->v);
 }
 
 /* The columns a reads, from r's header. */
@@ -146,7 +122,19 @@ static int find_columns(const struct rundir *r, struct summary_acc *a)
   for (int j = 0; j < a->n_costs; j++)
     a->val_col[a->n_metrics + j] = table_column(t, r->costs.name[j]);
   a->status_col = r->status_col;
-  return 0;
+  int nv = a->n_metrics + 2 * a->n_costs;
+  unsigned char *kind = calloc((size_t)nv + 1, 1);
+  if (!kind || !(a->v = calloc((size_t)nv + 1, sizeof *a->v))) {
+    free(kind);
+    return 1;
+  }
+  for (int j = 0; j < a->n_metrics; j++)
+    kind[j] = rundir_list_find(&r->shares, r->metrics.name[j]) >= 0 ? CELLSTATS_SHARE : CELLSTATS_QUARTILES;
+  for (int j = 0; j < a->n_costs; j++)
+    kind[a->n_metrics + a->n_costs + j] = CELLSTATS_TOTAL;
+  int rc = cellstats_init(&a->st, nv, kind, CELLSTATS_BUDGET);
+  free(kind);
+  return rc;
 }
 
 int summary_acc_read(const struct rundir *r, struct summary_acc *a)
@@ -165,6 +153,7 @@ int summary_acc_read(const struct rundir *r, struct summary_acc *a)
     }
   table_stream_close(&ts);
   free(buf);
+  if (!rc && !got && cellstats_finish(&a->st)) rc = 2;
   return rc ? 2 : got ? 2 : 0;
 }
 
@@ -174,19 +163,15 @@ void summary_acc_free(struct summary_acc *a)
     struct summary_group *g = &a->g[i];
     for (int k = 0; g->key && k < a->n_keys; k++)
       free(g->key[k]);
-    for (int j = 0; g->vals && j < a->n_metrics + a->n_costs; j++)
-      free(g->vals[j].v);
-    for (int j = 0; g->all && j < a->n_costs; j++)
-      free(g->all[j].v);
     free(g->key);
-    free(g->vals);
-    free(g->all);
   }
   for (int k = 0; k < a->ndistinct; k++)
     free(a->distinct[k]);
   free(a->g);
   free(a->key_col);
   free(a->val_col);
+  free(a->v);
+  cellstats_free(&a->st);
   strmap_free(&a->raw);
   strmap_free(&a->canon);
   memset(a, 0, sizeof *a);

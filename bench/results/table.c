@@ -331,7 +331,11 @@ int table_column(const struct table *t, const char *name)
 
 double table_number(const struct table *t, int row, int col)
 {
-  const char *s = table_get(t, row, col);
+  return table_field_number(table_get(t, row, col));
+}
+
+double table_field_number(const char *s)
+{
   char *end;
   if (!s[0]) return NAN;
   double v = strtod(s, &end);

@@ -84,6 +84,8 @@ static inline const char *table_get(const struct table *t, int row, int col)
 }
 /* A field as a number: NAN when empty or not a number. */
 double table_number(const struct table *t, int row, int col);
+/* The same of a field's text (a streamed row's). */
+double table_field_number(const char *s);
 /* Writes header and rows; 0 on success. */
 int table_write(const struct table *t, FILE *out);
 

@@ -42,6 +42,12 @@ check "success_rate.dat: ok 100% (3/3), fail 0% (0/3) per work value" \
 rm -f "$p"/*.png "$p"/*.svg
 (cd "$p" && gnuplot success_rate.gp 2>/dev/null)
 check "a script re-runs by hand in plots/" "images_ok $p success_rate"
+# the plots of a run as it is read tasks.csv as a stream (plot_read.c: a skeleton, then the cells); a view
+# reads the table: the same x and series as a view give the same data, failed cells and "aggregated over
+# seed" included
+"$bin/bench_plot" "$tmp/syn" -x work -series kind -out "$tmp/syn_view" >/dev/null 2>&1
+check "streamed plots = the table's (bench_plot -x work -series kind): every .dat and the titles" \
+  'for f in $p/*.dat; do cmp -s $f $tmp/syn_view/$(basename $f) || exit 1; done && grep -q "aggregated over seed" $p/accuracy_draw_mean.gp && diff <(grep "set title" $p/accuracy_draw_mean.gp) <(grep "set title" $tmp/syn_view/accuracy_draw_mean.gp) >/dev/null'
 
 # 1b. a driver with higher-is-better metrics (bench_nonconvex_corner): experiment.txt lists them, the
 # plots say so
