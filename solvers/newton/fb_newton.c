@@ -343,67 +343,35 @@ static int fb_solve_one(const struct solver *s, const struct cp_problem *p, doub
   return err;
 }
 
-/* The islands of p (order, start: cp_islands) one by one, each from its part of z. The iterations are the
- * largest island's count (the islands are independent runs); the status is the first failed island's, whose
- * message is kept with its place. */
-static int fb_solve_islands(const struct solver *s, const struct cp_problem *p, double scale, int count,
-                            const int *order, const int *start, double *z, struct solve_result *r)
+/* What an island's run needs besides its problem (solver_solve_islands). */
+struct fb_island_ctx {
+  const struct solver *s;
+  double scale;
+};
+
+static int fb_island(void *vctx, const struct cp_problem *sub, double *z, struct solve_result *r)
 {
-  double *zs = malloc((size_t)p->n * sizeof *zs);
-  if (!zs) return 1;
-  int err = 0, largest = 0;
-  r->status = SOLVE_CONVERGED;
-  r->iterations = 0;
-  for (int k = 0; k < count && !err; k++) {
-    const int *idx = order + start[k], m = start[k + 1] - start[k];
-    struct cp_problem *sub = cp_island_problem(p, idx, m);
-    struct solve_result rs = {.status = SOLVE_CONVERGED};
-    if (!sub) {
-      err = 1;
-      break;
-    }
-    for (int a = 0; a < m; a++)
-      zs[a] = z[idx[a]];
-    err = fb_solve_one(s, sub, scale, zs, &rs);
-    for (int a = 0; a < m; a++)
-      z[idx[a]] = zs[a];
-    cp_destroy(&sub);
-    largest = m > largest ? m : largest;
-    r->iterations = rs.iterations > r->iterations ? rs.iterations : r->iterations;
-    if (rs.status != SOLVE_CONVERGED && r->status == SOLVE_CONVERGED) {
-      r->status = rs.status;
-      snprintf(r->message, sizeof r->message, "island %d of %d (n = %d): %.250s", k + 1, count, m,
-               rs.message);
-    }
-  }
-  if (!err && r->status == SOLVE_CONVERGED)
-    snprintf(r->message, sizeof r->message, "%d islands (largest n = %d)", count, largest);
-  free(zs);
-  return err;
+  const struct fb_island_ctx *c = vctx;
+  return fb_solve_one(c->s, sub, c->scale, z, r);
 }
 
 static int fb_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
 {
   const struct fb_dense *d = s->data;
-  int n = p->n, err = 0, count = 1;
+  int n = p->n, err = 0;
   size_t nn = n > 0 ? (size_t)n : 1;
   double *work = malloc(nn * sizeof *work);
-  int *order = malloc(nn * sizeof *order), *start = malloc((nn + 1) * sizeof *start);
   struct cp_check chk;
-  if (!work || !order || !start || cp_check(p, z, work, &chk) != 0) {
+  if (!work || cp_check(p, z, work, &chk) != 0) {
     err = 1;
   } else if (chk.nonfinite) {
     r->status = SOLVE_NAN_OR_INF;
     snprintf(r->message, sizeof r->message, "NaN or Inf in the problem data or the initial point");
   } else {
-    if (d->islands && cp_is_linear(p) && n > 1 && (count = cp_islands(p, order, start)) < 0) err = 1;
-    if (!err)
-      err = count > 1 ? fb_solve_islands(s, p, chk.scale, count, order, start, z, r)
-                      : fb_solve_one(s, p, chk.scale, z, r);
+    struct fb_island_ctx c = {s, chk.scale};
+    err = d->islands ? solver_solve_islands(p, z, r, fb_island, &c) : fb_solve_one(s, p, chk.scale, z, r);
   }
   free(work);
-  free(order);
-  free(start);
   return err;
 }
 
