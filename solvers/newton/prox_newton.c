@@ -51,7 +51,8 @@ static const struct option_decl prox_options[] = {
     {"max_backtracks", OPT_INT, offsetof(struct prox_data, max_backtracks), "8", "[0,200]",
      "halvings of the watchdog's Newton path search before a steepest-descent step"},
     {"islands", OPT_BOOL, offsetof(struct prox_data, islands), "1", NULL,
-     "a problem whose M is block diagonal up to a permutation (independent contact groups) is solved block by "
+     "a problem whose M is block diagonal up to a permutation (independent contact groups) is solved block "
+     "by "
      "block (cp_islands)"},
 };
 
