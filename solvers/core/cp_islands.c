@@ -5,7 +5,9 @@
  * Newton method then factors the blocks instead of the whole matrix and its line search is not held back by
  * the slowest block (bench_solvers' resting600 is 25 boxes on a plane, 25 blocks of 24 unknowns). */
 #include "cp.h"
+#include "solver.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,4 +82,60 @@ struct cp_problem *cp_island_problem(const struct cp_problem *p, const int *idx,
   }
   snprintf(s->name, sizeof s->name, "%.100s island", p->name);
   return s;
+}
+
+/* The islands (order, start) one by one, each from its part of z (solver_solve_islands). */
+static int islands_each(const struct cp_problem *p, int count, const int *order, const int *start, double *z,
+                        struct solve_result *r,
+                        int (*solve_one)(void *, const struct cp_problem *, double *, struct solve_result *),
+                        void *ctx)
+{
+  double *zs = malloc((size_t)p->n * sizeof *zs);
+  if (!zs) return 1;
+  int err = 0, largest = 0;
+  r->status = SOLVE_CONVERGED;
+  r->iterations = 0;
+  for (int k = 0; k < count && !err; k++) {
+    const int *idx = order + start[k], m = start[k + 1] - start[k];
+    struct cp_problem *sub = cp_island_problem(p, idx, m);
+    struct solve_result rs = {.status = SOLVE_CONVERGED};
+    if (!sub) {
+      err = 1;
+      break;
+    }
+    for (int a = 0; a < m; a++)
+      zs[a] = z[idx[a]];
+    err = solve_one(ctx, sub, zs, &rs);
+    for (int a = 0; a < m; a++)
+      z[idx[a]] = zs[a];
+    cp_destroy(&sub);
+    largest = m > largest ? m : largest;
+    r->iterations = rs.iterations > r->iterations ? rs.iterations : r->iterations;
+    if (rs.status != SOLVE_CONVERGED && r->status == SOLVE_CONVERGED) {
+      r->status = rs.status;
+      snprintf(r->message, sizeof r->message, "island %d of %d (n = %d): %.250s", k + 1, count, m,
+               rs.message);
+    }
+  }
+  if (!err && r->status == SOLVE_CONVERGED)
+    snprintf(r->message, sizeof r->message, "%d islands (largest n = %d)", count, largest);
+  free(zs);
+  return err;
+}
+
+int solver_solve_islands(const struct cp_problem *p, double *z, struct solve_result *r,
+                         int (*solve_one)(void *ctx, const struct cp_problem *sub, double *z,
+                                          struct solve_result *r),
+                         void *ctx)
+{
+  int n = p->n, count = 1, err = 0;
+  if (!cp_is_linear(p) || n < 2) return solve_one(ctx, p, z, r);
+  int *order = malloc((size_t)n * sizeof *order), *start = malloc(((size_t)n + 1) * sizeof *start);
+  if (!order || !start || (count = cp_islands(p, order, start)) < 0)
+    err = 1;
+  else
+    err = count > 1 ? islands_each(p, count, order, start, z, r, solve_one, ctx) : solve_one(ctx, p, z, r);
+  free(order);
+  free(start);
+  return err;
 }

@@ -141,6 +141,15 @@ void solver_view(const struct solver *s, FILE *out);
 int solver_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r);
 
 int solver_accepts(const struct solver_type *t, const struct cp_problem *p);
+/* A linear problem solved island by island (cp_islands.c; one island, or a nonlinear p: solve_one(ctx, p,
+ * z, r) once): each island as its own problem (cp_island_problem) by solve_one from its part of z, written
+ * back. Iterations: the largest island's count (the islands are independent runs); status: the first failed
+ * island's, its message kept with its place, else "N islands (largest n = M)". Nonzero on allocation failure
+ * or when solve_one returns nonzero. */
+int solver_solve_islands(const struct cp_problem *p, double *z, struct solve_result *r,
+                         int (*solve_one)(void *ctx, const struct cp_problem *sub, double *z,
+                                          struct solve_result *r),
+                         void *ctx);
 int solver_out_of_time(const struct solver *s);
 const char *solve_status_name(enum solve_status st);
 double solver_wall_time(void);

@@ -21,10 +21,14 @@
  * (the first gets 3/4 of it, at most 50 iterations kept back). The LM step's lower merit
  * can lead into a valley of the merit where it crawls for hundreds of iterations to a stationary point
  * that is not a solution, where the plain method converges in 7-11 iterations (two rolling-N-gon steps of
- * the geometrically implicit formulation that TAO, SNES and Siconos solve). */
+ * the geometrically implicit formulation that TAO, SNES and Siconos solve).
+ * -fb_newton_active_set (false): each iteration first tries the active-set Newton step of the natural map
+ * (fb_active_direction), judged by the FB merit, until -fb_newton_active_set_refusals (2) refusals in a
+ * row. */
 #include "fb.h"
 
 #include <cblas.h>
+#include <lapacke.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -63,6 +67,12 @@ struct fb_ctx {
   double *shift;  /* the Newton matrix's diagonal shift lambda D_b D (fb_prox_weight) */
   double *y;      /* J e_beta for the degenerate rows */
   int *beta;      /* degenerate rows of the lower-bound kind */
+  /* the active-set direction (fb_active_direction), allocated iff -fb_newton_active_set: */
+  double *J;        /* J at zF for a nonlinear problem (a linear one's is M) */
+  double *A;        /* J_II, then its LU */
+  double *rhs;      /* -F_I - J_IA d_A */
+  int *inactive;    /* I */
+  lapack_int *ipiv; /* the LU's pivots */
 };
 
 static int fb_eval_phi(void *vctx, const double *z, double *phi)
@@ -103,9 +113,11 @@ static int fb_eval_jacobian(void *vctx, const double *z, const double *phi, doub
   struct fb_ctx *c = vctx;
   const struct cp_problem *p = c->p;
   int n = p->n;
-  /* J: M itself for linear problems (rows are scaled into H in one pass below), else evaluated into H */
-  if (fb_refresh(c, z) != 0 || (!cp_is_linear(p) && cp_eval_J(p, z, H) != 0)) return 1;
-  const double *J = cp_is_linear(p) ? p->M : H;
+  /* J: M itself for linear problems (rows are scaled into H in one pass below), else evaluated into H, or
+   * into c->J when the active-set direction reads it after */
+  double *Jeval = c->J ? c->J : H;
+  if (fb_refresh(c, z) != 0 || (!cp_is_linear(p) && cp_eval_J(p, z, Jeval) != 0)) return 1;
+  const double *J = cp_is_linear(p) ? p->M : Jeval;
   /* DLFK Procedure 3.1: degenerate lower-bound rows get the limit along y = e_beta. */
   int nb = 0;
   for (int i = 0; i < n; i++)
@@ -137,6 +149,47 @@ static int fb_eval_jacobian(void *vctx, const double *z, const double *phi, doub
   return 0;
 }
 
+/* The active-set Newton step of the natural map z - mid(l, u, z - F) (the primal-dual active-set step of
+ * Hintermueller, Ito & Kunisch 2002, SIAM J. Optim. 13; the step of SNES' vinewtonrsls and TAO's asfls): a
+ * row whose z - F lies at or beyond a bound keeps z there, d_i = bound - z_i; the others, the set I, solve
+ * F_I + J_I d = 0, i.e. J_II d_I = -F_I - J_IA d_A. newton.c judges it by the FB merit (descent test and
+ * Armijo) and takes the FB Newton step where it fails. Why: where a third of the complementary rows are
+ * degenerate at the solution (z_i = F_i = 0: ncp_mixed300), the FB Newton step converges linearly for
+ * several iterations before its superlinear end (11-12 iterations); the active-set step identifies the
+ * active set and then is Newton's on the smooth system F_I = 0, and its system is the inactive rows only.
+ * 1 (no direction) when J_II is singular: the FB step decides there. */
+static int fb_active_direction(void *vctx, const double *z, const double *phi, double *d)
+{
+  (void)phi;
+  struct fb_ctx *c = vctx;
+  const struct cp_problem *p = c->p;
+  int n = p->n, m = 0;
+  if (fb_refresh(c, z) != 0) return 1;
+  const double *J = cp_is_linear(p) ? p->M : c->J;
+  for (int i = 0; i < n; i++) {
+    double l = p->lo[i], u = p->hi[i], x = z[i] - c->F[i];
+    d[i] = x <= l ? l - z[i] : (x >= u ? u - z[i] : 0.0);
+    if (!(x <= l) && !(x >= u)) c->inactive[m++] = i;
+  }
+  if (m == 0) return 0;
+  /* d is 0 on I, so J_I d = J_IA d_A; J_II row-major is (J_II)^T column-major: solve with 'T' (newton.c) */
+  for (int a = 0; a < m; a++) {
+    const double *row = J + (size_t)c->inactive[a] * n;
+    double *arow = c->A + (size_t)a * m, s = c->F[c->inactive[a]];
+    for (int j = 0; j < n; j++)
+      s += row[j] * d[j];
+    c->rhs[a] = -s;
+    for (int b = 0; b < m; b++)
+      arow[b] = row[c->inactive[b]];
+  }
+  if (LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, m, m, c->A, m, c->ipiv) != 0 ||
+      LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', m, 1, c->A, m, c->ipiv, c->rhs, m) != 0)
+    return 1;
+  for (int a = 0; a < m; a++)
+    d[c->inactive[a]] = c->rhs[a];
+  return 0;
+}
+
 static int fb_converged(void *vctx, const double *z, const double *phi, double *residual)
 {
   (void)phi;
@@ -150,8 +203,9 @@ static int fb_converged(void *vctx, const double *z, const double *phi, double *
  * its block triangular form) and the islands. */
 struct fb_dense {
   struct fb_data fb;
-  int islands; /* -fb_newton_islands: a linear problem's independent blocks solved one by one */
-  double prox; /* -fb_newton_prox: the proximal weight of the Newton step (fb_prox_weight) */
+  int islands;    /* -fb_newton_islands: a linear problem's independent blocks solved one by one */
+  double prox;    /* -fb_newton_prox: the proximal weight of the Newton step (fb_prox_weight) */
+  int active_set; /* -fb_newton_active_set: the active-set direction first (fb_active_direction) */
 };
 
 static const struct option_decl fb_options[] = {
@@ -162,6 +216,11 @@ static const struct option_decl fb_options[] = {
     {"islands", OPT_BOOL, offsetof(struct fb_dense, islands), "1", NULL,
      "a linear problem whose M is block diagonal up to a permutation (independent contact groups) is solved "
      "block by block (cp_islands)"},
+    {"active_set", OPT_BOOL, offsetof(struct fb_dense, active_set), "0", NULL,
+     "try the active-set Newton step of the natural map (J_II d_I = -F_I - J_IA d_A) before the FB Newton "
+     "step, judged by the FB merit"},
+    {"active_set_refusals", OPT_INT, offsetof(struct fb_dense, fb.ns.direction_refusals), "2", "[1,inf)",
+     "consecutive refusals of the active-set step after which a run stops trying it"},
 };
 
 /* newton_settings_default fills what the table does not own (max_it, tol, clock). */
@@ -249,6 +308,14 @@ static int fb_solve_one(const struct solver *s, const struct cp_problem *p, doub
   c.beta = malloc(nn * sizeof *c.beta);
   c.shift = malloc(nn * sizeof *c.shift);
   int err = !c.F || !c.zF || !c.y || !c.beta || !c.shift;
+  if (d->active_set) {
+    if (!cp_is_linear(p)) c.J = malloc(nn * nn * sizeof *c.J);
+    c.A = malloc(nn * nn * sizeof *c.A);
+    c.rhs = malloc(nn * sizeof *c.rhs);
+    c.inactive = malloc(nn * sizeof *c.inactive);
+    c.ipiv = malloc(nn * sizeof *c.ipiv);
+    err = err || (!cp_is_linear(p) && !c.J) || !c.A || !c.rhs || !c.inactive || !c.ipiv;
+  }
   if (!err) {
     struct newton_settings ns = d->fb.ns;
     ns.max_it = s->set.max_it > 0 ? s->set.max_it : d->fb.ns.max_it;
@@ -259,7 +326,8 @@ static int fb_solve_one(const struct solver *s, const struct cp_problem *p, doub
                                   .phi = fb_eval_phi,
                                   .jacobian = fb_eval_jacobian,
                                   .converged = fb_converged,
-                                  .diag_shift = c.prox > 0.0 && cp_is_linear(p) ? c.shift : NULL};
+                                  .diag_shift = c.prox > 0.0 && cp_is_linear(p) ? c.shift : NULL,
+                                  .direction = d->active_set ? fb_active_direction : NULL};
     err = fb_run(&d->fb, ns, &prob, z, r);
   }
   free(c.F);
@@ -267,70 +335,43 @@ static int fb_solve_one(const struct solver *s, const struct cp_problem *p, doub
   free(c.y);
   free(c.beta);
   free(c.shift);
+  free(c.J);
+  free(c.A);
+  free(c.rhs);
+  free(c.inactive);
+  free(c.ipiv);
   return err;
 }
 
-/* The islands of p (order, start: cp_islands) one by one, each from its part of z. The iterations are the
- * largest island's count (the islands are independent runs); the status is the first failed island's, whose
- * message is kept with its place. */
-static int fb_solve_islands(const struct solver *s, const struct cp_problem *p, double scale, int count,
-                            const int *order, const int *start, double *z, struct solve_result *r)
+/* What an island's run needs besides its problem (solver_solve_islands). */
+struct fb_island_ctx {
+  const struct solver *s;
+  double scale;
+};
+
+static int fb_island(void *vctx, const struct cp_problem *sub, double *z, struct solve_result *r)
 {
-  double *zs = malloc((size_t)p->n * sizeof *zs);
-  if (!zs) return 1;
-  int err = 0, largest = 0;
-  r->status = SOLVE_CONVERGED;
-  r->iterations = 0;
-  for (int k = 0; k < count && !err; k++) {
-    const int *idx = order + start[k], m = start[k + 1] - start[k];
-    struct cp_problem *sub = cp_island_problem(p, idx, m);
-    struct solve_result rs = {.status = SOLVE_CONVERGED};
-    if (!sub) {
-      err = 1;
-      break;
-    }
-    for (int a = 0; a < m; a++)
-      zs[a] = z[idx[a]];
-    err = fb_solve_one(s, sub, scale, zs, &rs);
-    for (int a = 0; a < m; a++)
-      z[idx[a]] = zs[a];
-    cp_destroy(&sub);
-    largest = m > largest ? m : largest;
-    r->iterations = rs.iterations > r->iterations ? rs.iterations : r->iterations;
-    if (rs.status != SOLVE_CONVERGED && r->status == SOLVE_CONVERGED) {
-      r->status = rs.status;
-      snprintf(r->message, sizeof r->message, "island %d of %d (n = %d): %.250s", k + 1, count, m,
-               rs.message);
-    }
-  }
-  if (!err && r->status == SOLVE_CONVERGED)
-    snprintf(r->message, sizeof r->message, "%d islands (largest n = %d)", count, largest);
-  free(zs);
-  return err;
+  const struct fb_island_ctx *c = vctx;
+  return fb_solve_one(c->s, sub, c->scale, z, r);
 }
 
 static int fb_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
 {
   const struct fb_dense *d = s->data;
-  int n = p->n, err = 0, count = 1;
+  int n = p->n, err = 0;
   size_t nn = n > 0 ? (size_t)n : 1;
   double *work = malloc(nn * sizeof *work);
-  int *order = malloc(nn * sizeof *order), *start = malloc((nn + 1) * sizeof *start);
   struct cp_check chk;
-  if (!work || !order || !start || cp_check(p, z, work, &chk) != 0) {
+  if (!work || cp_check(p, z, work, &chk) != 0) {
     err = 1;
   } else if (chk.nonfinite) {
     r->status = SOLVE_NAN_OR_INF;
     snprintf(r->message, sizeof r->message, "NaN or Inf in the problem data or the initial point");
   } else {
-    if (d->islands && cp_is_linear(p) && n > 1 && (count = cp_islands(p, order, start)) < 0) err = 1;
-    if (!err)
-      err = count > 1 ? fb_solve_islands(s, p, chk.scale, count, order, start, z, r)
-                      : fb_solve_one(s, p, chk.scale, z, r);
+    struct fb_island_ctx c = {s, chk.scale};
+    err = d->islands ? solver_solve_islands(p, z, r, fb_island, &c) : fb_solve_one(s, p, chk.scale, z, r);
   }
   free(work);
-  free(order);
-  free(start);
   return err;
 }
 

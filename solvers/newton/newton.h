@@ -32,6 +32,12 @@ struct newton_problem {
    * or is cut below lm_below, the proximal step (H + diag(diag_shift)) d = -Phi is tried before
    * Levenberg-Marquardt (newton.c, newton_prox_step). NULL: none. */
   const double *diag_shift;
+  /* Optional: a direction of the backend's own into d (n entries), tried before the Newton step H d = -Phi
+   * and judged as it is (the descent test, then Armijo on the merit); taken when Armijo accepts it at a step
+   * of at least lm_below, else the iteration goes on from its start as without it. Called after jacobian
+   * (or linalg->assemble) at z, phi = Phi(z). Returns 0 with d filled, nonzero when it has none. fb_newton's
+   * is the active-set Newton step of the natural map (fb_newton.c, fb_active_direction). NULL: none. */
+  int (*direction)(void *ctx, const double *z, const double *phi, double *d);
 };
 
 /* The linear algebra newton_solve needs, for H an element of the generalised Jacobian kept by the backend.
@@ -63,7 +69,9 @@ struct newton_settings {
   int lm_scaled;   /* Marquardt's scaling: the parameter multiplies diag(H^T H) instead of I, so a column
                     * that is small only because of the state (a friction multiplier whose column is the
                     * friction impulse, near separation) is not damped to a standstill */
-  double tol;      /* used only when problem->converged is NULL */
+  int direction_refusals;     /* problem->direction refused this many times in a row (singular, no descent,
+                               * Armijo below lm_below): the run stops asking for it (default 2) */
+  double tol;                 /* used only when problem->converged is NULL */
   const struct solver *clock; /* for solver_out_of_time; may be NULL */
 };
 
@@ -79,12 +87,13 @@ enum newton_reason {
 
 struct newton_stats {
   int iterations;
-  int lm_steps;       /* iterations that took the Levenberg-Marquardt step */
-  int prox_steps;     /* iterations that took the proximal Newton step (diag_shift) */
-  int gradient_steps; /* iterations that fell back to the steepest-descent direction */
-  int singular;       /* iterations whose Newton matrix had a zero pivot */
-  double merit;       /* final merit */
-  double residual;    /* final value reported by problem->converged (or sqrt(2 merit)) */
+  int lm_steps;        /* iterations that took the Levenberg-Marquardt step */
+  int prox_steps;      /* iterations that took the proximal Newton step (diag_shift) */
+  int direction_steps; /* iterations that took the backend's direction (direction) */
+  int gradient_steps;  /* iterations that fell back to the steepest-descent direction */
+  int singular;        /* iterations whose Newton matrix had a zero pivot */
+  double merit;        /* final merit */
+  double residual;     /* final value reported by problem->converged (or sqrt(2 merit)) */
 };
 
 void newton_settings_default(struct newton_settings *set);

@@ -34,6 +34,7 @@ struct prox_data {
   double sigma;       /* -prox_newton_sigma: sufficient decrease of the merit */
   double rho;         /* -prox_newton_rho: proximal weight relative to max M_ii and the scaled residual */
   int max_backtracks; /* -prox_newton_max_backtracks: path-search halvings */
+  int islands;        /* -prox_newton_islands: independent blocks solved one by one (cp_islands) */
   /* workspace, sized by setup */
   int cap;
   double *G, *A, *w, *phi, *zbest, *wbest, *zt, *y, *d, *g;
@@ -49,6 +50,10 @@ static const struct option_decl prox_options[] = {
      "proximal weight lambda = kappa rho min(1, ||Phi||/scale) max M_ii (plus 1e-12 max M_ii)"},
     {"max_backtracks", OPT_INT, offsetof(struct prox_data, max_backtracks), "8", "[0,200]",
      "halvings of the watchdog's Newton path search before a steepest-descent step"},
+    {"islands", OPT_BOOL, offsetof(struct prox_data, islands), "1", NULL,
+     "a problem whose M is block diagonal up to a permutation (independent contact groups) is solved block "
+     "by "
+     "block (cp_islands)"},
 };
 
 static int prox_create(struct solver *s)
@@ -365,13 +370,15 @@ static enum solve_status prox_iteration(struct prox_data *pd, const struct cp_pr
   return SOLVE_MAX_ITERATIONS;
 }
 
-static int prox_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
+/* One run on p from z; scale: the checker's scale of the problem the tolerance belongs to (an island's is the
+ * whole problem's, so that every island meeting tol * scale makes the whole one meet it). */
+static int prox_solve_one(const struct solver *s, const struct cp_problem *p, double scale, double *z,
+                          struct solve_result *r)
 {
   struct prox_data *pd = s->data;
-  if (prox_setup(s, p) != 0) return 1; /* a no-op after the harness's setup */
   int max_it = s->set.max_it > 0 ? s->set.max_it : 200, it = 0;
   size_t bytes = (size_t)p->n * sizeof *z;
-  double mdiag = prox_max_diagonal(p), scale = cp_scale(p, NULL), tol_abs = s->set.tol * scale;
+  double mdiag = prox_max_diagonal(p), tol_abs = s->set.tol * scale;
   struct prox_state st = {.kappa = 1.0};
   prox_start_point(s, p, z);
   st.merit = prox_eval(p, z, pd->w, &st.res);
@@ -396,6 +403,28 @@ static int prox_solve(struct solver *s, const struct cp_problem *p, double *z, s
            "kappa %.0e, residual %.2e",
            st.restarts, st.fb_steps, st.gradient_steps, st.singular, st.kappa, st.resbest);
   return 0;
+}
+
+/* What an island's run needs besides its problem (solver_solve_islands). */
+struct prox_island_ctx {
+  const struct solver *s;
+  double scale;
+};
+
+static int prox_island(void *vctx, const struct cp_problem *sub, double *z, struct solve_result *r)
+{
+  const struct prox_island_ctx *c = vctx;
+  return prox_solve_one(c->s, sub, c->scale, z, r);
+}
+
+/* Islands (as fb_newton's): on a pile of independent boxes the watchdog and the proximal weight of one box's
+ * redundant corners no longer hold back the others, and each block's LU is its own size. */
+static int prox_solve(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r)
+{
+  struct prox_data *pd = s->data;
+  if (prox_setup(s, p) != 0) return 1; /* a no-op after the harness's setup */
+  struct prox_island_ctx c = {s, cp_scale(p, NULL)};
+  return pd->islands ? solver_solve_islands(p, z, r, prox_island, &c) : prox_solve_one(s, p, c.scale, z, r);
 }
 
 static void prox_destroy(struct solver *s)

@@ -1,8 +1,8 @@
 /* test_newton.c — fb_newton (solvers/newton/fb_newton.c on the generic Newton of solvers/newton/newton.c):
  * random SPD LCPs against pgs, Stewart-Trinkle box contact LCPs (Egan et al. eqs. 5-7, resting and sliding;
  * random ones, and touching boxes checked against the momentum balance, with lemke beside), a mixed LCP, a
- * box MCP with all four bound kinds and a callback NCP with known solutions, NaN data, and the iteration and
- * time limits. */
+ * box MCP with all four bound kinds and a callback NCP with known solutions (also with the active-set step),
+ * NaN data, and the iteration and time limits. */
 #include "check.h"
 #include "solver.h"
 #include "solver_fixture.h"
@@ -117,9 +117,10 @@ static void fill_pd(struct cp_problem *p, const double *z_star, const double *w_
   }
 }
 
-static void test_mixed_and_box(void)
+/* how: "" or " (active set)", with opts the solver's options */
+static void test_mixed_and_box(const char *const *opts, const char *how)
 {
-  struct solver *fb = test_solver("fb_newton", 1e-10);
+  struct solver *fb = test_solver_with("fb_newton", 1e-10, opts);
   /* mixed LCP: 2 free unknowns, 3 complementary (one active, one inactive, one degenerate) */
   struct cp_problem *p = cp_mlcp_create(2, 3);
   const double zm[5] = {0.7, -1.3, 0.45, 0.0, 0.0}, wm[5] = {0, 0, 0, 0.9, 0.0};
@@ -127,8 +128,9 @@ static void test_mixed_and_box(void)
   double z[6];
   struct solve_result r;
   solver_solve(fb, p, z, &r);
-  CHECK(r.status == SOLVE_CONVERGED, "fb_newton: mixed LCP converges (%s)", solve_status_name(r.status));
-  CHECK(max_abs_diff(z, zm, 5) <= 1e-8, "fb_newton: mixed LCP known solution (diff %.2e)",
+  CHECK(r.status == SOLVE_CONVERGED, "fb_newton%s: mixed LCP converges (%s)", how,
+        solve_status_name(r.status));
+  CHECK(max_abs_diff(z, zm, 5) <= 1e-8, "fb_newton%s: mixed LCP known solution (diff %.2e)", how,
         max_abs_diff(z, zm, 5));
   cp_destroy(&p);
   /* box MCP: at a finite lower bound (F > 0), at a finite upper bound (F < 0), inside a two-sided box
@@ -144,9 +146,9 @@ static void test_mixed_and_box(void)
   fill_pd(p, zb, wb);
   double zz[7];
   solver_solve(fb, p, zz, &r);
-  CHECK(r.status == SOLVE_CONVERGED, "fb_newton: box MCP converges (%s, %s)", solve_status_name(r.status),
-        r.message);
-  CHECK(max_abs_diff(zz, zb, 7) <= 1e-8, "fb_newton: box MCP known solution (diff %.2e)",
+  CHECK(r.status == SOLVE_CONVERGED, "fb_newton%s: box MCP converges (%s, %s)", how,
+        solve_status_name(r.status), r.message);
+  CHECK(max_abs_diff(zz, zb, 7) <= 1e-8, "fb_newton%s: box MCP known solution (diff %.2e)", how,
         max_abs_diff(zz, zb, 7));
   cp_destroy(&p);
   solver_destroy(&fb);
@@ -177,7 +179,7 @@ static int cubic_J(void *vctx, const double *z, double *J)
   return 0;
 }
 
-static void test_ncp(void)
+static void test_ncp(const char *const *opts, const char *how)
 {
   struct cp_problem *lin = cp_lcp_create(4);
   const double zs[4] = {1.2, 0.0, 0.35, 0.0}, ws[4] = {0.0, 0.6, 0.0, 0.0};
@@ -187,13 +189,13 @@ static void test_ncp(void)
   fill_pd(lin, zs, w_lin);
   struct cubic_ctx ctx = {lin};
   struct cp_problem *p = cp_ncp_create(4, cubic_F, cubic_J, &ctx);
-  struct solver *fb = test_solver("fb_newton", 1e-10);
+  struct solver *fb = test_solver_with("fb_newton", 1e-10, opts);
   double z[4];
   struct solve_result r;
   solver_solve(fb, p, z, &r);
-  CHECK(r.status == SOLVE_CONVERGED, "fb_newton: cubic callback NCP converges (%s in %d)",
+  CHECK(r.status == SOLVE_CONVERGED, "fb_newton%s: cubic callback NCP converges (%s in %d)", how,
         solve_status_name(r.status), r.iterations);
-  CHECK(max_abs_diff(z, zs, 4) <= 1e-8, "fb_newton: cubic NCP known root (diff %.2e)",
+  CHECK(max_abs_diff(z, zs, 4) <= 1e-8, "fb_newton%s: cubic NCP known root (diff %.2e)", how,
         max_abs_diff(z, zs, 4));
   solver_destroy(&fb);
   cp_destroy(&p);
@@ -235,8 +237,10 @@ int main(int argc, char **argv)
   test_spd();
   test_box_contact();
   test_box_analytic();
-  test_mixed_and_box();
-  test_ncp();
+  test_mixed_and_box(NULL, "");
+  test_mixed_and_box(OPTS("-fb_newton_active_set", "1"), " (active set)");
+  test_ncp(NULL, "");
+  test_ncp(OPTS("-fb_newton_active_set", "1"), " (active set)");
   test_failures();
   int rc = check_finish();
   PetscCall(PetscFinalize());
