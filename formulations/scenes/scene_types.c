@@ -82,7 +82,7 @@ struct ngon_settings {
   double radius, mass, mu, vx, vy, omega;
 };
 static const struct option_decl ngon_options[] = {
-    ROW(struct ngon_settings, sides, OPT_INT, "6", "[3,1000]", "number of vertices"),
+    ROW(struct ngon_settings, sides, OPT_INT, "6", "[3,100000]", "number of vertices"),
     ROW(struct ngon_settings, radius, OPT_REAL, "1", "(0,inf)", "circumradius [m]"),
     ROW(struct ngon_settings, mass, OPT_REAL, "1", "(0,inf)", "mass [kg]"),
     ROW(struct ngon_settings, mu, OPT_REAL, "0.4", "[0,inf)", "Coulomb friction coefficient"),
@@ -118,7 +118,7 @@ static const struct option_decl superellipse_on_line_options[] = {
     ROW(struct superellipse_on_line_settings, a, OPT_REAL, "1.2", "(0,inf)", "semi-axis along x [m]"),
     ROW(struct superellipse_on_line_settings, b, OPT_REAL, "0.8", "(0,inf)", "semi-axis along y [m]"),
     ROW(struct superellipse_on_line_settings, p, OPT_INT, "4", "[2,1000]", "exponent (even; 2: the ellipse)"),
-    ROW(struct superellipse_on_line_settings, sides, OPT_INT, "0", "[0,1000]",
+    ROW(struct superellipse_on_line_settings, sides, OPT_INT, "0", "[0,100000]",
         "0: the smooth shape; N >= 3: the N-gon inscribed in it, vertex 0 at the bottom"),
     ROW(struct superellipse_on_line_settings, mass, OPT_REAL, "1", "(0,inf)", "mass [kg]"),
     ROW(struct superellipse_on_line_settings, mu, OPT_REAL, "0.4", "[0,inf)", "Coulomb friction coefficient"),
