@@ -27,7 +27,7 @@ void cone_ac_function(int d, double mu, double rho_n, double rho_t, const double
  * the diagonal block). Settings and work space of the local solver. */
 struct cone_local {
   int max_it;  /* Newton iterations (and fixed-point iterations of the fallback, 10 x) */
-  double tol;  /* stop when ||r - P_K(r - û)|| <= tol * max(1, ||ql||) */
+  double tol;  /* stop when ||r - P_K(r - û)|| <= tol * max(1, |ql|, |r|, |Wcc^-1 ql|), inf norms */
   int relaxed; /* 1: the cone complementarity relaxation (cp.h fc_relaxed: û = u, a convex QP on the
                 * cone, solved by accelerated projected gradient, 50 max_it steps); 0: Coulomb */
 };

@@ -195,10 +195,7 @@ static void local_qp(const struct cone_local *s, int d, double mu, const double 
 double cone_local_solve(const struct cone_local *s, int d, double mu, const double *Wcc, const double *ql,
                         double *r)
 {
-  double scale = 1.0;
-  for (int k = 0; k < d; k++)
-    scale = fmax(scale, fabs(ql[k]));
-  double goal = s->tol * scale, ds = s->relaxed ? 0.0 : 1.0, qt = d == 3 ? hypot(ql[1], ql[2]) : fabs(ql[1]);
+  double ds = s->relaxed ? 0.0 : 1.0, qt = d == 3 ? hypot(ql[1], ql[2]) : fabs(ql[1]);
   /* take-off: û(0) = ql + ds mu |ql_T| e_N lies in K* exactly when ql_N >= (1 - ds) mu |ql_T| */
   if (ql[0] >= (1.0 - ds) * mu * qt) {
     for (int k = 0; k < d; k++)
@@ -211,7 +208,17 @@ double cone_local_solve(const struct cone_local *s, int d, double mu, const doub
   memcpy(LU, Wcc, sizeof(double) * (size_t)(d * d));
   for (int k = 0; k < d; k++)
     x[k] = -ql[k];
-  if (e_best > goal && LAPACKE_dgesv(LAPACK_ROW_MAJOR, d, 1, LU, d, ipiv, x, 1) == 0) {
+  int stick_ok = LAPACKE_dgesv(LAPACK_ROW_MAJOR, d, 1, LU, d, ipiv, x, 1) == 0;
+  /* The error r - P_K(r - û) is computed in units of r: it cannot fall below rounding of |r|, and where W
+   * is small the reactions are large (Confeti: |r| ~ 1e4 for |ql| ~ 1, a floor ~ 1e-12 that the Newton
+   * search can never reach below 1e-14 |ql|, which sent a third of the local solves into 200 futile
+   * fixed-point steps). So the goal scales with the reactions too: the previous one and -Wcc^-1 ql,
+   * the sticking reaction, which bounds the size of the answer's scale. */
+  double scale = 1.0;
+  for (int k = 0; k < d; k++)
+    scale = fmax(scale, fmax(fabs(ql[k]), fmax(fabs(r[k]), stick_ok ? fabs(x[k]) : 0.0)));
+  double goal = s->tol * scale;
+  if (e_best > goal && stick_ok) {
     double xt = d == 3 ? hypot(x[1], x[2]) : fabs(x[1]);
     if (xt <= mu * x[0]) keep_best(d, local_error(d, mu, ds, Wcc, ql, x), x, best, &e_best); /* sticking */
   }

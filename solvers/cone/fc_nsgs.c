@@ -25,7 +25,7 @@ static const struct option_decl nsgs_options[] = {
     {"local_max_it", OPT_INT, offsetof(struct nsgs_data, local_max_it), "20", "[1,10000]",
      "Newton iterations of a contact's local solve (its fixed-point fallback: 10 x)"},
     {"local_tol", OPT_REAL, offsetof(struct nsgs_data, local_tol), "1e-14", "(0,1)",
-     "a local solve stops at error <= local_tol * max(1, ||local q||_inf)"},
+     "a local solve stops at error <= local_tol * max(1, |local q|, |r|, |sticking r|) (inf norms)"},
 };
 
 static int nsgs_create(struct solver *s)
