@@ -237,6 +237,7 @@ static int newton_solve(struct solver *s, const struct cp_problem *p, double *z,
   for (int c = 0; c < nc; c++)
     cone_block(p, c, d->Wcc + (size_t)c * dim * dim);
   newton_set_rho(p, d, 0);
+  int sym = cone_symmetric(p);
   double goal = s->set.tol * cp_scale(p, NULL), res = INFINITY; /* the checker's: the stop implies it */
   struct newton_progress g = {.best = INFINITY, .mark = INFINITY};
   struct cp_check chk;
@@ -261,7 +262,7 @@ static int newton_solve(struct solver *s, const struct cp_problem *p, double *z,
     double theta = newton_phi(p, d, z, d->u, d->phi, 1);
     if (newton_step(p, d, z, theta, newton_reference(d, theta, &g.kept)) != 0)
       for (int k = 0; k < d->fallback_sweeps; k++, g.sweeps++)
-        cone_nsgs_sweep(p, &loc, d->Wcc, z);
+        cone_nsgs_sweep(p, &loc, d->Wcc, sym, z, d->u); /* u: W z + q, from the top */
   }
   if (r->status != SOLVE_CONVERGED && g.best < res) /* the best point, not the last, to the checker */
     memcpy(z, d->best, (size_t)p->n * sizeof *z);
