@@ -136,7 +136,11 @@ static int newton_direction(const struct cp_problem *p, struct newton_data *d)
     }
     for (int i = 0; i < n; i++)
       d->dr[i] = -d->phi[i];
-    if (LAPACKE_dgesv(LAPACK_ROW_MAJOR, n, 1, d->J, n, d->ipiv, d->dr, 1) == 0) return 0;
+    /* The row-major J read column-major is J': its LU, then the transposed solve. LAPACKE's row-major
+     * dgesv would scan J for NaN and copy it to a transposed buffer it allocates, on every iteration. */
+    if (LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, d->J, n, d->ipiv) == 0 &&
+        LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', n, 1, d->J, n, d->ipiv, d->dr, n) == 0)
+      return 0;
   }
   return 1;
 }

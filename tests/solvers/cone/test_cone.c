@@ -248,8 +248,12 @@ static void test_data_folder(void)
                                       "Rover4396.dat",
                                       "Rover4516.dat",
                                       "fc2d_granularflowonwall_00667_00000.dat"};
-  /* expected: 1 converged; per solver, in the order of ours[] (measured; see results/reference/fc3d) */
-  static const char expect[3][14] = {"0011111101111", "1111111111111", "1101111111111"};
+  /* expected: 1 converged, 0 not, ? either; per solver, in the order of ours[] (measured; see
+   * results/reference/fc3d). fc_newton on BoxesStack1 is a knife edge: its iterates wander (the residual
+   * between 1e-1 and 1e-6 for hundreds of iterations, rho restarts) and whether one of its restarts lands
+   * below 1e-8 changes with the rounding of the LU (OpenBLAS' kernel, LU of J or of J'): 104 to 334
+   * iterations or 1000 without, at 1e-6. fc_admm solves it every time. */
+  static const char expect[3][14] = {"0011111101111", "?111111111111", "1101111111111"};
   int by_any = 0;
   for (int f = 0; f < 13; f++) {
     struct cp_problem *p = data_problem(files[f]);
@@ -265,8 +269,8 @@ static void test_data_folder(void)
       solver_solve(s, p, z, &r);
       int ok = r.status == SOLVE_CONVERGED;
       any |= ok;
-      CHECK(ok == (expect[k][f] == '1'), "%s on %s: %s (residual %.2e, %d iterations)", ours[k], files[f],
-            solve_status_name(r.status), r.residual, r.iterations);
+      CHECK(expect[k][f] == '?' || ok == (expect[k][f] == '1'), "%s on %s: %s (residual %.2e, %d iterations)",
+            ours[k], files[f], solve_status_name(r.status), r.residual, r.iterations);
       solver_destroy(&s);
     }
     by_any += any;
