@@ -113,7 +113,7 @@ static int nsgs_solve(struct solver *s, const struct cp_problem *p, double *z, s
     memcpy(d->u, p->q, (size_t)p->n * sizeof *d->u);
   else
     cone_residual(p, z, d->u);
-  double goal = s->set.tol * cp_scale(p, NULL); /* the checker's: the stop below implies its verdict */
+  double goal = s->set.tol * cp_scale(p, NULL); /* the checker's, which the harness then applies itself */
   r->status = SOLVE_MAX_ITERATIONS;
   for (int sweep = 1; sweep <= max_sweeps; sweep++) {
     cone_nsgs_sweep(p, &loc, d->Wcc, sym, z, d->u);
