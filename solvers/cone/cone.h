@@ -27,7 +27,7 @@ void cone_ac_function(int d, double mu, double rho_n, double rho_t, const double
  * the diagonal block). Settings and work space of the local solver. */
 struct cone_local {
   int max_it;  /* Newton iterations (and fixed-point iterations of the fallback, 10 x) */
-  double tol;  /* stop when ||r - P_K(r - û)|| <= tol * max(1, ||ql||) */
+  double tol;  /* stop when ||r - P_K(r - û)|| <= tol * max(1, |ql|, |r|, |Wcc^-1 ql|), inf norms */
   int relaxed; /* 1: the cone complementarity relaxation (cp.h fc_relaxed: û = u, a convex QP on the
                 * cone, solved by accelerated projected gradient, 50 max_it steps); 0: Coulomb */
 };
@@ -47,13 +47,18 @@ void cone_block(const struct cp_problem *p, int c, double *Wcc);
 /* u = W r + q (n entries) and the checker's residual at r (cp_fc_residual). */
 double cone_residual(const struct cp_problem *p, const double *r, double *u);
 
-/* One nonsmooth Gauss-Seidel sweep over the contacts (fc_nsgs.c; fc_newton's fallback). r in place;
- * Wcc holds the nc diagonal blocks (cone_block), d x d each. */
 /* The solvers' workspaces: each *bufs[k] freed and set to NULL; or allocated with len[k] doubles (0, or 1
  * with every one freed when one allocation fails). */
 void cone_buffers_free(double **const *bufs, int nb);
 int cone_buffers_alloc(double **const *bufs, const size_t *len, int nb);
 
-void cone_nsgs_sweep(const struct cp_problem *p, const struct cone_local *s, const double *Wcc, double *r);
+/* 1 when W (p->M) is exactly symmetric. */
+int cone_symmetric(const struct cp_problem *p);
+
+/* One nonsmooth Gauss-Seidel sweep over the contacts (fc_nsgs.c; fc_newton's fallback). r in place; u in:
+ * W r + q, out: W r + q at the new r (updated as contacts move, so up to rounding); Wcc holds the nc
+ * diagonal blocks (cone_block), d x d each; sym = cone_symmetric(p) (a contact's columns read as rows). */
+void cone_nsgs_sweep(const struct cp_problem *p, const struct cone_local *s, const double *Wcc, int sym,
+                     double *r, double *u);
 
 #endif

@@ -12,7 +12,6 @@
 #include "cp_fc.h"
 
 #include <cblas.h>
-#include <lapacke.h>
 #include <math.h>
 #include <string.h>
 
@@ -77,6 +76,41 @@ double cone_rho(int d, const double *Wcc)
   return m > 0.0 ? 1.0 / m : 1.0;
 }
 
+/* Solves A x = b in place (d <= 3, A row-major, overwritten) by Gaussian elimination with partial pivoting,
+ * LAPACK's dgesv without its call: a 3 x 3 solve through LAPACKE cost a transposition, OpenBLAS' locks and
+ * ~1 us, more than the rest of a contact's local solve. 1 when a pivot is exactly 0 (dgesv's info > 0). */
+static int small_solve(int d, double *A, double *b)
+{
+  for (int k = 0; k < d; k++) {
+    int p = k;
+    for (int i = k + 1; i < d; i++)
+      if (fabs(A[i * d + k]) > fabs(A[p * d + k])) p = i;
+    if (A[p * d + k] == 0.0) return 1;
+    if (p != k) {
+      for (int j = 0; j < d; j++) {
+        double t = A[k * d + j];
+        A[k * d + j] = A[p * d + j];
+        A[p * d + j] = t;
+      }
+      double t = b[k];
+      b[k] = b[p];
+      b[p] = t;
+    }
+    for (int i = k + 1; i < d; i++) {
+      double l = A[i * d + k] / A[k * d + k];
+      for (int j = k + 1; j < d; j++)
+        A[i * d + j] -= l * A[k * d + j];
+      b[i] -= l * b[k];
+    }
+  }
+  for (int k = d - 1; k >= 0; k--) {
+    for (int j = k + 1; j < d; j++)
+      b[k] -= A[k * d + j] * b[j];
+    b[k] /= A[k * d + k];
+  }
+  return 0;
+}
+
 static void local_velocity(int d, const double *Wcc, const double *ql, const double *r, double *u)
 {
   for (int i = 0; i < d; i++) {
@@ -106,7 +140,6 @@ static int local_newton_step(int d, double mu, double rho, const double *Wcc, co
 {
   double u[3] = {0, 0, 0}, phi[3] = {0, 0, 0}, A[9], B[9], J[9], dx[3] = {0, 0, 0}, rt[3] = {0, 0, 0};
   double ut[3] = {0, 0, 0}, pt[3] = {0, 0, 0};
-  lapack_int ipiv[3];
   local_velocity(d, Wcc, ql, r, u);
   cone_ac_function(d, mu, rho, rho, r, u, phi, A, B);
   double f = half_norm2(d, phi);
@@ -119,7 +152,7 @@ static int local_newton_step(int d, double mu, double rho, const double *Wcc, co
       J[i * d + j] = A[i * d + j] + bw;
     }
   }
-  if (f == 0.0 || LAPACKE_dgesv(LAPACK_ROW_MAJOR, d, 1, J, d, ipiv, dx, 1) != 0) return 1;
+  if (f == 0.0 || small_solve(d, J, dx) != 0) return 1;
   double t = 1.0;
   for (int b = 0; b < CONE_BACKTRACKS; b++, t *= 0.5) {
     for (int i = 0; i < d; i++)
@@ -195,10 +228,7 @@ static void local_qp(const struct cone_local *s, int d, double mu, const double 
 double cone_local_solve(const struct cone_local *s, int d, double mu, const double *Wcc, const double *ql,
                         double *r)
 {
-  double scale = 1.0;
-  for (int k = 0; k < d; k++)
-    scale = fmax(scale, fabs(ql[k]));
-  double goal = s->tol * scale, ds = s->relaxed ? 0.0 : 1.0, qt = d == 3 ? hypot(ql[1], ql[2]) : fabs(ql[1]);
+  double ds = s->relaxed ? 0.0 : 1.0, qt = d == 3 ? hypot(ql[1], ql[2]) : fabs(ql[1]);
   /* take-off: û(0) = ql + ds mu |ql_T| e_N lies in K* exactly when ql_N >= (1 - ds) mu |ql_T| */
   if (ql[0] >= (1.0 - ds) * mu * qt) {
     for (int k = 0; k < d; k++)
@@ -206,12 +236,21 @@ double cone_local_solve(const struct cone_local *s, int d, double mu, const doub
     return local_error(d, mu, ds, Wcc, ql, r);
   }
   double best[3] = {0, 0, 0}, e_best = local_error(d, mu, ds, Wcc, ql, r), x[3] = {0, 0, 0}, LU[9];
-  lapack_int ipiv[3];
   memcpy(best, r, sizeof(double) * (size_t)d);
   memcpy(LU, Wcc, sizeof(double) * (size_t)(d * d));
   for (int k = 0; k < d; k++)
     x[k] = -ql[k];
-  if (e_best > goal && LAPACKE_dgesv(LAPACK_ROW_MAJOR, d, 1, LU, d, ipiv, x, 1) == 0) {
+  int stick_ok = small_solve(d, LU, x) == 0;
+  /* The error r - P_K(r - û) is computed in units of r: it cannot fall below rounding of |r|, and where W
+   * is small the reactions are large (Confeti: |r| ~ 1e4 for |ql| ~ 1, a floor ~ 1e-12 that the Newton
+   * search can never reach below 1e-14 |ql|, which sent a third of the local solves into 200 futile
+   * fixed-point steps). So the goal scales with the reactions too: the previous one and -Wcc^-1 ql,
+   * the sticking reaction, which bounds the size of the answer's scale. */
+  double scale = 1.0;
+  for (int k = 0; k < d; k++)
+    scale = fmax(scale, fmax(fabs(ql[k]), fmax(fabs(r[k]), stick_ok ? fabs(x[k]) : 0.0)));
+  double goal = s->tol * scale;
+  if (e_best > goal && stick_ok) {
     double xt = d == 3 ? hypot(x[1], x[2]) : fabs(x[1]);
     if (xt <= mu * x[0]) keep_best(d, local_error(d, mu, ds, Wcc, ql, x), x, best, &e_best); /* sticking */
   }

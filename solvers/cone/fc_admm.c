@@ -29,7 +29,8 @@ struct admm_data {
   double eta;           /* -fc_admm_restart: accelerate while e < eta e_prev, else restart */
   double tau, e_prev;   /* the acceleration's state */
   size_t cap;           /* n the buffers are sized for */
-  /* LU of W + rho I (n x n); r, its velocity W r + q, xi, the previous and extrapolated z and xi, u at z */
+  /* LU of (W + rho I)' (n x n, column-major); r, its velocity W r + q, xi, the previous and extrapolated z
+   * and xi, u at z */
   double *L, *r, *ur, *xi, *xik, *xih, *zk, *zh, *u, *rhs;
   lapack_int *ipiv;
 };
@@ -82,7 +83,11 @@ static int admm_factor(const struct cp_problem *p, struct admm_data *d, double r
   memcpy(d->L, p->M, (size_t)n * n * sizeof(double));
   for (int i = 0; i < n; i++)
     d->L[(size_t)i * n + i] += rho;
-  return (int)LAPACKE_dgetrf(LAPACK_ROW_MAJOR, n, n, d->L, n, d->ipiv);
+  /* Read column-major, the row-major buffer is (W + rho I)': factor that, and solve with its transpose
+   * (admm_iterate), so LAPACKE never transposes a copy (its row-major path allocates and copies n^2 doubles
+   * on every call), and through the _work entry points, which skip LAPACKE's NaN scan of the n^2 factors
+   * (15% of BoxesStack1's solve; a NaN in W shows in the checker's residual). */
+  return (int)LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, d->L, n, d->ipiv);
 }
 
 /* The extrapolation of Goldstein, O'Donoghue, Setzer & Baraniuk 2014 (fast ADMM with restart, as Siconos'
@@ -114,8 +119,6 @@ static void admm_iterate(const struct cp_problem *p, struct admm_data *d, double
                          double *primal, double *dual)
 {
   int dim = p->fc_dim, n = p->n, nc = n / dim;
-  memcpy(d->ur, p->q, (size_t)n * sizeof(double));
-  cblas_dgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0, p->M, n, d->r, 1, 1.0, d->ur, 1);
   for (int i = 0; i < n; i++)
     d->rhs[i] = rho * (d->zh[i] - d->xih[i]) - p->q[i];
   for (int c = 0; c < nc && !p->fc_relaxed; c++) { /* the relaxation is the QP itself: no De Saxcé term */
@@ -123,7 +126,9 @@ static void admm_iterate(const struct cp_problem *p, struct admm_data *d, double
     d->rhs[c * dim] -= p->mu[c] * (dim == 3 ? hypot(uc[1], uc[2]) : fabs(uc[1]));
   }
   memcpy(d->r, d->rhs, (size_t)n * sizeof(double));
-  LAPACKE_dgetrs(LAPACK_ROW_MAJOR, 'N', n, 1, d->L, n, d->ipiv, d->r, 1);
+  LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', n, 1, d->L, n, d->ipiv, d->r, n);
+  for (int i = 0; i < n; i++) /* the next De Saxcé term's velocity: W r = rhs - rho r, no product with W */
+    d->ur[i] = d->rhs[i] - rho * d->r[i] + p->q[i];
   double pr = 0.0, du = 0.0;
   for (int c = 0; c < nc; c++) {
     size_t o = (size_t)c * dim;
@@ -178,6 +183,7 @@ static int admm_solve(struct solver *s, const struct cp_problem *p, double *z, s
   memset(d->xih, 0, (size_t)n * sizeof(double));
   memset(d->xik, 0, (size_t)n * sizeof(double));
   memcpy(d->r, z, (size_t)n * sizeof(double));
+  cone_residual(p, d->r, d->ur); /* the first De Saxcé term's velocity; then admm_iterate keeps it */
   memcpy(d->zh, z, (size_t)n * sizeof(double));
   memcpy(d->zk, z, (size_t)n * sizeof(double));
   d->tau = 1.0;

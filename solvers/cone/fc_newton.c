@@ -22,6 +22,7 @@
 
 struct newton_data {
   int fallback_sweeps, backtracks, local_max_it, memory, stall;
+  int regularize;        /* this solve has met an exactly singular J: shift every later one at once */
   double theta_hist[64]; /* the last `memory` merit values, the non-monotone search's reference */
   double armijo, regularization, rho_factor;
   size_t cap;                                      /* n the buffers are sized for */
@@ -121,11 +122,14 @@ static void newton_jacobian(const struct cp_problem *p, struct newton_data *d)
 /* The Newton direction dr = -J^-1 Phi. Where W is rank deficient (more contact unknowns than the bodies'
  * freedoms, duplicated contacts) the rows of sticking and open contacts, rho W's rows, make J exactly
  * singular (Capsules: every iteration); J + delta I with delta = -fc_newton_regularization x max(1,
- * max |J_ii|) then gives a direction of the nearby regularised system. 0, or 1 when even that fails. */
+ * max |J_ii|) then gives a direction of the nearby regularised system. Once a solve has met a singular J it
+ * shifts every later one without trying the plain one first (dgetrf finds the zero pivot only after the
+ * whole factorisation: on Capsules the failed one doubled the cost of an iteration). 0, or 1 when even
+ * the shifted system fails. */
 static int newton_direction(const struct cp_problem *p, struct newton_data *d)
 {
   int n = p->n;
-  for (int attempt = 0; attempt < 2; attempt++) {
+  for (int attempt = d->regularize; attempt < 2; attempt++) {
     newton_jacobian(p, d);
     if (attempt) {
       double big = 1.0;
@@ -136,7 +140,13 @@ static int newton_direction(const struct cp_problem *p, struct newton_data *d)
     }
     for (int i = 0; i < n; i++)
       d->dr[i] = -d->phi[i];
-    if (LAPACKE_dgesv(LAPACK_ROW_MAJOR, n, 1, d->J, n, d->ipiv, d->dr, 1) == 0) return 0;
+    /* The row-major J read column-major is J': its LU, then the transposed solve. LAPACKE's row-major
+     * dgesv would scan J for NaN and copy it to a transposed buffer it allocates, on every iteration. */
+    if (LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, d->J, n, d->ipiv) == 0 &&
+        LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', n, 1, d->J, n, d->ipiv, d->dr, n) == 0) {
+      d->regularize |= attempt;
+      return 0;
+    }
   }
   return 1;
 }
@@ -237,6 +247,8 @@ static int newton_solve(struct solver *s, const struct cp_problem *p, double *z,
   for (int c = 0; c < nc; c++)
     cone_block(p, c, d->Wcc + (size_t)c * dim * dim);
   newton_set_rho(p, d, 0);
+  d->regularize = 0;
+  int sym = cone_symmetric(p);
   double goal = s->set.tol * cp_scale(p, NULL), res = INFINITY; /* the checker's: the stop implies it */
   struct newton_progress g = {.best = INFINITY, .mark = INFINITY};
   struct cp_check chk;
@@ -261,7 +273,7 @@ static int newton_solve(struct solver *s, const struct cp_problem *p, double *z,
     double theta = newton_phi(p, d, z, d->u, d->phi, 1);
     if (newton_step(p, d, z, theta, newton_reference(d, theta, &g.kept)) != 0)
       for (int k = 0; k < d->fallback_sweeps; k++, g.sweeps++)
-        cone_nsgs_sweep(p, &loc, d->Wcc, z);
+        cone_nsgs_sweep(p, &loc, d->Wcc, sym, z, d->u); /* u: W z + q, from the top */
   }
   if (r->status != SOLVE_CONVERGED && g.best < res) /* the best point, not the last, to the checker */
     memcpy(z, d->best, (size_t)p->n * sizeof *z);

@@ -63,8 +63,11 @@ void contact_rows_fill(const struct contact_rows *d, const struct contact_set *c
 {
   int nc = cs->n, n = nc * dim;
   for (int r = 0; r < n; r++) {
-    for (int c = 0; c < n; c++)
-      M[(size_t)r * n + c] = jcol_dot_minv(&d->col[r], &d->col[c]);
+    /* W = J M^-1 J' is symmetric: each pair computed once and mirrored. Computed twice, x'(M^-1 y) and
+     * y'(M^-1 x) differ by rounding, which on an entry that cancels to ~0 is a large relative difference
+     * (the sphere on two spheres: 6.7e-5), and the pivoting methods refuse such a W as nonsymmetric. */
+    for (int c = r; c < n; c++)
+      M[(size_t)r * n + c] = M[(size_t)c * n + r] = jcol_dot_minv(&d->col[r], &d->col[c]);
     q[r] = jcol_dot(&d->col[r], d->nu_free);
     M[(size_t)r * n + r] += d->cfm / h;
   }

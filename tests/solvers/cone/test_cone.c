@@ -1,7 +1,8 @@
 /* test_cone.c — the frictional-contact solvers (solvers/cone/): the Alart-Curnier function's generalized
  * Jacobian (cone_ac_function's A, B) against central differences at random points of every branch, d = 3
  * and 2; one-contact problems with known answers (take-off, sticking, sliding, in 3D and 2D) solved by each
- * of our solvers to 1e-10; every solver honours -cp_max_it and -cp_time_limit; NaN in the data is
+ * of our solvers to 1e-10; fc_nsgs on coupled contacts (symmetric and nonsymmetric W, warm start, W in other
+ * units); every solver honours -cp_max_it and -cp_time_limit; NaN in the data is
  * nan_or_inf; and on the Siconos data folder, when present, which problems each solver converges on. */
 #include "check.h"
 #include "cone.h"
@@ -122,6 +123,68 @@ static struct cp_problem *data_problem(const char *file)
   return p;
 }
 
+/* nc = 6 coupled 3D contacts: W = A A' / 18 + 0.2 I (+ a skew part when skew != 0: still positive definite,
+ * no longer symmetric), W scaled by s (the reactions by 1 / s: the same problem in other units), q with
+ * every normal pressed in. */
+static struct cp_problem *coupled_problem(double skew, double s)
+{
+  enum { NC = 6, N = 18 };
+  struct cp_problem *p = cp_fc_create(3, NC);
+  double A[N * N];
+  for (int k = 0; k < N * N; k++)
+    A[k] = draw(k + 1);
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) {
+      double w = i == j ? 0.2 : 0.0;
+      for (int k = 0; k < N; k++)
+        w += A[i * N + k] * A[j * N + k] / N;
+      p->M[i * N + j] = s * (w + skew * (i < j ? draw(i * N + j) : -draw(j * N + i)));
+    }
+  for (int c = 0; c < NC; c++) {
+    p->q[3 * c] = -1.0 - 0.5 * fabs(draw(100 + c));
+    p->q[3 * c + 1] = draw(200 + c);
+    p->q[3 * c + 2] = draw(300 + c);
+    p->mu[c] = 0.3 + 0.2 * fabs(draw(400 + c));
+  }
+  return p;
+}
+
+/* fc_nsgs keeps u = W r + q by column updates (rows of a symmetric W, columns otherwise) and its local
+ * goal scales with the reactions: symmetric and nonsymmetric W converge, a warm start near the answer takes
+ * fewer sweeps, and W scaled by 1e-4 (reactions ~1e4) takes the sweeps of the unscaled problem. */
+static void test_nsgs_coupled(void)
+{
+  int sweeps[2] = {0, 0};
+  for (int k = 0; k < 3; k++) {
+    struct cp_problem *p = coupled_problem(k == 1 ? 0.1 : 0.0, k == 2 ? 1e-4 : 1.0);
+    double z[18] = {0};
+    struct solve_result r;
+    struct solver *s = test_solver("fc_nsgs", 1e-8);
+    solver_solve(s, p, z, &r);
+    CHECK(r.status == SOLVE_CONVERGED && r.iterations > 3, "fc_nsgs, 6 coupled contacts, %s: %s in %d sweeps",
+          k == 0   ? "symmetric W"
+          : k == 1 ? "nonsymmetric W"
+                   : "W x 1e-4",
+          solve_status_name(r.status), r.iterations);
+    if (k != 1) sweeps[k / 2] = r.iterations;
+    solver_destroy(&s);
+    if (k == 0) {
+      for (int i = 0; i < 18; i++)
+        z[i] *= 1.0 + 1e-6 * draw(500 + i);
+      s = test_solver_with("fc_nsgs", 1e-8, OPTS("-cp_warm_start", "1"));
+      struct solve_result w;
+      solver_solve(s, p, z, &w);
+      CHECK(w.status == SOLVE_CONVERGED && w.iterations < r.iterations,
+            "fc_nsgs warm start 1e-6 from the answer: %s in %d sweeps (cold: %d)",
+            solve_status_name(w.status), w.iterations, r.iterations);
+      solver_destroy(&s);
+    }
+    cp_destroy(&p);
+  }
+  CHECK(abs(sweeps[0] - sweeps[1]) <= 1, "fc_nsgs sweeps with W and W x 1e-4: %d and %d", sweeps[0],
+        sweeps[1]);
+}
+
 /* -cp_max_it 3 stops every solver after 3 iterations; -cp_time_limit 0.02 stops a long solve soon after. */
 static void test_limits(void)
 {
@@ -185,8 +248,12 @@ static void test_data_folder(void)
                                       "Rover4396.dat",
                                       "Rover4516.dat",
                                       "fc2d_granularflowonwall_00667_00000.dat"};
-  /* expected: 1 converged; per solver, in the order of ours[] (measured; see results/reference/fc3d) */
-  static const char expect[3][14] = {"0011111101111", "1111111111111", "1101111111111"};
+  /* expected: 1 converged, 0 not, ? either; per solver, in the order of ours[] (measured; see
+   * results/reference/fc3d). fc_newton on BoxesStack1 is a knife edge: its iterates wander (the residual
+   * between 1e-1 and 1e-6 for hundreds of iterations, rho restarts) and whether one of its restarts lands
+   * below 1e-8 changes with the rounding of the LU (OpenBLAS' kernel, LU of J or of J'): 104 to 334
+   * iterations or 1000 without, at 1e-6. fc_admm solves it every time. */
+  static const char expect[3][14] = {"0011111101111", "?111111111111", "1101111111111"};
   int by_any = 0;
   for (int f = 0; f < 13; f++) {
     struct cp_problem *p = data_problem(files[f]);
@@ -202,8 +269,8 @@ static void test_data_folder(void)
       solver_solve(s, p, z, &r);
       int ok = r.status == SOLVE_CONVERGED;
       any |= ok;
-      CHECK(ok == (expect[k][f] == '1'), "%s on %s: %s (residual %.2e, %d iterations)", ours[k], files[f],
-            solve_status_name(r.status), r.residual, r.iterations);
+      CHECK(expect[k][f] == '?' || ok == (expect[k][f] == '1'), "%s on %s: %s (residual %.2e, %d iterations)",
+            ours[k], files[f], solve_status_name(r.status), r.residual, r.iterations);
       solver_destroy(&s);
     }
     by_any += any;
@@ -219,6 +286,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   test_ac_jacobian();
   test_one_contact();
+  test_nsgs_coupled();
   test_limits();
   test_nan();
   test_data_folder();

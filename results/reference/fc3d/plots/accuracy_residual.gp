@@ -21,15 +21,15 @@ set arrow from graph 0, first 2.0901469603678211e-14 to graph 1, first 2.0901469
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {
-  set terminal svg size 1000,700 noenhanced font 'sans,11' background '#ffffff'
+  set terminal svg size 1000,719 noenhanced font 'sans,11' background '#ffffff'
   set output 'accuracy_residual.svg'
 } else {
-  set terminal pngcairo size 1000,700 noenhanced font 'sans,11'
+  set terminal pngcairo size 1000,719 noenhanced font 'sans,11'
   set output 'accuracy_residual.png'
 }
-set title "complementarity solvers on SPD, contact, Murty, Egan and Siconos LCPs and mixed NCPs\nmedian (point) and interquartile range (bar) over the successful tasks\nat seed = 0; x on the bottom: every task failed\nopen triangles: under the floor, drawn at it\ny: natural-map residual ||z - mid(lo, hi, z - F(z))||_inf of the checker (absolute)"
-set key maxcols 3
-set key title "solver"
+set title "complementarity solvers on Siconos' frictional-contact problems (the exact Coulomb cone)\nthe value of each cell's one successful task (point)\nat seed = 0; x on the bottom: every task failed\nopen triangles: under the floor, drawn at it\ny: natural-map residual ||z - mid(lo, hi, z - F(z))||_inf of the checker (absolute)"
+set key title "\nsolver"
+set key maxcols 2
 plot \
   'accuracy_residual.dat' index 0 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#0072B2' notitle, \
   'accuracy_residual.dat' index 0 using 1:2 with points lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fc_nsgs", \

@@ -16,20 +16,20 @@ set xtics rotate by 45 right
 set ylabel "iteration seconds [s]"
 set logscale y
 set format y '%.0e'
-set yrange [4.1681039619135553e-08:0.039286150083474546]
-set arrow from graph 0, first 8.4909074665563192e-08 to graph 1, first 8.4909074665563192e-08 nohead lc rgb '#bbbbbb' dt 3
+set yrange [2.9836788871719573e-08:0.029236196703600906]
+set arrow from graph 0, first 6.0903201423852468e-08 to graph 1, first 6.0903201423852468e-08 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {
-  set terminal svg size 1000,700 noenhanced font 'sans,11' background '#ffffff'
+  set terminal svg size 1000,719 noenhanced font 'sans,11' background '#ffffff'
   set output 'cost_iteration_seconds.svg'
 } else {
-  set terminal pngcairo size 1000,700 noenhanced font 'sans,11'
+  set terminal pngcairo size 1000,719 noenhanced font 'sans,11'
   set output 'cost_iteration_seconds.png'
 }
-set title "complementarity solvers on SPD, contact, Murty, Egan and Siconos LCPs and mixed NCPs\nmedian (point) and interquartile range (bar) over the successful tasks\nat seed = 0; x on the bottom: every task failed\ny: wall time per iteration (pivot, sweep or Newton step), solver only: solve_seconds / iterations [s]"
-set key maxcols 3
-set key title "solver"
+set title "complementarity solvers on Siconos' frictional-contact problems (the exact Coulomb cone)\nthe value of each cell's one successful task (point)\nat seed = 0; x on the bottom: every task failed\ny: wall time per iteration (pivot, sweep or Newton step), solver only: solve_seconds / iterations [s]"
+set key title "\nsolver"
+set key maxcols 2
 plot \
   'cost_iteration_seconds.dat' index 0 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#0072B2' notitle, \
   'cost_iteration_seconds.dat' index 0 using 1:2 with points lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fc_nsgs", \

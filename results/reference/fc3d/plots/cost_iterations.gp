@@ -15,21 +15,21 @@ set xtics ("siconos:fc3d/BoxesStack1-i100000-32.hdf5.dat" 0, "siconos:fc3d/Capsu
 set xtics rotate by 45 right
 set ylabel "iterations"
 set logscale y
-set format y '%.0e'
+set format y '%g'
 set yrange [0.24084365371318747:7314]
 set arrow from graph 0, first 0.41075655652344245 to graph 1, first 0.41075655652344245 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {
-  set terminal svg size 1000,700 noenhanced font 'sans,11' background '#ffffff'
+  set terminal svg size 1000,719 noenhanced font 'sans,11' background '#ffffff'
   set output 'cost_iterations.svg'
 } else {
-  set terminal pngcairo size 1000,700 noenhanced font 'sans,11'
+  set terminal pngcairo size 1000,719 noenhanced font 'sans,11'
   set output 'cost_iterations.png'
 }
-set title "complementarity solvers on SPD, contact, Murty, Egan and Siconos LCPs and mixed NCPs\nmedian (point) and interquartile range (bar) over the successful tasks\nat seed = 0; x on the bottom: every task failed\nopen triangles: under the floor, drawn at it\ny: iterations (pivots for pivoting methods, sweeps for PGS) of the first solve"
-set key maxcols 3
-set key title "solver"
+set title "complementarity solvers on Siconos' frictional-contact problems (the exact Coulomb cone)\nthe value of each cell's one successful task (point)\nat seed = 0; x on the bottom: every task failed\nopen triangles: under the floor, drawn at it\ny: iterations (pivots for pivoting methods, sweeps for PGS) of the first solve"
+set key title "\nsolver"
+set key maxcols 2
 plot \
   'cost_iterations.dat' index 0 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#0072B2' notitle, \
   'cost_iterations.dat' index 0 using 1:2 with points lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fc_nsgs", \

@@ -16,20 +16,20 @@ set xtics rotate by 45 right
 set ylabel "wall time of one solve [s]"
 set logscale y
 set format y '%.0e'
-set yrange [8.5644951424736007e-08:6.2243555680033751]
-set arrow from graph 0, first 2.1843665827998837e-07 to graph 1, first 2.1843665827998837e-07 nohead lc rgb '#bbbbbb' dt 3
+set yrange [3.8554713865202712e-08:5.285104330003378]
+set arrow from graph 0, first 1.0161447027252991e-07 to graph 1, first 1.0161447027252991e-07 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {
-  set terminal svg size 1000,700 noenhanced font 'sans,11' background '#ffffff'
+  set terminal svg size 1000,719 noenhanced font 'sans,11' background '#ffffff'
   set output 'cost_solve_seconds.svg'
 } else {
-  set terminal pngcairo size 1000,700 noenhanced font 'sans,11'
+  set terminal pngcairo size 1000,719 noenhanced font 'sans,11'
   set output 'cost_solve_seconds.png'
 }
-set title "complementarity solvers on SPD, contact, Murty, Egan and Siconos LCPs and mixed NCPs\nmedian (point) and interquartile range (bar) over the successful tasks\nat seed = 0; x on the bottom: every task failed\ny: wall time of one solve, solver only (the harness's timing), median of the -repeats timed solves [s]"
-set key maxcols 3
-set key title "solver"
+set title "complementarity solvers on Siconos' frictional-contact problems (the exact Coulomb cone)\nthe value of each cell's one successful task (point)\nat seed = 0; x on the bottom: every task failed\ny: wall time of one solve, solver only (the harness's timing), median of the -repeats timed solves [s]"
+set key title "\nsolver"
+set key maxcols 2
 plot \
   'cost_solve_seconds.dat' index 0 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#0072B2' notitle, \
   'cost_solve_seconds.dat' index 0 using 1:2 with points lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fc_nsgs", \

@@ -13,23 +13,23 @@ set xlabel "problem classes"
 set xrange [-0.5:12.5]
 set xtics ("siconos:fc3d/BoxesStack1-i100000-32.hdf5.dat" 0, "siconos:fc3d/Capsules-i101-404.dat" 1, "siconos:fc3d/Confeti-ex03-Fc3D-SBM.dat" 2, "siconos:fc3d/FC3D_Example1.dat" 3, "siconos:fc3d/FrictionContact3D_1c.dat" 4, "siconos:fc3d/FrictionContactProblem00071.dat" 5, "siconos:fc3d/FrictionContactProblem00374.dat" 6, "siconos:fc3d/NESpheres_10_1.dat" 7, "siconos:fc3d/OneObject-i100000-499.hdf5.dat" 8, "siconos:fc3d/Rover1039.dat" 9, "siconos:fc3d/Rover4396.dat" 10, "siconos:fc3d/Rover4516.dat" 11, "siconos:fc3d/fc2d_granularflowonwall_00667_00000.dat" 12)
 set xtics rotate by 45 right
-set ylabel "task_seconds [s]"
+set ylabel "wall time of the whole task [s]"
 set logscale y
-set format y '%.0e'
-set yrange [0.00019031280336675926:31.667200000000001]
-set arrow from graph 0, first 0.00035442721150599315 to graph 1, first 0.00035442721150599315 nohead lc rgb '#bbbbbb' dt 3
+set format y '%g'
+set yrange [0.00018379300637917295:26.419799999999999]
+set arrow from graph 0, first 0.00033970459680469765 to graph 1, first 0.00033970459680469765 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {
-  set terminal svg size 1000,700 noenhanced font 'sans,11' background '#ffffff'
+  set terminal svg size 1000,719 noenhanced font 'sans,11' background '#ffffff'
   set output 'cost_task_seconds.svg'
 } else {
-  set terminal pngcairo size 1000,700 noenhanced font 'sans,11'
+  set terminal pngcairo size 1000,719 noenhanced font 'sans,11'
   set output 'cost_task_seconds.png'
 }
-set title "complementarity solvers on SPD, contact, Murty, Egan and Siconos LCPs and mixed NCPs\nmedian (point) and interquartile range (bar) over the successful tasks\nat seed = 0; x on the bottom: every task failed"
-set key maxcols 3
-set key title "solver"
+set title "complementarity solvers on Siconos' frictional-contact problems (the exact Coulomb cone)\nthe value of each cell's one successful task (point)\nat seed = 0; x on the bottom: every task failed\ny: wall time of the whole task (fork, set-up, run, checks, its row) [s]"
+set key title "\nsolver"
+set key maxcols 2
 plot \
   'cost_task_seconds.dat' index 0 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#0072B2' notitle, \
   'cost_task_seconds.dat' index 0 using 1:2 with points lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fc_nsgs", \

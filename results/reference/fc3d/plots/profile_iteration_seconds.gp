@@ -9,10 +9,10 @@ set border 3 lw 1.2
 set tics nomirror out
 set datafile missing 'NaN'
 set mxtics default
-set xlabel "tau = cost / the best solver's cost on the instance (log2)"
+set xlabel "tau = cost / the best solver's cost on the instance"
 set ylabel "fraction of instances within tau of the best"
 set logscale x 2
-set xrange [1:39.428992427395812]
+set xrange [1:45.587591808379905]
 set yrange [0:1.05]
 set ytics 0,0.2,1
 # the same commands twice: PNG, then SVG
@@ -24,9 +24,9 @@ if (cb_svg) {
   set terminal pngcairo size 1000,700 noenhanced font 'sans,11'
   set output 'profile_iteration_seconds.png'
 }
-set title "complementarity solvers on SPD, contact, Murty, Egan and Siconos LCPs and mixed NCPs\nperformance profile (Dolan-More) of iteration_seconds over 13 instances (problem x seed)\ncost: wall time per iteration (pivot, sweep or Newton step), solver only: solve_seconds / iterations [s]"
+set title "complementarity solvers on Siconos' frictional-contact problems (the exact Coulomb cone)\nperformance profile (Dolan-More) of iteration_seconds over 13 instances (problem x seed)\ncost: wall time per iteration (pivot, sweep or Newton step), solver only: solve_seconds / iterations [s]"
 set key maxcols 3
-set key title "solver"
+set key title "\nsolver"
 plot \
   'profile_iteration_seconds.dat' index 0 using 1:2 with steps lw 2.8 dt 1 lc rgb '#0072B2' title "fc_nsgs (solved 77%)", \
   'profile_iteration_seconds.dat' index 1 using 1:2 with steps lw 2.6 dt 2 lc rgb '#D55E00' title "fc_newton (solved 92%)", \

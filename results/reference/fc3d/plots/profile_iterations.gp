@@ -9,10 +9,10 @@ set border 3 lw 1.2
 set tics nomirror out
 set datafile missing 'NaN'
 set mxtics default
-set xlabel "tau = cost / the best solver's cost on the instance (log2)"
+set xlabel "tau = cost / the best solver's cost on the instance"
 set ylabel "fraction of instances within tau of the best"
 set logscale x 2
-set xrange [1:228.5625]
+set xrange [1:140.65384615384616]
 set yrange [0:1.05]
 set ytics 0,0.2,1
 # the same commands twice: PNG, then SVG
@@ -24,9 +24,9 @@ if (cb_svg) {
   set terminal pngcairo size 1000,700 noenhanced font 'sans,11'
   set output 'profile_iterations.png'
 }
-set title "complementarity solvers on SPD, contact, Murty, Egan and Siconos LCPs and mixed NCPs\nperformance profile (Dolan-More) of iterations over 13 instances (problem x seed)\n2 zero costs raised to 1\ncost: iterations (pivots for pivoting methods, sweeps for PGS) of the first solve"
+set title "complementarity solvers on Siconos' frictional-contact problems (the exact Coulomb cone)\nperformance profile (Dolan-More) of iterations over 13 instances (problem x seed)\n2 zero costs raised to 1\ncost: iterations (pivots for pivoting methods, sweeps for PGS) of the first solve"
 set key maxcols 3
-set key title "solver"
+set key title "\nsolver"
 plot \
   'profile_iterations.dat' index 0 using 1:2 with steps lw 2.8 dt 1 lc rgb '#0072B2' title "fc_nsgs (solved 77%)", \
   'profile_iterations.dat' index 1 using 1:2 with steps lw 2.6 dt 2 lc rgb '#D55E00' title "fc_newton (solved 100%)", \

@@ -9,7 +9,7 @@ set border 3 lw 1.2
 set tics nomirror out
 set datafile missing 'NaN'
 set mxtics default
-set title "complementarity solvers on SPD, contact, Murty, Egan and Siconos LCPs and mixed NCPs\nsuccesses / applicable tasks (not_applicable left out; hatched: no applicable task)\nat seed = 0"
+set title "complementarity solvers on Siconos' frictional-contact problems (the exact Coulomb cone)\ntasks whose status is a success (ok, converged) / applicable tasks (not_applicable left out; hatched:\nno applicable task)\nat seed = 0"
 unset grid
 set border 15
 set tics nomirror out
@@ -20,7 +20,7 @@ set xtics rotate by 45 right
 set ytics ("fc_nsgs" 0, "fc_newton" 1, "fc_admm" 2, "siconos_fc_nsgs" 3, "siconos_fc_nsn_ac" 4, "siconos_fc_nsn_fb" 5, "siconos_fc_admm" 6, "siconos_fc_vi_eg" 7)
 set xlabel "problem classes"
 set ylabel "solver"
-set cblabel 'success rate [%] (cividis palette, colour-blind safe)'
+set cblabel "success rate [%] (cividis palette, colour-blind safe)"
 set cbrange [0:100]
 unset key
 # cividis (colour-blind safe, lightness rising with the rate): its quartile colours (viridisLite
