@@ -1,0 +1,41 @@
+# accuracy_ke_loss_rel.gp — ke_loss_rel vs N: median (line) and interquartile range (band) per solver.
+# Made by the sweep engine (bench/engine/plot.c) from ../tasks.csv; re-make accuracy_ke_loss_rel.png and accuracy_ke_loss_rel.svg by
+# running `gnuplot accuracy_ke_loss_rel.gp` in this directory (the run directory's plots/).
+reset
+set encoding utf8
+set key below horizontal center maxcols 4 spacing 1.1 samplen 3 noenhanced title " "
+set grid back lt 1 lc rgb '#e4e4e4' lw 1
+set border 3 lw 1.2
+set tics nomirror out
+set datafile missing 'NaN'
+set mxtics default
+set xlabel "sides of the polygon"
+set logscale x
+set format x '%g'
+set xrange [8:12500]
+set ylabel "relative kinetic-energy loss"
+set format y '%g'
+set yrange [0.1908742320740828:0.93739005040683099]
+# the same commands twice: PNG, then SVG
+do for [cb_svg = 0:1] {
+if (cb_svg) {
+  set terminal svg size 1000,700 noenhanced font 'sans,11' background '#ffffff'
+  set output 'accuracy_ke_loss_rel.svg'
+} else {
+  set terminal pngcairo size 1000,700 noenhanced font 'sans,11'
+  set output 'accuracy_ke_loss_rel.png'
+}
+set title "rolling unit disc: implicit circle vs N-gon (Chakraborty et al. Sec. 6.1, Fig. 1)\nthe value of each cell's one successful task (line)\nat shape = disc, h = 0.01, formulation = stewart_trinkle\ny: relative kinetic-energy loss (KE(0) - KE(t_end)) / KE(0)"
+set key title "\nsolver"
+set key maxcols 4
+plot \
+  'accuracy_ke_loss_rel.dat' index 0 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
+  'accuracy_ke_loss_rel.dat' index 0 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'accuracy_ke_loss_rel.dat' index 0 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'accuracy_ke_loss_rel.dat' index 0 using 1:2 with linespoints lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "lemke", \
+  'accuracy_ke_loss_rel.dat' index 1 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#D55E00' notitle, \
+  'accuracy_ke_loss_rel.dat' index 1 using 1:3 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
+  'accuracy_ke_loss_rel.dat' index 1 using 1:4 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
+  'accuracy_ke_loss_rel.dat' index 1 using 1:2 with linespoints lw 1.2 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "path_crash"
+}
+unset output
