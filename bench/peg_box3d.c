@@ -162,7 +162,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     rc = 1;
     goto cleanup;
   }
-  sweep_row_status(row, sum.failed_steps ? "solve_failed" : "ok");
+  sweep_row_status(row, sum.failed_steps ? run_failed_status(&sum) : "ok");
   if (isfinite(sum.failed_at)) sweep_row_set(row, "failed_at", sum.failed_at);
   sweep_row_set_int(row, "failed_steps", sum.failed_steps);
   sweep_row_set_int(row, "completed", sum.completed);

@@ -221,7 +221,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   sweep_row_set(row, "solve_seconds", sum.solve_seconds);
   sweep_row_set(row, "iterations", (double)sum.iterations);
   if (sum.failed_steps) {
-    sweep_row_status(row, "solve_failed");
+    sweep_row_status(row, run_failed_status(&sum));
     sweep_row_set(row, "failed_at", sum.failed_at);
     goto cleanup;
   }

@@ -108,7 +108,7 @@ static int simulate(const struct sweep_task *task, PetscOptions opts, const char
   *done = pose.done;
   if (task) {
     const struct body *b = &sim.w->bodies[1];
-    sweep_row_status(row, sum.failed_steps ? "solve_failed" : "ok");
+    sweep_row_status(row, sum.failed_steps ? run_failed_status(&sum) : "ok");
     sweep_row_set(row, "final_x", b->x[0]);
     sweep_row_set(row, "final_y", b->x[1]);
     sweep_row_set(row, "final_rot", b->theta);

@@ -22,6 +22,7 @@ static void add_step(struct run_summary *out, const struct step_record *rec)
   if (rec->failed && out->failed_steps++ == 0) {
     out->failed_at = rec->t_start;
     out->first_failed_status = rec->solve.status;
+    out->first_failed_step = out->steps;
   }
   out->step_seconds +=
       rec->seconds_detect + rec->seconds_assemble + rec->seconds_solve + rec->seconds_recover;
@@ -145,4 +146,10 @@ int run_step_count_refused(double t_end, double h, char *why, size_t len)
     snprintf(why, len, "t_end / h = %g / %g is %.3g steps, more than a run may take (%ld)", t_end, h, n,
              RUN_STEPS_MAX);
   return 1;
+}
+
+const char *run_failed_status(const struct run_summary *s)
+{
+  return s->first_failed_step == 1 && s->first_failed_status == SOLVE_NOT_APPLICABLE ? "not_applicable"
+                                                                                     : "solve_failed";
 }

@@ -51,9 +51,15 @@ struct run_summary {
   double residual_max;
   double energy, t;
   enum solve_status first_failed_status; /* the first failed step's solve status (converged: none) */
+  long first_failed_step;                /* its number, 1-based (0: none) */
   enum run_end end;
   const char *stopped_by; /* the observer that said stop (RUN_END_OBSERVER), else NULL */
 };
+
+/* The status of a run that failed a step: "not_applicable" when its first step already failed with the
+ * solver's not_applicable (the solver does not take the problems this formulation makes: a pair that cannot
+ * run, not a failure of either), else "solve_failed". */
+const char *run_failed_status(const struct run_summary *s);
 
 /* Callbacks may be NULL. k is the step's number, 1-based. begin and end see the whole run; before_step may
  * change the world (spawn bodies) and sees the step-start state; after_step sees the step's record with the

@@ -141,6 +141,23 @@ static void test_no_answer(void)
         "no answer: failed_at = the failed step's start (%g), where the state stayed", sum.failed_at);
 }
 
+/* run_failed_status: a solver that does not take the formulation's problems fails the first step with
+ * not_applicable (a pair that cannot run); a failure of a solver that takes them is solve_failed, at the
+ * first step or later. */
+static void test_failed_status(void)
+{
+  struct run_summary sum = {0};
+  int rc = drop(1, "stewart_trinkle", "fc_nsgs", OPTS("-cp_max_it", "10"), NULL, 0, &sum);
+  CHECK(rc == 0 && sum.failed_steps == 1 && sum.first_failed_step == 1 &&
+            sum.first_failed_status == SOLVE_NOT_APPLICABLE &&
+            !strcmp(run_failed_status(&sum), "not_applicable"),
+        "an LCP handed to a frictional-contact solver: %s (first failed step %ld)", run_failed_status(&sum),
+        sum.first_failed_step);
+  rc = drop(1, "stewart_trinkle", "lemke", OPTS("-cp_max_it", "1"), NULL, 0, &sum);
+  CHECK(rc == 0 && sum.first_failed_step == 1 && !strcmp(run_failed_status(&sum), "solve_failed"),
+        "Lemke out of pivots at the first step: %s", run_failed_status(&sum));
+}
+
 static void test_approximate(void)
 {
   /* PGS capped at one sweep gives approximate answers that advance the state */
@@ -319,6 +336,7 @@ int main(int argc, char **argv)
   char dir[] = "/tmp/test_run_XXXXXX";
   test_complete();
   test_no_answer();
+  test_failed_status();
   test_approximate();
   test_objects_apart();
   test_stop();
