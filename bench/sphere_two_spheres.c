@@ -59,7 +59,7 @@ static const struct sweep_column columns[] = {
      "of "
      "the velocity beyond its steady change (O(h^2) when smooth) [m/s, rad/s]",
      .floor = 1e-12},
-    {"unknowns", SWEEP_METRIC,
+    {"unknowns", SWEEP_INFO,
      "problem size: unknowns of a step's complementarity problem, mean over the steps (geometric_implicit 6 "
      "+ 13 "
      "per contact, tzitzouris_pang 6 + 5) [1]",
