@@ -7,19 +7,21 @@
  * gravity), friction mu = 0.2 with the ellipsoid e_t = e_o = 1, e_r = 0.3 (eq. (5)), for -t_end seconds.
  * Columns: the time contact 2 turns from rolling to sliding, the times contacts 1 and 2 separate (the paper:
  * about 3.0, 3.2 and 3.6 s), the friction-law residual (|friction| = mu lambda_n while sliding, <= while
- * rolling; geometric_implicit only, whose impulses p_t, p_o, p_r are read from its solution), the velocity
+ * rolling; the implicit NCPs only, whose impulses p_t, p_o, p_r are read from their solutions), the velocity
  * smoothness (largest second difference |nu^{l+1} - 2 nu^l + nu^{l-1}|: a jump shows, a steady
- * acceleration does not) and the cost per step. Every formulation is measured alike: a contact separates at
- * the end of the last step whose normal impulse (the stepper's, summed over the pair's contacts) exceeds
- * -load_tol h; contact 2 slides from the first step whose slip speed (the velocity of the sphere's point
- * nearest the fixed sphere, tangential part) exceeds -slip_tol. Per-step trace
+ * acceleration does not), the problem size (unknowns per step) and the cost per step. Every formulation is
+ * measured alike: a contact separates at the end of the last step whose normal impulse (the stepper's, summed
+ * over the pair's contacts) exceeds -load_tol h; contact 2 slides from the first step whose slip speed (the
+ * velocity of the sphere's point nearest the fixed sphere, tangential part) exceeds -slip_tol. Per-step trace
  * (-trace DIR): the sphere's velocity (Fig. 4b) and, per contact, the normal force, the friction force
  * magnitude and ellipsoidal norm, mu times the normal force and the slip speed, drawn as Figs. 4b and 5 after
  * the sweep. USAGE
  * bench_sphere_two_spheres [-options_file bench/experiments/sphere_two_spheres.opts] [-h 0.01]
- *         [-formulation geometric_implicit,stewart_trinkle,anitescu_potra] [-cp_solver fb_newton,lemke]
+ *         [-formulation geometric_implicit,tzitzouris_pang,stewart_trinkle,anitescu_potra] [-cp_solver
+ * fb_newton,lemke]
  *         [-t_end 4] [sweep options: -out, -resume, ... see -help]
- * PAPER   Chakraborty et al. eqs. (5), (21), (22) (geometric_implicit), Stewart & Trinkle 1996,
+ * PAPER   Chakraborty et al. eqs. (5), (21), (22) (geometric_implicit), Trinkle, Tzitzouris & Pang 2001 (the
+ *         closed-form sphere-sphere distance, tzitzouris_pang, fixed step), Stewart & Trinkle 1996,
  * Anitescu-Potra. Runs on the sweep engine: results/sphere_two_spheres/<run>/tasks.csv, summary, plots. */
 #include "engine/sweep_observers.h"
 #include "geometric_implicit3d.h"
@@ -34,8 +36,9 @@
 
 static const struct sweep_axis axes[] = {
     {"h", NULL, SWEEP_REAL, "0.01", "time step [s]", 0, SWEEP_METHOD, "(0,inf)"},
-    {"formulation", NULL, SWEEP_FORMULATION, "geometric_implicit,stewart_trinkle,anitescu_potra",
-     "formulations", 0, SWEEP_METHOD, NULL},
+    {"formulation", NULL, SWEEP_FORMULATION,
+     "geometric_implicit,tzitzouris_pang,stewart_trinkle,anitescu_potra", "formulations", 0, SWEEP_METHOD,
+     NULL},
     {"solver", "-cp_solver", SWEEP_SOLVER, "fb_newton", "solvers", 0, SWEEP_METHOD, NULL},
 };
 
@@ -49,13 +52,18 @@ static const struct sweep_column columns[] = {
     {"friction_residual", SWEEP_METRIC,
      "largest friction-law violation over steps and contacts: | |p_f|_e - mu p_n | sliding, max(0, |p_f|_e - "
      "mu "
-     "p_n) rolling, |p_f|_e the ellipsoid norm (geometric_implicit only) [N s]",
+     "p_n) rolling, |p_f|_e the ellipsoid norm (geometric_implicit and tzitzouris_pang only) [N s]",
      .floor = 1e-12},
     {"velocity_jump", SWEEP_METRIC,
      "velocity smoothness: largest max_k |(nu^{l+1} - nu^l) - (nu^l - nu^{l-1})|_k over the steps, the jump "
      "of "
      "the velocity beyond its steady change (O(h^2) when smooth) [m/s, rad/s]",
      .floor = 1e-12},
+    {"unknowns", SWEEP_INFO,
+     "problem size: unknowns of a step's complementarity problem, mean over the steps (geometric_implicit 6 "
+     "+ 13 "
+     "per contact, tzitzouris_pang 6 + 5) [1]",
+     .floor = 0},
     {"step_seconds", SWEEP_COST,
      "wall time per step, whole step (detect + assemble + solve + recover), mean over the run [s]",
      .floor = 0},
@@ -189,7 +197,8 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   int n_obs = 0;
   if (sim_bad) goto cleanup;
   rc = 0;
-  int ncp = strcmp(form, "geometric_implicit") == 0;
+  /* the two geometrically implicit NCPs (the closest points as unknowns; the closed-form distance) */
+  int ncp = strcmp(form, "geometric_implicit") == 0 || strcmp(form, "tzitzouris_pang") == 0;
   if (!formulation_supports(sim.f, sim.w) || (ncp && !(sim.s->type->kinds & CP_NCP))) {
     sweep_row_status(row, "not_applicable");
     goto cleanup;
@@ -217,6 +226,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
       sweep_row_set(row, c ? "c2_sep_time" : "c1_sep_time", so.t_sep[c]);
   if (ncp) sweep_row_set(row, "friction_residual", so.fres);
   sweep_row_set(row, "velocity_jump", so.jump);
+  sweep_row_set(row, "unknowns", sum.rows_mean);
   sweep_row_set(row, "step_seconds", sum.step_seconds);
   sweep_row_set(row, "solve_seconds", sum.solve_seconds);
   sweep_row_set(row, "iterations", (double)sum.iterations);
@@ -292,7 +302,8 @@ static const struct sweep_driver driver = {
     .n_columns = sizeof columns / sizeof columns[0],
     .trace_plots = trace_plots,
     .n_trace_plots = sizeof trace_plots / sizeof trace_plots[0],
-    .option_fixed = "-geometric_implicit_et 1 -geometric_implicit_eo 1 -geometric_implicit_er 0.3",
+    .option_fixed = "-geometric_implicit_et 1 -geometric_implicit_eo 1 -geometric_implicit_er 0.3 "
+                    "-tzitzouris_pang_et 1 -tzitzouris_pang_eo 1 -tzitzouris_pang_er 0.3",
     .cost = cost,
     .run = run,
 };

@@ -17,6 +17,7 @@
   X(anitescu_hart_lcp2)                                                                                      \
   X(geometric_implicit)                                                                                      \
   X(quasi_rigid)                                                                                             \
+  X(tzitzouris_pang)                                                                                         \
   X(coulomb_cone)                                                                                            \
   X(boxed_lcp)                                                                                               \
   X(anitescu_ccp)                                                                                            \

@@ -38,6 +38,7 @@
 #include "implicit_polyhedron.h"
 #include "implicit_step.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -194,21 +195,27 @@ static void gi_view(const struct formulation *f, FILE *out)
 
 int geometric_implicit_results(const struct formulation *f, int i, struct gi3_contact_result *out)
 {
-  if (!f || !f->type || strcmp(f->type->name, "geometric_implicit") != 0 || !f->data) return 0;
-  const struct implicit_answers *s = &((const struct implicit_step *)f->data)->prev;
+  if (!f || !f->type || !f->data ||
+      (strcmp(f->type->name, "geometric_implicit") != 0 && strcmp(f->type->name, "tzitzouris_pang") != 0))
+    return 0;
+  const struct implicit_step *d = f->data;
+  const struct implicit_answers *s = &d->prev;
   if (s->dim != 3) return 0;
-  if (i >= 0 && i < s->n && out) { /* the answer's slots: a1, a2, p_t, p_o, p_r | l1, l2 .., p_n, sigma */
+  if (i >= 0 && i < s->n && out) { /* the answer's slots: [a1, a2,] p_t, p_o, p_r | [l1, l2 ..,] p_n, sigma */
     const struct implicit_answer *p = &s->a[i];
     const double *v = s->val + p->at;
+    const int cf = d->model->closed_form, pt = cf ? 0 : 6, pn = pt + 3 + (cf ? 0 : 1 + p->m2);
     out->sa = p->sa;
     out->sb = p->sb;
-    memcpy(out->a1, v, 3 * sizeof(double));
-    memcpy(out->a2, v + 3, 3 * sizeof(double));
-    out->pt = v[6];
-    out->po = v[7];
-    out->pr = v[8];
-    out->pn = v[10 + p->m2];
-    out->sigma = v[11 + p->m2];
+    for (int k = 0; k < 3; k++) {
+      out->a1[k] = cf ? NAN : v[k];
+      out->a2[k] = cf ? NAN : v[3 + k];
+    }
+    out->pt = v[pt];
+    out->po = v[pt + 1];
+    out->pr = v[pt + 2];
+    out->pn = v[pn];
+    out->sigma = v[pn + 1];
   }
   return s->n;
 }

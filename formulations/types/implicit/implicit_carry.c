@@ -1,7 +1,7 @@
-/* implicit_carry.c — the four carried layouts of the geometrically implicit formulations (implicit_carry.h):
+/* implicit_carry.c — the carried layouts of the geometrically implicit formulations (implicit_carry.h):
  * each maps a pair's carried values to the slots of implicit_answers.h (the step's own order, friction slots
- * always present). geometric_implicit's layouts are that order; quasi_rigid's were captured with the friction
- * answers last (and, in 2D, body 2's other multipliers after them). */
+ * always present). geometric_implicit's and tzitzouris_pang's layouts are that order; quasi_rigid's were
+ * captured with the friction answers last (and, in 2D, body 2's other multipliers after them). */
 #include "implicit_carry.h"
 
 #include "shape.h"
@@ -232,6 +232,39 @@ int implicit_carry_gi3_set(struct implicit_answers *s, int width, const double *
     take(s, (int)buf[k], (int)buf[k + 1], m2, slot_same, width + m2, buf + at);
     s->a[i].axis = (int)buf[k + 2];
     k = at + width + m2;
+  }
+  return 0;
+}
+
+/* ---- tp3: [np; per pair sa, sb, axis, width values] (closed-form contacts: m2 = 0) ---- */
+
+int implicit_carry_tp3_get(const struct implicit_answers *s, double *buf, int cap)
+{
+  int np = s->n, need = 1 + np * (3 + s->width);
+  if (need > cap) return need;
+  buf[0] = np;
+  for (int i = 0, k = 1; i < np; i++, k += 3 + s->width) {
+    const struct implicit_answer *p = &s->a[i];
+    buf[k] = p->sa;
+    buf[k + 1] = p->sb;
+    buf[k + 2] = p->axis;
+    put(s, p, slot_same, s->width, buf + k + 3);
+  }
+  return need;
+}
+
+int implicit_carry_tp3_set(struct implicit_answers *s, int width, const double *buf, int n, char *msg,
+                           size_t len)
+{
+  int np = n > 0 && buf[0] >= 0.0 && buf[0] <= n ? (int)buf[0] : -1;
+  if (np < 0 || n != 1 + np * (3 + width)) { /* nothing changes unless every pair fits */
+    snprintf(msg, len, "carried state: %d values do not hold whole pairs", n);
+    return 1;
+  }
+  if (begin(s, 3, 1, width, np, np * width, msg, len)) return 1;
+  for (int i = 0, k = 1; i < np; i++, k += 3 + width) {
+    take(s, (int)buf[k], (int)buf[k + 1], 0, slot_same, width, buf + k + 3);
+    s->a[i].axis = (int)buf[k + 2];
   }
   return 0;
 }

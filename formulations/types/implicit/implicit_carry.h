@@ -6,6 +6,7 @@
  *   gi2  geometric_implicit 2D  [np; per pair sa, sb, m2, its 8 + m2 values]
  *   gi3  geometric_implicit 3D  [np; per pair sa, sb, axis, its 13 values] with every body 2 one function,
  *                               else [-np; per pair sa, sb, axis, m2, its 12 + m2 values]
+ *   tp3  tzitzouris_pang 3D     [np; per pair sa, sb, axis, its width values] (no multipliers: m2 = 0)
  *   qr2  quasi_rigid 2D         [np; per pair sc, sr, its 10 answers (12 with friction: p_t, sigma)], else,
  *                               with a polygon, [np; -1; width; per pair sc, sr, m2, its width answers, l2_2
  *                               .. l2_m2]
@@ -23,6 +24,9 @@ int implicit_carry_gi2_set(struct implicit_answers *s, int width, const double *
                            size_t len);
 int implicit_carry_gi3_get(const struct implicit_answers *s, double *buf, int cap);
 int implicit_carry_gi3_set(struct implicit_answers *s, int width, const double *buf, int n, char *msg,
+                           size_t len);
+int implicit_carry_tp3_get(const struct implicit_answers *s, double *buf, int cap);
+int implicit_carry_tp3_set(struct implicit_answers *s, int width, const double *buf, int n, char *msg,
                            size_t len);
 int implicit_carry_qr2_get(const struct implicit_answers *s, double *buf, int cap);
 int implicit_carry_qr2_set(struct implicit_answers *s, int width, const double *buf, int n, char *msg,

@@ -29,17 +29,22 @@ static void friction_velocity(const struct friction3 *c, const double *nu, struc
                               struct dv *dom)
 {
   struct dv om[2];
-  memset(r, 0, 2 * sizeof *r);
+  if (c->rd)
+    memcpy(r, c->rd, 2 * sizeof *r);
+  else
+    memset(r, 0, 2 * sizeof *r);
   memset(om, 0, sizeof om);
   memset(vel, 0, sizeof *vel);
   for (int b = 0; b < 2; b++) {
     int dof = c->s[b]->dof;
     double sign = b == c->plus ? 1.0 : -1.0;
     for (int k = 0; k < 3; k++) {
-      r[b].v[k] = c->r[b][k];
-      r[b].d[k][3 * b + k] = 1.0;
+      if (!c->rd) {
+        r[b].v[k] = c->r[b][k];
+        r[b].d[k][3 * b + k] = 1.0;
+      }
       if (dof < 0) continue;
-      r[b].d[k][6 + 6 * b + k] = -c->h;
+      if (!c->rd) r[b].d[k][6 + 6 * b + k] = -c->h;
       om[b].v[k] = nu[dof + 3 + k];
       om[b].d[k][6 + 6 * b + 3 + k] = 1.0;
       vel->v[k] += sign * nu[dof + k];

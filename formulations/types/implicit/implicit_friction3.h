@@ -18,6 +18,8 @@
 struct friction3 {
   const struct gi_side3 *s[2]; /* the contact's sides in local slots 0 and 1 (points, bodies) */
   const double *r[2];          /* their lever arms a - x^{l+1} (d r / d a = I, d r / d v = -h I) */
+  const struct dv *rd;         /* NULL, or both lever arms with their derivatives given (the points are
+                                  closed-form functions of the poses, tzitzouris_pang); r then unused */
   int plus;                    /* the slot that receives +n, +F: 0 (geometric_implicit's body 1) or 1 */
   int axis;                    /* the world axis that t is projected from (kept while the pair persists) */
   double mu, e[3], h;          /* friction coefficient, e_t, e_o, e_r, step */

@@ -73,6 +73,12 @@ void side3_pose(const struct gi_side3 *s, double h, const double *nu, double x[3
   pose(s, h, nu, x, R, NULL);
 }
 
+void side3_pose_d(const struct gi_side3 *s, double h, const double *nu, double x[3], double R[9],
+                  double dR[27])
+{
+  pose(s, h, nu, x, R, dR);
+}
+
 /* f(a) = phi(xi), xi = R^T (a - x): G = R grad phi, Hw = R H R^T; d f / d v = -h G;
  * d xi / d u_k = dR_k^T r, d f / d u_k = grad phi . d xi / d u_k, d G / d u_k = dR_k grad phi + R H d xi / d
  * u_k, d G / d v = -h Hw; d u / d omega = h / 2. */

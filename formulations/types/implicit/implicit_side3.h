@@ -30,6 +30,10 @@ struct side3_eval {
 
 /* The body's end-of-step position and rotation (body -> world, row-major) for the velocities nu. */
 void side3_pose(const struct gi_side3 *s, double h, const double *nu, double x[3], double R[9]);
+/* The same with dR[9 k .. 9 k + 8] = d R / d u_k, u = h omega / 2 (the Cayley map's exact derivative; zero
+ * velocities' derivative for a static body is the caller's to drop). */
+void side3_pose_d(const struct gi_side3 *s, double h, const double *nu, double x[3], double R[9],
+                  double dR[27]);
 /* f at the world point a, with its derivatives (struct side3_eval). */
 void side3_eval(const struct gi_side3 *s, double h, const double *nu, const double *a, struct side3_eval *e);
 /* The same for another inequality fn of the side's body (a polyhedron's half-spaces, Sec. 4.3). */

@@ -53,12 +53,19 @@ int implicit_step_detect(struct formulation *f, const struct world *w, double h,
 /* friction impulses per contact: p_t in 2D; p_t, p_o, p_r in 3D */
 static int friction_count(int dim) { return dim == 2 ? 1 : 3; }
 
+/* the points a1, a2 (none for a closed-form model) */
+static int point_count(const struct implicit_model *m, int dim) { return m->closed_form ? 0 : 2 * dim; }
+
 static int free_count(const struct implicit_model *m, int dim, int fr)
 {
-  return 2 * dim + m->nextra + fr * friction_count(dim);
+  return point_count(m, dim) + m->nextra + fr * friction_count(dim);
 }
 
-static int comp_count(const struct implicit_model *m, int m2, int fr) { return 1 + m2 + m->npn + fr; }
+/* l1, l2_1 .. l2_m2 (none for a closed-form model, whose m2 is 0), p_n (or p_ns, p_nr), sigma */
+static int comp_count(const struct implicit_model *m, int m2, int fr)
+{
+  return (m->closed_form ? 0 : 1) + m2 + m->npn + fr;
+}
 
 int implicit_step_width(const struct implicit_model *m, int dim)
 {
@@ -69,17 +76,18 @@ struct implicit_index implicit_step_index(const struct implicit_step *d, int i)
 {
   const struct implicit_model *m = d->model;
   int fb = d->ndof + free_count(m, d->dim, d->fr) * i, cb = d->c[i].comp, m2 = d->c[i].m2;
-  int pts = fb + 2 * d->dim; /* after the points */
-  return (struct implicit_index){.a1 = fb,
-                                 .a2 = fb + d->dim,
+  int pts = fb + point_count(m, d->dim), pn = cb + comp_count(m, m2, 0) - m->npn; /* after the points, l's */
+  const int cf = m->closed_form;
+  return (struct implicit_index){.a1 = cf ? -1 : fb,
+                                 .a2 = cf ? -1 : fb + d->dim,
                                  .db = m->nextra ? pts : -1,
                                  .dl = m->nextra ? pts + 1 : -1,
                                  .pt = d->fr ? pts + m->nextra : -1,
-                                 .l1 = cb,
-                                 .l2 = cb + 1,
-                                 .pn = cb + 1 + m2,
-                                 .pnr = m->npn > 1 ? cb + 2 + m2 : -1,
-                                 .sg = d->fr ? cb + 1 + m2 + m->npn : -1};
+                                 .l1 = cf ? -1 : cb,
+                                 .l2 = cf ? -1 : cb + 1,
+                                 .pn = pn,
+                                 .pnr = m->npn > 1 ? pn + 1 : -1,
+                                 .sg = d->fr ? pn + m->npn : -1};
 }
 
 /* ---- the F and J callbacks ---- */
@@ -190,16 +198,19 @@ static int contact_sides(struct formulation *f, struct implicit_step *d, const s
   const enum shape_kind poly = two ? SHAPE_POLYGON : SHAPE_POLYHEDRON,
                         flat = two ? SHAPE_HALFPLANE : SHAPE_PLANE;
   const enum shape_kind ka = w->shapes[c->sa].kind, kb = w->shapes[c->sb].kind;
+  char msg[200];
+  if (d->model->accept && d->model->accept(w, c->sa, c->sb, msg, sizeof msg))
+    return formulation_fail(f, "%s", msg);
   if (ka == poly && kb == poly) return formulation_fail(f, d->model->refusal[d->dim - 2], c->sa, c->sb);
   int a_first = d->model->a_first(ka == flat, kb == flat, ka == poly, kb == poly);
   int sh[2] = {a_first ? c->sa : c->sb, a_first ? c->sb : c->sa};
-  char msg[200];
   if (two ? implicit_side_init(w, sh[0], &ct->s2[0], msg, sizeof msg)
           : implicit_side3_init(w, sh[0], &ct->s3[0], msg, sizeof msg))
     return formulation_fail(f, "%s", msg);
   if (two ? body2_2d(d, w, sh[1], ct, npool, msg, sizeof msg)
           : body2_3d(d, w, sh[1], ct, npool, msg, sizeof msg))
     return formulation_fail(f, "%s", msg);
+  if (d->model->closed_form) ct->m2 = 0; /* body 2's function is not a row of its own */
   ct->sa = sh[0];
   ct->sb = sh[1];
   ct->mu = c->mu;
@@ -255,9 +266,11 @@ static void guess_from_answer(struct implicit_step *d, int i, const struct impli
   struct implicit_contact *ct = &d->c[i];
   struct implicit_index ix = implicit_step_index(d, i);
   const double *v = d->prev.val + pv->at;
-  const int nf = 2 * d->dim + m->nextra, nt = friction_count(d->dim), ncp = 1 + ct->m2 + m->npn;
-  memcpy(d->guess + ix.a1, v, (size_t)nf * sizeof(double));
-  memcpy(d->guess + ix.l1, v + nf + nt, (size_t)ncp * sizeof(double));
+  const int nf = point_count(m, d->dim) + m->nextra, nt = friction_count(d->dim),
+            ncp = comp_count(m, ct->m2, 0);
+  const int fb = d->ndof + free_count(m, d->dim, d->fr) * i; /* the free block */
+  if (nf) memcpy(d->guess + fb, v, (size_t)nf * sizeof(double));
+  memcpy(d->guess + ct->comp, v + nf + nt, (size_t)ncp * sizeof(double));
   if (d->fr) {
     memcpy(d->guess + ix.pt, v + nf, (size_t)nt * sizeof(double));
     d->guess[ix.sg] = v[nf + nt + ncp];
@@ -343,7 +356,7 @@ static void contact_guess(struct implicit_step *d, const struct world *w, const 
     guess_cold(d, c, i);
   if (ct->m2 > 1)
     d->model->polytope_guess[d->dim - 2](d, w, i, warm);
-  else if (!warm)
+  else if (!warm && !d->model->closed_form)
     guess_detected(d, c, i);
 }
 
@@ -356,7 +369,7 @@ static struct row_counts step_counts(const struct implicit_step *d)
   const struct implicit_model *m = d->model;
   int other = 0, fr = d->fr * d->nc, sigma_friction = d->dim == 2 && m->sigma_is_friction_2d;
   for (int i = 0; i < d->nc; i++)
-    other += 2 * d->dim + m->nextra + 1 + d->c[i].m2;
+    other += point_count(m, d->dim) + m->nextra + comp_count(m, d->c[i].m2, 0) - m->npn;
   return (struct row_counts){.normal = m->npn * d->nc,
                              .friction = (friction_count(d->dim) + sigma_friction) * fr + d->dr.nfree -
                                          d->dr.nj + d->dr.nbox,
@@ -410,22 +423,22 @@ int implicit_step_recover(struct formulation *f, const struct world *w, const st
     total += d->prev.width + d->c[i].m2;
   if (implicit_answers_reserve(&d->prev, d->nc > 0 ? d->nc : 1, total > 0 ? total : 1))
     return formulation_fail(f, "out of memory");
-  const int nf = 2 * d->dim + m->nextra, nt = friction_count(d->dim);
+  const int nf = point_count(m, d->dim) + m->nextra, nt = friction_count(d->dim);
   for (int i = 0; i < d->nc; i++) {
     const struct implicit_contact *ct = &d->c[i];
     struct implicit_index ix = implicit_step_index(d, i);
-    const int ncp = 1 + ct->m2 + m->npn;
+    const int ncp = comp_count(m, ct->m2, 0), fb = d->ndof + free_count(m, d->dim, d->fr) * i;
     double *v = implicit_answers_add(&d->prev, ct->sa, ct->sb, ct->m2, ct->axis);
     for (int k = 0; k < nf; k++)
-      v[k] = d->guess[ix.a1 + k] + z[ix.a1 + k];
+      v[k] = d->guess[fb + k] + z[fb + k];
     for (int k = 0; k < nt; k++)
       v[nf + k] = d->fr ? d->guess[ix.pt + k] + z[ix.pt + k] : 0.0;
     for (int k = 0; k < ncp; k++)
-      v[nf + nt + k] = d->guess[ix.l1 + k] + z[ix.l1 + k];
+      v[nf + nt + k] = d->guess[ct->comp + k] + z[ct->comp + k];
     v[nf + nt + ncp] = d->fr ? d->guess[ix.sg] + z[ix.sg] : 0.0;
-    pn[i] = v[nf + nt + 1 + ct->m2];
-    for (int k = 1; k < m->npn; k++)
-      pn[i] += v[nf + nt + 1 + ct->m2 + k];
+    pn[i] = 0.0;
+    for (int k = 0; k < m->npn; k++)
+      pn[i] += v[nf + nt + ix.pn - ct->comp + k];
   }
   return 0;
 }

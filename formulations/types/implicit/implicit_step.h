@@ -12,8 +12,9 @@
  * contacts' free blocks (joint impulses, the bounded groups' impulses) and one complementarity unknown per
  * group (sigma) after the contacts' complementarity blocks, started at 0. A model (struct implicit_model)
  * says what differs: which side is which, a contact's rows, the refinements of the guess (the row counts are
- * the layout's). The F and J callbacks allocate nothing: x and F's room, the evaluations of body 2's
- * inequalities and the half-plane pool are sized at assemble. */
+ * the layout's); a closed-form model (tzitzouris_pang) drops the points and the multipliers l1, l2: its free
+ * block is the friction, its complementarity block p_n, sigma. The F and J callbacks allocate nothing: x and
+ * F's room, the evaluations of body 2's inequalities and the half-plane pool are sized at assemble. */
 #ifndef CB_IMPLICIT_STEP_H
 #define CB_IMPLICIT_STEP_H
 
@@ -54,6 +55,11 @@ struct implicit_model {
   int npn;          /* normal impulse unknowns: 1 (p_n) or 2 (p_ns, p_nr) */
   int friction;     /* 1: friction unknowns in every world; 0: only in a world with mu > 0 */
   int max_edges;    /* 2D: the most edges of a polygon body 2 (0: no limit) */
+  /* 1: the contact points are closed-form functions of the end-of-step poses (tzitzouris_pang): no a1, a2,
+   * l1, l2 unknowns, and a contact keeps m2 = 0 (index: -1 for them) */
+  int closed_form;
+  /* NULL, or 0 when the model takes the pair of world shapes (sa, sb); 1 with msg naming it */
+  int (*accept)(const struct world *w, int sa, int sb, char *msg, size_t len);
   /* 1 when the detected contact's shape a is side 0; flat: a half-plane (plane), poly: a polygon
    * (polyhedron) */
   int (*a_first)(int flat_a, int flat_b, int poly_a, int poly_b);

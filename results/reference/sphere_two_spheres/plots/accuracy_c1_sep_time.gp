@@ -15,8 +15,8 @@ set format x '%g'
 set xrange [0.00080000000000000004:0.125]
 set ylabel "time contact 1 [s]"
 set format y '%g'
-set yrange [2.9680000000000053:3.2159999999999735]
-set arrow from graph 0, first 2.9780000000000042 to graph 1, first 2.9780000000000042 nohead lc rgb '#bbbbbb' dt 3
+set yrange [2.9663999999999997:3.2268000000000114]
+set arrow from graph 0, first 2.9769000000000001 to graph 1, first 2.9769000000000001 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {
@@ -43,7 +43,7 @@ plot \
   'accuracy_c1_sep_time.dat' index 1 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#D55E00' notitle, \
   'accuracy_c1_sep_time.dat' index 1 using 1:2 with linespoints lw 2 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "tao_ssils", \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#009E73' title "snes_vinewtonssls (every task failed)", \
-  'accuracy_c1_sep_time.dat' index 12 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  'accuracy_c1_sep_time.dat' index 15 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 set key maxcols 1
 set lmargin at screen 0.38280
@@ -51,18 +51,19 @@ set rmargin at screen 0.65376
 set tmargin at screen 0.88703
 set bmargin at screen 0.63598
 set key at screen 0.50000, screen 0.58243 center top
-set title "stewart_trinkle"
+set title "tzitzouris_pang"
 plot \
   'accuracy_c1_sep_time.dat' index 2 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
   'accuracy_c1_sep_time.dat' index 2 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
   'accuracy_c1_sep_time.dat' index 2 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
   'accuracy_c1_sep_time.dat' index 2 using 1:2 with linespoints lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fb_newton", \
-  'accuracy_c1_sep_time.dat' index 3 using 1:2 with linespoints lw 2.4 pt 4 ps 1.6 dt 2 lc rgb '#D55E00' title "lemke (= fb_newton)", \
-  'accuracy_c1_sep_time.dat' index 4 using 1:2 with linespoints lw 2 pt 8 ps 1.6 dt 3 lc rgb '#009E73' title "tao_ssils (= fb_newton)", \
-  'accuracy_c1_sep_time.dat' index 5 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#CC79A7' notitle, \
-  'accuracy_c1_sep_time.dat' index 5 using 1:2 with linespoints lw 1.6 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "snes_vinewtonssls", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#E69F00' title "fc_nsgs (every task failed)", \
-  'accuracy_c1_sep_time.dat' index 14 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  'accuracy_c1_sep_time.dat' index 3 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#D55E00' notitle, \
+  'accuracy_c1_sep_time.dat' index 3 using 1:2 with linespoints lw 2 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "tao_ssils", \
+  'accuracy_c1_sep_time.dat' index 4 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#009E73' notitle, \
+  'accuracy_c1_sep_time.dat' index 4 using 1:3 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
+  'accuracy_c1_sep_time.dat' index 4 using 1:4 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
+  'accuracy_c1_sep_time.dat' index 4 using 1:2 with linespoints lw 1.2 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "snes_vinewtonssls", \
+  'accuracy_c1_sep_time.dat' index 17 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 set key maxcols 1
 set lmargin at screen 0.71613
@@ -70,20 +71,18 @@ set rmargin at screen 0.98710
 set tmargin at screen 0.88703
 set bmargin at screen 0.63598
 set key at screen 0.83333, screen 0.58243 center top
-set title "anitescu_potra"
+set title "stewart_trinkle"
 plot \
-  'accuracy_c1_sep_time.dat' index 6 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
-  'accuracy_c1_sep_time.dat' index 6 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
-  'accuracy_c1_sep_time.dat' index 6 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
-  'accuracy_c1_sep_time.dat' index 6 using 1:2 with linespoints lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fb_newton", \
-  'accuracy_c1_sep_time.dat' index 7 using 1:2 with linespoints lw 2.4 pt 4 ps 1.6 dt 2 lc rgb '#D55E00' title "lemke (= fb_newton)", \
-  'accuracy_c1_sep_time.dat' index 8 using 1:2 with linespoints lw 2 pt 8 ps 1.6 dt 3 lc rgb '#009E73' title "tao_ssils (= fb_newton)", \
-  'accuracy_c1_sep_time.dat' index 9 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#CC79A7' notitle, \
-  'accuracy_c1_sep_time.dat' index 9 using 1:3 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
-  'accuracy_c1_sep_time.dat' index 9 using 1:4 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
-  'accuracy_c1_sep_time.dat' index 9 using 1:2 with linespoints lw 1.6 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "snes_vinewtonssls", \
+  'accuracy_c1_sep_time.dat' index 5 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
+  'accuracy_c1_sep_time.dat' index 5 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'accuracy_c1_sep_time.dat' index 5 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'accuracy_c1_sep_time.dat' index 5 using 1:2 with linespoints lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fb_newton", \
+  'accuracy_c1_sep_time.dat' index 6 using 1:2 with linespoints lw 2.4 pt 4 ps 1.6 dt 2 lc rgb '#D55E00' title "lemke (= fb_newton)", \
+  'accuracy_c1_sep_time.dat' index 7 using 1:2 with linespoints lw 2 pt 8 ps 1.6 dt 3 lc rgb '#009E73' title "tao_ssils (= fb_newton)", \
+  'accuracy_c1_sep_time.dat' index 8 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#CC79A7' notitle, \
+  'accuracy_c1_sep_time.dat' index 8 using 1:2 with linespoints lw 1.6 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "snes_vinewtonssls", \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#E69F00' title "fc_nsgs (every task failed)", \
-  'accuracy_c1_sep_time.dat' index 16 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  'accuracy_c1_sep_time.dat' index 19 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 set key maxcols 1
 set lmargin at screen 0.04946
@@ -91,17 +90,20 @@ set rmargin at screen 0.32043
 set tmargin at screen 0.42929
 set bmargin at screen 0.17824
 set key at screen 0.16667, screen 0.12469 center top
-set title "coulomb_cone"
+set title "anitescu_potra"
 plot \
-  'accuracy_c1_sep_time.dat' index 10 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#E69F00' notitle, \
-  'accuracy_c1_sep_time.dat' index 10 using 1:3 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
-  'accuracy_c1_sep_time.dat' index 10 using 1:4 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
-  'accuracy_c1_sep_time.dat' index 10 using 1:2 with linespoints lw 1.2 pt 13 ps 1.3 dt 5 lc rgb '#E69F00' title "fc_nsgs", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#0072B2' title "fb_newton (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#D55E00' title "lemke (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#009E73' title "tao_ssils (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#CC79A7' title "snes_vinewtonssls (every task failed)", \
-  'accuracy_c1_sep_time.dat' index 18 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  'accuracy_c1_sep_time.dat' index 9 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
+  'accuracy_c1_sep_time.dat' index 9 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'accuracy_c1_sep_time.dat' index 9 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'accuracy_c1_sep_time.dat' index 9 using 1:2 with linespoints lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fb_newton", \
+  'accuracy_c1_sep_time.dat' index 10 using 1:2 with linespoints lw 2.4 pt 4 ps 1.6 dt 2 lc rgb '#D55E00' title "lemke (= fb_newton)", \
+  'accuracy_c1_sep_time.dat' index 11 using 1:2 with linespoints lw 2 pt 8 ps 1.6 dt 3 lc rgb '#009E73' title "tao_ssils (= fb_newton)", \
+  'accuracy_c1_sep_time.dat' index 12 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#CC79A7' notitle, \
+  'accuracy_c1_sep_time.dat' index 12 using 1:3 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
+  'accuracy_c1_sep_time.dat' index 12 using 1:4 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
+  'accuracy_c1_sep_time.dat' index 12 using 1:2 with linespoints lw 1.6 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "snes_vinewtonssls", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#E69F00' title "fc_nsgs (every task failed)", \
+  'accuracy_c1_sep_time.dat' index 21 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 set key maxcols 1
 set lmargin at screen 0.38280
@@ -109,17 +111,35 @@ set rmargin at screen 0.65376
 set tmargin at screen 0.42929
 set bmargin at screen 0.17824
 set key at screen 0.50000, screen 0.12469 center top
-set title "anitescu_ccp"
+set title "coulomb_cone"
 plot \
-  'accuracy_c1_sep_time.dat' index 11 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#E69F00' notitle, \
-  'accuracy_c1_sep_time.dat' index 11 using 1:3 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
-  'accuracy_c1_sep_time.dat' index 11 using 1:4 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
-  'accuracy_c1_sep_time.dat' index 11 using 1:2 with linespoints lw 1.2 pt 13 ps 1.3 dt 5 lc rgb '#E69F00' title "fc_nsgs", \
+  'accuracy_c1_sep_time.dat' index 13 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#E69F00' notitle, \
+  'accuracy_c1_sep_time.dat' index 13 using 1:3 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
+  'accuracy_c1_sep_time.dat' index 13 using 1:4 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
+  'accuracy_c1_sep_time.dat' index 13 using 1:2 with linespoints lw 1.2 pt 13 ps 1.3 dt 5 lc rgb '#E69F00' title "fc_nsgs", \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#0072B2' title "fb_newton (every task failed)", \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#D55E00' title "lemke (every task failed)", \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#009E73' title "tao_ssils (every task failed)", \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#CC79A7' title "snes_vinewtonssls (every task failed)", \
-  'accuracy_c1_sep_time.dat' index 20 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  'accuracy_c1_sep_time.dat' index 23 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
+set key maxcols 1
+set lmargin at screen 0.71613
+set rmargin at screen 0.98710
+set tmargin at screen 0.42929
+set bmargin at screen 0.17824
+set key at screen 0.83333, screen 0.12469 center top
+set title "anitescu_ccp"
+plot \
+  'accuracy_c1_sep_time.dat' index 14 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#E69F00' notitle, \
+  'accuracy_c1_sep_time.dat' index 14 using 1:3 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
+  'accuracy_c1_sep_time.dat' index 14 using 1:4 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
+  'accuracy_c1_sep_time.dat' index 14 using 1:2 with linespoints lw 1.2 pt 13 ps 1.3 dt 5 lc rgb '#E69F00' title "fc_nsgs", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#0072B2' title "fb_newton (every task failed)", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#D55E00' title "lemke (every task failed)", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#009E73' title "tao_ssils (every task failed)", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#CC79A7' title "snes_vinewtonssls (every task failed)", \
+  'accuracy_c1_sep_time.dat' index 25 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 unset multiplot
 }

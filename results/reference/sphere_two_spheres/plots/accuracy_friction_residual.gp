@@ -14,9 +14,10 @@ set logscale x
 set format x '%g'
 set xrange [0.00080000000000000004:0.125]
 set ylabel "friction residual [N s]"
-set format y '%g'
-set yrange [8.1587235230764666e-05:8.4427658560120292e-05]
-set arrow from graph 0, first 8.1701768429529002e-05 to graph 1, first 8.1701768429529002e-05 nohead lc rgb '#bbbbbb' dt 3
+set logscale y
+set format y '%.0e'
+set yrange [2.1802211753517062e-08:0.00019520309337556189]
+set arrow from graph 0, first 3.4907088713540857e-08 to graph 1, first 3.4907088713540857e-08 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {
@@ -26,10 +27,10 @@ if (cb_svg) {
   set terminal pngcairo size 1860,1140 noenhanced font 'sans,11'
   set output 'accuracy_friction_residual.png'
 }
-set multiplot title "sphere on two spheres: contact transitions (Chakraborty et al. Sec. 6.2, Figs. 4-5)\nthe value of each cell's one successful task (line)\nx on the bottom: every task failed\ny: largest friction-law violation over steps and contacts: | |p_f|_e - mu p_n | sliding, max(0, |p_f|_e - mu p_n) rolling, |p_f|_e the ellipsoid norm (geometric_implicit only) [N s]"
+set multiplot title "sphere on two spheres: contact transitions (Chakraborty et al. Sec. 6.2, Figs. 4-5)\nthe value of each cell's one successful task (line)\nx on the bottom: every task failed\ny: largest friction-law violation over steps and contacts: | |p_f|_e - mu p_n | sliding, max(0, |p_f|_e - mu p_n) rolling, |p_f|_e the ellipsoid norm (geometric_implicit and tzitzouris_pang only) [N s]"
 set key title "solver"
 set key maxcols 1
-set lmargin at screen 0.06129
+set lmargin at screen 0.04946
 set rmargin at screen 0.32043
 set tmargin at screen 0.89649
 set bmargin at screen 0.63333
@@ -43,59 +44,79 @@ plot \
   'accuracy_friction_residual.dat' index 1 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#D55E00' notitle, \
   'accuracy_friction_residual.dat' index 1 using 1:2 with linespoints lw 2 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "tao_ssils", \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#009E73' title "snes_vinewtonssls (every task failed)", \
-  'accuracy_friction_residual.dat' index 2 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  'accuracy_friction_residual.dat' index 5 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 set key maxcols 1
-set lmargin at screen 0.39462
+set lmargin at screen 0.38280
 set rmargin at screen 0.65376
 set tmargin at screen 0.89649
 set bmargin at screen 0.63333
 set key at screen 0.50000, screen 0.57719 center top
-set title "stewart_trinkle"
+set title "tzitzouris_pang"
 plot \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#CC79A7' title "snes_vinewtonssls (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#E69F00' title "fc_nsgs (every task failed)", \
-  'accuracy_friction_residual.dat' index 4 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  'accuracy_friction_residual.dat' index 2 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
+  'accuracy_friction_residual.dat' index 2 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'accuracy_friction_residual.dat' index 2 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'accuracy_friction_residual.dat' index 2 using 1:2 with linespoints lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fb_newton", \
+  'accuracy_friction_residual.dat' index 3 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#D55E00' notitle, \
+  'accuracy_friction_residual.dat' index 3 using 1:2 with linespoints lw 2 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "tao_ssils", \
+  'accuracy_friction_residual.dat' index 4 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#009E73' notitle, \
+  'accuracy_friction_residual.dat' index 4 using 1:3 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
+  'accuracy_friction_residual.dat' index 4 using 1:4 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
+  'accuracy_friction_residual.dat' index 4 using 1:2 with linespoints lw 1.2 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "snes_vinewtonssls", \
+  'accuracy_friction_residual.dat' index 7 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 set key maxcols 1
-set lmargin at screen 0.72796
+set lmargin at screen 0.71613
 set rmargin at screen 0.98710
 set tmargin at screen 0.89649
 set bmargin at screen 0.63333
 set key at screen 0.83333, screen 0.57719 center top
-set title "anitescu_potra"
+set title "stewart_trinkle"
 plot \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#CC79A7' title "snes_vinewtonssls (every task failed)", \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#E69F00' title "fc_nsgs (every task failed)", \
-  'accuracy_friction_residual.dat' index 6 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  'accuracy_friction_residual.dat' index 9 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 set key maxcols 1
-set lmargin at screen 0.06129
+set lmargin at screen 0.04946
 set rmargin at screen 0.32043
 set tmargin at screen 0.43333
 set bmargin at screen 0.17018
 set key at screen 0.16667, screen 0.11404 center top
+set title "anitescu_potra"
+plot \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#CC79A7' title "snes_vinewtonssls (every task failed)", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#E69F00' title "fc_nsgs (every task failed)", \
+  'accuracy_friction_residual.dat' index 11 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
+set key maxcols 1
+set lmargin at screen 0.38280
+set rmargin at screen 0.65376
+set tmargin at screen 0.43333
+set bmargin at screen 0.17018
+set key at screen 0.50000, screen 0.11404 center top
 set title "coulomb_cone"
 plot \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#0072B2' title "fb_newton (every task failed)", \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#D55E00' title "lemke (every task failed)", \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#009E73' title "tao_ssils (every task failed)", \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#CC79A7' title "snes_vinewtonssls (every task failed)", \
-  'accuracy_friction_residual.dat' index 8 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  'accuracy_friction_residual.dat' index 13 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 set key maxcols 1
-set lmargin at screen 0.39462
-set rmargin at screen 0.65376
+set lmargin at screen 0.71613
+set rmargin at screen 0.98710
 set tmargin at screen 0.43333
 set bmargin at screen 0.17018
-set key at screen 0.50000, screen 0.11404 center top
+set key at screen 0.83333, screen 0.11404 center top
 set title "anitescu_ccp"
 plot \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#0072B2' title "fb_newton (every task failed)", \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#D55E00' title "lemke (every task failed)", \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#009E73' title "tao_ssils (every task failed)", \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#CC79A7' title "snes_vinewtonssls (every task failed)", \
-  'accuracy_friction_residual.dat' index 10 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  'accuracy_friction_residual.dat' index 15 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 unset multiplot
 }

@@ -16,9 +16,9 @@ set xrange [0.00080000000000000004:0.125]
 set ylabel "wall time of the whole task [s]"
 set logscale y
 set format y '%g'
-set ytics (1e-04, 2e-04, 5e-04, 1e-03, 2e-03, 5e-03, 1e-02, 2e-02, 5e-02, 1e-01, 2e-01, 5e-01, 1e+00, 2e+00, 5e+00, 1e+01, 2e+01, 5e+01)
-set yrange [0.00069015007638681695:4.5527800000000003]
-set arrow from graph 0, first 0.0010876652507830014 to graph 1, first 0.0010876652507830014 nohead lc rgb '#bbbbbb' dt 3
+set ytics (1e-04, 2e-04, 5e-04, 1e-03, 2e-03, 5e-03, 1e-02, 2e-02, 5e-02, 1e-01, 2e-01, 5e-01, 1e+00, 2e+00, 5e+00)
+set yrange [0.00058827175682888224:1.1366419999999999]
+set arrow from graph 0, first 0.00087005334157888559 to graph 1, first 0.00087005334157888559 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {
@@ -45,7 +45,7 @@ plot \
   'cost_task_seconds.dat' index 1 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#D55E00' notitle, \
   'cost_task_seconds.dat' index 1 using 1:2 with linespoints lw 2 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "tao_ssils", \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#009E73' title "snes_vinewtonssls (every task failed)", \
-  'cost_task_seconds.dat' index 12 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  'cost_task_seconds.dat' index 15 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 set key maxcols 1
 set lmargin at screen 0.38602
@@ -53,24 +53,19 @@ set rmargin at screen 0.65376
 set tmargin at screen 0.89983
 set bmargin at screen 0.64516
 set key at screen 0.50000, screen 0.59083 center top
-set title "stewart_trinkle"
+set title "tzitzouris_pang"
 plot \
   'cost_task_seconds.dat' index 2 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
   'cost_task_seconds.dat' index 2 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
   'cost_task_seconds.dat' index 2 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
   'cost_task_seconds.dat' index 2 using 1:2 with linespoints lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fb_newton", \
-  'cost_task_seconds.dat' index 3 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#D55E00' notitle, \
-  'cost_task_seconds.dat' index 3 using 1:3 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
-  'cost_task_seconds.dat' index 3 using 1:4 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
-  'cost_task_seconds.dat' index 3 using 1:2 with linespoints lw 2.4 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "lemke", \
+  'cost_task_seconds.dat' index 3 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#D55E00' notitle, \
+  'cost_task_seconds.dat' index 3 using 1:2 with linespoints lw 2 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "tao_ssils", \
   'cost_task_seconds.dat' index 4 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#009E73' notitle, \
   'cost_task_seconds.dat' index 4 using 1:3 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
   'cost_task_seconds.dat' index 4 using 1:4 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
-  'cost_task_seconds.dat' index 4 using 1:2 with linespoints lw 2 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "tao_ssils", \
-  'cost_task_seconds.dat' index 5 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#CC79A7' notitle, \
-  'cost_task_seconds.dat' index 5 using 1:2 with linespoints lw 1.6 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "snes_vinewtonssls", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#E69F00' title "fc_nsgs (every task failed)", \
-  'cost_task_seconds.dat' index 14 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  'cost_task_seconds.dat' index 4 using 1:2 with linespoints lw 1.2 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "snes_vinewtonssls", \
+  'cost_task_seconds.dat' index 17 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 set key maxcols 1
 set lmargin at screen 0.71935
@@ -78,26 +73,24 @@ set rmargin at screen 0.98710
 set tmargin at screen 0.89983
 set bmargin at screen 0.64516
 set key at screen 0.83333, screen 0.59083 center top
-set title "anitescu_potra"
+set title "stewart_trinkle"
 plot \
-  'cost_task_seconds.dat' index 6 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
-  'cost_task_seconds.dat' index 6 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
-  'cost_task_seconds.dat' index 6 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
-  'cost_task_seconds.dat' index 6 using 1:2 with linespoints lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fb_newton", \
-  'cost_task_seconds.dat' index 7 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#D55E00' notitle, \
-  'cost_task_seconds.dat' index 7 using 1:3 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
-  'cost_task_seconds.dat' index 7 using 1:4 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
-  'cost_task_seconds.dat' index 7 using 1:2 with linespoints lw 2.4 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "lemke", \
-  'cost_task_seconds.dat' index 8 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#009E73' notitle, \
-  'cost_task_seconds.dat' index 8 using 1:3 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
-  'cost_task_seconds.dat' index 8 using 1:4 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
-  'cost_task_seconds.dat' index 8 using 1:2 with linespoints lw 2 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "tao_ssils", \
-  'cost_task_seconds.dat' index 9 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#CC79A7' notitle, \
-  'cost_task_seconds.dat' index 9 using 1:3 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
-  'cost_task_seconds.dat' index 9 using 1:4 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
-  'cost_task_seconds.dat' index 9 using 1:2 with linespoints lw 1.6 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "snes_vinewtonssls", \
+  'cost_task_seconds.dat' index 5 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
+  'cost_task_seconds.dat' index 5 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'cost_task_seconds.dat' index 5 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'cost_task_seconds.dat' index 5 using 1:2 with linespoints lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fb_newton", \
+  'cost_task_seconds.dat' index 6 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#D55E00' notitle, \
+  'cost_task_seconds.dat' index 6 using 1:3 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
+  'cost_task_seconds.dat' index 6 using 1:4 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
+  'cost_task_seconds.dat' index 6 using 1:2 with linespoints lw 2.4 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "lemke", \
+  'cost_task_seconds.dat' index 7 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#009E73' notitle, \
+  'cost_task_seconds.dat' index 7 using 1:3 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
+  'cost_task_seconds.dat' index 7 using 1:4 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
+  'cost_task_seconds.dat' index 7 using 1:2 with linespoints lw 2 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "tao_ssils", \
+  'cost_task_seconds.dat' index 8 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#CC79A7' notitle, \
+  'cost_task_seconds.dat' index 8 using 1:2 with linespoints lw 1.6 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "snes_vinewtonssls", \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#E69F00' title "fc_nsgs (every task failed)", \
-  'cost_task_seconds.dat' index 16 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  'cost_task_seconds.dat' index 19 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 set key maxcols 1
 set lmargin at screen 0.05269
@@ -105,17 +98,26 @@ set rmargin at screen 0.32043
 set tmargin at screen 0.43548
 set bmargin at screen 0.18081
 set key at screen 0.16667, screen 0.12649 center top
-set title "coulomb_cone"
+set title "anitescu_potra"
 plot \
-  'cost_task_seconds.dat' index 10 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#E69F00' notitle, \
-  'cost_task_seconds.dat' index 10 using 1:3 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
-  'cost_task_seconds.dat' index 10 using 1:4 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
-  'cost_task_seconds.dat' index 10 using 1:2 with linespoints lw 1.2 pt 13 ps 1.3 dt 5 lc rgb '#E69F00' title "fc_nsgs", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#0072B2' title "fb_newton (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#D55E00' title "lemke (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#009E73' title "tao_ssils (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#CC79A7' title "snes_vinewtonssls (every task failed)", \
-  'cost_task_seconds.dat' index 18 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  'cost_task_seconds.dat' index 9 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
+  'cost_task_seconds.dat' index 9 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'cost_task_seconds.dat' index 9 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'cost_task_seconds.dat' index 9 using 1:2 with linespoints lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fb_newton", \
+  'cost_task_seconds.dat' index 10 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#D55E00' notitle, \
+  'cost_task_seconds.dat' index 10 using 1:3 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
+  'cost_task_seconds.dat' index 10 using 1:4 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
+  'cost_task_seconds.dat' index 10 using 1:2 with linespoints lw 2.4 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "lemke", \
+  'cost_task_seconds.dat' index 11 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#009E73' notitle, \
+  'cost_task_seconds.dat' index 11 using 1:3 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
+  'cost_task_seconds.dat' index 11 using 1:4 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
+  'cost_task_seconds.dat' index 11 using 1:2 with linespoints lw 2 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "tao_ssils", \
+  'cost_task_seconds.dat' index 12 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#CC79A7' notitle, \
+  'cost_task_seconds.dat' index 12 using 1:3 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
+  'cost_task_seconds.dat' index 12 using 1:4 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
+  'cost_task_seconds.dat' index 12 using 1:2 with linespoints lw 1.6 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "snes_vinewtonssls", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#E69F00' title "fc_nsgs (every task failed)", \
+  'cost_task_seconds.dat' index 21 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 set key maxcols 1
 set lmargin at screen 0.38602
@@ -123,17 +125,35 @@ set rmargin at screen 0.65376
 set tmargin at screen 0.43548
 set bmargin at screen 0.18081
 set key at screen 0.50000, screen 0.12649 center top
-set title "anitescu_ccp"
+set title "coulomb_cone"
 plot \
-  'cost_task_seconds.dat' index 11 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#E69F00' notitle, \
-  'cost_task_seconds.dat' index 11 using 1:3 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
-  'cost_task_seconds.dat' index 11 using 1:4 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
-  'cost_task_seconds.dat' index 11 using 1:2 with linespoints lw 1.2 pt 13 ps 1.3 dt 5 lc rgb '#E69F00' title "fc_nsgs", \
+  'cost_task_seconds.dat' index 13 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#E69F00' notitle, \
+  'cost_task_seconds.dat' index 13 using 1:3 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
+  'cost_task_seconds.dat' index 13 using 1:4 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
+  'cost_task_seconds.dat' index 13 using 1:2 with linespoints lw 1.2 pt 13 ps 1.3 dt 5 lc rgb '#E69F00' title "fc_nsgs", \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#0072B2' title "fb_newton (every task failed)", \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#D55E00' title "lemke (every task failed)", \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#009E73' title "tao_ssils (every task failed)", \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#CC79A7' title "snes_vinewtonssls (every task failed)", \
-  'cost_task_seconds.dat' index 20 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  'cost_task_seconds.dat' index 23 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
+set key maxcols 1
+set lmargin at screen 0.71935
+set rmargin at screen 0.98710
+set tmargin at screen 0.43548
+set bmargin at screen 0.18081
+set key at screen 0.83333, screen 0.12649 center top
+set title "anitescu_ccp"
+plot \
+  'cost_task_seconds.dat' index 14 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#E69F00' notitle, \
+  'cost_task_seconds.dat' index 14 using 1:3 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
+  'cost_task_seconds.dat' index 14 using 1:4 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
+  'cost_task_seconds.dat' index 14 using 1:2 with linespoints lw 1.2 pt 13 ps 1.3 dt 5 lc rgb '#E69F00' title "fc_nsgs", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#0072B2' title "fb_newton (every task failed)", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#D55E00' title "lemke (every task failed)", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#009E73' title "tao_ssils (every task failed)", \
+  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#CC79A7' title "snes_vinewtonssls (every task failed)", \
+  'cost_task_seconds.dat' index 25 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 unset multiplot
 }

@@ -161,8 +161,10 @@ static void test_polygon_impulses(void)
 {
   struct world *w = world_create(2);
   const double box[8] = {-1, -1, 1, -1, 1, 0, -1, 0};
-  int g = world_add_body(w, 1, 0, 0), b = world_add_body(w, 0, 2.0, 0.25);
-  int sb = world_add_polygon(w, g, 4, box), sa = world_add_disc(w, b, 0.0, 0.0, 0.5);
+  int g = world_add_body(w, 1, 0, 0); /* a body's parts are added right after it */
+  int sb = world_add_polygon(w, g, 4, box);
+  int b = world_add_body(w, 0, 2.0, 0.25);
+  int sa = world_add_disc(w, b, 0.0, 0.0, 0.5);
   world_finalize(w);
   w->bodies[b].x[1] = 0.501;
   struct gi_side s[2];
