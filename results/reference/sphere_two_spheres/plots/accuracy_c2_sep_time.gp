@@ -20,10 +20,10 @@ set arrow from graph 0, first 3.4226099999999882 to graph 1, first 3.42260999999
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {
-  set terminal svg size 1860,1195 noenhanced font 'sans,11' background '#ffffff'
+  set terminal svg size 1860,1157 noenhanced font 'sans,11' background '#ffffff'
   set output 'accuracy_c2_sep_time.svg'
 } else {
-  set terminal pngcairo size 1860,1195 noenhanced font 'sans,11'
+  set terminal pngcairo size 1860,1157 noenhanced font 'sans,11'
   set output 'accuracy_c2_sep_time.png'
 }
 set multiplot title "sphere on two spheres: contact transitions (Chakraborty et al. Sec. 6.2, Figs. 4-5)\nthe value of each cell's one successful task (line)\nx on the bottom: every task failed\nopen points shifted right: same values as an earlier series\ny: time contact 2 (radius-9 sphere) separates (paper: ~3.6 s) [s]"
@@ -31,9 +31,9 @@ set key title "solver"
 set key maxcols 1
 set lmargin at screen 0.04946
 set rmargin at screen 0.32043
-set tmargin at screen 0.88703
-set bmargin at screen 0.63598
-set key at screen 0.16667, screen 0.58243 center top
+set tmargin at screen 0.88332
+set bmargin at screen 0.62403
+set key at screen 0.16667, screen 0.56871 center top
 set title "geometric_implicit"
 plot \
   'accuracy_c2_sep_time.dat' index 0 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
@@ -48,9 +48,9 @@ plot \
 set key maxcols 1
 set lmargin at screen 0.38280
 set rmargin at screen 0.65376
-set tmargin at screen 0.88703
-set bmargin at screen 0.63598
-set key at screen 0.50000, screen 0.58243 center top
+set tmargin at screen 0.88332
+set bmargin at screen 0.62403
+set key at screen 0.50000, screen 0.56871 center top
 set title "tzitzouris_pang"
 plot \
   'accuracy_c2_sep_time.dat' index 2 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
@@ -68,79 +68,65 @@ plot \
 set key maxcols 1
 set lmargin at screen 0.71613
 set rmargin at screen 0.98710
-set tmargin at screen 0.88703
-set bmargin at screen 0.63598
-set key at screen 0.83333, screen 0.58243 center top
+set tmargin at screen 0.88332
+set bmargin at screen 0.62403
+set key at screen 0.83333, screen 0.56871 center top
 set title "stewart_trinkle"
 plot \
   'accuracy_c2_sep_time.dat' index 5 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
   'accuracy_c2_sep_time.dat' index 5 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
   'accuracy_c2_sep_time.dat' index 5 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
   'accuracy_c2_sep_time.dat' index 5 using 1:2 with linespoints lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fb_newton", \
-  'accuracy_c2_sep_time.dat' index 6 using 1:2 with linespoints lw 2.4 pt 4 ps 1.6 dt 2 lc rgb '#D55E00' title "lemke (= fb_newton)", \
-  'accuracy_c2_sep_time.dat' index 7 using 1:2 with linespoints lw 2 pt 8 ps 1.6 dt 3 lc rgb '#009E73' title "tao_ssils (= fb_newton)", \
+  'accuracy_c2_sep_time.dat' index 6 using 1:2 with linespoints lw 2.3 pt 4 ps 1.6 dt 2 lc rgb '#D55E00' title "lemke (= fb_newton)", \
+  'accuracy_c2_sep_time.dat' index 7 using 1:2 with linespoints lw 1.7 pt 8 ps 1.6 dt 3 lc rgb '#009E73' title "tao_ssils (= fb_newton)", \
   'accuracy_c2_sep_time.dat' index 8 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#CC79A7' notitle, \
-  'accuracy_c2_sep_time.dat' index 8 using 1:2 with linespoints lw 1.6 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "snes_vinewtonssls", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#E69F00' title "fc_nsgs (every task failed)", \
+  'accuracy_c2_sep_time.dat' index 8 using 1:2 with linespoints lw 1.2 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "snes_vinewtonssls", \
   'accuracy_c2_sep_time.dat' index 19 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 set key maxcols 1
 set lmargin at screen 0.04946
 set rmargin at screen 0.32043
-set tmargin at screen 0.42929
-set bmargin at screen 0.17824
-set key at screen 0.16667, screen 0.12469 center top
+set tmargin at screen 0.42697
+set bmargin at screen 0.16768
+set key at screen 0.16667, screen 0.11236 center top
 set title "anitescu_potra"
 plot \
   'accuracy_c2_sep_time.dat' index 9 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
   'accuracy_c2_sep_time.dat' index 9 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
   'accuracy_c2_sep_time.dat' index 9 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
   'accuracy_c2_sep_time.dat' index 9 using 1:2 with linespoints lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fb_newton", \
-  'accuracy_c2_sep_time.dat' index 10 using 1:2 with linespoints lw 2.4 pt 4 ps 1.6 dt 2 lc rgb '#D55E00' title "lemke (= fb_newton)", \
-  'accuracy_c2_sep_time.dat' index 11 using 1:2 with linespoints lw 2 pt 8 ps 1.6 dt 3 lc rgb '#009E73' title "tao_ssils (= fb_newton)", \
+  'accuracy_c2_sep_time.dat' index 10 using 1:2 with linespoints lw 2.3 pt 4 ps 1.6 dt 2 lc rgb '#D55E00' title "lemke (= fb_newton)", \
+  'accuracy_c2_sep_time.dat' index 11 using 1:2 with linespoints lw 1.7 pt 8 ps 1.6 dt 3 lc rgb '#009E73' title "tao_ssils (= fb_newton)", \
   'accuracy_c2_sep_time.dat' index 12 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#CC79A7' notitle, \
   'accuracy_c2_sep_time.dat' index 12 using 1:3 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
   'accuracy_c2_sep_time.dat' index 12 using 1:4 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
-  'accuracy_c2_sep_time.dat' index 12 using 1:2 with linespoints lw 1.6 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "snes_vinewtonssls", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#E69F00' title "fc_nsgs (every task failed)", \
+  'accuracy_c2_sep_time.dat' index 12 using 1:2 with linespoints lw 1.2 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "snes_vinewtonssls", \
   'accuracy_c2_sep_time.dat' index 21 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
-set key maxcols 1
+set key maxcols 3
 set lmargin at screen 0.38280
 set rmargin at screen 0.65376
-set tmargin at screen 0.42929
-set bmargin at screen 0.17824
-set key at screen 0.50000, screen 0.12469 center top
+set tmargin at screen 0.42697
+set bmargin at screen 0.16768
+set key at screen 0.50000, screen 0.11236 center top
 set title "coulomb_cone"
 plot \
-  'accuracy_c2_sep_time.dat' index 13 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#E69F00' notitle, \
-  'accuracy_c2_sep_time.dat' index 13 using 1:3 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
-  'accuracy_c2_sep_time.dat' index 13 using 1:4 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
-  'accuracy_c2_sep_time.dat' index 13 using 1:2 with linespoints lw 1.2 pt 13 ps 1.3 dt 5 lc rgb '#E69F00' title "fc_nsgs", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#0072B2' title "fb_newton (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#D55E00' title "lemke (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#009E73' title "tao_ssils (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#CC79A7' title "snes_vinewtonssls (every task failed)", \
-  'accuracy_c2_sep_time.dat' index 23 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
-set key maxcols 1
+  'accuracy_c2_sep_time.dat' index 13 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
+  'accuracy_c2_sep_time.dat' index 13 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'accuracy_c2_sep_time.dat' index 13 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'accuracy_c2_sep_time.dat' index 13 using 1:2 with linespoints lw 2 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fc_nsgs"
+set key maxcols 3
 set lmargin at screen 0.71613
 set rmargin at screen 0.98710
-set tmargin at screen 0.42929
-set bmargin at screen 0.17824
-set key at screen 0.83333, screen 0.12469 center top
+set tmargin at screen 0.42697
+set bmargin at screen 0.16768
+set key at screen 0.83333, screen 0.11236 center top
 set title "anitescu_ccp"
 plot \
-  'accuracy_c2_sep_time.dat' index 14 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#E69F00' notitle, \
-  'accuracy_c2_sep_time.dat' index 14 using 1:3 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
-  'accuracy_c2_sep_time.dat' index 14 using 1:4 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
-  'accuracy_c2_sep_time.dat' index 14 using 1:2 with linespoints lw 1.2 pt 13 ps 1.3 dt 5 lc rgb '#E69F00' title "fc_nsgs", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#0072B2' title "fb_newton (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#D55E00' title "lemke (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#009E73' title "tao_ssils (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#CC79A7' title "snes_vinewtonssls (every task failed)", \
-  'accuracy_c2_sep_time.dat' index 25 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
+  'accuracy_c2_sep_time.dat' index 14 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
+  'accuracy_c2_sep_time.dat' index 14 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'accuracy_c2_sep_time.dat' index 14 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'accuracy_c2_sep_time.dat' index 14 using 1:2 with linespoints lw 2 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fc_nsgs"
 unset multiplot
 }
 unset output

@@ -21,20 +21,20 @@ set arrow from graph 0, first 3.4907088713540857e-08 to graph 1, first 3.4907088
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {
-  set terminal svg size 1860,1140 noenhanced font 'sans,11' background '#ffffff'
+  set terminal svg size 1240,1119 noenhanced font 'sans,11' background '#ffffff'
   set output 'accuracy_friction_residual.svg'
 } else {
-  set terminal pngcairo size 1860,1140 noenhanced font 'sans,11'
+  set terminal pngcairo size 1240,1119 noenhanced font 'sans,11'
   set output 'accuracy_friction_residual.png'
 }
-set multiplot title "sphere on two spheres: contact transitions (Chakraborty et al. Sec. 6.2, Figs. 4-5)\nthe value of each cell's one successful task (line)\nx on the bottom: every task failed\ny: largest friction-law violation over steps and contacts: | |p_f|_e - mu p_n | sliding, max(0, |p_f|_e - mu p_n) rolling, |p_f|_e the ellipsoid norm (geometric_implicit and tzitzouris_pang only) [N s]"
+set multiplot title "sphere on two spheres: contact transitions (Chakraborty et al. Sec. 6.2, Figs. 4-5)\nthe value of each cell's one successful task (line)\nx on the bottom: every task failed; no value (not measured) for coulomb_cone, anitescu_ccp\ny: largest friction-law violation over steps and contacts: | |p_f|_e - mu p_n | sliding, max(0, |p_f|_e - mu p_n) rolling, |p_f|_e the ellipsoid\nnorm (geometric_implicit and tzitzouris_pang only) [N s]"
 set key title "solver"
 set key maxcols 1
-set lmargin at screen 0.04946
-set rmargin at screen 0.32043
-set tmargin at screen 0.89649
-set bmargin at screen 0.63333
-set key at screen 0.16667, screen 0.57719 center top
+set lmargin at screen 0.07419
+set rmargin at screen 0.48065
+set tmargin at screen 0.87936
+set bmargin at screen 0.61126
+set key at screen 0.25000, screen 0.55407 center top
 set title "geometric_implicit"
 plot \
   'accuracy_friction_residual.dat' index 0 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
@@ -47,11 +47,11 @@ plot \
   'accuracy_friction_residual.dat' index 5 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 set key maxcols 1
-set lmargin at screen 0.38280
-set rmargin at screen 0.65376
-set tmargin at screen 0.89649
-set bmargin at screen 0.63333
-set key at screen 0.50000, screen 0.57719 center top
+set lmargin at screen 0.57419
+set rmargin at screen 0.98065
+set tmargin at screen 0.87936
+set bmargin at screen 0.61126
+set key at screen 0.75000, screen 0.55407 center top
 set title "tzitzouris_pang"
 plot \
   'accuracy_friction_residual.dat' index 2 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
@@ -67,56 +67,26 @@ plot \
   'accuracy_friction_residual.dat' index 7 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 set key maxcols 1
-set lmargin at screen 0.71613
-set rmargin at screen 0.98710
-set tmargin at screen 0.89649
-set bmargin at screen 0.63333
-set key at screen 0.83333, screen 0.57719 center top
+set lmargin at screen 0.07419
+set rmargin at screen 0.48065
+set tmargin at screen 0.42449
+set bmargin at screen 0.15639
+set key at screen 0.25000, screen 0.09920 center top
 set title "stewart_trinkle"
 plot \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#CC79A7' title "snes_vinewtonssls (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#E69F00' title "fc_nsgs (every task failed)", \
   'accuracy_friction_residual.dat' index 9 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 set key maxcols 1
-set lmargin at screen 0.04946
-set rmargin at screen 0.32043
-set tmargin at screen 0.43333
-set bmargin at screen 0.17018
-set key at screen 0.16667, screen 0.11404 center top
+set lmargin at screen 0.57419
+set rmargin at screen 0.98065
+set tmargin at screen 0.42449
+set bmargin at screen 0.15639
+set key at screen 0.75000, screen 0.09920 center top
 set title "anitescu_potra"
 plot \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#CC79A7' title "snes_vinewtonssls (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#E69F00' title "fc_nsgs (every task failed)", \
   'accuracy_friction_residual.dat' index 11 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
-set key maxcols 1
-set lmargin at screen 0.38280
-set rmargin at screen 0.65376
-set tmargin at screen 0.43333
-set bmargin at screen 0.17018
-set key at screen 0.50000, screen 0.11404 center top
-set title "coulomb_cone"
-plot \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#0072B2' title "fb_newton (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#D55E00' title "lemke (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#009E73' title "tao_ssils (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#CC79A7' title "snes_vinewtonssls (every task failed)", \
-  'accuracy_friction_residual.dat' index 13 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
-set key maxcols 1
-set lmargin at screen 0.71613
-set rmargin at screen 0.98710
-set tmargin at screen 0.43333
-set bmargin at screen 0.17018
-set key at screen 0.83333, screen 0.11404 center top
-set title "anitescu_ccp"
-plot \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#0072B2' title "fb_newton (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#D55E00' title "lemke (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#009E73' title "tao_ssils (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#CC79A7' title "snes_vinewtonssls (every task failed)", \
-  'accuracy_friction_residual.dat' index 15 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 unset multiplot
 }

@@ -16,15 +16,15 @@ set xrange [0.00080000000000000004:0.125]
 set ylabel "velocity smoothness [m/s]"
 set logscale y
 set format y '%.0e'
-set yrange [2.7958968069990849e-06:0.25777685443893361]
-set arrow from graph 0, first 5.0502996167000711e-06 to graph 1, first 5.0502996167000711e-06 nohead lc rgb '#bbbbbb' dt 3
+set yrange [2.7958960099139892e-06:0.25777685443893361]
+set arrow from graph 0, first 5.0502982513771112e-06 to graph 1, first 5.0502982513771112e-06 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {
-  set terminal svg size 1860,1178 noenhanced font 'sans,11' background '#ffffff'
+  set terminal svg size 1860,1140 noenhanced font 'sans,11' background '#ffffff'
   set output 'accuracy_velocity_jump.svg'
 } else {
-  set terminal pngcairo size 1860,1178 noenhanced font 'sans,11'
+  set terminal pngcairo size 1860,1140 noenhanced font 'sans,11'
   set output 'accuracy_velocity_jump.png'
 }
 set multiplot title "sphere on two spheres: contact transitions (Chakraborty et al. Sec. 6.2, Figs. 4-5)\nthe value of each cell's one successful task (line)\nx on the bottom: every task failed\ny: velocity smoothness: largest max_k |(nu^{l+1} - nu^l) - (nu^l - nu^{l-1})|_k over the steps, the jump of the velocity beyond its steady change (O(h^2) when smooth) [m/s]"
@@ -32,9 +32,9 @@ set key title "solver"
 set key maxcols 1
 set lmargin at screen 0.04946
 set rmargin at screen 0.32043
-set tmargin at screen 0.89983
-set bmargin at screen 0.64516
-set key at screen 0.16667, screen 0.59083 center top
+set tmargin at screen 0.89649
+set bmargin at screen 0.63333
+set key at screen 0.16667, screen 0.57719 center top
 set title "geometric_implicit"
 plot \
   'accuracy_velocity_jump.dat' index 0 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
@@ -49,9 +49,9 @@ plot \
 set key maxcols 1
 set lmargin at screen 0.38280
 set rmargin at screen 0.65376
-set tmargin at screen 0.89983
-set bmargin at screen 0.64516
-set key at screen 0.50000, screen 0.59083 center top
+set tmargin at screen 0.89649
+set bmargin at screen 0.63333
+set key at screen 0.50000, screen 0.57719 center top
 set title "tzitzouris_pang"
 plot \
   'accuracy_velocity_jump.dat' index 2 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
@@ -69,9 +69,9 @@ plot \
 set key maxcols 1
 set lmargin at screen 0.71613
 set rmargin at screen 0.98710
-set tmargin at screen 0.89983
-set bmargin at screen 0.64516
-set key at screen 0.83333, screen 0.59083 center top
+set tmargin at screen 0.89649
+set bmargin at screen 0.63333
+set key at screen 0.83333, screen 0.57719 center top
 set title "stewart_trinkle"
 plot \
   'accuracy_velocity_jump.dat' index 5 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
@@ -81,22 +81,21 @@ plot \
   'accuracy_velocity_jump.dat' index 6 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#D55E00' notitle, \
   'accuracy_velocity_jump.dat' index 6 using 1:3 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
   'accuracy_velocity_jump.dat' index 6 using 1:4 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
-  'accuracy_velocity_jump.dat' index 6 using 1:2 with linespoints lw 2.4 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "lemke", \
+  'accuracy_velocity_jump.dat' index 6 using 1:2 with linespoints lw 2.3 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "lemke", \
   'accuracy_velocity_jump.dat' index 7 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#009E73' notitle, \
   'accuracy_velocity_jump.dat' index 7 using 1:3 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
   'accuracy_velocity_jump.dat' index 7 using 1:4 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
-  'accuracy_velocity_jump.dat' index 7 using 1:2 with linespoints lw 2 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "tao_ssils", \
+  'accuracy_velocity_jump.dat' index 7 using 1:2 with linespoints lw 1.7 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "tao_ssils", \
   'accuracy_velocity_jump.dat' index 8 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#CC79A7' notitle, \
-  'accuracy_velocity_jump.dat' index 8 using 1:2 with linespoints lw 1.6 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "snes_vinewtonssls", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#E69F00' title "fc_nsgs (every task failed)", \
+  'accuracy_velocity_jump.dat' index 8 using 1:2 with linespoints lw 1.2 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "snes_vinewtonssls", \
   'accuracy_velocity_jump.dat' index 19 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 set key maxcols 1
 set lmargin at screen 0.04946
 set rmargin at screen 0.32043
-set tmargin at screen 0.43548
-set bmargin at screen 0.18081
-set key at screen 0.16667, screen 0.12649 center top
+set tmargin at screen 0.43333
+set bmargin at screen 0.17018
+set key at screen 0.16667, screen 0.11404 center top
 set title "anitescu_potra"
 plot \
   'accuracy_velocity_jump.dat' index 9 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
@@ -106,54 +105,41 @@ plot \
   'accuracy_velocity_jump.dat' index 10 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#D55E00' notitle, \
   'accuracy_velocity_jump.dat' index 10 using 1:3 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
   'accuracy_velocity_jump.dat' index 10 using 1:4 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
-  'accuracy_velocity_jump.dat' index 10 using 1:2 with linespoints lw 2.4 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "lemke", \
+  'accuracy_velocity_jump.dat' index 10 using 1:2 with linespoints lw 2.3 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "lemke", \
   'accuracy_velocity_jump.dat' index 11 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#009E73' notitle, \
   'accuracy_velocity_jump.dat' index 11 using 1:3 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
   'accuracy_velocity_jump.dat' index 11 using 1:4 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
-  'accuracy_velocity_jump.dat' index 11 using 1:2 with linespoints lw 2 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "tao_ssils", \
+  'accuracy_velocity_jump.dat' index 11 using 1:2 with linespoints lw 1.7 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "tao_ssils", \
   'accuracy_velocity_jump.dat' index 12 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#CC79A7' notitle, \
   'accuracy_velocity_jump.dat' index 12 using 1:3 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
   'accuracy_velocity_jump.dat' index 12 using 1:4 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
-  'accuracy_velocity_jump.dat' index 12 using 1:2 with linespoints lw 1.6 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "snes_vinewtonssls", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#E69F00' title "fc_nsgs (every task failed)", \
+  'accuracy_velocity_jump.dat' index 12 using 1:2 with linespoints lw 1.2 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "snes_vinewtonssls", \
   'accuracy_velocity_jump.dat' index 21 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
-set key maxcols 1
+set key maxcols 3
 set lmargin at screen 0.38280
 set rmargin at screen 0.65376
-set tmargin at screen 0.43548
-set bmargin at screen 0.18081
-set key at screen 0.50000, screen 0.12649 center top
+set tmargin at screen 0.43333
+set bmargin at screen 0.17018
+set key at screen 0.50000, screen 0.11404 center top
 set title "coulomb_cone"
 plot \
-  'accuracy_velocity_jump.dat' index 13 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#E69F00' notitle, \
-  'accuracy_velocity_jump.dat' index 13 using 1:3 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
-  'accuracy_velocity_jump.dat' index 13 using 1:4 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
-  'accuracy_velocity_jump.dat' index 13 using 1:2 with linespoints lw 1.2 pt 13 ps 1.3 dt 5 lc rgb '#E69F00' title "fc_nsgs", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#0072B2' title "fb_newton (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#D55E00' title "lemke (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#009E73' title "tao_ssils (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#CC79A7' title "snes_vinewtonssls (every task failed)", \
-  'accuracy_velocity_jump.dat' index 23 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
-set key maxcols 1
+  'accuracy_velocity_jump.dat' index 13 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
+  'accuracy_velocity_jump.dat' index 13 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'accuracy_velocity_jump.dat' index 13 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'accuracy_velocity_jump.dat' index 13 using 1:2 with linespoints lw 2 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fc_nsgs"
+set key maxcols 3
 set lmargin at screen 0.71613
 set rmargin at screen 0.98710
-set tmargin at screen 0.43548
-set bmargin at screen 0.18081
-set key at screen 0.83333, screen 0.12649 center top
+set tmargin at screen 0.43333
+set bmargin at screen 0.17018
+set key at screen 0.83333, screen 0.11404 center top
 set title "anitescu_ccp"
 plot \
-  'accuracy_velocity_jump.dat' index 14 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#E69F00' notitle, \
-  'accuracy_velocity_jump.dat' index 14 using 1:3 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
-  'accuracy_velocity_jump.dat' index 14 using 1:4 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
-  'accuracy_velocity_jump.dat' index 14 using 1:2 with linespoints lw 1.2 pt 13 ps 1.3 dt 5 lc rgb '#E69F00' title "fc_nsgs", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#0072B2' title "fb_newton (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#D55E00' title "lemke (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#009E73' title "tao_ssils (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#CC79A7' title "snes_vinewtonssls (every task failed)", \
-  'accuracy_velocity_jump.dat' index 25 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
+  'accuracy_velocity_jump.dat' index 14 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
+  'accuracy_velocity_jump.dat' index 14 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'accuracy_velocity_jump.dat' index 14 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'accuracy_velocity_jump.dat' index 14 using 1:2 with linespoints lw 2 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fc_nsgs"
 unset multiplot
 }
 unset output

@@ -16,16 +16,16 @@ set xrange [0.00080000000000000004:0.125]
 set ylabel "wall time per step in the solver only [s]"
 set logscale y
 set format y '%g'
-set ytics (1e-06, 2e-06, 5e-06, 1e-05, 2e-05, 5e-05, 1e-04, 2e-04, 5e-04, 1e-03, 2e-03, 5e-03, 1e-02, 2e-02, 5e-02)
-set yrange [1.3830212299907191e-06:0.0074960767370044722]
-set arrow from graph 0, first 2.1575806849662132e-06 to graph 1, first 2.1575806849662132e-06 nohead lc rgb '#bbbbbb' dt 3
+set ytics (1e-06, 2e-06, 5e-06, 1e-05, 2e-05, 5e-05, 1e-04, 2e-04, 5e-04, 1e-03, 2e-03, 5e-03)
+set yrange [1.9886795494315221e-06:0.0010535256998991827]
+set arrow from graph 0, first 2.7508411619758253e-06 to graph 1, first 2.7508411619758253e-06 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {
-  set terminal svg size 1860,1178 noenhanced font 'sans,11' background '#ffffff'
+  set terminal svg size 1860,1140 noenhanced font 'sans,11' background '#ffffff'
   set output 'cost_solve_seconds.svg'
 } else {
-  set terminal pngcairo size 1860,1178 noenhanced font 'sans,11'
+  set terminal pngcairo size 1860,1140 noenhanced font 'sans,11'
   set output 'cost_solve_seconds.png'
 }
 set multiplot title "sphere on two spheres: contact transitions (Chakraborty et al. Sec. 6.2, Figs. 4-5)\nthe value of each cell's one successful task (line)\nx on the bottom: every task failed\ny: wall time per step in the solver only, mean over the run [s]"
@@ -33,9 +33,9 @@ set key title "solver"
 set key maxcols 1
 set lmargin at screen 0.04946
 set rmargin at screen 0.32043
-set tmargin at screen 0.89983
-set bmargin at screen 0.64516
-set key at screen 0.16667, screen 0.59083 center top
+set tmargin at screen 0.89649
+set bmargin at screen 0.63333
+set key at screen 0.16667, screen 0.57719 center top
 set title "geometric_implicit"
 plot \
   'cost_solve_seconds.dat' index 0 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
@@ -50,9 +50,9 @@ plot \
 set key maxcols 1
 set lmargin at screen 0.38280
 set rmargin at screen 0.65376
-set tmargin at screen 0.89983
-set bmargin at screen 0.64516
-set key at screen 0.50000, screen 0.59083 center top
+set tmargin at screen 0.89649
+set bmargin at screen 0.63333
+set key at screen 0.50000, screen 0.57719 center top
 set title "tzitzouris_pang"
 plot \
   'cost_solve_seconds.dat' index 2 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
@@ -70,9 +70,9 @@ plot \
 set key maxcols 1
 set lmargin at screen 0.71613
 set rmargin at screen 0.98710
-set tmargin at screen 0.89983
-set bmargin at screen 0.64516
-set key at screen 0.83333, screen 0.59083 center top
+set tmargin at screen 0.89649
+set bmargin at screen 0.63333
+set key at screen 0.83333, screen 0.57719 center top
 set title "stewart_trinkle"
 plot \
   'cost_solve_seconds.dat' index 5 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
@@ -82,22 +82,21 @@ plot \
   'cost_solve_seconds.dat' index 6 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#D55E00' notitle, \
   'cost_solve_seconds.dat' index 6 using 1:3 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
   'cost_solve_seconds.dat' index 6 using 1:4 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
-  'cost_solve_seconds.dat' index 6 using 1:2 with linespoints lw 2.4 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "lemke", \
+  'cost_solve_seconds.dat' index 6 using 1:2 with linespoints lw 2.3 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "lemke", \
   'cost_solve_seconds.dat' index 7 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#009E73' notitle, \
   'cost_solve_seconds.dat' index 7 using 1:3 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
   'cost_solve_seconds.dat' index 7 using 1:4 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
-  'cost_solve_seconds.dat' index 7 using 1:2 with linespoints lw 2 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "tao_ssils", \
+  'cost_solve_seconds.dat' index 7 using 1:2 with linespoints lw 1.7 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "tao_ssils", \
   'cost_solve_seconds.dat' index 8 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#CC79A7' notitle, \
-  'cost_solve_seconds.dat' index 8 using 1:2 with linespoints lw 1.6 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "snes_vinewtonssls", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#E69F00' title "fc_nsgs (every task failed)", \
+  'cost_solve_seconds.dat' index 8 using 1:2 with linespoints lw 1.2 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "snes_vinewtonssls", \
   'cost_solve_seconds.dat' index 19 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
 set key maxcols 1
 set lmargin at screen 0.04946
 set rmargin at screen 0.32043
-set tmargin at screen 0.43548
-set bmargin at screen 0.18081
-set key at screen 0.16667, screen 0.12649 center top
+set tmargin at screen 0.43333
+set bmargin at screen 0.17018
+set key at screen 0.16667, screen 0.11404 center top
 set title "anitescu_potra"
 plot \
   'cost_solve_seconds.dat' index 9 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
@@ -107,54 +106,41 @@ plot \
   'cost_solve_seconds.dat' index 10 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#D55E00' notitle, \
   'cost_solve_seconds.dat' index 10 using 1:3 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
   'cost_solve_seconds.dat' index 10 using 1:4 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
-  'cost_solve_seconds.dat' index 10 using 1:2 with linespoints lw 2.4 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "lemke", \
+  'cost_solve_seconds.dat' index 10 using 1:2 with linespoints lw 2.3 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "lemke", \
   'cost_solve_seconds.dat' index 11 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#009E73' notitle, \
   'cost_solve_seconds.dat' index 11 using 1:3 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
   'cost_solve_seconds.dat' index 11 using 1:4 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
-  'cost_solve_seconds.dat' index 11 using 1:2 with linespoints lw 2 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "tao_ssils", \
+  'cost_solve_seconds.dat' index 11 using 1:2 with linespoints lw 1.7 pt 9 ps 1.3 dt 3 lc rgb '#009E73' title "tao_ssils", \
   'cost_solve_seconds.dat' index 12 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#CC79A7' notitle, \
   'cost_solve_seconds.dat' index 12 using 1:3 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
   'cost_solve_seconds.dat' index 12 using 1:4 with lines lw 0.8 dt 2 lc rgb '#CC79A7' notitle, \
-  'cost_solve_seconds.dat' index 12 using 1:2 with linespoints lw 1.6 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "snes_vinewtonssls", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#E69F00' title "fc_nsgs (every task failed)", \
+  'cost_solve_seconds.dat' index 12 using 1:2 with linespoints lw 1.2 pt 11 ps 1.3 dt 4 lc rgb '#CC79A7' title "snes_vinewtonssls", \
   'cost_solve_seconds.dat' index 21 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
   NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
-set key maxcols 1
+set key maxcols 3
 set lmargin at screen 0.38280
 set rmargin at screen 0.65376
-set tmargin at screen 0.43548
-set bmargin at screen 0.18081
-set key at screen 0.50000, screen 0.12649 center top
+set tmargin at screen 0.43333
+set bmargin at screen 0.17018
+set key at screen 0.50000, screen 0.11404 center top
 set title "coulomb_cone"
 plot \
-  'cost_solve_seconds.dat' index 13 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#E69F00' notitle, \
-  'cost_solve_seconds.dat' index 13 using 1:3 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
-  'cost_solve_seconds.dat' index 13 using 1:4 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
-  'cost_solve_seconds.dat' index 13 using 1:2 with linespoints lw 1.2 pt 13 ps 1.3 dt 5 lc rgb '#E69F00' title "fc_nsgs", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#0072B2' title "fb_newton (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#D55E00' title "lemke (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#009E73' title "tao_ssils (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#CC79A7' title "snes_vinewtonssls (every task failed)", \
-  'cost_solve_seconds.dat' index 23 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
-set key maxcols 1
+  'cost_solve_seconds.dat' index 13 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
+  'cost_solve_seconds.dat' index 13 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'cost_solve_seconds.dat' index 13 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'cost_solve_seconds.dat' index 13 using 1:2 with linespoints lw 2 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fc_nsgs"
+set key maxcols 3
 set lmargin at screen 0.71613
 set rmargin at screen 0.98710
-set tmargin at screen 0.43548
-set bmargin at screen 0.18081
-set key at screen 0.83333, screen 0.12649 center top
+set tmargin at screen 0.43333
+set bmargin at screen 0.17018
+set key at screen 0.83333, screen 0.11404 center top
 set title "anitescu_ccp"
 plot \
-  'cost_solve_seconds.dat' index 14 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#E69F00' notitle, \
-  'cost_solve_seconds.dat' index 14 using 1:3 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
-  'cost_solve_seconds.dat' index 14 using 1:4 with lines lw 0.8 dt 2 lc rgb '#E69F00' notitle, \
-  'cost_solve_seconds.dat' index 14 using 1:2 with linespoints lw 1.2 pt 13 ps 1.3 dt 5 lc rgb '#E69F00' title "fc_nsgs", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#0072B2' title "fb_newton (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#D55E00' title "lemke (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#009E73' title "tao_ssils (every task failed)", \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#CC79A7' title "snes_vinewtonssls (every task failed)", \
-  'cost_solve_seconds.dat' index 25 using 1:2:3 with points pt 2 ps 1.6 lw 2 lc rgb variable notitle, \
-  NaN with points pt 2 ps 1.6 lw 2 lc rgb '#444444' title "failed (no successful task)"
+  'cost_solve_seconds.dat' index 14 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#0072B2' notitle, \
+  'cost_solve_seconds.dat' index 14 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'cost_solve_seconds.dat' index 14 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
+  'cost_solve_seconds.dat' index 14 using 1:2 with linespoints lw 2 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fc_nsgs"
 unset multiplot
 }
 unset output

@@ -14,9 +14,9 @@ unset grid
 set border 15
 set tics nomirror out
 set xrange [-0.5:4.5]
-set yrange [25.5:-0.5]
+set yrange [15.5:-0.5]
 set xtics ("0.001" 0, "0.003" 1, "0.01" 2, "0.03" 3, "0.1" 4)
-set ytics ("geometric_implicit / fb_newton" 0, "geometric_implicit / tao_ssils" 1, "geometric_implicit / snes_vinewtonssls" 2, "tzitzouris_pang / fb_newton" 3, "tzitzouris_pang / tao_ssils" 4, "tzitzouris_pang / snes_vinewtonssls" 5, "stewart_trinkle / fb_newton" 6, "stewart_trinkle / lemke" 7, "stewart_trinkle / tao_ssils" 8, "stewart_trinkle / snes_vinewtonssls" 9, "stewart_trinkle / fc_nsgs" 10, "anitescu_potra / fb_newton" 11, "anitescu_potra / lemke" 12, "anitescu_potra / tao_ssils" 13, "anitescu_potra / snes_vinewtonssls" 14, "anitescu_potra / fc_nsgs" 15, "coulomb_cone / fb_newton" 16, "coulomb_cone / lemke" 17, "coulomb_cone / tao_ssils" 18, "coulomb_cone / snes_vinewtonssls" 19, "coulomb_cone / fc_nsgs" 20, "anitescu_ccp / fb_newton" 21, "anitescu_ccp / lemke" 22, "anitescu_ccp / tao_ssils" 23, "anitescu_ccp / snes_vinewtonssls" 24, "anitescu_ccp / fc_nsgs" 25)
+set ytics ("geometric_implicit / fb_newton" 0, "geometric_implicit / tao_ssils" 1, "geometric_implicit / snes_vinewtonssls" 2, "tzitzouris_pang / fb_newton" 3, "tzitzouris_pang / tao_ssils" 4, "tzitzouris_pang / snes_vinewtonssls" 5, "stewart_trinkle / fb_newton" 6, "stewart_trinkle / lemke" 7, "stewart_trinkle / tao_ssils" 8, "stewart_trinkle / snes_vinewtonssls" 9, "anitescu_potra / fb_newton" 10, "anitescu_potra / lemke" 11, "anitescu_potra / tao_ssils" 12, "anitescu_potra / snes_vinewtonssls" 13, "coulomb_cone / fc_nsgs" 14, "anitescu_ccp / fc_nsgs" 15)
 set xlabel "time step [s]"
 set ylabel "formulation / solver"
 set cblabel "success rate [%] (cividis palette, colour-blind safe)"
@@ -76,11 +76,11 @@ $cells << EOD
 2 9 0 "0/1"
 3 9 0 "0/1"
 4 9 100 "1/1"
-0 10 0 "0/1"
-1 10 0 "0/1"
-2 10 0 "0/1"
-3 10 0 "0/1"
-4 10 0 "0/1"
+0 10 100 "1/1"
+1 10 100 "1/1"
+2 10 100 "1/1"
+3 10 100 "1/1"
+4 10 100 "1/1"
 0 11 100 "1/1"
 1 11 100 "1/1"
 2 11 100 "1/1"
@@ -91,79 +91,29 @@ $cells << EOD
 2 12 100 "1/1"
 3 12 100 "1/1"
 4 12 100 "1/1"
-0 13 100 "1/1"
-1 13 100 "1/1"
+0 13 0 "0/1"
+1 13 0 "0/1"
 2 13 100 "1/1"
 3 13 100 "1/1"
 4 13 100 "1/1"
-0 14 0 "0/1"
-1 14 0 "0/1"
+0 14 100 "1/1"
+1 14 100 "1/1"
 2 14 100 "1/1"
 3 14 100 "1/1"
 4 14 100 "1/1"
-0 15 0 "0/1"
-1 15 0 "0/1"
-2 15 0 "0/1"
-3 15 0 "0/1"
-4 15 0 "0/1"
-0 16 0 "0/1"
-1 16 0 "0/1"
-2 16 0 "0/1"
-3 16 0 "0/1"
-4 16 0 "0/1"
-0 17 0 "0/1"
-1 17 0 "0/1"
-2 17 0 "0/1"
-3 17 0 "0/1"
-4 17 0 "0/1"
-0 18 0 "0/1"
-1 18 0 "0/1"
-2 18 0 "0/1"
-3 18 0 "0/1"
-4 18 0 "0/1"
-0 19 0 "0/1"
-1 19 0 "0/1"
-2 19 0 "0/1"
-3 19 0 "0/1"
-4 19 0 "0/1"
-0 20 100 "1/1"
-1 20 100 "1/1"
-2 20 100 "1/1"
-3 20 100 "1/1"
-4 20 100 "1/1"
-0 21 0 "0/1"
-1 21 0 "0/1"
-2 21 0 "0/1"
-3 21 0 "0/1"
-4 21 0 "0/1"
-0 22 0 "0/1"
-1 22 0 "0/1"
-2 22 0 "0/1"
-3 22 0 "0/1"
-4 22 0 "0/1"
-0 23 0 "0/1"
-1 23 0 "0/1"
-2 23 0 "0/1"
-3 23 0 "0/1"
-4 23 0 "0/1"
-0 24 0 "0/1"
-1 24 0 "0/1"
-2 24 0 "0/1"
-3 24 0 "0/1"
-4 24 0 "0/1"
-0 25 100 "1/1"
-1 25 100 "1/1"
-2 25 100 "1/1"
-3 25 100 "1/1"
-4 25 100 "1/1"
+0 15 100 "1/1"
+1 15 100 "1/1"
+2 15 100 "1/1"
+3 15 100 "1/1"
+4 15 100 "1/1"
 EOD
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {
-  set terminal svg size 1000,1144 noenhanced font 'sans,11' background '#ffffff'
+  set terminal svg size 1000,804 noenhanced font 'sans,11' background '#ffffff'
   set output 'success_rate.svg'
 } else {
-  set terminal pngcairo size 1000,1144 noenhanced font 'sans,11'
+  set terminal pngcairo size 1000,804 noenhanced font 'sans,11'
   set output 'success_rate.png'
 }
 set object 1 rectangle from graph 0, graph 0 to graph 1, graph 1 behind fc rgb '#b0b0b0' fs pattern 4 transparent
