@@ -246,7 +246,8 @@ int cellstats_finish(struct cellstats *c)
       group = g, i = 0;
       cellstats_picks_start(&p, c->count[g]);
     }
-    cellstats_picks_take(&p, i++, cellstats_from_order_bits(cellstats_get_hex(line + CELL_HEX + COL_HEX, VALUE_HEX)));
+    cellstats_picks_take(&p, i++,
+                         cellstats_from_order_bits(cellstats_get_hex(line + CELL_HEX + COL_HEX, VALUE_HEX)));
   }
   if (group >= 0) cellstats_picks_result(&p, c->kind[group % (long)nc], c->q + 3 * group);
   return extsort_failed(c->sort);

@@ -572,7 +572,8 @@ static double alternate_ratio(const double *vb, int nb, double *scratch)
 
 /* Timings: ratio of medians beyond the threshold (with interleaved runs at least the A-vs-A spread) and the
  * rank-sum test. */
-static void judge_timing(const struct compare_options *o, const struct compare_col *c, struct compare_row *row)
+static void judge_timing(const struct compare_options *o, const struct compare_col *c,
+                         struct compare_row *row)
 {
   double thr = o->time_ratio;
   if (o->interleaved) {
@@ -664,7 +665,8 @@ struct compare_row *compare_group_rows(struct compare_result *res, const struct 
   first->kind = COMPARE_SUCCESS;
   for (int k = 0; k < n->metrics.n + n->costs.n; k++) {
     int is_metric = k < n->metrics.n;
-    struct compare_row *row = new_row(res, g, m, is_metric ? n->metrics.name[k] : n->costs.name[k - n->metrics.n]);
+    struct compare_row *row =
+        new_row(res, g, m, is_metric ? n->metrics.name[k] : n->costs.name[k - n->metrics.n]);
     row->kind = is_metric                                      ? COMPARE_METRIC
                 : rundir_list_find(&n->counts, row->name) >= 0 ? COMPARE_COUNT
                                                                : COMPARE_COST;

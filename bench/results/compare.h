@@ -66,15 +66,15 @@ struct compare_options {
   int n_metric_tol;        /* per-metric tol_rel overrides */
   char **metric_tol_name;
   double *metric_tol;
-  double time_ratio;           /* timings: ratio of medians that may count as a change */
-  double alpha;                /* timings: level of the one-sided rank-sum test */
-  int min_repeats;             /* timings: pairs needed in a group */
-  int interleaved;             /* 1: the runs were timed interleaved (bench/ab): timing moves are verdicts */
-  double count_ratio;          /* counts: ratio of medians that is a change */
-  int fail_time_limit;         /* 1: a success-rate drop made of time_limit tasks fails the comparison */
-  struct spread *spread;       /* the baseline's measured spread of its outcomes (joined as read), NULL: none */
-  double spread_factor;        /* outcomes: how many times the measured spread a median may move */
-  double shift_alpha;          /* outcomes: family-wise level of the paired signed-rank tests */
+  double time_ratio;     /* timings: ratio of medians that may count as a change */
+  double alpha;          /* timings: level of the one-sided rank-sum test */
+  int min_repeats;       /* timings: pairs needed in a group */
+  int interleaved;       /* 1: the runs were timed interleaved (bench/ab): timing moves are verdicts */
+  double count_ratio;    /* counts: ratio of medians that is a change */
+  int fail_time_limit;   /* 1: a success-rate drop made of time_limit tasks fails the comparison */
+  struct spread *spread; /* the baseline's measured spread of its outcomes (joined as read), NULL: none */
+  double spread_factor;  /* outcomes: how many times the measured spread a median may move */
+  double shift_alpha;    /* outcomes: family-wise level of the paired signed-rank tests */
   /* -map: the new run's group value from[k] judged as to[k] (a variant against what it replaces). Where
    * a run holds both values (one value of an axis against another, the same run on both sides), the new
    * run's rows of to[k] and the baseline's rows of from[k] are left out first (a '#' line on stderr says how

@@ -1,11 +1,11 @@
 /* compare_stream.c — a group pair of bench_compare larger than the sorts' budget, judged as it streams past
  * (compare_impl.h): one pass of the join (compare_rows_join) feeds the success tally, the counts and the
- * outcomes' running evidence (largest spread, pairs beyond it, the pooled sign test's pairs), and one external
- * sort (extsort.h) of three kinds of lines (hex; V the order bits of a double, cellstats.h):
- *   D CCCC VVVVVVVVVVVVVVVV S        an outcome's nonzero paired difference: column, |d|, sign (+ or -)
- *   P CCCC RRRRRRRR VVVVVVVVVVVVVVVV  an interleaved timing's baseline value, by its data row R
- *   V CCCC VVVVVVVVVVVVVVVV S        a value of a pair both runs solved: column, value, side (0 base, 1 new)
- * Read back, D lines come by column and |d|: the ties, midranks and W+ of the signed-rank test (Wilcoxon, as
+ * outcomes' running evidence (largest spread, pairs beyond it, the pooled sign test's pairs), and one
+ * external sort (extsort.h) of three kinds of lines (hex; V the order bits of a double, cellstats.h): D CCCC
+ * VVVVVVVVVVVVVVVV S        an outcome's nonzero paired difference: column, |d|, sign (+ or -) P CCCC
+ * RRRRRRRR VVVVVVVVVVVVVVVV  an interleaved timing's baseline value, by its data row R V CCCC
+ * VVVVVVVVVVVVVVVV S        a value of a pair both runs solved: column, value, side (0 base, 1 new) Read
+ * back, D lines come by column and |d|: the ties, midranks and W+ of the signed-rank test (Wilcoxon, as
  * compare_signed_rank_p ranks them) follow one tie group at a time; P lines by column and baseline row: their
  * alternate positions (the A-vs-A halves of compare.h) go to a cellstats of two cells per column; V lines by
  * column and value: each side's median picked at its indices (cellstats_picks), and the rank-sum test's
@@ -96,12 +96,12 @@ static int visit(void *ctx, const struct compare_task *b, const struct compare_t
 struct run {
   char kind;
   int k;
-  long i, start;   /* lines so far; where the current tie group started */
-  int count[2];    /* the tie group's lines per side (V: 0 base, 1 new; D: 0 negative, 1 positive) */
-  double last;     /* the tie group's value */
-  double ties;     /* sum of t^3 - t over the tie groups */
-  double rs[2];    /* V: the rank sums of each side */
-  long w2, n_r2;   /* D: doubled W+; the doubled midranks kept for the exact test */
+  long i, start; /* lines so far; where the current tie group started */
+  int count[2];  /* the tie group's lines per side (V: 0 base, 1 new; D: 0 negative, 1 positive) */
+  double last;   /* the tie group's value */
+  double ties;   /* sum of t^3 - t over the tie groups */
+  double rs[2];  /* V: the rank sums of each side */
+  long w2, n_r2; /* D: doubled W+; the doubled midranks kept for the exact test */
   int r2[COMPARE_EXACT_MAX];
   struct cellstats_picks pk[2];
   long at[2]; /* V: each side's values so far */
@@ -199,7 +199,8 @@ static void after_pass(struct stream *st)
 {
   for (int k = 0; k < st->nv; k++) {
     struct compare_col *c = &st->col[k];
-    c->timed = st->row[1 + k].kind == COMPARE_COST && c->nb >= st->o->min_repeats && c->nn >= st->o->min_repeats;
+    c->timed =
+        st->row[1 + k].kind == COMPARE_COST && c->nb >= st->o->min_repeats && c->nn >= st->o->min_repeats;
     if (c->share && !c->timed) {
       double q[3];
       share_of_counts(c->kb, c->nb, q);

@@ -156,10 +156,11 @@ int spread_join(struct spread *sp, const char *id, int *flips, double *v)
 {
   long want = strtol(id, NULL, 10);
   if (sp->asked && want < sp->last) {
-    fprintf(stderr,
-            "error: %s joins the baseline's tasks by ascending task_id, but its tasks.csv holds task %ld after "
-            "%ld\n",
-            sp->path, want, sp->last);
+    fprintf(
+        stderr,
+        "error: %s joins the baseline's tasks by ascending task_id, but its tasks.csv holds task %ld after "
+        "%ld\n",
+        sp->path, want, sp->last);
     return 2;
   }
   sp->asked = 1, sp->last = want;

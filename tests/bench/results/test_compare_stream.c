@@ -98,12 +98,12 @@ static int same(double a, double b) { return (isnan(a) && isnan(b)) || memcmp(&a
 
 static int same_row(const struct compare_row *x, const struct compare_row *y)
 {
-  return x->group == y->group && x->kind == y->kind && strcmp(x->name, y->name) == 0 && same(x->base, y->base) &&
-         same(x->now, y->now) && x->n_base == y->n_base && x->n_now == y->n_now && same(x->ratio, y->ratio) &&
-         same(x->p, y->p) && same(x->spread, y->spread) && same(x->allowed, y->allowed) &&
-         x->n_beyond == y->n_beyond && x->n_pairs == y->n_pairs && x->shift == y->shift &&
-         x->share == y->share && same(x->diff_lo, y->diff_lo) && same(x->diff_hi, y->diff_hi) &&
-         x->verdict == y->verdict && strcmp(x->note, y->note) == 0;
+  return x->group == y->group && x->kind == y->kind && strcmp(x->name, y->name) == 0 &&
+         same(x->base, y->base) && same(x->now, y->now) && x->n_base == y->n_base && x->n_now == y->n_now &&
+         same(x->ratio, y->ratio) && same(x->p, y->p) && same(x->spread, y->spread) &&
+         same(x->allowed, y->allowed) && x->n_beyond == y->n_beyond && x->n_pairs == y->n_pairs &&
+         x->shift == y->shift && x->share == y->share && same(x->diff_lo, y->diff_lo) &&
+         same(x->diff_hi, y->diff_hi) && x->verdict == y->verdict && strcmp(x->note, y->note) == 0;
 }
 
 /* The rows' names point into the new run's header: kept until the end (runs). */
@@ -169,8 +169,10 @@ static void test_streamed_equals_held(void)
     }
   CHECK(!differ, "every row identical to the bit");
   CHECK(held->n_regressions == streamed->n_regressions && held->n_improved == streamed->n_improved &&
-            held->n_within_spread == streamed->n_within_spread && held->n_shift_tests == streamed->n_shift_tests &&
-            held->n_untested_costs == streamed->n_untested_costs && held->n_time_limit == streamed->n_time_limit,
+            held->n_within_spread == streamed->n_within_spread &&
+            held->n_shift_tests == streamed->n_shift_tests &&
+            held->n_untested_costs == streamed->n_untested_costs &&
+            held->n_time_limit == streamed->n_time_limit,
         "the same tallies (%d regressions, %d within spread, %d paired tests)", streamed->n_regressions,
         streamed->n_within_spread, streamed->n_shift_tests);
   /* what is being compared is not trivial: the paths ran into ties, zeros, both regimes and timings */
@@ -180,14 +182,15 @@ static void test_streamed_equals_held(void)
   if (!CHECK(ea && eb && ec && cs && hit && succ, "rows present")) goto done;
   CHECK(same(ea->p, err_p(0)) && ea->n_pairs < 50, "group a (exact test): p %.17g = %.17g recomputed", ea->p,
         err_p(0));
-  CHECK(same(eb->p, err_p(1)) && eb->n_pairs > 300, "group b (normal approximation, %d pairs): p %.17g = %.17g",
-        eb->n_pairs, eb->p, err_p(1));
+  CHECK(same(eb->p, err_p(1)) && eb->n_pairs > 300,
+        "group b (normal approximation, %d pairs): p %.17g = %.17g", eb->n_pairs, eb->p, err_p(1));
   CHECK(isnan(ec->p) && ec->verdict == COMPARE_SAME, "group c: nothing moved, no test (%s)",
         compare_verdict_name(ec->verdict));
   CHECK(isfinite(cs->p) && isfinite(cs->spread) && cs->n_base > 300, "timing with a rank-sum p %g, A/A x%g",
         cs->p, cs->spread);
   CHECK(hit->share && isfinite(hit->diff_lo), "share column by its Newcombe interval");
-  CHECK(succ->note[0] && isfinite(succ->allowed), "success rate with status change '%s' and flips", succ->note);
+  CHECK(succ->note[0] && isfinite(succ->allowed), "success rate with status change '%s' and flips",
+        succ->note);
   CHECK(find(streamed, -1, "err") != NULL, "the pooled sign test over the groups");
 done:
   compare_result_destroy(&held);
@@ -208,8 +211,14 @@ int main(void)
   }
   write_runs();
   test_streamed_equals_held();
-  const char *files[] = {"base/experiment.txt", "base/tasks.csv", "base/spread.csv", "new/experiment.txt",
-                         "new/tasks.csv", "base", "new", ""};
+  const char *files[] = {"base/experiment.txt",
+                         "base/tasks.csv",
+                         "base/spread.csv",
+                         "new/experiment.txt",
+                         "new/tasks.csv",
+                         "base",
+                         "new",
+                         ""};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
     snprintf(sub, sizeof sub, "%s/%s", root, files[i]);
     remove(sub);
