@@ -110,7 +110,7 @@ double compare_signed_rank_p(const double *d, int n)
   for (int i = 0; i < n; i++)
     if (d[i] != 0.0 && isfinite(d[i])) a[m++] = d[i];
   if (m == 0) {
-    p = compare_signed_rank_ranked(r2, 0, 0, 0.0);
+    p = compare_signed_rank_ranked(NULL, 0, 0, 0.0);
     goto done;
   }
   /* calloc, not malloc: with -O1 and the sanitizers (make asan) gcc called gsl_sort_index's read of it
