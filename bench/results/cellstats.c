@@ -62,14 +62,13 @@ static int cell_room(struct cellstats *c, int cell)
   return 0;
 }
 
-/* v as width hex digits into s. */
-static void put_hex(char *s, uint64_t v, int width)
+void cellstats_put_hex(char *s, uint64_t v, int width)
 {
   for (int k = width - 1; k >= 0; k--, v >>= 4)
     s[k] = "0123456789abcdef"[v & 15];
 }
 
-static uint64_t get_hex(const char *s, int width)
+uint64_t cellstats_get_hex(const char *s, int width)
 {
   uint64_t v = 0;
   for (int k = 0; k < width; k++)
@@ -77,15 +76,14 @@ static uint64_t get_hex(const char *s, int width)
   return v;
 }
 
-/* The bits of x in an order that unsigned comparison keeps (-0.0 just below +0.0, as the bits say). */
-static uint64_t order_bits(double x)
+uint64_t cellstats_order_bits(double x)
 {
   uint64_t u;
   memcpy(&u, &x, sizeof u);
   return u >> 63 ? ~u : u | (uint64_t)1 << 63;
 }
 
-static double from_order_bits(uint64_t u)
+double cellstats_from_order_bits(uint64_t u)
 {
   u = u >> 63 ? u & ~((uint64_t)1 << 63) : ~u;
   double x;
@@ -96,9 +94,9 @@ static double from_order_bits(uint64_t u)
 /* The sort's line of value v of (cell, col) into line. */
 static void sort_line(char *line, int cell, int col, double v)
 {
-  put_hex(line, (uint64_t)cell, CELL_HEX);
-  put_hex(line + CELL_HEX, (uint64_t)col, COL_HEX);
-  put_hex(line + CELL_HEX + COL_HEX, order_bits(v), VALUE_HEX);
+  cellstats_put_hex(line, (uint64_t)cell, CELL_HEX);
+  cellstats_put_hex(line + CELL_HEX, (uint64_t)col, COL_HEX);
+  cellstats_put_hex(line + CELL_HEX + COL_HEX, cellstats_order_bits(v), VALUE_HEX);
   line[LINE_LEN] = '\0';
 }
 
@@ -174,15 +172,7 @@ int cellstats_add(struct cellstats *c, int cell, int outcome, const double *v)
   return 0;
 }
 
-/* One (cell, column)'s n sorted values as they stream past: the ones at the indices the median ((n - 1) / 2
- * and n / 2) and the quartiles (f (n - 1) and the next) take, as GSL indexes them; or their running sum. */
-struct order_picks {
-  long n, at[6];
-  double delta[2]; /* the quartiles' fractional parts */
-  double got[6], sum;
-};
-
-static void picks_start(struct order_picks *p, long n)
+void cellstats_picks_start(struct cellstats_picks *p, long n)
 {
   static const double f[2] = {0.25, 0.75};
   p->n = n, p->sum = 0.0;
@@ -195,15 +185,14 @@ static void picks_start(struct order_picks *p, long n)
   }
 }
 
-static void picks_take(struct order_picks *p, long i, double v)
+void cellstats_picks_take(struct cellstats_picks *p, long i, double v)
 {
   p->sum += v;
   for (int k = 0; k < 6; k++)
     if (p->at[k] == i) p->got[k] = v;
 }
 
-/* gsl_stats_median_from_sorted_data and gsl_stats_quantile_from_sorted_data's formulas; or the sum. */
-static void picks_result(const struct order_picks *p, int kind, double q[3])
+void cellstats_picks_result(const struct cellstats_picks *p, int kind, double q[3])
 {
   if (kind == CELLSTATS_TOTAL) {
     q[0] = p->sum;
@@ -248,18 +237,19 @@ int cellstats_finish(struct cellstats *c)
     return 0;
   }
   if (extsort_finish(c->sort)) return 1;
-  struct order_picks p = {0};
+  struct cellstats_picks p = {0};
   long i = 0, group = -1;
   for (const char *line; (line = extsort_next(c->sort));) {
-    long g = (long)(get_hex(line, CELL_HEX) * nc + get_hex(line + CELL_HEX, COL_HEX));
+    long g = (long)(cellstats_get_hex(line, CELL_HEX) * nc + cellstats_get_hex(line + CELL_HEX, COL_HEX));
     if (g != group) {
-      if (group >= 0) picks_result(&p, c->kind[group % (long)nc], c->q + 3 * group);
+      if (group >= 0) cellstats_picks_result(&p, c->kind[group % (long)nc], c->q + 3 * group);
       group = g, i = 0;
-      picks_start(&p, c->count[g]);
+      cellstats_picks_start(&p, c->count[g]);
     }
-    picks_take(&p, i++, from_order_bits(get_hex(line + CELL_HEX + COL_HEX, VALUE_HEX)));
+    cellstats_picks_take(&p, i++,
+                         cellstats_from_order_bits(cellstats_get_hex(line + CELL_HEX + COL_HEX, VALUE_HEX)));
   }
-  if (group >= 0) picks_result(&p, c->kind[group % (long)nc], c->q + 3 * group);
+  if (group >= 0) cellstats_picks_result(&p, c->kind[group % (long)nc], c->q + 3 * group);
   return extsort_failed(c->sort);
 }
 

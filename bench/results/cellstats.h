@@ -16,6 +16,7 @@
 #define CB_CELLSTATS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* The memory of held values for the summary and the plots (sweep_summarize, bench_plot, the end of a
  * sweep): 8 M values (a million tasks of 5 metrics and costs stay in memory). */
@@ -66,5 +67,27 @@ static inline int cellstats_count(const struct cellstats *c, int cell, int col)
   return c->count[(size_t)cell * (size_t)c->n_cols + (size_t)col];
 }
 void cellstats_free(struct cellstats *c);
+
+/* One column's n sorted values as they stream past (cellstats_finish's reading of the sorted stream; also
+ * bench_compare's streamed groups): the values at the indices the median ((n - 1) / 2 and n / 2) and the
+ * quartiles (f (n - 1) and the next) take, as GSL indexes them, or their running sum. */
+struct cellstats_picks {
+  long n, at[6];
+  double delta[2]; /* the quartiles' fractional parts */
+  double got[6], sum;
+};
+void cellstats_picks_start(struct cellstats_picks *p, long n);
+/* The i-th (0-based) of the n values in ascending order. */
+void cellstats_picks_take(struct cellstats_picks *p, long i, double v);
+/* gsl_stats_median_from_sorted_data and gsl_stats_quantile_from_sorted_data's formulas (median, q1, q3), or
+ * for CELLSTATS_TOTAL the sum in q[0]. */
+void cellstats_picks_result(const struct cellstats_picks *p, int kind, double q[3]);
+
+/* The sorts' text keys: the bits of x in an order that unsigned comparison keeps (-0.0 just below +0.0, as
+ * the bits say) and back; v as width lowercase hex digits (no NUL) and back. */
+uint64_t cellstats_order_bits(double x);
+double cellstats_from_order_bits(uint64_t u);
+void cellstats_put_hex(char *s, uint64_t v, int width);
+uint64_t cellstats_get_hex(const char *s, int width);
 
 #endif

@@ -5,6 +5,7 @@
  * against the A-vs-A spread when the runs were interleaved. */
 #include "compare.h"
 
+#include "compare_impl.h"
 #include "compare_load.h"
 #include "share.h"
 
@@ -56,6 +57,12 @@ double compare_rank_sum_p(const double *x, int nx, const double *y, int ny)
     i = j;
   }
   free(a);
+  return compare_rank_sum_ranked(rank_sum_y, ties, nx, ny);
+}
+
+double compare_rank_sum_ranked(double rank_sum_y, double ties, int nx, int ny)
+{
+  const int n = nx + ny;
   double u = rank_sum_y - 0.5 * ny * (ny + 1.0), mean = 0.5 * nx * ny;
   double var = nx * (double)ny / 12.0 * ((n + 1.0) - ties / ((double)n * (n - 1.0)));
   if (!(var > 0.0)) return 1.0; /* every value tied: no evidence either way */
@@ -85,9 +92,16 @@ static double signed_rank_exact(const int *r2, int n, long w2)
   return tail / ldexp(1.0, n);
 }
 
+double compare_signed_rank_ranked(const int *r2, int m, long w2, double ties)
+{
+  if (m == 0) return 1.0; /* nothing moved: no evidence either way */
+  if (m <= COMPARE_EXACT_MAX) return signed_rank_exact(r2, m, w2);
+  double mean = m * (m + 1.0) / 4.0, var = m * (m + 1.0) * (2.0 * m + 1.0) / 24.0 - ties / 48.0;
+  return var > 0.0 ? gsl_cdf_ugaussian_Q((0.5 * (double)w2 - mean - 0.5) / sqrt(var)) : 1.0;
+}
+
 double compare_signed_rank_p(const double *d, int n)
 {
-  enum { EXACT_MAX = 50 };
   double *a = malloc(((size_t)n + 1) * sizeof *a);
   size_t *order = malloc(((size_t)n + 1) * sizeof *order);
   int *r2 = malloc(((size_t)n + 1) * sizeof *r2), m = 0;
@@ -96,7 +110,7 @@ double compare_signed_rank_p(const double *d, int n)
   for (int i = 0; i < n; i++)
     if (d[i] != 0.0 && isfinite(d[i])) a[m++] = d[i];
   if (m == 0) {
-    p = 1.0; /* nothing moved: no evidence either way */
+    p = compare_signed_rank_ranked(NULL, 0, 0, 0.0);
     goto done;
   }
   /* calloc, not malloc: with -O1 and the sanitizers (make asan) gcc called gsl_sort_index's read of it
@@ -121,12 +135,7 @@ double compare_signed_rank_p(const double *d, int n)
     i = j;
   }
   free(mag);
-  if (m <= EXACT_MAX) {
-    p = signed_rank_exact(r2, m, w2);
-  } else {
-    double mean = m * (m + 1.0) / 4.0, var = m * (m + 1.0) * (2.0 * m + 1.0) / 24.0 - ties / 48.0;
-    p = var > 0.0 ? gsl_cdf_ugaussian_Q((0.5 * (double)w2 - mean - 0.5) / sqrt(var)) : 1.0;
-  }
+  p = compare_signed_rank_ranked(r2, m, w2, ties);
 done:
   free(a);
   free(order);
@@ -169,7 +178,7 @@ static void print_list(const struct rundir_list *l)
 int compare_check_table(const struct rundir *r)
 {
   struct compare_side side;
-  int rc = compare_load(&side, r, 0, NULL, NULL, NULL, NULL, COMPARE_SORT_BYTES);
+  int rc = compare_load(&side, r, 0, NULL, NULL, NULL, NULL, NULL, COMPARE_SORT_BYTES);
   compare_side_free(&side);
   return rc;
 }
@@ -221,10 +230,10 @@ static double median_of(const double *v, int n)
 }
 
 /* The share of 1s among n 0/1 values (share.h), NAN when n = 0. */
-static double share_of(const double *v, int n)
+static double share_of(long k, int n)
 {
   double q[3];
-  share_of_values(v, n, q);
+  share_of_counts(k, n, q);
   return q[0];
 }
 
@@ -304,9 +313,9 @@ static int pairing_room(struct pairing *p, long nb, long nn)
 /* Reads baseline group g and new group m and lists their pairs in the baseline's table order. 0, or 2 with
  * a message. */
 static int pair_group(struct pairing *p, const struct compare_side *sb, int g, const struct compare_side *sn,
-                      int m, int keep_ids)
+                      int m)
 {
-  if (compare_rows_read(sb, g, sn, m, &p->b, &p->n, keep_ids)) return 2;
+  if (compare_rows_read(sb, g, sn, m, &p->b, &p->n)) return 2;
   if (pairing_room(p, p->b.n, p->n.n)) {
     fprintf(stderr, "error: out of memory comparing %s and %s\n", sb->r->dir, sn->r->dir);
     return 2;
@@ -340,54 +349,41 @@ static void pair_values(struct pairing *p, int k, int *nb, int *nn)
   }
 }
 
-struct status_count {
-  const char *status;
-  int nb, nn;
-  int side, row; /* where it first appears: the baseline's rows in table order, then the new run's */
-};
-
 static int by_appearance(const void *a, const void *b)
 {
-  const struct status_count *x = a, *y = b;
+  const struct compare_status_count *x = a, *y = b;
   if (x->side != y->side) return x->side - y->side;
   return (x->row > y->row) - (x->row < y->row);
 }
 
-/* Success rate of a group pair, and the status change in words ("converged -> time_limit (1)"): the statuses
- * in order of first appearance (at most MAX_STATUS of them). */
-static void judge_success(const struct pairing *p, struct compare_row *row)
+void compare_tally_add(struct compare_tally *t, int side, const struct compare_task *task)
 {
-  enum { MAX_STATUS = 16, MAX_SEEN = 256 };
-  struct status_count seen[MAX_SEEN], sc[MAX_STATUS];
-  int n_seen = 0, n_sc = 0, ab = 0, sb = 0, tb = 0, an = 0, sn = 0, tn = 0;
-  for (int side = 0; side < 2; side++) {
-    const struct compare_rows *r = side ? &p->n : &p->b;
-    for (long i = 0; i < r->n; i++) {
-      int o = r->outcome[i] > 0 ? 1 : r->outcome[i] == 0 ? 0 : -1;
-      const char *s = compare_status_name(r->status[i]);
-      int tl = strcmp(s, "time_limit") == 0;
-      *(side ? &an : &ab) += o >= 0;
-      *(side ? &sn : &sb) += o == 1;
-      *(side ? &tn : &tb) += tl;
-      int j = 0;
-      while (j < n_seen && seen[j].status != s)
-        j++;
-      if (j == n_seen && n_seen < MAX_SEEN) seen[n_seen++] = (struct status_count){s, 0, 0, side, r->row[i]};
-      if (j == n_seen) continue;
-      *(side ? &seen[j].nn : &seen[j].nb) += 1;
-      if (seen[j].side == side && r->row[i] < seen[j].row) seen[j].row = r->row[i];
-    }
-  }
-  qsort(seen, (size_t)n_seen, sizeof *seen, by_appearance);
-  for (int j = 0; j < n_seen && n_sc < MAX_STATUS; j++)
-    sc[n_sc++] = seen[j];
-  row->base = ab ? (double)sb / ab : NAN;
-  row->now = an ? (double)sn / an : NAN;
-  row->n_base = ab;
-  row->n_now = an;
+  const int o = task->outcome > 0 ? 1 : task->outcome == 0 ? 0 : -1, row = task->row;
+  const char *s = compare_status_name(task->status);
+  t->applicable[side] += o >= 0;
+  t->success[side] += o == 1;
+  t->time_limit[side] += strcmp(s, "time_limit") == 0;
+  if (side == 0 && t->has_spread) t->flips += task->flips > 0;
+  int j = 0;
+  while (j < t->n_seen && t->seen[j].status != s)
+    j++;
+  if (j == t->n_seen && t->n_seen < COMPARE_MAX_SEEN)
+    t->seen[t->n_seen++] = (struct compare_status_count){s, 0, 0, side, row};
+  if (j == t->n_seen) return;
+  *(side ? &t->seen[j].nn : &t->seen[j].nb) += 1;
+  if (t->seen[j].side == side && row < t->seen[j].row) t->seen[j].row = row;
+}
+
+/* The status change in words ("converged -> time_limit (1)"): the statuses in order of first appearance (at
+ * most COMPARE_MAX_STATUS of them) that lost tasks, then those that gained. */
+static void status_note(struct compare_tally *t, struct compare_row *row)
+{
+  struct compare_status_count *sc = t->seen;
+  qsort(sc, (size_t)t->n_seen, sizeof *sc, by_appearance);
+  const int n_sc = t->n_seen < COMPARE_MAX_STATUS ? t->n_seen : COMPARE_MAX_STATUS;
   size_t at = 0;
   int moved = 0;
-  for (int pass = 0; pass < 2; pass++) { /* statuses that lost tasks, then those that gained */
+  for (int pass = 0; pass < 2; pass++) {
     int first = 1;
     if (pass) at += (size_t)snprintf(row->note + at, sizeof row->note - at, " -> ");
     for (int j = 0; j < n_sc && at < sizeof row->note; j++) {
@@ -403,6 +399,27 @@ static void judge_success(const struct pairing *p, struct compare_row *row)
     snprintf(row->note + at, sizeof row->note - at, " (%d)", moved);
   else if (!moved)
     row->note[0] = '\0';
+}
+
+/* A success-rate drop no larger than the number of the group's tasks whose status the baseline's perturbed
+ * runs changed: the outcome is as chaotic as the trajectory ("within spread"). */
+static void success_within_spread(const struct compare_tally *t, struct compare_row *row)
+{
+  if (!t->has_spread || row->verdict != COMPARE_REGRESSION || row->n_base != row->n_now) return;
+  double lost = (row->base - row->now) * row->n_base;
+  row->allowed = (double)t->flips / (double)row->n_base;
+  if (lost <= (double)t->flips + 1e-9) row->verdict = COMPARE_SPREAD;
+}
+
+void compare_tally_judge(struct compare_tally *t, struct compare_row *row)
+{
+  const int ab = t->applicable[0], sb = t->success[0], tb = t->time_limit[0];
+  const int an = t->applicable[1], sn = t->success[1], tn = t->time_limit[1];
+  row->base = ab ? (double)sb / ab : NAN;
+  row->now = an ? (double)sn / an : NAN;
+  row->n_base = ab;
+  row->n_now = an;
+  status_note(t, row);
   if (!ab || !an) return;
   if ((long)sn * ab < (long)sb * an) { /* fewer successes: wall-clock failures alone are time_limit */
     long other_b = ab - sb - tb, other_n = an - sn - tn;
@@ -412,6 +429,22 @@ static void judge_success(const struct pairing *p, struct compare_row *row)
   } else {
     row->verdict = row->note[0] ? COMPARE_OK : COMPARE_SAME;
   }
+  success_within_spread(t, row);
+}
+
+/* The success rate of the group pair held in p. */
+static void judge_success(const struct pairing *p, struct compare_row *row)
+{
+  struct compare_tally t = {.has_spread = p->b.flips != NULL};
+  for (int side = 0; side < 2; side++) {
+    const struct compare_rows *r = side ? &p->n : &p->b;
+    for (long i = 0; i < r->n; i++) {
+      struct compare_task task = {.row = r->row[i], .outcome = r->outcome[i], .status = r->status[i]};
+      task.flips = side == 0 && r->flips ? r->flips[i] : 0;
+      compare_tally_add(&t, side, &task);
+    }
+  }
+  compare_tally_judge(&t, row);
 }
 
 /* A move beyond the tolerances that the measured spread allows (row->allowed) is "within spread". */
@@ -434,52 +467,44 @@ static double metric_tolerance(const struct compare_options *o, const char *name
 /* The tolerance of one pair's move, as its group's verdict would judge it: a share's 0/1 flip always counts,
  * a count's move by more than one and beyond count_ratio, a metric's beyond max(tol_abs, tol_rel |x|, its
  * noise floor). */
-static double pair_tolerance(const struct compare_options *o, const struct compare_row *row, double x,
-                             double floor_v)
+double compare_pair_tolerance(const struct compare_options *o, const struct compare_col *c,
+                              const struct compare_row *row, double x)
 {
-  if (row->share) return 0.0;
+  if (c->share) return 0.0;
   if (row->kind == COMPARE_COUNT) return fmax(1.0, (o->count_ratio - 1.0) * fabs(x));
-  return metric_tolerance(o, row->name, x, floor_v);
+  return metric_tolerance(o, row->name, x, c->floor_v);
 }
 
-/* Trajectory outcomes over the pairs both runs solved: the move the measured spread allows the group's
- * median (spread_factor x the largest spread of its tasks), the pairs that moved beyond their own
- * allowance, and the one-sided signed-rank p-value of the differences for the worse (NAN when none
- * differs). */
-static void outcome_evidence(const struct pairing *p, int col, const struct rundir *n,
-                             const struct compare_options *o, double *scratch, double floor_v,
-                             struct compare_row *row, long pooled[2])
+/* Trajectory outcomes over the pairs both runs solved: the largest spread of the group's tasks, the pairs
+ * that moved beyond their own allowance, and the one-sided signed-rank p-value of the differences for the
+ * worse (NAN when none differs). */
+static void outcome_evidence(const struct pairing *p, const struct compare_options *o, double *scratch,
+                             struct compare_col *c, const struct compare_row *row, long pooled[2])
 {
-  int higher = rundir_list_find(&n->higher_better, row->name) >= 0;
-  double largest = NAN;
   int m = 0, moved = 0;
   for (long k = 0; k < p->n_pairs; k++) {
     long ib = p->pb[k], in = p->pn[k];
     if (p->b.outcome[ib] != 1 || p->n.outcome[in] != 1) continue;
-    double x = value_of(&p->b, p->nv, ib, col), y = value_of(&p->n, p->nv, in, col);
+    double x = value_of(&p->b, p->nv, ib, c->k), y = value_of(&p->n, p->nv, in, c->k);
     if (!isfinite(x) || !isfinite(y)) continue;
-    double s =
-        o->spread && p->b.tid_text ? spread_of(o->spread, p->b.tid_text + p->b.tid[ib], row->name) : NAN;
+    double s = p->b.s ? p->b.s[(size_t)ib * p->nv + c->k] : NAN;
     if (isfinite(s)) {
-      largest = isnan(largest) ? s : fmax(largest, s);
-      row->n_beyond += fabs(y - x) > o->spread_factor * s;
+      c->largest = isnan(c->largest) ? s : fmax(c->largest, s);
+      c->n_beyond += fabs(y - x) > o->spread_factor * s;
     }
     moved += y != x;
-    scratch[m++] = higher ? x - y : y - x;
-    if (fabs(y - x) > pair_tolerance(o, row, x, floor_v)) pooled[scratch[m - 1] > 0.0 ? 0 : 1]++;
+    scratch[m++] = c->higher ? x - y : y - x;
+    if (fabs(y - x) > compare_pair_tolerance(o, c, row, x)) pooled[scratch[m - 1] > 0.0 ? 0 : 1]++;
   }
-  row->n_pairs = m;
-  row->allowed = o->spread_factor * largest;
-  row->p = moved ? compare_signed_rank_p(scratch, m) : NAN;
+  c->n_pairs = m;
+  c->p = moved ? compare_signed_rank_p(scratch, m) : NAN;
 }
 
 /* A share column: the shares differ when the Newcombe 95 % interval of their difference (share.h) excludes
  * 0. A tolerance on the share itself would call one flipped trial of three a regression (1 -> 0.667), which
  * is no evidence of a change; the paired test (outcome_evidence) still judges the shift of the instances. */
-static void judge_share(const struct rundir *n, const double *vb, int nb, const double *vn, int nn,
-                        struct compare_row *row)
+static void judge_share(const struct rundir *n, long kb, int nb, long kn, int nn, struct compare_row *row)
 {
-  const long kb = share_count(vb, nb), kn = share_count(vn, nn);
   share_difference(kb, nb, kn, nn, &row->diff_lo, &row->diff_hi);
   if (isnan(row->base) || isnan(row->now)) {
     row->verdict = isnan(row->now) && !isnan(row->base) ? COMPARE_REGRESSION : COMPARE_UNTESTED;
@@ -531,38 +556,43 @@ static void judge_count(const struct compare_options *o, struct compare_row *row
   within_spread(row);
 }
 
-/* Timings. vb holds the baseline's values in pair order (for the A-vs-A split), vn the new ones. */
-static void judge_timing(const struct compare_options *o, double *vb, int nb, double *vn, int nn,
-                         double *scratch, struct compare_row *row)
+/* The A-vs-A spread of a timing held in memory: the median of the baseline's 1st, 3rd, ... values (in pair
+ * order) over that of its 2nd, 4th, ... */
+static double alternate_ratio(const double *vb, int nb, double *scratch)
+{
+  int ne = 0, no = 0;
+  for (int k = 0; k < nb; k++)
+    if (k % 2 == 0) scratch[ne++] = vb[k];
+  for (int k = 0; k < nb; k++)
+    if (k % 2 == 1) scratch[ne + no++] = vb[k];
+  sort_values(scratch, ne);
+  sort_values(scratch + ne, no);
+  return median_of(scratch, ne) / median_of(scratch + ne, no);
+}
+
+/* Timings: ratio of medians beyond the threshold (with interleaved runs at least the A-vs-A spread) and the
+ * rank-sum test. */
+static void judge_timing(const struct compare_options *o, const struct compare_col *c,
+                         struct compare_row *row)
 {
   double thr = o->time_ratio;
-  if (o->interleaved) { /* A vs A: alternate baseline pairs against each other */
-    int ne = 0, no = 0;
-    for (int k = 0; k < nb; k++)
-      if (k % 2 == 0) scratch[ne++] = vb[k];
-    for (int k = 0; k < nb; k++)
-      if (k % 2 == 1) scratch[ne + no++] = vb[k];
-    sort_values(scratch, ne);
-    sort_values(scratch + ne, no);
-    double r = median_of(scratch, ne) / median_of(scratch + ne, no);
+  if (o->interleaved) {
+    double r = c->aa;
     row->spread = r >= 1.0 ? r : 1.0 / r;
     if (isfinite(row->spread) && row->spread > thr) thr = row->spread;
   }
-  sort_values(vb, nb);
-  sort_values(vn, nn);
-  row->base = median_of(vb, nb);
-  row->now = median_of(vn, nn);
+  row->base = c->base;
+  row->now = c->now;
   row->ratio = row->now / row->base;
   if (row->now == row->base) {
     row->verdict = COMPARE_SAME;
     return;
   }
-  double up = compare_rank_sum_p(vb, nb, vn, nn), down = compare_rank_sum_p(vn, nn, vb, nb);
   row->verdict = COMPARE_OK;
-  row->p = row->ratio >= 1.0 ? up : down;
-  if (row->ratio > thr && up < o->alpha)
+  row->p = row->ratio >= 1.0 ? c->up : c->down;
+  if (row->ratio > thr && c->up < o->alpha)
     row->verdict = o->interleaved ? COMPARE_REGRESSION : COMPARE_SLOWER;
-  else if (row->ratio * thr < 1.0 && down < o->alpha)
+  else if (row->ratio * thr < 1.0 && c->down < o->alpha)
     row->verdict = o->interleaved ? COMPARE_IMPROVED : COMPARE_FASTER;
 }
 
@@ -608,53 +638,88 @@ static struct compare_row *new_row(struct compare_result *res, int g, int m, con
   return row;
 }
 
-/* The row of column name over the pairs of the current group: a metric against its tolerance and noise
- * floor, a count by ratio, a timing by ratio and rank-sum test (untested with fewer than min_repeats
- * values on a side). */
-static void judge_value(struct compare_result *res, struct pairing *p, int col, const struct rundir *b,
-                        const struct rundir *n, const struct compare_options *o, double *scratch,
-                        struct compare_row *row, long pooled[2])
+void compare_col_init(struct compare_col *c, const struct rundir *b, const struct rundir *n, int k)
 {
-  const char *name = row->name;
-  int nb, nn;
-  pair_values(p, col, &nb, &nn);
-  row->n_base = nb, row->n_now = nn;
-  if (row->kind == COMPARE_COST && nb >= o->min_repeats && nn >= o->min_repeats) {
-    judge_timing(o, p->vb, nb, p->vn, nn, scratch, row);
-    return;
-  }
-  sort_values(p->vb, nb);
-  sort_values(p->vn, nn);
+  const int is_metric = k < n->metrics.n;
+  const char *name = is_metric ? n->metrics.name[k] : n->costs.name[k - n->metrics.n];
+  const int cost = !is_metric && rundir_list_find(&n->counts, name) < 0;
   /* a share column (0/1 per task) is compared by its share: the median of 0s and 1s ignores any change
    * short of half the group */
-  const int share = rundir_list_find(&n->shares, name) >= 0;
-  const double floor_v = rundir_floor(b->floors.n ? b : n, name);
-  row->share = share;
-  row->base = share ? share_of(p->vb, nb) : median_of(p->vb, nb);
-  row->now = share ? share_of(p->vn, nn) : median_of(p->vn, nn);
-  if (row->kind != COMPARE_COST && spread_is_outcome(n, name))
-    outcome_evidence(p, col, n, o, scratch, floor_v, row, pooled);
+  *c = (struct compare_col){.k = k,
+                            .share = rundir_list_find(&n->shares, name) >= 0,
+                            .outcome = !cost && spread_is_outcome(n, name),
+                            .higher = rundir_list_find(&n->higher_better, name) >= 0,
+                            .floor_v = rundir_floor(b->floors.n ? b : n, name),
+                            .base = NAN,
+                            .now = NAN,
+                            .aa = NAN,
+                            .up = NAN,
+                            .down = NAN,
+                            .largest = NAN,
+                            .p = NAN};
+}
+
+struct compare_row *compare_group_rows(struct compare_result *res, const struct rundir *n, int g, int m)
+{
+  struct compare_row *first = new_row(res, g, m, "success_rate");
+  first->kind = COMPARE_SUCCESS;
+  for (int k = 0; k < n->metrics.n + n->costs.n; k++) {
+    int is_metric = k < n->metrics.n;
+    struct compare_row *row =
+        new_row(res, g, m, is_metric ? n->metrics.name[k] : n->costs.name[k - n->metrics.n]);
+    row->kind = is_metric                                      ? COMPARE_METRIC
+                : rundir_list_find(&n->counts, row->name) >= 0 ? COMPARE_COUNT
+                                                               : COMPARE_COST;
+  }
+  return first;
+}
+
+void compare_judge_column(struct compare_result *res, const struct rundir *n, const struct compare_options *o,
+                          const struct compare_col *c, struct compare_row *row)
+{
+  row->n_base = c->nb, row->n_now = c->nn;
+  if (c->timed) {
+    judge_timing(o, c, row);
+    return;
+  }
+  row->share = c->share;
+  row->base = c->base;
+  row->now = c->now;
+  if (c->outcome) {
+    row->n_pairs = c->n_pairs, row->n_beyond = c->n_beyond, row->p = c->p;
+    row->allowed = o->spread_factor * c->largest;
+  }
   if (row->kind == COMPARE_COST)
     res->n_untested_costs++;
-  else if (share)
-    judge_share(n, p->vb, nb, p->vn, nn, row);
+  else if (c->share)
+    judge_share(n, c->kb, c->nb, c->kn, c->nn, row);
   else if (row->kind == COMPARE_COUNT)
     judge_count(o, row);
   else /* the baseline's floor: a variant's looser solve tolerance does not loosen its own verdict */
-    judge_metric(n, o, row, floor_v);
+    judge_metric(n, o, row, c->floor_v);
 }
 
-/* A success-rate drop no larger than the number of the group's tasks whose status the baseline's perturbed
- * runs changed: the outcome is as chaotic as the trajectory ("within spread"). */
-static void success_within_spread(const struct pairing *p, const struct spread *sp, struct compare_row *row)
+/* Column c's statistics over the pairs held in p: a metric's medians, a share's counts, a timing's medians,
+ * A-vs-A spread and rank-sum tests (with min_repeats values a side), an outcome's paired evidence. */
+static void column_stats(struct pairing *p, const struct compare_options *o, struct compare_col *c,
+                         const struct compare_row *row, long pooled[2])
 {
-  int flips = 0;
-  if (!sp || !p->b.tid_text || row->verdict != COMPARE_REGRESSION || row->n_base != row->n_now) return;
-  for (long k = 0; k < p->b.n; k++)
-    flips += spread_status_flips(sp, p->b.tid_text + p->b.tid[k]) > 0;
-  double lost = (row->base - row->now) * row->n_base;
-  row->allowed = flips / (double)row->n_base;
-  if (lost <= flips + 1e-9) row->verdict = COMPARE_SPREAD;
+  int nb, nn;
+  pair_values(p, c->k, &nb, &nn);
+  c->nb = nb, c->nn = nn;
+  c->timed = row->kind == COMPARE_COST && nb >= o->min_repeats && nn >= o->min_repeats;
+  if (c->timed && o->interleaved) c->aa = alternate_ratio(p->vb, nb, p->scratch);
+  sort_values(p->vb, nb);
+  sort_values(p->vn, nn);
+  c->kb = share_count(p->vb, nb), c->kn = share_count(p->vn, nn);
+  c->base = c->share && !c->timed ? share_of(c->kb, nb) : median_of(p->vb, nb);
+  c->now = c->share && !c->timed ? share_of(c->kn, nn) : median_of(p->vn, nn);
+  if (c->timed) {
+    c->up = compare_rank_sum_p(p->vb, nb, p->vn, nn);
+    c->down = compare_rank_sum_p(p->vn, nn, p->vb, nb);
+  } else if (c->outcome) {
+    outcome_evidence(p, o, p->scratch, c, row, pooled);
+  }
 }
 
 /* The rows of baseline group g against the new run's group m (read into p): the success rate, then a row
@@ -662,17 +727,13 @@ static void success_within_spread(const struct pairing *p, const struct spread *
 static void compare_group(struct compare_result *res, struct pairing *p, const struct rundir *b,
                           const struct rundir *n, const struct compare_options *o, int g, int m)
 {
-  struct compare_row *row = new_row(res, g, m, "success_rate");
-  row->kind = COMPARE_SUCCESS;
+  struct compare_row *row = compare_group_rows(res, n, g, m);
   judge_success(p, row);
-  success_within_spread(p, o->spread, row);
   for (int k = 0; k < n->metrics.n + n->costs.n; k++) {
-    int is_metric = k < n->metrics.n;
-    row = new_row(res, g, m, is_metric ? n->metrics.name[k] : n->costs.name[k - n->metrics.n]);
-    row->kind = is_metric                                      ? COMPARE_METRIC
-                : rundir_list_find(&n->counts, row->name) >= 0 ? COMPARE_COUNT
-                                                               : COMPARE_COST;
-    judge_value(res, p, k, b, n, o, p->scratch, row, res->pooled + 2 * k);
+    struct compare_col c;
+    compare_col_init(&c, b, n, k);
+    column_stats(p, o, &c, row + 1 + k, res->pooled + 2 * k);
+    compare_judge_column(res, n, o, &c, row + 1 + k);
   }
 }
 
@@ -751,7 +812,19 @@ static void coverage_row(struct compare_result *res, int g, long size)
   row->verdict = COMPARE_REGRESSION;
 }
 
-/* Every baseline group against its match in the new run. 0, or 2 with a message. */
+/* 1 when group pair (g, m) is held in memory within budget: its rows (compare_rows: 13 bytes and 8 per value,
+ * a spread's 4 and 8 per value more) and the pairing's 32 bytes per pair; larger ones are streamed. */
+static int group_fits(const struct compare_side *sb, int g, const struct compare_side *sn, int m,
+                      size_t budget)
+{
+  const double nb = (double)sb->size[g], nn = (double)sn->size[m], nv = sb->nv;
+  const double bytes =
+      (nb + nn) * (13.0 + 8.0 * nv) + (sb->has_spread ? nb * (4.0 + 8.0 * nv) : 0.0) + fmax(nb, nn) * 32.0;
+  return bytes <= (double)budget;
+}
+
+/* Every baseline group against its match in the new run: held below the budget, streamed above it. 0, or 2
+ * with a message. */
 static int compare_groups(struct compare_result *res, const struct compare_side *sb,
                           const struct compare_side *sn, const struct compare_options *o)
 {
@@ -765,7 +838,7 @@ static int compare_groups(struct compare_result *res, const struct compare_side 
     fprintf(stderr, "error: out of memory comparing %s and %s\n", b->dir, n->dir);
     goto cleanup;
   }
-  int keep_ids = o->spread && sb->id_col >= 0;
+  const size_t budget = o->sort_bytes ? o->sort_bytes : COMPARE_SORT_BYTES;
   for (int g = 0; g < sb->n_groups; g++) {
     int m = match_group(sb, g, sn, matched);
     if (m < 0 && !group_in_sweep(sb, g, n)) { /* not asked for: a run of a few solvers, say */
@@ -778,7 +851,11 @@ static int compare_groups(struct compare_result *res, const struct compare_side 
     }
     matched[m] = 1;
     res->n_common++;
-    if (pair_group(&p, sb, g, sn, m, keep_ids)) goto cleanup;
+    if (!group_fits(sb, g, sn, m, budget)) {
+      if (compare_group_streamed(res, sb, g, sn, m, o, budget)) goto cleanup;
+      continue;
+    }
+    if (pair_group(&p, sb, g, sn, m)) goto cleanup;
     compare_group(res, &p, b, n, o, g, m);
   }
   for (int k = 0; k < sn->n_groups; k++)
@@ -813,8 +890,8 @@ int compare_runs(const struct rundir *b, const struct rundir *n, const struct co
   compare_status_reset();
   if (check_compatible(b, n, o) || compare_maps_make(n, o, &m)) goto cleanup;
   /* the baseline's rows are paired by its axes, as are the new run's (the columns both tables have) */
-  if (compare_load(&sb, b, 0, n, b, n, o->n_map ? &m : NULL, budget) ||
-      compare_load(&sn, n, 1, n, b, b, o->n_map ? &m : NULL, budget))
+  if (compare_load(&sb, b, 0, n, b, n, o->n_map ? &m : NULL, o->spread, budget) ||
+      compare_load(&sn, n, 1, n, b, b, o->n_map ? &m : NULL, NULL, budget))
     goto cleanup;
   map_notes(&m, b, n);
   if (!(res = calloc(1, sizeof *res))) goto cleanup;

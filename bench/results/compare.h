@@ -49,7 +49,12 @@
  * The rank-sum test uses the normal approximation of U with the tie-corrected variance
  * n1 n2 / 12 ((N + 1) - sum(t^3 - t) / (N (N - 1))) and a continuity correction of 1/2.
  * Neither table is held: compare_runs streams both tasks.csv through external sorts and judges one group pair
- * at a time (compare_load.h), so the rundirs need only their headers (rundir_read_header). */
+ * at a time (compare_load.h), so the rundirs need only their headers (rundir_read_header); spread.csv is
+ * streamed too, joined onto the baseline's rows by ascending task id. A group pair is held in memory when it
+ * fits sort_bytes; a larger one is judged as it streams past (compare_stream.c): its medians read off an
+ * external sort of its values, the signed-rank test's ranks and ties off a sort of the paired differences by
+ * magnitude, the rank-sum test's off the same sort of the values, the A-vs-A halves off a sort by baseline
+ * row — the same numbers, so the same report, in memory bounded by the budget whatever a group's size. */
 #ifndef CB_COMPARE_H
 #define CB_COMPARE_H
 
@@ -61,22 +66,23 @@ struct compare_options {
   int n_metric_tol;        /* per-metric tol_rel overrides */
   char **metric_tol_name;
   double *metric_tol;
-  double time_ratio;           /* timings: ratio of medians that may count as a change */
-  double alpha;                /* timings: level of the one-sided rank-sum test */
-  int min_repeats;             /* timings: pairs needed in a group */
-  int interleaved;             /* 1: the runs were timed interleaved (bench/ab): timing moves are verdicts */
-  double count_ratio;          /* counts: ratio of medians that is a change */
-  int fail_time_limit;         /* 1: a success-rate drop made of time_limit tasks fails the comparison */
-  const struct spread *spread; /* the baseline's measured spread of its outcomes, NULL: none */
-  double spread_factor;        /* outcomes: how many times the measured spread a median may move */
-  double shift_alpha;          /* outcomes: family-wise level of the paired signed-rank tests */
+  double time_ratio;     /* timings: ratio of medians that may count as a change */
+  double alpha;          /* timings: level of the one-sided rank-sum test */
+  int min_repeats;       /* timings: pairs needed in a group */
+  int interleaved;       /* 1: the runs were timed interleaved (bench/ab): timing moves are verdicts */
+  double count_ratio;    /* counts: ratio of medians that is a change */
+  int fail_time_limit;   /* 1: a success-rate drop made of time_limit tasks fails the comparison */
+  struct spread *spread; /* the baseline's measured spread of its outcomes (joined as read), NULL: none */
+  double spread_factor;  /* outcomes: how many times the measured spread a median may move */
+  double shift_alpha;    /* outcomes: family-wise level of the paired signed-rank tests */
   /* -map: the new run's group value from[k] judged as to[k] (a variant against what it replaces). Where
    * a run holds both values (one value of an axis against another, the same run on both sides), the new
    * run's rows of to[k] and the baseline's rows of from[k] are left out first (a '#' line on stderr says how
    * many), so that no two methods become one; a from value in no group column of the new run is an error. */
   int n_map;
   char *const *map_from, *const *map_to;
-  size_t sort_bytes; /* memory of the sorts that bring a group's tasks together (0: COMPARE_SORT_BYTES) */
+  size_t sort_bytes; /* memory of the sorts that bring a group's tasks together, and of a group pair held in
+                      * memory: a larger one is judged from the sorted stream (0: COMPARE_SORT_BYTES) */
 };
 
 /* The sorts' default memory: the tables are streamed into external sorts of this many bytes (extsort.h). */

@@ -1,11 +1,13 @@
 /* compare_load.c — see compare_load.h. A sorted line is
- *   GGGGGGGG PAIRKEY \x1e RRRRRRRRRR \x1d OUTCOME \x1f STATUS \x1f TASK_ID (\x1f VALUE)*
- * (G the group in hex, PAIRKEY the canonical pairing fields each closed by \x1f, R the data row): fixed
- * widths and separators below every printable character make strcmp order them by (group, key, row). */
+ *   GGGGGGGG PAIRKEY \x1e RRRRRRRRRR \x1d OUTCOME \x1f STATUS (\x1f VALUE)* [\x1d FLIPS (\x1f SPREAD)*]
+ * (G the group in hex, PAIRKEY the canonical pairing fields each closed by \x1f, R the data row; the part in
+ * brackets on a side with a spread): fixed widths and separators below every printable character make strcmp
+ * order them by (group, key, row). */
 #include "compare_load.h"
 
 #include "extsort.h"
 #include "run_files.h"
+#include "spread.h"
 #include "strmap.h"
 
 #include <math.h>
@@ -410,9 +412,9 @@ fail:
   return -1;
 }
 
-/* The sorted line of a row into t. */
+/* The sorted line of a row into t; sv: the row's spread (flips, then nv values) on a side with one. */
 static int row_line(const struct compare_side *s, char *const *f, int g, long row, int status_col,
-                    struct text *t)
+                    const double *sv, struct text *t)
 {
   if (text_clear(t) || text_fixed(t, (unsigned long)g, GROUP_HEX, 16)) return 1;
   for (int c = 0; c < s->n_pair; c++)
@@ -422,9 +424,20 @@ static int row_line(const struct compare_side *s, char *const *f, int g, long ro
   char head[3] = {'\x1d', o == 1 ? '1' : o == 0 ? '0' : '-', '\x1f'};
   if (text_put(t, "\x1e", 1) || text_fixed(t, (unsigned long)row, ROW_DIGITS, 10) || text_put(t, head, 3))
     return 1;
-  if (text_str(t, st) || text_put(t, "\x1f", 1) || text_str(t, s->id_col >= 0 ? f[s->id_col] : "")) return 1;
+  if (text_str(t, st)) return 1;
   for (int j = 0; j < s->nv; j++)
     if (text_put(t, "\x1f", 1) || text_str(t, f[s->val_col[j]])) return 1;
+  if (!sv) return 0;
+  char num[40];
+  snprintf(num, sizeof num, "\x1d%d", (int)sv[0]);
+  if (text_str(t, num)) return 1;
+  for (int j = 0; j < s->nv; j++) { /* %.17g gives the double back exactly */
+    if (isnan(sv[1 + j]))
+      num[0] = '\x1f', num[1] = '\0';
+    else
+      snprintf(num, sizeof num, "\x1f%.17g", sv[1 + j]);
+    if (text_str(t, num)) return 1;
+  }
   return 0;
 }
 
@@ -478,16 +491,18 @@ static int write_sorted(struct compare_side *s, struct extsort *sort)
 
 /* Streams the rows: checks, maps, groups and (unless only checking) sorted lines. */
 static int load_rows(struct compare_side *s, int side, const struct compare_maps *m, struct checks *k,
-                     struct extsort *sort)
+                     struct extsort *sort, struct spread *sp)
 {
   char path[SWEEP_PATH_MAX + 32];
   struct table_stream ts;
   struct text t = {0};
   struct strmap raw = {0}, canon = {0};
   const char **kv = calloc((size_t)s->n_keys + 1, sizeof *kv);
-  int got = 2, rc = 2, steps = m ? m->n * m->n_keys : 0;
-  if (!kv || sweep_path(path, sizeof path, "%s/tasks.csv", s->r->dir)) {
+  double *sv = calloc((size_t)s->nv + 2, sizeof *sv); /* the row's spread: flips, then each value's */
+  int got = 2, rc = 2, steps = m ? m->n * m->n_keys : 0, flips = 0;
+  if (!kv || !sv || sweep_path(path, sizeof path, "%s/tasks.csv", s->r->dir)) {
     free(kv);
+    free(sv);
     return 2;
   }
   if (table_stream_open(&ts, path, TABLE_STRICT)) goto cleanup;
@@ -498,8 +513,14 @@ static int load_rows(struct compare_side *s, int side, const struct compare_maps
     if (!m)
       for (int c = 0; c < s->n_keys; c++)
         kv[c] = ts.field[s->key_col[c]];
+    if (s->has_spread) { /* the spread's join: an error (ids descending) is reported there */
+      if (spread_join(sp, ts.field[s->id_col], &flips, sv + 1)) goto cleanup;
+      sv[0] = flips;
+    }
     int g = group_of(s, &raw, &canon, kv, &t);
-    if (g < 0 || row_line(s, ts.field, g, row, s->r->status_col, &t) || extsort_add(sort, t.s)) goto oom;
+    if (g < 0 || row_line(s, ts.field, g, row, s->r->status_col, s->has_spread ? sv : NULL, &t) ||
+        extsort_add(sort, t.s))
+      goto oom;
     s->size[g]++;
   }
   if (got) goto cleanup;
@@ -513,15 +534,29 @@ oom:
 cleanup:
   table_stream_close(&ts);
   free(kv);
+  free(sv);
   free(t.s);
   strmap_free(&raw);
   strmap_free(&canon);
   return rc;
 }
 
+/* The spread's join onto the compared columns (roles' metrics then costs). 0, or 2 with a message. */
+static int spread_start(struct compare_side *s, const struct rundir *roles, struct spread *sp)
+{
+  const char **names = calloc((size_t)s->nv + 1, sizeof *names);
+  if (!names) return 2;
+  for (int j = 0; j < s->nv; j++)
+    names[j] = j < roles->metrics.n ? roles->metrics.name[j] : roles->costs.name[j - roles->metrics.n];
+  int rc = spread_join_start(sp, names, s->nv);
+  free(names);
+  s->has_spread = !rc;
+  return rc;
+}
+
 int compare_load(struct compare_side *s, const struct rundir *r, int side, const struct rundir *roles,
                  const struct rundir *pair, const struct rundir *other, const struct compare_maps *m,
-                 size_t sort_bytes)
+                 struct spread *sp, size_t sort_bytes)
 {
   struct checks k;
   struct extsort *sort = NULL;
@@ -531,8 +566,9 @@ int compare_load(struct compare_side *s, const struct rundir *r, int side, const
   if (checks_init(&k, r, sort_bytes / 4)) goto oom;
   if (roles) {
     if (side_columns(s, r, roles, pair, other) || !(sort = extsort_create(sort_bytes / 2))) goto oom;
+    if (sp && s->id_col >= 0 && spread_start(s, roles, sp)) goto cleanup;
   }
-  rc = load_rows(s, side, m, &k, sort);
+  rc = load_rows(s, side, m, &k, sort, sp);
   goto cleanup;
 oom:
   fprintf(stderr, "error: out of memory reading %s\n", r->dir);
@@ -580,62 +616,43 @@ static int reader_next(struct reader *rd)
   return 1;
 }
 
-static int rows_grow(struct compare_rows *r, int nv, int keep_ids)
+/* The field at *p, closed by \x1f, \x1d or the end: NUL-terminated in place, *p moved past it, the closing
+ * character returned. */
+static char field_end(char **p, char **field)
 {
-  if (r->n < r->cap) return 0;
-  long cap = r->cap ? 2 * r->cap : 64;
-  size_t c = (size_t)cap;
-  int *row = realloc(r->row, c * sizeof *row);
-  if (row) r->row = row;
-  signed char *o = realloc(r->outcome, c);
-  if (o) r->outcome = o;
-  int *st = realloc(r->status, c * sizeof *st);
-  if (st) r->status = st;
-  double *v = realloc(r->v, (c * (size_t)nv + 1) * sizeof *v);
-  if (v) r->v = v;
-  int *p = realloc(r->partner, c * sizeof *p);
-  if (p) r->partner = p;
-  size_t *tid = keep_ids ? realloc(r->tid, c * sizeof *tid) : NULL;
-  if (tid) r->tid = tid;
-  if (!row || !o || !st || !v || !p || (keep_ids && !tid)) return 1;
-  r->cap = cap;
-  return 0;
+  *field = *p;
+  size_t n = strcspn(*p, "\x1f\x1d");
+  char c = (*p)[n];
+  (*p)[n] = '\0';
+  *p += n + (c != '\0');
+  return c;
 }
 
-/* Parses the reader's line into a new row of r. */
-static int rows_take(struct compare_rows *r, const struct reader *rd, int nv, int keep_ids)
+/* Parses the reader's line into t (its v and spread point at nv doubles each, spread NULL without one). */
+static int task_parse(const struct reader *rd, int nv, struct compare_task *t, double *v, double *sv)
 {
-  if (rows_grow(r, nv, keep_ids)) return 1;
-  long i = r->n;
-  char *p = rd->line + rd->key_len + 1;
-  r->row[i] = (int)strtol(p, &p, 10);
-  p++; /* \x1d */
-  r->outcome[i] = (signed char)(*p == '1' ? 1 : *p == '0' ? 0 : -1);
+  char *p = rd->line + rd->key_len + 1, *f;
+  t->row = (int)strtol(p, &p, 10);
+  if (*p++ != '\x1d' || !*p) return 1;
+  t->outcome = (signed char)(*p == '1' ? 1 : *p == '0' ? 0 : -1);
   p += 2;
-  char *e = strchr(p, '\x1f');
-  if (!e) return 1;
-  *e = '\0';
-  if ((r->status[i] = status_id(p)) < 0) return 1;
-  p = e + 1;
-  e = strchr(p, '\x1f');
-  if (e) *e = '\0';
-  if (keep_ids) {
-    r->tid[i] = r->tid_len;
-    struct text t = {r->tid_text, r->tid_len, r->tid_cap};
-    if (text_put(&t, p, strlen(p) + 1)) return 1;
-    r->tid_text = t.s, r->tid_len = t.len, r->tid_cap = t.cap;
-  }
+  char c = field_end(&p, &f);
+  if ((t->status = status_id(f)) < 0) return 1;
   for (int j = 0; j < nv; j++) {
-    double v = NAN;
-    p = e ? e + 1 : p + strlen(p);
-    e = strchr(p, '\x1f');
-    if (e) *e = '\0';
-    char *end;
-    if (p[0]) v = strtod(p, &end), v = *end ? NAN : v;
-    r->v[(size_t)i * nv + j] = v;
+    if (c != '\x1f') return 1;
+    c = field_end(&p, &f);
+    v[j] = table_field_number(f);
   }
-  r->partner[i] = -1;
-  r->n++;
+  t->v = v, t->spread = NULL, t->flips = 0;
+  if (!sv || c != '\x1d') return sv != NULL;
+  c = field_end(&p, &f);
+  t->flips = atoi(f);
+  for (int j = 0; j < nv; j++) {
+    if (c != '\x1f') return 1;
+    c = field_end(&p, &f);
+    sv[j] = table_field_number(f);
+  }
+  t->spread = sv;
   return 0;
 }
 
@@ -648,23 +665,17 @@ static int key_cmp(const struct reader *a, const struct reader *b)
 }
 
 /* The merge join: rows of equal pairing key, in row order on each side (the sort put them so), are paired
- * first with first, second with second. */
-static int join(struct reader *rb, struct reader *rn, struct compare_rows *b, struct compare_rows *n, int nv,
-                int keep_ids)
+ * first with first, second with second. buf: 3 nv doubles. */
+static int join(struct reader *rb, struct reader *rn, int nv, int spread_b, double *buf, compare_visit visit,
+                void *ctx)
 {
+  struct compare_task tb = {0}, tn = {0};
   int hb = reader_next(rb), hn = reader_next(rn);
   while (hb == 1 || hn == 1) {
     int c = hb != 1 ? 1 : hn != 1 ? -1 : key_cmp(rb, rn);
-    if (c <= 0) {
-      if (rows_take(b, rb, nv, keep_ids)) return 1;
-    }
-    if (c >= 0) {
-      if (rows_take(n, rn, nv, 0)) return 1;
-    }
-    if (c == 0) {
-      b->partner[b->n - 1] = (int)(n->n - 1);
-      n->partner[n->n - 1] = (int)(b->n - 1);
-    }
+    if (c <= 0 && task_parse(rb, nv, &tb, buf, spread_b ? buf + nv : NULL)) return 1;
+    if (c >= 0 && task_parse(rn, nv, &tn, buf + 2 * nv, NULL)) return 1;
+    if (visit(ctx, c <= 0 ? &tb : NULL, c >= 0 ? &tn : NULL)) return 1;
     /* a run of one key longer on one side: its extra rows meet the other side's next key and stay unpaired */
     if (c <= 0) hb = reader_next(rb);
     if (c >= 0) hn = reader_next(rn);
@@ -673,27 +684,88 @@ static int join(struct reader *rb, struct reader *rn, struct compare_rows *b, st
   return 0;
 }
 
-int compare_rows_read(const struct compare_side *b, int g, const struct compare_side *n, int m,
-                      struct compare_rows *rb, struct compare_rows *rn, int keep_ids)
+int compare_rows_join(const struct compare_side *b, int g, const struct compare_side *n, int m,
+                      compare_visit visit, void *ctx)
 {
   struct reader r0 = {b->sorted, b->size[g], NULL, 0, 0}, r1 = {n->sorted, n->size[m], NULL, 0, 0};
+  double *buf = malloc((3 * (size_t)b->nv + 1) * sizeof *buf);
   int rc = 2;
-  rb->n = rn->n = 0;
-  rb->tid_len = rn->tid_len = 0;
-  if (fseek(b->sorted, b->offset[g], SEEK_SET)) goto cleanup;
+  if (!buf || fseek(b->sorted, b->offset[g], SEEK_SET)) goto cleanup;
   if (fseek(n->sorted, n->offset[m], SEEK_SET)) goto cleanup;
-  if (join(&r0, &r1, rb, rn, b->nv, keep_ids)) goto cleanup;
+  if (join(&r0, &r1, b->nv, b->has_spread, buf, visit, ctx)) goto cleanup;
   rc = 0;
 cleanup:
   if (rc) fprintf(stderr, "error: reading back the sorted rows of %s and %s failed\n", b->r->dir, n->r->dir);
+  free(buf);
   free(r0.line);
   free(r1.line);
   return rc;
 }
 
+/* ---- a group's rows held ---- */
+
+static int rows_grow(struct compare_rows *r, int spread)
+{
+  if (r->n < r->cap) return 0;
+  long cap = r->cap ? 2 * r->cap : 64;
+  size_t c = (size_t)cap, nv = (size_t)r->nv;
+  int *row = realloc(r->row, c * sizeof *row);
+  if (row) r->row = row;
+  signed char *o = realloc(r->outcome, c);
+  if (o) r->outcome = o;
+  int *st = realloc(r->status, c * sizeof *st);
+  if (st) r->status = st;
+  double *v = realloc(r->v, (c * nv + 1) * sizeof *v);
+  if (v) r->v = v;
+  int *p = realloc(r->partner, c * sizeof *p);
+  if (p) r->partner = p;
+  double *sv = spread ? realloc(r->s, (c * nv + 1) * sizeof *sv) : NULL;
+  if (sv) r->s = sv;
+  int *fl = spread ? realloc(r->flips, c * sizeof *fl) : NULL;
+  if (fl) r->flips = fl;
+  if (!row || !o || !st || !v || !p || (spread && (!sv || !fl))) return 1;
+  r->cap = cap;
+  return 0;
+}
+
+static int rows_take(struct compare_rows *r, const struct compare_task *t)
+{
+  if (rows_grow(r, t->spread != NULL)) return 1;
+  long i = r->n++;
+  size_t nv = (size_t)r->nv;
+  r->row[i] = t->row, r->outcome[i] = t->outcome, r->status[i] = t->status, r->partner[i] = -1;
+  memcpy(r->v + (size_t)i * nv, t->v, nv * sizeof *t->v);
+  if (t->spread) {
+    memcpy(r->s + (size_t)i * nv, t->spread, nv * sizeof *t->spread);
+    r->flips[i] = t->flips;
+  }
+  return 0;
+}
+
+static int keep_rows(void *ctx, const struct compare_task *b, const struct compare_task *n)
+{
+  struct compare_rows *r = ctx;
+  if ((b && rows_take(&r[0], b)) || (n && rows_take(&r[1], n))) return 1;
+  if (b && n) {
+    r[0].partner[r[0].n - 1] = (int)(r[1].n - 1);
+    r[1].partner[r[1].n - 1] = (int)(r[0].n - 1);
+  }
+  return 0;
+}
+
+int compare_rows_read(const struct compare_side *b, int g, const struct compare_side *n, int m,
+                      struct compare_rows *rb, struct compare_rows *rn)
+{
+  struct compare_rows r[2] = {*rb, *rn};
+  r[0].n = r[1].n = 0;
+  r[0].nv = r[1].nv = b->nv;
+  int rc = compare_rows_join(b, g, n, m, keep_rows, r);
+  *rb = r[0], *rn = r[1];
+  return rc;
+}
+
 void compare_rows_free(struct compare_rows *r)
 {
-  free(r->row), free(r->outcome), free(r->status), free(r->v), free(r->partner), free(r->tid);
-  free(r->tid_text);
+  free(r->row), free(r->outcome), free(r->status), free(r->v), free(r->partner), free(r->s), free(r->flips);
   memset(r, 0, sizeof *r);
 }

@@ -4,8 +4,10 @@
  * group keys' canonical form; groups in order of first appearance) and written, one line per row, to an
  * external sort (extsort.h) by group, pairing key (the axes that are no group key) and row, so that a
  * group's rows come back together and the two runs' rows of a group meet in key order.
- * Memory: the groups' keys and sizes, the sort's budget, and the two groups being judged (compare.c):
- * never the tables. */
+ * The baseline's spread.csv (spread.h), when given, is joined onto its rows as they stream by (ascending
+ * task ids) and travels in their sorted lines.
+ * Memory: the groups' keys and sizes and the sort's budget; compare.c holds a group pair it judges only
+ * below its budget and streams larger ones (compare_rows_join): never the tables. */
 #ifndef CB_COMPARE_LOAD_H
 #define CB_COMPARE_LOAD_H
 
@@ -19,6 +21,7 @@ struct compare_side {
   int n_keys, n_pair, nv;
   int *key_col, *pair_col, *val_col; /* group keys, pairing axes, compared columns (the new run's roles) */
   int id_col;
+  int has_spread; /* the lines carry the spread of each compared column (the baseline's spread.csv) */
   int n_groups, cap_groups;
   char **key;   /* n_groups * n_keys: each group's key values as its first row holds them (after -map) */
   long *size;   /* rows per group */
@@ -42,31 +45,48 @@ int compare_maps_make(const struct rundir *n, const struct compare_options *o, s
 void compare_maps_free(struct compare_maps *m);
 
 /* Streams r's tasks.csv into s: side 0 baseline, 1 new; the compared columns are roles' metrics then costs,
- * the pairing axes pair's axes that are no group key and are in both tables (other). 0, or 2 with a message
- * (a corrupt table, a write error). */
+ * the pairing axes pair's axes that are no group key and are in both tables (other); sp (NULL: none) the
+ * spread joined onto the rows by task id. 0, or 2 with a message (a corrupt table, a write error, task ids
+ * that the spread's join finds descending). */
 int compare_load(struct compare_side *s, const struct rundir *r, int side, const struct rundir *roles,
                  const struct rundir *pair, const struct rundir *other, const struct compare_maps *m,
-                 size_t sort_bytes);
+                 struct spread *sp, size_t sort_bytes);
 void compare_side_free(struct compare_side *s);
 
-/* A group's rows from s->sorted, parsed, in pairing-key order: data row, outcome (1 success, 0 failure, -1
- * not applicable), status (index into compare_status_name), values (nv per row, NAN when none), the paired
- * row of the other run (-1 none), and the task id when kept. Rows of a group are counted in int. */
+/* One row of a group as the join reads it: data row, outcome (1 success, 0 failure, -1 not applicable),
+ * status (index into compare_status_name), its nv values (NAN when none) and, on a side with a spread, the
+ * status flips of its perturbed runs and each value's spread (NAN: not measured; spread NULL otherwise). */
+struct compare_task {
+  int row;
+  signed char outcome;
+  int status, flips;
+  const double *v, *spread;
+};
+/* Called per row of the join: a baseline row and its paired new row, or one of them alone (the other NULL).
+ * 0 to go on; non-zero stops the join (an error). */
+typedef int (*compare_visit)(void *ctx, const struct compare_task *b, const struct compare_task *n);
+/* Reads baseline group g (of b) and new group m (of n) in pairing-key order and pairs their rows by pairing
+ * key (each baseline row, in table order, with the first unpaired new row of its key in table order),
+ * calling visit per row or pair: the group's rows pass by, none is held. 0, or 2 with a message. */
+int compare_rows_join(const struct compare_side *b, int g, const struct compare_side *n, int m,
+                      compare_visit visit, void *ctx);
+
+/* A group's rows held (compare_rows_read): the fields of compare_task per row, the paired row of the other
+ * run (-1 none); s and flips only on a side with a spread. Rows of a group are counted in int. */
 struct compare_rows {
   long n, cap;
+  int nv;
   int *row;
   signed char *outcome;
   int *status;
   double *v;
   int *partner;
-  size_t *tid; /* offsets of the task ids in tid_text (only when kept) */
-  char *tid_text;
-  size_t tid_len, tid_cap;
+  double *s; /* nv per row */
+  int *flips;
 };
-/* Reads baseline group g (of b) and new group m (of n) and pairs their rows by pairing key (each baseline
- * row, in table order, with the first unpaired new row of its key in table order). 0, or 2 with a message. */
+/* compare_rows_join into rb and rn. 0, or 2 with a message. */
 int compare_rows_read(const struct compare_side *b, int g, const struct compare_side *n, int m,
-                      struct compare_rows *rb, struct compare_rows *rn, int keep_ids);
+                      struct compare_rows *rb, struct compare_rows *rn);
 void compare_rows_free(struct compare_rows *r);
 /* The text of status index k (statuses are interned as the rows are read). */
 const char *compare_status_name(int k);

@@ -1,5 +1,5 @@
-/* spread.c — spread.csv beside a baseline (spread.h): measured from perturbed runs, written, read and
- * looked up by task id. */
+/* spread.c — spread.csv beside a baseline (spread.h): measured from perturbed runs, written, and read back
+ * as a stream joined onto the baseline's tasks by ascending task id. */
 #include "spread.h"
 
 #include <math.h>
@@ -100,27 +100,19 @@ int spread_write(const struct rundir *nominal, struct rundir *const *perturbed, 
 
 int spread_read(const char *dir, struct spread **out)
 {
-  char path[4096];
   *out = NULL;
-  snprintf(path, sizeof path, "%s/spread.csv", dir);
   struct spread *sp = calloc(1, sizeof *sp);
   if (!sp) return 2;
-  int rc = table_read(path, TABLE_STRICT, &sp->t);
+  snprintf(sp->path, sizeof sp->path, "%s/spread.csv", dir);
+  int rc = table_stream_open(&sp->ts, sp->path, TABLE_STRICT);
   if (rc) {
     free(sp);
     return rc;
   }
-  sp->id_col = table_column(sp->t, "task_id");
-  sp->runs_col = table_column(sp->t, "runs");
-  sp->flips_col = table_column(sp->t, "status_flips");
-  sp->id = calloc((size_t)sp->t->nrow + 1, sizeof *sp->id);
-  rc = sp->id_col < 0 || sp->runs_col < 0 || sp->flips_col < 0 || !sp->id;
-  for (int i = 0; !rc && i < sp->t->nrow; i++) {
-    sp->id[i] = strtol(table_get(sp->t, i, sp->id_col), NULL, 10);
-    rc = i > 0 && sp->id[i] <= sp->id[i - 1];
-  }
-  if (rc) {
-    fprintf(stderr, "error: %s: needs columns task_id, runs, status_flips and task ids ascending\n", path);
+  sp->open = 1;
+  if (table_stream_column(&sp->ts, "task_id") < 0 || table_stream_column(&sp->ts, "runs") < 0 ||
+      table_stream_column(&sp->ts, "status_flips") < 0) {
+    fprintf(stderr, "error: %s: needs columns task_id, runs, status_flips\n", sp->path);
     spread_destroy(&sp);
     return 2;
   }
@@ -128,37 +120,63 @@ int spread_read(const char *dir, struct spread **out)
   return 0;
 }
 
+int spread_join_start(struct spread *sp, const char *const *names, int n)
+{
+  if (sp->open) table_stream_close(&sp->ts);
+  sp->open = sp->have = sp->asked = 0;
+  free(sp->col);
+  if (!(sp->col = calloc((size_t)n + 1, sizeof *sp->col))) return 2;
+  if (table_stream_open(&sp->ts, sp->path, TABLE_STRICT)) return 2;
+  sp->open = 1, sp->n = n;
+  for (int k = 0; k < n; k++)
+    sp->col[k] = names[k] ? table_stream_column(&sp->ts, names[k]) : -1;
+  return 0;
+}
+
+/* Reads rows until the current one's id is at least want: 0, or 2 with a message. */
+static int advance_to(struct spread *sp, long want)
+{
+  int id_col = table_stream_column(&sp->ts, "task_id");
+  while (!sp->have || sp->id < want) {
+    int got = table_stream_next(&sp->ts);
+    if (got == 0) return 0; /* past the last row: nothing more is measured */
+    if (got != 1) return 2;
+    long id = strtol(sp->ts.field[id_col], NULL, 10);
+    if (sp->have && id <= sp->id) {
+      fprintf(stderr, "error: %s: task ids not ascending at line %d (%ld after %ld)\n", sp->path,
+              sp->ts.lineno, id, sp->id);
+      return 2;
+    }
+    sp->id = id, sp->have = 1;
+  }
+  return 0;
+}
+
+int spread_join(struct spread *sp, const char *id, int *flips, double *v)
+{
+  long want = strtol(id, NULL, 10);
+  if (sp->asked && want < sp->last) {
+    fprintf(
+        stderr,
+        "error: %s joins the baseline's tasks by ascending task_id, but its tasks.csv holds task %ld after "
+        "%ld\n",
+        sp->path, want, sp->last);
+    return 2;
+  }
+  sp->asked = 1, sp->last = want;
+  if (advance_to(sp, want)) return 2;
+  const int at = sp->have && sp->id == want;
+  *flips = at ? atoi(sp->ts.field[table_stream_column(&sp->ts, "status_flips")]) : 0;
+  for (int k = 0; k < sp->n; k++)
+    v[k] = at && sp->col[k] >= 0 ? table_field_number(sp->ts.field[sp->col[k]]) : NAN;
+  return 0;
+}
+
 void spread_destroy(struct spread **sp)
 {
   if (!sp || !*sp) return;
-  table_destroy(&(*sp)->t);
-  free((*sp)->id);
+  if ((*sp)->open) table_stream_close(&(*sp)->ts);
+  free((*sp)->col);
   free(*sp);
   *sp = NULL;
-}
-
-static int spread_row(const struct spread *sp, const char *id)
-{
-  long want = strtol(id, NULL, 10);
-  for (int lo = 0, hi = sp->t->nrow - 1; lo <= hi;) {
-    int mid = lo + (hi - lo) / 2;
-    if (sp->id[mid] == want) return mid;
-    if (sp->id[mid] < want)
-      lo = mid + 1;
-    else
-      hi = mid - 1;
-  }
-  return -1;
-}
-
-double spread_of(const struct spread *sp, const char *id, const char *name)
-{
-  int row = sp ? spread_row(sp, id) : -1, col = sp ? table_column(sp->t, name) : -1;
-  return row < 0 || col < 0 ? NAN : table_number(sp->t, row, col);
-}
-
-int spread_status_flips(const struct spread *sp, const char *id)
-{
-  int row = sp ? spread_row(sp, id) : -1;
-  return row < 0 ? 0 : atoi(table_get(sp->t, row, sp->flips_col));
 }

@@ -10,10 +10,16 @@
 
 #include "rundir.h"
 
+/* spread.csv opened for a join: its header checked, its rows read a row at a time as the baseline's task ids
+ * ask for them (ascending, as bench_spread writes them in the baseline's table order): never held whole. */
 struct spread {
-  struct table *t; /* spread.csv as read */
-  int id_col, runs_col, flips_col;
-  long *id; /* the rows' task ids, ascending (spread_read checks), for a binary search */
+  char path[4096];
+  struct table_stream ts;
+  int open, have; /* the stream is open; ts holds the row of id */
+  long id;        /* the current row's task id */
+  long last;      /* the last task id asked for (the join needs them ascending) */
+  int asked;
+  int n, *col; /* the joined columns: spread.csv's column of each, -1 when it has none */
 };
 
 /* The columns of r that are trajectory outcomes: its metrics and counts not listed under per_step. */
@@ -21,14 +27,17 @@ int spread_is_outcome(const struct rundir *r, const char *name);
 /* Writes nominal->dir/spread.csv from the nominal run and n perturbed runs of the same sweep (the same
  * experiment and task ids). 0, or 2 with a message. */
 int spread_write(const struct rundir *nominal, struct rundir *const *perturbed, int n, double perturb);
-/* Reads dir/spread.csv into *sp: 0; 1 when there is none (*sp NULL, no message: the baseline measured no
- * spread); 2 with a message when it is unreadable or lacks its columns. */
+/* Opens dir/spread.csv and checks its header: 0; 1 when there is none (*sp NULL, no message: the baseline
+ * measured no spread); 2 with a message when it is unreadable or lacks its columns. */
 int spread_read(const char *dir, struct spread **sp);
+/* Starts (again) a join of the baseline's tasks, in ascending task id, onto the columns names[0..n-1]. 0, or
+ * 2 with a message. */
+int spread_join_start(struct spread *sp, const char *const *names, int n);
+/* The spread of the task whose task_id is id (ids asked for in ascending order): how many perturbed runs
+ * ended with another status (*flips, 0 when not measured) and each joined column's spread (v[0..n-1], NAN
+ * when not measured: no row, no column, or no perturbed run that succeeded). 0; 2 with a message when the
+ * ids asked for, or spread.csv's, are not ascending, or spread.csv is corrupt. */
+int spread_join(struct spread *sp, const char *id, int *flips, double *v);
 void spread_destroy(struct spread **sp);
-/* The spread of column name for the task whose task_id is id: NAN when not measured (no row, no column, or
- * no perturbed run that succeeded). */
-double spread_of(const struct spread *sp, const char *id, const char *name);
-/* How many perturbed runs of task id ended with another status than the baseline (0 when not measured). */
-int spread_status_flips(const struct spread *sp, const char *id);
 
 #endif

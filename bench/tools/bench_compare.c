@@ -43,7 +43,8 @@ static const char help[] =
     "  -fail_time_limit      a success-rate drop made of time_limit tasks fails (default: reported only)\n"
     "  -all                  print every comparison (default: those that moved beyond a noise floor)\n"
     "  -sort_mb n            memory of the sorts that bring each group's tasks together, MB (default 64;\n"
-    "                        beyond it they spill to $TMPDIR): the tables are streamed, never held\n"
+    "                        beyond it they spill to $TMPDIR), and of a group pair held while it is judged\n"
+    "                        (a larger one is judged from the sorted stream): the tables are never held\n"
     "-interleaved, -fail_time_limit and -all take no value (a word after them is a run directory).\n"
     "Exit status: 0 pass, 1 regression, 2 could not compare (missing or corrupt files, different\n"
     "experiments or columns, no common group, bad options).\n";
@@ -199,7 +200,8 @@ static int parse_map(char **items, int n, char **from, char **to)
 /* The scalar options, declared and read by the one strict reader (a malformed "0.5x" is refused). */
 struct compare_settings {
   double tol_rel, tol_abs, time_ratio, count_ratio, alpha, spread_factor, shift_alpha;
-  int min_repeats, all, interleaved, fail_time_limit, sort_mb;
+  double sort_mb;
+  int min_repeats, all, interleaved, fail_time_limit;
 };
 #define CMP_OPT(name, type, def, range, help)                                                                \
   {                                                                                                          \
@@ -220,8 +222,9 @@ static const struct option_decl compare_settings_options[] = {
     CMP_OPT(interleaved, OPT_BOOL, "0", NULL,
             "the runs were timed interleaved (bench/ab): timings are verdicts"),
     CMP_OPT(fail_time_limit, OPT_BOOL, "0", NULL, "a success drop made of time_limit tasks fails too"),
-    CMP_OPT(sort_mb, OPT_INT, "64", "[1,1000000]",
-            "memory in MB of the sorts that bring each group's tasks together (spilled to $TMPDIR beyond)"),
+    CMP_OPT(sort_mb, OPT_REAL, "64", "(0,1000000]",
+            "memory in MB of the sorts that bring each group's tasks together (spilled to $TMPDIR beyond) "
+            "and of a group judged in memory (a larger one is judged from the sorted stream)"),
 };
 
 /* The lines above the table: what was compared, and by which rules. */
@@ -326,7 +329,7 @@ static int compare(const struct program *prog)
     goto cleanup;
   o.spread = spread;
   o.n_map = n_maps, o.map_from = map_from, o.map_to = map_to;
-  o.sort_bytes = (size_t)cs.sort_mb << 20;
+  o.sort_bytes = (size_t)(cs.sort_mb * 1048576.0);
   if (compare_runs(b, n, &o, &res)) goto cleanup;
   print_header(dir_b, dir_n, b, n, &o, n_maps, map_from, map_to);
   print_table(res, cs.all);

@@ -13,9 +13,10 @@
 # spread_factor x the spread is "within spread" (exit 0), beyond it or with every instance worse at
 # -shift_alpha a regression naming the spread, the pairs beyond it and the signed-rank p-value; per-step
 # metrics against the baseline's floor, not the new run's; groups outside the new run's sweep (values_<axis>)
-# not missing. A 40,000-task comparison with its sorts spilled to disk (-sort_mb 1) reports exactly what the
-# in-memory one does and finds a repeated row. Then bench/ab on a toy command: two identical commands pass, a slowed one is flagged with
-# its ratio and p-value.
+# not missing. A 40,000-task comparison with its sorts spilled to disk and its groups judged from the sorted
+# stream (-sort_mb 1), and a group with a spread.csv streamed, report exactly what the in-memory ones do; a
+# spread.csv beside descending task ids is refused; a repeated row is found through the spilled sort. Then
+# bench/ab on a toy command: two identical commands pass, a slowed one is flagged with its ratio and p-value.
 set -u
 bin=${CB_BIN:-bin}
 tmp=$(mktemp -d)
@@ -255,6 +256,19 @@ expect 1 "err of b x4 (median 0.014, +0.0105), beyond 3 x the spread: a regressi
 expect 1 "every instance worse (p = 1/64) at -shift_alpha 0.05: a shift, whatever the spread" -- \
   "$c" "$tmp/sp_base" "$tmp/sp_chaos" -shift_alpha 0.05
 has "... the row says so with its p-value" '^b 0.1 +err .*\[signed-rank p=0.016, n=6: shift\] +REGRESSION$'
+# a group judged from the sorted stream (-sort_mb 0.0001: every group larger than the budget) reads the
+# spread joined onto its rows and reports exactly what the group held in memory does
+"$c" "$tmp/sp_base" "$tmp/sp_chaos" -all >"$tmp/sp_mem" 2>&1
+expect 0 "a group streamed (-sort_mb 0.0001) with the baseline's spread.csv" -- \
+  "$c" "$tmp/sp_base" "$tmp/sp_chaos" -all -sort_mb 0.0001
+if cmp -s "$tmp/out" "$tmp/sp_mem"; then pass "... the same report as held in memory"; else
+  fail "... the report differs: $(diff "$tmp/sp_mem" "$tmp/out" | head -5)"; fi
+mkrun "$tmp/sp_desc" && cp "$tmp/sp_base/spread.csv" "$tmp/sp_desc/" &&
+  awk -F, -v OFS=, 'NR == 2 { $1 = 50 } { print }' "$tmp/sp_base/tasks.csv" >"$tmp/sp_desc/tasks.csv"
+expect 2 "spread.csv beside a baseline whose task ids descend: refused (the join reads both by ascending id)" -- \
+  "$c" "$tmp/sp_desc" "$tmp/sp_chaos"
+grep -q "spread.csv joins the baseline's tasks by ascending task_id, but its tasks.csv holds task 1 after 50" \
+  "$tmp/err" && pass "... named so" || fail "message: $(cat "$tmp/err")"
 expect 2 "-spread_factor under 1: refused" -- "$c" "$tmp/sp_base" "$tmp/sp_chaos" -spread_factor 0.5
 # per-step quantities: the baseline's floor, whatever the new run declares
 mkrun "$tmp/ps_base" floors=err=0.01 && sed -i 's/^counts $/counts\nper_step err/' "$tmp/ps_base/experiment.txt"
