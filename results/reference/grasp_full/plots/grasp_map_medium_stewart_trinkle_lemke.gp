@@ -1,7 +1,7 @@
-# success probability per gripper position, medium/explicit_lcp/lemke (bench_grasp_map)
+# success probability per gripper position, medium/stewart_trinkle/lemke (bench_grasp_map)
 set terminal pngcairo noenhanced size 900,800
-set output 'grasp_map_medium_explicit_lcp_lemke.png'
-set title "grasping the lock piece: success probability, medium/explicit_lcp/lemke\n(Chakraborty et al. Fig. 10 style; circle: best cell, box: +-3 mm sweet spot)"
+set output 'grasp_map_medium_stewart_trinkle_lemke.png'
+set title "grasping the lock piece: success probability, medium/stewart_trinkle/lemke\n(Chakraborty et al. Fig. 10 style; circle: best cell, box: +-3 mm sweet spot)"
 set xlabel 'x: gripper centre right of the part centre [mm]'
 set ylabel 'y: gripper centre above the part centre [mm]'
 set cblabel 'success probability'
@@ -134,7 +134,7 @@ $cells << EOD
 -7.5 -13.5 0
 -6.5 -13.5 0.00793651
 -5.5 -13.5 0.0396825
--4.5 -13.5 0.388889
+-4.5 -13.5 0.373016
 -3.5 -13.5 0.920635
 -2.5 -13.5 1
 -1.5 -13.5 1
@@ -142,7 +142,7 @@ $cells << EOD
 0.5 -13.5 1
 1.5 -13.5 1
 2.5 -13.5 1
-3.5 -13.5 0.896825
+3.5 -13.5 0.880952
 4.5 -13.5 0.301587
 5.5 -13.5 0.0396825
 6.5 -13.5 0
@@ -163,7 +163,7 @@ $cells << EOD
 1.5 -12.5 1
 2.5 -12.5 1
 3.5 -12.5 1
-4.5 -12.5 0.873016
+4.5 -12.5 0.865079
 5.5 -12.5 0.420635
 6.5 -12.5 0.166667
 7.5 -12.5 0.0634921
@@ -177,9 +177,9 @@ $cells << EOD
 -4.5 -11.5 1
 -3.5 -11.5 0.97619
 -2.5 -11.5 0.984127
--1.5 -11.5 0.904762
+-1.5 -11.5 0.912698
 -0.5 -11.5 0.777778
-0.5 -11.5 0.873016
+0.5 -11.5 0.857143
 1.5 -11.5 0.936508
 2.5 -11.5 0.97619
 3.5 -11.5 1
@@ -205,7 +205,7 @@ $cells << EOD
 3.5 -10.5 0.833333
 4.5 -10.5 0.968254
 5.5 -10.5 0.968254
-6.5 -10.5 0.888889
+6.5 -10.5 0.896825
 7.5 -10.5 0.777778
 8.5 -10.5 0.563492
 9.5 -10.5 0.34127
