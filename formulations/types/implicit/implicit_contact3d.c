@@ -100,25 +100,19 @@ struct friction3 implicit_contact3d_friction(const struct implicit_step *d,
   const struct implicit_index ix = c->ix;
   double pn = x[ix.pn];
   if (ix.pnr >= 0) pn += x[ix.pnr];
-  return (struct friction3){.s = {c->s1, c->s2},
-                            .r = {c->e1.r, c->e2[0].r}, /* a2 - x2: the same for every inequality of body 2 */
-                            .plus = plus,
-                            .axis = c->ct->axis,
-                            .mu = c->ct->mu,
-                            .e = {d->et, d->eo, d->er},
-                            .h = d->h,
-                            .creep = d->creep,
-                            .with_normal = with_normal,
-                            .pn = pn,
-                            .pn_col = {ix.pn, ix.pnr},
-                            .npn = ix.pnr >= 0 ? 2 : 1,
-                            .pt = x[ix.pt],
-                            .po = x[ix.pt + 1],
-                            .pr = x[ix.pt + 2],
-                            .sg = x[ix.sg],
-                            .ipt = ix.pt,
-                            .ipo = ix.pt + 1,
-                            .ipr = ix.pt + 2,
-                            .isg = ix.sg,
-                            .cols = c->cols};
+  struct friction3 fc = {.s = {c->s1, c->s2},
+                         .r = {c->e1.r, c->e2[0].r}, /* a2 - x2: the same for every inequality of body 2 */
+                         .plus = plus,
+                         .axis = c->ct->axis,
+                         .mu = c->ct->mu,
+                         .e = {d->et, d->eo, d->er},
+                         .h = d->h,
+                         .creep = d->creep,
+                         .with_normal = with_normal,
+                         .pn = pn,
+                         .pn_col = {ix.pn, ix.pnr},
+                         .npn = ix.pnr >= 0 ? 2 : 1,
+                         .cols = c->cols};
+  friction3_set_unknowns(&fc, ix.pt, ix.sg, x);
+  return fc;
 }

@@ -37,4 +37,12 @@ struct friction3 {
 int implicit_friction3_rows(const struct friction3 *c, const struct dv *nv, const double *nu, double *F,
                             double *J, int n);
 
+/* The friction impulses p_t, p_o, p_r (at columns ipt .. ipt + 2 of x) and sigma (column isg) into fc, with
+ * their columns: every model stores them in this order. */
+static inline void friction3_set_unknowns(struct friction3 *fc, int ipt, int isg, const double *x)
+{
+  fc->pt = x[ipt], fc->po = x[ipt + 1], fc->pr = x[ipt + 2], fc->sg = x[isg];
+  fc->ipt = ipt, fc->ipo = ipt + 1, fc->ipr = ipt + 2, fc->isg = isg;
+}
+
 #endif

@@ -147,27 +147,20 @@ static int tp_rows3(const struct implicit_step *d, int i, const double *x, doubl
   if (tp_distance(&s1, &s2, &nv, &gap, dgap, lever)) return 1;
   F[ix.pn] = gap;
   scatter(J, d->n, ix.pn, cols, dgap, 1.0);
-  const struct friction3 fc = {.s = {&ct->s3[0], &ct->s3[1]},
-                               .r = {lever[0].v, lever[1].v},
-                               .rd = lever,
-                               .plus = 0, /* body 1 receives +n */
-                               .axis = ct->axis,
-                               .mu = ct->mu,
-                               .e = {d->et, d->eo, d->er},
-                               .h = d->h,
-                               .with_normal = 1,
-                               .pn = x[ix.pn],
-                               .pn_col = {ix.pn, -1},
-                               .npn = 1,
-                               .pt = x[ix.pt],
-                               .po = x[ix.pt + 1],
-                               .pr = x[ix.pt + 2],
-                               .sg = x[ix.sg],
-                               .ipt = ix.pt,
-                               .ipo = ix.pt + 1,
-                               .ipr = ix.pt + 2,
-                               .isg = ix.sg,
-                               .cols = cols};
+  struct friction3 fc = {.s = {&ct->s3[0], &ct->s3[1]},
+                         .r = {lever[0].v, lever[1].v},
+                         .rd = lever,
+                         .plus = 0, /* body 1 receives +n */
+                         .axis = ct->axis,
+                         .mu = ct->mu,
+                         .e = {d->et, d->eo, d->er},
+                         .h = d->h,
+                         .with_normal = 1,
+                         .pn = x[ix.pn],
+                         .pn_col = {ix.pn, -1},
+                         .npn = 1,
+                         .cols = cols};
+  friction3_set_unknowns(&fc, ix.pt, ix.sg, x);
   return implicit_friction3_rows(&fc, &nv, x, F, J, d->n);
 }
 
