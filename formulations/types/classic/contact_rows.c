@@ -1,6 +1,8 @@
 /* contact_rows.c — the rows coulomb_cone and boxed_lcp share (contact_rows.h). */
 #include "contact_rows.h"
 
+#include "classic.h"
+
 #include <stdlib.h>
 
 int contact_rows_create(struct formulation *f)
@@ -20,30 +22,12 @@ void contact_rows_destroy(struct formulation *f)
   f->data = NULL;
 }
 
-static int contact_rows_reserve(struct contact_rows *d, int ncol, int ndof)
-{
-  if (ncol > d->cap) {
-    struct jcol *c = realloc(d->col, (size_t)ncol * sizeof *c);
-    if (!c) return 1;
-    d->col = c;
-    d->cap = ncol;
-  }
-  if (ndof != d->ndof || !d->nu_free) {
-    free(d->nu_free);
-    free(d->work);
-    d->nu_free = malloc(((size_t)ndof + 1) * sizeof *d->nu_free);
-    d->work = malloc(((size_t)ndof + 1) * sizeof *d->work);
-    if (!d->nu_free || !d->work) return 1;
-    d->ndof = ndof;
-  }
-  return 0;
-}
-
 int contact_rows_columns(struct formulation *f, const struct world *w, const struct contact_set *cs, double h)
 {
   struct contact_rows *d = f->data;
   int nc = cs->n, dim = w->dim == 2 ? 2 : 3, n = nc * dim;
-  if (contact_rows_reserve(d, n > 0 ? n : 1, w->ndof))
+  if (classic_reserve((struct classic_columns){&d->col, &d->cap, &d->nu_free, &d->work, &d->ndof},
+                      n > 0 ? n : 1, w->ndof))
     return formulation_fail(f, "out of memory assembling %d contacts", nc);
   jacobian_free_velocity(w, h, d->nu_free, d->work);
   double dirs[3 * 4];

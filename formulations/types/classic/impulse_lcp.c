@@ -57,20 +57,8 @@ static int imp_assemble(struct formulation *f, const struct world *w, const stru
   struct imp_data *d = f->data;
   int nc = cs->n, nd = w->ndof, n = nc > 0 ? nc : 1;
   *out = NULL;
-  if (nc > d->cap) {
-    struct jcol *c = realloc(d->col, (size_t)nc * sizeof *c);
-    if (!c) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
-    d->col = c;
-    d->cap = nc;
-  }
-  if (nd != d->ndof || !d->nu_free) {
-    free(d->nu_free);
-    free(d->work);
-    d->nu_free = malloc(((size_t)nd + 1) * sizeof *d->nu_free);
-    d->work = malloc(((size_t)nd + 1) * sizeof *d->work);
-    if (!d->nu_free || !d->work) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
-    d->ndof = nd;
-  }
+  if (classic_reserve((struct classic_columns){&d->col, &d->cap, &d->nu_free, &d->work, &d->ndof}, nc, nd))
+    return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   struct cp_problem *p = cp_lcp_create(n);
   if (!p) return formulation_fail(f, "out of memory assembling %d contacts", cs->n);
   if (nc == 0) p->M[0] = 1.0;
