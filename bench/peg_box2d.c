@@ -64,6 +64,11 @@ static const struct sweep_column columns[] = {
     {"completed", SWEEP_INFO, "1 when the run reached -t_end", .floor = 0},
     {"trap_fraction", SWEEP_METRIC, "fraction of steps with a standard-model trap", .floor = 0},
     {"traps_mean", SWEEP_INFO, "mean trap count per step", .floor = 0},
+    {"i_constraint_fraction", SWEEP_INFO,
+     "fraction of steps at whose start PEG's model forms an I-constraint on the potential contacts (Sec. 3: "
+     "a vertex against several features of one part; the paper's \"PEG was necessary\", Fig. 22)",
+     .floor = 0},
+    {"i_constraints_mean", SWEEP_INFO, "mean I-constraints PEG's model forms per step", .floor = 0},
     {"contacts_mean", SWEEP_INFO, "mean potential contacts per step", .floor = 0},
     {"bodies", SWEEP_INFO, "polygons spawned", .floor = 0},
     {"steps", SWEEP_INFO, "steps taken (the last one may have failed)", .floor = 0},
@@ -182,6 +187,8 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   if (sum.steps > 0) {
     sweep_row_set(row, "trap_fraction", (double)traps.steps_with_traps / (double)traps.steps);
     sweep_row_set(row, "traps_mean", (double)traps.traps / (double)traps.steps);
+    sweep_row_set(row, "i_constraint_fraction", (double)traps.steps_with_i / (double)traps.steps);
+    sweep_row_set(row, "i_constraints_mean", (double)traps.i_constraints / (double)traps.steps);
     sweep_row_set(row, "contacts_mean", sum.contacts_mean);
     sweep_row_set(row, "rows_mean", sum.rows_mean);
     sweep_row_set(row, "solve_seconds", sum.solve_seconds);

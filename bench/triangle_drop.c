@@ -51,6 +51,9 @@ static const struct sweep_column columns[] = {
     {"max_overlap_depth", SWEEP_METRIC, "largest separating-axis overlap depth over the steps [m]",
      .floor = 1e-9},
     {"trap_fraction", SWEEP_INFO, "fraction of steps with a standard-model trap", .floor = 0},
+    {"i_constraint_fraction", SWEEP_INFO,
+     "fraction of steps at whose start PEG's model forms an I-constraint on the potential contacts",
+     .floor = 0},
     {"rows_mean", SWEEP_COST, "mean rows of the complementarity problem per step", .count = 1},
     {"step_seconds", SWEEP_COST,
      "wall time per step, whole step (detect + assemble + solve + recover), mean over the run's steps [s]",
@@ -116,6 +119,8 @@ static int simulate(const struct sweep_task *task, PetscOptions opts, const char
     sweep_row_set(row, "max_overlap_depth", overlap.depth_max);
     sweep_row_set(row, "trap_fraction",
                   traps.steps ? (double)traps.steps_with_traps / (double)traps.steps : 0.0);
+    sweep_row_set(row, "i_constraint_fraction",
+                  traps.steps ? (double)traps.steps_with_i / (double)traps.steps : 0.0);
     sweep_row_set(row, "rows_mean", sum.rows_mean);
     sweep_row_set(row, "step_seconds", sum.step_seconds);
     sweep_row_set_int(row, "steps", sum.steps);

@@ -19,8 +19,21 @@
 struct trap_ctx {
   struct run_trap_stats *out;
   struct contact_set scratch;
-  int last; /* the step's count, -1: not counted */
+  struct peg_model model;
+  int last;   /* the step's trap count, -1: not counted */
+  int last_i; /* the step's I-constraints */
 };
+
+/* PEG's I-constraints on the potential contacts the trap count just detected (the same default settings),
+ * or -1 on allocation failure. */
+static int trap_i_constraints(struct trap_ctx *c, const struct world *w)
+{
+  struct peg_settings s;
+  peg_settings_default(&s, 1);
+  int rc = w->dim == 2 ? peg_model_build(&c->model, w, &c->scratch, &s)
+                       : peg3d_model_build(&c->model, w, &c->scratch, &s);
+  return rc ? -1 : peg_model_i_constraints(&c->model);
+}
 
 static int traps_begin(void *vctx, struct simulation *sim, double h, long steps)
 {
@@ -35,9 +48,13 @@ static int traps_before(void *vctx, struct simulation *sim, long k, double h)
   (void)k;
   struct trap_ctx *c = vctx;
   c->last = -1;
-  c->last =
+  int traps =
       sim->w->dim == 2 ? peg2d_count_traps(sim->w, h, &c->scratch) : peg3d_count_traps(sim->w, &c->scratch);
-  return c->last < 0 ? RUN_ERROR : RUN_CONTINUE;
+  int i_constraints = traps < 0 ? -1 : trap_i_constraints(c, sim->w);
+  if (i_constraints < 0) return RUN_ERROR;
+  c->last = traps;
+  c->last_i = i_constraints;
+  return RUN_CONTINUE;
 }
 
 static int traps_after(void *vctx, const struct simulation *sim, long k, const struct step_record *rec)
@@ -48,6 +65,8 @@ static int traps_after(void *vctx, const struct simulation *sim, long k, const s
   c->out->steps++;
   c->out->traps += c->last;
   c->out->steps_with_traps += c->last > 0;
+  c->out->i_constraints += c->last_i;
+  c->out->steps_with_i += c->last_i > 0;
   return RUN_CONTINUE;
 }
 
@@ -55,6 +74,7 @@ static void traps_values(void *vctx, double *v)
 {
   const struct trap_ctx *c = vctx;
   v[0] = c->last >= 0 ? (double)c->last : NAN;
+  v[1] = c->last >= 0 ? (double)c->last_i : NAN;
 }
 
 static void traps_destroy(void *vctx)
@@ -62,6 +82,7 @@ static void traps_destroy(void *vctx)
   struct trap_ctx *c = vctx;
   if (!c) return;
   contact_set_free(&c->scratch);
+  peg_model_free(&c->model);
   free(c);
 }
 
@@ -79,8 +100,8 @@ int run_observer_traps(struct run_observer *o, struct run_trap_stats *out)
                              .before_step = traps_before,
                              .after_step = traps_after,
                              .destroy = traps_destroy,
-                             .columns = "traps",
-                             .n_columns = 1,
+                             .columns = "traps,i_constraints",
+                             .n_columns = 2,
                              .values = traps_values};
   return 0;
 }

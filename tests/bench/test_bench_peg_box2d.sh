@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 rc=$?
 csv="$tmp/run/tasks.csv"
 want="task_id,source,seed,h,formulation,solver,stewart_trinkle_detection,status"
-cols="overlap_mean overlap_median max_overlap_depth failed_at trap_fraction rows_mean solve_seconds step_seconds"
+cols="overlap_mean overlap_median max_overlap_depth failed_at trap_fraction i_constraint_fraction i_constraints_mean rows_mean solve_seconds step_seconds"
 missing=""
 for c in $cols; do head -1 "$csv" | tr ',' '\n' | grep -qx "$c" || missing="$missing $c"; done
 if [ "$rc" = 0 ] && head -1 "$csv" | grep -q "^$want," && [ -z "$missing" ]; then
@@ -39,7 +39,7 @@ if [ -n "$f" ] && grep -q "the failed problem at t = .* is in $f" "$tmp/out" &&
   echo "ok - bench_peg_box2d: -cp_dump_failed writes the failed LCP; cpsolve -cp_solver milp solves it"; else
   echo "not ok - bench_peg_box2d: -cp_dump_failed"; sed 's/^/# /' "$tmp/out"; fi
 tr="$tmp/dump/peg_box2d_task0.csv"
-if [ -f "$tr" ] && head -1 "$tr" | grep -q "^step,t,status,contacts,.*,max_penetration,bodies,traps,overlap," &&
+if [ -f "$tr" ] && head -1 "$tr" | grep -q "^step,t,status,contacts,.*,max_penetration,bodies,traps,i_constraints,overlap," &&
   tail -1 "$tr" | grep -q ",ray_termination," &&
   [ "$(awk -F, 'NR > 1 && $3 == "converged"' "$tr" | wc -l)" -ge 1 ]; then
   echo "ok - bench_peg_box2d: -trace writes a row per step, the failed step last"; else

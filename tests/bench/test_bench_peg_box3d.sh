@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 rc=$?
 csv="$tmp/run/tasks.csv"
 want="task_id,h,formulation,solver,stewart_trinkle_detection,status"
-cols="overlap_mean overlap_median overlap_q1 overlap_q3 overlap_max failed_at trap_fraction traps_mean contacts_mean bodies rows_mean step_seconds detect_seconds assemble_seconds solve_seconds"
+cols="overlap_mean overlap_median overlap_q1 overlap_q3 overlap_max failed_at trap_fraction traps_mean i_constraint_fraction i_constraints_mean contacts_mean bodies rows_mean step_seconds detect_seconds assemble_seconds solve_seconds"
 missing=""
 for c in $cols; do head -1 "$csv" 2>/dev/null | tr ',' '\n' | grep -qx "$c" || missing="$missing $c"; done
 if [ "$rc" = 0 ] && head -1 "$csv" | grep -q "^$want," && [ -z "$missing" ]; then

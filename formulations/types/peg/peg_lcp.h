@@ -83,6 +83,9 @@ struct peg_model {
 };
 
 void peg_model_free(struct peg_model *m);
+/* The model's I-constraints: the pairs of in that start a constraint (a 3D group of several kappa
+ * contacts is one). */
+int peg_model_i_constraints(const struct peg_model *m);
 /* Room for n contacts (u, in, keys, appl, used: n; x: 2 n). 0, or 1 on allocation failure. */
 int peg_model_reserve(struct peg_model *m, int n);
 /* Classifies the contacts (fa = VERTEX, fb = EDGE, polygon parts; others are ignored). 0 on success. */

@@ -46,6 +46,14 @@ void peg_model_free(struct peg_model *m)
   memset(m, 0, sizeof *m);
 }
 
+int peg_model_i_constraints(const struct peg_model *m)
+{
+  int count = 0;
+  for (int k = 0; k < m->ni; k++)
+    count += !m->in[k].cont;
+  return count;
+}
+
 int peg_model_reserve(struct peg_model *m, int n)
 {
   if (n <= m->cap) return 0;

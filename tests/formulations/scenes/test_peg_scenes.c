@@ -269,6 +269,15 @@ static void test_traps(void)
            run_observer_traps(&o, &traps) || simulation_run(&sim, 0.01, 1, &o, 1, &sum);
   CHECK(rc == 0 && traps.steps == 1 && traps.traps == 2 && traps.steps_with_traps == 1,
         "traps: the observer counts 2 for stewart_trinkle (%ld)", traps.traps);
+  /* PEG's model on the same contacts: one I-constraint per trapped tip (Sec. 3) */
+  CHECK(traps.i_constraints == 2 && traps.steps_with_i == 1,
+        "traps: PEG forms an I-constraint at each of the 2 corners (%ld)", traps.i_constraints);
+  simulation_close(&sim);
+  rc = simulation_open(&sim, diamonds(0.001, 0.1), "stewart_trinkle", "pgs", none) ||
+       simulation_run(&sim, 0.01, 1, &o, 1, &sum);
+  CHECK(rc == 0 && traps.steps == 1 && traps.traps == 0 && traps.i_constraints == 0 &&
+            traps.steps_with_i == 0,
+        "traps: a tip over an edge: no trap, no I-constraint (%ld, %ld)", traps.traps, traps.i_constraints);
   simulation_close(&sim);
   w = world_create(3);
   const double c[3] = {0, 0, 0};
@@ -276,7 +285,7 @@ static void test_traps(void)
   world_add_sphere(w, b, c, 0.1);
   world_finalize(w);
   rc = simulation_open(&sim, w, "stewart_trinkle", "pgs", none) || simulation_run(&sim, 0.01, 1, &o, 1, &sum);
-  CHECK(rc == 0 && sum.steps == 1 && traps.steps == 1 && traps.traps == 0,
+  CHECK(rc == 0 && sum.steps == 1 && traps.steps == 1 && traps.traps == 0 && traps.i_constraints == 0,
         "traps: counted in 3D too (peg3d_count_traps), none for a lone sphere");
   simulation_close(&sim);
   PetscOptionsDestroy(&none);
