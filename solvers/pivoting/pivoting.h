@@ -24,6 +24,7 @@ struct pivot_work {
   double *MC; /* cap x cap row-major: row j holds M_jC in clamped order, so that products with M_:C read
                * contiguous memory instead of gathering through idx */
   double *d;  /* the diagonal of the factor */
+  double *dinv; /* 1 / d: the solves multiply (a division costs several multiplications' time) */
   double *dz; /* the direction of the clamped z (by clamped position) */
   double *dw; /* the direction of w (by index) */
   double *v;  /* the rank-one update's vector, the entering row */
