@@ -22,10 +22,10 @@
  * can lead into a valley of the merit where it crawls for hundreds of iterations to a stationary point
  * that is not a solution, where the plain method converges in 7-11 iterations (two rolling-N-gon steps of
  * the geometrically implicit formulation that TAO, SNES and Siconos solve).
- * -fb_newton_active_set (auto): each iteration first tries the active-set Newton step of the natural map
+ * -fb_newton_active_set (0): 1: each iteration first tries the active-set Newton step of the natural map
  * (fb_active_direction), judged by the FB merit, until -fb_newton_active_set_refusals (2) refusals in a
- * row; auto = on for a nonlinear (callback) problem, off for a linear one: measured on every NCP class it
- * took fewer iterations and 0.25-0.96x the time, on the linear resting boxes 1.05-1.12x (docs/solvers.md). */
+ * row; auto: on for a nonlinear (callback) problem, off for a linear one (faster on every NCP class measured,
+ * 0.25-0.96x, but steps of the implicit 3D scenes then fail: off by default, docs/solvers.md). */
 #include "fb.h"
 
 #include <cblas.h>
@@ -227,7 +227,7 @@ static const struct option_decl fb_options[] = {
     {"islands", OPT_BOOL, offsetof(struct fb_dense, islands), "1", NULL,
      "a linear problem whose M is block diagonal up to a permutation (independent contact groups) is solved "
      "block by block (cp_islands)"},
-    {"active_set", OPT_CHOICE, offsetof(struct fb_dense, active_set), "auto", "auto|0|1",
+    {"active_set", OPT_CHOICE, offsetof(struct fb_dense, active_set), "0", "auto|0|1",
      "try the active-set Newton step of the natural map (J_II d_I = -F_I - J_IA d_A) before the FB Newton "
      "step, judged by the FB merit; auto: on nonlinear (callback) problems, off on linear ones"},
     {"active_set_refusals", OPT_INT, offsetof(struct fb_dense, fb.ns.direction_refusals), "2", "[1,inf)",
