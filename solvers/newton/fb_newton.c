@@ -22,9 +22,10 @@
  * can lead into a valley of the merit where it crawls for hundreds of iterations to a stationary point
  * that is not a solution, where the plain method converges in 7-11 iterations (two rolling-N-gon steps of
  * the geometrically implicit formulation that TAO, SNES and Siconos solve).
- * -fb_newton_active_set (false): each iteration first tries the active-set Newton step of the natural map
+ * -fb_newton_active_set (0): 1: each iteration first tries the active-set Newton step of the natural map
  * (fb_active_direction), judged by the FB merit, until -fb_newton_active_set_refusals (2) refusals in a
- * row. */
+ * row; auto: on for a nonlinear (callback) problem, off for a linear one (faster on every NCP class measured,
+ * 0.25-0.96x, but steps of the implicit 3D scenes then fail: off by default, docs/solvers.md). */
 #include "fb.h"
 
 #include <cblas.h>
@@ -205,8 +206,18 @@ struct fb_dense {
   struct fb_data fb;
   int islands;    /* -fb_newton_islands: a linear problem's independent blocks solved one by one */
   double prox;    /* -fb_newton_prox: the proximal weight of the Newton step (fb_prox_weight) */
-  int active_set; /* -fb_newton_active_set: the active-set direction first (fb_active_direction) */
+  int active_set; /* -fb_newton_active_set (enum fb_active_set): the active-set direction first */
 };
+
+/* -fb_newton_active_set's choices, in the order of its "auto|0|1" list */
+enum fb_active_set { FB_ACTIVE_AUTO, FB_ACTIVE_OFF, FB_ACTIVE_ON };
+
+/* Whether p's iterations try the active-set direction: auto takes it on nonlinear (callback) problems only.
+ */
+static int fb_use_active_set(const struct fb_dense *d, const struct cp_problem *p)
+{
+  return d->active_set == FB_ACTIVE_ON || (d->active_set == FB_ACTIVE_AUTO && !cp_is_linear(p));
+}
 
 static const struct option_decl fb_options[] = {
     FB_NEWTON_OPTION_ROWS(offsetof(struct fb_dense, fb)),
@@ -216,9 +227,9 @@ static const struct option_decl fb_options[] = {
     {"islands", OPT_BOOL, offsetof(struct fb_dense, islands), "1", NULL,
      "a linear problem whose M is block diagonal up to a permutation (independent contact groups) is solved "
      "block by block (cp_islands)"},
-    {"active_set", OPT_BOOL, offsetof(struct fb_dense, active_set), "0", NULL,
+    {"active_set", OPT_CHOICE, offsetof(struct fb_dense, active_set), "0", "auto|0|1",
      "try the active-set Newton step of the natural map (J_II d_I = -F_I - J_IA d_A) before the FB Newton "
-     "step, judged by the FB merit"},
+     "step, judged by the FB merit; auto: on nonlinear (callback) problems, off on linear ones"},
     {"active_set_refusals", OPT_INT, offsetof(struct fb_dense, fb.ns.direction_refusals), "2", "[1,inf)",
      "consecutive refusals of the active-set step after which a run stops trying it"},
 };
@@ -308,7 +319,8 @@ static int fb_solve_one(const struct solver *s, const struct cp_problem *p, doub
   c.beta = malloc(nn * sizeof *c.beta);
   c.shift = malloc(nn * sizeof *c.shift);
   int err = !c.F || !c.zF || !c.y || !c.beta || !c.shift;
-  if (d->active_set) {
+  const int active_set = fb_use_active_set(d, p);
+  if (active_set) {
     if (!cp_is_linear(p)) c.J = malloc(nn * nn * sizeof *c.J);
     c.A = malloc(nn * nn * sizeof *c.A);
     c.rhs = malloc(nn * sizeof *c.rhs);
@@ -327,7 +339,7 @@ static int fb_solve_one(const struct solver *s, const struct cp_problem *p, doub
                                   .jacobian = fb_eval_jacobian,
                                   .converged = fb_converged,
                                   .diag_shift = c.prox > 0.0 && cp_is_linear(p) ? c.shift : NULL,
-                                  .direction = d->active_set ? fb_active_direction : NULL};
+                                  .direction = active_set ? fb_active_direction : NULL};
     err = fb_run(&d->fb, ns, &prob, z, r);
   }
   free(c.F);

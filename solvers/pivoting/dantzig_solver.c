@@ -55,9 +55,17 @@ static int dantzig_setup(struct solver *s, const struct cp_problem *p)
   return pivot_work_reserve(&d->ws, n);
 }
 
-/* 1 when every pair differs by at most tol times the larger of the two (*bad: the worst pair's ratio). */
+/* 1 when every pair differs by at most tol times the larger of the two (*bad: the worst pair's ratio). The
+ * check is inside the timed solve: a first pass asks only whether every pair is equal (what an assembled
+ * symmetric M is: no branch, no division, about half the time of the tolerance test), the tolerance test
+ * runs only when one is not. */
 static int dantzig_symmetric(const double *M, int n, double tol, double *bad)
 {
+  int differ = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < i; j++)
+      differ |= M[(size_t)i * n + j] != M[(size_t)j * n + i];
+  if (!differ) return 1;
   for (int i = 0; i < n; i++)
     for (int j = 0; j < i; j++) {
       double a = M[(size_t)i * n + j], b = M[(size_t)j * n + i], d = fabs(a - b);

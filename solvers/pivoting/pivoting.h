@@ -20,15 +20,16 @@
 /* The workspace for problems of up to cap unknowns (one allocation). */
 struct pivot_work {
   int cap;
-  double *L;  /* cap x cap row-major: the unit lower factor of M_CC, rows and columns in clamped order */
-  double *MC; /* cap x cap row-major: row j holds M_jC in clamped order, so that products with M_:C read
-               * contiguous memory instead of gathering through idx */
-  double *d;  /* the diagonal of the factor */
-  double *dz; /* the direction of the clamped z (by clamped position) */
-  double *dw; /* the direction of w (by index) */
-  double *v;  /* the rank-one update's vector, the entering row */
-  double *w;  /* w = M z + q (by index; 0 on the clamped set) */
-  double *lo; /* the bounds in use (a findex row's are set when it is reached) */
+  double *L;    /* cap x cap row-major: the unit lower factor of M_CC, rows and columns in clamped order */
+  double *MC;   /* cap x cap row-major: row j holds M_jC in clamped order, so that products with M_:C read
+                 * contiguous memory instead of gathering through idx */
+  double *d;    /* the diagonal of the factor */
+  double *dinv; /* 1 / d: the solves multiply (a division costs several multiplications' time) */
+  double *dz;   /* the direction of the clamped z (by clamped position) */
+  double *dw;   /* the direction of w (by index) */
+  double *v;    /* the rank-one update's vector, the entering row */
+  double *w;    /* w = M z + q (by index; 0 on the clamped set) */
+  double *lo;   /* the bounds in use (a findex row's are set when it is reached) */
   double *hi;
   int *state;  /* enum pivot_state by index */
   int *pos;    /* clamped position of an index, -1 when not clamped */

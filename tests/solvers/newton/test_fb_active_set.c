@@ -96,7 +96,7 @@ static void test_hook(void)
  * on any seed and fewer in all (measured, seeds 1-5: 11 11 10 9 10 without, 8 10 8 9 10 with). */
 static void test_ncp_mixed(void)
 {
-  struct solver *plain = test_solver("fb_newton", 1e-8),
+  struct solver *plain = test_solver_with("fb_newton", 1e-8, OPTS("-fb_newton_active_set", "0")),
                 *as = test_solver_with("fb_newton", 1e-8, OPTS("-fb_newton_active_set", "1"));
   int sum_plain = 0, sum_as = 0, worst = 0, ok = 0;
   for (unsigned long seed = 1; seed <= 5; seed++) {
@@ -166,12 +166,44 @@ static void test_resting(void)
   check_resting("sliding120", 3, 1, 60);
 }
 
+/* -fb_newton_active_set auto is the step on a nonlinear (callback) problem and no step on a linear one: the
+ * same iterations and the same z, bit for bit, as the explicit setting, on ncp_mixed30 and resting24. */
+static void check_auto(const char *cls, const char *same)
+{
+  struct solver *dflt = test_solver_with("fb_newton", 1e-8, OPTS("-fb_newton_active_set", "auto")),
+                *set = test_solver_with("fb_newton", 1e-8, OPTS("-fb_newton_active_set", same));
+  int agree = 0, seeds = 3;
+  for (int seed = 1; seed <= seeds && dflt && set; seed++) {
+    struct cp_problem *p = NULL;
+    char err[256];
+    if (cp_class_create(cls, (unsigned long)seed, NULL, &p, err, sizeof err) != CP_CLASS_OK) break;
+    double *z1 = calloc((size_t)p->n, sizeof *z1), *z2 = calloc((size_t)p->n, sizeof *z2);
+    struct solve_result r1, r2;
+    if (z1 && z2) {
+      solver_solve(dflt, p, z1, &r1);
+      solver_solve(set, p, z2, &r2);
+      agree += r1.status == SOLVE_CONVERGED && r1.iterations == r2.iterations &&
+               memcmp(z1, z2, (size_t)p->n * sizeof *z1) == 0;
+    }
+    free(z1);
+    free(z2);
+    cp_destroy(&p);
+  }
+  CHECK(agree == seeds,
+        "fb_newton -fb_newton_active_set auto on %s is -fb_newton_active_set %s: %d of %d seeds", cls, same,
+        agree, seeds);
+  solver_destroy(&dflt);
+  solver_destroy(&set);
+}
+
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   test_hook();
   test_ncp_mixed();
   test_resting();
+  check_auto("ncp_mixed30", "1");
+  check_auto("resting24", "0");
   int rc = check_finish();
   PetscCall(PetscFinalize());
   return rc;
