@@ -10,21 +10,11 @@
  * (-step_cold_retry, stepper.c): a second trial (scene grasp at (0.5, -15.5) mm) whose first finger contact
  * no halving lets Newton solve from the warm start (the last step's answers) is solved from the cold one. */
 #include "check.h"
-#include "grasp_run.h"
-#include "grasp_world.h"
-#include "solver_fixture.h"
+#include "grasp_fixture.h"
 
 #include <math.h>
 #include <petscsys.h>
 #include <string.h>
-
-static const struct grasp_trial_opts trial = {.h = 1e-3,
-                                              .t_max = 2.0,
-                                              .rest_speed = 1e-5,
-                                              .rest_steps = 10,
-                                              .margin = 5e-4,
-                                              .s_min = 5e-4,
-                                              .start_clear = 2e-4};
 
 static struct grasp_world_settings settings = {.x = -9.5,
                                                .y = -17.5,
@@ -41,24 +31,11 @@ static struct grasp_world_settings settings = {.x = -9.5,
                                                .start_clear = 2e-4,
                                                .margin = 5e-4};
 
-/* One trial with the formulation and solver and the option / value pairs opts; 0, or 1 when it could not
- * be set up. */
+/* One trial of settings (grasp_fixture_run). */
 static int run_trial(const char *formulation, const char *solver, const char *const *opts,
                      struct grasp_result *r)
 {
-  struct world *w = NULL;
-  char msg[256];
-  if (grasp_world_build(&settings, &w, msg, sizeof msg)) {
-    CHECK(0, "grasp world: %s", msg);
-    return 1;
-  }
-  PetscOptions o = test_options_object(opts);
-  struct simulation sim;
-  int rc = simulation_open(&sim, w, formulation, solver, o) ||
-           grasp_run_trial(&sim, &settings, &trial, NULL, 0, r);
-  simulation_close(&sim);
-  PetscOptionsDestroy(&o);
-  return rc;
+  return grasp_fixture_run(&settings, formulation, solver, opts, r);
 }
 
 static void test_implicit(void)
@@ -103,15 +80,7 @@ static void test_cold_retry(void)
                              "-step_halvings",
                              "8",
                              NULL};
-  const char *const eq8c[] = {"-geometric_implicit_equilibrate",
-                              "1",
-                              "-geometric_implicit_creep",
-                              "2e-5",
-                              "-step_halvings",
-                              "8",
-                              "-step_cold_retry",
-                              "1",
-                              NULL};
+  const char *const *eq8c = grasp_fixture_implicit; /* the same with -step_cold_retry 1 */
   int rc = run_trial("geometric_implicit", "fb_newton", eq8, &warm);
   CHECK(rc == 0 && warm.outcome == GRASP_SOLVER_FAILURE && warm.retries == 0 && fabs(warm.t - 0.34) < 0.01,
         "8 halvings from the warm start: the first finger contact fails (%s at t %g s)",
