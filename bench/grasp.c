@@ -446,7 +446,8 @@ static const struct sweep_driver driver = {
         "success share is the success probability); bench_grasp_map RUN_DIR adds the sweet spot and\n"
         "draws the maps.\n"
         "Defaults this driver gives unless the run does (GRASP_DEFAULTS): -step_halvings 8 and\n"
-        "-step_cold_retry 1 (every formulation's; stewart_trinkle with Lemke has never needed them),\n"
+        "-step_cold_retry 1 (every formulation's; Lemke's explicit steps rarely fail, and stewart_trinkle\n"
+        "carries nothing for the cold retry to forget),\n"
         "-geometric_implicit_equilibrate 1 and -geometric_implicit_creep 2e-5 (1e-3 of the default\n"
         "-close_speed: the slip sticking friction may have, which picks the statically indeterminate split\n"
         "of a held part's friction impulses).\n",
