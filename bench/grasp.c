@@ -33,6 +33,16 @@
   "-19.5,-18.5,-17.5,-16.5,-15.5,-14.5,-13.5,-12.5,-11.5,-10.5,-9.5,-8.5,-7.5,-6.5,-5.5,-4.5,-3.5,-2.5,"     \
   "-1.5,-0.5"
 
+/* What geometric_implicit needs on this world (each a default the run may override): the NCP in
+ * equilibrated units (impulses of 1e-5 N s beside centimetre lengths: in SI units fb_newton stalls at the
+ * first finger contact), a creep of 1e-3 close_speed (the split of a held part's friction impulses among
+ * the support points and the fingers is statically indeterminate without it), and a failed step taken
+ * again cold, then halved (the first finger contact from the last step's answers, docs/grasp.md). On the
+ * quick grid's slice 0/5 (96 trials, fb_newton): 93 trials solved with all four, 78 without the cold retry
+ * (in SI units fb_newton stalls at the first finger contact: test_step_halving). */
+#define GRASP_DEFAULTS                                                                                       \
+  "-step_halvings 8 -step_cold_retry 1 -geometric_implicit_equilibrate 1 -geometric_implicit_creep 2e-5"
+
 /* The axes' places (check_axes reads their values by index). */
 enum { AX_SUPPORT, AX_GRIPPER, AX_FORCE, AX_FRICTION, AX_Y, AX_X, AX_SEED, AX_FORMULATION, AX_SOLVER };
 
@@ -65,11 +75,11 @@ static const struct sweep_axis axes[] = {
      "[-60,60]"},
     {SWEEP_SEEDS_AXIS, NULL, SWEEP_INT, "126", "trials per cell (each its own draws)", 1, SWEEP_INSTANCE,
      NULL},
-    {"formulation", NULL, SWEEP_STRING, "stewart_trinkle",
-     "a registered formulation that knows support friction and motors (stewart_trinkle: the LCP on the "
-     "exact shapes' contacts at the step's start, stepped by the one run loop on scene grasp), or "
-     "geometric_implicit: the paper's mixed NCP, closest points as unknowns (the study's own step; needs a "
-     "solver that takes callback problems, e.g. fb_newton)",
+    {"formulation", NULL, SWEEP_FORMULATION, "stewart_trinkle",
+     "a registered formulation that knows support friction and motors, stepped by the one run loop on "
+     "scene grasp (stewart_trinkle: the LCP on the exact shapes' contacts at the step's start; "
+     "geometric_implicit: the paper's mixed NCP, closest points as unknowns, needs a solver that takes "
+     "callback problems, e.g. fb_newton)",
      0, SWEEP_METHOD, NULL},
     {"solver", "-cp_solver", SWEEP_SOLVER, "lemke", "solvers", 0, SWEEP_METHOD, NULL},
 };
@@ -100,12 +110,12 @@ static const struct sweep_column columns[] = {
     {"contacts", SWEEP_INFO, "loaded contacts at the end: R or L, then d (disc) or the tooth 1..6",
      .floor = 0},
     {"steps", SWEEP_COST, "time steps taken", .count = 1},
-    {"cold_retries", SWEEP_INFO, "warm-started solves that failed and were solved again from cold",
+    {"cold_retries", SWEEP_INFO,
+     "failed (half) steps solved when taken again from the formulation's cold start (-step_cold_retry)",
      .floor = 0},
     {"halved", SWEEP_INFO,
-     "steps (or half steps) whose solve failed, taken again as two halves (-step_halvings; "
-     "geometric_implicit: "
-     "after both guesses failed)",
+     "steps (or half steps) whose solve failed, taken again as two halves (-step_halvings; after the cold "
+     "retry)",
      .floor = 0},
     {"rows_mean", SWEEP_COST, "mean rows of the LCP per step", .count = 1},
     {"pivots_mean", SWEEP_COST, "mean solver iterations (pivots) per step", .count = 1},
@@ -149,17 +159,6 @@ static const struct option_decl options[] = {
      "half-opening at which the fingers meet: the trial ends, nothing held [m]"},
     {"start_clear", OPT_REAL, offsetof(struct grasp_ctx, o.start_clear), "2e-4", "(0,inf)",
      "the jaws start this far outside the part (the free closing before is skipped) [m]"},
-    {"friction_creep", OPT_REAL, offsetof(struct grasp_ctx, o.creep), "1e-3", "[0,1)",
-     "geometric_implicit: largest slip of sticking friction (fingertips, support points) as a fraction of "
-     "-close_speed; it picks the statically indeterminate split of the friction impulses"},
-    {"step_halvings", OPT_INT, offsetof(struct grasp_ctx, o.halvings), "8", "[0,20]",
-     "a step whose solve fails is taken again as two half steps, nested at most this often (0: the trial "
-     "ends as solver_failure there); the study's geometric_implicit step after both its guesses failed "
-     "(default 8 there), the registered formulations' stepper as every formulation's -step_halvings (default "
-     "0)"},
-    {"warm_start", OPT_BOOL, offsetof(struct grasp_ctx, o.warm_start), "1", NULL,
-     "geometric_implicit: start each solve from the last step's answer per finger-part pair, a new pair "
-     "from the explicit LCP's answer (the registered formulations' solvers read -cp_warm_start)"},
 };
 
 /* A named range (medium, high) into r: 0, or 1 for any other name. */
@@ -190,10 +189,6 @@ static int friction_bounds(const char *value, const char *named, double r[2])
   return end == rest || *end || !isfinite(r[0]) || !isfinite(r[1]) || r[0] < 0 || r[1] <= r[0];
 }
 
-/* The study's own geometrically implicit step (grasp_trial_implicit.c), or a registered formulation on the
- * world of scene grasp through the run loop. */
-static int is_own_implicit(const char *name) { return strcmp(name, "geometric_implicit") == 0; }
-
 /* A registered formulation that can step the grasp world: 0, or 1 with a message. */
 static int registry_formulation_ok(const char *name)
 {
@@ -201,7 +196,7 @@ static int registry_formulation_ok(const char *name)
   char msg[256];
   const struct formulation_type *t = formulation_find(name);
   if (!t) {
-    fprintf(stderr, "error: -formulation %s: not a registered formulation, nor geometric_implicit\n", name);
+    fprintf(stderr, "error: -formulation %s: not a registered formulation\n", name);
     return 1;
   }
   if (scene_create_from_spec("grasp", NULL, &w, msg, sizeof msg)) {
@@ -214,7 +209,7 @@ static int registry_formulation_ok(const char *name)
   if (!ok)
     fprintf(stderr,
             "error: -formulation %s cannot step the grasp world (support friction and a "
-            "motor): stewart_trinkle can\n",
+            "motor): stewart_trinkle and geometric_implicit can\n",
             name);
   return !ok;
 }
@@ -302,68 +297,25 @@ static int check_axes(void *vctx, const int *n_values, char *const *const *value
 {
   const struct grasp_ctx *ctx = vctx;
   if (check_friction(ctx, n_values, values)) return 1;
-  int n_registry = 0, n_forms = n_values[AX_FORMULATION];
-  for (int i = 0; i < n_forms; i++) {
+  int n_pyramid = 0; /* formulations that read the world's support directions */
+  for (int i = 0; i < n_values[AX_FORMULATION]; i++) {
     const char *form = values[AX_FORMULATION][i];
-    if (!is_own_implicit(form) && registry_formulation_ok(form)) return 1;
-    n_registry += !is_own_implicit(form);
+    if (registry_formulation_ok(form)) return 1;
+    n_pyramid += strcmp(form, "geometric_implicit") != 0;
   }
   PetscBool set = PETSC_FALSE;
   PetscOptionsHasName(ctx->run_options, NULL, "-support_directions", &set);
-  if (set && !n_registry) {
-    fprintf(stderr, "error: -support_directions sets the registered formulations' friction pyramid; "
-                    "geometric_implicit's support friction is the ellipse (eq. 5), and no other is run\n");
+  if (set && !n_pyramid) {
+    fprintf(stderr,
+            "error: -support_directions sets the friction pyramid of the formulations that "
+            "linearise it; geometric_implicit's support friction is the ellipse (eq. 5), and no other "
+            "is run\n");
     return 1;
-  }
-  /* the study's own implicit step has no world: what the engine does to a task's world and run loop
-   * (-perturb_initial, -trace, -cp_dump_failed, -cp_capture) would not reach it */
-  const char *const loop_only[] = {"-perturb_initial", "-trace", "-cp_dump_failed", "-cp_capture"};
-  for (int k = 0; k < 4 && n_registry < n_forms; k++) {
-    PetscOptionsHasName(ctx->run_options, NULL, loop_only[k], &set);
-    if (set) {
-      fprintf(stderr,
-              "error: %s acts on the run loop of the registered formulations; the study's own "
-              "geometric_implicit step is not run by it: leave geometric_implicit out of -formulation\n",
-              loop_only[k]);
-      return 1;
-    }
-  }
-  /* -step_halvings is every formulation's too (the stepper's retry), so it is never refused here */
-  for (int k = 0; k < 2; k++) {
-    const char *opt = k ? "-warm_start" : "-friction_creep";
-    PetscOptionsHasName(ctx->run_options, NULL, opt, &set);
-    if (set && n_registry == n_forms) {
-      fprintf(stderr,
-              "error: %s is geometric_implicit's (the registered formulations' solvers read "
-              "-cp_warm_start), and geometric_implicit is not run\n",
-              opt);
-      return 1;
-    }
   }
   return 0;
 }
 
-/* The trial on the study's own geometrically implicit step (grasp_trial_implicit.c). */
-static int run_own_implicit(const struct sweep_task *task, const struct grasp_ctx *ctx,
-                            const struct grasp_params *p, double x, double y, struct grasp_result *r)
-{
-  char msg[256] = "out of memory";
-  struct solver *s = NULL;
-  struct grasp_trial *t = NULL;
-  if (solver_create(sweep_task_string(task, "solver"), &s, msg, sizeof msg) ||
-      solver_set_from_options(s, task->options, msg, sizeof msg) ||
-      grasp_trial_create(&t, s, p->n_dirs, GRASP_GEOMETRIC_IMPLICIT)) {
-    fprintf(stderr, "bench_grasp: %s\n", msg);
-    solver_destroy(&s);
-    return 1;
-  }
-  grasp_trial_run(t, p, &ctx->o, 1e-3 * x, 1e-3 * y, r);
-  grasp_trial_destroy(&t);
-  solver_destroy(&s);
-  return 0;
-}
-
-/* The trial on scene grasp (the task's draws inline) with a registered formulation, by the run loop. */
+/* The trial on scene grasp (the task's draws inline) with the task's formulation, by the run loop. */
 static int run_registry(const struct sweep_task *task, const struct grasp_ctx *ctx,
                         const struct grasp_params *p, double x, double y, struct grasp_result *r)
 {
@@ -429,11 +381,8 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
                            .n_dirs = ctx->n_dirs};
   grasp_draw(task->rng, support, grip, &p);
   struct grasp_result r;
-  const char *form = sweep_task_string(task, "formulation");
   const double x = sweep_task_real(task, "x"), y = sweep_task_real(task, "y");
-  if (is_own_implicit(form) ? run_own_implicit(task, ctx, &p, x, y, &r)
-                            : run_registry(task, ctx, &p, x, y, &r))
-    return 1;
+  if (run_registry(task, ctx, &p, x, y, &r)) return 1;
   char text[160];
   const char *name = grasp_outcome_name(r.outcome);
   /* the status says whether the trial was simulated to its end; where the part ended is its outcome */
@@ -495,7 +444,13 @@ static const struct sweep_driver driver = {
         "is a column (outer_teeth = success, other_teeth, round, diametric, lost), each also a 0/1 share\n"
         "column: the summary gives the share per (friction, y, x) with its Wilson 95 % interval (the\n"
         "success share is the success probability); bench_grasp_map RUN_DIR adds the sweet spot and\n"
-        "draws the maps.\n",
+        "draws the maps.\n"
+        "Defaults this driver gives unless the run does (GRASP_DEFAULTS): -step_halvings 8 and\n"
+        "-step_cold_retry 1 (every formulation's; Lemke's explicit steps rarely fail, and stewart_trinkle\n"
+        "carries nothing for the cold retry to forget),\n"
+        "-geometric_implicit_equilibrate 1 and -geometric_implicit_creep 2e-5 (1e-3 of the default\n"
+        "-close_speed: the slip sticking friction may have, which picks the statically indeterminate split\n"
+        "of a held part's friction impulses).\n",
     .options = options,
     .n_options = sizeof options / sizeof options[0],
     .settings_size = sizeof(struct grasp_ctx),
@@ -508,6 +463,7 @@ static const struct sweep_driver driver = {
     .setup = setup,
     .axis_default = axis_default,
     .check_axes = check_axes,
+    .option_defaults = GRASP_DEFAULTS,
     .steps_observed = 1,
     .run = run,
 };

@@ -66,12 +66,6 @@ enum grasp_outcome {
 };
 const char *grasp_outcome_name(enum grasp_outcome o);
 
-/* The state of a trial. q = (x_g, y_g, theta_g, s), u its velocity. */
-struct grasp_state {
-  double q[4], u[4];
-  double t;
-};
-
 /* Geometry (grasp_geometry.c). The component's support point in world direction d (unit) for the part
  * at pose q; returns the support value d . p. */
 double grasp_support(const double q[3], int component, const double d[2], double p[2]);
@@ -98,13 +92,7 @@ void grasp_draw(gsl_rng *rng, const double support[2], const double grip[2], str
 enum grasp_outcome grasp_classify(const struct grasp_contact *c, int nc, double load_min, double s_min,
                                   double s);
 
-/* The study's own trial in q = (x_g, y_g, theta_g, s) (grasp_trial.c), still used for the geometrically
- * implicit step: the paper's own mixed NCP (grasp_trial_implicit.c), the closest points of each
- * finger-component pair unknowns of the step, the friction laws (fingers, support points, the jaw motor's
- * force bound) ellipsoidal, eqs. (21)-(22); its guesses come from the explicit LCP of the same step
- * (GRASP_EXPLICIT_LCP: the Stewart–Trinkle LCP hand-assembled in q). The explicit study itself runs the
- * registered stewart_trinkle on scene grasp by the run loop (grasp_run.h). */
-enum grasp_formulation { GRASP_EXPLICIT_LCP, GRASP_GEOMETRIC_IMPLICIT };
+/* A trial's settings: the registered formulations step scene grasp by the run loop (grasp_run.h). */
 struct grasp_trial_opts {
   double h, t_max;    /* step [s], simulated time limit [s] */
   double rest_speed;  /* at rest: every speed (part, rim speed of the rotation, jaws) below it [m/s] */
@@ -112,38 +100,24 @@ struct grasp_trial_opts {
   double margin;      /* contacts kept when closer than this [m] */
   double s_min;       /* the jaws closed: half-opening at which the fingers meet [m] */
   double start_clear; /* the jaws start this far outside the part's extent [m] */
-  double creep;       /* geometric_implicit: sticking friction's largest slip, in units of close_speed */
-  int halvings;       /* geometric_implicit: a step whose NCP no guess solves is taken as two of half the
-                         length, at most this many times nested (0: the trial fails there) */
-  int warm_start;     /* start from the last step's solution (explicit_lcp: when the contact set is
-                         unchanged; geometric_implicit: per pair, else the detection's guess) */
 };
 
 struct grasp_result {
   enum grasp_outcome outcome;
-  int at_rest;          /* ended at rest (else: time limit, lost or solver failure) */
-  long steps;           /* steps taken */
-  double t;             /* simulated time at the end [s] */
-  double skipped;       /* of which skipped: the jaws closing freely, the part still [s] */
-  double q[4];          /* final state */
-  double solve_seconds; /* total in the solver */
-  double rows_sum;      /* sum over steps of the LCP size */
-  long pivots;          /* sum of solver iterations */
-  int retries;          /* failed warm-started solves retried cold (implicit: from the predictor) */
-  int predictions;      /* geometric_implicit: explicit LCPs solved as the guess (counted in solve_seconds) */
-  int halved;           /* geometric_implicit: steps (or half steps) taken as two halves */
+  int at_rest;              /* ended at rest (else: time limit, lost or solver failure) */
+  long steps;               /* steps taken */
+  double t;                 /* simulated time at the end [s] */
+  double skipped;           /* of which skipped: the jaws closing freely, the part still [s] */
+  double q[4];              /* final state */
+  double solve_seconds;     /* total in the solver */
+  double rows_sum;          /* sum over steps of the LCP size */
+  long pivots;              /* sum of solver iterations */
+  int retries;              /* failed (half) steps solved when taken again cold (-step_cold_retry) */
+  int halved;               /* failed steps (or half steps) taken as two halves (-step_halvings) */
   enum solve_status status; /* the failed solve's status (outcome solver_failure) */
   int n_contacts;           /* loaded contacts at the end */
   struct grasp_contact contact[GRASP_MAX_CONTACTS];
   char message[160];
 };
-
-/* Workspace of a trial: allocated once (grasp_trial_create), reused by every step and trial. */
-struct grasp_trial;
-int grasp_trial_create(struct grasp_trial **t, struct solver *s, int n_dirs, enum grasp_formulation form);
-void grasp_trial_destroy(struct grasp_trial **t);
-/* Runs one trial: gripper centre at (x, y) relative to the part's centre. */
-int grasp_trial_run(struct grasp_trial *t, const struct grasp_params *p, const struct grasp_trial_opts *o,
-                    double x, double y, struct grasp_result *r);
 
 #endif

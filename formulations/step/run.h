@@ -20,6 +20,7 @@
  *   fp_iterations    mean assemble -> solve rounds per step (1 unless the formulation iterates)
  *   fp_iterations_max  most rounds in one step
  *   halvings         failed (half) steps taken again as two halves (the formulation's -step_halvings)
+ *   cold_retries     failed (half) steps solved when taken again cold (the formulation's -step_cold_retry)
  *   residual_max     largest checker residual / scale over the steps
  *   energy           kinetic + potential energy at the end [J]
  *   t                simulated time at the end [s]
@@ -48,6 +49,7 @@ struct run_summary {
   double fp_iterations;
   int fp_iterations_max;
   long halvings;
+  long cold_retries; /* failed (half) steps solved when taken again cold (-step_cold_retry) */
   double residual_max;
   double energy, t;
   enum solve_status first_failed_status; /* the first failed step's solve status (converged: none) */

@@ -11,7 +11,8 @@
  * does not converge. seconds_solve includes the hook (the fixed-point update). What an experiment measures
  * per step (traps, normal-velocity error, dumps of failed problems) are observers of the run loop (run.h),
  * so the stepper does no file I/O and reads no options. A step whose solve does not converge is taken again
- * as two half steps when the formulation's -step_halvings allows (step_halving). */
+ * as two half steps when the formulation's -step_halvings allows (step_halving), after being taken once
+ * more from the formulation's cold start when its -step_cold_retry says so (cold_retry). */
 #include "stepper.h"
 
 #include "formulation.h"
@@ -209,6 +210,7 @@ static void add_half(struct step_record *all, const struct step_record *half)
   sum.solve.seconds = all->solve.seconds + half->solve.seconds;
   sum.fp_iterations = all->fp_iterations + half->fp_iterations;
   sum.halvings = all->halvings + half->halvings;
+  sum.cold_retries = all->cold_retries + half->cold_retries;
   sum.advanced = all->advanced && half->advanced;
   sum.max_penetration = fmax(all->max_penetration, half->max_penetration);
   sum.seconds_detect += all->seconds_detect;
@@ -218,14 +220,43 @@ static void add_half(struct step_record *all, const struct step_record *half)
   *all = sum;
 }
 
+/* A failed step (rec) taken again from the same state (ss) with the formulation's carried state forgotten
+ * (-step_cold_retry): the warm start that shifts an implicit step's unknowns is the last step's answer,
+ * which can hold Newton at a spurious point when a pair starts to touch (the grasp study's first finger
+ * contact: jaws at full speed, the part still, the penetration left in the merit), where the cold guess at
+ * the predicted pose lets it finish. rec becomes the retry's record (its verdict, and the state it left),
+ * with the failed attempt's costs added and cold_retries = 1 when it converged. 0, or 1 when the state
+ * could not be put back or the retry failed outside its solve. */
+static int cold_retry(struct stepper *st, struct world *w, struct formulation *f, struct solver *s, double h,
+                      const struct step_snapshot *ss, struct step_record *rec)
+{
+  struct step_record again;
+  if (snapshot_restore(ss, w, f)) return 1;
+  f->type->forget(f);
+  st->nz = 0; /* the failed attempt's z is no warm start either */
+  if (step_once(st, w, f, s, h, &again)) return 1;
+  again.solve.iterations += rec->solve.iterations;
+  again.solve.seconds += rec->solve.seconds;
+  again.fp_iterations += rec->fp_iterations;
+  again.seconds_detect += rec->seconds_detect;
+  again.seconds_assemble += rec->seconds_assemble;
+  again.seconds_solve += rec->seconds_solve;
+  again.seconds_recover += rec->seconds_recover;
+  again.cold_retries = !again.failed;
+  *rec = again;
+  return 0;
+}
+
 /* A step whose solve did not converge is taken again from the same state as two steps of h / 2, each
  * retried the same way, nested at most f->step_halvings deep: an implicit step's Newton solve can fail from
- * its guess where a shorter step's guess is closer (the geometrically implicit grasp trials). */
+ * its guess where a shorter step's guess is closer (the geometrically implicit grasp trials). With
+ * -step_cold_retry it is first taken once more from the cold start (cold_retry), at every depth. */
 static int step_halving(struct stepper *st, struct world *w, struct formulation *f, struct solver *s,
                         double h, int depth, struct step_record *rec)
 {
   struct step_snapshot ss;
-  const int keep = depth < f->step_halvings;
+  const int halve = depth < f->step_halvings, retry = f->step_cold_retry && f->type->forget,
+            keep = halve || retry;
   if (keep && snapshot_take(&ss, w, f)) {
     snapshot_free(&ss);
     memset(rec, 0, sizeof *rec);
@@ -233,7 +264,12 @@ static int step_halving(struct stepper *st, struct world *w, struct formulation 
     return 1;
   }
   int rc = step_once(st, w, f, s, h, rec);
-  if (rc || !keep || !rec->failed) {
+  if (!rc && retry && rec->failed && cold_retry(st, w, f, s, h, &ss, rec)) {
+    snapshot_free(&ss);
+    snprintf(rec->solve.message, sizeof rec->solve.message, "%s", f->message);
+    return 1;
+  }
+  if (rc || !halve || !rec->failed) {
     if (keep) snapshot_free(&ss);
     return rc;
   }

@@ -20,9 +20,10 @@ struct step_record {
   double max_penetration; /* max over this step's detected contacts of -gap (state at the step start) */
   double energy;          /* kinetic + potential after the step */
   double seconds_detect, seconds_assemble, seconds_solve, seconds_recover;
-  int halvings;  /* times a (half) step that failed was taken again as two halves (-step_halvings) */
-  double h_last; /* the length of the last (half) step taken: h unless halved; contacts, impulses and
-                    the solution are that step's */
+  int halvings;     /* times a (half) step that failed was taken again as two halves (-step_halvings) */
+  int cold_retries; /* times a (half) step that failed was solved when taken again cold (-step_cold_retry) */
+  double h_last;    /* the length of the last (half) step taken: h unless halved; contacts, impulses and
+                       the solution are that step's */
 };
 
 struct stepper;

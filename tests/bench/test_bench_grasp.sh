@@ -7,8 +7,7 @@
 # trial with its outcome; the same rows (timing columns aside) on 2 ranks as on 1 rank in-process and
 # after a stop and -resume; a bad
 # friction range exits 2; bench_grasp_map writes the per-cell intervals and the sweet spot; the run loop's
-# options (-trace, -perturb_initial) apply to the registered formulations and are refused with the study's
-# own implicit step.
+# options (-trace, -perturb_initial) apply to every formulation, geometric_implicit included.
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -83,9 +82,9 @@ if [ "$rc1" = 0 ] && grep -Eq "success +100.0% \(3\) +66.7% \(3\) +-33.3 pts \[N
 rc=$?
 if [ "$rc" = 2 ]; then echo "ok - bench_grasp: unknown friction range exits 2"; else
   echo "not ok - bench_grasp: unknown friction range exits $rc (want 2)"; fi
-# the geometrically implicit step (Sec. 3-4): across the diameter it squeezes as the explicit LCP does, its
-# rows name the formulation; an LCP-only solver is not_applicable; an option only the registered formulations read, with
-# none of them run, is refused
+# the registered geometric_implicit (Sec. 3-4) on scene grasp by the run loop: across the diameter it squeezes as
+# the explicit LCP does, its rows name the formulation; an LCP-only solver is not_applicable; an option only the
+# formulations that linearise the support friction read, with none of them run, is refused
 "$CB_BIN/bench_grasp" -x 0.5 -y -0.5 -friction medium -seeds 2 -formulation geometric_implicit,stewart_trinkle \
   -cp_solver fb_newton,lemke -quiet -no_plots -out "$tmp/gi" -task_fork 0 >"$tmp/outgi" 2>&1
 gcsv="$tmp/gi/tasks.csv"
@@ -108,14 +107,14 @@ rc=$?
 if [ "$rc" = 2 ] && grep -q "support_directions" "$tmp/outbad2"; then
   echo "ok - bench_grasp: -support_directions without stewart_trinkle exits 2, named"; else
   echo "not ok - bench_grasp: -support_directions without stewart_trinkle exits $rc"; sed 's/^/# /' "$tmp/outbad2"; fi
-"$CB_BIN/bench_grasp" -friction_creep 1e-2 -out "$tmp/bad3" -quiet >"$tmp/outbad3" 2>&1
+"$CB_BIN/bench_grasp" -geometric_implicit_creep 1e-4 -out "$tmp/bad3" -quiet >"$tmp/outbad3" 2>&1
 rc=$?
-if [ "$rc" = 2 ] && grep -q "friction_creep" "$tmp/outbad3"; then
-  echo "ok - bench_grasp: -friction_creep without geometric_implicit exits 2, named"; else
-  echo "not ok - bench_grasp: -friction_creep without geometric_implicit exits $rc"; sed 's/^/# /' "$tmp/outbad3"; fi
+if [ "$rc" = 2 ] && grep -q "geometric_implicit_creep" "$tmp/outbad3"; then
+  echo "ok - bench_grasp: -geometric_implicit_creep without geometric_implicit exits 2, named"; else
+  echo "not ok - bench_grasp: -geometric_implicit_creep without geometric_implicit exits $rc"; sed 's/^/# /' "$tmp/outbad3"; fi
 # the registered formulations run on the engine's run loop: -trace writes a trial's steps, the physics checks
-# fill their columns, -perturb_initial 1e-12 moves no outcome of these trials; the study's own implicit step
-# is not run by the loop, so those options are refused with it
+# fill their columns, -perturb_initial 1e-12 moves no outcome of these trials; geometric_implicit is run by the
+# same loop, so -trace records its steps too
 "$CB_BIN/bench_grasp" -x 0.5 -y -11.5 -friction medium -seeds 1 -trace "$tmp/tr" -out "$tmp/t1" -quiet -no_plots \
   >"$tmp/outt1" 2>&1
 rc=$?
@@ -130,12 +129,14 @@ pco=$(head -1 "$tmp/p1/tasks.csv" 2>/dev/null | tr , '\n' | grep -nx outcome | c
 if [ "$rc" = 0 ] && [ -n "$pco" ] && cmp -s <(cut -d, -f"$co" "$csv") <(cut -d, -f"$pco" "$tmp/p1/tasks.csv"); then
   echo "ok - bench_grasp -perturb_initial 1e-12: every trial's outcome as unperturbed"; else
   echo "not ok - bench_grasp -perturb_initial (exit $rc)"; sed 's/^/# /' "$tmp/outp1"; fi
-"$CB_BIN/bench_grasp" -formulation geometric_implicit -cp_solver fb_newton -perturb_initial 1e-12 -out "$tmp/bad5" \
-  -quiet >"$tmp/outbad5" 2>&1
+"$CB_BIN/bench_grasp" -x 0.5 -y -11.5 -friction medium -seeds 1 -formulation geometric_implicit -cp_solver fb_newton \
+  -trace "$tmp/tr5" -out "$tmp/t5" -quiet -no_plots >"$tmp/outt5" 2>&1
 rc=$?
-if [ "$rc" = 2 ] && grep -q "perturb_initial" "$tmp/outbad5"; then
-  echo "ok - bench_grasp: -perturb_initial with the study's own implicit step exits 2, named"; else
-  echo "not ok - bench_grasp: -perturb_initial with geometric_implicit exits $rc"; sed 's/^/# /' "$tmp/outbad5"; fi
+trace=$(ls "$tmp"/tr5/grasp_task0.csv 2>/dev/null)
+if [ "$rc" = 0 ] && [ -n "$trace" ] && [ "$(awk 'END { print NR }' "$trace")" -gt 10 ] &&
+   grep -q ",ok,outer_teeth," "$tmp/t5/tasks.csv"; then
+  echo "ok - bench_grasp -trace with geometric_implicit: its steps in grasp_task0.csv, the trial on the outer teeth"; else
+  echo "not ok - bench_grasp -trace with geometric_implicit (exit $rc)"; sed 's/^/# /' "$tmp/outt5"; fi
 # -step_halvings is the stepper's retry of every formulation: stewart_trinkle takes it (its Lemke steps never
 # fail here, so nothing is halved and the rows equal the run without it)
 "$CB_BIN/bench_grasp" $args -step_halvings 2 -out "$tmp/h4" -task_fork 0 >"$tmp/outh4" 2>&1

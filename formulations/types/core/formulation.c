@@ -34,6 +34,10 @@ const struct option_decl formulation_options[] = {
     {"step_halvings", OPT_INT, offsetof(struct formulation, step_halvings), "0", "[0,20]",
      "a step whose solve does not converge is taken again as two steps of half the length, nested at most "
      "this deep (0: never; the step fails)"},
+    {"step_cold_retry", OPT_BOOL, offsetof(struct formulation, step_cold_retry), "0", NULL,
+     "a step whose solve does not converge is first taken again once from the formulation's cold start "
+     "(the geometrically implicit formulations' last answers forgotten: every pair guessed as new), "
+     "before -step_halvings halves it; no effect on a formulation that carries nothing"},
 };
 const int formulation_n_options = (int)(sizeof formulation_options / sizeof formulation_options[0]);
 

@@ -4,10 +4,10 @@
  * The stepper (stepper.c): detect -> assemble -> solve -> recover -> semi-implicit Euler position update
  * (q += h nu+, quaternions renormalised), timing each phase; a fixed-point formulation (optional iterate
  * hook) gets several assemble -> solve rounds per step. Options: -formulation (default stewart_trinkle),
- * -friction_dirs (3D, default 4), -contact_threshold (default: world's), -step_halvings (default 0), declared
- * in formulation_options, and each type's own, declared in its table (option_table.h). Messages are returned,
- * never printed: lifecycle calls fill a caller's buffer; assemble / recover / detect / iterate fill
- * f->message. */
+ * -friction_dirs (3D, default 4), -contact_threshold (default: world's), -step_halvings (default 0),
+ * -step_cold_retry (default 0), declared in formulation_options, and each type's own, declared in its table
+ * (option_table.h). Messages are returned, never printed: lifecycle calls fill a caller's buffer; assemble /
+ * recover / detect / iterate fill f->message. */
 #ifndef CB_FORMULATION_H
 #define CB_FORMULATION_H
 
@@ -82,13 +82,17 @@ struct formulation_type {
    * not such a state). NULL: the formulation carries nothing that changes its next problem. */
   int (*carry_get)(const struct formulation *f, double *buf, int cap);
   int (*carry_set)(struct formulation *f, const double *buf, int n);
+  /* Optional: drop the carried state, so that the next assemble starts cold (every pair as if new): what
+   * -step_cold_retry retries a failed step from. NULL: nothing carried, no cold retry. */
+  void (*forget)(struct formulation *f);
 };
 
 struct formulation {
   const struct formulation_type *type;
-  int friction_dirs; /* friction directions per contact in 3D (2D always uses 2) */
-  double threshold;  /* contact detection threshold; < 0 means the world's */
-  int step_halvings; /* the stepper takes a step whose solve failed again as two halves, this deep */
+  int friction_dirs;   /* friction directions per contact in 3D (2D always uses 2) */
+  double threshold;    /* contact detection threshold; < 0 means the world's */
+  int step_halvings;   /* the stepper takes a step whose solve failed again as two halves, this deep */
+  int step_cold_retry; /* ... after first taking it once more from the cold start (type->forget) */
   struct row_counts rows;
   int round; /* set by the stepper before each assemble: 0, 1, ... within the current step */
   void *data;
@@ -98,7 +102,8 @@ struct formulation {
   char message[256];
 };
 
-/* The options every formulation reads (-friction_dirs, -contact_threshold, -step_halvings), offsets into
+/* The options every formulation reads (-friction_dirs, -contact_threshold, -step_halvings,
+ * -step_cold_retry), offsets into
  * struct formulation. */
 extern const struct option_decl formulation_options[];
 extern const int formulation_n_options;

@@ -240,6 +240,7 @@ const struct formulation_type formulation_type_geometric_implicit = {
     .detect = implicit_step_detect,
     .carry_get = gi_carry_get,
     .carry_set = gi_carry_set,
+    .forget = implicit_step_forget,
     .destroy = implicit_step_destroy,
     .view = gi_view,
 };

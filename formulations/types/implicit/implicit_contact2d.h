@@ -1,9 +1,9 @@
 /* implicit_contact2d.h — the rows of one geometrically implicit contact in 2D (Chakraborty, Berard, Akella &
  * Trinkle, Sec. 3-4: eqs. (15)-(19), (21)-(22), with Sec. 4.3's (28)-(31) when body 2 is an intersection of
  * half-planes): the closest-point KKT rows, the friction rows and the complementarity rows of the pair, and
- * its impulses' share of the two bodies' Newton-Euler rows. Shared by geometric_implicit.c (a world's
- * bodies) and grasp_trial_implicit.c (the lock piece between two jaws that move on one axis); its parts (the
- * sides' evaluations, the gap rows, the impulses in the Newton-Euler rows) also by quasi_rigid.c's 2D rows.
+ * its impulses' share of the two bodies' Newton-Euler rows, for geometric_implicit.c (a world's bodies); its
+ * parts (the sides' evaluations, the gap rows, the impulses in the Newton-Euler rows) also for
+ * quasi_rigid.c's 2D rows.
  */
 #ifndef CB_IMPLICIT_CONTACT2D_H
 #define CB_IMPLICIT_CONTACT2D_H
@@ -22,7 +22,7 @@ struct implicit_contact2d_index {
  * m2 half-planes g2). x holds every unknown, the velocities nu at the sides' dof indices. With J (dense,
  * n columns, row-major) not NULL, adds the analytic derivatives there. e2: room for m2 evaluations. mu, et2:
  * the friction coefficient and e_t^2 (eq. 5); creep: 0 for the paper's (21), else the friction row reads
- * e_t^2 mu p_n v_t + (sigma + creep) p_t (a slip of at most creep while sticking, grasp_trial_implicit.c).
+ * e_t^2 mu p_n v_t + (sigma + creep) p_t (a slip of at most creep while sticking: -geometric_implicit_creep).
  * Returns 1 when body 2's normal is undefined (zero gradient). */
 int implicit_contact2d_eval(const struct gi_side s[2], const struct convex_fn *g2, int m2, double mu,
                             double et2, double creep, double h, const double *x,

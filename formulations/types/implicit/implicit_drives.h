@@ -16,13 +16,13 @@
  * -B <= p <= B, complementary to d' nu - v* + creep p / B (at -B the error is >= 0, at B <= 0, inside 0) —
  * the same law without sigma. Why: in the form with sigma, at the step a grasp study's finger first meets the
  * part every Newton solver (ours, SNES VI, TAO) stalled with the motor's sigma at zero and the penetration
- * left in the merit's floor (the study's own step, grasp_trial_implicit.c, found this first); the box has no
- * multiplier to leave at zero.
- * B is a constant, so dividing the paper's rows by it changes no solution; it keeps them O(v) and O(p) where
- * B ~ 1e-5 N s would put the paper's B v and B^2 under the solver's absolute tolerance. A group with B = 0
- * (mu = 0, N_i = 0) has no impulse and no unknowns. Directions, lever arms and joint columns are those of the
- * start of the step (the world's models are posed there, as the velocity-eliminated formulations have them).
- * The unknowns' start is the world's alone (implicit_drives_guess), so nothing is carried. */
+ * left in the merit's floor (the study's former own step, grasp_trial_implicit.c, found this first); the box
+ * has no multiplier to leave at zero. B is a constant, so dividing the paper's rows by it changes no
+ * solution; it keeps them O(v) and O(p) where B ~ 1e-5 N s would put the paper's B v and B^2 under the
+ * solver's absolute tolerance. A group with B = 0 (mu = 0, N_i = 0) has no impulse and no unknowns.
+ * Directions, lever arms and joint columns are those of the start of the step (the world's models are posed
+ * there, as the velocity-eliminated formulations have them). The unknowns' start is the world's alone
+ * (implicit_drives_guess), so nothing is carried. */
 #ifndef CB_IMPLICIT_DRIVES_H
 #define CB_IMPLICIT_DRIVES_H
 

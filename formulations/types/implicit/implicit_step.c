@@ -44,6 +44,12 @@ void implicit_step_destroy(struct formulation *f)
   f->data = NULL;
 }
 
+void implicit_step_forget(struct formulation *f)
+{
+  struct implicit_step *d = f->data;
+  d->prev.n = 0;
+}
+
 int implicit_step_detect(struct formulation *f, const struct world *w, double h, struct contact_set *cs)
 {
   (void)h;

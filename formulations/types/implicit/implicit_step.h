@@ -102,6 +102,9 @@ struct implicit_step {
 /* The formulation_type hooks the two formulations share. create allocates f->data for the model. */
 int implicit_step_create(struct formulation *f, const struct implicit_model *model);
 void implicit_step_destroy(struct formulation *f);
+/* The formulation_type forget hook: the last step's answers dropped, so every pair of the next step is
+ * guessed as new (-step_cold_retry). */
+void implicit_step_forget(struct formulation *f);
 int implicit_step_detect(struct formulation *f, const struct world *w, double h, struct contact_set *cs);
 int implicit_step_assemble(struct formulation *f, const struct world *w, const struct contact_set *cs,
                            double h, struct cp_problem **out);

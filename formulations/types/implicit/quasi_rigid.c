@@ -393,6 +393,7 @@ const struct formulation_type formulation_type_quasi_rigid = {
     .detect = implicit_step_detect,
     .carry_get = qr_carry_get,
     .carry_set = qr_carry_set,
+    .forget = implicit_step_forget,
     .destroy = implicit_step_destroy,
     .view = qr_view,
 };

@@ -241,6 +241,7 @@ const struct formulation_type formulation_type_tzitzouris_pang = {
     .detect = implicit_step_detect,
     .carry_get = tp_carry_get,
     .carry_set = tp_carry_set,
+    .forget = implicit_step_forget,
     .destroy = implicit_step_destroy,
     .view = tp_view,
 };

@@ -1,13 +1,16 @@
 /* test_grasp.c — the lock piece grasp (Chakraborty et al. Sec. 6.4, eqs. (56)–(61)): shapes' support
  * functions and distances against closed forms, the tripod's statics, the per-trial draws, the outcome
  * classification on hand-placed contacts of each outcome, and whole trials from hand-placed gripper
- * positions (sweet spot, round part, diametric, lost) with the final opening checked against geometry. */
+ * positions (sweet spot, round part, diametric, lost) on scene grasp under stewart_trinkle and
+ * geometric_implicit, with the final opening checked against geometry and the two formulations' final
+ * poses against each other. */
 #include "check.h"
 #include "grasp.h"
 #include "grasp_fixture.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <petscsys.h>
 
 #define R GRASP_DISC_RADIUS
 
@@ -161,27 +164,23 @@ static void test_first_touch(void)
   }
 }
 
-/* A whole trial with fixed frictions and a symmetric tripod (grasp_fixture.h), no support damping. */
-static void trial(struct grasp_trial *t, double x, double y, double mu, struct grasp_result *r)
-{
-  const struct grasp_params p = grasp_fixture_params(mu, 0.0);
-  const struct grasp_trial_opts o = grasp_fixture_opts();
-  grasp_trial_run(t, &p, &o, x, y, r);
-}
-
+/* Whole trials with fixed frictions mu = 0.5 and a symmetric tripod (grasp_fixture.h), no support damping,
+ * on scene grasp by the run loop: the explicit LCP (stewart_trinkle, Lemke) and the geometrically implicit
+ * NCP (geometric_implicit, fb_newton) end each hand-placed position alike; at the sweet spot their final
+ * poses agree to 1e-6 m. */
 static void test_trials(void)
 {
-  struct solver *s = NULL;
-  struct grasp_trial *t = NULL;
-  char msg[256];
-  if (solver_create("lemke", &s, msg, sizeof msg) || grasp_trial_create(&t, s, 8, GRASP_EXPLICIT_LCP)) {
-    CHECK(0, "create: %s", msg);
-    return;
-  }
-  struct grasp_result r;
-  trial(t, 0.0, -0.011, 0.5, &r); /* the paper's sweet spot */
+  struct grasp_result r, ri;
+  int rc =
+      grasp_fixture_trial("stewart_trinkle", "lemke", NULL, 0.5, 0.0, -0.011, &r) ||
+      grasp_fixture_trial("geometric_implicit", "fb_newton", grasp_fixture_implicit, 0.5, 0.0, -0.011, &ri);
+  if (rc) return;
+  /* the paper's sweet spot */
   CHECK(r.outcome == GRASP_OUTER_TEETH && r.at_rest, "(0, -11) mm: held by the outer teeth at rest (%s)",
         grasp_outcome_name(r.outcome));
+  CHECK(ri.outcome == GRASP_OUTER_TEETH && ri.at_rest,
+        "(0, -11) mm, geometric_implicit: held by the outer teeth at rest (%s; %s)",
+        grasp_outcome_name(ri.outcome), ri.message);
   /* the fingers on the outer edges of teeth 1 and 6: the opening is at most their span 2 (20.75 cos
    * 0.962134 + 2.3) mm (less where the rounded side meets the fingertip) */
   double span = 2.0 * (R * cos(2 * M_PI - 5.321051) + GRASP_TOOTH_A);
@@ -189,29 +188,47 @@ static void test_trials(void)
         2e3 * r.q[3], 1e3 * span);
   CHECK(fabs(r.q[0]) < 1e-9 && fabs(r.q[2]) < 1e-6, "symmetric: no sideways drift, no turn");
   CHECK(r.q[1] > 0.011 - R * 1e-9, "the part slid up, away from the fingers (y %.4f mm)", 1e3 * r.q[1]);
-  trial(t, 0.0, -0.0005, 0.5, &r); /* tips 0.5 mm under the centre: squeezed across the diameter */
-  CHECK(r.outcome == GRASP_DIAMETRIC && r.at_rest, "(0, -0.5) mm: diametric (%s)",
-        grasp_outcome_name(r.outcome));
-  CHECK_CLOSE(r.q[3], sqrt(R * R - r.q[1] * r.q[1]), 1e-9, "the fingertips on the disc at its final height");
-  trial(t, 0.0, -0.0055, 0.5, &r);
-  CHECK(r.outcome == GRASP_ROUND && r.at_rest, "(0, -5.5) mm: held by friction on the round part (%s)",
-        grasp_outcome_name(r.outcome));
-  trial(t, 0.0, -0.021, 0.5, &r); /* tips under the disc, level with the lowest teeth (3 and 4) */
-  CHECK(r.outcome == GRASP_LOST, "(0, -21) mm: the tips slip under the part: lost (%s)",
-        grasp_outcome_name(r.outcome));
-  trial(t, 0.0, -0.03, 0.5, &r); /* below the part: the jaws meet, in one free jump */
-  CHECK(r.outcome == GRASP_LOST && r.steps == 0, "(0, -30) mm: nothing to grasp, no step taken (%ld)",
-        r.steps);
-  grasp_trial_destroy(&t);
-  solver_destroy(&s);
+  CHECK(fabs(ri.q[0]) < 1e-8 && fabs(ri.q[2]) < 1e-6,
+        "geometric_implicit symmetric: no sideways drift (%.1e m), no turn (%.1e)", ri.q[0], ri.q[2]);
+  CHECK_CLOSE(ri.q[3], r.q[3], 1e-6, "final half-opening %.5f mm, explicit LCP %.5f mm", 1e3 * ri.q[3],
+              1e3 * r.q[3]);
+  CHECK_CLOSE(ri.q[1], r.q[1], 1e-6, "final height %.4f mm, explicit LCP %.4f mm", 1e3 * ri.q[1],
+              1e3 * r.q[1]);
+  /* the other outcomes, each under both formulations */
+  const double ys[] = {-0.0005, -0.0055, -0.021};
+  const enum grasp_outcome want[] = {GRASP_DIAMETRIC, GRASP_ROUND, GRASP_LOST};
+  const char *what[] = {"tips 0.5 mm under the centre: squeezed across the diameter",
+                        "held by friction on the round part",
+                        "tips under the disc, level with the lowest teeth (3 and 4): they slip under it"};
+  for (int k = 0; k < 3; k++)
+    for (int f = 0; f < 2; f++) {
+      struct grasp_result t;
+      const char *form = f ? "geometric_implicit" : "stewart_trinkle";
+      if (grasp_fixture_trial(form, f ? "fb_newton" : "lemke", f ? grasp_fixture_implicit : NULL, 0.5, 0.0,
+                              ys[k], &t))
+        return;
+      CHECK(t.outcome == want[k] && (want[k] == GRASP_LOST || t.at_rest), "(0, %g) mm, %s: %s (%s, want %s)",
+            1e3 * ys[k], form, what[k], grasp_outcome_name(t.outcome), grasp_outcome_name(want[k]));
+      if (want[k] == GRASP_DIAMETRIC)
+        CHECK_CLOSE(t.q[3], sqrt(R * R - t.q[1] * t.q[1]), 1e-9,
+                    "%s: the fingertips on the disc at its final height", form);
+    }
+  /* below the part: the jaws meet after one free jump (the run loop's skip of the free closing) and the
+   * steps that take them to s_min */
+  if (grasp_fixture_trial("stewart_trinkle", "lemke", NULL, 0.5, 0.0, -0.03, &r)) return;
+  CHECK(r.outcome == GRASP_LOST && r.steps <= 2 && r.q[3] <= grasp_fixture_opts().s_min,
+        "(0, -30) mm: nothing to grasp, the jaws met within 2 steps (%ld)", r.steps);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+  PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   test_shapes();
   test_tripod();
   test_classify();
   test_first_touch();
   test_trials();
-  return check_finish();
+  int rc = check_finish();
+  PetscCall(PetscFinalize());
+  return rc;
 }

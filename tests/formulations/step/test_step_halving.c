@@ -6,57 +6,36 @@
  * it stalls later without halving and the trial ends as solver_failure; with 8 halvings every step is solved
  * and the trial ends classified, the halved steps counted in the run summary; the contacts' impulses of a
  * halved step are scaled to a step of h (grasp_run.c). The explicit step (stewart_trinkle, Lemke) never
- * fails there, so -step_halvings 8 leaves its trial bit for bit as it was. */
+ * fails there, so -step_halvings 8 leaves its trial bit for bit as it was. The cold retry
+ * (-step_cold_retry, stepper.c): a second trial (scene grasp at (0.5, -15.5) mm) whose first finger contact
+ * no halving lets Newton solve from the warm start (the last step's answers) is solved from the cold one. */
 #include "check.h"
-#include "grasp_run.h"
-#include "grasp_world.h"
-#include "solver_fixture.h"
+#include "grasp_fixture.h"
 
 #include <math.h>
 #include <petscsys.h>
+#include <string.h>
 
-static const struct grasp_trial_opts trial = {.h = 1e-3,
-                                              .t_max = 2.0,
-                                              .rest_speed = 1e-5,
-                                              .rest_steps = 10,
-                                              .margin = 5e-4,
-                                              .s_min = 5e-4,
-                                              .start_clear = 2e-4};
+static struct grasp_world_settings settings = {.x = -9.5,
+                                               .y = -17.5,
+                                               .mass = 0.03,
+                                               .jaw_mass = 0.05,
+                                               .close_speed = 0.02,
+                                               .close_force = 1.0,
+                                               .damping = 0.0,
+                                               .g = 9.81,
+                                               .dirs = 8,
+                                               .mu_support = 0.49059957392513753,
+                                               .mu_grip = 0.62078055194579074,
+                                               .tripod = {{10.59, -3.034}, {-8.015, 15.05}, {0.4318, -7.289}},
+                                               .start_clear = 2e-4,
+                                               .margin = 5e-4};
 
-static const struct grasp_world_settings settings = {
-    .x = -9.5,
-    .y = -17.5,
-    .mass = 0.03,
-    .jaw_mass = 0.05,
-    .close_speed = 0.02,
-    .close_force = 1.0,
-    .damping = 0.0,
-    .g = 9.81,
-    .dirs = 8,
-    .mu_support = 0.49059957392513753,
-    .mu_grip = 0.62078055194579074,
-    .tripod = {{10.59, -3.034}, {-8.015, 15.05}, {0.4318, -7.289}},
-    .start_clear = 2e-4,
-    .margin = 5e-4};
-
-/* One trial with the formulation and solver and the option / value pairs opts; 0, or 1 when it could not
- * be set up. */
+/* One trial of settings (grasp_fixture_run). */
 static int run_trial(const char *formulation, const char *solver, const char *const *opts,
                      struct grasp_result *r)
 {
-  struct world *w = NULL;
-  char msg[256];
-  if (grasp_world_build(&settings, &w, msg, sizeof msg)) {
-    CHECK(0, "grasp world: %s", msg);
-    return 1;
-  }
-  PetscOptions o = test_options_object(opts);
-  struct simulation sim;
-  int rc = simulation_open(&sim, w, formulation, solver, o) ||
-           grasp_run_trial(&sim, &settings, &trial, NULL, 0, r);
-  simulation_close(&sim);
-  PetscOptionsDestroy(&o);
-  return rc;
+  return grasp_fixture_run(&settings, formulation, solver, opts, r);
 }
 
 static void test_implicit(void)
@@ -83,6 +62,36 @@ static void test_implicit(void)
         halved.steps, plain.steps);
 }
 
+/* The first finger contact at (0.5, -15.5) mm (medium friction; draws of bench_grasp's quick grid, task 60,
+ * the tripod rounded to 4 digits): with 8 halvings alone the trial ends as solver_failure at t ~ 0.34 s;
+ * with the cold retry every step is solved and the trial ends with the fingertips on the outer teeth. */
+static void test_cold_retry(void)
+{
+  const struct grasp_world_settings keep = settings;
+  settings.x = 0.5, settings.y = -15.5;
+  settings.mu_support = 0.51855894592590634, settings.mu_grip = 0.63473999492358413;
+  const double tripod[3][2] = {{-13.88, -1.488}, {8.589, -9.14}, {7.662, 5.255}};
+  memcpy(settings.tripod, tripod, sizeof tripod);
+  struct grasp_result warm = {0}, cold = {0};
+  const char *const eq8[] = {"-geometric_implicit_equilibrate",
+                             "1",
+                             "-geometric_implicit_creep",
+                             "2e-5",
+                             "-step_halvings",
+                             "8",
+                             NULL};
+  const char *const *eq8c = grasp_fixture_implicit; /* the same with -step_cold_retry 1 */
+  int rc = run_trial("geometric_implicit", "fb_newton", eq8, &warm);
+  CHECK(rc == 0 && warm.outcome == GRASP_SOLVER_FAILURE && warm.retries == 0 && fabs(warm.t - 0.34) < 0.01,
+        "8 halvings from the warm start: the first finger contact fails (%s at t %g s)",
+        grasp_outcome_name(warm.outcome), warm.t);
+  rc = run_trial("geometric_implicit", "fb_newton", eq8c, &cold);
+  CHECK(rc == 0 && cold.outcome == GRASP_OUTER_TEETH && cold.retries > 0 && cold.at_rest,
+        "with the cold retry: every step solved, at rest on the outer teeth (%s, %d cold retries, %d halved)",
+        grasp_outcome_name(cold.outcome), cold.retries, cold.halved);
+  settings = keep;
+}
+
 static void test_explicit_unchanged(void)
 {
   struct grasp_result a = {0}, b = {0};
@@ -99,6 +108,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   test_implicit();
   test_explicit_unchanged();
+  test_cold_retry();
   int rc = check_finish();
   PetscCall(PetscFinalize());
   return rc;
