@@ -179,7 +179,7 @@ static int dae_forces(struct dae *X, const double *y, struct forces *f)
   const struct two_spheres_problem *p = X->p;
   const double minv[6] = {1 / p->m, 1 / p->m, 1 / p->m, 1 / p->J, 1 / p->J, 1 / p->J};
   const double F[6] = {p->force[0], p->force[1], p->force[2], 0, 0, 0};
-  double G[6 * MAXROW], A[6 * MAXROW], b[MAXROW], S[MAXROW * MAXROW];
+  double G[6 * MAXROW] = {0}, A[6 * MAXROW] = {0}, b[MAXROW] = {0}, S[MAXROW * MAXROW] = {0};
   struct kin k[2];
   int start[2], nr = 0;
   for (int c = 0; c < 2; c++) {
