@@ -29,7 +29,7 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { NY = 10, MAXROW = 8 };
+enum { NY = 10, MAXROW = 8, NG = 6 };     /* state size, constraint rows at most, event functions */
 static const double look_interval = 1e-3; /* events are looked for at these intervals [s] */
 
 struct kin {
@@ -42,6 +42,7 @@ struct dae {
   int hold[2];       /* 1: friction held at phi (a slip's onset) */
   double phi[2][4];  /* held direction: tangential (world frame), torsional; ellipsoidal norm 1 */
   double sref[2][4]; /* a sliding contact's slip at the look interval's start */
+  int watch[2];      /* 1 until a sliding contact's slip speed first exceeds p->slip_speed */
   long evals;
 };
 
@@ -263,14 +264,15 @@ static void slip_of(const struct two_spheres_problem *p, int c, const double *y,
 }
 
 /* Event functions at y: g[2c] the normal force (the gap when separated), g[2c + 1] the cone's margin when
- * sticking, the slip along its reference when sliding (1 while held or separated). */
+ * sticking, the slip along its reference when sliding (1 while held or separated); g[4 + c] the slip-speed
+ * threshold's margin slip_speed - |u_t| while watched and sliding (else 1): not an event of the motion. */
 static int dae_events(struct dae *X, const double *y, double *g)
 {
   const struct two_spheres_problem *p = X->p;
   struct forces f;
   if (dae_forces(X, y, &f)) return 1;
   for (int c = 0; c < 2; c++) {
-    g[2 * c + 1] = 1.0;
+    g[2 * c + 1] = g[4 + c] = 1.0;
     if (X->mode[c] == TWO_SPHERES_SEPARATED) {
       struct kin k;
       kin_eval(p, c, y, &k);
@@ -285,6 +287,11 @@ static int dae_events(struct dae *X, const double *y, double *g)
       g[2 * c + 1] = 0.0;
       for (int i = 0; i < 4; i++)
         g[2 * c + 1] += s[i] * X->sref[c][i];
+    }
+    if (X->mode[c] == TWO_SPHERES_SLIDING && X->watch[c]) {
+      struct kin k;
+      kin_eval(p, c, y, &k);
+      g[4 + c] = p->slip_speed - sqrt(dot3(k.ut, k.ut));
     }
   }
   return 0;
@@ -455,7 +462,7 @@ static int initial_modes(struct run *R, char *msg, size_t len)
  * integrated from the interval's start; *root: the bracket's right end, where g_i <= 0. */
 static int refine(struct run *R, int i, double ga, double gb, double tb, double *root)
 {
-  double a = R->t, b = tb, ym[NY], g[4];
+  double a = R->t, b = tb, ym[NY], g[NG];
   int side = 0;
   for (int it = 0; it < 300 && b - a > R->X.p->t_tol; it++) {
     double m = it % 4 == 3 ? 0.5 * (a + b) : (a * gb - b * ga) / (gb - ga);
@@ -480,7 +487,7 @@ static int look(struct run *R, char *msg, size_t len)
 {
   const struct two_spheres_problem *p = R->X.p;
   int held = R->X.hold[0] || R->X.hold[1];
-  double t1 = fmin(R->t + look_interval, p->t_end), y1[NY], g0[4], g1[4], root = 0.0;
+  double t1 = fmin(R->t + look_interval, p->t_end), y1[NY], g0[NG], g1[NG], root = 0.0;
   if (held) t1 = fmin(t1, R->hold_end);
   for (int c = 0; c < 2; c++)
     slip_of(p, c, R->y, NULL, R->X.sref[c], NULL);
@@ -489,8 +496,8 @@ static int look(struct run *R, char *msg, size_t len)
     return 1;
   }
   int first = -1;
-  for (int i = 0; i < 4; i++) {
-    int c = i / 2;
+  for (int i = 0; i < NG; i++) {
+    int c = i < 4 ? i / 2 : i - 4;
     if (R->X.mode[c] == TWO_SPHERES_SEPARATED) {
       if (i % 2 == 0 && g1[i] < -1e3 * p->t_tol) {
         snprintf(msg, len, "contact %d closes again by t = %.12g s (impacts are not modelled)", c + 1, t1);
@@ -498,7 +505,7 @@ static int look(struct run *R, char *msg, size_t len)
       }
       continue;
     }
-    if (i % 2 == 1 && p->mu == 0) continue; /* frictionless: no stick or slip */
+    if (i < 4 && i % 2 == 1 && p->mu == 0) continue; /* frictionless: no stick or slip */
     double ri;
     if (!(g0[i] > 0 && g1[i] <= 0)) continue;
     if (refine(R, i, g0[i], g1[i], t1, &ri)) {
@@ -517,6 +524,11 @@ static int look(struct run *R, char *msg, size_t len)
   R->t = root;
   memcpy(R->y, y1, sizeof y1);
   check_drift(R);
+  if (first >= 4) { /* the slip speed's threshold: recorded, the motion goes on */
+    R->a->t_slip_speed[first - 4] = R->t;
+    R->X.watch[first - 4] = 0;
+    return 0;
+  }
   int c = first / 2, rc;
   if (first % 2 == 0)
     rc = record_event(R, c, TWO_SPHERES_SEPARATED, msg, len);
@@ -553,6 +565,8 @@ int two_spheres_exact(const struct two_spheres_problem *p, struct two_spheres_an
   int rc = 1;
   memset(a, 0, sizeof *a);
   a->t_slide[0] = a->t_slide[1] = a->t_sep[0] = a->t_sep[1] = -1.0;
+  a->t_slip_speed[0] = a->t_slip_speed[1] = -1.0;
+  R.X.watch[0] = R.X.watch[1] = p->slip_speed > 0;
   memcpy(R.y, p->x0, sizeof p->x0);
   R.d = gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_rk8pd, 1e-6, p->tol, p->tol);
   if (!R.d) {

@@ -24,6 +24,8 @@ struct two_spheres_problem {
   double tol;                     /* gsl_odeiv2 absolute and relative tolerance */
   double t_tol;                   /* width of an event's bracket after refinement [s] */
   double onset;                   /* a slip's onset: friction held at the direction it has there [s] */
+  double slip_speed;              /* a sliding contact's tangential slip speed |u_t| whose first crossing
+                                     upwards is reported (a time stepper's slide detection) [m/s]; 0: none */
 };
 
 struct two_spheres_event {
@@ -37,6 +39,7 @@ struct two_spheres_answer {
   int n_events;
   enum two_spheres_mode mode0[2];  /* the modes chosen at t = 0 */
   double t_slide[2], t_sep[2];     /* first stick-to-slide and separation time per contact; -1: none */
+  double t_slip_speed[2];          /* first time a sliding contact's |u_t| exceeds slip_speed; -1: none */
   double x[3], v[3], w[3];         /* the state at t_end */
   double gap_drift, vn_drift;      /* largest |gap| [m] and |normal velocity| [m/s] of an active contact,
                                       checked at every event and at t_end */
@@ -45,7 +48,8 @@ struct two_spheres_answer {
   long evaluations;                /* right-hand-side evaluations */
 };
 
-/* The problem of Chakraborty et al. Sec. 6.2 with the default tolerances (1e-12, 1e-12 s, onset 1e-6 s). */
+/* The problem of Chakraborty et al. Sec. 6.2 with the default tolerances (1e-12, 1e-12 s, onset 1e-6 s)
+ * and no slip-speed threshold. */
 void two_spheres_exact_paper(struct two_spheres_problem *p);
 
 /* Integrates p to p->t_end. 0 on success; 1 with msg (a mode with no consistent forces, an impact, too

@@ -5,7 +5,8 @@
  * separation is where one of them reaches 0, at t = int dtheta / theta' (GSL quadrature) — an independent
  * hand check. With the paper's friction: the modes the paper describes (contact 1 slides from rest,
  * contact 2 rolls, then slides, then both separate), the energy balance and the constraints' drift, and
- * the event times stable under the integrator's tolerance, the event bracket and the slip onset. A load
+ * the event times stable under the integrator's tolerance, the event bracket and the slip onset; the slip
+ * speed's threshold crossing (what a time stepper detects) after a quadratic onset. A load
  * that holds the sphere at rest has no consistent sliding mode: refused with a message. */
 #include "check.h"
 #include "two_spheres_exact.h"
@@ -144,6 +145,34 @@ static void test_stability(void)
   }
 }
 
+/* A time stepper's slide detection (slip speed past a threshold) on the exact answer: after the onset, and
+ * the onset on the cone's edge is continuous, so the slip grows as (t - t0)^2: a threshold 100x lower is
+ * crossed 10x sooner after the onset. */
+static void test_slip_speed(void)
+{
+  struct two_spheres_problem p;
+  struct two_spheres_answer a;
+  char msg[256] = "";
+  double dt[2];
+  const double thr[2] = {1e-6, 1e-8};
+  for (int k = 0; k < 2; k++) {
+    two_spheres_exact_paper(&p);
+    p.slip_speed = thr[k];
+    int rc = two_spheres_exact(&p, &a, msg, sizeof msg);
+    dt[k] = a.t_slip_speed[1] - a.t_slide[1];
+    CHECK(rc == 0 && dt[k] > 0 && fabs(a.t_sep[1] - t_ref[2]) < 1e-10,
+          "slip speed: contact 2 passes %.0e m/s %.6f s after its onset, the motion unchanged %s", thr[k],
+          dt[k], msg);
+  }
+  CHECK_CLOSE(dt[0] / dt[1], 10.0, 0.1, "slip speed: the onset is quadratic: delays %.3g / %.3g = %.4f (10)",
+              dt[0], dt[1], dt[0] / dt[1]);
+  two_spheres_exact_paper(&p);
+  p.slip_speed = 1e-3; /* bench_sphere_two_spheres' -slip_tol */
+  two_spheres_exact(&p, &a, msg, sizeof msg);
+  CHECK_CLOSE(a.t_slip_speed[1], 2.9768799758, 1e-9, "slip speed: contact 2 passes 1e-3 m/s at %.12f s",
+              a.t_slip_speed[1]);
+}
+
 static void test_at_rest(void)
 {
   struct two_spheres_problem p;
@@ -162,6 +191,7 @@ int main(void)
   test_frictionless();
   test_paper();
   test_stability();
+  test_slip_speed();
   test_at_rest();
   return check_finish();
 }
