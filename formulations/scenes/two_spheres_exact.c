@@ -16,11 +16,12 @@
  *   M nu' = (F, 0) + G lambda,  (A M^-1 G) lambda = b - A M^-1 (F, 0).
  * Events (looked for every 1 ms, refined by Illinois regula falsi to t_tol): f_n = 0 (separation), mu f_n -
  * |(f_t, f_r)|_e = 0 (stick to slide), the slip's projection on its direction at the interval's start = 0
- * (slide to stick), a separated contact's gap < 0 (an impact: not modelled, an error). A slip that starts
- * on the cone's edge (continuous forces) has no slip acceleration to point it: its friction is held at the
- * direction it had when sticking for -onset seconds; one that starts off the cone (at rest at t = 0, or a
- * force jump) takes the direction consistent with its own slip acceleration (a fixed point), held alike.
- * Checks: energy balance E(T) - E(0) = F.(x(T) - x0) + W_f, and the active constraints' drift. */
+ * (slide to stick), a separated contact's gap < 0 (an impact: not modelled, an error); and, recorded only,
+ * a sliding contact's slip speed |u_t| passing slip_speed (what a time stepper's slide detection sees). A
+ * slip that starts on the cone's edge (continuous forces) has no slip acceleration to point it: its friction
+ * is held at the direction it had when sticking for -onset seconds; one that starts off the cone (at rest at
+ * t = 0, or a force jump) takes the direction consistent with its own slip acceleration (a fixed point), held
+ * alike. Checks: energy balance E(T) - E(0) = F.(x(T) - x0) + W_f, and the active constraints' drift. */
 #include "two_spheres_exact.h"
 
 #include <gsl/gsl_errno.h>
