@@ -6,13 +6,17 @@
  * of radius 9 at (0, 11.4, 0) (contact 2), under the constant applied force (1.0, 2.6, -9.81) (no other
  * gravity), friction mu = 0.2 with the ellipsoid e_t = e_o = 1, e_r = 0.3 (eq. (5)), for -t_end seconds.
  * Columns: the time contact 2 turns from rolling to sliding, the times contacts 1 and 2 separate (the paper:
- * about 3.0, 3.2 and 3.6 s), the friction-law residual (|friction| = mu lambda_n while sliding, <= while
- * rolling; the implicit NCPs only, whose impulses p_t, p_o, p_r are read from their solutions), the velocity
- * smoothness (largest second difference |nu^{l+1} - 2 nu^l + nu^{l-1}|: a jump shows, a steady
- * acceleration does not), the problem size (unknowns per step) and the cost per step. Every formulation is
- * measured alike: a contact separates at the end of the last step whose normal impulse (the stepper's, summed
- * over the pair's contacts) exceeds -load_tol h; contact 2 slides from the first step whose slip speed (the
- * velocity of the sphere's point nearest the fixed sphere, tangential part) exceeds -slip_tol. Per-step trace
+ * about 3.0, 3.2 and 3.6 s), each of them against the exact answer (the continuous-time DAE of the
+ * scene's world with the paper's ellipsoid, two_spheres_exact.h, solved once per rank at setup: 2.9448067577,
+ * 3.2132058170 and 3.7016004172 s; contact 2's slide by the same measure as ours, its slip speed past
+ * -slip_tol: 2.9768799758 s, its slip starting at 2.9448067577 s) as |ours - exact|, the friction-law
+ * residual (|friction| = mu lambda_n while sliding, <= while rolling; the implicit NCPs only, whose impulses
+ * p_t, p_o, p_r are read from their solutions), the velocity smoothness (largest second difference |nu^{l+1}
+ * - 2 nu^l + nu^{l-1}|: a jump shows, a steady acceleration does not), the problem size (unknowns per step)
+ * and the cost per step. Every formulation is measured alike: a contact separates at the end of the last step
+ * whose normal impulse (the stepper's, summed over the pair's contacts) exceeds -load_tol h; contact 2 slides
+ * from the first step whose slip speed (the velocity of the sphere's point nearest the fixed sphere,
+ * tangential part) exceeds -slip_tol. Per-step trace
  * (-trace DIR): the sphere's velocity (Fig. 4b) and, per contact, the normal force, the friction force
  * magnitude and ellipsoidal norm, mu times the normal force and the slip speed, drawn as Figs. 4b and 5 after
  * the sweep. USAGE
@@ -26,11 +30,14 @@
 #include "engine/sweep_observers.h"
 #include "geometric_implicit3d.h"
 #include "plot_trace.h"
+#include "scene.h"
 #include "simulation.h"
+#include "two_spheres_exact.h"
 
 #include <math.h>
 #include <petscsys.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +56,22 @@ static const struct sweep_column columns[] = {
      .floor = 0},
     {"c2_sep_time", SWEEP_METRIC, "time contact 2 (radius-9 sphere) separates (paper: ~3.6 s) [s]",
      .floor = 0},
+    {"c2_slide_error", SWEEP_METRIC,
+     "|c2_slide_time - c2_slide_exact|: contact 2's slide against the exact DAE [s]", .floor = 1e-9},
+    {"c1_sep_error", SWEEP_METRIC,
+     "|c1_sep_time - c1_sep_exact|: contact 1's separation against the exact DAE [s]", .floor = 1e-9},
+    {"c2_sep_error", SWEEP_METRIC,
+     "|c2_sep_time - c2_sep_exact|: contact 2's separation against the exact DAE [s]", .floor = 1e-9},
+    {"c2_slide_exact", SWEEP_INFO,
+     "exact time contact 2's slip speed first exceeds -slip_tol: the measure of c2_slide_time applied to the "
+     "continuous-time DAE (two_spheres_exact.h) [s]",
+     .floor = 0},
+    {"c2_slip_onset_exact", SWEEP_INFO,
+     "exact time contact 2's slip starts (friction at the cone's edge; the slip grows from 0 as (t - t0)^2) "
+     "[s]",
+     .floor = 0},
+    {"c1_sep_exact", SWEEP_INFO, "exact time contact 1 separates: the continuous-time DAE [s]", .floor = 0},
+    {"c2_sep_exact", SWEEP_INFO, "exact time contact 2 separates: the continuous-time DAE [s]", .floor = 0},
     {"friction_residual", SWEEP_METRIC,
      "largest friction-law violation over steps and contacts: | |p_f|_e - mu p_n | sliding, max(0, |p_f|_e - "
      "mu "
@@ -75,7 +98,13 @@ static const struct sweep_column columns[] = {
 
 struct s2_ctx {
   double T, load_tol, slip_tol;
+  double exact[3]; /* the exact DAE's c2 slide (slip speed past slip_tol), c1 and c2 separation times [s]
+                      (-1: none by t_end) */
+  double onset2;   /* the exact start of contact 2's slip [s] */
 };
+
+/* The task's world: the paper's scene with its friction coefficient. */
+#define S2_SCENE "sphere_two_spheres:mu=%.17g"
 
 /* The paper's friction ellipsoid: the geometric_implicit formulation gets it through option_fixed (the
  * text there must say the same), the observer's ellipsoidal friction column uses it. The scene's geometry
@@ -183,6 +212,25 @@ static void s2_values(void *vctx, double *v)
   }
 }
 
+/* The transition times (c2 slide, c1 and c2 separation; -1: none), the exact ones and their errors. */
+static void report_times(const struct s2_ctx *ctx, const double *ours, struct sweep_row *row)
+{
+  static const char *const name[3] = {"c2_slide", "c1_sep", "c2_sep"};
+  char col[32];
+  if (ctx->onset2 >= 0) sweep_row_set(row, "c2_slip_onset_exact", ctx->onset2);
+  for (int i = 0; i < 3; i++) {
+    if (ctx->exact[i] >= 0) {
+      snprintf(col, sizeof col, "%s_exact", name[i]);
+      sweep_row_set(row, col, ctx->exact[i]);
+    }
+    if (ours[i] < 0) continue;
+    snprintf(col, sizeof col, "%s_time", name[i]);
+    sweep_row_set(row, col, ours[i]);
+    snprintf(col, sizeof col, "%s_error", name[i]);
+    if (ctx->exact[i] >= 0) sweep_row_set(row, col, fabs(ours[i] - ctx->exact[i]));
+  }
+}
+
 static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
 {
   const struct s2_ctx *ctx = vctx;
@@ -190,8 +238,8 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   const char *form = sweep_task_string(task, "formulation"), *solver = sweep_task_string(task, "solver");
   int rc = 1;
   struct simulation sim;
-  int sim_bad = simulation_open(&sim, sweep_task_world(task, "sphere_two_spheres:mu=%.17g", mu_paper), form,
-                                solver, task->options);
+  int sim_bad =
+      simulation_open(&sim, sweep_task_world(task, S2_SCENE, mu_paper), form, solver, task->options);
   struct s2_obs so = {.ctx = ctx, .shape_big = {0, 1}};
   struct run_observer obs[3];
   int n_obs = 0;
@@ -220,10 +268,10 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
     rc = 1;
     goto cleanup;
   }
-  if (so.slid2) sweep_row_set(row, "c2_slide_time", so.t_slide2);
+  double ours[3] = {so.slid2 ? so.t_slide2 : -1.0, -1.0, -1.0};
   for (int c = 0; c < 2; c++) /* still loaded at the end: no separation */
-    if (so.t_sep[c] > 0 && so.t_sep[c] < ctx->T - 0.5 * h)
-      sweep_row_set(row, c ? "c2_sep_time" : "c1_sep_time", so.t_sep[c]);
+    if (so.t_sep[c] > 0 && so.t_sep[c] < ctx->T - 0.5 * h) ours[1 + c] = so.t_sep[c];
+  report_times(ctx, ours, row);
   if (ncp) sweep_row_set(row, "friction_residual", so.fres);
   sweep_row_set(row, "velocity_jump", so.jump);
   sweep_row_set(row, "unknowns", sum.rows_mean);
@@ -249,6 +297,52 @@ static const struct option_decl options[] = {
     {"slip_tol", OPT_REAL, offsetof(struct s2_ctx, slip_tol), "1e-3", "(0,inf)",
      "contact 2 slides once its slip speed exceeds this [m/s]"},
 };
+
+/* The exact answer, once per rank: the scene's world (geometry, mass, load, mu) with the paper's ellipsoid.
+ */
+static int setup(void *vctx, PetscOptions opts)
+{
+  struct s2_ctx *ctx = vctx;
+  struct world *w = NULL;
+  struct two_spheres_problem p;
+  struct two_spheres_answer a;
+  char spec[128], msg[256];
+  (void)opts;
+  snprintf(spec, sizeof spec, S2_SCENE, mu_paper);
+  if (scene_create_from_spec(spec, NULL, &w, msg, sizeof msg)) {
+    PetscPrintf(PETSC_COMM_WORLD, "bench_sphere_two_spheres: %s\n", msg);
+    return 1;
+  }
+  const struct body *b = &w->bodies[2];
+  two_spheres_exact_paper(&p);
+  for (int c = 0; c < 2; c++) {
+    const struct shape *big = &w->shapes[c];
+    for (int i = 0; i < 3; i++)
+      p.centre[c][i] = w->bodies[big->body].x[i] + big->c[i];
+    p.radius[c] = big->radius;
+  }
+  p.r = w->shapes[b->shape_begin].radius, p.m = b->mass, p.J = b->inertia3[0], p.mu = w->mu;
+  for (int i = 0; i < 3; i++)
+    p.x0[i] = b->x[i], p.force[i] = b->f[i] + b->mass * w->gravity[i];
+  p.e_t = e_ell[0], p.e_r = e_ell[2], p.t_end = ctx->T;
+  p.slip_speed = ctx->slip_tol; /* c2_slide_time's own measure */
+  world_destroy(&w);
+  if (two_spheres_exact(&p, &a, msg, sizeof msg)) {
+    PetscPrintf(PETSC_COMM_WORLD, "bench_sphere_two_spheres: the exact answer: %s\n", msg);
+    return 1;
+  }
+  if (a.energy_residual > 1e-8 || a.gap_drift > 1e-9 || a.vn_drift > 1e-9) { /* its own checks */
+    PetscPrintf(
+        PETSC_COMM_WORLD,
+        "bench_sphere_two_spheres: the exact answer fails its checks: energy balance %.3g J, drift %.3g m, "
+        "%.3g m/s\n",
+        a.energy_residual, a.gap_drift, a.vn_drift);
+    return 1;
+  }
+  ctx->exact[0] = a.t_slip_speed[1], ctx->exact[1] = a.t_sep[0], ctx->exact[2] = a.t_sep[1];
+  ctx->onset2 = a.t_slide[1];
+  return 0;
+}
 
 static double cost(const struct sweep_task *t, void *vctx)
 {
@@ -291,11 +385,14 @@ static const struct sweep_driver driver = {
     .title = "sphere on two spheres: contact transitions (Chakraborty et al. Sec. 6.2, Figs. 4-5)",
     .help =
         "Status ok when every step solved; the transition times are the measurement (the paper: contact 2\n"
-        "rolls until ~3.0 s then slides, contact 1 separates at ~3.2 s, contact 2 at ~3.6 s).\n",
+        "rolls until ~3.0 s then slides, contact 1 separates at ~3.2 s, contact 2 at ~3.6 s); each is "
+        "compared\n"
+        "with the exact answer of the continuous-time DAE (columns *_exact, *_error).\n",
     .options = options,
     .steps_observed = 1,
     .n_options = sizeof options / sizeof options[0],
     .settings_size = sizeof(struct s2_ctx),
+    .setup = setup,
     .axes = axes,
     .n_axes = sizeof axes / sizeof axes[0],
     .columns = columns,

@@ -17,8 +17,8 @@ set ylabel "wall time per step in the solver only [s]"
 set logscale y
 set format y '%g'
 set ytics (1e-06, 2e-06, 5e-06, 1e-05, 2e-05, 5e-05, 1e-04, 2e-04, 5e-04, 1e-03, 2e-03, 5e-03)
-set yrange [1.9886795494315221e-06:0.0010535256998991827]
-set arrow from graph 0, first 2.7508411619758253e-06 to graph 1, first 2.7508411619758253e-06 nohead lc rgb '#bbbbbb' dt 3
+set yrange [2.0269001293287068e-06:0.00098518834929564028]
+set arrow from graph 0, first 2.7912511503369936e-06 to graph 1, first 2.7912511503369936e-06 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {

@@ -17,8 +17,8 @@ set ylabel "wall time per step [s]"
 set logscale y
 set format y '%g'
 set ytics (1e-06, 2e-06, 5e-06, 1e-05, 2e-05, 5e-05, 1e-04, 2e-04, 5e-04, 1e-03, 2e-03, 5e-03)
-set yrange [3.240784197909215e-06:0.0010681967996788444]
-set arrow from graph 0, first 4.3741286468877855e-06 to graph 1, first 4.3741286468877855e-06 nohead lc rgb '#bbbbbb' dt 3
+set yrange [3.3469043068114472e-06:0.0010022835005656816]
+set arrow from graph 0, first 4.4950054636855251e-06 to graph 1, first 4.4950054636855251e-06 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {

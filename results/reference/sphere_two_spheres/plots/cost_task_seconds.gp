@@ -16,9 +16,8 @@ set xrange [0.00080000000000000004:0.125]
 set ylabel "wall time of the whole task [s]"
 set logscale y
 set format y '%g'
-set ytics (1e-04, 2e-04, 5e-04, 1e-03, 2e-03, 5e-03, 1e-02, 2e-02, 5e-02, 1e-01, 2e-01, 5e-01, 1e+00, 2e+00, 5e+00)
-set yrange [0.00068025194259442069:1.249762]
-set arrow from graph 0, first 0.0010034726143545707 to graph 1, first 0.0010034726143545707 nohead lc rgb '#bbbbbb' dt 3
+set yrange [0.00043004144132481045:4.2456800000000001]
+set arrow from graph 0, first 0.00069202074946840878 to graph 1, first 0.00069202074946840878 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {
