@@ -114,3 +114,11 @@ check "a filter matching nothing: exit 2" '[ $? = 2 ] && grep -q "no problem" "$
 "$cor" -info "$tmp/nonexistent.h5" >/dev/null 2>&1
 check "-info on a missing file: exit 2" '[ $? = 2 ]'
 
+# the committed corpus's Chakraborty et al. Fig. 1b step (the 1000-gon at h = 0.001, step 208: 45 contacts,
+# n = 180) that the run's Lemke failed (numerical_failure, residual 2.8e-7: a negligible z0 pivoted out along
+# a column whose z0 entry is small drove a degenerate w_i negative): Lemke, path_crash and fb_newton solve it
+"$cor" -corpus results/corpus/corpus.h5 -problem rolling_disc_task4_step208 -cp_solver lemke,path_crash,fb_newton \
+  -repeats 1 -out "$tmp/rd" -quiet -no_plots >"$tmp/out" 2>&1
+check "the rolling disc's Fig. 1b step: the run's status numerical_failure, and lemke, path_crash, fb_newton converge" \
+  '[ "$(grep -c "^[0-9]*,rolling_disc_task4_step208,[a-z_]*,converged,.*,180,.*,lemke,numerical_failure," \
+     "$tmp/rd/tasks.csv")" = 3 ]' || sed 's/^/# /' "$tmp/out" "$tmp/rd/tasks.csv"
