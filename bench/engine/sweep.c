@@ -27,7 +27,8 @@ static const char *const run_control[] = {
     "-task_chunk", "-no_plots", "-dry_run", "-task_time_limit", "-help", "-options_left",
     /* observers: they watch the tasks that run and change no number of theirs (a resumed run may add a
      * trace or dump the failed steps of the tasks it redoes) */
-    "-trace", "-cp_dump_failed", "-cp_capture", "-cp_capture_every", "-cp_capture_failed", "-cp_capture_max",
+    "-trace", "-cp_dump_failed", "-cp_capture", "-cp_capture_every", "-cp_capture_step", "-cp_capture_failed",
+    "-cp_capture_max",
     /* timing only with 1 thread per rank; with more docs/sweeps.md says what may change */
     "-blas_threads", NULL};
 

@@ -119,11 +119,12 @@ struct sweep_column {
 
 struct sweep_driver;
 
-/* -cp_capture FILE (this rank's file; "" = off), -cp_capture_every K, -cp_capture_failed, -cp_capture_max N:
- * the standard observer appends the steps' problems to an HDF5 corpus (corpus.h). */
+/* -cp_capture FILE (this rank's file; "" = off), -cp_capture_every K, -cp_capture_step S, -cp_capture_failed,
+ * -cp_capture_max N: the standard observer appends the steps' problems to an HDF5 corpus (corpus.h). */
 struct sweep_capture {
   char path[OPTION_STRING_MAX];
   int every, failed_only;
+  long step; /* > 0: only this step of each task (every is then not used) */
   long max;
   char git_sha[64]; /* read once per process (a popen per task costs ~10 ms: more than a quick task's capture)
                      */

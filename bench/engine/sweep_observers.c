@@ -139,11 +139,17 @@ struct capture_ctx {
   int options_ok;
 };
 
+/* Step k is one -cp_capture_step or -cp_capture_every picks. */
+static int capture_picks(const struct sweep_capture *set, long k)
+{
+  return set->step > 0 ? k == set->step : (k - 1) % set->every == 0;
+}
+
 /* Before step k: the state the step's problem is assembled from, when the step may be captured. */
 static void capture_before(struct capture_ctx *c, const struct simulation *sim, long k)
 {
   c->snap_ok = 0;
-  if (c->done || c->callback == 0 || (k - 1) % c->set->every != 0) return;
+  if (c->done || c->callback == 0 || !capture_picks(c->set, k)) return;
   free(c->world);
   free(c->carry);
   c->world = NULL;
@@ -233,7 +239,7 @@ static void capture_after(struct capture_ctx *c, const struct simulation *sim, l
 {
   const struct cp_problem *p = stepper_problem(sim->st);
   if (p) c->callback = !cp_is_linear(p);
-  if (c->done || !p || (c->set->failed_only && !rec->failed) || (k - 1) % c->set->every != 0) return;
+  if (c->done || !p || (c->set->failed_only && !rec->failed) || !capture_picks(c->set, k)) return;
   struct corpus_meta *m = &c->meta;
   snprintf(m->name, sizeof m->name, "%s_task%ld_step%ld", m->driver, m->task_id, k);
   snprintf(m->formulation, sizeof m->formulation, "%s", sim->f->type->name);

@@ -72,7 +72,7 @@ static const struct option_decl engine_options[] = {
 struct observer_settings {
   char trace[OPTION_STRING_MAX], cp_dump_failed[OPTION_STRING_MAX];
   char cp_capture[OPTION_STRING_MAX];
-  int cp_capture_every, cp_capture_failed, cp_capture_max;
+  int cp_capture_every, cp_capture_step, cp_capture_failed, cp_capture_max;
 };
 static const struct option_decl observer_options[] = {
     {"trace", OPT_STRING, offsetof(struct observer_settings, trace), "", NULL,
@@ -88,6 +88,9 @@ static const struct option_decl observer_options[] = {
      "rank, FILE.rank<R>.h5: join them with bin/bench_corpus -merge); replay with bin/bench_corpus"},
     {"cp_capture_every", OPT_INT, offsetof(struct observer_settings, cp_capture_every), "1", "[1,1000000000]",
      "-cp_capture: every K-th step of a run (steps 1, K+1, 2K+1, ...)"},
+    {"cp_capture_step", OPT_INT, offsetof(struct observer_settings, cp_capture_step), "0", "[0,2000000000]",
+     "-cp_capture: only step S of each task (0: the steps -cp_capture_every picks); with -slice K/N or "
+     "-tasks a single step of one task, e.g. a failed step kept in the corpus"},
     {"cp_capture_failed", OPT_BOOL, offsetof(struct observer_settings, cp_capture_failed), "0", NULL,
      "-cp_capture: only the steps whose solve did not converge"},
     {"cp_capture_max", OPT_INT, offsetof(struct observer_settings, cp_capture_max), "10000", "[1,2000000000]",
@@ -439,8 +442,14 @@ int sweep_parse_engine(struct sweep *s)
     snprintf(s->dump_dir, sizeof s->dump_dir, "%s", os.cp_dump_failed);
     capture_path(os.cp_capture, s->rank, s->size, s->capture.path, sizeof s->capture.path);
     s->capture.every = os.cp_capture_every;
+    s->capture.step = os.cp_capture_step;
     s->capture.failed_only = os.cp_capture_failed;
     s->capture.max = os.cp_capture_max;
+    if (os.cp_capture_step > 0 && os.cp_capture_every != 1) { /* two answers to "which steps" */
+      if (say)
+        fprintf(stderr, "error: -cp_capture_step and -cp_capture_every both pick the steps: give one\n");
+      return 1;
+    }
     struct sweep_perturb_settings ps; /* checked here, before any task; each task reads its own object */
     if (option_read(sweep_perturb_options, sweep_n_perturb_options, s->options, NULL, &ps, msg, sizeof msg)) {
       if (say) fprintf(stderr, "error: %s\n", msg);

@@ -8,7 +8,12 @@
  * but not the NCP ones). Linear kinds (LCP, mixed LCP) go through the same callbacks with F = Mz + q.
  * Our bounds are mapped per component: free rows move to the front (the permutation pairs each unknown
  * with its row, so it is a symmetric one), lo finite shifts (z = lo + y), only hi finite reflects
- * (z = hi - y, F -> -F); a row with both bounds finite has no MCP form here: not_applicable.
+ * (z = hi - y, F -> -F); a row with both bounds finite has no MCP form here: not_applicable. A problem with
+ * no complementarity row (every unknown free: the implicit disc in the air) gets one decoupled pair
+ * 0 <= y perp y >= 0 appended (n2 = 1): Siconos' FB Jacobian (Jac_F_FB, FischerBurmeister.c) multiplies by
+ * its n2 x n2 block with DGEMV and leading dimension n2, which BLAS rejects for n2 = 0 ("parameter number 6
+ * had an illegal value"); the pair starts and stays at y = 0 (its FB value is 0, so its Newton step is 0)
+ * and adds nothing to the merit or the error, so the free rows' iterates are Siconos' own.
  * Siconos' MCP error (mcp_compute_error) is absolute: ||z_c - max(0, z_c - F_c)||_2 + ||F_free||_2, which
  * bounds our natural-map residual and equality residual in the inf-norm; so its tolerance is ours times
  * the checker's scale, and its success implies ours, but only our checker decides. Siconos stops its
@@ -51,7 +56,7 @@ struct smcp_out {
   int info, fatal, iterations, eval_fail;
   double residu, seconds;
   char fatal_msg[160];
-  double yw[]; /* y, w, then scratch copies of both for the child's untimed first call (n each) */
+  double yw[]; /* y, w, then scratch copies of both for the child's untimed first call (ns each) */
 };
 
 struct smcp_data {
@@ -60,6 +65,7 @@ struct smcp_data {
   /* Prepared by setup for one problem (outside the clock): */
   const struct cp_problem *prepared;
   int n, cap, n1;
+  int ns; /* Siconos' size: n, plus the padding pair when there is no complementarity row */
   int applicable;
   char why[128];
   int *perm;            /* Siconos position k -> our unknown perm[k] */
@@ -110,8 +116,9 @@ static void smcp_F(void *env, int n, double *y, double *G)
       G[k] = NAN;
     return;
   }
-  for (int k = 0; k < n; k++)
+  for (int k = 0; k < d->n; k++)
     G[k] = d->sign[k] * d->Fo[d->perm[k]];
+  if (n > d->n) G[d->n] = y[d->n]; /* the padding pair: F = y */
 }
 
 static void smcp_J(void *env, int n, double *y, NumericsMatrix *J)
@@ -126,11 +133,12 @@ static void smcp_J(void *env, int n, double *y, NumericsMatrix *J)
       a[k] = NAN;
     return;
   }
-  for (int l = 0; l < n; l++) {
-    const int jl = d->perm[l];
+  const int m = d->n; /* ours; n = m + 1 with the padding pair: its row and column are e_m */
+  for (int l = 0; l < n; l++)
     for (int k = 0; k < n; k++)
-      a[k + (size_t)l * n] = d->sign[k] * d->sign[l] * d->Jo[(size_t)d->perm[k] * n + jl];
-  }
+      a[k + (size_t)l * n] = k < m && l < m
+                                 ? d->sign[k] * d->sign[l] * d->Jo[(size_t)d->perm[k] * m + d->perm[l]]
+                                 : (double)(k == l);
 }
 
 static void smcp_free_problem(struct smcp_data *d)
@@ -182,7 +190,7 @@ static int smcp_setup(struct solver *s, const struct cp_problem *p)
     d->zo = malloc(nn * sizeof *d->zo);
     d->Fo = malloc(nn * sizeof *d->Fo);
     d->Jo = malloc(nn * nn * sizeof *d->Jo);
-    d->out_bytes = sizeof(struct smcp_out) + 4 * nn * sizeof(double);
+    d->out_bytes = sizeof(struct smcp_out) + 4 * (nn + 1) * sizeof(double); /* + the padding pair */
     void *m = mmap(NULL, d->out_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     d->out = m == MAP_FAILED ? NULL : m;
     if (!d->perm || !d->sign || !d->shift || !d->zo || !d->Fo || !d->Jo || !d->out) {
@@ -199,25 +207,27 @@ static int smcp_setup(struct solver *s, const struct cp_problem *p)
       d->shift[k++] = 0.0;
     }
   d->n1 = k;
+  int ns = n + (k == n); /* no complementarity row: the padding pair (file header) */
   for (int i = 0; i < n; i++) {
     if (!isfinite(p->lo[i]) && !isfinite(p->hi[i])) continue;
     d->perm[k] = i;
     d->sign[k] = isfinite(p->lo[i]) ? 1.0 : -1.0;
     d->shift[k++] = isfinite(p->lo[i]) ? p->lo[i] : p->hi[i];
   }
-  if (!d->mcp || d->n != n) {
+  if (!d->mcp || d->ns != ns) {
     smcp_free_problem(d);
     d->mcp = mixedComplementarityProblem_new();
     if (!d->mcp) return 1;
-    d->mcp->nabla_Fmcp = NM_create(NM_DENSE, n, n);
+    d->mcp->nabla_Fmcp = NM_create(NM_DENSE, ns, ns);
     if (!d->mcp->nabla_Fmcp) return 1;
   }
   d->mcp->n1 = d->n1;
-  d->mcp->n2 = n - d->n1;
+  d->mcp->n2 = ns - d->n1;
   d->mcp->compute_Fmcp = smcp_F;
   d->mcp->compute_nabla_Fmcp = smcp_J;
   d->mcp->env = d;
   d->n = n;
+  d->ns = ns;
   /* the checker's scale (capped, cp.h), without evaluating F: callback problems declare it */
   double scale = cp_scale(p, NULL);
   d->tol_s = s->set.tol * scale;
@@ -253,7 +263,7 @@ static int smcp_guarded(struct smcp_data *d, double *y, double *w, SolverOptions
 static void smcp_run(struct smcp_data *d, int max_it)
 {
   struct smcp_out *out = d->out;
-  double *y = out->yw, *w = out->yw + d->n;
+  double *y = out->yw, *w = out->yw + d->ns;
   SolverOptions *o = smcp_options_make(d, max_it);
   out->fatal = 0;
   out->fatal_msg[0] = '\0';
@@ -283,7 +293,7 @@ static void smcp_work(void *arg)
   /* A fresh child's first writes fault on copy-on-write pages (Siconos' work arrays, the callbacks'
    * data): measured at ~15 ms per solve on problems it solves in ~20 us in process. One untimed call
    * of a single iteration from a copy of y takes those faults first; its outputs are discarded. */
-  int n = d->n;
+  int n = d->ns;
   memcpy(d->out->yw + 2 * n, d->out->yw, (size_t)n * sizeof(double));
   SolverOptions *o = smcp_options_make(d, 1);
   if (o) {
@@ -309,10 +319,9 @@ static int smcp_solve(struct solver *s, const struct cp_problem *p, double *z, s
     return 0;
   }
   struct smcp_out *out = d->out;
-  double *y = out->yw, *w = out->yw + n;
-  for (int k = 0; k < n; k++) { /* the harness's initial point (cold: projected 0), in Siconos' terms */
-    int i = d->perm[k];
-    y[k] = (z[i] - d->shift[k]) * d->sign[k];
+  double *y = out->yw, *w = out->yw + d->ns;
+  for (int k = 0; k < d->ns; k++) { /* the harness's initial point (cold: projected 0), in Siconos' terms */
+    y[k] = k < n ? (z[d->perm[k]] - d->shift[k]) * d->sign[k] : 0.0; /* the padding pair at its answer */
     w[k] = 0.0;
   }
   int killed = 0, died = 0, wstatus = 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test_corpus.sh — capture and replay end to end: bench_incline with -cp_capture writes one problem per
 # step (capped), on 2 ranks one file per rank that bench_corpus -merge joins to the single-rank count;
-# -cp_capture_every thins it; bench_corpus -info lists it; bench_corpus replays it with two solvers (one
+# -cp_capture_every thins it, -cp_capture_step S (with -tasks) takes one step of one task; bench_corpus -info lists it; bench_corpus replays it with two solvers (one
 # row per problem and solver, every Lemke row converged); -export_siconos writes .dat files cpsolve reads;
 # a run killed while capturing leaves a readable file holding the batches written before the kill (tasks
 # in-process, and forked tasks with their writer process: tasks killed at the time limit, the run killed); bad
@@ -19,6 +19,13 @@ count() { "$cor" -info "$1" 2>/dev/null | head -1 | awk '{print $2}'; }
 check "capture: one problem per step (2 runs x 20 steps)" '[ "$(count "$tmp/one.h5")" = 40 ]'
 $inc $run -out "$tmp/r2" -cp_capture "$tmp/every.h5" -cp_capture_every 5 >/dev/null 2>&1
 check "-cp_capture_every 5: steps 1, 6, 11, 16 of each run" '[ "$(count "$tmp/every.h5")" = 8 ]'
+$inc $run -out "$tmp/r2s" -cp_capture "$tmp/step.h5" -cp_capture_step 13 -tasks 1:2 >/dev/null 2>&1
+check "-cp_capture_step 13 -tasks 1:2: that one step of that one task" \
+  '[ "$(count "$tmp/step.h5")" = 1 ] && "$cor" -corpus "$tmp/step.h5" -problem incline_task1_step13 -cp_solver lemke \
+     -repeats 1 -dry_run >/dev/null 2>&1'
+$inc $run -out "$tmp/r2c" -cp_capture "$tmp/both.h5" -cp_capture_step 13 -cp_capture_every 5 >"$tmp/out" 2>&1
+check "-cp_capture_step with -cp_capture_every: exit 2 naming both" \
+  '[ $? = 2 ] && grep -q "cp_capture_step and -cp_capture_every" "$tmp/out"'
 $inc $run -out "$tmp/r3" -cp_capture "$tmp/cap.h5" -cp_capture_max 7 >/dev/null 2>&1
 check "-cp_capture_max 7: the file stops at 7" '[ "$(count "$tmp/cap.h5")" = 7 ]'
 mpi 2 $inc $run -out "$tmp/r4" -cp_capture "$tmp/par.h5" >/dev/null 2>&1
@@ -106,3 +113,12 @@ check "not HDF5: exit 2" '[ $? = 2 ] && grep -q "not an HDF5 file" "$tmp/out"'
 check "a filter matching nothing: exit 2" '[ $? = 2 ] && grep -q "no problem" "$tmp/out"'
 "$cor" -info "$tmp/nonexistent.h5" >/dev/null 2>&1
 check "-info on a missing file: exit 2" '[ $? = 2 ]'
+
+# the committed corpus's Chakraborty et al. Fig. 1b step (the 1000-gon at h = 0.001, step 208: 45 contacts,
+# n = 180) that the run's Lemke failed (numerical_failure, residual 2.8e-7: a negligible z0 pivoted out along
+# a column whose z0 entry is small drove a degenerate w_i negative): Lemke, path_crash and fb_newton solve it
+"$cor" -corpus results/corpus/corpus.h5 -problem rolling_disc_task4_step208 -cp_solver lemke,path_crash,fb_newton \
+  -repeats 1 -out "$tmp/rd" -quiet -no_plots >"$tmp/out" 2>&1
+check "the rolling disc's Fig. 1b step: the run's status numerical_failure, and lemke, path_crash, fb_newton converge" \
+  '[ "$(grep -c "^[0-9]*,rolling_disc_task4_step208,[a-z_]*,converged,.*,180,.*,lemke,numerical_failure," \
+     "$tmp/rd/tasks.csv")" = 3 ]' || sed 's/^/# /' "$tmp/out" "$tmp/rd/tasks.csv"

@@ -5,8 +5,8 @@
  * analytic Jacobians against finite differences; convergence by the harness's checker and the distance to
  * the known solution; not_applicable from every solver without the kind; warm start from the caller's z
  * (-cp_warm_start) taking fewer iterations along a rolling/sliding trajectory than cold starts; the
- * Siconos MCP backend's bound mapping (free row last, upper-bound row, shifted lower bound), its refusal of
- * box rows, and its iteration and time limits. */
+ * Siconos MCP backend's bound mapping (free row last, upper-bound row, shifted lower bound), a problem with
+ * every unknown free, its refusal of box rows, and its iteration and time limits. */
 #include "check.h"
 #include "fd_jacobian.h"
 #include "problem_class.h"
@@ -18,6 +18,7 @@
 #include <petscsys.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAXN 64
 
@@ -200,29 +201,89 @@ static int bounds_J(void *ctx, const double *z, double *J)
   return 0;
 }
 
-static void test_siconos_mapping_and_limits(void)
+/* bounds_F moved so that (1, 0.5, 1) solves F = 0 with every unknown free: a system of equations, no
+ * complementarity row (the disc of Chakraborty et al. in the air: its three velocities). */
+static int free_F(void *ctx, const double *z, double *F)
 {
-  if (!solver_find("siconos_mcp_newton_fb")) {
-    check_skip("siconos_mcp_*: built without Siconos numerics");
+  (void)ctx;
+  F[0] = z[0] - 1.0 + 0.1 * (z[2] - 1.0);
+  F[1] = z[1] - 0.5 + 0.1 * (z[2] - 1.0);
+  F[2] = z[2] * z[2] * z[2] + z[2] - 2.0 + 0.1 * (z[0] - 1.0) + 0.1 * (z[1] - 0.5);
+  return 0;
+}
+
+/* Runs one solve with the process's stdout and stderr going to a file (OpenBLAS' xerbla prints a BLAS
+ * parameter error on stdout); out gets its first bytes. */
+static void solve_captured(struct solver *s, const struct cp_problem *p, double *z, struct solve_result *r,
+                           char *out, size_t len)
+{
+  out[0] = '\0';
+  FILE *f = tmpfile();
+  if (!f) {
+    solver_solve(s, p, z, r);
     return;
   }
-  struct cp_problem *p = cp_ncp_create(3, bounds_F, bounds_J, NULL);
-  p->lo[0] = -INFINITY;
-  p->hi[0] = 1.0;
-  p->lo[1] = 0.5;
-  p->lo[2] = -INFINITY;
+  fflush(stdout);
+  fflush(stderr);
+  int o = dup(STDOUT_FILENO), e = dup(STDERR_FILENO);
+  dup2(fileno(f), STDOUT_FILENO);
+  dup2(fileno(f), STDERR_FILENO);
+  solver_solve(s, p, z, r);
+  fflush(stdout);
+  fflush(stderr);
+  dup2(o, STDOUT_FILENO);
+  dup2(e, STDERR_FILENO);
+  close(o);
+  close(e);
+  rewind(f);
+  size_t got = fread(out, 1, len - 1, f);
+  out[got] = '\0';
+  fclose(f);
+}
+
+/* Both Siconos MCP solvers on p (solution (1, 0.5, 1)), checks labelled what: converged to the solution
+ * and nothing printed. Siconos' FB Jacobian (Jac_F_FB, FischerBurmeister.c) multiplies by its n2 x n2
+ * complementarity block with DGEMV and leading dimension n2: with no complementarity row (n2 = 0) BLAS
+ * rejects lda = 0 and prints "On entry to DGEMV parameter number 6 had an illegal value"; the backend must
+ * hand it a layout it accepts. */
+static void siconos_both_solve(const struct cp_problem *p, const char *what)
+{
   const double zs[3] = {1.0, 0.5, 1.0};
   const char *names[2] = {"siconos_mcp_newton_fb", "siconos_mcp_newton_minfb"};
   for (int k = 0; k < 2; k++) {
     struct solver *s = test_solver(names[k], 1e-12);
     double z[3];
     struct solve_result r;
-    solver_solve(s, p, z, &r);
+    char out[512];
+    solve_captured(s, p, z, &r, out, sizeof out);
     CHECK(r.status == SOLVE_CONVERGED && max_abs_diff(z, zs, 3) < 1e-9,
-          "%s: upper-bound, shifted lower-bound and trailing free rows mapped (%s, diff %.2g)", names[k],
-          solve_status_name(r.status), max_abs_diff(z, zs, 3));
+          "%s: %s (%s, diff %.2g, %d iterations)", names[k], what, solve_status_name(r.status),
+          max_abs_diff(z, zs, 3), r.iterations);
+    CHECK(!strstr(out, "illegal value"), "%s: ... without a BLAS parameter error (printed: \"%.80s\")",
+          names[k], out);
     solver_destroy(&s);
   }
+}
+
+static void test_siconos_mapping_and_limits(void)
+{
+  if (!solver_find("siconos_mcp_newton_fb")) {
+    check_skip("siconos_mcp_*: built without Siconos numerics");
+    return;
+  }
+  struct cp_problem *p = cp_ncp_create(3, free_F, bounds_J, NULL);
+  for (int i = 0; i < 3; i++) {
+    p->lo[i] = -INFINITY;
+    p->hi[i] = INFINITY;
+  }
+  siconos_both_solve(p, "every unknown free (no complementarity row) solved");
+  cp_destroy(&p);
+  p = cp_ncp_create(3, bounds_F, bounds_J, NULL);
+  p->lo[0] = -INFINITY;
+  p->hi[0] = 1.0;
+  p->lo[1] = 0.5;
+  p->lo[2] = -INFINITY;
+  siconos_both_solve(p, "upper-bound, shifted lower-bound and trailing free rows mapped");
   p->lo[0] = 0.0; /* now a box row */
   struct solver *s = test_solver("siconos_mcp_newton_fb", 1e-10);
   double z[MAXN];

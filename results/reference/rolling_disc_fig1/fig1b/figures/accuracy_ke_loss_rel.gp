@@ -15,8 +15,8 @@ set format x '%g'
 set xrange [8.0000000000000007e-05:0.012500000000000001]
 set ylabel "relative kinetic-energy loss"
 set format y '%g'
-set yrange [-0.0081072922948853196:0.24777650440548205]
-set arrow from graph 0, first 0.0022106027333553026 to graph 1, first 0.0022106027333553026 nohead lc rgb '#bbbbbb' dt 3
+set yrange [-0.0081072921343813935:0.24777650439430493]
+set arrow from graph 0, first 0.002210602886936603 to graph 1, first 0.002210602886936603 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {
@@ -34,7 +34,9 @@ plot \
   'accuracy_ke_loss_rel.dat' index 0 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
   'accuracy_ke_loss_rel.dat' index 0 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
   'accuracy_ke_loss_rel.dat' index 0 using 1:2 with linespoints lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fb_newton", \
-  'accuracy_ke_loss_rel.dat' index 1 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#D55E00' notitle, \
+  'accuracy_ke_loss_rel.dat' index 1 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#D55E00' notitle, \
+  'accuracy_ke_loss_rel.dat' index 1 using 1:3 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
+  'accuracy_ke_loss_rel.dat' index 1 using 1:4 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
   'accuracy_ke_loss_rel.dat' index 1 using 1:2 with linespoints lw 2 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "lemke", \
   'accuracy_ke_loss_rel.dat' index 2 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#009E73' notitle, \
   'accuracy_ke_loss_rel.dat' index 2 using 1:3 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \

@@ -15,8 +15,8 @@ set format x '%g'
 set xrange [8.0000000000000007e-05:0.012500000000000001]
 set ylabel "wall time per step [s]"
 set format y '%g'
-set yrange [-0.00053576608675968615:0.0066209800255566378]
-set arrow from graph 0, first -0.00024718761448886664 to graph 1, first -0.00024718761448886664 nohead lc rgb '#bbbbbb' dt 3
+set yrange [-0.00098947054231725631:0.012721847564468248]
+set arrow from graph 0, first -0.00043659481220493764 to graph 1, first -0.00043659481220493764 nohead lc rgb '#bbbbbb' dt 3
 # the same commands twice: PNG, then SVG
 do for [cb_svg = 0:1] {
 if (cb_svg) {
@@ -34,7 +34,9 @@ plot \
   'cost_step_seconds.dat' index 0 using 1:3 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
   'cost_step_seconds.dat' index 0 using 1:4 with lines lw 0.8 dt 2 lc rgb '#0072B2' notitle, \
   'cost_step_seconds.dat' index 0 using 1:2 with linespoints lw 2.8 pt 7 ps 1.3 dt 1 lc rgb '#0072B2' title "fb_newton", \
-  'cost_step_seconds.dat' index 1 using 1:2:3:4 with yerrorbars ps 0 lw 1.5 lc rgb '#D55E00' notitle, \
+  'cost_step_seconds.dat' index 1 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#D55E00' notitle, \
+  'cost_step_seconds.dat' index 1 using 1:3 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
+  'cost_step_seconds.dat' index 1 using 1:4 with lines lw 0.8 dt 2 lc rgb '#D55E00' notitle, \
   'cost_step_seconds.dat' index 1 using 1:2 with linespoints lw 2 pt 5 ps 1.3 dt 2 lc rgb '#D55E00' title "lemke", \
   'cost_step_seconds.dat' index 2 using 1:3:4 with filledcurves fs transparent solid 0.1 noborder lc rgb '#009E73' notitle, \
   'cost_step_seconds.dat' index 2 using 1:3 with lines lw 0.8 dt 2 lc rgb '#009E73' notitle, \
