@@ -264,13 +264,13 @@ static void test_traps_and_trace(const char *dir)
   int header_ok = 0;
   if (fp) {
     if (fgets(line, sizeof line, fp))
-      header_ok = !strcmp(line, SWEEP_TRACE_COLUMNS ",traps," PHYSICS_TRACE_COLUMNS "\n");
+      header_ok = !strcmp(line, SWEEP_TRACE_COLUMNS ",traps,i_constraints," PHYSICS_TRACE_COLUMNS "\n");
     for (rows = 0; fgets(line, sizeof line, fp);)
       rows++;
     fclose(fp);
   }
   CHECK(header_ok && rows == sum.steps,
-        "trace: standard columns + traps + physics checks, one row per step (%ld rows)", rows);
+        "trace: standard columns + traps, I-constraints + physics checks, one row per step (%ld rows)", rows);
   unlink(path);
 }
 
