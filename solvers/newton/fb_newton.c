@@ -315,12 +315,13 @@ static int fb_retry_without_direction(enum solve_status status)
 }
 
 /* The safeguard of the active-set step: its run failed, so the FB Newton method is run again from z_start
- * without it (its own -cp_max_it) and its answer kept when it converges or ends at a lower natural residual;
- * r->iterations counts both runs. Why: the active-set step leaves the FB Newton path; on the implicit 3D
- * scenes that path is marginal where a contact rocks on an edge or separates at a graze (a box on its face,
- * the sphere between two spheres at 3.2 s: fb_newton alone needs 40-110 Levenberg-Marquardt iterations at
- * some steps), and a path through active-set steps can end in the merit's valley where Levenberg-Marquardt
- * crawls (residual stuck at 1e-5 to 1e-7) where the plain path converges. */
+ * without it (its own -cp_max_it) and its answer kept when it converges or ends at a lower natural residual
+ * (or a finite one where the first ended at NaN); r->iterations counts both runs. Why: the active-set step
+ * leaves the FB Newton path; on the implicit 3D scenes that path is marginal where a contact rocks on an edge
+ * or separates at a graze (a box on its face, the sphere between two spheres at 3.2 s: fb_newton alone needs
+ * 40-110 Levenberg-Marquardt iterations at some steps), and a path through active-set steps can end in the
+ * merit's valley where Levenberg-Marquardt crawls (residual stuck at 1e-5 to 1e-7) where the plain path
+ * converges. */
 static int fb_rerun_plain_newton(const struct fb_data *d, struct newton_settings ns,
                                  struct newton_problem *prob, const double *z_start, double *z,
                                  struct solve_result *r)
@@ -340,7 +341,8 @@ static int fb_rerun_plain_newton(const struct fb_data *d, struct newton_settings
   prob->direction = NULL;
   r->message[0] = '\0';
   int err = fb_run(d, ns, prob, z, r);
-  if (!err && r->status != SOLVE_CONVERGED && !(fb_refresh(c, z) == 0 && c->natural < natural_as)) {
+  if (!err && r->status != SOLVE_CONVERGED &&
+      !(fb_refresh(c, z) == 0 && (c->natural < natural_as || (isnan(natural_as) && !isnan(c->natural))))) {
     memcpy(z, z_as, (size_t)n * sizeof *z);
     r_as.iterations += r->iterations;
     *r = r_as;
