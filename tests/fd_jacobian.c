@@ -76,3 +76,51 @@ void random_body_motion(struct body *b, gsl_rng *rng)
     b->w[k] = 4.0 * gsl_rng_uniform(rng) - 2.0;
   }
 }
+
+static const double UP[3] = {0, 0, 1}, CENTRE[3] = {0, 0, 0};
+
+struct world *fd_sphere_near_tilted_plane(gsl_rng *rng)
+{
+  struct world *w = world_create(3);
+  const double np[3] = {sin(0.3), -0.2, cos(0.3)}, c0[3] = {0.1, -0.05, 0.02};
+  world_add_plane(w, world_add_body(w, 1, 0, 0), np, 0.1);
+  int b = world_add_body(w, 0, 1.3, 0.4);
+  world_add_sphere(w, b, c0, 0.8);
+  world_finalize(w);
+  w->threshold = 1.0;
+  w->mu = 0.4;
+  w->bodies[b].x[2] = 1.0;
+  random_body_motion(&w->bodies[b], rng);
+  return w;
+}
+
+struct world *fd_two_spheres_on_ground(const double c1[3], gsl_rng *rng)
+{
+  struct world *w = world_create(3);
+  world_add_plane(w, world_add_body(w, 1, 0, 0), UP, 0.0);
+  int b1 = world_add_body(w, 0, 1.0, 0.4);
+  world_add_sphere(w, b1, c1, 1.0); /* a body's parts are added right after it */
+  int b2 = world_add_body(w, 0, 2.0, 0.9);
+  world_add_sphere(w, b2, CENTRE, 0.7);
+  world_finalize(w);
+  w->threshold = 1.0;
+  w->mu = 0.3;
+  w->bodies[b1].x[2] = 1.05;
+  w->bodies[b2].x[0] = 1.9, w->bodies[b2].x[1] = 0.6, w->bodies[b2].x[2] = 1.5;
+  random_body_motion(&w->bodies[b1], rng);
+  random_body_motion(&w->bodies[b2], rng);
+  return w;
+}
+
+struct world *fd_sphere_on_plane(double z, double mu)
+{
+  struct world *w = world_create(3);
+  world_add_plane(w, world_add_body(w, 1, 0, 0), UP, 0.0);
+  int b = world_add_body(w, 0, 1.0, 0.4);
+  world_add_sphere(w, b, CENTRE, 1.0);
+  world_finalize(w);
+  w->bodies[b].x[2] = z;
+  w->threshold = 1.0;
+  w->mu = mu;
+  return w;
+}

@@ -322,59 +322,20 @@ static void test_jacobians3d(void)
   gsl_rng_set(rng, 43);
   test_side3(rng);
   /* a sphere (off-centre in its body) near a tilted static plane */
-  struct world *w = world_create(3);
-  int g = world_add_body(w, 1, 0, 0);
-  const double np[3] = {sin(0.3), -0.2, cos(0.3)}, c0[3] = {0.1, -0.05, 0.02}, cz[3] = {0, 0, 0};
-  world_add_plane(w, g, np, 0.1);
-  int b = world_add_body(w, 0, 1.3, 0.4);
-  world_add_sphere(w, b, c0, 0.8);
-  world_finalize(w);
-  w->threshold = 1.0;
-  w->mu = 0.4;
-  w->bodies[b].x[2] = 1.0;
-  random_body_motion(&w->bodies[b], rng);
+  struct world *w = fd_sphere_near_tilted_plane(rng);
   check_jacobian(w, "3D sphere on a tilted plane", rng);
   world_destroy(&w);
   /* two moving spheres on the ground: sphere-sphere with both bodies dynamic, and sphere-plane */
-  w = world_create(3);
-  g = world_add_body(w, 1, 0, 0);
-  const double up[3] = {0, 0, 1};
-  world_add_plane(w, g, up, 0.0);
-  int b1 = world_add_body(w, 0, 1.0, 0.4);
-  world_add_sphere(w, b1, cz, 1.0); /* a body's parts are added right after it */
-  int b2 = world_add_body(w, 0, 2.0, 0.9);
-  world_add_sphere(w, b2, cz, 0.7);
-  world_finalize(w);
-  w->threshold = 1.0;
-  w->mu = 0.3;
-  w->bodies[b1].x[2] = 1.05;
-  w->bodies[b2].x[0] = 1.9, w->bodies[b2].x[1] = 0.6, w->bodies[b2].x[2] = 1.5;
-  random_body_motion(&w->bodies[b1], rng);
-  random_body_motion(&w->bodies[b2], rng);
+  const double cz[3] = {0, 0, 0};
+  w = fd_two_spheres_on_ground(cz, rng);
   check_jacobian(w, "3D two spheres on the ground", rng);
   world_destroy(&w);
   gsl_rng_free(rng);
 }
 
-/* A unit sphere (m = 1, J = 2/5) on the plane z <= 0. */
-static struct world *sphere_on_plane(double z, double mu)
-{
-  struct world *w = world_create(3);
-  const double up[3] = {0, 0, 1}, cz[3] = {0, 0, 0};
-  int g = world_add_body(w, 1, 0, 0);
-  world_add_plane(w, g, up, 0.0);
-  int b = world_add_body(w, 0, 1.0, 0.4);
-  world_add_sphere(w, b, cz, 1.0);
-  world_finalize(w);
-  w->bodies[b].x[2] = z;
-  w->threshold = 1.0;
-  w->mu = mu;
-  return w;
-}
-
 static void test_rolling_sphere(void)
 {
-  struct world *w = sphere_on_plane(1.0, 0.4);
+  struct world *w = fd_sphere_on_plane(1.0, 0.4);
   struct body *b = &w->bodies[1];
   b->v[0] = -3.0, b->v[1] = 1.0, b->w[1] = -3.0, b->w[0] = -1.0; /* v + w x (-r e_z) = 0: rolling */
   double ke0 = world_kinetic_energy(w);
@@ -397,7 +358,7 @@ static void test_rolling_sphere(void)
 
 static void test_drop3d(void)
 {
-  struct world *w = sphere_on_plane(1.5, 0.3);
+  struct world *w = fd_sphere_on_plane(1.5, 0.3);
   struct run_summary sum;
   int rc = run(w, 0.01, 150, &sum);
   const struct body *b = &w->bodies[1];

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const double UP[3] = {0, 0, 1}, CZ[3] = {0, 0, 0};
+static const double CZ[3] = {0, 0, 0};
 
 static void check_jacobian(struct world *w, const char *what, gsl_rng *rng)
 {
@@ -35,32 +35,12 @@ static void test_jacobians(void)
   gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
   gsl_rng_set(rng, 71);
   /* a sphere off-centre in its body (the centre moves with omega) near a tilted static plane */
-  struct world *w = world_create(3);
-  const double np[3] = {sin(0.3), -0.2, cos(0.3)}, c0[3] = {0.1, -0.05, 0.02};
-  world_add_plane(w, world_add_body(w, 1, 0, 0), np, 0.1);
-  int b = world_add_body(w, 0, 1.3, 0.4);
-  world_add_sphere(w, b, c0, 0.8);
-  world_finalize(w);
-  w->threshold = 1.0;
-  w->mu = 0.4;
-  w->bodies[b].x[2] = 1.0;
-  random_body_motion(&w->bodies[b], rng);
+  struct world *w = fd_sphere_near_tilted_plane(rng);
   check_jacobian(w, "off-centre sphere near a tilted plane", rng);
   world_destroy(&w);
   /* two moving spheres on the ground: sphere-sphere with both bodies dynamic, and sphere-plane */
-  w = world_create(3);
-  world_add_plane(w, world_add_body(w, 1, 0, 0), UP, 0.0);
-  int b1 = world_add_body(w, 0, 1.0, 0.4);
-  world_add_sphere(w, b1, c0, 1.0);
-  int b2 = world_add_body(w, 0, 2.0, 0.9);
-  world_add_sphere(w, b2, CZ, 0.7);
-  world_finalize(w);
-  w->threshold = 1.0;
-  w->mu = 0.3;
-  w->bodies[b1].x[2] = 1.05;
-  w->bodies[b2].x[0] = 1.9, w->bodies[b2].x[1] = 0.6, w->bodies[b2].x[2] = 1.5;
-  random_body_motion(&w->bodies[b1], rng);
-  random_body_motion(&w->bodies[b2], rng);
+  const double c0[3] = {0.1, -0.05, 0.02};
+  w = fd_two_spheres_on_ground(c0, rng);
   check_jacobian(w, "two moving spheres on the ground", rng);
   world_destroy(&w);
   char msg[256] = "";
@@ -117,23 +97,9 @@ static void close_sim(struct simulation *sim)
   simulation_close(sim);
 }
 
-/* A unit sphere (m = 1, J = 2/5) at height z over the plane z <= 0 (g = 9.81). */
-static struct world *sphere_on_plane(double z, double mu)
-{
-  struct world *w = world_create(3);
-  world_add_plane(w, world_add_body(w, 1, 0, 0), UP, 0.0);
-  int b = world_add_body(w, 0, 1.0, 0.4);
-  world_add_sphere(w, b, CZ, 1.0);
-  world_finalize(w);
-  w->bodies[b].x[2] = z;
-  w->threshold = 1.0;
-  w->mu = mu;
-  return w;
-}
-
 static void test_rest_and_drop(void)
 {
-  struct world *w = sphere_on_plane(1.0, 0.3);
+  struct world *w = fd_sphere_on_plane(1.0, 0.3);
   struct simulation sim;
   struct run_summary sum;
   int rc = open_sim(&sim, w, "tzitzouris_pang") || simulation_run(&sim, 0.01, 100, NULL, 0, &sum);
@@ -146,7 +112,7 @@ static void test_rest_and_drop(void)
   world_destroy(&w);
   /* dropped from H = 0.5 above the plane: lands at sqrt(2 H / g) = 0.3193 s within a step, then rests */
   const double H = 0.5, h = 0.01, t_fall = sqrt(2.0 * H / 9.81);
-  w = sphere_on_plane(1.0 + H, 0.3);
+  w = fd_sphere_on_plane(1.0 + H, 0.3);
   b = &w->bodies[1];
   rc = open_sim(&sim, w, "tzitzouris_pang");
   double t_land = -1.0;
