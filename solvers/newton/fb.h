@@ -118,8 +118,9 @@ static inline int fb_row_degenerate(double l, double u, double zi, double Fi)
 
 /* Runs newton_solve on prob with d's settings (-cp_max_it from s), the retry without Levenberg-Marquardt
  * when d asks for it, and fills r (status, iterations, message). ns: d->ns with tol and clock set by the
- * caller. Returns nonzero only on allocation failure. */
+ * caller. *stalled (may be NULL): 1 when the run stopped at ns.stall_window (status max_iterations).
+ * Returns nonzero only on allocation failure. */
 int fb_run(const struct fb_data *d, struct newton_settings ns, const struct newton_problem *prob, double *z,
-           struct solve_result *r);
+           struct solve_result *r, int *stalled);
 
 #endif

@@ -22,13 +22,13 @@
  * can lead into a valley of the merit where it crawls for hundreds of iterations to a stationary point
  * that is not a solution, where the plain method converges in 7-11 iterations (two rolling-N-gon steps of
  * the geometrically implicit formulation that TAO, SNES and Siconos solve).
- * -fb_newton_active_set (0): 1: each iteration first tries the active-set Newton step of the natural map
+ * -fb_newton_active_set (auto): 1: each iteration first tries the active-set Newton step of the natural map
  * (fb_active_direction), judged by the FB merit, until -fb_newton_active_set_refusals (2) refusals in a
- * row; auto: on for a nonlinear (callback) problem, off for a linear one (faster on every NCP class measured,
- * 0.25-0.96x); a run with it that fails is run again from the start without it (fb_rerun_plain_newton). Off
- * by default: with it the implicit 3D scenes' answers differ from the plain path's within the tolerance,
- * which their grazing separations and a rocking box amplify past tests tuned to the plain path
- * (docs/solvers.md). */
+ * row; auto, the default: on for a nonlinear (callback) problem, off for a linear one (faster on every NCP
+ * class measured, 0.25-0.96x; on the linear classes it splits both ways, 0.64-1.42x); 0: never. A run with
+ * it that fails, or whose merit has not halved over -fb_newton_active_set_stall (10) iterations, is run
+ * again from the start without it (fb_rerun_plain_newton): a path through active-set steps can end where
+ * the FB step crawls (the grasp study's geometric_implicit: 200 iterations there, the plain run's 5). */
 #include "fb.h"
 
 #include <cblas.h>
@@ -210,6 +210,7 @@ struct fb_dense {
   int islands;    /* -fb_newton_islands: a linear problem's independent blocks solved one by one */
   double prox;    /* -fb_newton_prox: the proximal weight of the Newton step (fb_prox_weight) */
   int active_set; /* -fb_newton_active_set (enum fb_active_set): the active-set direction first */
+  int active_set_stall; /* -fb_newton_active_set_stall: the stall window of a run with it */
 };
 
 /* -fb_newton_active_set's choices, in the order of its "auto|0|1" list */
@@ -230,11 +231,14 @@ static const struct option_decl fb_options[] = {
     {"islands", OPT_BOOL, offsetof(struct fb_dense, islands), "1", NULL,
      "a linear problem whose M is block diagonal up to a permutation (independent contact groups) is solved "
      "block by block (cp_islands)"},
-    {"active_set", OPT_CHOICE, offsetof(struct fb_dense, active_set), "0", "auto|0|1",
+    {"active_set", OPT_CHOICE, offsetof(struct fb_dense, active_set), "auto", "auto|0|1",
      "try the active-set Newton step of the natural map (J_II d_I = -F_I - J_IA d_A) before the FB Newton "
      "step, judged by the FB merit; auto: on nonlinear (callback) problems, off on linear ones"},
     {"active_set_refusals", OPT_INT, offsetof(struct fb_dense, fb.ns.direction_refusals), "2", "[1,inf)",
      "consecutive refusals of the active-set step after which a run stops trying it"},
+    {"active_set_stall", OPT_INT, offsetof(struct fb_dense, active_set_stall), "10", "[0,inf)",
+     "a run with the active-set step whose FB merit has not halved over this many iterations stops and is "
+     "run again from its start without the step; 0: never"},
 };
 
 /* newton_settings_default fills what the table does not own (max_it, tol, clock). */
@@ -249,7 +253,7 @@ static int fb_create(struct solver *s)
 
 /* The run shared with fb_newton_sparse (fb.h). */
 int fb_run(const struct fb_data *d, struct newton_settings ns, const struct newton_problem *prob, double *z,
-           struct solve_result *r)
+           struct solve_result *r, int *stalled)
 {
   int n = prob->n, err = 0;
   size_t nn = n > 0 ? (size_t)n : 1;
@@ -287,9 +291,11 @@ int fb_run(const struct fb_data *d, struct newton_settings ns, const struct newt
   }
   free(z_start);
   r->iterations = iterations;
+  if (stalled) *stalled = why == NEWTON_STALLED;
   switch (why) {
   case NEWTON_CONVERGED: r->status = SOLVE_CONVERGED; break;
-  case NEWTON_MAX_ITERATIONS: r->status = SOLVE_MAX_ITERATIONS; break;
+  case NEWTON_MAX_ITERATIONS:
+  case NEWTON_STALLED: r->status = SOLVE_MAX_ITERATIONS; break;
   case NEWTON_LINE_SEARCH_FAILURE: r->status = SOLVE_LINE_SEARCH_FAILURE; break;
   case NEWTON_NAN_OR_INF: r->status = SOLVE_NAN_OR_INF; break;
   case NEWTON_TIME_LIMIT: r->status = SOLVE_TIME_LIMIT; break;
@@ -314,16 +320,44 @@ static int fb_retry_without_direction(enum solve_status status)
   return status == SOLVE_MAX_ITERATIONS || status == SOLVE_LINE_SEARCH_FAILURE || status == SOLVE_NAN_OR_INF;
 }
 
+/* A run with the active-set step that stalled (-fb_newton_active_set_stall) and whose plain rerun failed
+ * too goes on from where it stalled, without the step, for the iterations it had left: its slow crawl can
+ * still end nearer the answer than the plain run (box_drop3d rocking on an edge: 7.2e-8 against 7.3e-6).
+ * z_as, *r_as and *natural_as are replaced when it ends converged or at a lower natural residual. */
+static int fb_resume_stalled(const struct fb_data *d, struct newton_settings ns, struct newton_problem *prob,
+                             double *z_as, struct solve_result *r_as, double *natural_as)
+{
+  struct fb_ctx *c = prob->ctx;
+  const int n = prob->n;
+  ns.max_it -= r_as->iterations;
+  if (ns.max_it <= 0) return 0;
+  double *z_on = malloc((n > 0 ? (size_t)n : 1) * sizeof *z_on);
+  if (!z_on) return 1;
+  memcpy(z_on, z_as, (size_t)n * sizeof *z_on);
+  struct solve_result r_on = *r_as;
+  r_on.message[0] = '\0';
+  int err = fb_run(d, ns, prob, z_on, &r_on, NULL);
+  if (!err && fb_refresh(c, z_on) == 0 && (r_on.status == SOLVE_CONVERGED || c->natural < *natural_as)) {
+    r_on.iterations += r_as->iterations;
+    *r_as = r_on;
+    *natural_as = c->natural;
+    memcpy(z_as, z_on, (size_t)n * sizeof *z_on);
+  }
+  free(z_on);
+  return err;
+}
+
 /* The safeguard of the active-set step: its run failed, so the FB Newton method is run again from z_start
  * without it (its own -cp_max_it) and its answer kept when it converges or ends at a lower natural residual
- * (or a finite one where the first ended at NaN); r->iterations counts both runs. Why: the active-set step
+ * (or a finite one where the first ended at NaN); r->iterations counts both runs. A first run that stalled
+ * (stalled: fb_run's) and whose rerun failed goes on first (fb_resume_stalled). Why: the active-set step
  * leaves the FB Newton path; on the implicit 3D scenes that path is marginal where a contact rocks on an edge
  * or separates at a graze (a box on its face, the sphere between two spheres at 3.2 s: fb_newton alone needs
  * 40-110 Levenberg-Marquardt iterations at some steps), and a path through active-set steps can end in the
- * merit's valley where Levenberg-Marquardt crawls (residual stuck at 1e-5 to 1e-7) where the plain path
- * converges. */
+ * merit's valley where Levenberg-Marquardt crawls (residual stuck at 1e-5 to 1e-11) where the plain path
+ * converges (the grasp study's geometric_implicit: 200 iterations of crawl, then the plain run's 5). */
 static int fb_rerun_plain_newton(const struct fb_data *d, struct newton_settings ns,
-                                 struct newton_problem *prob, const double *z_start, double *z,
+                                 struct newton_problem *prob, const double *z_start, int stalled, double *z,
                                  struct solve_result *r)
 {
   struct fb_ctx *c = prob->ctx;
@@ -339,8 +373,11 @@ static int fb_rerun_plain_newton(const struct fb_data *d, struct newton_settings
   struct solve_result r_as = *r;
   memcpy(z, z_start, (size_t)n * sizeof *z);
   prob->direction = NULL;
+  ns.stall_window = 0;
   r->message[0] = '\0';
-  int err = fb_run(d, ns, prob, z, r);
+  int err = fb_run(d, ns, prob, z, r, NULL);
+  if (!err && stalled && r->status != SOLVE_CONVERGED)
+    err = fb_resume_stalled(d, ns, prob, z_as, &r_as, &natural_as);
   if (!err && r->status != SOLVE_CONVERGED &&
       !(fb_refresh(c, z) == 0 && (c->natural < natural_as || (isnan(natural_as) && !isnan(c->natural))))) {
     memcpy(z, z_as, (size_t)n * sizeof *z);
@@ -350,7 +387,7 @@ static int fb_rerun_plain_newton(const struct fb_data *d, struct newton_settings
     r->iterations += r_as.iterations;
     char note[96];
     snprintf(note, sizeof note, "%swithout the active-set step (its run: %s after %d iterations)",
-             r->message[0] ? "; " : "", solve_status_name(r_as.status), r_as.iterations);
+             r->message[0] ? "; " : "", stalled ? "stalled" : solve_status_name(r_as.status), r_as.iterations);
     if (strlen(r->message) + strlen(note) < sizeof r->message) strcat(r->message, note);
   }
   free(z_as);
@@ -389,6 +426,7 @@ static int fb_solve_one(const struct solver *s, const struct cp_problem *p, doub
     ns.max_it = s->set.max_it > 0 ? s->set.max_it : d->fb.ns.max_it;
     ns.tol = c.tol_abs;
     ns.clock = (struct solver *)s;
+    ns.stall_window = active_set ? d->active_set_stall : 0;
     struct newton_problem prob = {.n = n,
                                   .ctx = &c,
                                   .phi = fb_eval_phi,
@@ -396,9 +434,10 @@ static int fb_solve_one(const struct solver *s, const struct cp_problem *p, doub
                                   .converged = fb_converged,
                                   .diag_shift = c.prox > 0.0 && cp_is_linear(p) ? c.shift : NULL,
                                   .direction = active_set ? fb_active_direction : NULL};
-    err = fb_run(&d->fb, ns, &prob, z, r);
+    int stalled = 0;
+    err = fb_run(&d->fb, ns, &prob, z, r, &stalled);
     if (!err && active_set && fb_retry_without_direction(r->status))
-      err = fb_rerun_plain_newton(&d->fb, ns, &prob, z_start, z, r);
+      err = fb_rerun_plain_newton(&d->fb, ns, &prob, z_start, stalled, z, r);
   }
   free(c.F);
   free(c.zF);

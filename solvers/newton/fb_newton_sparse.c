@@ -364,7 +364,7 @@ static int fbs_solve(struct solver *s, const struct cp_problem *p, double *z, st
   ns.clock = s;
   struct newton_problem prob = {
       .n = n, .ctx = &c, .phi = fbs_phi, .converged = fbs_converged, .linalg = &fbs_linalg};
-  err = fb_run(&d->fb, ns, &prob, z, r);
+  err = fb_run(&d->fb, ns, &prob, z, r, NULL);
 cleanup:
   fbs_free(&c);
   return err;

@@ -24,6 +24,7 @@ void newton_settings_default(struct newton_settings *set)
   set->lm_power = 1.5;
   set->lm_scaled = 1;
   set->direction_refusals = 2;
+  set->stall_window = 0;
   set->tol = 1e-8;
   set->clock = NULL;
 }
@@ -38,6 +39,7 @@ const char *newton_reason_name(enum newton_reason r)
   case NEWTON_TIME_LIMIT: return "time_limit";
   case NEWTON_EVAL_FAILURE: return "eval_failure";
   case NEWTON_ALLOCATION_FAILURE: return "allocation_failure";
+  case NEWTON_STALLED: return "stalled";
   }
   return "unknown";
 }
@@ -373,6 +375,7 @@ enum newton_reason newton_solve(const struct newton_problem *prob, const struct 
     reason = NEWTON_CONVERGED;
     goto cleanup;
   }
+  double psi_window = psi; /* the merit at the start of the stall test's current window */
   for (int it = 1; it <= set->max_it && reason == NEWTON_MAX_ITERATIONS; it++) {
     if (set->clock && solver_out_of_time(set->clock)) {
       reason = NEWTON_TIME_LIMIT;
@@ -380,6 +383,10 @@ enum newton_reason newton_solve(const struct newton_problem *prob, const struct 
     }
     stats->iterations = it;
     reason = newton_iteration(prob, set, z, &w, &psi, stats);
+    if (reason == NEWTON_MAX_ITERATIONS && set->stall_window > 0 && it % set->stall_window == 0) {
+      if (psi > 0.5 * psi_window) reason = NEWTON_STALLED;
+      psi_window = psi;
+    }
   }
 cleanup:
   newton_work_destroy(&w);

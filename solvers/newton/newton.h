@@ -71,6 +71,8 @@ struct newton_settings {
                     * friction impulse, near separation) is not damped to a standstill */
   int direction_refusals;     /* problem->direction refused this many times in a row (singular, no descent,
                                * Armijo below lm_below): the run stops asking for it (default 2) */
+  int stall_window;           /* > 0: stop with NEWTON_STALLED when the merit has not halved over this many
+                               * iterations (a crawl to a stationary point); 0: never (default) */
   double tol;                 /* used only when problem->converged is NULL */
   const struct solver *clock; /* for solver_out_of_time; may be NULL */
 };
@@ -82,7 +84,8 @@ enum newton_reason {
   NEWTON_NAN_OR_INF,
   NEWTON_TIME_LIMIT,
   NEWTON_EVAL_FAILURE,
-  NEWTON_ALLOCATION_FAILURE
+  NEWTON_ALLOCATION_FAILURE,
+  NEWTON_STALLED /* stall_window iterations without halving the merit */
 };
 
 struct newton_stats {
