@@ -122,3 +122,16 @@ check "-info on a missing file: exit 2" '[ $? = 2 ]'
 check "the rolling disc's Fig. 1b step: the run's status numerical_failure, and lemke, path_crash, fb_newton converge" \
   '[ "$(grep -c "^[0-9]*,rolling_disc_task4_step208,[a-z_]*,converged,.*,180,.*,lemke,numerical_failure," \
      "$tmp/rd/tasks.csv")" = 3 ]' || sed 's/^/# /' "$tmp/out" "$tmp/rd/tasks.csv"
+# the committed corpus's grasp step (Chakraborty et al. Sec. 6.4, geometric_implicit, n = 36) where fb_newton's
+# run with the active-set step reaches a point where the FB step crawls: with the stall test (the default
+# -fb_newton_active_set_stall 10) the run stops and the plain run from the start converges, at most 30
+# iterations in all; without it (0) the crawl takes the run's whole budget before that (measured 25 and 205)
+col() { awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }' "$1"; }
+"$cor" -corpus results/corpus/corpus.h5 -problem grasp_task20_step30 -cp_solver fb_newton -repeats 1 \
+  -out "$tmp/gs10" -quiet -no_plots >"$tmp/out" 2>&1
+"$cor" -corpus results/corpus/corpus.h5 -problem grasp_task20_step30 -cp_solver fb_newton -repeats 1 \
+  -fb_newton_active_set_stall 0 -out "$tmp/gs0" -quiet -no_plots >>"$tmp/out" 2>&1
+check "the grasp's crawling step: converged in $(col "$tmp/gs10/tasks.csv" iterations) <= 30 iterations with the stall test, in $(col "$tmp/gs0/tasks.csv" iterations) >= 150 without" \
+  '[ "$(col "$tmp/gs10/tasks.csv" status)" = converged ] && [ "$(col "$tmp/gs0/tasks.csv" status)" = converged ] &&
+   [ "$(col "$tmp/gs10/tasks.csv" iterations)" -le 30 ] && [ "$(col "$tmp/gs0/tasks.csv" iterations)" -ge 150 ]' ||
+  sed 's/^/# /' "$tmp/out" "$tmp/gs10/tasks.csv" "$tmp/gs0/tasks.csv"
