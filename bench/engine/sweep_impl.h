@@ -109,6 +109,9 @@ void sweep_option_axes_free(struct sweep *s);
 /* A value of an option axis against its declaring row; nonzero (rank 0 says why) when bad. */
 int sweep_check_option_value(const struct sweep *s, const char *option, const char *value);
 int sweep_base_options(struct sweep *s); /* s->base; 1 on failure */
+/* The driver's option_defaults and option_fixed a task's object gets ("-a v -b w": those the run does not
+ * give), to fp: experiment.txt's driver_options line. */
+void sweep_driver_options_print(const struct sweep *s, FILE *fp);
 /* Marks used in s->options whatever o read (the unused-option check reads s->options). */
 void sweep_mark_used(const struct sweep *s, PetscOptions o);
 /* Creates every formulation x solver pair of the sweep with each option-axis value (a bad value stops the

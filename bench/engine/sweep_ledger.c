@@ -204,6 +204,11 @@ static int write_experiment(const struct sweep *s, const char *path)
         if (!(strtod(s->ax[k].v[i], NULL) > 0.0)) log_x = 0;
     }
   fprintf(fp, "log_x %d\ntasks %ld\noptions %s\n", log_x, s->total, s->fingerprint);
+  /* what the driver adds to every task's object: not in the fingerprint (a release that changes a driver's
+   * defaults changes its results; the line says which were in force) */
+  fprintf(fp, "driver_options ");
+  sweep_driver_options_print(s, fp);
+  fputc('\n', fp);
   /* The axis values of this sweep, in order: task ids are positions in their product (sweep_merge). */
   for (int k = 0; k < d->n_axes; k++) {
     fprintf(fp, "values_%s ", d->axes[k].name);

@@ -94,38 +94,51 @@ static int base_copy(const struct sweep *s, PetscOptions *out)
   return 0;
 }
 
-/* The driver's option_defaults ("-a v -b w") into o, each unless the run gives it (as a value or an axis),
- * and its option_fixed, each refused (nonzero, rank 0 says why) when the run gives it. */
-static int add_driver_options(const struct sweep *s, PetscOptions o)
+/* The index of the run's option pair named name, -1 when the run does not give it. */
+static int run_option_index(const struct sweep *s, const char *name)
 {
+  for (int i = 0; i < s->n_pairs; i++)
+    if (strcmp(s->pair_name[i], name) == 0) return i;
+  return -1;
+}
+
+/* The driver's option_defaults ("-a v -b w") into o, each unless the run gives it (as a value or an axis),
+ * and its option_fixed, each refused (nonzero, rank 0 says why) when the run gives it. With o NULL, the ones
+ * a task's object gets are printed to fp instead ("-a v -b w", for experiment.txt). */
+static int add_driver_options(const struct sweep *s, PetscOptions o, FILE *fp)
+{
+  int printed = 0;
   for (int fixed = 0; fixed < 2; fixed++) {
     const char *p = fixed ? s->d->option_fixed : s->d->option_defaults;
     char name[128], value[OPTION_STRING_MAX];
     int used = 0;
     while (p && sscanf(p, " %127s %255s%n", name, value, &used) == 2) {
-      int given = -1;
+      int given = run_option_index(s, name);
       p += used;
-      for (int i = 0; i < s->n_pairs && given < 0; i++)
-        if (strcmp(s->pair_name[i], name) == 0) given = i;
       if (given >= 0 && fixed && (!s->pair_value[given] || strcmp(s->pair_value[given], value) != 0)) {
-        if (s->rank == 0)
+        if (s->rank == 0 && o)
           fprintf(stderr,
                   "error: %s %s: bench_%s sets %s %s itself (its results assume it); leave the option out\n",
                   name, s->pair_value[given] ? s->pair_value[given] : "", s->d->experiment, name, value);
         return 1;
       }
-      if (given < 0 && PetscOptionsSetValue(o, name, value)) return 1;
+      if (given >= 0) continue;
+      if (!o) fprintf(fp, "%s%s %s", printed++ ? " " : "", name, value);
+      else if (PetscOptionsSetValue(o, name, value))
+        return 1;
     }
   }
   return 0;
 }
 
-int sweep_base_options(struct sweep *s) { return base_copy(s, &s->base) || add_driver_options(s, s->base); }
+void sweep_driver_options_print(const struct sweep *s, FILE *fp) { add_driver_options(s, NULL, fp); }
+
+int sweep_base_options(struct sweep *s) { return base_copy(s, &s->base) || add_driver_options(s, s->base, NULL); }
 
 /* A copy of the base object with option axis k at value index v[k]. */
 static int task_object(const struct sweep *s, const int *v, PetscOptions *out)
 {
-  if (base_copy(s, out) || add_driver_options(s, *out)) return 1;
+  if (base_copy(s, out) || add_driver_options(s, *out, NULL)) return 1;
   for (int k = 0; k < s->d->n_axes; k++)
     if (s->d->axes[k].kind == SWEEP_OPTION &&
         PetscOptionsSetValue(*out, sweep_axis_option(&s->d->axes[k]), s->ax[k].v[v[k]]))

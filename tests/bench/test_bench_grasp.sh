@@ -18,6 +18,11 @@ csv="$tmp/a/tasks.csv"
 rows=$(awk 'NR > 1' "$csv" 2>/dev/null | wc -l)
 if [ "$rc" = 0 ] && [ "$rows" = 12 ]; then echo "ok - bench_grasp: 12 trials, one row each"; else
   echo "not ok - bench_grasp: exit $rc, $rows rows"; sed 's/^/# /' "$tmp/out"; fi
+# experiment.txt says which of the driver's option defaults were in force (the run gives no method option)
+if grep -qx "options " "$tmp/a/experiment.txt" && grep -qx "driver_options -step_halvings 8 -step_cold_retry 1 \
+-geometric_implicit_equilibrate 1 -geometric_implicit_creep 2e-5" "$tmp/a/experiment.txt"; then
+  echo "ok - bench_grasp: experiment.txt's driver_options line lists the driver's defaults in force"; else
+  echo "not ok - bench_grasp: driver_options"; grep options "$tmp/a/experiment.txt" | sed 's/^/# /'; fi
 col() { head -1 "$csv" | tr , '\n' | grep -nx "$1" | cut -d: -f1; }
 cy=$(col y) cs=$(col status) co=$(col outcome) cf=$(col friction)
 if awk -F, -v y="$cy" -v s="$cs" -v o="$co" -v f="$cf" 'NR > 1 && $s != "ok" { bad = 1 }
