@@ -4,8 +4,9 @@
  * symmetry. Boxed LCPs with a friction index (cp.h CP_BOXED): the kernel's pass takes the friction rows last
  * with the boxes +-mu_i z_k of the normals' z then (ODE's dLCP); as z_k may still move while later rows are
  * driven, an outer loop (ODE's and Bullet's callers repeat the solve the same way when they iterate) solves
- * again with the boxes of the last z as fixed bounds, until no box moves by more than half the tolerance
- * (-dantzig_findex_sweeps solves at most; status max_iterations beyond, its last z an approximate answer).
+ * again with the boxes of the last z as fixed bounds, until z is an answer in the boxes it gives (the
+ * friction rows' natural residual within half the tolerance; -dantzig_findex_sweeps solves at most; status
+ * max_iterations beyond, its last z an approximate answer).
  * Iterations are pivots, over all solves (-cp_max_it, default 50 n + 1000 per solve); the workspace is sized
  * by setup, so a timed solve allocates nothing. */
 #include "pivoting.h"
@@ -80,24 +81,30 @@ static int dantzig_symmetric(const double *M, int n, double tol, double *bad)
 
 static int dantzig_out_of_time(const void *ctx) { return solver_out_of_time(ctx); }
 
-/* The friction boxes of z into d->lo, d->hi (the other rows' bounds as given); returns how far the largest
- * one moved from the box the last solve used (the kernel keeps the bounds in use in ws.hi). */
+/* The friction boxes of z into d->lo, d->hi (the other rows' bounds as given); returns the largest natural
+ * residual |z_i - mid(lo_i, hi_i, z_i - w_i)| of the friction rows in those boxes, w = M z + q as the last
+ * solve left it (d->ws.w). Not how far the boxes moved: a box that moved while its row stays inside it (a
+ * stack's upper friction rows, interior while a lower normal grows) leaves z an answer, and a solve again
+ * would only repeat it (boxed_box_stack: 2 solves, 41 pivots, where ODE's single pass already holds). */
 static double dantzig_fix_boxes(struct dantzig_data *d, const struct cp_problem *p, const double *z)
 {
-  double moved = 0.0;
+  double residual = 0.0;
   for (int i = 0; i < p->n; i++) {
     double lo, hi;
     cp_boxed_bounds(p, z, i, &lo, &hi);
-    if (p->findex[i] >= 0) moved = fmax(moved, fabs(hi - d->ws.hi[i]));
+    if (p->findex[i] >= 0) {
+      double u = z[i] - d->ws.w[i];
+      residual = fmax(residual, fabs(z[i] - fmin(hi, fmax(lo, u))));
+    }
     d->lo[i] = lo;
     d->hi[i] = hi;
   }
-  return moved;
+  return residual;
 }
 
-/* ODE's single pass with the friction index, then solves with the boxes of the last z fixed until they
- * stay (within tol * scale / 2: the checker's bounds at the final z then differ from the ones solved with
- * by no more). *moving: 1 when they still moved after -dantzig_findex_sweeps solves (each solved). */
+/* ODE's single pass with the friction index, then solves with the boxes of the last z fixed until z is an
+ * answer in the boxes it gives (the friction rows' natural residual within tol * scale / 2). *moving: 1 when
+ * it is not after -dantzig_findex_sweeps solves (each solved). */
 static enum pivot_status dantzig_findex(struct solver *s, const struct cp_problem *p,
                                         const struct pivot_settings *set, double *z, int *pivots, int *solves,
                                         int *moving)
@@ -142,7 +149,7 @@ static int dantzig_solve(struct solver *s, const struct cp_problem *p, double *z
                                              : pivot_dantzig(&pp, &set, &d->ws, z, &r->iterations);
   if (moving) {
     r->status = SOLVE_MAX_ITERATIONS; /* every solve placed every index: the last z is an answer */
-    snprintf(r->message, sizeof r->message, "the friction boxes still moved after %d solves", solves);
+    snprintf(r->message, sizeof r->message, "z not yet an answer in the friction boxes it gives after %d solves", solves);
     return 0;
   }
   static const enum solve_status map[] = {

@@ -2,7 +2,8 @@
  * points (the friction boxes +-mu z_k at the z checked), NaN, a bad mu and a bad friction index never
  * converged, cp_duplicate keeping findex; the plain file (written, read back the same, infinite bounds, and
  * malformed files refused with a message); the solvers: dantzig (ODE's pass, then its outer loop when the
- * normal moves after the friction rows were placed: the fixed point z = (4/7, -2/7, -0.05) computed by hand),
+ * normal moves after the friction rows were placed: the fixed point z = (4/7, -2/7, -0.05) computed by hand;
+ * a box that moved with its row inside it: the single pass kept),
  * pgs and psor (ODE's quickstep projection), auto (dantzig), Bullet's three when built, and every other
  * registered solver not_applicable. */
 #include "check.h"
@@ -145,6 +146,34 @@ static struct solve_result run(const char *name, const struct cp_problem *p, dou
   return r;
 }
 
+/* Two contacts (normals 0, 2; friction rows 1 of normal 0 and 3 of normal 2, mu = 0.5; M = 2 I but M_03 =
+ * M_30 = 0.5): both friction rows end inside their boxes. ODE's pass places row 3 last, which moves z_0 and so
+ * row 1's box (0.25 -> 0.2733) after row 1 was placed, but row 1 stays inside it: the pass's z is the answer
+ * and dantzig keeps it (one solve, a pivot a row) instead of solving again with the moved box. By hand:
+ * z_1 = -0.05, z_2 = 0.5, 1.875 z_3 = -0.35, z_0 = 0.5 - z_3 / 4. */
+static void test_dantzig_one_pass(void)
+{
+  struct cp_problem *p = cp_boxed_create(4);
+  static const double q[4] = {-1.0, 0.1, -1.0, 0.1};
+  for (int i = 0; i < 4; i++) {
+    p->M[i * 4 + i] = 2.0;
+    p->q[i] = q[i];
+  }
+  p->M[3] = p->M[12] = 0.5;
+  p->findex[1] = 0;
+  p->findex[3] = 2;
+  p->lo[1] = p->lo[3] = -0.5;
+  p->hi[1] = p->hi[3] = 0.5;
+  const double z3 = -0.35 / 1.875, want[4] = {0.5 - z3 / 4.0, -0.05, 0.5, z3};
+  double z[4] = {0.0, 0.0, 0.0, 0.0};
+  struct solve_result r = run("dantzig", p, z, NULL);
+  CHECK(r.status == SOLVE_CONVERGED && max_abs_diff(z, want, 4) < 1e-14 && r.iterations <= 4,
+        "dantzig: a friction box moved with its row inside it: one pass, %d pivots (at most 4), z = (%.15g, "
+        "%.15g, %.15g, %.15g)",
+        r.iterations, z[0], z[1], z[2], z[3]);
+  cp_destroy(&p);
+}
+
 /* M_01 = 0.5 couples the normal to friction row 1: placing z_1 at -mu z_0 moves z_0, so ODE's single pass
  * leaves a box that no longer matches z_0. The fixed point: z_1 = -z_0 / 2 and 2 z_0 + z_1 / 2 = 1, so
  * z_0 = 4/7, z_1 = -2/7; z_2 = -0.05. */
@@ -219,6 +248,7 @@ int main(int argc, char **argv)
   test_checker();
   test_plain_file();
   test_solvers();
+  test_dantzig_one_pass();
   int rc = check_finish();
   PetscCall(PetscFinalize());
   return rc;
