@@ -123,7 +123,8 @@ static int add_driver_options(const struct sweep *s, PetscOptions o, FILE *fp)
         return 1;
       }
       if (given >= 0) continue;
-      if (!o) fprintf(fp, "%s%s %s", printed++ ? " " : "", name, value);
+      if (!o)
+        fprintf(fp, "%s%s %s", printed++ ? " " : "", name, value);
       else if (PetscOptionsSetValue(o, name, value))
         return 1;
     }
@@ -133,7 +134,10 @@ static int add_driver_options(const struct sweep *s, PetscOptions o, FILE *fp)
 
 void sweep_driver_options_print(const struct sweep *s, FILE *fp) { add_driver_options(s, NULL, fp); }
 
-int sweep_base_options(struct sweep *s) { return base_copy(s, &s->base) || add_driver_options(s, s->base, NULL); }
+int sweep_base_options(struct sweep *s)
+{
+  return base_copy(s, &s->base) || add_driver_options(s, s->base, NULL);
+}
 
 /* A copy of the base object with option axis k at value index v[k]. */
 static int task_object(const struct sweep *s, const int *v, PetscOptions *out)

@@ -207,9 +207,9 @@ static int fb_converged(void *vctx, const double *z, const double *phi, double *
  * its block triangular form) and the islands. */
 struct fb_dense {
   struct fb_data fb;
-  int islands;    /* -fb_newton_islands: a linear problem's independent blocks solved one by one */
-  double prox;    /* -fb_newton_prox: the proximal weight of the Newton step (fb_prox_weight) */
-  int active_set; /* -fb_newton_active_set (enum fb_active_set): the active-set direction first */
+  int islands;          /* -fb_newton_islands: a linear problem's independent blocks solved one by one */
+  double prox;          /* -fb_newton_prox: the proximal weight of the Newton step (fb_prox_weight) */
+  int active_set;       /* -fb_newton_active_set (enum fb_active_set): the active-set direction first */
   int active_set_stall; /* -fb_newton_active_set_stall: the stall window of a run with it */
 };
 
@@ -387,7 +387,8 @@ static int fb_rerun_plain_newton(const struct fb_data *d, struct newton_settings
     r->iterations += r_as.iterations;
     char note[96];
     snprintf(note, sizeof note, "%swithout the active-set step (its run: %s after %d iterations)",
-             r->message[0] ? "; " : "", stalled ? "stalled" : solve_status_name(r_as.status), r_as.iterations);
+             r->message[0] ? "; " : "", stalled ? "stalled" : solve_status_name(r_as.status),
+             r_as.iterations);
     if (strlen(r->message) + strlen(note) < sizeof r->message) strcat(r->message, note);
   }
   free(z_as);

@@ -149,7 +149,8 @@ static int dantzig_solve(struct solver *s, const struct cp_problem *p, double *z
                                              : pivot_dantzig(&pp, &set, &d->ws, z, &r->iterations);
   if (moving) {
     r->status = SOLVE_MAX_ITERATIONS; /* every solve placed every index: the last z is an answer */
-    snprintf(r->message, sizeof r->message, "z not yet an answer in the friction boxes it gives after %d solves", solves);
+    snprintf(r->message, sizeof r->message,
+             "z not yet an answer in the friction boxes it gives after %d solves", solves);
     return 0;
   }
   static const enum solve_status map[] = {

@@ -147,10 +147,10 @@ static struct solve_result run(const char *name, const struct cp_problem *p, dou
 }
 
 /* Two contacts (normals 0, 2; friction rows 1 of normal 0 and 3 of normal 2, mu = 0.5; M = 2 I but M_03 =
- * M_30 = 0.5): both friction rows end inside their boxes. ODE's pass places row 3 last, which moves z_0 and so
- * row 1's box (0.25 -> 0.2733) after row 1 was placed, but row 1 stays inside it: the pass's z is the answer
- * and dantzig keeps it (one solve, a pivot a row) instead of solving again with the moved box. By hand:
- * z_1 = -0.05, z_2 = 0.5, 1.875 z_3 = -0.35, z_0 = 0.5 - z_3 / 4. */
+ * M_30 = 0.5): both friction rows end inside their boxes. ODE's pass places row 3 last, which moves z_0 and
+ * so row 1's box (0.25 -> 0.2733) after row 1 was placed, but row 1 stays inside it: the pass's z is the
+ * answer and dantzig keeps it (one solve, a pivot a row) instead of solving again with the moved box. By
+ * hand: z_1 = -0.05, z_2 = 0.5, 1.875 z_3 = -0.35, z_0 = 0.5 - z_3 / 4. */
 static void test_dantzig_one_pass(void)
 {
   struct cp_problem *p = cp_boxed_create(4);
