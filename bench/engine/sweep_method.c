@@ -220,13 +220,11 @@ static int check_option_axes_read(const struct sweep *s, int n_pairs)
 {
   for (int k = 0; k < s->d->n_axes; k++) {
     const struct sweep_axis *a = &s->d->axes[k];
-    int read = 0, given = 0;
+    int read = 0;
     if (a->kind != SWEEP_OPTION) continue;
     for (int p = 0; p < n_pairs; p++)
       read |= s->reads[(size_t)p * (size_t)s->d->n_axes + (size_t)k];
-    for (int i = 0; i < s->n_pairs; i++)
-      given |= strcmp(s->pair_name[i], sweep_axis_option(a)) == 0;
-    if (read || !given) continue;
+    if (read || run_option_index(s, sweep_axis_option(a)) < 0) continue;
     if (s->rank == 0) {
       const struct solver_type *st = solver_option_owner(sweep_axis_option(a));
       fprintf(stderr, "error: %s: no formulation or solver of this run reads it (%s%s)\n",
