@@ -130,7 +130,7 @@ TEST_SUPPORT := $(BUILD)/tests/check.o $(BUILD)/tests/fd_jacobian.o $(BUILD)/tes
   $(BUILD)/tests/drive_fixture.o
 
 .SECONDARY:
-.PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step bench-sparse bench-lemke bench-engine bench-peers fuzz fuzz-corpus
+.PHONY: all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step bench-sparse bench-lemke bench-lemke-small bench-engine bench-peers fuzz fuzz-corpus
 all: $(DRIVERS) $(TOOLS) $(TESTS)
 
 $(BUILD)/solvers/%.o: solvers/%.c
@@ -241,6 +241,11 @@ bench-sparse: all
 # lemke vs siconos_lemke on SPD n = 1000 (1 and 2 BLAS threads, ratios per round) and n = 4000 -> results/lemke_speed/
 bench-lemke: all
 	bench/lemke_speed
+
+# Lemke's small-problem path: plain loops against BLAS calls on n = 6 ... 32 and the corpus' small contact
+# LCPs, interleaved -> results/lemke_small/ (the reference run: results/reference/lemke_small/)
+bench-lemke-small: all
+	bench/lemke_small
 
 # The sweep engine's own cost per task (dispatch, ledger, merge, summary, bench_merge, bench_compare) and max RSS
 # at 1e4, 1e5 and 1e6 empty tasks -> results/engine/ (the committed table: results/reference/engine/)

@@ -10,6 +10,7 @@
 
 #include "lemke_crash.h"
 #include "lemke_exact.h"
+#include "lemke_kernels.h"
 #include "mlcp_reduce.h"
 #include "solver.h"
 
@@ -31,6 +32,10 @@
  *     make the held-back products of each pivot cheaper. Measured on SPD LCPs, one thread, SkylakeX
  *     kernels, min of repeats: n = 1000 block 32 0.027 s, 48 0.027-0.028, 62 0.029, 96 0.031; n = 2000
  *     32 0.26-0.27 s, 64 0.27, 128 0.30-0.31; n = 4000 32 2.16 s, 64 1.5-2.0, 128 1.5-2.0, 256 2.1).
+ *   small_n: problems with at most this many unknowns make the tableau's products (entering column, pivot
+ *     row, flush, norms, drift checks) by plain loops instead of BLAS calls, whose fixed cost is most of a
+ *     small product (lemke_kernels.h; the crossover measured in results/reference/README.md, "Lemke's
+ *     small-problem path").
  *   check_every, drift_tol: every check_every pivots (0: each pivot up to n = 16, else max(10, n / 10), the
  * interval doubling up to 8 times that while the drift stays below drift_tol / 1000) the
  * entering column and x are checked against the data (backward error of B c = a_m and B x = q); above
@@ -55,6 +60,7 @@ struct lemke_data {
   double pivot_tol; /* -lemke_pivot_tol */
   int cover;        /* -lemke_cover: enum lemke_cover */
   int block;        /* -lemke_block: pivots held back before one dgemm update */
+  int small_n;      /* -lemke_small_n: problems up to this size use plain loops, not BLAS (lemke_kernels.h) */
   int check_every;  /* -lemke_check_every: pivots between drift checks (0: automatic) */
   double
       drift_tol;   /* -lemke_drift_tol: backward error of an updated column that triggers a refactorization */
@@ -73,6 +79,9 @@ static const struct option_decl lemke_options[] = {
      "covering vector: all ones, or max(1, |q_i|)"},
     {"block", OPT_INT, offsetof(struct lemke_data, block), "0", "[0,4096]",
      "pivots held back before one dgemm tableau update; 0 = n/32 clamped to [32, 128]"},
+    {"small_n", OPT_INT, offsetof(struct lemke_data, small_n), "16", "[0,100000]",
+     "problems with at most this many unknowns make the tableau's products by plain loops, not BLAS calls "
+     "(whose fixed cost dominates small products)"},
     {"check_every", OPT_INT, offsetof(struct lemke_data, check_every), "0", "[0,1000000]",
      "pivots between checks of the updated column and x against the data; 0 = 1 up to n = 16, else max(10, "
      "n/10), doubling (up to 8x) while the drift stays below drift_tol/1000"},
@@ -208,15 +217,12 @@ static double lemke_norm_inf(int n, const double *v)
   return mx;
 }
 
-/* ||v||_inf of a vector that is checked for NaN elsewhere (the entering column, whose NaN check is
- * lemke_column_norm's, and x, which only columns update): BLAS idamax, vectorised, where the loop above
- * costs ~2 ns an entry. */
-static double lemke_norm_inf_blas(int n, const double *v) { return fabs(v[cblas_idamax(n, v, 1)]); }
-
 /* Zero the basic values that are zero up to rounding; return the threshold used. */
 static double lemke_snap(struct lemke_tableau *t, double qnorm)
 {
-  double zx = lemke_zero_x * fmax(lemke_norm_inf_blas(t->n, t->x), qnorm), *x = t->x;
+  /* x is checked for NaN elsewhere (only columns update it): BLAS idamax, vectorised, on large problems,
+   * where the NaN-propagating loop above costs ~2 ns an entry */
+  double zx = lemke_zero_x * fmax(lemke_amax(t->plain, t->n, t->x), qnorm), *x = t->x;
   for (int i = 0; i < t->n; i++) /* a select, not a branch: the rare zeros cost no misprediction */
     x[i] = fabs(x[i]) <= zx ? 0.0 : x[i];
   return zx;
@@ -224,10 +230,10 @@ static double lemke_snap(struct lemke_tableau *t, double qnorm)
 
 /* ||c||_inf of the entering column, or NaN when c holds a NaN (from a NaN in M): idamax may pass over a
  * NaN, the sum of |c_i| does not. */
-static double lemke_column_norm(int n, const double *c)
+static double lemke_column_norm(const struct lemke_tableau *t, const double *c)
 {
-  double cmax = lemke_norm_inf_blas(n, c);
-  return isnan(cblas_dasum(n, c, 1)) ? NAN : cmax;
+  double cmax = lemke_amax(t->plain, t->n, c);
+  return isnan(lemke_asum(t->plain, t->n, c)) ? NAN : cmax;
 }
 
 /* The drift checks' view of the problem; call after w->d is set. bmax comes from the cold start's
@@ -301,7 +307,7 @@ static enum solve_status lemke_run(struct solver *s, struct lemke_work *w, doubl
       zx = lemke_snap(t, qnorm);
       lemke_tableau_column(t, m, w->col);
     }
-    double cmax = lemke_column_norm(n, w->col);
+    double cmax = lemke_column_norm(t, w->col);
     if (!isfinite(cmax)) return SOLVE_NAN_OR_INF;
     int z0_row = t->where[2 * n];
     if (t->x[z0_row] * dnorm <= z0_negligible) {
@@ -431,6 +437,7 @@ static int lemke_solve_lcp(struct solver *s, const double *M, const double *q, i
   if (lemke_work_reserve(s->data, n, s->set.warm_start) != 0) return 1;
   struct lemke_work *w = &((struct lemke_data *)s->data)->w;
   if (lemke_tableau_use(w->t, n, lemke_block_for(ld, n)) != 0) return 1;
+  w->t->plain = n <= ld->small_n;
   w->perturbs = 0;
   w->cycled = 0;
   w->cycle_pivot = -1;
@@ -541,8 +548,8 @@ static void lemke_view(const struct solver *s, FILE *out)
           lemke_cover_names[d->cover], d->block, d->block == 0 ? " (automatic)" : "");
   fprintf(out, "  drift checks every %d pivots%s (drift_tol %g), final solve %s\n", d->check_every,
           d->check_every == 0 ? " (automatic)" : "", d->drift_tol, lemke_final_names[d->final_solve]);
-  fprintf(out, "  exact end game up to n = %d, lazy columns %s\n", d->exact_max_n,
-          d->lazy_columns ? "on" : "off");
+  fprintf(out, "  exact end game up to n = %d, lazy columns %s, plain loops up to n = %d\n", d->exact_max_n,
+          d->lazy_columns ? "on" : "off", d->small_n);
 }
 
 const struct solver_type solver_type_lemke = {

@@ -14,6 +14,7 @@ struct lemke_tableau {
   int n, ncols;         /* rows; ncols = n + 1 nonbasic columns (the active size, <= the capacity) */
   int bmax, k;          /* held-back capacity and count */
   int cap_n, cap_b;     /* sizes the buffers were allocated for (lemke_tableau_use picks n, bmax below) */
+  int plain;            /* products by plain loops, not BLAS calls (a small problem: lemke_kernels.h) */
   double *T0;           /* n x ncols, column-major (leading dimension n): T at the last flush */
   double *U, *V;        /* n x bmax and ncols x bmax, column-major */
   double *s, *g;        /* n row and ncols column scale factors */

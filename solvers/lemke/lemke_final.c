@@ -3,6 +3,7 @@
  * dgetrf) with iterative refinement in long double, or the whole basis factorized afresh when M_SS is
  * singular. The checker's natural residual ||min(z, M z + q)||_inf decides which answer is kept. */
 #include "lemke.h"
+#include "lemke_kernels.h"
 #include "solver.h"
 
 #include <cblas.h>
@@ -21,11 +22,16 @@ void lemke_extract(const struct lemke_tableau *t, double *z)
 }
 
 /* ||min(z, M z + q)||_inf, the checker's natural residual of an LCP; f: n doubles of scratch. */
-static double lemke_natural(int n, const double *M, const double *q, const double *z, double *f)
+static double lemke_natural(int plain, int n, const double *M, const double *q, const double *z, double *f)
 {
   double res = 0.0;
-  memcpy(f, q, (size_t)n * sizeof *f);
-  cblas_dgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0, M, n, z, 1, 1.0, f, 1);
+  if (plain)
+    for (int i = 0; i < n; i++)
+      f[i] = q[i] + lemke_dot(1, n, M + (size_t)i * (size_t)n, z);
+  else {
+    memcpy(f, q, (size_t)n * sizeof *f);
+    cblas_dgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0, M, n, z, 1, 1.0, f, 1);
+  }
   for (int i = 0; i < n; i++) {
     double v = fabs(fmin(z[i], f[i]));
     if (!(v <= res)) res = v;
@@ -81,14 +87,14 @@ void lemke_final_solve(int mode, struct lemke_work *w, const double *M, const do
 {
   struct lemke_tableau *t = w->t;
   if (mode == LEMKE_FINAL_NEVER) return;
-  double res_t = lemke_natural(n, M, q, z, w->col);
+  double res_t = lemke_natural(t->plain, n, M, q, z, w->col);
   if (mode == LEMKE_FINAL_AUTO && res_t <= 1e-2 * tol_abs) return;
   int ks = 0, *S = t->wS;
   for (int i = 0; i < n; i++)
     if (t->where[n + i] >= 0) S[ks++] = i;
   double *zc = w->row, res_c = INFINITY;
   const char *how = "final solve of M_SS";
-  if (lemke_solve_mss(t, w, M, q, n, S, ks, zc) == 0) res_c = lemke_natural(n, M, q, zc, w->col);
+  if (lemke_solve_mss(t, w, M, q, n, S, ks, zc) == 0) res_c = lemke_natural(t->plain, n, M, q, zc, w->col);
   /* M_SS singular (a negligible z0 still basic, or redundant contacts): when the tableau's answer misses
    * the tolerance (or -lemke_final_solve always), the whole basis is factorized afresh instead (n x n LU,
    * one refinement step) and its answer read off. Measured: a 1600-unknown sliding-box LCP whose blocked
@@ -96,7 +102,7 @@ void lemke_final_solve(int mode, struct lemke_work *w, const double *M, const do
   if (res_c == INFINITY && (res_t > tol_abs || mode == LEMKE_FINAL_ALWAYS) &&
       lemke_tableau_refactor(t, &w->ref) == 0) {
     lemke_extract(t, zc);
-    res_c = lemke_natural(n, M, q, zc, w->col);
+    res_c = lemke_natural(t->plain, n, M, q, zc, w->col);
     how = "final refactorization of the basis";
   }
   if (res_c < res_t) {

@@ -4,6 +4,7 @@
  * pivot row cost O(n bmax) each from the held-back factors. The warm start is a principal pivot on M_SS.
  * The flushes update the active columns only: those of B^-1 wait, dormant, until needed (lemke_lazy.c). */
 #include "lemke.h"
+#include "lemke_kernels.h"
 
 #include <cblas.h>
 #include <float.h>
@@ -235,12 +236,12 @@ int lemke_tableau_warm(struct lemke_tableau *t, const double *M, const double *q
 /* v[idx[l]] *= a * f[idx[l]] for l < k, the rest of v times a: the scale factors f differ from 1 only at
  * the k indices pivoted since the last flush (repeats allowed), so one dscal and k fix-ups do what a loop
  * of n products did (with the same roundings: a * 1 = a). raw: k doubles of scratch. */
-static void lemke_scale_listed(int n, double *v, double a, const double *f, const int *idx, int k,
+static void lemke_scale_listed(int plain, int n, double *v, double a, const double *f, const int *idx, int k,
                                double *raw)
 {
   for (int l = 0; l < k; l++)
     raw[l] = v[idx[l]];
-  if (a != 1.0) cblas_dscal(n, a, v, 1);
+  if (a != 1.0) lemke_scal(plain, n, a, v);
   for (int l = 0; l < k; l++)
     v[idx[l]] = raw[l] * (a * f[idx[l]]);
 }
@@ -249,18 +250,18 @@ void lemke_tableau_column(const struct lemke_tableau *t, int m, double *col)
 {
   memcpy(col, t->T0 + (size_t)m * t->n, (size_t)t->n * sizeof *col);
   if (t->k == 0) return;
-  cblas_dgemv(CblasColMajor, CblasNoTrans, t->n, t->k, -1.0, t->U, t->n, t->V + m, t->ncols, 1.0, col, 1);
-  lemke_scale_listed(t->n, col, t->g[m], t->s, t->corr_i, t->k, t->wraw);
+  lemke_gemv_sub(t->plain, t->n, t->k, t->U, t->n, t->V + m, t->ncols, col);
+  lemke_scale_listed(t->plain, t->n, col, t->g[m], t->s, t->corr_i, t->k, t->wraw);
   for (int l = 0; l < t->k; l++)
     if (t->corr_m[l] == m) col[t->corr_i[l]] += t->corr_val[l];
 }
 
 void lemke_tableau_row(const struct lemke_tableau *t, int i, double *row)
 {
-  cblas_dcopy(t->na, t->T0 + i, t->n, row, 1); /* dormant columns' entries: not needed, not set */
+  lemke_copy(t->plain, t->na, t->T0 + i, t->n, row); /* dormant columns' entries: not needed, not set */
   if (t->k == 0) return;
-  cblas_dgemv(CblasColMajor, CblasNoTrans, t->na, t->k, -1.0, t->V, t->ncols, t->U + i, t->n, 1.0, row, 1);
-  lemke_scale_listed(t->na, row, t->s[i], t->g, t->corr_m, t->k, t->wraw);
+  lemke_gemv_sub(t->plain, t->na, t->k, t->V, t->ncols, t->U + i, t->n, row);
+  lemke_scale_listed(t->plain, t->na, row, t->s[i], t->g, t->corr_m, t->k, t->wraw);
   for (int l = 0; l < t->k; l++)
     if (t->corr_i[l] == i) row[t->corr_m[l]] += t->corr_val[l];
 }
@@ -295,6 +296,8 @@ void lemke_tableau_flush(struct lemke_tableau *t)
       rows[nr++] = rows[l];
     }
   t->fl_nr[slot] = nr;
+  /* BLAS at every size: a flush's n ncols k products amortise the call (plain loops: 14 % of the solve
+   * time on the n = 24 contact classes, whose ties flush often) */
   cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, t->n, t->na, t->k, -1.0, t->U, t->n, t->V, t->ncols,
               1.0, t->T0, t->n);
   for (int m = 0; m < t->na; m++) {
@@ -302,7 +305,7 @@ void lemke_tableau_flush(struct lemke_tableau *t)
     for (int a = 0; a < nr; a++)
       col[rows[a]] *= sr[a];
     if (t->g[m] != 1.0) {
-      cblas_dscal(t->n, t->g[m], col, 1);
+      lemke_scal(t->plain, t->n, t->g[m], col);
       t->g[m] = 1.0;
     }
   }
@@ -405,8 +408,8 @@ static void lemke_basis_times2(struct lemke_tableau *t, const struct lemke_data_
    * against 1.37 for the n x 2 dgemm, which packs M first, and 1.1 for two dgemv) */
   for (int i = 0; any_z && i < n; i++) {
     const double *mi = ref->M + (size_t)i * (size_t)n;
-    Y[2 * i] -= cblas_ddot(n, mi, 1, u1, 1);
-    Y[2 * i + 1] -= cblas_ddot(n, mi, 1, u2, 1);
+    Y[2 * i] -= lemke_dot(t->plain, n, mi, u1);
+    Y[2 * i + 1] -= lemke_dot(t->plain, n, mi, u2);
   }
   for (int i = 0; i < n; i++) {
     Y[2 * i] -= z01 * ref->d[i];

@@ -379,6 +379,42 @@ static void test_block_sizes(void)
   }
 }
 
+/* The small-problem path (-lemke_small_n, lemke_kernels.h: plain loops instead of BLAS calls) against the
+ * BLAS path on the same problems: the same pivots and the same answer up to rounding, on an SPD LCP, a
+ * sliding-box contact LCP with its lexicographic ties, and Siconos' lcp_tobenna (massively degenerate: its
+ * exact lexicographic path of 126 pivots must survive the other roundings). */
+static void test_small_path(void)
+{
+  struct cp_problem *probs[3] = {cp_test_spd(12, 5), cp_test_box_contact(2, 4, 0.5, 1, 0.0, 3), NULL};
+  const char *dir = check_shared_data();
+  char path[512], err[256];
+  if (dir) snprintf(path, sizeof path, "%s/siconos/lcp/lcp_tobenna.dat", dir);
+  if (!dir || cp_read_file(path, CP_FILE_SICONOS_LCP, &probs[2], err, sizeof err) != 0)
+    check_skip("lcp_tobenna.dat: shared data absent");
+  for (int a = 0; a < 3 && probs[a]; a++) {
+    int n = probs[a]->n, its[2] = {0, 0};
+    double *z[2], diff = 0.0, res[2] = {0.0, 0.0};
+    for (int b = 0; b < 2; b++) {
+      struct solver *s = test_solver_with("lemke", 0.0, OPTS("-lemke_small_n", b ? "100000" : "0"));
+      z[b] = calloc((size_t)n, sizeof *z[b]);
+      struct solve_result r = run(s, probs[a], z[b]);
+      its[b] = r.status == SOLVE_CONVERGED ? r.iterations : -1;
+      res[b] = r.residual;
+      solver_destroy(&s);
+    }
+    for (int i = 0; i < n; i++)
+      diff = fmax(diff, fabs(z[0][i] - z[1][i]) / fmax(1.0, fabs(z[0][i])));
+    CHECK(
+        its[0] > 0 && its[0] == its[1] && diff < 1e-10,
+        "%s (n = %d): BLAS / plain loops converge in %d / %d pivots, max relative |dz| %.2g, residual %.2g / "
+        "%.2g",
+        probs[a]->name, n, its[0], its[1], diff, res[0], res[1]);
+    for (int b = 0; b < 2; b++)
+      free(z[b]);
+    cp_destroy(&probs[a]);
+  }
+}
+
 /* Siconos' lcp_tobenna (40 x 40, integer data, massively degenerate): exact rational arithmetic with the
  * same lexicographic rule converges after 126 pivots; rounding must not decide its ties. */
 static void test_tobenna(void)
@@ -491,6 +527,7 @@ int main(int argc, char **argv)
   test_mlcp();
   test_cover();
   test_block_sizes();
+  test_small_path();
   test_tobenna();
   test_triangle_drop_drift();
   test_not_copositive_ray();
