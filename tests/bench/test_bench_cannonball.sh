@@ -4,15 +4,15 @@
 # its normal velocity error is below mu TOL, LCP2's is visible (mu lambda), LCP0's is at rounding level;
 # the issue's columns are there; a non-triangular disk count and an unknown formulation exit 2.
 set -u
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$CB_BIN/bench_cannonball" -disks 21 -mu 0.05 -h 0.05 -cp_solver lemke -steps 3 -trace "$tmp/tr/ace" \
   -out "$tmp/run" -quiet -no_plots >"$tmp/out" 2>&1
 rc=$?
 csv="$tmp/run/tasks.csv"
-col() { awk -F, -v name="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next } { print $c }' "$csv"; }
-paste -d, <(col formulation) <(col status) <(col fp_iterations) <(col nv_error_max) >"$tmp/sel" 2>/dev/null
-if [ "$rc" = 0 ] && [ "$(col status | grep -c '^ok$')" = 3 ]; then echo "ok - bench_cannonball: 3 methods ok"; else
+paste -d, <(csv_values "$csv" formulation) <(csv_values "$csv" status) <(csv_values "$csv" fp_iterations) <(csv_values "$csv" nv_error_max) >"$tmp/sel" 2>/dev/null
+if [ "$rc" = 0 ] && [ "$(csv_values "$csv" status | grep -c '^ok$')" = 3 ]; then echo "ok - bench_cannonball: 3 methods ok"; else
   echo "not ok - bench_cannonball: exit $rc"; sed 's/^/# /' "$tmp/out" "$csv"; fi
 if awk -F, '$1 == "anitescu_potra" && $3 == 1 && $4 < 1e-10 { a++ }
   $1 == "anitescu_hart_lcp1" && $3 >= 2 && $3 <= 12 && $4 < 5e-7 { b++ }

@@ -9,6 +9,7 @@
 # friction range exits 2; bench_grasp_map writes the per-cell intervals and the sweet spot; the run loop's
 # options (-trace, -perturb_initial) apply to every formulation, geometric_implicit included.
 set -u
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 args="-x 0.5 -y -11.5,-0.5 -friction medium,high -seeds 3 -quiet -no_plots"
@@ -23,17 +24,16 @@ if grep -qx "options " "$tmp/a/experiment.txt" && grep -qx "driver_options -step
 -geometric_implicit_equilibrate 1 -geometric_implicit_creep 2e-5" "$tmp/a/experiment.txt"; then
   echo "ok - bench_grasp: experiment.txt's driver_options line lists the driver's defaults in force"; else
   echo "not ok - bench_grasp: driver_options"; grep options "$tmp/a/experiment.txt" | sed 's/^/# /'; fi
-col() { head -1 "$csv" | tr , '\n' | grep -nx "$1" | cut -d: -f1; }
-cy=$(col y) cs=$(col status) co=$(col outcome) cf=$(col friction)
+cy=$(csv_col "$csv" y) cs=$(csv_col "$csv" status) co=$(csv_col "$csv" outcome) cf=$(csv_col "$csv" friction)
 if awk -F, -v y="$cy" -v s="$cs" -v o="$co" -v f="$cf" 'NR > 1 && $s != "ok" { bad = 1 }
    NR > 1 && $y == -11.5 && $f == "medium" && $o != "outer_teeth" { bad = 1 } END { exit bad }' "$csv"; then
   echo "ok - bench_grasp: every trial ran (status ok); the sweet spot holds by the outer teeth at medium friction"; else
   echo "not ok - bench_grasp: sweet spot rows"; cut -d, -f1-12 "$csv" | sed 's/^/# /'; fi
 # the outcome shares: 3 of 3 successes at the medium sweet spot, share 1 with Wilson's [0.4385, 1]; no
 # other outcome there; meta.json counts no failed task (an outcome is not a failure of the run)
-scol() { head -1 "$tmp/a/summary.csv" | tr , '\n' | grep -nx "$1" | cut -d: -f1; }
-if awk -F, -v f="$(scol friction)" -v y="$(scol y)" -v s="$(scol success_share)" -v lo="$(scol success_lo95)" \
-     -v hi="$(scol success_hi95)" -v l="$(scol lost_share)" \
+sum=$tmp/a/summary.csv
+if awk -F, -v f="$(csv_col "$sum" friction)" -v y="$(csv_col "$sum" y)" -v s="$(csv_col "$sum" success_share)" \
+     -v lo="$(csv_col "$sum" success_lo95)" -v hi="$(csv_col "$sum" success_hi95)" -v l="$(csv_col "$sum" lost_share)" \
      '$f == "medium" && $y == -11.5 { n++; if ($s != 1 || $lo < 0.43849 || $lo > 0.43851 || $hi != 1 || $l != 0) bad = 1 }
       END { exit bad || n != 1 }' "$tmp/a/summary.csv" && grep -q '"tasks_failed": 0' "$tmp/a/meta.json"; then
   echo "ok - bench_grasp: summary shares with Wilson intervals, no failed task in meta.json"; else
@@ -68,7 +68,8 @@ if awk -F, '$1 == "medium/stewart_trinkle/lemke" && $3 == -11.5 { f = 1; if ($4 
 cp -r "$tmp/a" "$tmp/a2"
 cp -r "$tmp/a" "$tmp/a3"
 for k in 1 3; do
-  awk -F, -v OFS=, -v y="$cy" -v f="$cf" -v o="$co" -v s="$(col success)" -v t="$(col other_teeth)" -v k="$k" \
+  awk -F, -v OFS=, -v y="$cy" -v f="$cf" -v o="$co" -v s="$(csv_col "$csv" success)" \
+    -v t="$(csv_col "$csv" other_teeth)" -v k="$k" \
     'NR > 1 && done < k && $y == -11.5 && $f == "medium" { $o = "other_teeth"; $s = 0; $t = 1; done++ } { print }' \
     "$csv" >"$tmp/a$((k == 1 ? 2 : 3))/tasks.csv"
 done
@@ -93,8 +94,8 @@ if [ "$rc" = 2 ]; then echo "ok - bench_grasp: unknown friction range exits 2"; 
 "$CB_BIN/bench_grasp" -x 0.5 -y -0.5 -friction medium -seeds 2 -formulation geometric_implicit,stewart_trinkle \
   -cp_solver fb_newton,lemke -quiet -no_plots -out "$tmp/gi" -task_fork 0 >"$tmp/outgi" 2>&1
 gcsv="$tmp/gi/tasks.csv"
-gcol() { head -1 "$gcsv" | tr , '\n' | grep -nx "$1" | cut -d: -f1; }
-gf=$(gcol formulation) gso=$(gcol solver) gs=$(gcol status) go=$(gcol opening) gou=$(gcol outcome)
+gf=$(csv_col "$gcsv" formulation) gso=$(csv_col "$gcsv" solver) gs=$(csv_col "$gcsv" status)
+go=$(csv_col "$gcsv" opening) gou=$(csv_col "$gcsv" outcome)
 if awk -F, -v f="$gf" -v so="$gso" -v s="$gs" -v ou="$gou" 'NR > 1 { n++ }
      NR > 1 && $f == "geometric_implicit" && $so == "fb_newton" && ($s != "ok" || $ou != "diametric") { bad = 1 }
      NR > 1 && $f == "geometric_implicit" && $so == "lemke" && $s != "not_applicable" { bad = 1 }
@@ -102,7 +103,7 @@ if awk -F, -v f="$gf" -v so="$gso" -v s="$gs" -v ou="$gou" 'NR > 1 { n++ }
   echo "ok - bench_grasp -formulation geometric_implicit: diametric with fb_newton, lemke not_applicable"; else
   echo "not ok - bench_grasp geometric_implicit rows"; cut -d, -f1-12 "$gcsv" | sed 's/^/# /'; sed 's/^/# /' "$tmp/outgi"; fi
 # the final opening: the two formulations within 0.05 mm of each other, trial by trial (same draws)
-if awk -F, -v f="$gf" -v so="$gso" -v o="$go" -v sd="$(gcol seed)" 'NR > 1 && $so == "fb_newton" { gi[$sd] = $o }
+if awk -F, -v f="$gf" -v so="$gso" -v o="$go" -v sd="$(csv_col "$gcsv" seed)" 'NR > 1 && $so == "fb_newton" { gi[$sd] = $o }
      NR > 1 && $f == "stewart_trinkle" && $so == "lemke" { ex[$sd] = $o }
      END { for (k in gi) { n++; d = gi[k] - ex[k]; if (d < -0.05 || d > 0.05 || !(k in ex)) bad = 1 } exit bad || n != 2 }' "$gcsv"; then
   echo "ok - bench_grasp: implicit and explicit final openings agree to 0.05 mm"; else

@@ -17,7 +17,6 @@ csv="$tmp/corner/tasks.csv"
 want="task_id,obstacle,eps,form,solver,status,mistaken_area,predicted_area,analytic_area,mistaken_share,predicted_share,outside_region,phantom_offset,predicted_offset,max_depth,sides"
 if [ "$rc" = 0 ] && head -1 "$csv" | grep -q "^$want,"; then ok 1 "runs, tasks.csv columns"; else
   ok 0 "exit $rc, header $(head -1 "$csv" 2>/dev/null)"; sed 's/^/# /' "$tmp/out"; fi
-col() { awk -F, -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }' "$2"; }
 # Fig. 4: the cap's area, by lemke and milp, at three eps
 n=$(awk -F, 'NR > 1 && $4 == "sum_eq35" && $6 == "converged" && $7 == $8 && $12 == 0 && $7 / $9 > 0.95 && $7 / $9 < 1.06 && $15 > 0.45 * $3 && $15 <= 0.5 * $3 + 1e-9' "$csv" | wc -l)
 ok "$([ "$n" = 6 ] && echo 1)" "Fig. 4: the cap's area is eps^2 / 2 within 6 %, as predicted, ends up to eps / 2 deep (6 of 6 rows: $n)"

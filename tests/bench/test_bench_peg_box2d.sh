@@ -5,6 +5,7 @@
 # ../shared/data the stored set a runs (skipped without it); -cp_dump_failed writes a replayable failed LCP
 # (DIR/peg_box2d_task<ID>_step<K>.txt); -trace starts with the standard run-loop columns.
 set -u
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$CB_BIN/bench_peg_box2d" -source generator -seeds 1 -h 0.016 -t_end 1 -formulation peg,corrective -cp_solver lemke \
@@ -18,8 +19,7 @@ for c in $cols; do head -1 "$csv" | tr ',' '\n' | grep -qx "$c" || missing="$mis
 if [ "$rc" = 0 ] && head -1 "$csv" | grep -q "^$want," && [ -z "$missing" ]; then
   echo "ok - bench_peg_box2d: runs, tasks.csv columns"; else
   echo "not ok - bench_peg_box2d: exit $rc, missing$missing, header $(head -1 "$csv" 2>/dev/null)"; sed 's/^/# /' "$tmp/out"; fi
-col() { head -1 "$csv" | tr ',' '\n' | grep -n "^$1\$" | cut -d: -f1; }
-st=$(col status) bo=$(col bodies) om=$(col overlap_mean) bs=$(col bodyset)
+st=$(csv_col "$csv" status) bo=$(csv_col "$csv" bodies) om=$(csv_col "$csv" overlap_mean) bs=$(csv_col "$csv" bodyset)
 if awk -F, -v s="$st" -v b="$bo" -v o="$om" -v l="$bs" 'NR > 1 { n++; if ($s != "ok" || $b != 4 || $l !~ /^gen:[0-9]+$/) bad = 1;
    v[$5] = $o; lab[$l] = 1 } END { for (k in lab) nl++; exit !(n == 2 && !bad && nl == 1 && v["peg"] < v["corrective"]) }' "$csv"; then
   echo "ok - bench_peg_box2d: 4 polygons poured (one generated set for both formulations), both ok, peg's overlap below corrective's"; else

@@ -5,6 +5,7 @@
 # completes; peg's mean overlap volume is at least a hundred times below corrective's; "paper" is
 # not_applicable to peg; a bad -stewart_trinkle_detection value is an error row.
 set -u
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$CB_BIN/bench_peg_box3d" -h 0.016 -t_end 1.2 -formulation peg,corrective,stewart_trinkle -stewart_trinkle_detection closest,paper \
@@ -18,8 +19,7 @@ for c in $cols; do head -1 "$csv" 2>/dev/null | tr ',' '\n' | grep -qx "$c" || m
 if [ "$rc" = 0 ] && head -1 "$csv" | grep -q "^$want," && [ -z "$missing" ]; then
   echo "ok - bench_peg_box3d: runs, tasks.csv columns"; else
   echo "not ok - bench_peg_box3d: exit $rc, missing$missing, header $(head -1 "$csv" 2>/dev/null)"; sed 's/^/# /' "$tmp/out"; fi
-col() { head -1 "$csv" | tr ',' '\n' | grep -n "^$1\$" | cut -d: -f1; }
-st=$(col status) om=$(col overlap_mean) bo=$(col bodies)
+st=$(csv_col "$csv" status) om=$(csv_col "$csv" overlap_mean) bo=$(csv_col "$csv" bodies)
 if awk -F, -v s="$st" -v o="$om" -v b="$bo" 'NR > 1 { k = $3 "/" $5; st[k] = $s; ov[k] = $o; bd[k] = $b }
    END { bad = !(st["peg/closest"] == "ok" && st["corrective/closest"] == "ok" && st["stewart_trinkle/closest"] == "ok");
          bad = bad || st["peg/paper"] != "not_applicable" || st["stewart_trinkle/paper"] == "";
@@ -28,7 +28,7 @@ if awk -F, -v s="$st" -v o="$om" -v b="$bo" 'NR > 1 { k = $3 "/" $5; st[k] = $s;
   echo "ok - bench_peg_box3d: three icosahedra, every run ok, peg's overlap far below corrective's"; else
   echo "not ok - bench_peg_box3d: statuses or overlaps"; sed 's/^/# /' "$csv"; fi
 # the cost split: detection, assembly and the solver's own time are each positive and within the step's
-sp=$(col step_seconds) dt=$(col detect_seconds) as=$(col assemble_seconds) sv=$(col solve_seconds)
+sp=$(csv_col "$csv" step_seconds) dt=$(csv_col "$csv" detect_seconds) as=$(csv_col "$csv" assemble_seconds) sv=$(csv_col "$csv" solve_seconds)
 n=$(awk -F, -v s="$st" -v a="$sp" -v b="$dt" -v c="$as" -v d="$sv" 'NR > 1 && $s == "ok" && $b > 0 && $c > 0 && $d > 0 && $b + $c + $d <= $a * (1 + 1e-9)' "$csv" | wc -l)
 if [ "$n" = 4 ]; then echo "ok - bench_peg_box3d: detection + assembly + solve within the step, each positive (4 runs)"; else
   echo "not ok - bench_peg_box3d: the cost split holds in $n of 4 runs"; fi

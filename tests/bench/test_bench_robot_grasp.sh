@@ -6,6 +6,7 @@
 # every (target, mu, h), and no worse than the paper's standard model (the same run when no corner is met);
 # an h that is no multiple of -ref_h is not_applicable; -seeds 11 (there are ten targets) exits 2.
 set -u
+. "$(dirname "$0")/../lib.sh"
 data=${CB_SHARED_DATA:-../shared/data}
 if [ ! -f "$data/peg/box2d_bodysets.txt" ]; then # the targets are the paper's polygons
   echo "skip - bench_robot_grasp: no $data/peg/box2d_bodysets.txt (the paper's polygon sets; CB_SHARED_DATA)"
@@ -20,8 +21,7 @@ csv="$tmp/run/tasks.csv"
 want="task_id,seed,mu,h,formulation,solver,stewart_trinkle_detection,status,target,err_mean,err_median,err_q1,err_q3,err_max,err_final"
 if [ "$rc" = 0 ] && head -1 "$csv" | grep -q "^$want,"; then echo "ok - bench_robot_grasp: runs, tasks.csv columns"; else
   echo "not ok - bench_robot_grasp: exit $rc, header $(head -1 "$csv" 2>/dev/null)"; sed 's/^/# /' "$tmp/out"; fi
-col() { head -1 "$csv" | tr ',' '\n' | grep -n "^$1\$" | cut -d: -f1; }
-st=$(col status) em=$(col err_mean) jg=$(col joint_gap_max)
+st=$(csv_col "$csv" status) em=$(csv_col "$csv" err_mean) jg=$(csv_col "$csv" joint_gap_max)
 n_peg=$(awk -F, -v s="$st" 'NR > 1 && $5 == "peg" && $7 == "closest" && $4 != 0.0025 && $s == "ok"' "$csv" | wc -l)
 n_na=$(awk -F, -v s="$st" 'NR > 1 && $4 == 0.0025 && $s == "not_applicable"' "$csv" | wc -l)
 n_all=$(awk -F, 'NR > 1 && $4 == 0.0025' "$csv" | wc -l)

@@ -10,9 +10,6 @@ drv="$bin/bench_solvers"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/../lib.sh"
-# col FILE PROBLEM SOLVER COLUMN: the column's distinct values over the rows of (problem, solver)
-col() { awk -F, -v p="$2" -v s="$3" -v c="$4" 'NR==1{for(i=1;i<=NF;i++) h[$i]=i; next}
-  $h["problem"]==p && $h["solver"]==s {print $h[c]}' "$1" | sort -u | tr '\n' ' '; }
 rows() { tail -n +2 "$1" | wc -l; }
 
 n_solvers=$("$drv" -help 2>/dev/null | sed -n 's/^Registered solvers: //p' | tr ',' '\n' | grep -c .)
@@ -39,15 +36,15 @@ n_spd=$(awk -F, 'NR==1{for(i=1;i<=NF;i++) h[$i]=i; next} $h["problem"]=="spd10" 
 check "every registered LCP solver converges on spd10, the $n_fc frictional-contact ones are not_applicable ($n_spd of $((2 * (n_solvers - n_fc))) rows; failing: ${bad:-none})" \
   '[ -z "$bad" ] && [ "$n_fc" -ge 3 ] && [ "$n_spd" = $((2 * (n_solvers - n_fc))) ]'
 check "spd10: timing columns filled (solve_seconds > 0 on every converged row, repeats 2)" \
-  '[ "$(col $tmp/r1/tasks.csv spd10 lemke repeats)" = "2 " ] && awk -F, "NR==1{for(i=1;i<=NF;i++) h[\$i]=i; next} \$h[\"problem\"]==\"spd10\" && \$h[\"status\"]==\"converged\" && !(\$h[\"solve_seconds\"] > 0) {bad=1} END {exit bad}" $tmp/r1/tasks.csv'
+  '[ "$(csv_distinct $tmp/r1/tasks.csv spd10 lemke repeats)" = "2 " ] && awk -F, "NR==1{for(i=1;i<=NF;i++) h[\$i]=i; next} \$h[\"problem\"]==\"spd10\" && \$h[\"status\"]==\"converged\" && !(\$h[\"solve_seconds\"] > 0) {bad=1} END {exit bad}" $tmp/r1/tasks.csv'
 check "murty10: lemke converged after exactly 1023 pivots" \
-  '[ "$(col $tmp/r1/tasks.csv murty10 lemke status)$(col $tmp/r1/tasks.csv murty10 lemke iterations)" = "converged 1023 " ]'
+  '[ "$(csv_distinct $tmp/r1/tasks.csv murty10 lemke status)$(csv_distinct $tmp/r1/tasks.csv murty10 lemke iterations)" = "converged 1023 " ]'
 if [ $siconos = 1 ]; then
   check "murty10: siconos_lemke converged after 1023 pivots too" \
-    '[ "$(col $tmp/r1/tasks.csv murty10 siconos_lemke status)$(col $tmp/r1/tasks.csv murty10 siconos_lemke iterations)" = "converged 1023 " ]'
+    '[ "$(csv_distinct $tmp/r1/tasks.csv murty10 siconos_lemke status)$(csv_distinct $tmp/r1/tasks.csv murty10 siconos_lemke iterations)" = "converged 1023 " ]'
 fi
 check "murty10: pgs converges; n = 10 in every row" \
-  '[ "$(col $tmp/r1/tasks.csv murty10 pgs status)" = "converged " ] && [ "$(awk -F, "NR==1{for(i=1;i<=NF;i++) h[\$i]=i; next} {print \$h[\"n\"]}" $tmp/r1/tasks.csv | sort -u)" = 10 ]'
+  '[ "$(csv_distinct $tmp/r1/tasks.csv murty10 pgs status)" = "converged " ] && [ "$(awk -F, "NR==1{for(i=1;i<=NF;i++) h[\$i]=i; next} {print \$h[\"n\"]}" $tmp/r1/tasks.csv | sort -u)" = 10 ]'
 
 # 2. statuses beyond convergence, a Siconos file, and the data folder absent
 data=${CB_SHARED_DATA:-../shared/data}/siconos
@@ -56,19 +53,19 @@ B=(-problem egan_max_b,sliding24,siconos:lcp/lcp_mmc.dat -cp_solver lemke,enum,p
 rc=$?
 check "second sweep exits 0" '[ $rc = 0 ]'
 check "egan_max_b: lemke ray_termination, enum converged" \
-  '[ "$(col $tmp/b/tasks.csv egan_max_b lemke status)$(col $tmp/b/tasks.csv egan_max_b enum status)" = "ray_termination converged " ]'
+  '[ "$(csv_distinct $tmp/b/tasks.csv egan_max_b lemke status)$(csv_distinct $tmp/b/tasks.csv egan_max_b enum status)" = "ray_termination converged " ]'
 check "sliding24 (every corner in contact): lemke converged, pgs not_applicable (zero diagonal), n = 24" \
-  '[ "$(col $tmp/b/tasks.csv sliding24 lemke status)$(col $tmp/b/tasks.csv sliding24 pgs status)$(col $tmp/b/tasks.csv sliding24 lemke n)" = "converged not_applicable 24 " ]'
+  '[ "$(csv_distinct $tmp/b/tasks.csv sliding24 lemke status)$(csv_distinct $tmp/b/tasks.csv sliding24 pgs status)$(csv_distinct $tmp/b/tasks.csv sliding24 lemke n)" = "converged not_applicable 24 " ]'
 if [ -d "$data" ]; then
   check "siconos:lcp/lcp_mmc.dat: lemke converged, n = 26" \
-    '[ "$(col $tmp/b/tasks.csv siconos:lcp/lcp_mmc.dat lemke status)$(col $tmp/b/tasks.csv siconos:lcp/lcp_mmc.dat lemke n)" = "converged 26 " ]'
+    '[ "$(csv_distinct $tmp/b/tasks.csv siconos:lcp/lcp_mmc.dat lemke status)$(csv_distinct $tmp/b/tasks.csv siconos:lcp/lcp_mmc.dat lemke n)" = "converged 26 " ]'
 else
   skip "siconos:lcp/lcp_mmc.dat: $data absent"
 fi
 "$drv" -out "$tmp/c" -siconos_dir "$tmp/no_such_folder" "${B[@]}" >"$tmp/c.log" 2>&1
 rc=$?
 check "data folder absent: exit 0, the Siconos rows not_applicable, the others unchanged" \
-  '[ $rc = 0 ] && [ "$(col $tmp/c/tasks.csv siconos:lcp/lcp_mmc.dat lemke status)" = "not_applicable " ] && [ "$(col $tmp/c/tasks.csv egan_max_b enum status)" = "converged " ]'
+  '[ $rc = 0 ] && [ "$(csv_distinct $tmp/c/tasks.csv siconos:lcp/lcp_mmc.dat lemke status)" = "not_applicable " ] && [ "$(csv_distinct $tmp/c/tasks.csv egan_max_b enum status)" = "converged " ]'
 check "data folder absent: the default problem list has no Siconos entries" \
   '"$drv" -siconos_dir "$tmp/no_such_folder" -dry_run -out "$tmp/d" -cp_solver lemke 2>&1 | grep -q spd1000 && ! "$drv" -siconos_dir "$tmp/no_such_folder" -dry_run -out "$tmp/d2" -cp_solver lemke 2>&1 | grep -q "siconos:"'
 

@@ -9,8 +9,6 @@ drv="$bin/bench_solvers"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/../lib.sh"
-col() { awk -F, -v p="$2" -v s="$3" -v c="$4" 'NR==1{for(i=1;i<=NF;i++) h[$i]=i; next}
-  $h["problem"]==p && $h["solver"]==s {print $h[c]}' "$1" | sort -u | tr '\n' ' '; }
 siconos=0
 "$drv" -help 2>/dev/null | grep -q '^Registered solvers:.*siconos_mcp_newton_minfb' && siconos=1
 solvers=fb_newton,lemke
@@ -21,14 +19,14 @@ check "1 and 2 ranks exit 0" '[ "$(cat $tmp/r1.rc $tmp/r2.rc | tr -d "\n")" = 00
 check "2 ranks: identical tasks.csv except timing/rank/host" \
   '[ -s $tmp/r1/tasks.csv ] && diff <(keep $tmp/r1/tasks.csv) <(keep $tmp/r2/tasks.csv) >/dev/null'
 for p in ncp_disc_roll ncp_disc_rand mcp_siconos10 ncp_mixed12; do
-  check "$p: fb_newton converged on both seeds" '[ "$(col $tmp/r1/tasks.csv $p fb_newton status)" = "converged " ]'
-  check "$p: lemke (no callback problems) not_applicable" '[ "$(col $tmp/r1/tasks.csv $p lemke status)" = "not_applicable " ]'
+  check "$p: fb_newton converged on both seeds" '[ "$(csv_distinct $tmp/r1/tasks.csv $p fb_newton status)" = "converged " ]'
+  check "$p: lemke (no callback problems) not_applicable" '[ "$(csv_distinct $tmp/r1/tasks.csv $p lemke status)" = "not_applicable " ]'
 done
 check "n: 11 for the disc, 10 for Siconos' MCP, 12 for ncp_mixed12" \
-  '[ "$(col $tmp/r1/tasks.csv ncp_disc_roll fb_newton n)$(col $tmp/r1/tasks.csv mcp_siconos10 fb_newton n)$(col $tmp/r1/tasks.csv ncp_mixed12 fb_newton n)" = "11 10 12 " ]'
+  '[ "$(csv_distinct $tmp/r1/tasks.csv ncp_disc_roll fb_newton n)$(csv_distinct $tmp/r1/tasks.csv mcp_siconos10 fb_newton n)$(csv_distinct $tmp/r1/tasks.csv ncp_mixed12 fb_newton n)" = "11 10 12 " ]'
 if [ $siconos = 1 ]; then
   check "siconos_mcp_newton_minfb converged on the rolling disc and Siconos' MCP test" \
-    '[ "$(col $tmp/r1/tasks.csv ncp_disc_roll siconos_mcp_newton_minfb status)$(col $tmp/r1/tasks.csv mcp_siconos10 siconos_mcp_newton_minfb status)" = "converged converged " ]'
+    '[ "$(csv_distinct $tmp/r1/tasks.csv ncp_disc_roll siconos_mcp_newton_minfb status)$(csv_distinct $tmp/r1/tasks.csv mcp_siconos10 siconos_mcp_newton_minfb status)" = "converged converged " ]'
 else
   skip "siconos_mcp_*: built without Siconos numerics"
 fi

@@ -6,6 +6,7 @@
 # the issue's columns are there; an h that is no multiple of -ref_h is not_applicable; an unknown
 # formulation exits 2.
 set -u
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$CB_BIN/bench_triangle_drop" -h 0.008,0.016,0.0125 -formulation peg,corrective -cp_solver lemke -ref_h 1e-3 \
@@ -15,8 +16,7 @@ csv="$tmp/run/tasks.csv"
 want="task_id,h,formulation,solver,stewart_trinkle_detection,status,final_x,final_y,final_rot,err_mean,err_final"
 if [ "$rc" = 0 ] && head -1 "$csv" | grep -q "^$want,"; then echo "ok - bench_triangle_drop: runs, tasks.csv columns"; else
   echo "not ok - bench_triangle_drop: exit $rc, header $(head -1 "$csv" 2>/dev/null)"; sed 's/^/# /' "$tmp/out"; fi
-col() { head -1 "$csv" | tr ',' '\n' | grep -n "^$1\$" | cut -d: -f1; }
-st=$(col status) ef=$(col err_final) ov=$(col max_overlap)
+st=$(csv_col "$csv" status) ef=$(csv_col "$csv" err_final) ov=$(csv_col "$csv" max_overlap)
 n_ok=$(awk -F, -v s="$st" 'NR > 1 && $s == "ok"' "$csv" | wc -l)
 n_na=$(awk -F, -v s="$st" 'NR > 1 && $2 == 0.0125 && $s == "not_applicable"' "$csv" | wc -l)
 if [ "$n_ok" = 4 ] && [ "$n_na" = 2 ]; then echo "ok - bench_triangle_drop: 4 runs ok, h = 0.0125 not_applicable"; else
@@ -48,7 +48,7 @@ if [ "$rc" = 2 ]; then echo "ok - bench_triangle_drop: unknown formulation exits
 "$CB_BIN/bench_triangle_drop" -h 0.003 -formulation stewart_trinkle -cp_solver lemke -ref_h 1e-3 \
   -out "$tmp/st" -quiet -no_plots >"$tmp/st.out" 2>&1
 csv="$tmp/st/tasks.csv"
-st=$(col status)
+st=$(csv_col "$csv" status)
 if [ "$(awk -F, -v s="$st" 'NR == 2 { print $s }' "$csv" 2>/dev/null)" = ok ]; then
   echo "ok - bench_triangle_drop: stewart_trinkle h = 0.003 with lemke runs to the end"; else
   echo "not ok - bench_triangle_drop: stewart_trinkle h = 0.003 with lemke"; sed 's/^/# /' "$csv" "$tmp/st.out"; fi

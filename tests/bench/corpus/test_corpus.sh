@@ -39,8 +39,7 @@ check "-info: by driver / formulation / kind" '"$cor" -info "$tmp/one.h5" | grep
 "$cor" -corpus "$tmp/one.h5" -cp_solver lemke,pgs -repeats 1 -out "$tmp/replay" -quiet -no_plots >"$tmp/out" 2>&1
 check "replay: exits 0" '[ $? = 0 ]' || sed 's/^/# /' "$tmp/out"
 check "replay: a row per problem and solver" '[ "$(tail -n +2 "$tmp/replay/tasks.csv" | wc -l)" = 80 ]'
-col() { head -1 "$1" | tr , '\n' | grep -nx "$2" | cut -d: -f1; }
-s=$(col "$tmp/replay/tasks.csv" status) v=$(col "$tmp/replay/tasks.csv" solver)
+s=$(csv_col "$tmp/replay/tasks.csv" status) v=$(csv_col "$tmp/replay/tasks.csv" solver)
 check "replay: every Lemke row converged" \
   '[ "$(awk -F, -v s=$s -v v=$v '"'"'NR > 1 && $v == "lemke" && $s == "converged"'"'"' "$tmp/replay/tasks.csv" | wc -l)" = 40 ]'
 "$cor" -corpus "$tmp/one.h5" -driver incline -formulation stewart_trinkle -n_max 10000 -cp_solver lemke \
@@ -126,12 +125,11 @@ check "the rolling disc's Fig. 1b step: the run's status numerical_failure, and 
 # run with the active-set step reaches a point where the FB step crawls: with the stall test (the default
 # -fb_newton_active_set_stall 10) the run stops and the plain run from the start converges, at most 30
 # iterations in all; without it (0) the crawl takes the run's whole budget before that (measured 25 and 205)
-col() { awk -F, -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }' "$1"; }
 "$cor" -corpus results/corpus/corpus.h5 -problem grasp_task20_step30 -cp_solver fb_newton -repeats 1 \
   -out "$tmp/gs10" -quiet -no_plots >"$tmp/out" 2>&1
 "$cor" -corpus results/corpus/corpus.h5 -problem grasp_task20_step30 -cp_solver fb_newton -repeats 1 \
   -fb_newton_active_set_stall 0 -out "$tmp/gs0" -quiet -no_plots >>"$tmp/out" 2>&1
-check "the grasp's crawling step: converged in $(col "$tmp/gs10/tasks.csv" iterations) <= 30 iterations with the stall test, in $(col "$tmp/gs0/tasks.csv" iterations) >= 150 without" \
-  '[ "$(col "$tmp/gs10/tasks.csv" status)" = converged ] && [ "$(col "$tmp/gs0/tasks.csv" status)" = converged ] &&
-   [ "$(col "$tmp/gs10/tasks.csv" iterations)" -le 30 ] && [ "$(col "$tmp/gs0/tasks.csv" iterations)" -ge 150 ]' ||
+check "the grasp's crawling step: converged in $(csv_values "$tmp/gs10/tasks.csv" iterations) <= 30 iterations with the stall test, in $(csv_values "$tmp/gs0/tasks.csv" iterations) >= 150 without" \
+  '[ "$(csv_values "$tmp/gs10/tasks.csv" status)" = converged ] && [ "$(csv_values "$tmp/gs0/tasks.csv" status)" = converged ] &&
+   [ "$(csv_values "$tmp/gs10/tasks.csv" iterations)" -le 30 ] && [ "$(csv_values "$tmp/gs0/tasks.csv" iterations)" -ge 150 ]' ||
   sed 's/^/# /' "$tmp/out" "$tmp/gs10/tasks.csv" "$tmp/gs0/tasks.csv"

@@ -15,7 +15,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cor="$CB_BIN/bench_corpus"
 q="-quiet -no_plots"
-col() { head -1 "$1" | tr , '\n' | grep -nx "$2" | cut -d: -f1; }
 
 # replay FILE.h5 TRACE.csv NAME: every row rebuilt exactly, same status and iterations as the run's trace
 replay() {
@@ -23,7 +22,7 @@ replay() {
   "$cor" -corpus "$h5" -cp_solver fb_newton -repeats 1 -out "$out" $q >"$tmp/out" 2>&1
   check "$name: the replay exits 0" '[ $? = 0 ]' || sed 's/^/# /' "$tmp/out"
   local csv="$out/tasks.csv"
-  local p=$(col "$csv" problem) s=$(col "$csv" status) i=$(col "$csv" iterations) d=$(col "$csv" rebuild_diff)
+  local p=$(csv_col "$csv" problem) s=$(csv_col "$csv" status) i=$(csv_col "$csv" iterations) d=$(csv_col "$csv" rebuild_diff)
   local rows=$(tail -n +2 "$csv" | wc -l)
   check "$name: every captured step rebuilt with the same bounds and F(z0) ($rows rows, rebuild_diff 0)" \
     '[ "$rows" -gt 0 ] && [ "$(awk -F, -v d=$d '"'"'NR > 1 && $d == "0"'"'"' "$csv" | wc -l)" = "$rows" ]'
@@ -62,7 +61,7 @@ replay "$tmp/qr.h5" "$tmp/t3/quasirigid_drop_task0.csv" "quasi_rigid"
 # merge keeps them rebuildable
 "$cor" -merge "$tmp/m.h5" "$tmp/gi.h5" "$tmp/qr.h5" >/dev/null 2>&1
 "$cor" -corpus "$tmp/m.h5" -cp_solver fb_newton -repeats 1 -out "$tmp/mrep" $q >/dev/null 2>&1
-d=$(col "$tmp/mrep/tasks.csv" rebuild_diff)
+d=$(csv_col "$tmp/mrep/tasks.csv" rebuild_diff)
 check "merge: 40 problems, every one rebuilt exactly" \
   '[ "$(awk -F, -v d=$d '"'"'NR > 1 && $d == "0"'"'"' "$tmp/mrep/tasks.csv" | wc -l)" = 40 ]'
 
@@ -75,7 +74,7 @@ for b in 1 2; do
   "$cor" -corpus "$tmp/bad$b.h5" -cp_solver fb_newton -repeats 1 -out "$tmp/bad$b" $q >"$tmp/out" 2>&1
   check "damaged problem $b: the replay goes on and exits 0" '[ $? = 0 ]' || sed 's/^/# /' "$tmp/out"
 done
-nr() { awk -F, -v s=$(col "$1" status) -v w="$2" '$s == w' "$1" | wc -l; }
+nr() { awk -F, -v s=$(csv_col "$1" status) -v w="$2" '$s == w' "$1" | wc -l; }
 check "a corrupt world text: 1 not_rebuildable row saying why, 9 converged" \
   '[ "$(nr "$tmp/bad1/tasks.csv" not_rebuildable)" = 1 ] && [ "$(nr "$tmp/bad1/tasks.csv" converged)" = 9 ] &&
    grep -q "world text: bad or truncated" "$tmp/bad1/tasks.csv"'
@@ -89,7 +88,7 @@ v2="$here/../../data/corpus_v2.h5"
 check "a version 2 corpus reads" '"$cor" -info "$v2" | grep -q "schema version 2"'
 "$cor" -corpus "$v2" -driver triangle_drop -formulation peg -cp_solver lemke -repeats 1 -out "$tmp/v2" $q \
   >/dev/null 2>&1
-s=$(col "$tmp/v2/tasks.csv" status)
+s=$(csv_col "$tmp/v2/tasks.csv" status)
 check "a version 2 corpus replays (17 triangle_drop peg problems, Lemke converges)" \
   '[ "$(awk -F, -v s=$s '"'"'NR > 1 && $s == "converged"'"'"' "$tmp/v2/tasks.csv" | wc -l)" = 17 ]'
 

@@ -26,9 +26,8 @@ inc="$CB_BIN/bench_incline" cor="$CB_BIN/bench_corpus" fuzz="$CB_BIN/corpus_fuzz
 q="-quiet -no_plots"
 run="-theta 20,30 -mu 0.3 -h 1e-3 -formulation stewart_trinkle -cp_solver lemke -dim 3 $q -cp_capture_max 1000000"
 count() { "$cor" -info "$1" 2>/dev/null | head -1 | awk '{print $2}'; }
-col() { head -1 "$1" | tr , '\n' | grep -nx "$2" | cut -d: -f1; }
 # rows of a replay's tasks.csv with status $2
-rows() { local s=$(col "$1" status); awk -F, -v s="$s" -v w="$2" 'NR > 1 && $s == w' "$1" | wc -l; }
+rows() { local s=$(csv_col "$1" status); awk -F, -v s="$s" -v w="$2" 'NR > 1 && $s == w' "$1" | wc -l; }
 
 # ---- a full disk ----
 mkdir "$mnt"
@@ -145,7 +144,7 @@ check "a problem whose n says 20000: one corrupt_input row, the replay in under 
 "$cor" -corpus "$tmp/small.h5" -cp_solver lemke,pgs,fb_newton -repeats 1 -out "$tmp/good" $q >/dev/null 2>&1
 "$cor" -corpus "$tmp/bad.h5" -cp_solver lemke,pgs,fb_newton -repeats 1 -out "$tmp/bad" $q >"$tmp/out" 2>&1
 check "a shifted n and a NaN: the replay exits 0" '[ $? = 0 ]' || sed 's/^/# /' "$tmp/out"
-p=$(col "$tmp/bad/tasks.csv" problem) s=$(col "$tmp/bad/tasks.csv" status) v=$(col "$tmp/bad/tasks.csv" solver)
+p=$(csv_col "$tmp/bad/tasks.csv" problem) s=$(csv_col "$tmp/bad/tasks.csv" status) v=$(csv_col "$tmp/bad/tasks.csv" solver)
 damaged=$(awk -F, -v s=$s -v p=$p '$s == "corrupt_input" { print $p "," }' "$tmp/bad/tasks.csv")
 check "each damaged problem is one corrupt_input row (the first solver's), its others not_applicable" \
   '[ "$(awk -F, -v s=$s -v v=$v '"'"'$s == "corrupt_input" { print $v }'"'"' "$tmp/bad/tasks.csv" | sort -u)" = lemke ] &&

@@ -25,8 +25,7 @@ check "capture through forked tasks' pipes: the same 20 problems" \
   -no_plots >"$tmp/out" 2>&1
 check "replay: exits 0, a row per problem and solver" \
   '[ $? = 0 ] && [ "$(tail -n +2 "$tmp/replay/tasks.csv" | wc -l)" = 60 ]' || sed 's/^/# /' "$tmp/out"
-col() { head -1 "$1" | tr , '\n' | grep -nx "$2" | cut -d: -f1; }
-s=$(col "$tmp/replay/tasks.csv" status) v=$(col "$tmp/replay/tasks.csv" solver)
+s=$(csv_col "$tmp/replay/tasks.csv" status) v=$(csv_col "$tmp/replay/tasks.csv" solver)
 check "replay: every cone solver's row converged (the checker's natural map on the cone)" \
   '[ "$(awk -F, -v s=$s -v v=$v '\''NR>1 && $v ~ /^fc_/ && $s == "converged"'\'' "$tmp/replay/tasks.csv" | wc -l)" = 40 ]'
 check "replay: the LCP solver answers not_applicable" \

@@ -11,7 +11,6 @@ set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bin=$CB_BIN
-col() { head -1 "$1" | tr ',' '\n' | grep -n "^$2\$" | cut -d: -f1; }
 
 # 1. A solver option and a formulation option as axes of one run: a column each, every combination, and
 #    peg (which does not read -stewart_trinkle_detection) runs its first value only.
@@ -22,7 +21,7 @@ csv=$tmp/pb/tasks.csv
 check "option axes: columns stewart_trinkle_detection and lemke_block after the driver's axes" \
   'head -1 "$csv" | grep -q "^task_id,source,seed,h,formulation,solver,stewart_trinkle_detection,lemke_block,status,"' ||
   sed 's/^/# /' "$tmp/pb.out"
-st=$(col "$csv" status)
+st=$(csv_col "$csv" status)
 check "option axes: 16 tasks, stewart_trinkle ok for both detections and blocks, peg with paper not_applicable" \
   '[ "$(awk -F, -v s="$st" "NR > 1 && \$5 == \"stewart_trinkle\" && \$s == \"ok\"" "$csv" | wc -l)" = 8 ] &&
    [ "$(awk -F, -v s="$st" "NR > 1 && \$5 == \"peg\" && \$7 == \"closest\" && \$s == \"ok\"" "$csv" | wc -l)" = 4 ] &&
@@ -40,7 +39,7 @@ check "bench_compare RUN RUN -map 64=8 judges lemke_block 64 against 8 within on
 #    falling triangle at the static one's corner (y about 2.12), closest features let it fall past.
 "$bin/bench_triangle_drop" -formulation stewart_trinkle -stewart_trinkle_detection paper -h 0.008 -t_end 1.5 \
   -ref_h 1e-3 -cp_solver lemke -out "$tmp/td" -quiet -no_plots >"$tmp/td.out" 2>&1
-csv=$tmp/td/tasks.csv fy=$(col "$tmp/td/tasks.csv" final_y)
+csv=$tmp/td/tasks.csv fy=$(csv_col "$tmp/td/tasks.csv" final_y)
 check "-stewart_trinkle_detection paper runs the paper's detection (column paper, final y 2.0-2.2: jammed)" \
   'awk -F, -v y="$fy" "NR == 2 { exit !(\$5 == \"paper\" && \$y > 2.0 && \$y < 2.2) }" "$csv"' ||
   sed 's/^/# /' "$csv" "$tmp/td.out"
