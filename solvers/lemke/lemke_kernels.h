@@ -7,6 +7,8 @@
 #ifndef CB_LEMKE_KERNELS_H
 #define CB_LEMKE_KERNELS_H
 
+#include "short_dot.h"
+
 #include <cblas.h>
 #include <math.h>
 #include <stddef.h>
@@ -59,21 +61,10 @@ static inline void lemke_copy(int plain, int n, const double *x, int incx, doubl
     y[i] = x[(size_t)i * (size_t)incx];
 }
 
-/* sum a_i b_i, four partial sums (one chain of dependent additions is what bounds a short dot product). */
+/* sum a_i b_i */
 static inline double lemke_dot(int plain, int n, const double *a, const double *b)
 {
-  if (!plain) return cblas_ddot(n, a, 1, b, 1);
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-  int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    s0 += a[i] * b[i];
-    s1 += a[i + 1] * b[i + 1];
-    s2 += a[i + 2] * b[i + 2];
-    s3 += a[i + 3] * b[i + 3];
-  }
-  for (; i < n; i++)
-    s0 += a[i] * b[i];
-  return (s0 + s1) + (s2 + s3);
+  return plain ? short_dot(a, b, n) : cblas_ddot(n, a, 1, b, 1);
 }
 
 /* ||v||_inf of a vector known to hold no NaN (NaN-blind either way). */

@@ -40,7 +40,7 @@ static void pivot_start(const struct pivot_problem *pp, struct pivot_work *ws, d
   for (int i = 0; m < n && i < n; i++)
     if (pp->findex[i] >= 0) ws->order[m++] = i;
   for (int i = 0; i < n; i++)
-    ws->w[i] = pp->q[i] + (any ? pivot_dot(pp->M + (size_t)i * n, z, n) : 0.0);
+    ws->w[i] = pp->q[i] + (any ? short_dot(pp->M + (size_t)i * n, z, n) : 0.0);
 }
 
 static void pivot_n_add(struct pivot_run *r, int j, enum pivot_state at)
@@ -74,7 +74,7 @@ static void pivot_direction(struct pivot_run *r)
   pivot_ldl_backward(ws, k, dz);
   for (int e = -1; e < r->nn; e++) {
     int j = e < 0 ? i : ws->nidx[e];
-    ws->dw[j] = M[(size_t)j * n + i] * r->sgn + pivot_dot(ws->MC + (size_t)j * ws->cap, dz, k);
+    ws->dw[j] = M[(size_t)j * n + i] * r->sgn + short_dot(ws->MC + (size_t)j * ws->cap, dz, k);
   }
 }
 
@@ -166,7 +166,7 @@ static void pivot_refine(const struct pivot_problem *pp, struct pivot_work *ws, 
     z[ws->idx[c]] = 0.0;
   for (int c = 0; c < k; c++) {
     int r = ws->idx[c];
-    ws->dz[c] = -pp->q[r] - pivot_dot(pp->M + (size_t)r * n, z, n);
+    ws->dz[c] = -pp->q[r] - short_dot(pp->M + (size_t)r * n, z, n);
   }
   pivot_ldl_solve(ws, k, ws->dz);
   for (int c = 0; c < k; c++)
@@ -212,7 +212,7 @@ static enum pivot_status pivot_take(struct pivot_run *r, const struct pivot_sett
     ws->lo[i] = -b;
     ws->hi[i] = b;
   }
-  ws->w[i] = pp->q[i] + pivot_dot(pp->M + (size_t)i * pp->n, r->z, pp->n);
+  ws->w[i] = pp->q[i] + short_dot(pp->M + (size_t)i * pp->n, r->z, pp->n);
   while (ws->state[i] == PS_UNSEEN) {
     double wi = ws->w[i];
     if (r->z[i] <= ws->lo[i] && wi >= 0.0) {

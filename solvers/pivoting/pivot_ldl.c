@@ -144,7 +144,7 @@ void pivot_ldl_forward(const struct pivot_work *ws, int k, double *b)
     b[r] = x0, b[r + 1] = x1, b[r + 2] = x2, b[r + 3] = x3;
   }
   for (; r < k; r++)
-    b[r] -= pivot_dot(ws->L + (size_t)r * cap, b, r);
+    b[r] -= short_dot(ws->L + (size_t)r * cap, b, r);
 }
 
 /* L^T x = D^-1 y by rows of L (contiguous): once x_c is final, take it out of the rows above; four columns

@@ -17,6 +17,8 @@
 #ifndef CB_PIVOTING_H
 #define CB_PIVOTING_H
 
+#include "short_dot.h"
+
 /* The workspace for problems of up to cap unknowns (one allocation). */
 struct pivot_work {
   int cap;
@@ -66,23 +68,6 @@ void pivot_work_free(struct pivot_work *ws);
 /* Solves pp into z (n entries); *pivots gets the pivots taken. Allocates nothing. */
 enum pivot_status pivot_dantzig(const struct pivot_problem *pp, const struct pivot_settings *set,
                                 struct pivot_work *ws, double *z, int *pivots);
-
-/* sum a_c b_c over c < k with four partial sums: the reduction is not one chain of dependent additions (the
- * compiler may not reorder it itself), which is what bounds these short dot products. */
-static inline double pivot_dot(const double *restrict a, const double *restrict b, int k)
-{
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-  int c = 0;
-  for (; c + 4 <= k; c += 4) {
-    s0 += a[c] * b[c];
-    s1 += a[c + 1] * b[c + 1];
-    s2 += a[c + 2] * b[c + 2];
-    s3 += a[c + 3] * b[c + 3];
-  }
-  for (; c < k; c++)
-    s0 += a[c] * b[c];
-  return (s0 + s1) + (s2 + s3);
-}
 
 /* The LDL^T factor of M_CC in ws (pivot_ldl.c), k clamped indices. Append index j as position k: 0, or 1
  * when its pivot is below pivot_tol * |M_jj| (the factor is left as it was). */
