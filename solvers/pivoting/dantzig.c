@@ -235,6 +235,69 @@ static enum pivot_status pivot_take(struct pivot_run *r, const struct pivot_sett
   return PIVOT_SOLVED;
 }
 
+/* The warm start of pivot_dantzig_warm: the last solve's clamped set, in index order, factored at once and
+ * z_C solved for with the others at the bound they were at (in the new boxes); every other index whose w has
+ * the sign its bound allows is placed in N, the rest wait to be taken. 1 when the start is not valid (no
+ * last solve of this size, a singular block, a clamped z outside its new box): the caller starts cold. */
+static int pivot_warm_start(struct pivot_run *r, const struct pivot_settings *set, int last_n)
+{
+  const struct pivot_problem *pp = r->pp;
+  struct pivot_work *ws = r->ws;
+  int n = pp->n;
+  double *z = r->z;
+  if (last_n != n || pp->findex) return 1;
+  for (int i = 0; i < n; i++) {
+    int was = ws->state[i];
+    ws->lo[i] = pp->lo[i];
+    ws->hi[i] = pp->hi[i];
+    ws->pos[i] = ws->npos[i] = -1;
+    ws->order[i] = i;
+    ws->state[i] = PS_UNSEEN;
+    if (was == PS_CLAMPED) {
+      if (pivot_ldl_append(ws, r->k, pp->M, n, i, set->pivot_tol)) return 1;
+      ws->state[i] = PS_CLAMPED;
+      r->k++;
+    } else /* a bound, or the starting value of an index never taken: within the new box */
+      z[i] = was == PS_HI ? pp->hi[i] : (was == PS_LO ? pp->lo[i] : fmin(pp->hi[i], fmax(pp->lo[i], z[i])));
+  }
+  pivot_refine(pp, ws, r->k, z);
+  for (int c = 0; c < r->k; c++) {
+    int j = ws->idx[c];
+    if (!(z[j] >= pp->lo[j] && z[j] <= pp->hi[j])) return 1;
+  }
+  for (int i = 0; i < n; i++) {
+    double wi = ws->state[i] == PS_CLAMPED ? 0.0 : pp->q[i] + short_dot(pp->M + (size_t)i * n, z, n);
+    ws->w[i] = wi;
+    if (ws->state[i] == PS_CLAMPED) continue;
+    if (z[i] <= pp->lo[i] && wi >= 0.0)
+      pivot_n_add(r, i, PS_LO);
+    else if (z[i] >= pp->hi[i] && wi <= 0.0)
+      pivot_n_add(r, i, PS_HI);
+  }
+  return 0;
+}
+
+/* Every index in order: taken, pivoted until placed; then z_C refined. */
+static enum pivot_status pivot_take_all(struct pivot_run *r, const struct pivot_settings *set, int *pivots)
+{
+  for (int o = 0; o < r->pp->n; o++) {
+    r->i = r->ws->order[o];
+    enum pivot_status st = pivot_take(r, set, pivots);
+    if (st != PIVOT_SOLVED) return st;
+  }
+  pivot_refine(r->pp, r->ws, r->k, r->z);
+  return PIVOT_SOLVED;
+}
+
+enum pivot_status pivot_dantzig_warm(const struct pivot_problem *pp, const struct pivot_settings *set,
+                                     struct pivot_work *ws, int last_n, double *z, int *pivots)
+{
+  struct pivot_run r = {pp, ws, z, 0, 0, -1, 1.0};
+  *pivots = 0;
+  if (pivot_warm_start(&r, set, last_n)) return pivot_dantzig(pp, set, ws, z, pivots);
+  return pivot_take_all(&r, set, pivots);
+}
+
 enum pivot_status pivot_dantzig(const struct pivot_problem *pp, const struct pivot_settings *set,
                                 struct pivot_work *ws, double *z, int *pivots)
 {
@@ -242,11 +305,5 @@ enum pivot_status pivot_dantzig(const struct pivot_problem *pp, const struct piv
   *pivots = 0;
   pivot_start(pp, ws, z);
   pivot_free_block(&r, set);
-  for (int o = 0; o < pp->n; o++) {
-    r.i = ws->order[o];
-    enum pivot_status st = pivot_take(&r, set, pivots);
-    if (st != PIVOT_SOLVED) return st;
-  }
-  pivot_refine(pp, ws, r.k, z);
-  return PIVOT_SOLVED;
+  return pivot_take_all(&r, set, pivots);
 }

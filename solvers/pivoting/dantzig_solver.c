@@ -6,7 +6,9 @@
  * driven, an outer loop (ODE's and Bullet's callers repeat the solve the same way when they iterate) solves
  * again with the boxes of the last z as fixed bounds, until z is an answer in the boxes it gives (the
  * friction rows' natural residual within half the tolerance; -dantzig_findex_sweeps solves at most; status
- * max_iterations beyond, its last z an approximate answer).
+ * max_iterations beyond, its last z an approximate answer). Those solves start warm from the last one's
+ * placement (pivot_dantzig_warm): the boxes move a little from one solve to the next, and most indices
+ * stay where they were (boxed_cannonball: 173 pivots in 6 solves against 537 cold).
  * Iterations are pivots, over all solves (-cp_max_it, default 50 n + 1000 per solve); the workspace is sized
  * by setup, so a timed solve allocates nothing. */
 #include "pivoting.h"
@@ -120,7 +122,7 @@ static enum pivot_status dantzig_findex(struct solver *s, const struct cp_proble
   if (st != PIVOT_SOLVED || dantzig_fix_boxes(d, p, z) <= stop) return st;
   struct pivot_problem fixed = {p->n, p->M, p->q, d->lo, d->hi, NULL};
   for (*solves = 2; *solves <= d->findex_sweeps; ++*solves) {
-    st = pivot_dantzig(&fixed, set, &d->ws, z, &k);
+    st = pivot_dantzig_warm(&fixed, set, &d->ws, p->n, z, &k);
     *pivots += k;
     if (st != PIVOT_SOLVED || dantzig_fix_boxes(d, p, z) <= stop) return st;
   }

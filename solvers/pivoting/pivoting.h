@@ -69,6 +69,14 @@ void pivot_work_free(struct pivot_work *ws);
 enum pivot_status pivot_dantzig(const struct pivot_problem *pp, const struct pivot_settings *set,
                                 struct pivot_work *ws, double *z, int *pivots);
 
+/* The same from the last solve's placement in ws (last_n: its n; pivot_dantzig's or this one's, on the
+ * same M): its clamped set factored at once, z_C solved for, the other indices at the bounds they were at
+ * in pp's boxes, and only the indices whose placement no longer holds pivoted again — the friction-index
+ * loop's later solves, whose boxes move a little (ws->state holds the placement). A start that is not
+ * valid (another n, a friction index, a singular block, a clamped z outside its new box) is a cold solve. */
+enum pivot_status pivot_dantzig_warm(const struct pivot_problem *pp, const struct pivot_settings *set,
+                                     struct pivot_work *ws, int last_n, double *z, int *pivots);
+
 /* The LDL^T factor of M_CC in ws (pivot_ldl.c), k clamped indices. Append index j as position k: 0, or 1
  * when its pivot is below pivot_tol * |M_jj| (the factor is left as it was). */
 int pivot_ldl_append(struct pivot_work *ws, int k, const double *M, int n, int j, double pivot_tol);

@@ -115,6 +115,56 @@ static void test_findex(void)
   pivot_work_free(&ws);
 }
 
+/* pivot_dantzig_warm: a box problem solved cold, its boxes then moved a little (as the friction-index loop
+ * moves the friction boxes): the warm solve from the last placement gives the cold solve's z in fewer pivots;
+ * boxes that leave a clamped z outside (each clamped index's box moved above its z) make the warm start
+ * invalid, and the solve starts cold with the cold solve's pivots; another n is a cold start too. */
+static void test_warm(void)
+{
+  const int n = 30;
+  struct cp_problem *s = cp_test_spd(n, 11);
+  double lo[30], hi[30], lo2[30], hi2[30], zc[30], zw[30], q[30];
+  for (int i = 0; i < n; i++) {
+    q[i] = 0.3 * s->q[i];
+    lo[i] = -0.3, hi[i] = 0.4;
+    lo2[i] = lo[i] * (1.0 + 0.01 * (i % 5)), hi2[i] = hi[i] * (1.0 - 0.01 * (i % 7));
+  }
+  struct pivot_problem p1 = {n, s->M, q, lo, hi, NULL}, p2 = {n, s->M, q, lo2, hi2, NULL};
+  struct pivot_work ws = {0};
+  struct pivot_settings set = {10000, 1e-12, NULL, NULL};
+  int first = 0, cold = 0, warm = 0, again = 0;
+  CHECK(pivot_work_reserve(&ws, n) == 0, "warm start: workspace");
+  enum pivot_status a = pivot_dantzig(&p2, &set, &ws, zc, &cold);
+  enum pivot_status b = pivot_dantzig(&p1, &set, &ws, zw, &first);
+  enum pivot_status c = pivot_dantzig_warm(&p2, &set, &ws, n, zw, &warm);
+  double diff = 0.0;
+  for (int i = 0; i < n; i++)
+    diff = fmax(diff, fabs(zc[i] - zw[i]));
+  CHECK(a == PIVOT_SOLVED && b == PIVOT_SOLVED && c == PIVOT_SOLVED && diff < 1e-12 && warm < cold / 2,
+        "warm start on moved boxes: z as the cold solve's (max |dz| %.2g) in %d pivots against %d cold", diff,
+        warm, cold);
+  b = pivot_dantzig(&p1, &set, &ws, zw, &first);
+  int clamped = 0;
+  for (int i = 0; i < n; i++) { /* every clamped z's box moved above it, the other boxes as in p1 */
+    lo2[i] = ws.pos[i] >= 0 ? zw[i] + 0.05 : lo[i];
+    hi2[i] = ws.pos[i] >= 0 ? zw[i] + 0.15 : hi[i];
+    clamped += ws.pos[i] >= 0;
+  }
+  c = pivot_dantzig_warm(&p2, &set, &ws, n, zw, &warm);
+  a = pivot_dantzig(&p2, &set, &ws, zc, &cold);
+  diff = 0.0;
+  for (int i = 0; i < n; i++)
+    diff = fmax(diff, fabs(zc[i] - zw[i]));
+  enum pivot_status e = pivot_dantzig_warm(&p2, &set, &ws, n - 1, zw, &again);
+  CHECK(clamped > 0 && a == PIVOT_SOLVED && b == PIVOT_SOLVED && c == PIVOT_SOLVED && e == PIVOT_SOLVED &&
+            diff < 1e-12 && warm == cold && again == cold,
+        "warm start not valid (%d clamped z outside their new boxes; another n): cold, %d and %d pivots as "
+        "the cold solve's %d, max |dz| %.2g",
+        clamped, warm, again, cold, diff);
+  pivot_work_free(&ws);
+  cp_destroy(&s);
+}
+
 static void test_statuses(void)
 {
   struct solver *d = test_solver("dantzig", 1e-10);
@@ -187,6 +237,7 @@ int main(int argc, char **argv)
   test_mlcp_saddle();
   test_boxes();
   test_findex();
+  test_warm();
   test_statuses();
   test_ldl_solves();
   int rc = check_finish();
