@@ -65,7 +65,7 @@ static int dantzig_setup(struct solver *s, const struct cp_problem *p)
 static int dantzig_symmetric(const double *M, int n, double tol, double *bad)
 {
   int differ = 0;
-  for (int i = 0; i < n; i++)
+  for (int i = 0; i < n && !differ; i++) /* row by row: a contact LCP's M differs in its first rows */
     for (int j = 0; j < i; j++)
       differ |= M[(size_t)i * n + j] != M[(size_t)j * n + i];
   if (!differ) return 1;
