@@ -33,25 +33,23 @@
  *     kernels, min of repeats: n = 1000 block 32 0.027 s, 48 0.027-0.028, 62 0.029, 96 0.031; n = 2000
  *     32 0.26-0.27 s, 64 0.27, 128 0.30-0.31; n = 4000 32 2.16 s, 64 1.5-2.0, 128 1.5-2.0, 256 2.1).
  *   small_n: problems with at most this many unknowns make the tableau's products (entering column, pivot
- *     row, flush, norms, drift checks) by plain loops instead of BLAS calls, whose fixed cost is most of a
- *     small product (lemke_kernels.h; the crossover measured in results/reference/README.md, "Lemke's
- *     small-problem path").
- *   check_every, drift_tol: every check_every pivots (0: each pivot up to n = 16, else max(10, n / 10), the
- * interval doubling up to 8 times that while the drift stays below drift_tol / 1000) the
- * entering column and x are checked against the data (backward error of B c = a_m and B x = q); above
- * drift_tol (1e-10) the basis is refactorized by LAPACK (measured: the triangle drop's Stewart-Trinkle LCP
- * with two nearly parallel contact columns took a wrong pivot without it and ended at residual 1.3e-4).
- *   final_solve auto|always|never: the answer recomputed from a fresh LU of M_SS with iterative refinement
- *     (auto: when the tableau's answer misses tol / 100).
- *   exact_max_n: a float run without an answer the checker accepts is redone exactly up to this n
- *     (lemke_exact_end_game; measured there: the robot-arm grasp's failed mixed LCPs 0 -> 49 of 55).
- *   lazy_columns: the columns of B^-1 B_0 left out of the flushes until needed (lemke_lazy.c; measured on
- *     SPD LCPs, one thread, interleaved, the same pivots: n = 1000 23 ms against 27 ms per solve, n = 4000
- *     1.25 s against 1.45-1.48 s).
- * Harness options: -cp_max_it pivot limit (default 50 n + 1000); -cp_time_limit checked every 16 pivots;
- * -cp_warm_start: the support {i : z_i > 0} of z on entry is the starting basis (z_i basic there, w_i
- * elsewhere), with d = B_0 e; a singular basis (rcond of M_SS below 1e3 eps) or a warm run ending on a ray
- * restarts cold; pivots of both runs are counted. */
+ *     row, norms, drift checks, final residual; the flushes stay dgemm) by plain loops instead of BLAS calls,
+ *     whose fixed cost is most of a small product (lemke_kernels.h; the crossover measured in
+ * results/reference/README.md, "Lemke's small-problem path"). check_every, drift_tol: every check_every
+ * pivots (0: each pivot up to n = 16, else max(10, n / 10), the interval doubling up to 8 times that while
+ * the drift stays below drift_tol / 1000) the entering column and x are checked against the data (backward
+ * error of B c = a_m and B x = q); above drift_tol (1e-10) the basis is refactorized by LAPACK (measured: the
+ * triangle drop's Stewart-Trinkle LCP with two nearly parallel contact columns took a wrong pivot without it
+ * and ended at residual 1.3e-4). final_solve auto|always|never: the answer recomputed from a fresh LU of M_SS
+ * with iterative refinement (auto: when the tableau's answer misses tol / 100). exact_max_n: a float run
+ * without an answer the checker accepts is redone exactly up to this n (lemke_exact_end_game; measured there:
+ * the robot-arm grasp's failed mixed LCPs 0 -> 49 of 55). lazy_columns: the columns of B^-1 B_0 left out of
+ * the flushes until needed (lemke_lazy.c; measured on SPD LCPs, one thread, interleaved, the same pivots: n =
+ * 1000 23 ms against 27 ms per solve, n = 4000 1.25 s against 1.45-1.48 s). Harness options: -cp_max_it pivot
+ * limit (default 50 n + 1000); -cp_time_limit checked every 16 pivots; -cp_warm_start: the support {i : z_i >
+ * 0} of z on entry is the starting basis (z_i basic there, w_i elsewhere), with d = B_0 e; a singular basis
+ * (rcond of M_SS below 1e3 eps) or a warm run ending on a ray restarts cold; pivots of both runs are counted.
+ */
 enum lemke_cover { LEMKE_COVER_E, LEMKE_COVER_QSCALED };
 static const char *const lemke_cover_names[] = {"e", "qscaled"};
 static const char *const lemke_final_names[] = {"auto", "always", "never"};
@@ -208,32 +206,23 @@ static int lemke_setup(struct solver *s, const struct cp_problem *p)
   return lemke_work_reserve(s->data, m, s->set.warm_start);
 }
 
-/* NaN-propagating, so that a NaN anywhere in M or q is seen. */
-static double lemke_norm_inf(int n, const double *v)
-{
-  double mx = 0.0;
-  for (int i = 0; i < n; i++)
-    if (!(fabs(v[i]) <= mx)) mx = fabs(v[i]);
-  return mx;
-}
-
 /* Zero the basic values that are zero up to rounding; return the threshold used. */
 static double lemke_snap(struct lemke_tableau *t, double qnorm)
 {
   /* x is checked for NaN elsewhere (only columns update it): BLAS idamax, vectorised, on large problems,
-   * where the NaN-propagating loop above costs ~2 ns an entry */
+   * where the NaN-propagating loop costs ~2 ns an entry */
   double zx = lemke_zero_x * fmax(lemke_amax(t->plain, t->n, t->x), qnorm), *x = t->x;
   for (int i = 0; i < t->n; i++) /* a select, not a branch: the rare zeros cost no misprediction */
     x[i] = fabs(x[i]) <= zx ? 0.0 : x[i];
   return zx;
 }
 
-/* ||c||_inf of the entering column, or NaN when c holds a NaN (from a NaN in M): idamax may pass over a
- * NaN, the sum of |c_i| does not. */
+/* ||c||_inf of the entering column, or NaN when c holds a NaN (from a NaN in M): the plain loop propagates
+ * a NaN; idamax may pass over one, the sum of |c_i| does not. */
 static double lemke_column_norm(const struct lemke_tableau *t, const double *c)
 {
   double cmax = lemke_amax(t->plain, t->n, c);
-  return isnan(lemke_asum(t->plain, t->n, c)) ? NAN : cmax;
+  return t->plain || !isnan(cblas_dasum(t->n, c, 1)) ? cmax : NAN;
 }
 
 /* The drift checks' view of the problem; call after w->d is set. bmax comes from the cold start's

@@ -27,7 +27,7 @@ static double lemke_natural(int plain, int n, const double *M, const double *q, 
   double res = 0.0;
   if (plain)
     for (int i = 0; i < n; i++)
-      f[i] = q[i] + lemke_dot(1, n, M + (size_t)i * (size_t)n, z);
+      f[i] = q[i] + short_dot(M + (size_t)i * (size_t)n, z, n);
   else {
     memcpy(f, q, (size_t)n * sizeof *f);
     cblas_dgemv(CblasRowMajor, CblasNoTrans, n, n, 1.0, M, n, z, 1, 1.0, f, 1);

@@ -67,26 +67,19 @@ static inline double lemke_dot(int plain, int n, const double *a, const double *
   return plain ? short_dot(a, b, n) : cblas_ddot(n, a, 1, b, 1);
 }
 
-/* ||v||_inf of a vector known to hold no NaN (NaN-blind either way). */
-static inline double lemke_amax(int plain, int n, const double *v)
+/* ||v||_inf, NaN-propagating, so that a NaN anywhere in M, q or a column is seen. */
+static inline double lemke_norm_inf(int n, const double *v)
 {
-  if (!plain) return fabs(v[cblas_idamax(n, v, 1)]);
   double mx = 0.0;
-  for (int i = 0; i < n; i++) {
-    double a = fabs(v[i]);
-    mx = a > mx ? a : mx;
-  }
+  for (int i = 0; i < n; i++)
+    if (!(fabs(v[i]) <= mx)) mx = fabs(v[i]);
   return mx;
 }
 
-/* sum |v_i|: NaN when v holds a NaN (idamax may pass over one, a sum does not). */
-static inline double lemke_asum(int plain, int n, const double *v)
+/* ||v||_inf: the loop above, or BLAS idamax (vectorised, but it may pass over a NaN). */
+static inline double lemke_amax(int plain, int n, const double *v)
 {
-  if (!plain) return cblas_dasum(n, v, 1);
-  double s = 0.0;
-  for (int i = 0; i < n; i++)
-    s += fabs(v[i]);
-  return s;
+  return plain ? lemke_norm_inf(n, v) : fabs(v[cblas_idamax(n, v, 1)]);
 }
 
 #endif

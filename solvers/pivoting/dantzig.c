@@ -3,6 +3,7 @@
  * ratio test says. Invariants between pivots: w_C = 0; every taken index outside C is in N, its z at a bound
  * and its w of the sign that bound allows; indices not yet taken keep their starting z (mid(lo, hi, 0)) and
  * get their w when taken. A pivot reads C and N only (ODE's economy): O(|N| |C| + |C|^2). */
+#include "cp.h"
 #include "pivoting.h"
 
 #include <math.h>
@@ -31,7 +32,7 @@ static void pivot_start(const struct pivot_problem *pp, struct pivot_work *ws, d
     int friction = pp->findex && pp->findex[i] >= 0;
     ws->lo[i] = friction ? 0.0 : pp->lo[i];
     ws->hi[i] = friction ? 0.0 : pp->hi[i];
-    z[i] = friction ? 0.0 : (pp->lo[i] > 0.0 ? pp->lo[i] : (pp->hi[i] < 0.0 ? pp->hi[i] : 0.0));
+    z[i] = friction ? 0.0 : cp_mid(pp->lo[i], pp->hi[i], 0.0);
     any |= z[i] != 0.0;
     ws->state[i] = PS_UNSEEN;
     ws->pos[i] = ws->npos[i] = -1;
@@ -258,7 +259,7 @@ static int pivot_warm_start(struct pivot_run *r, const struct pivot_settings *se
       ws->state[i] = PS_CLAMPED;
       r->k++;
     } else /* a bound, or the starting value of an index never taken: within the new box */
-      z[i] = was == PS_HI ? pp->hi[i] : (was == PS_LO ? pp->lo[i] : fmin(pp->hi[i], fmax(pp->lo[i], z[i])));
+      z[i] = was == PS_HI ? pp->hi[i] : (was == PS_LO ? pp->lo[i] : cp_mid(pp->lo[i], pp->hi[i], z[i]));
   }
   pivot_refine(pp, ws, r->k, z);
   for (int c = 0; c < r->k; c++) {

@@ -354,27 +354,54 @@ static void test_cover(void)
 }
 
 /* The held-back updates only reorder floating-point sums: block sizes 1, 7 and 32 follow one pivot path. */
+/* Solves p by lemke once per value of option opt (at most 3): pivots (-1 unless converged) into its, the
+ * residuals into res, and the largest difference of each answer from the first one's into *diff (relative to
+ * max(1, |z_i|) when rel). */
+static void run_settings(const struct cp_problem *p, const char *opt, const char *const *values, int nv,
+                         int rel, int *its, double *res, double *diff)
+{
+  double *z[3];
+  *diff = 0.0;
+  for (int b = 0; b < nv; b++) {
+    struct solver *s = test_solver_with("lemke", 0.0, OPTS(opt, values[b]));
+    z[b] = calloc((size_t)p->n, sizeof *z[b]);
+    struct solve_result r = run(s, p, z[b]);
+    its[b] = r.status == SOLVE_CONVERGED ? r.iterations : -1;
+    res[b] = r.residual;
+    solver_destroy(&s);
+  }
+  for (int b = 1; b < nv; b++)
+    for (int i = 0; i < p->n; i++)
+      *diff = fmax(*diff, fabs(z[0][i] - z[b][i]) / (rel ? fmax(1.0, fabs(z[0][i])) : 1.0));
+  for (int b = 0; b < nv; b++)
+    free(z[b]);
+}
+
+/* Siconos' lcp_tobenna (40 x 40, integer data, massively degenerate) into *p; 1 (a skip said) when the
+ * shared data is absent. */
+static int read_tobenna(struct cp_problem **p)
+{
+  const char *dir = check_shared_data();
+  char path[512], err[256];
+  if (dir) snprintf(path, sizeof path, "%s/siconos/lcp/lcp_tobenna.dat", dir);
+  if (!dir || cp_read_file(path, CP_FILE_SICONOS_LCP, p, err, sizeof err) != 0) {
+    check_skip("lcp_tobenna.dat: shared data absent");
+    return 1;
+  }
+  return 0;
+}
+
 static void test_block_sizes(void)
 {
   struct cp_problem *probs[2] = {cp_test_spd(200, 17), cp_test_box_contact(10, 4, 0.5, 1, 0.0, 8)};
-  const char *blocks[3] = {"1", "7", "32"};
+  const char *const blocks[3] = {"1", "7", "32"};
   for (int a = 0; a < 2; a++) {
-    int n = probs[a]->n, its[3] = {0, 0, 0};
-    double *z[3], diff = 0.0;
-    for (int b = 0; b < 3; b++) {
-      struct solver *s = test_solver_with("lemke", 0.0, OPTS("-lemke_block", blocks[b]));
-      z[b] = calloc((size_t)n, sizeof *z[b]);
-      struct solve_result r = run(s, probs[a], z[b]);
-      its[b] = r.status == SOLVE_CONVERGED ? r.iterations : -1;
-      solver_destroy(&s);
-    }
-    for (int i = 0; i < n; i++)
-      diff = fmax(diff, fmax(fabs(z[0][i] - z[1][i]), fabs(z[0][i] - z[2][i])));
+    int its[3];
+    double res[3], diff;
+    run_settings(probs[a], "-lemke_block", blocks, 3, 0, its, res, &diff);
     CHECK(its[0] > 0 && its[0] == its[1] && its[0] == its[2] && diff < 1e-10,
           "%s: -lemke_block 1/7/32 converge in %d/%d/%d pivots, max |dz| %.2g", probs[a]->name, its[0],
           its[1], its[2], diff);
-    for (int b = 0; b < 3; b++)
-      free(z[b]);
     cp_destroy(&probs[a]);
   }
 }
@@ -386,47 +413,27 @@ static void test_block_sizes(void)
 static void test_small_path(void)
 {
   struct cp_problem *probs[3] = {cp_test_spd(12, 5), cp_test_box_contact(2, 4, 0.5, 1, 0.0, 3), NULL};
-  const char *dir = check_shared_data();
-  char path[512], err[256];
-  if (dir) snprintf(path, sizeof path, "%s/siconos/lcp/lcp_tobenna.dat", dir);
-  if (!dir || cp_read_file(path, CP_FILE_SICONOS_LCP, &probs[2], err, sizeof err) != 0)
-    check_skip("lcp_tobenna.dat: shared data absent");
+  const char *const settings[2] = {"0", "100000"};
+  read_tobenna(&probs[2]);
   for (int a = 0; a < 3 && probs[a]; a++) {
-    int n = probs[a]->n, its[2] = {0, 0};
-    double *z[2], diff = 0.0, res[2] = {0.0, 0.0};
-    for (int b = 0; b < 2; b++) {
-      struct solver *s = test_solver_with("lemke", 0.0, OPTS("-lemke_small_n", b ? "100000" : "0"));
-      z[b] = calloc((size_t)n, sizeof *z[b]);
-      struct solve_result r = run(s, probs[a], z[b]);
-      its[b] = r.status == SOLVE_CONVERGED ? r.iterations : -1;
-      res[b] = r.residual;
-      solver_destroy(&s);
-    }
-    for (int i = 0; i < n; i++)
-      diff = fmax(diff, fabs(z[0][i] - z[1][i]) / fmax(1.0, fabs(z[0][i])));
+    int its[2];
+    double res[2], diff;
+    run_settings(probs[a], "-lemke_small_n", settings, 2, 1, its, res, &diff);
     CHECK(
         its[0] > 0 && its[0] == its[1] && diff < 1e-10,
         "%s (n = %d): BLAS / plain loops converge in %d / %d pivots, max relative |dz| %.2g, residual %.2g / "
         "%.2g",
-        probs[a]->name, n, its[0], its[1], diff, res[0], res[1]);
-    for (int b = 0; b < 2; b++)
-      free(z[b]);
+        probs[a]->name, probs[a]->n, its[0], its[1], diff, res[0], res[1]);
     cp_destroy(&probs[a]);
   }
 }
 
-/* Siconos' lcp_tobenna (40 x 40, integer data, massively degenerate): exact rational arithmetic with the
- * same lexicographic rule converges after 126 pivots; rounding must not decide its ties. */
+/* Siconos' lcp_tobenna: exact rational arithmetic with the same lexicographic rule converges after 126
+ * pivots; rounding must not decide its ties. */
 static void test_tobenna(void)
 {
-  const char *dir = check_shared_data();
-  char path[512], err[256];
   struct cp_problem *p = NULL;
-  if (dir) snprintf(path, sizeof path, "%s/siconos/lcp/lcp_tobenna.dat", dir);
-  if (!dir || cp_read_file(path, CP_FILE_SICONOS_LCP, &p, err, sizeof err) != 0) {
-    check_skip("lcp_tobenna.dat: shared data absent");
-    return;
-  }
+  if (read_tobenna(&p)) return;
   struct solver *s = new_solver("lemke", 0);
   double *z = calloc((size_t)p->n, sizeof *z);
   struct solve_result r = run(s, p, z);
