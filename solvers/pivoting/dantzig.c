@@ -67,12 +67,12 @@ static void pivot_direction(struct pivot_run *r)
   int n = r->pp->n, i = r->i, k = r->k;
   const double *M = r->pp->M;
   double *restrict dz = ws->dz;
-  /* v = L^-1 M_Ci is kept: it is the new factor row if i ends clamped (pivot_ldl_append_solved) */
-  memcpy(ws->v, ws->MC + (size_t)i * ws->cap, (size_t)k * sizeof *ws->v);
-  pivot_ldl_forward(ws, k, ws->v);
+  /* v = L^-1 M_Ci is kept: it is the new factor column if i ends clamped (pivot_ldu_append_solved) */
+  pivot_ldu_column(ws, k, M, n, i);
+  pivot_ldu_forward(ws, k, ws->v);
   for (int c = 0; c < k; c++)
     dz[c] = -r->sgn * ws->v[c];
-  pivot_ldl_backward(ws, k, dz);
+  pivot_ldu_backward(ws, k, dz);
   for (int e = -1; e < r->nn; e++) {
     int j = e < 0 ? i : ws->nidx[e];
     ws->dw[j] = M[(size_t)j * n + i] * r->sgn + short_dot(ws->MC + (size_t)j * ws->cap, dz, k);
@@ -140,8 +140,8 @@ static int pivot_apply(struct pivot_run *r, const struct pivot_settings *set, co
     ws->w[ws->nidx[e]] += t * ws->dw[ws->nidx[e]];
   if (st->block == BLOCK_DONE || st->block == BLOCK_ENTER) {
     ws->w[j] = 0.0;
-    if (st->block == BLOCK_DONE ? pivot_ldl_append_solved(ws, r->k, r->pp->M, n, j, set->pivot_tol)
-                                : pivot_ldl_append(ws, r->k, r->pp->M, n, j, set->pivot_tol))
+    if (st->block == BLOCK_DONE ? pivot_ldu_append_solved(ws, r->k, r->pp->M, n, j, set->pivot_tol)
+                                : pivot_ldu_append(ws, r->k, r->pp->M, n, j, set->pivot_tol))
       return 1;
     if (ws->npos[j] >= 0) pivot_n_remove(r, j);
     ws->state[j] = PS_CLAMPED;
@@ -151,7 +151,7 @@ static int pivot_apply(struct pivot_run *r, const struct pivot_settings *set, co
   z[j] = st->at_upper ? ws->hi[j] : ws->lo[j];
   if (ws->state[j] == PS_CLAMPED) {
     ws->w[j] = 0.0;
-    pivot_ldl_remove(ws, r->k, ws->pos[j], n);
+    pivot_ldu_remove(ws, r->k, ws->pos[j], n);
     r->k--;
   }
   pivot_n_add(r, j, st->at_upper ? PS_HI : PS_LO);
@@ -169,14 +169,14 @@ static void pivot_refine(const struct pivot_problem *pp, struct pivot_work *ws, 
     int r = ws->idx[c];
     ws->dz[c] = -pp->q[r] - short_dot(pp->M + (size_t)r * n, z, n);
   }
-  pivot_ldl_solve(ws, k, ws->dz);
+  pivot_ldu_solve(ws, k, ws->dz);
   for (int c = 0; c < k; c++)
     z[ws->idx[c]] = ws->dz[c];
 }
 
 /* ODE's first step: the free indices (both bounds infinite) are clamped at once — their block factored, z_F
  * solved for, w updated — instead of one pivot each. A free index whose pivot is singular is left to be
- * driven. z_F starts at 0, so w gains M_:F z_F (rows of M, by symmetry). */
+ * driven. z_F starts at 0, so w gains M_:F z_F (by symmetry rows of M, read in order). */
 static void pivot_free_block(struct pivot_run *r, const struct pivot_settings *set)
 {
   const struct pivot_problem *pp = r->pp;
@@ -184,17 +184,18 @@ static void pivot_free_block(struct pivot_run *r, const struct pivot_settings *s
   int n = pp->n;
   for (int i = 0; i < n; i++) {
     if (!(isinf(ws->lo[i]) && ws->lo[i] < 0.0 && isinf(ws->hi[i]) && ws->hi[i] > 0.0)) continue;
-    if (pivot_ldl_append(ws, r->k, pp->M, n, i, set->pivot_tol)) continue;
+    if (pivot_ldu_append(ws, r->k, pp->M, n, i, set->pivot_tol)) continue;
     ws->state[i] = PS_CLAMPED;
     r->k++;
   }
   if (r->k == 0) return;
   pivot_refine(pp, ws, r->k, r->z);
+  size_t stride = pp->nonsymmetric ? (size_t)n : 1;
   for (int c = 0; c < r->k; c++) {
-    const double *Mc = pp->M + (size_t)ws->idx[c] * n;
+    const double *Mc = pp->M + (pp->nonsymmetric ? (size_t)ws->idx[c] : (size_t)ws->idx[c] * n);
     double a = r->z[ws->idx[c]];
     for (int j = 0; j < n; j++)
-      ws->w[j] += a * Mc[j];
+      ws->w[j] += a * Mc[(size_t)j * stride];
   }
   for (int c = 0; c < r->k; c++)
     ws->w[ws->idx[c]] = 0.0;
@@ -255,7 +256,7 @@ static int pivot_warm_start(struct pivot_run *r, const struct pivot_settings *se
     ws->order[i] = i;
     ws->state[i] = PS_UNSEEN;
     if (was == PS_CLAMPED) {
-      if (pivot_ldl_append(ws, r->k, pp->M, n, i, set->pivot_tol)) return 1;
+      if (pivot_ldu_append(ws, r->k, pp->M, n, i, set->pivot_tol)) return 1;
       ws->state[i] = PS_CLAMPED;
       r->k++;
     } else /* a bound, or the starting value of an index never taken: within the new box */
@@ -295,6 +296,7 @@ enum pivot_status pivot_dantzig_warm(const struct pivot_problem *pp, const struc
 {
   struct pivot_run r = {pp, ws, z, 0, 0, -1, 1.0};
   *pivots = 0;
+  pivot_ldu_mode(ws, pp->nonsymmetric);
   if (pivot_warm_start(&r, set, last_n)) return pivot_dantzig(pp, set, ws, z, pivots);
   return pivot_take_all(&r, set, pivots);
 }
@@ -304,6 +306,7 @@ enum pivot_status pivot_dantzig(const struct pivot_problem *pp, const struct piv
 {
   struct pivot_run r = {pp, ws, z, 0, 0, -1, 1.0};
   *pivots = 0;
+  pivot_ldu_mode(ws, pp->nonsymmetric);
   pivot_start(pp, ws, z);
   pivot_free_block(&r, set);
   return pivot_take_all(&r, set, pivots);

@@ -1,7 +1,7 @@
-/* auto.c — solver `auto`: dantzig below the measured crossover on symmetric problems, lemke otherwise and as
- * the fallback (select.h); a boxed LCP with friction index goes to dantzig at every n (lemke has no friction
- * index). Both run under this solve's clock and limits; the answer is judged by the harness
- * like any other; the message says which method gave it. */
+/* auto.c — solver `auto`: dantzig below the measured crossover (symmetric M or a P-matrix), lemke otherwise
+ * and as the fallback (select.h); a boxed LCP with friction index goes to dantzig at every n (lemke has no
+ * friction index). Both run under this solve's clock and limits; the answer is judged by the harness like any
+ * other; the message says which method gave it. */
 #include "select.h"
 #include "solver.h"
 
@@ -15,7 +15,7 @@ struct auto_data {
 
 static const struct option_decl auto_options[] = {
     {"pivoting_max_n", OPT_INT, offsetof(struct auto_data, pivoting_max_n), SELECT_PIVOTING_MAX_N,
-     "[0,100000]", "symmetric problems with at most this many unknowns go to dantzig first (0: never)"},
+     "[0,100000]", "problems with at most this many unknowns go to dantzig first (0: never)"},
 };
 
 static int auto_create(struct solver *s)
@@ -91,13 +91,14 @@ static void auto_destroy(struct solver *s)
 static void auto_view(const struct solver *s, FILE *out)
 {
   const struct auto_data *d = s->data;
-  fprintf(out, "  dantzig for symmetric problems with n <= %d, lemke otherwise and after a dantzig failure\n",
+  fprintf(out, "  dantzig for problems with n <= %d, lemke otherwise and after a dantzig failure\n",
           d->pivoting_max_n);
 }
 
 const struct solver_type solver_type_auto = {
     .name = "auto",
-    .summary = "the automatic choice: dantzig on small symmetric problems, lemke otherwise and as fallback",
+    .summary = "the automatic choice: dantzig on small symmetric or P-matrix problems, lemke otherwise and "
+               "as fallback",
     .kinds = CP_LCP | CP_MLCP | CP_BOX_MCP | CP_BOXED,
     .options = auto_options,
     .n_options = 1,

@@ -2,8 +2,10 @@
  * solution is unique), a mixed LCP with a saddle-point matrix (the robot arm's form) with a known solution,
  * two-sided boxes with lo > 0 and hi < 0, the friction index through the kernel (the final boxes
  * -mu z_k <= z_i <= mu z_k honoured with the right signs of w), the workspace reused for a larger problem,
- * and the statuses: not_applicable on a nonsymmetric M, ray_termination, the pivot limit; the factor's
- * solves (blocked four rows / columns at a time) against M_CC at every size 1..13 and after removals. */
+ * and the statuses: not_applicable on a nonsymmetric M with a zero diagonal, ray_termination, the pivot
+ * limit; nonsymmetric positive definite M (P-matrices: the LDU factor) against lemke, on LCPs and boxes; the
+ * factor's solves (blocked four rows / columns at a time) against M_CC at every size 1..13 and after
+ * removals, symmetric (LDL^T) and not (LDU). */
 #include "check.h"
 #include "cp.h"
 #include "pivoting.h"
@@ -41,6 +43,64 @@ static void test_spd_vs_lemke(void)
   }
   solver_destroy(&d);
   solver_destroy(&l);
+}
+
+/* An SPD LCP plus a skew-symmetric part K (K_ij = -K_ji, entries up to the diagonal's mean in size): M is
+ * positive definite but not symmetric (x^T M x = x^T S x), hence a P-matrix: one solution. */
+static struct cp_problem *nonsymmetric_pd(int n, unsigned long seed)
+{
+  struct cp_problem *p = cp_test_spd(n, seed);
+  double mean = 0.0;
+  for (int i = 0; i < n; i++)
+    mean += p->M[(size_t)i * n + i] / n;
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++) {
+      double k = mean * sin(1.7 * i + 0.9 * j + (double)seed);
+      p->M[(size_t)i * n + j] += k;
+      p->M[(size_t)j * n + i] -= k;
+    }
+  return p;
+}
+
+/* The LDU path (Cottle-Pang-Stone Sec. 4.5 for P-matrices): the unique solution, as lemke finds it, on LCPs
+ * and on boxes (the lower bounds at -1, every third upper bound at 0.5). */
+static void test_nonsymmetric_vs_lemke(void)
+{
+  struct solver *d = test_solver("dantzig", 1e-10), *l = test_solver("lemke", 1e-10);
+  struct solver *fb = test_solver("fb_newton", 1e-10);
+  static const int sizes[] = {1, 3, 10, 37, 120, 9};
+  for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+    int n = sizes[k];
+    struct cp_problem *p = nonsymmetric_pd(n, 11 + k);
+    double *zd = calloc((size_t)n, sizeof *zd), *zl = calloc((size_t)n, sizeof *zl);
+    struct solve_result rd = run(d, p, zd), rl = run(l, p, zl);
+    CHECK(rd.status == SOLVE_CONVERGED && rl.status == SOLVE_CONVERGED && rd.residual <= 1e-12 * rd.scale,
+          "nonsymmetric PD n = %d: dantzig %s in %d pivots, residual %.2g (%s)", n,
+          solve_status_name(rd.status), rd.iterations, rd.residual, rd.message);
+    CHECK_CLOSE(max_abs_diff(zd, zl, n), 0.0, 1e-9, "nonsymmetric PD n = %d: dantzig's z = lemke's", n);
+    free(zd);
+    free(zl);
+    cp_destroy(&p);
+  }
+  int n = 30;
+  struct cp_problem *p = nonsymmetric_pd(n, 4), *b = cp_box_create(n);
+  for (int i = 0; i < n * n; i++)
+    b->M[i] = p->M[i];
+  for (int i = 0; i < n; i++) {
+    b->q[i] = p->q[i];
+    b->lo[i] = -1.0;
+    b->hi[i] = i % 3 == 0 ? 0.5 : INFINITY;
+  }
+  double zd[30] = {0}, zp[30] = {0};
+  struct solve_result rd = run(d, b, zd), rp = run(fb, b, zp);
+  CHECK(rd.status == SOLVE_CONVERGED && rp.status == SOLVE_CONVERGED && max_abs_diff(zd, zp, n) <= 1e-7,
+        "nonsymmetric PD box MCP n = 30: dantzig %s (%d pivots), fb_newton %s, |z_d - z_fb| = %.2g",
+        solve_status_name(rd.status), rd.iterations, solve_status_name(rp.status), max_abs_diff(zd, zp, n));
+  cp_destroy(&p);
+  cp_destroy(&b);
+  solver_destroy(&d);
+  solver_destroy(&l);
+  solver_destroy(&fb);
 }
 
 /* M = [A C; C^T B] with A = diag(5, 5.125), C = -A, B = diag(10, 10.25): u free, v >= 0. With q = (0, 0;
@@ -96,7 +156,7 @@ static void test_findex(void)
   static const double M[9] = {2.0, 0.0, 0.0, 0.0, 1.5, 0.1, 0.0, 0.1, 1.2};
   static const double q[3] = {-1.0, -2.0, 0.05}, lo[3] = {0.0, 0.0, 0.0}, hi[3] = {INFINITY, 0.4, 0.4};
   static const int findex[3] = {-1, 0, 0};
-  struct pivot_problem pp = {3, M, q, lo, hi, findex};
+  struct pivot_problem pp = {3, M, q, lo, hi, findex, 0};
   struct pivot_work ws = {0};
   struct pivot_settings set = {100, 1e-12, NULL, NULL};
   double z[3];
@@ -129,7 +189,7 @@ static void test_warm(void)
     lo[i] = -0.3, hi[i] = 0.4;
     lo2[i] = lo[i] * (1.0 + 0.01 * (i % 5)), hi2[i] = hi[i] * (1.0 - 0.01 * (i % 7));
   }
-  struct pivot_problem p1 = {n, s->M, q, lo, hi, NULL}, p2 = {n, s->M, q, lo2, hi2, NULL};
+  struct pivot_problem p1 = {n, s->M, q, lo, hi, NULL, 0}, p2 = {n, s->M, q, lo2, hi2, NULL, 0};
   struct pivot_work ws = {0};
   struct pivot_settings set = {10000, 1e-12, NULL, NULL};
   int first = 0, cold = 0, warm = 0, again = 0;
@@ -169,10 +229,22 @@ static void test_statuses(void)
 {
   struct solver *d = test_solver("dantzig", 1e-10);
   struct cp_problem *p = cp_lcp_create(2);
+  /* upper triangular with a positive diagonal: a P-matrix, z = (0, 1), w = (1, 0) */
   p->M[0] = 1, p->M[1] = 2, p->M[2] = 0, p->M[3] = 1, p->q[0] = -1, p->q[1] = -1;
   double z[40];
   struct solve_result r = run(d, p, z);
-  CHECK(r.status == SOLVE_NOT_APPLICABLE, "nonsymmetric M: %s (%s)", solve_status_name(r.status), r.message);
+  CHECK(r.status == SOLVE_CONVERGED && z[0] == 0.0 && fabs(z[1] - 1.0) <= 1e-15,
+        "nonsymmetric P-matrix [1 2; 0 1]: %s, z = (%g, %g)", solve_status_name(r.status), z[0], z[1]);
+  /* a zero diagonal (a Stewart-Trinkle multiplier row's): not a P-matrix */
+  p->M[0] = 0, p->M[1] = 1, p->M[2] = -1, p->M[3] = 1;
+  r = run(d, p, z);
+  CHECK(r.status == SOLVE_NOT_APPLICABLE, "nonsymmetric M, M_00 = 0: %s (%s)", solve_status_name(r.status),
+        r.message);
+  /* a positive diagonal but not a P-matrix (det [1 2; 1 1] = -1): the first Schur complement is negative */
+  p->M[0] = 1, p->M[1] = 2, p->M[2] = 1, p->M[3] = 1, p->q[0] = -1, p->q[1] = -1;
+  r = run(d, p, z);
+  CHECK(r.status != SOLVE_CONVERGED || (r.residual <= 1e-12 && z[0] >= 0.0 && z[1] >= 0.0),
+        "nonsymmetric, not P [1 2; 1 1]: %s (%s)", solve_status_name(r.status), r.message);
   cp_destroy(&p);
   /* M = [0], q = -1: driving z up never changes w, nothing blocks */
   p = cp_lcp_create(1);
@@ -195,7 +267,7 @@ static double ldl_residual(const struct pivot_work *ws, const struct cp_problem 
   double b[16], x[16], err = 0.0, big = 0.0;
   for (int r = 0; r < k; r++)
     b[r] = x[r] = 1.0 + 0.37 * r - 0.05 * r * r;
-  pivot_ldl_solve(ws, k, x);
+  pivot_ldu_solve(ws, k, x);
   for (int r = 0; r < k; r++) {
     double y = -b[r];
     for (int c = 0; c < k; c++)
@@ -206,26 +278,29 @@ static double ldl_residual(const struct pivot_work *ws, const struct cp_problem 
   return err / big;
 }
 
-/* The LDL^T factor grown one row at a time to 13 (every remainder of the four-row blocks), then positions
- * removed (first, middle, last): each time M_CC x = b solved to rounding. */
-static void test_ldl_solves(void)
+/* The factor grown one row at a time to 13 (every remainder of the four-row blocks), then positions removed
+ * (first, middle, last): each time M_CC x = b solved to rounding; LDL^T on an SPD M, LDU on a nonsymmetric
+ * positive definite one. */
+static void test_factor_solves(int nonsymmetric)
 {
   const int n = 13;
-  struct cp_problem *p = cp_test_spd(n, 5);
+  struct cp_problem *p = nonsymmetric ? nonsymmetric_pd(n, 5) : cp_test_spd(n, 5);
   struct pivot_work ws = {0};
   double worst = 0.0;
   int ok = p && pivot_work_reserve(&ws, n) == 0;
+  pivot_ldu_mode(&ws, nonsymmetric);
   for (int k = 0; ok && k < n; k++) {
-    ok = pivot_ldl_append(&ws, k, p->M, n, k, 1e-12) == 0;
+    ok = pivot_ldu_append(&ws, k, p->M, n, k, 1e-12) == 0;
     if (ok) worst = fmax(worst, ldl_residual(&ws, p, k + 1));
   }
   static const int drop[] = {0, 5, 10};
   for (int j = 0, k = n; ok && j < 3; j++, k--) {
-    pivot_ldl_remove(&ws, k, drop[j], n);
+    pivot_ldu_remove(&ws, k, drop[j], n);
     worst = fmax(worst, ldl_residual(&ws, p, k - 1));
   }
   CHECK(ok && worst <= 1e-13,
-        "the LDL^T factor's solves, k = 1..13 and after 3 removals: |M_CC x - b| / |b| = %.2g", worst);
+        "the %s factor's solves, k = 1..13 and after 3 removals: |M_CC x - b| / |b| = %.2g",
+        nonsymmetric ? "LDU" : "LDL^T", worst);
   pivot_work_free(&ws);
   cp_destroy(&p);
 }
@@ -239,7 +314,9 @@ int main(int argc, char **argv)
   test_findex();
   test_warm();
   test_statuses();
-  test_ldl_solves();
+  test_nonsymmetric_vs_lemke();
+  test_factor_solves(0);
+  test_factor_solves(1);
   int rc = check_finish();
   PetscCall(PetscFinalize());
   return rc;
