@@ -62,25 +62,24 @@ static int dantzig_setup(struct solver *s, const struct cp_problem *p)
   return pivot_work_reserve(&d->ws, n);
 }
 
-/* 1 when every pair differs by at most tol times the larger of the two (*bad: the worst pair's ratio). The
- * check is inside the timed solve: a first pass asks only whether every pair is equal (what an assembled
- * symmetric M is: no branch, no division, about half the time of the tolerance test), the tolerance test
- * runs only when one is not. */
-static int dantzig_symmetric(const double *M, int n, double tol, double *bad)
+/* 1 when every pair differs by at most tol times the larger of the two. The check is inside the timed solve:
+ * a first pass asks only whether every pair is equal (what an assembled symmetric M is: no branch, no
+ * division, about half the time of the tolerance test), the tolerance test runs only when one is not, from
+ * the first row with a differing pair. */
+static int dantzig_symmetric(const double *M, int n, double tol)
 {
-  int differ = 0;
-  for (int i = 0; i < n && !differ; i++) /* row by row: a contact LCP's M differs in its first rows */
+  int first = n;
+  for (int i = 0; i < n && first == n; i++) { /* row by row: a contact LCP's M differs in its first rows */
+    int differ = 0;
     for (int j = 0; j < i; j++)
       differ |= M[(size_t)i * n + j] != M[(size_t)j * n + i];
-  if (!differ) return 1;
-  for (int i = 0; i < n; i++)
+    if (differ) first = i;
+  }
+  for (int i = first; i < n; i++)
     for (int j = 0; j < i; j++) {
       double a = M[(size_t)i * n + j], b = M[(size_t)j * n + i], d = fabs(a - b);
       double big = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
-      if (!(d <= tol * big)) {
-        *bad = d / big;
-        return 0;
-      }
+      if (!(d <= tol * big)) return 0;
     }
   return 1;
 }
@@ -147,14 +146,11 @@ static int dantzig_solve(struct solver *s, const struct cp_problem *p, double *z
 {
   struct dantzig_data *d = s->data;
   int n = p->n;
-  double asym = 0.0;
-  int nonsymmetric = !dantzig_symmetric(p->M, n, d->symmetry_tol, &asym), bad;
+  int nonsymmetric = !dantzig_symmetric(p->M, n, d->symmetry_tol), bad;
   if (nonsymmetric && (bad = dantzig_nonpositive_diagonal(p->M, n)) >= 0) {
     r->status = SOLVE_NOT_APPLICABLE;
-    snprintf(
-        r->message, sizeof r->message,
-        "M is not symmetric (|M_ij - M_ji| / max(|M_ij|, |M_ji|) = %.3g) and not a P-matrix (M_%d,%d <= 0)",
-        asym, bad, bad);
+    snprintf(r->message, sizeof r->message, "M is not symmetric and not a P-matrix (M_jj <= 0 at j = %d)",
+             bad);
     return 0;
   }
   if (pivot_work_reserve(&d->ws, n > 0 ? n : 1) || (p->kind == CP_BOXED && d->cap < n)) return 1;
