@@ -8,7 +8,9 @@ struct implicit_scaling {
   int n;           /* 0: no scaling (the step's problem is solved as assembled) */
   double *r, *c;   /* the row and column scales */
   double *row_max; /* 2 n: the Ruiz sweep's row and column maxima */
-  int cap_r, cap_c, cap_m;
+  double *nz_abs;  /* the Jacobian's nonzero entries' magnitudes, row by row */
+  int *nz_at;      /* 2 per nonzero: its row and column */
+  int cap_r, cap_c, cap_m, cap_nz_abs, cap_nz_at;
 };
 
 /* R and C for the dense row-major n x n Jacobian J (sized here; 0, or 1 on allocation failure). */
