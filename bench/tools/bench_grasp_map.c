@@ -6,9 +6,12 @@
  *         (cells with probability >= 0.9) -> RUN_DIR/grasp_sweet.txt and stdout; and the map in the style of
  *         Fig. 10 of Chakraborty et al. (x right, y up, probability as colour, the engine's success-map
  *         palette) with the sweet spot and its +-3 mm box marked -> RUN_DIR/plots/grasp_map_<range>.png.
+ *         With -compare OTHER_RUN: cell by cell against another run (the same friction range and
+ *         sensitivity settings, any formulation and solver), the two-proportion z of the success counts
+ *         per cell and per row y -> RUN_DIR/grasp_compare.csv, RUN_DIR/grasp_compare.txt and stdout.
  * USAGE   bench_grasp_map RUN_DIR [-no_plots] [-full_windows] [-window 3] [-bootstrap 200] [-bootstrap_seed
- * 1]; -help lists the options PAPER   Chakraborty, Berard, Akella & Trinkle, Sec. 6.4, Fig. 10 (sweet spot
- * about (0, -11) mm). */
+ * 1] [-compare OTHER_RUN]; -help lists the options
+ * PAPER   Chakraborty, Berard, Akella & Trinkle, Sec. 6.4, Fig. 10 (sweet spot about (0, -11) mm). */
 #include "program.h"
 #include "share.h"
 #include "strmap.h"
@@ -99,9 +102,10 @@ static int plot_group(const char *dir, const char *g, const struct cell *c, int 
 struct map_settings {
   double window;
   int no_plots;
-  int bootstrap;      /* resamples (0: none) */
-  int bootstrap_seed; /* GSL mt19937 seed, set again for each group */
-  int full_windows;   /* sweet spots only where the window lies wholly inside the grid */
+  int bootstrap;                   /* resamples (0: none) */
+  int bootstrap_seed;              /* GSL mt19937 seed, set again for each group */
+  int full_windows;                /* sweet spots only where the window lies wholly inside the grid */
+  char compare[OPTION_STRING_MAX]; /* another run to compare with cell by cell ("none": no comparison) */
 };
 
 static const struct option_decl map_options[] = {
@@ -117,6 +121,9 @@ static const struct option_decl map_options[] = {
      "location (0: none)"},
     {"bootstrap_seed", OPT_INT, offsetof(struct map_settings, bootstrap_seed), "1", "[0,2147483647]",
      "seed of the bootstrap's GSL generator (mt19937), the same for every group"},
+    {"compare", OPT_STRING, offsetof(struct map_settings, compare), "none", NULL,
+     "another bench_grasp run directory (its tasks.csv, or its grasp_cells.csv): per cell and per row y the "
+     "two-proportion z of the success counts -> grasp_compare.csv, grasp_compare.txt"},
 };
 #define N_MAP_OPTIONS ((int)(sizeof map_options / sizeof map_options[0]))
 
@@ -555,6 +562,134 @@ static int report_group(const char *dir, const struct cell *c, int nc, int i, co
   return 0;
 }
 
+/* A group without its formulation and solver (friction range [/ sensitivity axes]): what two runs of
+ * different methods compare on. */
+static void group_key(const char *g, char *key, size_t len)
+{
+  const char *slash = strchr(g, '/');
+  size_t head = slash ? (size_t)(slash - g) : strlen(g);
+  const char *rest = slash ? strchr(slash + 1, '/') : NULL;
+  rest = rest ? strchr(rest + 1, '/') : NULL; /* after friction/formulation/solver */
+  snprintf(key, len, "%.*s%s", (int)head, g, rest ? rest : "");
+}
+
+/* The pooled two-proportion z of k1 / n1 against k2 / n2: 0 when the pooled share is 0 or 1 (identical
+ * counts of nothing or everything), NAN when a side has no trial. */
+static double two_proportion_z(int k1, int n1, int k2, int n2)
+{
+  if (n1 <= 0 || n2 <= 0) return NAN;
+  double p = (double)(k1 + k2) / (n1 + n2);
+  if (p <= 0.0 || p >= 1.0) return 0.0;
+  return ((double)k1 / n1 - (double)k2 / n2) / sqrt(p * (1.0 - p) * (1.0 / n1 + 1.0 / n2));
+}
+
+/* Per group of this run's cells c: the matching cells of the other run (o, by group key and (x, y)) into
+ * the csv, and the group's tallies (cells, equal counts, the most apart, |z| beyond 1.96 and 3.29, the
+ * rows y summed over x whose |z| > 1.96) into the text outputs. */
+static void compare_group(const struct cell *c, int nc, int i, const struct cell *o, const int *match,
+                          FILE *csv, FILE *const *txt)
+{
+  int cells = 0, equal = 0, unmatched = 0, informative = 0, z196 = 0, z329 = 0, k1 = 0, n1 = 0, k2 = 0,
+      n2 = 0, apart = -1;
+  double most = -1.0;
+  const char *other = NULL;
+  for (int j = i; j < nc; j++) {
+    if (strcmp(c[j].group, c[i].group) != 0) continue;
+    if (match[j] < 0) {
+      unmatched++;
+      continue;
+    }
+    const struct cell *a = &c[j], *b = &o[match[j]];
+    double z = two_proportion_z(a->k, a->n, b->k, b->n), d = fabs(prob(a) - prob(b));
+    other = b->group;
+    fprintf(csv, "%s,%s,%g,%g,%d,%d,%d,%d,%.6g,%.6g,%.4f\n", a->group, b->group, a->x, a->y, a->n, a->k, b->n,
+            b->k, prob(a), prob(b), z);
+    cells++;
+    equal += a->k == b->k && a->n == b->n;
+    informative += z != 0.0 && !isnan(z);
+    z196 += fabs(z) > 1.96, z329 += fabs(z) > 3.29;
+    k1 += a->k, n1 += a->n, k2 += b->k, n2 += b->n;
+    if (d > most) most = d, apart = j;
+  }
+  for (int t = 0; txt[t]; t++) {
+    fprintf(txt[t],
+            "%s against %s: %d cells (%d without a match); equal success counts %d; successes %d/%d "
+            "against %d/%d (z %.2f); |z| > 1.96 in %d cells, > 3.29 in %d (of %d with a pooled share "
+            "strictly between 0 and 1: about 5 %% and 0.1 %% of them by chance)",
+            c[i].group, other ? other : "-", cells, unmatched, equal, k1, n1, k2, n2,
+            two_proportion_z(k1, n1, k2, n2), z196, z329, informative);
+    if (apart >= 0)
+      fprintf(txt[t], "; most apart (%g, %g) mm: %d/%d against %d/%d", c[apart].x, c[apart].y, c[apart].k,
+              c[apart].n, o[match[apart]].k, o[match[apart]].n);
+    fprintf(txt[t], "; rows y with |z| > 1.96 (summed over x):");
+    int rows = 0;
+    for (int j = i; j < nc; j++) { /* each row y once, at its first matched cell */
+      int first = strcmp(c[j].group, c[i].group) == 0 && match[j] >= 0;
+      for (int m = i; m < j && first; m++)
+        first = !(strcmp(c[m].group, c[i].group) == 0 && match[m] >= 0 && c[m].y == c[j].y);
+      if (!first) continue;
+      int a = 0, an = 0, b = 0, bn = 0;
+      for (int m = j; m < nc; m++)
+        if (strcmp(c[m].group, c[i].group) == 0 && match[m] >= 0 && c[m].y == c[j].y)
+          a += c[m].k, an += c[m].n, b += o[match[m]].k, bn += o[match[m]].n;
+      double z = two_proportion_z(a, an, b, bn);
+      if (fabs(z) > 1.96)
+        fprintf(txt[t], " %g: %d/%d against %d/%d (z %.2f);", c[j].y, a, an, b, bn, z), rows++;
+    }
+    fprintf(txt[t], rows ? "\n" : " none\n");
+  }
+}
+
+/* -compare: this run's cells c against those of the run in dir; RUN_DIR/grasp_compare.csv and .txt. 0, or
+ * 1 / 2 with a message. */
+static int compare_runs(const char *dir, const struct cell *c, int nc, const char *other_dir)
+{
+  struct cell *o = NULL;
+  struct strmap at = {0};
+  int no = 0, *match = NULL, rc = read_cells(other_dir, &o, &no);
+  char path[4200], key[sizeof c->group + 64], gk[sizeof c->group];
+  if (!rc && !(match = malloc(((size_t)nc + 1) * sizeof *match))) rc = 1;
+  for (int j = 0; !rc && j < no; j++) {
+    group_key(o[j].group, gk, sizeof gk);
+    snprintf(key, sizeof key, "%s\x1f%.17g\x1f%.17g", gk, o[j].x, o[j].y);
+    if (strmap_find(&at, key) < 0 && strmap_put(&at, key, j)) rc = 1;
+  }
+  for (int j = 0; !rc && j < nc; j++) {
+    group_key(c[j].group, gk, sizeof gk);
+    snprintf(key, sizeof key, "%s\x1f%.17g\x1f%.17g", gk, c[j].x, c[j].y);
+    match[j] = strmap_find(&at, key);
+  }
+  snprintf(path, sizeof path, "%s/grasp_compare.csv", dir);
+  FILE *csv = rc ? NULL : fopen(path, "w");
+  snprintf(path, sizeof path, "%s/grasp_compare.txt", dir);
+  FILE *txt = csv ? fopen(path, "w") : NULL;
+  if (!rc && (!csv || !txt)) {
+    fprintf(stderr, "bench_grasp_map: cannot write %s/grasp_compare.csv and .txt\n", dir);
+    rc = 1;
+  }
+  if (!rc) {
+    fprintf(csv, "group,other_group,x,y,trials,successes,other_trials,other_successes,p,other_p,z\n");
+    fprintf(txt,
+            "bench_grasp_map %s -compare %s: pooled two-proportion z of the success counts (this run "
+            "first), per cell and per row y\n",
+            dir, other_dir);
+    FILE *const outs[] = {stdout, txt, NULL};
+    for (int i = 0; i < nc; i++) { /* each group once, at its first cell */
+      int first = 1;
+      for (int j = 0; j < i && first; j++)
+        first = strcmp(c[j].group, c[i].group) != 0;
+      if (first) compare_group(c, nc, i, o, match, csv, outs);
+    }
+  }
+  if (csv) fclose(csv);
+  if (txt) fclose(txt);
+  if (rc == 1 && !csv) fprintf(stderr, "bench_grasp_map: out of memory comparing with %s\n", other_dir);
+  strmap_free(&at);
+  free(match);
+  free(o);
+  return rc;
+}
+
 static int grasp_map(const struct program *prog)
 {
   struct map_settings set;
@@ -583,6 +718,7 @@ static int grasp_map(const struct program *prog)
     if (first && report_group(dir, c, nc, i, &set, sw)) rc = 1;
   }
   if (sw) fclose(sw);
+  if (!rc && strcmp(set.compare, "none") != 0) rc = compare_runs(dir, c, nc, set.compare);
 cleanup:
   free(c);
   return rc;
@@ -593,7 +729,8 @@ int main(int argc, char **argv)
   static const char *const flags[] = {"-no_plots", "-full_windows", NULL};
   static const struct program_spec spec = {
       .name = "bench_grasp_map",
-      .usage = "RUN_DIR [-no_plots] [-full_windows] [-window MM] [-bootstrap B] [-bootstrap_seed S]",
+      .usage = "RUN_DIR [-no_plots] [-full_windows] [-window MM] [-bootstrap B] [-bootstrap_seed S] "
+               "[-compare OTHER_RUN]",
       .positional_min = 1,
       .positional_max = 1,
       .flags = flags,

@@ -6,7 +6,8 @@
 # it is 32.0 degrees, tan 0.625: test_grasp) and the diameter (0.5, -0.5) mm does not; one row per
 # trial with its outcome; the same rows (timing columns aside) on 2 ranks as on 1 rank in-process and
 # after a stop and -resume; a bad
-# friction range exits 2; bench_grasp_map writes the per-cell intervals and the sweet spot; the run loop's
+# friction range exits 2; bench_grasp_map writes the per-cell intervals and the sweet spot, and compares two
+# runs cell by cell (-compare: two-proportion z); the run loop's
 # options (-trace, -perturb_initial) apply to every formulation, geometric_implicit included.
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -61,6 +62,29 @@ if awk -F, '$1 == "medium/stewart_trinkle/lemke" && $3 == -11.5 { f = 1; if ($4 
    grep -q "best cell (0.5, -11.5) mm: 3/3" "$tmp/a/grasp_sweet.txt"; then
   echo "ok - bench_grasp_map: Wilson interval and best cell"; else
   echo "not ok - bench_grasp_map"; sed 's/^/# /' "$tmp/map" "$tmp/a/grasp_cells.csv"; fi
+# -compare: two runs' cells matched by friction range and (x, y) across methods; the pooled two-proportion z
+# of 10/20 against 15/20 is -1.633, of 0/20 against 10/20 -3.652, of their row y = -1 summed (10/40 against
+# 25/40) -3.381; a cell only one run has is counted without a match
+mkdir -p "$tmp/cmpA" "$tmp/cmpB"
+cells_head="group,x,y,trials,successes,p,wilson_lo,wilson_hi,share_outer_teeth,share_other_teeth,share_round,share_diametric,share_lost,share_solver_failure,share_engine_failure"
+printf '%s\n%s\n%s\n%s\n' "$cells_head" "medium/geometric_implicit/fb_newton,0,-1,20,10,0.5,0,1,0.5,0,0,0,0.5,0,0" \
+  "medium/geometric_implicit/fb_newton,1,-1,20,0,0,0,1,0,0,0,0,1,0,0" \
+  "medium/geometric_implicit/fb_newton,2,-1,20,5,0.25,0,1,0.25,0,0,0,0.75,0,0" >"$tmp/cmpA/grasp_cells.csv"
+printf '%s\n%s\n%s\n' "$cells_head" "medium/stewart_trinkle/lemke,0,-1,20,15,0.75,0,1,0.75,0,0,0,0.25,0,0" \
+  "medium/stewart_trinkle/lemke,1,-1,20,10,0.5,0,1,0.5,0,0,0,0.5,0,0" >"$tmp/cmpB/grasp_cells.csv"
+"$CB_BIN/bench_grasp_map" "$tmp/cmpA" -no_plots -bootstrap 0 -compare "$tmp/cmpB" >"$tmp/cmpout" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && awk -F, 'NR > 1 && $3 == 0 { a = $11 } NR > 1 && $3 == 1 { b = $11 } END { n = NR - 1
+       exit !(n == 2 && a > -1.6331 && a < -1.6329 && b > -3.6516 && b < -3.6514) }' "$tmp/cmpA/grasp_compare.csv" &&
+   grep -q "medium/geometric_implicit/fb_newton against medium/stewart_trinkle/lemke: 2 cells (1 without a match); equal success counts 0; successes 10/40 against 25/40 (z -3.38); |z| > 1.96 in 1 cells, > 3.29 in 1" "$tmp/cmpA/grasp_compare.txt" &&
+   grep -q "rows y with |z| > 1.96 (summed over x): -1: 10/40 against 25/40 (z -3.38)" "$tmp/cmpA/grasp_compare.txt"; then
+  echo "ok - bench_grasp_map -compare: two-proportion z per cell (-1.633, -3.652) and per row (-3.38), across methods"; else
+  echo "not ok - bench_grasp_map -compare (exit $rc)"; sed 's/^/# /' "$tmp/cmpout" "$tmp/cmpA/grasp_compare.csv" "$tmp/cmpA/grasp_compare.txt" 2>/dev/null; fi
+"$CB_BIN/bench_grasp_map" "$tmp/cmpA" -no_plots -bootstrap 0 -compare "$tmp/nonexistent" >"$tmp/cmpout2" 2>&1
+rc=$?
+if [ "$rc" = 2 ] && grep -q "nonexistent" "$tmp/cmpout2"; then
+  echo "ok - bench_grasp_map -compare with a run that is not there exits 2, named"; else
+  echo "not ok - bench_grasp_map -compare with no run exits $rc"; sed 's/^/# /' "$tmp/cmpout2"; fi
 # bench_compare judges a share column by its share and the Newcombe interval of its change: one of the
 # three medium sweet-spot trials turned from outer_teeth to other_teeth (3/3 -> 2/3; the median would stay
 # 1) is no evidence ([-79.2, +29.1] points: ok), all three turned (3/3 -> 0/3) is a regression; the 2-rank
