@@ -96,11 +96,14 @@ const double *implicit_scaling_unscale(const struct implicit_scaling *sc, const 
 void implicit_scaling_rows(const struct implicit_scaling *sc, double *F, double *J)
 {
   const int n = sc->n;
+  const double *restrict c = sc->c;
   for (int i = 0; i < n; i++) {
-    F[i] *= sc->r[i];
-    if (J)
-      for (int j = 0; j < n; j++)
-        J[(size_t)i * n + j] *= sc->r[i] * sc->c[j];
+    const double ri = sc->r[i];
+    F[i] *= ri;
+    if (!J) continue;
+    double *restrict Ji = J + (size_t)i * n; /* restrict: J is not the scales, so the loop vectorises */
+    for (int j = 0; j < n; j++)
+      Ji[j] *= ri * c[j];
   }
 }
 
