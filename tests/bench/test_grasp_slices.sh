@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# test_grasp_slices.sh — bench/grasp_slices, the full grasp grid a slice at a time: with 50,400 slices of 2
+# trials, slice 7 runs trials 7 and 50,407 (the medium and the high friction range of one cell) and keeps
+# them with the kept columns; a slice kept is not run twice; status counts the kept slices and fails while
+# some are missing; finish refuses an incomplete grid; a slice count that does not divide 100,800 and a slice
+# out of range exit 2 (11 slices do not divide it).
+set -u
+. "$(dirname "$0")/../lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+gs="$(dirname "$0")/../../bench/grasp_slices"
+export GRASP_SLICES=50400 GRASP_RUN="$tmp/run" GRASP_PARTIAL="$tmp/partial" GRASP_FORMULATION=stewart_trinkle \
+  GRASP_SOLVER=lemke
+"$gs" run 7 >"$tmp/out" 2>&1
+rc=$?
+kept="$tmp/partial/trials.7-of-50400.csv.xz"
+if [ "$rc" = 0 ] && [ -f "$kept" ] && [ -f "$tmp/partial/meta.7-of-50400.json" ] &&
+   xz -dc "$kept" | head -1 | grep -qx "task_id,friction_support,friction_gripper,close_force,friction,y,x,seed,formulation,solver,status,outcome,success,steps,cold_retries,halved,trial_cpu_seconds" &&
+   [ "$(xz -dc "$kept" | awk -F, 'NR > 1 { print $1 }' | sort -n | tr '\n' ' ')" = "7 50407 " ] &&
+   xz -dc "$kept" | awk -F, 'NR > 1 && ($11 != "ok" || $9 != "stewart_trinkle") { bad = 1 } END { exit bad }'; then
+  echo "ok - grasp_slices run 7 of 50400: trials 7 and 50407 kept, the kept columns, status ok"; else
+  echo "not ok - grasp_slices run (exit $rc)"; sed 's/^/# /' "$tmp/out" | tail -20; fi
+"$gs" run 7 >"$tmp/out2" 2>&1
+rc=$?
+if [ "$rc" = 2 ] && grep -q "already kept" "$tmp/out2"; then
+  echo "ok - grasp_slices: a kept slice is not run again (exit 2)"; else
+  echo "not ok - grasp_slices: a kept slice run again exits $rc"; sed 's/^/# /' "$tmp/out2"; fi
+"$gs" status >"$tmp/out3" 2>&1
+rc=$?
+if [ "$rc" = 1 ] && grep -q "^1 of 50400 slices kept" "$tmp/out3"; then
+  echo "ok - grasp_slices status: 1 of 50400 kept, exit 1 while slices are missing"; else
+  echo "not ok - grasp_slices status exits $rc"; tail -3 "$tmp/out3" | sed 's/^/# /'; fi
+"$gs" finish "$tmp/fin" >"$tmp/out4" 2>&1
+rc=$?
+if [ "$rc" = 2 ] && grep -q "not every slice" "$tmp/out4" && [ ! -f "$tmp/fin/tasks.csv" ]; then
+  echo "ok - grasp_slices finish refuses an incomplete grid (exit 2)"; else
+  echo "not ok - grasp_slices finish on an incomplete grid exits $rc"; sed 's/^/# /' "$tmp/out4"; fi
+GRASP_SLICES=11 "$gs" status >"$tmp/out5" 2>&1
+rc5=$?
+"$gs" run 50400 >"$tmp/out6" 2>&1
+rc6=$?
+if [ "$rc5" = 2 ] && grep -q "does not divide" "$tmp/out5" && [ "$rc6" = 2 ] && grep -q "not one of" "$tmp/out6"; then
+  echo "ok - grasp_slices: 11 slices (not a divisor of 100800) and slice 50400 of 50400 exit 2, named"; else
+  echo "not ok - grasp_slices bad slices exit $rc5, $rc6"; sed 's/^/# /' "$tmp/out5" "$tmp/out6"; fi
+# finish on a whole grid (two slices of 50,400 made-up trials: 400 cells x 126 seeds per friction range,
+# outer_teeth at even seeds above y = -10 mm): tasks.csv holds the 100,800 trials by id, the map counts 63 of
+# 126 in such a cell, and compared with a copy of its own cells every cell is equal
+mkdir -p "$tmp/p2" "$tmp/ref"
+for k in 0 1; do
+  awk -v k="$k" -v head="task_id,friction_support,friction_gripper,close_force,friction,y,x,seed,formulation,solver,status,outcome,success,steps,cold_retries,halved,trial_cpu_seconds" \
+    'BEGIN { OFS = ","; print head
+      for (id = 0; id < 100800; id++) { if (id % 2 != k) continue
+        f = id < 50400 ? "medium" : "high"; c = int((id % 50400) / 126); s = id % 126
+        x = -9.5 + c % 20; y = -19.5 + int(c / 20); o = (s % 2 == 0 && y > -10) ? "outer_teeth" : "lost"
+        print id, "friction", "friction", 1, f, y, x, s, "stewart_trinkle", "lemke", "ok", o, o == "outer_teeth", 100, 0, 0, 0.01 } }' |
+    xz -1 >"$tmp/p2/trials.$k-of-2.csv.xz"
+  echo '{}' >"$tmp/p2/meta.$k-of-2.json"
+done
+echo "made up" >"$tmp/p2/experiment.txt"
+GRASP_SLICES=2 GRASP_PARTIAL="$tmp/p2" GRASP_COMPARE="$tmp/fin2" "$gs" finish "$tmp/fin2" >"$tmp/out7" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && [ "$(awk 'END { print NR - 1 }' "$tmp/fin2/tasks.csv")" = 100800 ] &&
+   awk -F, 'NR > 1 && $1 != NR - 2 { bad = 1 } END { exit bad }' "$tmp/fin2/tasks.csv" &&
+   awk -F, '$1 == "medium/stewart_trinkle/lemke" && $2 == 0.5 && $3 == -9.5 { f = 1; if ($4 != 126 || $5 != 63) bad = 1 }
+     END { exit !(f && !bad) }' "$tmp/fin2/grasp_cells.csv" &&
+   [ "$(grep -c ": 400 cells (0 without a match); equal success counts 400;" "$tmp/fin2/grasp_compare.txt")" = 2 ]; then
+  echo "ok - grasp_slices finish: 100,800 trials in id order, 63/126 in a cell, every cell equal to itself"; else
+  echo "not ok - grasp_slices finish (exit $rc)"; sed 's/^/# /' "$tmp/out7" | tail -5; head -3 "$tmp/fin2/grasp_compare.txt" 2>/dev/null | sed 's/^/# /'; fi
