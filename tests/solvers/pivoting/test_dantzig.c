@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include <petscsys.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 static struct solve_result run(struct solver *s, const struct cp_problem *p, double *z)
@@ -24,22 +25,29 @@ static struct solve_result run(struct solver *s, const struct cp_problem *p, dou
   return r;
 }
 
+/* dantzig and lemke on p (one solution): dantzig converged to rounding, with lemke's z; labelled what. */
+static void check_against_lemke(struct solver *d, struct solver *l, struct cp_problem *p, const char *what)
+{
+  int n = p->n;
+  double *zd = calloc((size_t)n, sizeof *zd), *zl = calloc((size_t)n, sizeof *zl);
+  struct solve_result rd = run(d, p, zd), rl = run(l, p, zl);
+  CHECK(rd.status == SOLVE_CONVERGED && rl.status == SOLVE_CONVERGED && rd.residual <= 1e-12 * rd.scale,
+        "%s: dantzig %s in %d pivots, residual %.2g (%s)", what, solve_status_name(rd.status), rd.iterations,
+        rd.residual, rd.message);
+  CHECK_CLOSE(max_abs_diff(zd, zl, n), 0.0, 1e-9, "%s: dantzig's z = lemke's (unique solution)", what);
+  free(zd);
+  free(zl);
+  cp_destroy(&p);
+}
+
 static void test_spd_vs_lemke(void)
 {
   struct solver *d = test_solver("dantzig", 1e-10), *l = test_solver("lemke", 1e-10);
   static const int sizes[] = {1, 3, 10, 37, 120, 9};
   for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
-    int n = sizes[k];
-    struct cp_problem *p = cp_test_spd(n, 7 + k);
-    double *zd = calloc((size_t)n, sizeof *zd), *zl = calloc((size_t)n, sizeof *zl);
-    struct solve_result rd = run(d, p, zd), rl = run(l, p, zl);
-    CHECK(rd.status == SOLVE_CONVERGED && rl.status == SOLVE_CONVERGED && rd.residual <= 1e-12 * rd.scale,
-          "spd%d: dantzig %s in %d pivots, residual %.2g", n, solve_status_name(rd.status), rd.iterations,
-          rd.residual);
-    CHECK_CLOSE(max_abs_diff(zd, zl, n), 0.0, 1e-9, "spd%d: dantzig's z = lemke's (unique solution)", n);
-    free(zd);
-    free(zl);
-    cp_destroy(&p);
+    char what[32];
+    snprintf(what, sizeof what, "spd%d", sizes[k]);
+    check_against_lemke(d, l, cp_test_spd(sizes[k], 7 + k), what);
   }
   solver_destroy(&d);
   solver_destroy(&l);
@@ -70,17 +78,9 @@ static void test_nonsymmetric_vs_lemke(void)
   struct solver *fb = test_solver("fb_newton", 1e-10);
   static const int sizes[] = {1, 3, 10, 37, 120, 9};
   for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
-    int n = sizes[k];
-    struct cp_problem *p = nonsymmetric_pd(n, 11 + k);
-    double *zd = calloc((size_t)n, sizeof *zd), *zl = calloc((size_t)n, sizeof *zl);
-    struct solve_result rd = run(d, p, zd), rl = run(l, p, zl);
-    CHECK(rd.status == SOLVE_CONVERGED && rl.status == SOLVE_CONVERGED && rd.residual <= 1e-12 * rd.scale,
-          "nonsymmetric PD n = %d: dantzig %s in %d pivots, residual %.2g (%s)", n,
-          solve_status_name(rd.status), rd.iterations, rd.residual, rd.message);
-    CHECK_CLOSE(max_abs_diff(zd, zl, n), 0.0, 1e-9, "nonsymmetric PD n = %d: dantzig's z = lemke's", n);
-    free(zd);
-    free(zl);
-    cp_destroy(&p);
+    char what[48];
+    snprintf(what, sizeof what, "nonsymmetric PD n = %d", sizes[k]);
+    check_against_lemke(d, l, nonsymmetric_pd(sizes[k], 11 + k), what);
   }
   int n = 30;
   struct cp_problem *p = nonsymmetric_pd(n, 4), *b = cp_box_create(n);
