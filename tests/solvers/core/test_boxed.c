@@ -235,10 +235,15 @@ static void test_solvers(void)
     }
   }
   CHECK(refused_all && others > 10, "the %d other solvers: not_applicable", others);
-  p->M[1] = 0.6; /* not symmetric: dantzig cannot factor it */
+  p->M[1] = 0.6; /* not symmetric, a P-matrix (diagonally dominant): dantzig's LDU path */
   r = run("dantzig", p, z, NULL);
-  CHECK(r.status == SOLVE_NOT_APPLICABLE, "dantzig on a nonsymmetric boxed problem: %s",
-        solve_status_name(r.status));
+  CHECK(r.status == SOLVE_CONVERGED && r.residual <= 1e-10 * r.scale,
+        "dantzig on a nonsymmetric boxed problem (a P-matrix): %s, residual %.2g",
+        solve_status_name(r.status), r.residual);
+  p->M[0] = 0.0; /* and a zero diagonal entry: not a P-matrix, not factored */
+  r = run("dantzig", p, z, NULL);
+  CHECK(r.status == SOLVE_NOT_APPLICABLE, "dantzig on a nonsymmetric boxed problem with M_00 = 0: %s (%s)",
+        solve_status_name(r.status), r.message);
   cp_destroy(&p);
 }
 
