@@ -40,6 +40,14 @@ struct cell {
 
 static double prob(const struct cell *c) { return c->n ? (double)c->k / c->n : NAN; }
 
+/* Is c[i] its group's first cell (so that each group is reported once)? */
+static int group_first(const struct cell *c, int i)
+{
+  for (int j = 0; j < i; j++)
+    if (strcmp(c[j].group, c[i].group) == 0) return 0;
+  return 1;
+}
+
 /* The gnuplot map of one group (cells of that group only). */
 static int plot_group(const char *dir, const char *g, const struct cell *c, int nc, const struct cell *best,
                       double wx, double wy, double win)
@@ -646,13 +654,17 @@ static int compare_runs(const char *dir, const struct cell *c, int nc, const cha
 {
   struct cell *o = NULL;
   struct strmap at = {0};
-  int no = 0, *match = NULL, rc = read_cells(other_dir, &o, &no);
+  int no = 0, *match = NULL, rc = read_cells(other_dir, &o, &no), oom = 0;
   char path[4200], key[sizeof c->group + 64], gk[sizeof c->group];
-  if (!rc && !(match = malloc(((size_t)nc + 1) * sizeof *match))) rc = 1;
-  for (int j = 0; !rc && j < no; j++) {
+  if (!rc && !(match = malloc(((size_t)nc + 1) * sizeof *match))) oom = 1;
+  for (int j = 0; !rc && !oom && j < no; j++) {
     group_key(o[j].group, gk, sizeof gk);
     snprintf(key, sizeof key, "%s\x1f%.17g\x1f%.17g", gk, o[j].x, o[j].y);
-    if (strmap_find(&at, key) < 0 && strmap_put(&at, key, j)) rc = 1;
+    if (strmap_find(&at, key) < 0 && strmap_put(&at, key, j)) oom = 1;
+  }
+  if (oom) {
+    fprintf(stderr, "bench_grasp_map: out of memory comparing with %s\n", other_dir);
+    rc = 1;
   }
   for (int j = 0; !rc && j < nc; j++) {
     group_key(c[j].group, gk, sizeof gk);
@@ -674,16 +686,11 @@ static int compare_runs(const char *dir, const struct cell *c, int nc, const cha
             "first), per cell and per row y\n",
             dir, other_dir);
     FILE *const outs[] = {stdout, txt, NULL};
-    for (int i = 0; i < nc; i++) { /* each group once, at its first cell */
-      int first = 1;
-      for (int j = 0; j < i && first; j++)
-        first = strcmp(c[j].group, c[i].group) != 0;
-      if (first) compare_group(c, nc, i, o, match, csv, outs);
-    }
+    for (int i = 0; i < nc; i++)
+      if (group_first(c, i)) compare_group(c, nc, i, o, match, csv, outs);
   }
   if (csv) fclose(csv);
   if (txt) fclose(txt);
-  if (rc == 1 && !csv) fprintf(stderr, "bench_grasp_map: out of memory comparing with %s\n", other_dir);
   strmap_free(&at);
   free(match);
   free(o);
@@ -711,12 +718,8 @@ static int grasp_map(const struct program *prog)
   if ((rc = read_cells(dir, &c, &nc)) || (rc = write_cells(dir, c, nc))) goto cleanup;
   snprintf(path, sizeof path, "%s/grasp_sweet.txt", dir);
   FILE *sw = fopen(path, "w");
-  for (int i = 0; i < nc; i++) { /* each group once, at its first cell */
-    int first = 1;
-    for (int j = 0; j < i && first; j++)
-      first = strcmp(c[j].group, c[i].group) != 0;
-    if (first && report_group(dir, c, nc, i, &set, sw)) rc = 1;
-  }
+  for (int i = 0; i < nc; i++)
+    if (group_first(c, i) && report_group(dir, c, nc, i, &set, sw)) rc = 1;
   if (sw) fclose(sw);
   if (!rc && strcmp(set.compare, "none") != 0) rc = compare_runs(dir, c, nc, set.compare);
 cleanup:
