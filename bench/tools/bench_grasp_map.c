@@ -180,12 +180,18 @@ struct cells {
   struct strmap at;
 };
 
+/* A cell's key in the hash maps: its group (or group key) and (x, y) as find() compared them: equal numbers
+ * (0 and -0 too) share a cell. */
+static void cell_key(char *key, size_t len, const char *g, double x, double y)
+{
+  snprintf(key, len, "%s\x1f%.17g\x1f%.17g", g, x == 0.0 ? 0.0 : x, y == 0.0 ? 0.0 : y);
+}
+
 /* One trial into its cell (a new cell when the group and (x, y) are new). 0, or 1 when out of memory. */
 static int add_trial(struct cells *cs, const char *g, double x, double y, const char *outcome)
 {
   char key[sizeof cs->c->group + 64];
-  /* x and y as find() compared them: equal numbers (0 and -0 too) share a cell, NaN never does */
-  snprintf(key, sizeof key, "%s\x1f%.17g\x1f%.17g", g, x == 0.0 ? 0.0 : x, y == 0.0 ? 0.0 : y);
+  cell_key(key, sizeof key, g, x, y);
   int i = isnan(x) || isnan(y) ? -1 : strmap_find(&cs->at, key);
   if (i < 0) {
     if (cs->n == cs->cap || !cs->c) {
@@ -659,7 +665,7 @@ static int compare_runs(const char *dir, const struct cell *c, int nc, const cha
   if (!rc && !(match = malloc(((size_t)nc + 1) * sizeof *match))) oom = 1;
   for (int j = 0; !rc && !oom && j < no; j++) {
     group_key(o[j].group, gk, sizeof gk);
-    snprintf(key, sizeof key, "%s\x1f%.17g\x1f%.17g", gk, o[j].x, o[j].y);
+    cell_key(key, sizeof key, gk, o[j].x, o[j].y);
     if (strmap_find(&at, key) < 0 && strmap_put(&at, key, j)) oom = 1;
   }
   if (oom) {
@@ -668,7 +674,7 @@ static int compare_runs(const char *dir, const struct cell *c, int nc, const cha
   }
   for (int j = 0; !rc && j < nc; j++) {
     group_key(c[j].group, gk, sizeof gk);
-    snprintf(key, sizeof key, "%s\x1f%.17g\x1f%.17g", gk, c[j].x, c[j].y);
+    cell_key(key, sizeof key, gk, c[j].x, c[j].y);
     match[j] = strmap_find(&at, key);
   }
   snprintf(path, sizeof path, "%s/grasp_compare.csv", dir);
