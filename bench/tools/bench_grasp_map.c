@@ -12,10 +12,10 @@
  * USAGE   bench_grasp_map RUN_DIR [-no_plots] [-full_windows] [-window 3] [-bootstrap 200] [-bootstrap_seed
  * 1] [-compare OTHER_RUN]; -help lists the options
  * PAPER   Chakraborty, Berard, Akella & Trinkle, Sec. 6.4, Fig. 10 (sweet spot about (0, -11) mm). */
+#include "grasp_table.h"
 #include "program.h"
 #include "share.h"
 #include "strmap.h"
-#include "table.h"
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -28,14 +28,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const char *const outcomes[] = {"outer_teeth", "other_teeth", "round",
-                                       "diametric",   "lost",        "solver_failure"};
-#define N_OUT 6
-
 struct cell {
-  char group[224]; /* friction range / formulation / solver [/ axis=value of the sensitivity axes] */
+  char group[GRASP_GROUP_MAX]; /* friction range / formulation / solver [/ sensitivity axis=value] */
   double x, y;
-  int n, k, out[N_OUT + 1]; /* the last: any other status (engine: time_limit, crashed, error) */
+  int n, k, out[GRASP_OUTCOMES + 1]; /* the last: any other status (engine: time_limit, crashed, error) */
 };
 
 static double prob(const struct cell *c) { return c->n ? (double)c->k / c->n : NAN; }
@@ -135,43 +131,6 @@ static const struct option_decl map_options[] = {
 };
 #define N_MAP_OPTIONS ((int)(sizeof map_options / sizeof map_options[0]))
 
-/* Axes beyond friction, y, x, seed, formulation and solver (the sensitivity axes) go into a cell's group as
- * /name=value when the run varies them or sets them off their default, so that a run of the defaults keeps
- * the groups (and the file names of its maps) of the runs made before those axes existed. */
-static const char *const known_axes[] = {"friction", "y", "x", "seed", "formulation", "solver"};
-static const char *const axis_defaults[][2] = {
-    {"friction_support", "friction"}, {"friction_gripper", "friction"}, {"close_force", "1"}};
-
-/* Is axis column c to be named in the groups: it varies (varies[c]), or its one value (first[c]) is not its
- * default. n_rows: the table's rows. */
-static int axis_in_group(const char *name, int varies, const char *first, long n_rows)
-{
-  for (size_t i = 0; i < sizeof known_axes / sizeof known_axes[0]; i++)
-    if (strcmp(name, known_axes[i]) == 0) return 0;
-  if (varies) return 1;
-  for (size_t i = 0; i < sizeof axis_defaults / sizeof axis_defaults[0]; i++)
-    if (strcmp(name, axis_defaults[i][0]) == 0) return n_rows > 0 && strcmp(first, axis_defaults[i][1]) != 0;
-  return 1;
-}
-
-/* A field as a number (table_number's rule): NAN when empty or not a number. */
-static double number(const char *s)
-{
-  char *end;
-  if (!s[0]) return NAN;
-  double v = strtod(s, &end);
-  return *end ? NAN : v;
-}
-
-/* Row fields f's group: friction/formulation/solver, then /name=value for each flagged axis column. */
-static void row_group(char *const *f, char *const *names, const int *col, const int *in_group, int n_axes,
-                      char *g, size_t len)
-{
-  int w = snprintf(g, len, "%s/%s/%s", f[col[0]], f[col[1]], f[col[2]]);
-  for (int c = 1; c <= n_axes && w >= 0 && (size_t)w < len; c++)
-    if (in_group[c]) w += snprintf(g + w, len - (size_t)w, "/%s=%s", names[c], f[c]);
-}
-
 /* The cells in order of first appearance, found by (group, x, y) in a hash map: memory for the cells, not
  * the trials. */
 struct cells {
@@ -180,18 +139,11 @@ struct cells {
   struct strmap at;
 };
 
-/* A cell's key in the hash maps: its group (or group key) and (x, y) as find() compared them: equal numbers
- * (0 and -0 too) share a cell. */
-static void cell_key(char *key, size_t len, const char *g, double x, double y)
-{
-  snprintf(key, len, "%s\x1f%.17g\x1f%.17g", g, x == 0.0 ? 0.0 : x, y == 0.0 ? 0.0 : y);
-}
-
 /* One trial into its cell (a new cell when the group and (x, y) are new). 0, or 1 when out of memory. */
 static int add_trial(struct cells *cs, const char *g, double x, double y, const char *outcome)
 {
   char key[sizeof cs->c->group + 64];
-  cell_key(key, sizeof key, g, x, y);
+  grasp_cell_key(key, sizeof key, g, x, y);
   int i = isnan(x) || isnan(y) ? -1 : strmap_find(&cs->at, key);
   if (i < 0) {
     if (cs->n == cs->cap || !cs->c) {
@@ -210,10 +162,7 @@ static int add_trial(struct cells *cs, const char *g, double x, double y, const 
   struct cell *c = &cs->c[i];
   c->n++;
   c->k += strcmp(outcome, "outer_teeth") == 0; /* the success; the status says it ran */
-  int o = 0;
-  while (o < N_OUT && strcmp(outcome, outcomes[o]) != 0)
-    o++;
-  c->out[o]++;
+  c->out[grasp_outcome_index(outcome)]++;
   return 0;
 }
 
@@ -227,10 +176,10 @@ static int read_cells_table(const char *path, struct cell **out, int *nc)
     return 2;
   }
   int cg = table_column(t, "group"), cx = table_column(t, "x"), cy = table_column(t, "y");
-  int cn = table_column(t, "trials"), ck = table_column(t, "successes"), cs[N_OUT + 1], rc = 0;
-  for (int o = 0; o <= N_OUT; o++) {
+  int cn = table_column(t, "trials"), ck = table_column(t, "successes"), cs[GRASP_OUTCOMES + 1], rc = 0;
+  for (int o = 0; o <= GRASP_OUTCOMES; o++) {
     char name[64];
-    snprintf(name, sizeof name, "share_%s", o < N_OUT ? outcomes[o] : "engine_failure");
+    snprintf(name, sizeof name, "share_%s", o < GRASP_OUTCOMES ? grasp_outcomes[o] : "engine_failure");
     cs[o] = table_column(t, name);
     rc |= cs[o] < 0;
   }
@@ -244,42 +193,12 @@ static int read_cells_table(const char *path, struct cell **out, int *nc)
     snprintf(c[r].group, sizeof c[r].group, "%s", table_get(t, r, cg));
     c[r].x = table_number(t, r, cx), c[r].y = table_number(t, r, cy);
     c[r].n = (int)lround(table_number(t, r, cn)), c[r].k = (int)lround(table_number(t, r, ck));
-    for (int o = 0; o <= N_OUT; o++)
+    for (int o = 0; o <= GRASP_OUTCOMES; o++)
       c[r].out[o] = (int)lround(table_number(t, r, cs[o]) * c[r].n);
   }
   *out = c, *nc = t->nrow;
   table_destroy(&t);
   return 0;
-}
-
-/* Which axis columns (1 .. n_axes) name the groups: a first pass over the rows, keeping each axis's first
- * value and whether it varies. 0, or 2 with a message. */
-static int axes_in_group(const char *path, int n_axes, int *in_group)
-{
-  struct table_stream ts;
-  char **first = calloc((size_t)n_axes + 1, sizeof *first);
-  int *varies = calloc((size_t)n_axes + 1, sizeof *varies), got = 2;
-  long n_rows = 0;
-  if (first && varies && table_stream_open(&ts, path, TABLE_STRICT) == 0) {
-    int oom = 0;
-    while (!oom && (got = table_stream_next(&ts)) == 1) {
-      n_rows++;
-      for (int c = 1; c <= n_axes && !oom; c++)
-        if (!first[c] && !(first[c] = strdup(ts.field[c])))
-          oom = 1;
-        else
-          varies[c] |= strcmp(ts.field[c], first[c]) != 0;
-    }
-    if (oom) got = 2;
-    for (int c = 1; !got && c <= n_axes; c++)
-      in_group[c] = axis_in_group(ts.col[c], varies[c], first[c] ? first[c] : "", n_rows);
-    table_stream_close(&ts);
-  }
-  for (int c = 0; first && c <= n_axes; c++)
-    free(first[c]);
-  free(first);
-  free(varies);
-  return got ? 2 : 0;
 }
 
 /* The cells of a bench_grasp run: its tasks.csv streamed twice (the axes that name groups, then the
@@ -288,38 +207,26 @@ static int axes_in_group(const char *path, int n_axes, int *in_group)
 static int read_cells(const char *dir, struct cell **out, int *nc)
 {
   char path[4200];
-  struct table_stream ts;
+  struct grasp_table gt;
   struct cells cs = {0};
-  int *in_group = NULL, got = 0;
+  int got = 0;
   snprintf(path, sizeof path, "%s/tasks.csv", dir);
   *out = NULL;
   *nc = 0;
-  int rc = table_stream_open(&ts, path, TABLE_STRICT);
+  int rc = grasp_table_open(&gt, path, "bench_grasp_map");
   if (rc == 1) {
     snprintf(path, sizeof path, "%s/grasp_cells.csv", dir);
     return read_cells_table(path, out, nc);
   }
   if (rc) return 2;
-  int col[3] = {table_stream_column(&ts, "friction"), table_stream_column(&ts, "formulation"),
-                table_stream_column(&ts, "solver")};
-  int cx = table_stream_column(&ts, "x"), cy = table_stream_column(&ts, "y"),
-      co = table_stream_column(&ts, "outcome");
-  int n_axes = table_stream_column(&ts, "status") - 1;
-  if (col[0] < 0 || col[1] < 0 || col[2] < 0 || cx < 0 || cy < 0 || co < 0 || n_axes < 1) {
-    fprintf(stderr, "bench_grasp_map: %s is not a bench_grasp table\n", path);
-    rc = 2;
-  } else if (!(in_group = calloc((size_t)n_axes + 1, sizeof *in_group))) {
-    rc = 1;
-  }
-  if (!rc) rc = axes_in_group(path, n_axes, in_group);
-  while (!rc && (got = table_stream_next(&ts)) == 1) {
+  while (!rc && (got = table_stream_next(&gt.ts)) == 1) {
     char g[sizeof cs.c->group];
-    row_group(ts.field, ts.col, col, in_group, n_axes, g, sizeof g);
-    if (add_trial(&cs, g, number(ts.field[cx]), number(ts.field[cy]), ts.field[co])) rc = 1;
+    grasp_table_group(&gt, g, sizeof g);
+    char *const *f = gt.ts.field;
+    if (add_trial(&cs, g, grasp_number(f[gt.x]), grasp_number(f[gt.y]), f[gt.outcome])) rc = 1;
   }
   if (!rc && got) rc = 2;
-  free(in_group);
-  table_stream_close(&ts);
+  grasp_table_close(&gt);
   strmap_free(&cs.at);
   *out = cs.c, *nc = cs.n;
   return rc;
@@ -336,15 +243,15 @@ static int write_cells(const char *dir, const struct cell *c, int nc)
     return 1;
   }
   fprintf(f, "group,x,y,trials,successes,p,wilson_lo,wilson_hi");
-  for (int o = 0; o < N_OUT; o++)
-    fprintf(f, ",share_%s", outcomes[o]);
+  for (int o = 0; o < GRASP_OUTCOMES; o++)
+    fprintf(f, ",share_%s", grasp_outcomes[o]);
   fprintf(f, ",share_engine_failure\n");
   for (int i = 0; i < nc; i++) {
     double lo, hi;
     share_wilson(c[i].k, c[i].n, &lo, &hi);
     fprintf(f, "%s,%g,%g,%d,%d,%.6g,%.6g,%.6g", c[i].group, c[i].x, c[i].y, c[i].n, c[i].k, prob(&c[i]), lo,
             hi);
-    for (int o = 0; o <= N_OUT; o++)
+    for (int o = 0; o <= GRASP_OUTCOMES; o++)
       fprintf(f, ",%.6g", (double)c[i].out[o] / c[i].n);
     fprintf(f, "\n");
   }
@@ -527,12 +434,12 @@ static int report_group(const char *dir, const struct cell *c, int nc, int i, co
 {
   const double win = set->window;
   const char *g = c[i].group;
-  int plateau = 0, cells = 0, trials = 0, out[N_OUT + 1] = {0};
+  int plateau = 0, cells = 0, trials = 0, out[GRASP_OUTCOMES + 1] = {0};
   for (int j = 0; j < nc; j++) {
     if (strcmp(c[j].group, g) != 0) continue;
     cells++;
     trials += c[j].n;
-    for (int o = 0; o <= N_OUT; o++)
+    for (int o = 0; o <= GRASP_OUTCOMES; o++)
       out[o] += c[j].out[o];
     plateau += prob(&c[j]) >= 0.9;
   }
@@ -560,9 +467,9 @@ static int report_group(const char *dir, const struct cell *c, int nc, int i, co
             "cells; outcomes:",
             g, cells, trials, best->x, best->y, best->k, best->n, prob(best), lo, hi, win, wx, wy, best_w,
             plateau);
-    for (int o = 0; o < N_OUT; o++)
-      fprintf(out_f, " %s %.3f", outcomes[o], (double)out[o] / trials);
-    fprintf(out_f, " other %.3f\n", (double)out[N_OUT] / trials);
+    for (int o = 0; o < GRASP_OUTCOMES; o++)
+      fprintf(out_f, " %s %.3f", grasp_outcomes[o], (double)out[o] / trials);
+    fprintf(out_f, " other %.3f\n", (double)out[GRASP_OUTCOMES] / trials);
   }
   FILE *const outs[] = {stdout, sw, NULL};
   if (set->bootstrap > 0 && bootstrap_group(c, nc, g, win, set, outs)) {
@@ -574,17 +481,6 @@ static int report_group(const char *dir, const struct cell *c, int nc, int i, co
     return 1;
   }
   return 0;
-}
-
-/* A group without its formulation and solver (friction range [/ sensitivity axes]): what two runs of
- * different methods compare on. */
-static void group_key(const char *g, char *key, size_t len)
-{
-  const char *slash = strchr(g, '/');
-  size_t head = slash ? (size_t)(slash - g) : strlen(g);
-  const char *rest = slash ? strchr(slash + 1, '/') : NULL;
-  rest = rest ? strchr(rest + 1, '/') : NULL; /* after friction/formulation/solver */
-  snprintf(key, len, "%.*s%s", (int)head, g, rest ? rest : "");
 }
 
 /* The pooled two-proportion z of k1 / n1 against k2 / n2: 0 when the pooled share is 0 or 1 (identical
@@ -664,8 +560,8 @@ static int compare_runs(const char *dir, const struct cell *c, int nc, const cha
   char path[4200], key[sizeof c->group + 64], gk[sizeof c->group];
   if (!rc && !(match = malloc(((size_t)nc + 1) * sizeof *match))) oom = 1;
   for (int j = 0; !rc && !oom && j < no; j++) {
-    group_key(o[j].group, gk, sizeof gk);
-    cell_key(key, sizeof key, gk, o[j].x, o[j].y);
+    grasp_group_key(o[j].group, gk, sizeof gk);
+    grasp_cell_key(key, sizeof key, gk, o[j].x, o[j].y);
     if (strmap_find(&at, key) < 0 && strmap_put(&at, key, j)) oom = 1;
   }
   if (oom) {
@@ -673,8 +569,8 @@ static int compare_runs(const char *dir, const struct cell *c, int nc, const cha
     rc = 1;
   }
   for (int j = 0; !rc && j < nc; j++) {
-    group_key(c[j].group, gk, sizeof gk);
-    cell_key(key, sizeof key, gk, c[j].x, c[j].y);
+    grasp_group_key(c[j].group, gk, sizeof gk);
+    grasp_cell_key(key, sizeof key, gk, c[j].x, c[j].y);
     match[j] = strmap_find(&at, key);
   }
   snprintf(path, sizeof path, "%s/grasp_compare.csv", dir);

@@ -7,7 +7,7 @@
 # trial with its outcome; the same rows (timing columns aside) on 2 ranks as on 1 rank in-process and
 # after a stop and -resume; a bad
 # friction range exits 2; bench_grasp_map writes the per-cell intervals and the sweet spot, and compares two
-# runs cell by cell (-compare: two-proportion z); the run loop's
+# runs cell by cell (-compare: two-proportion z); bench_grasp_pair pairs two runs trial by trial; the run loop's
 # options (-trace, -perturb_initial) apply to every formulation, geometric_implicit included.
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -85,6 +85,44 @@ rc=$?
 if [ "$rc" = 2 ] && grep -q "nonexistent" "$tmp/cmpout2"; then
   echo "ok - bench_grasp_map -compare with a run that is not there exits 2, named"; else
   echo "not ok - bench_grasp_map -compare with no run exits $rc"; sed 's/^/# /' "$tmp/cmpout2"; fi
+# bench_grasp_pair: trial by trial, each trial matched with its twin by friction range, (x, y) and seed
+# across methods (x = 0 and -0 alike); of the 9 trials both finished 2 end alike, the discordant successes
+# are 1 here, 6 there: McNemar's exact p = 2 (1 + 7) / 2^7 = 0.125, z = -5 / sqrt 7 = -1.89; row y = -1
+# alone 0 against 6, p = 2 / 2^6 = 0.03125; a draw only one run holds is counted on its side
+mkdir -p "$tmp/pairA" "$tmp/pairB"
+pair_head="task_id,friction,y,x,seed,formulation,solver,status,outcome"
+{ echo "$pair_head"
+  for s in 0 1 2 3 4 5; do echo "$s,medium,-1,0,$s,geometric_implicit,fb_newton,ok,round"; done
+  echo "6,medium,-2,0,0,geometric_implicit,fb_newton,ok,outer_teeth"
+  echo "7,medium,-2,0,1,geometric_implicit,fb_newton,ok,outer_teeth"
+  echo "8,medium,-2,1,0,geometric_implicit,fb_newton,solve_failed,solver_failure"
+  echo "9,medium,-2,1,1,geometric_implicit,fb_newton,ok,lost"
+  echo "10,medium,-2,1,2,geometric_implicit,fb_newton,ok,other_teeth"; } >"$tmp/pairA/tasks.csv"
+{ echo "$pair_head"
+  for s in 0 1 2 3 4 5; do echo "$s,medium,-1,0,$s,stewart_trinkle,lemke,ok,outer_teeth"; done
+  echo "6,medium,-2,-0,0,stewart_trinkle,lemke,ok,round"
+  echo "7,medium,-2,0,1,stewart_trinkle,lemke,ok,outer_teeth"
+  echo "8,medium,-2,1,0,stewart_trinkle,lemke,ok,lost"
+  echo "9,medium,-2,1,1,stewart_trinkle,lemke,ok,lost"
+  echo "11,medium,-2,1,3,stewart_trinkle,lemke,ok,round"; } >"$tmp/pairB/tasks.csv"
+"$CB_BIN/bench_grasp_pair" "$tmp/pairA" "$tmp/pairB" >"$tmp/pairout" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && grep -q "medium/geometric_implicit/fb_newton against medium/stewart_trinkle/lemke: 10 \
+trials matched by draw (1 only here, 1 only there); both finished 9, same outcome 2 (22.22 %); a success \
+(outer_teeth) here only 1, there only 6 (McNemar exact p 0.125, z -1.89)" "$tmp/pairA/grasp_pair.txt" &&
+   grep -q "most common first): round -> outer_teeth 6; outer_teeth -> round 1; solver_failure -> lost 1$" \
+     "$tmp/pairA/grasp_pair.txt" &&
+   grep -q "p < 0.05: -1: here only 0, there only 6 (p 0.031[23])$" "$tmp/pairA/grasp_pair.txt" &&
+   grep -qx "medium/geometric_implicit/fb_newton,medium/stewart_trinkle/lemke,round,outer_teeth,6" \
+     "$tmp/pairA/grasp_pair.csv"; then
+  echo "ok - bench_grasp_pair: matched trials, McNemar's exact p 0.125 (z -1.89), the outcome changes, row y = -1 p 0.03125"; else
+  echo "not ok - bench_grasp_pair (exit $rc)"; sed 's/^/# /' "$tmp/pairout" "$tmp/pairA/grasp_pair.csv" 2>/dev/null; fi
+echo "12,medium,-1,0,0,stewart_trinkle,lemke,ok,round" >>"$tmp/pairB/tasks.csv"
+"$CB_BIN/bench_grasp_pair" "$tmp/pairA" "$tmp/pairB" >"$tmp/pairout2" 2>&1
+rc=$?
+if [ "$rc" = 2 ] && grep -q "holds the trial medium (0, -1) mm, seed 0 twice" "$tmp/pairout2"; then
+  echo "ok - bench_grasp_pair: a run holding a draw twice (two methods) exits 2, named"; else
+  echo "not ok - bench_grasp_pair with a draw twice exits $rc"; sed 's/^/# /' "$tmp/pairout2"; fi
 # bench_compare judges a share column by its share and the Newcombe interval of its change: one of the
 # three medium sweet-spot trials turned from outer_teeth to other_teeth (3/3 -> 2/3; the median would stay
 # 1) is no evidence ([-79.2, +29.1] points: ok), all three turned (3/3 -> 0/3) is a regression; the 2-rank
