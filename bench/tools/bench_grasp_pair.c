@@ -23,7 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define N_CAT (GRASP_OUTCOMES + 1) /* the outcomes and any other status */
+#define N_CAT    (GRASP_OUTCOMES + 1) /* the outcomes and any other status */
+#define DRAW_MAX 1024                 /* a draw's key: its axes' names and values */
 
 /* A trial of the other run: its outcome, finished (status ok), matched by a trial of this run, group. */
 struct other_trial {
@@ -71,22 +72,30 @@ static int group_index(struct pairing *p, const char *key)
   return p->ng++;
 }
 
-/* The current row's group key (into key) and draw key (into draw). */
+/* The current row's group (into group), group key (into key) and draw key (into draw): every axis but the
+ * formulation and the solver, by name, a number by its value (so that -0 and 0, or 5e-1 and 0.5, are one
+ * draw) — whether a run names a sensitivity axis in its groups or not, its trials meet their twins. */
 static void row_keys(const struct grasp_table *gt, char *group, char *key, char *draw, size_t len)
 {
   char *const *f = gt->ts.field;
   grasp_table_group(gt, group, GRASP_GROUP_MAX);
   grasp_group_key(group, key, GRASP_GROUP_MAX);
-  const double seed = grasp_number(f[gt->seed]);
-  char cell[GRASP_GROUP_MAX + 64];
-  grasp_cell_key(cell, sizeof cell, key, grasp_number(f[gt->x]), grasp_number(f[gt->y]));
-  snprintf(draw, len, "%s\x1f%.17g", cell, seed);
+  size_t w = 0;
+  draw[0] = 0;
+  for (int c = 1; c <= gt->n_axes && w < len; c++) {
+    if (c == gt->formulation || c == gt->solver) continue;
+    double v = grasp_number(f[c]);
+    int k = isnan(v) ? snprintf(draw + w, len - w, "%s=%s\x1f", gt->ts.col[c], f[c])
+                     : snprintf(draw + w, len - w, "%s=%.17g\x1f", gt->ts.col[c], v == 0.0 ? 0.0 : v);
+    if (k < 0) break;
+    w += (size_t)k;
+  }
 }
 
 /* The other run's trials into p (by draw). 0, or 2 with a message. */
 static int read_other(struct pairing *p, const char *dir)
 {
-  char path[4200], group[GRASP_GROUP_MAX], key[GRASP_GROUP_MAX], draw[GRASP_GROUP_MAX + 128];
+  char path[4200], group[GRASP_GROUP_MAX], key[GRASP_GROUP_MAX], draw[DRAW_MAX];
   struct grasp_table gt;
   snprintf(path, sizeof path, "%s/tasks.csv", dir);
   int rc = grasp_table_open(&gt, path, "bench_grasp_pair"), got = 0;
@@ -149,7 +158,7 @@ static int add_row(struct pair_group *g, double y, int here)
 /* This run's trials, each against its twin. 0, or 2 with a message. */
 static int pair_trials(struct pairing *p, const char *dir)
 {
-  char path[4200], group[GRASP_GROUP_MAX], key[GRASP_GROUP_MAX], draw[GRASP_GROUP_MAX + 128];
+  char path[4200], group[GRASP_GROUP_MAX], key[GRASP_GROUP_MAX], draw[DRAW_MAX];
   struct grasp_table gt;
   snprintf(path, sizeof path, "%s/tasks.csv", dir);
   int rc = grasp_table_open(&gt, path, "bench_grasp_pair"), got = 0, oom = 0;
@@ -176,6 +185,7 @@ static int pair_trials(struct pairing *p, const char *dir)
       break;
     }
     o->matched = 1;
+    if (!g->there[0]) snprintf(g->there, sizeof g->there, "%s", p->g[o->group].there);
     int a = grasp_outcome_index(gt.ts.field[gt.outcome]), b = o->outcome;
     g->matched++;
     g->change[a][b]++;
@@ -272,6 +282,8 @@ static int write_pairing(const struct pairing *p, const char *dir, const char *o
     fprintf(outs[k], "bench_grasp_pair %s %s: trial by trial (this run first)\n", dir, other);
   for (int i = 0; i < p->ng; i++) {
     const struct pair_group *g = &p->g[i];
+    /* a group of the other run whose every trial met its twin under this run's group name */
+    if (!g->matched && !g->here_only && !g->there_only) continue;
     for (int k = 0; k < 2; k++)
       report_group(outs[k], g);
     for (int a = 0; a < N_CAT; a++)

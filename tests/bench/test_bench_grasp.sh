@@ -123,6 +123,21 @@ rc=$?
 if [ "$rc" = 2 ] && grep -q "holds the trial medium (0, -1) mm, seed 0 twice" "$tmp/pairout2"; then
   echo "ok - bench_grasp_pair: a run holding a draw twice (two methods) exits 2, named"; else
   echo "not ok - bench_grasp_pair with a draw twice exits $rc"; sed 's/^/# /' "$tmp/pairout2"; fi
+# a run that names a sensitivity axis in its groups (it varies close_force) meets its twins in a run that
+# does not: close_force=1 matched, close_force=2 only here
+mkdir -p "$tmp/pairC" "$tmp/pairD"
+printf '%s\n%s\n%s\n' "task_id,close_force,friction,y,x,seed,formulation,solver,status,outcome" \
+  "0,1,medium,-1,0,0,geometric_implicit,fb_newton,ok,round" \
+  "1,2,medium,-1,0,0,geometric_implicit,fb_newton,ok,outer_teeth" >"$tmp/pairC/tasks.csv"
+printf '%s\n%s\n' "task_id,close_force,friction,y,x,seed,formulation,solver,status,outcome" \
+  "0,1,medium,-1,0,0,stewart_trinkle,lemke,ok,round" >"$tmp/pairD/tasks.csv"
+"$CB_BIN/bench_grasp_pair" "$tmp/pairC" "$tmp/pairD" >"$tmp/pairout3" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && [ "$(grep -c against "$tmp/pairC/grasp_pair.txt")" = 2 ] &&
+   grep -q "fb_newton/close_force=1 against medium/stewart_trinkle/lemke: 1 trials matched by draw (0 only here, 0 only there); both finished 1, same outcome 1" "$tmp/pairC/grasp_pair.txt" &&
+   grep -q "fb_newton/close_force=2 against -: 0 trials matched by draw (1 only here, 0 only there)" "$tmp/pairC/grasp_pair.txt"; then
+  echo "ok - bench_grasp_pair: a sensitivity axis named in one run's groups only still pairs the trials"; else
+  echo "not ok - bench_grasp_pair across group naming (exit $rc)"; sed 's/^/# /' "$tmp/pairout3"; fi
 # bench_compare judges a share column by its share and the Newcombe interval of its change: one of the
 # three medium sweet-spot trials turned from outer_teeth to other_teeth (3/3 -> 2/3; the median would stay
 # 1) is no evidence ([-79.2, +29.1] points: ok), all three turned (3/3 -> 0/3) is a regression; the 2-rank
