@@ -25,6 +25,7 @@
 
 #define N_CAT    (GRASP_OUTCOMES + 1) /* the outcomes and any other status */
 #define DRAW_MAX 1024                 /* a draw's key: its axes' names and values */
+#define SUCCESS  0                    /* grasp_outcomes[SUCCESS]: outer_teeth */
 
 /* A trial of the other run: its outcome, finished (status ok), matched by a trial of this run, group. */
 struct other_trial {
@@ -92,15 +93,22 @@ static void row_keys(const struct grasp_table *gt, char *group, char *key, char 
   }
 }
 
+/* dir/tasks.csv (its path into path) opened: 0, or 2 with a message. */
+static int open_tasks(struct grasp_table *gt, const char *dir, char *path, size_t len)
+{
+  snprintf(path, len, "%s/tasks.csv", dir);
+  int rc = grasp_table_open(gt, path, "bench_grasp_pair");
+  if (rc == 1) fprintf(stderr, "bench_grasp_pair: %s cannot be read\n", path);
+  return rc ? 2 : 0;
+}
+
 /* The other run's trials into p (by draw). 0, or 2 with a message. */
 static int read_other(struct pairing *p, const char *dir)
 {
   char path[4200], group[GRASP_GROUP_MAX], key[GRASP_GROUP_MAX], draw[DRAW_MAX];
   struct grasp_table gt;
-  snprintf(path, sizeof path, "%s/tasks.csv", dir);
-  int rc = grasp_table_open(&gt, path, "bench_grasp_pair"), got = 0;
-  if (rc == 1) fprintf(stderr, "bench_grasp_pair: %s cannot be read\n", path);
-  if (rc) return 2;
+  int rc = open_tasks(&gt, dir, path, sizeof path), got = 0;
+  if (rc) return rc;
   while (!rc && (got = table_stream_next(&gt.ts)) == 1) {
     row_keys(&gt, group, key, draw, sizeof draw);
     if (strmap_find(&p->draws, draw) >= 0) {
@@ -160,10 +168,8 @@ static int pair_trials(struct pairing *p, const char *dir)
 {
   char path[4200], group[GRASP_GROUP_MAX], key[GRASP_GROUP_MAX], draw[DRAW_MAX];
   struct grasp_table gt;
-  snprintf(path, sizeof path, "%s/tasks.csv", dir);
-  int rc = grasp_table_open(&gt, path, "bench_grasp_pair"), got = 0, oom = 0;
-  if (rc == 1) fprintf(stderr, "bench_grasp_pair: %s cannot be read\n", path);
-  if (rc) return 2;
+  int rc = open_tasks(&gt, dir, path, sizeof path), got = 0, oom = 0;
+  if (rc) return rc;
   while (!rc && !oom && (got = table_stream_next(&gt.ts)) == 1) {
     row_keys(&gt, group, key, draw, sizeof draw);
     int gi = group_index(p, key), j = strmap_find(&p->draws, draw);
@@ -192,9 +198,9 @@ static int pair_trials(struct pairing *p, const char *dir)
     if (strcmp(gt.ts.field[gt.status], "ok") != 0 || !o->finished) continue;
     g->finished++;
     g->same += a == b;
-    if ((a == 0) != (b == 0)) {
-      g->only_here += a == 0, g->only_there += b == 0;
-      oom = add_row(g, grasp_number(gt.ts.field[gt.y]), a == 0);
+    if ((a == SUCCESS) != (b == SUCCESS)) {
+      g->only_here += a == SUCCESS, g->only_there += b == SUCCESS;
+      oom = add_row(g, grasp_number(gt.ts.field[gt.y]), a == SUCCESS);
     }
   }
   if (oom) fprintf(stderr, "bench_grasp_pair: out of memory reading %s\n", path);
