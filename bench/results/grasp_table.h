@@ -15,6 +15,8 @@
  * other status (the engine's: time_limit, crashed, error). */
 #define GRASP_OUTCOMES 6
 extern const char *const grasp_outcomes[GRASP_OUTCOMES];
+/* the success's index: the fingers hold the outer edges of the outer-most teeth */
+#define GRASP_SUCCESS 0
 /* name's index in grasp_outcomes, GRASP_OUTCOMES when it is none of them */
 int grasp_outcome_index(const char *name);
 

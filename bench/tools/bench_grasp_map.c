@@ -161,8 +161,9 @@ static int add_trial(struct cells *cs, const char *g, double x, double y, const 
   if (!cs->c) return 1; /* a key found before any cell was made cannot happen */
   struct cell *c = &cs->c[i];
   c->n++;
-  c->k += strcmp(outcome, "outer_teeth") == 0; /* the success; the status says it ran */
-  c->out[grasp_outcome_index(outcome)]++;
+  const int o = grasp_outcome_index(outcome); /* the status says whether it ran */
+  c->k += o == GRASP_SUCCESS;
+  c->out[o]++;
   return 0;
 }
 

@@ -25,7 +25,6 @@
 
 #define N_CAT    (GRASP_OUTCOMES + 1) /* the outcomes and any other status */
 #define DRAW_MAX 1024                 /* a draw's key: its axes' names and values */
-#define SUCCESS  0                    /* grasp_outcomes[SUCCESS]: outer_teeth */
 
 /* A trial of the other run: its outcome, finished (status ok), matched by a trial of this run, group. */
 struct other_trial {
@@ -198,9 +197,9 @@ static int pair_trials(struct pairing *p, const char *dir)
     if (strcmp(gt.ts.field[gt.status], "ok") != 0 || !o->finished) continue;
     g->finished++;
     g->same += a == b;
-    if ((a == SUCCESS) != (b == SUCCESS)) {
-      g->only_here += a == SUCCESS, g->only_there += b == SUCCESS;
-      oom = add_row(g, grasp_number(gt.ts.field[gt.y]), a == SUCCESS);
+    if ((a == GRASP_SUCCESS) != (b == GRASP_SUCCESS)) {
+      g->only_here += a == GRASP_SUCCESS, g->only_there += b == GRASP_SUCCESS;
+      oom = add_row(g, grasp_number(gt.ts.field[gt.y]), a == GRASP_SUCCESS);
     }
   }
   if (oom) fprintf(stderr, "bench_grasp_pair: out of memory reading %s\n", path);
