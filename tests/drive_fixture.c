@@ -5,6 +5,7 @@
 #include "stepper.h"
 
 #include <math.h>
+#include <string.h>
 
 /* A 2D world without gravity holding one disc of mass m (radius 0.01) at the origin; its body in *b. */
 static struct world *one_disc(double m, double inertia, int *b)
@@ -84,6 +85,25 @@ done:
   solver_destroy(&s);
   formulation_destroy(&f);
   return failed;
+}
+
+int drive_step_impulse(struct world *w, double h, const char *formulation, const char *solver, double *g)
+{
+  struct formulation *f = NULL;
+  struct solver *s = NULL;
+  struct stepper *st = NULL;
+  struct step_record rec;
+  int rc = -1;
+  if (w && !formulation_create(formulation, &f, NULL, 0) && !solver_create(solver, &s, NULL, 0) &&
+      !stepper_create(&st) && formulation_supports(f, w) && !stepper_step(st, w, f, s, h, &rec) &&
+      stepper_drive_impulse(st)) {
+    memcpy(g, stepper_drive_impulse(st), (size_t)w->ndof * sizeof *g);
+    rc = rec.failed != 0;
+  }
+  stepper_destroy(&st);
+  solver_destroy(&s);
+  formulation_destroy(&f);
+  return rc;
 }
 
 double drive_slide_distance(double v0, double a, double h)

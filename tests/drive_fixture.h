@@ -24,6 +24,11 @@ struct world *drive_mirror_pair(double ma, double mb);
  * outside its solve, a creator failed or the formulation does not take w. */
 int drive_steps(struct world *w, int n, double h, const char *formulation, const char *solver);
 
+/* One step of length h as drive_steps, with the stepper's report of the world's drives' impulse
+ * (stepper_drive_impulse, w->ndof entries) into g: 0, 1 when the step failed, -1 when it could not be made
+ * or the formulation reported no drive impulse. */
+int drive_step_impulse(struct world *w, double h, const char *formulation, const char *solver, double *g);
+
 /* The scheme's distances: a slide from v0 decelerating at a until it stops (v_k = v0 - k a h, x = h sum
  * v_k), and a fall from rest accelerating at a for n steps (v_i = i a h). */
 double drive_slide_distance(double v0, double a, double h);

@@ -82,6 +82,14 @@ void jcol_axpy_minv(const struct jcol *x, double s, double *nu)
         nu[x->dof[i] + k] += s * x->m[i][k];
 }
 
+void jcol_axpy(const struct jcol *x, double s, double *g)
+{
+  for (int i = 0; i < 2; i++)
+    if (x->dof[i] >= 0)
+      for (int k = 0; k < x->bs; k++)
+        g[x->dof[i] + k] += s * x->v[i][k];
+}
+
 int jacobian_joint_rows(const struct world *w)
 {
   int rows = 0;

@@ -20,6 +20,7 @@ void jcol_contact(const struct world *w, const struct contact *ct, const double 
 double jcol_dot_minv(const struct jcol *x, const struct jcol *y); /* x^T M^-1 y */
 double jcol_dot(const struct jcol *x, const double *nu);
 void jcol_axpy_minv(const struct jcol *x, double s, double *nu); /* nu += s M^-1 x */
+void jcol_axpy(const struct jcol *x, double s, double *g);       /* g += s x (a generalised impulse) */
 
 /* Bilateral joints (Anitescu-Hart eq. 6, nu~): rows per joint (2D revolute 2, 3D ball 3), one column per
  * pinned world axis, and each row's violation phi = (pa - pb) along that axis. col, phi: joint_rows(w). */

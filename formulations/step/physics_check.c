@@ -5,7 +5,9 @@
  * Tangential impulses. Formulations report normal impulses only (their recover hook), and their friction
  * unknowns have layouts of their own (pyramid directions, cone slacks, PEG's edge rows), so reading z would
  * make this code formulation-specific. Instead the friction is what the momentum balance leaves over:
- *   nu+ - nu_free - sum_i p_n,i M^-1 W_n,i = sum_i M^-1 W_t,i lambda_t,i + M^-1 W_j lambda_j,
+ *   nu+ - nu_free - sum_i p_n,i M^-1 W_n,i - M^-1 g = sum_i M^-1 W_t,i lambda_t,i + M^-1 W_j lambda_j,
+ * g the drives' impulse (support friction and motors, reported by the formulation as p_n is: left in the
+ * fit, a 2.5D part's support friction and a jaw's motor would be read as the contacts' friction),
  * solved in the least-squares, minimum-weighted-norm sense (LAPACK dgelsd) with each contact's tangential
  * unknowns weighted by mu p_n,i + eps p_ref (min sum |lambda_t,i|^2 / w_i): among the distributions that
  * explain the motion (several when contacts are redundant, e.g. a box on four corners) the one closest to
@@ -55,7 +57,7 @@ static void dense_minv(const struct jcol *c, int ndof, double *out)
 /* Recovers lambda_t (cs->n x 2 entries; the second zero in 2D) from the momentum balance; *fit gets the
  * relative residual. */
 static int recover_tangential(const struct world *w0, const struct contact_set *cs, const double *pn,
-                              const double *nu, double h, double *lt, double *fit)
+                              const double *drive, const double *nu, double h, double *lt, double *fit)
 {
   const int nd = w0->ndof, nc = cs->n, nt = w0->dim == 2 ? 1 : 2, nj = jacobian_joint_rows(w0);
   const int m = nc * nt + nj, ldb = nd > m ? nd : m;
@@ -73,6 +75,11 @@ static int recover_tangential(const struct world *w0, const struct contact_set *
   jacobian_free_velocity(w0, h, work, b);
   for (int k = 0; k < nd; k++)
     b[k] = nu[k] - work[k];
+  if (drive) { /* the drives' impulse is the formulation's answer, not something to fit */
+    world_apply_inverse_mass(w0, drive, work);
+    for (int k = 0; k < nd; k++)
+      b[k] -= work[k];
+  }
   double b_norm = 0.0, p_ref = 0.0;
   for (int k = 0; k < nd; k++)
     b_norm += b[k] * b[k];
@@ -144,10 +151,13 @@ cleanup:
 }
 
 /* Work of the applied forces and torques (kept in the bodies, beside gravity, which the potential energy
- * holds) over the step: the positions move by h nu+, so W = h sum_b (f . v+ + tau . omega+). */
-static double applied_work(const struct world *w, const double *nu, double h)
+ * holds) over the step: the positions move by h nu+, so W = h sum_b (f . v+ + tau . omega+); and of the
+ * drives' impulse g (a motor adds energy lawfully, support friction takes it out): g . nu+. */
+static double applied_work(const struct world *w, const double *drive, const double *nu, double h)
 {
-  double W = 0.0;
+  double W = 0.0, Wd = 0.0;
+  for (int k = 0; drive && k < w->ndof; k++)
+    Wd += drive[k] * nu[k];
   for (int i = 0; i < w->nb; i++) {
     const struct body *b = &w->bodies[i];
     if (b->dof < 0) continue;
@@ -158,11 +168,12 @@ static double applied_work(const struct world *w, const double *nu, double h)
       for (int k = 0; k < 3; k++)
         W += b->f[k] * v[k] + b->tau[k] * v[3 + k];
   }
-  return h * W;
+  return h * W + Wd;
 }
 
 int physics_check_step(const struct world *w0, const struct world *w1, const struct contact_set *cs,
-                       const double *pn, const double *nu, double h, struct physics_step *out)
+                       const double *pn, const double *drive, const double *nu, double h,
+                       struct physics_step *out)
 {
   memset(out, 0, sizeof *out);
   struct contact_set after = {0};
@@ -175,11 +186,11 @@ int physics_check_step(const struct world *w0, const struct world *w1, const str
   }
   out->v[0] = contact_set_max_penetration(&after);
   contact_set_free(&after);
-  out->v[4] = fmax(world_energy(w1) - world_energy(w0) - applied_work(w0, nu, h), 0.0);
+  out->v[4] = fmax(world_energy(w1) - world_energy(w0) - applied_work(w0, drive, nu, h), 0.0);
   if (cs->n == 0) return 0;
   double *lt = malloc(2 * (size_t)cs->n * sizeof *lt);
   if (!lt) return 1;
-  if (recover_tangential(w0, cs, pn, nu, h, lt, &out->fit)) {
+  if (recover_tangential(w0, cs, pn, drive, nu, h, lt, &out->fit)) {
     free(lt);
     return 1;
   }
@@ -259,7 +270,7 @@ static int phys_after(void *vctx, const struct simulation *sim, long k, const st
   w0.bodies = c->start;
   w0.nb = c->nb;
   if (physics_check_step(&w0, sim->w, stepper_contacts(sim->st), stepper_impulses(sim->st),
-                         stepper_velocity(sim->st), c->h, &c->last))
+                         stepper_drive_impulse(sim->st), stepper_velocity(sim->st), c->h, &c->last))
     return RUN_ERROR;
   c->have_last = 1;
   struct run_physics_stats *out = c->out;

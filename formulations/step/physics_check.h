@@ -1,9 +1,10 @@
 /* physics_check.h — the physics of a step judged the same way for every formulation (the common physical
  * criteria of ContactBench, Le Lidec et al. 2024, Sec. 4): computed from the step-start and step-end
  * states, the stepper's contacts, their normal impulses p_n (the formulation's recover hook, the one impulse
- * form every formulation gives) and nu+ — never from a formulation's own residual. The tangential impulses
- * are not part of that common form, so they are recovered from the momentum balance (physics_check.c):
- * M (nu+ - nu_free) = sum_i (W_n,i p_n,i + W_t,i lambda_t,i) + joint impulses.
+ * form every formulation gives), the world's drives' impulse g (support friction and motors: the
+ * drive_impulse hook of the formulations that take them) and nu+ — never from a formulation's own residual.
+ * The tangential impulses are not part of that common form, so they are recovered from the momentum balance
+ * (physics_check.c): M (nu+ - nu_free) = sum_i (W_n,i p_n,i + W_t,i lambda_t,i) + g + joint impulses.
  *
  * Per step (physics_step); trace columns phys_penetration, phys_signorini, phys_coulomb, phys_dissipation,
  * phys_energy_gain:
@@ -13,8 +14,9 @@
  *   dissipation  max over contacts of (lambda_t . v_t+ + mu p_n |v_t+|)^+: friction that does not take the
  *                most power out of the sliding (maximum dissipation; 0 when it opposes sliding at the cone's
  *                edge) [J]
- *   energy_gain  (E+ - E - W)^+, kinetic + potential, W = h (f . v+ + tau . omega+) the work of the applied
- *                forces and torques over the step (an actuated joint's motor adds energy lawfully) [J]
+ *   energy_gain  (E+ - E - W)^+, kinetic + potential, W = h (f . v+ + tau . omega+) + g . nu+ the work of
+ *                the applied forces and torques and of the drives' impulse g over the step (a motor adds
+ *                energy lawfully) [J]
  * v_n+, v_t+: relative velocities after the step along the contact's normal and tangents, with the Jacobian
  * of the step-start state (the one the formulation used). */
 #ifndef CB_PHYSICS_CHECK_H
@@ -36,10 +38,13 @@ struct physics_step {
 };
 
 /* One step's checks. w0: the world at the step start (its bodies as they were: positions, velocities);
- * w1: the world after the step; cs: the contacts the step used, pn their normal impulses, nu (w1->ndof):
- * nu+. 0 on success, 1 on allocation or LAPACK failure. */
+ * w1: the world after the step; cs: the contacts the step used, pn their normal impulses; drive: the
+ * world's support friction and motors as one generalised impulse (stepper_drive_impulse; NULL: none), taken
+ * out of the momentum balance before the friction is fitted and counted in the work; nu (w1->ndof): nu+.
+ * 0 on success, 1 on allocation or LAPACK failure. */
 int physics_check_step(const struct world *w0, const struct world *w1, const struct contact_set *cs,
-                       const double *pn, const double *nu, double h, struct physics_step *out);
+                       const double *pn, const double *drive, const double *nu, double h,
+                       struct physics_step *out);
 
 /* Over a run's steps that advanced the state. */
 struct run_physics_stats {

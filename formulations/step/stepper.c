@@ -26,7 +26,9 @@ struct stepper {
   struct contact_set cs;
   struct cp_problem *p; /* the last step's problem, kept for observers (stepper_problem) */
   double *z, *nu, *pn;
-  int cap_z, cap_nu, cap_pn;
+  double *drive; /* the drives' generalised impulse of the last step (ndof), when the formulation has them */
+  int cap_z, cap_nu, cap_pn, cap_drive;
+  int has_drive;
   int nz; /* entries of z in the last step */
 };
 
@@ -44,6 +46,7 @@ void stepper_destroy(struct stepper **st)
   free((*st)->z);
   free((*st)->nu);
   free((*st)->pn);
+  free((*st)->drive);
   free(*st);
   *st = NULL;
 }
@@ -51,6 +54,7 @@ void stepper_destroy(struct stepper **st)
 const struct contact_set *stepper_contacts(const struct stepper *st) { return &st->cs; }
 const double *stepper_impulses(const struct stepper *st) { return st->pn; }
 const double *stepper_velocity(const struct stepper *st) { return st->nu; }
+const double *stepper_drive_impulse(const struct stepper *st) { return st->has_drive ? st->drive : NULL; }
 const double *stepper_solution(const struct stepper *st, int *n)
 {
   *n = st->nz;
@@ -145,6 +149,11 @@ static int step_once(struct stepper *st, struct world *w, struct formulation *f,
     if (!isfinite(st->z[i])) usable = 0;
   if (usable) {
     if (f->type->recover(f, w, &st->cs, h, st->z, st->nu, st->pn)) goto cleanup;
+    st->has_drive = f->type->drive_impulse != NULL;
+    if (st->has_drive) {
+      if (reserve(&st->drive, &st->cap_drive, w->ndof + 1)) goto cleanup;
+      f->type->drive_impulse(f, w, st->z, st->drive);
+    }
     world_set_velocity(w, st->nu);
     world_integrate_positions(w, h);
     w->t += h;

@@ -39,6 +39,9 @@ const struct contact_set *stepper_contacts(const struct stepper *st);
 const double *stepper_velocity(const struct stepper *st);
 /* Normal impulses of the last step, one per contact. */
 const double *stepper_impulses(const struct stepper *st);
+/* The world's support friction and motors over the last step as one generalised impulse (ndof entries),
+ * or NULL when the formulation does not report them (it takes no drives). */
+const double *stepper_drive_impulse(const struct stepper *st);
 /* The last step's solution z (its last round's), *n entries; valid until the next step. */
 const double *stepper_solution(const struct stepper *st, int *n);
 /* The last step's complementarity problem (its last round's; NULL before a step or when assembly failed);

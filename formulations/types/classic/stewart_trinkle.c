@@ -237,6 +237,16 @@ static int st_recover(struct formulation *f, const struct world *w, const struct
   return 0;
 }
 
+/* The groups' columns come after the contacts' (st_assemble), each with its unknown beta_k. */
+static void st_drive_impulse(struct formulation *f, const struct world *w, const double *z, double *g)
+{
+  const struct st_data *d = f->data;
+  const int ncolc = d->ncol - d->drive.ncol, nj = d->joints.nj;
+  memset(g, 0, (size_t)w->ndof * sizeof *g);
+  for (int c = ncolc; c < d->ncol; c++)
+    jcol_axpy(&d->col[c], z[nj + c], g);
+}
+
 static void st_view(const struct formulation *f, FILE *out)
 {
   const struct st_data *d = f->data;
@@ -261,6 +271,7 @@ const struct formulation_type formulation_type_stewart_trinkle = {
     .create = st_create,
     .assemble = st_assemble,
     .recover = st_recover,
+    .drive_impulse = st_drive_impulse,
     .detect = st_detect,
     .destroy = st_destroy,
     .view = st_view,

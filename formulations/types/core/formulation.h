@@ -65,6 +65,10 @@ struct formulation_type {
    * step, i.e. force * h for force-level formulations). Return 0 on success. */
   int (*recover)(struct formulation *f, const struct world *w, const struct contact_set *cs, double h,
                  const double *z, double *nu, double *pn);
+  /* Required when the type takes drives (.drives): from the same z, the impulse over the step of the
+   * world's support friction and motors as one generalised impulse g (w->ndof entries, written), so that
+   * the physics checks (physics_check.h) do not take it for the contacts' friction. */
+  void (*drive_impulse)(struct formulation *f, const struct world *w, const double *z, double *g);
   /* Optional: the formulation's own contact detection (NULL: world_detect with f->threshold). h is the
    * step about to be taken (PEG's proximity distance and predicted configuration depend on it). */
   int (*detect)(struct formulation *f, const struct world *w, double h, struct contact_set *cs);

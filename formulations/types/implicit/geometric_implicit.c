@@ -237,6 +237,7 @@ const struct formulation_type formulation_type_geometric_implicit = {
     .create = gi_create,
     .assemble = implicit_step_assemble,
     .recover = implicit_step_recover,
+    .drive_impulse = implicit_step_drive_impulse,
     .detect = implicit_step_detect,
     .carry_get = gi_carry_get,
     .carry_set = gi_carry_set,

@@ -140,6 +140,19 @@ void implicit_drives_rows(const struct implicit_drives *dr, double h, const doub
   }
 }
 
+void implicit_drives_impulse(const struct implicit_drives *dr, const double *x, double *g)
+{
+  int p = dr->free0 + dr->nj; /* the support points' components, in order (implicit_drives_rows) */
+  for (int i = 0; i < dr->ng; i++) {
+    const struct implicit_bounded *b = &dr->g[i];
+    const int at = b->np == 1 ? dr->comp0 + i : p;
+    for (int k = 0; k < b->np; k++)
+      for (int j = 0; j < 3; j++)
+        g[b->dof + j] += b->d[k][j] * x[at + k];
+    if (b->np != 1) p += b->np;
+  }
+}
+
 void implicit_drives_bounds(const struct implicit_drives *dr, const double *guess, double *lo, double *hi)
 {
   for (int i = 0; i < dr->ng; i++) {

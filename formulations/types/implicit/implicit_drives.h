@@ -57,6 +57,9 @@ int implicit_drives_build(struct implicit_drives *dr, const struct world *w, dou
  * comp0) into F, their impulses added to the Newton-Euler rows; J (dense, n columns) when not NULL. */
 void implicit_drives_rows(const struct implicit_drives *dr, double h, const double *x, double *F, double *J,
                           int n);
+/* The groups' impulses at the unknowns x (a support point's components, a motor's p) as one generalised
+ * impulse, added to g (ndof entries). */
+void implicit_drives_impulse(const struct implicit_drives *dr, const double *x, double *g);
 /* The motors' boxes on the unknowns z = x - guess: lo = -B - guess, hi = B - guess at their slots. */
 void implicit_drives_bounds(const struct implicit_drives *dr, const double *guess, double *lo, double *hi);
 /* The start of the unknowns (into guess, the step's initial point): no joint impulse; each group sliding

@@ -14,6 +14,7 @@
 
 #include "implicit_side.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,14 +30,25 @@ static double inverse_root(double a)
   return ldexp(1.0, e - 1);
 }
 
-/* The nonzero entries of J, row by row: their magnitudes and (row, column) pairs; their count, or -1 on
- * allocation failure. Why: a step's Jacobian is mostly zeros (each contact's rows touch two bodies), and an
- * entry that is 0 never raises a maximum, so the sweeps read the nonzeros only. */
+/* The entries of J above the round-off floor n eps max|J_ij|, row by row: their magnitudes and (row, column)
+ * pairs; their count, or -1 on allocation failure. Why nonzeros only: a step's Jacobian is mostly zeros
+ * (each contact's rows touch two bodies), and an entry that is 0 never raises a maximum. Why the floor: a
+ * column whose only entry is round-off at the guess — a contact's sigma, whose one entry is its friction
+ * impulse p_t, ~1e-20 N s while the contact carries no load; a support point's, p_k / B while the part is
+ * still — was scaled by up to 3.5e41 (1 / sqrt(entry) per sweep), and lo / C <= y then bounds nothing the
+ * solver's tolerance can see: a grasp trial's step converged (residual 3e-10) with a fingertip's sigma at
+ * -0.277 m/s, its friction pushing along a 6 cm/s slide (the second touch of trial 1074 of the seven medium
+ * rows, results/reference/grasp_24seeds_implicit/paired/second_touch/). Below the floor an entry is treated
+ * as the zero it is, so such a column keeps the scale 1 and its bound keeps its units. */
 static int scaling_nonzeros(struct implicit_scaling *sc, int n, const double *J)
 {
+  double big = 0.0;
+  for (size_t k = 0; k < (size_t)n * n; k++)
+    big = fabs(J[k]) > big ? fabs(J[k]) : big;
+  const double noise = n * DBL_EPSILON * big;
   int nz = 0;
   for (size_t k = 0; k < (size_t)n * n; k++)
-    nz += J[k] != 0.0;
+    nz += fabs(J[k]) > noise || isnan(J[k]);
   if (implicit_grow((void **)&sc->nz_abs, &sc->cap_nz_abs, nz > 0 ? nz : 1, sizeof *sc->nz_abs) ||
       implicit_grow((void **)&sc->nz_at, &sc->cap_nz_at, nz > 0 ? 2 * nz : 1, sizeof *sc->nz_at))
     return -1;
@@ -44,7 +56,7 @@ static int scaling_nonzeros(struct implicit_scaling *sc, int n, const double *J)
   for (int i = 0; i < n; i++)
     for (int j = 0; j < n; j++) {
       const double a = J[(size_t)i * n + j];
-      if (a == 0.0) continue; /* a NaN is kept: the sweep passes it over as it would */
+      if (!(fabs(a) > noise) && !isnan(a)) continue; /* a NaN is kept: the sweep passes it over as it would */
       sc->nz_abs[nz] = fabs(a);
       sc->nz_at[2 * nz] = i, sc->nz_at[2 * nz + 1] = j;
       nz++;

@@ -413,6 +413,17 @@ int implicit_step_assemble(struct formulation *f, const struct world *w, const s
   return 0;
 }
 
+void implicit_step_drive_impulse(struct formulation *f, const struct world *w, const double *y, double *g)
+{
+  struct implicit_step *d = f->data;
+  const double *z = implicit_scaling_unscale(&d->scale, y, d->work + 2 * d->n);
+  double *x = d->work; /* x = guess + z, as the callbacks have it */
+  for (int i = 0; i < d->n; i++)
+    x[i] = d->guess[i] + z[i];
+  memset(g, 0, (size_t)w->ndof * sizeof *g);
+  implicit_drives_impulse(&d->dr, x, g);
+}
+
 /* nu and the normal impulses (p_n, or p_ns + p_nr) from z; the answers kept per pair for the next step. */
 int implicit_step_recover(struct formulation *f, const struct world *w, const struct contact_set *cs,
                           double h, const double *y, double *nu, double *pn)

@@ -110,6 +110,8 @@ int implicit_step_assemble(struct formulation *f, const struct world *w, const s
                            double h, struct cp_problem **out);
 int implicit_step_recover(struct formulation *f, const struct world *w, const struct contact_set *cs,
                           double h, const double *z, double *nu, double *pn);
+/* The drive_impulse hook: the world's joints' motors and support friction at the solver's y (2D). */
+void implicit_step_drive_impulse(struct formulation *f, const struct world *w, const double *y, double *g);
 
 struct implicit_index implicit_step_index(const struct implicit_step *d, int i);
 /* The values a pair's answer holds besides its m2 multipliers in dimension dim (friction slots included). */

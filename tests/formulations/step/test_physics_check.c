@@ -5,7 +5,7 @@
  * friction inside the cone pushing along the sliding (maximum dissipation = (|lambda_t| + mu p_n) |v_t|),
  * an impulse on a contact that opens (Signorini = p_n (gap / h + v_n)), a penetrating state with an energy
  * gain, and in 3D a circumscribed pyramid's corner (|lambda_t| = sqrt 2 mu p_n: Coulomb (sqrt 2 - 1) mu
- * p_n, which a pyramid's own residual does not see). */
+ * p_n, which a pyramid's own residual does not see); and a drive's impulse told and not told. */
 #include "check.h"
 #include "formulation.h"
 #include "jacobian.h"
@@ -99,6 +99,45 @@ static double vn(const struct step *s)
   return jcol_dot(&col, s->nu);
 }
 
+/* A drive (a support's friction, a motor) pushes the resting disc at its centre by g = 2 mu p_n along x;
+ * the disc rolls, its contact's friction -g / 3 inside the cone (v_t+ = 0: m v = 2 g / 3, I omega = -r g /
+ * 3). Told of g, every check is 0 and the fit exact (the drive's work g v = 2 g^2 / 3m exceeds the kinetic
+ * energy gained, g^2 / 3m); not told, no friction of the one contact explains both the push and the spin
+ * (the fit leaves a residual) and the energy gained g^2 / 3m has no work to explain it. */
+static void check_drive(double p_rest)
+{
+  struct step s;
+  struct physics_step told, untold;
+  const double g_push = 2.0 * mu * p_rest;
+  double lt[2] = {0.0, 0.0};
+  if (build(&s, 2, r, 1.0, p_rest, lt)) {
+    CHECK(0, "drive: world built");
+    return;
+  }
+  lt[0] = -copysign(g_push / 3.0, vt(&s, 0)); /* along -x on the disc */
+  release(&s);
+  build(&s, 2, r, 0.0, p_rest, lt);
+  double g[3] = {g_push, 0.0, 0.0}, dv[3];
+  world_apply_inverse_mass(s.w0, g, dv);
+  for (int k = 0; k < 3; k++)
+    s.nu[k] += dv[k];
+  memcpy(s.after, s.w0->bodies, sizeof s.after);
+  world_set_velocity(&s.w1, s.nu);
+  world_integrate_positions(&s.w1, h);
+  CHECK(physics_check_step(s.w0, &s.w1, &s.cs, s.pn, g, s.nu, h, &told) == 0, "drive: checked");
+  physics_check_step(s.w0, &s.w1, &s.cs, s.pn, NULL, s.nu, h, &untold);
+  CHECK_CLOSE(s.nu[0], 2.0 * g_push / (3.0 * m), 1e-12, "drive: the disc rolls at 2 g / 3m = %g", s.nu[0]);
+  CHECK_CLOSE(vt(&s, 0), 0.0, 1e-12, "drive: without slipping");
+  CHECK(told.v[2] < 1e-12 && told.v[3] < 1e-12 && told.v[4] < 1e-12 && told.fit < 1e-10,
+        "drive told: Coulomb %g, dissipation %g, energy gain %g all 0, fit %g", told.v[2], told.v[3],
+        told.v[4], told.fit);
+  CHECK(untold.fit > 0.1, "drive untold: the contact's friction cannot explain the motion (fit %g)",
+        untold.fit);
+  CHECK_CLOSE(untold.v[4], g_push * g_push / (3.0 * m), 1e-12, "drive untold: energy gain g^2 / 3m = %g",
+              untold.v[4]);
+  release(&s);
+}
+
 int main(void)
 {
   const double p_rest = m * 9.81 * h, tol = 1e-12;
@@ -108,7 +147,7 @@ int main(void)
   /* resting: p_n = m g h, no friction, nothing moves */
   const double zero[2] = {0.0, 0.0};
   if (build(&s, 2, r, 0.0, p_rest, zero)) return CHECK(0, "2D world built"), check_finish();
-  CHECK(physics_check_step(s.w0, &s.w1, &s.cs, s.pn, s.nu, h, &out) == 0, "resting: checked");
+  CHECK(physics_check_step(s.w0, &s.w1, &s.cs, s.pn, NULL, s.nu, h, &out) == 0, "resting: checked");
   for (int j = 0; j < PHYSICS_N_CHECKS; j++)
     CHECK_CLOSE(out.v[j], 0.0, tol, "resting: %s is 0", physics_check_names[j]);
   CHECK_CLOSE(vn(&s), 0.0, tol, "resting: the disc stays (v_n+ = 0)");
@@ -121,7 +160,7 @@ int main(void)
   release(&s);
   lt[0] = -copysign(1.6 * mu * p_rest, slide);
   build(&s, 2, r, 1.0, p_rest, lt);
-  physics_check_step(s.w0, &s.w1, &s.cs, s.pn, s.nu, h, &out);
+  physics_check_step(s.w0, &s.w1, &s.cs, s.pn, NULL, s.nu, h, &out);
   CHECK_CLOSE(out.v[2], 0.6 * mu * p_rest, 1e-10, "outside the cone: Coulomb = |lambda_t| - mu p_n");
   CHECK_CLOSE(out.v[3], 0.0, tol, "opposing the sliding: no dissipation violation");
   CHECK_CLOSE(out.v[1], 0.0, tol, "closed contact: no Signorini violation");
@@ -131,7 +170,7 @@ int main(void)
   /* friction inside the cone (0.4 mu p_n) pushing along the sliding: power (|lambda_t| + mu p_n) |v_t| */
   lt[0] = copysign(0.4 * mu * p_rest, slide);
   build(&s, 2, r, 1.0, p_rest, lt);
-  physics_check_step(s.w0, &s.w1, &s.cs, s.pn, s.nu, h, &out);
+  physics_check_step(s.w0, &s.w1, &s.cs, s.pn, NULL, s.nu, h, &out);
   CHECK_CLOSE(out.v[2], 0.0, tol, "inside the cone: no Coulomb violation");
   CHECK_CLOSE(out.v[3], 1.4 * mu * p_rest * fabs(vt(&s, 0)), 1e-10,
               "along the sliding: maximum-dissipation violation (|lambda_t| + mu p_n) |v_t+|");
@@ -140,7 +179,7 @@ int main(void)
   /* at the cone's edge opposing the sliding: the maximum-dissipation answer, every check 0 */
   lt[0] = -copysign(mu * p_rest, slide);
   build(&s, 2, r, 1.0, p_rest, lt);
-  physics_check_step(s.w0, &s.w1, &s.cs, s.pn, s.nu, h, &out);
+  physics_check_step(s.w0, &s.w1, &s.cs, s.pn, NULL, s.nu, h, &out);
   CHECK(out.v[2] < 1e-12 && out.v[3] < 1e-12, "Coulomb sliding: Coulomb %g, dissipation %g both 0", out.v[2],
         out.v[3]);
   release(&s);
@@ -148,7 +187,7 @@ int main(void)
   /* 0.1 m above the ground with an impulse p_n: the contact opens, Signorini = p_n (gap / h + v_n+) */
   const double p_open = 0.05;
   build(&s, 2, r + 0.1, 0.0, p_open, zero);
-  physics_check_step(s.w0, &s.w1, &s.cs, s.pn, s.nu, h, &out);
+  physics_check_step(s.w0, &s.w1, &s.cs, s.pn, NULL, s.nu, h, &out);
   CHECK_CLOSE(out.v[1], p_open * (0.1 / h + vn(&s)), 1e-10, "opening contact: Signorini = %g",
               p_open * (0.1 / h + vn(&s)));
   CHECK_CLOSE(out.v[4], 0.0, tol, "a push from above gains no energy here (%g)", out.v[4]);
@@ -158,7 +197,7 @@ int main(void)
   build(&s, 2, r, 0.0, p_rest, zero);
   s.after[1].x[1] = r - 0.05;
   s.after[1].v[0] = 2.0;
-  physics_check_step(s.w0, &s.w1, &s.cs, s.pn, s.nu, h, &out);
+  physics_check_step(s.w0, &s.w1, &s.cs, s.pn, NULL, s.nu, h, &out);
   CHECK_CLOSE(out.v[0], 0.05, 1e-12, "penetration after the step = 0.05");
   CHECK_CLOSE(out.v[4], world_energy(&s.w1) - world_energy(s.w0), 1e-12, "energy gain = E+ - E = %g",
               world_energy(&s.w1) - world_energy(s.w0));
@@ -170,15 +209,16 @@ int main(void)
    * (sqrt 2 - 1) mu p_n */
   lt[0] = lt[1] = mu * p_rest;
   if (build(&s, 3, r, 0.0, p_rest, lt)) return CHECK(0, "3D world built"), check_finish();
-  physics_check_step(s.w0, &s.w1, &s.cs, s.pn, s.nu, h, &out);
+  physics_check_step(s.w0, &s.w1, &s.cs, s.pn, NULL, s.nu, h, &out);
   CHECK_CLOSE(out.v[2], (sqrt(2.0) - 1.0) * mu * p_rest, 1e-10,
               "pyramid corner: Coulomb (sqrt 2 - 1) mu p_n");
   CHECK(out.fit < 1e-10, "3D tangential impulse recovered exactly (fit %g)", out.fit);
   release(&s);
   lt[0] = 0.6 * mu * p_rest, lt[1] = 0.0;
   build(&s, 3, r, 0.0, p_rest, lt);
-  physics_check_step(s.w0, &s.w1, &s.cs, s.pn, s.nu, h, &out);
+  physics_check_step(s.w0, &s.w1, &s.cs, s.pn, NULL, s.nu, h, &out);
   CHECK_CLOSE(out.v[2], 0.0, tol, "3D inside the cone: no Coulomb violation");
   release(&s);
+  check_drive(p_rest);
   return check_finish();
 }

@@ -8,6 +8,7 @@
  * - a prismatic joint along an inclined axis under gravity: the body slides along it at g sin(alpha), stays
  *   on the line and does not turn;
  * - a mirror joint: a force F on one body moves both, mirrored, at F / (m_a + m_b);
+ * - the drives' impulse reported for the physics checks: a motor's first step, F h along its axis;
  * - world text: a world with all four round-trips exactly; a version-1 text (no such parts) still reads. */
 #include "check.h"
 #include "drive_fixture.h"
@@ -76,6 +77,25 @@ static void test_motor(void)
         F / m * t_half);
   step_n(w, 3 * ramp);
   CHECK(fabs(w->bodies[0].v[0] - vstar) < 1e-9, "motor: holds v* (%.9g)", w->bodies[0].v[0]);
+  world_destroy(&w);
+}
+
+/* The drives' impulse the formulation reports for the physics checks (formulation.h's drive_impulse): a
+ * motor's first step from rest is at its force limit, F h along its axis; every registered formulation that
+ * takes drives reports it. */
+static void test_drive_impulse(void)
+{
+  for (int i = 0; formulation_registry[i]; i++)
+    if (formulation_registry[i]->drives)
+      CHECK(formulation_registry[i]->drive_impulse != NULL, "%s takes drives and reports their impulse",
+            formulation_registry[i]->name);
+  const double m = 0.1, F = 0.5, vstar = 0.2, ex[3] = {1.0, 0.0, 0.0};
+  struct world *w = drive_motor_disc(m, ex, vstar, F);
+  double g[3] = {0.0, 0.0, 0.0};
+  const int stepped = w ? drive_step_impulse(w, H, "stewart_trinkle", "lemke", g) : -1;
+  CHECK(stepped == 0, "drive impulse: a step made");
+  CHECK(fabs(g[0] - F * H) < 1e-12 * F * H && g[1] == 0.0 && g[2] == 0.0,
+        "drive impulse: the motor's F h = %g along x (%g, %g, %g)", F * H, g[0], g[1], g[2]);
   world_destroy(&w);
 }
 
@@ -148,6 +168,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   test_support();
   test_motor();
+  test_drive_impulse();
   test_slider_and_mirror();
   test_text();
   int rc = check_finish();

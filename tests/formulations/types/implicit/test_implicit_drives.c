@@ -6,7 +6,8 @@
  * - support friction: a disc sliding on three support points at v0 along a direction that is none of the
  *   velocity-eliminated formulations' friction polygon's (0.3 rad) decelerates at mu g (the disc law is
  *   isotropic) and stops after the scheme's distance; a push of 0.9 mu m g does not move it;
- * - a motor accelerates a body from rest at F / m, then holds v*;
+ * - a motor accelerates a body from rest at F / m, then holds v*; its first step's impulse, as reported for
+ *   the physics checks, is F h along its axis;
  * - a prismatic joint on an incline: the body slides at g sin(alpha) along it, on the line, not turning;
  * - a mirror joint: both bodies move, mirrored, at F / (m_a + m_b);
  * - a revolute joint (a pendulum): the same step as stewart_trinkle with Lemke (the joint rows are the same
@@ -112,6 +113,13 @@ static void test_motor(void)
   CHECK(fabs(along - F / m * t_half) < 1e-9 && fabs(across) < 1e-12,
         "implicit motor: at the force limit, v %.12g = F t / m %.12g (across %.1e)", along, F / m * t_half,
         across);
+  double g[3] = {0.0, 0.0, 0.0};
+  struct world *w1 = drive_motor_disc(m, ax, vstar, F);
+  const int stepped = w1 ? drive_step_impulse(w1, H, "geometric_implicit", "fb_newton", g) : -1;
+  CHECK(stepped == 0 && fabs(g[0] - F * H * ax[0]) < 1e-12 * F * H &&
+            fabs(g[1] - F * H * ax[1]) < 1e-12 * F * H && fabs(g[2]) < 1e-12 * F * H,
+        "implicit motor: its reported impulse is F h along the axis (%g, %g, %g)", g[0], g[1], g[2]);
+  world_destroy(&w1);
   CHECK(step_n(w, 100) == 0, "implicit motor: solved on");
   CHECK(fabs(v[0] * ax[0] + v[1] * ax[1] - vstar) < 1e-9, "implicit motor: holds v* (%.12g)",
         v[0] * ax[0] + v[1] * ax[1]);
