@@ -63,7 +63,8 @@ struct world *drive_mirror_pair(double ma, double mb)
   return finished(w, world_add_mirror(w, a, c, zero, ex));
 }
 
-int drive_steps(struct world *w, int n, double h, const char *formulation, const char *solver)
+/* n steps (drive_steps); with g, the last step's drive impulse into it (-1 when none was reported). */
+static int run_steps(struct world *w, int n, double h, const char *formulation, const char *solver, double *g)
 {
   struct formulation *f = NULL;
   struct solver *s = NULL;
@@ -80,6 +81,12 @@ int drive_steps(struct world *w, int n, double h, const char *formulation, const
     else
       failed += rec.failed;
   }
+  if (g && failed >= 0) {
+    if (stepper_drive_impulse(st))
+      memcpy(g, stepper_drive_impulse(st), (size_t)w->ndof * sizeof *g);
+    else
+      failed = -1;
+  }
 done:
   stepper_destroy(&st);
   solver_destroy(&s);
@@ -87,23 +94,14 @@ done:
   return failed;
 }
 
+int drive_steps(struct world *w, int n, double h, const char *formulation, const char *solver)
+{
+  return run_steps(w, n, h, formulation, solver, NULL);
+}
+
 int drive_step_impulse(struct world *w, double h, const char *formulation, const char *solver, double *g)
 {
-  struct formulation *f = NULL;
-  struct solver *s = NULL;
-  struct stepper *st = NULL;
-  struct step_record rec;
-  int rc = -1;
-  if (w && !formulation_create(formulation, &f, NULL, 0) && !solver_create(solver, &s, NULL, 0) &&
-      !stepper_create(&st) && formulation_supports(f, w) && !stepper_step(st, w, f, s, h, &rec) &&
-      stepper_drive_impulse(st)) {
-    memcpy(g, stepper_drive_impulse(st), (size_t)w->ndof * sizeof *g);
-    rc = rec.failed != 0;
-  }
-  stepper_destroy(&st);
-  solver_destroy(&s);
-  formulation_destroy(&f);
-  return rc;
+  return run_steps(w, 1, h, formulation, solver, g);
 }
 
 double drive_slide_distance(double v0, double a, double h)
