@@ -110,7 +110,12 @@ static int dump_after(void *vctx, const struct simulation *sim, long k, const st
   char path[PETSC_MAX_PATH_LEN + 128], err[512];
   snprintf(path, sizeof path, "%s/%s_task%ld_step%ld.txt", c->dir, c->experiment, c->task_id, k);
   c->dumped++;
-  if (cp_write_plain(path, p, err, sizeof err)) {
+  if (!cp_is_linear(p)) /* the way to keep it is named: the plain format's own message does not */
+    snprintf(err, sizeof err,
+             "step %ld's failed problem is a nonlinear (callback) %s, which has no plain file: keep it with "
+             "-cp_capture FILE.h5 -cp_capture_failed 1 and replay it with bin/bench_corpus",
+             k, cp_kind_name(p->kind));
+  if (!cp_is_linear(p) || cp_write_plain(path, p, err, sizeof err)) {
     sweep_task_write_failed("-cp_dump_failed: %s", err); /* as a trace: the run stops after this task */
     return RUN_STOP;
   }
@@ -137,6 +142,15 @@ struct capture_ctx {
   int carry_n, n_prev, cap_prev, cap_z0;
   char options[4096]; /* the formulation's option values: read once, they do not change in a run */
   int options_ok;
+  /* The problem a picked step first failed on (capture_first_failure), kept with its verdict and rows:
+   * the step's record and stepper_problem are the last retry's. NULL when the first solve converged. */
+  const struct simulation *sim;
+  int picked;
+  struct cp_problem *first;
+  struct solve_result first_solve;
+  struct row_counts first_rows;
+  struct corpus_callback first_cb;
+  int first_has_cb;
 };
 
 /* Step k is one -cp_capture_step or -cp_capture_every picks. */
@@ -145,11 +159,19 @@ static int capture_picks(const struct sweep_capture *set, long k)
   return set->step > 0 ? k == set->step : (k - 1) % set->every == 0;
 }
 
+static void capture_first_failure(void *vctx, const struct cp_problem *p, const struct solve_result *r,
+                                  const struct row_counts *rows);
+
 /* Before step k: the state the step's problem is assembled from, when the step may be captured. */
 static void capture_before(struct capture_ctx *c, const struct simulation *sim, long k)
 {
   c->snap_ok = 0;
-  if (c->done || c->callback == 0 || !capture_picks(c->set, k)) return;
+  cp_destroy(&c->first);
+  c->sim = sim;
+  c->picked = !c->done && capture_picks(c->set, k);
+  /* hooked for this step only (capture_after unhooks): the stepper may outlive this observer */
+  stepper_on_first_failure(sim->st, c->picked ? capture_first_failure : NULL, c);
+  if (!c->picked || c->callback == 0) return;
   free(c->world);
   free(c->carry);
   c->world = NULL;
@@ -205,9 +227,23 @@ static const struct corpus_callback *capture_callback(struct capture_ctx *c, con
   return cb;
 }
 
+/* The stepper's first-failure hook (stepper_on_first_failure): a picked step's first problem, copied with
+ * its callback data (z0 and F(z0) now, while the formulation's state is the one it was assembled from), for
+ * capture_after to keep instead of the last retry's. Without memory it is not kept (the last retry's is). */
+static void capture_first_failure(void *vctx, const struct cp_problem *p, const struct solve_result *r,
+                                  const struct row_counts *rows)
+{
+  struct capture_ctx *c = vctx;
+  if (!c->picked || !(c->first = cp_duplicate(p))) return;
+  c->first_solve = *r;
+  c->first_rows = *rows;
+  c->first_has_cb = !cp_is_linear(p) && capture_callback(c, c->sim, c->first, &c->first_cb) != NULL;
+}
+
 static void capture_free(struct capture_ctx *c)
 {
   if (!c) return;
+  cp_destroy(&c->first);
   free(c->world);
   free(c->carry);
   free(c->z_prev);
@@ -234,26 +270,36 @@ static struct capture_ctx *capture_create(const struct sweep_task *task)
   return c;
 }
 
+/* After step k: the step's problem into the corpus when it is picked: the one it first failed on when it
+ * was taken again (capture_first_failure), so that the stored problem is the one its world at the step's
+ * start and h rebuild; under -cp_capture_failed, a step whose first solve failed counts as failed even
+ * when a retry converged. */
 static void capture_after(struct capture_ctx *c, const struct simulation *sim, long k,
                           const struct step_record *rec)
 {
-  const struct cp_problem *p = stepper_problem(sim->st);
-  if (p) c->callback = !cp_is_linear(p);
-  if (c->done || !p || (c->set->failed_only && !rec->failed) || !capture_picks(c->set, k)) return;
+  stepper_on_first_failure(sim->st, NULL, NULL);
+  const struct cp_problem *last = stepper_problem(sim->st), *p = c->first ? c->first : last;
+  if (last) c->callback = !cp_is_linear(last);
+  const int failed = c->first || rec->failed;
+  if (c->done || !p || (c->set->failed_only && !failed) || !capture_picks(c->set, k)) return;
+  const struct solve_result *solve = c->first ? &c->first_solve : &rec->solve;
+  const struct row_counts *r = c->first ? &c->first_rows : &rec->rows;
   struct corpus_meta *m = &c->meta;
   snprintf(m->name, sizeof m->name, "%s_task%ld_step%ld", m->driver, m->task_id, k);
   snprintf(m->formulation, sizeof m->formulation, "%s", sim->f->type->name);
   snprintf(m->solver, sizeof m->solver, "%s", sim->s->type->name);
-  snprintf(m->status, sizeof m->status, "%s", solve_status_name(rec->solve.status));
+  snprintf(m->status, sizeof m->status, "%s", solve_status_name(solve->status));
   m->h = c->h;
   m->t = rec->t_start;
   m->step = k;
-  const int rows[6] = {rec->rows.normal, rec->rows.friction, rec->rows.slack,
-                       rec->rows.joint,  rec->rows.velocity, rec->rows.other};
+  const int rows[6] = {r->normal, r->friction, r->slack, r->joint, r->velocity, r->other};
   memcpy(m->rows, rows, sizeof rows);
   struct corpus_callback cb;
-  const struct corpus_callback *rb = cp_is_linear(p) ? NULL : capture_callback(c, sim, p, &cb);
+  const struct corpus_callback *rb = NULL; /* a linear problem's data is its own */
+  if (!cp_is_linear(p))
+    rb = c->first ? (c->first_has_cb ? &c->first_cb : NULL) : capture_callback(c, sim, p, &cb);
   if (sweep_capture_add(c->set, p, m, rb)) c->done = 1;
+  cp_destroy(&c->first);
 }
 
 /* ---- the standard columns ---- */

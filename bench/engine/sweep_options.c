@@ -85,14 +85,16 @@ static const struct option_decl observer_options[] = {
      "DIR/EXPERIMENT_task<ID>_step<K>.txt"},
     {"cp_capture", OPT_STRING, offsetof(struct observer_settings, cp_capture), "", NULL,
      "append the steps' problems to the HDF5 corpus FILE.h5 (one group per problem; under MPI one file per "
-     "rank, FILE.rank<R>.h5: join them with bin/bench_corpus -merge); replay with bin/bench_corpus"},
+     "rank, FILE.rank<R>.h5: join them with bin/bench_corpus -merge); replay with bin/bench_corpus; a step "
+     "taken again is kept as its first problem"},
     {"cp_capture_every", OPT_INT, offsetof(struct observer_settings, cp_capture_every), "1", "[1,1000000000]",
      "-cp_capture: every K-th step of a run (steps 1, K+1, 2K+1, ...)"},
     {"cp_capture_step", OPT_INT, offsetof(struct observer_settings, cp_capture_step), "0", "[0,2000000000]",
      "-cp_capture: only step S of each task (0: the steps -cp_capture_every picks); with -slice K/N or "
      "-tasks a single step of one task, e.g. a failed step kept in the corpus"},
     {"cp_capture_failed", OPT_BOOL, offsetof(struct observer_settings, cp_capture_failed), "0", NULL,
-     "-cp_capture: only the steps whose solve did not converge"},
+     "-cp_capture: only the steps whose first solve did not converge (a step the stepper took again, cold or "
+     "halved, is kept as the problem it failed on, at the run's h, even when the retry converged)"},
     {"cp_capture_max", OPT_INT, offsetof(struct observer_settings, cp_capture_max), "10000", "[1,2000000000]",
      "-cp_capture: at most this many problems in the file"},
 };

@@ -347,6 +347,7 @@ static char *run_blocking(const struct sweep *s, long id, struct running *r, int
   if (!s->use_fork) {
     double t0 = MPI_Wtime();
     char *frag = sweep_task_execute(s, id);
+    if (frag && frag[0] == SWEEP_WRITE_FAILED) return frag; /* not a row: the run stops (record), as forked */
     char *line = sweep_ledger_line(s, id, frag, frag ? NULL : "error", MPI_Wtime() - t0);
     free(frag);
     return line;

@@ -130,14 +130,7 @@ static int nv_before(void *vctx, struct simulation *sim, long k, double h)
   struct nv_ctx *c = vctx;
   const struct world *w = sim->w;
   c->h = h;
-  if (w->nb > c->cap) {
-    struct body *b = realloc(c->start, (size_t)w->nb * sizeof *b);
-    if (!b) return RUN_ERROR;
-    c->start = b;
-    c->cap = w->nb;
-  }
-  memcpy(c->start, w->bodies, (size_t)w->nb * sizeof *c->start);
-  return RUN_CONTINUE;
+  return world_bodies_save(w, &c->start, &c->cap) ? RUN_ERROR : RUN_CONTINUE;
 }
 
 static int nv_after(void *vctx, const struct simulation *sim, long k, const struct step_record *rec)

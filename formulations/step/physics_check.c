@@ -223,15 +223,20 @@ int physics_check_step(const struct world *w0, const struct world *w1, const str
 
 /* ---- the run-loop observer ---- */
 
+/* Each (half) step the stepper keeps is checked on its own (stepper_on_substep): its start state, contacts,
+ * impulses and length belong together, where a halved step's whole state change and its last half's
+ * impulses do not. A step's values: the worst of its halves for each check, the sum of their energy gains
+ * (one (half) step for a step not halved: that step's). */
 struct physics_ctx {
   struct run_physics_stats *out;
-  struct body *start; /* the bodies at the step start */
-  int cap, nb;
-  double h;
+  const struct simulation *sim;
   double sum[PHYSICS_N_CHECKS];
-  struct physics_step last;
+  struct physics_step last; /* the step's values so far */
+  int halves;               /* (half) steps checked in this step */
   int have_last;
 };
+
+enum { ENERGY_GAIN = 4 }; /* the index of energy_gain in physics_check_names */
 
 static int phys_begin(void *vctx, struct simulation *sim, double h, long steps)
 {
@@ -243,20 +248,34 @@ static int phys_begin(void *vctx, struct simulation *sim, double h, long steps)
   return RUN_CONTINUE;
 }
 
+static int phys_substep(void *vctx, const struct body *start, int nb, double h, const struct step_record *rec)
+{
+  (void)rec;
+  struct physics_ctx *c = vctx;
+  const struct simulation *sim = c->sim;
+  struct world w0 = *sim->w;        /* the same shapes; the bodies as the (half) step found them */
+  w0.bodies = (struct body *)start; /* read only: physics_check_step takes w0 const */
+  w0.nb = nb;
+  struct physics_step one;
+  if (physics_check_step(&w0, sim->w, stepper_contacts(sim->st), stepper_impulses(sim->st),
+                         stepper_drive_impulse(sim->st), stepper_velocity(sim->st), h, &one))
+    return 1;
+  for (int j = 0; j < PHYSICS_N_CHECKS; j++)
+    c->last.v[j] = c->halves == 0     ? one.v[j]
+                   : j == ENERGY_GAIN ? c->last.v[j] + one.v[j]
+                                      : fmax(c->last.v[j], one.v[j]);
+  c->last.fit = c->halves == 0 ? one.fit : fmax(c->last.fit, one.fit);
+  c->halves++;
+  return 0;
+}
+
 static int phys_before(void *vctx, struct simulation *sim, long k, double h)
 {
-  (void)k;
+  (void)k, (void)h;
   struct physics_ctx *c = vctx;
-  const struct world *w = sim->w;
-  c->h = h;
-  if (w->nb > c->cap) {
-    struct body *b = realloc(c->start, (size_t)w->nb * sizeof *b);
-    if (!b) return RUN_ERROR;
-    c->start = b;
-    c->cap = w->nb;
-  }
-  memcpy(c->start, w->bodies, (size_t)w->nb * sizeof *c->start);
-  c->nb = w->nb;
+  c->sim = sim;
+  c->halves = 0;
+  stepper_on_substep(sim->st, phys_substep, c); /* for this step only: phys_after unhooks */
   return RUN_CONTINUE;
 }
 
@@ -264,14 +283,9 @@ static int phys_after(void *vctx, const struct simulation *sim, long k, const st
 {
   (void)k;
   struct physics_ctx *c = vctx;
+  stepper_on_substep(sim->st, NULL, NULL);
   c->have_last = 0;
-  if (!rec->advanced) return RUN_CONTINUE;
-  struct world w0 = *sim->w; /* the same shapes; the bodies as the step found them */
-  w0.bodies = c->start;
-  w0.nb = c->nb;
-  if (physics_check_step(&w0, sim->w, stepper_contacts(sim->st), stepper_impulses(sim->st),
-                         stepper_drive_impulse(sim->st), stepper_velocity(sim->st), c->h, &c->last))
-    return RUN_ERROR;
+  if (!rec->advanced || c->halves == 0) return RUN_CONTINUE;
   c->have_last = 1;
   struct run_physics_stats *out = c->out;
   out->steps++;
@@ -291,13 +305,7 @@ static void phys_values(void *vctx, double *v)
     v[j] = c->have_last ? c->last.v[j] : NAN;
 }
 
-static void phys_destroy(void *vctx)
-{
-  struct physics_ctx *c = vctx;
-  if (!c) return;
-  free(c->start);
-  free(c);
-}
+static void phys_destroy(void *vctx) { free(vctx); }
 
 int run_observer_physics(struct run_observer *o, struct run_physics_stats *out)
 {

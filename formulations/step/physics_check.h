@@ -6,7 +6,9 @@
  * The tangential impulses are not part of that common form, so they are recovered from the momentum balance
  * (physics_check.c): M (nu+ - nu_free) = sum_i (W_n,i p_n,i + W_t,i lambda_t,i) + g + joint impulses.
  *
- * Per step (physics_step); trace columns phys_penetration, phys_signorini, phys_coulomb, phys_dissipation,
+ * Per step (physics_step; a halved step (-step_halvings) is judged half by half, each kept half with its own
+ * start state, contacts, impulses and length: the step's value is the worst half's, its energy gain the
+ * halves' sum); trace columns phys_penetration, phys_signorini, phys_coulomb, phys_dissipation,
  * phys_energy_gain:
  *   penetration  deepest overlap after the step by the shared detection (world_detect, threshold 0) [m]
  *   signorini    max over contacts of p_n (gap / h + v_n+)^+: an impulse on a contact that opens [J]

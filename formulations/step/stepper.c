@@ -29,7 +29,14 @@ struct stepper {
   double *drive; /* the drives' generalised impulse of the last step (ndof), when the formulation has them */
   int cap_z, cap_nu, cap_pn, cap_drive;
   int has_drive;
-  int nz; /* entries of z in the last step */
+  int nz;             /* entries of z in the last step */
+  struct body *start; /* the bodies at the start of the last attempt (stepper_on_substep) */
+  int cap_start;
+  stepper_substep_fn on_substep; /* stepper_on_substep */
+  void *on_substep_ctx;
+  stepper_first_failure_fn on_first_failure; /* stepper_on_first_failure */
+  void *on_first_failure_ctx;
+  int first_solve; /* 1 until the step's first solve has been made (stepper_step) */
 };
 
 int stepper_create(struct stepper **st)
@@ -47,6 +54,7 @@ void stepper_destroy(struct stepper **st)
   free((*st)->nu);
   free((*st)->pn);
   free((*st)->drive);
+  free((*st)->start);
   free(*st);
   *st = NULL;
 }
@@ -61,6 +69,18 @@ const double *stepper_solution(const struct stepper *st, int *n)
   return st->z;
 }
 const struct cp_problem *stepper_problem(const struct stepper *st) { return st->p; }
+
+void stepper_on_substep(struct stepper *st, stepper_substep_fn fn, void *ctx)
+{
+  st->on_substep = fn;
+  st->on_substep_ctx = ctx;
+}
+
+void stepper_on_first_failure(struct stepper *st, stepper_first_failure_fn fn, void *ctx)
+{
+  st->on_first_failure = fn;
+  st->on_first_failure_ctx = ctx;
+}
 
 static int reserve(double **p, int *cap, int n)
 {
@@ -94,6 +114,7 @@ static int step_once(struct stepper *st, struct world *w, struct formulation *f,
   int nz_prev = st->nz; /* the previous step's answer stays in st->z (a warm start when the size matches) */
   st->nz = 0;
   cp_destroy(&st->p);
+  if (st->on_substep && world_bodies_save(w, &st->start, &st->cap_start)) goto cleanup;
   double t0 = solver_wall_time();
   contact_set_clear(&st->cs);
   if (f->type->detect) {
@@ -125,6 +146,9 @@ static int step_once(struct stepper *st, struct world *w, struct formulation *f,
     st->nz = p->n;
     struct solve_result r;
     if (solver_solve(s, p, st->z, &r)) goto cleanup;
+    if (st->first_solve && r.status != SOLVE_CONVERGED && st->on_first_failure)
+      st->on_first_failure(st->on_first_failure_ctx, p, &r, &f->rows);
+    st->first_solve = 0;
     add_round(&rec->solve, &r, round);
     rec->fp_iterations = round + 1;
     int next = FORMULATION_ROUND_DONE;
@@ -278,8 +302,13 @@ static int step_halving(struct stepper *st, struct world *w, struct formulation 
     snprintf(rec->solve.message, sizeof rec->solve.message, "%s", f->message);
     return 1;
   }
-  if (rc || !halve || !rec->failed) {
+  if (rc || !halve || !rec->failed) { /* kept: this (half) step is final */
     if (keep) snapshot_free(&ss);
+    if (!rc && rec->advanced && st->on_substep &&
+        st->on_substep(st->on_substep_ctx, st->start, w->nb, h, rec)) {
+      snprintf(rec->solve.message, sizeof rec->solve.message, "an observer of the (half) step failed");
+      rc = 1;
+    }
     return rc;
   }
   rc = snapshot_restore(&ss, w, f);
@@ -304,5 +333,6 @@ static int step_halving(struct stepper *st, struct world *w, struct formulation 
 int stepper_step(struct stepper *st, struct world *w, struct formulation *f, struct solver *s, double h,
                  struct step_record *rec)
 {
+  st->first_solve = 1;
   return step_halving(st, w, f, s, h, 0, rec);
 }

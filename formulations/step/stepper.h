@@ -45,7 +45,26 @@ const double *stepper_drive_impulse(const struct stepper *st);
 /* The last step's solution z (its last round's), *n entries; valid until the next step. */
 const double *stepper_solution(const struct stepper *st, int *n);
 /* The last step's complementarity problem (its last round's; NULL before a step or when assembly failed);
- * valid until the next step. */
+ * valid until the next step. After a step taken again (cold retry, halving) it is the last attempt's. */
 const struct cp_problem *stepper_problem(const struct stepper *st);
+/* Called once in a step whose first solve (first attempt, first round) did not converge, right after that
+ * solve, with its problem p (assembled from the state at the step's start, at the step's h), its result and
+ * its rows; p is valid only during the call. Why: the stepper then takes the step again (cold retry,
+ * halving), and what stepper_problem shows afterwards is another problem, of another length and state (the
+ * corpus capture keeps the problem the step failed on, which its world at the step's start rebuilds).
+ * fn NULL: none. */
+/* Called for each (half) step the stepper keeps that advanced the state, right after it: once for a step,
+ * for each half of a halved one (an attempt a cold retry or a halving replaced is not kept). start: the nb
+ * bodies at its start (valid during the call); h: its length; rec: its record. The world and
+ * stepper_contacts, stepper_impulses, stepper_drive_impulse and stepper_velocity are that (half) step's. Why:
+ * after a halved step those show its last half only, which the state change over the whole step does not
+ * match (the physics checks judge each kept half). Nonzero from fn stops the step (stepper_step returns 1).
+ * fn NULL: none. */
+typedef int (*stepper_substep_fn)(void *ctx, const struct body *start, int nb, double h,
+                                  const struct step_record *rec);
+void stepper_on_substep(struct stepper *st, stepper_substep_fn fn, void *ctx);
+typedef void (*stepper_first_failure_fn)(void *ctx, const struct cp_problem *p, const struct solve_result *r,
+                                         const struct row_counts *rows);
+void stepper_on_first_failure(struct stepper *st, stepper_first_failure_fn fn, void *ctx);
 
 #endif

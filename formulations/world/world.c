@@ -580,6 +580,18 @@ double world_kinetic_energy(const struct world *w)
   return e;
 }
 
+int world_bodies_save(const struct world *w, struct body **buf, int *cap)
+{
+  if (w->nb > *cap) {
+    struct body *b = realloc(*buf, (size_t)w->nb * sizeof *b);
+    if (!b) return 1;
+    *buf = b;
+    *cap = w->nb;
+  }
+  if (w->nb > 0) memcpy(*buf, w->bodies, (size_t)w->nb * sizeof **buf);
+  return 0;
+}
+
 double world_potential_energy(const struct world *w)
 {
   double e = 0.0;

@@ -233,6 +233,11 @@ void world_apply_inverse_mass(const struct world *w, const double *in, double *o
 /* The mass matrix as a dense ndof x ndof row-major block (zeroed first). */
 void world_mass_matrix(const struct world *w, double *M);
 
+/* The bodies' state as it is now (positions, velocities: the step start a check or a retry goes back to)
+ * copied into *buf, which grows to w->nb bodies (*cap: its capacity; NULL and 0 at first). 0, or 1 when it
+ * could not grow (*buf unchanged). */
+int world_bodies_save(const struct world *w, struct body **buf, int *cap);
+
 /* Metrics. */
 double world_kinetic_energy(const struct world *w);
 /* The fastest dynamic body's centre speed |v| (a blow-up shows here first). */

@@ -7,7 +7,8 @@
 # the rebuilt problem is the run's: the same bounds and F(z0) bit for bit (rebuild_diff 0), and fb_newton
 # from the run's z0 takes the same iterations to the same status as in the run's trace. A corrupt world text
 # and an unknown formulation are recorded rows (not_rebuildable) and the replay goes on (exit 0); a version 2
-# corpus still reads; fb_newton's run again without Levenberg-Marquardt solves a rolling N-gon step.
+# corpus still reads; fb_newton's run again without Levenberg-Marquardt solves a rolling N-gon step; a step
+# the stepper took again (cold retry, halving) is captured as the problem it first failed on.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../lib.sh"
@@ -105,3 +106,40 @@ check "N-gon step: fails with Levenberg-Marquardt alone" \
   '[ "$(nr "$tmp/ng0/tasks.csv" max_iterations)" = 1 ] && [ "$(nr "$tmp/ng0/tasks.csv" converged)" = 0 ]'
 check "N-gon step: converges when the failed run is run again without it" \
   '[ "$(nr "$tmp/ng1/tasks.csv" converged)" = 1 ] && grep -q "converged in the run without" "$tmp/ng1/tasks.csv"'
+
+# a step whose first solve fails and which the stepper takes again (-step_cold_retry, -step_halvings) is
+# captured as the problem it failed on: the one its world at the step's start rebuilds at the run's h (the
+# last retry's problem is another: cold, or of h / 2), with the first solve's status; under
+# -cp_capture_failed it counts as failed although the retry converged
+for retry in "cold_retry 1" "halvings 2"; do
+  set -- $retry
+  tag=$1
+  mkdir -p "$tmp/tr_$tag"
+  "$CB_BIN/bench_rolling_disc" -N 10 -h 0.003 -formulation geometric_implicit -cp_solver fb_newton \
+    -fb_newton_retry_plain 0 -step_halvings $([ "$tag" = halvings ] && echo 2 || echo 0) \
+    -step_cold_retry $([ "$tag" = cold_retry ] && echo 1 || echo 0) -t_end 0.5 -out "$tmp/r_$tag" \
+    -trace "$tmp/tr_$tag" -cp_capture "$tmp/$tag.h5" -cp_capture_failed 1 $q >/dev/null 2>&1
+  tr="$tmp/tr_$tag/rolling_disc_task0.csv"
+  retried=$(awk -F, -v f=$(csv_col "$tr" fp_iterations) -v s=$(csv_col "$tr" status) \
+    'NR > 1 && $f > 1 && $s == "converged"' "$tr" | wc -l)
+  "$cor" -corpus "$tmp/$tag.h5" -cp_solver fb_newton -fb_newton_retry_plain 0 -repeats 1 -out "$tmp/rep_$tag" $q \
+    >/dev/null 2>&1
+  csv="$tmp/rep_$tag/tasks.csv"
+  ok=$(awk -F, -v d=$(csv_col "$csv" rebuild_diff) -v rs=$(csv_col "$csv" run_status) -v s=$(csv_col "$csv" status) \
+    -v h=$(csv_col "$csv" h) 'NR > 1 && $d == "0" && $rs == "max_iterations" && $s == "max_iterations" && $h == 0.003' \
+    "$csv" | wc -l)
+  check "-step_$tag: the step taken again and solved ($retried) is captured as the problem it failed on (rebuilt exactly at h, its first solve's status, fb_newton fails it again: $ok)" \
+    '[ "$retried" -ge 1 ] && [ "$ok" = "$retried" ] && [ "$(tail -n +2 "$csv" | wc -l)" = "$retried" ]'
+done
+
+# -cp_dump_failed on a failed callback problem: no plain file exists for it, so the run stops with the way to
+# keep it named (-cp_capture) and exits 1, in-process as forked (the task's message is not a ledger row)
+for fork in 0 1; do
+  "$CB_BIN/bench_rolling_disc" -N 10 -h 0.003 -formulation geometric_implicit -cp_solver fb_newton \
+    -fb_newton_retry_plain 0 -t_end 0.5 -out "$tmp/dump$fork" -cp_dump_failed "$tmp/dumpdir$fork" \
+    -task_fork $fork $q >"$tmp/out" 2>&1
+  rc=$?
+  check "-cp_dump_failed on a failed ncp step (-task_fork $fork): exit 1, -cp_capture named, no row for it" \
+    '[ $rc = 1 ] && grep -q "error: -cp_dump_failed: step 115.s failed problem is a nonlinear (callback) ncp.*-cp_capture FILE.h5 -cp_capture_failed 1" "$tmp/out" &&
+     ! grep -q "!-cp_dump_failed" "$tmp/dump$fork/ledger.csv"' || sed 's/^/# /' "$tmp/out"
+done

@@ -8,12 +8,16 @@
  * halved step are scaled to a step of h (grasp_run.c). The explicit step (stewart_trinkle, Lemke) never
  * fails there, so -step_halvings 8 leaves its trial bit for bit as it was. The cold retry
  * (-step_cold_retry, stepper.c): a second trial (scene grasp at (0.5, -15.5) mm) whose first finger contact
- * no halving lets Newton solve from the warm start (the last step's answers) is solved from the cold one. */
+ * no halving lets Newton solve from the warm start (the last step's answers) is solved from the cold one.
+ * The physics checks judge a halved step half by half (stepper_on_substep), a step not halved as before. */
 #include "check.h"
 #include "grasp_fixture.h"
+#include "physics_check.h"
+#include "stepper.h"
 
 #include <math.h>
 #include <petscsys.h>
+#include <stdlib.h>
 #include <string.h>
 
 static struct grasp_world_settings settings = {.x = -9.5,
@@ -92,6 +96,99 @@ static void test_cold_retry(void)
   settings = keep;
 }
 
+/* What the physics checks read of a halved step, judged two ways by an observer beside the physics observer
+ * (run_observer_physics, which judges each kept half by the stepper's substep hook): the whole step's state
+ * change with the last half's contacts and impulses (the way they were judged before the hook), and the
+ * physics observer's values for the step. */
+struct whole_step_judge {
+  struct run_observer *phys;
+  struct body *start;
+  int nb;
+  long plain_steps, plain_equal, halved_steps;
+  double halved_whole_coulomb, halved_coulomb; /* worst over the halved steps */
+  double plain_coulomb;                        /* worst over the others */
+};
+
+static int judge_before(void *vctx, struct simulation *sim, long k, double h)
+{
+  (void)k, (void)h;
+  struct whole_step_judge *c = vctx;
+  free(c->start);
+  c->start = malloc((size_t)sim->w->nb * sizeof *c->start);
+  if (!c->start) return RUN_ERROR;
+  memcpy(c->start, sim->w->bodies, (size_t)sim->w->nb * sizeof *c->start);
+  c->nb = sim->w->nb;
+  return RUN_CONTINUE;
+}
+
+static int judge_after(void *vctx, const struct simulation *sim, long k, const struct step_record *rec)
+{
+  (void)k;
+  struct whole_step_judge *c = vctx;
+  if (!rec->advanced) return RUN_CONTINUE;
+  struct world w0 = *sim->w;
+  w0.bodies = c->start;
+  w0.nb = c->nb;
+  struct physics_step whole;
+  double v[PHYSICS_N_CHECKS];
+  if (physics_check_step(&w0, sim->w, stepper_contacts(sim->st), stepper_impulses(sim->st),
+                         stepper_drive_impulse(sim->st), stepper_velocity(sim->st), 1e-3, &whole))
+    return RUN_ERROR;
+  c->phys->values(c->phys->ctx, v);
+  if (rec->halvings == 0) {
+    c->plain_steps++;
+    int equal = 1;
+    for (int j = 0; j < PHYSICS_N_CHECKS; j++)
+      equal = equal && v[j] == whole.v[j];
+    c->plain_equal += equal;
+    c->plain_coulomb = fmax(c->plain_coulomb, v[2]);
+  } else {
+    c->halved_steps++;
+    c->halved_whole_coulomb = fmax(c->halved_whole_coulomb, whole.v[2]);
+    c->halved_coulomb = fmax(c->halved_coulomb, v[2]);
+  }
+  return RUN_CONTINUE;
+}
+
+/* The physics checks of a halved step judge each half with its own start state, contacts, impulses and
+ * length: the whole step's state change with the last half's impulses reads friction outside the cone that
+ * no half has (the trial of test_implicit, equilibrated with 8 halvings), while a step not halved is
+ * judged exactly as before. */
+static void test_physics_of_halves(void)
+{
+  const struct grasp_trial_opts o = grasp_fixture_opts();
+  struct world *w = NULL;
+  char msg[256];
+  struct run_physics_stats stats;
+  struct run_observer obs[2];
+  struct whole_step_judge judge = {.phys = &obs[0]};
+  struct grasp_result r = {0};
+  struct simulation sim;
+  const char *const eq8[] = {"-geometric_implicit_equilibrate", "1", "-step_halvings", "8", NULL};
+  PetscOptions po = test_options_object(eq8);
+  int rc = grasp_world_build(&settings, &w, msg, sizeof msg) || run_observer_physics(&obs[0], &stats);
+  obs[1] = (struct run_observer){
+      .name = "whole step", .ctx = &judge, .before_step = judge_before, .after_step = judge_after};
+  rc = rc || simulation_open(&sim, w, "geometric_implicit", "fb_newton", po) ||
+       grasp_run_trial(&sim, &settings, &o, obs, 2, &r);
+  CHECK(rc == 0 && r.halved > 0 && judge.halved_steps > 0 && judge.plain_steps > 100,
+        "the trial runs with halved steps (%ld halved, %ld not; %s)", judge.halved_steps, judge.plain_steps,
+        rc ? r.message : grasp_outcome_name(r.outcome));
+  CHECK(judge.plain_equal == judge.plain_steps,
+        "a step not halved: the same values as the whole step's (%ld of %ld)", judge.plain_equal,
+        judge.plain_steps);
+  CHECK(
+      judge.halved_coulomb <= 2.0 * judge.plain_coulomb &&
+          judge.halved_whole_coulomb > 1e2 * judge.halved_coulomb,
+      "halved steps: worst Coulomb excess %.3g N s judged by halves (steps not halved: %.3g), %.3g judged as "
+      "a whole with the last half's impulses",
+      judge.halved_coulomb, judge.plain_coulomb, judge.halved_whole_coulomb);
+  simulation_close(&sim);
+  run_observers_destroy(obs, 1);
+  free(judge.start);
+  PetscOptionsDestroy(&po);
+}
+
 static void test_explicit_unchanged(void)
 {
   struct grasp_result a = {0}, b = {0};
@@ -109,6 +206,7 @@ int main(int argc, char **argv)
   test_implicit();
   test_explicit_unchanged();
   test_cold_retry();
+  test_physics_of_halves();
   int rc = check_finish();
   PetscCall(PetscFinalize());
   return rc;
