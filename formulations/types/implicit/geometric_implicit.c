@@ -53,6 +53,11 @@ static const struct option_decl gi_options[] = {
      "slip speed allowed while friction sticks [m/s]: (21) reads ... + p_t (sigma + creep), the same for "
      "support friction and motors; it picks the statically indeterminate split of the friction impulses "
      "(0: the paper's law)"},
+    {"geometric_implicit_cone_row", OPT_CHOICE, offsetof(struct implicit_step, cone_degree1), "paper",
+     "paper|degree1",
+     "the friction cone row (22) sigma is complementary to: paper, mu^2 p_n^2 - |p|_e^2 (in (N s)^2, so the "
+     "tolerance bounds the friction's square); degree1, mu p_n - |p|_e (the same solutions where p_n >= 0, "
+     "in N s)"},
     {"geometric_implicit_equilibrate", OPT_BOOL, offsetof(struct implicit_step, equilibrate), "0", NULL,
      "solve each step's NCP with its rows and unknowns scaled by powers of two that equilibrate the "
      "Jacobian at the guess (Ruiz): for worlds whose impulses, speeds and lengths differ by orders of "
@@ -73,7 +78,8 @@ static int gi_rows2(const struct implicit_step *d, int i, const double *x, doubl
   const struct implicit_contact2d_index i2 = {ix.a1, ix.a2, ix.pt, ix.l1, ix.l2, ix.pn, ix.sg};
   const struct convex_fn *g2 = ct->m2 > 1 ? d->pool + ct->g2 : NULL;
   double et2 = d->et * d->et;
-  return implicit_contact2d_eval(ct->s2, g2, ct->m2, ct->mu, et2, d->creep, d->h, x, i2, d->e2, F, J, d->n);
+  return implicit_contact2d_eval(ct->s2, g2, ct->m2, ct->mu, et2, d->cone_degree1, d->creep, d->h, x, i2,
+                                 d->e2, F, J, d->n);
 }
 
 /* 3D: (15)-(16), the frame, friction (21)-(22) and the impulses in the Newton-Euler rows

@@ -142,7 +142,7 @@ static void friction_row(const struct implicit_force2 *c, const double *nu, doub
 }
 
 int implicit_contact2d_eval(const struct gi_side s[2], const struct convex_fn *g2, int m2, double mu,
-                            double et2, double creep, double h, const double *x,
+                            double et2, int cone_degree1, double creep, double h, const double *x,
                             struct implicit_contact2d_index ix, struct side_eval *e2, double *F, double *J,
                             int n)
 {
@@ -175,8 +175,6 @@ int implicit_contact2d_eval(const struct gi_side s[2], const struct convex_fn *g
       s, &e1, e2, m2, &e12, h,
       (struct implicit_gap_at){.a1 = ix.a1, .a2 = ix.a2, .l1 = ix.l1, .l2 = ix.l2, .pn = ix.pn, .db = -1}, x,
       F, J, n);
-  F[ix.sg] = mu * mu * pn * pn - pt * pt / et2;
-  jac_add(J, n, ix.sg, ix.pn, 2.0 * mu * mu * pn);
-  jac_add(J, n, ix.sg, ix.pt, -2.0 * pt / et2);
+  implicit_cone_row(ix.sg, mu, pn, &ix.pn, 1, &pt, &ix.pt, &et2, 1, cone_degree1, F, J, n);
   return 0;
 }

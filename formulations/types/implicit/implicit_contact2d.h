@@ -25,7 +25,7 @@ struct implicit_contact2d_index {
  * e_t^2 mu p_n v_t + (sigma + creep) p_t (a slip of at most creep while sticking: -geometric_implicit_creep).
  * Returns 1 when body 2's normal is undefined (zero gradient). */
 int implicit_contact2d_eval(const struct gi_side s[2], const struct convex_fn *g2, int m2, double mu,
-                            double et2, double creep, double h, const double *x,
+                            double et2, int cone_degree1, double creep, double h, const double *x,
                             struct implicit_contact2d_index ix, struct side_eval *e2, double *F, double *J,
                             int n);
 

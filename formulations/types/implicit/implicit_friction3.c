@@ -137,12 +137,7 @@ int implicit_friction3_rows(const struct friction3 *c, const struct dv *nv, cons
   }
   friction_forces(c, nv, &tv, &ov, r, F, J, n);
   /* (22) */
-  double et2 = c->e[0] * c->e[0], eo2 = c->e[1] * c->e[1], er2 = c->e[2] * c->e[2];
-  F[c->isg] = mu * mu * pn * pn - pt * pt / et2 - po * po / eo2 - pr * pr / er2;
-  for (int q = 0; q < c->npn; q++)
-    jac_add(J, n, c->isg, c->pn_col[q], 2.0 * mu * mu * pn);
-  jac_add(J, n, c->isg, c->ipt, -2.0 * pt / et2);
-  jac_add(J, n, c->isg, c->ipo, -2.0 * po / eo2);
-  jac_add(J, n, c->isg, c->ipr, -2.0 * pr / er2);
+  const double e2[3] = {c->e[0] * c->e[0], c->e[1] * c->e[1], c->e[2] * c->e[2]};
+  implicit_cone_row(c->isg, mu, pn, c->pn_col, c->npn, ps, prow, e2, 3, c->cone_degree1, F, J, n);
   return 0;
 }

@@ -28,6 +28,7 @@ struct friction3 {
   int pn_col[2], npn;          /* its unknowns' columns (p_n; or p_ns, p_nr) */
   double pt, po, pr, sg;       /* the friction impulses and sigma */
   double creep;           /* (21) reads ... + p (sigma + creep): a slip of at most creep while sticking */
+  int cone_degree1;       /* (22) in degree 1 (implicit_cone_row) */
   int ipt, ipo, ipr, isg; /* their columns; rows (21) are ipt, ipo, ipr and (22) is isg */
   const int *cols;        /* the 18 local variables' global columns (-1: a static body's) */
 };

@@ -77,6 +77,7 @@ struct implicit_step {
   double et, eo, er;     /* options: the friction ellipsoid's semi-axes (eq. 5) */
   double k, cdamp, dmax; /* options (quasi_rigid): stiffness, damping, maximum deflection */
   double creep;          /* option (geometric_implicit): the slip speed sticking friction allows [m/s] */
+  int cone_degree1;      /* option (geometric_implicit, quasi_rigid): (22) in degree 1 (implicit_cone_row) */
   int equilibrate;       /* option (geometric_implicit): solve the step's NCP in equilibrated units */
   int dim, fr;           /* the step's: 2 or 3; 1 with friction unknowns */
   int ndof, nc, n, nfree;

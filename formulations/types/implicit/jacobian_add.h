@@ -6,11 +6,45 @@
 #ifndef CB_JACOBIAN_ADD_H
 #define CB_JACOBIAN_ADD_H
 
+#include <math.h>
 #include <stddef.h>
 
 static inline void jac_add(double *J, int n, int row, int col, double v)
 {
   if (J && col >= 0) J[(size_t)row * n + col] += v;
+}
+
+/* The friction cone row (22) of Chakraborty et al., the one that sigma is complementary to (0 <= F[row] perp
+ * sigma >= 0): the normal impulse pn (its unknowns' columns pncol[0 .. npn)) and the friction impulses p[k]
+ * (columns pcol[k], squared ellipsoid semi-axes e2[k], k < m). degree1 0, the paper's: mu^2 pn^2 - sum p_k^2
+ * / e2_k, a row in (N s)^2. 1: mu pn - sqrt(sum p_k^2 / e2_k), the same solutions wherever pn >= 0 ((a^2 -
+ * b^2) sigma = 0 iff (a - b) sigma = 0 for a + b > 0, both rows 0 at a = b = 0) but in N s, so that the
+ * solver's tolerance bounds the friction itself: in (N s)^2, 6e-5 N s of friction on a contact with pn = 0
+ * reads 4e-9, inside a 1e-8 tolerance (results/reference/grasp_implicit_quick/README.md). Its slope in p at p
+ * = 0 is taken as 0 (an element of the generalised gradient). */
+static inline void implicit_cone_row(int row, double mu, double pn, const int *pncol, int npn,
+                                     const double *p, const int *pcol, const double *e2, int m, int degree1,
+                                     double *F, double *J, int n)
+{
+  if (!degree1) {
+    F[row] = mu * mu * pn * pn;
+    for (int k = 0; k < m; k++)
+      F[row] -= p[k] * p[k] / e2[k];
+    for (int q = 0; q < npn; q++)
+      jac_add(J, n, row, pncol[q], 2.0 * mu * mu * pn);
+    for (int k = 0; k < m; k++)
+      jac_add(J, n, row, pcol[k], -2.0 * p[k] / e2[k]);
+    return;
+  }
+  double b2 = 0.0;
+  for (int k = 0; k < m; k++)
+    b2 += p[k] * p[k] / e2[k];
+  const double b = sqrt(b2);
+  F[row] = mu * pn - b;
+  for (int q = 0; q < npn; q++)
+    jac_add(J, n, row, pncol[q], mu);
+  for (int k = 0; k < m && b > 0.0; k++)
+    jac_add(J, n, row, pcol[k], -p[k] / (e2[k] * b));
 }
 
 /* One gap row: F[row] = value, J[row][a + j] += sign G[j] (j < dim), and for a moving side J[row][dof + k]

@@ -48,6 +48,10 @@ static const struct option_decl qr_options[] = {
      "e_o: second tangential semi-axis of the friction ellipsoid (eq. 5; 3D only)"},
     {"quasi_rigid_er", OPT_REAL, offsetof(struct implicit_step, er), "1", "(0,inf)",
      "e_r: semi-axis of the frictional moment about the normal, a length [m] (eq. 5; 3D only)"},
+    {"quasi_rigid_cone_row", OPT_CHOICE, offsetof(struct implicit_step, cone_degree1), "paper",
+     "paper|degree1",
+     "the friction cone row (22) on p_n = p_ns + p_nr, which sigma is complementary to: paper, mu^2 p_n^2 - "
+     "|p|_e^2 (in (N s)^2); degree1, mu p_n - |p|_e (the same solutions where p_n >= 0, in N s)"},
 };
 
 /* the compliant body: the half-plane (plane) when there is one (Sec. 6.3), else the one that is not a
@@ -161,10 +165,9 @@ static void qr_friction2(const struct implicit_step *d, double mu, struct implic
   for (int j = 0; j < 3; j++)
     tq[j] = fc->dt_q[j] * w[0] + fc->dt_q[3 + j] * w[1];
   side_add_pose(J, n, ix.pt, fc->s[0], h, tq, c);
-  F[ix.sg] = mu * mu * pn * pn - pt * pt;
-  jac_add(J, n, ix.sg, ix.pn, 2.0 * mu * mu * pn);
-  jac_add(J, n, ix.sg, ix.pnr, 2.0 * mu * mu * pn);
-  jac_add(J, n, ix.sg, ix.pt, -2.0 * pt);
+  const int pncol[2] = {ix.pn, ix.pnr};
+  const double one = 1.0;
+  implicit_cone_row(ix.sg, mu, pn, pncol, 2, &pt, &ix.pt, &one, 1, d->cone_degree1, F, J, n);
 }
 
 static int qr_rows2(const struct implicit_step *d, int i, const double *x, double *F, double *J)
