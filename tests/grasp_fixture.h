@@ -45,6 +45,26 @@ static inline struct grasp_trial_opts grasp_fixture_opts(void)
                                    .start_clear = 2e-4};
 }
 
+/* One drawn trial (test_step_halving, test_implicit_cone_row): scene grasp at (-9.5, -17.5) mm, medium
+ * friction, a tripod and coefficients as bench_grasp drew them. */
+static inline struct grasp_world_settings grasp_fixture_drawn(void)
+{
+  return (struct grasp_world_settings){.x = -9.5,
+                                       .y = -17.5,
+                                       .mass = 0.03,
+                                       .jaw_mass = 0.05,
+                                       .close_speed = 0.02,
+                                       .close_force = 1.0,
+                                       .damping = 0.0,
+                                       .g = 9.81,
+                                       .dirs = 8,
+                                       .mu_support = 0.49059957392513753,
+                                       .mu_grip = 0.62078055194579074,
+                                       .tripod = {{10.59, -3.034}, {-8.015, 15.05}, {0.4318, -7.289}},
+                                       .start_clear = 2e-4,
+                                       .margin = 5e-4};
+}
+
 /* What bench_grasp gives geometric_implicit on this world (its GRASP_DEFAULTS), option / value pairs. */
 static const char *const grasp_fixture_implicit[] = {"-geometric_implicit_equilibrate",
                                                      "1",

@@ -20,20 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct grasp_world_settings settings = {.x = -9.5,
-                                               .y = -17.5,
-                                               .mass = 0.03,
-                                               .jaw_mass = 0.05,
-                                               .close_speed = 0.02,
-                                               .close_force = 1.0,
-                                               .damping = 0.0,
-                                               .g = 9.81,
-                                               .dirs = 8,
-                                               .mu_support = 0.49059957392513753,
-                                               .mu_grip = 0.62078055194579074,
-                                               .tripod = {{10.59, -3.034}, {-8.015, 15.05}, {0.4318, -7.289}},
-                                               .start_clear = 2e-4,
-                                               .margin = 5e-4};
+static struct grasp_world_settings settings; /* grasp_fixture_drawn(), moved by test_cold_retry */
 
 /* One trial of settings (grasp_fixture_run). */
 static int run_trial(const char *formulation, const char *solver, const char *const *opts,
@@ -203,6 +190,7 @@ static void test_explicit_unchanged(void)
 int main(int argc, char **argv)
 {
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
+  settings = grasp_fixture_drawn();
   test_implicit();
   test_explicit_unchanged();
   test_cold_retry();

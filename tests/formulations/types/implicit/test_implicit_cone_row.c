@@ -83,30 +83,14 @@ static void test_jacobians(void)
  * row: both solve every step and classify the trial alike. */
 static void test_grasp_trial(void)
 {
-  const struct grasp_world_settings sc = {.x = -9.5,
-                                          .y = -17.5,
-                                          .mass = 0.03,
-                                          .jaw_mass = 0.05,
-                                          .close_speed = 0.02,
-                                          .close_force = 1.0,
-                                          .g = 9.81,
-                                          .dirs = 8,
-                                          .mu_support = 0.49059957392513753,
-                                          .mu_grip = 0.62078055194579074,
-                                          .tripod = {{10.59, -3.034}, {-8.015, 15.05}, {0.4318, -7.289}},
-                                          .start_clear = 2e-4,
-                                          .margin = 5e-4};
-  const char *const deg1[] = {"-geometric_implicit_equilibrate",
-                              "1",
-                              "-geometric_implicit_creep",
-                              "2e-5",
-                              "-step_halvings",
-                              "8",
-                              "-step_cold_retry",
-                              "1",
-                              "-geometric_implicit_cone_row",
-                              "degree1",
-                              NULL};
+  const struct grasp_world_settings sc = grasp_fixture_drawn();
+  const char *deg1[32];
+  int k = 0;
+  for (; grasp_fixture_implicit[k]; k++)
+    deg1[k] = grasp_fixture_implicit[k];
+  deg1[k++] = "-geometric_implicit_cone_row";
+  deg1[k++] = "degree1";
+  deg1[k] = NULL;
   struct grasp_result paper = {0}, linear = {0};
   int rc = grasp_fixture_run(&sc, "geometric_implicit", "fb_newton", grasp_fixture_implicit, &paper) ||
            grasp_fixture_run(&sc, "geometric_implicit", "fb_newton", deg1, &linear);
