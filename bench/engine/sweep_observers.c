@@ -110,12 +110,15 @@ static int dump_after(void *vctx, const struct simulation *sim, long k, const st
   char path[PETSC_MAX_PATH_LEN + 128], err[512];
   snprintf(path, sizeof path, "%s/%s_task%ld_step%ld.txt", c->dir, c->experiment, c->task_id, k);
   c->dumped++;
-  if (!cp_is_linear(p)) /* the way to keep it is named: the plain format's own message does not */
+  int bad = !cp_is_linear(p);
+  if (bad) /* the way to keep it is named: the plain format's own message does not */
     snprintf(err, sizeof err,
              "step %ld's failed problem is a nonlinear (callback) %s, which has no plain file: keep it with "
              "-cp_capture FILE.h5 -cp_capture_failed 1 and replay it with bin/bench_corpus",
              k, cp_kind_name(p->kind));
-  if (!cp_is_linear(p) || cp_write_plain(path, p, err, sizeof err)) {
+  else
+    bad = cp_write_plain(path, p, err, sizeof err);
+  if (bad) {
     sweep_task_write_failed("-cp_dump_failed: %s", err); /* as a trace: the run stops after this task */
     return RUN_STOP;
   }
@@ -150,7 +153,7 @@ struct capture_ctx {
   struct solve_result first_solve;
   struct row_counts first_rows;
   struct corpus_callback first_cb;
-  int first_has_cb;
+  const struct corpus_callback *first_rb; /* &first_cb, or NULL: linear, or its rebuild data is missing */
 };
 
 /* Step k is one -cp_capture_step or -cp_capture_every picks. */
@@ -237,7 +240,7 @@ static void capture_first_failure(void *vctx, const struct cp_problem *p, const 
   if (!c->picked || !(c->first = cp_duplicate(p))) return;
   c->first_solve = *r;
   c->first_rows = *rows;
-  c->first_has_cb = !cp_is_linear(p) && capture_callback(c, c->sim, c->first, &c->first_cb) != NULL;
+  c->first_rb = cp_is_linear(p) ? NULL : capture_callback(c, c->sim, c->first, &c->first_cb);
 }
 
 static void capture_free(struct capture_ctx *c)
@@ -296,8 +299,7 @@ static void capture_after(struct capture_ctx *c, const struct simulation *sim, l
   memcpy(m->rows, rows, sizeof rows);
   struct corpus_callback cb;
   const struct corpus_callback *rb = NULL; /* a linear problem's data is its own */
-  if (!cp_is_linear(p))
-    rb = c->first ? (c->first_has_cb ? &c->first_cb : NULL) : capture_callback(c, sim, p, &cb);
+  if (!cp_is_linear(p)) rb = c->first ? c->first_rb : capture_callback(c, sim, p, &cb);
   if (sweep_capture_add(c->set, p, m, rb)) c->done = 1;
   cp_destroy(&c->first);
 }
