@@ -283,6 +283,7 @@ static int sweep_start_run(struct sweep *s, MPI_Comm *self_inner)
       fprintf(stderr, "[%s] %ld tasks to run (%ld selected of %ld) on %d ranks -> %s\n", s->d->experiment,
               s->n_todo, s->n_selected, s->total, s->size, s->out);
     if (write_meta(s, 0)) rc = 1; /* a directory that takes no meta.json will not take the rows either */
+    sweep_build_differs(stderr);  /* a reference made from a binary of another tree must say so */
   }
   MPI_Bcast(&rc, 1, MPI_INT, 0, s->comm);
   return rc;

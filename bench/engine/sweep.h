@@ -126,8 +126,7 @@ struct sweep_capture {
   int every, failed_only;
   long step; /* > 0: only this step of each task (every is then not used) */
   long max;
-  char git_sha[64]; /* read once per process (a popen per task costs ~10 ms: more than a quick task's capture)
-                     */
+  char git_sha[64]; /* the build's commit, "+dirty" when its tracked files differed (build_info.h) */
 };
 
 struct sweep_task {

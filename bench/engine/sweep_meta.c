@@ -1,13 +1,14 @@
-/* sweep_meta.c — meta.json: git sha and dirty flag, host, ranks, PETSc/GSL/MPI versions, options,
- * start/end, wall time, parallel efficiency Σ(task seconds)/(ranks × wall) and the schedule ratio
- * wall / max(Σ/ranks, longest task), and what the timings depend on: the CPU model, the BLAS threads and
- * kernel set in use (blas_core, and blas_core_detected: OpenBLAS's own pick, see blas_core.c) and the
- * environment that sets them (OPENBLAS_NUM_THREADS, OMP_NUM_THREADS, OPENBLAS_CORETYPE), and
- * the SLURM job (SLURM_JOB_ID, SLURM_ARRAY_JOB_ID, SLURM_ARRAY_TASK_ID; null when absent). A run writes it
- * at its start (finished false) and end; a job-array slice writes meta.K-of-N.json, and bench_merge writes
+/* sweep_meta.c — meta.json: the build's git sha and dirty flag (and the run directory's checkout's), host,
+ * ranks, PETSc/GSL/MPI versions, options, start/end, wall time, parallel efficiency Σ(task seconds)/(ranks ×
+ * wall) and the schedule ratio wall / max(Σ/ranks, longest task), and what the timings depend on: the CPU
+ * model, the BLAS threads and kernel set in use (blas_core, and blas_core_detected: OpenBLAS's own pick, see
+ * blas_core.c) and the environment that sets them (OPENBLAS_NUM_THREADS, OMP_NUM_THREADS, OPENBLAS_CORETYPE),
+ * and the SLURM job (SLURM_JOB_ID, SLURM_ARRAY_JOB_ID, SLURM_ARRAY_TASK_ID; null when absent). A run writes
+ * it at its start (finished false) and end; a job-array slice writes meta.K-of-N.json, and bench_merge writes
  * the run's meta.json from the merged table (without the machine fields: the merge may run elsewhere; the
  * slices' files keep them). */
 #include "blas_core.h"
+#include "build_info.h"
 #include "sweep_impl.h"
 #include "table.h"
 
@@ -44,16 +45,40 @@ static void command_line_out(const char *cmd, char *buf, size_t n)
   pclose(p);
 }
 
-/* The fields every meta.json starts with: what ran, from which code, on what. */
-static void meta_head(FILE *fp, const char *experiment, const char *title, const char *host)
+/* The checkout of the run's working directory: its commit ("" when it is none) and whether tracked files
+ * other than results/ (baselines being rewritten by make baseline) differ from it. */
+static void checkout_head(char *sha, size_t n, int *dirty)
 {
-  char sha[64], dirty[8], petsc[128], mpi[MPI_MAX_LIBRARY_VERSION_STRING];
-  int len;
-  command_line_out("git rev-parse HEAD 2>/dev/null", sha, sizeof sha);
-  /* dirty = tracked source changed; results/ (baselines being rewritten by make baseline) does not count */
+  char count[8];
+  command_line_out("git rev-parse HEAD 2>/dev/null", sha, n);
   command_line_out("git status --porcelain --untracked-files=no -- ':(top)' ':(top,exclude)results' "
                    "2>/dev/null | head -n 1 | wc -l",
-                   dirty, sizeof dirty);
+                   count, sizeof count);
+  *dirty = atoi(count) > 0;
+}
+
+int sweep_build_differs(FILE *say)
+{
+  char sha[64];
+  int dirty = 0;
+  checkout_head(sha, sizeof sha, &dirty);
+  int differs = sha[0] && (strcmp(sha, build_git_sha) != 0 || dirty != build_git_dirty);
+  if (differs && say)
+    fprintf(say,
+            "warning: the programs were built from %s%s, the checkout here is %s%s: meta.json's git_sha is "
+            "the build's, checkout_git_sha this checkout's\n",
+            build_git_sha[0] ? build_git_sha : "an unknown tree", build_git_dirty ? " (dirty)" : "", sha,
+            dirty ? " (dirty)" : "");
+  return differs;
+}
+
+/* The fields every meta.json starts with: what ran, from which code (the build's commit; the run
+ * directory's checkout beside it, which may differ), on what. */
+static void meta_head(FILE *fp, const char *experiment, const char *title, const char *host)
+{
+  char sha[64], petsc[128], mpi[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len, dirty = 0;
+  checkout_head(sha, sizeof sha, &dirty);
   PetscGetVersion(petsc, sizeof petsc);
   MPI_Get_library_version(mpi, &len); /* allowed before MPI_Init (bench_merge never starts MPI) */
   mpi[strcspn(mpi, "\n,")] = '\0';
@@ -62,8 +87,10 @@ static void meta_head(FILE *fp, const char *experiment, const char *title, const
   fprintf(fp, ",\n  \"title\": ");
   json_string(fp, title);
   fprintf(fp, ",\n  \"git_sha\": ");
+  json_string(fp, build_git_sha);
+  fprintf(fp, ",\n  \"git_dirty\": %s,\n  \"checkout_git_sha\": ", build_git_dirty ? "true" : "false");
   json_string(fp, sha);
-  fprintf(fp, ",\n  \"git_dirty\": %s,\n  \"host\": ", atoi(dirty) > 0 ? "true" : "false");
+  fprintf(fp, ",\n  \"checkout_git_dirty\": %s,\n  \"host\": ", dirty ? "true" : "false");
   json_string(fp, host);
   fprintf(fp, ",\n  \"petsc_version\": ");
   json_string(fp, petsc);

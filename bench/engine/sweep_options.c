@@ -2,6 +2,7 @@
  * the engine's, the observers' and the seed tables; reading them (sweep_parse_engine); "an option nobody
  * read is an error" with the nearest valid name (sweep_check_unused); and -help listing what applies to
  * this run (sweep_print_help). */
+#include "build_info.h"
 #include "corpus.h"
 #include "formulation.h"
 #include "option_table.h"
@@ -108,16 +109,6 @@ static const struct option_decl seed_options[] = {
     {"seed", OPT_INT, offsetof(struct seed_settings, seed), "1", "[0,2147483647]",
      "base of every task's seed: splitmix64 of it and the instance axes' values"},
 };
-
-/* First line of `git rev-parse HEAD`, or "" (no git, or not a checkout): the captured problems' git_sha. */
-static void git_sha(char *out, size_t len)
-{
-  out[0] = '\0';
-  FILE *fp = popen("git rev-parse HEAD 2>/dev/null", "r");
-  if (!fp) return;
-  if (fgets(out, (int)len, fp)) out[strcspn(out, "\n")] = '\0';
-  pclose(fp);
-}
 
 /* -cp_capture FILE on one of several ranks: FILE.rank<R>.h5 (FILE without its .h5), one writer per file. */
 static void capture_path(const char *path, int rank, int size, char *out, size_t len)
@@ -458,7 +449,8 @@ int sweep_parse_engine(struct sweep *s)
       return 1;
     }
     if (s->capture.path[0]) {
-      git_sha(s->capture.git_sha, sizeof s->capture.git_sha);
+      snprintf(s->capture.git_sha, sizeof s->capture.git_sha, "%s%s", build_git_sha,
+               build_git_dirty ? "+dirty" : "");
       corpus_init(); /* once here, not in every forked task */
     }
   }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_meta.sh — meta.json records what the timings depend on: the CPU model (/proc/cpuinfo), the BLAS
 # threads and kernel set (blas_core) in use and OPENBLAS_NUM_THREADS / OMP_NUM_THREADS / OPENBLAS_CORETYPE,
-# and the SLURM job, array job and array task ids; an unset variable is null. Two runs of bin/bench_synthetic (one task each).
+# and the SLURM job, array job and array task ids; an unset variable is null; the build's commit beside the run
+# directory's checkout. Runs of bin/bench_synthetic (one task each).
 set -u
 bin=${CB_BIN:-bin}
 . "$(dirname "$0")/../../lib.sh"
@@ -78,3 +79,31 @@ env "${slurm_unset[@]}" OPENBLAS_NUM_THREADS=1 "$bin/bench_synthetic" -work 0.00
   -quiet -no_plots >/dev/null 2>&1 || fail "bench_synthetic -blas_threads 2 ran"
 check "-blas_threads 2 -> blas_threads 2 in meta.json (OPENBLAS_NUM_THREADS=1 in the environment)" \
   '[ "$(field "$tmp/c/meta.json" blas_threads)" = 2 ]'
+
+# provenance: git_sha / git_dirty are the build's (the Makefile writes them into the programs), so a run
+# from another directory still names the code; checkout_git_sha / checkout_git_dirty are the run directory's
+# checkout, and a run from a checkout other than the build's says so on stderr
+src=$(cd "$(dirname "$0")/../../.." && pwd)
+abs_bin=$(cd "$bin" && pwd)
+if command -v git >/dev/null && head_sha=$(git -C "$src" rev-parse HEAD 2>/dev/null); then
+  m=$tmp/b/meta.json
+  check "git_sha is the build's commit ($head_sha), checkout_git_sha the same run from the source tree" \
+    '[ "$(field "$m" git_sha)" = "\"$head_sha\"" ] && [ "$(field "$m" checkout_git_sha)" = "\"$head_sha\"" ] &&
+     [ "$(field "$m" git_dirty)" = "$(field "$m" checkout_git_dirty)" ]'
+  mkdir -p "$tmp/elsewhere"
+  (cd "$tmp/elsewhere" && env "${slurm_unset[@]}" "$abs_bin/bench_synthetic" -work 0.001 -seeds 1 -out "$tmp/d" \
+    -quiet -no_plots >/dev/null 2>"$tmp/d.err") || fail "bench_synthetic ran outside any checkout"
+  check "run outside any checkout: git_sha still the build's, checkout_git_sha \"\", no warning" \
+    '[ "$(field "$tmp/d/meta.json" git_sha)" = "\"$head_sha\"" ] &&
+     [ "$(field "$tmp/d/meta.json" checkout_git_sha)" = "\"\"" ] && ! grep -q warning "$tmp/d.err"'
+  git init -q "$tmp/other" && git -C "$tmp/other" -c user.name=t -c user.email=t@t commit -q --allow-empty -m x
+  other_sha=$(git -C "$tmp/other" rev-parse HEAD)
+  (cd "$tmp/other" && env "${slurm_unset[@]}" "$abs_bin/bench_synthetic" -work 0.001 -seeds 1 -out "$tmp/e" \
+    -quiet -no_plots >/dev/null 2>"$tmp/e.err") || fail "bench_synthetic ran in another checkout"
+  check "run in another checkout: checkout_git_sha is its commit, git_sha the build's, a warning names both" \
+    '[ "$(field "$tmp/e/meta.json" checkout_git_sha)" = "\"$other_sha\"" ] &&
+     [ "$(field "$tmp/e/meta.json" git_sha)" = "\"$head_sha\"" ] &&
+     grep -q "warning: the programs were built from $head_sha.*the checkout here is $other_sha" "$tmp/e.err"'
+else
+  skip "provenance: git or the source's checkout is not available here"
+fi
