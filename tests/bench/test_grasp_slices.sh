@@ -3,8 +3,7 @@
 # trials, slice 7 runs trials 7 and 50,407 (the medium and the high friction range of one cell) and keeps
 # them with the kept columns; a slice kept is not run twice; status counts the kept slices and fails while
 # some are missing; finish refuses an incomplete grid; a slice count that does not divide 100,800 and a slice
-# out of range exit 2 (11 slices do not divide it); the geometrically implicit grid's slice records its
-# degree-1 cone row.
+# out of range exit 2 (11 slices do not divide it); GRASP_METHOD's options reach the run.
 set -u
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
@@ -36,15 +35,14 @@ rc=$?
 if [ "$rc" = 2 ] && grep -q "not every slice" "$tmp/out4" && [ ! -f "$tmp/fin/tasks.csv" ]; then
   echo "ok - grasp_slices finish refuses an incomplete grid (exit 2)"; else
   echo "not ok - grasp_slices finish on an incomplete grid exits $rc"; sed 's/^/# /' "$tmp/out4"; fi
-# the geometrically implicit grid runs with its degree-1 cone row unless GRASP_METHOD says otherwise: the
-# slice's experiment.txt records the option, and the two trials end ok or as a recorded outcome
-GRASP_FORMULATION=geometric_implicit GRASP_SOLVER=fb_newton GRASP_RUN="$tmp/run_gi" GRASP_PARTIAL="$tmp/partial_gi" \
-  "$gs" run 9 >"$tmp/out_gi" 2>&1
+# GRASP_METHOD's options reach the slice's run: its experiment.txt records them, and its two trials are kept
+GRASP_FORMULATION=geometric_implicit GRASP_SOLVER=fb_newton GRASP_METHOD="-geometric_implicit_cone_row degree1" \
+  GRASP_RUN="$tmp/run_gi" GRASP_PARTIAL="$tmp/partial_gi" "$gs" run 9 >"$tmp/out_gi" 2>&1
 rc=$?
 if [ "$rc" = 0 ] && grep -q "^options .*-geometric_implicit_cone_row degree1" "$tmp/partial_gi/experiment.txt" &&
    [ "$(xz -dc "$tmp/partial_gi/trials.9-of-50400.csv.xz" | awk -F, 'NR > 1 && $9 == "geometric_implicit" { n++ } END { print n }')" = 2 ]; then
-  echo "ok - grasp_slices run, geometric_implicit: -geometric_implicit_cone_row degree1 recorded, 2 trials kept"; else
-  echo "not ok - grasp_slices run, geometric_implicit (exit $rc)"; sed 's/^/# /' "$tmp/out_gi" | tail -20
+  echo "ok - grasp_slices run, GRASP_METHOD=-geometric_implicit_cone_row degree1: recorded, 2 trials kept"; else
+  echo "not ok - grasp_slices run, GRASP_METHOD (exit $rc)"; sed 's/^/# /' "$tmp/out_gi" | tail -20
   grep "^options" "$tmp/partial_gi/experiment.txt" | sed 's/^/# /'; fi
 GRASP_SLICES=11 "$gs" status >"$tmp/out5" 2>&1
 rc5=$?
