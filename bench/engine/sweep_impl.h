@@ -183,8 +183,8 @@ int sweep_build_todo(struct sweep *s, const char *done);
 /* Appends line and its newline; nonzero with the reason in why when the write failed. */
 int sweep_ledger_append(struct sweep *s, const char *line, char *why, size_t why_len);
 int sweep_write_meta(struct sweep *s, int finished); /* sweep_meta.c */
-/* 1 when the run directory is a checkout whose commit or dirty flag differs from the build's (said on say,
- * when not NULL), else 0 (sweep_meta.c) */
+/* 1 when the run directory is a checkout of another commit than the build's, or a clean one where the build
+ * was dirty (said on say, when not NULL), else 0 (sweep_meta.c) */
 int sweep_build_differs(FILE *say);
 void sweep_progress(struct sweep *s, int final);
 

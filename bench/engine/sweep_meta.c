@@ -62,7 +62,9 @@ int sweep_build_differs(FILE *say)
   char sha[64];
   int dirty = 0;
   checkout_head(sha, sizeof sha, &dirty);
-  int differs = sha[0] && (strcmp(sha, build_git_sha) != 0 || dirty != build_git_dirty);
+  /* another commit, or a build from changes the checkout no longer has (a patch taken out again); a checkout
+   * edited since a clean build is the everyday edit-and-rebuild, and meta.json says clean rightly */
+  int differs = sha[0] && (strcmp(sha, build_git_sha) != 0 || (build_git_dirty && !dirty));
   if (differs && say)
     fprintf(say,
             "warning: the programs were built from %s%s, the checkout here is %s%s: meta.json's git_sha is "

@@ -3,7 +3,8 @@
 # trials, slice 7 runs trials 7 and 50,407 (the medium and the high friction range of one cell) and keeps
 # them with the kept columns; a slice kept is not run twice; status counts the kept slices and fails while
 # some are missing; finish refuses an incomplete grid; a slice count that does not divide 100,800 and a slice
-# out of range exit 2 (11 slices do not divide it); GRASP_METHOD's options reach the run.
+# out of range exit 2 (11 slices do not divide it); GRASP_METHOD's options reach the run; a ledger's
+# interrupted row is not kept.
 set -u
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
@@ -35,6 +36,19 @@ rc=$?
 if [ "$rc" = 2 ] && grep -q "not every slice" "$tmp/out4" && [ ! -f "$tmp/fin/tasks.csv" ]; then
   echo "ok - grasp_slices finish refuses an incomplete grid (exit 2)"; else
   echo "not ok - grasp_slices finish on an incomplete grid exits $rc"; sed 's/^/# /' "$tmp/out4"; fi
+# a resumed slice keeps each trial's last result: an "interrupted" row put before trial 7's row in the
+# ledger (a run stopped during it, then resumed) is not kept, and the slice still holds its 2 trials
+ledger="$tmp/run/ledger.7-of-50400.csv"
+awk -F, -v OFS=, '$1 == 7 { s = $1; for (i = 2; i <= 10; i++) s = s OFS $i; s = s OFS "interrupted"
+    for (i = 12; i <= NF; i++) s = s OFS; print s } { print }' "$ledger" >"$tmp/ledger" && mv "$tmp/ledger" "$ledger"
+rm -f "$kept"
+"$gs" run 7 >"$tmp/out_r" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && [ "$(grep -c '^7,.*,interrupted,' "$ledger")" = 1 ] &&
+   [ "$(xz -dc "$kept" | awk -F, 'NR > 1 { print $1 ":" $11 }' | sort | tr '\n' ' ')" = "50407:ok 7:ok " ]; then
+  echo "ok - grasp_slices run on a ledger with an interrupted row: each trial's last result kept (2 rows)"; else
+  echo "not ok - grasp_slices run on a ledger with an interrupted row (exit $rc)"; sed 's/^/# /' "$tmp/out_r" | tail -5
+  xz -dc "$kept" 2>/dev/null | sed 's/^/# /'; fi
 # GRASP_METHOD's options reach the slice's run: its experiment.txt records them, and its two trials are kept
 GRASP_FORMULATION=geometric_implicit GRASP_SOLVER=fb_newton GRASP_METHOD="-geometric_implicit_cone_row degree1" \
   GRASP_RUN="$tmp/run_gi" GRASP_PARTIAL="$tmp/partial_gi" "$gs" run 9 >"$tmp/out_gi" 2>&1

@@ -83,7 +83,7 @@ check "-blas_threads 2 -> blas_threads 2 in meta.json (OPENBLAS_NUM_THREADS=1 in
 # provenance: git_sha / git_dirty are the build's (the Makefile writes them into the programs), so a run
 # from another directory still names the code: the same sha from the source tree, from outside any
 # checkout and from another checkout; checkout_git_sha / checkout_git_dirty are the run directory's
-# checkout, and a run from a checkout other than the build's says so on stderr
+# checkout, and a run from a checkout of another commit says so on stderr
 src=$(cd "$(dirname "$0")/../../.." && pwd)
 abs_bin=$(cd "$bin" && pwd)
 if command -v git >/dev/null && head_sha=$(git -C "$src" rev-parse HEAD 2>/dev/null); then
