@@ -127,7 +127,7 @@ DRIVERS := $(DRIVER_SRC:bench/%.c=$(BIN)/bench_%)
 TOOLS := $(TOOL_SRC:bench/tools/%.c=$(BIN)/%)
 TESTS := $(TEST_SRC:tests/%.c=$(BIN)/tests/%)
 TEST_SUPPORT := $(BUILD)/tests/check.o $(BUILD)/tests/fd_jacobian.o $(BUILD)/tests/solver_fixture.o \
-  $(BUILD)/tests/drive_fixture.o
+  $(BUILD)/tests/drive_fixture.o $(BUILD)/tests/build_info_stub.o
 
 .SECONDARY:
 .PHONY: FORCE all deps check test run regress regress-solvers baseline-solvers baseline asan format format-check tidy clean bench-solvers bench-step bench-sparse bench-lemke bench-lemke-small bench-engine bench-peers fuzz fuzz-corpus
@@ -170,7 +170,8 @@ $(BUILD)/tests/%.o: tests/%.c
 
 # The build's provenance (bench/engine/build_info.h): the commit and whether tracked files other than results/
 # differ from it, checked at every make and rewritten only when they change, so that an unchanged tree
-# relinks nothing and a binary's meta.json names the code it was built from, wherever it runs.
+# relinks nothing and a binary's meta.json names the code it was built from, wherever it runs. Only the
+# drivers and tools link it (a commit relinks those); the tests link tests/build_info_stub.c.
 $(BUILD)/build_info.c: FORCE
 	@mkdir -p $(dir $@)
 	@sha=$$(git rev-parse HEAD 2>/dev/null); \
@@ -183,18 +184,18 @@ $(BUILD)/build_info.o: $(BUILD)/build_info.c
 
 $(SOLVERS_LIB): $(SOLVERS_SRC:%.c=$(BUILD)/%.o) $(SOLVERS_CXX_SRC:%.cpp=$(BUILD)/%.o)
 $(FORMULATIONS_LIB): $(FORMULATIONS_SRC:%.c=$(BUILD)/%.o)
-$(BENCH_LIB): $(BENCH_LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/build_info.o
+$(BENCH_LIB): $(BENCH_LIB_SRC:%.c=$(BUILD)/%.o)
 $(BUILD)/libcb_%.a:
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BIN)/bench_%: $(BUILD)/bench/%.o $(LIB)
+$(BIN)/bench_%: $(BUILD)/bench/%.o $(LIB) $(BUILD)/build_info.o
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $< $(LIB) $(LIBS) -o $@
+	$(CC) $(LDFLAGS) $< $(BUILD)/build_info.o $(LIB) $(LIBS) -o $@
 
-$(BIN)/%: $(BUILD)/bench/tools/%.o $(LIB)
+$(BIN)/%: $(BUILD)/bench/tools/%.o $(LIB) $(BUILD)/build_info.o
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $< $(LIB) $(LIBS) -o $@
+	$(CC) $(LDFLAGS) $< $(BUILD)/build_info.o $(LIB) $(LIBS) -o $@
 
 $(BIN)/tests/%: $(BUILD)/tests/%.o $(TEST_SUPPORT) $(LIB)
 	@mkdir -p $(dir $@)
