@@ -117,6 +117,10 @@ static const struct sweep_column columns[] = {
      "steps (or half steps) whose solve failed, taken again as two halves (-step_halvings; after the cold "
      "retry)",
      .floor = 0},
+    {"fallbacks", SWEEP_INFO,
+     "steps that failed their retries, solved when taken again whole by the fallback solver "
+     "(-step_fallback_solver)",
+     .floor = 0},
     {"rows_mean", SWEEP_COST, "mean rows of the LCP per step", .count = 1},
     {"pivots_mean", SWEEP_COST, "mean solver iterations (pivots) per step", .count = 1},
     {"solve_seconds", SWEEP_COST, "wall time in the solver, whole trial [s]", .floor = 0},
@@ -424,6 +428,7 @@ static int run(const struct sweep_task *task, void *vctx, struct sweep_row *row)
   sweep_row_set_int(row, "steps", r.steps);
   sweep_row_set_int(row, "cold_retries", r.retries);
   sweep_row_set_int(row, "halved", r.halved);
+  sweep_row_set_int(row, "fallbacks", r.fallbacks);
   if (r.steps > 0) {
     sweep_row_set(row, "rows_mean", r.rows_sum / (double)r.steps);
     sweep_row_set(row, "pivots_mean", (double)r.pivots / (double)r.steps);

@@ -8,6 +8,7 @@
  * the first task). A task's object is the run's options without the axes, the driver's option_defaults,
  * and the task's option-axis values; nothing is read from or written to PETSc's global database. */
 #include "formulation.h"
+#include "simulation.h"
 #include "sweep_impl.h"
 
 #include <petscsys.h>
@@ -168,19 +169,22 @@ static int axis_of_kind(const struct sweep_driver *d, enum sweep_axis_kind kind)
   return -1;
 }
 
-/* Creates the pair (form, solver) from o (either may be NULL), reporting a bad option once. */
+/* Creates the pair (form, solver) from o (either may be NULL), and the step's fallback solver the
+ * formulation names (simulation_fallback_create), reporting a bad option once. */
 static int probe_one(const struct sweep *s, const char *form, const char *solver, PetscOptions o)
 {
   struct formulation *f = NULL;
-  struct solver *sv = NULL;
+  struct solver *sv = NULL, *fallback = NULL;
   char msg[512] = "";
   int bad = form && (formulation_create(form, &f, msg, sizeof msg) ||
                      formulation_set_from_options(f, o, msg, sizeof msg));
   bad = bad || (solver && (solver_create(solver, &sv, msg, sizeof msg) ||
                            solver_set_from_options(sv, o, msg, sizeof msg)));
+  bad = bad || (f && simulation_fallback_create(f, solver, o, &fallback, msg, sizeof msg));
   if (bad && s->rank == 0) fprintf(stderr, "error: %s\n", msg);
   formulation_destroy(&f);
   solver_destroy(&sv);
+  solver_destroy(&fallback);
   sweep_mark_used(s, o);
   return bad;
 }

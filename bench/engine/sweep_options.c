@@ -227,6 +227,24 @@ int sweep_check_unused(const struct sweep *s)
   return n != 0;
 }
 
+/* The own options of the fallback solvers the run names (-step_fallback_solver, one or a list), for -help:
+ * they are read as the step's solver's are. */
+static void print_fallback_options(const struct sweep *s)
+{
+  char list[OPTION_STRING_MAX] = "";
+  PetscBool set = PETSC_FALSE;
+  if (PetscOptionsGetString(s->options, NULL, "-step_fallback_solver", list, sizeof list, &set) || !set)
+    return;
+  char *save = NULL;
+  for (const char *v = strtok_r(list, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
+    const struct solver_type *t = solver_find(v);
+    if (!t) continue;
+    printf("Fallback solver %s (-step_fallback_solver) — %s%s\n", t->name, t->summary,
+           t->n_options ? ":" : " (no options of its own)");
+    solver_print_options(stdout, t);
+  }
+}
+
 /* -help: what applies to this run — the axes, the columns, the driver's options, the engine's, and the own
  * options of the formulations and solvers the axes name (their defaults: the chosen ones). */
 void sweep_print_help(const struct sweep *s)
@@ -290,6 +308,7 @@ void sweep_print_help(const struct sweep *s)
         option_print(stdout, t->options, t->n_options, NULL);
       }
     }
+    if (a->kind == SWEEP_FORMULATION) print_fallback_options(s);
   }
   printf("\nRegistered formulations: ");
   formulation_registry_names(stdout);

@@ -114,6 +114,7 @@ struct grasp_result {
   long pivots;              /* sum of solver iterations */
   int retries;              /* failed (half) steps solved when taken again cold (-step_cold_retry) */
   int halved;               /* failed steps (or half steps) taken as two halves (-step_halvings) */
+  int fallbacks;            /* failed steps solved by the fallback solver (-step_fallback_solver) */
   enum solve_status status; /* the failed solve's status (outcome solver_failure) */
   int n_contacts;           /* loaded contacts at the end */
   struct grasp_contact contact[GRASP_MAX_CONTACTS];

@@ -134,6 +134,7 @@ int grasp_run_trial(struct simulation *sim, const struct grasp_world_settings *s
   r->pivots = sum.iterations;
   r->halved = (int)sum.halvings;
   r->retries = (int)sum.cold_retries;
+  r->fallbacks = (int)sum.fallbacks;
   r->solve_seconds = sum.solve_seconds * (double)sum.steps;
   const int failed = r->message[0] != 0 || sum.end == RUN_END_NO_ANSWER;
   if (failed && !r->message[0]) snprintf(r->message, sizeof r->message, "a step's solve gave no answer");

@@ -252,6 +252,10 @@ static int phys_substep(void *vctx, const struct body *start, int nb, double h, 
 {
   (void)rec;
   struct physics_ctx *c = vctx;
+  if (!start) { /* the stepper takes the step again (its fallback solver): what it reported is not kept */
+    c->halves = 0;
+    return 0;
+  }
   const struct simulation *sim = c->sim;
   struct world w0 = *sim->w;        /* the same shapes; the bodies as the (half) step found them */
   w0.bodies = (struct body *)start; /* read only: physics_check_step takes w0 const */

@@ -36,6 +36,7 @@ static void add_step(struct run_summary *out, const struct step_record *rec)
   out->fp_iterations += rec->fp_iterations;
   out->halvings += rec->halvings;
   out->cold_retries += rec->cold_retries;
+  out->fallbacks += rec->fallbacks;
   if (rec->fp_iterations > out->fp_iterations_max) out->fp_iterations_max = rec->fp_iterations;
   if (rec->solve.scale > 0.0)
     out->residual_max =

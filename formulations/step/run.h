@@ -21,6 +21,8 @@
  *   fp_iterations_max  most rounds in one step
  *   halvings         failed (half) steps taken again as two halves (the formulation's -step_halvings)
  *   cold_retries     failed (half) steps solved when taken again cold (the formulation's -step_cold_retry)
+ *   fallbacks        failed steps solved when taken again whole by the fallback solver (the formulation's
+ *                    -step_fallback_solver)
  *   residual_max     largest checker residual / scale over the steps
  *   energy           kinetic + potential energy at the end [J]
  *   t                simulated time at the end [s]
@@ -50,6 +52,7 @@ struct run_summary {
   int fp_iterations_max;
   long halvings;
   long cold_retries; /* failed (half) steps solved when taken again cold (-step_cold_retry) */
+  long fallbacks;    /* failed steps solved when taken again by the fallback solver (-step_fallback_solver) */
   double residual_max;
   double energy, t;
   enum solve_status first_failed_status; /* the first failed step's solve status (converged: none) */

@@ -12,7 +12,9 @@
  * per step (traps, normal-velocity error, dumps of failed problems) are observers of the run loop (run.h),
  * so the stepper does no file I/O and reads no options. A step whose solve does not converge is taken again
  * as two half steps when the formulation's -step_halvings allows (step_halving), after being taken once
- * more from the formulation's cold start when its -step_cold_retry says so (cold_retry). */
+ * more from the formulation's cold start when its -step_cold_retry says so (cold_retry); a step those
+ * retries did not solve is taken again whole, with the same retries, by the fallback solver when the
+ * formulation's -step_fallback_solver names one (step_with_fallback). */
 #include "stepper.h"
 
 #include "formulation.h"
@@ -36,7 +38,8 @@ struct stepper {
   void *on_substep_ctx;
   stepper_first_failure_fn on_first_failure; /* stepper_on_first_failure */
   void *on_first_failure_ctx;
-  int first_solve; /* 1 until the step's first solve has been made (stepper_step) */
+  int first_solve;         /* 1 until the step's first solve has been made (stepper_step) */
+  struct solver *fallback; /* stepper_set_fallback (lent) */
 };
 
 int stepper_create(struct stepper **st)
@@ -75,6 +78,8 @@ void stepper_on_substep(struct stepper *st, stepper_substep_fn fn, void *ctx)
   st->on_substep = fn;
   st->on_substep_ctx = ctx;
 }
+
+void stepper_set_fallback(struct stepper *st, struct solver *fallback) { st->fallback = fallback; }
 
 void stepper_on_first_failure(struct stepper *st, stepper_first_failure_fn fn, void *ctx)
 {
@@ -253,6 +258,19 @@ static void add_half(struct step_record *all, const struct step_record *half)
   *all = sum;
 }
 
+/* Adds the costs of a failed attempt (before) to the record of the attempt that replaced it (again): what a
+ * step cost is everything it ran. */
+static void add_costs(struct step_record *again, const struct step_record *before)
+{
+  again->solve.iterations += before->solve.iterations;
+  again->solve.seconds += before->solve.seconds;
+  again->fp_iterations += before->fp_iterations;
+  again->seconds_detect += before->seconds_detect;
+  again->seconds_assemble += before->seconds_assemble;
+  again->seconds_solve += before->seconds_solve;
+  again->seconds_recover += before->seconds_recover;
+}
+
 /* A failed step (rec) taken again from the same state (ss) with the formulation's carried state forgotten
  * (-step_cold_retry): the warm start that shifts an implicit step's unknowns is the last step's answer,
  * which can hold Newton at a spurious point when a pair starts to touch (the grasp study's first finger
@@ -268,13 +286,7 @@ static int cold_retry(struct stepper *st, struct world *w, struct formulation *f
   f->type->forget(f);
   st->nz = 0; /* the failed attempt's z is no warm start either */
   if (step_once(st, w, f, s, h, &again)) return 1;
-  again.solve.iterations += rec->solve.iterations;
-  again.solve.seconds += rec->solve.seconds;
-  again.fp_iterations += rec->fp_iterations;
-  again.seconds_detect += rec->seconds_detect;
-  again.seconds_assemble += rec->seconds_assemble;
-  again.seconds_solve += rec->seconds_solve;
-  again.seconds_recover += rec->seconds_recover;
+  add_costs(&again, rec);
   again.cold_retries = !again.failed;
   *rec = again;
   return 0;
@@ -330,9 +342,50 @@ static int step_halving(struct stepper *st, struct world *w, struct formulation 
   return 0;
 }
 
+/* A step that the step's solver did not solve with its retries (step_halving) is taken again whole from its
+ * start by the fallback solver, with the same retries (-step_fallback_solver). Why: on the grasp study's
+ * grid most of fb_newton's failed steps are its own (a stalled Levenberg-Marquardt run), which TAO's SSILS
+ * solves from the same state; a step the first cascade solved is not touched, so a run none of whose steps
+ * fail gives the same numbers with or without a fallback. The (half) steps the failed cascade reported to
+ * the substep hook are withdrawn first; the carried state is put back as the step found it (not forgotten:
+ * the fallback's own cascade has the cold retry). rec: the fallback's record with both attempts' costs and
+ * retry counts, fallbacks 1 when it converged. */
+static int step_with_fallback(struct stepper *st, struct world *w, struct formulation *f, struct solver *s,
+                              double h, struct step_record *rec)
+{
+  struct step_snapshot ss;
+  if (snapshot_take(&ss, w, f)) {
+    snapshot_free(&ss);
+    memset(rec, 0, sizeof *rec);
+    snprintf(rec->solve.message, sizeof rec->solve.message, "out of memory saving the step's state");
+    return 1;
+  }
+  int rc = step_halving(st, w, f, s, h, 0, rec);
+  if (!rc && rec->failed) {
+    struct step_record again;
+    if (st->on_substep && st->on_substep(st->on_substep_ctx, NULL, 0, 0.0, NULL)) {
+      snprintf(rec->solve.message, sizeof rec->solve.message, "an observer of the (half) step failed");
+      rc = 1;
+    } else if (snapshot_restore(&ss, w, f)) {
+      snprintf(rec->solve.message, sizeof rec->solve.message, "%s", f->message);
+      rc = 1;
+    } else {
+      st->nz = 0; /* the failed attempt's z is no warm start for another solver */
+      rc = step_halving(st, w, f, st->fallback, h, 0, &again);
+      add_costs(&again, rec);
+      again.halvings += rec->halvings;
+      again.cold_retries += rec->cold_retries;
+      again.fallbacks = !again.failed;
+      *rec = again;
+    }
+  }
+  snapshot_free(&ss);
+  return rc;
+}
+
 int stepper_step(struct stepper *st, struct world *w, struct formulation *f, struct solver *s, double h,
                  struct step_record *rec)
 {
   st->first_solve = 1;
-  return step_halving(st, w, f, s, h, 0, rec);
+  return st->fallback ? step_with_fallback(st, w, f, s, h, rec) : step_halving(st, w, f, s, h, 0, rec);
 }

@@ -22,6 +22,8 @@ struct step_record {
   double seconds_detect, seconds_assemble, seconds_solve, seconds_recover;
   int halvings;     /* times a (half) step that failed was taken again as two halves (-step_halvings) */
   int cold_retries; /* times a (half) step that failed was solved when taken again cold (-step_cold_retry) */
+  int fallbacks;    /* 1 when the step failed its retries and the fallback solver solved it, taken again
+                       whole (-step_fallback_solver) */
   double h_last;    /* the length of the last (half) step taken: h unless halved; contacts, impulses and
                        the solution are that step's */
 };
@@ -29,6 +31,9 @@ struct step_record {
 struct stepper;
 int stepper_create(struct stepper **st);
 void stepper_destroy(struct stepper **st);
+/* The solver that takes a step again whole when its retries (cold retry, halvings) failed with the step's
+ * solver (the formulation's -step_fallback_solver; simulation_open lends it). NULL: none. */
+void stepper_set_fallback(struct stepper *st, struct solver *fallback);
 /* One step of size h: see the header comment. Returns nonzero only for failures outside the solve
  * (allocation, unsupported geometry); a failed solve is recorded in rec. */
 int stepper_step(struct stepper *st, struct world *w, struct formulation *f, struct solver *s, double h,
@@ -58,8 +63,10 @@ const struct cp_problem *stepper_problem(const struct stepper *st);
  * bodies at its start (valid during the call); h: its length; rec: its record. The world and
  * stepper_contacts, stepper_impulses, stepper_drive_impulse and stepper_velocity are that (half) step's. Why:
  * after a halved step those show its last half only, which the state change over the whole step does not
- * match (the physics checks judge each kept half). Nonzero from fn stops the step (stepper_step returns 1).
- * fn NULL: none. */
+ * match (the physics checks judge each kept half). Called with start NULL (nb 0, h 0, rec NULL) when the
+ * stepper withdraws the (half) steps it reported so far in this step: it takes the whole step again with the
+ * fallback solver (stepper_set_fallback) from the step's start. Nonzero from fn stops the step
+ * (stepper_step returns 1). fn NULL: none. */
 typedef int (*stepper_substep_fn)(void *ctx, const struct body *start, int nb, double h,
                                   const struct step_record *rec);
 void stepper_on_substep(struct stepper *st, stepper_substep_fn fn, void *ctx);

@@ -276,6 +276,25 @@ bad_case "a coefficient taking -friction none" "-friction none" -friction_suppor
 bad_case "reversed bounds" "-friction_support 0.5:0.2" -friction_support 0.5:0.2
 bad_case "a bad bound" "-friction_gripper 0.2:x" -friction_gripper 0.2:x
 bad_case "a zero jaw force" "close_force" -close_force 0
+# the step's fallback solver (-step_fallback_solver): a name not registered, the step's own solver, and the
+# fallback's own option without the fallback are refused before any trial; with it the option is read, and
+# a fallback that no step needs leaves the trials as they were (the fallbacks column 0)
+fb_args="-formulation geometric_implicit -cp_solver fb_newton -x 0.5 -y -11.5 -friction medium -seeds 2"
+bad_case "an unknown fallback" "-step_fallback_solver: unable to find requested solver type 'nosuch'" $fb_args \
+  -step_fallback_solver nosuch
+bad_case "the step's solver as the fallback" "-step_fallback_solver fb_newton is the step's solver itself" $fb_args \
+  -step_fallback_solver fb_newton
+bad_case "the fallback's option without it" "-tao_ssils_mat_type is an option of solver tao_ssils" $fb_args \
+  -tao_ssils_mat_type dense
+"$CB_BIN/bench_grasp" $fb_args -quiet -no_plots -task_fork 0 -out "$tmp/fb0" >/dev/null 2>&1
+"$CB_BIN/bench_grasp" $fb_args -step_fallback_solver tao_ssils -tao_ssils_mat_type dense -quiet -no_plots \
+  -task_fork 0 -out "$tmp/fb1" >"$tmp/out_fb1" 2>&1
+rc=$?
+fc=$(csv_col "$tmp/fb1/tasks.csv" fallbacks)
+if [ "$rc" = 0 ] && [ -n "$fc" ] && awk -F, -v c="$fc" 'NR > 1 && $c != 0 { bad = 1 } END { exit bad || NR != 3 }' \
+  "$tmp/fb1/tasks.csv" && cmp -s <(strip "$tmp/fb0/tasks.csv") <(strip "$tmp/fb1/tasks.csv"); then
+  echo "ok - bench_grasp -step_fallback_solver tao_ssils: its option read, no step needs it, the rows unchanged"; else
+  echo "not ok - bench_grasp -step_fallback_solver tao_ssils (exit $rc)"; sed 's/^/# /' "$tmp/out_fb1"; fi
 # the bootstrap: at (0.5, -11.5) every medium trial succeeds and every high one is held on the round part, so
 # no resample moves the sweet spot or the best cell; with a coarse x the best cell ties with the other
 "$CB_BIN/bench_grasp_map" "$tmp/a" -no_plots -bootstrap 50 -bootstrap_seed 3 >"$tmp/map2" 2>&1

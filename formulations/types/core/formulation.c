@@ -38,6 +38,9 @@ const struct option_decl formulation_options[] = {
      "a step whose solve does not converge is first taken again once from the formulation's cold start "
      "(the geometrically implicit formulations' last answers forgotten: every pair guessed as new), "
      "before -step_halvings halves it; no effect on a formulation that carries nothing"},
+    {"step_fallback_solver", OPT_STRING, offsetof(struct formulation, step_fallback_solver), "none", NULL,
+     "a step that -step_cold_retry and -step_halvings did not solve is taken again whole, with the same "
+     "retries, by this solver (a registered name, read with the run's options; none: the step fails)"},
 };
 const int formulation_n_options = (int)(sizeof formulation_options / sizeof formulation_options[0]);
 

@@ -5,9 +5,9 @@
  * (q += h nu+, quaternions renormalised), timing each phase; a fixed-point formulation (optional iterate
  * hook) gets several assemble -> solve rounds per step. Options: -formulation (default stewart_trinkle),
  * -friction_dirs (3D, default 4), -contact_threshold (default: world's), -step_halvings (default 0),
- * -step_cold_retry (default 0), declared in formulation_options, and each type's own, declared in its table
- * (option_table.h). Messages are returned, never printed: lifecycle calls fill a caller's buffer; assemble /
- * recover / detect / iterate fill f->message. */
+ * -step_cold_retry (default 0), -step_fallback_solver (default none), declared in formulation_options, and
+ * each type's own, declared in its table (option_table.h). Messages are returned, never printed: lifecycle
+ * calls fill a caller's buffer; assemble / recover / detect / iterate fill f->message. */
 #ifndef CB_FORMULATION_H
 #define CB_FORMULATION_H
 
@@ -97,6 +97,7 @@ struct formulation {
   double threshold;    /* contact detection threshold; < 0 means the world's */
   int step_halvings;   /* the stepper takes a step whose solve failed again as two halves, this deep */
   int step_cold_retry; /* ... after first taking it once more from the cold start (type->forget) */
+  char step_fallback_solver[OPTION_STRING_MAX]; /* ... and then whole with this solver ("none": not) */
   struct row_counts rows;
   int round; /* set by the stepper before each assemble: 0, 1, ... within the current step */
   void *data;
@@ -107,8 +108,7 @@ struct formulation {
 };
 
 /* The options every formulation reads (-friction_dirs, -contact_threshold, -step_halvings,
- * -step_cold_retry), offsets into
- * struct formulation. */
+ * -step_cold_retry, -step_fallback_solver), offsets into struct formulation. */
 extern const struct option_decl formulation_options[];
 extern const int formulation_n_options;
 

@@ -47,7 +47,7 @@ static void sim_close(struct sim *m)
  * hold the step's nv_error_mean / nv_error_max. */
 static int step_nv(struct sim *m, struct run_observer *o, long k, struct step_record *rec)
 {
-  struct simulation s = {m->w, m->f, m->s, m->st};
+  struct simulation s = {.w = m->w, .f = m->f, .s = m->s, .st = m->st};
   if (o->before_step(o->ctx, &s, k, h) != RUN_CONTINUE || stepper_step(m->st, m->w, m->f, m->s, h, rec))
     return 1;
   return o->after_step(o->ctx, &s, k, rec) != RUN_CONTINUE;
