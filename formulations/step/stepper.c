@@ -236,6 +236,18 @@ static void snapshot_free(struct step_snapshot *ss)
   free(ss->carry);
 }
 
+/* snapshot_take for a step about to be attempted: when the state cannot be saved, rec says so (the step's
+ * record, zeroed) and 1 is returned with nothing left to free. */
+static int snapshot_take_for(struct step_snapshot *ss, const struct world *w, const struct formulation *f,
+                             struct step_record *rec)
+{
+  if (!snapshot_take(ss, w, f)) return 0;
+  snapshot_free(ss);
+  memset(rec, 0, sizeof *rec);
+  snprintf(rec->solve.message, sizeof rec->solve.message, "out of memory saving the step's state");
+  return 1;
+}
+
 /* Folds the record of a half step into the step's: costs summed (the failed attempt's included), the state's
  * quantities the last half's, the worst penetration; the verdict (status, message, residual) the first
  * failing half's; advanced only while every half advanced. */
@@ -302,12 +314,7 @@ static int step_halving(struct stepper *st, struct world *w, struct formulation 
   struct step_snapshot ss;
   const int halve = depth < f->step_halvings, retry = f->step_cold_retry && f->type->forget,
             keep = halve || retry;
-  if (keep && snapshot_take(&ss, w, f)) {
-    snapshot_free(&ss);
-    memset(rec, 0, sizeof *rec);
-    snprintf(rec->solve.message, sizeof rec->solve.message, "out of memory saving the step's state");
-    return 1;
-  }
+  if (keep && snapshot_take_for(&ss, w, f, rec)) return 1;
   int rc = step_once(st, w, f, s, h, rec);
   if (!rc && retry && rec->failed && cold_retry(st, w, f, s, h, &ss, rec)) {
     snapshot_free(&ss);
@@ -354,12 +361,7 @@ static int step_with_fallback(struct stepper *st, struct world *w, struct formul
                               double h, struct step_record *rec)
 {
   struct step_snapshot ss;
-  if (snapshot_take(&ss, w, f)) {
-    snapshot_free(&ss);
-    memset(rec, 0, sizeof *rec);
-    snprintf(rec->solve.message, sizeof rec->solve.message, "out of memory saving the step's state");
-    return 1;
-  }
+  if (snapshot_take_for(&ss, w, f, rec)) return 1;
   int rc = step_halving(st, w, f, s, h, 0, rec);
   if (!rc && rec->failed) {
     struct step_record again;

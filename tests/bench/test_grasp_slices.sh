@@ -64,7 +64,7 @@ rc=$?
 if [ "$rc" = 0 ] && xz -dc "$kept" | head -1 | grep -q ",halved,fallbacks,trial_cpu_seconds$" &&
    [ "$(xz -dc "$kept" | awk -F, 'NR > 1 { print $1 ":" $11 ":" $17 }' | sort | tr '\n' ' ')" = "50407:ok:0 7:ok:0 " ] &&
    [ "$(xz -dc "$kept" | awk -F, '$1 == 50407' | cut -d, -f1-16,18)" = "$before_50407" ] &&
-   grep -q "^slice 7/50400 mended: its 1 failed trials run again with -step_fallback_solver pgs (.*), 1 of them now finished; build [0-9a-f]" \
+   grep -q "^slice 7/50400 mended: its 1 failed trials run again with -step_fallback_solver pgs, 1 of them now finished; build [0-9a-f]" \
      "$tmp/partial/mend.7-of-50400.txt" && grep -q "^options .*-step_fallback_solver pgs" "$tmp/partial/experiment.txt"; then
   echo "ok - grasp_slices mend 7: the failed trial run again with the fallback and put in place, the other kept"; else
   echo "not ok - grasp_slices mend (exit $rc)"; sed 's/^/# /' "$tmp/out_m" | tail -5; xz -dc "$kept" | sed 's/^/# /'; fi
