@@ -517,7 +517,8 @@ static void compare_group(const struct cell *c, int nc, int i, const struct cell
             b->k, prob(a), prob(b), z);
     cells++;
     equal += a->k == b->k && a->n == b->n;
-    informative += z != 0.0 && !isnan(z);
+    informative +=
+        a->n > 0 && b->n > 0 && a->k + b->k > 0 && a->k + b->k < a->n + b->n; /* a test, even at z 0 */
     z196 += fabs(z) > 1.96, z329 += fabs(z) > 3.29;
     k1 += a->k, n1 += a->n, k2 += b->k, n2 += b->n;
     if (d > most) most = d, apart = j;

@@ -80,6 +80,19 @@ if [ "$rc" = 0 ] && awk -F, 'NR > 1 && $3 == 0 { a = $11 } NR > 1 && $3 == 1 { b
    grep -q "rows y with |z| > 1.96 (summed over x): -1: 10/40 against 25/40 (z -3.38)" "$tmp/cmpA/grasp_compare.txt"; then
   echo "ok - bench_grasp_map -compare: two-proportion z per cell (-1.633, -3.652) and per row (-3.38), across methods"; else
   echo "not ok - bench_grasp_map -compare (exit $rc)"; sed 's/^/# /' "$tmp/cmpout" "$tmp/cmpA/grasp_compare.csv" "$tmp/cmpA/grasp_compare.txt" 2>/dev/null; fi
+# the cells the |z| counts are out of: those whose pooled share is strictly between 0 and 1, equal counts
+# included (z 0 there, still a test): 10/20 against 10/20 is one, 0/20 against 0/20 and 20/20 against 20/20 not
+mkdir -p "$tmp/cmpC" "$tmp/cmpD"
+for d in cmpC cmpD; do
+  printf '%s\n%s\n%s\n%s\n' "$cells_head" "medium/geometric_implicit/fb_newton,0,-1,20,10,0.5,0,1,0.5,0,0,0,0.5,0,0" \
+    "medium/geometric_implicit/fb_newton,1,-1,20,0,0,0,1,0,0,0,0,1,0,0" \
+    "medium/geometric_implicit/fb_newton,2,-1,20,20,1,0,1,1,0,0,0,0,0,0" >"$tmp/$d/grasp_cells.csv"
+done
+"$CB_BIN/bench_grasp_map" "$tmp/cmpC" -no_plots -bootstrap 0 -compare "$tmp/cmpD" >"$tmp/cmpout3" 2>&1
+if [ $? = 0 ] && grep -q "equal success counts 3; successes 30/60 against 30/60 (z 0.00); |z| > 1.96 in 0 cells, > 3.29 in 0 (of 1 with a pooled share strictly between 0 and 1" "$tmp/cmpC/grasp_compare.txt" &&
+   grep -q "in 1 cells, > 3.29 in 1 (of 2 with a pooled share" "$tmp/cmpA/grasp_compare.txt"; then
+  echo "ok - bench_grasp_map -compare: the |z| counts are out of the cells with a pooled share in (0, 1), equal ones included"; else
+  echo "not ok - bench_grasp_map -compare: the cells with a pooled share in (0, 1)"; sed 's/^/# /' "$tmp/cmpC/grasp_compare.txt"; fi
 "$CB_BIN/bench_grasp_map" "$tmp/cmpA" -no_plots -bootstrap 0 -compare "$tmp/nonexistent" >"$tmp/cmpout2" 2>&1
 rc=$?
 if [ "$rc" = 2 ] && grep -q "nonexistent" "$tmp/cmpout2"; then
