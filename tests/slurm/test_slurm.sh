@@ -16,8 +16,8 @@
 # stub sbatch: what slurm/submit refuses (-out or -slice from the options file or after --, counts that are
 # no plain numbers in range, more nodes than ranks, --only elements that are no slices), that -N reaches
 # sbatch, and two submits at once get two run directories; with a stub srun, that an array element whose
-# step was killed by a signal is launched again with -resume (once by default, CB_RELAUNCH) and completes. CB_KEEP_SCRATCH=1 keeps the scratch directory
-# (logs, runs).
+# step was killed by a signal is launched again with -resume (once by default, CB_RELAUNCH) and completes.
+# CB_KEEP_SCRATCH=1 keeps the scratch directory (logs, runs).
 set -u
 bin=${CB_BIN:-bin}
 root=$(cd "$(dirname "$0")/../.." && pwd)
