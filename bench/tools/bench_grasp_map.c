@@ -484,13 +484,20 @@ static int report_group(const char *dir, const struct cell *c, int nc, int i, co
   return 0;
 }
 
-/* The pooled two-proportion z of k1 / n1 against k2 / n2: 0 when the pooled share is 0 or 1 (identical
- * counts of nothing or everything), NAN when a side has no trial. */
+/* 1 when k1 / n1 against k2 / n2 is a test: both sides have trials and the pooled share is strictly
+ * between 0 and 1 (not identical counts of nothing or everything). */
+static int pooled_share_open(int k1, int n1, int k2, int n2)
+{
+  return n1 > 0 && n2 > 0 && k1 + k2 > 0 && k1 + k2 < n1 + n2;
+}
+
+/* The pooled two-proportion z of k1 / n1 against k2 / n2: 0 when the pooled share is 0 or 1, NAN when a
+ * side has no trial. */
 static double two_proportion_z(int k1, int n1, int k2, int n2)
 {
   if (n1 <= 0 || n2 <= 0) return NAN;
+  if (!pooled_share_open(k1, n1, k2, n2)) return 0.0;
   double p = (double)(k1 + k2) / (n1 + n2);
-  if (p <= 0.0 || p >= 1.0) return 0.0;
   return ((double)k1 / n1 - (double)k2 / n2) / sqrt(p * (1.0 - p) * (1.0 / n1 + 1.0 / n2));
 }
 
@@ -517,8 +524,7 @@ static void compare_group(const struct cell *c, int nc, int i, const struct cell
             b->k, prob(a), prob(b), z);
     cells++;
     equal += a->k == b->k && a->n == b->n;
-    informative +=
-        a->n > 0 && b->n > 0 && a->k + b->k > 0 && a->k + b->k < a->n + b->n; /* a test, even at z 0 */
+    informative += pooled_share_open(a->k, a->n, b->k, b->n); /* a test, even at z 0 */
     z196 += fabs(z) > 1.96, z329 += fabs(z) > 3.29;
     k1 += a->k, n1 += a->n, k2 += b->k, n2 += b->n;
     if (d > most) most = d, apart = j;
